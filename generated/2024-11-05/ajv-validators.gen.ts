@@ -10,9654 +10,9889 @@
 /* eslint-disable */
 // @ts-nocheck -- ajv standalone output; the typed API over it is in validators.gen.ts
 
-import { rebaseErrors } from "./support.gen.js";
+import { deepEqual, isJsonValue, rebaseErrors, ucs2length } from "./support.gen.js";
 
-// prettier-ignore
+// ajv's standalone code loads its runtime helpers with require(); here they are the imported copies.
+const AJV_RUNTIME = {
+  "ajv/dist/runtime/ucs2length": { default: ucs2length },
+  "ajv/dist/runtime/equal": { default: deepEqual },
+};
+function require(id) {
+  const helper = AJV_RUNTIME[id];
+  if (helper === undefined) throw new Error(`mcp-gen's generated validators do not provide ${id}`);
+  return helper;
+}
+
+"use strict";
 export const validateAnnotated = validate10;
+var schema11 = {"$id":"Annotated","properties":{"annotations":{"properties":{"audience":{"items":{"$ref":"Role"},"type":"array"},"priority":{"maximum":1,"minimum":0,"type":"number"}},"type":"object"}},"type":"object"};
+var schema12 = {"$id":"Role","enum":["assistant","user"],"type":"string"};
 
-// prettier-ignore
-const schema11 = {"$id":"Annotated","properties":{"annotations":{"properties":{"audience":{"items":{"$ref":"Role"},"type":"array"},"priority":{"maximum":1,"minimum":0,"type":"number"}},"type":"object"}},"type":"object"};
-
-// prettier-ignore
-const schema12 = {"$id":"Role","enum":["assistant","user"],"type":"string"};
-
-// prettier-ignore
-function validate10(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="Annotated" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      const prop0 = data.annotations;
-      if(prop0 !== undefined){
-        let data0 = prop0;
-        const _errs1 = errors;
-        if(errors === _errs1){
-          if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-            const prop1 = data0.audience;
-            if(prop1 !== undefined){
-              let data1 = prop1;
-              const _errs3 = errors;
-              if(errors === _errs3){
-                if(Array.isArray(data1)){
-                  var valid2 = true;
-                  const len0 = data1.length;
-                  for(let i0=0; i0<len0; i0++){
-                    let data2 = data1[i0];
-                    const _errs5 = errors;
-                    if(typeof data2 !== "string"){
-                      validate10.errors = [{instancePath:instancePath+"/annotations/audience/" + i0,schemaPath:"Role/type",keyword:"type",params:{type: "string"}}];
-                      return false;
-                    }
-                    if(!((data2 === "assistant") || (data2 === "user"))){
-                      validate10.errors = [{instancePath:instancePath+"/annotations/audience/" + i0,schemaPath:"Role/enum",keyword:"enum",params:{allowedValues: schema12.enum}}];
-                      return false;
-                    }
-                    var valid2 = _errs5 === errors;
-                    if(!valid2){
-                      break;
-                    }
-                  }
-                }
-                else {
-                  validate10.errors = [{instancePath:instancePath+"/annotations/audience",schemaPath:"#/properties/annotations/properties/audience/type",keyword:"type",params:{type: "array"}}];
-                  return false;
-                }
-              }
-              var valid1 = _errs3 === errors;
-            }
-            else {
-              var valid1 = true;
-            }
-            if(valid1){
-              const prop2 = data0.priority;
-              if(prop2 !== undefined){
-                let data3 = prop2;
-                const _errs8 = errors;
-                if(errors === _errs8){
-                  if(typeof data3 == "number"){
-                    if(data3 > 1 || isNaN(data3)){
-                      validate10.errors = [{instancePath:instancePath+"/annotations/priority",schemaPath:"#/properties/annotations/properties/priority/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1}}];
-                      return false;
-                    }
-                    else {
-                      if(data3 < 0 || isNaN(data3)){
-                        validate10.errors = [{instancePath:instancePath+"/annotations/priority",schemaPath:"#/properties/annotations/properties/priority/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}}];
-                        return false;
-                      }
-                    }
-                  }
-                  else {
-                    validate10.errors = [{instancePath:instancePath+"/annotations/priority",schemaPath:"#/properties/annotations/properties/priority/type",keyword:"type",params:{type: "number"}}];
-                    return false;
-                  }
-                }
-                var valid1 = _errs8 === errors;
-              }
-              else {
-                var valid1 = true;
-              }
-            }
-          }
-          else {
-            validate10.errors = [{instancePath:instancePath+"/annotations",schemaPath:"#/properties/annotations/type",keyword:"type",params:{type: "object"}}];
-            return false;
-          }
-        }
-      }
-    }
-    else {
-      validate10.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate10.errors = vErrors;
-  return errors === 0;
+function validate10(data, valCxt){
+"use strict"; /*# sourceURL="Annotated" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.annotations !== undefined){
+var data0 = data.annotations;
+var _errs1 = errors;
+if(errors === _errs1){
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+if(data0.audience !== undefined){
+var data1 = data0.audience;
+var _errs3 = errors;
+if(errors === _errs3){
+if(Array.isArray(data1)){
+var valid2 = true;
+var len0 = data1.length;
+for(var i0=0; i0<len0; i0++){
+var data2 = data1[i0];
+var _errs5 = errors;
+if(typeof data2 !== "string"){
+validate10.errors = [{instancePath:instancePath+"/annotations/audience/" + i0,schemaPath:"Role/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if(!((data2 === "assistant") || (data2 === "user"))){
+validate10.errors = [{instancePath:instancePath+"/annotations/audience/" + i0,schemaPath:"Role/enum",keyword:"enum",params:{allowedValues: schema12.enum}}];
+return false;
+}
+var valid2 = _errs5 === errors;
+if(!valid2){
+break;
+}
+}
+}
+else {
+validate10.errors = [{instancePath:instancePath+"/annotations/audience",schemaPath:"#/properties/annotations/properties/audience/type",keyword:"type",params:{type: "array"}}];
+return false;
+}
+}
+var valid1 = _errs3 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data0.priority !== undefined){
+var data3 = data0.priority;
+var _errs8 = errors;
+if(errors === _errs8){
+if(typeof data3 == "number"){
+if(data3 > 1 || isNaN(data3)){
+validate10.errors = [{instancePath:instancePath+"/annotations/priority",schemaPath:"#/properties/annotations/properties/priority/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1}}];
+return false;
+}
+else {
+if(data3 < 0 || isNaN(data3)){
+validate10.errors = [{instancePath:instancePath+"/annotations/priority",schemaPath:"#/properties/annotations/properties/priority/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}}];
+return false;
+}
+}
+}
+else {
+validate10.errors = [{instancePath:instancePath+"/annotations/priority",schemaPath:"#/properties/annotations/properties/priority/type",keyword:"type",params:{type: "number"}}];
+return false;
+}
+}
+var valid1 = _errs8 === errors;
+}
+else {
+var valid1 = true;
+}
+}
+}
+else {
+validate10.errors = [{instancePath:instancePath+"/annotations",schemaPath:"#/properties/annotations/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+}
+}
+else {
+validate10.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate10.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateBlobResourceContents = validate11;
+var schema13 = {"$id":"BlobResourceContents","properties":{"blob":{"type":"string"},"mimeType":{"type":"string"},"uri":{"type":"string"}},"required":["blob","uri"],"type":"object"};
 
-// prettier-ignore
-const schema13 = {"$id":"BlobResourceContents","properties":{"blob":{"type":"string"},"mimeType":{"type":"string"},"uri":{"type":"string"}},"required":["blob","uri"],"type":"object"};
-
-// prettier-ignore
-function validate11(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="BlobResourceContents" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.blob === undefined) && (missing0 = "blob")) || ((data.uri === undefined) && (missing0 = "uri"))){
-        validate11.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop3 = data.blob;
-        if(prop3 !== undefined){
-          const _errs1 = errors;
-          if(typeof prop3 !== "string"){
-            validate11.errors = [{instancePath:instancePath+"/blob",schemaPath:"#/properties/blob/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop4 = data.mimeType;
-          if(prop4 !== undefined){
-            const _errs3 = errors;
-            if(typeof prop4 !== "string"){
-              validate11.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            const prop5 = data.uri;
-            if(prop5 !== undefined){
-              const _errs5 = errors;
-              if(typeof prop5 !== "string"){
-                validate11.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
-                return false;
-              }
-              var valid0 = _errs5 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate11.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate11.errors = vErrors;
-  return errors === 0;
+function validate11(data, valCxt){
+"use strict"; /*# sourceURL="BlobResourceContents" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if(((data.blob === undefined) && (missing0 = "blob")) || ((data.uri === undefined) && (missing0 = "uri"))){
+validate11.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.blob !== undefined){
+var _errs1 = errors;
+if(typeof data.blob !== "string"){
+validate11.errors = [{instancePath:instancePath+"/blob",schemaPath:"#/properties/blob/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.mimeType !== undefined){
+var _errs3 = errors;
+if(typeof data.mimeType !== "string"){
+validate11.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.uri !== undefined){
+var _errs5 = errors;
+if(typeof data.uri !== "string"){
+validate11.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+validate11.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate11.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateCallToolRequest = validate12;
+var schema14 = {"$id":"CallToolRequest","properties":{"method":{"const":"tools/call","type":"string"},"params":{"properties":{"arguments":{"additionalProperties":{},"type":"object"},"name":{"type":"string"}},"required":["name"],"type":"object"}},"required":["method","params"],"type":"object"};
 
-// prettier-ignore
-const schema14 = {"$id":"CallToolRequest","properties":{"method":{"const":"tools/call","type":"string"},"params":{"properties":{"arguments":{"additionalProperties":{},"type":"object"},"name":{"type":"string"}},"required":["name"],"type":"object"}},"required":["method","params"],"type":"object"};
-
-// prettier-ignore
-function validate12(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="CallToolRequest" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
-        validate12.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop6 = data.method;
-        if(prop6 !== undefined){
-          let data0 = prop6;
-          const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate12.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("tools/call" !== data0){
-            validate12.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "tools/call"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop7 = data.params;
-          if(prop7 !== undefined){
-            let data1 = prop7;
-            const _errs3 = errors;
-            if(errors === _errs3){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                let missing1;
-                if((data1.name === undefined) && (missing1 = "name")){
-                  validate12.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
-                  return false;
-                }
-                else {
-                  const prop8 = data1.arguments;
-                  if(prop8 !== undefined){
-                    let data2 = prop8;
-                    const _errs5 = errors;
-                    if(errors === _errs5){
-                      if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                      }
-                      else {
-                        validate12.errors = [{instancePath:instancePath+"/params/arguments",schemaPath:"#/properties/params/properties/arguments/type",keyword:"type",params:{type: "object"}}];
-                        return false;
-                      }
-                    }
-                    var valid1 = _errs5 === errors;
-                  }
-                  else {
-                    var valid1 = true;
-                  }
-                  if(valid1){
-                    const prop9 = data1.name;
-                    if(prop9 !== undefined){
-                      const _errs8 = errors;
-                      if(typeof prop9 !== "string"){
-                        validate12.errors = [{instancePath:instancePath+"/params/name",schemaPath:"#/properties/params/properties/name/type",keyword:"type",params:{type: "string"}}];
-                        return false;
-                      }
-                      var valid1 = _errs8 === errors;
-                    }
-                    else {
-                      var valid1 = true;
-                    }
-                  }
-                }
-              }
-              else {
-                validate12.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate12.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate12.errors = vErrors;
-  return errors === 0;
+function validate12(data, valCxt){
+"use strict"; /*# sourceURL="CallToolRequest" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
+validate12.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.method !== undefined){
+var data0 = data.method;
+var _errs1 = errors;
+if(typeof data0 !== "string"){
+validate12.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("tools/call" !== data0){
+validate12.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "tools/call"}}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.params !== undefined){
+var data1 = data.params;
+var _errs3 = errors;
+if(errors === _errs3){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+var missing1;
+if((data1.name === undefined) && (missing1 = "name")){
+validate12.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
+return false;
+}
+else {
+if(data1.arguments !== undefined){
+var data2 = data1.arguments;
+var _errs5 = errors;
+if(errors === _errs5){
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+}
+else {
+validate12.errors = [{instancePath:instancePath+"/params/arguments",schemaPath:"#/properties/params/properties/arguments/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid1 = _errs5 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data1.name !== undefined){
+var _errs8 = errors;
+if(typeof data1.name !== "string"){
+validate12.errors = [{instancePath:instancePath+"/params/name",schemaPath:"#/properties/params/properties/name/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid1 = _errs8 === errors;
+}
+else {
+var valid1 = true;
+}
+}
+}
+}
+else {
+validate12.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate12.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate12.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateCallToolResult = validate13;
+var schema15 = {"$id":"CallToolResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"content":{"items":{"type":"object","required":["type"],"discriminator":{"propertyName":"type"},"oneOf":[{"$ref":"TextContent"},{"$ref":"ImageContent"},{"$ref":"EmbeddedResource"}]},"type":"array"},"isError":{"type":"boolean"}},"required":["content"],"type":"object"};
+var schema16 = {"$id":"TextContent","properties":{"annotations":{"properties":{"audience":{"items":{"$ref":"Role"},"type":"array"},"priority":{"maximum":1,"minimum":0,"type":"number"}},"type":"object"},"text":{"type":"string"},"type":{"const":"text","type":"string"}},"required":["text","type"],"type":"object"};
 
-// prettier-ignore
-const schema15 = {"$id":"CallToolResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"content":{"items":{"type":"object","required":["type"],"discriminator":{"propertyName":"type"},"oneOf":[{"$ref":"TextContent"},{"$ref":"ImageContent"},{"$ref":"EmbeddedResource"}]},"type":"array"},"isError":{"type":"boolean"}},"required":["content"],"type":"object"};
-
-// prettier-ignore
-const schema16 = {"$id":"TextContent","properties":{"annotations":{"properties":{"audience":{"items":{"$ref":"Role"},"type":"array"},"priority":{"maximum":1,"minimum":0,"type":"number"}},"type":"object"},"text":{"type":"string"},"type":{"const":"text","type":"string"}},"required":["text","type"],"type":"object"};
-
-// prettier-ignore
-function validate14(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="TextContent" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.text === undefined) && (missing0 = "text")) || ((data.type === undefined) && (missing0 = "type"))){
-        validate14.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop10 = data.annotations;
-        if(prop10 !== undefined){
-          let data0 = prop10;
-          const _errs1 = errors;
-          if(errors === _errs1){
-            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-              const prop11 = data0.audience;
-              if(prop11 !== undefined){
-                let data1 = prop11;
-                const _errs3 = errors;
-                if(errors === _errs3){
-                  if(Array.isArray(data1)){
-                    var valid2 = true;
-                    const len0 = data1.length;
-                    for(let i0=0; i0<len0; i0++){
-                      let data2 = data1[i0];
-                      const _errs5 = errors;
-                      if(typeof data2 !== "string"){
-                        validate14.errors = [{instancePath:instancePath+"/annotations/audience/" + i0,schemaPath:"Role/type",keyword:"type",params:{type: "string"}}];
-                        return false;
-                      }
-                      if(!((data2 === "assistant") || (data2 === "user"))){
-                        validate14.errors = [{instancePath:instancePath+"/annotations/audience/" + i0,schemaPath:"Role/enum",keyword:"enum",params:{allowedValues: schema12.enum}}];
-                        return false;
-                      }
-                      var valid2 = _errs5 === errors;
-                      if(!valid2){
-                        break;
-                      }
-                    }
-                  }
-                  else {
-                    validate14.errors = [{instancePath:instancePath+"/annotations/audience",schemaPath:"#/properties/annotations/properties/audience/type",keyword:"type",params:{type: "array"}}];
-                    return false;
-                  }
-                }
-                var valid1 = _errs3 === errors;
-              }
-              else {
-                var valid1 = true;
-              }
-              if(valid1){
-                const prop12 = data0.priority;
-                if(prop12 !== undefined){
-                  let data3 = prop12;
-                  const _errs8 = errors;
-                  if(errors === _errs8){
-                    if(typeof data3 == "number"){
-                      if(data3 > 1 || isNaN(data3)){
-                        validate14.errors = [{instancePath:instancePath+"/annotations/priority",schemaPath:"#/properties/annotations/properties/priority/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1}}];
-                        return false;
-                      }
-                      else {
-                        if(data3 < 0 || isNaN(data3)){
-                          validate14.errors = [{instancePath:instancePath+"/annotations/priority",schemaPath:"#/properties/annotations/properties/priority/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}}];
-                          return false;
-                        }
-                      }
-                    }
-                    else {
-                      validate14.errors = [{instancePath:instancePath+"/annotations/priority",schemaPath:"#/properties/annotations/properties/priority/type",keyword:"type",params:{type: "number"}}];
-                      return false;
-                    }
-                  }
-                  var valid1 = _errs8 === errors;
-                }
-                else {
-                  var valid1 = true;
-                }
-              }
-            }
-            else {
-              validate14.errors = [{instancePath:instancePath+"/annotations",schemaPath:"#/properties/annotations/type",keyword:"type",params:{type: "object"}}];
-              return false;
-            }
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop13 = data.text;
-          if(prop13 !== undefined){
-            const _errs10 = errors;
-            if(typeof prop13 !== "string"){
-              validate14.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            var valid0 = _errs10 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            const prop14 = data.type;
-            if(prop14 !== undefined){
-              let data5 = prop14;
-              const _errs12 = errors;
-              if(typeof data5 !== "string"){
-                validate14.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
-                return false;
-              }
-              if("text" !== data5){
-                validate14.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "text"}}];
-                return false;
-              }
-              var valid0 = _errs12 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate14.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate14.errors = vErrors;
-  return errors === 0;
+function validate14(data, valCxt){
+"use strict"; /*# sourceURL="TextContent" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if(((data.text === undefined) && (missing0 = "text")) || ((data.type === undefined) && (missing0 = "type"))){
+validate14.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.annotations !== undefined){
+var data0 = data.annotations;
+var _errs1 = errors;
+if(errors === _errs1){
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+if(data0.audience !== undefined){
+var data1 = data0.audience;
+var _errs3 = errors;
+if(errors === _errs3){
+if(Array.isArray(data1)){
+var valid2 = true;
+var len0 = data1.length;
+for(var i0=0; i0<len0; i0++){
+var data2 = data1[i0];
+var _errs5 = errors;
+if(typeof data2 !== "string"){
+validate14.errors = [{instancePath:instancePath+"/annotations/audience/" + i0,schemaPath:"Role/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if(!((data2 === "assistant") || (data2 === "user"))){
+validate14.errors = [{instancePath:instancePath+"/annotations/audience/" + i0,schemaPath:"Role/enum",keyword:"enum",params:{allowedValues: schema12.enum}}];
+return false;
+}
+var valid2 = _errs5 === errors;
+if(!valid2){
+break;
+}
+}
+}
+else {
+validate14.errors = [{instancePath:instancePath+"/annotations/audience",schemaPath:"#/properties/annotations/properties/audience/type",keyword:"type",params:{type: "array"}}];
+return false;
+}
+}
+var valid1 = _errs3 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data0.priority !== undefined){
+var data3 = data0.priority;
+var _errs8 = errors;
+if(errors === _errs8){
+if(typeof data3 == "number"){
+if(data3 > 1 || isNaN(data3)){
+validate14.errors = [{instancePath:instancePath+"/annotations/priority",schemaPath:"#/properties/annotations/properties/priority/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1}}];
+return false;
+}
+else {
+if(data3 < 0 || isNaN(data3)){
+validate14.errors = [{instancePath:instancePath+"/annotations/priority",schemaPath:"#/properties/annotations/properties/priority/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}}];
+return false;
+}
+}
+}
+else {
+validate14.errors = [{instancePath:instancePath+"/annotations/priority",schemaPath:"#/properties/annotations/properties/priority/type",keyword:"type",params:{type: "number"}}];
+return false;
+}
+}
+var valid1 = _errs8 === errors;
+}
+else {
+var valid1 = true;
+}
+}
+}
+else {
+validate14.errors = [{instancePath:instancePath+"/annotations",schemaPath:"#/properties/annotations/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.text !== undefined){
+var _errs10 = errors;
+if(typeof data.text !== "string"){
+validate14.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.type !== undefined){
+var data5 = data.type;
+var _errs12 = errors;
+if(typeof data5 !== "string"){
+validate14.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("text" !== data5){
+validate14.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "text"}}];
+return false;
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+validate14.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate14.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
-const schema18 = {"$id":"ImageContent","properties":{"annotations":{"properties":{"audience":{"items":{"$ref":"Role"},"type":"array"},"priority":{"maximum":1,"minimum":0,"type":"number"}},"type":"object"},"data":{"type":"string"},"mimeType":{"type":"string"},"type":{"const":"image","type":"string"}},"required":["data","mimeType","type"],"type":"object"};
+var schema18 = {"$id":"ImageContent","properties":{"annotations":{"properties":{"audience":{"items":{"$ref":"Role"},"type":"array"},"priority":{"maximum":1,"minimum":0,"type":"number"}},"type":"object"},"data":{"type":"string"},"mimeType":{"type":"string"},"type":{"const":"image","type":"string"}},"required":["data","mimeType","type"],"type":"object"};
 
-// prettier-ignore
-function validate15(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="ImageContent" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((((data.data === undefined) && (missing0 = "data")) || ((data.mimeType === undefined) && (missing0 = "mimeType"))) || ((data.type === undefined) && (missing0 = "type"))){
-        validate15.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop15 = data.annotations;
-        if(prop15 !== undefined){
-          let data0 = prop15;
-          const _errs1 = errors;
-          if(errors === _errs1){
-            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-              const prop16 = data0.audience;
-              if(prop16 !== undefined){
-                let data1 = prop16;
-                const _errs3 = errors;
-                if(errors === _errs3){
-                  if(Array.isArray(data1)){
-                    var valid2 = true;
-                    const len0 = data1.length;
-                    for(let i0=0; i0<len0; i0++){
-                      let data2 = data1[i0];
-                      const _errs5 = errors;
-                      if(typeof data2 !== "string"){
-                        validate15.errors = [{instancePath:instancePath+"/annotations/audience/" + i0,schemaPath:"Role/type",keyword:"type",params:{type: "string"}}];
-                        return false;
-                      }
-                      if(!((data2 === "assistant") || (data2 === "user"))){
-                        validate15.errors = [{instancePath:instancePath+"/annotations/audience/" + i0,schemaPath:"Role/enum",keyword:"enum",params:{allowedValues: schema12.enum}}];
-                        return false;
-                      }
-                      var valid2 = _errs5 === errors;
-                      if(!valid2){
-                        break;
-                      }
-                    }
-                  }
-                  else {
-                    validate15.errors = [{instancePath:instancePath+"/annotations/audience",schemaPath:"#/properties/annotations/properties/audience/type",keyword:"type",params:{type: "array"}}];
-                    return false;
-                  }
-                }
-                var valid1 = _errs3 === errors;
-              }
-              else {
-                var valid1 = true;
-              }
-              if(valid1){
-                const prop17 = data0.priority;
-                if(prop17 !== undefined){
-                  let data3 = prop17;
-                  const _errs8 = errors;
-                  if(errors === _errs8){
-                    if(typeof data3 == "number"){
-                      if(data3 > 1 || isNaN(data3)){
-                        validate15.errors = [{instancePath:instancePath+"/annotations/priority",schemaPath:"#/properties/annotations/properties/priority/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1}}];
-                        return false;
-                      }
-                      else {
-                        if(data3 < 0 || isNaN(data3)){
-                          validate15.errors = [{instancePath:instancePath+"/annotations/priority",schemaPath:"#/properties/annotations/properties/priority/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}}];
-                          return false;
-                        }
-                      }
-                    }
-                    else {
-                      validate15.errors = [{instancePath:instancePath+"/annotations/priority",schemaPath:"#/properties/annotations/properties/priority/type",keyword:"type",params:{type: "number"}}];
-                      return false;
-                    }
-                  }
-                  var valid1 = _errs8 === errors;
-                }
-                else {
-                  var valid1 = true;
-                }
-              }
-            }
-            else {
-              validate15.errors = [{instancePath:instancePath+"/annotations",schemaPath:"#/properties/annotations/type",keyword:"type",params:{type: "object"}}];
-              return false;
-            }
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop18 = data.data;
-          if(prop18 !== undefined){
-            const _errs10 = errors;
-            if(typeof prop18 !== "string"){
-              validate15.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            var valid0 = _errs10 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            const prop19 = data.mimeType;
-            if(prop19 !== undefined){
-              const _errs12 = errors;
-              if(typeof prop19 !== "string"){
-                validate15.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
-                return false;
-              }
-              var valid0 = _errs12 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-            if(valid0){
-              const prop20 = data.type;
-              if(prop20 !== undefined){
-                let data6 = prop20;
-                const _errs14 = errors;
-                if(typeof data6 !== "string"){
-                  validate15.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
-                  return false;
-                }
-                if("image" !== data6){
-                  validate15.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "image"}}];
-                  return false;
-                }
-                var valid0 = _errs14 === errors;
-              }
-              else {
-                var valid0 = true;
-              }
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate15.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate15.errors = vErrors;
-  return errors === 0;
+function validate15(data, valCxt){
+"use strict"; /*# sourceURL="ImageContent" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if((((data.data === undefined) && (missing0 = "data")) || ((data.mimeType === undefined) && (missing0 = "mimeType"))) || ((data.type === undefined) && (missing0 = "type"))){
+validate15.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.annotations !== undefined){
+var data0 = data.annotations;
+var _errs1 = errors;
+if(errors === _errs1){
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+if(data0.audience !== undefined){
+var data1 = data0.audience;
+var _errs3 = errors;
+if(errors === _errs3){
+if(Array.isArray(data1)){
+var valid2 = true;
+var len0 = data1.length;
+for(var i0=0; i0<len0; i0++){
+var data2 = data1[i0];
+var _errs5 = errors;
+if(typeof data2 !== "string"){
+validate15.errors = [{instancePath:instancePath+"/annotations/audience/" + i0,schemaPath:"Role/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if(!((data2 === "assistant") || (data2 === "user"))){
+validate15.errors = [{instancePath:instancePath+"/annotations/audience/" + i0,schemaPath:"Role/enum",keyword:"enum",params:{allowedValues: schema12.enum}}];
+return false;
+}
+var valid2 = _errs5 === errors;
+if(!valid2){
+break;
+}
+}
+}
+else {
+validate15.errors = [{instancePath:instancePath+"/annotations/audience",schemaPath:"#/properties/annotations/properties/audience/type",keyword:"type",params:{type: "array"}}];
+return false;
+}
+}
+var valid1 = _errs3 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data0.priority !== undefined){
+var data3 = data0.priority;
+var _errs8 = errors;
+if(errors === _errs8){
+if(typeof data3 == "number"){
+if(data3 > 1 || isNaN(data3)){
+validate15.errors = [{instancePath:instancePath+"/annotations/priority",schemaPath:"#/properties/annotations/properties/priority/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1}}];
+return false;
+}
+else {
+if(data3 < 0 || isNaN(data3)){
+validate15.errors = [{instancePath:instancePath+"/annotations/priority",schemaPath:"#/properties/annotations/properties/priority/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}}];
+return false;
+}
+}
+}
+else {
+validate15.errors = [{instancePath:instancePath+"/annotations/priority",schemaPath:"#/properties/annotations/properties/priority/type",keyword:"type",params:{type: "number"}}];
+return false;
+}
+}
+var valid1 = _errs8 === errors;
+}
+else {
+var valid1 = true;
+}
+}
+}
+else {
+validate15.errors = [{instancePath:instancePath+"/annotations",schemaPath:"#/properties/annotations/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.data !== undefined){
+var _errs10 = errors;
+if(typeof data.data !== "string"){
+validate15.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.mimeType !== undefined){
+var _errs12 = errors;
+if(typeof data.mimeType !== "string"){
+validate15.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.type !== undefined){
+var data6 = data.type;
+var _errs14 = errors;
+if(typeof data6 !== "string"){
+validate15.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("image" !== data6){
+validate15.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "image"}}];
+return false;
+}
+var valid0 = _errs14 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+else {
+validate15.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate15.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
-const schema20 = {"$id":"EmbeddedResource","properties":{"annotations":{"properties":{"audience":{"items":{"$ref":"Role"},"type":"array"},"priority":{"maximum":1,"minimum":0,"type":"number"}},"type":"object"},"resource":{"anyOf":[{"$ref":"TextResourceContents"},{"$ref":"BlobResourceContents"}]},"type":{"const":"resource","type":"string"}},"required":["resource","type"],"type":"object"};
+var schema20 = {"$id":"EmbeddedResource","properties":{"annotations":{"properties":{"audience":{"items":{"$ref":"Role"},"type":"array"},"priority":{"maximum":1,"minimum":0,"type":"number"}},"type":"object"},"resource":{"anyOf":[{"$ref":"TextResourceContents"},{"$ref":"BlobResourceContents"}]},"type":{"const":"resource","type":"string"}},"required":["resource","type"],"type":"object"};
+var schema22 = {"$id":"TextResourceContents","properties":{"mimeType":{"type":"string"},"text":{"type":"string"},"uri":{"type":"string"}},"required":["text","uri"],"type":"object"};
 
-// prettier-ignore
-const schema22 = {"$id":"TextResourceContents","properties":{"mimeType":{"type":"string"},"text":{"type":"string"},"uri":{"type":"string"}},"required":["text","uri"],"type":"object"};
-
-// prettier-ignore
-function validate16(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="EmbeddedResource" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.resource === undefined) && (missing0 = "resource")) || ((data.type === undefined) && (missing0 = "type"))){
-        validate16.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop21 = data.annotations;
-        if(prop21 !== undefined){
-          let data0 = prop21;
-          const _errs1 = errors;
-          if(errors === _errs1){
-            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-              const prop22 = data0.audience;
-              if(prop22 !== undefined){
-                let data1 = prop22;
-                const _errs3 = errors;
-                if(errors === _errs3){
-                  if(Array.isArray(data1)){
-                    var valid2 = true;
-                    const len0 = data1.length;
-                    for(let i0=0; i0<len0; i0++){
-                      let data2 = data1[i0];
-                      const _errs5 = errors;
-                      if(typeof data2 !== "string"){
-                        validate16.errors = [{instancePath:instancePath+"/annotations/audience/" + i0,schemaPath:"Role/type",keyword:"type",params:{type: "string"}}];
-                        return false;
-                      }
-                      if(!((data2 === "assistant") || (data2 === "user"))){
-                        validate16.errors = [{instancePath:instancePath+"/annotations/audience/" + i0,schemaPath:"Role/enum",keyword:"enum",params:{allowedValues: schema12.enum}}];
-                        return false;
-                      }
-                      var valid2 = _errs5 === errors;
-                      if(!valid2){
-                        break;
-                      }
-                    }
-                  }
-                  else {
-                    validate16.errors = [{instancePath:instancePath+"/annotations/audience",schemaPath:"#/properties/annotations/properties/audience/type",keyword:"type",params:{type: "array"}}];
-                    return false;
-                  }
-                }
-                var valid1 = _errs3 === errors;
-              }
-              else {
-                var valid1 = true;
-              }
-              if(valid1){
-                const prop23 = data0.priority;
-                if(prop23 !== undefined){
-                  let data3 = prop23;
-                  const _errs8 = errors;
-                  if(errors === _errs8){
-                    if(typeof data3 == "number"){
-                      if(data3 > 1 || isNaN(data3)){
-                        validate16.errors = [{instancePath:instancePath+"/annotations/priority",schemaPath:"#/properties/annotations/properties/priority/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1}}];
-                        return false;
-                      }
-                      else {
-                        if(data3 < 0 || isNaN(data3)){
-                          validate16.errors = [{instancePath:instancePath+"/annotations/priority",schemaPath:"#/properties/annotations/properties/priority/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}}];
-                          return false;
-                        }
-                      }
-                    }
-                    else {
-                      validate16.errors = [{instancePath:instancePath+"/annotations/priority",schemaPath:"#/properties/annotations/properties/priority/type",keyword:"type",params:{type: "number"}}];
-                      return false;
-                    }
-                  }
-                  var valid1 = _errs8 === errors;
-                }
-                else {
-                  var valid1 = true;
-                }
-              }
-            }
-            else {
-              validate16.errors = [{instancePath:instancePath+"/annotations",schemaPath:"#/properties/annotations/type",keyword:"type",params:{type: "object"}}];
-              return false;
-            }
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop24 = data.resource;
-          if(prop24 !== undefined){
-            let data4 = prop24;
-            const _errs10 = errors;
-            const _errs11 = errors;
-            let valid4 = false;
-            const _errs12 = errors;
-            const _errs13 = errors;
-            if(errors === _errs13){
-              if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-                let missing1;
-                if(((data4.text === undefined) && (missing1 = "text")) || ((data4.uri === undefined) && (missing1 = "uri"))){
-                  const err0 = {instancePath:instancePath+"/resource",schemaPath:"TextResourceContents/required",keyword:"required",params:{missingProperty: missing1}};
-                  if(vErrors === null){
-                    vErrors = [err0];
-                  }
-                  else {
-                    vErrors.push(err0);
-                  }
-                  errors++;
-                }
-                else {
-                  const prop25 = data4.mimeType;
-                  if(prop25 !== undefined){
-                    const _errs15 = errors;
-                    if(typeof prop25 !== "string"){
-                      const err1 = {instancePath:instancePath+"/resource/mimeType",schemaPath:"TextResourceContents/properties/mimeType/type",keyword:"type",params:{type: "string"}};
-                      if(vErrors === null){
-                        vErrors = [err1];
-                      }
-                      else {
-                        vErrors.push(err1);
-                      }
-                      errors++;
-                    }
-                    var valid6 = _errs15 === errors;
-                  }
-                  else {
-                    var valid6 = true;
-                  }
-                  if(valid6){
-                    const prop26 = data4.text;
-                    if(prop26 !== undefined){
-                      const _errs17 = errors;
-                      if(typeof prop26 !== "string"){
-                        const err2 = {instancePath:instancePath+"/resource/text",schemaPath:"TextResourceContents/properties/text/type",keyword:"type",params:{type: "string"}};
-                        if(vErrors === null){
-                          vErrors = [err2];
-                        }
-                        else {
-                          vErrors.push(err2);
-                        }
-                        errors++;
-                      }
-                      var valid6 = _errs17 === errors;
-                    }
-                    else {
-                      var valid6 = true;
-                    }
-                    if(valid6){
-                      const prop27 = data4.uri;
-                      if(prop27 !== undefined){
-                        const _errs19 = errors;
-                        if(typeof prop27 !== "string"){
-                          const err3 = {instancePath:instancePath+"/resource/uri",schemaPath:"TextResourceContents/properties/uri/type",keyword:"type",params:{type: "string"}};
-                          if(vErrors === null){
-                            vErrors = [err3];
-                          }
-                          else {
-                            vErrors.push(err3);
-                          }
-                          errors++;
-                        }
-                        var valid6 = _errs19 === errors;
-                      }
-                      else {
-                        var valid6 = true;
-                      }
-                    }
-                  }
-                }
-              }
-              else {
-                const err4 = {instancePath:instancePath+"/resource",schemaPath:"TextResourceContents/type",keyword:"type",params:{type: "object"}};
-                if(vErrors === null){
-                  vErrors = [err4];
-                }
-                else {
-                  vErrors.push(err4);
-                }
-                errors++;
-              }
-            }
-            var _valid0 = _errs12 === errors;
-            valid4 = valid4 || _valid0;
-            if(!valid4){
-              const _errs21 = errors;
-              const _errs22 = errors;
-              if(errors === _errs22){
-                if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-                  let missing2;
-                  if(((data4.blob === undefined) && (missing2 = "blob")) || ((data4.uri === undefined) && (missing2 = "uri"))){
-                    const err5 = {instancePath:instancePath+"/resource",schemaPath:"BlobResourceContents/required",keyword:"required",params:{missingProperty: missing2}};
-                    if(vErrors === null){
-                      vErrors = [err5];
-                    }
-                    else {
-                      vErrors.push(err5);
-                    }
-                    errors++;
-                  }
-                  else {
-                    const prop28 = data4.blob;
-                    if(prop28 !== undefined){
-                      const _errs24 = errors;
-                      if(typeof prop28 !== "string"){
-                        const err6 = {instancePath:instancePath+"/resource/blob",schemaPath:"BlobResourceContents/properties/blob/type",keyword:"type",params:{type: "string"}};
-                        if(vErrors === null){
-                          vErrors = [err6];
-                        }
-                        else {
-                          vErrors.push(err6);
-                        }
-                        errors++;
-                      }
-                      var valid8 = _errs24 === errors;
-                    }
-                    else {
-                      var valid8 = true;
-                    }
-                    if(valid8){
-                      const prop29 = data4.mimeType;
-                      if(prop29 !== undefined){
-                        const _errs26 = errors;
-                        if(typeof prop29 !== "string"){
-                          const err7 = {instancePath:instancePath+"/resource/mimeType",schemaPath:"BlobResourceContents/properties/mimeType/type",keyword:"type",params:{type: "string"}};
-                          if(vErrors === null){
-                            vErrors = [err7];
-                          }
-                          else {
-                            vErrors.push(err7);
-                          }
-                          errors++;
-                        }
-                        var valid8 = _errs26 === errors;
-                      }
-                      else {
-                        var valid8 = true;
-                      }
-                      if(valid8){
-                        const prop30 = data4.uri;
-                        if(prop30 !== undefined){
-                          const _errs28 = errors;
-                          if(typeof prop30 !== "string"){
-                            const err8 = {instancePath:instancePath+"/resource/uri",schemaPath:"BlobResourceContents/properties/uri/type",keyword:"type",params:{type: "string"}};
-                            if(vErrors === null){
-                              vErrors = [err8];
-                            }
-                            else {
-                              vErrors.push(err8);
-                            }
-                            errors++;
-                          }
-                          var valid8 = _errs28 === errors;
-                        }
-                        else {
-                          var valid8 = true;
-                        }
-                      }
-                    }
-                  }
-                }
-                else {
-                  const err9 = {instancePath:instancePath+"/resource",schemaPath:"BlobResourceContents/type",keyword:"type",params:{type: "object"}};
-                  if(vErrors === null){
-                    vErrors = [err9];
-                  }
-                  else {
-                    vErrors.push(err9);
-                  }
-                  errors++;
-                }
-              }
-              var _valid0 = _errs21 === errors;
-              valid4 = valid4 || _valid0;
-            }
-            if(!valid4){
-              const err10 = {instancePath:instancePath+"/resource",schemaPath:"#/properties/resource/anyOf",keyword:"anyOf",params:{}};
-              if(vErrors === null){
-                vErrors = [err10];
-              }
-              else {
-                vErrors.push(err10);
-              }
-              errors++;
-              validate16.errors = vErrors;
-              return false;
-            }
-            else {
-              errors = _errs11;
-              if(vErrors !== null){
-                if(_errs11){
-                  vErrors.length = _errs11;
-                }
-                else {
-                  vErrors = null;
-                }
-              }
-            }
-            var valid0 = _errs10 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            const prop31 = data.type;
-            if(prop31 !== undefined){
-              let data11 = prop31;
-              const _errs30 = errors;
-              if(typeof data11 !== "string"){
-                validate16.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
-                return false;
-              }
-              if("resource" !== data11){
-                validate16.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "resource"}}];
-                return false;
-              }
-              var valid0 = _errs30 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate16.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate16.errors = vErrors;
-  return errors === 0;
+function validate16(data, valCxt){
+"use strict"; /*# sourceURL="EmbeddedResource" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if(((data.resource === undefined) && (missing0 = "resource")) || ((data.type === undefined) && (missing0 = "type"))){
+validate16.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.annotations !== undefined){
+var data0 = data.annotations;
+var _errs1 = errors;
+if(errors === _errs1){
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+if(data0.audience !== undefined){
+var data1 = data0.audience;
+var _errs3 = errors;
+if(errors === _errs3){
+if(Array.isArray(data1)){
+var valid2 = true;
+var len0 = data1.length;
+for(var i0=0; i0<len0; i0++){
+var data2 = data1[i0];
+var _errs5 = errors;
+if(typeof data2 !== "string"){
+validate16.errors = [{instancePath:instancePath+"/annotations/audience/" + i0,schemaPath:"Role/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if(!((data2 === "assistant") || (data2 === "user"))){
+validate16.errors = [{instancePath:instancePath+"/annotations/audience/" + i0,schemaPath:"Role/enum",keyword:"enum",params:{allowedValues: schema12.enum}}];
+return false;
+}
+var valid2 = _errs5 === errors;
+if(!valid2){
+break;
+}
+}
+}
+else {
+validate16.errors = [{instancePath:instancePath+"/annotations/audience",schemaPath:"#/properties/annotations/properties/audience/type",keyword:"type",params:{type: "array"}}];
+return false;
+}
+}
+var valid1 = _errs3 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data0.priority !== undefined){
+var data3 = data0.priority;
+var _errs8 = errors;
+if(errors === _errs8){
+if(typeof data3 == "number"){
+if(data3 > 1 || isNaN(data3)){
+validate16.errors = [{instancePath:instancePath+"/annotations/priority",schemaPath:"#/properties/annotations/properties/priority/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1}}];
+return false;
+}
+else {
+if(data3 < 0 || isNaN(data3)){
+validate16.errors = [{instancePath:instancePath+"/annotations/priority",schemaPath:"#/properties/annotations/properties/priority/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}}];
+return false;
+}
+}
+}
+else {
+validate16.errors = [{instancePath:instancePath+"/annotations/priority",schemaPath:"#/properties/annotations/properties/priority/type",keyword:"type",params:{type: "number"}}];
+return false;
+}
+}
+var valid1 = _errs8 === errors;
+}
+else {
+var valid1 = true;
+}
+}
+}
+else {
+validate16.errors = [{instancePath:instancePath+"/annotations",schemaPath:"#/properties/annotations/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.resource !== undefined){
+var data4 = data.resource;
+var _errs10 = errors;
+var _errs11 = errors;
+var valid4 = false;
+var _errs12 = errors;
+var _errs13 = errors;
+if(errors === _errs13){
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+var missing1;
+if(((data4.text === undefined) && (missing1 = "text")) || ((data4.uri === undefined) && (missing1 = "uri"))){
+var err0 = {instancePath:instancePath+"/resource",schemaPath:"TextResourceContents/required",keyword:"required",params:{missingProperty: missing1}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+else {
+if(data4.mimeType !== undefined){
+var _errs15 = errors;
+if(typeof data4.mimeType !== "string"){
+var err1 = {instancePath:instancePath+"/resource/mimeType",schemaPath:"TextResourceContents/properties/mimeType/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+var valid6 = _errs15 === errors;
+}
+else {
+var valid6 = true;
+}
+if(valid6){
+if(data4.text !== undefined){
+var _errs17 = errors;
+if(typeof data4.text !== "string"){
+var err2 = {instancePath:instancePath+"/resource/text",schemaPath:"TextResourceContents/properties/text/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+var valid6 = _errs17 === errors;
+}
+else {
+var valid6 = true;
+}
+if(valid6){
+if(data4.uri !== undefined){
+var _errs19 = errors;
+if(typeof data4.uri !== "string"){
+var err3 = {instancePath:instancePath+"/resource/uri",schemaPath:"TextResourceContents/properties/uri/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+var valid6 = _errs19 === errors;
+}
+else {
+var valid6 = true;
+}
+}
+}
+}
+}
+else {
+var err4 = {instancePath:instancePath+"/resource",schemaPath:"TextResourceContents/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+var _valid0 = _errs12 === errors;
+valid4 = valid4 || _valid0;
+if(!valid4){
+var _errs21 = errors;
+var _errs22 = errors;
+if(errors === _errs22){
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+var missing2;
+if(((data4.blob === undefined) && (missing2 = "blob")) || ((data4.uri === undefined) && (missing2 = "uri"))){
+var err5 = {instancePath:instancePath+"/resource",schemaPath:"BlobResourceContents/required",keyword:"required",params:{missingProperty: missing2}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+else {
+if(data4.blob !== undefined){
+var _errs24 = errors;
+if(typeof data4.blob !== "string"){
+var err6 = {instancePath:instancePath+"/resource/blob",schemaPath:"BlobResourceContents/properties/blob/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+var valid8 = _errs24 === errors;
+}
+else {
+var valid8 = true;
+}
+if(valid8){
+if(data4.mimeType !== undefined){
+var _errs26 = errors;
+if(typeof data4.mimeType !== "string"){
+var err7 = {instancePath:instancePath+"/resource/mimeType",schemaPath:"BlobResourceContents/properties/mimeType/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+var valid8 = _errs26 === errors;
+}
+else {
+var valid8 = true;
+}
+if(valid8){
+if(data4.uri !== undefined){
+var _errs28 = errors;
+if(typeof data4.uri !== "string"){
+var err8 = {instancePath:instancePath+"/resource/uri",schemaPath:"BlobResourceContents/properties/uri/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+var valid8 = _errs28 === errors;
+}
+else {
+var valid8 = true;
+}
+}
+}
+}
+}
+else {
+var err9 = {instancePath:instancePath+"/resource",schemaPath:"BlobResourceContents/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+var _valid0 = _errs21 === errors;
+valid4 = valid4 || _valid0;
+}
+if(!valid4){
+var err10 = {instancePath:instancePath+"/resource",schemaPath:"#/properties/resource/anyOf",keyword:"anyOf",params:{}};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+validate16.errors = vErrors;
+return false;
+}
+else {
+errors = _errs11;
+if(vErrors !== null){
+if(_errs11){
+vErrors.length = _errs11;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.type !== undefined){
+var data11 = data.type;
+var _errs30 = errors;
+if(typeof data11 !== "string"){
+validate16.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("resource" !== data11){
+validate16.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "resource"}}];
+return false;
+}
+var valid0 = _errs30 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+validate16.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate16.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
-function validate13(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="CallToolResult" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.content === undefined) && (missing0 = "content")){
-        validate13.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop32 = data._meta;
-        if(prop32 !== undefined){
-          let data0 = prop32;
-          const _errs1 = errors;
-          if(errors === _errs1){
-            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-            }
-            else {
-              validate13.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-              return false;
-            }
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop33 = data.content;
-          if(prop33 !== undefined){
-            let data1 = prop33;
-            const _errs4 = errors;
-            if(errors === _errs4){
-              if(Array.isArray(data1)){
-                var valid1 = true;
-                const len0 = data1.length;
-                for(let i0=0; i0<len0; i0++){
-                  let data2 = data1[i0];
-                  const _errs6 = errors;
-                  if(errors === _errs6){
-                    if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                      let missing1;
-                      if((data2.type === undefined) && (missing1 = "type")){
-                        validate13.errors = [{instancePath:instancePath+"/content/" + i0,schemaPath:"#/properties/content/items/required",keyword:"required",params:{missingProperty: missing1}}];
-                        return false;
-                      }
-                      else {
-                        const tag0 = data2.type;
-                        if(typeof tag0 == "string"){
-                          if(tag0 === "text"){
-                            if(!(validate14(data2))){
-                              vErrors = vErrors === null ? rebaseErrors(validate14.errors, instancePath+"/content/" + i0) : vErrors.concat(rebaseErrors(validate14.errors, instancePath+"/content/" + i0));
-                              errors = vErrors.length;
-                            }
-                          }
-                          else if(tag0 === "image"){
-                            if(!(validate15(data2))){
-                              vErrors = vErrors === null ? rebaseErrors(validate15.errors, instancePath+"/content/" + i0) : vErrors.concat(rebaseErrors(validate15.errors, instancePath+"/content/" + i0));
-                              errors = vErrors.length;
-                            }
-                          }
-                          else if(tag0 === "resource"){
-                            if(!(validate16(data2))){
-                              vErrors = vErrors === null ? rebaseErrors(validate16.errors, instancePath+"/content/" + i0) : vErrors.concat(rebaseErrors(validate16.errors, instancePath+"/content/" + i0));
-                              errors = vErrors.length;
-                            }
-                          }
-                          else {
-                            validate13.errors = [{instancePath:instancePath+"/content/" + i0,schemaPath:"#/properties/content/items/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0}}];
-                            return false;
-                          }
-                        }
-                        else {
-                          validate13.errors = [{instancePath:instancePath+"/content/" + i0,schemaPath:"#/properties/content/items/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0}}];
-                          return false;
-                        }
-                      }
-                    }
-                    else {
-                      validate13.errors = [{instancePath:instancePath+"/content/" + i0,schemaPath:"#/properties/content/items/type",keyword:"type",params:{type: "object"}}];
-                      return false;
-                    }
-                  }
-                  var valid1 = _errs6 === errors;
-                  if(!valid1){
-                    break;
-                  }
-                }
-              }
-              else {
-                validate13.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "array"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs4 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            const prop34 = data.isError;
-            if(prop34 !== undefined){
-              const _errs12 = errors;
-              if(typeof prop34 !== "boolean"){
-                validate13.errors = [{instancePath:instancePath+"/isError",schemaPath:"#/properties/isError/type",keyword:"type",params:{type: "boolean"}}];
-                return false;
-              }
-              var valid0 = _errs12 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate13.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate13.errors = vErrors;
-  return errors === 0;
+var func0 = rebaseErrors;
+
+function validate13(data, valCxt){
+"use strict"; /*# sourceURL="CallToolResult" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if((data.content === undefined) && (missing0 = "content")){
+validate13.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data._meta !== undefined){
+var data0 = data._meta;
+var _errs1 = errors;
+if(errors === _errs1){
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+}
+else {
+validate13.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.content !== undefined){
+var data1 = data.content;
+var _errs4 = errors;
+if(errors === _errs4){
+if(Array.isArray(data1)){
+var valid1 = true;
+var len0 = data1.length;
+for(var i0=0; i0<len0; i0++){
+var data2 = data1[i0];
+var _errs6 = errors;
+if(errors === _errs6){
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+var missing1;
+if((data2.type === undefined) && (missing1 = "type")){
+validate13.errors = [{instancePath:instancePath+"/content/" + i0,schemaPath:"#/properties/content/items/required",keyword:"required",params:{missingProperty: missing1}}];
+return false;
+}
+else {
+var tag0 = data2.type;
+if(typeof tag0 == "string"){
+if(tag0 === "text"){
+if(!(validate14(data2))){
+vErrors = vErrors === null ? func0(validate14.errors, instancePath+"/content/" + i0) : vErrors.concat(func0(validate14.errors, instancePath+"/content/" + i0));
+errors = vErrors.length;
+}
+}
+else if(tag0 === "image"){
+if(!(validate15(data2))){
+vErrors = vErrors === null ? func0(validate15.errors, instancePath+"/content/" + i0) : vErrors.concat(func0(validate15.errors, instancePath+"/content/" + i0));
+errors = vErrors.length;
+}
+}
+else if(tag0 === "resource"){
+if(!(validate16(data2))){
+vErrors = vErrors === null ? func0(validate16.errors, instancePath+"/content/" + i0) : vErrors.concat(func0(validate16.errors, instancePath+"/content/" + i0));
+errors = vErrors.length;
+}
+}
+else {
+validate13.errors = [{instancePath:instancePath+"/content/" + i0,schemaPath:"#/properties/content/items/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0}}];
+return false;
+}
+}
+else {
+validate13.errors = [{instancePath:instancePath+"/content/" + i0,schemaPath:"#/properties/content/items/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0}}];
+return false;
+}
+}
+}
+else {
+validate13.errors = [{instancePath:instancePath+"/content/" + i0,schemaPath:"#/properties/content/items/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid1 = _errs6 === errors;
+if(!valid1){
+break;
+}
+}
+}
+else {
+validate13.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "array"}}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.isError !== undefined){
+var _errs12 = errors;
+if(typeof data.isError !== "boolean"){
+validate13.errors = [{instancePath:instancePath+"/isError",schemaPath:"#/properties/isError/type",keyword:"type",params:{type: "boolean"}}];
+return false;
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+validate13.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate13.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateCancelledNotification = validate20;
+var schema24 = {"$id":"CancelledNotification","properties":{"method":{"const":"notifications/cancelled","type":"string"},"params":{"properties":{"reason":{"type":"string"},"requestId":{"$ref":"RequestId"}},"required":["requestId"],"type":"object"}},"required":["method","params"],"type":"object"};
+var schema25 = {"$id":"RequestId","type":["string","integer"]};
 
-// prettier-ignore
-const schema24 = {"$id":"CancelledNotification","properties":{"method":{"const":"notifications/cancelled","type":"string"},"params":{"properties":{"reason":{"type":"string"},"requestId":{"$ref":"RequestId"}},"required":["requestId"],"type":"object"}},"required":["method","params"],"type":"object"};
-
-// prettier-ignore
-const schema25 = {"$id":"RequestId","type":["string","integer"]};
-
-// prettier-ignore
-function validate20(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="CancelledNotification" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
-        validate20.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop35 = data.method;
-        if(prop35 !== undefined){
-          let data0 = prop35;
-          const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate20.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("notifications/cancelled" !== data0){
-            validate20.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/cancelled"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop36 = data.params;
-          if(prop36 !== undefined){
-            let data1 = prop36;
-            const _errs3 = errors;
-            if(errors === _errs3){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                let missing1;
-                if((data1.requestId === undefined) && (missing1 = "requestId")){
-                  validate20.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
-                  return false;
-                }
-                else {
-                  const prop37 = data1.reason;
-                  if(prop37 !== undefined){
-                    const _errs5 = errors;
-                    if(typeof prop37 !== "string"){
-                      validate20.errors = [{instancePath:instancePath+"/params/reason",schemaPath:"#/properties/params/properties/reason/type",keyword:"type",params:{type: "string"}}];
-                      return false;
-                    }
-                    var valid1 = _errs5 === errors;
-                  }
-                  else {
-                    var valid1 = true;
-                  }
-                  if(valid1){
-                    const prop38 = data1.requestId;
-                    if(prop38 !== undefined){
-                      let data3 = prop38;
-                      const _errs7 = errors;
-                      if((typeof data3 !== "string") && (!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))))){
-                        validate20.errors = [{instancePath:instancePath+"/params/requestId",schemaPath:"RequestId/type",keyword:"type",params:{type: schema25.type}}];
-                        return false;
-                      }
-                      var valid1 = _errs7 === errors;
-                    }
-                    else {
-                      var valid1 = true;
-                    }
-                  }
-                }
-              }
-              else {
-                validate20.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate20.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate20.errors = vErrors;
-  return errors === 0;
+function validate20(data, valCxt){
+"use strict"; /*# sourceURL="CancelledNotification" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
+validate20.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.method !== undefined){
+var data0 = data.method;
+var _errs1 = errors;
+if(typeof data0 !== "string"){
+validate20.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("notifications/cancelled" !== data0){
+validate20.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/cancelled"}}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.params !== undefined){
+var data1 = data.params;
+var _errs3 = errors;
+if(errors === _errs3){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+var missing1;
+if((data1.requestId === undefined) && (missing1 = "requestId")){
+validate20.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
+return false;
+}
+else {
+if(data1.reason !== undefined){
+var _errs5 = errors;
+if(typeof data1.reason !== "string"){
+validate20.errors = [{instancePath:instancePath+"/params/reason",schemaPath:"#/properties/params/properties/reason/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid1 = _errs5 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data1.requestId !== undefined){
+var data3 = data1.requestId;
+var _errs7 = errors;
+if((typeof data3 !== "string") && (!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))))){
+validate20.errors = [{instancePath:instancePath+"/params/requestId",schemaPath:"RequestId/type",keyword:"type",params:{type: schema25.type}}];
+return false;
+}
+var valid1 = _errs7 === errors;
+}
+else {
+var valid1 = true;
+}
+}
+}
+}
+else {
+validate20.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate20.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate20.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateClientCapabilities = validate21;
+var schema26 = {"$id":"ClientCapabilities","properties":{"experimental":{"additionalProperties":{"additionalProperties":true,"properties":{},"type":"object"},"type":"object"},"roots":{"properties":{"listChanged":{"type":"boolean"}},"type":"object"},"sampling":{"additionalProperties":true,"properties":{},"type":"object"}},"type":"object"};
 
-// prettier-ignore
-const schema26 = {"$id":"ClientCapabilities","properties":{"experimental":{"additionalProperties":{"additionalProperties":true,"properties":{},"type":"object"},"type":"object"},"roots":{"properties":{"listChanged":{"type":"boolean"}},"type":"object"},"sampling":{"additionalProperties":true,"properties":{},"type":"object"}},"type":"object"};
-
-// prettier-ignore
-function validate21(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="ClientCapabilities" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      const prop39 = data.experimental;
-      if(prop39 !== undefined){
-        let data0 = prop39;
-        const _errs1 = errors;
-        if(errors === _errs1){
-          if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-            for(const key0 in data0){
-              let data1 = data0[key0];
-              const _errs4 = errors;
-              if(errors === _errs4){
-                if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                }
-                else {
-                  validate21.errors = [{instancePath:instancePath+"/experimental/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/experimental/additionalProperties/type",keyword:"type",params:{type: "object"}}];
-                  return false;
-                }
-              }
-              var valid1 = _errs4 === errors;
-              if(!valid1){
-                break;
-              }
-            }
-          }
-          else {
-            validate21.errors = [{instancePath:instancePath+"/experimental",schemaPath:"#/properties/experimental/type",keyword:"type",params:{type: "object"}}];
-            return false;
-          }
-        }
-        var valid0 = _errs1 === errors;
-      }
-      else {
-        var valid0 = true;
-      }
-      if(valid0){
-        const prop40 = data.roots;
-        if(prop40 !== undefined){
-          let data2 = prop40;
-          const _errs7 = errors;
-          if(errors === _errs7){
-            if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-              const prop41 = data2.listChanged;
-              if(prop41 !== undefined){
-                if(typeof prop41 !== "boolean"){
-                  validate21.errors = [{instancePath:instancePath+"/roots/listChanged",schemaPath:"#/properties/roots/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
-                  return false;
-                }
-              }
-            }
-            else {
-              validate21.errors = [{instancePath:instancePath+"/roots",schemaPath:"#/properties/roots/type",keyword:"type",params:{type: "object"}}];
-              return false;
-            }
-          }
-          var valid0 = _errs7 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop42 = data.sampling;
-          if(prop42 !== undefined){
-            let data4 = prop42;
-            const _errs11 = errors;
-            if(errors === _errs11){
-              if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-              }
-              else {
-                validate21.errors = [{instancePath:instancePath+"/sampling",schemaPath:"#/properties/sampling/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs11 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate21.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate21.errors = vErrors;
-  return errors === 0;
+function validate21(data, valCxt){
+"use strict"; /*# sourceURL="ClientCapabilities" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.experimental !== undefined){
+var data0 = data.experimental;
+var _errs1 = errors;
+if(errors === _errs1){
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+for(var key0 in data0){
+var data1 = data0[key0];
+var _errs4 = errors;
+if(errors === _errs4){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+}
+else {
+validate21.errors = [{instancePath:instancePath+"/experimental/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/experimental/additionalProperties/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid1 = _errs4 === errors;
+if(!valid1){
+break;
+}
+}
+}
+else {
+validate21.errors = [{instancePath:instancePath+"/experimental",schemaPath:"#/properties/experimental/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.roots !== undefined){
+var data2 = data.roots;
+var _errs7 = errors;
+if(errors === _errs7){
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+if(data2.listChanged !== undefined){
+if(typeof data2.listChanged !== "boolean"){
+validate21.errors = [{instancePath:instancePath+"/roots/listChanged",schemaPath:"#/properties/roots/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
+return false;
+}
+}
+}
+else {
+validate21.errors = [{instancePath:instancePath+"/roots",schemaPath:"#/properties/roots/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs7 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.sampling !== undefined){
+var data4 = data.sampling;
+var _errs11 = errors;
+if(errors === _errs11){
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+}
+else {
+validate21.errors = [{instancePath:instancePath+"/sampling",schemaPath:"#/properties/sampling/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs11 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate21.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate21.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateClientNotification = validate22;
+var schema27 = {"$id":"ClientNotification","type":"object","required":["method"],"discriminator":{"propertyName":"method"},"oneOf":[{"$ref":"CancelledNotification"},{"$ref":"InitializedNotification"},{"$ref":"ProgressNotification"},{"$ref":"RootsListChangedNotification"}]};
+var schema30 = {"$id":"InitializedNotification","properties":{"method":{"const":"notifications/initialized","type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object"}},"required":["method"],"type":"object"};
+var schema31 = {"$id":"RootsListChangedNotification","properties":{"method":{"const":"notifications/roots/list_changed","type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object"}},"required":["method"],"type":"object"};
+var schema28 = {"$id":"ProgressNotification","properties":{"method":{"const":"notifications/progress","type":"string"},"params":{"properties":{"progress":{"type":"number"},"progressToken":{"$ref":"ProgressToken"},"total":{"type":"number"}},"required":["progress","progressToken"],"type":"object"}},"required":["method","params"],"type":"object"};
+var schema29 = {"$id":"ProgressToken","type":["string","integer"]};
 
-// prettier-ignore
-const schema27 = {"$id":"ClientNotification","type":"object","required":["method"],"discriminator":{"propertyName":"method"},"oneOf":[{"$ref":"CancelledNotification"},{"$ref":"InitializedNotification"},{"$ref":"ProgressNotification"},{"$ref":"RootsListChangedNotification"}]};
-
-// prettier-ignore
-const schema30 = {"$id":"InitializedNotification","properties":{"method":{"const":"notifications/initialized","type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object"}},"required":["method"],"type":"object"};
-
-// prettier-ignore
-const schema31 = {"$id":"RootsListChangedNotification","properties":{"method":{"const":"notifications/roots/list_changed","type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object"}},"required":["method"],"type":"object"};
-
-// prettier-ignore
-const schema28 = {"$id":"ProgressNotification","properties":{"method":{"const":"notifications/progress","type":"string"},"params":{"properties":{"progress":{"type":"number"},"progressToken":{"$ref":"ProgressToken"},"total":{"type":"number"}},"required":["progress","progressToken"],"type":"object"}},"required":["method","params"],"type":"object"};
-
-// prettier-ignore
-const schema29 = {"$id":"ProgressToken","type":["string","integer"]};
-
-// prettier-ignore
-function validate23(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="ProgressNotification" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
-        validate23.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop43 = data.method;
-        if(prop43 !== undefined){
-          let data0 = prop43;
-          const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate23.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("notifications/progress" !== data0){
-            validate23.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/progress"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop44 = data.params;
-          if(prop44 !== undefined){
-            let data1 = prop44;
-            const _errs3 = errors;
-            if(errors === _errs3){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                let missing1;
-                if(((data1.progress === undefined) && (missing1 = "progress")) || ((data1.progressToken === undefined) && (missing1 = "progressToken"))){
-                  validate23.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
-                  return false;
-                }
-                else {
-                  const prop45 = data1.progress;
-                  if(prop45 !== undefined){
-                    const _errs5 = errors;
-                    if(!(typeof prop45 == "number")){
-                      validate23.errors = [{instancePath:instancePath+"/params/progress",schemaPath:"#/properties/params/properties/progress/type",keyword:"type",params:{type: "number"}}];
-                      return false;
-                    }
-                    var valid1 = _errs5 === errors;
-                  }
-                  else {
-                    var valid1 = true;
-                  }
-                  if(valid1){
-                    const prop46 = data1.progressToken;
-                    if(prop46 !== undefined){
-                      let data3 = prop46;
-                      const _errs7 = errors;
-                      if((typeof data3 !== "string") && (!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))))){
-                        validate23.errors = [{instancePath:instancePath+"/params/progressToken",schemaPath:"ProgressToken/type",keyword:"type",params:{type: schema29.type}}];
-                        return false;
-                      }
-                      var valid1 = _errs7 === errors;
-                    }
-                    else {
-                      var valid1 = true;
-                    }
-                    if(valid1){
-                      const prop47 = data1.total;
-                      if(prop47 !== undefined){
-                        const _errs10 = errors;
-                        if(!(typeof prop47 == "number")){
-                          validate23.errors = [{instancePath:instancePath+"/params/total",schemaPath:"#/properties/params/properties/total/type",keyword:"type",params:{type: "number"}}];
-                          return false;
-                        }
-                        var valid1 = _errs10 === errors;
-                      }
-                      else {
-                        var valid1 = true;
-                      }
-                    }
-                  }
-                }
-              }
-              else {
-                validate23.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate23.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate23.errors = vErrors;
-  return errors === 0;
+function validate23(data, valCxt){
+"use strict"; /*# sourceURL="ProgressNotification" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
+validate23.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.method !== undefined){
+var data0 = data.method;
+var _errs1 = errors;
+if(typeof data0 !== "string"){
+validate23.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("notifications/progress" !== data0){
+validate23.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/progress"}}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.params !== undefined){
+var data1 = data.params;
+var _errs3 = errors;
+if(errors === _errs3){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+var missing1;
+if(((data1.progress === undefined) && (missing1 = "progress")) || ((data1.progressToken === undefined) && (missing1 = "progressToken"))){
+validate23.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
+return false;
+}
+else {
+if(data1.progress !== undefined){
+var _errs5 = errors;
+if(!(typeof data1.progress == "number")){
+validate23.errors = [{instancePath:instancePath+"/params/progress",schemaPath:"#/properties/params/properties/progress/type",keyword:"type",params:{type: "number"}}];
+return false;
+}
+var valid1 = _errs5 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data1.progressToken !== undefined){
+var data3 = data1.progressToken;
+var _errs7 = errors;
+if((typeof data3 !== "string") && (!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))))){
+validate23.errors = [{instancePath:instancePath+"/params/progressToken",schemaPath:"ProgressToken/type",keyword:"type",params:{type: schema29.type}}];
+return false;
+}
+var valid1 = _errs7 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data1.total !== undefined){
+var _errs10 = errors;
+if(!(typeof data1.total == "number")){
+validate23.errors = [{instancePath:instancePath+"/params/total",schemaPath:"#/properties/params/properties/total/type",keyword:"type",params:{type: "number"}}];
+return false;
+}
+var valid1 = _errs10 === errors;
+}
+else {
+var valid1 = true;
+}
+}
+}
+}
+}
+else {
+validate23.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate23.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate23.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
-function validate22(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="ClientNotification" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.method === undefined) && (missing0 = "method")){
-        validate22.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const tag0 = data.method;
-        if(typeof tag0 == "string"){
-          if(tag0 === "notifications/cancelled"){
-            if(!(validate20(data))){
-              vErrors = vErrors === null ? rebaseErrors(validate20.errors, instancePath) : vErrors.concat(rebaseErrors(validate20.errors, instancePath));
-              errors = vErrors.length;
-            }
-          }
-          else if(tag0 === "notifications/initialized"){
-            const _errs4 = errors;
-            if(errors === _errs4){
-              if(data && typeof data == "object" && !Array.isArray(data)){
-                let missing1;
-                if((data.method === undefined) && (missing1 = "method")){
-                  validate22.errors = [{instancePath,schemaPath:"InitializedNotification/required",keyword:"required",params:{missingProperty: missing1}}];
-                  return false;
-                }
-                else {
-                  const prop48 = data.method;
-                  if(prop48 !== undefined){
-                    let data0 = prop48;
-                    const _errs6 = errors;
-                    if(typeof data0 !== "string"){
-                      validate22.errors = [{instancePath:instancePath+"/method",schemaPath:"InitializedNotification/properties/method/type",keyword:"type",params:{type: "string"}}];
-                      return false;
-                    }
-                    if("notifications/initialized" !== data0){
-                      validate22.errors = [{instancePath:instancePath+"/method",schemaPath:"InitializedNotification/properties/method/const",keyword:"const",params:{allowedValue: "notifications/initialized"}}];
-                      return false;
-                    }
-                    var valid4 = _errs6 === errors;
-                  }
-                  else {
-                    var valid4 = true;
-                  }
-                  if(valid4){
-                    const prop49 = data.params;
-                    if(prop49 !== undefined){
-                      let data1 = prop49;
-                      const _errs8 = errors;
-                      if(errors === _errs8){
-                        if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                          const prop50 = data1._meta;
-                          if(prop50 !== undefined){
-                            let data2 = prop50;
-                            const _errs11 = errors;
-                            if(errors === _errs11){
-                              if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                              }
-                              else {
-                                validate22.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"InitializedNotification/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-                                return false;
-                              }
-                            }
-                          }
-                        }
-                        else {
-                          validate22.errors = [{instancePath:instancePath+"/params",schemaPath:"InitializedNotification/properties/params/type",keyword:"type",params:{type: "object"}}];
-                          return false;
-                        }
-                      }
-                      var valid4 = _errs8 === errors;
-                    }
-                    else {
-                      var valid4 = true;
-                    }
-                  }
-                }
-              }
-              else {
-                validate22.errors = [{instancePath,schemaPath:"InitializedNotification/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-          }
-          else if(tag0 === "notifications/progress"){
-            if(!(validate23(data))){
-              vErrors = vErrors === null ? rebaseErrors(validate23.errors, instancePath) : vErrors.concat(rebaseErrors(validate23.errors, instancePath));
-              errors = vErrors.length;
-            }
-          }
-          else if(tag0 === "notifications/roots/list_changed"){
-            const _errs16 = errors;
-            if(errors === _errs16){
-              if(data && typeof data == "object" && !Array.isArray(data)){
-                let missing2;
-                if((data.method === undefined) && (missing2 = "method")){
-                  validate22.errors = [{instancePath,schemaPath:"RootsListChangedNotification/required",keyword:"required",params:{missingProperty: missing2}}];
-                  return false;
-                }
-                else {
-                  const prop51 = data.method;
-                  if(prop51 !== undefined){
-                    let data3 = prop51;
-                    const _errs18 = errors;
-                    if(typeof data3 !== "string"){
-                      validate22.errors = [{instancePath:instancePath+"/method",schemaPath:"RootsListChangedNotification/properties/method/type",keyword:"type",params:{type: "string"}}];
-                      return false;
-                    }
-                    if("notifications/roots/list_changed" !== data3){
-                      validate22.errors = [{instancePath:instancePath+"/method",schemaPath:"RootsListChangedNotification/properties/method/const",keyword:"const",params:{allowedValue: "notifications/roots/list_changed"}}];
-                      return false;
-                    }
-                    var valid9 = _errs18 === errors;
-                  }
-                  else {
-                    var valid9 = true;
-                  }
-                  if(valid9){
-                    const prop52 = data.params;
-                    if(prop52 !== undefined){
-                      let data4 = prop52;
-                      const _errs20 = errors;
-                      if(errors === _errs20){
-                        if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-                          const prop53 = data4._meta;
-                          if(prop53 !== undefined){
-                            let data5 = prop53;
-                            const _errs23 = errors;
-                            if(errors === _errs23){
-                              if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
-                              }
-                              else {
-                                validate22.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"RootsListChangedNotification/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-                                return false;
-                              }
-                            }
-                          }
-                        }
-                        else {
-                          validate22.errors = [{instancePath:instancePath+"/params",schemaPath:"RootsListChangedNotification/properties/params/type",keyword:"type",params:{type: "object"}}];
-                          return false;
-                        }
-                      }
-                      var valid9 = _errs20 === errors;
-                    }
-                    else {
-                      var valid9 = true;
-                    }
-                  }
-                }
-              }
-              else {
-                validate22.errors = [{instancePath,schemaPath:"RootsListChangedNotification/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-          }
-          else {
-            validate22.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "method", tagValue: tag0}}];
-            return false;
-          }
-        }
-        else {
-          validate22.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "method", tagValue: tag0}}];
-          return false;
-        }
-      }
-    }
-    else {
-      validate22.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate22.errors = vErrors;
-  return errors === 0;
+
+function validate22(data, valCxt){
+"use strict"; /*# sourceURL="ClientNotification" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if((data.method === undefined) && (missing0 = "method")){
+validate22.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+var tag0 = data.method;
+if(typeof tag0 == "string"){
+if(tag0 === "notifications/cancelled"){
+if(!(validate20(data))){
+vErrors = vErrors === null ? func0(validate20.errors, instancePath) : vErrors.concat(func0(validate20.errors, instancePath));
+errors = vErrors.length;
+}
+}
+else if(tag0 === "notifications/initialized"){
+var _errs4 = errors;
+if(errors === _errs4){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing1;
+if((data.method === undefined) && (missing1 = "method")){
+validate22.errors = [{instancePath:instancePath,schemaPath:"InitializedNotification/required",keyword:"required",params:{missingProperty: missing1}}];
+return false;
+}
+else {
+if(data.method !== undefined){
+var data0 = data.method;
+var _errs6 = errors;
+if(typeof data0 !== "string"){
+validate22.errors = [{instancePath:instancePath+"/method",schemaPath:"InitializedNotification/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("notifications/initialized" !== data0){
+validate22.errors = [{instancePath:instancePath+"/method",schemaPath:"InitializedNotification/properties/method/const",keyword:"const",params:{allowedValue: "notifications/initialized"}}];
+return false;
+}
+var valid4 = _errs6 === errors;
+}
+else {
+var valid4 = true;
+}
+if(valid4){
+if(data.params !== undefined){
+var data1 = data.params;
+var _errs8 = errors;
+if(errors === _errs8){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(data1._meta !== undefined){
+var data2 = data1._meta;
+var _errs11 = errors;
+if(errors === _errs11){
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+}
+else {
+validate22.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"InitializedNotification/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+}
+}
+else {
+validate22.errors = [{instancePath:instancePath+"/params",schemaPath:"InitializedNotification/properties/params/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid4 = _errs8 === errors;
+}
+else {
+var valid4 = true;
+}
+}
+}
+}
+else {
+validate22.errors = [{instancePath:instancePath,schemaPath:"InitializedNotification/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+}
+else if(tag0 === "notifications/progress"){
+if(!(validate23(data))){
+vErrors = vErrors === null ? func0(validate23.errors, instancePath) : vErrors.concat(func0(validate23.errors, instancePath));
+errors = vErrors.length;
+}
+}
+else if(tag0 === "notifications/roots/list_changed"){
+var _errs16 = errors;
+if(errors === _errs16){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing2;
+if((data.method === undefined) && (missing2 = "method")){
+validate22.errors = [{instancePath:instancePath,schemaPath:"RootsListChangedNotification/required",keyword:"required",params:{missingProperty: missing2}}];
+return false;
+}
+else {
+if(data.method !== undefined){
+var data3 = data.method;
+var _errs18 = errors;
+if(typeof data3 !== "string"){
+validate22.errors = [{instancePath:instancePath+"/method",schemaPath:"RootsListChangedNotification/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("notifications/roots/list_changed" !== data3){
+validate22.errors = [{instancePath:instancePath+"/method",schemaPath:"RootsListChangedNotification/properties/method/const",keyword:"const",params:{allowedValue: "notifications/roots/list_changed"}}];
+return false;
+}
+var valid9 = _errs18 === errors;
+}
+else {
+var valid9 = true;
+}
+if(valid9){
+if(data.params !== undefined){
+var data4 = data.params;
+var _errs20 = errors;
+if(errors === _errs20){
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if(data4._meta !== undefined){
+var data5 = data4._meta;
+var _errs23 = errors;
+if(errors === _errs23){
+if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+}
+else {
+validate22.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"RootsListChangedNotification/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+}
+}
+else {
+validate22.errors = [{instancePath:instancePath+"/params",schemaPath:"RootsListChangedNotification/properties/params/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid9 = _errs20 === errors;
+}
+else {
+var valid9 = true;
+}
+}
+}
+}
+else {
+validate22.errors = [{instancePath:instancePath,schemaPath:"RootsListChangedNotification/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+}
+else {
+validate22.errors = [{instancePath:instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "method", tagValue: tag0}}];
+return false;
+}
+}
+else {
+validate22.errors = [{instancePath:instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "method", tagValue: tag0}}];
+return false;
+}
+}
+}
+else {
+validate22.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate22.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateClientRequest = validate26;
+var schema32 = {"$id":"ClientRequest","type":"object","required":["method"],"discriminator":{"propertyName":"method"},"oneOf":[{"$ref":"InitializeRequest"},{"$ref":"PingRequest"},{"$ref":"ListResourcesRequest"},{"$ref":"ListResourceTemplatesRequest"},{"$ref":"ReadResourceRequest"},{"$ref":"SubscribeRequest"},{"$ref":"UnsubscribeRequest"},{"$ref":"ListPromptsRequest"},{"$ref":"GetPromptRequest"},{"$ref":"ListToolsRequest"},{"$ref":"CallToolRequest"},{"$ref":"SetLevelRequest"},{"$ref":"CompleteRequest"}]};
+var schema43 = {"$id":"ListResourcesRequest","properties":{"method":{"const":"resources/list","type":"string"},"params":{"properties":{"cursor":{"type":"string"}},"type":"object"}},"required":["method"],"type":"object"};
+var schema44 = {"$id":"ListResourceTemplatesRequest","properties":{"method":{"const":"resources/templates/list","type":"string"},"params":{"properties":{"cursor":{"type":"string"}},"type":"object"}},"required":["method"],"type":"object"};
+var schema45 = {"$id":"ReadResourceRequest","properties":{"method":{"const":"resources/read","type":"string"},"params":{"properties":{"uri":{"type":"string"}},"required":["uri"],"type":"object"}},"required":["method","params"],"type":"object"};
+var schema46 = {"$id":"SubscribeRequest","properties":{"method":{"const":"resources/subscribe","type":"string"},"params":{"properties":{"uri":{"type":"string"}},"required":["uri"],"type":"object"}},"required":["method","params"],"type":"object"};
+var schema47 = {"$id":"UnsubscribeRequest","properties":{"method":{"const":"resources/unsubscribe","type":"string"},"params":{"properties":{"uri":{"type":"string"}},"required":["uri"],"type":"object"}},"required":["method","params"],"type":"object"};
+var schema48 = {"$id":"ListPromptsRequest","properties":{"method":{"const":"prompts/list","type":"string"},"params":{"properties":{"cursor":{"type":"string"}},"type":"object"}},"required":["method"],"type":"object"};
+var schema49 = {"$id":"GetPromptRequest","properties":{"method":{"const":"prompts/get","type":"string"},"params":{"properties":{"arguments":{"additionalProperties":{"type":"string"},"type":"object"},"name":{"type":"string"}},"required":["name"],"type":"object"}},"required":["method","params"],"type":"object"};
+var schema50 = {"$id":"ListToolsRequest","properties":{"method":{"const":"tools/list","type":"string"},"params":{"properties":{"cursor":{"type":"string"}},"type":"object"}},"required":["method"],"type":"object"};
+var schema33 = {"$id":"InitializeRequest","properties":{"method":{"const":"initialize","type":"string"},"params":{"properties":{"capabilities":{"$ref":"ClientCapabilities"},"clientInfo":{"$ref":"Implementation"},"protocolVersion":{"type":"string"}},"required":["capabilities","clientInfo","protocolVersion"],"type":"object"}},"required":["method","params"],"type":"object"};
+var schema35 = {"$id":"Implementation","properties":{"name":{"type":"string"},"version":{"type":"string"}},"required":["name","version"],"type":"object"};
 
-// prettier-ignore
-const schema32 = {"$id":"ClientRequest","type":"object","required":["method"],"discriminator":{"propertyName":"method"},"oneOf":[{"$ref":"InitializeRequest"},{"$ref":"PingRequest"},{"$ref":"ListResourcesRequest"},{"$ref":"ListResourceTemplatesRequest"},{"$ref":"ReadResourceRequest"},{"$ref":"SubscribeRequest"},{"$ref":"UnsubscribeRequest"},{"$ref":"ListPromptsRequest"},{"$ref":"GetPromptRequest"},{"$ref":"ListToolsRequest"},{"$ref":"CallToolRequest"},{"$ref":"SetLevelRequest"},{"$ref":"CompleteRequest"}]};
-
-// prettier-ignore
-const schema43 = {"$id":"ListResourcesRequest","properties":{"method":{"const":"resources/list","type":"string"},"params":{"properties":{"cursor":{"type":"string"}},"type":"object"}},"required":["method"],"type":"object"};
-
-// prettier-ignore
-const schema44 = {"$id":"ListResourceTemplatesRequest","properties":{"method":{"const":"resources/templates/list","type":"string"},"params":{"properties":{"cursor":{"type":"string"}},"type":"object"}},"required":["method"],"type":"object"};
-
-// prettier-ignore
-const schema45 = {"$id":"ReadResourceRequest","properties":{"method":{"const":"resources/read","type":"string"},"params":{"properties":{"uri":{"type":"string"}},"required":["uri"],"type":"object"}},"required":["method","params"],"type":"object"};
-
-// prettier-ignore
-const schema46 = {"$id":"SubscribeRequest","properties":{"method":{"const":"resources/subscribe","type":"string"},"params":{"properties":{"uri":{"type":"string"}},"required":["uri"],"type":"object"}},"required":["method","params"],"type":"object"};
-
-// prettier-ignore
-const schema47 = {"$id":"UnsubscribeRequest","properties":{"method":{"const":"resources/unsubscribe","type":"string"},"params":{"properties":{"uri":{"type":"string"}},"required":["uri"],"type":"object"}},"required":["method","params"],"type":"object"};
-
-// prettier-ignore
-const schema48 = {"$id":"ListPromptsRequest","properties":{"method":{"const":"prompts/list","type":"string"},"params":{"properties":{"cursor":{"type":"string"}},"type":"object"}},"required":["method"],"type":"object"};
-
-// prettier-ignore
-const schema49 = {"$id":"GetPromptRequest","properties":{"method":{"const":"prompts/get","type":"string"},"params":{"properties":{"arguments":{"additionalProperties":{"type":"string"},"type":"object"},"name":{"type":"string"}},"required":["name"],"type":"object"}},"required":["method","params"],"type":"object"};
-
-// prettier-ignore
-const schema50 = {"$id":"ListToolsRequest","properties":{"method":{"const":"tools/list","type":"string"},"params":{"properties":{"cursor":{"type":"string"}},"type":"object"}},"required":["method"],"type":"object"};
-
-// prettier-ignore
-const schema33 = {"$id":"InitializeRequest","properties":{"method":{"const":"initialize","type":"string"},"params":{"properties":{"capabilities":{"$ref":"ClientCapabilities"},"clientInfo":{"$ref":"Implementation"},"protocolVersion":{"type":"string"}},"required":["capabilities","clientInfo","protocolVersion"],"type":"object"}},"required":["method","params"],"type":"object"};
-
-// prettier-ignore
-const schema35 = {"$id":"Implementation","properties":{"name":{"type":"string"},"version":{"type":"string"}},"required":["name","version"],"type":"object"};
-
-// prettier-ignore
-function validate27(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="InitializeRequest" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
-        validate27.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop54 = data.method;
-        if(prop54 !== undefined){
-          let data0 = prop54;
-          const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate27.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("initialize" !== data0){
-            validate27.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "initialize"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop55 = data.params;
-          if(prop55 !== undefined){
-            let data1 = prop55;
-            const _errs3 = errors;
-            if(errors === _errs3){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                let missing1;
-                if((((data1.capabilities === undefined) && (missing1 = "capabilities")) || ((data1.clientInfo === undefined) && (missing1 = "clientInfo"))) || ((data1.protocolVersion === undefined) && (missing1 = "protocolVersion"))){
-                  validate27.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
-                  return false;
-                }
-                else {
-                  const prop56 = data1.capabilities;
-                  if(prop56 !== undefined){
-                    let data2 = prop56;
-                    const _errs5 = errors;
-                    const _errs6 = errors;
-                    if(errors === _errs6){
-                      if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                        const prop57 = data2.experimental;
-                        if(prop57 !== undefined){
-                          let data3 = prop57;
-                          const _errs8 = errors;
-                          if(errors === _errs8){
-                            if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-                              for(const key0 in data3){
-                                let data4 = data3[key0];
-                                const _errs11 = errors;
-                                if(errors === _errs11){
-                                  if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-                                  }
-                                  else {
-                                    validate27.errors = [{instancePath:instancePath+"/params/capabilities/experimental/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"ClientCapabilities/properties/experimental/additionalProperties/type",keyword:"type",params:{type: "object"}}];
-                                    return false;
-                                  }
-                                }
-                                var valid4 = _errs11 === errors;
-                                if(!valid4){
-                                  break;
-                                }
-                              }
-                            }
-                            else {
-                              validate27.errors = [{instancePath:instancePath+"/params/capabilities/experimental",schemaPath:"ClientCapabilities/properties/experimental/type",keyword:"type",params:{type: "object"}}];
-                              return false;
-                            }
-                          }
-                          var valid3 = _errs8 === errors;
-                        }
-                        else {
-                          var valid3 = true;
-                        }
-                        if(valid3){
-                          const prop58 = data2.roots;
-                          if(prop58 !== undefined){
-                            let data5 = prop58;
-                            const _errs14 = errors;
-                            if(errors === _errs14){
-                              if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
-                                const prop59 = data5.listChanged;
-                                if(prop59 !== undefined){
-                                  if(typeof prop59 !== "boolean"){
-                                    validate27.errors = [{instancePath:instancePath+"/params/capabilities/roots/listChanged",schemaPath:"ClientCapabilities/properties/roots/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
-                                    return false;
-                                  }
-                                }
-                              }
-                              else {
-                                validate27.errors = [{instancePath:instancePath+"/params/capabilities/roots",schemaPath:"ClientCapabilities/properties/roots/type",keyword:"type",params:{type: "object"}}];
-                                return false;
-                              }
-                            }
-                            var valid3 = _errs14 === errors;
-                          }
-                          else {
-                            var valid3 = true;
-                          }
-                          if(valid3){
-                            const prop60 = data2.sampling;
-                            if(prop60 !== undefined){
-                              let data7 = prop60;
-                              const _errs18 = errors;
-                              if(errors === _errs18){
-                                if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
-                                }
-                                else {
-                                  validate27.errors = [{instancePath:instancePath+"/params/capabilities/sampling",schemaPath:"ClientCapabilities/properties/sampling/type",keyword:"type",params:{type: "object"}}];
-                                  return false;
-                                }
-                              }
-                              var valid3 = _errs18 === errors;
-                            }
-                            else {
-                              var valid3 = true;
-                            }
-                          }
-                        }
-                      }
-                      else {
-                        validate27.errors = [{instancePath:instancePath+"/params/capabilities",schemaPath:"ClientCapabilities/type",keyword:"type",params:{type: "object"}}];
-                        return false;
-                      }
-                    }
-                    var valid1 = _errs5 === errors;
-                  }
-                  else {
-                    var valid1 = true;
-                  }
-                  if(valid1){
-                    const prop61 = data1.clientInfo;
-                    if(prop61 !== undefined){
-                      let data8 = prop61;
-                      const _errs21 = errors;
-                      const _errs22 = errors;
-                      if(errors === _errs22){
-                        if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
-                          let missing2;
-                          if(((data8.name === undefined) && (missing2 = "name")) || ((data8.version === undefined) && (missing2 = "version"))){
-                            validate27.errors = [{instancePath:instancePath+"/params/clientInfo",schemaPath:"Implementation/required",keyword:"required",params:{missingProperty: missing2}}];
-                            return false;
-                          }
-                          else {
-                            const prop62 = data8.name;
-                            if(prop62 !== undefined){
-                              const _errs24 = errors;
-                              if(typeof prop62 !== "string"){
-                                validate27.errors = [{instancePath:instancePath+"/params/clientInfo/name",schemaPath:"Implementation/properties/name/type",keyword:"type",params:{type: "string"}}];
-                                return false;
-                              }
-                              var valid7 = _errs24 === errors;
-                            }
-                            else {
-                              var valid7 = true;
-                            }
-                            if(valid7){
-                              const prop63 = data8.version;
-                              if(prop63 !== undefined){
-                                const _errs26 = errors;
-                                if(typeof prop63 !== "string"){
-                                  validate27.errors = [{instancePath:instancePath+"/params/clientInfo/version",schemaPath:"Implementation/properties/version/type",keyword:"type",params:{type: "string"}}];
-                                  return false;
-                                }
-                                var valid7 = _errs26 === errors;
-                              }
-                              else {
-                                var valid7 = true;
-                              }
-                            }
-                          }
-                        }
-                        else {
-                          validate27.errors = [{instancePath:instancePath+"/params/clientInfo",schemaPath:"Implementation/type",keyword:"type",params:{type: "object"}}];
-                          return false;
-                        }
-                      }
-                      var valid1 = _errs21 === errors;
-                    }
-                    else {
-                      var valid1 = true;
-                    }
-                    if(valid1){
-                      const prop64 = data1.protocolVersion;
-                      if(prop64 !== undefined){
-                        const _errs28 = errors;
-                        if(typeof prop64 !== "string"){
-                          validate27.errors = [{instancePath:instancePath+"/params/protocolVersion",schemaPath:"#/properties/params/properties/protocolVersion/type",keyword:"type",params:{type: "string"}}];
-                          return false;
-                        }
-                        var valid1 = _errs28 === errors;
-                      }
-                      else {
-                        var valid1 = true;
-                      }
-                    }
-                  }
-                }
-              }
-              else {
-                validate27.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate27.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate27.errors = vErrors;
-  return errors === 0;
+function validate27(data, valCxt){
+"use strict"; /*# sourceURL="InitializeRequest" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
+validate27.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.method !== undefined){
+var data0 = data.method;
+var _errs1 = errors;
+if(typeof data0 !== "string"){
+validate27.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("initialize" !== data0){
+validate27.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "initialize"}}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.params !== undefined){
+var data1 = data.params;
+var _errs3 = errors;
+if(errors === _errs3){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+var missing1;
+if((((data1.capabilities === undefined) && (missing1 = "capabilities")) || ((data1.clientInfo === undefined) && (missing1 = "clientInfo"))) || ((data1.protocolVersion === undefined) && (missing1 = "protocolVersion"))){
+validate27.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
+return false;
+}
+else {
+if(data1.capabilities !== undefined){
+var data2 = data1.capabilities;
+var _errs5 = errors;
+var _errs6 = errors;
+if(errors === _errs6){
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+if(data2.experimental !== undefined){
+var data3 = data2.experimental;
+var _errs8 = errors;
+if(errors === _errs8){
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+for(var key0 in data3){
+var data4 = data3[key0];
+var _errs11 = errors;
+if(errors === _errs11){
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+}
+else {
+validate27.errors = [{instancePath:instancePath+"/params/capabilities/experimental/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"ClientCapabilities/properties/experimental/additionalProperties/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid4 = _errs11 === errors;
+if(!valid4){
+break;
+}
+}
+}
+else {
+validate27.errors = [{instancePath:instancePath+"/params/capabilities/experimental",schemaPath:"ClientCapabilities/properties/experimental/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid3 = _errs8 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data2.roots !== undefined){
+var data5 = data2.roots;
+var _errs14 = errors;
+if(errors === _errs14){
+if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+if(data5.listChanged !== undefined){
+if(typeof data5.listChanged !== "boolean"){
+validate27.errors = [{instancePath:instancePath+"/params/capabilities/roots/listChanged",schemaPath:"ClientCapabilities/properties/roots/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
+return false;
+}
+}
+}
+else {
+validate27.errors = [{instancePath:instancePath+"/params/capabilities/roots",schemaPath:"ClientCapabilities/properties/roots/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid3 = _errs14 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data2.sampling !== undefined){
+var data7 = data2.sampling;
+var _errs18 = errors;
+if(errors === _errs18){
+if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+}
+else {
+validate27.errors = [{instancePath:instancePath+"/params/capabilities/sampling",schemaPath:"ClientCapabilities/properties/sampling/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid3 = _errs18 === errors;
+}
+else {
+var valid3 = true;
+}
+}
+}
+}
+else {
+validate27.errors = [{instancePath:instancePath+"/params/capabilities",schemaPath:"ClientCapabilities/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid1 = _errs5 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data1.clientInfo !== undefined){
+var data8 = data1.clientInfo;
+var _errs21 = errors;
+var _errs22 = errors;
+if(errors === _errs22){
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+var missing2;
+if(((data8.name === undefined) && (missing2 = "name")) || ((data8.version === undefined) && (missing2 = "version"))){
+validate27.errors = [{instancePath:instancePath+"/params/clientInfo",schemaPath:"Implementation/required",keyword:"required",params:{missingProperty: missing2}}];
+return false;
+}
+else {
+if(data8.name !== undefined){
+var _errs24 = errors;
+if(typeof data8.name !== "string"){
+validate27.errors = [{instancePath:instancePath+"/params/clientInfo/name",schemaPath:"Implementation/properties/name/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid7 = _errs24 === errors;
+}
+else {
+var valid7 = true;
+}
+if(valid7){
+if(data8.version !== undefined){
+var _errs26 = errors;
+if(typeof data8.version !== "string"){
+validate27.errors = [{instancePath:instancePath+"/params/clientInfo/version",schemaPath:"Implementation/properties/version/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid7 = _errs26 === errors;
+}
+else {
+var valid7 = true;
+}
+}
+}
+}
+else {
+validate27.errors = [{instancePath:instancePath+"/params/clientInfo",schemaPath:"Implementation/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid1 = _errs21 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data1.protocolVersion !== undefined){
+var _errs28 = errors;
+if(typeof data1.protocolVersion !== "string"){
+validate27.errors = [{instancePath:instancePath+"/params/protocolVersion",schemaPath:"#/properties/params/properties/protocolVersion/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid1 = _errs28 === errors;
+}
+else {
+var valid1 = true;
+}
+}
+}
+}
+}
+else {
+validate27.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate27.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate27.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
-const schema36 = {"$id":"PingRequest","properties":{"method":{"const":"ping","type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"properties":{"progressToken":{"$ref":"ProgressToken"}},"type":"object"}},"type":"object"}},"required":["method"],"type":"object"};
+var schema36 = {"$id":"PingRequest","properties":{"method":{"const":"ping","type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"properties":{"progressToken":{"$ref":"ProgressToken"}},"type":"object"}},"type":"object"}},"required":["method"],"type":"object"};
 
-// prettier-ignore
-function validate28(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="PingRequest" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.method === undefined) && (missing0 = "method")){
-        validate28.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop65 = data.method;
-        if(prop65 !== undefined){
-          let data0 = prop65;
-          const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate28.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("ping" !== data0){
-            validate28.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "ping"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop66 = data.params;
-          if(prop66 !== undefined){
-            let data1 = prop66;
-            const _errs3 = errors;
-            if(errors === _errs3){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                const prop67 = data1._meta;
-                if(prop67 !== undefined){
-                  let data2 = prop67;
-                  const _errs6 = errors;
-                  if(errors === _errs6){
-                    if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                      const prop68 = data2.progressToken;
-                      if(prop68 !== undefined){
-                        let data3 = prop68;
-                        if((typeof data3 !== "string") && (!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))))){
-                          validate28.errors = [{instancePath:instancePath+"/params/_meta/progressToken",schemaPath:"ProgressToken/type",keyword:"type",params:{type: schema29.type}}];
-                          return false;
-                        }
-                      }
-                    }
-                    else {
-                      validate28.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-                      return false;
-                    }
-                  }
-                }
-              }
-              else {
-                validate28.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate28.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate28.errors = vErrors;
-  return errors === 0;
+function validate28(data, valCxt){
+"use strict"; /*# sourceURL="PingRequest" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if((data.method === undefined) && (missing0 = "method")){
+validate28.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.method !== undefined){
+var data0 = data.method;
+var _errs1 = errors;
+if(typeof data0 !== "string"){
+validate28.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("ping" !== data0){
+validate28.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "ping"}}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.params !== undefined){
+var data1 = data.params;
+var _errs3 = errors;
+if(errors === _errs3){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(data1._meta !== undefined){
+var data2 = data1._meta;
+var _errs6 = errors;
+if(errors === _errs6){
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+if(data2.progressToken !== undefined){
+var data3 = data2.progressToken;
+if((typeof data3 !== "string") && (!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))))){
+validate28.errors = [{instancePath:instancePath+"/params/_meta/progressToken",schemaPath:"ProgressToken/type",keyword:"type",params:{type: schema29.type}}];
+return false;
+}
+}
+}
+else {
+validate28.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+}
+}
+else {
+validate28.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate28.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate28.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
-const schema38 = {"$id":"SetLevelRequest","properties":{"method":{"const":"logging/setLevel","type":"string"},"params":{"properties":{"level":{"$ref":"LoggingLevel"}},"required":["level"],"type":"object"}},"required":["method","params"],"type":"object"};
+var schema38 = {"$id":"SetLevelRequest","properties":{"method":{"const":"logging/setLevel","type":"string"},"params":{"properties":{"level":{"$ref":"LoggingLevel"}},"required":["level"],"type":"object"}},"required":["method","params"],"type":"object"};
+var schema39 = {"$id":"LoggingLevel","enum":["alert","critical","debug","emergency","error","info","notice","warning"],"type":"string"};
 
-// prettier-ignore
-const schema39 = {"$id":"LoggingLevel","enum":["alert","critical","debug","emergency","error","info","notice","warning"],"type":"string"};
-
-// prettier-ignore
-function validate29(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="SetLevelRequest" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
-        validate29.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop69 = data.method;
-        if(prop69 !== undefined){
-          let data0 = prop69;
-          const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate29.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("logging/setLevel" !== data0){
-            validate29.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "logging/setLevel"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop70 = data.params;
-          if(prop70 !== undefined){
-            let data1 = prop70;
-            const _errs3 = errors;
-            if(errors === _errs3){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                let missing1;
-                if((data1.level === undefined) && (missing1 = "level")){
-                  validate29.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
-                  return false;
-                }
-                else {
-                  const prop71 = data1.level;
-                  if(prop71 !== undefined){
-                    let data2 = prop71;
-                    if(typeof data2 !== "string"){
-                      validate29.errors = [{instancePath:instancePath+"/params/level",schemaPath:"LoggingLevel/type",keyword:"type",params:{type: "string"}}];
-                      return false;
-                    }
-                    if(!((((((((data2 === "alert") || (data2 === "critical")) || (data2 === "debug")) || (data2 === "emergency")) || (data2 === "error")) || (data2 === "info")) || (data2 === "notice")) || (data2 === "warning"))){
-                      validate29.errors = [{instancePath:instancePath+"/params/level",schemaPath:"LoggingLevel/enum",keyword:"enum",params:{allowedValues: schema39.enum}}];
-                      return false;
-                    }
-                  }
-                }
-              }
-              else {
-                validate29.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate29.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate29.errors = vErrors;
-  return errors === 0;
+function validate29(data, valCxt){
+"use strict"; /*# sourceURL="SetLevelRequest" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
+validate29.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.method !== undefined){
+var data0 = data.method;
+var _errs1 = errors;
+if(typeof data0 !== "string"){
+validate29.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("logging/setLevel" !== data0){
+validate29.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "logging/setLevel"}}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.params !== undefined){
+var data1 = data.params;
+var _errs3 = errors;
+if(errors === _errs3){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+var missing1;
+if((data1.level === undefined) && (missing1 = "level")){
+validate29.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
+return false;
+}
+else {
+if(data1.level !== undefined){
+var data2 = data1.level;
+if(typeof data2 !== "string"){
+validate29.errors = [{instancePath:instancePath+"/params/level",schemaPath:"LoggingLevel/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if(!((((((((data2 === "alert") || (data2 === "critical")) || (data2 === "debug")) || (data2 === "emergency")) || (data2 === "error")) || (data2 === "info")) || (data2 === "notice")) || (data2 === "warning"))){
+validate29.errors = [{instancePath:instancePath+"/params/level",schemaPath:"LoggingLevel/enum",keyword:"enum",params:{allowedValues: schema39.enum}}];
+return false;
+}
+}
+}
+}
+else {
+validate29.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate29.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate29.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
-const schema40 = {"$id":"CompleteRequest","properties":{"method":{"const":"completion/complete","type":"string"},"params":{"properties":{"argument":{"properties":{"name":{"type":"string"},"value":{"type":"string"}},"required":["name","value"],"type":"object"},"ref":{"type":"object","required":["type"],"discriminator":{"propertyName":"type"},"oneOf":[{"$ref":"PromptReference"},{"$ref":"ResourceReference"}]}},"required":["argument","ref"],"type":"object"}},"required":["method","params"],"type":"object"};
+var schema40 = {"$id":"CompleteRequest","properties":{"method":{"const":"completion/complete","type":"string"},"params":{"properties":{"argument":{"properties":{"name":{"type":"string"},"value":{"type":"string"}},"required":["name","value"],"type":"object"},"ref":{"type":"object","required":["type"],"discriminator":{"propertyName":"type"},"oneOf":[{"$ref":"PromptReference"},{"$ref":"ResourceReference"}]}},"required":["argument","ref"],"type":"object"}},"required":["method","params"],"type":"object"};
+var schema41 = {"$id":"PromptReference","properties":{"name":{"type":"string"},"type":{"const":"ref/prompt","type":"string"}},"required":["name","type"],"type":"object"};
+var schema42 = {"$id":"ResourceReference","properties":{"type":{"const":"ref/resource","type":"string"},"uri":{"type":"string"}},"required":["type","uri"],"type":"object"};
 
-// prettier-ignore
-const schema41 = {"$id":"PromptReference","properties":{"name":{"type":"string"},"type":{"const":"ref/prompt","type":"string"}},"required":["name","type"],"type":"object"};
-
-// prettier-ignore
-const schema42 = {"$id":"ResourceReference","properties":{"type":{"const":"ref/resource","type":"string"},"uri":{"type":"string"}},"required":["type","uri"],"type":"object"};
-
-// prettier-ignore
-function validate30(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="CompleteRequest" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
-        validate30.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop72 = data.method;
-        if(prop72 !== undefined){
-          let data0 = prop72;
-          const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate30.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("completion/complete" !== data0){
-            validate30.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "completion/complete"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop73 = data.params;
-          if(prop73 !== undefined){
-            let data1 = prop73;
-            const _errs3 = errors;
-            if(errors === _errs3){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                let missing1;
-                if(((data1.argument === undefined) && (missing1 = "argument")) || ((data1.ref === undefined) && (missing1 = "ref"))){
-                  validate30.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
-                  return false;
-                }
-                else {
-                  const prop74 = data1.argument;
-                  if(prop74 !== undefined){
-                    let data2 = prop74;
-                    const _errs5 = errors;
-                    if(errors === _errs5){
-                      if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                        let missing2;
-                        if(((data2.name === undefined) && (missing2 = "name")) || ((data2.value === undefined) && (missing2 = "value"))){
-                          validate30.errors = [{instancePath:instancePath+"/params/argument",schemaPath:"#/properties/params/properties/argument/required",keyword:"required",params:{missingProperty: missing2}}];
-                          return false;
-                        }
-                        else {
-                          const prop75 = data2.name;
-                          if(prop75 !== undefined){
-                            const _errs7 = errors;
-                            if(typeof prop75 !== "string"){
-                              validate30.errors = [{instancePath:instancePath+"/params/argument/name",schemaPath:"#/properties/params/properties/argument/properties/name/type",keyword:"type",params:{type: "string"}}];
-                              return false;
-                            }
-                            var valid2 = _errs7 === errors;
-                          }
-                          else {
-                            var valid2 = true;
-                          }
-                          if(valid2){
-                            const prop76 = data2.value;
-                            if(prop76 !== undefined){
-                              const _errs9 = errors;
-                              if(typeof prop76 !== "string"){
-                                validate30.errors = [{instancePath:instancePath+"/params/argument/value",schemaPath:"#/properties/params/properties/argument/properties/value/type",keyword:"type",params:{type: "string"}}];
-                                return false;
-                              }
-                              var valid2 = _errs9 === errors;
-                            }
-                            else {
-                              var valid2 = true;
-                            }
-                          }
-                        }
-                      }
-                      else {
-                        validate30.errors = [{instancePath:instancePath+"/params/argument",schemaPath:"#/properties/params/properties/argument/type",keyword:"type",params:{type: "object"}}];
-                        return false;
-                      }
-                    }
-                    var valid1 = _errs5 === errors;
-                  }
-                  else {
-                    var valid1 = true;
-                  }
-                  if(valid1){
-                    const prop77 = data1.ref;
-                    if(prop77 !== undefined){
-                      let data5 = prop77;
-                      const _errs11 = errors;
-                      if(errors === _errs11){
-                        if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
-                          let missing3;
-                          if((data5.type === undefined) && (missing3 = "type")){
-                            validate30.errors = [{instancePath:instancePath+"/params/ref",schemaPath:"#/properties/params/properties/ref/required",keyword:"required",params:{missingProperty: missing3}}];
-                            return false;
-                          }
-                          else {
-                            const tag0 = data5.type;
-                            if(typeof tag0 == "string"){
-                              if(tag0 === "ref/prompt"){
-                                const _errs15 = errors;
-                                if(errors === _errs15){
-                                  if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
-                                    let missing4;
-                                    if(((data5.name === undefined) && (missing4 = "name")) || ((data5.type === undefined) && (missing4 = "type"))){
-                                      validate30.errors = [{instancePath:instancePath+"/params/ref",schemaPath:"PromptReference/required",keyword:"required",params:{missingProperty: missing4}}];
-                                      return false;
-                                    }
-                                    else {
-                                      const prop78 = data5.name;
-                                      if(prop78 !== undefined){
-                                        const _errs17 = errors;
-                                        if(typeof prop78 !== "string"){
-                                          validate30.errors = [{instancePath:instancePath+"/params/ref/name",schemaPath:"PromptReference/properties/name/type",keyword:"type",params:{type: "string"}}];
-                                          return false;
-                                        }
-                                        var valid6 = _errs17 === errors;
-                                      }
-                                      else {
-                                        var valid6 = true;
-                                      }
-                                      if(valid6){
-                                        const prop79 = data5.type;
-                                        if(prop79 !== undefined){
-                                          let data7 = prop79;
-                                          const _errs19 = errors;
-                                          if(typeof data7 !== "string"){
-                                            validate30.errors = [{instancePath:instancePath+"/params/ref/type",schemaPath:"PromptReference/properties/type/type",keyword:"type",params:{type: "string"}}];
-                                            return false;
-                                          }
-                                          if("ref/prompt" !== data7){
-                                            validate30.errors = [{instancePath:instancePath+"/params/ref/type",schemaPath:"PromptReference/properties/type/const",keyword:"const",params:{allowedValue: "ref/prompt"}}];
-                                            return false;
-                                          }
-                                          var valid6 = _errs19 === errors;
-                                        }
-                                        else {
-                                          var valid6 = true;
-                                        }
-                                      }
-                                    }
-                                  }
-                                  else {
-                                    validate30.errors = [{instancePath:instancePath+"/params/ref",schemaPath:"PromptReference/type",keyword:"type",params:{type: "object"}}];
-                                    return false;
-                                  }
-                                }
-                              }
-                              else if(tag0 === "ref/resource"){
-                                const _errs22 = errors;
-                                if(errors === _errs22){
-                                  if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
-                                    let missing5;
-                                    if(((data5.type === undefined) && (missing5 = "type")) || ((data5.uri === undefined) && (missing5 = "uri"))){
-                                      validate30.errors = [{instancePath:instancePath+"/params/ref",schemaPath:"ResourceReference/required",keyword:"required",params:{missingProperty: missing5}}];
-                                      return false;
-                                    }
-                                    else {
-                                      const prop80 = data5.type;
-                                      if(prop80 !== undefined){
-                                        let data8 = prop80;
-                                        const _errs24 = errors;
-                                        if(typeof data8 !== "string"){
-                                          validate30.errors = [{instancePath:instancePath+"/params/ref/type",schemaPath:"ResourceReference/properties/type/type",keyword:"type",params:{type: "string"}}];
-                                          return false;
-                                        }
-                                        if("ref/resource" !== data8){
-                                          validate30.errors = [{instancePath:instancePath+"/params/ref/type",schemaPath:"ResourceReference/properties/type/const",keyword:"const",params:{allowedValue: "ref/resource"}}];
-                                          return false;
-                                        }
-                                        var valid9 = _errs24 === errors;
-                                      }
-                                      else {
-                                        var valid9 = true;
-                                      }
-                                      if(valid9){
-                                        const prop81 = data5.uri;
-                                        if(prop81 !== undefined){
-                                          const _errs26 = errors;
-                                          if(typeof prop81 !== "string"){
-                                            validate30.errors = [{instancePath:instancePath+"/params/ref/uri",schemaPath:"ResourceReference/properties/uri/type",keyword:"type",params:{type: "string"}}];
-                                            return false;
-                                          }
-                                          var valid9 = _errs26 === errors;
-                                        }
-                                        else {
-                                          var valid9 = true;
-                                        }
-                                      }
-                                    }
-                                  }
-                                  else {
-                                    validate30.errors = [{instancePath:instancePath+"/params/ref",schemaPath:"ResourceReference/type",keyword:"type",params:{type: "object"}}];
-                                    return false;
-                                  }
-                                }
-                              }
-                              else {
-                                validate30.errors = [{instancePath:instancePath+"/params/ref",schemaPath:"#/properties/params/properties/ref/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0}}];
-                                return false;
-                              }
-                            }
-                            else {
-                              validate30.errors = [{instancePath:instancePath+"/params/ref",schemaPath:"#/properties/params/properties/ref/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0}}];
-                              return false;
-                            }
-                          }
-                        }
-                        else {
-                          validate30.errors = [{instancePath:instancePath+"/params/ref",schemaPath:"#/properties/params/properties/ref/type",keyword:"type",params:{type: "object"}}];
-                          return false;
-                        }
-                      }
-                      var valid1 = _errs11 === errors;
-                    }
-                    else {
-                      var valid1 = true;
-                    }
-                  }
-                }
-              }
-              else {
-                validate30.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate30.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate30.errors = vErrors;
-  return errors === 0;
+function validate30(data, valCxt){
+"use strict"; /*# sourceURL="CompleteRequest" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
+validate30.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.method !== undefined){
+var data0 = data.method;
+var _errs1 = errors;
+if(typeof data0 !== "string"){
+validate30.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("completion/complete" !== data0){
+validate30.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "completion/complete"}}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.params !== undefined){
+var data1 = data.params;
+var _errs3 = errors;
+if(errors === _errs3){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+var missing1;
+if(((data1.argument === undefined) && (missing1 = "argument")) || ((data1.ref === undefined) && (missing1 = "ref"))){
+validate30.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
+return false;
+}
+else {
+if(data1.argument !== undefined){
+var data2 = data1.argument;
+var _errs5 = errors;
+if(errors === _errs5){
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+var missing2;
+if(((data2.name === undefined) && (missing2 = "name")) || ((data2.value === undefined) && (missing2 = "value"))){
+validate30.errors = [{instancePath:instancePath+"/params/argument",schemaPath:"#/properties/params/properties/argument/required",keyword:"required",params:{missingProperty: missing2}}];
+return false;
+}
+else {
+if(data2.name !== undefined){
+var _errs7 = errors;
+if(typeof data2.name !== "string"){
+validate30.errors = [{instancePath:instancePath+"/params/argument/name",schemaPath:"#/properties/params/properties/argument/properties/name/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid2 = _errs7 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data2.value !== undefined){
+var _errs9 = errors;
+if(typeof data2.value !== "string"){
+validate30.errors = [{instancePath:instancePath+"/params/argument/value",schemaPath:"#/properties/params/properties/argument/properties/value/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid2 = _errs9 === errors;
+}
+else {
+var valid2 = true;
+}
+}
+}
+}
+else {
+validate30.errors = [{instancePath:instancePath+"/params/argument",schemaPath:"#/properties/params/properties/argument/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid1 = _errs5 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data1.ref !== undefined){
+var data5 = data1.ref;
+var _errs11 = errors;
+if(errors === _errs11){
+if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+var missing3;
+if((data5.type === undefined) && (missing3 = "type")){
+validate30.errors = [{instancePath:instancePath+"/params/ref",schemaPath:"#/properties/params/properties/ref/required",keyword:"required",params:{missingProperty: missing3}}];
+return false;
+}
+else {
+var tag0 = data5.type;
+if(typeof tag0 == "string"){
+if(tag0 === "ref/prompt"){
+var _errs15 = errors;
+if(errors === _errs15){
+if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+var missing4;
+if(((data5.name === undefined) && (missing4 = "name")) || ((data5.type === undefined) && (missing4 = "type"))){
+validate30.errors = [{instancePath:instancePath+"/params/ref",schemaPath:"PromptReference/required",keyword:"required",params:{missingProperty: missing4}}];
+return false;
+}
+else {
+if(data5.name !== undefined){
+var _errs17 = errors;
+if(typeof data5.name !== "string"){
+validate30.errors = [{instancePath:instancePath+"/params/ref/name",schemaPath:"PromptReference/properties/name/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid6 = _errs17 === errors;
+}
+else {
+var valid6 = true;
+}
+if(valid6){
+if(data5.type !== undefined){
+var data7 = data5.type;
+var _errs19 = errors;
+if(typeof data7 !== "string"){
+validate30.errors = [{instancePath:instancePath+"/params/ref/type",schemaPath:"PromptReference/properties/type/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("ref/prompt" !== data7){
+validate30.errors = [{instancePath:instancePath+"/params/ref/type",schemaPath:"PromptReference/properties/type/const",keyword:"const",params:{allowedValue: "ref/prompt"}}];
+return false;
+}
+var valid6 = _errs19 === errors;
+}
+else {
+var valid6 = true;
+}
+}
+}
+}
+else {
+validate30.errors = [{instancePath:instancePath+"/params/ref",schemaPath:"PromptReference/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+}
+else if(tag0 === "ref/resource"){
+var _errs22 = errors;
+if(errors === _errs22){
+if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+var missing5;
+if(((data5.type === undefined) && (missing5 = "type")) || ((data5.uri === undefined) && (missing5 = "uri"))){
+validate30.errors = [{instancePath:instancePath+"/params/ref",schemaPath:"ResourceReference/required",keyword:"required",params:{missingProperty: missing5}}];
+return false;
+}
+else {
+if(data5.type !== undefined){
+var data8 = data5.type;
+var _errs24 = errors;
+if(typeof data8 !== "string"){
+validate30.errors = [{instancePath:instancePath+"/params/ref/type",schemaPath:"ResourceReference/properties/type/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("ref/resource" !== data8){
+validate30.errors = [{instancePath:instancePath+"/params/ref/type",schemaPath:"ResourceReference/properties/type/const",keyword:"const",params:{allowedValue: "ref/resource"}}];
+return false;
+}
+var valid9 = _errs24 === errors;
+}
+else {
+var valid9 = true;
+}
+if(valid9){
+if(data5.uri !== undefined){
+var _errs26 = errors;
+if(typeof data5.uri !== "string"){
+validate30.errors = [{instancePath:instancePath+"/params/ref/uri",schemaPath:"ResourceReference/properties/uri/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid9 = _errs26 === errors;
+}
+else {
+var valid9 = true;
+}
+}
+}
+}
+else {
+validate30.errors = [{instancePath:instancePath+"/params/ref",schemaPath:"ResourceReference/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+}
+else {
+validate30.errors = [{instancePath:instancePath+"/params/ref",schemaPath:"#/properties/params/properties/ref/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0}}];
+return false;
+}
+}
+else {
+validate30.errors = [{instancePath:instancePath+"/params/ref",schemaPath:"#/properties/params/properties/ref/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0}}];
+return false;
+}
+}
+}
+else {
+validate30.errors = [{instancePath:instancePath+"/params/ref",schemaPath:"#/properties/params/properties/ref/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid1 = _errs11 === errors;
+}
+else {
+var valid1 = true;
+}
+}
+}
+}
+else {
+validate30.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate30.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate30.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
-function validate26(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="ClientRequest" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.method === undefined) && (missing0 = "method")){
-        validate26.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const tag0 = data.method;
-        if(typeof tag0 == "string"){
-          if(tag0 === "initialize"){
-            if(!(validate27(data))){
-              vErrors = vErrors === null ? rebaseErrors(validate27.errors, instancePath) : vErrors.concat(rebaseErrors(validate27.errors, instancePath));
-              errors = vErrors.length;
-            }
-          }
-          else if(tag0 === "ping"){
-            if(!(validate28(data))){
-              vErrors = vErrors === null ? rebaseErrors(validate28.errors, instancePath) : vErrors.concat(rebaseErrors(validate28.errors, instancePath));
-              errors = vErrors.length;
-            }
-          }
-          else if(tag0 === "resources/list"){
-            const _errs5 = errors;
-            if(errors === _errs5){
-              if(data && typeof data == "object" && !Array.isArray(data)){
-                let missing1;
-                if((data.method === undefined) && (missing1 = "method")){
-                  validate26.errors = [{instancePath,schemaPath:"ListResourcesRequest/required",keyword:"required",params:{missingProperty: missing1}}];
-                  return false;
-                }
-                else {
-                  const prop82 = data.method;
-                  if(prop82 !== undefined){
-                    let data0 = prop82;
-                    const _errs7 = errors;
-                    if(typeof data0 !== "string"){
-                      validate26.errors = [{instancePath:instancePath+"/method",schemaPath:"ListResourcesRequest/properties/method/type",keyword:"type",params:{type: "string"}}];
-                      return false;
-                    }
-                    if("resources/list" !== data0){
-                      validate26.errors = [{instancePath:instancePath+"/method",schemaPath:"ListResourcesRequest/properties/method/const",keyword:"const",params:{allowedValue: "resources/list"}}];
-                      return false;
-                    }
-                    var valid5 = _errs7 === errors;
-                  }
-                  else {
-                    var valid5 = true;
-                  }
-                  if(valid5){
-                    const prop83 = data.params;
-                    if(prop83 !== undefined){
-                      let data1 = prop83;
-                      const _errs9 = errors;
-                      if(errors === _errs9){
-                        if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                          const prop84 = data1.cursor;
-                          if(prop84 !== undefined){
-                            if(typeof prop84 !== "string"){
-                              validate26.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"ListResourcesRequest/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
-                              return false;
-                            }
-                          }
-                        }
-                        else {
-                          validate26.errors = [{instancePath:instancePath+"/params",schemaPath:"ListResourcesRequest/properties/params/type",keyword:"type",params:{type: "object"}}];
-                          return false;
-                        }
-                      }
-                      var valid5 = _errs9 === errors;
-                    }
-                    else {
-                      var valid5 = true;
-                    }
-                  }
-                }
-              }
-              else {
-                validate26.errors = [{instancePath,schemaPath:"ListResourcesRequest/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-          }
-          else if(tag0 === "resources/templates/list"){
-            const _errs14 = errors;
-            if(errors === _errs14){
-              if(data && typeof data == "object" && !Array.isArray(data)){
-                let missing2;
-                if((data.method === undefined) && (missing2 = "method")){
-                  validate26.errors = [{instancePath,schemaPath:"ListResourceTemplatesRequest/required",keyword:"required",params:{missingProperty: missing2}}];
-                  return false;
-                }
-                else {
-                  const prop85 = data.method;
-                  if(prop85 !== undefined){
-                    let data3 = prop85;
-                    const _errs16 = errors;
-                    if(typeof data3 !== "string"){
-                      validate26.errors = [{instancePath:instancePath+"/method",schemaPath:"ListResourceTemplatesRequest/properties/method/type",keyword:"type",params:{type: "string"}}];
-                      return false;
-                    }
-                    if("resources/templates/list" !== data3){
-                      validate26.errors = [{instancePath:instancePath+"/method",schemaPath:"ListResourceTemplatesRequest/properties/method/const",keyword:"const",params:{allowedValue: "resources/templates/list"}}];
-                      return false;
-                    }
-                    var valid9 = _errs16 === errors;
-                  }
-                  else {
-                    var valid9 = true;
-                  }
-                  if(valid9){
-                    const prop86 = data.params;
-                    if(prop86 !== undefined){
-                      let data4 = prop86;
-                      const _errs18 = errors;
-                      if(errors === _errs18){
-                        if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-                          const prop87 = data4.cursor;
-                          if(prop87 !== undefined){
-                            if(typeof prop87 !== "string"){
-                              validate26.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"ListResourceTemplatesRequest/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
-                              return false;
-                            }
-                          }
-                        }
-                        else {
-                          validate26.errors = [{instancePath:instancePath+"/params",schemaPath:"ListResourceTemplatesRequest/properties/params/type",keyword:"type",params:{type: "object"}}];
-                          return false;
-                        }
-                      }
-                      var valid9 = _errs18 === errors;
-                    }
-                    else {
-                      var valid9 = true;
-                    }
-                  }
-                }
-              }
-              else {
-                validate26.errors = [{instancePath,schemaPath:"ListResourceTemplatesRequest/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-          }
-          else if(tag0 === "resources/read"){
-            const _errs23 = errors;
-            if(errors === _errs23){
-              if(data && typeof data == "object" && !Array.isArray(data)){
-                let missing3;
-                if(((data.method === undefined) && (missing3 = "method")) || ((data.params === undefined) && (missing3 = "params"))){
-                  validate26.errors = [{instancePath,schemaPath:"ReadResourceRequest/required",keyword:"required",params:{missingProperty: missing3}}];
-                  return false;
-                }
-                else {
-                  const prop88 = data.method;
-                  if(prop88 !== undefined){
-                    let data6 = prop88;
-                    const _errs25 = errors;
-                    if(typeof data6 !== "string"){
-                      validate26.errors = [{instancePath:instancePath+"/method",schemaPath:"ReadResourceRequest/properties/method/type",keyword:"type",params:{type: "string"}}];
-                      return false;
-                    }
-                    if("resources/read" !== data6){
-                      validate26.errors = [{instancePath:instancePath+"/method",schemaPath:"ReadResourceRequest/properties/method/const",keyword:"const",params:{allowedValue: "resources/read"}}];
-                      return false;
-                    }
-                    var valid13 = _errs25 === errors;
-                  }
-                  else {
-                    var valid13 = true;
-                  }
-                  if(valid13){
-                    const prop89 = data.params;
-                    if(prop89 !== undefined){
-                      let data7 = prop89;
-                      const _errs27 = errors;
-                      if(errors === _errs27){
-                        if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
-                          let missing4;
-                          if((data7.uri === undefined) && (missing4 = "uri")){
-                            validate26.errors = [{instancePath:instancePath+"/params",schemaPath:"ReadResourceRequest/properties/params/required",keyword:"required",params:{missingProperty: missing4}}];
-                            return false;
-                          }
-                          else {
-                            const prop90 = data7.uri;
-                            if(prop90 !== undefined){
-                              if(typeof prop90 !== "string"){
-                                validate26.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"ReadResourceRequest/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
-                                return false;
-                              }
-                            }
-                          }
-                        }
-                        else {
-                          validate26.errors = [{instancePath:instancePath+"/params",schemaPath:"ReadResourceRequest/properties/params/type",keyword:"type",params:{type: "object"}}];
-                          return false;
-                        }
-                      }
-                      var valid13 = _errs27 === errors;
-                    }
-                    else {
-                      var valid13 = true;
-                    }
-                  }
-                }
-              }
-              else {
-                validate26.errors = [{instancePath,schemaPath:"ReadResourceRequest/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-          }
-          else if(tag0 === "resources/subscribe"){
-            const _errs32 = errors;
-            if(errors === _errs32){
-              if(data && typeof data == "object" && !Array.isArray(data)){
-                let missing5;
-                if(((data.method === undefined) && (missing5 = "method")) || ((data.params === undefined) && (missing5 = "params"))){
-                  validate26.errors = [{instancePath,schemaPath:"SubscribeRequest/required",keyword:"required",params:{missingProperty: missing5}}];
-                  return false;
-                }
-                else {
-                  const prop91 = data.method;
-                  if(prop91 !== undefined){
-                    let data9 = prop91;
-                    const _errs34 = errors;
-                    if(typeof data9 !== "string"){
-                      validate26.errors = [{instancePath:instancePath+"/method",schemaPath:"SubscribeRequest/properties/method/type",keyword:"type",params:{type: "string"}}];
-                      return false;
-                    }
-                    if("resources/subscribe" !== data9){
-                      validate26.errors = [{instancePath:instancePath+"/method",schemaPath:"SubscribeRequest/properties/method/const",keyword:"const",params:{allowedValue: "resources/subscribe"}}];
-                      return false;
-                    }
-                    var valid17 = _errs34 === errors;
-                  }
-                  else {
-                    var valid17 = true;
-                  }
-                  if(valid17){
-                    const prop92 = data.params;
-                    if(prop92 !== undefined){
-                      let data10 = prop92;
-                      const _errs36 = errors;
-                      if(errors === _errs36){
-                        if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
-                          let missing6;
-                          if((data10.uri === undefined) && (missing6 = "uri")){
-                            validate26.errors = [{instancePath:instancePath+"/params",schemaPath:"SubscribeRequest/properties/params/required",keyword:"required",params:{missingProperty: missing6}}];
-                            return false;
-                          }
-                          else {
-                            const prop93 = data10.uri;
-                            if(prop93 !== undefined){
-                              if(typeof prop93 !== "string"){
-                                validate26.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"SubscribeRequest/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
-                                return false;
-                              }
-                            }
-                          }
-                        }
-                        else {
-                          validate26.errors = [{instancePath:instancePath+"/params",schemaPath:"SubscribeRequest/properties/params/type",keyword:"type",params:{type: "object"}}];
-                          return false;
-                        }
-                      }
-                      var valid17 = _errs36 === errors;
-                    }
-                    else {
-                      var valid17 = true;
-                    }
-                  }
-                }
-              }
-              else {
-                validate26.errors = [{instancePath,schemaPath:"SubscribeRequest/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-          }
-          else if(tag0 === "resources/unsubscribe"){
-            const _errs41 = errors;
-            if(errors === _errs41){
-              if(data && typeof data == "object" && !Array.isArray(data)){
-                let missing7;
-                if(((data.method === undefined) && (missing7 = "method")) || ((data.params === undefined) && (missing7 = "params"))){
-                  validate26.errors = [{instancePath,schemaPath:"UnsubscribeRequest/required",keyword:"required",params:{missingProperty: missing7}}];
-                  return false;
-                }
-                else {
-                  const prop94 = data.method;
-                  if(prop94 !== undefined){
-                    let data12 = prop94;
-                    const _errs43 = errors;
-                    if(typeof data12 !== "string"){
-                      validate26.errors = [{instancePath:instancePath+"/method",schemaPath:"UnsubscribeRequest/properties/method/type",keyword:"type",params:{type: "string"}}];
-                      return false;
-                    }
-                    if("resources/unsubscribe" !== data12){
-                      validate26.errors = [{instancePath:instancePath+"/method",schemaPath:"UnsubscribeRequest/properties/method/const",keyword:"const",params:{allowedValue: "resources/unsubscribe"}}];
-                      return false;
-                    }
-                    var valid21 = _errs43 === errors;
-                  }
-                  else {
-                    var valid21 = true;
-                  }
-                  if(valid21){
-                    const prop95 = data.params;
-                    if(prop95 !== undefined){
-                      let data13 = prop95;
-                      const _errs45 = errors;
-                      if(errors === _errs45){
-                        if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
-                          let missing8;
-                          if((data13.uri === undefined) && (missing8 = "uri")){
-                            validate26.errors = [{instancePath:instancePath+"/params",schemaPath:"UnsubscribeRequest/properties/params/required",keyword:"required",params:{missingProperty: missing8}}];
-                            return false;
-                          }
-                          else {
-                            const prop96 = data13.uri;
-                            if(prop96 !== undefined){
-                              if(typeof prop96 !== "string"){
-                                validate26.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"UnsubscribeRequest/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
-                                return false;
-                              }
-                            }
-                          }
-                        }
-                        else {
-                          validate26.errors = [{instancePath:instancePath+"/params",schemaPath:"UnsubscribeRequest/properties/params/type",keyword:"type",params:{type: "object"}}];
-                          return false;
-                        }
-                      }
-                      var valid21 = _errs45 === errors;
-                    }
-                    else {
-                      var valid21 = true;
-                    }
-                  }
-                }
-              }
-              else {
-                validate26.errors = [{instancePath,schemaPath:"UnsubscribeRequest/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-          }
-          else if(tag0 === "prompts/list"){
-            const _errs50 = errors;
-            if(errors === _errs50){
-              if(data && typeof data == "object" && !Array.isArray(data)){
-                let missing9;
-                if((data.method === undefined) && (missing9 = "method")){
-                  validate26.errors = [{instancePath,schemaPath:"ListPromptsRequest/required",keyword:"required",params:{missingProperty: missing9}}];
-                  return false;
-                }
-                else {
-                  const prop97 = data.method;
-                  if(prop97 !== undefined){
-                    let data15 = prop97;
-                    const _errs52 = errors;
-                    if(typeof data15 !== "string"){
-                      validate26.errors = [{instancePath:instancePath+"/method",schemaPath:"ListPromptsRequest/properties/method/type",keyword:"type",params:{type: "string"}}];
-                      return false;
-                    }
-                    if("prompts/list" !== data15){
-                      validate26.errors = [{instancePath:instancePath+"/method",schemaPath:"ListPromptsRequest/properties/method/const",keyword:"const",params:{allowedValue: "prompts/list"}}];
-                      return false;
-                    }
-                    var valid25 = _errs52 === errors;
-                  }
-                  else {
-                    var valid25 = true;
-                  }
-                  if(valid25){
-                    const prop98 = data.params;
-                    if(prop98 !== undefined){
-                      let data16 = prop98;
-                      const _errs54 = errors;
-                      if(errors === _errs54){
-                        if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
-                          const prop99 = data16.cursor;
-                          if(prop99 !== undefined){
-                            if(typeof prop99 !== "string"){
-                              validate26.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"ListPromptsRequest/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
-                              return false;
-                            }
-                          }
-                        }
-                        else {
-                          validate26.errors = [{instancePath:instancePath+"/params",schemaPath:"ListPromptsRequest/properties/params/type",keyword:"type",params:{type: "object"}}];
-                          return false;
-                        }
-                      }
-                      var valid25 = _errs54 === errors;
-                    }
-                    else {
-                      var valid25 = true;
-                    }
-                  }
-                }
-              }
-              else {
-                validate26.errors = [{instancePath,schemaPath:"ListPromptsRequest/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-          }
-          else if(tag0 === "prompts/get"){
-            const _errs59 = errors;
-            if(errors === _errs59){
-              if(data && typeof data == "object" && !Array.isArray(data)){
-                let missing10;
-                if(((data.method === undefined) && (missing10 = "method")) || ((data.params === undefined) && (missing10 = "params"))){
-                  validate26.errors = [{instancePath,schemaPath:"GetPromptRequest/required",keyword:"required",params:{missingProperty: missing10}}];
-                  return false;
-                }
-                else {
-                  const prop100 = data.method;
-                  if(prop100 !== undefined){
-                    let data18 = prop100;
-                    const _errs61 = errors;
-                    if(typeof data18 !== "string"){
-                      validate26.errors = [{instancePath:instancePath+"/method",schemaPath:"GetPromptRequest/properties/method/type",keyword:"type",params:{type: "string"}}];
-                      return false;
-                    }
-                    if("prompts/get" !== data18){
-                      validate26.errors = [{instancePath:instancePath+"/method",schemaPath:"GetPromptRequest/properties/method/const",keyword:"const",params:{allowedValue: "prompts/get"}}];
-                      return false;
-                    }
-                    var valid29 = _errs61 === errors;
-                  }
-                  else {
-                    var valid29 = true;
-                  }
-                  if(valid29){
-                    const prop101 = data.params;
-                    if(prop101 !== undefined){
-                      let data19 = prop101;
-                      const _errs63 = errors;
-                      if(errors === _errs63){
-                        if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
-                          let missing11;
-                          if((data19.name === undefined) && (missing11 = "name")){
-                            validate26.errors = [{instancePath:instancePath+"/params",schemaPath:"GetPromptRequest/properties/params/required",keyword:"required",params:{missingProperty: missing11}}];
-                            return false;
-                          }
-                          else {
-                            const prop102 = data19.arguments;
-                            if(prop102 !== undefined){
-                              let data20 = prop102;
-                              const _errs65 = errors;
-                              if(errors === _errs65){
-                                if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
-                                  for(const key0 in data20){
-                                    const _errs68 = errors;
-                                    if(typeof data20[key0] !== "string"){
-                                      validate26.errors = [{instancePath:instancePath+"/params/arguments/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"GetPromptRequest/properties/params/properties/arguments/additionalProperties/type",keyword:"type",params:{type: "string"}}];
-                                      return false;
-                                    }
-                                    var valid31 = _errs68 === errors;
-                                    if(!valid31){
-                                      break;
-                                    }
-                                  }
-                                }
-                                else {
-                                  validate26.errors = [{instancePath:instancePath+"/params/arguments",schemaPath:"GetPromptRequest/properties/params/properties/arguments/type",keyword:"type",params:{type: "object"}}];
-                                  return false;
-                                }
-                              }
-                              var valid30 = _errs65 === errors;
-                            }
-                            else {
-                              var valid30 = true;
-                            }
-                            if(valid30){
-                              const prop103 = data19.name;
-                              if(prop103 !== undefined){
-                                const _errs70 = errors;
-                                if(typeof prop103 !== "string"){
-                                  validate26.errors = [{instancePath:instancePath+"/params/name",schemaPath:"GetPromptRequest/properties/params/properties/name/type",keyword:"type",params:{type: "string"}}];
-                                  return false;
-                                }
-                                var valid30 = _errs70 === errors;
-                              }
-                              else {
-                                var valid30 = true;
-                              }
-                            }
-                          }
-                        }
-                        else {
-                          validate26.errors = [{instancePath:instancePath+"/params",schemaPath:"GetPromptRequest/properties/params/type",keyword:"type",params:{type: "object"}}];
-                          return false;
-                        }
-                      }
-                      var valid29 = _errs63 === errors;
-                    }
-                    else {
-                      var valid29 = true;
-                    }
-                  }
-                }
-              }
-              else {
-                validate26.errors = [{instancePath,schemaPath:"GetPromptRequest/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-          }
-          else if(tag0 === "tools/list"){
-            const _errs73 = errors;
-            if(errors === _errs73){
-              if(data && typeof data == "object" && !Array.isArray(data)){
-                let missing12;
-                if((data.method === undefined) && (missing12 = "method")){
-                  validate26.errors = [{instancePath,schemaPath:"ListToolsRequest/required",keyword:"required",params:{missingProperty: missing12}}];
-                  return false;
-                }
-                else {
-                  const prop104 = data.method;
-                  if(prop104 !== undefined){
-                    let data23 = prop104;
-                    const _errs75 = errors;
-                    if(typeof data23 !== "string"){
-                      validate26.errors = [{instancePath:instancePath+"/method",schemaPath:"ListToolsRequest/properties/method/type",keyword:"type",params:{type: "string"}}];
-                      return false;
-                    }
-                    if("tools/list" !== data23){
-                      validate26.errors = [{instancePath:instancePath+"/method",schemaPath:"ListToolsRequest/properties/method/const",keyword:"const",params:{allowedValue: "tools/list"}}];
-                      return false;
-                    }
-                    var valid34 = _errs75 === errors;
-                  }
-                  else {
-                    var valid34 = true;
-                  }
-                  if(valid34){
-                    const prop105 = data.params;
-                    if(prop105 !== undefined){
-                      let data24 = prop105;
-                      const _errs77 = errors;
-                      if(errors === _errs77){
-                        if(data24 && typeof data24 == "object" && !Array.isArray(data24)){
-                          const prop106 = data24.cursor;
-                          if(prop106 !== undefined){
-                            if(typeof prop106 !== "string"){
-                              validate26.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"ListToolsRequest/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
-                              return false;
-                            }
-                          }
-                        }
-                        else {
-                          validate26.errors = [{instancePath:instancePath+"/params",schemaPath:"ListToolsRequest/properties/params/type",keyword:"type",params:{type: "object"}}];
-                          return false;
-                        }
-                      }
-                      var valid34 = _errs77 === errors;
-                    }
-                    else {
-                      var valid34 = true;
-                    }
-                  }
-                }
-              }
-              else {
-                validate26.errors = [{instancePath,schemaPath:"ListToolsRequest/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-          }
-          else if(tag0 === "tools/call"){
-            const _errs82 = errors;
-            if(errors === _errs82){
-              if(data && typeof data == "object" && !Array.isArray(data)){
-                let missing13;
-                if(((data.method === undefined) && (missing13 = "method")) || ((data.params === undefined) && (missing13 = "params"))){
-                  validate26.errors = [{instancePath,schemaPath:"CallToolRequest/required",keyword:"required",params:{missingProperty: missing13}}];
-                  return false;
-                }
-                else {
-                  const prop107 = data.method;
-                  if(prop107 !== undefined){
-                    let data26 = prop107;
-                    const _errs84 = errors;
-                    if(typeof data26 !== "string"){
-                      validate26.errors = [{instancePath:instancePath+"/method",schemaPath:"CallToolRequest/properties/method/type",keyword:"type",params:{type: "string"}}];
-                      return false;
-                    }
-                    if("tools/call" !== data26){
-                      validate26.errors = [{instancePath:instancePath+"/method",schemaPath:"CallToolRequest/properties/method/const",keyword:"const",params:{allowedValue: "tools/call"}}];
-                      return false;
-                    }
-                    var valid38 = _errs84 === errors;
-                  }
-                  else {
-                    var valid38 = true;
-                  }
-                  if(valid38){
-                    const prop108 = data.params;
-                    if(prop108 !== undefined){
-                      let data27 = prop108;
-                      const _errs86 = errors;
-                      if(errors === _errs86){
-                        if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
-                          let missing14;
-                          if((data27.name === undefined) && (missing14 = "name")){
-                            validate26.errors = [{instancePath:instancePath+"/params",schemaPath:"CallToolRequest/properties/params/required",keyword:"required",params:{missingProperty: missing14}}];
-                            return false;
-                          }
-                          else {
-                            const prop109 = data27.arguments;
-                            if(prop109 !== undefined){
-                              let data28 = prop109;
-                              const _errs88 = errors;
-                              if(errors === _errs88){
-                                if(data28 && typeof data28 == "object" && !Array.isArray(data28)){
-                                }
-                                else {
-                                  validate26.errors = [{instancePath:instancePath+"/params/arguments",schemaPath:"CallToolRequest/properties/params/properties/arguments/type",keyword:"type",params:{type: "object"}}];
-                                  return false;
-                                }
-                              }
-                              var valid39 = _errs88 === errors;
-                            }
-                            else {
-                              var valid39 = true;
-                            }
-                            if(valid39){
-                              const prop110 = data27.name;
-                              if(prop110 !== undefined){
-                                const _errs91 = errors;
-                                if(typeof prop110 !== "string"){
-                                  validate26.errors = [{instancePath:instancePath+"/params/name",schemaPath:"CallToolRequest/properties/params/properties/name/type",keyword:"type",params:{type: "string"}}];
-                                  return false;
-                                }
-                                var valid39 = _errs91 === errors;
-                              }
-                              else {
-                                var valid39 = true;
-                              }
-                            }
-                          }
-                        }
-                        else {
-                          validate26.errors = [{instancePath:instancePath+"/params",schemaPath:"CallToolRequest/properties/params/type",keyword:"type",params:{type: "object"}}];
-                          return false;
-                        }
-                      }
-                      var valid38 = _errs86 === errors;
-                    }
-                    else {
-                      var valid38 = true;
-                    }
-                  }
-                }
-              }
-              else {
-                validate26.errors = [{instancePath,schemaPath:"CallToolRequest/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-          }
-          else if(tag0 === "logging/setLevel"){
-            if(!(validate29(data))){
-              vErrors = vErrors === null ? rebaseErrors(validate29.errors, instancePath) : vErrors.concat(rebaseErrors(validate29.errors, instancePath));
-              errors = vErrors.length;
-            }
-          }
-          else if(tag0 === "completion/complete"){
-            if(!(validate30(data))){
-              vErrors = vErrors === null ? rebaseErrors(validate30.errors, instancePath) : vErrors.concat(rebaseErrors(validate30.errors, instancePath));
-              errors = vErrors.length;
-            }
-          }
-          else {
-            validate26.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "method", tagValue: tag0}}];
-            return false;
-          }
-        }
-        else {
-          validate26.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "method", tagValue: tag0}}];
-          return false;
-        }
-      }
-    }
-    else {
-      validate26.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate26.errors = vErrors;
-  return errors === 0;
+
+function validate26(data, valCxt){
+"use strict"; /*# sourceURL="ClientRequest" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if((data.method === undefined) && (missing0 = "method")){
+validate26.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+var tag0 = data.method;
+if(typeof tag0 == "string"){
+if(tag0 === "initialize"){
+if(!(validate27(data))){
+vErrors = vErrors === null ? func0(validate27.errors, instancePath) : vErrors.concat(func0(validate27.errors, instancePath));
+errors = vErrors.length;
+}
+}
+else if(tag0 === "ping"){
+if(!(validate28(data))){
+vErrors = vErrors === null ? func0(validate28.errors, instancePath) : vErrors.concat(func0(validate28.errors, instancePath));
+errors = vErrors.length;
+}
+}
+else if(tag0 === "resources/list"){
+var _errs5 = errors;
+if(errors === _errs5){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing1;
+if((data.method === undefined) && (missing1 = "method")){
+validate26.errors = [{instancePath:instancePath,schemaPath:"ListResourcesRequest/required",keyword:"required",params:{missingProperty: missing1}}];
+return false;
+}
+else {
+if(data.method !== undefined){
+var data0 = data.method;
+var _errs7 = errors;
+if(typeof data0 !== "string"){
+validate26.errors = [{instancePath:instancePath+"/method",schemaPath:"ListResourcesRequest/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("resources/list" !== data0){
+validate26.errors = [{instancePath:instancePath+"/method",schemaPath:"ListResourcesRequest/properties/method/const",keyword:"const",params:{allowedValue: "resources/list"}}];
+return false;
+}
+var valid5 = _errs7 === errors;
+}
+else {
+var valid5 = true;
+}
+if(valid5){
+if(data.params !== undefined){
+var data1 = data.params;
+var _errs9 = errors;
+if(errors === _errs9){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(data1.cursor !== undefined){
+if(typeof data1.cursor !== "string"){
+validate26.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"ListResourcesRequest/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+}
+}
+else {
+validate26.errors = [{instancePath:instancePath+"/params",schemaPath:"ListResourcesRequest/properties/params/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid5 = _errs9 === errors;
+}
+else {
+var valid5 = true;
+}
+}
+}
+}
+else {
+validate26.errors = [{instancePath:instancePath,schemaPath:"ListResourcesRequest/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+}
+else if(tag0 === "resources/templates/list"){
+var _errs14 = errors;
+if(errors === _errs14){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing2;
+if((data.method === undefined) && (missing2 = "method")){
+validate26.errors = [{instancePath:instancePath,schemaPath:"ListResourceTemplatesRequest/required",keyword:"required",params:{missingProperty: missing2}}];
+return false;
+}
+else {
+if(data.method !== undefined){
+var data3 = data.method;
+var _errs16 = errors;
+if(typeof data3 !== "string"){
+validate26.errors = [{instancePath:instancePath+"/method",schemaPath:"ListResourceTemplatesRequest/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("resources/templates/list" !== data3){
+validate26.errors = [{instancePath:instancePath+"/method",schemaPath:"ListResourceTemplatesRequest/properties/method/const",keyword:"const",params:{allowedValue: "resources/templates/list"}}];
+return false;
+}
+var valid9 = _errs16 === errors;
+}
+else {
+var valid9 = true;
+}
+if(valid9){
+if(data.params !== undefined){
+var data4 = data.params;
+var _errs18 = errors;
+if(errors === _errs18){
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if(data4.cursor !== undefined){
+if(typeof data4.cursor !== "string"){
+validate26.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"ListResourceTemplatesRequest/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+}
+}
+else {
+validate26.errors = [{instancePath:instancePath+"/params",schemaPath:"ListResourceTemplatesRequest/properties/params/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid9 = _errs18 === errors;
+}
+else {
+var valid9 = true;
+}
+}
+}
+}
+else {
+validate26.errors = [{instancePath:instancePath,schemaPath:"ListResourceTemplatesRequest/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+}
+else if(tag0 === "resources/read"){
+var _errs23 = errors;
+if(errors === _errs23){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing3;
+if(((data.method === undefined) && (missing3 = "method")) || ((data.params === undefined) && (missing3 = "params"))){
+validate26.errors = [{instancePath:instancePath,schemaPath:"ReadResourceRequest/required",keyword:"required",params:{missingProperty: missing3}}];
+return false;
+}
+else {
+if(data.method !== undefined){
+var data6 = data.method;
+var _errs25 = errors;
+if(typeof data6 !== "string"){
+validate26.errors = [{instancePath:instancePath+"/method",schemaPath:"ReadResourceRequest/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("resources/read" !== data6){
+validate26.errors = [{instancePath:instancePath+"/method",schemaPath:"ReadResourceRequest/properties/method/const",keyword:"const",params:{allowedValue: "resources/read"}}];
+return false;
+}
+var valid13 = _errs25 === errors;
+}
+else {
+var valid13 = true;
+}
+if(valid13){
+if(data.params !== undefined){
+var data7 = data.params;
+var _errs27 = errors;
+if(errors === _errs27){
+if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+var missing4;
+if((data7.uri === undefined) && (missing4 = "uri")){
+validate26.errors = [{instancePath:instancePath+"/params",schemaPath:"ReadResourceRequest/properties/params/required",keyword:"required",params:{missingProperty: missing4}}];
+return false;
+}
+else {
+if(data7.uri !== undefined){
+if(typeof data7.uri !== "string"){
+validate26.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"ReadResourceRequest/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+}
+}
+}
+else {
+validate26.errors = [{instancePath:instancePath+"/params",schemaPath:"ReadResourceRequest/properties/params/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid13 = _errs27 === errors;
+}
+else {
+var valid13 = true;
+}
+}
+}
+}
+else {
+validate26.errors = [{instancePath:instancePath,schemaPath:"ReadResourceRequest/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+}
+else if(tag0 === "resources/subscribe"){
+var _errs32 = errors;
+if(errors === _errs32){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing5;
+if(((data.method === undefined) && (missing5 = "method")) || ((data.params === undefined) && (missing5 = "params"))){
+validate26.errors = [{instancePath:instancePath,schemaPath:"SubscribeRequest/required",keyword:"required",params:{missingProperty: missing5}}];
+return false;
+}
+else {
+if(data.method !== undefined){
+var data9 = data.method;
+var _errs34 = errors;
+if(typeof data9 !== "string"){
+validate26.errors = [{instancePath:instancePath+"/method",schemaPath:"SubscribeRequest/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("resources/subscribe" !== data9){
+validate26.errors = [{instancePath:instancePath+"/method",schemaPath:"SubscribeRequest/properties/method/const",keyword:"const",params:{allowedValue: "resources/subscribe"}}];
+return false;
+}
+var valid17 = _errs34 === errors;
+}
+else {
+var valid17 = true;
+}
+if(valid17){
+if(data.params !== undefined){
+var data10 = data.params;
+var _errs36 = errors;
+if(errors === _errs36){
+if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
+var missing6;
+if((data10.uri === undefined) && (missing6 = "uri")){
+validate26.errors = [{instancePath:instancePath+"/params",schemaPath:"SubscribeRequest/properties/params/required",keyword:"required",params:{missingProperty: missing6}}];
+return false;
+}
+else {
+if(data10.uri !== undefined){
+if(typeof data10.uri !== "string"){
+validate26.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"SubscribeRequest/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+}
+}
+}
+else {
+validate26.errors = [{instancePath:instancePath+"/params",schemaPath:"SubscribeRequest/properties/params/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid17 = _errs36 === errors;
+}
+else {
+var valid17 = true;
+}
+}
+}
+}
+else {
+validate26.errors = [{instancePath:instancePath,schemaPath:"SubscribeRequest/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+}
+else if(tag0 === "resources/unsubscribe"){
+var _errs41 = errors;
+if(errors === _errs41){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing7;
+if(((data.method === undefined) && (missing7 = "method")) || ((data.params === undefined) && (missing7 = "params"))){
+validate26.errors = [{instancePath:instancePath,schemaPath:"UnsubscribeRequest/required",keyword:"required",params:{missingProperty: missing7}}];
+return false;
+}
+else {
+if(data.method !== undefined){
+var data12 = data.method;
+var _errs43 = errors;
+if(typeof data12 !== "string"){
+validate26.errors = [{instancePath:instancePath+"/method",schemaPath:"UnsubscribeRequest/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("resources/unsubscribe" !== data12){
+validate26.errors = [{instancePath:instancePath+"/method",schemaPath:"UnsubscribeRequest/properties/method/const",keyword:"const",params:{allowedValue: "resources/unsubscribe"}}];
+return false;
+}
+var valid21 = _errs43 === errors;
+}
+else {
+var valid21 = true;
+}
+if(valid21){
+if(data.params !== undefined){
+var data13 = data.params;
+var _errs45 = errors;
+if(errors === _errs45){
+if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
+var missing8;
+if((data13.uri === undefined) && (missing8 = "uri")){
+validate26.errors = [{instancePath:instancePath+"/params",schemaPath:"UnsubscribeRequest/properties/params/required",keyword:"required",params:{missingProperty: missing8}}];
+return false;
+}
+else {
+if(data13.uri !== undefined){
+if(typeof data13.uri !== "string"){
+validate26.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"UnsubscribeRequest/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+}
+}
+}
+else {
+validate26.errors = [{instancePath:instancePath+"/params",schemaPath:"UnsubscribeRequest/properties/params/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid21 = _errs45 === errors;
+}
+else {
+var valid21 = true;
+}
+}
+}
+}
+else {
+validate26.errors = [{instancePath:instancePath,schemaPath:"UnsubscribeRequest/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+}
+else if(tag0 === "prompts/list"){
+var _errs50 = errors;
+if(errors === _errs50){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing9;
+if((data.method === undefined) && (missing9 = "method")){
+validate26.errors = [{instancePath:instancePath,schemaPath:"ListPromptsRequest/required",keyword:"required",params:{missingProperty: missing9}}];
+return false;
+}
+else {
+if(data.method !== undefined){
+var data15 = data.method;
+var _errs52 = errors;
+if(typeof data15 !== "string"){
+validate26.errors = [{instancePath:instancePath+"/method",schemaPath:"ListPromptsRequest/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("prompts/list" !== data15){
+validate26.errors = [{instancePath:instancePath+"/method",schemaPath:"ListPromptsRequest/properties/method/const",keyword:"const",params:{allowedValue: "prompts/list"}}];
+return false;
+}
+var valid25 = _errs52 === errors;
+}
+else {
+var valid25 = true;
+}
+if(valid25){
+if(data.params !== undefined){
+var data16 = data.params;
+var _errs54 = errors;
+if(errors === _errs54){
+if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
+if(data16.cursor !== undefined){
+if(typeof data16.cursor !== "string"){
+validate26.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"ListPromptsRequest/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+}
+}
+else {
+validate26.errors = [{instancePath:instancePath+"/params",schemaPath:"ListPromptsRequest/properties/params/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid25 = _errs54 === errors;
+}
+else {
+var valid25 = true;
+}
+}
+}
+}
+else {
+validate26.errors = [{instancePath:instancePath,schemaPath:"ListPromptsRequest/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+}
+else if(tag0 === "prompts/get"){
+var _errs59 = errors;
+if(errors === _errs59){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing10;
+if(((data.method === undefined) && (missing10 = "method")) || ((data.params === undefined) && (missing10 = "params"))){
+validate26.errors = [{instancePath:instancePath,schemaPath:"GetPromptRequest/required",keyword:"required",params:{missingProperty: missing10}}];
+return false;
+}
+else {
+if(data.method !== undefined){
+var data18 = data.method;
+var _errs61 = errors;
+if(typeof data18 !== "string"){
+validate26.errors = [{instancePath:instancePath+"/method",schemaPath:"GetPromptRequest/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("prompts/get" !== data18){
+validate26.errors = [{instancePath:instancePath+"/method",schemaPath:"GetPromptRequest/properties/method/const",keyword:"const",params:{allowedValue: "prompts/get"}}];
+return false;
+}
+var valid29 = _errs61 === errors;
+}
+else {
+var valid29 = true;
+}
+if(valid29){
+if(data.params !== undefined){
+var data19 = data.params;
+var _errs63 = errors;
+if(errors === _errs63){
+if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
+var missing11;
+if((data19.name === undefined) && (missing11 = "name")){
+validate26.errors = [{instancePath:instancePath+"/params",schemaPath:"GetPromptRequest/properties/params/required",keyword:"required",params:{missingProperty: missing11}}];
+return false;
+}
+else {
+if(data19.arguments !== undefined){
+var data20 = data19.arguments;
+var _errs65 = errors;
+if(errors === _errs65){
+if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
+for(var key0 in data20){
+var _errs68 = errors;
+if(typeof data20[key0] !== "string"){
+validate26.errors = [{instancePath:instancePath+"/params/arguments/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"GetPromptRequest/properties/params/properties/arguments/additionalProperties/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid31 = _errs68 === errors;
+if(!valid31){
+break;
+}
+}
+}
+else {
+validate26.errors = [{instancePath:instancePath+"/params/arguments",schemaPath:"GetPromptRequest/properties/params/properties/arguments/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid30 = _errs65 === errors;
+}
+else {
+var valid30 = true;
+}
+if(valid30){
+if(data19.name !== undefined){
+var _errs70 = errors;
+if(typeof data19.name !== "string"){
+validate26.errors = [{instancePath:instancePath+"/params/name",schemaPath:"GetPromptRequest/properties/params/properties/name/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid30 = _errs70 === errors;
+}
+else {
+var valid30 = true;
+}
+}
+}
+}
+else {
+validate26.errors = [{instancePath:instancePath+"/params",schemaPath:"GetPromptRequest/properties/params/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid29 = _errs63 === errors;
+}
+else {
+var valid29 = true;
+}
+}
+}
+}
+else {
+validate26.errors = [{instancePath:instancePath,schemaPath:"GetPromptRequest/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+}
+else if(tag0 === "tools/list"){
+var _errs73 = errors;
+if(errors === _errs73){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing12;
+if((data.method === undefined) && (missing12 = "method")){
+validate26.errors = [{instancePath:instancePath,schemaPath:"ListToolsRequest/required",keyword:"required",params:{missingProperty: missing12}}];
+return false;
+}
+else {
+if(data.method !== undefined){
+var data23 = data.method;
+var _errs75 = errors;
+if(typeof data23 !== "string"){
+validate26.errors = [{instancePath:instancePath+"/method",schemaPath:"ListToolsRequest/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("tools/list" !== data23){
+validate26.errors = [{instancePath:instancePath+"/method",schemaPath:"ListToolsRequest/properties/method/const",keyword:"const",params:{allowedValue: "tools/list"}}];
+return false;
+}
+var valid34 = _errs75 === errors;
+}
+else {
+var valid34 = true;
+}
+if(valid34){
+if(data.params !== undefined){
+var data24 = data.params;
+var _errs77 = errors;
+if(errors === _errs77){
+if(data24 && typeof data24 == "object" && !Array.isArray(data24)){
+if(data24.cursor !== undefined){
+if(typeof data24.cursor !== "string"){
+validate26.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"ListToolsRequest/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+}
+}
+else {
+validate26.errors = [{instancePath:instancePath+"/params",schemaPath:"ListToolsRequest/properties/params/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid34 = _errs77 === errors;
+}
+else {
+var valid34 = true;
+}
+}
+}
+}
+else {
+validate26.errors = [{instancePath:instancePath,schemaPath:"ListToolsRequest/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+}
+else if(tag0 === "tools/call"){
+var _errs82 = errors;
+if(errors === _errs82){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing13;
+if(((data.method === undefined) && (missing13 = "method")) || ((data.params === undefined) && (missing13 = "params"))){
+validate26.errors = [{instancePath:instancePath,schemaPath:"CallToolRequest/required",keyword:"required",params:{missingProperty: missing13}}];
+return false;
+}
+else {
+if(data.method !== undefined){
+var data26 = data.method;
+var _errs84 = errors;
+if(typeof data26 !== "string"){
+validate26.errors = [{instancePath:instancePath+"/method",schemaPath:"CallToolRequest/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("tools/call" !== data26){
+validate26.errors = [{instancePath:instancePath+"/method",schemaPath:"CallToolRequest/properties/method/const",keyword:"const",params:{allowedValue: "tools/call"}}];
+return false;
+}
+var valid38 = _errs84 === errors;
+}
+else {
+var valid38 = true;
+}
+if(valid38){
+if(data.params !== undefined){
+var data27 = data.params;
+var _errs86 = errors;
+if(errors === _errs86){
+if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
+var missing14;
+if((data27.name === undefined) && (missing14 = "name")){
+validate26.errors = [{instancePath:instancePath+"/params",schemaPath:"CallToolRequest/properties/params/required",keyword:"required",params:{missingProperty: missing14}}];
+return false;
+}
+else {
+if(data27.arguments !== undefined){
+var data28 = data27.arguments;
+var _errs88 = errors;
+if(errors === _errs88){
+if(data28 && typeof data28 == "object" && !Array.isArray(data28)){
+}
+else {
+validate26.errors = [{instancePath:instancePath+"/params/arguments",schemaPath:"CallToolRequest/properties/params/properties/arguments/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid39 = _errs88 === errors;
+}
+else {
+var valid39 = true;
+}
+if(valid39){
+if(data27.name !== undefined){
+var _errs91 = errors;
+if(typeof data27.name !== "string"){
+validate26.errors = [{instancePath:instancePath+"/params/name",schemaPath:"CallToolRequest/properties/params/properties/name/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid39 = _errs91 === errors;
+}
+else {
+var valid39 = true;
+}
+}
+}
+}
+else {
+validate26.errors = [{instancePath:instancePath+"/params",schemaPath:"CallToolRequest/properties/params/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid38 = _errs86 === errors;
+}
+else {
+var valid38 = true;
+}
+}
+}
+}
+else {
+validate26.errors = [{instancePath:instancePath,schemaPath:"CallToolRequest/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+}
+else if(tag0 === "logging/setLevel"){
+if(!(validate29(data))){
+vErrors = vErrors === null ? func0(validate29.errors, instancePath) : vErrors.concat(func0(validate29.errors, instancePath));
+errors = vErrors.length;
+}
+}
+else if(tag0 === "completion/complete"){
+if(!(validate30(data))){
+vErrors = vErrors === null ? func0(validate30.errors, instancePath) : vErrors.concat(func0(validate30.errors, instancePath));
+errors = vErrors.length;
+}
+}
+else {
+validate26.errors = [{instancePath:instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "method", tagValue: tag0}}];
+return false;
+}
+}
+else {
+validate26.errors = [{instancePath:instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "method", tagValue: tag0}}];
+return false;
+}
+}
+}
+else {
+validate26.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate26.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateClientResult = validate35;
+var schema52 = {"$id":"ClientResult","anyOf":[{"$ref":"Result"},{"$ref":"CreateMessageResult"},{"$ref":"ListRootsResult"}]};
+var schema53 = {"$id":"Result","additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object"};
+var schema54 = {"$id":"CreateMessageResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"content":{"type":"object","required":["type"],"discriminator":{"propertyName":"type"},"oneOf":[{"$ref":"TextContent"},{"$ref":"ImageContent"}]},"model":{"type":"string"},"role":{"$ref":"Role"},"stopReason":{"type":"string"}},"required":["content","model","role"],"type":"object"};
 
-// prettier-ignore
-const schema52 = {"$id":"ClientResult","anyOf":[{"$ref":"Result"},{"$ref":"CreateMessageResult"},{"$ref":"ListRootsResult"}]};
-
-// prettier-ignore
-const schema53 = {"$id":"Result","additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object"};
-
-// prettier-ignore
-const schema54 = {"$id":"CreateMessageResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"content":{"type":"object","required":["type"],"discriminator":{"propertyName":"type"},"oneOf":[{"$ref":"TextContent"},{"$ref":"ImageContent"}]},"model":{"type":"string"},"role":{"$ref":"Role"},"stopReason":{"type":"string"}},"required":["content","model","role"],"type":"object"};
-
-// prettier-ignore
-function validate36(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="CreateMessageResult" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((((data.content === undefined) && (missing0 = "content")) || ((data.model === undefined) && (missing0 = "model"))) || ((data.role === undefined) && (missing0 = "role"))){
-        validate36.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop111 = data._meta;
-        if(prop111 !== undefined){
-          let data0 = prop111;
-          const _errs1 = errors;
-          if(errors === _errs1){
-            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-            }
-            else {
-              validate36.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-              return false;
-            }
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop112 = data.content;
-          if(prop112 !== undefined){
-            let data1 = prop112;
-            const _errs4 = errors;
-            if(errors === _errs4){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                let missing1;
-                if((data1.type === undefined) && (missing1 = "type")){
-                  validate36.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/required",keyword:"required",params:{missingProperty: missing1}}];
-                  return false;
-                }
-                else {
-                  const tag0 = data1.type;
-                  if(typeof tag0 == "string"){
-                    if(tag0 === "text"){
-                      if(!(validate14(data1))){
-                        vErrors = vErrors === null ? rebaseErrors(validate14.errors, instancePath+"/content") : vErrors.concat(rebaseErrors(validate14.errors, instancePath+"/content"));
-                        errors = vErrors.length;
-                      }
-                    }
-                    else if(tag0 === "image"){
-                      if(!(validate15(data1))){
-                        vErrors = vErrors === null ? rebaseErrors(validate15.errors, instancePath+"/content") : vErrors.concat(rebaseErrors(validate15.errors, instancePath+"/content"));
-                        errors = vErrors.length;
-                      }
-                    }
-                    else {
-                      validate36.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0}}];
-                      return false;
-                    }
-                  }
-                  else {
-                    validate36.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0}}];
-                    return false;
-                  }
-                }
-              }
-              else {
-                validate36.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs4 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            const prop113 = data.model;
-            if(prop113 !== undefined){
-              const _errs9 = errors;
-              if(typeof prop113 !== "string"){
-                validate36.errors = [{instancePath:instancePath+"/model",schemaPath:"#/properties/model/type",keyword:"type",params:{type: "string"}}];
-                return false;
-              }
-              var valid0 = _errs9 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-            if(valid0){
-              const prop114 = data.role;
-              if(prop114 !== undefined){
-                let data3 = prop114;
-                const _errs11 = errors;
-                if(typeof data3 !== "string"){
-                  validate36.errors = [{instancePath:instancePath+"/role",schemaPath:"Role/type",keyword:"type",params:{type: "string"}}];
-                  return false;
-                }
-                if(!((data3 === "assistant") || (data3 === "user"))){
-                  validate36.errors = [{instancePath:instancePath+"/role",schemaPath:"Role/enum",keyword:"enum",params:{allowedValues: schema12.enum}}];
-                  return false;
-                }
-                var valid0 = _errs11 === errors;
-              }
-              else {
-                var valid0 = true;
-              }
-              if(valid0){
-                const prop115 = data.stopReason;
-                if(prop115 !== undefined){
-                  const _errs14 = errors;
-                  if(typeof prop115 !== "string"){
-                    validate36.errors = [{instancePath:instancePath+"/stopReason",schemaPath:"#/properties/stopReason/type",keyword:"type",params:{type: "string"}}];
-                    return false;
-                  }
-                  var valid0 = _errs14 === errors;
-                }
-                else {
-                  var valid0 = true;
-                }
-              }
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate36.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate36.errors = vErrors;
-  return errors === 0;
+function validate36(data, valCxt){
+"use strict"; /*# sourceURL="CreateMessageResult" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if((((data.content === undefined) && (missing0 = "content")) || ((data.model === undefined) && (missing0 = "model"))) || ((data.role === undefined) && (missing0 = "role"))){
+validate36.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data._meta !== undefined){
+var data0 = data._meta;
+var _errs1 = errors;
+if(errors === _errs1){
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+}
+else {
+validate36.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.content !== undefined){
+var data1 = data.content;
+var _errs4 = errors;
+if(errors === _errs4){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+var missing1;
+if((data1.type === undefined) && (missing1 = "type")){
+validate36.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/required",keyword:"required",params:{missingProperty: missing1}}];
+return false;
+}
+else {
+var tag0 = data1.type;
+if(typeof tag0 == "string"){
+if(tag0 === "text"){
+if(!(validate14(data1))){
+vErrors = vErrors === null ? func0(validate14.errors, instancePath+"/content") : vErrors.concat(func0(validate14.errors, instancePath+"/content"));
+errors = vErrors.length;
+}
+}
+else if(tag0 === "image"){
+if(!(validate15(data1))){
+vErrors = vErrors === null ? func0(validate15.errors, instancePath+"/content") : vErrors.concat(func0(validate15.errors, instancePath+"/content"));
+errors = vErrors.length;
+}
+}
+else {
+validate36.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0}}];
+return false;
+}
+}
+else {
+validate36.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0}}];
+return false;
+}
+}
+}
+else {
+validate36.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.model !== undefined){
+var _errs9 = errors;
+if(typeof data.model !== "string"){
+validate36.errors = [{instancePath:instancePath+"/model",schemaPath:"#/properties/model/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs9 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.role !== undefined){
+var data3 = data.role;
+var _errs11 = errors;
+if(typeof data3 !== "string"){
+validate36.errors = [{instancePath:instancePath+"/role",schemaPath:"Role/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if(!((data3 === "assistant") || (data3 === "user"))){
+validate36.errors = [{instancePath:instancePath+"/role",schemaPath:"Role/enum",keyword:"enum",params:{allowedValues: schema12.enum}}];
+return false;
+}
+var valid0 = _errs11 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.stopReason !== undefined){
+var _errs14 = errors;
+if(typeof data.stopReason !== "string"){
+validate36.errors = [{instancePath:instancePath+"/stopReason",schemaPath:"#/properties/stopReason/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs14 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+else {
+validate36.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate36.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
-const schema56 = {"$id":"ListRootsResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"roots":{"items":{"$ref":"Root"},"type":"array"}},"required":["roots"],"type":"object"};
+var schema56 = {"$id":"ListRootsResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"roots":{"items":{"$ref":"Root"},"type":"array"}},"required":["roots"],"type":"object"};
+var schema57 = {"$id":"Root","properties":{"name":{"type":"string"},"uri":{"type":"string"}},"required":["uri"],"type":"object"};
 
-// prettier-ignore
-const schema57 = {"$id":"Root","properties":{"name":{"type":"string"},"uri":{"type":"string"}},"required":["uri"],"type":"object"};
-
-// prettier-ignore
-function validate40(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="ListRootsResult" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.roots === undefined) && (missing0 = "roots")){
-        validate40.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop116 = data._meta;
-        if(prop116 !== undefined){
-          let data0 = prop116;
-          const _errs1 = errors;
-          if(errors === _errs1){
-            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-            }
-            else {
-              validate40.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-              return false;
-            }
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop117 = data.roots;
-          if(prop117 !== undefined){
-            let data1 = prop117;
-            const _errs4 = errors;
-            if(errors === _errs4){
-              if(Array.isArray(data1)){
-                var valid1 = true;
-                const len0 = data1.length;
-                for(let i0=0; i0<len0; i0++){
-                  let data2 = data1[i0];
-                  const _errs6 = errors;
-                  const _errs7 = errors;
-                  if(errors === _errs7){
-                    if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                      let missing1;
-                      if((data2.uri === undefined) && (missing1 = "uri")){
-                        validate40.errors = [{instancePath:instancePath+"/roots/" + i0,schemaPath:"Root/required",keyword:"required",params:{missingProperty: missing1}}];
-                        return false;
-                      }
-                      else {
-                        const prop118 = data2.name;
-                        if(prop118 !== undefined){
-                          const _errs9 = errors;
-                          if(typeof prop118 !== "string"){
-                            validate40.errors = [{instancePath:instancePath+"/roots/" + i0+"/name",schemaPath:"Root/properties/name/type",keyword:"type",params:{type: "string"}}];
-                            return false;
-                          }
-                          var valid3 = _errs9 === errors;
-                        }
-                        else {
-                          var valid3 = true;
-                        }
-                        if(valid3){
-                          const prop119 = data2.uri;
-                          if(prop119 !== undefined){
-                            const _errs11 = errors;
-                            if(typeof prop119 !== "string"){
-                              validate40.errors = [{instancePath:instancePath+"/roots/" + i0+"/uri",schemaPath:"Root/properties/uri/type",keyword:"type",params:{type: "string"}}];
-                              return false;
-                            }
-                            var valid3 = _errs11 === errors;
-                          }
-                          else {
-                            var valid3 = true;
-                          }
-                        }
-                      }
-                    }
-                    else {
-                      validate40.errors = [{instancePath:instancePath+"/roots/" + i0,schemaPath:"Root/type",keyword:"type",params:{type: "object"}}];
-                      return false;
-                    }
-                  }
-                  var valid1 = _errs6 === errors;
-                  if(!valid1){
-                    break;
-                  }
-                }
-              }
-              else {
-                validate40.errors = [{instancePath:instancePath+"/roots",schemaPath:"#/properties/roots/type",keyword:"type",params:{type: "array"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs4 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate40.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate40.errors = vErrors;
-  return errors === 0;
+function validate40(data, valCxt){
+"use strict"; /*# sourceURL="ListRootsResult" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if((data.roots === undefined) && (missing0 = "roots")){
+validate40.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data._meta !== undefined){
+var data0 = data._meta;
+var _errs1 = errors;
+if(errors === _errs1){
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+}
+else {
+validate40.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.roots !== undefined){
+var data1 = data.roots;
+var _errs4 = errors;
+if(errors === _errs4){
+if(Array.isArray(data1)){
+var valid1 = true;
+var len0 = data1.length;
+for(var i0=0; i0<len0; i0++){
+var data2 = data1[i0];
+var _errs6 = errors;
+var _errs7 = errors;
+if(errors === _errs7){
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+var missing1;
+if((data2.uri === undefined) && (missing1 = "uri")){
+validate40.errors = [{instancePath:instancePath+"/roots/" + i0,schemaPath:"Root/required",keyword:"required",params:{missingProperty: missing1}}];
+return false;
+}
+else {
+if(data2.name !== undefined){
+var _errs9 = errors;
+if(typeof data2.name !== "string"){
+validate40.errors = [{instancePath:instancePath+"/roots/" + i0+"/name",schemaPath:"Root/properties/name/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid3 = _errs9 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data2.uri !== undefined){
+var _errs11 = errors;
+if(typeof data2.uri !== "string"){
+validate40.errors = [{instancePath:instancePath+"/roots/" + i0+"/uri",schemaPath:"Root/properties/uri/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid3 = _errs11 === errors;
+}
+else {
+var valid3 = true;
+}
+}
+}
+}
+else {
+validate40.errors = [{instancePath:instancePath+"/roots/" + i0,schemaPath:"Root/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid1 = _errs6 === errors;
+if(!valid1){
+break;
+}
+}
+}
+else {
+validate40.errors = [{instancePath:instancePath+"/roots",schemaPath:"#/properties/roots/type",keyword:"type",params:{type: "array"}}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate40.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate40.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
-function validate35(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="ClientResult" */;
-  let vErrors = null;
-  let errors = 0;
-  const _errs0 = errors;
-  let valid0 = false;
-  const _errs1 = errors;
-  const _errs2 = errors;
-  if(errors === _errs2){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      const prop120 = data._meta;
-      if(prop120 !== undefined){
-        let data0 = prop120;
-        const _errs5 = errors;
-        if(errors === _errs5){
-          if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-          }
-          else {
-            const err0 = {instancePath:instancePath+"/_meta",schemaPath:"Result/properties/_meta/type",keyword:"type",params:{type: "object"}};
-            if(vErrors === null){
-              vErrors = [err0];
-            }
-            else {
-              vErrors.push(err0);
-            }
-            errors++;
-          }
-        }
-      }
-    }
-    else {
-      const err1 = {instancePath,schemaPath:"Result/type",keyword:"type",params:{type: "object"}};
-      if(vErrors === null){
-        vErrors = [err1];
-      }
-      else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-  }
-  var _valid0 = _errs1 === errors;
-  valid0 = valid0 || _valid0;
-  if(!valid0){
-    const _errs8 = errors;
-    if(!(validate36(data))){
-      vErrors = vErrors === null ? rebaseErrors(validate36.errors, instancePath) : vErrors.concat(rebaseErrors(validate36.errors, instancePath));
-      errors = vErrors.length;
-    }
-    var _valid0 = _errs8 === errors;
-    valid0 = valid0 || _valid0;
-    if(!valid0){
-      const _errs9 = errors;
-      if(!(validate40(data))){
-        vErrors = vErrors === null ? rebaseErrors(validate40.errors, instancePath) : vErrors.concat(rebaseErrors(validate40.errors, instancePath));
-        errors = vErrors.length;
-      }
-      var _valid0 = _errs9 === errors;
-      valid0 = valid0 || _valid0;
-    }
-  }
-  if(!valid0){
-    const err2 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{}};
-    if(vErrors === null){
-      vErrors = [err2];
-    }
-    else {
-      vErrors.push(err2);
-    }
-    errors++;
-    validate35.errors = vErrors;
-    return false;
-  }
-  else {
-    errors = _errs0;
-    if(vErrors !== null){
-      if(_errs0){
-        vErrors.length = _errs0;
-      }
-      else {
-        vErrors = null;
-      }
-    }
-  }
-  validate35.errors = vErrors;
-  return errors === 0;
+
+function validate35(data, valCxt){
+"use strict"; /*# sourceURL="ClientResult" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+var _errs0 = errors;
+var valid0 = false;
+var _errs1 = errors;
+var _errs2 = errors;
+if(errors === _errs2){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data._meta !== undefined){
+var data0 = data._meta;
+var _errs5 = errors;
+if(errors === _errs5){
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+}
+else {
+var err0 = {instancePath:instancePath+"/_meta",schemaPath:"Result/properties/_meta/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+}
+}
+else {
+var err1 = {instancePath:instancePath,schemaPath:"Result/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+var _valid0 = _errs1 === errors;
+valid0 = valid0 || _valid0;
+if(!valid0){
+var _errs8 = errors;
+if(!(validate36(data))){
+vErrors = vErrors === null ? func0(validate36.errors, instancePath) : vErrors.concat(func0(validate36.errors, instancePath));
+errors = vErrors.length;
+}
+var _valid0 = _errs8 === errors;
+valid0 = valid0 || _valid0;
+if(!valid0){
+var _errs9 = errors;
+if(!(validate40(data))){
+vErrors = vErrors === null ? func0(validate40.errors, instancePath) : vErrors.concat(func0(validate40.errors, instancePath));
+errors = vErrors.length;
+}
+var _valid0 = _errs9 === errors;
+valid0 = valid0 || _valid0;
+}
+}
+if(!valid0){
+var err2 = {instancePath:instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+validate35.errors = vErrors;
+return false;
+}
+else {
+errors = _errs0;
+if(vErrors !== null){
+if(_errs0){
+vErrors.length = _errs0;
+}
+else {
+vErrors = null;
+}
+}
+}
+validate35.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateCompleteRequest = validate30;
 
-// prettier-ignore
 export const validateCompleteResult = validate42;
+var schema58 = {"$id":"CompleteResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"completion":{"properties":{"hasMore":{"type":"boolean"},"total":{"type":"integer"},"values":{"items":{"type":"string"},"type":"array"}},"required":["values"],"type":"object"}},"required":["completion"],"type":"object"};
 
-// prettier-ignore
-const schema58 = {"$id":"CompleteResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"completion":{"properties":{"hasMore":{"type":"boolean"},"total":{"type":"integer"},"values":{"items":{"type":"string"},"type":"array"}},"required":["values"],"type":"object"}},"required":["completion"],"type":"object"};
-
-// prettier-ignore
-function validate42(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="CompleteResult" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.completion === undefined) && (missing0 = "completion")){
-        validate42.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop121 = data._meta;
-        if(prop121 !== undefined){
-          let data0 = prop121;
-          const _errs1 = errors;
-          if(errors === _errs1){
-            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-            }
-            else {
-              validate42.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-              return false;
-            }
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop122 = data.completion;
-          if(prop122 !== undefined){
-            let data1 = prop122;
-            const _errs4 = errors;
-            if(errors === _errs4){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                let missing1;
-                if((data1.values === undefined) && (missing1 = "values")){
-                  validate42.errors = [{instancePath:instancePath+"/completion",schemaPath:"#/properties/completion/required",keyword:"required",params:{missingProperty: missing1}}];
-                  return false;
-                }
-                else {
-                  const prop123 = data1.hasMore;
-                  if(prop123 !== undefined){
-                    const _errs6 = errors;
-                    if(typeof prop123 !== "boolean"){
-                      validate42.errors = [{instancePath:instancePath+"/completion/hasMore",schemaPath:"#/properties/completion/properties/hasMore/type",keyword:"type",params:{type: "boolean"}}];
-                      return false;
-                    }
-                    var valid1 = _errs6 === errors;
-                  }
-                  else {
-                    var valid1 = true;
-                  }
-                  if(valid1){
-                    const prop124 = data1.total;
-                    if(prop124 !== undefined){
-                      let data3 = prop124;
-                      const _errs8 = errors;
-                      if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
-                        validate42.errors = [{instancePath:instancePath+"/completion/total",schemaPath:"#/properties/completion/properties/total/type",keyword:"type",params:{type: "integer"}}];
-                        return false;
-                      }
-                      var valid1 = _errs8 === errors;
-                    }
-                    else {
-                      var valid1 = true;
-                    }
-                    if(valid1){
-                      const prop125 = data1.values;
-                      if(prop125 !== undefined){
-                        let data4 = prop125;
-                        const _errs10 = errors;
-                        if(errors === _errs10){
-                          if(Array.isArray(data4)){
-                            var valid2 = true;
-                            const len0 = data4.length;
-                            for(let i0=0; i0<len0; i0++){
-                              const _errs12 = errors;
-                              if(typeof data4[i0] !== "string"){
-                                validate42.errors = [{instancePath:instancePath+"/completion/values/" + i0,schemaPath:"#/properties/completion/properties/values/items/type",keyword:"type",params:{type: "string"}}];
-                                return false;
-                              }
-                              var valid2 = _errs12 === errors;
-                              if(!valid2){
-                                break;
-                              }
-                            }
-                          }
-                          else {
-                            validate42.errors = [{instancePath:instancePath+"/completion/values",schemaPath:"#/properties/completion/properties/values/type",keyword:"type",params:{type: "array"}}];
-                            return false;
-                          }
-                        }
-                        var valid1 = _errs10 === errors;
-                      }
-                      else {
-                        var valid1 = true;
-                      }
-                    }
-                  }
-                }
-              }
-              else {
-                validate42.errors = [{instancePath:instancePath+"/completion",schemaPath:"#/properties/completion/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs4 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate42.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate42.errors = vErrors;
-  return errors === 0;
+function validate42(data, valCxt){
+"use strict"; /*# sourceURL="CompleteResult" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if((data.completion === undefined) && (missing0 = "completion")){
+validate42.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data._meta !== undefined){
+var data0 = data._meta;
+var _errs1 = errors;
+if(errors === _errs1){
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+}
+else {
+validate42.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.completion !== undefined){
+var data1 = data.completion;
+var _errs4 = errors;
+if(errors === _errs4){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+var missing1;
+if((data1.values === undefined) && (missing1 = "values")){
+validate42.errors = [{instancePath:instancePath+"/completion",schemaPath:"#/properties/completion/required",keyword:"required",params:{missingProperty: missing1}}];
+return false;
+}
+else {
+if(data1.hasMore !== undefined){
+var _errs6 = errors;
+if(typeof data1.hasMore !== "boolean"){
+validate42.errors = [{instancePath:instancePath+"/completion/hasMore",schemaPath:"#/properties/completion/properties/hasMore/type",keyword:"type",params:{type: "boolean"}}];
+return false;
+}
+var valid1 = _errs6 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data1.total !== undefined){
+var data3 = data1.total;
+var _errs8 = errors;
+if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
+validate42.errors = [{instancePath:instancePath+"/completion/total",schemaPath:"#/properties/completion/properties/total/type",keyword:"type",params:{type: "integer"}}];
+return false;
+}
+var valid1 = _errs8 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data1.values !== undefined){
+var data4 = data1.values;
+var _errs10 = errors;
+if(errors === _errs10){
+if(Array.isArray(data4)){
+var valid2 = true;
+var len0 = data4.length;
+for(var i0=0; i0<len0; i0++){
+var _errs12 = errors;
+if(typeof data4[i0] !== "string"){
+validate42.errors = [{instancePath:instancePath+"/completion/values/" + i0,schemaPath:"#/properties/completion/properties/values/items/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid2 = _errs12 === errors;
+if(!valid2){
+break;
+}
+}
+}
+else {
+validate42.errors = [{instancePath:instancePath+"/completion/values",schemaPath:"#/properties/completion/properties/values/type",keyword:"type",params:{type: "array"}}];
+return false;
+}
+}
+var valid1 = _errs10 === errors;
+}
+else {
+var valid1 = true;
+}
+}
+}
+}
+}
+else {
+validate42.errors = [{instancePath:instancePath+"/completion",schemaPath:"#/properties/completion/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate42.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate42.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateCreateMessageRequest = validate43;
+var schema59 = {"$id":"CreateMessageRequest","properties":{"method":{"const":"sampling/createMessage","type":"string"},"params":{"properties":{"includeContext":{"enum":["allServers","none","thisServer"],"type":"string"},"maxTokens":{"type":"integer"},"messages":{"items":{"$ref":"SamplingMessage"},"type":"array"},"metadata":{"additionalProperties":true,"properties":{},"type":"object"},"modelPreferences":{"$ref":"ModelPreferences"},"stopSequences":{"items":{"type":"string"},"type":"array"},"systemPrompt":{"type":"string"},"temperature":{"type":"number"}},"required":["maxTokens","messages"],"type":"object"}},"required":["method","params"],"type":"object"};
+var schema60 = {"$id":"SamplingMessage","properties":{"content":{"type":"object","required":["type"],"discriminator":{"propertyName":"type"},"oneOf":[{"$ref":"TextContent"},{"$ref":"ImageContent"}]},"role":{"$ref":"Role"}},"required":["content","role"],"type":"object"};
 
-// prettier-ignore
-const schema59 = {"$id":"CreateMessageRequest","properties":{"method":{"const":"sampling/createMessage","type":"string"},"params":{"properties":{"includeContext":{"enum":["allServers","none","thisServer"],"type":"string"},"maxTokens":{"type":"integer"},"messages":{"items":{"$ref":"SamplingMessage"},"type":"array"},"metadata":{"additionalProperties":true,"properties":{},"type":"object"},"modelPreferences":{"$ref":"ModelPreferences"},"stopSequences":{"items":{"type":"string"},"type":"array"},"systemPrompt":{"type":"string"},"temperature":{"type":"number"}},"required":["maxTokens","messages"],"type":"object"}},"required":["method","params"],"type":"object"};
-
-// prettier-ignore
-const schema60 = {"$id":"SamplingMessage","properties":{"content":{"type":"object","required":["type"],"discriminator":{"propertyName":"type"},"oneOf":[{"$ref":"TextContent"},{"$ref":"ImageContent"}]},"role":{"$ref":"Role"}},"required":["content","role"],"type":"object"};
-
-// prettier-ignore
-function validate44(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="SamplingMessage" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.content === undefined) && (missing0 = "content")) || ((data.role === undefined) && (missing0 = "role"))){
-        validate44.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop126 = data.content;
-        if(prop126 !== undefined){
-          let data0 = prop126;
-          const _errs1 = errors;
-          if(errors === _errs1){
-            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-              let missing1;
-              if((data0.type === undefined) && (missing1 = "type")){
-                validate44.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/required",keyword:"required",params:{missingProperty: missing1}}];
-                return false;
-              }
-              else {
-                const tag0 = data0.type;
-                if(typeof tag0 == "string"){
-                  if(tag0 === "text"){
-                    if(!(validate14(data0))){
-                      vErrors = vErrors === null ? rebaseErrors(validate14.errors, instancePath+"/content") : vErrors.concat(rebaseErrors(validate14.errors, instancePath+"/content"));
-                      errors = vErrors.length;
-                    }
-                  }
-                  else if(tag0 === "image"){
-                    if(!(validate15(data0))){
-                      vErrors = vErrors === null ? rebaseErrors(validate15.errors, instancePath+"/content") : vErrors.concat(rebaseErrors(validate15.errors, instancePath+"/content"));
-                      errors = vErrors.length;
-                    }
-                  }
-                  else {
-                    validate44.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0}}];
-                    return false;
-                  }
-                }
-                else {
-                  validate44.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0}}];
-                  return false;
-                }
-              }
-            }
-            else {
-              validate44.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "object"}}];
-              return false;
-            }
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop127 = data.role;
-          if(prop127 !== undefined){
-            let data1 = prop127;
-            const _errs6 = errors;
-            if(typeof data1 !== "string"){
-              validate44.errors = [{instancePath:instancePath+"/role",schemaPath:"Role/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            if(!((data1 === "assistant") || (data1 === "user"))){
-              validate44.errors = [{instancePath:instancePath+"/role",schemaPath:"Role/enum",keyword:"enum",params:{allowedValues: schema12.enum}}];
-              return false;
-            }
-            var valid0 = _errs6 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate44.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate44.errors = vErrors;
-  return errors === 0;
+function validate44(data, valCxt){
+"use strict"; /*# sourceURL="SamplingMessage" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if(((data.content === undefined) && (missing0 = "content")) || ((data.role === undefined) && (missing0 = "role"))){
+validate44.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.content !== undefined){
+var data0 = data.content;
+var _errs1 = errors;
+if(errors === _errs1){
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+var missing1;
+if((data0.type === undefined) && (missing1 = "type")){
+validate44.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/required",keyword:"required",params:{missingProperty: missing1}}];
+return false;
+}
+else {
+var tag0 = data0.type;
+if(typeof tag0 == "string"){
+if(tag0 === "text"){
+if(!(validate14(data0))){
+vErrors = vErrors === null ? func0(validate14.errors, instancePath+"/content") : vErrors.concat(func0(validate14.errors, instancePath+"/content"));
+errors = vErrors.length;
+}
+}
+else if(tag0 === "image"){
+if(!(validate15(data0))){
+vErrors = vErrors === null ? func0(validate15.errors, instancePath+"/content") : vErrors.concat(func0(validate15.errors, instancePath+"/content"));
+errors = vErrors.length;
+}
+}
+else {
+validate44.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0}}];
+return false;
+}
+}
+else {
+validate44.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0}}];
+return false;
+}
+}
+}
+else {
+validate44.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.role !== undefined){
+var data1 = data.role;
+var _errs6 = errors;
+if(typeof data1 !== "string"){
+validate44.errors = [{instancePath:instancePath+"/role",schemaPath:"Role/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if(!((data1 === "assistant") || (data1 === "user"))){
+validate44.errors = [{instancePath:instancePath+"/role",schemaPath:"Role/enum",keyword:"enum",params:{allowedValues: schema12.enum}}];
+return false;
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate44.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate44.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
-const schema62 = {"$id":"ModelPreferences","properties":{"costPriority":{"maximum":1,"minimum":0,"type":"number"},"hints":{"items":{"$ref":"ModelHint"},"type":"array"},"intelligencePriority":{"maximum":1,"minimum":0,"type":"number"},"speedPriority":{"maximum":1,"minimum":0,"type":"number"}},"type":"object"};
+var schema62 = {"$id":"ModelPreferences","properties":{"costPriority":{"maximum":1,"minimum":0,"type":"number"},"hints":{"items":{"$ref":"ModelHint"},"type":"array"},"intelligencePriority":{"maximum":1,"minimum":0,"type":"number"},"speedPriority":{"maximum":1,"minimum":0,"type":"number"}},"type":"object"};
+var schema63 = {"$id":"ModelHint","properties":{"name":{"type":"string"}},"type":"object"};
 
-// prettier-ignore
-const schema63 = {"$id":"ModelHint","properties":{"name":{"type":"string"}},"type":"object"};
-
-// prettier-ignore
-function validate48(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="ModelPreferences" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      const prop128 = data.costPriority;
-      if(prop128 !== undefined){
-        let data0 = prop128;
-        const _errs1 = errors;
-        if(errors === _errs1){
-          if(typeof data0 == "number"){
-            if(data0 > 1 || isNaN(data0)){
-              validate48.errors = [{instancePath:instancePath+"/costPriority",schemaPath:"#/properties/costPriority/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1}}];
-              return false;
-            }
-            else {
-              if(data0 < 0 || isNaN(data0)){
-                validate48.errors = [{instancePath:instancePath+"/costPriority",schemaPath:"#/properties/costPriority/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}}];
-                return false;
-              }
-            }
-          }
-          else {
-            validate48.errors = [{instancePath:instancePath+"/costPriority",schemaPath:"#/properties/costPriority/type",keyword:"type",params:{type: "number"}}];
-            return false;
-          }
-        }
-        var valid0 = _errs1 === errors;
-      }
-      else {
-        var valid0 = true;
-      }
-      if(valid0){
-        const prop129 = data.hints;
-        if(prop129 !== undefined){
-          let data1 = prop129;
-          const _errs3 = errors;
-          if(errors === _errs3){
-            if(Array.isArray(data1)){
-              var valid1 = true;
-              const len0 = data1.length;
-              for(let i0=0; i0<len0; i0++){
-                let data2 = data1[i0];
-                const _errs5 = errors;
-                const _errs6 = errors;
-                if(errors === _errs6){
-                  if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                    const prop130 = data2.name;
-                    if(prop130 !== undefined){
-                      if(typeof prop130 !== "string"){
-                        validate48.errors = [{instancePath:instancePath+"/hints/" + i0+"/name",schemaPath:"ModelHint/properties/name/type",keyword:"type",params:{type: "string"}}];
-                        return false;
-                      }
-                    }
-                  }
-                  else {
-                    validate48.errors = [{instancePath:instancePath+"/hints/" + i0,schemaPath:"ModelHint/type",keyword:"type",params:{type: "object"}}];
-                    return false;
-                  }
-                }
-                var valid1 = _errs5 === errors;
-                if(!valid1){
-                  break;
-                }
-              }
-            }
-            else {
-              validate48.errors = [{instancePath:instancePath+"/hints",schemaPath:"#/properties/hints/type",keyword:"type",params:{type: "array"}}];
-              return false;
-            }
-          }
-          var valid0 = _errs3 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop131 = data.intelligencePriority;
-          if(prop131 !== undefined){
-            let data4 = prop131;
-            const _errs10 = errors;
-            if(errors === _errs10){
-              if(typeof data4 == "number"){
-                if(data4 > 1 || isNaN(data4)){
-                  validate48.errors = [{instancePath:instancePath+"/intelligencePriority",schemaPath:"#/properties/intelligencePriority/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1}}];
-                  return false;
-                }
-                else {
-                  if(data4 < 0 || isNaN(data4)){
-                    validate48.errors = [{instancePath:instancePath+"/intelligencePriority",schemaPath:"#/properties/intelligencePriority/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}}];
-                    return false;
-                  }
-                }
-              }
-              else {
-                validate48.errors = [{instancePath:instancePath+"/intelligencePriority",schemaPath:"#/properties/intelligencePriority/type",keyword:"type",params:{type: "number"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs10 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            const prop132 = data.speedPriority;
-            if(prop132 !== undefined){
-              let data5 = prop132;
-              const _errs12 = errors;
-              if(errors === _errs12){
-                if(typeof data5 == "number"){
-                  if(data5 > 1 || isNaN(data5)){
-                    validate48.errors = [{instancePath:instancePath+"/speedPriority",schemaPath:"#/properties/speedPriority/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1}}];
-                    return false;
-                  }
-                  else {
-                    if(data5 < 0 || isNaN(data5)){
-                      validate48.errors = [{instancePath:instancePath+"/speedPriority",schemaPath:"#/properties/speedPriority/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}}];
-                      return false;
-                    }
-                  }
-                }
-                else {
-                  validate48.errors = [{instancePath:instancePath+"/speedPriority",schemaPath:"#/properties/speedPriority/type",keyword:"type",params:{type: "number"}}];
-                  return false;
-                }
-              }
-              var valid0 = _errs12 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate48.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate48.errors = vErrors;
-  return errors === 0;
+function validate48(data, valCxt){
+"use strict"; /*# sourceURL="ModelPreferences" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.costPriority !== undefined){
+var data0 = data.costPriority;
+var _errs1 = errors;
+if(errors === _errs1){
+if(typeof data0 == "number"){
+if(data0 > 1 || isNaN(data0)){
+validate48.errors = [{instancePath:instancePath+"/costPriority",schemaPath:"#/properties/costPriority/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1}}];
+return false;
+}
+else {
+if(data0 < 0 || isNaN(data0)){
+validate48.errors = [{instancePath:instancePath+"/costPriority",schemaPath:"#/properties/costPriority/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}}];
+return false;
+}
+}
+}
+else {
+validate48.errors = [{instancePath:instancePath+"/costPriority",schemaPath:"#/properties/costPriority/type",keyword:"type",params:{type: "number"}}];
+return false;
+}
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.hints !== undefined){
+var data1 = data.hints;
+var _errs3 = errors;
+if(errors === _errs3){
+if(Array.isArray(data1)){
+var valid1 = true;
+var len0 = data1.length;
+for(var i0=0; i0<len0; i0++){
+var data2 = data1[i0];
+var _errs5 = errors;
+var _errs6 = errors;
+if(errors === _errs6){
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+if(data2.name !== undefined){
+if(typeof data2.name !== "string"){
+validate48.errors = [{instancePath:instancePath+"/hints/" + i0+"/name",schemaPath:"ModelHint/properties/name/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+}
+}
+else {
+validate48.errors = [{instancePath:instancePath+"/hints/" + i0,schemaPath:"ModelHint/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid1 = _errs5 === errors;
+if(!valid1){
+break;
+}
+}
+}
+else {
+validate48.errors = [{instancePath:instancePath+"/hints",schemaPath:"#/properties/hints/type",keyword:"type",params:{type: "array"}}];
+return false;
+}
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.intelligencePriority !== undefined){
+var data4 = data.intelligencePriority;
+var _errs10 = errors;
+if(errors === _errs10){
+if(typeof data4 == "number"){
+if(data4 > 1 || isNaN(data4)){
+validate48.errors = [{instancePath:instancePath+"/intelligencePriority",schemaPath:"#/properties/intelligencePriority/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1}}];
+return false;
+}
+else {
+if(data4 < 0 || isNaN(data4)){
+validate48.errors = [{instancePath:instancePath+"/intelligencePriority",schemaPath:"#/properties/intelligencePriority/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}}];
+return false;
+}
+}
+}
+else {
+validate48.errors = [{instancePath:instancePath+"/intelligencePriority",schemaPath:"#/properties/intelligencePriority/type",keyword:"type",params:{type: "number"}}];
+return false;
+}
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.speedPriority !== undefined){
+var data5 = data.speedPriority;
+var _errs12 = errors;
+if(errors === _errs12){
+if(typeof data5 == "number"){
+if(data5 > 1 || isNaN(data5)){
+validate48.errors = [{instancePath:instancePath+"/speedPriority",schemaPath:"#/properties/speedPriority/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1}}];
+return false;
+}
+else {
+if(data5 < 0 || isNaN(data5)){
+validate48.errors = [{instancePath:instancePath+"/speedPriority",schemaPath:"#/properties/speedPriority/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}}];
+return false;
+}
+}
+}
+else {
+validate48.errors = [{instancePath:instancePath+"/speedPriority",schemaPath:"#/properties/speedPriority/type",keyword:"type",params:{type: "number"}}];
+return false;
+}
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+validate48.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate48.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
-function validate43(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="CreateMessageRequest" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
-        validate43.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop133 = data.method;
-        if(prop133 !== undefined){
-          let data0 = prop133;
-          const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate43.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("sampling/createMessage" !== data0){
-            validate43.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "sampling/createMessage"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop134 = data.params;
-          if(prop134 !== undefined){
-            let data1 = prop134;
-            const _errs3 = errors;
-            if(errors === _errs3){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                let missing1;
-                if(((data1.maxTokens === undefined) && (missing1 = "maxTokens")) || ((data1.messages === undefined) && (missing1 = "messages"))){
-                  validate43.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
-                  return false;
-                }
-                else {
-                  const prop135 = data1.includeContext;
-                  if(prop135 !== undefined){
-                    let data2 = prop135;
-                    const _errs5 = errors;
-                    if(typeof data2 !== "string"){
-                      validate43.errors = [{instancePath:instancePath+"/params/includeContext",schemaPath:"#/properties/params/properties/includeContext/type",keyword:"type",params:{type: "string"}}];
-                      return false;
-                    }
-                    if(!(((data2 === "allServers") || (data2 === "none")) || (data2 === "thisServer"))){
-                      validate43.errors = [{instancePath:instancePath+"/params/includeContext",schemaPath:"#/properties/params/properties/includeContext/enum",keyword:"enum",params:{allowedValues: schema59.properties.params.properties.includeContext.enum}}];
-                      return false;
-                    }
-                    var valid1 = _errs5 === errors;
-                  }
-                  else {
-                    var valid1 = true;
-                  }
-                  if(valid1){
-                    const prop136 = data1.maxTokens;
-                    if(prop136 !== undefined){
-                      let data3 = prop136;
-                      const _errs7 = errors;
-                      if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
-                        validate43.errors = [{instancePath:instancePath+"/params/maxTokens",schemaPath:"#/properties/params/properties/maxTokens/type",keyword:"type",params:{type: "integer"}}];
-                        return false;
-                      }
-                      var valid1 = _errs7 === errors;
-                    }
-                    else {
-                      var valid1 = true;
-                    }
-                    if(valid1){
-                      const prop137 = data1.messages;
-                      if(prop137 !== undefined){
-                        let data4 = prop137;
-                        const _errs9 = errors;
-                        if(errors === _errs9){
-                          if(Array.isArray(data4)){
-                            var valid2 = true;
-                            const len0 = data4.length;
-                            for(let i0=0; i0<len0; i0++){
-                              const _errs11 = errors;
-                              if(!(validate44(data4[i0]))){
-                                vErrors = vErrors === null ? rebaseErrors(validate44.errors, instancePath+"/params/messages/" + i0) : vErrors.concat(rebaseErrors(validate44.errors, instancePath+"/params/messages/" + i0));
-                                errors = vErrors.length;
-                              }
-                              var valid2 = _errs11 === errors;
-                              if(!valid2){
-                                break;
-                              }
-                            }
-                          }
-                          else {
-                            validate43.errors = [{instancePath:instancePath+"/params/messages",schemaPath:"#/properties/params/properties/messages/type",keyword:"type",params:{type: "array"}}];
-                            return false;
-                          }
-                        }
-                        var valid1 = _errs9 === errors;
-                      }
-                      else {
-                        var valid1 = true;
-                      }
-                      if(valid1){
-                        const prop138 = data1.metadata;
-                        if(prop138 !== undefined){
-                          let data6 = prop138;
-                          const _errs12 = errors;
-                          if(errors === _errs12){
-                            if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-                            }
-                            else {
-                              validate43.errors = [{instancePath:instancePath+"/params/metadata",schemaPath:"#/properties/params/properties/metadata/type",keyword:"type",params:{type: "object"}}];
-                              return false;
-                            }
-                          }
-                          var valid1 = _errs12 === errors;
-                        }
-                        else {
-                          var valid1 = true;
-                        }
-                        if(valid1){
-                          const prop139 = data1.modelPreferences;
-                          if(prop139 !== undefined){
-                            const _errs15 = errors;
-                            if(!(validate48(prop139))){
-                              vErrors = vErrors === null ? rebaseErrors(validate48.errors, instancePath+"/params/modelPreferences") : vErrors.concat(rebaseErrors(validate48.errors, instancePath+"/params/modelPreferences"));
-                              errors = vErrors.length;
-                            }
-                            var valid1 = _errs15 === errors;
-                          }
-                          else {
-                            var valid1 = true;
-                          }
-                          if(valid1){
-                            const prop140 = data1.stopSequences;
-                            if(prop140 !== undefined){
-                              let data8 = prop140;
-                              const _errs16 = errors;
-                              if(errors === _errs16){
-                                if(Array.isArray(data8)){
-                                  var valid3 = true;
-                                  const len1 = data8.length;
-                                  for(let i1=0; i1<len1; i1++){
-                                    const _errs18 = errors;
-                                    if(typeof data8[i1] !== "string"){
-                                      validate43.errors = [{instancePath:instancePath+"/params/stopSequences/" + i1,schemaPath:"#/properties/params/properties/stopSequences/items/type",keyword:"type",params:{type: "string"}}];
-                                      return false;
-                                    }
-                                    var valid3 = _errs18 === errors;
-                                    if(!valid3){
-                                      break;
-                                    }
-                                  }
-                                }
-                                else {
-                                  validate43.errors = [{instancePath:instancePath+"/params/stopSequences",schemaPath:"#/properties/params/properties/stopSequences/type",keyword:"type",params:{type: "array"}}];
-                                  return false;
-                                }
-                              }
-                              var valid1 = _errs16 === errors;
-                            }
-                            else {
-                              var valid1 = true;
-                            }
-                            if(valid1){
-                              const prop141 = data1.systemPrompt;
-                              if(prop141 !== undefined){
-                                const _errs20 = errors;
-                                if(typeof prop141 !== "string"){
-                                  validate43.errors = [{instancePath:instancePath+"/params/systemPrompt",schemaPath:"#/properties/params/properties/systemPrompt/type",keyword:"type",params:{type: "string"}}];
-                                  return false;
-                                }
-                                var valid1 = _errs20 === errors;
-                              }
-                              else {
-                                var valid1 = true;
-                              }
-                              if(valid1){
-                                const prop142 = data1.temperature;
-                                if(prop142 !== undefined){
-                                  const _errs22 = errors;
-                                  if(!(typeof prop142 == "number")){
-                                    validate43.errors = [{instancePath:instancePath+"/params/temperature",schemaPath:"#/properties/params/properties/temperature/type",keyword:"type",params:{type: "number"}}];
-                                    return false;
-                                  }
-                                  var valid1 = _errs22 === errors;
-                                }
-                                else {
-                                  var valid1 = true;
-                                }
-                              }
-                            }
-                          }
-                        }
-                      }
-                    }
-                  }
-                }
-              }
-              else {
-                validate43.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate43.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate43.errors = vErrors;
-  return errors === 0;
+
+function validate43(data, valCxt){
+"use strict"; /*# sourceURL="CreateMessageRequest" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
+validate43.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.method !== undefined){
+var data0 = data.method;
+var _errs1 = errors;
+if(typeof data0 !== "string"){
+validate43.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("sampling/createMessage" !== data0){
+validate43.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "sampling/createMessage"}}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.params !== undefined){
+var data1 = data.params;
+var _errs3 = errors;
+if(errors === _errs3){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+var missing1;
+if(((data1.maxTokens === undefined) && (missing1 = "maxTokens")) || ((data1.messages === undefined) && (missing1 = "messages"))){
+validate43.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
+return false;
+}
+else {
+if(data1.includeContext !== undefined){
+var data2 = data1.includeContext;
+var _errs5 = errors;
+if(typeof data2 !== "string"){
+validate43.errors = [{instancePath:instancePath+"/params/includeContext",schemaPath:"#/properties/params/properties/includeContext/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if(!(((data2 === "allServers") || (data2 === "none")) || (data2 === "thisServer"))){
+validate43.errors = [{instancePath:instancePath+"/params/includeContext",schemaPath:"#/properties/params/properties/includeContext/enum",keyword:"enum",params:{allowedValues: schema59.properties.params.properties.includeContext.enum}}];
+return false;
+}
+var valid1 = _errs5 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data1.maxTokens !== undefined){
+var data3 = data1.maxTokens;
+var _errs7 = errors;
+if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
+validate43.errors = [{instancePath:instancePath+"/params/maxTokens",schemaPath:"#/properties/params/properties/maxTokens/type",keyword:"type",params:{type: "integer"}}];
+return false;
+}
+var valid1 = _errs7 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data1.messages !== undefined){
+var data4 = data1.messages;
+var _errs9 = errors;
+if(errors === _errs9){
+if(Array.isArray(data4)){
+var valid2 = true;
+var len0 = data4.length;
+for(var i0=0; i0<len0; i0++){
+var _errs11 = errors;
+if(!(validate44(data4[i0]))){
+vErrors = vErrors === null ? func0(validate44.errors, instancePath+"/params/messages/" + i0) : vErrors.concat(func0(validate44.errors, instancePath+"/params/messages/" + i0));
+errors = vErrors.length;
+}
+var valid2 = _errs11 === errors;
+if(!valid2){
+break;
+}
+}
+}
+else {
+validate43.errors = [{instancePath:instancePath+"/params/messages",schemaPath:"#/properties/params/properties/messages/type",keyword:"type",params:{type: "array"}}];
+return false;
+}
+}
+var valid1 = _errs9 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data1.metadata !== undefined){
+var data6 = data1.metadata;
+var _errs12 = errors;
+if(errors === _errs12){
+if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+}
+else {
+validate43.errors = [{instancePath:instancePath+"/params/metadata",schemaPath:"#/properties/params/properties/metadata/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid1 = _errs12 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data1.modelPreferences !== undefined){
+var _errs15 = errors;
+if(!(validate48(data1.modelPreferences))){
+vErrors = vErrors === null ? func0(validate48.errors, instancePath+"/params/modelPreferences") : vErrors.concat(func0(validate48.errors, instancePath+"/params/modelPreferences"));
+errors = vErrors.length;
+}
+var valid1 = _errs15 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data1.stopSequences !== undefined){
+var data8 = data1.stopSequences;
+var _errs16 = errors;
+if(errors === _errs16){
+if(Array.isArray(data8)){
+var valid3 = true;
+var len1 = data8.length;
+for(var i1=0; i1<len1; i1++){
+var _errs18 = errors;
+if(typeof data8[i1] !== "string"){
+validate43.errors = [{instancePath:instancePath+"/params/stopSequences/" + i1,schemaPath:"#/properties/params/properties/stopSequences/items/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid3 = _errs18 === errors;
+if(!valid3){
+break;
+}
+}
+}
+else {
+validate43.errors = [{instancePath:instancePath+"/params/stopSequences",schemaPath:"#/properties/params/properties/stopSequences/type",keyword:"type",params:{type: "array"}}];
+return false;
+}
+}
+var valid1 = _errs16 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data1.systemPrompt !== undefined){
+var _errs20 = errors;
+if(typeof data1.systemPrompt !== "string"){
+validate43.errors = [{instancePath:instancePath+"/params/systemPrompt",schemaPath:"#/properties/params/properties/systemPrompt/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid1 = _errs20 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data1.temperature !== undefined){
+var _errs22 = errors;
+if(!(typeof data1.temperature == "number")){
+validate43.errors = [{instancePath:instancePath+"/params/temperature",schemaPath:"#/properties/params/properties/temperature/type",keyword:"type",params:{type: "number"}}];
+return false;
+}
+var valid1 = _errs22 === errors;
+}
+else {
+var valid1 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate43.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate43.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate43.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateCreateMessageResult = validate36;
 
-// prettier-ignore
 export const validateCursor = validate50;
+var schema64 = {"$id":"Cursor","type":"string"};
 
-// prettier-ignore
-const schema64 = {"$id":"Cursor","type":"string"};
-
-// prettier-ignore
-function validate50(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="Cursor" */;
-  let vErrors = null;
-  let errors = 0;
-  if(typeof data !== "string"){
-    validate50.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"}}];
-    return false;
-  }
-  validate50.errors = vErrors;
-  return errors === 0;
+function validate50(data, valCxt){
+"use strict"; /*# sourceURL="Cursor" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(typeof data !== "string"){
+validate50.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+validate50.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateEmbeddedResource = validate16;
 
-// prettier-ignore
 export const validateEmptyResult = validate51;
+var schema65 = {"$id":"EmptyResult","$ref":"Result"};
 
-// prettier-ignore
-const schema65 = {"$id":"EmptyResult","$ref":"Result"};
-
-// prettier-ignore
-function validate51(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="EmptyResult" */;
-  let vErrors = null;
-  let errors = 0;
-  const _errs0 = errors;
-  if(errors === _errs0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      const prop143 = data._meta;
-      if(prop143 !== undefined){
-        let data0 = prop143;
-        const _errs3 = errors;
-        if(errors === _errs3){
-          if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-          }
-          else {
-            validate51.errors = [{instancePath:instancePath+"/_meta",schemaPath:"Result/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-            return false;
-          }
-        }
-      }
-    }
-    else {
-      validate51.errors = [{instancePath,schemaPath:"Result/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate51.errors = vErrors;
-  return errors === 0;
+function validate51(data, valCxt){
+"use strict"; /*# sourceURL="EmptyResult" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+var _errs0 = errors;
+if(errors === _errs0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data._meta !== undefined){
+var data0 = data._meta;
+var _errs3 = errors;
+if(errors === _errs3){
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+}
+else {
+validate51.errors = [{instancePath:instancePath+"/_meta",schemaPath:"Result/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+}
+}
+else {
+validate51.errors = [{instancePath:instancePath,schemaPath:"Result/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate51.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateGetPromptRequest = validate52;
 
-// prettier-ignore
-function validate52(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="GetPromptRequest" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
-        validate52.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop144 = data.method;
-        if(prop144 !== undefined){
-          let data0 = prop144;
-          const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate52.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("prompts/get" !== data0){
-            validate52.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "prompts/get"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop145 = data.params;
-          if(prop145 !== undefined){
-            let data1 = prop145;
-            const _errs3 = errors;
-            if(errors === _errs3){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                let missing1;
-                if((data1.name === undefined) && (missing1 = "name")){
-                  validate52.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
-                  return false;
-                }
-                else {
-                  const prop146 = data1.arguments;
-                  if(prop146 !== undefined){
-                    let data2 = prop146;
-                    const _errs5 = errors;
-                    if(errors === _errs5){
-                      if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                        for(const key0 in data2){
-                          const _errs8 = errors;
-                          if(typeof data2[key0] !== "string"){
-                            validate52.errors = [{instancePath:instancePath+"/params/arguments/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/params/properties/arguments/additionalProperties/type",keyword:"type",params:{type: "string"}}];
-                            return false;
-                          }
-                          var valid2 = _errs8 === errors;
-                          if(!valid2){
-                            break;
-                          }
-                        }
-                      }
-                      else {
-                        validate52.errors = [{instancePath:instancePath+"/params/arguments",schemaPath:"#/properties/params/properties/arguments/type",keyword:"type",params:{type: "object"}}];
-                        return false;
-                      }
-                    }
-                    var valid1 = _errs5 === errors;
-                  }
-                  else {
-                    var valid1 = true;
-                  }
-                  if(valid1){
-                    const prop147 = data1.name;
-                    if(prop147 !== undefined){
-                      const _errs10 = errors;
-                      if(typeof prop147 !== "string"){
-                        validate52.errors = [{instancePath:instancePath+"/params/name",schemaPath:"#/properties/params/properties/name/type",keyword:"type",params:{type: "string"}}];
-                        return false;
-                      }
-                      var valid1 = _errs10 === errors;
-                    }
-                    else {
-                      var valid1 = true;
-                    }
-                  }
-                }
-              }
-              else {
-                validate52.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate52.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate52.errors = vErrors;
-  return errors === 0;
+function validate52(data, valCxt){
+"use strict"; /*# sourceURL="GetPromptRequest" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
+validate52.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.method !== undefined){
+var data0 = data.method;
+var _errs1 = errors;
+if(typeof data0 !== "string"){
+validate52.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("prompts/get" !== data0){
+validate52.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "prompts/get"}}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.params !== undefined){
+var data1 = data.params;
+var _errs3 = errors;
+if(errors === _errs3){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+var missing1;
+if((data1.name === undefined) && (missing1 = "name")){
+validate52.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
+return false;
+}
+else {
+if(data1.arguments !== undefined){
+var data2 = data1.arguments;
+var _errs5 = errors;
+if(errors === _errs5){
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+for(var key0 in data2){
+var _errs8 = errors;
+if(typeof data2[key0] !== "string"){
+validate52.errors = [{instancePath:instancePath+"/params/arguments/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/params/properties/arguments/additionalProperties/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid2 = _errs8 === errors;
+if(!valid2){
+break;
+}
+}
+}
+else {
+validate52.errors = [{instancePath:instancePath+"/params/arguments",schemaPath:"#/properties/params/properties/arguments/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid1 = _errs5 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data1.name !== undefined){
+var _errs10 = errors;
+if(typeof data1.name !== "string"){
+validate52.errors = [{instancePath:instancePath+"/params/name",schemaPath:"#/properties/params/properties/name/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid1 = _errs10 === errors;
+}
+else {
+var valid1 = true;
+}
+}
+}
+}
+else {
+validate52.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate52.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate52.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateGetPromptResult = validate53;
+var schema68 = {"$id":"GetPromptResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"description":{"type":"string"},"messages":{"items":{"$ref":"PromptMessage"},"type":"array"}},"required":["messages"],"type":"object"};
+var schema69 = {"$id":"PromptMessage","properties":{"content":{"type":"object","required":["type"],"discriminator":{"propertyName":"type"},"oneOf":[{"$ref":"TextContent"},{"$ref":"ImageContent"},{"$ref":"EmbeddedResource"}]},"role":{"$ref":"Role"}},"required":["content","role"],"type":"object"};
 
-// prettier-ignore
-const schema68 = {"$id":"GetPromptResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"description":{"type":"string"},"messages":{"items":{"$ref":"PromptMessage"},"type":"array"}},"required":["messages"],"type":"object"};
-
-// prettier-ignore
-const schema69 = {"$id":"PromptMessage","properties":{"content":{"type":"object","required":["type"],"discriminator":{"propertyName":"type"},"oneOf":[{"$ref":"TextContent"},{"$ref":"ImageContent"},{"$ref":"EmbeddedResource"}]},"role":{"$ref":"Role"}},"required":["content","role"],"type":"object"};
-
-// prettier-ignore
-function validate54(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="PromptMessage" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.content === undefined) && (missing0 = "content")) || ((data.role === undefined) && (missing0 = "role"))){
-        validate54.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop148 = data.content;
-        if(prop148 !== undefined){
-          let data0 = prop148;
-          const _errs1 = errors;
-          if(errors === _errs1){
-            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-              let missing1;
-              if((data0.type === undefined) && (missing1 = "type")){
-                validate54.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/required",keyword:"required",params:{missingProperty: missing1}}];
-                return false;
-              }
-              else {
-                const tag0 = data0.type;
-                if(typeof tag0 == "string"){
-                  if(tag0 === "text"){
-                    if(!(validate14(data0))){
-                      vErrors = vErrors === null ? rebaseErrors(validate14.errors, instancePath+"/content") : vErrors.concat(rebaseErrors(validate14.errors, instancePath+"/content"));
-                      errors = vErrors.length;
-                    }
-                  }
-                  else if(tag0 === "image"){
-                    if(!(validate15(data0))){
-                      vErrors = vErrors === null ? rebaseErrors(validate15.errors, instancePath+"/content") : vErrors.concat(rebaseErrors(validate15.errors, instancePath+"/content"));
-                      errors = vErrors.length;
-                    }
-                  }
-                  else if(tag0 === "resource"){
-                    if(!(validate16(data0))){
-                      vErrors = vErrors === null ? rebaseErrors(validate16.errors, instancePath+"/content") : vErrors.concat(rebaseErrors(validate16.errors, instancePath+"/content"));
-                      errors = vErrors.length;
-                    }
-                  }
-                  else {
-                    validate54.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0}}];
-                    return false;
-                  }
-                }
-                else {
-                  validate54.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0}}];
-                  return false;
-                }
-              }
-            }
-            else {
-              validate54.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "object"}}];
-              return false;
-            }
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop149 = data.role;
-          if(prop149 !== undefined){
-            let data1 = prop149;
-            const _errs7 = errors;
-            if(typeof data1 !== "string"){
-              validate54.errors = [{instancePath:instancePath+"/role",schemaPath:"Role/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            if(!((data1 === "assistant") || (data1 === "user"))){
-              validate54.errors = [{instancePath:instancePath+"/role",schemaPath:"Role/enum",keyword:"enum",params:{allowedValues: schema12.enum}}];
-              return false;
-            }
-            var valid0 = _errs7 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate54.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate54.errors = vErrors;
-  return errors === 0;
+function validate54(data, valCxt){
+"use strict"; /*# sourceURL="PromptMessage" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if(((data.content === undefined) && (missing0 = "content")) || ((data.role === undefined) && (missing0 = "role"))){
+validate54.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.content !== undefined){
+var data0 = data.content;
+var _errs1 = errors;
+if(errors === _errs1){
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+var missing1;
+if((data0.type === undefined) && (missing1 = "type")){
+validate54.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/required",keyword:"required",params:{missingProperty: missing1}}];
+return false;
+}
+else {
+var tag0 = data0.type;
+if(typeof tag0 == "string"){
+if(tag0 === "text"){
+if(!(validate14(data0))){
+vErrors = vErrors === null ? func0(validate14.errors, instancePath+"/content") : vErrors.concat(func0(validate14.errors, instancePath+"/content"));
+errors = vErrors.length;
+}
+}
+else if(tag0 === "image"){
+if(!(validate15(data0))){
+vErrors = vErrors === null ? func0(validate15.errors, instancePath+"/content") : vErrors.concat(func0(validate15.errors, instancePath+"/content"));
+errors = vErrors.length;
+}
+}
+else if(tag0 === "resource"){
+if(!(validate16(data0))){
+vErrors = vErrors === null ? func0(validate16.errors, instancePath+"/content") : vErrors.concat(func0(validate16.errors, instancePath+"/content"));
+errors = vErrors.length;
+}
+}
+else {
+validate54.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0}}];
+return false;
+}
+}
+else {
+validate54.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0}}];
+return false;
+}
+}
+}
+else {
+validate54.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.role !== undefined){
+var data1 = data.role;
+var _errs7 = errors;
+if(typeof data1 !== "string"){
+validate54.errors = [{instancePath:instancePath+"/role",schemaPath:"Role/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if(!((data1 === "assistant") || (data1 === "user"))){
+validate54.errors = [{instancePath:instancePath+"/role",schemaPath:"Role/enum",keyword:"enum",params:{allowedValues: schema12.enum}}];
+return false;
+}
+var valid0 = _errs7 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate54.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate54.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
-function validate53(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="GetPromptResult" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.messages === undefined) && (missing0 = "messages")){
-        validate53.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop150 = data._meta;
-        if(prop150 !== undefined){
-          let data0 = prop150;
-          const _errs1 = errors;
-          if(errors === _errs1){
-            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-            }
-            else {
-              validate53.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-              return false;
-            }
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop151 = data.description;
-          if(prop151 !== undefined){
-            const _errs4 = errors;
-            if(typeof prop151 !== "string"){
-              validate53.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            var valid0 = _errs4 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            const prop152 = data.messages;
-            if(prop152 !== undefined){
-              let data2 = prop152;
-              const _errs6 = errors;
-              if(errors === _errs6){
-                if(Array.isArray(data2)){
-                  var valid1 = true;
-                  const len0 = data2.length;
-                  for(let i0=0; i0<len0; i0++){
-                    const _errs8 = errors;
-                    if(!(validate54(data2[i0]))){
-                      vErrors = vErrors === null ? rebaseErrors(validate54.errors, instancePath+"/messages/" + i0) : vErrors.concat(rebaseErrors(validate54.errors, instancePath+"/messages/" + i0));
-                      errors = vErrors.length;
-                    }
-                    var valid1 = _errs8 === errors;
-                    if(!valid1){
-                      break;
-                    }
-                  }
-                }
-                else {
-                  validate53.errors = [{instancePath:instancePath+"/messages",schemaPath:"#/properties/messages/type",keyword:"type",params:{type: "array"}}];
-                  return false;
-                }
-              }
-              var valid0 = _errs6 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate53.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate53.errors = vErrors;
-  return errors === 0;
+
+function validate53(data, valCxt){
+"use strict"; /*# sourceURL="GetPromptResult" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if((data.messages === undefined) && (missing0 = "messages")){
+validate53.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data._meta !== undefined){
+var data0 = data._meta;
+var _errs1 = errors;
+if(errors === _errs1){
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+}
+else {
+validate53.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.description !== undefined){
+var _errs4 = errors;
+if(typeof data.description !== "string"){
+validate53.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.messages !== undefined){
+var data2 = data.messages;
+var _errs6 = errors;
+if(errors === _errs6){
+if(Array.isArray(data2)){
+var valid1 = true;
+var len0 = data2.length;
+for(var i0=0; i0<len0; i0++){
+var _errs8 = errors;
+if(!(validate54(data2[i0]))){
+vErrors = vErrors === null ? func0(validate54.errors, instancePath+"/messages/" + i0) : vErrors.concat(func0(validate54.errors, instancePath+"/messages/" + i0));
+errors = vErrors.length;
+}
+var valid1 = _errs8 === errors;
+if(!valid1){
+break;
+}
+}
+}
+else {
+validate53.errors = [{instancePath:instancePath+"/messages",schemaPath:"#/properties/messages/type",keyword:"type",params:{type: "array"}}];
+return false;
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+validate53.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate53.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateImageContent = validate15;
 
-// prettier-ignore
 export const validateImplementation = validate59;
 
-// prettier-ignore
-function validate59(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="Implementation" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.name === undefined) && (missing0 = "name")) || ((data.version === undefined) && (missing0 = "version"))){
-        validate59.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop153 = data.name;
-        if(prop153 !== undefined){
-          const _errs1 = errors;
-          if(typeof prop153 !== "string"){
-            validate59.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop154 = data.version;
-          if(prop154 !== undefined){
-            const _errs3 = errors;
-            if(typeof prop154 !== "string"){
-              validate59.errors = [{instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate59.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate59.errors = vErrors;
-  return errors === 0;
+function validate59(data, valCxt){
+"use strict"; /*# sourceURL="Implementation" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if(((data.name === undefined) && (missing0 = "name")) || ((data.version === undefined) && (missing0 = "version"))){
+validate59.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.name !== undefined){
+var _errs1 = errors;
+if(typeof data.name !== "string"){
+validate59.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.version !== undefined){
+var _errs3 = errors;
+if(typeof data.version !== "string"){
+validate59.errors = [{instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate59.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate59.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateInitializeRequest = validate27;
 
-// prettier-ignore
 export const validateInitializeResult = validate60;
+var schema72 = {"$id":"InitializeResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"capabilities":{"$ref":"ServerCapabilities"},"instructions":{"type":"string"},"protocolVersion":{"type":"string"},"serverInfo":{"$ref":"Implementation"}},"required":["capabilities","protocolVersion","serverInfo"],"type":"object"};
+var schema73 = {"$id":"ServerCapabilities","properties":{"experimental":{"additionalProperties":{"additionalProperties":true,"properties":{},"type":"object"},"type":"object"},"logging":{"additionalProperties":true,"properties":{},"type":"object"},"prompts":{"properties":{"listChanged":{"type":"boolean"}},"type":"object"},"resources":{"properties":{"listChanged":{"type":"boolean"},"subscribe":{"type":"boolean"}},"type":"object"},"tools":{"properties":{"listChanged":{"type":"boolean"}},"type":"object"}},"type":"object"};
 
-// prettier-ignore
-const schema72 = {"$id":"InitializeResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"capabilities":{"$ref":"ServerCapabilities"},"instructions":{"type":"string"},"protocolVersion":{"type":"string"},"serverInfo":{"$ref":"Implementation"}},"required":["capabilities","protocolVersion","serverInfo"],"type":"object"};
-
-// prettier-ignore
-const schema73 = {"$id":"ServerCapabilities","properties":{"experimental":{"additionalProperties":{"additionalProperties":true,"properties":{},"type":"object"},"type":"object"},"logging":{"additionalProperties":true,"properties":{},"type":"object"},"prompts":{"properties":{"listChanged":{"type":"boolean"}},"type":"object"},"resources":{"properties":{"listChanged":{"type":"boolean"},"subscribe":{"type":"boolean"}},"type":"object"},"tools":{"properties":{"listChanged":{"type":"boolean"}},"type":"object"}},"type":"object"};
-
-// prettier-ignore
-function validate60(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="InitializeResult" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((((data.capabilities === undefined) && (missing0 = "capabilities")) || ((data.protocolVersion === undefined) && (missing0 = "protocolVersion"))) || ((data.serverInfo === undefined) && (missing0 = "serverInfo"))){
-        validate60.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop155 = data._meta;
-        if(prop155 !== undefined){
-          let data0 = prop155;
-          const _errs1 = errors;
-          if(errors === _errs1){
-            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-            }
-            else {
-              validate60.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-              return false;
-            }
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop156 = data.capabilities;
-          if(prop156 !== undefined){
-            let data1 = prop156;
-            const _errs4 = errors;
-            const _errs5 = errors;
-            if(errors === _errs5){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                const prop157 = data1.experimental;
-                if(prop157 !== undefined){
-                  let data2 = prop157;
-                  const _errs7 = errors;
-                  if(errors === _errs7){
-                    if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                      for(const key0 in data2){
-                        let data3 = data2[key0];
-                        const _errs10 = errors;
-                        if(errors === _errs10){
-                          if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-                          }
-                          else {
-                            validate60.errors = [{instancePath:instancePath+"/capabilities/experimental/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"ServerCapabilities/properties/experimental/additionalProperties/type",keyword:"type",params:{type: "object"}}];
-                            return false;
-                          }
-                        }
-                        var valid3 = _errs10 === errors;
-                        if(!valid3){
-                          break;
-                        }
-                      }
-                    }
-                    else {
-                      validate60.errors = [{instancePath:instancePath+"/capabilities/experimental",schemaPath:"ServerCapabilities/properties/experimental/type",keyword:"type",params:{type: "object"}}];
-                      return false;
-                    }
-                  }
-                  var valid2 = _errs7 === errors;
-                }
-                else {
-                  var valid2 = true;
-                }
-                if(valid2){
-                  const prop158 = data1.logging;
-                  if(prop158 !== undefined){
-                    let data4 = prop158;
-                    const _errs13 = errors;
-                    if(errors === _errs13){
-                      if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-                      }
-                      else {
-                        validate60.errors = [{instancePath:instancePath+"/capabilities/logging",schemaPath:"ServerCapabilities/properties/logging/type",keyword:"type",params:{type: "object"}}];
-                        return false;
-                      }
-                    }
-                    var valid2 = _errs13 === errors;
-                  }
-                  else {
-                    var valid2 = true;
-                  }
-                  if(valid2){
-                    const prop159 = data1.prompts;
-                    if(prop159 !== undefined){
-                      let data5 = prop159;
-                      const _errs16 = errors;
-                      if(errors === _errs16){
-                        if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
-                          const prop160 = data5.listChanged;
-                          if(prop160 !== undefined){
-                            if(typeof prop160 !== "boolean"){
-                              validate60.errors = [{instancePath:instancePath+"/capabilities/prompts/listChanged",schemaPath:"ServerCapabilities/properties/prompts/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
-                              return false;
-                            }
-                          }
-                        }
-                        else {
-                          validate60.errors = [{instancePath:instancePath+"/capabilities/prompts",schemaPath:"ServerCapabilities/properties/prompts/type",keyword:"type",params:{type: "object"}}];
-                          return false;
-                        }
-                      }
-                      var valid2 = _errs16 === errors;
-                    }
-                    else {
-                      var valid2 = true;
-                    }
-                    if(valid2){
-                      const prop161 = data1.resources;
-                      if(prop161 !== undefined){
-                        let data7 = prop161;
-                        const _errs20 = errors;
-                        if(errors === _errs20){
-                          if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
-                            const prop162 = data7.listChanged;
-                            if(prop162 !== undefined){
-                              const _errs22 = errors;
-                              if(typeof prop162 !== "boolean"){
-                                validate60.errors = [{instancePath:instancePath+"/capabilities/resources/listChanged",schemaPath:"ServerCapabilities/properties/resources/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
-                                return false;
-                              }
-                              var valid5 = _errs22 === errors;
-                            }
-                            else {
-                              var valid5 = true;
-                            }
-                            if(valid5){
-                              const prop163 = data7.subscribe;
-                              if(prop163 !== undefined){
-                                const _errs24 = errors;
-                                if(typeof prop163 !== "boolean"){
-                                  validate60.errors = [{instancePath:instancePath+"/capabilities/resources/subscribe",schemaPath:"ServerCapabilities/properties/resources/properties/subscribe/type",keyword:"type",params:{type: "boolean"}}];
-                                  return false;
-                                }
-                                var valid5 = _errs24 === errors;
-                              }
-                              else {
-                                var valid5 = true;
-                              }
-                            }
-                          }
-                          else {
-                            validate60.errors = [{instancePath:instancePath+"/capabilities/resources",schemaPath:"ServerCapabilities/properties/resources/type",keyword:"type",params:{type: "object"}}];
-                            return false;
-                          }
-                        }
-                        var valid2 = _errs20 === errors;
-                      }
-                      else {
-                        var valid2 = true;
-                      }
-                      if(valid2){
-                        const prop164 = data1.tools;
-                        if(prop164 !== undefined){
-                          let data10 = prop164;
-                          const _errs26 = errors;
-                          if(errors === _errs26){
-                            if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
-                              const prop165 = data10.listChanged;
-                              if(prop165 !== undefined){
-                                if(typeof prop165 !== "boolean"){
-                                  validate60.errors = [{instancePath:instancePath+"/capabilities/tools/listChanged",schemaPath:"ServerCapabilities/properties/tools/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
-                                  return false;
-                                }
-                              }
-                            }
-                            else {
-                              validate60.errors = [{instancePath:instancePath+"/capabilities/tools",schemaPath:"ServerCapabilities/properties/tools/type",keyword:"type",params:{type: "object"}}];
-                              return false;
-                            }
-                          }
-                          var valid2 = _errs26 === errors;
-                        }
-                        else {
-                          var valid2 = true;
-                        }
-                      }
-                    }
-                  }
-                }
-              }
-              else {
-                validate60.errors = [{instancePath:instancePath+"/capabilities",schemaPath:"ServerCapabilities/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs4 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            const prop166 = data.instructions;
-            if(prop166 !== undefined){
-              const _errs30 = errors;
-              if(typeof prop166 !== "string"){
-                validate60.errors = [{instancePath:instancePath+"/instructions",schemaPath:"#/properties/instructions/type",keyword:"type",params:{type: "string"}}];
-                return false;
-              }
-              var valid0 = _errs30 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-            if(valid0){
-              const prop167 = data.protocolVersion;
-              if(prop167 !== undefined){
-                const _errs32 = errors;
-                if(typeof prop167 !== "string"){
-                  validate60.errors = [{instancePath:instancePath+"/protocolVersion",schemaPath:"#/properties/protocolVersion/type",keyword:"type",params:{type: "string"}}];
-                  return false;
-                }
-                var valid0 = _errs32 === errors;
-              }
-              else {
-                var valid0 = true;
-              }
-              if(valid0){
-                const prop168 = data.serverInfo;
-                if(prop168 !== undefined){
-                  let data14 = prop168;
-                  const _errs34 = errors;
-                  const _errs35 = errors;
-                  if(errors === _errs35){
-                    if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
-                      let missing1;
-                      if(((data14.name === undefined) && (missing1 = "name")) || ((data14.version === undefined) && (missing1 = "version"))){
-                        validate60.errors = [{instancePath:instancePath+"/serverInfo",schemaPath:"Implementation/required",keyword:"required",params:{missingProperty: missing1}}];
-                        return false;
-                      }
-                      else {
-                        const prop169 = data14.name;
-                        if(prop169 !== undefined){
-                          const _errs37 = errors;
-                          if(typeof prop169 !== "string"){
-                            validate60.errors = [{instancePath:instancePath+"/serverInfo/name",schemaPath:"Implementation/properties/name/type",keyword:"type",params:{type: "string"}}];
-                            return false;
-                          }
-                          var valid8 = _errs37 === errors;
-                        }
-                        else {
-                          var valid8 = true;
-                        }
-                        if(valid8){
-                          const prop170 = data14.version;
-                          if(prop170 !== undefined){
-                            const _errs39 = errors;
-                            if(typeof prop170 !== "string"){
-                              validate60.errors = [{instancePath:instancePath+"/serverInfo/version",schemaPath:"Implementation/properties/version/type",keyword:"type",params:{type: "string"}}];
-                              return false;
-                            }
-                            var valid8 = _errs39 === errors;
-                          }
-                          else {
-                            var valid8 = true;
-                          }
-                        }
-                      }
-                    }
-                    else {
-                      validate60.errors = [{instancePath:instancePath+"/serverInfo",schemaPath:"Implementation/type",keyword:"type",params:{type: "object"}}];
-                      return false;
-                    }
-                  }
-                  var valid0 = _errs34 === errors;
-                }
-                else {
-                  var valid0 = true;
-                }
-              }
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate60.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate60.errors = vErrors;
-  return errors === 0;
+function validate60(data, valCxt){
+"use strict"; /*# sourceURL="InitializeResult" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if((((data.capabilities === undefined) && (missing0 = "capabilities")) || ((data.protocolVersion === undefined) && (missing0 = "protocolVersion"))) || ((data.serverInfo === undefined) && (missing0 = "serverInfo"))){
+validate60.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data._meta !== undefined){
+var data0 = data._meta;
+var _errs1 = errors;
+if(errors === _errs1){
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+}
+else {
+validate60.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.capabilities !== undefined){
+var data1 = data.capabilities;
+var _errs4 = errors;
+var _errs5 = errors;
+if(errors === _errs5){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(data1.experimental !== undefined){
+var data2 = data1.experimental;
+var _errs7 = errors;
+if(errors === _errs7){
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+for(var key0 in data2){
+var data3 = data2[key0];
+var _errs10 = errors;
+if(errors === _errs10){
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+}
+else {
+validate60.errors = [{instancePath:instancePath+"/capabilities/experimental/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"ServerCapabilities/properties/experimental/additionalProperties/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid3 = _errs10 === errors;
+if(!valid3){
+break;
+}
+}
+}
+else {
+validate60.errors = [{instancePath:instancePath+"/capabilities/experimental",schemaPath:"ServerCapabilities/properties/experimental/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid2 = _errs7 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data1.logging !== undefined){
+var data4 = data1.logging;
+var _errs13 = errors;
+if(errors === _errs13){
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+}
+else {
+validate60.errors = [{instancePath:instancePath+"/capabilities/logging",schemaPath:"ServerCapabilities/properties/logging/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid2 = _errs13 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data1.prompts !== undefined){
+var data5 = data1.prompts;
+var _errs16 = errors;
+if(errors === _errs16){
+if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+if(data5.listChanged !== undefined){
+if(typeof data5.listChanged !== "boolean"){
+validate60.errors = [{instancePath:instancePath+"/capabilities/prompts/listChanged",schemaPath:"ServerCapabilities/properties/prompts/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
+return false;
+}
+}
+}
+else {
+validate60.errors = [{instancePath:instancePath+"/capabilities/prompts",schemaPath:"ServerCapabilities/properties/prompts/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid2 = _errs16 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data1.resources !== undefined){
+var data7 = data1.resources;
+var _errs20 = errors;
+if(errors === _errs20){
+if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+if(data7.listChanged !== undefined){
+var _errs22 = errors;
+if(typeof data7.listChanged !== "boolean"){
+validate60.errors = [{instancePath:instancePath+"/capabilities/resources/listChanged",schemaPath:"ServerCapabilities/properties/resources/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
+return false;
+}
+var valid5 = _errs22 === errors;
+}
+else {
+var valid5 = true;
+}
+if(valid5){
+if(data7.subscribe !== undefined){
+var _errs24 = errors;
+if(typeof data7.subscribe !== "boolean"){
+validate60.errors = [{instancePath:instancePath+"/capabilities/resources/subscribe",schemaPath:"ServerCapabilities/properties/resources/properties/subscribe/type",keyword:"type",params:{type: "boolean"}}];
+return false;
+}
+var valid5 = _errs24 === errors;
+}
+else {
+var valid5 = true;
+}
+}
+}
+else {
+validate60.errors = [{instancePath:instancePath+"/capabilities/resources",schemaPath:"ServerCapabilities/properties/resources/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid2 = _errs20 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data1.tools !== undefined){
+var data10 = data1.tools;
+var _errs26 = errors;
+if(errors === _errs26){
+if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
+if(data10.listChanged !== undefined){
+if(typeof data10.listChanged !== "boolean"){
+validate60.errors = [{instancePath:instancePath+"/capabilities/tools/listChanged",schemaPath:"ServerCapabilities/properties/tools/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
+return false;
+}
+}
+}
+else {
+validate60.errors = [{instancePath:instancePath+"/capabilities/tools",schemaPath:"ServerCapabilities/properties/tools/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid2 = _errs26 === errors;
+}
+else {
+var valid2 = true;
+}
+}
+}
+}
+}
+}
+else {
+validate60.errors = [{instancePath:instancePath+"/capabilities",schemaPath:"ServerCapabilities/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.instructions !== undefined){
+var _errs30 = errors;
+if(typeof data.instructions !== "string"){
+validate60.errors = [{instancePath:instancePath+"/instructions",schemaPath:"#/properties/instructions/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs30 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.protocolVersion !== undefined){
+var _errs32 = errors;
+if(typeof data.protocolVersion !== "string"){
+validate60.errors = [{instancePath:instancePath+"/protocolVersion",schemaPath:"#/properties/protocolVersion/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs32 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.serverInfo !== undefined){
+var data14 = data.serverInfo;
+var _errs34 = errors;
+var _errs35 = errors;
+if(errors === _errs35){
+if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
+var missing1;
+if(((data14.name === undefined) && (missing1 = "name")) || ((data14.version === undefined) && (missing1 = "version"))){
+validate60.errors = [{instancePath:instancePath+"/serverInfo",schemaPath:"Implementation/required",keyword:"required",params:{missingProperty: missing1}}];
+return false;
+}
+else {
+if(data14.name !== undefined){
+var _errs37 = errors;
+if(typeof data14.name !== "string"){
+validate60.errors = [{instancePath:instancePath+"/serverInfo/name",schemaPath:"Implementation/properties/name/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid8 = _errs37 === errors;
+}
+else {
+var valid8 = true;
+}
+if(valid8){
+if(data14.version !== undefined){
+var _errs39 = errors;
+if(typeof data14.version !== "string"){
+validate60.errors = [{instancePath:instancePath+"/serverInfo/version",schemaPath:"Implementation/properties/version/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid8 = _errs39 === errors;
+}
+else {
+var valid8 = true;
+}
+}
+}
+}
+else {
+validate60.errors = [{instancePath:instancePath+"/serverInfo",schemaPath:"Implementation/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs34 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+else {
+validate60.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate60.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateInitializedNotification = validate61;
 
-// prettier-ignore
-function validate61(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="InitializedNotification" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.method === undefined) && (missing0 = "method")){
-        validate61.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop171 = data.method;
-        if(prop171 !== undefined){
-          let data0 = prop171;
-          const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate61.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("notifications/initialized" !== data0){
-            validate61.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/initialized"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop172 = data.params;
-          if(prop172 !== undefined){
-            let data1 = prop172;
-            const _errs3 = errors;
-            if(errors === _errs3){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                const prop173 = data1._meta;
-                if(prop173 !== undefined){
-                  let data2 = prop173;
-                  const _errs6 = errors;
-                  if(errors === _errs6){
-                    if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                    }
-                    else {
-                      validate61.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-                      return false;
-                    }
-                  }
-                }
-              }
-              else {
-                validate61.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate61.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate61.errors = vErrors;
-  return errors === 0;
+function validate61(data, valCxt){
+"use strict"; /*# sourceURL="InitializedNotification" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if((data.method === undefined) && (missing0 = "method")){
+validate61.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.method !== undefined){
+var data0 = data.method;
+var _errs1 = errors;
+if(typeof data0 !== "string"){
+validate61.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("notifications/initialized" !== data0){
+validate61.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/initialized"}}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.params !== undefined){
+var data1 = data.params;
+var _errs3 = errors;
+if(errors === _errs3){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(data1._meta !== undefined){
+var data2 = data1._meta;
+var _errs6 = errors;
+if(errors === _errs6){
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+}
+else {
+validate61.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+}
+}
+else {
+validate61.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate61.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate61.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateJSONRPCError = validate62;
+var schema76 = {"$id":"JSONRPCError","properties":{"error":{"properties":{"code":{"type":"integer"},"data":{},"message":{"type":"string"}},"required":["code","message"],"type":"object"},"id":{"$ref":"RequestId"},"jsonrpc":{"const":"2.0","type":"string"}},"required":["error","id","jsonrpc"],"type":"object"};
 
-// prettier-ignore
-const schema76 = {"$id":"JSONRPCError","properties":{"error":{"properties":{"code":{"type":"integer"},"data":{},"message":{"type":"string"}},"required":["code","message"],"type":"object"},"id":{"$ref":"RequestId"},"jsonrpc":{"const":"2.0","type":"string"}},"required":["error","id","jsonrpc"],"type":"object"};
-
-// prettier-ignore
-function validate62(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="JSONRPCError" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((((data.error === undefined) && (missing0 = "error")) || ((data.id === undefined) && (missing0 = "id"))) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))){
-        validate62.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop174 = data.error;
-        if(prop174 !== undefined){
-          let data0 = prop174;
-          const _errs1 = errors;
-          if(errors === _errs1){
-            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-              let missing1;
-              if(((data0.code === undefined) && (missing1 = "code")) || ((data0.message === undefined) && (missing1 = "message"))){
-                validate62.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: missing1}}];
-                return false;
-              }
-              else {
-                const prop175 = data0.code;
-                if(prop175 !== undefined){
-                  let data1 = prop175;
-                  const _errs3 = errors;
-                  if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
-                    validate62.errors = [{instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/type",keyword:"type",params:{type: "integer"}}];
-                    return false;
-                  }
-                  var valid1 = _errs3 === errors;
-                }
-                else {
-                  var valid1 = true;
-                }
-                if(valid1){
-                  const prop176 = data0.message;
-                  if(prop176 !== undefined){
-                    const _errs5 = errors;
-                    if(typeof prop176 !== "string"){
-                      validate62.errors = [{instancePath:instancePath+"/error/message",schemaPath:"#/properties/error/properties/message/type",keyword:"type",params:{type: "string"}}];
-                      return false;
-                    }
-                    var valid1 = _errs5 === errors;
-                  }
-                  else {
-                    var valid1 = true;
-                  }
-                }
-              }
-            }
-            else {
-              validate62.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"}}];
-              return false;
-            }
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop177 = data.id;
-          if(prop177 !== undefined){
-            let data3 = prop177;
-            const _errs7 = errors;
-            if((typeof data3 !== "string") && (!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))))){
-              validate62.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema25.type}}];
-              return false;
-            }
-            var valid0 = _errs7 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            const prop178 = data.jsonrpc;
-            if(prop178 !== undefined){
-              let data4 = prop178;
-              const _errs10 = errors;
-              if(typeof data4 !== "string"){
-                validate62.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
-                return false;
-              }
-              if("2.0" !== data4){
-                validate62.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
-                return false;
-              }
-              var valid0 = _errs10 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate62.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate62.errors = vErrors;
-  return errors === 0;
+function validate62(data, valCxt){
+"use strict"; /*# sourceURL="JSONRPCError" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if((((data.error === undefined) && (missing0 = "error")) || ((data.id === undefined) && (missing0 = "id"))) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))){
+validate62.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.error !== undefined){
+var data0 = data.error;
+var _errs1 = errors;
+if(errors === _errs1){
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+var missing1;
+if(((data0.code === undefined) && (missing1 = "code")) || ((data0.message === undefined) && (missing1 = "message"))){
+validate62.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: missing1}}];
+return false;
+}
+else {
+if(data0.code !== undefined){
+var data1 = data0.code;
+var _errs3 = errors;
+if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
+validate62.errors = [{instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/type",keyword:"type",params:{type: "integer"}}];
+return false;
+}
+var valid1 = _errs3 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data0.message !== undefined){
+var _errs5 = errors;
+if(typeof data0.message !== "string"){
+validate62.errors = [{instancePath:instancePath+"/error/message",schemaPath:"#/properties/error/properties/message/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid1 = _errs5 === errors;
+}
+else {
+var valid1 = true;
+}
+}
+}
+}
+else {
+validate62.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.id !== undefined){
+var data3 = data.id;
+var _errs7 = errors;
+if((typeof data3 !== "string") && (!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))))){
+validate62.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema25.type}}];
+return false;
+}
+var valid0 = _errs7 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.jsonrpc !== undefined){
+var data4 = data.jsonrpc;
+var _errs10 = errors;
+if(typeof data4 !== "string"){
+validate62.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("2.0" !== data4){
+validate62.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
+return false;
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+validate62.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate62.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateJSONRPCMessage = validate63;
+var schema78 = {"$id":"JSONRPCMessage","anyOf":[{"$ref":"JSONRPCRequest"},{"$ref":"JSONRPCNotification"},{"$ref":"JSONRPCResponse"},{"$ref":"JSONRPCError"}]};
+var schema82 = {"$id":"JSONRPCNotification","properties":{"jsonrpc":{"const":"2.0","type":"string"},"method":{"type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object"}},"required":["jsonrpc","method"],"type":"object"};
+var schema79 = {"$id":"JSONRPCRequest","properties":{"id":{"$ref":"RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"properties":{"progressToken":{"$ref":"ProgressToken"}},"type":"object"}},"type":"object"}},"required":["id","jsonrpc","method"],"type":"object"};
 
-// prettier-ignore
-const schema78 = {"$id":"JSONRPCMessage","anyOf":[{"$ref":"JSONRPCRequest"},{"$ref":"JSONRPCNotification"},{"$ref":"JSONRPCResponse"},{"$ref":"JSONRPCError"}]};
-
-// prettier-ignore
-const schema82 = {"$id":"JSONRPCNotification","properties":{"jsonrpc":{"const":"2.0","type":"string"},"method":{"type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object"}},"required":["jsonrpc","method"],"type":"object"};
-
-// prettier-ignore
-const schema79 = {"$id":"JSONRPCRequest","properties":{"id":{"$ref":"RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"properties":{"progressToken":{"$ref":"ProgressToken"}},"type":"object"}},"type":"object"}},"required":["id","jsonrpc","method"],"type":"object"};
-
-// prettier-ignore
-function validate64(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="JSONRPCRequest" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))){
-        validate64.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop179 = data.id;
-        if(prop179 !== undefined){
-          let data0 = prop179;
-          const _errs1 = errors;
-          if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
-            validate64.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema25.type}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop180 = data.jsonrpc;
-          if(prop180 !== undefined){
-            let data1 = prop180;
-            const _errs4 = errors;
-            if(typeof data1 !== "string"){
-              validate64.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            if("2.0" !== data1){
-              validate64.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
-              return false;
-            }
-            var valid0 = _errs4 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            const prop181 = data.method;
-            if(prop181 !== undefined){
-              const _errs6 = errors;
-              if(typeof prop181 !== "string"){
-                validate64.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-                return false;
-              }
-              var valid0 = _errs6 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-            if(valid0){
-              const prop182 = data.params;
-              if(prop182 !== undefined){
-                let data3 = prop182;
-                const _errs8 = errors;
-                if(errors === _errs8){
-                  if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-                    const prop183 = data3._meta;
-                    if(prop183 !== undefined){
-                      let data4 = prop183;
-                      const _errs11 = errors;
-                      if(errors === _errs11){
-                        if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-                          const prop184 = data4.progressToken;
-                          if(prop184 !== undefined){
-                            let data5 = prop184;
-                            if((typeof data5 !== "string") && (!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))))){
-                              validate64.errors = [{instancePath:instancePath+"/params/_meta/progressToken",schemaPath:"ProgressToken/type",keyword:"type",params:{type: schema29.type}}];
-                              return false;
-                            }
-                          }
-                        }
-                        else {
-                          validate64.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-                          return false;
-                        }
-                      }
-                    }
-                  }
-                  else {
-                    validate64.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                    return false;
-                  }
-                }
-                var valid0 = _errs8 === errors;
-              }
-              else {
-                var valid0 = true;
-              }
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate64.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate64.errors = vErrors;
-  return errors === 0;
+function validate64(data, valCxt){
+"use strict"; /*# sourceURL="JSONRPCRequest" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))){
+validate64.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.id !== undefined){
+var data0 = data.id;
+var _errs1 = errors;
+if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
+validate64.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema25.type}}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.jsonrpc !== undefined){
+var data1 = data.jsonrpc;
+var _errs4 = errors;
+if(typeof data1 !== "string"){
+validate64.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("2.0" !== data1){
+validate64.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
+return false;
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.method !== undefined){
+var _errs6 = errors;
+if(typeof data.method !== "string"){
+validate64.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.params !== undefined){
+var data3 = data.params;
+var _errs8 = errors;
+if(errors === _errs8){
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+if(data3._meta !== undefined){
+var data4 = data3._meta;
+var _errs11 = errors;
+if(errors === _errs11){
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if(data4.progressToken !== undefined){
+var data5 = data4.progressToken;
+if((typeof data5 !== "string") && (!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))))){
+validate64.errors = [{instancePath:instancePath+"/params/_meta/progressToken",schemaPath:"ProgressToken/type",keyword:"type",params:{type: schema29.type}}];
+return false;
+}
+}
+}
+else {
+validate64.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+}
+}
+else {
+validate64.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+else {
+validate64.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate64.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
-const schema83 = {"$id":"JSONRPCResponse","properties":{"id":{"$ref":"RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"result":{"$ref":"Result"}},"required":["id","jsonrpc","result"],"type":"object"};
+var schema83 = {"$id":"JSONRPCResponse","properties":{"id":{"$ref":"RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"result":{"$ref":"Result"}},"required":["id","jsonrpc","result"],"type":"object"};
 
-// prettier-ignore
-function validate66(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="JSONRPCResponse" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.result === undefined) && (missing0 = "result"))){
-        validate66.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop185 = data.id;
-        if(prop185 !== undefined){
-          let data0 = prop185;
-          const _errs1 = errors;
-          if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
-            validate66.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema25.type}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop186 = data.jsonrpc;
-          if(prop186 !== undefined){
-            let data1 = prop186;
-            const _errs4 = errors;
-            if(typeof data1 !== "string"){
-              validate66.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            if("2.0" !== data1){
-              validate66.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
-              return false;
-            }
-            var valid0 = _errs4 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            const prop187 = data.result;
-            if(prop187 !== undefined){
-              let data2 = prop187;
-              const _errs6 = errors;
-              const _errs7 = errors;
-              if(errors === _errs7){
-                if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                  const prop188 = data2._meta;
-                  if(prop188 !== undefined){
-                    let data3 = prop188;
-                    const _errs10 = errors;
-                    if(errors === _errs10){
-                      if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-                      }
-                      else {
-                        validate66.errors = [{instancePath:instancePath+"/result/_meta",schemaPath:"Result/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-                        return false;
-                      }
-                    }
-                  }
-                }
-                else {
-                  validate66.errors = [{instancePath:instancePath+"/result",schemaPath:"Result/type",keyword:"type",params:{type: "object"}}];
-                  return false;
-                }
-              }
-              var valid0 = _errs6 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate66.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate66.errors = vErrors;
-  return errors === 0;
+function validate66(data, valCxt){
+"use strict"; /*# sourceURL="JSONRPCResponse" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.result === undefined) && (missing0 = "result"))){
+validate66.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.id !== undefined){
+var data0 = data.id;
+var _errs1 = errors;
+if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
+validate66.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema25.type}}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.jsonrpc !== undefined){
+var data1 = data.jsonrpc;
+var _errs4 = errors;
+if(typeof data1 !== "string"){
+validate66.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("2.0" !== data1){
+validate66.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
+return false;
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.result !== undefined){
+var data2 = data.result;
+var _errs6 = errors;
+var _errs7 = errors;
+if(errors === _errs7){
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+if(data2._meta !== undefined){
+var data3 = data2._meta;
+var _errs10 = errors;
+if(errors === _errs10){
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+}
+else {
+validate66.errors = [{instancePath:instancePath+"/result/_meta",schemaPath:"Result/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+}
+}
+else {
+validate66.errors = [{instancePath:instancePath+"/result",schemaPath:"Result/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+validate66.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate66.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
-function validate63(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="JSONRPCMessage" */;
-  let vErrors = null;
-  let errors = 0;
-  const _errs0 = errors;
-  let valid0 = false;
-  const _errs1 = errors;
-  if(!(validate64(data))){
-    vErrors = vErrors === null ? rebaseErrors(validate64.errors, instancePath) : vErrors.concat(rebaseErrors(validate64.errors, instancePath));
-    errors = vErrors.length;
-  }
-  var _valid0 = _errs1 === errors;
-  valid0 = valid0 || _valid0;
-  if(!valid0){
-    const _errs2 = errors;
-    const _errs3 = errors;
-    if(errors === _errs3){
-      if(data && typeof data == "object" && !Array.isArray(data)){
-        let missing0;
-        if(((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))){
-          const err0 = {instancePath,schemaPath:"JSONRPCNotification/required",keyword:"required",params:{missingProperty: missing0}};
-          if(vErrors === null){
-            vErrors = [err0];
-          }
-          else {
-            vErrors.push(err0);
-          }
-          errors++;
-        }
-        else {
-          const prop189 = data.jsonrpc;
-          if(prop189 !== undefined){
-            let data0 = prop189;
-            const _errs5 = errors;
-            if(typeof data0 !== "string"){
-              const err1 = {instancePath:instancePath+"/jsonrpc",schemaPath:"JSONRPCNotification/properties/jsonrpc/type",keyword:"type",params:{type: "string"}};
-              if(vErrors === null){
-                vErrors = [err1];
-              }
-              else {
-                vErrors.push(err1);
-              }
-              errors++;
-            }
-            if("2.0" !== data0){
-              const err2 = {instancePath:instancePath+"/jsonrpc",schemaPath:"JSONRPCNotification/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}};
-              if(vErrors === null){
-                vErrors = [err2];
-              }
-              else {
-                vErrors.push(err2);
-              }
-              errors++;
-            }
-            var valid2 = _errs5 === errors;
-          }
-          else {
-            var valid2 = true;
-          }
-          if(valid2){
-            const prop190 = data.method;
-            if(prop190 !== undefined){
-              const _errs7 = errors;
-              if(typeof prop190 !== "string"){
-                const err3 = {instancePath:instancePath+"/method",schemaPath:"JSONRPCNotification/properties/method/type",keyword:"type",params:{type: "string"}};
-                if(vErrors === null){
-                  vErrors = [err3];
-                }
-                else {
-                  vErrors.push(err3);
-                }
-                errors++;
-              }
-              var valid2 = _errs7 === errors;
-            }
-            else {
-              var valid2 = true;
-            }
-            if(valid2){
-              const prop191 = data.params;
-              if(prop191 !== undefined){
-                let data2 = prop191;
-                const _errs9 = errors;
-                if(errors === _errs9){
-                  if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                    const prop192 = data2._meta;
-                    if(prop192 !== undefined){
-                      let data3 = prop192;
-                      const _errs12 = errors;
-                      if(errors === _errs12){
-                        if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-                        }
-                        else {
-                          const err4 = {instancePath:instancePath+"/params/_meta",schemaPath:"JSONRPCNotification/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}};
-                          if(vErrors === null){
-                            vErrors = [err4];
-                          }
-                          else {
-                            vErrors.push(err4);
-                          }
-                          errors++;
-                        }
-                      }
-                    }
-                  }
-                  else {
-                    const err5 = {instancePath:instancePath+"/params",schemaPath:"JSONRPCNotification/properties/params/type",keyword:"type",params:{type: "object"}};
-                    if(vErrors === null){
-                      vErrors = [err5];
-                    }
-                    else {
-                      vErrors.push(err5);
-                    }
-                    errors++;
-                  }
-                }
-                var valid2 = _errs9 === errors;
-              }
-              else {
-                var valid2 = true;
-              }
-            }
-          }
-        }
-      }
-      else {
-        const err6 = {instancePath,schemaPath:"JSONRPCNotification/type",keyword:"type",params:{type: "object"}};
-        if(vErrors === null){
-          vErrors = [err6];
-        }
-        else {
-          vErrors.push(err6);
-        }
-        errors++;
-      }
-    }
-    var _valid0 = _errs2 === errors;
-    valid0 = valid0 || _valid0;
-    if(!valid0){
-      const _errs15 = errors;
-      if(!(validate66(data))){
-        vErrors = vErrors === null ? rebaseErrors(validate66.errors, instancePath) : vErrors.concat(rebaseErrors(validate66.errors, instancePath));
-        errors = vErrors.length;
-      }
-      var _valid0 = _errs15 === errors;
-      valid0 = valid0 || _valid0;
-      if(!valid0){
-        const _errs16 = errors;
-        if(!(validate62(data))){
-          vErrors = vErrors === null ? rebaseErrors(validate62.errors, instancePath) : vErrors.concat(rebaseErrors(validate62.errors, instancePath));
-          errors = vErrors.length;
-        }
-        var _valid0 = _errs16 === errors;
-        valid0 = valid0 || _valid0;
-      }
-    }
-  }
-  if(!valid0){
-    const err7 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{}};
-    if(vErrors === null){
-      vErrors = [err7];
-    }
-    else {
-      vErrors.push(err7);
-    }
-    errors++;
-    validate63.errors = vErrors;
-    return false;
-  }
-  else {
-    errors = _errs0;
-    if(vErrors !== null){
-      if(_errs0){
-        vErrors.length = _errs0;
-      }
-      else {
-        vErrors = null;
-      }
-    }
-  }
-  validate63.errors = vErrors;
-  return errors === 0;
+
+function validate63(data, valCxt){
+"use strict"; /*# sourceURL="JSONRPCMessage" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+var _errs0 = errors;
+var valid0 = false;
+var _errs1 = errors;
+if(!(validate64(data))){
+vErrors = vErrors === null ? func0(validate64.errors, instancePath) : vErrors.concat(func0(validate64.errors, instancePath));
+errors = vErrors.length;
+}
+var _valid0 = _errs1 === errors;
+valid0 = valid0 || _valid0;
+if(!valid0){
+var _errs2 = errors;
+var _errs3 = errors;
+if(errors === _errs3){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if(((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))){
+var err0 = {instancePath:instancePath,schemaPath:"JSONRPCNotification/required",keyword:"required",params:{missingProperty: missing0}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+else {
+if(data.jsonrpc !== undefined){
+var data0 = data.jsonrpc;
+var _errs5 = errors;
+if(typeof data0 !== "string"){
+var err1 = {instancePath:instancePath+"/jsonrpc",schemaPath:"JSONRPCNotification/properties/jsonrpc/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if("2.0" !== data0){
+var err2 = {instancePath:instancePath+"/jsonrpc",schemaPath:"JSONRPCNotification/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+var valid2 = _errs5 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data.method !== undefined){
+var _errs7 = errors;
+if(typeof data.method !== "string"){
+var err3 = {instancePath:instancePath+"/method",schemaPath:"JSONRPCNotification/properties/method/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+var valid2 = _errs7 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data.params !== undefined){
+var data2 = data.params;
+var _errs9 = errors;
+if(errors === _errs9){
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+if(data2._meta !== undefined){
+var data3 = data2._meta;
+var _errs12 = errors;
+if(errors === _errs12){
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+}
+else {
+var err4 = {instancePath:instancePath+"/params/_meta",schemaPath:"JSONRPCNotification/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+}
+}
+else {
+var err5 = {instancePath:instancePath+"/params",schemaPath:"JSONRPCNotification/properties/params/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+var valid2 = _errs9 === errors;
+}
+else {
+var valid2 = true;
+}
+}
+}
+}
+}
+else {
+var err6 = {instancePath:instancePath,schemaPath:"JSONRPCNotification/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+var _valid0 = _errs2 === errors;
+valid0 = valid0 || _valid0;
+if(!valid0){
+var _errs15 = errors;
+if(!(validate66(data))){
+vErrors = vErrors === null ? func0(validate66.errors, instancePath) : vErrors.concat(func0(validate66.errors, instancePath));
+errors = vErrors.length;
+}
+var _valid0 = _errs15 === errors;
+valid0 = valid0 || _valid0;
+if(!valid0){
+var _errs16 = errors;
+if(!(validate62(data))){
+vErrors = vErrors === null ? func0(validate62.errors, instancePath) : vErrors.concat(func0(validate62.errors, instancePath));
+errors = vErrors.length;
+}
+var _valid0 = _errs16 === errors;
+valid0 = valid0 || _valid0;
+}
+}
+}
+if(!valid0){
+var err7 = {instancePath:instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{}};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+validate63.errors = vErrors;
+return false;
+}
+else {
+errors = _errs0;
+if(vErrors !== null){
+if(_errs0){
+vErrors.length = _errs0;
+}
+else {
+vErrors = null;
+}
+}
+}
+validate63.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateJSONRPCNotification = validate69;
 
-// prettier-ignore
-function validate69(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="JSONRPCNotification" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))){
-        validate69.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop193 = data.jsonrpc;
-        if(prop193 !== undefined){
-          let data0 = prop193;
-          const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate69.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("2.0" !== data0){
-            validate69.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop194 = data.method;
-          if(prop194 !== undefined){
-            const _errs3 = errors;
-            if(typeof prop194 !== "string"){
-              validate69.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            const prop195 = data.params;
-            if(prop195 !== undefined){
-              let data2 = prop195;
-              const _errs5 = errors;
-              if(errors === _errs5){
-                if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                  const prop196 = data2._meta;
-                  if(prop196 !== undefined){
-                    let data3 = prop196;
-                    const _errs8 = errors;
-                    if(errors === _errs8){
-                      if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-                      }
-                      else {
-                        validate69.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-                        return false;
-                      }
-                    }
-                  }
-                }
-                else {
-                  validate69.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                  return false;
-                }
-              }
-              var valid0 = _errs5 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate69.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate69.errors = vErrors;
-  return errors === 0;
+function validate69(data, valCxt){
+"use strict"; /*# sourceURL="JSONRPCNotification" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if(((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))){
+validate69.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.jsonrpc !== undefined){
+var data0 = data.jsonrpc;
+var _errs1 = errors;
+if(typeof data0 !== "string"){
+validate69.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("2.0" !== data0){
+validate69.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.method !== undefined){
+var _errs3 = errors;
+if(typeof data.method !== "string"){
+validate69.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.params !== undefined){
+var data2 = data.params;
+var _errs5 = errors;
+if(errors === _errs5){
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+if(data2._meta !== undefined){
+var data3 = data2._meta;
+var _errs8 = errors;
+if(errors === _errs8){
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+}
+else {
+validate69.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+}
+}
+else {
+validate69.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+validate69.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate69.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateJSONRPCRequest = validate64;
 
-// prettier-ignore
 export const validateJSONRPCResponse = validate66;
 
-// prettier-ignore
 export const validateListPromptsRequest = validate70;
 
-// prettier-ignore
-function validate70(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="ListPromptsRequest" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.method === undefined) && (missing0 = "method")){
-        validate70.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop197 = data.method;
-        if(prop197 !== undefined){
-          let data0 = prop197;
-          const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate70.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("prompts/list" !== data0){
-            validate70.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "prompts/list"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop198 = data.params;
-          if(prop198 !== undefined){
-            let data1 = prop198;
-            const _errs3 = errors;
-            if(errors === _errs3){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                const prop199 = data1.cursor;
-                if(prop199 !== undefined){
-                  if(typeof prop199 !== "string"){
-                    validate70.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
-                    return false;
-                  }
-                }
-              }
-              else {
-                validate70.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate70.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate70.errors = vErrors;
-  return errors === 0;
+function validate70(data, valCxt){
+"use strict"; /*# sourceURL="ListPromptsRequest" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if((data.method === undefined) && (missing0 = "method")){
+validate70.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.method !== undefined){
+var data0 = data.method;
+var _errs1 = errors;
+if(typeof data0 !== "string"){
+validate70.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("prompts/list" !== data0){
+validate70.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "prompts/list"}}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.params !== undefined){
+var data1 = data.params;
+var _errs3 = errors;
+if(errors === _errs3){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(data1.cursor !== undefined){
+if(typeof data1.cursor !== "string"){
+validate70.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+}
+}
+else {
+validate70.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate70.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate70.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateListPromptsResult = validate71;
+var schema88 = {"$id":"ListPromptsResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"nextCursor":{"type":"string"},"prompts":{"items":{"$ref":"Prompt"},"type":"array"}},"required":["prompts"],"type":"object"};
+var schema89 = {"$id":"Prompt","properties":{"arguments":{"items":{"$ref":"PromptArgument"},"type":"array"},"description":{"type":"string"},"name":{"type":"string"}},"required":["name"],"type":"object"};
+var schema90 = {"$id":"PromptArgument","properties":{"description":{"type":"string"},"name":{"type":"string"},"required":{"type":"boolean"}},"required":["name"],"type":"object"};
 
-// prettier-ignore
-const schema88 = {"$id":"ListPromptsResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"nextCursor":{"type":"string"},"prompts":{"items":{"$ref":"Prompt"},"type":"array"}},"required":["prompts"],"type":"object"};
-
-// prettier-ignore
-const schema89 = {"$id":"Prompt","properties":{"arguments":{"items":{"$ref":"PromptArgument"},"type":"array"},"description":{"type":"string"},"name":{"type":"string"}},"required":["name"],"type":"object"};
-
-// prettier-ignore
-const schema90 = {"$id":"PromptArgument","properties":{"description":{"type":"string"},"name":{"type":"string"},"required":{"type":"boolean"}},"required":["name"],"type":"object"};
-
-// prettier-ignore
-function validate72(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="Prompt" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.name === undefined) && (missing0 = "name")){
-        validate72.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop200 = data.arguments;
-        if(prop200 !== undefined){
-          let data0 = prop200;
-          const _errs1 = errors;
-          if(errors === _errs1){
-            if(Array.isArray(data0)){
-              var valid1 = true;
-              const len0 = data0.length;
-              for(let i0=0; i0<len0; i0++){
-                let data1 = data0[i0];
-                const _errs3 = errors;
-                const _errs4 = errors;
-                if(errors === _errs4){
-                  if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                    let missing1;
-                    if((data1.name === undefined) && (missing1 = "name")){
-                      validate72.errors = [{instancePath:instancePath+"/arguments/" + i0,schemaPath:"PromptArgument/required",keyword:"required",params:{missingProperty: missing1}}];
-                      return false;
-                    }
-                    else {
-                      const prop201 = data1.description;
-                      if(prop201 !== undefined){
-                        const _errs6 = errors;
-                        if(typeof prop201 !== "string"){
-                          validate72.errors = [{instancePath:instancePath+"/arguments/" + i0+"/description",schemaPath:"PromptArgument/properties/description/type",keyword:"type",params:{type: "string"}}];
-                          return false;
-                        }
-                        var valid3 = _errs6 === errors;
-                      }
-                      else {
-                        var valid3 = true;
-                      }
-                      if(valid3){
-                        const prop202 = data1.name;
-                        if(prop202 !== undefined){
-                          const _errs8 = errors;
-                          if(typeof prop202 !== "string"){
-                            validate72.errors = [{instancePath:instancePath+"/arguments/" + i0+"/name",schemaPath:"PromptArgument/properties/name/type",keyword:"type",params:{type: "string"}}];
-                            return false;
-                          }
-                          var valid3 = _errs8 === errors;
-                        }
-                        else {
-                          var valid3 = true;
-                        }
-                        if(valid3){
-                          const prop203 = data1.required;
-                          if(prop203 !== undefined){
-                            const _errs10 = errors;
-                            if(typeof prop203 !== "boolean"){
-                              validate72.errors = [{instancePath:instancePath+"/arguments/" + i0+"/required",schemaPath:"PromptArgument/properties/required/type",keyword:"type",params:{type: "boolean"}}];
-                              return false;
-                            }
-                            var valid3 = _errs10 === errors;
-                          }
-                          else {
-                            var valid3 = true;
-                          }
-                        }
-                      }
-                    }
-                  }
-                  else {
-                    validate72.errors = [{instancePath:instancePath+"/arguments/" + i0,schemaPath:"PromptArgument/type",keyword:"type",params:{type: "object"}}];
-                    return false;
-                  }
-                }
-                var valid1 = _errs3 === errors;
-                if(!valid1){
-                  break;
-                }
-              }
-            }
-            else {
-              validate72.errors = [{instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/type",keyword:"type",params:{type: "array"}}];
-              return false;
-            }
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop204 = data.description;
-          if(prop204 !== undefined){
-            const _errs12 = errors;
-            if(typeof prop204 !== "string"){
-              validate72.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            var valid0 = _errs12 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            const prop205 = data.name;
-            if(prop205 !== undefined){
-              const _errs14 = errors;
-              if(typeof prop205 !== "string"){
-                validate72.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
-                return false;
-              }
-              var valid0 = _errs14 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate72.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate72.errors = vErrors;
-  return errors === 0;
+function validate72(data, valCxt){
+"use strict"; /*# sourceURL="Prompt" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if((data.name === undefined) && (missing0 = "name")){
+validate72.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.arguments !== undefined){
+var data0 = data.arguments;
+var _errs1 = errors;
+if(errors === _errs1){
+if(Array.isArray(data0)){
+var valid1 = true;
+var len0 = data0.length;
+for(var i0=0; i0<len0; i0++){
+var data1 = data0[i0];
+var _errs3 = errors;
+var _errs4 = errors;
+if(errors === _errs4){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+var missing1;
+if((data1.name === undefined) && (missing1 = "name")){
+validate72.errors = [{instancePath:instancePath+"/arguments/" + i0,schemaPath:"PromptArgument/required",keyword:"required",params:{missingProperty: missing1}}];
+return false;
+}
+else {
+if(data1.description !== undefined){
+var _errs6 = errors;
+if(typeof data1.description !== "string"){
+validate72.errors = [{instancePath:instancePath+"/arguments/" + i0+"/description",schemaPath:"PromptArgument/properties/description/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid3 = _errs6 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data1.name !== undefined){
+var _errs8 = errors;
+if(typeof data1.name !== "string"){
+validate72.errors = [{instancePath:instancePath+"/arguments/" + i0+"/name",schemaPath:"PromptArgument/properties/name/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid3 = _errs8 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data1.required !== undefined){
+var _errs10 = errors;
+if(typeof data1.required !== "boolean"){
+validate72.errors = [{instancePath:instancePath+"/arguments/" + i0+"/required",schemaPath:"PromptArgument/properties/required/type",keyword:"type",params:{type: "boolean"}}];
+return false;
+}
+var valid3 = _errs10 === errors;
+}
+else {
+var valid3 = true;
+}
+}
+}
+}
+}
+else {
+validate72.errors = [{instancePath:instancePath+"/arguments/" + i0,schemaPath:"PromptArgument/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid1 = _errs3 === errors;
+if(!valid1){
+break;
+}
+}
+}
+else {
+validate72.errors = [{instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/type",keyword:"type",params:{type: "array"}}];
+return false;
+}
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.description !== undefined){
+var _errs12 = errors;
+if(typeof data.description !== "string"){
+validate72.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.name !== undefined){
+var _errs14 = errors;
+if(typeof data.name !== "string"){
+validate72.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs14 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+validate72.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate72.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
-function validate71(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="ListPromptsResult" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.prompts === undefined) && (missing0 = "prompts")){
-        validate71.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop206 = data._meta;
-        if(prop206 !== undefined){
-          let data0 = prop206;
-          const _errs1 = errors;
-          if(errors === _errs1){
-            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-            }
-            else {
-              validate71.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-              return false;
-            }
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop207 = data.nextCursor;
-          if(prop207 !== undefined){
-            const _errs4 = errors;
-            if(typeof prop207 !== "string"){
-              validate71.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            var valid0 = _errs4 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            const prop208 = data.prompts;
-            if(prop208 !== undefined){
-              let data2 = prop208;
-              const _errs6 = errors;
-              if(errors === _errs6){
-                if(Array.isArray(data2)){
-                  var valid1 = true;
-                  const len0 = data2.length;
-                  for(let i0=0; i0<len0; i0++){
-                    const _errs8 = errors;
-                    if(!(validate72(data2[i0]))){
-                      vErrors = vErrors === null ? rebaseErrors(validate72.errors, instancePath+"/prompts/" + i0) : vErrors.concat(rebaseErrors(validate72.errors, instancePath+"/prompts/" + i0));
-                      errors = vErrors.length;
-                    }
-                    var valid1 = _errs8 === errors;
-                    if(!valid1){
-                      break;
-                    }
-                  }
-                }
-                else {
-                  validate71.errors = [{instancePath:instancePath+"/prompts",schemaPath:"#/properties/prompts/type",keyword:"type",params:{type: "array"}}];
-                  return false;
-                }
-              }
-              var valid0 = _errs6 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate71.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate71.errors = vErrors;
-  return errors === 0;
+
+function validate71(data, valCxt){
+"use strict"; /*# sourceURL="ListPromptsResult" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if((data.prompts === undefined) && (missing0 = "prompts")){
+validate71.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data._meta !== undefined){
+var data0 = data._meta;
+var _errs1 = errors;
+if(errors === _errs1){
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+}
+else {
+validate71.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.nextCursor !== undefined){
+var _errs4 = errors;
+if(typeof data.nextCursor !== "string"){
+validate71.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.prompts !== undefined){
+var data2 = data.prompts;
+var _errs6 = errors;
+if(errors === _errs6){
+if(Array.isArray(data2)){
+var valid1 = true;
+var len0 = data2.length;
+for(var i0=0; i0<len0; i0++){
+var _errs8 = errors;
+if(!(validate72(data2[i0]))){
+vErrors = vErrors === null ? func0(validate72.errors, instancePath+"/prompts/" + i0) : vErrors.concat(func0(validate72.errors, instancePath+"/prompts/" + i0));
+errors = vErrors.length;
+}
+var valid1 = _errs8 === errors;
+if(!valid1){
+break;
+}
+}
+}
+else {
+validate71.errors = [{instancePath:instancePath+"/prompts",schemaPath:"#/properties/prompts/type",keyword:"type",params:{type: "array"}}];
+return false;
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+validate71.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate71.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateListResourceTemplatesRequest = validate74;
 
-// prettier-ignore
-function validate74(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="ListResourceTemplatesRequest" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.method === undefined) && (missing0 = "method")){
-        validate74.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop209 = data.method;
-        if(prop209 !== undefined){
-          let data0 = prop209;
-          const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate74.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("resources/templates/list" !== data0){
-            validate74.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "resources/templates/list"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop210 = data.params;
-          if(prop210 !== undefined){
-            let data1 = prop210;
-            const _errs3 = errors;
-            if(errors === _errs3){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                const prop211 = data1.cursor;
-                if(prop211 !== undefined){
-                  if(typeof prop211 !== "string"){
-                    validate74.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
-                    return false;
-                  }
-                }
-              }
-              else {
-                validate74.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate74.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate74.errors = vErrors;
-  return errors === 0;
+function validate74(data, valCxt){
+"use strict"; /*# sourceURL="ListResourceTemplatesRequest" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if((data.method === undefined) && (missing0 = "method")){
+validate74.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.method !== undefined){
+var data0 = data.method;
+var _errs1 = errors;
+if(typeof data0 !== "string"){
+validate74.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("resources/templates/list" !== data0){
+validate74.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "resources/templates/list"}}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.params !== undefined){
+var data1 = data.params;
+var _errs3 = errors;
+if(errors === _errs3){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(data1.cursor !== undefined){
+if(typeof data1.cursor !== "string"){
+validate74.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+}
+}
+else {
+validate74.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate74.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate74.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateListResourceTemplatesResult = validate75;
+var schema92 = {"$id":"ListResourceTemplatesResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"nextCursor":{"type":"string"},"resourceTemplates":{"items":{"$ref":"ResourceTemplate"},"type":"array"}},"required":["resourceTemplates"],"type":"object"};
+var schema93 = {"$id":"ResourceTemplate","properties":{"annotations":{"properties":{"audience":{"items":{"$ref":"Role"},"type":"array"},"priority":{"maximum":1,"minimum":0,"type":"number"}},"type":"object"},"description":{"type":"string"},"mimeType":{"type":"string"},"name":{"type":"string"},"uriTemplate":{"type":"string"}},"required":["name","uriTemplate"],"type":"object"};
 
-// prettier-ignore
-const schema92 = {"$id":"ListResourceTemplatesResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"nextCursor":{"type":"string"},"resourceTemplates":{"items":{"$ref":"ResourceTemplate"},"type":"array"}},"required":["resourceTemplates"],"type":"object"};
-
-// prettier-ignore
-const schema93 = {"$id":"ResourceTemplate","properties":{"annotations":{"properties":{"audience":{"items":{"$ref":"Role"},"type":"array"},"priority":{"maximum":1,"minimum":0,"type":"number"}},"type":"object"},"description":{"type":"string"},"mimeType":{"type":"string"},"name":{"type":"string"},"uriTemplate":{"type":"string"}},"required":["name","uriTemplate"],"type":"object"};
-
-// prettier-ignore
-function validate76(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="ResourceTemplate" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.name === undefined) && (missing0 = "name")) || ((data.uriTemplate === undefined) && (missing0 = "uriTemplate"))){
-        validate76.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop212 = data.annotations;
-        if(prop212 !== undefined){
-          let data0 = prop212;
-          const _errs1 = errors;
-          if(errors === _errs1){
-            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-              const prop213 = data0.audience;
-              if(prop213 !== undefined){
-                let data1 = prop213;
-                const _errs3 = errors;
-                if(errors === _errs3){
-                  if(Array.isArray(data1)){
-                    var valid2 = true;
-                    const len0 = data1.length;
-                    for(let i0=0; i0<len0; i0++){
-                      let data2 = data1[i0];
-                      const _errs5 = errors;
-                      if(typeof data2 !== "string"){
-                        validate76.errors = [{instancePath:instancePath+"/annotations/audience/" + i0,schemaPath:"Role/type",keyword:"type",params:{type: "string"}}];
-                        return false;
-                      }
-                      if(!((data2 === "assistant") || (data2 === "user"))){
-                        validate76.errors = [{instancePath:instancePath+"/annotations/audience/" + i0,schemaPath:"Role/enum",keyword:"enum",params:{allowedValues: schema12.enum}}];
-                        return false;
-                      }
-                      var valid2 = _errs5 === errors;
-                      if(!valid2){
-                        break;
-                      }
-                    }
-                  }
-                  else {
-                    validate76.errors = [{instancePath:instancePath+"/annotations/audience",schemaPath:"#/properties/annotations/properties/audience/type",keyword:"type",params:{type: "array"}}];
-                    return false;
-                  }
-                }
-                var valid1 = _errs3 === errors;
-              }
-              else {
-                var valid1 = true;
-              }
-              if(valid1){
-                const prop214 = data0.priority;
-                if(prop214 !== undefined){
-                  let data3 = prop214;
-                  const _errs8 = errors;
-                  if(errors === _errs8){
-                    if(typeof data3 == "number"){
-                      if(data3 > 1 || isNaN(data3)){
-                        validate76.errors = [{instancePath:instancePath+"/annotations/priority",schemaPath:"#/properties/annotations/properties/priority/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1}}];
-                        return false;
-                      }
-                      else {
-                        if(data3 < 0 || isNaN(data3)){
-                          validate76.errors = [{instancePath:instancePath+"/annotations/priority",schemaPath:"#/properties/annotations/properties/priority/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}}];
-                          return false;
-                        }
-                      }
-                    }
-                    else {
-                      validate76.errors = [{instancePath:instancePath+"/annotations/priority",schemaPath:"#/properties/annotations/properties/priority/type",keyword:"type",params:{type: "number"}}];
-                      return false;
-                    }
-                  }
-                  var valid1 = _errs8 === errors;
-                }
-                else {
-                  var valid1 = true;
-                }
-              }
-            }
-            else {
-              validate76.errors = [{instancePath:instancePath+"/annotations",schemaPath:"#/properties/annotations/type",keyword:"type",params:{type: "object"}}];
-              return false;
-            }
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop215 = data.description;
-          if(prop215 !== undefined){
-            const _errs10 = errors;
-            if(typeof prop215 !== "string"){
-              validate76.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            var valid0 = _errs10 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            const prop216 = data.mimeType;
-            if(prop216 !== undefined){
-              const _errs12 = errors;
-              if(typeof prop216 !== "string"){
-                validate76.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
-                return false;
-              }
-              var valid0 = _errs12 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-            if(valid0){
-              const prop217 = data.name;
-              if(prop217 !== undefined){
-                const _errs14 = errors;
-                if(typeof prop217 !== "string"){
-                  validate76.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
-                  return false;
-                }
-                var valid0 = _errs14 === errors;
-              }
-              else {
-                var valid0 = true;
-              }
-              if(valid0){
-                const prop218 = data.uriTemplate;
-                if(prop218 !== undefined){
-                  const _errs16 = errors;
-                  if(typeof prop218 !== "string"){
-                    validate76.errors = [{instancePath:instancePath+"/uriTemplate",schemaPath:"#/properties/uriTemplate/type",keyword:"type",params:{type: "string"}}];
-                    return false;
-                  }
-                  var valid0 = _errs16 === errors;
-                }
-                else {
-                  var valid0 = true;
-                }
-              }
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate76.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate76.errors = vErrors;
-  return errors === 0;
+function validate76(data, valCxt){
+"use strict"; /*# sourceURL="ResourceTemplate" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if(((data.name === undefined) && (missing0 = "name")) || ((data.uriTemplate === undefined) && (missing0 = "uriTemplate"))){
+validate76.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.annotations !== undefined){
+var data0 = data.annotations;
+var _errs1 = errors;
+if(errors === _errs1){
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+if(data0.audience !== undefined){
+var data1 = data0.audience;
+var _errs3 = errors;
+if(errors === _errs3){
+if(Array.isArray(data1)){
+var valid2 = true;
+var len0 = data1.length;
+for(var i0=0; i0<len0; i0++){
+var data2 = data1[i0];
+var _errs5 = errors;
+if(typeof data2 !== "string"){
+validate76.errors = [{instancePath:instancePath+"/annotations/audience/" + i0,schemaPath:"Role/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if(!((data2 === "assistant") || (data2 === "user"))){
+validate76.errors = [{instancePath:instancePath+"/annotations/audience/" + i0,schemaPath:"Role/enum",keyword:"enum",params:{allowedValues: schema12.enum}}];
+return false;
+}
+var valid2 = _errs5 === errors;
+if(!valid2){
+break;
+}
+}
+}
+else {
+validate76.errors = [{instancePath:instancePath+"/annotations/audience",schemaPath:"#/properties/annotations/properties/audience/type",keyword:"type",params:{type: "array"}}];
+return false;
+}
+}
+var valid1 = _errs3 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data0.priority !== undefined){
+var data3 = data0.priority;
+var _errs8 = errors;
+if(errors === _errs8){
+if(typeof data3 == "number"){
+if(data3 > 1 || isNaN(data3)){
+validate76.errors = [{instancePath:instancePath+"/annotations/priority",schemaPath:"#/properties/annotations/properties/priority/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1}}];
+return false;
+}
+else {
+if(data3 < 0 || isNaN(data3)){
+validate76.errors = [{instancePath:instancePath+"/annotations/priority",schemaPath:"#/properties/annotations/properties/priority/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}}];
+return false;
+}
+}
+}
+else {
+validate76.errors = [{instancePath:instancePath+"/annotations/priority",schemaPath:"#/properties/annotations/properties/priority/type",keyword:"type",params:{type: "number"}}];
+return false;
+}
+}
+var valid1 = _errs8 === errors;
+}
+else {
+var valid1 = true;
+}
+}
+}
+else {
+validate76.errors = [{instancePath:instancePath+"/annotations",schemaPath:"#/properties/annotations/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.description !== undefined){
+var _errs10 = errors;
+if(typeof data.description !== "string"){
+validate76.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.mimeType !== undefined){
+var _errs12 = errors;
+if(typeof data.mimeType !== "string"){
+validate76.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.name !== undefined){
+var _errs14 = errors;
+if(typeof data.name !== "string"){
+validate76.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs14 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.uriTemplate !== undefined){
+var _errs16 = errors;
+if(typeof data.uriTemplate !== "string"){
+validate76.errors = [{instancePath:instancePath+"/uriTemplate",schemaPath:"#/properties/uriTemplate/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs16 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+else {
+validate76.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate76.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
-function validate75(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="ListResourceTemplatesResult" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.resourceTemplates === undefined) && (missing0 = "resourceTemplates")){
-        validate75.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop219 = data._meta;
-        if(prop219 !== undefined){
-          let data0 = prop219;
-          const _errs1 = errors;
-          if(errors === _errs1){
-            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-            }
-            else {
-              validate75.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-              return false;
-            }
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop220 = data.nextCursor;
-          if(prop220 !== undefined){
-            const _errs4 = errors;
-            if(typeof prop220 !== "string"){
-              validate75.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            var valid0 = _errs4 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            const prop221 = data.resourceTemplates;
-            if(prop221 !== undefined){
-              let data2 = prop221;
-              const _errs6 = errors;
-              if(errors === _errs6){
-                if(Array.isArray(data2)){
-                  var valid1 = true;
-                  const len0 = data2.length;
-                  for(let i0=0; i0<len0; i0++){
-                    const _errs8 = errors;
-                    if(!(validate76(data2[i0]))){
-                      vErrors = vErrors === null ? rebaseErrors(validate76.errors, instancePath+"/resourceTemplates/" + i0) : vErrors.concat(rebaseErrors(validate76.errors, instancePath+"/resourceTemplates/" + i0));
-                      errors = vErrors.length;
-                    }
-                    var valid1 = _errs8 === errors;
-                    if(!valid1){
-                      break;
-                    }
-                  }
-                }
-                else {
-                  validate75.errors = [{instancePath:instancePath+"/resourceTemplates",schemaPath:"#/properties/resourceTemplates/type",keyword:"type",params:{type: "array"}}];
-                  return false;
-                }
-              }
-              var valid0 = _errs6 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate75.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate75.errors = vErrors;
-  return errors === 0;
+
+function validate75(data, valCxt){
+"use strict"; /*# sourceURL="ListResourceTemplatesResult" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if((data.resourceTemplates === undefined) && (missing0 = "resourceTemplates")){
+validate75.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data._meta !== undefined){
+var data0 = data._meta;
+var _errs1 = errors;
+if(errors === _errs1){
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+}
+else {
+validate75.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.nextCursor !== undefined){
+var _errs4 = errors;
+if(typeof data.nextCursor !== "string"){
+validate75.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.resourceTemplates !== undefined){
+var data2 = data.resourceTemplates;
+var _errs6 = errors;
+if(errors === _errs6){
+if(Array.isArray(data2)){
+var valid1 = true;
+var len0 = data2.length;
+for(var i0=0; i0<len0; i0++){
+var _errs8 = errors;
+if(!(validate76(data2[i0]))){
+vErrors = vErrors === null ? func0(validate76.errors, instancePath+"/resourceTemplates/" + i0) : vErrors.concat(func0(validate76.errors, instancePath+"/resourceTemplates/" + i0));
+errors = vErrors.length;
+}
+var valid1 = _errs8 === errors;
+if(!valid1){
+break;
+}
+}
+}
+else {
+validate75.errors = [{instancePath:instancePath+"/resourceTemplates",schemaPath:"#/properties/resourceTemplates/type",keyword:"type",params:{type: "array"}}];
+return false;
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+validate75.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate75.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateListResourcesRequest = validate78;
 
-// prettier-ignore
-function validate78(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="ListResourcesRequest" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.method === undefined) && (missing0 = "method")){
-        validate78.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop222 = data.method;
-        if(prop222 !== undefined){
-          let data0 = prop222;
-          const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate78.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("resources/list" !== data0){
-            validate78.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "resources/list"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop223 = data.params;
-          if(prop223 !== undefined){
-            let data1 = prop223;
-            const _errs3 = errors;
-            if(errors === _errs3){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                const prop224 = data1.cursor;
-                if(prop224 !== undefined){
-                  if(typeof prop224 !== "string"){
-                    validate78.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
-                    return false;
-                  }
-                }
-              }
-              else {
-                validate78.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate78.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate78.errors = vErrors;
-  return errors === 0;
+function validate78(data, valCxt){
+"use strict"; /*# sourceURL="ListResourcesRequest" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if((data.method === undefined) && (missing0 = "method")){
+validate78.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.method !== undefined){
+var data0 = data.method;
+var _errs1 = errors;
+if(typeof data0 !== "string"){
+validate78.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("resources/list" !== data0){
+validate78.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "resources/list"}}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.params !== undefined){
+var data1 = data.params;
+var _errs3 = errors;
+if(errors === _errs3){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(data1.cursor !== undefined){
+if(typeof data1.cursor !== "string"){
+validate78.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+}
+}
+else {
+validate78.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate78.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate78.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateListResourcesResult = validate79;
+var schema96 = {"$id":"ListResourcesResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"nextCursor":{"type":"string"},"resources":{"items":{"$ref":"Resource"},"type":"array"}},"required":["resources"],"type":"object"};
+var schema97 = {"$id":"Resource","properties":{"annotations":{"properties":{"audience":{"items":{"$ref":"Role"},"type":"array"},"priority":{"maximum":1,"minimum":0,"type":"number"}},"type":"object"},"description":{"type":"string"},"mimeType":{"type":"string"},"name":{"type":"string"},"size":{"type":"integer"},"uri":{"type":"string"}},"required":["name","uri"],"type":"object"};
 
-// prettier-ignore
-const schema96 = {"$id":"ListResourcesResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"nextCursor":{"type":"string"},"resources":{"items":{"$ref":"Resource"},"type":"array"}},"required":["resources"],"type":"object"};
-
-// prettier-ignore
-const schema97 = {"$id":"Resource","properties":{"annotations":{"properties":{"audience":{"items":{"$ref":"Role"},"type":"array"},"priority":{"maximum":1,"minimum":0,"type":"number"}},"type":"object"},"description":{"type":"string"},"mimeType":{"type":"string"},"name":{"type":"string"},"size":{"type":"integer"},"uri":{"type":"string"}},"required":["name","uri"],"type":"object"};
-
-// prettier-ignore
-function validate80(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="Resource" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.name === undefined) && (missing0 = "name")) || ((data.uri === undefined) && (missing0 = "uri"))){
-        validate80.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop225 = data.annotations;
-        if(prop225 !== undefined){
-          let data0 = prop225;
-          const _errs1 = errors;
-          if(errors === _errs1){
-            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-              const prop226 = data0.audience;
-              if(prop226 !== undefined){
-                let data1 = prop226;
-                const _errs3 = errors;
-                if(errors === _errs3){
-                  if(Array.isArray(data1)){
-                    var valid2 = true;
-                    const len0 = data1.length;
-                    for(let i0=0; i0<len0; i0++){
-                      let data2 = data1[i0];
-                      const _errs5 = errors;
-                      if(typeof data2 !== "string"){
-                        validate80.errors = [{instancePath:instancePath+"/annotations/audience/" + i0,schemaPath:"Role/type",keyword:"type",params:{type: "string"}}];
-                        return false;
-                      }
-                      if(!((data2 === "assistant") || (data2 === "user"))){
-                        validate80.errors = [{instancePath:instancePath+"/annotations/audience/" + i0,schemaPath:"Role/enum",keyword:"enum",params:{allowedValues: schema12.enum}}];
-                        return false;
-                      }
-                      var valid2 = _errs5 === errors;
-                      if(!valid2){
-                        break;
-                      }
-                    }
-                  }
-                  else {
-                    validate80.errors = [{instancePath:instancePath+"/annotations/audience",schemaPath:"#/properties/annotations/properties/audience/type",keyword:"type",params:{type: "array"}}];
-                    return false;
-                  }
-                }
-                var valid1 = _errs3 === errors;
-              }
-              else {
-                var valid1 = true;
-              }
-              if(valid1){
-                const prop227 = data0.priority;
-                if(prop227 !== undefined){
-                  let data3 = prop227;
-                  const _errs8 = errors;
-                  if(errors === _errs8){
-                    if(typeof data3 == "number"){
-                      if(data3 > 1 || isNaN(data3)){
-                        validate80.errors = [{instancePath:instancePath+"/annotations/priority",schemaPath:"#/properties/annotations/properties/priority/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1}}];
-                        return false;
-                      }
-                      else {
-                        if(data3 < 0 || isNaN(data3)){
-                          validate80.errors = [{instancePath:instancePath+"/annotations/priority",schemaPath:"#/properties/annotations/properties/priority/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}}];
-                          return false;
-                        }
-                      }
-                    }
-                    else {
-                      validate80.errors = [{instancePath:instancePath+"/annotations/priority",schemaPath:"#/properties/annotations/properties/priority/type",keyword:"type",params:{type: "number"}}];
-                      return false;
-                    }
-                  }
-                  var valid1 = _errs8 === errors;
-                }
-                else {
-                  var valid1 = true;
-                }
-              }
-            }
-            else {
-              validate80.errors = [{instancePath:instancePath+"/annotations",schemaPath:"#/properties/annotations/type",keyword:"type",params:{type: "object"}}];
-              return false;
-            }
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop228 = data.description;
-          if(prop228 !== undefined){
-            const _errs10 = errors;
-            if(typeof prop228 !== "string"){
-              validate80.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            var valid0 = _errs10 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            const prop229 = data.mimeType;
-            if(prop229 !== undefined){
-              const _errs12 = errors;
-              if(typeof prop229 !== "string"){
-                validate80.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
-                return false;
-              }
-              var valid0 = _errs12 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-            if(valid0){
-              const prop230 = data.name;
-              if(prop230 !== undefined){
-                const _errs14 = errors;
-                if(typeof prop230 !== "string"){
-                  validate80.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
-                  return false;
-                }
-                var valid0 = _errs14 === errors;
-              }
-              else {
-                var valid0 = true;
-              }
-              if(valid0){
-                const prop231 = data.size;
-                if(prop231 !== undefined){
-                  let data7 = prop231;
-                  const _errs16 = errors;
-                  if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
-                    validate80.errors = [{instancePath:instancePath+"/size",schemaPath:"#/properties/size/type",keyword:"type",params:{type: "integer"}}];
-                    return false;
-                  }
-                  var valid0 = _errs16 === errors;
-                }
-                else {
-                  var valid0 = true;
-                }
-                if(valid0){
-                  const prop232 = data.uri;
-                  if(prop232 !== undefined){
-                    const _errs18 = errors;
-                    if(typeof prop232 !== "string"){
-                      validate80.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
-                      return false;
-                    }
-                    var valid0 = _errs18 === errors;
-                  }
-                  else {
-                    var valid0 = true;
-                  }
-                }
-              }
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate80.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate80.errors = vErrors;
-  return errors === 0;
+function validate80(data, valCxt){
+"use strict"; /*# sourceURL="Resource" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if(((data.name === undefined) && (missing0 = "name")) || ((data.uri === undefined) && (missing0 = "uri"))){
+validate80.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.annotations !== undefined){
+var data0 = data.annotations;
+var _errs1 = errors;
+if(errors === _errs1){
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+if(data0.audience !== undefined){
+var data1 = data0.audience;
+var _errs3 = errors;
+if(errors === _errs3){
+if(Array.isArray(data1)){
+var valid2 = true;
+var len0 = data1.length;
+for(var i0=0; i0<len0; i0++){
+var data2 = data1[i0];
+var _errs5 = errors;
+if(typeof data2 !== "string"){
+validate80.errors = [{instancePath:instancePath+"/annotations/audience/" + i0,schemaPath:"Role/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if(!((data2 === "assistant") || (data2 === "user"))){
+validate80.errors = [{instancePath:instancePath+"/annotations/audience/" + i0,schemaPath:"Role/enum",keyword:"enum",params:{allowedValues: schema12.enum}}];
+return false;
+}
+var valid2 = _errs5 === errors;
+if(!valid2){
+break;
+}
+}
+}
+else {
+validate80.errors = [{instancePath:instancePath+"/annotations/audience",schemaPath:"#/properties/annotations/properties/audience/type",keyword:"type",params:{type: "array"}}];
+return false;
+}
+}
+var valid1 = _errs3 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data0.priority !== undefined){
+var data3 = data0.priority;
+var _errs8 = errors;
+if(errors === _errs8){
+if(typeof data3 == "number"){
+if(data3 > 1 || isNaN(data3)){
+validate80.errors = [{instancePath:instancePath+"/annotations/priority",schemaPath:"#/properties/annotations/properties/priority/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1}}];
+return false;
+}
+else {
+if(data3 < 0 || isNaN(data3)){
+validate80.errors = [{instancePath:instancePath+"/annotations/priority",schemaPath:"#/properties/annotations/properties/priority/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}}];
+return false;
+}
+}
+}
+else {
+validate80.errors = [{instancePath:instancePath+"/annotations/priority",schemaPath:"#/properties/annotations/properties/priority/type",keyword:"type",params:{type: "number"}}];
+return false;
+}
+}
+var valid1 = _errs8 === errors;
+}
+else {
+var valid1 = true;
+}
+}
+}
+else {
+validate80.errors = [{instancePath:instancePath+"/annotations",schemaPath:"#/properties/annotations/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.description !== undefined){
+var _errs10 = errors;
+if(typeof data.description !== "string"){
+validate80.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.mimeType !== undefined){
+var _errs12 = errors;
+if(typeof data.mimeType !== "string"){
+validate80.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.name !== undefined){
+var _errs14 = errors;
+if(typeof data.name !== "string"){
+validate80.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs14 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.size !== undefined){
+var data7 = data.size;
+var _errs16 = errors;
+if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
+validate80.errors = [{instancePath:instancePath+"/size",schemaPath:"#/properties/size/type",keyword:"type",params:{type: "integer"}}];
+return false;
+}
+var valid0 = _errs16 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.uri !== undefined){
+var _errs18 = errors;
+if(typeof data.uri !== "string"){
+validate80.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs18 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate80.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate80.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
-function validate79(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="ListResourcesResult" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.resources === undefined) && (missing0 = "resources")){
-        validate79.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop233 = data._meta;
-        if(prop233 !== undefined){
-          let data0 = prop233;
-          const _errs1 = errors;
-          if(errors === _errs1){
-            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-            }
-            else {
-              validate79.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-              return false;
-            }
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop234 = data.nextCursor;
-          if(prop234 !== undefined){
-            const _errs4 = errors;
-            if(typeof prop234 !== "string"){
-              validate79.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            var valid0 = _errs4 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            const prop235 = data.resources;
-            if(prop235 !== undefined){
-              let data2 = prop235;
-              const _errs6 = errors;
-              if(errors === _errs6){
-                if(Array.isArray(data2)){
-                  var valid1 = true;
-                  const len0 = data2.length;
-                  for(let i0=0; i0<len0; i0++){
-                    const _errs8 = errors;
-                    if(!(validate80(data2[i0]))){
-                      vErrors = vErrors === null ? rebaseErrors(validate80.errors, instancePath+"/resources/" + i0) : vErrors.concat(rebaseErrors(validate80.errors, instancePath+"/resources/" + i0));
-                      errors = vErrors.length;
-                    }
-                    var valid1 = _errs8 === errors;
-                    if(!valid1){
-                      break;
-                    }
-                  }
-                }
-                else {
-                  validate79.errors = [{instancePath:instancePath+"/resources",schemaPath:"#/properties/resources/type",keyword:"type",params:{type: "array"}}];
-                  return false;
-                }
-              }
-              var valid0 = _errs6 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate79.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate79.errors = vErrors;
-  return errors === 0;
+
+function validate79(data, valCxt){
+"use strict"; /*# sourceURL="ListResourcesResult" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if((data.resources === undefined) && (missing0 = "resources")){
+validate79.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data._meta !== undefined){
+var data0 = data._meta;
+var _errs1 = errors;
+if(errors === _errs1){
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+}
+else {
+validate79.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.nextCursor !== undefined){
+var _errs4 = errors;
+if(typeof data.nextCursor !== "string"){
+validate79.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.resources !== undefined){
+var data2 = data.resources;
+var _errs6 = errors;
+if(errors === _errs6){
+if(Array.isArray(data2)){
+var valid1 = true;
+var len0 = data2.length;
+for(var i0=0; i0<len0; i0++){
+var _errs8 = errors;
+if(!(validate80(data2[i0]))){
+vErrors = vErrors === null ? func0(validate80.errors, instancePath+"/resources/" + i0) : vErrors.concat(func0(validate80.errors, instancePath+"/resources/" + i0));
+errors = vErrors.length;
+}
+var valid1 = _errs8 === errors;
+if(!valid1){
+break;
+}
+}
+}
+else {
+validate79.errors = [{instancePath:instancePath+"/resources",schemaPath:"#/properties/resources/type",keyword:"type",params:{type: "array"}}];
+return false;
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+validate79.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate79.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateListRootsRequest = validate82;
+var schema99 = {"$id":"ListRootsRequest","properties":{"method":{"const":"roots/list","type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"properties":{"progressToken":{"$ref":"ProgressToken"}},"type":"object"}},"type":"object"}},"required":["method"],"type":"object"};
 
-// prettier-ignore
-const schema99 = {"$id":"ListRootsRequest","properties":{"method":{"const":"roots/list","type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"properties":{"progressToken":{"$ref":"ProgressToken"}},"type":"object"}},"type":"object"}},"required":["method"],"type":"object"};
-
-// prettier-ignore
-function validate82(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="ListRootsRequest" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.method === undefined) && (missing0 = "method")){
-        validate82.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop236 = data.method;
-        if(prop236 !== undefined){
-          let data0 = prop236;
-          const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate82.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("roots/list" !== data0){
-            validate82.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "roots/list"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop237 = data.params;
-          if(prop237 !== undefined){
-            let data1 = prop237;
-            const _errs3 = errors;
-            if(errors === _errs3){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                const prop238 = data1._meta;
-                if(prop238 !== undefined){
-                  let data2 = prop238;
-                  const _errs6 = errors;
-                  if(errors === _errs6){
-                    if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                      const prop239 = data2.progressToken;
-                      if(prop239 !== undefined){
-                        let data3 = prop239;
-                        if((typeof data3 !== "string") && (!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))))){
-                          validate82.errors = [{instancePath:instancePath+"/params/_meta/progressToken",schemaPath:"ProgressToken/type",keyword:"type",params:{type: schema29.type}}];
-                          return false;
-                        }
-                      }
-                    }
-                    else {
-                      validate82.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-                      return false;
-                    }
-                  }
-                }
-              }
-              else {
-                validate82.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate82.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate82.errors = vErrors;
-  return errors === 0;
+function validate82(data, valCxt){
+"use strict"; /*# sourceURL="ListRootsRequest" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if((data.method === undefined) && (missing0 = "method")){
+validate82.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.method !== undefined){
+var data0 = data.method;
+var _errs1 = errors;
+if(typeof data0 !== "string"){
+validate82.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("roots/list" !== data0){
+validate82.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "roots/list"}}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.params !== undefined){
+var data1 = data.params;
+var _errs3 = errors;
+if(errors === _errs3){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(data1._meta !== undefined){
+var data2 = data1._meta;
+var _errs6 = errors;
+if(errors === _errs6){
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+if(data2.progressToken !== undefined){
+var data3 = data2.progressToken;
+if((typeof data3 !== "string") && (!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))))){
+validate82.errors = [{instancePath:instancePath+"/params/_meta/progressToken",schemaPath:"ProgressToken/type",keyword:"type",params:{type: schema29.type}}];
+return false;
+}
+}
+}
+else {
+validate82.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+}
+}
+else {
+validate82.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate82.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate82.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateListRootsResult = validate40;
 
-// prettier-ignore
 export const validateListToolsRequest = validate83;
 
-// prettier-ignore
-function validate83(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="ListToolsRequest" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.method === undefined) && (missing0 = "method")){
-        validate83.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop240 = data.method;
-        if(prop240 !== undefined){
-          let data0 = prop240;
-          const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate83.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("tools/list" !== data0){
-            validate83.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "tools/list"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop241 = data.params;
-          if(prop241 !== undefined){
-            let data1 = prop241;
-            const _errs3 = errors;
-            if(errors === _errs3){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                const prop242 = data1.cursor;
-                if(prop242 !== undefined){
-                  if(typeof prop242 !== "string"){
-                    validate83.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
-                    return false;
-                  }
-                }
-              }
-              else {
-                validate83.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate83.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate83.errors = vErrors;
-  return errors === 0;
+function validate83(data, valCxt){
+"use strict"; /*# sourceURL="ListToolsRequest" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if((data.method === undefined) && (missing0 = "method")){
+validate83.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.method !== undefined){
+var data0 = data.method;
+var _errs1 = errors;
+if(typeof data0 !== "string"){
+validate83.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("tools/list" !== data0){
+validate83.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "tools/list"}}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.params !== undefined){
+var data1 = data.params;
+var _errs3 = errors;
+if(errors === _errs3){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(data1.cursor !== undefined){
+if(typeof data1.cursor !== "string"){
+validate83.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+}
+}
+else {
+validate83.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate83.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate83.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateListToolsResult = validate84;
+var schema102 = {"$id":"ListToolsResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"nextCursor":{"type":"string"},"tools":{"items":{"$ref":"Tool"},"type":"array"}},"required":["tools"],"type":"object"};
+var schema103 = {"$id":"Tool","properties":{"description":{"type":"string"},"inputSchema":{"properties":{"properties":{"additionalProperties":{"additionalProperties":true,"properties":{},"type":"object"},"type":"object"},"required":{"items":{"type":"string"},"type":"array"},"type":{"const":"object","type":"string"}},"required":["type"],"type":"object"},"name":{"type":"string"}},"required":["inputSchema","name"],"type":"object"};
 
-// prettier-ignore
-const schema102 = {"$id":"ListToolsResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"nextCursor":{"type":"string"},"tools":{"items":{"$ref":"Tool"},"type":"array"}},"required":["tools"],"type":"object"};
-
-// prettier-ignore
-const schema103 = {"$id":"Tool","properties":{"description":{"type":"string"},"inputSchema":{"properties":{"properties":{"additionalProperties":{"additionalProperties":true,"properties":{},"type":"object"},"type":"object"},"required":{"items":{"type":"string"},"type":"array"},"type":{"const":"object","type":"string"}},"required":["type"],"type":"object"},"name":{"type":"string"}},"required":["inputSchema","name"],"type":"object"};
-
-// prettier-ignore
-function validate84(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="ListToolsResult" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.tools === undefined) && (missing0 = "tools")){
-        validate84.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop243 = data._meta;
-        if(prop243 !== undefined){
-          let data0 = prop243;
-          const _errs1 = errors;
-          if(errors === _errs1){
-            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-            }
-            else {
-              validate84.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-              return false;
-            }
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop244 = data.nextCursor;
-          if(prop244 !== undefined){
-            const _errs4 = errors;
-            if(typeof prop244 !== "string"){
-              validate84.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            var valid0 = _errs4 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            const prop245 = data.tools;
-            if(prop245 !== undefined){
-              let data2 = prop245;
-              const _errs6 = errors;
-              if(errors === _errs6){
-                if(Array.isArray(data2)){
-                  var valid1 = true;
-                  const len0 = data2.length;
-                  for(let i0=0; i0<len0; i0++){
-                    let data3 = data2[i0];
-                    const _errs8 = errors;
-                    const _errs9 = errors;
-                    if(errors === _errs9){
-                      if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-                        let missing1;
-                        if(((data3.inputSchema === undefined) && (missing1 = "inputSchema")) || ((data3.name === undefined) && (missing1 = "name"))){
-                          validate84.errors = [{instancePath:instancePath+"/tools/" + i0,schemaPath:"Tool/required",keyword:"required",params:{missingProperty: missing1}}];
-                          return false;
-                        }
-                        else {
-                          const prop246 = data3.description;
-                          if(prop246 !== undefined){
-                            const _errs11 = errors;
-                            if(typeof prop246 !== "string"){
-                              validate84.errors = [{instancePath:instancePath+"/tools/" + i0+"/description",schemaPath:"Tool/properties/description/type",keyword:"type",params:{type: "string"}}];
-                              return false;
-                            }
-                            var valid3 = _errs11 === errors;
-                          }
-                          else {
-                            var valid3 = true;
-                          }
-                          if(valid3){
-                            const prop247 = data3.inputSchema;
-                            if(prop247 !== undefined){
-                              let data5 = prop247;
-                              const _errs13 = errors;
-                              if(errors === _errs13){
-                                if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
-                                  let missing2;
-                                  if((data5.type === undefined) && (missing2 = "type")){
-                                    validate84.errors = [{instancePath:instancePath+"/tools/" + i0+"/inputSchema",schemaPath:"Tool/properties/inputSchema/required",keyword:"required",params:{missingProperty: missing2}}];
-                                    return false;
-                                  }
-                                  else {
-                                    const prop248 = data5.properties;
-                                    if(prop248 !== undefined){
-                                      let data6 = prop248;
-                                      const _errs15 = errors;
-                                      if(errors === _errs15){
-                                        if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-                                          for(const key0 in data6){
-                                            let data7 = data6[key0];
-                                            const _errs18 = errors;
-                                            if(errors === _errs18){
-                                              if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
-                                              }
-                                              else {
-                                                validate84.errors = [{instancePath:instancePath+"/tools/" + i0+"/inputSchema/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"Tool/properties/inputSchema/properties/properties/additionalProperties/type",keyword:"type",params:{type: "object"}}];
-                                                return false;
-                                              }
-                                            }
-                                            var valid5 = _errs18 === errors;
-                                            if(!valid5){
-                                              break;
-                                            }
-                                          }
-                                        }
-                                        else {
-                                          validate84.errors = [{instancePath:instancePath+"/tools/" + i0+"/inputSchema/properties",schemaPath:"Tool/properties/inputSchema/properties/properties/type",keyword:"type",params:{type: "object"}}];
-                                          return false;
-                                        }
-                                      }
-                                      var valid4 = _errs15 === errors;
-                                    }
-                                    else {
-                                      var valid4 = true;
-                                    }
-                                    if(valid4){
-                                      const prop249 = data5.required;
-                                      if(prop249 !== undefined){
-                                        let data8 = prop249;
-                                        const _errs21 = errors;
-                                        if(errors === _errs21){
-                                          if(Array.isArray(data8)){
-                                            var valid6 = true;
-                                            const len1 = data8.length;
-                                            for(let i1=0; i1<len1; i1++){
-                                              const _errs23 = errors;
-                                              if(typeof data8[i1] !== "string"){
-                                                validate84.errors = [{instancePath:instancePath+"/tools/" + i0+"/inputSchema/required/" + i1,schemaPath:"Tool/properties/inputSchema/properties/required/items/type",keyword:"type",params:{type: "string"}}];
-                                                return false;
-                                              }
-                                              var valid6 = _errs23 === errors;
-                                              if(!valid6){
-                                                break;
-                                              }
-                                            }
-                                          }
-                                          else {
-                                            validate84.errors = [{instancePath:instancePath+"/tools/" + i0+"/inputSchema/required",schemaPath:"Tool/properties/inputSchema/properties/required/type",keyword:"type",params:{type: "array"}}];
-                                            return false;
-                                          }
-                                        }
-                                        var valid4 = _errs21 === errors;
-                                      }
-                                      else {
-                                        var valid4 = true;
-                                      }
-                                      if(valid4){
-                                        const prop250 = data5.type;
-                                        if(prop250 !== undefined){
-                                          let data10 = prop250;
-                                          const _errs25 = errors;
-                                          if(typeof data10 !== "string"){
-                                            validate84.errors = [{instancePath:instancePath+"/tools/" + i0+"/inputSchema/type",schemaPath:"Tool/properties/inputSchema/properties/type/type",keyword:"type",params:{type: "string"}}];
-                                            return false;
-                                          }
-                                          if("object" !== data10){
-                                            validate84.errors = [{instancePath:instancePath+"/tools/" + i0+"/inputSchema/type",schemaPath:"Tool/properties/inputSchema/properties/type/const",keyword:"const",params:{allowedValue: "object"}}];
-                                            return false;
-                                          }
-                                          var valid4 = _errs25 === errors;
-                                        }
-                                        else {
-                                          var valid4 = true;
-                                        }
-                                      }
-                                    }
-                                  }
-                                }
-                                else {
-                                  validate84.errors = [{instancePath:instancePath+"/tools/" + i0+"/inputSchema",schemaPath:"Tool/properties/inputSchema/type",keyword:"type",params:{type: "object"}}];
-                                  return false;
-                                }
-                              }
-                              var valid3 = _errs13 === errors;
-                            }
-                            else {
-                              var valid3 = true;
-                            }
-                            if(valid3){
-                              const prop251 = data3.name;
-                              if(prop251 !== undefined){
-                                const _errs27 = errors;
-                                if(typeof prop251 !== "string"){
-                                  validate84.errors = [{instancePath:instancePath+"/tools/" + i0+"/name",schemaPath:"Tool/properties/name/type",keyword:"type",params:{type: "string"}}];
-                                  return false;
-                                }
-                                var valid3 = _errs27 === errors;
-                              }
-                              else {
-                                var valid3 = true;
-                              }
-                            }
-                          }
-                        }
-                      }
-                      else {
-                        validate84.errors = [{instancePath:instancePath+"/tools/" + i0,schemaPath:"Tool/type",keyword:"type",params:{type: "object"}}];
-                        return false;
-                      }
-                    }
-                    var valid1 = _errs8 === errors;
-                    if(!valid1){
-                      break;
-                    }
-                  }
-                }
-                else {
-                  validate84.errors = [{instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/type",keyword:"type",params:{type: "array"}}];
-                  return false;
-                }
-              }
-              var valid0 = _errs6 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate84.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate84.errors = vErrors;
-  return errors === 0;
+function validate84(data, valCxt){
+"use strict"; /*# sourceURL="ListToolsResult" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if((data.tools === undefined) && (missing0 = "tools")){
+validate84.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data._meta !== undefined){
+var data0 = data._meta;
+var _errs1 = errors;
+if(errors === _errs1){
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+}
+else {
+validate84.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.nextCursor !== undefined){
+var _errs4 = errors;
+if(typeof data.nextCursor !== "string"){
+validate84.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.tools !== undefined){
+var data2 = data.tools;
+var _errs6 = errors;
+if(errors === _errs6){
+if(Array.isArray(data2)){
+var valid1 = true;
+var len0 = data2.length;
+for(var i0=0; i0<len0; i0++){
+var data3 = data2[i0];
+var _errs8 = errors;
+var _errs9 = errors;
+if(errors === _errs9){
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+var missing1;
+if(((data3.inputSchema === undefined) && (missing1 = "inputSchema")) || ((data3.name === undefined) && (missing1 = "name"))){
+validate84.errors = [{instancePath:instancePath+"/tools/" + i0,schemaPath:"Tool/required",keyword:"required",params:{missingProperty: missing1}}];
+return false;
+}
+else {
+if(data3.description !== undefined){
+var _errs11 = errors;
+if(typeof data3.description !== "string"){
+validate84.errors = [{instancePath:instancePath+"/tools/" + i0+"/description",schemaPath:"Tool/properties/description/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid3 = _errs11 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data3.inputSchema !== undefined){
+var data5 = data3.inputSchema;
+var _errs13 = errors;
+if(errors === _errs13){
+if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+var missing2;
+if((data5.type === undefined) && (missing2 = "type")){
+validate84.errors = [{instancePath:instancePath+"/tools/" + i0+"/inputSchema",schemaPath:"Tool/properties/inputSchema/required",keyword:"required",params:{missingProperty: missing2}}];
+return false;
+}
+else {
+if(data5.properties !== undefined){
+var data6 = data5.properties;
+var _errs15 = errors;
+if(errors === _errs15){
+if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+for(var key0 in data6){
+var data7 = data6[key0];
+var _errs18 = errors;
+if(errors === _errs18){
+if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+}
+else {
+validate84.errors = [{instancePath:instancePath+"/tools/" + i0+"/inputSchema/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"Tool/properties/inputSchema/properties/properties/additionalProperties/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid5 = _errs18 === errors;
+if(!valid5){
+break;
+}
+}
+}
+else {
+validate84.errors = [{instancePath:instancePath+"/tools/" + i0+"/inputSchema/properties",schemaPath:"Tool/properties/inputSchema/properties/properties/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid4 = _errs15 === errors;
+}
+else {
+var valid4 = true;
+}
+if(valid4){
+if(data5.required !== undefined){
+var data8 = data5.required;
+var _errs21 = errors;
+if(errors === _errs21){
+if(Array.isArray(data8)){
+var valid6 = true;
+var len1 = data8.length;
+for(var i1=0; i1<len1; i1++){
+var _errs23 = errors;
+if(typeof data8[i1] !== "string"){
+validate84.errors = [{instancePath:instancePath+"/tools/" + i0+"/inputSchema/required/" + i1,schemaPath:"Tool/properties/inputSchema/properties/required/items/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid6 = _errs23 === errors;
+if(!valid6){
+break;
+}
+}
+}
+else {
+validate84.errors = [{instancePath:instancePath+"/tools/" + i0+"/inputSchema/required",schemaPath:"Tool/properties/inputSchema/properties/required/type",keyword:"type",params:{type: "array"}}];
+return false;
+}
+}
+var valid4 = _errs21 === errors;
+}
+else {
+var valid4 = true;
+}
+if(valid4){
+if(data5.type !== undefined){
+var data10 = data5.type;
+var _errs25 = errors;
+if(typeof data10 !== "string"){
+validate84.errors = [{instancePath:instancePath+"/tools/" + i0+"/inputSchema/type",schemaPath:"Tool/properties/inputSchema/properties/type/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("object" !== data10){
+validate84.errors = [{instancePath:instancePath+"/tools/" + i0+"/inputSchema/type",schemaPath:"Tool/properties/inputSchema/properties/type/const",keyword:"const",params:{allowedValue: "object"}}];
+return false;
+}
+var valid4 = _errs25 === errors;
+}
+else {
+var valid4 = true;
+}
+}
+}
+}
+}
+else {
+validate84.errors = [{instancePath:instancePath+"/tools/" + i0+"/inputSchema",schemaPath:"Tool/properties/inputSchema/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid3 = _errs13 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data3.name !== undefined){
+var _errs27 = errors;
+if(typeof data3.name !== "string"){
+validate84.errors = [{instancePath:instancePath+"/tools/" + i0+"/name",schemaPath:"Tool/properties/name/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid3 = _errs27 === errors;
+}
+else {
+var valid3 = true;
+}
+}
+}
+}
+}
+else {
+validate84.errors = [{instancePath:instancePath+"/tools/" + i0,schemaPath:"Tool/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid1 = _errs8 === errors;
+if(!valid1){
+break;
+}
+}
+}
+else {
+validate84.errors = [{instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/type",keyword:"type",params:{type: "array"}}];
+return false;
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+validate84.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate84.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateLoggingLevel = validate85;
 
-// prettier-ignore
-function validate85(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="LoggingLevel" */;
-  let vErrors = null;
-  let errors = 0;
-  if(typeof data !== "string"){
-    validate85.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"}}];
-    return false;
-  }
-  if(!((((((((data === "alert") || (data === "critical")) || (data === "debug")) || (data === "emergency")) || (data === "error")) || (data === "info")) || (data === "notice")) || (data === "warning"))){
-    validate85.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema39.enum}}];
-    return false;
-  }
-  validate85.errors = vErrors;
-  return errors === 0;
+function validate85(data, valCxt){
+"use strict"; /*# sourceURL="LoggingLevel" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(typeof data !== "string"){
+validate85.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if(!((((((((data === "alert") || (data === "critical")) || (data === "debug")) || (data === "emergency")) || (data === "error")) || (data === "info")) || (data === "notice")) || (data === "warning"))){
+validate85.errors = [{instancePath:instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema39.enum}}];
+return false;
+}
+validate85.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateLoggingMessageNotification = validate86;
+var schema105 = {"$id":"LoggingMessageNotification","properties":{"method":{"const":"notifications/message","type":"string"},"params":{"properties":{"data":{},"level":{"$ref":"LoggingLevel"},"logger":{"type":"string"}},"required":["data","level"],"type":"object"}},"required":["method","params"],"type":"object"};
 
-// prettier-ignore
-const schema105 = {"$id":"LoggingMessageNotification","properties":{"method":{"const":"notifications/message","type":"string"},"params":{"properties":{"data":{},"level":{"$ref":"LoggingLevel"},"logger":{"type":"string"}},"required":["data","level"],"type":"object"}},"required":["method","params"],"type":"object"};
-
-// prettier-ignore
-function validate86(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="LoggingMessageNotification" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
-        validate86.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop252 = data.method;
-        if(prop252 !== undefined){
-          let data0 = prop252;
-          const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate86.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("notifications/message" !== data0){
-            validate86.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/message"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop253 = data.params;
-          if(prop253 !== undefined){
-            let data1 = prop253;
-            const _errs3 = errors;
-            if(errors === _errs3){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                let missing1;
-                if(((data1.data === undefined) && (missing1 = "data")) || ((data1.level === undefined) && (missing1 = "level"))){
-                  validate86.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
-                  return false;
-                }
-                else {
-                  const prop254 = data1.level;
-                  if(prop254 !== undefined){
-                    let data2 = prop254;
-                    const _errs5 = errors;
-                    if(typeof data2 !== "string"){
-                      validate86.errors = [{instancePath:instancePath+"/params/level",schemaPath:"LoggingLevel/type",keyword:"type",params:{type: "string"}}];
-                      return false;
-                    }
-                    if(!((((((((data2 === "alert") || (data2 === "critical")) || (data2 === "debug")) || (data2 === "emergency")) || (data2 === "error")) || (data2 === "info")) || (data2 === "notice")) || (data2 === "warning"))){
-                      validate86.errors = [{instancePath:instancePath+"/params/level",schemaPath:"LoggingLevel/enum",keyword:"enum",params:{allowedValues: schema39.enum}}];
-                      return false;
-                    }
-                    var valid1 = _errs5 === errors;
-                  }
-                  else {
-                    var valid1 = true;
-                  }
-                  if(valid1){
-                    const prop255 = data1.logger;
-                    if(prop255 !== undefined){
-                      const _errs8 = errors;
-                      if(typeof prop255 !== "string"){
-                        validate86.errors = [{instancePath:instancePath+"/params/logger",schemaPath:"#/properties/params/properties/logger/type",keyword:"type",params:{type: "string"}}];
-                        return false;
-                      }
-                      var valid1 = _errs8 === errors;
-                    }
-                    else {
-                      var valid1 = true;
-                    }
-                  }
-                }
-              }
-              else {
-                validate86.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate86.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate86.errors = vErrors;
-  return errors === 0;
+function validate86(data, valCxt){
+"use strict"; /*# sourceURL="LoggingMessageNotification" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
+validate86.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.method !== undefined){
+var data0 = data.method;
+var _errs1 = errors;
+if(typeof data0 !== "string"){
+validate86.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("notifications/message" !== data0){
+validate86.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/message"}}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.params !== undefined){
+var data1 = data.params;
+var _errs3 = errors;
+if(errors === _errs3){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+var missing1;
+if(((data1.data === undefined) && (missing1 = "data")) || ((data1.level === undefined) && (missing1 = "level"))){
+validate86.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
+return false;
+}
+else {
+if(data1.level !== undefined){
+var data2 = data1.level;
+var _errs5 = errors;
+if(typeof data2 !== "string"){
+validate86.errors = [{instancePath:instancePath+"/params/level",schemaPath:"LoggingLevel/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if(!((((((((data2 === "alert") || (data2 === "critical")) || (data2 === "debug")) || (data2 === "emergency")) || (data2 === "error")) || (data2 === "info")) || (data2 === "notice")) || (data2 === "warning"))){
+validate86.errors = [{instancePath:instancePath+"/params/level",schemaPath:"LoggingLevel/enum",keyword:"enum",params:{allowedValues: schema39.enum}}];
+return false;
+}
+var valid1 = _errs5 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data1.logger !== undefined){
+var _errs8 = errors;
+if(typeof data1.logger !== "string"){
+validate86.errors = [{instancePath:instancePath+"/params/logger",schemaPath:"#/properties/params/properties/logger/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid1 = _errs8 === errors;
+}
+else {
+var valid1 = true;
+}
+}
+}
+}
+else {
+validate86.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate86.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate86.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateModelHint = validate87;
 
-// prettier-ignore
-function validate87(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="ModelHint" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      const prop256 = data.name;
-      if(prop256 !== undefined){
-        if(typeof prop256 !== "string"){
-          validate87.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
-          return false;
-        }
-      }
-    }
-    else {
-      validate87.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate87.errors = vErrors;
-  return errors === 0;
+function validate87(data, valCxt){
+"use strict"; /*# sourceURL="ModelHint" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.name !== undefined){
+if(typeof data.name !== "string"){
+validate87.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+}
+}
+else {
+validate87.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate87.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateModelPreferences = validate48;
 
-// prettier-ignore
 export const validateNotification = validate88;
+var schema108 = {"$id":"Notification","properties":{"method":{"type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object"}},"required":["method"],"type":"object"};
 
-// prettier-ignore
-const schema108 = {"$id":"Notification","properties":{"method":{"type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object"}},"required":["method"],"type":"object"};
-
-// prettier-ignore
-function validate88(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="Notification" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.method === undefined) && (missing0 = "method")){
-        validate88.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop257 = data.method;
-        if(prop257 !== undefined){
-          const _errs1 = errors;
-          if(typeof prop257 !== "string"){
-            validate88.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop258 = data.params;
-          if(prop258 !== undefined){
-            let data1 = prop258;
-            const _errs3 = errors;
-            if(errors === _errs3){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                const prop259 = data1._meta;
-                if(prop259 !== undefined){
-                  let data2 = prop259;
-                  const _errs6 = errors;
-                  if(errors === _errs6){
-                    if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                    }
-                    else {
-                      validate88.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-                      return false;
-                    }
-                  }
-                }
-              }
-              else {
-                validate88.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate88.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate88.errors = vErrors;
-  return errors === 0;
+function validate88(data, valCxt){
+"use strict"; /*# sourceURL="Notification" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if((data.method === undefined) && (missing0 = "method")){
+validate88.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.method !== undefined){
+var _errs1 = errors;
+if(typeof data.method !== "string"){
+validate88.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.params !== undefined){
+var data1 = data.params;
+var _errs3 = errors;
+if(errors === _errs3){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(data1._meta !== undefined){
+var data2 = data1._meta;
+var _errs6 = errors;
+if(errors === _errs6){
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+}
+else {
+validate88.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+}
+}
+else {
+validate88.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate88.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate88.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validatePaginatedRequest = validate89;
+var schema109 = {"$id":"PaginatedRequest","properties":{"method":{"type":"string"},"params":{"properties":{"cursor":{"type":"string"}},"type":"object"}},"required":["method"],"type":"object"};
 
-// prettier-ignore
-const schema109 = {"$id":"PaginatedRequest","properties":{"method":{"type":"string"},"params":{"properties":{"cursor":{"type":"string"}},"type":"object"}},"required":["method"],"type":"object"};
-
-// prettier-ignore
-function validate89(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="PaginatedRequest" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.method === undefined) && (missing0 = "method")){
-        validate89.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop260 = data.method;
-        if(prop260 !== undefined){
-          const _errs1 = errors;
-          if(typeof prop260 !== "string"){
-            validate89.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop261 = data.params;
-          if(prop261 !== undefined){
-            let data1 = prop261;
-            const _errs3 = errors;
-            if(errors === _errs3){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                const prop262 = data1.cursor;
-                if(prop262 !== undefined){
-                  if(typeof prop262 !== "string"){
-                    validate89.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
-                    return false;
-                  }
-                }
-              }
-              else {
-                validate89.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate89.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate89.errors = vErrors;
-  return errors === 0;
+function validate89(data, valCxt){
+"use strict"; /*# sourceURL="PaginatedRequest" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if((data.method === undefined) && (missing0 = "method")){
+validate89.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.method !== undefined){
+var _errs1 = errors;
+if(typeof data.method !== "string"){
+validate89.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.params !== undefined){
+var data1 = data.params;
+var _errs3 = errors;
+if(errors === _errs3){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(data1.cursor !== undefined){
+if(typeof data1.cursor !== "string"){
+validate89.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+}
+}
+else {
+validate89.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate89.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate89.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validatePaginatedResult = validate90;
+var schema110 = {"$id":"PaginatedResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"nextCursor":{"type":"string"}},"type":"object"};
 
-// prettier-ignore
-const schema110 = {"$id":"PaginatedResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"nextCursor":{"type":"string"}},"type":"object"};
-
-// prettier-ignore
-function validate90(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="PaginatedResult" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      const prop263 = data._meta;
-      if(prop263 !== undefined){
-        let data0 = prop263;
-        const _errs1 = errors;
-        if(errors === _errs1){
-          if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-          }
-          else {
-            validate90.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-            return false;
-          }
-        }
-        var valid0 = _errs1 === errors;
-      }
-      else {
-        var valid0 = true;
-      }
-      if(valid0){
-        const prop264 = data.nextCursor;
-        if(prop264 !== undefined){
-          const _errs4 = errors;
-          if(typeof prop264 !== "string"){
-            validate90.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          var valid0 = _errs4 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-      }
-    }
-    else {
-      validate90.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate90.errors = vErrors;
-  return errors === 0;
+function validate90(data, valCxt){
+"use strict"; /*# sourceURL="PaginatedResult" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data._meta !== undefined){
+var data0 = data._meta;
+var _errs1 = errors;
+if(errors === _errs1){
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+}
+else {
+validate90.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.nextCursor !== undefined){
+var _errs4 = errors;
+if(typeof data.nextCursor !== "string"){
+validate90.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+else {
+validate90.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate90.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validatePingRequest = validate28;
 
-// prettier-ignore
 export const validateProgressNotification = validate23;
 
-// prettier-ignore
 export const validateProgressToken = validate91;
 
-// prettier-ignore
-function validate91(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="ProgressToken" */;
-  let vErrors = null;
-  let errors = 0;
-  if((typeof data !== "string") && (!((typeof data == "number") && (!(data % 1) && !isNaN(data))))){
-    validate91.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema29.type}}];
-    return false;
-  }
-  validate91.errors = vErrors;
-  return errors === 0;
+function validate91(data, valCxt){
+"use strict"; /*# sourceURL="ProgressToken" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if((typeof data !== "string") && (!((typeof data == "number") && (!(data % 1) && !isNaN(data))))){
+validate91.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema29.type}}];
+return false;
+}
+validate91.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validatePrompt = validate72;
 
-// prettier-ignore
 export const validatePromptArgument = validate92;
 
-// prettier-ignore
-function validate92(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="PromptArgument" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.name === undefined) && (missing0 = "name")){
-        validate92.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop265 = data.description;
-        if(prop265 !== undefined){
-          const _errs1 = errors;
-          if(typeof prop265 !== "string"){
-            validate92.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop266 = data.name;
-          if(prop266 !== undefined){
-            const _errs3 = errors;
-            if(typeof prop266 !== "string"){
-              validate92.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            const prop267 = data.required;
-            if(prop267 !== undefined){
-              const _errs5 = errors;
-              if(typeof prop267 !== "boolean"){
-                validate92.errors = [{instancePath:instancePath+"/required",schemaPath:"#/properties/required/type",keyword:"type",params:{type: "boolean"}}];
-                return false;
-              }
-              var valid0 = _errs5 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate92.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate92.errors = vErrors;
-  return errors === 0;
+function validate92(data, valCxt){
+"use strict"; /*# sourceURL="PromptArgument" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if((data.name === undefined) && (missing0 = "name")){
+validate92.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.description !== undefined){
+var _errs1 = errors;
+if(typeof data.description !== "string"){
+validate92.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.name !== undefined){
+var _errs3 = errors;
+if(typeof data.name !== "string"){
+validate92.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.required !== undefined){
+var _errs5 = errors;
+if(typeof data.required !== "boolean"){
+validate92.errors = [{instancePath:instancePath+"/required",schemaPath:"#/properties/required/type",keyword:"type",params:{type: "boolean"}}];
+return false;
+}
+var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+validate92.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate92.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validatePromptListChangedNotification = validate93;
+var schema113 = {"$id":"PromptListChangedNotification","properties":{"method":{"const":"notifications/prompts/list_changed","type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object"}},"required":["method"],"type":"object"};
 
-// prettier-ignore
-const schema113 = {"$id":"PromptListChangedNotification","properties":{"method":{"const":"notifications/prompts/list_changed","type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object"}},"required":["method"],"type":"object"};
-
-// prettier-ignore
-function validate93(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="PromptListChangedNotification" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.method === undefined) && (missing0 = "method")){
-        validate93.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop268 = data.method;
-        if(prop268 !== undefined){
-          let data0 = prop268;
-          const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate93.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("notifications/prompts/list_changed" !== data0){
-            validate93.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/prompts/list_changed"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop269 = data.params;
-          if(prop269 !== undefined){
-            let data1 = prop269;
-            const _errs3 = errors;
-            if(errors === _errs3){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                const prop270 = data1._meta;
-                if(prop270 !== undefined){
-                  let data2 = prop270;
-                  const _errs6 = errors;
-                  if(errors === _errs6){
-                    if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                    }
-                    else {
-                      validate93.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-                      return false;
-                    }
-                  }
-                }
-              }
-              else {
-                validate93.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate93.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate93.errors = vErrors;
-  return errors === 0;
+function validate93(data, valCxt){
+"use strict"; /*# sourceURL="PromptListChangedNotification" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if((data.method === undefined) && (missing0 = "method")){
+validate93.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.method !== undefined){
+var data0 = data.method;
+var _errs1 = errors;
+if(typeof data0 !== "string"){
+validate93.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("notifications/prompts/list_changed" !== data0){
+validate93.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/prompts/list_changed"}}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.params !== undefined){
+var data1 = data.params;
+var _errs3 = errors;
+if(errors === _errs3){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(data1._meta !== undefined){
+var data2 = data1._meta;
+var _errs6 = errors;
+if(errors === _errs6){
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+}
+else {
+validate93.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+}
+}
+else {
+validate93.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate93.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate93.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validatePromptMessage = validate54;
 
-// prettier-ignore
 export const validatePromptReference = validate94;
 
-// prettier-ignore
-function validate94(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="PromptReference" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.name === undefined) && (missing0 = "name")) || ((data.type === undefined) && (missing0 = "type"))){
-        validate94.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop271 = data.name;
-        if(prop271 !== undefined){
-          const _errs1 = errors;
-          if(typeof prop271 !== "string"){
-            validate94.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop272 = data.type;
-          if(prop272 !== undefined){
-            let data1 = prop272;
-            const _errs3 = errors;
-            if(typeof data1 !== "string"){
-              validate94.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            if("ref/prompt" !== data1){
-              validate94.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "ref/prompt"}}];
-              return false;
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate94.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate94.errors = vErrors;
-  return errors === 0;
+function validate94(data, valCxt){
+"use strict"; /*# sourceURL="PromptReference" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if(((data.name === undefined) && (missing0 = "name")) || ((data.type === undefined) && (missing0 = "type"))){
+validate94.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.name !== undefined){
+var _errs1 = errors;
+if(typeof data.name !== "string"){
+validate94.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.type !== undefined){
+var data1 = data.type;
+var _errs3 = errors;
+if(typeof data1 !== "string"){
+validate94.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("ref/prompt" !== data1){
+validate94.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "ref/prompt"}}];
+return false;
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate94.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate94.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateReadResourceRequest = validate95;
 
-// prettier-ignore
-function validate95(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="ReadResourceRequest" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
-        validate95.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop273 = data.method;
-        if(prop273 !== undefined){
-          let data0 = prop273;
-          const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate95.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("resources/read" !== data0){
-            validate95.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "resources/read"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop274 = data.params;
-          if(prop274 !== undefined){
-            let data1 = prop274;
-            const _errs3 = errors;
-            if(errors === _errs3){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                let missing1;
-                if((data1.uri === undefined) && (missing1 = "uri")){
-                  validate95.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
-                  return false;
-                }
-                else {
-                  const prop275 = data1.uri;
-                  if(prop275 !== undefined){
-                    if(typeof prop275 !== "string"){
-                      validate95.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"#/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
-                      return false;
-                    }
-                  }
-                }
-              }
-              else {
-                validate95.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate95.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate95.errors = vErrors;
-  return errors === 0;
+function validate95(data, valCxt){
+"use strict"; /*# sourceURL="ReadResourceRequest" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
+validate95.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.method !== undefined){
+var data0 = data.method;
+var _errs1 = errors;
+if(typeof data0 !== "string"){
+validate95.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("resources/read" !== data0){
+validate95.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "resources/read"}}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.params !== undefined){
+var data1 = data.params;
+var _errs3 = errors;
+if(errors === _errs3){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+var missing1;
+if((data1.uri === undefined) && (missing1 = "uri")){
+validate95.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
+return false;
+}
+else {
+if(data1.uri !== undefined){
+if(typeof data1.uri !== "string"){
+validate95.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"#/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+}
+}
+}
+else {
+validate95.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate95.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate95.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateReadResourceResult = validate96;
+var schema116 = {"$id":"ReadResourceResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"contents":{"items":{"anyOf":[{"$ref":"TextResourceContents"},{"$ref":"BlobResourceContents"}]},"type":"array"}},"required":["contents"],"type":"object"};
 
-// prettier-ignore
-const schema116 = {"$id":"ReadResourceResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"contents":{"items":{"anyOf":[{"$ref":"TextResourceContents"},{"$ref":"BlobResourceContents"}]},"type":"array"}},"required":["contents"],"type":"object"};
-
-// prettier-ignore
-function validate96(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="ReadResourceResult" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.contents === undefined) && (missing0 = "contents")){
-        validate96.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop276 = data._meta;
-        if(prop276 !== undefined){
-          let data0 = prop276;
-          const _errs1 = errors;
-          if(errors === _errs1){
-            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-            }
-            else {
-              validate96.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-              return false;
-            }
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop277 = data.contents;
-          if(prop277 !== undefined){
-            let data1 = prop277;
-            const _errs4 = errors;
-            if(errors === _errs4){
-              if(Array.isArray(data1)){
-                var valid1 = true;
-                const len0 = data1.length;
-                for(let i0=0; i0<len0; i0++){
-                  let data2 = data1[i0];
-                  const _errs6 = errors;
-                  const _errs7 = errors;
-                  let valid2 = false;
-                  const _errs8 = errors;
-                  const _errs9 = errors;
-                  if(errors === _errs9){
-                    if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                      let missing1;
-                      if(((data2.text === undefined) && (missing1 = "text")) || ((data2.uri === undefined) && (missing1 = "uri"))){
-                        const err0 = {instancePath:instancePath+"/contents/" + i0,schemaPath:"TextResourceContents/required",keyword:"required",params:{missingProperty: missing1}};
-                        if(vErrors === null){
-                          vErrors = [err0];
-                        }
-                        else {
-                          vErrors.push(err0);
-                        }
-                        errors++;
-                      }
-                      else {
-                        const prop278 = data2.mimeType;
-                        if(prop278 !== undefined){
-                          const _errs11 = errors;
-                          if(typeof prop278 !== "string"){
-                            const err1 = {instancePath:instancePath+"/contents/" + i0+"/mimeType",schemaPath:"TextResourceContents/properties/mimeType/type",keyword:"type",params:{type: "string"}};
-                            if(vErrors === null){
-                              vErrors = [err1];
-                            }
-                            else {
-                              vErrors.push(err1);
-                            }
-                            errors++;
-                          }
-                          var valid4 = _errs11 === errors;
-                        }
-                        else {
-                          var valid4 = true;
-                        }
-                        if(valid4){
-                          const prop279 = data2.text;
-                          if(prop279 !== undefined){
-                            const _errs13 = errors;
-                            if(typeof prop279 !== "string"){
-                              const err2 = {instancePath:instancePath+"/contents/" + i0+"/text",schemaPath:"TextResourceContents/properties/text/type",keyword:"type",params:{type: "string"}};
-                              if(vErrors === null){
-                                vErrors = [err2];
-                              }
-                              else {
-                                vErrors.push(err2);
-                              }
-                              errors++;
-                            }
-                            var valid4 = _errs13 === errors;
-                          }
-                          else {
-                            var valid4 = true;
-                          }
-                          if(valid4){
-                            const prop280 = data2.uri;
-                            if(prop280 !== undefined){
-                              const _errs15 = errors;
-                              if(typeof prop280 !== "string"){
-                                const err3 = {instancePath:instancePath+"/contents/" + i0+"/uri",schemaPath:"TextResourceContents/properties/uri/type",keyword:"type",params:{type: "string"}};
-                                if(vErrors === null){
-                                  vErrors = [err3];
-                                }
-                                else {
-                                  vErrors.push(err3);
-                                }
-                                errors++;
-                              }
-                              var valid4 = _errs15 === errors;
-                            }
-                            else {
-                              var valid4 = true;
-                            }
-                          }
-                        }
-                      }
-                    }
-                    else {
-                      const err4 = {instancePath:instancePath+"/contents/" + i0,schemaPath:"TextResourceContents/type",keyword:"type",params:{type: "object"}};
-                      if(vErrors === null){
-                        vErrors = [err4];
-                      }
-                      else {
-                        vErrors.push(err4);
-                      }
-                      errors++;
-                    }
-                  }
-                  var _valid0 = _errs8 === errors;
-                  valid2 = valid2 || _valid0;
-                  if(!valid2){
-                    const _errs17 = errors;
-                    const _errs18 = errors;
-                    if(errors === _errs18){
-                      if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                        let missing2;
-                        if(((data2.blob === undefined) && (missing2 = "blob")) || ((data2.uri === undefined) && (missing2 = "uri"))){
-                          const err5 = {instancePath:instancePath+"/contents/" + i0,schemaPath:"BlobResourceContents/required",keyword:"required",params:{missingProperty: missing2}};
-                          if(vErrors === null){
-                            vErrors = [err5];
-                          }
-                          else {
-                            vErrors.push(err5);
-                          }
-                          errors++;
-                        }
-                        else {
-                          const prop281 = data2.blob;
-                          if(prop281 !== undefined){
-                            const _errs20 = errors;
-                            if(typeof prop281 !== "string"){
-                              const err6 = {instancePath:instancePath+"/contents/" + i0+"/blob",schemaPath:"BlobResourceContents/properties/blob/type",keyword:"type",params:{type: "string"}};
-                              if(vErrors === null){
-                                vErrors = [err6];
-                              }
-                              else {
-                                vErrors.push(err6);
-                              }
-                              errors++;
-                            }
-                            var valid6 = _errs20 === errors;
-                          }
-                          else {
-                            var valid6 = true;
-                          }
-                          if(valid6){
-                            const prop282 = data2.mimeType;
-                            if(prop282 !== undefined){
-                              const _errs22 = errors;
-                              if(typeof prop282 !== "string"){
-                                const err7 = {instancePath:instancePath+"/contents/" + i0+"/mimeType",schemaPath:"BlobResourceContents/properties/mimeType/type",keyword:"type",params:{type: "string"}};
-                                if(vErrors === null){
-                                  vErrors = [err7];
-                                }
-                                else {
-                                  vErrors.push(err7);
-                                }
-                                errors++;
-                              }
-                              var valid6 = _errs22 === errors;
-                            }
-                            else {
-                              var valid6 = true;
-                            }
-                            if(valid6){
-                              const prop283 = data2.uri;
-                              if(prop283 !== undefined){
-                                const _errs24 = errors;
-                                if(typeof prop283 !== "string"){
-                                  const err8 = {instancePath:instancePath+"/contents/" + i0+"/uri",schemaPath:"BlobResourceContents/properties/uri/type",keyword:"type",params:{type: "string"}};
-                                  if(vErrors === null){
-                                    vErrors = [err8];
-                                  }
-                                  else {
-                                    vErrors.push(err8);
-                                  }
-                                  errors++;
-                                }
-                                var valid6 = _errs24 === errors;
-                              }
-                              else {
-                                var valid6 = true;
-                              }
-                            }
-                          }
-                        }
-                      }
-                      else {
-                        const err9 = {instancePath:instancePath+"/contents/" + i0,schemaPath:"BlobResourceContents/type",keyword:"type",params:{type: "object"}};
-                        if(vErrors === null){
-                          vErrors = [err9];
-                        }
-                        else {
-                          vErrors.push(err9);
-                        }
-                        errors++;
-                      }
-                    }
-                    var _valid0 = _errs17 === errors;
-                    valid2 = valid2 || _valid0;
-                  }
-                  if(!valid2){
-                    const err10 = {instancePath:instancePath+"/contents/" + i0,schemaPath:"#/properties/contents/items/anyOf",keyword:"anyOf",params:{}};
-                    if(vErrors === null){
-                      vErrors = [err10];
-                    }
-                    else {
-                      vErrors.push(err10);
-                    }
-                    errors++;
-                    validate96.errors = vErrors;
-                    return false;
-                  }
-                  else {
-                    errors = _errs7;
-                    if(vErrors !== null){
-                      if(_errs7){
-                        vErrors.length = _errs7;
-                      }
-                      else {
-                        vErrors = null;
-                      }
-                    }
-                  }
-                  var valid1 = _errs6 === errors;
-                  if(!valid1){
-                    break;
-                  }
-                }
-              }
-              else {
-                validate96.errors = [{instancePath:instancePath+"/contents",schemaPath:"#/properties/contents/type",keyword:"type",params:{type: "array"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs4 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate96.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate96.errors = vErrors;
-  return errors === 0;
+function validate96(data, valCxt){
+"use strict"; /*# sourceURL="ReadResourceResult" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if((data.contents === undefined) && (missing0 = "contents")){
+validate96.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data._meta !== undefined){
+var data0 = data._meta;
+var _errs1 = errors;
+if(errors === _errs1){
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+}
+else {
+validate96.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.contents !== undefined){
+var data1 = data.contents;
+var _errs4 = errors;
+if(errors === _errs4){
+if(Array.isArray(data1)){
+var valid1 = true;
+var len0 = data1.length;
+for(var i0=0; i0<len0; i0++){
+var data2 = data1[i0];
+var _errs6 = errors;
+var _errs7 = errors;
+var valid2 = false;
+var _errs8 = errors;
+var _errs9 = errors;
+if(errors === _errs9){
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+var missing1;
+if(((data2.text === undefined) && (missing1 = "text")) || ((data2.uri === undefined) && (missing1 = "uri"))){
+var err0 = {instancePath:instancePath+"/contents/" + i0,schemaPath:"TextResourceContents/required",keyword:"required",params:{missingProperty: missing1}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+else {
+if(data2.mimeType !== undefined){
+var _errs11 = errors;
+if(typeof data2.mimeType !== "string"){
+var err1 = {instancePath:instancePath+"/contents/" + i0+"/mimeType",schemaPath:"TextResourceContents/properties/mimeType/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+var valid4 = _errs11 === errors;
+}
+else {
+var valid4 = true;
+}
+if(valid4){
+if(data2.text !== undefined){
+var _errs13 = errors;
+if(typeof data2.text !== "string"){
+var err2 = {instancePath:instancePath+"/contents/" + i0+"/text",schemaPath:"TextResourceContents/properties/text/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+var valid4 = _errs13 === errors;
+}
+else {
+var valid4 = true;
+}
+if(valid4){
+if(data2.uri !== undefined){
+var _errs15 = errors;
+if(typeof data2.uri !== "string"){
+var err3 = {instancePath:instancePath+"/contents/" + i0+"/uri",schemaPath:"TextResourceContents/properties/uri/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+var valid4 = _errs15 === errors;
+}
+else {
+var valid4 = true;
+}
+}
+}
+}
+}
+else {
+var err4 = {instancePath:instancePath+"/contents/" + i0,schemaPath:"TextResourceContents/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+var _valid0 = _errs8 === errors;
+valid2 = valid2 || _valid0;
+if(!valid2){
+var _errs17 = errors;
+var _errs18 = errors;
+if(errors === _errs18){
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+var missing2;
+if(((data2.blob === undefined) && (missing2 = "blob")) || ((data2.uri === undefined) && (missing2 = "uri"))){
+var err5 = {instancePath:instancePath+"/contents/" + i0,schemaPath:"BlobResourceContents/required",keyword:"required",params:{missingProperty: missing2}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+else {
+if(data2.blob !== undefined){
+var _errs20 = errors;
+if(typeof data2.blob !== "string"){
+var err6 = {instancePath:instancePath+"/contents/" + i0+"/blob",schemaPath:"BlobResourceContents/properties/blob/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+var valid6 = _errs20 === errors;
+}
+else {
+var valid6 = true;
+}
+if(valid6){
+if(data2.mimeType !== undefined){
+var _errs22 = errors;
+if(typeof data2.mimeType !== "string"){
+var err7 = {instancePath:instancePath+"/contents/" + i0+"/mimeType",schemaPath:"BlobResourceContents/properties/mimeType/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+var valid6 = _errs22 === errors;
+}
+else {
+var valid6 = true;
+}
+if(valid6){
+if(data2.uri !== undefined){
+var _errs24 = errors;
+if(typeof data2.uri !== "string"){
+var err8 = {instancePath:instancePath+"/contents/" + i0+"/uri",schemaPath:"BlobResourceContents/properties/uri/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+var valid6 = _errs24 === errors;
+}
+else {
+var valid6 = true;
+}
+}
+}
+}
+}
+else {
+var err9 = {instancePath:instancePath+"/contents/" + i0,schemaPath:"BlobResourceContents/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+var _valid0 = _errs17 === errors;
+valid2 = valid2 || _valid0;
+}
+if(!valid2){
+var err10 = {instancePath:instancePath+"/contents/" + i0,schemaPath:"#/properties/contents/items/anyOf",keyword:"anyOf",params:{}};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+validate96.errors = vErrors;
+return false;
+}
+else {
+errors = _errs7;
+if(vErrors !== null){
+if(_errs7){
+vErrors.length = _errs7;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid1 = _errs6 === errors;
+if(!valid1){
+break;
+}
+}
+}
+else {
+validate96.errors = [{instancePath:instancePath+"/contents",schemaPath:"#/properties/contents/type",keyword:"type",params:{type: "array"}}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate96.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate96.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateRequest = validate97;
+var schema119 = {"$id":"Request","properties":{"method":{"type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"properties":{"progressToken":{"$ref":"ProgressToken"}},"type":"object"}},"type":"object"}},"required":["method"],"type":"object"};
 
-// prettier-ignore
-const schema119 = {"$id":"Request","properties":{"method":{"type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"properties":{"progressToken":{"$ref":"ProgressToken"}},"type":"object"}},"type":"object"}},"required":["method"],"type":"object"};
-
-// prettier-ignore
-function validate97(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="Request" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.method === undefined) && (missing0 = "method")){
-        validate97.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop284 = data.method;
-        if(prop284 !== undefined){
-          const _errs1 = errors;
-          if(typeof prop284 !== "string"){
-            validate97.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop285 = data.params;
-          if(prop285 !== undefined){
-            let data1 = prop285;
-            const _errs3 = errors;
-            if(errors === _errs3){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                const prop286 = data1._meta;
-                if(prop286 !== undefined){
-                  let data2 = prop286;
-                  const _errs6 = errors;
-                  if(errors === _errs6){
-                    if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                      const prop287 = data2.progressToken;
-                      if(prop287 !== undefined){
-                        let data3 = prop287;
-                        if((typeof data3 !== "string") && (!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))))){
-                          validate97.errors = [{instancePath:instancePath+"/params/_meta/progressToken",schemaPath:"ProgressToken/type",keyword:"type",params:{type: schema29.type}}];
-                          return false;
-                        }
-                      }
-                    }
-                    else {
-                      validate97.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-                      return false;
-                    }
-                  }
-                }
-              }
-              else {
-                validate97.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate97.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate97.errors = vErrors;
-  return errors === 0;
+function validate97(data, valCxt){
+"use strict"; /*# sourceURL="Request" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if((data.method === undefined) && (missing0 = "method")){
+validate97.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.method !== undefined){
+var _errs1 = errors;
+if(typeof data.method !== "string"){
+validate97.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.params !== undefined){
+var data1 = data.params;
+var _errs3 = errors;
+if(errors === _errs3){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(data1._meta !== undefined){
+var data2 = data1._meta;
+var _errs6 = errors;
+if(errors === _errs6){
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+if(data2.progressToken !== undefined){
+var data3 = data2.progressToken;
+if((typeof data3 !== "string") && (!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))))){
+validate97.errors = [{instancePath:instancePath+"/params/_meta/progressToken",schemaPath:"ProgressToken/type",keyword:"type",params:{type: schema29.type}}];
+return false;
+}
+}
+}
+else {
+validate97.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+}
+}
+else {
+validate97.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate97.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate97.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateRequestId = validate98;
 
-// prettier-ignore
-function validate98(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="RequestId" */;
-  let vErrors = null;
-  let errors = 0;
-  if((typeof data !== "string") && (!((typeof data == "number") && (!(data % 1) && !isNaN(data))))){
-    validate98.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema25.type}}];
-    return false;
-  }
-  validate98.errors = vErrors;
-  return errors === 0;
+function validate98(data, valCxt){
+"use strict"; /*# sourceURL="RequestId" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if((typeof data !== "string") && (!((typeof data == "number") && (!(data % 1) && !isNaN(data))))){
+validate98.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema25.type}}];
+return false;
+}
+validate98.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateResource = validate80;
 
-// prettier-ignore
 export const validateResourceContents = validate99;
+var schema122 = {"$id":"ResourceContents","properties":{"mimeType":{"type":"string"},"uri":{"type":"string"}},"required":["uri"],"type":"object"};
 
-// prettier-ignore
-const schema122 = {"$id":"ResourceContents","properties":{"mimeType":{"type":"string"},"uri":{"type":"string"}},"required":["uri"],"type":"object"};
-
-// prettier-ignore
-function validate99(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="ResourceContents" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.uri === undefined) && (missing0 = "uri")){
-        validate99.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop288 = data.mimeType;
-        if(prop288 !== undefined){
-          const _errs1 = errors;
-          if(typeof prop288 !== "string"){
-            validate99.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop289 = data.uri;
-          if(prop289 !== undefined){
-            const _errs3 = errors;
-            if(typeof prop289 !== "string"){
-              validate99.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate99.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate99.errors = vErrors;
-  return errors === 0;
+function validate99(data, valCxt){
+"use strict"; /*# sourceURL="ResourceContents" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if((data.uri === undefined) && (missing0 = "uri")){
+validate99.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.mimeType !== undefined){
+var _errs1 = errors;
+if(typeof data.mimeType !== "string"){
+validate99.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.uri !== undefined){
+var _errs3 = errors;
+if(typeof data.uri !== "string"){
+validate99.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate99.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate99.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateResourceListChangedNotification = validate100;
+var schema123 = {"$id":"ResourceListChangedNotification","properties":{"method":{"const":"notifications/resources/list_changed","type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object"}},"required":["method"],"type":"object"};
 
-// prettier-ignore
-const schema123 = {"$id":"ResourceListChangedNotification","properties":{"method":{"const":"notifications/resources/list_changed","type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object"}},"required":["method"],"type":"object"};
-
-// prettier-ignore
-function validate100(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="ResourceListChangedNotification" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.method === undefined) && (missing0 = "method")){
-        validate100.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop290 = data.method;
-        if(prop290 !== undefined){
-          let data0 = prop290;
-          const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate100.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("notifications/resources/list_changed" !== data0){
-            validate100.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/resources/list_changed"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop291 = data.params;
-          if(prop291 !== undefined){
-            let data1 = prop291;
-            const _errs3 = errors;
-            if(errors === _errs3){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                const prop292 = data1._meta;
-                if(prop292 !== undefined){
-                  let data2 = prop292;
-                  const _errs6 = errors;
-                  if(errors === _errs6){
-                    if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                    }
-                    else {
-                      validate100.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-                      return false;
-                    }
-                  }
-                }
-              }
-              else {
-                validate100.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate100.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate100.errors = vErrors;
-  return errors === 0;
+function validate100(data, valCxt){
+"use strict"; /*# sourceURL="ResourceListChangedNotification" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if((data.method === undefined) && (missing0 = "method")){
+validate100.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.method !== undefined){
+var data0 = data.method;
+var _errs1 = errors;
+if(typeof data0 !== "string"){
+validate100.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("notifications/resources/list_changed" !== data0){
+validate100.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/resources/list_changed"}}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.params !== undefined){
+var data1 = data.params;
+var _errs3 = errors;
+if(errors === _errs3){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(data1._meta !== undefined){
+var data2 = data1._meta;
+var _errs6 = errors;
+if(errors === _errs6){
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+}
+else {
+validate100.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+}
+}
+else {
+validate100.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate100.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate100.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateResourceReference = validate101;
 
-// prettier-ignore
-function validate101(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="ResourceReference" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.type === undefined) && (missing0 = "type")) || ((data.uri === undefined) && (missing0 = "uri"))){
-        validate101.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop293 = data.type;
-        if(prop293 !== undefined){
-          let data0 = prop293;
-          const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate101.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("ref/resource" !== data0){
-            validate101.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "ref/resource"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop294 = data.uri;
-          if(prop294 !== undefined){
-            const _errs3 = errors;
-            if(typeof prop294 !== "string"){
-              validate101.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate101.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate101.errors = vErrors;
-  return errors === 0;
+function validate101(data, valCxt){
+"use strict"; /*# sourceURL="ResourceReference" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if(((data.type === undefined) && (missing0 = "type")) || ((data.uri === undefined) && (missing0 = "uri"))){
+validate101.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.type !== undefined){
+var data0 = data.type;
+var _errs1 = errors;
+if(typeof data0 !== "string"){
+validate101.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("ref/resource" !== data0){
+validate101.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "ref/resource"}}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.uri !== undefined){
+var _errs3 = errors;
+if(typeof data.uri !== "string"){
+validate101.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate101.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate101.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateResourceTemplate = validate76;
 
-// prettier-ignore
 export const validateResourceUpdatedNotification = validate102;
+var schema125 = {"$id":"ResourceUpdatedNotification","properties":{"method":{"const":"notifications/resources/updated","type":"string"},"params":{"properties":{"uri":{"type":"string"}},"required":["uri"],"type":"object"}},"required":["method","params"],"type":"object"};
 
-// prettier-ignore
-const schema125 = {"$id":"ResourceUpdatedNotification","properties":{"method":{"const":"notifications/resources/updated","type":"string"},"params":{"properties":{"uri":{"type":"string"}},"required":["uri"],"type":"object"}},"required":["method","params"],"type":"object"};
-
-// prettier-ignore
-function validate102(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="ResourceUpdatedNotification" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
-        validate102.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop295 = data.method;
-        if(prop295 !== undefined){
-          let data0 = prop295;
-          const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate102.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("notifications/resources/updated" !== data0){
-            validate102.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/resources/updated"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop296 = data.params;
-          if(prop296 !== undefined){
-            let data1 = prop296;
-            const _errs3 = errors;
-            if(errors === _errs3){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                let missing1;
-                if((data1.uri === undefined) && (missing1 = "uri")){
-                  validate102.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
-                  return false;
-                }
-                else {
-                  const prop297 = data1.uri;
-                  if(prop297 !== undefined){
-                    if(typeof prop297 !== "string"){
-                      validate102.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"#/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
-                      return false;
-                    }
-                  }
-                }
-              }
-              else {
-                validate102.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate102.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate102.errors = vErrors;
-  return errors === 0;
+function validate102(data, valCxt){
+"use strict"; /*# sourceURL="ResourceUpdatedNotification" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
+validate102.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.method !== undefined){
+var data0 = data.method;
+var _errs1 = errors;
+if(typeof data0 !== "string"){
+validate102.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("notifications/resources/updated" !== data0){
+validate102.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/resources/updated"}}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.params !== undefined){
+var data1 = data.params;
+var _errs3 = errors;
+if(errors === _errs3){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+var missing1;
+if((data1.uri === undefined) && (missing1 = "uri")){
+validate102.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
+return false;
+}
+else {
+if(data1.uri !== undefined){
+if(typeof data1.uri !== "string"){
+validate102.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"#/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+}
+}
+}
+else {
+validate102.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate102.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate102.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateResult = validate103;
 
-// prettier-ignore
-function validate103(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="Result" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      const prop298 = data._meta;
-      if(prop298 !== undefined){
-        let data0 = prop298;
-        const _errs2 = errors;
-        if(errors === _errs2){
-          if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-          }
-          else {
-            validate103.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-            return false;
-          }
-        }
-      }
-    }
-    else {
-      validate103.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate103.errors = vErrors;
-  return errors === 0;
+function validate103(data, valCxt){
+"use strict"; /*# sourceURL="Result" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data._meta !== undefined){
+var data0 = data._meta;
+var _errs2 = errors;
+if(errors === _errs2){
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+}
+else {
+validate103.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+}
+}
+else {
+validate103.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate103.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateRole = validate104;
 
-// prettier-ignore
-function validate104(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="Role" */;
-  let vErrors = null;
-  let errors = 0;
-  if(typeof data !== "string"){
-    validate104.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"}}];
-    return false;
-  }
-  if(!((data === "assistant") || (data === "user"))){
-    validate104.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema12.enum}}];
-    return false;
-  }
-  validate104.errors = vErrors;
-  return errors === 0;
+function validate104(data, valCxt){
+"use strict"; /*# sourceURL="Role" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(typeof data !== "string"){
+validate104.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if(!((data === "assistant") || (data === "user"))){
+validate104.errors = [{instancePath:instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema12.enum}}];
+return false;
+}
+validate104.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateRoot = validate105;
 
-// prettier-ignore
-function validate105(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="Root" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.uri === undefined) && (missing0 = "uri")){
-        validate105.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop299 = data.name;
-        if(prop299 !== undefined){
-          const _errs1 = errors;
-          if(typeof prop299 !== "string"){
-            validate105.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop300 = data.uri;
-          if(prop300 !== undefined){
-            const _errs3 = errors;
-            if(typeof prop300 !== "string"){
-              validate105.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate105.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate105.errors = vErrors;
-  return errors === 0;
+function validate105(data, valCxt){
+"use strict"; /*# sourceURL="Root" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if((data.uri === undefined) && (missing0 = "uri")){
+validate105.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.name !== undefined){
+var _errs1 = errors;
+if(typeof data.name !== "string"){
+validate105.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.uri !== undefined){
+var _errs3 = errors;
+if(typeof data.uri !== "string"){
+validate105.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate105.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate105.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateRootsListChangedNotification = validate106;
 
-// prettier-ignore
-function validate106(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="RootsListChangedNotification" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.method === undefined) && (missing0 = "method")){
-        validate106.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop301 = data.method;
-        if(prop301 !== undefined){
-          let data0 = prop301;
-          const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate106.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("notifications/roots/list_changed" !== data0){
-            validate106.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/roots/list_changed"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop302 = data.params;
-          if(prop302 !== undefined){
-            let data1 = prop302;
-            const _errs3 = errors;
-            if(errors === _errs3){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                const prop303 = data1._meta;
-                if(prop303 !== undefined){
-                  let data2 = prop303;
-                  const _errs6 = errors;
-                  if(errors === _errs6){
-                    if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                    }
-                    else {
-                      validate106.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-                      return false;
-                    }
-                  }
-                }
-              }
-              else {
-                validate106.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate106.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate106.errors = vErrors;
-  return errors === 0;
+function validate106(data, valCxt){
+"use strict"; /*# sourceURL="RootsListChangedNotification" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if((data.method === undefined) && (missing0 = "method")){
+validate106.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.method !== undefined){
+var data0 = data.method;
+var _errs1 = errors;
+if(typeof data0 !== "string"){
+validate106.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("notifications/roots/list_changed" !== data0){
+validate106.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/roots/list_changed"}}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.params !== undefined){
+var data1 = data.params;
+var _errs3 = errors;
+if(errors === _errs3){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(data1._meta !== undefined){
+var data2 = data1._meta;
+var _errs6 = errors;
+if(errors === _errs6){
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+}
+else {
+validate106.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+}
+}
+else {
+validate106.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate106.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate106.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateSamplingMessage = validate44;
 
-// prettier-ignore
 export const validateServerCapabilities = validate107;
 
-// prettier-ignore
-function validate107(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="ServerCapabilities" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      const prop304 = data.experimental;
-      if(prop304 !== undefined){
-        let data0 = prop304;
-        const _errs1 = errors;
-        if(errors === _errs1){
-          if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-            for(const key0 in data0){
-              let data1 = data0[key0];
-              const _errs4 = errors;
-              if(errors === _errs4){
-                if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                }
-                else {
-                  validate107.errors = [{instancePath:instancePath+"/experimental/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/experimental/additionalProperties/type",keyword:"type",params:{type: "object"}}];
-                  return false;
-                }
-              }
-              var valid1 = _errs4 === errors;
-              if(!valid1){
-                break;
-              }
-            }
-          }
-          else {
-            validate107.errors = [{instancePath:instancePath+"/experimental",schemaPath:"#/properties/experimental/type",keyword:"type",params:{type: "object"}}];
-            return false;
-          }
-        }
-        var valid0 = _errs1 === errors;
-      }
-      else {
-        var valid0 = true;
-      }
-      if(valid0){
-        const prop305 = data.logging;
-        if(prop305 !== undefined){
-          let data2 = prop305;
-          const _errs7 = errors;
-          if(errors === _errs7){
-            if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-            }
-            else {
-              validate107.errors = [{instancePath:instancePath+"/logging",schemaPath:"#/properties/logging/type",keyword:"type",params:{type: "object"}}];
-              return false;
-            }
-          }
-          var valid0 = _errs7 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop306 = data.prompts;
-          if(prop306 !== undefined){
-            let data3 = prop306;
-            const _errs10 = errors;
-            if(errors === _errs10){
-              if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-                const prop307 = data3.listChanged;
-                if(prop307 !== undefined){
-                  if(typeof prop307 !== "boolean"){
-                    validate107.errors = [{instancePath:instancePath+"/prompts/listChanged",schemaPath:"#/properties/prompts/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
-                    return false;
-                  }
-                }
-              }
-              else {
-                validate107.errors = [{instancePath:instancePath+"/prompts",schemaPath:"#/properties/prompts/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs10 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            const prop308 = data.resources;
-            if(prop308 !== undefined){
-              let data5 = prop308;
-              const _errs14 = errors;
-              if(errors === _errs14){
-                if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
-                  const prop309 = data5.listChanged;
-                  if(prop309 !== undefined){
-                    const _errs16 = errors;
-                    if(typeof prop309 !== "boolean"){
-                      validate107.errors = [{instancePath:instancePath+"/resources/listChanged",schemaPath:"#/properties/resources/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
-                      return false;
-                    }
-                    var valid3 = _errs16 === errors;
-                  }
-                  else {
-                    var valid3 = true;
-                  }
-                  if(valid3){
-                    const prop310 = data5.subscribe;
-                    if(prop310 !== undefined){
-                      const _errs18 = errors;
-                      if(typeof prop310 !== "boolean"){
-                        validate107.errors = [{instancePath:instancePath+"/resources/subscribe",schemaPath:"#/properties/resources/properties/subscribe/type",keyword:"type",params:{type: "boolean"}}];
-                        return false;
-                      }
-                      var valid3 = _errs18 === errors;
-                    }
-                    else {
-                      var valid3 = true;
-                    }
-                  }
-                }
-                else {
-                  validate107.errors = [{instancePath:instancePath+"/resources",schemaPath:"#/properties/resources/type",keyword:"type",params:{type: "object"}}];
-                  return false;
-                }
-              }
-              var valid0 = _errs14 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-            if(valid0){
-              const prop311 = data.tools;
-              if(prop311 !== undefined){
-                let data8 = prop311;
-                const _errs20 = errors;
-                if(errors === _errs20){
-                  if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
-                    const prop312 = data8.listChanged;
-                    if(prop312 !== undefined){
-                      if(typeof prop312 !== "boolean"){
-                        validate107.errors = [{instancePath:instancePath+"/tools/listChanged",schemaPath:"#/properties/tools/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
-                        return false;
-                      }
-                    }
-                  }
-                  else {
-                    validate107.errors = [{instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/type",keyword:"type",params:{type: "object"}}];
-                    return false;
-                  }
-                }
-                var valid0 = _errs20 === errors;
-              }
-              else {
-                var valid0 = true;
-              }
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate107.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate107.errors = vErrors;
-  return errors === 0;
+function validate107(data, valCxt){
+"use strict"; /*# sourceURL="ServerCapabilities" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.experimental !== undefined){
+var data0 = data.experimental;
+var _errs1 = errors;
+if(errors === _errs1){
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+for(var key0 in data0){
+var data1 = data0[key0];
+var _errs4 = errors;
+if(errors === _errs4){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+}
+else {
+validate107.errors = [{instancePath:instancePath+"/experimental/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/experimental/additionalProperties/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid1 = _errs4 === errors;
+if(!valid1){
+break;
+}
+}
+}
+else {
+validate107.errors = [{instancePath:instancePath+"/experimental",schemaPath:"#/properties/experimental/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.logging !== undefined){
+var data2 = data.logging;
+var _errs7 = errors;
+if(errors === _errs7){
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+}
+else {
+validate107.errors = [{instancePath:instancePath+"/logging",schemaPath:"#/properties/logging/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs7 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.prompts !== undefined){
+var data3 = data.prompts;
+var _errs10 = errors;
+if(errors === _errs10){
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+if(data3.listChanged !== undefined){
+if(typeof data3.listChanged !== "boolean"){
+validate107.errors = [{instancePath:instancePath+"/prompts/listChanged",schemaPath:"#/properties/prompts/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
+return false;
+}
+}
+}
+else {
+validate107.errors = [{instancePath:instancePath+"/prompts",schemaPath:"#/properties/prompts/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.resources !== undefined){
+var data5 = data.resources;
+var _errs14 = errors;
+if(errors === _errs14){
+if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+if(data5.listChanged !== undefined){
+var _errs16 = errors;
+if(typeof data5.listChanged !== "boolean"){
+validate107.errors = [{instancePath:instancePath+"/resources/listChanged",schemaPath:"#/properties/resources/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
+return false;
+}
+var valid3 = _errs16 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data5.subscribe !== undefined){
+var _errs18 = errors;
+if(typeof data5.subscribe !== "boolean"){
+validate107.errors = [{instancePath:instancePath+"/resources/subscribe",schemaPath:"#/properties/resources/properties/subscribe/type",keyword:"type",params:{type: "boolean"}}];
+return false;
+}
+var valid3 = _errs18 === errors;
+}
+else {
+var valid3 = true;
+}
+}
+}
+else {
+validate107.errors = [{instancePath:instancePath+"/resources",schemaPath:"#/properties/resources/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs14 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.tools !== undefined){
+var data8 = data.tools;
+var _errs20 = errors;
+if(errors === _errs20){
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+if(data8.listChanged !== undefined){
+if(typeof data8.listChanged !== "boolean"){
+validate107.errors = [{instancePath:instancePath+"/tools/listChanged",schemaPath:"#/properties/tools/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
+return false;
+}
+}
+}
+else {
+validate107.errors = [{instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs20 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+else {
+validate107.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate107.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateServerNotification = validate108;
+var schema131 = {"$id":"ServerNotification","type":"object","required":["method"],"discriminator":{"propertyName":"method"},"oneOf":[{"$ref":"CancelledNotification"},{"$ref":"ProgressNotification"},{"$ref":"ResourceListChangedNotification"},{"$ref":"ResourceUpdatedNotification"},{"$ref":"PromptListChangedNotification"},{"$ref":"ToolListChangedNotification"},{"$ref":"LoggingMessageNotification"}]};
+var schema135 = {"$id":"ToolListChangedNotification","properties":{"method":{"const":"notifications/tools/list_changed","type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object"}},"required":["method"],"type":"object"};
 
-// prettier-ignore
-const schema131 = {"$id":"ServerNotification","type":"object","required":["method"],"discriminator":{"propertyName":"method"},"oneOf":[{"$ref":"CancelledNotification"},{"$ref":"ProgressNotification"},{"$ref":"ResourceListChangedNotification"},{"$ref":"ResourceUpdatedNotification"},{"$ref":"PromptListChangedNotification"},{"$ref":"ToolListChangedNotification"},{"$ref":"LoggingMessageNotification"}]};
-
-// prettier-ignore
-const schema135 = {"$id":"ToolListChangedNotification","properties":{"method":{"const":"notifications/tools/list_changed","type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object"}},"required":["method"],"type":"object"};
-
-// prettier-ignore
-function validate108(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="ServerNotification" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.method === undefined) && (missing0 = "method")){
-        validate108.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const tag0 = data.method;
-        if(typeof tag0 == "string"){
-          if(tag0 === "notifications/cancelled"){
-            if(!(validate20(data))){
-              vErrors = vErrors === null ? rebaseErrors(validate20.errors, instancePath) : vErrors.concat(rebaseErrors(validate20.errors, instancePath));
-              errors = vErrors.length;
-            }
-          }
-          else if(tag0 === "notifications/progress"){
-            if(!(validate23(data))){
-              vErrors = vErrors === null ? rebaseErrors(validate23.errors, instancePath) : vErrors.concat(rebaseErrors(validate23.errors, instancePath));
-              errors = vErrors.length;
-            }
-          }
-          else if(tag0 === "notifications/resources/list_changed"){
-            const _errs5 = errors;
-            if(errors === _errs5){
-              if(data && typeof data == "object" && !Array.isArray(data)){
-                let missing1;
-                if((data.method === undefined) && (missing1 = "method")){
-                  validate108.errors = [{instancePath,schemaPath:"ResourceListChangedNotification/required",keyword:"required",params:{missingProperty: missing1}}];
-                  return false;
-                }
-                else {
-                  const prop313 = data.method;
-                  if(prop313 !== undefined){
-                    let data0 = prop313;
-                    const _errs7 = errors;
-                    if(typeof data0 !== "string"){
-                      validate108.errors = [{instancePath:instancePath+"/method",schemaPath:"ResourceListChangedNotification/properties/method/type",keyword:"type",params:{type: "string"}}];
-                      return false;
-                    }
-                    if("notifications/resources/list_changed" !== data0){
-                      validate108.errors = [{instancePath:instancePath+"/method",schemaPath:"ResourceListChangedNotification/properties/method/const",keyword:"const",params:{allowedValue: "notifications/resources/list_changed"}}];
-                      return false;
-                    }
-                    var valid5 = _errs7 === errors;
-                  }
-                  else {
-                    var valid5 = true;
-                  }
-                  if(valid5){
-                    const prop314 = data.params;
-                    if(prop314 !== undefined){
-                      let data1 = prop314;
-                      const _errs9 = errors;
-                      if(errors === _errs9){
-                        if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                          const prop315 = data1._meta;
-                          if(prop315 !== undefined){
-                            let data2 = prop315;
-                            const _errs12 = errors;
-                            if(errors === _errs12){
-                              if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                              }
-                              else {
-                                validate108.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"ResourceListChangedNotification/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-                                return false;
-                              }
-                            }
-                          }
-                        }
-                        else {
-                          validate108.errors = [{instancePath:instancePath+"/params",schemaPath:"ResourceListChangedNotification/properties/params/type",keyword:"type",params:{type: "object"}}];
-                          return false;
-                        }
-                      }
-                      var valid5 = _errs9 === errors;
-                    }
-                    else {
-                      var valid5 = true;
-                    }
-                  }
-                }
-              }
-              else {
-                validate108.errors = [{instancePath,schemaPath:"ResourceListChangedNotification/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-          }
-          else if(tag0 === "notifications/resources/updated"){
-            const _errs16 = errors;
-            if(errors === _errs16){
-              if(data && typeof data == "object" && !Array.isArray(data)){
-                let missing2;
-                if(((data.method === undefined) && (missing2 = "method")) || ((data.params === undefined) && (missing2 = "params"))){
-                  validate108.errors = [{instancePath,schemaPath:"ResourceUpdatedNotification/required",keyword:"required",params:{missingProperty: missing2}}];
-                  return false;
-                }
-                else {
-                  const prop316 = data.method;
-                  if(prop316 !== undefined){
-                    let data3 = prop316;
-                    const _errs18 = errors;
-                    if(typeof data3 !== "string"){
-                      validate108.errors = [{instancePath:instancePath+"/method",schemaPath:"ResourceUpdatedNotification/properties/method/type",keyword:"type",params:{type: "string"}}];
-                      return false;
-                    }
-                    if("notifications/resources/updated" !== data3){
-                      validate108.errors = [{instancePath:instancePath+"/method",schemaPath:"ResourceUpdatedNotification/properties/method/const",keyword:"const",params:{allowedValue: "notifications/resources/updated"}}];
-                      return false;
-                    }
-                    var valid9 = _errs18 === errors;
-                  }
-                  else {
-                    var valid9 = true;
-                  }
-                  if(valid9){
-                    const prop317 = data.params;
-                    if(prop317 !== undefined){
-                      let data4 = prop317;
-                      const _errs20 = errors;
-                      if(errors === _errs20){
-                        if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-                          let missing3;
-                          if((data4.uri === undefined) && (missing3 = "uri")){
-                            validate108.errors = [{instancePath:instancePath+"/params",schemaPath:"ResourceUpdatedNotification/properties/params/required",keyword:"required",params:{missingProperty: missing3}}];
-                            return false;
-                          }
-                          else {
-                            const prop318 = data4.uri;
-                            if(prop318 !== undefined){
-                              if(typeof prop318 !== "string"){
-                                validate108.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"ResourceUpdatedNotification/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
-                                return false;
-                              }
-                            }
-                          }
-                        }
-                        else {
-                          validate108.errors = [{instancePath:instancePath+"/params",schemaPath:"ResourceUpdatedNotification/properties/params/type",keyword:"type",params:{type: "object"}}];
-                          return false;
-                        }
-                      }
-                      var valid9 = _errs20 === errors;
-                    }
-                    else {
-                      var valid9 = true;
-                    }
-                  }
-                }
-              }
-              else {
-                validate108.errors = [{instancePath,schemaPath:"ResourceUpdatedNotification/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-          }
-          else if(tag0 === "notifications/prompts/list_changed"){
-            const _errs25 = errors;
-            if(errors === _errs25){
-              if(data && typeof data == "object" && !Array.isArray(data)){
-                let missing4;
-                if((data.method === undefined) && (missing4 = "method")){
-                  validate108.errors = [{instancePath,schemaPath:"PromptListChangedNotification/required",keyword:"required",params:{missingProperty: missing4}}];
-                  return false;
-                }
-                else {
-                  const prop319 = data.method;
-                  if(prop319 !== undefined){
-                    let data6 = prop319;
-                    const _errs27 = errors;
-                    if(typeof data6 !== "string"){
-                      validate108.errors = [{instancePath:instancePath+"/method",schemaPath:"PromptListChangedNotification/properties/method/type",keyword:"type",params:{type: "string"}}];
-                      return false;
-                    }
-                    if("notifications/prompts/list_changed" !== data6){
-                      validate108.errors = [{instancePath:instancePath+"/method",schemaPath:"PromptListChangedNotification/properties/method/const",keyword:"const",params:{allowedValue: "notifications/prompts/list_changed"}}];
-                      return false;
-                    }
-                    var valid13 = _errs27 === errors;
-                  }
-                  else {
-                    var valid13 = true;
-                  }
-                  if(valid13){
-                    const prop320 = data.params;
-                    if(prop320 !== undefined){
-                      let data7 = prop320;
-                      const _errs29 = errors;
-                      if(errors === _errs29){
-                        if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
-                          const prop321 = data7._meta;
-                          if(prop321 !== undefined){
-                            let data8 = prop321;
-                            const _errs32 = errors;
-                            if(errors === _errs32){
-                              if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
-                              }
-                              else {
-                                validate108.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"PromptListChangedNotification/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-                                return false;
-                              }
-                            }
-                          }
-                        }
-                        else {
-                          validate108.errors = [{instancePath:instancePath+"/params",schemaPath:"PromptListChangedNotification/properties/params/type",keyword:"type",params:{type: "object"}}];
-                          return false;
-                        }
-                      }
-                      var valid13 = _errs29 === errors;
-                    }
-                    else {
-                      var valid13 = true;
-                    }
-                  }
-                }
-              }
-              else {
-                validate108.errors = [{instancePath,schemaPath:"PromptListChangedNotification/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-          }
-          else if(tag0 === "notifications/tools/list_changed"){
-            const _errs36 = errors;
-            if(errors === _errs36){
-              if(data && typeof data == "object" && !Array.isArray(data)){
-                let missing5;
-                if((data.method === undefined) && (missing5 = "method")){
-                  validate108.errors = [{instancePath,schemaPath:"ToolListChangedNotification/required",keyword:"required",params:{missingProperty: missing5}}];
-                  return false;
-                }
-                else {
-                  const prop322 = data.method;
-                  if(prop322 !== undefined){
-                    let data9 = prop322;
-                    const _errs38 = errors;
-                    if(typeof data9 !== "string"){
-                      validate108.errors = [{instancePath:instancePath+"/method",schemaPath:"ToolListChangedNotification/properties/method/type",keyword:"type",params:{type: "string"}}];
-                      return false;
-                    }
-                    if("notifications/tools/list_changed" !== data9){
-                      validate108.errors = [{instancePath:instancePath+"/method",schemaPath:"ToolListChangedNotification/properties/method/const",keyword:"const",params:{allowedValue: "notifications/tools/list_changed"}}];
-                      return false;
-                    }
-                    var valid17 = _errs38 === errors;
-                  }
-                  else {
-                    var valid17 = true;
-                  }
-                  if(valid17){
-                    const prop323 = data.params;
-                    if(prop323 !== undefined){
-                      let data10 = prop323;
-                      const _errs40 = errors;
-                      if(errors === _errs40){
-                        if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
-                          const prop324 = data10._meta;
-                          if(prop324 !== undefined){
-                            let data11 = prop324;
-                            const _errs43 = errors;
-                            if(errors === _errs43){
-                              if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
-                              }
-                              else {
-                                validate108.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"ToolListChangedNotification/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-                                return false;
-                              }
-                            }
-                          }
-                        }
-                        else {
-                          validate108.errors = [{instancePath:instancePath+"/params",schemaPath:"ToolListChangedNotification/properties/params/type",keyword:"type",params:{type: "object"}}];
-                          return false;
-                        }
-                      }
-                      var valid17 = _errs40 === errors;
-                    }
-                    else {
-                      var valid17 = true;
-                    }
-                  }
-                }
-              }
-              else {
-                validate108.errors = [{instancePath,schemaPath:"ToolListChangedNotification/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-          }
-          else if(tag0 === "notifications/message"){
-            if(!(validate86(data))){
-              vErrors = vErrors === null ? rebaseErrors(validate86.errors, instancePath) : vErrors.concat(rebaseErrors(validate86.errors, instancePath));
-              errors = vErrors.length;
-            }
-          }
-          else {
-            validate108.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "method", tagValue: tag0}}];
-            return false;
-          }
-        }
-        else {
-          validate108.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "method", tagValue: tag0}}];
-          return false;
-        }
-      }
-    }
-    else {
-      validate108.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate108.errors = vErrors;
-  return errors === 0;
+function validate108(data, valCxt){
+"use strict"; /*# sourceURL="ServerNotification" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if((data.method === undefined) && (missing0 = "method")){
+validate108.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+var tag0 = data.method;
+if(typeof tag0 == "string"){
+if(tag0 === "notifications/cancelled"){
+if(!(validate20(data))){
+vErrors = vErrors === null ? func0(validate20.errors, instancePath) : vErrors.concat(func0(validate20.errors, instancePath));
+errors = vErrors.length;
+}
+}
+else if(tag0 === "notifications/progress"){
+if(!(validate23(data))){
+vErrors = vErrors === null ? func0(validate23.errors, instancePath) : vErrors.concat(func0(validate23.errors, instancePath));
+errors = vErrors.length;
+}
+}
+else if(tag0 === "notifications/resources/list_changed"){
+var _errs5 = errors;
+if(errors === _errs5){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing1;
+if((data.method === undefined) && (missing1 = "method")){
+validate108.errors = [{instancePath:instancePath,schemaPath:"ResourceListChangedNotification/required",keyword:"required",params:{missingProperty: missing1}}];
+return false;
+}
+else {
+if(data.method !== undefined){
+var data0 = data.method;
+var _errs7 = errors;
+if(typeof data0 !== "string"){
+validate108.errors = [{instancePath:instancePath+"/method",schemaPath:"ResourceListChangedNotification/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("notifications/resources/list_changed" !== data0){
+validate108.errors = [{instancePath:instancePath+"/method",schemaPath:"ResourceListChangedNotification/properties/method/const",keyword:"const",params:{allowedValue: "notifications/resources/list_changed"}}];
+return false;
+}
+var valid5 = _errs7 === errors;
+}
+else {
+var valid5 = true;
+}
+if(valid5){
+if(data.params !== undefined){
+var data1 = data.params;
+var _errs9 = errors;
+if(errors === _errs9){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(data1._meta !== undefined){
+var data2 = data1._meta;
+var _errs12 = errors;
+if(errors === _errs12){
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+}
+else {
+validate108.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"ResourceListChangedNotification/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+}
+}
+else {
+validate108.errors = [{instancePath:instancePath+"/params",schemaPath:"ResourceListChangedNotification/properties/params/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid5 = _errs9 === errors;
+}
+else {
+var valid5 = true;
+}
+}
+}
+}
+else {
+validate108.errors = [{instancePath:instancePath,schemaPath:"ResourceListChangedNotification/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+}
+else if(tag0 === "notifications/resources/updated"){
+var _errs16 = errors;
+if(errors === _errs16){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing2;
+if(((data.method === undefined) && (missing2 = "method")) || ((data.params === undefined) && (missing2 = "params"))){
+validate108.errors = [{instancePath:instancePath,schemaPath:"ResourceUpdatedNotification/required",keyword:"required",params:{missingProperty: missing2}}];
+return false;
+}
+else {
+if(data.method !== undefined){
+var data3 = data.method;
+var _errs18 = errors;
+if(typeof data3 !== "string"){
+validate108.errors = [{instancePath:instancePath+"/method",schemaPath:"ResourceUpdatedNotification/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("notifications/resources/updated" !== data3){
+validate108.errors = [{instancePath:instancePath+"/method",schemaPath:"ResourceUpdatedNotification/properties/method/const",keyword:"const",params:{allowedValue: "notifications/resources/updated"}}];
+return false;
+}
+var valid9 = _errs18 === errors;
+}
+else {
+var valid9 = true;
+}
+if(valid9){
+if(data.params !== undefined){
+var data4 = data.params;
+var _errs20 = errors;
+if(errors === _errs20){
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+var missing3;
+if((data4.uri === undefined) && (missing3 = "uri")){
+validate108.errors = [{instancePath:instancePath+"/params",schemaPath:"ResourceUpdatedNotification/properties/params/required",keyword:"required",params:{missingProperty: missing3}}];
+return false;
+}
+else {
+if(data4.uri !== undefined){
+if(typeof data4.uri !== "string"){
+validate108.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"ResourceUpdatedNotification/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+}
+}
+}
+else {
+validate108.errors = [{instancePath:instancePath+"/params",schemaPath:"ResourceUpdatedNotification/properties/params/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid9 = _errs20 === errors;
+}
+else {
+var valid9 = true;
+}
+}
+}
+}
+else {
+validate108.errors = [{instancePath:instancePath,schemaPath:"ResourceUpdatedNotification/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+}
+else if(tag0 === "notifications/prompts/list_changed"){
+var _errs25 = errors;
+if(errors === _errs25){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing4;
+if((data.method === undefined) && (missing4 = "method")){
+validate108.errors = [{instancePath:instancePath,schemaPath:"PromptListChangedNotification/required",keyword:"required",params:{missingProperty: missing4}}];
+return false;
+}
+else {
+if(data.method !== undefined){
+var data6 = data.method;
+var _errs27 = errors;
+if(typeof data6 !== "string"){
+validate108.errors = [{instancePath:instancePath+"/method",schemaPath:"PromptListChangedNotification/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("notifications/prompts/list_changed" !== data6){
+validate108.errors = [{instancePath:instancePath+"/method",schemaPath:"PromptListChangedNotification/properties/method/const",keyword:"const",params:{allowedValue: "notifications/prompts/list_changed"}}];
+return false;
+}
+var valid13 = _errs27 === errors;
+}
+else {
+var valid13 = true;
+}
+if(valid13){
+if(data.params !== undefined){
+var data7 = data.params;
+var _errs29 = errors;
+if(errors === _errs29){
+if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+if(data7._meta !== undefined){
+var data8 = data7._meta;
+var _errs32 = errors;
+if(errors === _errs32){
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+}
+else {
+validate108.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"PromptListChangedNotification/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+}
+}
+else {
+validate108.errors = [{instancePath:instancePath+"/params",schemaPath:"PromptListChangedNotification/properties/params/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid13 = _errs29 === errors;
+}
+else {
+var valid13 = true;
+}
+}
+}
+}
+else {
+validate108.errors = [{instancePath:instancePath,schemaPath:"PromptListChangedNotification/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+}
+else if(tag0 === "notifications/tools/list_changed"){
+var _errs36 = errors;
+if(errors === _errs36){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing5;
+if((data.method === undefined) && (missing5 = "method")){
+validate108.errors = [{instancePath:instancePath,schemaPath:"ToolListChangedNotification/required",keyword:"required",params:{missingProperty: missing5}}];
+return false;
+}
+else {
+if(data.method !== undefined){
+var data9 = data.method;
+var _errs38 = errors;
+if(typeof data9 !== "string"){
+validate108.errors = [{instancePath:instancePath+"/method",schemaPath:"ToolListChangedNotification/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("notifications/tools/list_changed" !== data9){
+validate108.errors = [{instancePath:instancePath+"/method",schemaPath:"ToolListChangedNotification/properties/method/const",keyword:"const",params:{allowedValue: "notifications/tools/list_changed"}}];
+return false;
+}
+var valid17 = _errs38 === errors;
+}
+else {
+var valid17 = true;
+}
+if(valid17){
+if(data.params !== undefined){
+var data10 = data.params;
+var _errs40 = errors;
+if(errors === _errs40){
+if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
+if(data10._meta !== undefined){
+var data11 = data10._meta;
+var _errs43 = errors;
+if(errors === _errs43){
+if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
+}
+else {
+validate108.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"ToolListChangedNotification/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+}
+}
+else {
+validate108.errors = [{instancePath:instancePath+"/params",schemaPath:"ToolListChangedNotification/properties/params/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid17 = _errs40 === errors;
+}
+else {
+var valid17 = true;
+}
+}
+}
+}
+else {
+validate108.errors = [{instancePath:instancePath,schemaPath:"ToolListChangedNotification/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+}
+else if(tag0 === "notifications/message"){
+if(!(validate86(data))){
+vErrors = vErrors === null ? func0(validate86.errors, instancePath) : vErrors.concat(func0(validate86.errors, instancePath));
+errors = vErrors.length;
+}
+}
+else {
+validate108.errors = [{instancePath:instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "method", tagValue: tag0}}];
+return false;
+}
+}
+else {
+validate108.errors = [{instancePath:instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "method", tagValue: tag0}}];
+return false;
+}
+}
+}
+else {
+validate108.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate108.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateServerRequest = validate112;
+var schema136 = {"$id":"ServerRequest","type":"object","required":["method"],"discriminator":{"propertyName":"method"},"oneOf":[{"$ref":"PingRequest"},{"$ref":"CreateMessageRequest"},{"$ref":"ListRootsRequest"}]};
 
-// prettier-ignore
-const schema136 = {"$id":"ServerRequest","type":"object","required":["method"],"discriminator":{"propertyName":"method"},"oneOf":[{"$ref":"PingRequest"},{"$ref":"CreateMessageRequest"},{"$ref":"ListRootsRequest"}]};
-
-// prettier-ignore
-function validate112(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="ServerRequest" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.method === undefined) && (missing0 = "method")){
-        validate112.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const tag0 = data.method;
-        if(typeof tag0 == "string"){
-          if(tag0 === "ping"){
-            if(!(validate28(data))){
-              vErrors = vErrors === null ? rebaseErrors(validate28.errors, instancePath) : vErrors.concat(rebaseErrors(validate28.errors, instancePath));
-              errors = vErrors.length;
-            }
-          }
-          else if(tag0 === "sampling/createMessage"){
-            if(!(validate43(data))){
-              vErrors = vErrors === null ? rebaseErrors(validate43.errors, instancePath) : vErrors.concat(rebaseErrors(validate43.errors, instancePath));
-              errors = vErrors.length;
-            }
-          }
-          else if(tag0 === "roots/list"){
-            if(!(validate82(data))){
-              vErrors = vErrors === null ? rebaseErrors(validate82.errors, instancePath) : vErrors.concat(rebaseErrors(validate82.errors, instancePath));
-              errors = vErrors.length;
-            }
-          }
-          else {
-            validate112.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "method", tagValue: tag0}}];
-            return false;
-          }
-        }
-        else {
-          validate112.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "method", tagValue: tag0}}];
-          return false;
-        }
-      }
-    }
-    else {
-      validate112.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate112.errors = vErrors;
-  return errors === 0;
+function validate112(data, valCxt){
+"use strict"; /*# sourceURL="ServerRequest" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if((data.method === undefined) && (missing0 = "method")){
+validate112.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+var tag0 = data.method;
+if(typeof tag0 == "string"){
+if(tag0 === "ping"){
+if(!(validate28(data))){
+vErrors = vErrors === null ? func0(validate28.errors, instancePath) : vErrors.concat(func0(validate28.errors, instancePath));
+errors = vErrors.length;
+}
+}
+else if(tag0 === "sampling/createMessage"){
+if(!(validate43(data))){
+vErrors = vErrors === null ? func0(validate43.errors, instancePath) : vErrors.concat(func0(validate43.errors, instancePath));
+errors = vErrors.length;
+}
+}
+else if(tag0 === "roots/list"){
+if(!(validate82(data))){
+vErrors = vErrors === null ? func0(validate82.errors, instancePath) : vErrors.concat(func0(validate82.errors, instancePath));
+errors = vErrors.length;
+}
+}
+else {
+validate112.errors = [{instancePath:instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "method", tagValue: tag0}}];
+return false;
+}
+}
+else {
+validate112.errors = [{instancePath:instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "method", tagValue: tag0}}];
+return false;
+}
+}
+}
+else {
+validate112.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate112.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateServerResult = validate116;
+var schema137 = {"$id":"ServerResult","anyOf":[{"$ref":"Result"},{"$ref":"InitializeResult"},{"$ref":"ListResourcesResult"},{"$ref":"ListResourceTemplatesResult"},{"$ref":"ReadResourceResult"},{"$ref":"ListPromptsResult"},{"$ref":"GetPromptResult"},{"$ref":"ListToolsResult"},{"$ref":"CallToolResult"},{"$ref":"CompleteResult"}]};
 
-// prettier-ignore
-const schema137 = {"$id":"ServerResult","anyOf":[{"$ref":"Result"},{"$ref":"InitializeResult"},{"$ref":"ListResourcesResult"},{"$ref":"ListResourceTemplatesResult"},{"$ref":"ReadResourceResult"},{"$ref":"ListPromptsResult"},{"$ref":"GetPromptResult"},{"$ref":"ListToolsResult"},{"$ref":"CallToolResult"},{"$ref":"CompleteResult"}]};
-
-// prettier-ignore
-function validate116(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="ServerResult" */;
-  let vErrors = null;
-  let errors = 0;
-  const _errs0 = errors;
-  let valid0 = false;
-  const _errs1 = errors;
-  const _errs2 = errors;
-  if(errors === _errs2){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      const prop325 = data._meta;
-      if(prop325 !== undefined){
-        let data0 = prop325;
-        const _errs5 = errors;
-        if(errors === _errs5){
-          if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-          }
-          else {
-            const err0 = {instancePath:instancePath+"/_meta",schemaPath:"Result/properties/_meta/type",keyword:"type",params:{type: "object"}};
-            if(vErrors === null){
-              vErrors = [err0];
-            }
-            else {
-              vErrors.push(err0);
-            }
-            errors++;
-          }
-        }
-      }
-    }
-    else {
-      const err1 = {instancePath,schemaPath:"Result/type",keyword:"type",params:{type: "object"}};
-      if(vErrors === null){
-        vErrors = [err1];
-      }
-      else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-  }
-  var _valid0 = _errs1 === errors;
-  valid0 = valid0 || _valid0;
-  if(!valid0){
-    const _errs8 = errors;
-    if(!(validate60(data))){
-      vErrors = vErrors === null ? rebaseErrors(validate60.errors, instancePath) : vErrors.concat(rebaseErrors(validate60.errors, instancePath));
-      errors = vErrors.length;
-    }
-    var _valid0 = _errs8 === errors;
-    valid0 = valid0 || _valid0;
-    if(!valid0){
-      const _errs9 = errors;
-      if(!(validate79(data))){
-        vErrors = vErrors === null ? rebaseErrors(validate79.errors, instancePath) : vErrors.concat(rebaseErrors(validate79.errors, instancePath));
-        errors = vErrors.length;
-      }
-      var _valid0 = _errs9 === errors;
-      valid0 = valid0 || _valid0;
-      if(!valid0){
-        const _errs10 = errors;
-        if(!(validate75(data))){
-          vErrors = vErrors === null ? rebaseErrors(validate75.errors, instancePath) : vErrors.concat(rebaseErrors(validate75.errors, instancePath));
-          errors = vErrors.length;
-        }
-        var _valid0 = _errs10 === errors;
-        valid0 = valid0 || _valid0;
-        if(!valid0){
-          const _errs11 = errors;
-          if(!(validate96(data))){
-            vErrors = vErrors === null ? rebaseErrors(validate96.errors, instancePath) : vErrors.concat(rebaseErrors(validate96.errors, instancePath));
-            errors = vErrors.length;
-          }
-          var _valid0 = _errs11 === errors;
-          valid0 = valid0 || _valid0;
-          if(!valid0){
-            const _errs12 = errors;
-            if(!(validate71(data))){
-              vErrors = vErrors === null ? rebaseErrors(validate71.errors, instancePath) : vErrors.concat(rebaseErrors(validate71.errors, instancePath));
-              errors = vErrors.length;
-            }
-            var _valid0 = _errs12 === errors;
-            valid0 = valid0 || _valid0;
-            if(!valid0){
-              const _errs13 = errors;
-              if(!(validate53(data))){
-                vErrors = vErrors === null ? rebaseErrors(validate53.errors, instancePath) : vErrors.concat(rebaseErrors(validate53.errors, instancePath));
-                errors = vErrors.length;
-              }
-              var _valid0 = _errs13 === errors;
-              valid0 = valid0 || _valid0;
-              if(!valid0){
-                const _errs14 = errors;
-                if(!(validate84(data))){
-                  vErrors = vErrors === null ? rebaseErrors(validate84.errors, instancePath) : vErrors.concat(rebaseErrors(validate84.errors, instancePath));
-                  errors = vErrors.length;
-                }
-                var _valid0 = _errs14 === errors;
-                valid0 = valid0 || _valid0;
-                if(!valid0){
-                  const _errs15 = errors;
-                  if(!(validate13(data))){
-                    vErrors = vErrors === null ? rebaseErrors(validate13.errors, instancePath) : vErrors.concat(rebaseErrors(validate13.errors, instancePath));
-                    errors = vErrors.length;
-                  }
-                  var _valid0 = _errs15 === errors;
-                  valid0 = valid0 || _valid0;
-                  if(!valid0){
-                    const _errs16 = errors;
-                    const _errs17 = errors;
-                    if(errors === _errs17){
-                      if(data && typeof data == "object" && !Array.isArray(data)){
-                        let missing0;
-                        if((data.completion === undefined) && (missing0 = "completion")){
-                          const err2 = {instancePath,schemaPath:"CompleteResult/required",keyword:"required",params:{missingProperty: missing0}};
-                          if(vErrors === null){
-                            vErrors = [err2];
-                          }
-                          else {
-                            vErrors.push(err2);
-                          }
-                          errors++;
-                        }
-                        else {
-                          const prop326 = data._meta;
-                          if(prop326 !== undefined){
-                            let data1 = prop326;
-                            const _errs19 = errors;
-                            if(errors === _errs19){
-                              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                              }
-                              else {
-                                const err3 = {instancePath:instancePath+"/_meta",schemaPath:"CompleteResult/properties/_meta/type",keyword:"type",params:{type: "object"}};
-                                if(vErrors === null){
-                                  vErrors = [err3];
-                                }
-                                else {
-                                  vErrors.push(err3);
-                                }
-                                errors++;
-                              }
-                            }
-                            var valid4 = _errs19 === errors;
-                          }
-                          else {
-                            var valid4 = true;
-                          }
-                          if(valid4){
-                            const prop327 = data.completion;
-                            if(prop327 !== undefined){
-                              let data2 = prop327;
-                              const _errs22 = errors;
-                              if(errors === _errs22){
-                                if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                                  let missing1;
-                                  if((data2.values === undefined) && (missing1 = "values")){
-                                    const err4 = {instancePath:instancePath+"/completion",schemaPath:"CompleteResult/properties/completion/required",keyword:"required",params:{missingProperty: missing1}};
-                                    if(vErrors === null){
-                                      vErrors = [err4];
-                                    }
-                                    else {
-                                      vErrors.push(err4);
-                                    }
-                                    errors++;
-                                  }
-                                  else {
-                                    const prop328 = data2.hasMore;
-                                    if(prop328 !== undefined){
-                                      const _errs24 = errors;
-                                      if(typeof prop328 !== "boolean"){
-                                        const err5 = {instancePath:instancePath+"/completion/hasMore",schemaPath:"CompleteResult/properties/completion/properties/hasMore/type",keyword:"type",params:{type: "boolean"}};
-                                        if(vErrors === null){
-                                          vErrors = [err5];
-                                        }
-                                        else {
-                                          vErrors.push(err5);
-                                        }
-                                        errors++;
-                                      }
-                                      var valid5 = _errs24 === errors;
-                                    }
-                                    else {
-                                      var valid5 = true;
-                                    }
-                                    if(valid5){
-                                      const prop329 = data2.total;
-                                      if(prop329 !== undefined){
-                                        let data4 = prop329;
-                                        const _errs26 = errors;
-                                        if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
-                                          const err6 = {instancePath:instancePath+"/completion/total",schemaPath:"CompleteResult/properties/completion/properties/total/type",keyword:"type",params:{type: "integer"}};
-                                          if(vErrors === null){
-                                            vErrors = [err6];
-                                          }
-                                          else {
-                                            vErrors.push(err6);
-                                          }
-                                          errors++;
-                                        }
-                                        var valid5 = _errs26 === errors;
-                                      }
-                                      else {
-                                        var valid5 = true;
-                                      }
-                                      if(valid5){
-                                        const prop330 = data2.values;
-                                        if(prop330 !== undefined){
-                                          let data5 = prop330;
-                                          const _errs28 = errors;
-                                          if(errors === _errs28){
-                                            if(Array.isArray(data5)){
-                                              var valid6 = true;
-                                              const len0 = data5.length;
-                                              for(let i0=0; i0<len0; i0++){
-                                                const _errs30 = errors;
-                                                if(typeof data5[i0] !== "string"){
-                                                  const err7 = {instancePath:instancePath+"/completion/values/" + i0,schemaPath:"CompleteResult/properties/completion/properties/values/items/type",keyword:"type",params:{type: "string"}};
-                                                  if(vErrors === null){
-                                                    vErrors = [err7];
-                                                  }
-                                                  else {
-                                                    vErrors.push(err7);
-                                                  }
-                                                  errors++;
-                                                }
-                                                var valid6 = _errs30 === errors;
-                                                if(!valid6){
-                                                  break;
-                                                }
-                                              }
-                                            }
-                                            else {
-                                              const err8 = {instancePath:instancePath+"/completion/values",schemaPath:"CompleteResult/properties/completion/properties/values/type",keyword:"type",params:{type: "array"}};
-                                              if(vErrors === null){
-                                                vErrors = [err8];
-                                              }
-                                              else {
-                                                vErrors.push(err8);
-                                              }
-                                              errors++;
-                                            }
-                                          }
-                                          var valid5 = _errs28 === errors;
-                                        }
-                                        else {
-                                          var valid5 = true;
-                                        }
-                                      }
-                                    }
-                                  }
-                                }
-                                else {
-                                  const err9 = {instancePath:instancePath+"/completion",schemaPath:"CompleteResult/properties/completion/type",keyword:"type",params:{type: "object"}};
-                                  if(vErrors === null){
-                                    vErrors = [err9];
-                                  }
-                                  else {
-                                    vErrors.push(err9);
-                                  }
-                                  errors++;
-                                }
-                              }
-                              var valid4 = _errs22 === errors;
-                            }
-                            else {
-                              var valid4 = true;
-                            }
-                          }
-                        }
-                      }
-                      else {
-                        const err10 = {instancePath,schemaPath:"CompleteResult/type",keyword:"type",params:{type: "object"}};
-                        if(vErrors === null){
-                          vErrors = [err10];
-                        }
-                        else {
-                          vErrors.push(err10);
-                        }
-                        errors++;
-                      }
-                    }
-                    var _valid0 = _errs16 === errors;
-                    valid0 = valid0 || _valid0;
-                  }
-                }
-              }
-            }
-          }
-        }
-      }
-    }
-  }
-  if(!valid0){
-    const err11 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{}};
-    if(vErrors === null){
-      vErrors = [err11];
-    }
-    else {
-      vErrors.push(err11);
-    }
-    errors++;
-    validate116.errors = vErrors;
-    return false;
-  }
-  else {
-    errors = _errs0;
-    if(vErrors !== null){
-      if(_errs0){
-        vErrors.length = _errs0;
-      }
-      else {
-        vErrors = null;
-      }
-    }
-  }
-  validate116.errors = vErrors;
-  return errors === 0;
+function validate116(data, valCxt){
+"use strict"; /*# sourceURL="ServerResult" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+var _errs0 = errors;
+var valid0 = false;
+var _errs1 = errors;
+var _errs2 = errors;
+if(errors === _errs2){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data._meta !== undefined){
+var data0 = data._meta;
+var _errs5 = errors;
+if(errors === _errs5){
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+}
+else {
+var err0 = {instancePath:instancePath+"/_meta",schemaPath:"Result/properties/_meta/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+}
+}
+else {
+var err1 = {instancePath:instancePath,schemaPath:"Result/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+var _valid0 = _errs1 === errors;
+valid0 = valid0 || _valid0;
+if(!valid0){
+var _errs8 = errors;
+if(!(validate60(data))){
+vErrors = vErrors === null ? func0(validate60.errors, instancePath) : vErrors.concat(func0(validate60.errors, instancePath));
+errors = vErrors.length;
+}
+var _valid0 = _errs8 === errors;
+valid0 = valid0 || _valid0;
+if(!valid0){
+var _errs9 = errors;
+if(!(validate79(data))){
+vErrors = vErrors === null ? func0(validate79.errors, instancePath) : vErrors.concat(func0(validate79.errors, instancePath));
+errors = vErrors.length;
+}
+var _valid0 = _errs9 === errors;
+valid0 = valid0 || _valid0;
+if(!valid0){
+var _errs10 = errors;
+if(!(validate75(data))){
+vErrors = vErrors === null ? func0(validate75.errors, instancePath) : vErrors.concat(func0(validate75.errors, instancePath));
+errors = vErrors.length;
+}
+var _valid0 = _errs10 === errors;
+valid0 = valid0 || _valid0;
+if(!valid0){
+var _errs11 = errors;
+if(!(validate96(data))){
+vErrors = vErrors === null ? func0(validate96.errors, instancePath) : vErrors.concat(func0(validate96.errors, instancePath));
+errors = vErrors.length;
+}
+var _valid0 = _errs11 === errors;
+valid0 = valid0 || _valid0;
+if(!valid0){
+var _errs12 = errors;
+if(!(validate71(data))){
+vErrors = vErrors === null ? func0(validate71.errors, instancePath) : vErrors.concat(func0(validate71.errors, instancePath));
+errors = vErrors.length;
+}
+var _valid0 = _errs12 === errors;
+valid0 = valid0 || _valid0;
+if(!valid0){
+var _errs13 = errors;
+if(!(validate53(data))){
+vErrors = vErrors === null ? func0(validate53.errors, instancePath) : vErrors.concat(func0(validate53.errors, instancePath));
+errors = vErrors.length;
+}
+var _valid0 = _errs13 === errors;
+valid0 = valid0 || _valid0;
+if(!valid0){
+var _errs14 = errors;
+if(!(validate84(data))){
+vErrors = vErrors === null ? func0(validate84.errors, instancePath) : vErrors.concat(func0(validate84.errors, instancePath));
+errors = vErrors.length;
+}
+var _valid0 = _errs14 === errors;
+valid0 = valid0 || _valid0;
+if(!valid0){
+var _errs15 = errors;
+if(!(validate13(data))){
+vErrors = vErrors === null ? func0(validate13.errors, instancePath) : vErrors.concat(func0(validate13.errors, instancePath));
+errors = vErrors.length;
+}
+var _valid0 = _errs15 === errors;
+valid0 = valid0 || _valid0;
+if(!valid0){
+var _errs16 = errors;
+var _errs17 = errors;
+if(errors === _errs17){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if((data.completion === undefined) && (missing0 = "completion")){
+var err2 = {instancePath:instancePath,schemaPath:"CompleteResult/required",keyword:"required",params:{missingProperty: missing0}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+else {
+if(data._meta !== undefined){
+var data1 = data._meta;
+var _errs19 = errors;
+if(errors === _errs19){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+}
+else {
+var err3 = {instancePath:instancePath+"/_meta",schemaPath:"CompleteResult/properties/_meta/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+var valid4 = _errs19 === errors;
+}
+else {
+var valid4 = true;
+}
+if(valid4){
+if(data.completion !== undefined){
+var data2 = data.completion;
+var _errs22 = errors;
+if(errors === _errs22){
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+var missing1;
+if((data2.values === undefined) && (missing1 = "values")){
+var err4 = {instancePath:instancePath+"/completion",schemaPath:"CompleteResult/properties/completion/required",keyword:"required",params:{missingProperty: missing1}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+else {
+if(data2.hasMore !== undefined){
+var _errs24 = errors;
+if(typeof data2.hasMore !== "boolean"){
+var err5 = {instancePath:instancePath+"/completion/hasMore",schemaPath:"CompleteResult/properties/completion/properties/hasMore/type",keyword:"type",params:{type: "boolean"}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+var valid5 = _errs24 === errors;
+}
+else {
+var valid5 = true;
+}
+if(valid5){
+if(data2.total !== undefined){
+var data4 = data2.total;
+var _errs26 = errors;
+if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
+var err6 = {instancePath:instancePath+"/completion/total",schemaPath:"CompleteResult/properties/completion/properties/total/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+var valid5 = _errs26 === errors;
+}
+else {
+var valid5 = true;
+}
+if(valid5){
+if(data2.values !== undefined){
+var data5 = data2.values;
+var _errs28 = errors;
+if(errors === _errs28){
+if(Array.isArray(data5)){
+var valid6 = true;
+var len0 = data5.length;
+for(var i0=0; i0<len0; i0++){
+var _errs30 = errors;
+if(typeof data5[i0] !== "string"){
+var err7 = {instancePath:instancePath+"/completion/values/" + i0,schemaPath:"CompleteResult/properties/completion/properties/values/items/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+var valid6 = _errs30 === errors;
+if(!valid6){
+break;
+}
+}
+}
+else {
+var err8 = {instancePath:instancePath+"/completion/values",schemaPath:"CompleteResult/properties/completion/properties/values/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+var valid5 = _errs28 === errors;
+}
+else {
+var valid5 = true;
+}
+}
+}
+}
+}
+else {
+var err9 = {instancePath:instancePath+"/completion",schemaPath:"CompleteResult/properties/completion/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+var valid4 = _errs22 === errors;
+}
+else {
+var valid4 = true;
+}
+}
+}
+}
+else {
+var err10 = {instancePath:instancePath,schemaPath:"CompleteResult/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+var _valid0 = _errs16 === errors;
+valid0 = valid0 || _valid0;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+if(!valid0){
+var err11 = {instancePath:instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{}};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+validate116.errors = vErrors;
+return false;
+}
+else {
+errors = _errs0;
+if(vErrors !== null){
+if(_errs0){
+vErrors.length = _errs0;
+}
+else {
+vErrors = null;
+}
+}
+}
+validate116.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateSetLevelRequest = validate29;
 
-// prettier-ignore
 export const validateSubscribeRequest = validate125;
 
-// prettier-ignore
-function validate125(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="SubscribeRequest" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
-        validate125.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop331 = data.method;
-        if(prop331 !== undefined){
-          let data0 = prop331;
-          const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate125.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("resources/subscribe" !== data0){
-            validate125.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "resources/subscribe"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop332 = data.params;
-          if(prop332 !== undefined){
-            let data1 = prop332;
-            const _errs3 = errors;
-            if(errors === _errs3){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                let missing1;
-                if((data1.uri === undefined) && (missing1 = "uri")){
-                  validate125.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
-                  return false;
-                }
-                else {
-                  const prop333 = data1.uri;
-                  if(prop333 !== undefined){
-                    if(typeof prop333 !== "string"){
-                      validate125.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"#/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
-                      return false;
-                    }
-                  }
-                }
-              }
-              else {
-                validate125.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate125.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate125.errors = vErrors;
-  return errors === 0;
+function validate125(data, valCxt){
+"use strict"; /*# sourceURL="SubscribeRequest" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
+validate125.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.method !== undefined){
+var data0 = data.method;
+var _errs1 = errors;
+if(typeof data0 !== "string"){
+validate125.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("resources/subscribe" !== data0){
+validate125.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "resources/subscribe"}}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.params !== undefined){
+var data1 = data.params;
+var _errs3 = errors;
+if(errors === _errs3){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+var missing1;
+if((data1.uri === undefined) && (missing1 = "uri")){
+validate125.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
+return false;
+}
+else {
+if(data1.uri !== undefined){
+if(typeof data1.uri !== "string"){
+validate125.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"#/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+}
+}
+}
+else {
+validate125.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate125.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate125.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateTextContent = validate14;
 
-// prettier-ignore
 export const validateTextResourceContents = validate126;
 
-// prettier-ignore
-function validate126(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="TextResourceContents" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.text === undefined) && (missing0 = "text")) || ((data.uri === undefined) && (missing0 = "uri"))){
-        validate126.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop334 = data.mimeType;
-        if(prop334 !== undefined){
-          const _errs1 = errors;
-          if(typeof prop334 !== "string"){
-            validate126.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop335 = data.text;
-          if(prop335 !== undefined){
-            const _errs3 = errors;
-            if(typeof prop335 !== "string"){
-              validate126.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            const prop336 = data.uri;
-            if(prop336 !== undefined){
-              const _errs5 = errors;
-              if(typeof prop336 !== "string"){
-                validate126.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
-                return false;
-              }
-              var valid0 = _errs5 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate126.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate126.errors = vErrors;
-  return errors === 0;
+function validate126(data, valCxt){
+"use strict"; /*# sourceURL="TextResourceContents" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if(((data.text === undefined) && (missing0 = "text")) || ((data.uri === undefined) && (missing0 = "uri"))){
+validate126.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.mimeType !== undefined){
+var _errs1 = errors;
+if(typeof data.mimeType !== "string"){
+validate126.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.text !== undefined){
+var _errs3 = errors;
+if(typeof data.text !== "string"){
+validate126.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.uri !== undefined){
+var _errs5 = errors;
+if(typeof data.uri !== "string"){
+validate126.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+validate126.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate126.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateTool = validate127;
 
-// prettier-ignore
-function validate127(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="Tool" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.inputSchema === undefined) && (missing0 = "inputSchema")) || ((data.name === undefined) && (missing0 = "name"))){
-        validate127.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop337 = data.description;
-        if(prop337 !== undefined){
-          const _errs1 = errors;
-          if(typeof prop337 !== "string"){
-            validate127.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop338 = data.inputSchema;
-          if(prop338 !== undefined){
-            let data1 = prop338;
-            const _errs3 = errors;
-            if(errors === _errs3){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                let missing1;
-                if((data1.type === undefined) && (missing1 = "type")){
-                  validate127.errors = [{instancePath:instancePath+"/inputSchema",schemaPath:"#/properties/inputSchema/required",keyword:"required",params:{missingProperty: missing1}}];
-                  return false;
-                }
-                else {
-                  const prop339 = data1.properties;
-                  if(prop339 !== undefined){
-                    let data2 = prop339;
-                    const _errs5 = errors;
-                    if(errors === _errs5){
-                      if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                        for(const key0 in data2){
-                          let data3 = data2[key0];
-                          const _errs8 = errors;
-                          if(errors === _errs8){
-                            if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-                            }
-                            else {
-                              validate127.errors = [{instancePath:instancePath+"/inputSchema/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/inputSchema/properties/properties/additionalProperties/type",keyword:"type",params:{type: "object"}}];
-                              return false;
-                            }
-                          }
-                          var valid2 = _errs8 === errors;
-                          if(!valid2){
-                            break;
-                          }
-                        }
-                      }
-                      else {
-                        validate127.errors = [{instancePath:instancePath+"/inputSchema/properties",schemaPath:"#/properties/inputSchema/properties/properties/type",keyword:"type",params:{type: "object"}}];
-                        return false;
-                      }
-                    }
-                    var valid1 = _errs5 === errors;
-                  }
-                  else {
-                    var valid1 = true;
-                  }
-                  if(valid1){
-                    const prop340 = data1.required;
-                    if(prop340 !== undefined){
-                      let data4 = prop340;
-                      const _errs11 = errors;
-                      if(errors === _errs11){
-                        if(Array.isArray(data4)){
-                          var valid3 = true;
-                          const len0 = data4.length;
-                          for(let i0=0; i0<len0; i0++){
-                            const _errs13 = errors;
-                            if(typeof data4[i0] !== "string"){
-                              validate127.errors = [{instancePath:instancePath+"/inputSchema/required/" + i0,schemaPath:"#/properties/inputSchema/properties/required/items/type",keyword:"type",params:{type: "string"}}];
-                              return false;
-                            }
-                            var valid3 = _errs13 === errors;
-                            if(!valid3){
-                              break;
-                            }
-                          }
-                        }
-                        else {
-                          validate127.errors = [{instancePath:instancePath+"/inputSchema/required",schemaPath:"#/properties/inputSchema/properties/required/type",keyword:"type",params:{type: "array"}}];
-                          return false;
-                        }
-                      }
-                      var valid1 = _errs11 === errors;
-                    }
-                    else {
-                      var valid1 = true;
-                    }
-                    if(valid1){
-                      const prop341 = data1.type;
-                      if(prop341 !== undefined){
-                        let data6 = prop341;
-                        const _errs15 = errors;
-                        if(typeof data6 !== "string"){
-                          validate127.errors = [{instancePath:instancePath+"/inputSchema/type",schemaPath:"#/properties/inputSchema/properties/type/type",keyword:"type",params:{type: "string"}}];
-                          return false;
-                        }
-                        if("object" !== data6){
-                          validate127.errors = [{instancePath:instancePath+"/inputSchema/type",schemaPath:"#/properties/inputSchema/properties/type/const",keyword:"const",params:{allowedValue: "object"}}];
-                          return false;
-                        }
-                        var valid1 = _errs15 === errors;
-                      }
-                      else {
-                        var valid1 = true;
-                      }
-                    }
-                  }
-                }
-              }
-              else {
-                validate127.errors = [{instancePath:instancePath+"/inputSchema",schemaPath:"#/properties/inputSchema/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            const prop342 = data.name;
-            if(prop342 !== undefined){
-              const _errs17 = errors;
-              if(typeof prop342 !== "string"){
-                validate127.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
-                return false;
-              }
-              var valid0 = _errs17 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate127.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate127.errors = vErrors;
-  return errors === 0;
+function validate127(data, valCxt){
+"use strict"; /*# sourceURL="Tool" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if(((data.inputSchema === undefined) && (missing0 = "inputSchema")) || ((data.name === undefined) && (missing0 = "name"))){
+validate127.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.description !== undefined){
+var _errs1 = errors;
+if(typeof data.description !== "string"){
+validate127.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.inputSchema !== undefined){
+var data1 = data.inputSchema;
+var _errs3 = errors;
+if(errors === _errs3){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+var missing1;
+if((data1.type === undefined) && (missing1 = "type")){
+validate127.errors = [{instancePath:instancePath+"/inputSchema",schemaPath:"#/properties/inputSchema/required",keyword:"required",params:{missingProperty: missing1}}];
+return false;
+}
+else {
+if(data1.properties !== undefined){
+var data2 = data1.properties;
+var _errs5 = errors;
+if(errors === _errs5){
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+for(var key0 in data2){
+var data3 = data2[key0];
+var _errs8 = errors;
+if(errors === _errs8){
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+}
+else {
+validate127.errors = [{instancePath:instancePath+"/inputSchema/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/inputSchema/properties/properties/additionalProperties/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid2 = _errs8 === errors;
+if(!valid2){
+break;
+}
+}
+}
+else {
+validate127.errors = [{instancePath:instancePath+"/inputSchema/properties",schemaPath:"#/properties/inputSchema/properties/properties/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid1 = _errs5 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data1.required !== undefined){
+var data4 = data1.required;
+var _errs11 = errors;
+if(errors === _errs11){
+if(Array.isArray(data4)){
+var valid3 = true;
+var len0 = data4.length;
+for(var i0=0; i0<len0; i0++){
+var _errs13 = errors;
+if(typeof data4[i0] !== "string"){
+validate127.errors = [{instancePath:instancePath+"/inputSchema/required/" + i0,schemaPath:"#/properties/inputSchema/properties/required/items/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid3 = _errs13 === errors;
+if(!valid3){
+break;
+}
+}
+}
+else {
+validate127.errors = [{instancePath:instancePath+"/inputSchema/required",schemaPath:"#/properties/inputSchema/properties/required/type",keyword:"type",params:{type: "array"}}];
+return false;
+}
+}
+var valid1 = _errs11 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data1.type !== undefined){
+var data6 = data1.type;
+var _errs15 = errors;
+if(typeof data6 !== "string"){
+validate127.errors = [{instancePath:instancePath+"/inputSchema/type",schemaPath:"#/properties/inputSchema/properties/type/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("object" !== data6){
+validate127.errors = [{instancePath:instancePath+"/inputSchema/type",schemaPath:"#/properties/inputSchema/properties/type/const",keyword:"const",params:{allowedValue: "object"}}];
+return false;
+}
+var valid1 = _errs15 === errors;
+}
+else {
+var valid1 = true;
+}
+}
+}
+}
+}
+else {
+validate127.errors = [{instancePath:instancePath+"/inputSchema",schemaPath:"#/properties/inputSchema/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.name !== undefined){
+var _errs17 = errors;
+if(typeof data.name !== "string"){
+validate127.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs17 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+validate127.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate127.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateToolListChangedNotification = validate128;
 
-// prettier-ignore
-function validate128(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="ToolListChangedNotification" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.method === undefined) && (missing0 = "method")){
-        validate128.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop343 = data.method;
-        if(prop343 !== undefined){
-          let data0 = prop343;
-          const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate128.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("notifications/tools/list_changed" !== data0){
-            validate128.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/tools/list_changed"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop344 = data.params;
-          if(prop344 !== undefined){
-            let data1 = prop344;
-            const _errs3 = errors;
-            if(errors === _errs3){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                const prop345 = data1._meta;
-                if(prop345 !== undefined){
-                  let data2 = prop345;
-                  const _errs6 = errors;
-                  if(errors === _errs6){
-                    if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                    }
-                    else {
-                      validate128.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-                      return false;
-                    }
-                  }
-                }
-              }
-              else {
-                validate128.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate128.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate128.errors = vErrors;
-  return errors === 0;
+function validate128(data, valCxt){
+"use strict"; /*# sourceURL="ToolListChangedNotification" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if((data.method === undefined) && (missing0 = "method")){
+validate128.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.method !== undefined){
+var data0 = data.method;
+var _errs1 = errors;
+if(typeof data0 !== "string"){
+validate128.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("notifications/tools/list_changed" !== data0){
+validate128.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/tools/list_changed"}}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.params !== undefined){
+var data1 = data.params;
+var _errs3 = errors;
+if(errors === _errs3){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(data1._meta !== undefined){
+var data2 = data1._meta;
+var _errs6 = errors;
+if(errors === _errs6){
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+}
+else {
+validate128.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+}
+}
+else {
+validate128.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate128.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate128.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateUnsubscribeRequest = validate129;
 
-// prettier-ignore
-function validate129(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="UnsubscribeRequest" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
-        validate129.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop346 = data.method;
-        if(prop346 !== undefined){
-          let data0 = prop346;
-          const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate129.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("resources/unsubscribe" !== data0){
-            validate129.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "resources/unsubscribe"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop347 = data.params;
-          if(prop347 !== undefined){
-            let data1 = prop347;
-            const _errs3 = errors;
-            if(errors === _errs3){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                let missing1;
-                if((data1.uri === undefined) && (missing1 = "uri")){
-                  validate129.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
-                  return false;
-                }
-                else {
-                  const prop348 = data1.uri;
-                  if(prop348 !== undefined){
-                    if(typeof prop348 !== "string"){
-                      validate129.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"#/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
-                      return false;
-                    }
-                  }
-                }
-              }
-              else {
-                validate129.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate129.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate129.errors = vErrors;
-  return errors === 0;
+function validate129(data, valCxt){
+"use strict"; /*# sourceURL="UnsubscribeRequest" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
+validate129.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.method !== undefined){
+var data0 = data.method;
+var _errs1 = errors;
+if(typeof data0 !== "string"){
+validate129.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("resources/unsubscribe" !== data0){
+validate129.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "resources/unsubscribe"}}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.params !== undefined){
+var data1 = data.params;
+var _errs3 = errors;
+if(errors === _errs3){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+var missing1;
+if((data1.uri === undefined) && (missing1 = "uri")){
+validate129.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
+return false;
+}
+else {
+if(data1.uri !== undefined){
+if(typeof data1.uri !== "string"){
+validate129.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"#/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+}
+}
+}
+else {
+validate129.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate129.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate129.errors = vErrors;
+return errors === 0;
 }

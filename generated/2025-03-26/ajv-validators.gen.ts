@@ -10,10013 +10,10269 @@
 /* eslint-disable */
 // @ts-nocheck -- ajv standalone output; the typed API over it is in validators.gen.ts
 
-import { rebaseErrors } from "./support.gen.js";
+import { deepEqual, isJsonValue, rebaseErrors, ucs2length } from "./support.gen.js";
 
-// prettier-ignore
+// ajv's standalone code loads its runtime helpers with require(); here they are the imported copies.
+const AJV_RUNTIME = {
+  "ajv/dist/runtime/ucs2length": { default: ucs2length },
+  "ajv/dist/runtime/equal": { default: deepEqual },
+};
+function require(id) {
+  const helper = AJV_RUNTIME[id];
+  if (helper === undefined) throw new Error(`mcp-gen's generated validators do not provide ${id}`);
+  return helper;
+}
+
+"use strict";
 export const validateAnnotations = validate10;
+var schema11 = {"$id":"Annotations","properties":{"audience":{"items":{"$ref":"Role"},"type":"array"},"priority":{"maximum":1,"minimum":0,"type":"number"}},"type":"object"};
+var schema12 = {"$id":"Role","enum":["assistant","user"],"type":"string"};
 
-// prettier-ignore
-const schema11 = {"$id":"Annotations","properties":{"audience":{"items":{"$ref":"Role"},"type":"array"},"priority":{"maximum":1,"minimum":0,"type":"number"}},"type":"object"};
-
-// prettier-ignore
-const schema12 = {"$id":"Role","enum":["assistant","user"],"type":"string"};
-
-// prettier-ignore
-function validate10(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="Annotations" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      const prop0 = data.audience;
-      if(prop0 !== undefined){
-        let data0 = prop0;
-        const _errs1 = errors;
-        if(errors === _errs1){
-          if(Array.isArray(data0)){
-            var valid1 = true;
-            const len0 = data0.length;
-            for(let i0=0; i0<len0; i0++){
-              let data1 = data0[i0];
-              const _errs3 = errors;
-              if(typeof data1 !== "string"){
-                validate10.errors = [{instancePath:instancePath+"/audience/" + i0,schemaPath:"Role/type",keyword:"type",params:{type: "string"}}];
-                return false;
-              }
-              if(!((data1 === "assistant") || (data1 === "user"))){
-                validate10.errors = [{instancePath:instancePath+"/audience/" + i0,schemaPath:"Role/enum",keyword:"enum",params:{allowedValues: schema12.enum}}];
-                return false;
-              }
-              var valid1 = _errs3 === errors;
-              if(!valid1){
-                break;
-              }
-            }
-          }
-          else {
-            validate10.errors = [{instancePath:instancePath+"/audience",schemaPath:"#/properties/audience/type",keyword:"type",params:{type: "array"}}];
-            return false;
-          }
-        }
-        var valid0 = _errs1 === errors;
-      }
-      else {
-        var valid0 = true;
-      }
-      if(valid0){
-        const prop1 = data.priority;
-        if(prop1 !== undefined){
-          let data2 = prop1;
-          const _errs6 = errors;
-          if(errors === _errs6){
-            if(typeof data2 == "number"){
-              if(data2 > 1 || isNaN(data2)){
-                validate10.errors = [{instancePath:instancePath+"/priority",schemaPath:"#/properties/priority/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1}}];
-                return false;
-              }
-              else {
-                if(data2 < 0 || isNaN(data2)){
-                  validate10.errors = [{instancePath:instancePath+"/priority",schemaPath:"#/properties/priority/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}}];
-                  return false;
-                }
-              }
-            }
-            else {
-              validate10.errors = [{instancePath:instancePath+"/priority",schemaPath:"#/properties/priority/type",keyword:"type",params:{type: "number"}}];
-              return false;
-            }
-          }
-          var valid0 = _errs6 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-      }
-    }
-    else {
-      validate10.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate10.errors = vErrors;
-  return errors === 0;
+function validate10(data, valCxt){
+"use strict"; /*# sourceURL="Annotations" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.audience !== undefined){
+var data0 = data.audience;
+var _errs1 = errors;
+if(errors === _errs1){
+if(Array.isArray(data0)){
+var valid1 = true;
+var len0 = data0.length;
+for(var i0=0; i0<len0; i0++){
+var data1 = data0[i0];
+var _errs3 = errors;
+if(typeof data1 !== "string"){
+validate10.errors = [{instancePath:instancePath+"/audience/" + i0,schemaPath:"Role/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if(!((data1 === "assistant") || (data1 === "user"))){
+validate10.errors = [{instancePath:instancePath+"/audience/" + i0,schemaPath:"Role/enum",keyword:"enum",params:{allowedValues: schema12.enum}}];
+return false;
+}
+var valid1 = _errs3 === errors;
+if(!valid1){
+break;
+}
+}
+}
+else {
+validate10.errors = [{instancePath:instancePath+"/audience",schemaPath:"#/properties/audience/type",keyword:"type",params:{type: "array"}}];
+return false;
+}
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.priority !== undefined){
+var data2 = data.priority;
+var _errs6 = errors;
+if(errors === _errs6){
+if(typeof data2 == "number"){
+if(data2 > 1 || isNaN(data2)){
+validate10.errors = [{instancePath:instancePath+"/priority",schemaPath:"#/properties/priority/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1}}];
+return false;
+}
+else {
+if(data2 < 0 || isNaN(data2)){
+validate10.errors = [{instancePath:instancePath+"/priority",schemaPath:"#/properties/priority/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}}];
+return false;
+}
+}
+}
+else {
+validate10.errors = [{instancePath:instancePath+"/priority",schemaPath:"#/properties/priority/type",keyword:"type",params:{type: "number"}}];
+return false;
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+else {
+validate10.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate10.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateAudioContent = validate11;
+var schema13 = {"$id":"AudioContent","properties":{"annotations":{"$ref":"Annotations"},"data":{"type":"string"},"mimeType":{"type":"string"},"type":{"const":"audio","type":"string"}},"required":["data","mimeType","type"],"type":"object"};
+var func0 = rebaseErrors;
 
-// prettier-ignore
-const schema13 = {"$id":"AudioContent","properties":{"annotations":{"$ref":"Annotations"},"data":{"type":"string"},"mimeType":{"type":"string"},"type":{"const":"audio","type":"string"}},"required":["data","mimeType","type"],"type":"object"};
-
-// prettier-ignore
-function validate11(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="AudioContent" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((((data.data === undefined) && (missing0 = "data")) || ((data.mimeType === undefined) && (missing0 = "mimeType"))) || ((data.type === undefined) && (missing0 = "type"))){
-        validate11.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop2 = data.annotations;
-        if(prop2 !== undefined){
-          const _errs1 = errors;
-          if(!(validate10(prop2))){
-            vErrors = vErrors === null ? rebaseErrors(validate10.errors, instancePath+"/annotations") : vErrors.concat(rebaseErrors(validate10.errors, instancePath+"/annotations"));
-            errors = vErrors.length;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop3 = data.data;
-          if(prop3 !== undefined){
-            const _errs2 = errors;
-            if(typeof prop3 !== "string"){
-              validate11.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            var valid0 = _errs2 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            const prop4 = data.mimeType;
-            if(prop4 !== undefined){
-              const _errs4 = errors;
-              if(typeof prop4 !== "string"){
-                validate11.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
-                return false;
-              }
-              var valid0 = _errs4 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-            if(valid0){
-              const prop5 = data.type;
-              if(prop5 !== undefined){
-                let data3 = prop5;
-                const _errs6 = errors;
-                if(typeof data3 !== "string"){
-                  validate11.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
-                  return false;
-                }
-                if("audio" !== data3){
-                  validate11.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "audio"}}];
-                  return false;
-                }
-                var valid0 = _errs6 === errors;
-              }
-              else {
-                var valid0 = true;
-              }
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate11.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate11.errors = vErrors;
-  return errors === 0;
+function validate11(data, valCxt){
+"use strict"; /*# sourceURL="AudioContent" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if((((data.data === undefined) && (missing0 = "data")) || ((data.mimeType === undefined) && (missing0 = "mimeType"))) || ((data.type === undefined) && (missing0 = "type"))){
+validate11.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.annotations !== undefined){
+var _errs1 = errors;
+if(!(validate10(data.annotations))){
+vErrors = vErrors === null ? func0(validate10.errors, instancePath+"/annotations") : vErrors.concat(func0(validate10.errors, instancePath+"/annotations"));
+errors = vErrors.length;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.data !== undefined){
+var _errs2 = errors;
+if(typeof data.data !== "string"){
+validate11.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.mimeType !== undefined){
+var _errs4 = errors;
+if(typeof data.mimeType !== "string"){
+validate11.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.type !== undefined){
+var data3 = data.type;
+var _errs6 = errors;
+if(typeof data3 !== "string"){
+validate11.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("audio" !== data3){
+validate11.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "audio"}}];
+return false;
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+else {
+validate11.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate11.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateBlobResourceContents = validate13;
+var schema14 = {"$id":"BlobResourceContents","properties":{"blob":{"type":"string"},"mimeType":{"type":"string"},"uri":{"type":"string"}},"required":["blob","uri"],"type":"object"};
 
-// prettier-ignore
-const schema14 = {"$id":"BlobResourceContents","properties":{"blob":{"type":"string"},"mimeType":{"type":"string"},"uri":{"type":"string"}},"required":["blob","uri"],"type":"object"};
-
-// prettier-ignore
-function validate13(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="BlobResourceContents" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.blob === undefined) && (missing0 = "blob")) || ((data.uri === undefined) && (missing0 = "uri"))){
-        validate13.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop6 = data.blob;
-        if(prop6 !== undefined){
-          const _errs1 = errors;
-          if(typeof prop6 !== "string"){
-            validate13.errors = [{instancePath:instancePath+"/blob",schemaPath:"#/properties/blob/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop7 = data.mimeType;
-          if(prop7 !== undefined){
-            const _errs3 = errors;
-            if(typeof prop7 !== "string"){
-              validate13.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            const prop8 = data.uri;
-            if(prop8 !== undefined){
-              const _errs5 = errors;
-              if(typeof prop8 !== "string"){
-                validate13.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
-                return false;
-              }
-              var valid0 = _errs5 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate13.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate13.errors = vErrors;
-  return errors === 0;
+function validate13(data, valCxt){
+"use strict"; /*# sourceURL="BlobResourceContents" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if(((data.blob === undefined) && (missing0 = "blob")) || ((data.uri === undefined) && (missing0 = "uri"))){
+validate13.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.blob !== undefined){
+var _errs1 = errors;
+if(typeof data.blob !== "string"){
+validate13.errors = [{instancePath:instancePath+"/blob",schemaPath:"#/properties/blob/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.mimeType !== undefined){
+var _errs3 = errors;
+if(typeof data.mimeType !== "string"){
+validate13.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.uri !== undefined){
+var _errs5 = errors;
+if(typeof data.uri !== "string"){
+validate13.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+validate13.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate13.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateCallToolRequest = validate14;
+var schema15 = {"$id":"CallToolRequest","properties":{"method":{"const":"tools/call","type":"string"},"params":{"properties":{"arguments":{"additionalProperties":{},"type":"object"},"name":{"type":"string"}},"required":["name"],"type":"object"}},"required":["method","params"],"type":"object"};
 
-// prettier-ignore
-const schema15 = {"$id":"CallToolRequest","properties":{"method":{"const":"tools/call","type":"string"},"params":{"properties":{"arguments":{"additionalProperties":{},"type":"object"},"name":{"type":"string"}},"required":["name"],"type":"object"}},"required":["method","params"],"type":"object"};
-
-// prettier-ignore
-function validate14(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="CallToolRequest" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
-        validate14.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop9 = data.method;
-        if(prop9 !== undefined){
-          let data0 = prop9;
-          const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate14.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("tools/call" !== data0){
-            validate14.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "tools/call"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop10 = data.params;
-          if(prop10 !== undefined){
-            let data1 = prop10;
-            const _errs3 = errors;
-            if(errors === _errs3){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                let missing1;
-                if((data1.name === undefined) && (missing1 = "name")){
-                  validate14.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
-                  return false;
-                }
-                else {
-                  const prop11 = data1.arguments;
-                  if(prop11 !== undefined){
-                    let data2 = prop11;
-                    const _errs5 = errors;
-                    if(errors === _errs5){
-                      if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                      }
-                      else {
-                        validate14.errors = [{instancePath:instancePath+"/params/arguments",schemaPath:"#/properties/params/properties/arguments/type",keyword:"type",params:{type: "object"}}];
-                        return false;
-                      }
-                    }
-                    var valid1 = _errs5 === errors;
-                  }
-                  else {
-                    var valid1 = true;
-                  }
-                  if(valid1){
-                    const prop12 = data1.name;
-                    if(prop12 !== undefined){
-                      const _errs8 = errors;
-                      if(typeof prop12 !== "string"){
-                        validate14.errors = [{instancePath:instancePath+"/params/name",schemaPath:"#/properties/params/properties/name/type",keyword:"type",params:{type: "string"}}];
-                        return false;
-                      }
-                      var valid1 = _errs8 === errors;
-                    }
-                    else {
-                      var valid1 = true;
-                    }
-                  }
-                }
-              }
-              else {
-                validate14.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate14.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate14.errors = vErrors;
-  return errors === 0;
+function validate14(data, valCxt){
+"use strict"; /*# sourceURL="CallToolRequest" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
+validate14.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.method !== undefined){
+var data0 = data.method;
+var _errs1 = errors;
+if(typeof data0 !== "string"){
+validate14.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("tools/call" !== data0){
+validate14.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "tools/call"}}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.params !== undefined){
+var data1 = data.params;
+var _errs3 = errors;
+if(errors === _errs3){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+var missing1;
+if((data1.name === undefined) && (missing1 = "name")){
+validate14.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
+return false;
+}
+else {
+if(data1.arguments !== undefined){
+var data2 = data1.arguments;
+var _errs5 = errors;
+if(errors === _errs5){
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+}
+else {
+validate14.errors = [{instancePath:instancePath+"/params/arguments",schemaPath:"#/properties/params/properties/arguments/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid1 = _errs5 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data1.name !== undefined){
+var _errs8 = errors;
+if(typeof data1.name !== "string"){
+validate14.errors = [{instancePath:instancePath+"/params/name",schemaPath:"#/properties/params/properties/name/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid1 = _errs8 === errors;
+}
+else {
+var valid1 = true;
+}
+}
+}
+}
+else {
+validate14.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate14.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate14.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateCallToolResult = validate15;
+var schema16 = {"$id":"CallToolResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"content":{"items":{"type":"object","required":["type"],"discriminator":{"propertyName":"type"},"oneOf":[{"$ref":"TextContent"},{"$ref":"ImageContent"},{"$ref":"AudioContent"},{"$ref":"EmbeddedResource"}]},"type":"array"},"isError":{"type":"boolean"}},"required":["content"],"type":"object"};
+var schema17 = {"$id":"TextContent","properties":{"annotations":{"$ref":"Annotations"},"text":{"type":"string"},"type":{"const":"text","type":"string"}},"required":["text","type"],"type":"object"};
 
-// prettier-ignore
-const schema16 = {"$id":"CallToolResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"content":{"items":{"type":"object","required":["type"],"discriminator":{"propertyName":"type"},"oneOf":[{"$ref":"TextContent"},{"$ref":"ImageContent"},{"$ref":"AudioContent"},{"$ref":"EmbeddedResource"}]},"type":"array"},"isError":{"type":"boolean"}},"required":["content"],"type":"object"};
-
-// prettier-ignore
-const schema17 = {"$id":"TextContent","properties":{"annotations":{"$ref":"Annotations"},"text":{"type":"string"},"type":{"const":"text","type":"string"}},"required":["text","type"],"type":"object"};
-
-// prettier-ignore
-function validate16(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="TextContent" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.text === undefined) && (missing0 = "text")) || ((data.type === undefined) && (missing0 = "type"))){
-        validate16.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop13 = data.annotations;
-        if(prop13 !== undefined){
-          const _errs1 = errors;
-          if(!(validate10(prop13))){
-            vErrors = vErrors === null ? rebaseErrors(validate10.errors, instancePath+"/annotations") : vErrors.concat(rebaseErrors(validate10.errors, instancePath+"/annotations"));
-            errors = vErrors.length;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop14 = data.text;
-          if(prop14 !== undefined){
-            const _errs2 = errors;
-            if(typeof prop14 !== "string"){
-              validate16.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            var valid0 = _errs2 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            const prop15 = data.type;
-            if(prop15 !== undefined){
-              let data2 = prop15;
-              const _errs4 = errors;
-              if(typeof data2 !== "string"){
-                validate16.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
-                return false;
-              }
-              if("text" !== data2){
-                validate16.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "text"}}];
-                return false;
-              }
-              var valid0 = _errs4 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate16.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate16.errors = vErrors;
-  return errors === 0;
+function validate16(data, valCxt){
+"use strict"; /*# sourceURL="TextContent" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if(((data.text === undefined) && (missing0 = "text")) || ((data.type === undefined) && (missing0 = "type"))){
+validate16.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.annotations !== undefined){
+var _errs1 = errors;
+if(!(validate10(data.annotations))){
+vErrors = vErrors === null ? func0(validate10.errors, instancePath+"/annotations") : vErrors.concat(func0(validate10.errors, instancePath+"/annotations"));
+errors = vErrors.length;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.text !== undefined){
+var _errs2 = errors;
+if(typeof data.text !== "string"){
+validate16.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.type !== undefined){
+var data2 = data.type;
+var _errs4 = errors;
+if(typeof data2 !== "string"){
+validate16.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("text" !== data2){
+validate16.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "text"}}];
+return false;
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+validate16.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate16.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
-const schema18 = {"$id":"ImageContent","properties":{"annotations":{"$ref":"Annotations"},"data":{"type":"string"},"mimeType":{"type":"string"},"type":{"const":"image","type":"string"}},"required":["data","mimeType","type"],"type":"object"};
+var schema18 = {"$id":"ImageContent","properties":{"annotations":{"$ref":"Annotations"},"data":{"type":"string"},"mimeType":{"type":"string"},"type":{"const":"image","type":"string"}},"required":["data","mimeType","type"],"type":"object"};
 
-// prettier-ignore
-function validate18(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="ImageContent" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((((data.data === undefined) && (missing0 = "data")) || ((data.mimeType === undefined) && (missing0 = "mimeType"))) || ((data.type === undefined) && (missing0 = "type"))){
-        validate18.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop16 = data.annotations;
-        if(prop16 !== undefined){
-          const _errs1 = errors;
-          if(!(validate10(prop16))){
-            vErrors = vErrors === null ? rebaseErrors(validate10.errors, instancePath+"/annotations") : vErrors.concat(rebaseErrors(validate10.errors, instancePath+"/annotations"));
-            errors = vErrors.length;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop17 = data.data;
-          if(prop17 !== undefined){
-            const _errs2 = errors;
-            if(typeof prop17 !== "string"){
-              validate18.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            var valid0 = _errs2 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            const prop18 = data.mimeType;
-            if(prop18 !== undefined){
-              const _errs4 = errors;
-              if(typeof prop18 !== "string"){
-                validate18.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
-                return false;
-              }
-              var valid0 = _errs4 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-            if(valid0){
-              const prop19 = data.type;
-              if(prop19 !== undefined){
-                let data3 = prop19;
-                const _errs6 = errors;
-                if(typeof data3 !== "string"){
-                  validate18.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
-                  return false;
-                }
-                if("image" !== data3){
-                  validate18.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "image"}}];
-                  return false;
-                }
-                var valid0 = _errs6 === errors;
-              }
-              else {
-                var valid0 = true;
-              }
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate18.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate18.errors = vErrors;
-  return errors === 0;
+function validate18(data, valCxt){
+"use strict"; /*# sourceURL="ImageContent" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if((((data.data === undefined) && (missing0 = "data")) || ((data.mimeType === undefined) && (missing0 = "mimeType"))) || ((data.type === undefined) && (missing0 = "type"))){
+validate18.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.annotations !== undefined){
+var _errs1 = errors;
+if(!(validate10(data.annotations))){
+vErrors = vErrors === null ? func0(validate10.errors, instancePath+"/annotations") : vErrors.concat(func0(validate10.errors, instancePath+"/annotations"));
+errors = vErrors.length;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.data !== undefined){
+var _errs2 = errors;
+if(typeof data.data !== "string"){
+validate18.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.mimeType !== undefined){
+var _errs4 = errors;
+if(typeof data.mimeType !== "string"){
+validate18.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.type !== undefined){
+var data3 = data.type;
+var _errs6 = errors;
+if(typeof data3 !== "string"){
+validate18.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("image" !== data3){
+validate18.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "image"}}];
+return false;
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+else {
+validate18.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate18.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
-const schema19 = {"$id":"EmbeddedResource","properties":{"annotations":{"$ref":"Annotations"},"resource":{"anyOf":[{"$ref":"TextResourceContents"},{"$ref":"BlobResourceContents"}]},"type":{"const":"resource","type":"string"}},"required":["resource","type"],"type":"object"};
+var schema19 = {"$id":"EmbeddedResource","properties":{"annotations":{"$ref":"Annotations"},"resource":{"anyOf":[{"$ref":"TextResourceContents"},{"$ref":"BlobResourceContents"}]},"type":{"const":"resource","type":"string"}},"required":["resource","type"],"type":"object"};
+var schema20 = {"$id":"TextResourceContents","properties":{"mimeType":{"type":"string"},"text":{"type":"string"},"uri":{"type":"string"}},"required":["text","uri"],"type":"object"};
 
-// prettier-ignore
-const schema20 = {"$id":"TextResourceContents","properties":{"mimeType":{"type":"string"},"text":{"type":"string"},"uri":{"type":"string"}},"required":["text","uri"],"type":"object"};
-
-// prettier-ignore
-function validate20(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="EmbeddedResource" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.resource === undefined) && (missing0 = "resource")) || ((data.type === undefined) && (missing0 = "type"))){
-        validate20.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop20 = data.annotations;
-        if(prop20 !== undefined){
-          const _errs1 = errors;
-          if(!(validate10(prop20))){
-            vErrors = vErrors === null ? rebaseErrors(validate10.errors, instancePath+"/annotations") : vErrors.concat(rebaseErrors(validate10.errors, instancePath+"/annotations"));
-            errors = vErrors.length;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop21 = data.resource;
-          if(prop21 !== undefined){
-            let data1 = prop21;
-            const _errs2 = errors;
-            const _errs3 = errors;
-            let valid1 = false;
-            const _errs4 = errors;
-            const _errs5 = errors;
-            if(errors === _errs5){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                let missing1;
-                if(((data1.text === undefined) && (missing1 = "text")) || ((data1.uri === undefined) && (missing1 = "uri"))){
-                  const err0 = {instancePath:instancePath+"/resource",schemaPath:"TextResourceContents/required",keyword:"required",params:{missingProperty: missing1}};
-                  if(vErrors === null){
-                    vErrors = [err0];
-                  }
-                  else {
-                    vErrors.push(err0);
-                  }
-                  errors++;
-                }
-                else {
-                  const prop22 = data1.mimeType;
-                  if(prop22 !== undefined){
-                    const _errs7 = errors;
-                    if(typeof prop22 !== "string"){
-                      const err1 = {instancePath:instancePath+"/resource/mimeType",schemaPath:"TextResourceContents/properties/mimeType/type",keyword:"type",params:{type: "string"}};
-                      if(vErrors === null){
-                        vErrors = [err1];
-                      }
-                      else {
-                        vErrors.push(err1);
-                      }
-                      errors++;
-                    }
-                    var valid3 = _errs7 === errors;
-                  }
-                  else {
-                    var valid3 = true;
-                  }
-                  if(valid3){
-                    const prop23 = data1.text;
-                    if(prop23 !== undefined){
-                      const _errs9 = errors;
-                      if(typeof prop23 !== "string"){
-                        const err2 = {instancePath:instancePath+"/resource/text",schemaPath:"TextResourceContents/properties/text/type",keyword:"type",params:{type: "string"}};
-                        if(vErrors === null){
-                          vErrors = [err2];
-                        }
-                        else {
-                          vErrors.push(err2);
-                        }
-                        errors++;
-                      }
-                      var valid3 = _errs9 === errors;
-                    }
-                    else {
-                      var valid3 = true;
-                    }
-                    if(valid3){
-                      const prop24 = data1.uri;
-                      if(prop24 !== undefined){
-                        const _errs11 = errors;
-                        if(typeof prop24 !== "string"){
-                          const err3 = {instancePath:instancePath+"/resource/uri",schemaPath:"TextResourceContents/properties/uri/type",keyword:"type",params:{type: "string"}};
-                          if(vErrors === null){
-                            vErrors = [err3];
-                          }
-                          else {
-                            vErrors.push(err3);
-                          }
-                          errors++;
-                        }
-                        var valid3 = _errs11 === errors;
-                      }
-                      else {
-                        var valid3 = true;
-                      }
-                    }
-                  }
-                }
-              }
-              else {
-                const err4 = {instancePath:instancePath+"/resource",schemaPath:"TextResourceContents/type",keyword:"type",params:{type: "object"}};
-                if(vErrors === null){
-                  vErrors = [err4];
-                }
-                else {
-                  vErrors.push(err4);
-                }
-                errors++;
-              }
-            }
-            var _valid0 = _errs4 === errors;
-            valid1 = valid1 || _valid0;
-            if(!valid1){
-              const _errs13 = errors;
-              const _errs14 = errors;
-              if(errors === _errs14){
-                if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                  let missing2;
-                  if(((data1.blob === undefined) && (missing2 = "blob")) || ((data1.uri === undefined) && (missing2 = "uri"))){
-                    const err5 = {instancePath:instancePath+"/resource",schemaPath:"BlobResourceContents/required",keyword:"required",params:{missingProperty: missing2}};
-                    if(vErrors === null){
-                      vErrors = [err5];
-                    }
-                    else {
-                      vErrors.push(err5);
-                    }
-                    errors++;
-                  }
-                  else {
-                    const prop25 = data1.blob;
-                    if(prop25 !== undefined){
-                      const _errs16 = errors;
-                      if(typeof prop25 !== "string"){
-                        const err6 = {instancePath:instancePath+"/resource/blob",schemaPath:"BlobResourceContents/properties/blob/type",keyword:"type",params:{type: "string"}};
-                        if(vErrors === null){
-                          vErrors = [err6];
-                        }
-                        else {
-                          vErrors.push(err6);
-                        }
-                        errors++;
-                      }
-                      var valid5 = _errs16 === errors;
-                    }
-                    else {
-                      var valid5 = true;
-                    }
-                    if(valid5){
-                      const prop26 = data1.mimeType;
-                      if(prop26 !== undefined){
-                        const _errs18 = errors;
-                        if(typeof prop26 !== "string"){
-                          const err7 = {instancePath:instancePath+"/resource/mimeType",schemaPath:"BlobResourceContents/properties/mimeType/type",keyword:"type",params:{type: "string"}};
-                          if(vErrors === null){
-                            vErrors = [err7];
-                          }
-                          else {
-                            vErrors.push(err7);
-                          }
-                          errors++;
-                        }
-                        var valid5 = _errs18 === errors;
-                      }
-                      else {
-                        var valid5 = true;
-                      }
-                      if(valid5){
-                        const prop27 = data1.uri;
-                        if(prop27 !== undefined){
-                          const _errs20 = errors;
-                          if(typeof prop27 !== "string"){
-                            const err8 = {instancePath:instancePath+"/resource/uri",schemaPath:"BlobResourceContents/properties/uri/type",keyword:"type",params:{type: "string"}};
-                            if(vErrors === null){
-                              vErrors = [err8];
-                            }
-                            else {
-                              vErrors.push(err8);
-                            }
-                            errors++;
-                          }
-                          var valid5 = _errs20 === errors;
-                        }
-                        else {
-                          var valid5 = true;
-                        }
-                      }
-                    }
-                  }
-                }
-                else {
-                  const err9 = {instancePath:instancePath+"/resource",schemaPath:"BlobResourceContents/type",keyword:"type",params:{type: "object"}};
-                  if(vErrors === null){
-                    vErrors = [err9];
-                  }
-                  else {
-                    vErrors.push(err9);
-                  }
-                  errors++;
-                }
-              }
-              var _valid0 = _errs13 === errors;
-              valid1 = valid1 || _valid0;
-            }
-            if(!valid1){
-              const err10 = {instancePath:instancePath+"/resource",schemaPath:"#/properties/resource/anyOf",keyword:"anyOf",params:{}};
-              if(vErrors === null){
-                vErrors = [err10];
-              }
-              else {
-                vErrors.push(err10);
-              }
-              errors++;
-              validate20.errors = vErrors;
-              return false;
-            }
-            else {
-              errors = _errs3;
-              if(vErrors !== null){
-                if(_errs3){
-                  vErrors.length = _errs3;
-                }
-                else {
-                  vErrors = null;
-                }
-              }
-            }
-            var valid0 = _errs2 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            const prop28 = data.type;
-            if(prop28 !== undefined){
-              let data8 = prop28;
-              const _errs22 = errors;
-              if(typeof data8 !== "string"){
-                validate20.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
-                return false;
-              }
-              if("resource" !== data8){
-                validate20.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "resource"}}];
-                return false;
-              }
-              var valid0 = _errs22 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate20.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate20.errors = vErrors;
-  return errors === 0;
+function validate20(data, valCxt){
+"use strict"; /*# sourceURL="EmbeddedResource" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if(((data.resource === undefined) && (missing0 = "resource")) || ((data.type === undefined) && (missing0 = "type"))){
+validate20.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.annotations !== undefined){
+var _errs1 = errors;
+if(!(validate10(data.annotations))){
+vErrors = vErrors === null ? func0(validate10.errors, instancePath+"/annotations") : vErrors.concat(func0(validate10.errors, instancePath+"/annotations"));
+errors = vErrors.length;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.resource !== undefined){
+var data1 = data.resource;
+var _errs2 = errors;
+var _errs3 = errors;
+var valid1 = false;
+var _errs4 = errors;
+var _errs5 = errors;
+if(errors === _errs5){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+var missing1;
+if(((data1.text === undefined) && (missing1 = "text")) || ((data1.uri === undefined) && (missing1 = "uri"))){
+var err0 = {instancePath:instancePath+"/resource",schemaPath:"TextResourceContents/required",keyword:"required",params:{missingProperty: missing1}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+else {
+if(data1.mimeType !== undefined){
+var _errs7 = errors;
+if(typeof data1.mimeType !== "string"){
+var err1 = {instancePath:instancePath+"/resource/mimeType",schemaPath:"TextResourceContents/properties/mimeType/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+var valid3 = _errs7 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data1.text !== undefined){
+var _errs9 = errors;
+if(typeof data1.text !== "string"){
+var err2 = {instancePath:instancePath+"/resource/text",schemaPath:"TextResourceContents/properties/text/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+var valid3 = _errs9 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data1.uri !== undefined){
+var _errs11 = errors;
+if(typeof data1.uri !== "string"){
+var err3 = {instancePath:instancePath+"/resource/uri",schemaPath:"TextResourceContents/properties/uri/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+var valid3 = _errs11 === errors;
+}
+else {
+var valid3 = true;
+}
+}
+}
+}
+}
+else {
+var err4 = {instancePath:instancePath+"/resource",schemaPath:"TextResourceContents/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+var _valid0 = _errs4 === errors;
+valid1 = valid1 || _valid0;
+if(!valid1){
+var _errs13 = errors;
+var _errs14 = errors;
+if(errors === _errs14){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+var missing2;
+if(((data1.blob === undefined) && (missing2 = "blob")) || ((data1.uri === undefined) && (missing2 = "uri"))){
+var err5 = {instancePath:instancePath+"/resource",schemaPath:"BlobResourceContents/required",keyword:"required",params:{missingProperty: missing2}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+else {
+if(data1.blob !== undefined){
+var _errs16 = errors;
+if(typeof data1.blob !== "string"){
+var err6 = {instancePath:instancePath+"/resource/blob",schemaPath:"BlobResourceContents/properties/blob/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+var valid5 = _errs16 === errors;
+}
+else {
+var valid5 = true;
+}
+if(valid5){
+if(data1.mimeType !== undefined){
+var _errs18 = errors;
+if(typeof data1.mimeType !== "string"){
+var err7 = {instancePath:instancePath+"/resource/mimeType",schemaPath:"BlobResourceContents/properties/mimeType/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+var valid5 = _errs18 === errors;
+}
+else {
+var valid5 = true;
+}
+if(valid5){
+if(data1.uri !== undefined){
+var _errs20 = errors;
+if(typeof data1.uri !== "string"){
+var err8 = {instancePath:instancePath+"/resource/uri",schemaPath:"BlobResourceContents/properties/uri/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+var valid5 = _errs20 === errors;
+}
+else {
+var valid5 = true;
+}
+}
+}
+}
+}
+else {
+var err9 = {instancePath:instancePath+"/resource",schemaPath:"BlobResourceContents/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+var _valid0 = _errs13 === errors;
+valid1 = valid1 || _valid0;
+}
+if(!valid1){
+var err10 = {instancePath:instancePath+"/resource",schemaPath:"#/properties/resource/anyOf",keyword:"anyOf",params:{}};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+validate20.errors = vErrors;
+return false;
+}
+else {
+errors = _errs3;
+if(vErrors !== null){
+if(_errs3){
+vErrors.length = _errs3;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.type !== undefined){
+var data8 = data.type;
+var _errs22 = errors;
+if(typeof data8 !== "string"){
+validate20.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("resource" !== data8){
+validate20.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "resource"}}];
+return false;
+}
+var valid0 = _errs22 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+validate20.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate20.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
-function validate15(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="CallToolResult" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.content === undefined) && (missing0 = "content")){
-        validate15.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop29 = data._meta;
-        if(prop29 !== undefined){
-          let data0 = prop29;
-          const _errs1 = errors;
-          if(errors === _errs1){
-            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-            }
-            else {
-              validate15.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-              return false;
-            }
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop30 = data.content;
-          if(prop30 !== undefined){
-            let data1 = prop30;
-            const _errs4 = errors;
-            if(errors === _errs4){
-              if(Array.isArray(data1)){
-                var valid1 = true;
-                const len0 = data1.length;
-                for(let i0=0; i0<len0; i0++){
-                  let data2 = data1[i0];
-                  const _errs6 = errors;
-                  if(errors === _errs6){
-                    if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                      let missing1;
-                      if((data2.type === undefined) && (missing1 = "type")){
-                        validate15.errors = [{instancePath:instancePath+"/content/" + i0,schemaPath:"#/properties/content/items/required",keyword:"required",params:{missingProperty: missing1}}];
-                        return false;
-                      }
-                      else {
-                        const tag0 = data2.type;
-                        if(typeof tag0 == "string"){
-                          if(tag0 === "text"){
-                            if(!(validate16(data2))){
-                              vErrors = vErrors === null ? rebaseErrors(validate16.errors, instancePath+"/content/" + i0) : vErrors.concat(rebaseErrors(validate16.errors, instancePath+"/content/" + i0));
-                              errors = vErrors.length;
-                            }
-                          }
-                          else if(tag0 === "image"){
-                            if(!(validate18(data2))){
-                              vErrors = vErrors === null ? rebaseErrors(validate18.errors, instancePath+"/content/" + i0) : vErrors.concat(rebaseErrors(validate18.errors, instancePath+"/content/" + i0));
-                              errors = vErrors.length;
-                            }
-                          }
-                          else if(tag0 === "audio"){
-                            if(!(validate11(data2))){
-                              vErrors = vErrors === null ? rebaseErrors(validate11.errors, instancePath+"/content/" + i0) : vErrors.concat(rebaseErrors(validate11.errors, instancePath+"/content/" + i0));
-                              errors = vErrors.length;
-                            }
-                          }
-                          else if(tag0 === "resource"){
-                            if(!(validate20(data2))){
-                              vErrors = vErrors === null ? rebaseErrors(validate20.errors, instancePath+"/content/" + i0) : vErrors.concat(rebaseErrors(validate20.errors, instancePath+"/content/" + i0));
-                              errors = vErrors.length;
-                            }
-                          }
-                          else {
-                            validate15.errors = [{instancePath:instancePath+"/content/" + i0,schemaPath:"#/properties/content/items/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0}}];
-                            return false;
-                          }
-                        }
-                        else {
-                          validate15.errors = [{instancePath:instancePath+"/content/" + i0,schemaPath:"#/properties/content/items/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0}}];
-                          return false;
-                        }
-                      }
-                    }
-                    else {
-                      validate15.errors = [{instancePath:instancePath+"/content/" + i0,schemaPath:"#/properties/content/items/type",keyword:"type",params:{type: "object"}}];
-                      return false;
-                    }
-                  }
-                  var valid1 = _errs6 === errors;
-                  if(!valid1){
-                    break;
-                  }
-                }
-              }
-              else {
-                validate15.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "array"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs4 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            const prop31 = data.isError;
-            if(prop31 !== undefined){
-              const _errs13 = errors;
-              if(typeof prop31 !== "boolean"){
-                validate15.errors = [{instancePath:instancePath+"/isError",schemaPath:"#/properties/isError/type",keyword:"type",params:{type: "boolean"}}];
-                return false;
-              }
-              var valid0 = _errs13 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate15.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate15.errors = vErrors;
-  return errors === 0;
+
+function validate15(data, valCxt){
+"use strict"; /*# sourceURL="CallToolResult" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if((data.content === undefined) && (missing0 = "content")){
+validate15.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data._meta !== undefined){
+var data0 = data._meta;
+var _errs1 = errors;
+if(errors === _errs1){
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+}
+else {
+validate15.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.content !== undefined){
+var data1 = data.content;
+var _errs4 = errors;
+if(errors === _errs4){
+if(Array.isArray(data1)){
+var valid1 = true;
+var len0 = data1.length;
+for(var i0=0; i0<len0; i0++){
+var data2 = data1[i0];
+var _errs6 = errors;
+if(errors === _errs6){
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+var missing1;
+if((data2.type === undefined) && (missing1 = "type")){
+validate15.errors = [{instancePath:instancePath+"/content/" + i0,schemaPath:"#/properties/content/items/required",keyword:"required",params:{missingProperty: missing1}}];
+return false;
+}
+else {
+var tag0 = data2.type;
+if(typeof tag0 == "string"){
+if(tag0 === "text"){
+if(!(validate16(data2))){
+vErrors = vErrors === null ? func0(validate16.errors, instancePath+"/content/" + i0) : vErrors.concat(func0(validate16.errors, instancePath+"/content/" + i0));
+errors = vErrors.length;
+}
+}
+else if(tag0 === "image"){
+if(!(validate18(data2))){
+vErrors = vErrors === null ? func0(validate18.errors, instancePath+"/content/" + i0) : vErrors.concat(func0(validate18.errors, instancePath+"/content/" + i0));
+errors = vErrors.length;
+}
+}
+else if(tag0 === "audio"){
+if(!(validate11(data2))){
+vErrors = vErrors === null ? func0(validate11.errors, instancePath+"/content/" + i0) : vErrors.concat(func0(validate11.errors, instancePath+"/content/" + i0));
+errors = vErrors.length;
+}
+}
+else if(tag0 === "resource"){
+if(!(validate20(data2))){
+vErrors = vErrors === null ? func0(validate20.errors, instancePath+"/content/" + i0) : vErrors.concat(func0(validate20.errors, instancePath+"/content/" + i0));
+errors = vErrors.length;
+}
+}
+else {
+validate15.errors = [{instancePath:instancePath+"/content/" + i0,schemaPath:"#/properties/content/items/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0}}];
+return false;
+}
+}
+else {
+validate15.errors = [{instancePath:instancePath+"/content/" + i0,schemaPath:"#/properties/content/items/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0}}];
+return false;
+}
+}
+}
+else {
+validate15.errors = [{instancePath:instancePath+"/content/" + i0,schemaPath:"#/properties/content/items/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid1 = _errs6 === errors;
+if(!valid1){
+break;
+}
+}
+}
+else {
+validate15.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "array"}}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.isError !== undefined){
+var _errs13 = errors;
+if(typeof data.isError !== "boolean"){
+validate15.errors = [{instancePath:instancePath+"/isError",schemaPath:"#/properties/isError/type",keyword:"type",params:{type: "boolean"}}];
+return false;
+}
+var valid0 = _errs13 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+validate15.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate15.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateCancelledNotification = validate26;
+var schema22 = {"$id":"CancelledNotification","properties":{"method":{"const":"notifications/cancelled","type":"string"},"params":{"properties":{"reason":{"type":"string"},"requestId":{"$ref":"RequestId"}},"required":["requestId"],"type":"object"}},"required":["method","params"],"type":"object"};
+var schema23 = {"$id":"RequestId","type":["string","integer"]};
 
-// prettier-ignore
-const schema22 = {"$id":"CancelledNotification","properties":{"method":{"const":"notifications/cancelled","type":"string"},"params":{"properties":{"reason":{"type":"string"},"requestId":{"$ref":"RequestId"}},"required":["requestId"],"type":"object"}},"required":["method","params"],"type":"object"};
-
-// prettier-ignore
-const schema23 = {"$id":"RequestId","type":["string","integer"]};
-
-// prettier-ignore
-function validate26(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="CancelledNotification" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
-        validate26.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop32 = data.method;
-        if(prop32 !== undefined){
-          let data0 = prop32;
-          const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate26.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("notifications/cancelled" !== data0){
-            validate26.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/cancelled"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop33 = data.params;
-          if(prop33 !== undefined){
-            let data1 = prop33;
-            const _errs3 = errors;
-            if(errors === _errs3){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                let missing1;
-                if((data1.requestId === undefined) && (missing1 = "requestId")){
-                  validate26.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
-                  return false;
-                }
-                else {
-                  const prop34 = data1.reason;
-                  if(prop34 !== undefined){
-                    const _errs5 = errors;
-                    if(typeof prop34 !== "string"){
-                      validate26.errors = [{instancePath:instancePath+"/params/reason",schemaPath:"#/properties/params/properties/reason/type",keyword:"type",params:{type: "string"}}];
-                      return false;
-                    }
-                    var valid1 = _errs5 === errors;
-                  }
-                  else {
-                    var valid1 = true;
-                  }
-                  if(valid1){
-                    const prop35 = data1.requestId;
-                    if(prop35 !== undefined){
-                      let data3 = prop35;
-                      const _errs7 = errors;
-                      if((typeof data3 !== "string") && (!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))))){
-                        validate26.errors = [{instancePath:instancePath+"/params/requestId",schemaPath:"RequestId/type",keyword:"type",params:{type: schema23.type}}];
-                        return false;
-                      }
-                      var valid1 = _errs7 === errors;
-                    }
-                    else {
-                      var valid1 = true;
-                    }
-                  }
-                }
-              }
-              else {
-                validate26.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate26.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate26.errors = vErrors;
-  return errors === 0;
+function validate26(data, valCxt){
+"use strict"; /*# sourceURL="CancelledNotification" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
+validate26.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.method !== undefined){
+var data0 = data.method;
+var _errs1 = errors;
+if(typeof data0 !== "string"){
+validate26.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("notifications/cancelled" !== data0){
+validate26.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/cancelled"}}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.params !== undefined){
+var data1 = data.params;
+var _errs3 = errors;
+if(errors === _errs3){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+var missing1;
+if((data1.requestId === undefined) && (missing1 = "requestId")){
+validate26.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
+return false;
+}
+else {
+if(data1.reason !== undefined){
+var _errs5 = errors;
+if(typeof data1.reason !== "string"){
+validate26.errors = [{instancePath:instancePath+"/params/reason",schemaPath:"#/properties/params/properties/reason/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid1 = _errs5 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data1.requestId !== undefined){
+var data3 = data1.requestId;
+var _errs7 = errors;
+if((typeof data3 !== "string") && (!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))))){
+validate26.errors = [{instancePath:instancePath+"/params/requestId",schemaPath:"RequestId/type",keyword:"type",params:{type: schema23.type}}];
+return false;
+}
+var valid1 = _errs7 === errors;
+}
+else {
+var valid1 = true;
+}
+}
+}
+}
+else {
+validate26.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate26.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate26.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateClientCapabilities = validate27;
+var schema24 = {"$id":"ClientCapabilities","properties":{"experimental":{"additionalProperties":{"additionalProperties":true,"properties":{},"type":"object"},"type":"object"},"roots":{"properties":{"listChanged":{"type":"boolean"}},"type":"object"},"sampling":{"additionalProperties":true,"properties":{},"type":"object"}},"type":"object"};
 
-// prettier-ignore
-const schema24 = {"$id":"ClientCapabilities","properties":{"experimental":{"additionalProperties":{"additionalProperties":true,"properties":{},"type":"object"},"type":"object"},"roots":{"properties":{"listChanged":{"type":"boolean"}},"type":"object"},"sampling":{"additionalProperties":true,"properties":{},"type":"object"}},"type":"object"};
-
-// prettier-ignore
-function validate27(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="ClientCapabilities" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      const prop36 = data.experimental;
-      if(prop36 !== undefined){
-        let data0 = prop36;
-        const _errs1 = errors;
-        if(errors === _errs1){
-          if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-            for(const key0 in data0){
-              let data1 = data0[key0];
-              const _errs4 = errors;
-              if(errors === _errs4){
-                if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                }
-                else {
-                  validate27.errors = [{instancePath:instancePath+"/experimental/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/experimental/additionalProperties/type",keyword:"type",params:{type: "object"}}];
-                  return false;
-                }
-              }
-              var valid1 = _errs4 === errors;
-              if(!valid1){
-                break;
-              }
-            }
-          }
-          else {
-            validate27.errors = [{instancePath:instancePath+"/experimental",schemaPath:"#/properties/experimental/type",keyword:"type",params:{type: "object"}}];
-            return false;
-          }
-        }
-        var valid0 = _errs1 === errors;
-      }
-      else {
-        var valid0 = true;
-      }
-      if(valid0){
-        const prop37 = data.roots;
-        if(prop37 !== undefined){
-          let data2 = prop37;
-          const _errs7 = errors;
-          if(errors === _errs7){
-            if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-              const prop38 = data2.listChanged;
-              if(prop38 !== undefined){
-                if(typeof prop38 !== "boolean"){
-                  validate27.errors = [{instancePath:instancePath+"/roots/listChanged",schemaPath:"#/properties/roots/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
-                  return false;
-                }
-              }
-            }
-            else {
-              validate27.errors = [{instancePath:instancePath+"/roots",schemaPath:"#/properties/roots/type",keyword:"type",params:{type: "object"}}];
-              return false;
-            }
-          }
-          var valid0 = _errs7 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop39 = data.sampling;
-          if(prop39 !== undefined){
-            let data4 = prop39;
-            const _errs11 = errors;
-            if(errors === _errs11){
-              if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-              }
-              else {
-                validate27.errors = [{instancePath:instancePath+"/sampling",schemaPath:"#/properties/sampling/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs11 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate27.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate27.errors = vErrors;
-  return errors === 0;
+function validate27(data, valCxt){
+"use strict"; /*# sourceURL="ClientCapabilities" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.experimental !== undefined){
+var data0 = data.experimental;
+var _errs1 = errors;
+if(errors === _errs1){
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+for(var key0 in data0){
+var data1 = data0[key0];
+var _errs4 = errors;
+if(errors === _errs4){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+}
+else {
+validate27.errors = [{instancePath:instancePath+"/experimental/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/experimental/additionalProperties/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid1 = _errs4 === errors;
+if(!valid1){
+break;
+}
+}
+}
+else {
+validate27.errors = [{instancePath:instancePath+"/experimental",schemaPath:"#/properties/experimental/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.roots !== undefined){
+var data2 = data.roots;
+var _errs7 = errors;
+if(errors === _errs7){
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+if(data2.listChanged !== undefined){
+if(typeof data2.listChanged !== "boolean"){
+validate27.errors = [{instancePath:instancePath+"/roots/listChanged",schemaPath:"#/properties/roots/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
+return false;
+}
+}
+}
+else {
+validate27.errors = [{instancePath:instancePath+"/roots",schemaPath:"#/properties/roots/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs7 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.sampling !== undefined){
+var data4 = data.sampling;
+var _errs11 = errors;
+if(errors === _errs11){
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+}
+else {
+validate27.errors = [{instancePath:instancePath+"/sampling",schemaPath:"#/properties/sampling/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs11 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate27.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate27.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateClientNotification = validate28;
+var schema25 = {"$id":"ClientNotification","type":"object","required":["method"],"discriminator":{"propertyName":"method"},"oneOf":[{"$ref":"CancelledNotification"},{"$ref":"InitializedNotification"},{"$ref":"ProgressNotification"},{"$ref":"RootsListChangedNotification"}]};
+var schema28 = {"$id":"InitializedNotification","properties":{"method":{"const":"notifications/initialized","type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object"}},"required":["method"],"type":"object"};
+var schema29 = {"$id":"RootsListChangedNotification","properties":{"method":{"const":"notifications/roots/list_changed","type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object"}},"required":["method"],"type":"object"};
+var schema26 = {"$id":"ProgressNotification","properties":{"method":{"const":"notifications/progress","type":"string"},"params":{"properties":{"message":{"type":"string"},"progress":{"type":"number"},"progressToken":{"$ref":"ProgressToken"},"total":{"type":"number"}},"required":["progress","progressToken"],"type":"object"}},"required":["method","params"],"type":"object"};
+var schema27 = {"$id":"ProgressToken","type":["string","integer"]};
 
-// prettier-ignore
-const schema25 = {"$id":"ClientNotification","type":"object","required":["method"],"discriminator":{"propertyName":"method"},"oneOf":[{"$ref":"CancelledNotification"},{"$ref":"InitializedNotification"},{"$ref":"ProgressNotification"},{"$ref":"RootsListChangedNotification"}]};
-
-// prettier-ignore
-const schema28 = {"$id":"InitializedNotification","properties":{"method":{"const":"notifications/initialized","type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object"}},"required":["method"],"type":"object"};
-
-// prettier-ignore
-const schema29 = {"$id":"RootsListChangedNotification","properties":{"method":{"const":"notifications/roots/list_changed","type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object"}},"required":["method"],"type":"object"};
-
-// prettier-ignore
-const schema26 = {"$id":"ProgressNotification","properties":{"method":{"const":"notifications/progress","type":"string"},"params":{"properties":{"message":{"type":"string"},"progress":{"type":"number"},"progressToken":{"$ref":"ProgressToken"},"total":{"type":"number"}},"required":["progress","progressToken"],"type":"object"}},"required":["method","params"],"type":"object"};
-
-// prettier-ignore
-const schema27 = {"$id":"ProgressToken","type":["string","integer"]};
-
-// prettier-ignore
-function validate29(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="ProgressNotification" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
-        validate29.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop40 = data.method;
-        if(prop40 !== undefined){
-          let data0 = prop40;
-          const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate29.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("notifications/progress" !== data0){
-            validate29.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/progress"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop41 = data.params;
-          if(prop41 !== undefined){
-            let data1 = prop41;
-            const _errs3 = errors;
-            if(errors === _errs3){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                let missing1;
-                if(((data1.progress === undefined) && (missing1 = "progress")) || ((data1.progressToken === undefined) && (missing1 = "progressToken"))){
-                  validate29.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
-                  return false;
-                }
-                else {
-                  const prop42 = data1.message;
-                  if(prop42 !== undefined){
-                    const _errs5 = errors;
-                    if(typeof prop42 !== "string"){
-                      validate29.errors = [{instancePath:instancePath+"/params/message",schemaPath:"#/properties/params/properties/message/type",keyword:"type",params:{type: "string"}}];
-                      return false;
-                    }
-                    var valid1 = _errs5 === errors;
-                  }
-                  else {
-                    var valid1 = true;
-                  }
-                  if(valid1){
-                    const prop43 = data1.progress;
-                    if(prop43 !== undefined){
-                      const _errs7 = errors;
-                      if(!(typeof prop43 == "number")){
-                        validate29.errors = [{instancePath:instancePath+"/params/progress",schemaPath:"#/properties/params/properties/progress/type",keyword:"type",params:{type: "number"}}];
-                        return false;
-                      }
-                      var valid1 = _errs7 === errors;
-                    }
-                    else {
-                      var valid1 = true;
-                    }
-                    if(valid1){
-                      const prop44 = data1.progressToken;
-                      if(prop44 !== undefined){
-                        let data4 = prop44;
-                        const _errs9 = errors;
-                        if((typeof data4 !== "string") && (!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))))){
-                          validate29.errors = [{instancePath:instancePath+"/params/progressToken",schemaPath:"ProgressToken/type",keyword:"type",params:{type: schema27.type}}];
-                          return false;
-                        }
-                        var valid1 = _errs9 === errors;
-                      }
-                      else {
-                        var valid1 = true;
-                      }
-                      if(valid1){
-                        const prop45 = data1.total;
-                        if(prop45 !== undefined){
-                          const _errs12 = errors;
-                          if(!(typeof prop45 == "number")){
-                            validate29.errors = [{instancePath:instancePath+"/params/total",schemaPath:"#/properties/params/properties/total/type",keyword:"type",params:{type: "number"}}];
-                            return false;
-                          }
-                          var valid1 = _errs12 === errors;
-                        }
-                        else {
-                          var valid1 = true;
-                        }
-                      }
-                    }
-                  }
-                }
-              }
-              else {
-                validate29.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate29.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate29.errors = vErrors;
-  return errors === 0;
+function validate29(data, valCxt){
+"use strict"; /*# sourceURL="ProgressNotification" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
+validate29.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.method !== undefined){
+var data0 = data.method;
+var _errs1 = errors;
+if(typeof data0 !== "string"){
+validate29.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("notifications/progress" !== data0){
+validate29.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/progress"}}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.params !== undefined){
+var data1 = data.params;
+var _errs3 = errors;
+if(errors === _errs3){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+var missing1;
+if(((data1.progress === undefined) && (missing1 = "progress")) || ((data1.progressToken === undefined) && (missing1 = "progressToken"))){
+validate29.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
+return false;
+}
+else {
+if(data1.message !== undefined){
+var _errs5 = errors;
+if(typeof data1.message !== "string"){
+validate29.errors = [{instancePath:instancePath+"/params/message",schemaPath:"#/properties/params/properties/message/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid1 = _errs5 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data1.progress !== undefined){
+var _errs7 = errors;
+if(!(typeof data1.progress == "number")){
+validate29.errors = [{instancePath:instancePath+"/params/progress",schemaPath:"#/properties/params/properties/progress/type",keyword:"type",params:{type: "number"}}];
+return false;
+}
+var valid1 = _errs7 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data1.progressToken !== undefined){
+var data4 = data1.progressToken;
+var _errs9 = errors;
+if((typeof data4 !== "string") && (!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))))){
+validate29.errors = [{instancePath:instancePath+"/params/progressToken",schemaPath:"ProgressToken/type",keyword:"type",params:{type: schema27.type}}];
+return false;
+}
+var valid1 = _errs9 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data1.total !== undefined){
+var _errs12 = errors;
+if(!(typeof data1.total == "number")){
+validate29.errors = [{instancePath:instancePath+"/params/total",schemaPath:"#/properties/params/properties/total/type",keyword:"type",params:{type: "number"}}];
+return false;
+}
+var valid1 = _errs12 === errors;
+}
+else {
+var valid1 = true;
+}
+}
+}
+}
+}
+}
+else {
+validate29.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate29.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate29.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
-function validate28(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="ClientNotification" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.method === undefined) && (missing0 = "method")){
-        validate28.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const tag0 = data.method;
-        if(typeof tag0 == "string"){
-          if(tag0 === "notifications/cancelled"){
-            if(!(validate26(data))){
-              vErrors = vErrors === null ? rebaseErrors(validate26.errors, instancePath) : vErrors.concat(rebaseErrors(validate26.errors, instancePath));
-              errors = vErrors.length;
-            }
-          }
-          else if(tag0 === "notifications/initialized"){
-            const _errs4 = errors;
-            if(errors === _errs4){
-              if(data && typeof data == "object" && !Array.isArray(data)){
-                let missing1;
-                if((data.method === undefined) && (missing1 = "method")){
-                  validate28.errors = [{instancePath,schemaPath:"InitializedNotification/required",keyword:"required",params:{missingProperty: missing1}}];
-                  return false;
-                }
-                else {
-                  const prop46 = data.method;
-                  if(prop46 !== undefined){
-                    let data0 = prop46;
-                    const _errs6 = errors;
-                    if(typeof data0 !== "string"){
-                      validate28.errors = [{instancePath:instancePath+"/method",schemaPath:"InitializedNotification/properties/method/type",keyword:"type",params:{type: "string"}}];
-                      return false;
-                    }
-                    if("notifications/initialized" !== data0){
-                      validate28.errors = [{instancePath:instancePath+"/method",schemaPath:"InitializedNotification/properties/method/const",keyword:"const",params:{allowedValue: "notifications/initialized"}}];
-                      return false;
-                    }
-                    var valid4 = _errs6 === errors;
-                  }
-                  else {
-                    var valid4 = true;
-                  }
-                  if(valid4){
-                    const prop47 = data.params;
-                    if(prop47 !== undefined){
-                      let data1 = prop47;
-                      const _errs8 = errors;
-                      if(errors === _errs8){
-                        if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                          const prop48 = data1._meta;
-                          if(prop48 !== undefined){
-                            let data2 = prop48;
-                            const _errs11 = errors;
-                            if(errors === _errs11){
-                              if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                              }
-                              else {
-                                validate28.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"InitializedNotification/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-                                return false;
-                              }
-                            }
-                          }
-                        }
-                        else {
-                          validate28.errors = [{instancePath:instancePath+"/params",schemaPath:"InitializedNotification/properties/params/type",keyword:"type",params:{type: "object"}}];
-                          return false;
-                        }
-                      }
-                      var valid4 = _errs8 === errors;
-                    }
-                    else {
-                      var valid4 = true;
-                    }
-                  }
-                }
-              }
-              else {
-                validate28.errors = [{instancePath,schemaPath:"InitializedNotification/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-          }
-          else if(tag0 === "notifications/progress"){
-            if(!(validate29(data))){
-              vErrors = vErrors === null ? rebaseErrors(validate29.errors, instancePath) : vErrors.concat(rebaseErrors(validate29.errors, instancePath));
-              errors = vErrors.length;
-            }
-          }
-          else if(tag0 === "notifications/roots/list_changed"){
-            const _errs16 = errors;
-            if(errors === _errs16){
-              if(data && typeof data == "object" && !Array.isArray(data)){
-                let missing2;
-                if((data.method === undefined) && (missing2 = "method")){
-                  validate28.errors = [{instancePath,schemaPath:"RootsListChangedNotification/required",keyword:"required",params:{missingProperty: missing2}}];
-                  return false;
-                }
-                else {
-                  const prop49 = data.method;
-                  if(prop49 !== undefined){
-                    let data3 = prop49;
-                    const _errs18 = errors;
-                    if(typeof data3 !== "string"){
-                      validate28.errors = [{instancePath:instancePath+"/method",schemaPath:"RootsListChangedNotification/properties/method/type",keyword:"type",params:{type: "string"}}];
-                      return false;
-                    }
-                    if("notifications/roots/list_changed" !== data3){
-                      validate28.errors = [{instancePath:instancePath+"/method",schemaPath:"RootsListChangedNotification/properties/method/const",keyword:"const",params:{allowedValue: "notifications/roots/list_changed"}}];
-                      return false;
-                    }
-                    var valid9 = _errs18 === errors;
-                  }
-                  else {
-                    var valid9 = true;
-                  }
-                  if(valid9){
-                    const prop50 = data.params;
-                    if(prop50 !== undefined){
-                      let data4 = prop50;
-                      const _errs20 = errors;
-                      if(errors === _errs20){
-                        if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-                          const prop51 = data4._meta;
-                          if(prop51 !== undefined){
-                            let data5 = prop51;
-                            const _errs23 = errors;
-                            if(errors === _errs23){
-                              if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
-                              }
-                              else {
-                                validate28.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"RootsListChangedNotification/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-                                return false;
-                              }
-                            }
-                          }
-                        }
-                        else {
-                          validate28.errors = [{instancePath:instancePath+"/params",schemaPath:"RootsListChangedNotification/properties/params/type",keyword:"type",params:{type: "object"}}];
-                          return false;
-                        }
-                      }
-                      var valid9 = _errs20 === errors;
-                    }
-                    else {
-                      var valid9 = true;
-                    }
-                  }
-                }
-              }
-              else {
-                validate28.errors = [{instancePath,schemaPath:"RootsListChangedNotification/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-          }
-          else {
-            validate28.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "method", tagValue: tag0}}];
-            return false;
-          }
-        }
-        else {
-          validate28.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "method", tagValue: tag0}}];
-          return false;
-        }
-      }
-    }
-    else {
-      validate28.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate28.errors = vErrors;
-  return errors === 0;
+
+function validate28(data, valCxt){
+"use strict"; /*# sourceURL="ClientNotification" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if((data.method === undefined) && (missing0 = "method")){
+validate28.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+var tag0 = data.method;
+if(typeof tag0 == "string"){
+if(tag0 === "notifications/cancelled"){
+if(!(validate26(data))){
+vErrors = vErrors === null ? func0(validate26.errors, instancePath) : vErrors.concat(func0(validate26.errors, instancePath));
+errors = vErrors.length;
+}
+}
+else if(tag0 === "notifications/initialized"){
+var _errs4 = errors;
+if(errors === _errs4){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing1;
+if((data.method === undefined) && (missing1 = "method")){
+validate28.errors = [{instancePath:instancePath,schemaPath:"InitializedNotification/required",keyword:"required",params:{missingProperty: missing1}}];
+return false;
+}
+else {
+if(data.method !== undefined){
+var data0 = data.method;
+var _errs6 = errors;
+if(typeof data0 !== "string"){
+validate28.errors = [{instancePath:instancePath+"/method",schemaPath:"InitializedNotification/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("notifications/initialized" !== data0){
+validate28.errors = [{instancePath:instancePath+"/method",schemaPath:"InitializedNotification/properties/method/const",keyword:"const",params:{allowedValue: "notifications/initialized"}}];
+return false;
+}
+var valid4 = _errs6 === errors;
+}
+else {
+var valid4 = true;
+}
+if(valid4){
+if(data.params !== undefined){
+var data1 = data.params;
+var _errs8 = errors;
+if(errors === _errs8){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(data1._meta !== undefined){
+var data2 = data1._meta;
+var _errs11 = errors;
+if(errors === _errs11){
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+}
+else {
+validate28.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"InitializedNotification/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+}
+}
+else {
+validate28.errors = [{instancePath:instancePath+"/params",schemaPath:"InitializedNotification/properties/params/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid4 = _errs8 === errors;
+}
+else {
+var valid4 = true;
+}
+}
+}
+}
+else {
+validate28.errors = [{instancePath:instancePath,schemaPath:"InitializedNotification/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+}
+else if(tag0 === "notifications/progress"){
+if(!(validate29(data))){
+vErrors = vErrors === null ? func0(validate29.errors, instancePath) : vErrors.concat(func0(validate29.errors, instancePath));
+errors = vErrors.length;
+}
+}
+else if(tag0 === "notifications/roots/list_changed"){
+var _errs16 = errors;
+if(errors === _errs16){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing2;
+if((data.method === undefined) && (missing2 = "method")){
+validate28.errors = [{instancePath:instancePath,schemaPath:"RootsListChangedNotification/required",keyword:"required",params:{missingProperty: missing2}}];
+return false;
+}
+else {
+if(data.method !== undefined){
+var data3 = data.method;
+var _errs18 = errors;
+if(typeof data3 !== "string"){
+validate28.errors = [{instancePath:instancePath+"/method",schemaPath:"RootsListChangedNotification/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("notifications/roots/list_changed" !== data3){
+validate28.errors = [{instancePath:instancePath+"/method",schemaPath:"RootsListChangedNotification/properties/method/const",keyword:"const",params:{allowedValue: "notifications/roots/list_changed"}}];
+return false;
+}
+var valid9 = _errs18 === errors;
+}
+else {
+var valid9 = true;
+}
+if(valid9){
+if(data.params !== undefined){
+var data4 = data.params;
+var _errs20 = errors;
+if(errors === _errs20){
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if(data4._meta !== undefined){
+var data5 = data4._meta;
+var _errs23 = errors;
+if(errors === _errs23){
+if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+}
+else {
+validate28.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"RootsListChangedNotification/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+}
+}
+else {
+validate28.errors = [{instancePath:instancePath+"/params",schemaPath:"RootsListChangedNotification/properties/params/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid9 = _errs20 === errors;
+}
+else {
+var valid9 = true;
+}
+}
+}
+}
+else {
+validate28.errors = [{instancePath:instancePath,schemaPath:"RootsListChangedNotification/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+}
+else {
+validate28.errors = [{instancePath:instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "method", tagValue: tag0}}];
+return false;
+}
+}
+else {
+validate28.errors = [{instancePath:instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "method", tagValue: tag0}}];
+return false;
+}
+}
+}
+else {
+validate28.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate28.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateClientRequest = validate32;
+var schema30 = {"$id":"ClientRequest","type":"object","required":["method"],"discriminator":{"propertyName":"method"},"oneOf":[{"$ref":"InitializeRequest"},{"$ref":"PingRequest"},{"$ref":"ListResourcesRequest"},{"$ref":"ListResourceTemplatesRequest"},{"$ref":"ReadResourceRequest"},{"$ref":"SubscribeRequest"},{"$ref":"UnsubscribeRequest"},{"$ref":"ListPromptsRequest"},{"$ref":"GetPromptRequest"},{"$ref":"ListToolsRequest"},{"$ref":"CallToolRequest"},{"$ref":"SetLevelRequest"},{"$ref":"CompleteRequest"}]};
+var schema41 = {"$id":"ListResourcesRequest","properties":{"method":{"const":"resources/list","type":"string"},"params":{"properties":{"cursor":{"type":"string"}},"type":"object"}},"required":["method"],"type":"object"};
+var schema42 = {"$id":"ListResourceTemplatesRequest","properties":{"method":{"const":"resources/templates/list","type":"string"},"params":{"properties":{"cursor":{"type":"string"}},"type":"object"}},"required":["method"],"type":"object"};
+var schema43 = {"$id":"ReadResourceRequest","properties":{"method":{"const":"resources/read","type":"string"},"params":{"properties":{"uri":{"type":"string"}},"required":["uri"],"type":"object"}},"required":["method","params"],"type":"object"};
+var schema44 = {"$id":"SubscribeRequest","properties":{"method":{"const":"resources/subscribe","type":"string"},"params":{"properties":{"uri":{"type":"string"}},"required":["uri"],"type":"object"}},"required":["method","params"],"type":"object"};
+var schema45 = {"$id":"UnsubscribeRequest","properties":{"method":{"const":"resources/unsubscribe","type":"string"},"params":{"properties":{"uri":{"type":"string"}},"required":["uri"],"type":"object"}},"required":["method","params"],"type":"object"};
+var schema46 = {"$id":"ListPromptsRequest","properties":{"method":{"const":"prompts/list","type":"string"},"params":{"properties":{"cursor":{"type":"string"}},"type":"object"}},"required":["method"],"type":"object"};
+var schema47 = {"$id":"GetPromptRequest","properties":{"method":{"const":"prompts/get","type":"string"},"params":{"properties":{"arguments":{"additionalProperties":{"type":"string"},"type":"object"},"name":{"type":"string"}},"required":["name"],"type":"object"}},"required":["method","params"],"type":"object"};
+var schema48 = {"$id":"ListToolsRequest","properties":{"method":{"const":"tools/list","type":"string"},"params":{"properties":{"cursor":{"type":"string"}},"type":"object"}},"required":["method"],"type":"object"};
+var schema31 = {"$id":"InitializeRequest","properties":{"method":{"const":"initialize","type":"string"},"params":{"properties":{"capabilities":{"$ref":"ClientCapabilities"},"clientInfo":{"$ref":"Implementation"},"protocolVersion":{"type":"string"}},"required":["capabilities","clientInfo","protocolVersion"],"type":"object"}},"required":["method","params"],"type":"object"};
+var schema33 = {"$id":"Implementation","properties":{"name":{"type":"string"},"version":{"type":"string"}},"required":["name","version"],"type":"object"};
 
-// prettier-ignore
-const schema30 = {"$id":"ClientRequest","type":"object","required":["method"],"discriminator":{"propertyName":"method"},"oneOf":[{"$ref":"InitializeRequest"},{"$ref":"PingRequest"},{"$ref":"ListResourcesRequest"},{"$ref":"ListResourceTemplatesRequest"},{"$ref":"ReadResourceRequest"},{"$ref":"SubscribeRequest"},{"$ref":"UnsubscribeRequest"},{"$ref":"ListPromptsRequest"},{"$ref":"GetPromptRequest"},{"$ref":"ListToolsRequest"},{"$ref":"CallToolRequest"},{"$ref":"SetLevelRequest"},{"$ref":"CompleteRequest"}]};
-
-// prettier-ignore
-const schema41 = {"$id":"ListResourcesRequest","properties":{"method":{"const":"resources/list","type":"string"},"params":{"properties":{"cursor":{"type":"string"}},"type":"object"}},"required":["method"],"type":"object"};
-
-// prettier-ignore
-const schema42 = {"$id":"ListResourceTemplatesRequest","properties":{"method":{"const":"resources/templates/list","type":"string"},"params":{"properties":{"cursor":{"type":"string"}},"type":"object"}},"required":["method"],"type":"object"};
-
-// prettier-ignore
-const schema43 = {"$id":"ReadResourceRequest","properties":{"method":{"const":"resources/read","type":"string"},"params":{"properties":{"uri":{"type":"string"}},"required":["uri"],"type":"object"}},"required":["method","params"],"type":"object"};
-
-// prettier-ignore
-const schema44 = {"$id":"SubscribeRequest","properties":{"method":{"const":"resources/subscribe","type":"string"},"params":{"properties":{"uri":{"type":"string"}},"required":["uri"],"type":"object"}},"required":["method","params"],"type":"object"};
-
-// prettier-ignore
-const schema45 = {"$id":"UnsubscribeRequest","properties":{"method":{"const":"resources/unsubscribe","type":"string"},"params":{"properties":{"uri":{"type":"string"}},"required":["uri"],"type":"object"}},"required":["method","params"],"type":"object"};
-
-// prettier-ignore
-const schema46 = {"$id":"ListPromptsRequest","properties":{"method":{"const":"prompts/list","type":"string"},"params":{"properties":{"cursor":{"type":"string"}},"type":"object"}},"required":["method"],"type":"object"};
-
-// prettier-ignore
-const schema47 = {"$id":"GetPromptRequest","properties":{"method":{"const":"prompts/get","type":"string"},"params":{"properties":{"arguments":{"additionalProperties":{"type":"string"},"type":"object"},"name":{"type":"string"}},"required":["name"],"type":"object"}},"required":["method","params"],"type":"object"};
-
-// prettier-ignore
-const schema48 = {"$id":"ListToolsRequest","properties":{"method":{"const":"tools/list","type":"string"},"params":{"properties":{"cursor":{"type":"string"}},"type":"object"}},"required":["method"],"type":"object"};
-
-// prettier-ignore
-const schema31 = {"$id":"InitializeRequest","properties":{"method":{"const":"initialize","type":"string"},"params":{"properties":{"capabilities":{"$ref":"ClientCapabilities"},"clientInfo":{"$ref":"Implementation"},"protocolVersion":{"type":"string"}},"required":["capabilities","clientInfo","protocolVersion"],"type":"object"}},"required":["method","params"],"type":"object"};
-
-// prettier-ignore
-const schema33 = {"$id":"Implementation","properties":{"name":{"type":"string"},"version":{"type":"string"}},"required":["name","version"],"type":"object"};
-
-// prettier-ignore
-function validate33(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="InitializeRequest" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
-        validate33.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop52 = data.method;
-        if(prop52 !== undefined){
-          let data0 = prop52;
-          const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate33.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("initialize" !== data0){
-            validate33.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "initialize"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop53 = data.params;
-          if(prop53 !== undefined){
-            let data1 = prop53;
-            const _errs3 = errors;
-            if(errors === _errs3){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                let missing1;
-                if((((data1.capabilities === undefined) && (missing1 = "capabilities")) || ((data1.clientInfo === undefined) && (missing1 = "clientInfo"))) || ((data1.protocolVersion === undefined) && (missing1 = "protocolVersion"))){
-                  validate33.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
-                  return false;
-                }
-                else {
-                  const prop54 = data1.capabilities;
-                  if(prop54 !== undefined){
-                    let data2 = prop54;
-                    const _errs5 = errors;
-                    const _errs6 = errors;
-                    if(errors === _errs6){
-                      if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                        const prop55 = data2.experimental;
-                        if(prop55 !== undefined){
-                          let data3 = prop55;
-                          const _errs8 = errors;
-                          if(errors === _errs8){
-                            if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-                              for(const key0 in data3){
-                                let data4 = data3[key0];
-                                const _errs11 = errors;
-                                if(errors === _errs11){
-                                  if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-                                  }
-                                  else {
-                                    validate33.errors = [{instancePath:instancePath+"/params/capabilities/experimental/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"ClientCapabilities/properties/experimental/additionalProperties/type",keyword:"type",params:{type: "object"}}];
-                                    return false;
-                                  }
-                                }
-                                var valid4 = _errs11 === errors;
-                                if(!valid4){
-                                  break;
-                                }
-                              }
-                            }
-                            else {
-                              validate33.errors = [{instancePath:instancePath+"/params/capabilities/experimental",schemaPath:"ClientCapabilities/properties/experimental/type",keyword:"type",params:{type: "object"}}];
-                              return false;
-                            }
-                          }
-                          var valid3 = _errs8 === errors;
-                        }
-                        else {
-                          var valid3 = true;
-                        }
-                        if(valid3){
-                          const prop56 = data2.roots;
-                          if(prop56 !== undefined){
-                            let data5 = prop56;
-                            const _errs14 = errors;
-                            if(errors === _errs14){
-                              if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
-                                const prop57 = data5.listChanged;
-                                if(prop57 !== undefined){
-                                  if(typeof prop57 !== "boolean"){
-                                    validate33.errors = [{instancePath:instancePath+"/params/capabilities/roots/listChanged",schemaPath:"ClientCapabilities/properties/roots/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
-                                    return false;
-                                  }
-                                }
-                              }
-                              else {
-                                validate33.errors = [{instancePath:instancePath+"/params/capabilities/roots",schemaPath:"ClientCapabilities/properties/roots/type",keyword:"type",params:{type: "object"}}];
-                                return false;
-                              }
-                            }
-                            var valid3 = _errs14 === errors;
-                          }
-                          else {
-                            var valid3 = true;
-                          }
-                          if(valid3){
-                            const prop58 = data2.sampling;
-                            if(prop58 !== undefined){
-                              let data7 = prop58;
-                              const _errs18 = errors;
-                              if(errors === _errs18){
-                                if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
-                                }
-                                else {
-                                  validate33.errors = [{instancePath:instancePath+"/params/capabilities/sampling",schemaPath:"ClientCapabilities/properties/sampling/type",keyword:"type",params:{type: "object"}}];
-                                  return false;
-                                }
-                              }
-                              var valid3 = _errs18 === errors;
-                            }
-                            else {
-                              var valid3 = true;
-                            }
-                          }
-                        }
-                      }
-                      else {
-                        validate33.errors = [{instancePath:instancePath+"/params/capabilities",schemaPath:"ClientCapabilities/type",keyword:"type",params:{type: "object"}}];
-                        return false;
-                      }
-                    }
-                    var valid1 = _errs5 === errors;
-                  }
-                  else {
-                    var valid1 = true;
-                  }
-                  if(valid1){
-                    const prop59 = data1.clientInfo;
-                    if(prop59 !== undefined){
-                      let data8 = prop59;
-                      const _errs21 = errors;
-                      const _errs22 = errors;
-                      if(errors === _errs22){
-                        if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
-                          let missing2;
-                          if(((data8.name === undefined) && (missing2 = "name")) || ((data8.version === undefined) && (missing2 = "version"))){
-                            validate33.errors = [{instancePath:instancePath+"/params/clientInfo",schemaPath:"Implementation/required",keyword:"required",params:{missingProperty: missing2}}];
-                            return false;
-                          }
-                          else {
-                            const prop60 = data8.name;
-                            if(prop60 !== undefined){
-                              const _errs24 = errors;
-                              if(typeof prop60 !== "string"){
-                                validate33.errors = [{instancePath:instancePath+"/params/clientInfo/name",schemaPath:"Implementation/properties/name/type",keyword:"type",params:{type: "string"}}];
-                                return false;
-                              }
-                              var valid7 = _errs24 === errors;
-                            }
-                            else {
-                              var valid7 = true;
-                            }
-                            if(valid7){
-                              const prop61 = data8.version;
-                              if(prop61 !== undefined){
-                                const _errs26 = errors;
-                                if(typeof prop61 !== "string"){
-                                  validate33.errors = [{instancePath:instancePath+"/params/clientInfo/version",schemaPath:"Implementation/properties/version/type",keyword:"type",params:{type: "string"}}];
-                                  return false;
-                                }
-                                var valid7 = _errs26 === errors;
-                              }
-                              else {
-                                var valid7 = true;
-                              }
-                            }
-                          }
-                        }
-                        else {
-                          validate33.errors = [{instancePath:instancePath+"/params/clientInfo",schemaPath:"Implementation/type",keyword:"type",params:{type: "object"}}];
-                          return false;
-                        }
-                      }
-                      var valid1 = _errs21 === errors;
-                    }
-                    else {
-                      var valid1 = true;
-                    }
-                    if(valid1){
-                      const prop62 = data1.protocolVersion;
-                      if(prop62 !== undefined){
-                        const _errs28 = errors;
-                        if(typeof prop62 !== "string"){
-                          validate33.errors = [{instancePath:instancePath+"/params/protocolVersion",schemaPath:"#/properties/params/properties/protocolVersion/type",keyword:"type",params:{type: "string"}}];
-                          return false;
-                        }
-                        var valid1 = _errs28 === errors;
-                      }
-                      else {
-                        var valid1 = true;
-                      }
-                    }
-                  }
-                }
-              }
-              else {
-                validate33.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate33.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate33.errors = vErrors;
-  return errors === 0;
+function validate33(data, valCxt){
+"use strict"; /*# sourceURL="InitializeRequest" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
+validate33.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.method !== undefined){
+var data0 = data.method;
+var _errs1 = errors;
+if(typeof data0 !== "string"){
+validate33.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("initialize" !== data0){
+validate33.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "initialize"}}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.params !== undefined){
+var data1 = data.params;
+var _errs3 = errors;
+if(errors === _errs3){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+var missing1;
+if((((data1.capabilities === undefined) && (missing1 = "capabilities")) || ((data1.clientInfo === undefined) && (missing1 = "clientInfo"))) || ((data1.protocolVersion === undefined) && (missing1 = "protocolVersion"))){
+validate33.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
+return false;
+}
+else {
+if(data1.capabilities !== undefined){
+var data2 = data1.capabilities;
+var _errs5 = errors;
+var _errs6 = errors;
+if(errors === _errs6){
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+if(data2.experimental !== undefined){
+var data3 = data2.experimental;
+var _errs8 = errors;
+if(errors === _errs8){
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+for(var key0 in data3){
+var data4 = data3[key0];
+var _errs11 = errors;
+if(errors === _errs11){
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+}
+else {
+validate33.errors = [{instancePath:instancePath+"/params/capabilities/experimental/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"ClientCapabilities/properties/experimental/additionalProperties/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid4 = _errs11 === errors;
+if(!valid4){
+break;
+}
+}
+}
+else {
+validate33.errors = [{instancePath:instancePath+"/params/capabilities/experimental",schemaPath:"ClientCapabilities/properties/experimental/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid3 = _errs8 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data2.roots !== undefined){
+var data5 = data2.roots;
+var _errs14 = errors;
+if(errors === _errs14){
+if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+if(data5.listChanged !== undefined){
+if(typeof data5.listChanged !== "boolean"){
+validate33.errors = [{instancePath:instancePath+"/params/capabilities/roots/listChanged",schemaPath:"ClientCapabilities/properties/roots/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
+return false;
+}
+}
+}
+else {
+validate33.errors = [{instancePath:instancePath+"/params/capabilities/roots",schemaPath:"ClientCapabilities/properties/roots/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid3 = _errs14 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data2.sampling !== undefined){
+var data7 = data2.sampling;
+var _errs18 = errors;
+if(errors === _errs18){
+if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+}
+else {
+validate33.errors = [{instancePath:instancePath+"/params/capabilities/sampling",schemaPath:"ClientCapabilities/properties/sampling/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid3 = _errs18 === errors;
+}
+else {
+var valid3 = true;
+}
+}
+}
+}
+else {
+validate33.errors = [{instancePath:instancePath+"/params/capabilities",schemaPath:"ClientCapabilities/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid1 = _errs5 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data1.clientInfo !== undefined){
+var data8 = data1.clientInfo;
+var _errs21 = errors;
+var _errs22 = errors;
+if(errors === _errs22){
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+var missing2;
+if(((data8.name === undefined) && (missing2 = "name")) || ((data8.version === undefined) && (missing2 = "version"))){
+validate33.errors = [{instancePath:instancePath+"/params/clientInfo",schemaPath:"Implementation/required",keyword:"required",params:{missingProperty: missing2}}];
+return false;
+}
+else {
+if(data8.name !== undefined){
+var _errs24 = errors;
+if(typeof data8.name !== "string"){
+validate33.errors = [{instancePath:instancePath+"/params/clientInfo/name",schemaPath:"Implementation/properties/name/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid7 = _errs24 === errors;
+}
+else {
+var valid7 = true;
+}
+if(valid7){
+if(data8.version !== undefined){
+var _errs26 = errors;
+if(typeof data8.version !== "string"){
+validate33.errors = [{instancePath:instancePath+"/params/clientInfo/version",schemaPath:"Implementation/properties/version/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid7 = _errs26 === errors;
+}
+else {
+var valid7 = true;
+}
+}
+}
+}
+else {
+validate33.errors = [{instancePath:instancePath+"/params/clientInfo",schemaPath:"Implementation/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid1 = _errs21 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data1.protocolVersion !== undefined){
+var _errs28 = errors;
+if(typeof data1.protocolVersion !== "string"){
+validate33.errors = [{instancePath:instancePath+"/params/protocolVersion",schemaPath:"#/properties/params/properties/protocolVersion/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid1 = _errs28 === errors;
+}
+else {
+var valid1 = true;
+}
+}
+}
+}
+}
+else {
+validate33.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate33.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate33.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
-const schema34 = {"$id":"PingRequest","properties":{"method":{"const":"ping","type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"properties":{"progressToken":{"$ref":"ProgressToken"}},"type":"object"}},"type":"object"}},"required":["method"],"type":"object"};
+var schema34 = {"$id":"PingRequest","properties":{"method":{"const":"ping","type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"properties":{"progressToken":{"$ref":"ProgressToken"}},"type":"object"}},"type":"object"}},"required":["method"],"type":"object"};
 
-// prettier-ignore
-function validate34(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="PingRequest" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.method === undefined) && (missing0 = "method")){
-        validate34.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop63 = data.method;
-        if(prop63 !== undefined){
-          let data0 = prop63;
-          const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate34.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("ping" !== data0){
-            validate34.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "ping"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop64 = data.params;
-          if(prop64 !== undefined){
-            let data1 = prop64;
-            const _errs3 = errors;
-            if(errors === _errs3){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                const prop65 = data1._meta;
-                if(prop65 !== undefined){
-                  let data2 = prop65;
-                  const _errs6 = errors;
-                  if(errors === _errs6){
-                    if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                      const prop66 = data2.progressToken;
-                      if(prop66 !== undefined){
-                        let data3 = prop66;
-                        if((typeof data3 !== "string") && (!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))))){
-                          validate34.errors = [{instancePath:instancePath+"/params/_meta/progressToken",schemaPath:"ProgressToken/type",keyword:"type",params:{type: schema27.type}}];
-                          return false;
-                        }
-                      }
-                    }
-                    else {
-                      validate34.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-                      return false;
-                    }
-                  }
-                }
-              }
-              else {
-                validate34.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate34.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate34.errors = vErrors;
-  return errors === 0;
+function validate34(data, valCxt){
+"use strict"; /*# sourceURL="PingRequest" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if((data.method === undefined) && (missing0 = "method")){
+validate34.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.method !== undefined){
+var data0 = data.method;
+var _errs1 = errors;
+if(typeof data0 !== "string"){
+validate34.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("ping" !== data0){
+validate34.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "ping"}}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.params !== undefined){
+var data1 = data.params;
+var _errs3 = errors;
+if(errors === _errs3){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(data1._meta !== undefined){
+var data2 = data1._meta;
+var _errs6 = errors;
+if(errors === _errs6){
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+if(data2.progressToken !== undefined){
+var data3 = data2.progressToken;
+if((typeof data3 !== "string") && (!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))))){
+validate34.errors = [{instancePath:instancePath+"/params/_meta/progressToken",schemaPath:"ProgressToken/type",keyword:"type",params:{type: schema27.type}}];
+return false;
+}
+}
+}
+else {
+validate34.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+}
+}
+else {
+validate34.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate34.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate34.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
-const schema36 = {"$id":"SetLevelRequest","properties":{"method":{"const":"logging/setLevel","type":"string"},"params":{"properties":{"level":{"$ref":"LoggingLevel"}},"required":["level"],"type":"object"}},"required":["method","params"],"type":"object"};
+var schema36 = {"$id":"SetLevelRequest","properties":{"method":{"const":"logging/setLevel","type":"string"},"params":{"properties":{"level":{"$ref":"LoggingLevel"}},"required":["level"],"type":"object"}},"required":["method","params"],"type":"object"};
+var schema37 = {"$id":"LoggingLevel","enum":["alert","critical","debug","emergency","error","info","notice","warning"],"type":"string"};
 
-// prettier-ignore
-const schema37 = {"$id":"LoggingLevel","enum":["alert","critical","debug","emergency","error","info","notice","warning"],"type":"string"};
-
-// prettier-ignore
-function validate35(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="SetLevelRequest" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
-        validate35.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop67 = data.method;
-        if(prop67 !== undefined){
-          let data0 = prop67;
-          const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate35.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("logging/setLevel" !== data0){
-            validate35.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "logging/setLevel"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop68 = data.params;
-          if(prop68 !== undefined){
-            let data1 = prop68;
-            const _errs3 = errors;
-            if(errors === _errs3){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                let missing1;
-                if((data1.level === undefined) && (missing1 = "level")){
-                  validate35.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
-                  return false;
-                }
-                else {
-                  const prop69 = data1.level;
-                  if(prop69 !== undefined){
-                    let data2 = prop69;
-                    if(typeof data2 !== "string"){
-                      validate35.errors = [{instancePath:instancePath+"/params/level",schemaPath:"LoggingLevel/type",keyword:"type",params:{type: "string"}}];
-                      return false;
-                    }
-                    if(!((((((((data2 === "alert") || (data2 === "critical")) || (data2 === "debug")) || (data2 === "emergency")) || (data2 === "error")) || (data2 === "info")) || (data2 === "notice")) || (data2 === "warning"))){
-                      validate35.errors = [{instancePath:instancePath+"/params/level",schemaPath:"LoggingLevel/enum",keyword:"enum",params:{allowedValues: schema37.enum}}];
-                      return false;
-                    }
-                  }
-                }
-              }
-              else {
-                validate35.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate35.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate35.errors = vErrors;
-  return errors === 0;
+function validate35(data, valCxt){
+"use strict"; /*# sourceURL="SetLevelRequest" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
+validate35.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.method !== undefined){
+var data0 = data.method;
+var _errs1 = errors;
+if(typeof data0 !== "string"){
+validate35.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("logging/setLevel" !== data0){
+validate35.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "logging/setLevel"}}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.params !== undefined){
+var data1 = data.params;
+var _errs3 = errors;
+if(errors === _errs3){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+var missing1;
+if((data1.level === undefined) && (missing1 = "level")){
+validate35.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
+return false;
+}
+else {
+if(data1.level !== undefined){
+var data2 = data1.level;
+if(typeof data2 !== "string"){
+validate35.errors = [{instancePath:instancePath+"/params/level",schemaPath:"LoggingLevel/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if(!((((((((data2 === "alert") || (data2 === "critical")) || (data2 === "debug")) || (data2 === "emergency")) || (data2 === "error")) || (data2 === "info")) || (data2 === "notice")) || (data2 === "warning"))){
+validate35.errors = [{instancePath:instancePath+"/params/level",schemaPath:"LoggingLevel/enum",keyword:"enum",params:{allowedValues: schema37.enum}}];
+return false;
+}
+}
+}
+}
+else {
+validate35.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate35.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate35.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
-const schema38 = {"$id":"CompleteRequest","properties":{"method":{"const":"completion/complete","type":"string"},"params":{"properties":{"argument":{"properties":{"name":{"type":"string"},"value":{"type":"string"}},"required":["name","value"],"type":"object"},"ref":{"type":"object","required":["type"],"discriminator":{"propertyName":"type"},"oneOf":[{"$ref":"PromptReference"},{"$ref":"ResourceReference"}]}},"required":["argument","ref"],"type":"object"}},"required":["method","params"],"type":"object"};
+var schema38 = {"$id":"CompleteRequest","properties":{"method":{"const":"completion/complete","type":"string"},"params":{"properties":{"argument":{"properties":{"name":{"type":"string"},"value":{"type":"string"}},"required":["name","value"],"type":"object"},"ref":{"type":"object","required":["type"],"discriminator":{"propertyName":"type"},"oneOf":[{"$ref":"PromptReference"},{"$ref":"ResourceReference"}]}},"required":["argument","ref"],"type":"object"}},"required":["method","params"],"type":"object"};
+var schema39 = {"$id":"PromptReference","properties":{"name":{"type":"string"},"type":{"const":"ref/prompt","type":"string"}},"required":["name","type"],"type":"object"};
+var schema40 = {"$id":"ResourceReference","properties":{"type":{"const":"ref/resource","type":"string"},"uri":{"type":"string"}},"required":["type","uri"],"type":"object"};
 
-// prettier-ignore
-const schema39 = {"$id":"PromptReference","properties":{"name":{"type":"string"},"type":{"const":"ref/prompt","type":"string"}},"required":["name","type"],"type":"object"};
-
-// prettier-ignore
-const schema40 = {"$id":"ResourceReference","properties":{"type":{"const":"ref/resource","type":"string"},"uri":{"type":"string"}},"required":["type","uri"],"type":"object"};
-
-// prettier-ignore
-function validate36(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="CompleteRequest" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
-        validate36.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop70 = data.method;
-        if(prop70 !== undefined){
-          let data0 = prop70;
-          const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate36.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("completion/complete" !== data0){
-            validate36.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "completion/complete"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop71 = data.params;
-          if(prop71 !== undefined){
-            let data1 = prop71;
-            const _errs3 = errors;
-            if(errors === _errs3){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                let missing1;
-                if(((data1.argument === undefined) && (missing1 = "argument")) || ((data1.ref === undefined) && (missing1 = "ref"))){
-                  validate36.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
-                  return false;
-                }
-                else {
-                  const prop72 = data1.argument;
-                  if(prop72 !== undefined){
-                    let data2 = prop72;
-                    const _errs5 = errors;
-                    if(errors === _errs5){
-                      if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                        let missing2;
-                        if(((data2.name === undefined) && (missing2 = "name")) || ((data2.value === undefined) && (missing2 = "value"))){
-                          validate36.errors = [{instancePath:instancePath+"/params/argument",schemaPath:"#/properties/params/properties/argument/required",keyword:"required",params:{missingProperty: missing2}}];
-                          return false;
-                        }
-                        else {
-                          const prop73 = data2.name;
-                          if(prop73 !== undefined){
-                            const _errs7 = errors;
-                            if(typeof prop73 !== "string"){
-                              validate36.errors = [{instancePath:instancePath+"/params/argument/name",schemaPath:"#/properties/params/properties/argument/properties/name/type",keyword:"type",params:{type: "string"}}];
-                              return false;
-                            }
-                            var valid2 = _errs7 === errors;
-                          }
-                          else {
-                            var valid2 = true;
-                          }
-                          if(valid2){
-                            const prop74 = data2.value;
-                            if(prop74 !== undefined){
-                              const _errs9 = errors;
-                              if(typeof prop74 !== "string"){
-                                validate36.errors = [{instancePath:instancePath+"/params/argument/value",schemaPath:"#/properties/params/properties/argument/properties/value/type",keyword:"type",params:{type: "string"}}];
-                                return false;
-                              }
-                              var valid2 = _errs9 === errors;
-                            }
-                            else {
-                              var valid2 = true;
-                            }
-                          }
-                        }
-                      }
-                      else {
-                        validate36.errors = [{instancePath:instancePath+"/params/argument",schemaPath:"#/properties/params/properties/argument/type",keyword:"type",params:{type: "object"}}];
-                        return false;
-                      }
-                    }
-                    var valid1 = _errs5 === errors;
-                  }
-                  else {
-                    var valid1 = true;
-                  }
-                  if(valid1){
-                    const prop75 = data1.ref;
-                    if(prop75 !== undefined){
-                      let data5 = prop75;
-                      const _errs11 = errors;
-                      if(errors === _errs11){
-                        if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
-                          let missing3;
-                          if((data5.type === undefined) && (missing3 = "type")){
-                            validate36.errors = [{instancePath:instancePath+"/params/ref",schemaPath:"#/properties/params/properties/ref/required",keyword:"required",params:{missingProperty: missing3}}];
-                            return false;
-                          }
-                          else {
-                            const tag0 = data5.type;
-                            if(typeof tag0 == "string"){
-                              if(tag0 === "ref/prompt"){
-                                const _errs15 = errors;
-                                if(errors === _errs15){
-                                  if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
-                                    let missing4;
-                                    if(((data5.name === undefined) && (missing4 = "name")) || ((data5.type === undefined) && (missing4 = "type"))){
-                                      validate36.errors = [{instancePath:instancePath+"/params/ref",schemaPath:"PromptReference/required",keyword:"required",params:{missingProperty: missing4}}];
-                                      return false;
-                                    }
-                                    else {
-                                      const prop76 = data5.name;
-                                      if(prop76 !== undefined){
-                                        const _errs17 = errors;
-                                        if(typeof prop76 !== "string"){
-                                          validate36.errors = [{instancePath:instancePath+"/params/ref/name",schemaPath:"PromptReference/properties/name/type",keyword:"type",params:{type: "string"}}];
-                                          return false;
-                                        }
-                                        var valid6 = _errs17 === errors;
-                                      }
-                                      else {
-                                        var valid6 = true;
-                                      }
-                                      if(valid6){
-                                        const prop77 = data5.type;
-                                        if(prop77 !== undefined){
-                                          let data7 = prop77;
-                                          const _errs19 = errors;
-                                          if(typeof data7 !== "string"){
-                                            validate36.errors = [{instancePath:instancePath+"/params/ref/type",schemaPath:"PromptReference/properties/type/type",keyword:"type",params:{type: "string"}}];
-                                            return false;
-                                          }
-                                          if("ref/prompt" !== data7){
-                                            validate36.errors = [{instancePath:instancePath+"/params/ref/type",schemaPath:"PromptReference/properties/type/const",keyword:"const",params:{allowedValue: "ref/prompt"}}];
-                                            return false;
-                                          }
-                                          var valid6 = _errs19 === errors;
-                                        }
-                                        else {
-                                          var valid6 = true;
-                                        }
-                                      }
-                                    }
-                                  }
-                                  else {
-                                    validate36.errors = [{instancePath:instancePath+"/params/ref",schemaPath:"PromptReference/type",keyword:"type",params:{type: "object"}}];
-                                    return false;
-                                  }
-                                }
-                              }
-                              else if(tag0 === "ref/resource"){
-                                const _errs22 = errors;
-                                if(errors === _errs22){
-                                  if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
-                                    let missing5;
-                                    if(((data5.type === undefined) && (missing5 = "type")) || ((data5.uri === undefined) && (missing5 = "uri"))){
-                                      validate36.errors = [{instancePath:instancePath+"/params/ref",schemaPath:"ResourceReference/required",keyword:"required",params:{missingProperty: missing5}}];
-                                      return false;
-                                    }
-                                    else {
-                                      const prop78 = data5.type;
-                                      if(prop78 !== undefined){
-                                        let data8 = prop78;
-                                        const _errs24 = errors;
-                                        if(typeof data8 !== "string"){
-                                          validate36.errors = [{instancePath:instancePath+"/params/ref/type",schemaPath:"ResourceReference/properties/type/type",keyword:"type",params:{type: "string"}}];
-                                          return false;
-                                        }
-                                        if("ref/resource" !== data8){
-                                          validate36.errors = [{instancePath:instancePath+"/params/ref/type",schemaPath:"ResourceReference/properties/type/const",keyword:"const",params:{allowedValue: "ref/resource"}}];
-                                          return false;
-                                        }
-                                        var valid9 = _errs24 === errors;
-                                      }
-                                      else {
-                                        var valid9 = true;
-                                      }
-                                      if(valid9){
-                                        const prop79 = data5.uri;
-                                        if(prop79 !== undefined){
-                                          const _errs26 = errors;
-                                          if(typeof prop79 !== "string"){
-                                            validate36.errors = [{instancePath:instancePath+"/params/ref/uri",schemaPath:"ResourceReference/properties/uri/type",keyword:"type",params:{type: "string"}}];
-                                            return false;
-                                          }
-                                          var valid9 = _errs26 === errors;
-                                        }
-                                        else {
-                                          var valid9 = true;
-                                        }
-                                      }
-                                    }
-                                  }
-                                  else {
-                                    validate36.errors = [{instancePath:instancePath+"/params/ref",schemaPath:"ResourceReference/type",keyword:"type",params:{type: "object"}}];
-                                    return false;
-                                  }
-                                }
-                              }
-                              else {
-                                validate36.errors = [{instancePath:instancePath+"/params/ref",schemaPath:"#/properties/params/properties/ref/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0}}];
-                                return false;
-                              }
-                            }
-                            else {
-                              validate36.errors = [{instancePath:instancePath+"/params/ref",schemaPath:"#/properties/params/properties/ref/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0}}];
-                              return false;
-                            }
-                          }
-                        }
-                        else {
-                          validate36.errors = [{instancePath:instancePath+"/params/ref",schemaPath:"#/properties/params/properties/ref/type",keyword:"type",params:{type: "object"}}];
-                          return false;
-                        }
-                      }
-                      var valid1 = _errs11 === errors;
-                    }
-                    else {
-                      var valid1 = true;
-                    }
-                  }
-                }
-              }
-              else {
-                validate36.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate36.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate36.errors = vErrors;
-  return errors === 0;
+function validate36(data, valCxt){
+"use strict"; /*# sourceURL="CompleteRequest" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
+validate36.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.method !== undefined){
+var data0 = data.method;
+var _errs1 = errors;
+if(typeof data0 !== "string"){
+validate36.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("completion/complete" !== data0){
+validate36.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "completion/complete"}}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.params !== undefined){
+var data1 = data.params;
+var _errs3 = errors;
+if(errors === _errs3){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+var missing1;
+if(((data1.argument === undefined) && (missing1 = "argument")) || ((data1.ref === undefined) && (missing1 = "ref"))){
+validate36.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
+return false;
+}
+else {
+if(data1.argument !== undefined){
+var data2 = data1.argument;
+var _errs5 = errors;
+if(errors === _errs5){
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+var missing2;
+if(((data2.name === undefined) && (missing2 = "name")) || ((data2.value === undefined) && (missing2 = "value"))){
+validate36.errors = [{instancePath:instancePath+"/params/argument",schemaPath:"#/properties/params/properties/argument/required",keyword:"required",params:{missingProperty: missing2}}];
+return false;
+}
+else {
+if(data2.name !== undefined){
+var _errs7 = errors;
+if(typeof data2.name !== "string"){
+validate36.errors = [{instancePath:instancePath+"/params/argument/name",schemaPath:"#/properties/params/properties/argument/properties/name/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid2 = _errs7 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data2.value !== undefined){
+var _errs9 = errors;
+if(typeof data2.value !== "string"){
+validate36.errors = [{instancePath:instancePath+"/params/argument/value",schemaPath:"#/properties/params/properties/argument/properties/value/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid2 = _errs9 === errors;
+}
+else {
+var valid2 = true;
+}
+}
+}
+}
+else {
+validate36.errors = [{instancePath:instancePath+"/params/argument",schemaPath:"#/properties/params/properties/argument/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid1 = _errs5 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data1.ref !== undefined){
+var data5 = data1.ref;
+var _errs11 = errors;
+if(errors === _errs11){
+if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+var missing3;
+if((data5.type === undefined) && (missing3 = "type")){
+validate36.errors = [{instancePath:instancePath+"/params/ref",schemaPath:"#/properties/params/properties/ref/required",keyword:"required",params:{missingProperty: missing3}}];
+return false;
+}
+else {
+var tag0 = data5.type;
+if(typeof tag0 == "string"){
+if(tag0 === "ref/prompt"){
+var _errs15 = errors;
+if(errors === _errs15){
+if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+var missing4;
+if(((data5.name === undefined) && (missing4 = "name")) || ((data5.type === undefined) && (missing4 = "type"))){
+validate36.errors = [{instancePath:instancePath+"/params/ref",schemaPath:"PromptReference/required",keyword:"required",params:{missingProperty: missing4}}];
+return false;
+}
+else {
+if(data5.name !== undefined){
+var _errs17 = errors;
+if(typeof data5.name !== "string"){
+validate36.errors = [{instancePath:instancePath+"/params/ref/name",schemaPath:"PromptReference/properties/name/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid6 = _errs17 === errors;
+}
+else {
+var valid6 = true;
+}
+if(valid6){
+if(data5.type !== undefined){
+var data7 = data5.type;
+var _errs19 = errors;
+if(typeof data7 !== "string"){
+validate36.errors = [{instancePath:instancePath+"/params/ref/type",schemaPath:"PromptReference/properties/type/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("ref/prompt" !== data7){
+validate36.errors = [{instancePath:instancePath+"/params/ref/type",schemaPath:"PromptReference/properties/type/const",keyword:"const",params:{allowedValue: "ref/prompt"}}];
+return false;
+}
+var valid6 = _errs19 === errors;
+}
+else {
+var valid6 = true;
+}
+}
+}
+}
+else {
+validate36.errors = [{instancePath:instancePath+"/params/ref",schemaPath:"PromptReference/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+}
+else if(tag0 === "ref/resource"){
+var _errs22 = errors;
+if(errors === _errs22){
+if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+var missing5;
+if(((data5.type === undefined) && (missing5 = "type")) || ((data5.uri === undefined) && (missing5 = "uri"))){
+validate36.errors = [{instancePath:instancePath+"/params/ref",schemaPath:"ResourceReference/required",keyword:"required",params:{missingProperty: missing5}}];
+return false;
+}
+else {
+if(data5.type !== undefined){
+var data8 = data5.type;
+var _errs24 = errors;
+if(typeof data8 !== "string"){
+validate36.errors = [{instancePath:instancePath+"/params/ref/type",schemaPath:"ResourceReference/properties/type/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("ref/resource" !== data8){
+validate36.errors = [{instancePath:instancePath+"/params/ref/type",schemaPath:"ResourceReference/properties/type/const",keyword:"const",params:{allowedValue: "ref/resource"}}];
+return false;
+}
+var valid9 = _errs24 === errors;
+}
+else {
+var valid9 = true;
+}
+if(valid9){
+if(data5.uri !== undefined){
+var _errs26 = errors;
+if(typeof data5.uri !== "string"){
+validate36.errors = [{instancePath:instancePath+"/params/ref/uri",schemaPath:"ResourceReference/properties/uri/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid9 = _errs26 === errors;
+}
+else {
+var valid9 = true;
+}
+}
+}
+}
+else {
+validate36.errors = [{instancePath:instancePath+"/params/ref",schemaPath:"ResourceReference/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+}
+else {
+validate36.errors = [{instancePath:instancePath+"/params/ref",schemaPath:"#/properties/params/properties/ref/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0}}];
+return false;
+}
+}
+else {
+validate36.errors = [{instancePath:instancePath+"/params/ref",schemaPath:"#/properties/params/properties/ref/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0}}];
+return false;
+}
+}
+}
+else {
+validate36.errors = [{instancePath:instancePath+"/params/ref",schemaPath:"#/properties/params/properties/ref/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid1 = _errs11 === errors;
+}
+else {
+var valid1 = true;
+}
+}
+}
+}
+else {
+validate36.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate36.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate36.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
-function validate32(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="ClientRequest" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.method === undefined) && (missing0 = "method")){
-        validate32.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const tag0 = data.method;
-        if(typeof tag0 == "string"){
-          if(tag0 === "initialize"){
-            if(!(validate33(data))){
-              vErrors = vErrors === null ? rebaseErrors(validate33.errors, instancePath) : vErrors.concat(rebaseErrors(validate33.errors, instancePath));
-              errors = vErrors.length;
-            }
-          }
-          else if(tag0 === "ping"){
-            if(!(validate34(data))){
-              vErrors = vErrors === null ? rebaseErrors(validate34.errors, instancePath) : vErrors.concat(rebaseErrors(validate34.errors, instancePath));
-              errors = vErrors.length;
-            }
-          }
-          else if(tag0 === "resources/list"){
-            const _errs5 = errors;
-            if(errors === _errs5){
-              if(data && typeof data == "object" && !Array.isArray(data)){
-                let missing1;
-                if((data.method === undefined) && (missing1 = "method")){
-                  validate32.errors = [{instancePath,schemaPath:"ListResourcesRequest/required",keyword:"required",params:{missingProperty: missing1}}];
-                  return false;
-                }
-                else {
-                  const prop80 = data.method;
-                  if(prop80 !== undefined){
-                    let data0 = prop80;
-                    const _errs7 = errors;
-                    if(typeof data0 !== "string"){
-                      validate32.errors = [{instancePath:instancePath+"/method",schemaPath:"ListResourcesRequest/properties/method/type",keyword:"type",params:{type: "string"}}];
-                      return false;
-                    }
-                    if("resources/list" !== data0){
-                      validate32.errors = [{instancePath:instancePath+"/method",schemaPath:"ListResourcesRequest/properties/method/const",keyword:"const",params:{allowedValue: "resources/list"}}];
-                      return false;
-                    }
-                    var valid5 = _errs7 === errors;
-                  }
-                  else {
-                    var valid5 = true;
-                  }
-                  if(valid5){
-                    const prop81 = data.params;
-                    if(prop81 !== undefined){
-                      let data1 = prop81;
-                      const _errs9 = errors;
-                      if(errors === _errs9){
-                        if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                          const prop82 = data1.cursor;
-                          if(prop82 !== undefined){
-                            if(typeof prop82 !== "string"){
-                              validate32.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"ListResourcesRequest/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
-                              return false;
-                            }
-                          }
-                        }
-                        else {
-                          validate32.errors = [{instancePath:instancePath+"/params",schemaPath:"ListResourcesRequest/properties/params/type",keyword:"type",params:{type: "object"}}];
-                          return false;
-                        }
-                      }
-                      var valid5 = _errs9 === errors;
-                    }
-                    else {
-                      var valid5 = true;
-                    }
-                  }
-                }
-              }
-              else {
-                validate32.errors = [{instancePath,schemaPath:"ListResourcesRequest/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-          }
-          else if(tag0 === "resources/templates/list"){
-            const _errs14 = errors;
-            if(errors === _errs14){
-              if(data && typeof data == "object" && !Array.isArray(data)){
-                let missing2;
-                if((data.method === undefined) && (missing2 = "method")){
-                  validate32.errors = [{instancePath,schemaPath:"ListResourceTemplatesRequest/required",keyword:"required",params:{missingProperty: missing2}}];
-                  return false;
-                }
-                else {
-                  const prop83 = data.method;
-                  if(prop83 !== undefined){
-                    let data3 = prop83;
-                    const _errs16 = errors;
-                    if(typeof data3 !== "string"){
-                      validate32.errors = [{instancePath:instancePath+"/method",schemaPath:"ListResourceTemplatesRequest/properties/method/type",keyword:"type",params:{type: "string"}}];
-                      return false;
-                    }
-                    if("resources/templates/list" !== data3){
-                      validate32.errors = [{instancePath:instancePath+"/method",schemaPath:"ListResourceTemplatesRequest/properties/method/const",keyword:"const",params:{allowedValue: "resources/templates/list"}}];
-                      return false;
-                    }
-                    var valid9 = _errs16 === errors;
-                  }
-                  else {
-                    var valid9 = true;
-                  }
-                  if(valid9){
-                    const prop84 = data.params;
-                    if(prop84 !== undefined){
-                      let data4 = prop84;
-                      const _errs18 = errors;
-                      if(errors === _errs18){
-                        if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-                          const prop85 = data4.cursor;
-                          if(prop85 !== undefined){
-                            if(typeof prop85 !== "string"){
-                              validate32.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"ListResourceTemplatesRequest/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
-                              return false;
-                            }
-                          }
-                        }
-                        else {
-                          validate32.errors = [{instancePath:instancePath+"/params",schemaPath:"ListResourceTemplatesRequest/properties/params/type",keyword:"type",params:{type: "object"}}];
-                          return false;
-                        }
-                      }
-                      var valid9 = _errs18 === errors;
-                    }
-                    else {
-                      var valid9 = true;
-                    }
-                  }
-                }
-              }
-              else {
-                validate32.errors = [{instancePath,schemaPath:"ListResourceTemplatesRequest/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-          }
-          else if(tag0 === "resources/read"){
-            const _errs23 = errors;
-            if(errors === _errs23){
-              if(data && typeof data == "object" && !Array.isArray(data)){
-                let missing3;
-                if(((data.method === undefined) && (missing3 = "method")) || ((data.params === undefined) && (missing3 = "params"))){
-                  validate32.errors = [{instancePath,schemaPath:"ReadResourceRequest/required",keyword:"required",params:{missingProperty: missing3}}];
-                  return false;
-                }
-                else {
-                  const prop86 = data.method;
-                  if(prop86 !== undefined){
-                    let data6 = prop86;
-                    const _errs25 = errors;
-                    if(typeof data6 !== "string"){
-                      validate32.errors = [{instancePath:instancePath+"/method",schemaPath:"ReadResourceRequest/properties/method/type",keyword:"type",params:{type: "string"}}];
-                      return false;
-                    }
-                    if("resources/read" !== data6){
-                      validate32.errors = [{instancePath:instancePath+"/method",schemaPath:"ReadResourceRequest/properties/method/const",keyword:"const",params:{allowedValue: "resources/read"}}];
-                      return false;
-                    }
-                    var valid13 = _errs25 === errors;
-                  }
-                  else {
-                    var valid13 = true;
-                  }
-                  if(valid13){
-                    const prop87 = data.params;
-                    if(prop87 !== undefined){
-                      let data7 = prop87;
-                      const _errs27 = errors;
-                      if(errors === _errs27){
-                        if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
-                          let missing4;
-                          if((data7.uri === undefined) && (missing4 = "uri")){
-                            validate32.errors = [{instancePath:instancePath+"/params",schemaPath:"ReadResourceRequest/properties/params/required",keyword:"required",params:{missingProperty: missing4}}];
-                            return false;
-                          }
-                          else {
-                            const prop88 = data7.uri;
-                            if(prop88 !== undefined){
-                              if(typeof prop88 !== "string"){
-                                validate32.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"ReadResourceRequest/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
-                                return false;
-                              }
-                            }
-                          }
-                        }
-                        else {
-                          validate32.errors = [{instancePath:instancePath+"/params",schemaPath:"ReadResourceRequest/properties/params/type",keyword:"type",params:{type: "object"}}];
-                          return false;
-                        }
-                      }
-                      var valid13 = _errs27 === errors;
-                    }
-                    else {
-                      var valid13 = true;
-                    }
-                  }
-                }
-              }
-              else {
-                validate32.errors = [{instancePath,schemaPath:"ReadResourceRequest/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-          }
-          else if(tag0 === "resources/subscribe"){
-            const _errs32 = errors;
-            if(errors === _errs32){
-              if(data && typeof data == "object" && !Array.isArray(data)){
-                let missing5;
-                if(((data.method === undefined) && (missing5 = "method")) || ((data.params === undefined) && (missing5 = "params"))){
-                  validate32.errors = [{instancePath,schemaPath:"SubscribeRequest/required",keyword:"required",params:{missingProperty: missing5}}];
-                  return false;
-                }
-                else {
-                  const prop89 = data.method;
-                  if(prop89 !== undefined){
-                    let data9 = prop89;
-                    const _errs34 = errors;
-                    if(typeof data9 !== "string"){
-                      validate32.errors = [{instancePath:instancePath+"/method",schemaPath:"SubscribeRequest/properties/method/type",keyword:"type",params:{type: "string"}}];
-                      return false;
-                    }
-                    if("resources/subscribe" !== data9){
-                      validate32.errors = [{instancePath:instancePath+"/method",schemaPath:"SubscribeRequest/properties/method/const",keyword:"const",params:{allowedValue: "resources/subscribe"}}];
-                      return false;
-                    }
-                    var valid17 = _errs34 === errors;
-                  }
-                  else {
-                    var valid17 = true;
-                  }
-                  if(valid17){
-                    const prop90 = data.params;
-                    if(prop90 !== undefined){
-                      let data10 = prop90;
-                      const _errs36 = errors;
-                      if(errors === _errs36){
-                        if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
-                          let missing6;
-                          if((data10.uri === undefined) && (missing6 = "uri")){
-                            validate32.errors = [{instancePath:instancePath+"/params",schemaPath:"SubscribeRequest/properties/params/required",keyword:"required",params:{missingProperty: missing6}}];
-                            return false;
-                          }
-                          else {
-                            const prop91 = data10.uri;
-                            if(prop91 !== undefined){
-                              if(typeof prop91 !== "string"){
-                                validate32.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"SubscribeRequest/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
-                                return false;
-                              }
-                            }
-                          }
-                        }
-                        else {
-                          validate32.errors = [{instancePath:instancePath+"/params",schemaPath:"SubscribeRequest/properties/params/type",keyword:"type",params:{type: "object"}}];
-                          return false;
-                        }
-                      }
-                      var valid17 = _errs36 === errors;
-                    }
-                    else {
-                      var valid17 = true;
-                    }
-                  }
-                }
-              }
-              else {
-                validate32.errors = [{instancePath,schemaPath:"SubscribeRequest/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-          }
-          else if(tag0 === "resources/unsubscribe"){
-            const _errs41 = errors;
-            if(errors === _errs41){
-              if(data && typeof data == "object" && !Array.isArray(data)){
-                let missing7;
-                if(((data.method === undefined) && (missing7 = "method")) || ((data.params === undefined) && (missing7 = "params"))){
-                  validate32.errors = [{instancePath,schemaPath:"UnsubscribeRequest/required",keyword:"required",params:{missingProperty: missing7}}];
-                  return false;
-                }
-                else {
-                  const prop92 = data.method;
-                  if(prop92 !== undefined){
-                    let data12 = prop92;
-                    const _errs43 = errors;
-                    if(typeof data12 !== "string"){
-                      validate32.errors = [{instancePath:instancePath+"/method",schemaPath:"UnsubscribeRequest/properties/method/type",keyword:"type",params:{type: "string"}}];
-                      return false;
-                    }
-                    if("resources/unsubscribe" !== data12){
-                      validate32.errors = [{instancePath:instancePath+"/method",schemaPath:"UnsubscribeRequest/properties/method/const",keyword:"const",params:{allowedValue: "resources/unsubscribe"}}];
-                      return false;
-                    }
-                    var valid21 = _errs43 === errors;
-                  }
-                  else {
-                    var valid21 = true;
-                  }
-                  if(valid21){
-                    const prop93 = data.params;
-                    if(prop93 !== undefined){
-                      let data13 = prop93;
-                      const _errs45 = errors;
-                      if(errors === _errs45){
-                        if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
-                          let missing8;
-                          if((data13.uri === undefined) && (missing8 = "uri")){
-                            validate32.errors = [{instancePath:instancePath+"/params",schemaPath:"UnsubscribeRequest/properties/params/required",keyword:"required",params:{missingProperty: missing8}}];
-                            return false;
-                          }
-                          else {
-                            const prop94 = data13.uri;
-                            if(prop94 !== undefined){
-                              if(typeof prop94 !== "string"){
-                                validate32.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"UnsubscribeRequest/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
-                                return false;
-                              }
-                            }
-                          }
-                        }
-                        else {
-                          validate32.errors = [{instancePath:instancePath+"/params",schemaPath:"UnsubscribeRequest/properties/params/type",keyword:"type",params:{type: "object"}}];
-                          return false;
-                        }
-                      }
-                      var valid21 = _errs45 === errors;
-                    }
-                    else {
-                      var valid21 = true;
-                    }
-                  }
-                }
-              }
-              else {
-                validate32.errors = [{instancePath,schemaPath:"UnsubscribeRequest/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-          }
-          else if(tag0 === "prompts/list"){
-            const _errs50 = errors;
-            if(errors === _errs50){
-              if(data && typeof data == "object" && !Array.isArray(data)){
-                let missing9;
-                if((data.method === undefined) && (missing9 = "method")){
-                  validate32.errors = [{instancePath,schemaPath:"ListPromptsRequest/required",keyword:"required",params:{missingProperty: missing9}}];
-                  return false;
-                }
-                else {
-                  const prop95 = data.method;
-                  if(prop95 !== undefined){
-                    let data15 = prop95;
-                    const _errs52 = errors;
-                    if(typeof data15 !== "string"){
-                      validate32.errors = [{instancePath:instancePath+"/method",schemaPath:"ListPromptsRequest/properties/method/type",keyword:"type",params:{type: "string"}}];
-                      return false;
-                    }
-                    if("prompts/list" !== data15){
-                      validate32.errors = [{instancePath:instancePath+"/method",schemaPath:"ListPromptsRequest/properties/method/const",keyword:"const",params:{allowedValue: "prompts/list"}}];
-                      return false;
-                    }
-                    var valid25 = _errs52 === errors;
-                  }
-                  else {
-                    var valid25 = true;
-                  }
-                  if(valid25){
-                    const prop96 = data.params;
-                    if(prop96 !== undefined){
-                      let data16 = prop96;
-                      const _errs54 = errors;
-                      if(errors === _errs54){
-                        if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
-                          const prop97 = data16.cursor;
-                          if(prop97 !== undefined){
-                            if(typeof prop97 !== "string"){
-                              validate32.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"ListPromptsRequest/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
-                              return false;
-                            }
-                          }
-                        }
-                        else {
-                          validate32.errors = [{instancePath:instancePath+"/params",schemaPath:"ListPromptsRequest/properties/params/type",keyword:"type",params:{type: "object"}}];
-                          return false;
-                        }
-                      }
-                      var valid25 = _errs54 === errors;
-                    }
-                    else {
-                      var valid25 = true;
-                    }
-                  }
-                }
-              }
-              else {
-                validate32.errors = [{instancePath,schemaPath:"ListPromptsRequest/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-          }
-          else if(tag0 === "prompts/get"){
-            const _errs59 = errors;
-            if(errors === _errs59){
-              if(data && typeof data == "object" && !Array.isArray(data)){
-                let missing10;
-                if(((data.method === undefined) && (missing10 = "method")) || ((data.params === undefined) && (missing10 = "params"))){
-                  validate32.errors = [{instancePath,schemaPath:"GetPromptRequest/required",keyword:"required",params:{missingProperty: missing10}}];
-                  return false;
-                }
-                else {
-                  const prop98 = data.method;
-                  if(prop98 !== undefined){
-                    let data18 = prop98;
-                    const _errs61 = errors;
-                    if(typeof data18 !== "string"){
-                      validate32.errors = [{instancePath:instancePath+"/method",schemaPath:"GetPromptRequest/properties/method/type",keyword:"type",params:{type: "string"}}];
-                      return false;
-                    }
-                    if("prompts/get" !== data18){
-                      validate32.errors = [{instancePath:instancePath+"/method",schemaPath:"GetPromptRequest/properties/method/const",keyword:"const",params:{allowedValue: "prompts/get"}}];
-                      return false;
-                    }
-                    var valid29 = _errs61 === errors;
-                  }
-                  else {
-                    var valid29 = true;
-                  }
-                  if(valid29){
-                    const prop99 = data.params;
-                    if(prop99 !== undefined){
-                      let data19 = prop99;
-                      const _errs63 = errors;
-                      if(errors === _errs63){
-                        if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
-                          let missing11;
-                          if((data19.name === undefined) && (missing11 = "name")){
-                            validate32.errors = [{instancePath:instancePath+"/params",schemaPath:"GetPromptRequest/properties/params/required",keyword:"required",params:{missingProperty: missing11}}];
-                            return false;
-                          }
-                          else {
-                            const prop100 = data19.arguments;
-                            if(prop100 !== undefined){
-                              let data20 = prop100;
-                              const _errs65 = errors;
-                              if(errors === _errs65){
-                                if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
-                                  for(const key0 in data20){
-                                    const _errs68 = errors;
-                                    if(typeof data20[key0] !== "string"){
-                                      validate32.errors = [{instancePath:instancePath+"/params/arguments/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"GetPromptRequest/properties/params/properties/arguments/additionalProperties/type",keyword:"type",params:{type: "string"}}];
-                                      return false;
-                                    }
-                                    var valid31 = _errs68 === errors;
-                                    if(!valid31){
-                                      break;
-                                    }
-                                  }
-                                }
-                                else {
-                                  validate32.errors = [{instancePath:instancePath+"/params/arguments",schemaPath:"GetPromptRequest/properties/params/properties/arguments/type",keyword:"type",params:{type: "object"}}];
-                                  return false;
-                                }
-                              }
-                              var valid30 = _errs65 === errors;
-                            }
-                            else {
-                              var valid30 = true;
-                            }
-                            if(valid30){
-                              const prop101 = data19.name;
-                              if(prop101 !== undefined){
-                                const _errs70 = errors;
-                                if(typeof prop101 !== "string"){
-                                  validate32.errors = [{instancePath:instancePath+"/params/name",schemaPath:"GetPromptRequest/properties/params/properties/name/type",keyword:"type",params:{type: "string"}}];
-                                  return false;
-                                }
-                                var valid30 = _errs70 === errors;
-                              }
-                              else {
-                                var valid30 = true;
-                              }
-                            }
-                          }
-                        }
-                        else {
-                          validate32.errors = [{instancePath:instancePath+"/params",schemaPath:"GetPromptRequest/properties/params/type",keyword:"type",params:{type: "object"}}];
-                          return false;
-                        }
-                      }
-                      var valid29 = _errs63 === errors;
-                    }
-                    else {
-                      var valid29 = true;
-                    }
-                  }
-                }
-              }
-              else {
-                validate32.errors = [{instancePath,schemaPath:"GetPromptRequest/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-          }
-          else if(tag0 === "tools/list"){
-            const _errs73 = errors;
-            if(errors === _errs73){
-              if(data && typeof data == "object" && !Array.isArray(data)){
-                let missing12;
-                if((data.method === undefined) && (missing12 = "method")){
-                  validate32.errors = [{instancePath,schemaPath:"ListToolsRequest/required",keyword:"required",params:{missingProperty: missing12}}];
-                  return false;
-                }
-                else {
-                  const prop102 = data.method;
-                  if(prop102 !== undefined){
-                    let data23 = prop102;
-                    const _errs75 = errors;
-                    if(typeof data23 !== "string"){
-                      validate32.errors = [{instancePath:instancePath+"/method",schemaPath:"ListToolsRequest/properties/method/type",keyword:"type",params:{type: "string"}}];
-                      return false;
-                    }
-                    if("tools/list" !== data23){
-                      validate32.errors = [{instancePath:instancePath+"/method",schemaPath:"ListToolsRequest/properties/method/const",keyword:"const",params:{allowedValue: "tools/list"}}];
-                      return false;
-                    }
-                    var valid34 = _errs75 === errors;
-                  }
-                  else {
-                    var valid34 = true;
-                  }
-                  if(valid34){
-                    const prop103 = data.params;
-                    if(prop103 !== undefined){
-                      let data24 = prop103;
-                      const _errs77 = errors;
-                      if(errors === _errs77){
-                        if(data24 && typeof data24 == "object" && !Array.isArray(data24)){
-                          const prop104 = data24.cursor;
-                          if(prop104 !== undefined){
-                            if(typeof prop104 !== "string"){
-                              validate32.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"ListToolsRequest/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
-                              return false;
-                            }
-                          }
-                        }
-                        else {
-                          validate32.errors = [{instancePath:instancePath+"/params",schemaPath:"ListToolsRequest/properties/params/type",keyword:"type",params:{type: "object"}}];
-                          return false;
-                        }
-                      }
-                      var valid34 = _errs77 === errors;
-                    }
-                    else {
-                      var valid34 = true;
-                    }
-                  }
-                }
-              }
-              else {
-                validate32.errors = [{instancePath,schemaPath:"ListToolsRequest/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-          }
-          else if(tag0 === "tools/call"){
-            const _errs82 = errors;
-            if(errors === _errs82){
-              if(data && typeof data == "object" && !Array.isArray(data)){
-                let missing13;
-                if(((data.method === undefined) && (missing13 = "method")) || ((data.params === undefined) && (missing13 = "params"))){
-                  validate32.errors = [{instancePath,schemaPath:"CallToolRequest/required",keyword:"required",params:{missingProperty: missing13}}];
-                  return false;
-                }
-                else {
-                  const prop105 = data.method;
-                  if(prop105 !== undefined){
-                    let data26 = prop105;
-                    const _errs84 = errors;
-                    if(typeof data26 !== "string"){
-                      validate32.errors = [{instancePath:instancePath+"/method",schemaPath:"CallToolRequest/properties/method/type",keyword:"type",params:{type: "string"}}];
-                      return false;
-                    }
-                    if("tools/call" !== data26){
-                      validate32.errors = [{instancePath:instancePath+"/method",schemaPath:"CallToolRequest/properties/method/const",keyword:"const",params:{allowedValue: "tools/call"}}];
-                      return false;
-                    }
-                    var valid38 = _errs84 === errors;
-                  }
-                  else {
-                    var valid38 = true;
-                  }
-                  if(valid38){
-                    const prop106 = data.params;
-                    if(prop106 !== undefined){
-                      let data27 = prop106;
-                      const _errs86 = errors;
-                      if(errors === _errs86){
-                        if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
-                          let missing14;
-                          if((data27.name === undefined) && (missing14 = "name")){
-                            validate32.errors = [{instancePath:instancePath+"/params",schemaPath:"CallToolRequest/properties/params/required",keyword:"required",params:{missingProperty: missing14}}];
-                            return false;
-                          }
-                          else {
-                            const prop107 = data27.arguments;
-                            if(prop107 !== undefined){
-                              let data28 = prop107;
-                              const _errs88 = errors;
-                              if(errors === _errs88){
-                                if(data28 && typeof data28 == "object" && !Array.isArray(data28)){
-                                }
-                                else {
-                                  validate32.errors = [{instancePath:instancePath+"/params/arguments",schemaPath:"CallToolRequest/properties/params/properties/arguments/type",keyword:"type",params:{type: "object"}}];
-                                  return false;
-                                }
-                              }
-                              var valid39 = _errs88 === errors;
-                            }
-                            else {
-                              var valid39 = true;
-                            }
-                            if(valid39){
-                              const prop108 = data27.name;
-                              if(prop108 !== undefined){
-                                const _errs91 = errors;
-                                if(typeof prop108 !== "string"){
-                                  validate32.errors = [{instancePath:instancePath+"/params/name",schemaPath:"CallToolRequest/properties/params/properties/name/type",keyword:"type",params:{type: "string"}}];
-                                  return false;
-                                }
-                                var valid39 = _errs91 === errors;
-                              }
-                              else {
-                                var valid39 = true;
-                              }
-                            }
-                          }
-                        }
-                        else {
-                          validate32.errors = [{instancePath:instancePath+"/params",schemaPath:"CallToolRequest/properties/params/type",keyword:"type",params:{type: "object"}}];
-                          return false;
-                        }
-                      }
-                      var valid38 = _errs86 === errors;
-                    }
-                    else {
-                      var valid38 = true;
-                    }
-                  }
-                }
-              }
-              else {
-                validate32.errors = [{instancePath,schemaPath:"CallToolRequest/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-          }
-          else if(tag0 === "logging/setLevel"){
-            if(!(validate35(data))){
-              vErrors = vErrors === null ? rebaseErrors(validate35.errors, instancePath) : vErrors.concat(rebaseErrors(validate35.errors, instancePath));
-              errors = vErrors.length;
-            }
-          }
-          else if(tag0 === "completion/complete"){
-            if(!(validate36(data))){
-              vErrors = vErrors === null ? rebaseErrors(validate36.errors, instancePath) : vErrors.concat(rebaseErrors(validate36.errors, instancePath));
-              errors = vErrors.length;
-            }
-          }
-          else {
-            validate32.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "method", tagValue: tag0}}];
-            return false;
-          }
-        }
-        else {
-          validate32.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "method", tagValue: tag0}}];
-          return false;
-        }
-      }
-    }
-    else {
-      validate32.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate32.errors = vErrors;
-  return errors === 0;
+
+function validate32(data, valCxt){
+"use strict"; /*# sourceURL="ClientRequest" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if((data.method === undefined) && (missing0 = "method")){
+validate32.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+var tag0 = data.method;
+if(typeof tag0 == "string"){
+if(tag0 === "initialize"){
+if(!(validate33(data))){
+vErrors = vErrors === null ? func0(validate33.errors, instancePath) : vErrors.concat(func0(validate33.errors, instancePath));
+errors = vErrors.length;
+}
+}
+else if(tag0 === "ping"){
+if(!(validate34(data))){
+vErrors = vErrors === null ? func0(validate34.errors, instancePath) : vErrors.concat(func0(validate34.errors, instancePath));
+errors = vErrors.length;
+}
+}
+else if(tag0 === "resources/list"){
+var _errs5 = errors;
+if(errors === _errs5){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing1;
+if((data.method === undefined) && (missing1 = "method")){
+validate32.errors = [{instancePath:instancePath,schemaPath:"ListResourcesRequest/required",keyword:"required",params:{missingProperty: missing1}}];
+return false;
+}
+else {
+if(data.method !== undefined){
+var data0 = data.method;
+var _errs7 = errors;
+if(typeof data0 !== "string"){
+validate32.errors = [{instancePath:instancePath+"/method",schemaPath:"ListResourcesRequest/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("resources/list" !== data0){
+validate32.errors = [{instancePath:instancePath+"/method",schemaPath:"ListResourcesRequest/properties/method/const",keyword:"const",params:{allowedValue: "resources/list"}}];
+return false;
+}
+var valid5 = _errs7 === errors;
+}
+else {
+var valid5 = true;
+}
+if(valid5){
+if(data.params !== undefined){
+var data1 = data.params;
+var _errs9 = errors;
+if(errors === _errs9){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(data1.cursor !== undefined){
+if(typeof data1.cursor !== "string"){
+validate32.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"ListResourcesRequest/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+}
+}
+else {
+validate32.errors = [{instancePath:instancePath+"/params",schemaPath:"ListResourcesRequest/properties/params/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid5 = _errs9 === errors;
+}
+else {
+var valid5 = true;
+}
+}
+}
+}
+else {
+validate32.errors = [{instancePath:instancePath,schemaPath:"ListResourcesRequest/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+}
+else if(tag0 === "resources/templates/list"){
+var _errs14 = errors;
+if(errors === _errs14){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing2;
+if((data.method === undefined) && (missing2 = "method")){
+validate32.errors = [{instancePath:instancePath,schemaPath:"ListResourceTemplatesRequest/required",keyword:"required",params:{missingProperty: missing2}}];
+return false;
+}
+else {
+if(data.method !== undefined){
+var data3 = data.method;
+var _errs16 = errors;
+if(typeof data3 !== "string"){
+validate32.errors = [{instancePath:instancePath+"/method",schemaPath:"ListResourceTemplatesRequest/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("resources/templates/list" !== data3){
+validate32.errors = [{instancePath:instancePath+"/method",schemaPath:"ListResourceTemplatesRequest/properties/method/const",keyword:"const",params:{allowedValue: "resources/templates/list"}}];
+return false;
+}
+var valid9 = _errs16 === errors;
+}
+else {
+var valid9 = true;
+}
+if(valid9){
+if(data.params !== undefined){
+var data4 = data.params;
+var _errs18 = errors;
+if(errors === _errs18){
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if(data4.cursor !== undefined){
+if(typeof data4.cursor !== "string"){
+validate32.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"ListResourceTemplatesRequest/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+}
+}
+else {
+validate32.errors = [{instancePath:instancePath+"/params",schemaPath:"ListResourceTemplatesRequest/properties/params/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid9 = _errs18 === errors;
+}
+else {
+var valid9 = true;
+}
+}
+}
+}
+else {
+validate32.errors = [{instancePath:instancePath,schemaPath:"ListResourceTemplatesRequest/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+}
+else if(tag0 === "resources/read"){
+var _errs23 = errors;
+if(errors === _errs23){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing3;
+if(((data.method === undefined) && (missing3 = "method")) || ((data.params === undefined) && (missing3 = "params"))){
+validate32.errors = [{instancePath:instancePath,schemaPath:"ReadResourceRequest/required",keyword:"required",params:{missingProperty: missing3}}];
+return false;
+}
+else {
+if(data.method !== undefined){
+var data6 = data.method;
+var _errs25 = errors;
+if(typeof data6 !== "string"){
+validate32.errors = [{instancePath:instancePath+"/method",schemaPath:"ReadResourceRequest/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("resources/read" !== data6){
+validate32.errors = [{instancePath:instancePath+"/method",schemaPath:"ReadResourceRequest/properties/method/const",keyword:"const",params:{allowedValue: "resources/read"}}];
+return false;
+}
+var valid13 = _errs25 === errors;
+}
+else {
+var valid13 = true;
+}
+if(valid13){
+if(data.params !== undefined){
+var data7 = data.params;
+var _errs27 = errors;
+if(errors === _errs27){
+if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+var missing4;
+if((data7.uri === undefined) && (missing4 = "uri")){
+validate32.errors = [{instancePath:instancePath+"/params",schemaPath:"ReadResourceRequest/properties/params/required",keyword:"required",params:{missingProperty: missing4}}];
+return false;
+}
+else {
+if(data7.uri !== undefined){
+if(typeof data7.uri !== "string"){
+validate32.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"ReadResourceRequest/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+}
+}
+}
+else {
+validate32.errors = [{instancePath:instancePath+"/params",schemaPath:"ReadResourceRequest/properties/params/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid13 = _errs27 === errors;
+}
+else {
+var valid13 = true;
+}
+}
+}
+}
+else {
+validate32.errors = [{instancePath:instancePath,schemaPath:"ReadResourceRequest/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+}
+else if(tag0 === "resources/subscribe"){
+var _errs32 = errors;
+if(errors === _errs32){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing5;
+if(((data.method === undefined) && (missing5 = "method")) || ((data.params === undefined) && (missing5 = "params"))){
+validate32.errors = [{instancePath:instancePath,schemaPath:"SubscribeRequest/required",keyword:"required",params:{missingProperty: missing5}}];
+return false;
+}
+else {
+if(data.method !== undefined){
+var data9 = data.method;
+var _errs34 = errors;
+if(typeof data9 !== "string"){
+validate32.errors = [{instancePath:instancePath+"/method",schemaPath:"SubscribeRequest/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("resources/subscribe" !== data9){
+validate32.errors = [{instancePath:instancePath+"/method",schemaPath:"SubscribeRequest/properties/method/const",keyword:"const",params:{allowedValue: "resources/subscribe"}}];
+return false;
+}
+var valid17 = _errs34 === errors;
+}
+else {
+var valid17 = true;
+}
+if(valid17){
+if(data.params !== undefined){
+var data10 = data.params;
+var _errs36 = errors;
+if(errors === _errs36){
+if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
+var missing6;
+if((data10.uri === undefined) && (missing6 = "uri")){
+validate32.errors = [{instancePath:instancePath+"/params",schemaPath:"SubscribeRequest/properties/params/required",keyword:"required",params:{missingProperty: missing6}}];
+return false;
+}
+else {
+if(data10.uri !== undefined){
+if(typeof data10.uri !== "string"){
+validate32.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"SubscribeRequest/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+}
+}
+}
+else {
+validate32.errors = [{instancePath:instancePath+"/params",schemaPath:"SubscribeRequest/properties/params/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid17 = _errs36 === errors;
+}
+else {
+var valid17 = true;
+}
+}
+}
+}
+else {
+validate32.errors = [{instancePath:instancePath,schemaPath:"SubscribeRequest/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+}
+else if(tag0 === "resources/unsubscribe"){
+var _errs41 = errors;
+if(errors === _errs41){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing7;
+if(((data.method === undefined) && (missing7 = "method")) || ((data.params === undefined) && (missing7 = "params"))){
+validate32.errors = [{instancePath:instancePath,schemaPath:"UnsubscribeRequest/required",keyword:"required",params:{missingProperty: missing7}}];
+return false;
+}
+else {
+if(data.method !== undefined){
+var data12 = data.method;
+var _errs43 = errors;
+if(typeof data12 !== "string"){
+validate32.errors = [{instancePath:instancePath+"/method",schemaPath:"UnsubscribeRequest/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("resources/unsubscribe" !== data12){
+validate32.errors = [{instancePath:instancePath+"/method",schemaPath:"UnsubscribeRequest/properties/method/const",keyword:"const",params:{allowedValue: "resources/unsubscribe"}}];
+return false;
+}
+var valid21 = _errs43 === errors;
+}
+else {
+var valid21 = true;
+}
+if(valid21){
+if(data.params !== undefined){
+var data13 = data.params;
+var _errs45 = errors;
+if(errors === _errs45){
+if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
+var missing8;
+if((data13.uri === undefined) && (missing8 = "uri")){
+validate32.errors = [{instancePath:instancePath+"/params",schemaPath:"UnsubscribeRequest/properties/params/required",keyword:"required",params:{missingProperty: missing8}}];
+return false;
+}
+else {
+if(data13.uri !== undefined){
+if(typeof data13.uri !== "string"){
+validate32.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"UnsubscribeRequest/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+}
+}
+}
+else {
+validate32.errors = [{instancePath:instancePath+"/params",schemaPath:"UnsubscribeRequest/properties/params/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid21 = _errs45 === errors;
+}
+else {
+var valid21 = true;
+}
+}
+}
+}
+else {
+validate32.errors = [{instancePath:instancePath,schemaPath:"UnsubscribeRequest/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+}
+else if(tag0 === "prompts/list"){
+var _errs50 = errors;
+if(errors === _errs50){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing9;
+if((data.method === undefined) && (missing9 = "method")){
+validate32.errors = [{instancePath:instancePath,schemaPath:"ListPromptsRequest/required",keyword:"required",params:{missingProperty: missing9}}];
+return false;
+}
+else {
+if(data.method !== undefined){
+var data15 = data.method;
+var _errs52 = errors;
+if(typeof data15 !== "string"){
+validate32.errors = [{instancePath:instancePath+"/method",schemaPath:"ListPromptsRequest/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("prompts/list" !== data15){
+validate32.errors = [{instancePath:instancePath+"/method",schemaPath:"ListPromptsRequest/properties/method/const",keyword:"const",params:{allowedValue: "prompts/list"}}];
+return false;
+}
+var valid25 = _errs52 === errors;
+}
+else {
+var valid25 = true;
+}
+if(valid25){
+if(data.params !== undefined){
+var data16 = data.params;
+var _errs54 = errors;
+if(errors === _errs54){
+if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
+if(data16.cursor !== undefined){
+if(typeof data16.cursor !== "string"){
+validate32.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"ListPromptsRequest/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+}
+}
+else {
+validate32.errors = [{instancePath:instancePath+"/params",schemaPath:"ListPromptsRequest/properties/params/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid25 = _errs54 === errors;
+}
+else {
+var valid25 = true;
+}
+}
+}
+}
+else {
+validate32.errors = [{instancePath:instancePath,schemaPath:"ListPromptsRequest/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+}
+else if(tag0 === "prompts/get"){
+var _errs59 = errors;
+if(errors === _errs59){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing10;
+if(((data.method === undefined) && (missing10 = "method")) || ((data.params === undefined) && (missing10 = "params"))){
+validate32.errors = [{instancePath:instancePath,schemaPath:"GetPromptRequest/required",keyword:"required",params:{missingProperty: missing10}}];
+return false;
+}
+else {
+if(data.method !== undefined){
+var data18 = data.method;
+var _errs61 = errors;
+if(typeof data18 !== "string"){
+validate32.errors = [{instancePath:instancePath+"/method",schemaPath:"GetPromptRequest/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("prompts/get" !== data18){
+validate32.errors = [{instancePath:instancePath+"/method",schemaPath:"GetPromptRequest/properties/method/const",keyword:"const",params:{allowedValue: "prompts/get"}}];
+return false;
+}
+var valid29 = _errs61 === errors;
+}
+else {
+var valid29 = true;
+}
+if(valid29){
+if(data.params !== undefined){
+var data19 = data.params;
+var _errs63 = errors;
+if(errors === _errs63){
+if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
+var missing11;
+if((data19.name === undefined) && (missing11 = "name")){
+validate32.errors = [{instancePath:instancePath+"/params",schemaPath:"GetPromptRequest/properties/params/required",keyword:"required",params:{missingProperty: missing11}}];
+return false;
+}
+else {
+if(data19.arguments !== undefined){
+var data20 = data19.arguments;
+var _errs65 = errors;
+if(errors === _errs65){
+if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
+for(var key0 in data20){
+var _errs68 = errors;
+if(typeof data20[key0] !== "string"){
+validate32.errors = [{instancePath:instancePath+"/params/arguments/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"GetPromptRequest/properties/params/properties/arguments/additionalProperties/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid31 = _errs68 === errors;
+if(!valid31){
+break;
+}
+}
+}
+else {
+validate32.errors = [{instancePath:instancePath+"/params/arguments",schemaPath:"GetPromptRequest/properties/params/properties/arguments/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid30 = _errs65 === errors;
+}
+else {
+var valid30 = true;
+}
+if(valid30){
+if(data19.name !== undefined){
+var _errs70 = errors;
+if(typeof data19.name !== "string"){
+validate32.errors = [{instancePath:instancePath+"/params/name",schemaPath:"GetPromptRequest/properties/params/properties/name/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid30 = _errs70 === errors;
+}
+else {
+var valid30 = true;
+}
+}
+}
+}
+else {
+validate32.errors = [{instancePath:instancePath+"/params",schemaPath:"GetPromptRequest/properties/params/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid29 = _errs63 === errors;
+}
+else {
+var valid29 = true;
+}
+}
+}
+}
+else {
+validate32.errors = [{instancePath:instancePath,schemaPath:"GetPromptRequest/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+}
+else if(tag0 === "tools/list"){
+var _errs73 = errors;
+if(errors === _errs73){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing12;
+if((data.method === undefined) && (missing12 = "method")){
+validate32.errors = [{instancePath:instancePath,schemaPath:"ListToolsRequest/required",keyword:"required",params:{missingProperty: missing12}}];
+return false;
+}
+else {
+if(data.method !== undefined){
+var data23 = data.method;
+var _errs75 = errors;
+if(typeof data23 !== "string"){
+validate32.errors = [{instancePath:instancePath+"/method",schemaPath:"ListToolsRequest/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("tools/list" !== data23){
+validate32.errors = [{instancePath:instancePath+"/method",schemaPath:"ListToolsRequest/properties/method/const",keyword:"const",params:{allowedValue: "tools/list"}}];
+return false;
+}
+var valid34 = _errs75 === errors;
+}
+else {
+var valid34 = true;
+}
+if(valid34){
+if(data.params !== undefined){
+var data24 = data.params;
+var _errs77 = errors;
+if(errors === _errs77){
+if(data24 && typeof data24 == "object" && !Array.isArray(data24)){
+if(data24.cursor !== undefined){
+if(typeof data24.cursor !== "string"){
+validate32.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"ListToolsRequest/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+}
+}
+else {
+validate32.errors = [{instancePath:instancePath+"/params",schemaPath:"ListToolsRequest/properties/params/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid34 = _errs77 === errors;
+}
+else {
+var valid34 = true;
+}
+}
+}
+}
+else {
+validate32.errors = [{instancePath:instancePath,schemaPath:"ListToolsRequest/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+}
+else if(tag0 === "tools/call"){
+var _errs82 = errors;
+if(errors === _errs82){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing13;
+if(((data.method === undefined) && (missing13 = "method")) || ((data.params === undefined) && (missing13 = "params"))){
+validate32.errors = [{instancePath:instancePath,schemaPath:"CallToolRequest/required",keyword:"required",params:{missingProperty: missing13}}];
+return false;
+}
+else {
+if(data.method !== undefined){
+var data26 = data.method;
+var _errs84 = errors;
+if(typeof data26 !== "string"){
+validate32.errors = [{instancePath:instancePath+"/method",schemaPath:"CallToolRequest/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("tools/call" !== data26){
+validate32.errors = [{instancePath:instancePath+"/method",schemaPath:"CallToolRequest/properties/method/const",keyword:"const",params:{allowedValue: "tools/call"}}];
+return false;
+}
+var valid38 = _errs84 === errors;
+}
+else {
+var valid38 = true;
+}
+if(valid38){
+if(data.params !== undefined){
+var data27 = data.params;
+var _errs86 = errors;
+if(errors === _errs86){
+if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
+var missing14;
+if((data27.name === undefined) && (missing14 = "name")){
+validate32.errors = [{instancePath:instancePath+"/params",schemaPath:"CallToolRequest/properties/params/required",keyword:"required",params:{missingProperty: missing14}}];
+return false;
+}
+else {
+if(data27.arguments !== undefined){
+var data28 = data27.arguments;
+var _errs88 = errors;
+if(errors === _errs88){
+if(data28 && typeof data28 == "object" && !Array.isArray(data28)){
+}
+else {
+validate32.errors = [{instancePath:instancePath+"/params/arguments",schemaPath:"CallToolRequest/properties/params/properties/arguments/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid39 = _errs88 === errors;
+}
+else {
+var valid39 = true;
+}
+if(valid39){
+if(data27.name !== undefined){
+var _errs91 = errors;
+if(typeof data27.name !== "string"){
+validate32.errors = [{instancePath:instancePath+"/params/name",schemaPath:"CallToolRequest/properties/params/properties/name/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid39 = _errs91 === errors;
+}
+else {
+var valid39 = true;
+}
+}
+}
+}
+else {
+validate32.errors = [{instancePath:instancePath+"/params",schemaPath:"CallToolRequest/properties/params/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid38 = _errs86 === errors;
+}
+else {
+var valid38 = true;
+}
+}
+}
+}
+else {
+validate32.errors = [{instancePath:instancePath,schemaPath:"CallToolRequest/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+}
+else if(tag0 === "logging/setLevel"){
+if(!(validate35(data))){
+vErrors = vErrors === null ? func0(validate35.errors, instancePath) : vErrors.concat(func0(validate35.errors, instancePath));
+errors = vErrors.length;
+}
+}
+else if(tag0 === "completion/complete"){
+if(!(validate36(data))){
+vErrors = vErrors === null ? func0(validate36.errors, instancePath) : vErrors.concat(func0(validate36.errors, instancePath));
+errors = vErrors.length;
+}
+}
+else {
+validate32.errors = [{instancePath:instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "method", tagValue: tag0}}];
+return false;
+}
+}
+else {
+validate32.errors = [{instancePath:instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "method", tagValue: tag0}}];
+return false;
+}
+}
+}
+else {
+validate32.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate32.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateClientResult = validate41;
+var schema50 = {"$id":"ClientResult","anyOf":[{"$ref":"Result"},{"$ref":"CreateMessageResult"},{"$ref":"ListRootsResult"}]};
+var schema51 = {"$id":"Result","additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object"};
+var schema52 = {"$id":"CreateMessageResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"content":{"type":"object","required":["type"],"discriminator":{"propertyName":"type"},"oneOf":[{"$ref":"TextContent"},{"$ref":"ImageContent"},{"$ref":"AudioContent"}]},"model":{"type":"string"},"role":{"$ref":"Role"},"stopReason":{"type":"string"}},"required":["content","model","role"],"type":"object"};
 
-// prettier-ignore
-const schema50 = {"$id":"ClientResult","anyOf":[{"$ref":"Result"},{"$ref":"CreateMessageResult"},{"$ref":"ListRootsResult"}]};
-
-// prettier-ignore
-const schema51 = {"$id":"Result","additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object"};
-
-// prettier-ignore
-const schema52 = {"$id":"CreateMessageResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"content":{"type":"object","required":["type"],"discriminator":{"propertyName":"type"},"oneOf":[{"$ref":"TextContent"},{"$ref":"ImageContent"},{"$ref":"AudioContent"}]},"model":{"type":"string"},"role":{"$ref":"Role"},"stopReason":{"type":"string"}},"required":["content","model","role"],"type":"object"};
-
-// prettier-ignore
-function validate42(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="CreateMessageResult" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((((data.content === undefined) && (missing0 = "content")) || ((data.model === undefined) && (missing0 = "model"))) || ((data.role === undefined) && (missing0 = "role"))){
-        validate42.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop109 = data._meta;
-        if(prop109 !== undefined){
-          let data0 = prop109;
-          const _errs1 = errors;
-          if(errors === _errs1){
-            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-            }
-            else {
-              validate42.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-              return false;
-            }
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop110 = data.content;
-          if(prop110 !== undefined){
-            let data1 = prop110;
-            const _errs4 = errors;
-            if(errors === _errs4){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                let missing1;
-                if((data1.type === undefined) && (missing1 = "type")){
-                  validate42.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/required",keyword:"required",params:{missingProperty: missing1}}];
-                  return false;
-                }
-                else {
-                  const tag0 = data1.type;
-                  if(typeof tag0 == "string"){
-                    if(tag0 === "text"){
-                      if(!(validate16(data1))){
-                        vErrors = vErrors === null ? rebaseErrors(validate16.errors, instancePath+"/content") : vErrors.concat(rebaseErrors(validate16.errors, instancePath+"/content"));
-                        errors = vErrors.length;
-                      }
-                    }
-                    else if(tag0 === "image"){
-                      if(!(validate18(data1))){
-                        vErrors = vErrors === null ? rebaseErrors(validate18.errors, instancePath+"/content") : vErrors.concat(rebaseErrors(validate18.errors, instancePath+"/content"));
-                        errors = vErrors.length;
-                      }
-                    }
-                    else if(tag0 === "audio"){
-                      if(!(validate11(data1))){
-                        vErrors = vErrors === null ? rebaseErrors(validate11.errors, instancePath+"/content") : vErrors.concat(rebaseErrors(validate11.errors, instancePath+"/content"));
-                        errors = vErrors.length;
-                      }
-                    }
-                    else {
-                      validate42.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0}}];
-                      return false;
-                    }
-                  }
-                  else {
-                    validate42.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0}}];
-                    return false;
-                  }
-                }
-              }
-              else {
-                validate42.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs4 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            const prop111 = data.model;
-            if(prop111 !== undefined){
-              const _errs10 = errors;
-              if(typeof prop111 !== "string"){
-                validate42.errors = [{instancePath:instancePath+"/model",schemaPath:"#/properties/model/type",keyword:"type",params:{type: "string"}}];
-                return false;
-              }
-              var valid0 = _errs10 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-            if(valid0){
-              const prop112 = data.role;
-              if(prop112 !== undefined){
-                let data3 = prop112;
-                const _errs12 = errors;
-                if(typeof data3 !== "string"){
-                  validate42.errors = [{instancePath:instancePath+"/role",schemaPath:"Role/type",keyword:"type",params:{type: "string"}}];
-                  return false;
-                }
-                if(!((data3 === "assistant") || (data3 === "user"))){
-                  validate42.errors = [{instancePath:instancePath+"/role",schemaPath:"Role/enum",keyword:"enum",params:{allowedValues: schema12.enum}}];
-                  return false;
-                }
-                var valid0 = _errs12 === errors;
-              }
-              else {
-                var valid0 = true;
-              }
-              if(valid0){
-                const prop113 = data.stopReason;
-                if(prop113 !== undefined){
-                  const _errs15 = errors;
-                  if(typeof prop113 !== "string"){
-                    validate42.errors = [{instancePath:instancePath+"/stopReason",schemaPath:"#/properties/stopReason/type",keyword:"type",params:{type: "string"}}];
-                    return false;
-                  }
-                  var valid0 = _errs15 === errors;
-                }
-                else {
-                  var valid0 = true;
-                }
-              }
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate42.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate42.errors = vErrors;
-  return errors === 0;
+function validate42(data, valCxt){
+"use strict"; /*# sourceURL="CreateMessageResult" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if((((data.content === undefined) && (missing0 = "content")) || ((data.model === undefined) && (missing0 = "model"))) || ((data.role === undefined) && (missing0 = "role"))){
+validate42.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data._meta !== undefined){
+var data0 = data._meta;
+var _errs1 = errors;
+if(errors === _errs1){
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+}
+else {
+validate42.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.content !== undefined){
+var data1 = data.content;
+var _errs4 = errors;
+if(errors === _errs4){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+var missing1;
+if((data1.type === undefined) && (missing1 = "type")){
+validate42.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/required",keyword:"required",params:{missingProperty: missing1}}];
+return false;
+}
+else {
+var tag0 = data1.type;
+if(typeof tag0 == "string"){
+if(tag0 === "text"){
+if(!(validate16(data1))){
+vErrors = vErrors === null ? func0(validate16.errors, instancePath+"/content") : vErrors.concat(func0(validate16.errors, instancePath+"/content"));
+errors = vErrors.length;
+}
+}
+else if(tag0 === "image"){
+if(!(validate18(data1))){
+vErrors = vErrors === null ? func0(validate18.errors, instancePath+"/content") : vErrors.concat(func0(validate18.errors, instancePath+"/content"));
+errors = vErrors.length;
+}
+}
+else if(tag0 === "audio"){
+if(!(validate11(data1))){
+vErrors = vErrors === null ? func0(validate11.errors, instancePath+"/content") : vErrors.concat(func0(validate11.errors, instancePath+"/content"));
+errors = vErrors.length;
+}
+}
+else {
+validate42.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0}}];
+return false;
+}
+}
+else {
+validate42.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0}}];
+return false;
+}
+}
+}
+else {
+validate42.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.model !== undefined){
+var _errs10 = errors;
+if(typeof data.model !== "string"){
+validate42.errors = [{instancePath:instancePath+"/model",schemaPath:"#/properties/model/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.role !== undefined){
+var data3 = data.role;
+var _errs12 = errors;
+if(typeof data3 !== "string"){
+validate42.errors = [{instancePath:instancePath+"/role",schemaPath:"Role/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if(!((data3 === "assistant") || (data3 === "user"))){
+validate42.errors = [{instancePath:instancePath+"/role",schemaPath:"Role/enum",keyword:"enum",params:{allowedValues: schema12.enum}}];
+return false;
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.stopReason !== undefined){
+var _errs15 = errors;
+if(typeof data.stopReason !== "string"){
+validate42.errors = [{instancePath:instancePath+"/stopReason",schemaPath:"#/properties/stopReason/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs15 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+else {
+validate42.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate42.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
-const schema54 = {"$id":"ListRootsResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"roots":{"items":{"$ref":"Root"},"type":"array"}},"required":["roots"],"type":"object"};
+var schema54 = {"$id":"ListRootsResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"roots":{"items":{"$ref":"Root"},"type":"array"}},"required":["roots"],"type":"object"};
+var schema55 = {"$id":"Root","properties":{"name":{"type":"string"},"uri":{"type":"string"}},"required":["uri"],"type":"object"};
 
-// prettier-ignore
-const schema55 = {"$id":"Root","properties":{"name":{"type":"string"},"uri":{"type":"string"}},"required":["uri"],"type":"object"};
-
-// prettier-ignore
-function validate47(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="ListRootsResult" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.roots === undefined) && (missing0 = "roots")){
-        validate47.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop114 = data._meta;
-        if(prop114 !== undefined){
-          let data0 = prop114;
-          const _errs1 = errors;
-          if(errors === _errs1){
-            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-            }
-            else {
-              validate47.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-              return false;
-            }
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop115 = data.roots;
-          if(prop115 !== undefined){
-            let data1 = prop115;
-            const _errs4 = errors;
-            if(errors === _errs4){
-              if(Array.isArray(data1)){
-                var valid1 = true;
-                const len0 = data1.length;
-                for(let i0=0; i0<len0; i0++){
-                  let data2 = data1[i0];
-                  const _errs6 = errors;
-                  const _errs7 = errors;
-                  if(errors === _errs7){
-                    if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                      let missing1;
-                      if((data2.uri === undefined) && (missing1 = "uri")){
-                        validate47.errors = [{instancePath:instancePath+"/roots/" + i0,schemaPath:"Root/required",keyword:"required",params:{missingProperty: missing1}}];
-                        return false;
-                      }
-                      else {
-                        const prop116 = data2.name;
-                        if(prop116 !== undefined){
-                          const _errs9 = errors;
-                          if(typeof prop116 !== "string"){
-                            validate47.errors = [{instancePath:instancePath+"/roots/" + i0+"/name",schemaPath:"Root/properties/name/type",keyword:"type",params:{type: "string"}}];
-                            return false;
-                          }
-                          var valid3 = _errs9 === errors;
-                        }
-                        else {
-                          var valid3 = true;
-                        }
-                        if(valid3){
-                          const prop117 = data2.uri;
-                          if(prop117 !== undefined){
-                            const _errs11 = errors;
-                            if(typeof prop117 !== "string"){
-                              validate47.errors = [{instancePath:instancePath+"/roots/" + i0+"/uri",schemaPath:"Root/properties/uri/type",keyword:"type",params:{type: "string"}}];
-                              return false;
-                            }
-                            var valid3 = _errs11 === errors;
-                          }
-                          else {
-                            var valid3 = true;
-                          }
-                        }
-                      }
-                    }
-                    else {
-                      validate47.errors = [{instancePath:instancePath+"/roots/" + i0,schemaPath:"Root/type",keyword:"type",params:{type: "object"}}];
-                      return false;
-                    }
-                  }
-                  var valid1 = _errs6 === errors;
-                  if(!valid1){
-                    break;
-                  }
-                }
-              }
-              else {
-                validate47.errors = [{instancePath:instancePath+"/roots",schemaPath:"#/properties/roots/type",keyword:"type",params:{type: "array"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs4 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate47.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate47.errors = vErrors;
-  return errors === 0;
+function validate47(data, valCxt){
+"use strict"; /*# sourceURL="ListRootsResult" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if((data.roots === undefined) && (missing0 = "roots")){
+validate47.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data._meta !== undefined){
+var data0 = data._meta;
+var _errs1 = errors;
+if(errors === _errs1){
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+}
+else {
+validate47.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.roots !== undefined){
+var data1 = data.roots;
+var _errs4 = errors;
+if(errors === _errs4){
+if(Array.isArray(data1)){
+var valid1 = true;
+var len0 = data1.length;
+for(var i0=0; i0<len0; i0++){
+var data2 = data1[i0];
+var _errs6 = errors;
+var _errs7 = errors;
+if(errors === _errs7){
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+var missing1;
+if((data2.uri === undefined) && (missing1 = "uri")){
+validate47.errors = [{instancePath:instancePath+"/roots/" + i0,schemaPath:"Root/required",keyword:"required",params:{missingProperty: missing1}}];
+return false;
+}
+else {
+if(data2.name !== undefined){
+var _errs9 = errors;
+if(typeof data2.name !== "string"){
+validate47.errors = [{instancePath:instancePath+"/roots/" + i0+"/name",schemaPath:"Root/properties/name/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid3 = _errs9 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data2.uri !== undefined){
+var _errs11 = errors;
+if(typeof data2.uri !== "string"){
+validate47.errors = [{instancePath:instancePath+"/roots/" + i0+"/uri",schemaPath:"Root/properties/uri/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid3 = _errs11 === errors;
+}
+else {
+var valid3 = true;
+}
+}
+}
+}
+else {
+validate47.errors = [{instancePath:instancePath+"/roots/" + i0,schemaPath:"Root/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid1 = _errs6 === errors;
+if(!valid1){
+break;
+}
+}
+}
+else {
+validate47.errors = [{instancePath:instancePath+"/roots",schemaPath:"#/properties/roots/type",keyword:"type",params:{type: "array"}}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate47.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate47.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
-function validate41(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="ClientResult" */;
-  let vErrors = null;
-  let errors = 0;
-  const _errs0 = errors;
-  let valid0 = false;
-  const _errs1 = errors;
-  const _errs2 = errors;
-  if(errors === _errs2){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      const prop118 = data._meta;
-      if(prop118 !== undefined){
-        let data0 = prop118;
-        const _errs5 = errors;
-        if(errors === _errs5){
-          if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-          }
-          else {
-            const err0 = {instancePath:instancePath+"/_meta",schemaPath:"Result/properties/_meta/type",keyword:"type",params:{type: "object"}};
-            if(vErrors === null){
-              vErrors = [err0];
-            }
-            else {
-              vErrors.push(err0);
-            }
-            errors++;
-          }
-        }
-      }
-    }
-    else {
-      const err1 = {instancePath,schemaPath:"Result/type",keyword:"type",params:{type: "object"}};
-      if(vErrors === null){
-        vErrors = [err1];
-      }
-      else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-  }
-  var _valid0 = _errs1 === errors;
-  valid0 = valid0 || _valid0;
-  if(!valid0){
-    const _errs8 = errors;
-    if(!(validate42(data))){
-      vErrors = vErrors === null ? rebaseErrors(validate42.errors, instancePath) : vErrors.concat(rebaseErrors(validate42.errors, instancePath));
-      errors = vErrors.length;
-    }
-    var _valid0 = _errs8 === errors;
-    valid0 = valid0 || _valid0;
-    if(!valid0){
-      const _errs9 = errors;
-      if(!(validate47(data))){
-        vErrors = vErrors === null ? rebaseErrors(validate47.errors, instancePath) : vErrors.concat(rebaseErrors(validate47.errors, instancePath));
-        errors = vErrors.length;
-      }
-      var _valid0 = _errs9 === errors;
-      valid0 = valid0 || _valid0;
-    }
-  }
-  if(!valid0){
-    const err2 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{}};
-    if(vErrors === null){
-      vErrors = [err2];
-    }
-    else {
-      vErrors.push(err2);
-    }
-    errors++;
-    validate41.errors = vErrors;
-    return false;
-  }
-  else {
-    errors = _errs0;
-    if(vErrors !== null){
-      if(_errs0){
-        vErrors.length = _errs0;
-      }
-      else {
-        vErrors = null;
-      }
-    }
-  }
-  validate41.errors = vErrors;
-  return errors === 0;
+
+function validate41(data, valCxt){
+"use strict"; /*# sourceURL="ClientResult" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+var _errs0 = errors;
+var valid0 = false;
+var _errs1 = errors;
+var _errs2 = errors;
+if(errors === _errs2){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data._meta !== undefined){
+var data0 = data._meta;
+var _errs5 = errors;
+if(errors === _errs5){
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+}
+else {
+var err0 = {instancePath:instancePath+"/_meta",schemaPath:"Result/properties/_meta/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+}
+}
+else {
+var err1 = {instancePath:instancePath,schemaPath:"Result/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+var _valid0 = _errs1 === errors;
+valid0 = valid0 || _valid0;
+if(!valid0){
+var _errs8 = errors;
+if(!(validate42(data))){
+vErrors = vErrors === null ? func0(validate42.errors, instancePath) : vErrors.concat(func0(validate42.errors, instancePath));
+errors = vErrors.length;
+}
+var _valid0 = _errs8 === errors;
+valid0 = valid0 || _valid0;
+if(!valid0){
+var _errs9 = errors;
+if(!(validate47(data))){
+vErrors = vErrors === null ? func0(validate47.errors, instancePath) : vErrors.concat(func0(validate47.errors, instancePath));
+errors = vErrors.length;
+}
+var _valid0 = _errs9 === errors;
+valid0 = valid0 || _valid0;
+}
+}
+if(!valid0){
+var err2 = {instancePath:instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+validate41.errors = vErrors;
+return false;
+}
+else {
+errors = _errs0;
+if(vErrors !== null){
+if(_errs0){
+vErrors.length = _errs0;
+}
+else {
+vErrors = null;
+}
+}
+}
+validate41.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateCompleteRequest = validate36;
 
-// prettier-ignore
 export const validateCompleteResult = validate49;
+var schema56 = {"$id":"CompleteResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"completion":{"properties":{"hasMore":{"type":"boolean"},"total":{"type":"integer"},"values":{"items":{"type":"string"},"type":"array"}},"required":["values"],"type":"object"}},"required":["completion"],"type":"object"};
 
-// prettier-ignore
-const schema56 = {"$id":"CompleteResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"completion":{"properties":{"hasMore":{"type":"boolean"},"total":{"type":"integer"},"values":{"items":{"type":"string"},"type":"array"}},"required":["values"],"type":"object"}},"required":["completion"],"type":"object"};
-
-// prettier-ignore
-function validate49(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="CompleteResult" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.completion === undefined) && (missing0 = "completion")){
-        validate49.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop119 = data._meta;
-        if(prop119 !== undefined){
-          let data0 = prop119;
-          const _errs1 = errors;
-          if(errors === _errs1){
-            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-            }
-            else {
-              validate49.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-              return false;
-            }
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop120 = data.completion;
-          if(prop120 !== undefined){
-            let data1 = prop120;
-            const _errs4 = errors;
-            if(errors === _errs4){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                let missing1;
-                if((data1.values === undefined) && (missing1 = "values")){
-                  validate49.errors = [{instancePath:instancePath+"/completion",schemaPath:"#/properties/completion/required",keyword:"required",params:{missingProperty: missing1}}];
-                  return false;
-                }
-                else {
-                  const prop121 = data1.hasMore;
-                  if(prop121 !== undefined){
-                    const _errs6 = errors;
-                    if(typeof prop121 !== "boolean"){
-                      validate49.errors = [{instancePath:instancePath+"/completion/hasMore",schemaPath:"#/properties/completion/properties/hasMore/type",keyword:"type",params:{type: "boolean"}}];
-                      return false;
-                    }
-                    var valid1 = _errs6 === errors;
-                  }
-                  else {
-                    var valid1 = true;
-                  }
-                  if(valid1){
-                    const prop122 = data1.total;
-                    if(prop122 !== undefined){
-                      let data3 = prop122;
-                      const _errs8 = errors;
-                      if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
-                        validate49.errors = [{instancePath:instancePath+"/completion/total",schemaPath:"#/properties/completion/properties/total/type",keyword:"type",params:{type: "integer"}}];
-                        return false;
-                      }
-                      var valid1 = _errs8 === errors;
-                    }
-                    else {
-                      var valid1 = true;
-                    }
-                    if(valid1){
-                      const prop123 = data1.values;
-                      if(prop123 !== undefined){
-                        let data4 = prop123;
-                        const _errs10 = errors;
-                        if(errors === _errs10){
-                          if(Array.isArray(data4)){
-                            var valid2 = true;
-                            const len0 = data4.length;
-                            for(let i0=0; i0<len0; i0++){
-                              const _errs12 = errors;
-                              if(typeof data4[i0] !== "string"){
-                                validate49.errors = [{instancePath:instancePath+"/completion/values/" + i0,schemaPath:"#/properties/completion/properties/values/items/type",keyword:"type",params:{type: "string"}}];
-                                return false;
-                              }
-                              var valid2 = _errs12 === errors;
-                              if(!valid2){
-                                break;
-                              }
-                            }
-                          }
-                          else {
-                            validate49.errors = [{instancePath:instancePath+"/completion/values",schemaPath:"#/properties/completion/properties/values/type",keyword:"type",params:{type: "array"}}];
-                            return false;
-                          }
-                        }
-                        var valid1 = _errs10 === errors;
-                      }
-                      else {
-                        var valid1 = true;
-                      }
-                    }
-                  }
-                }
-              }
-              else {
-                validate49.errors = [{instancePath:instancePath+"/completion",schemaPath:"#/properties/completion/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs4 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate49.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate49.errors = vErrors;
-  return errors === 0;
+function validate49(data, valCxt){
+"use strict"; /*# sourceURL="CompleteResult" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if((data.completion === undefined) && (missing0 = "completion")){
+validate49.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data._meta !== undefined){
+var data0 = data._meta;
+var _errs1 = errors;
+if(errors === _errs1){
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+}
+else {
+validate49.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.completion !== undefined){
+var data1 = data.completion;
+var _errs4 = errors;
+if(errors === _errs4){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+var missing1;
+if((data1.values === undefined) && (missing1 = "values")){
+validate49.errors = [{instancePath:instancePath+"/completion",schemaPath:"#/properties/completion/required",keyword:"required",params:{missingProperty: missing1}}];
+return false;
+}
+else {
+if(data1.hasMore !== undefined){
+var _errs6 = errors;
+if(typeof data1.hasMore !== "boolean"){
+validate49.errors = [{instancePath:instancePath+"/completion/hasMore",schemaPath:"#/properties/completion/properties/hasMore/type",keyword:"type",params:{type: "boolean"}}];
+return false;
+}
+var valid1 = _errs6 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data1.total !== undefined){
+var data3 = data1.total;
+var _errs8 = errors;
+if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
+validate49.errors = [{instancePath:instancePath+"/completion/total",schemaPath:"#/properties/completion/properties/total/type",keyword:"type",params:{type: "integer"}}];
+return false;
+}
+var valid1 = _errs8 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data1.values !== undefined){
+var data4 = data1.values;
+var _errs10 = errors;
+if(errors === _errs10){
+if(Array.isArray(data4)){
+var valid2 = true;
+var len0 = data4.length;
+for(var i0=0; i0<len0; i0++){
+var _errs12 = errors;
+if(typeof data4[i0] !== "string"){
+validate49.errors = [{instancePath:instancePath+"/completion/values/" + i0,schemaPath:"#/properties/completion/properties/values/items/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid2 = _errs12 === errors;
+if(!valid2){
+break;
+}
+}
+}
+else {
+validate49.errors = [{instancePath:instancePath+"/completion/values",schemaPath:"#/properties/completion/properties/values/type",keyword:"type",params:{type: "array"}}];
+return false;
+}
+}
+var valid1 = _errs10 === errors;
+}
+else {
+var valid1 = true;
+}
+}
+}
+}
+}
+else {
+validate49.errors = [{instancePath:instancePath+"/completion",schemaPath:"#/properties/completion/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate49.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate49.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateCreateMessageRequest = validate50;
+var schema57 = {"$id":"CreateMessageRequest","properties":{"method":{"const":"sampling/createMessage","type":"string"},"params":{"properties":{"includeContext":{"enum":["allServers","none","thisServer"],"type":"string"},"maxTokens":{"type":"integer"},"messages":{"items":{"$ref":"SamplingMessage"},"type":"array"},"metadata":{"additionalProperties":true,"properties":{},"type":"object"},"modelPreferences":{"$ref":"ModelPreferences"},"stopSequences":{"items":{"type":"string"},"type":"array"},"systemPrompt":{"type":"string"},"temperature":{"type":"number"}},"required":["maxTokens","messages"],"type":"object"}},"required":["method","params"],"type":"object"};
+var schema58 = {"$id":"SamplingMessage","properties":{"content":{"type":"object","required":["type"],"discriminator":{"propertyName":"type"},"oneOf":[{"$ref":"TextContent"},{"$ref":"ImageContent"},{"$ref":"AudioContent"}]},"role":{"$ref":"Role"}},"required":["content","role"],"type":"object"};
 
-// prettier-ignore
-const schema57 = {"$id":"CreateMessageRequest","properties":{"method":{"const":"sampling/createMessage","type":"string"},"params":{"properties":{"includeContext":{"enum":["allServers","none","thisServer"],"type":"string"},"maxTokens":{"type":"integer"},"messages":{"items":{"$ref":"SamplingMessage"},"type":"array"},"metadata":{"additionalProperties":true,"properties":{},"type":"object"},"modelPreferences":{"$ref":"ModelPreferences"},"stopSequences":{"items":{"type":"string"},"type":"array"},"systemPrompt":{"type":"string"},"temperature":{"type":"number"}},"required":["maxTokens","messages"],"type":"object"}},"required":["method","params"],"type":"object"};
-
-// prettier-ignore
-const schema58 = {"$id":"SamplingMessage","properties":{"content":{"type":"object","required":["type"],"discriminator":{"propertyName":"type"},"oneOf":[{"$ref":"TextContent"},{"$ref":"ImageContent"},{"$ref":"AudioContent"}]},"role":{"$ref":"Role"}},"required":["content","role"],"type":"object"};
-
-// prettier-ignore
-function validate51(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="SamplingMessage" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.content === undefined) && (missing0 = "content")) || ((data.role === undefined) && (missing0 = "role"))){
-        validate51.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop124 = data.content;
-        if(prop124 !== undefined){
-          let data0 = prop124;
-          const _errs1 = errors;
-          if(errors === _errs1){
-            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-              let missing1;
-              if((data0.type === undefined) && (missing1 = "type")){
-                validate51.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/required",keyword:"required",params:{missingProperty: missing1}}];
-                return false;
-              }
-              else {
-                const tag0 = data0.type;
-                if(typeof tag0 == "string"){
-                  if(tag0 === "text"){
-                    if(!(validate16(data0))){
-                      vErrors = vErrors === null ? rebaseErrors(validate16.errors, instancePath+"/content") : vErrors.concat(rebaseErrors(validate16.errors, instancePath+"/content"));
-                      errors = vErrors.length;
-                    }
-                  }
-                  else if(tag0 === "image"){
-                    if(!(validate18(data0))){
-                      vErrors = vErrors === null ? rebaseErrors(validate18.errors, instancePath+"/content") : vErrors.concat(rebaseErrors(validate18.errors, instancePath+"/content"));
-                      errors = vErrors.length;
-                    }
-                  }
-                  else if(tag0 === "audio"){
-                    if(!(validate11(data0))){
-                      vErrors = vErrors === null ? rebaseErrors(validate11.errors, instancePath+"/content") : vErrors.concat(rebaseErrors(validate11.errors, instancePath+"/content"));
-                      errors = vErrors.length;
-                    }
-                  }
-                  else {
-                    validate51.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0}}];
-                    return false;
-                  }
-                }
-                else {
-                  validate51.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0}}];
-                  return false;
-                }
-              }
-            }
-            else {
-              validate51.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "object"}}];
-              return false;
-            }
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop125 = data.role;
-          if(prop125 !== undefined){
-            let data1 = prop125;
-            const _errs7 = errors;
-            if(typeof data1 !== "string"){
-              validate51.errors = [{instancePath:instancePath+"/role",schemaPath:"Role/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            if(!((data1 === "assistant") || (data1 === "user"))){
-              validate51.errors = [{instancePath:instancePath+"/role",schemaPath:"Role/enum",keyword:"enum",params:{allowedValues: schema12.enum}}];
-              return false;
-            }
-            var valid0 = _errs7 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate51.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate51.errors = vErrors;
-  return errors === 0;
+function validate51(data, valCxt){
+"use strict"; /*# sourceURL="SamplingMessage" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if(((data.content === undefined) && (missing0 = "content")) || ((data.role === undefined) && (missing0 = "role"))){
+validate51.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.content !== undefined){
+var data0 = data.content;
+var _errs1 = errors;
+if(errors === _errs1){
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+var missing1;
+if((data0.type === undefined) && (missing1 = "type")){
+validate51.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/required",keyword:"required",params:{missingProperty: missing1}}];
+return false;
+}
+else {
+var tag0 = data0.type;
+if(typeof tag0 == "string"){
+if(tag0 === "text"){
+if(!(validate16(data0))){
+vErrors = vErrors === null ? func0(validate16.errors, instancePath+"/content") : vErrors.concat(func0(validate16.errors, instancePath+"/content"));
+errors = vErrors.length;
+}
+}
+else if(tag0 === "image"){
+if(!(validate18(data0))){
+vErrors = vErrors === null ? func0(validate18.errors, instancePath+"/content") : vErrors.concat(func0(validate18.errors, instancePath+"/content"));
+errors = vErrors.length;
+}
+}
+else if(tag0 === "audio"){
+if(!(validate11(data0))){
+vErrors = vErrors === null ? func0(validate11.errors, instancePath+"/content") : vErrors.concat(func0(validate11.errors, instancePath+"/content"));
+errors = vErrors.length;
+}
+}
+else {
+validate51.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0}}];
+return false;
+}
+}
+else {
+validate51.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0}}];
+return false;
+}
+}
+}
+else {
+validate51.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.role !== undefined){
+var data1 = data.role;
+var _errs7 = errors;
+if(typeof data1 !== "string"){
+validate51.errors = [{instancePath:instancePath+"/role",schemaPath:"Role/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if(!((data1 === "assistant") || (data1 === "user"))){
+validate51.errors = [{instancePath:instancePath+"/role",schemaPath:"Role/enum",keyword:"enum",params:{allowedValues: schema12.enum}}];
+return false;
+}
+var valid0 = _errs7 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate51.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate51.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
-const schema60 = {"$id":"ModelPreferences","properties":{"costPriority":{"maximum":1,"minimum":0,"type":"number"},"hints":{"items":{"$ref":"ModelHint"},"type":"array"},"intelligencePriority":{"maximum":1,"minimum":0,"type":"number"},"speedPriority":{"maximum":1,"minimum":0,"type":"number"}},"type":"object"};
+var schema60 = {"$id":"ModelPreferences","properties":{"costPriority":{"maximum":1,"minimum":0,"type":"number"},"hints":{"items":{"$ref":"ModelHint"},"type":"array"},"intelligencePriority":{"maximum":1,"minimum":0,"type":"number"},"speedPriority":{"maximum":1,"minimum":0,"type":"number"}},"type":"object"};
+var schema61 = {"$id":"ModelHint","properties":{"name":{"type":"string"}},"type":"object"};
 
-// prettier-ignore
-const schema61 = {"$id":"ModelHint","properties":{"name":{"type":"string"}},"type":"object"};
-
-// prettier-ignore
-function validate56(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="ModelPreferences" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      const prop126 = data.costPriority;
-      if(prop126 !== undefined){
-        let data0 = prop126;
-        const _errs1 = errors;
-        if(errors === _errs1){
-          if(typeof data0 == "number"){
-            if(data0 > 1 || isNaN(data0)){
-              validate56.errors = [{instancePath:instancePath+"/costPriority",schemaPath:"#/properties/costPriority/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1}}];
-              return false;
-            }
-            else {
-              if(data0 < 0 || isNaN(data0)){
-                validate56.errors = [{instancePath:instancePath+"/costPriority",schemaPath:"#/properties/costPriority/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}}];
-                return false;
-              }
-            }
-          }
-          else {
-            validate56.errors = [{instancePath:instancePath+"/costPriority",schemaPath:"#/properties/costPriority/type",keyword:"type",params:{type: "number"}}];
-            return false;
-          }
-        }
-        var valid0 = _errs1 === errors;
-      }
-      else {
-        var valid0 = true;
-      }
-      if(valid0){
-        const prop127 = data.hints;
-        if(prop127 !== undefined){
-          let data1 = prop127;
-          const _errs3 = errors;
-          if(errors === _errs3){
-            if(Array.isArray(data1)){
-              var valid1 = true;
-              const len0 = data1.length;
-              for(let i0=0; i0<len0; i0++){
-                let data2 = data1[i0];
-                const _errs5 = errors;
-                const _errs6 = errors;
-                if(errors === _errs6){
-                  if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                    const prop128 = data2.name;
-                    if(prop128 !== undefined){
-                      if(typeof prop128 !== "string"){
-                        validate56.errors = [{instancePath:instancePath+"/hints/" + i0+"/name",schemaPath:"ModelHint/properties/name/type",keyword:"type",params:{type: "string"}}];
-                        return false;
-                      }
-                    }
-                  }
-                  else {
-                    validate56.errors = [{instancePath:instancePath+"/hints/" + i0,schemaPath:"ModelHint/type",keyword:"type",params:{type: "object"}}];
-                    return false;
-                  }
-                }
-                var valid1 = _errs5 === errors;
-                if(!valid1){
-                  break;
-                }
-              }
-            }
-            else {
-              validate56.errors = [{instancePath:instancePath+"/hints",schemaPath:"#/properties/hints/type",keyword:"type",params:{type: "array"}}];
-              return false;
-            }
-          }
-          var valid0 = _errs3 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop129 = data.intelligencePriority;
-          if(prop129 !== undefined){
-            let data4 = prop129;
-            const _errs10 = errors;
-            if(errors === _errs10){
-              if(typeof data4 == "number"){
-                if(data4 > 1 || isNaN(data4)){
-                  validate56.errors = [{instancePath:instancePath+"/intelligencePriority",schemaPath:"#/properties/intelligencePriority/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1}}];
-                  return false;
-                }
-                else {
-                  if(data4 < 0 || isNaN(data4)){
-                    validate56.errors = [{instancePath:instancePath+"/intelligencePriority",schemaPath:"#/properties/intelligencePriority/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}}];
-                    return false;
-                  }
-                }
-              }
-              else {
-                validate56.errors = [{instancePath:instancePath+"/intelligencePriority",schemaPath:"#/properties/intelligencePriority/type",keyword:"type",params:{type: "number"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs10 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            const prop130 = data.speedPriority;
-            if(prop130 !== undefined){
-              let data5 = prop130;
-              const _errs12 = errors;
-              if(errors === _errs12){
-                if(typeof data5 == "number"){
-                  if(data5 > 1 || isNaN(data5)){
-                    validate56.errors = [{instancePath:instancePath+"/speedPriority",schemaPath:"#/properties/speedPriority/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1}}];
-                    return false;
-                  }
-                  else {
-                    if(data5 < 0 || isNaN(data5)){
-                      validate56.errors = [{instancePath:instancePath+"/speedPriority",schemaPath:"#/properties/speedPriority/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}}];
-                      return false;
-                    }
-                  }
-                }
-                else {
-                  validate56.errors = [{instancePath:instancePath+"/speedPriority",schemaPath:"#/properties/speedPriority/type",keyword:"type",params:{type: "number"}}];
-                  return false;
-                }
-              }
-              var valid0 = _errs12 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate56.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate56.errors = vErrors;
-  return errors === 0;
+function validate56(data, valCxt){
+"use strict"; /*# sourceURL="ModelPreferences" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.costPriority !== undefined){
+var data0 = data.costPriority;
+var _errs1 = errors;
+if(errors === _errs1){
+if(typeof data0 == "number"){
+if(data0 > 1 || isNaN(data0)){
+validate56.errors = [{instancePath:instancePath+"/costPriority",schemaPath:"#/properties/costPriority/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1}}];
+return false;
+}
+else {
+if(data0 < 0 || isNaN(data0)){
+validate56.errors = [{instancePath:instancePath+"/costPriority",schemaPath:"#/properties/costPriority/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}}];
+return false;
+}
+}
+}
+else {
+validate56.errors = [{instancePath:instancePath+"/costPriority",schemaPath:"#/properties/costPriority/type",keyword:"type",params:{type: "number"}}];
+return false;
+}
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.hints !== undefined){
+var data1 = data.hints;
+var _errs3 = errors;
+if(errors === _errs3){
+if(Array.isArray(data1)){
+var valid1 = true;
+var len0 = data1.length;
+for(var i0=0; i0<len0; i0++){
+var data2 = data1[i0];
+var _errs5 = errors;
+var _errs6 = errors;
+if(errors === _errs6){
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+if(data2.name !== undefined){
+if(typeof data2.name !== "string"){
+validate56.errors = [{instancePath:instancePath+"/hints/" + i0+"/name",schemaPath:"ModelHint/properties/name/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+}
+}
+else {
+validate56.errors = [{instancePath:instancePath+"/hints/" + i0,schemaPath:"ModelHint/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid1 = _errs5 === errors;
+if(!valid1){
+break;
+}
+}
+}
+else {
+validate56.errors = [{instancePath:instancePath+"/hints",schemaPath:"#/properties/hints/type",keyword:"type",params:{type: "array"}}];
+return false;
+}
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.intelligencePriority !== undefined){
+var data4 = data.intelligencePriority;
+var _errs10 = errors;
+if(errors === _errs10){
+if(typeof data4 == "number"){
+if(data4 > 1 || isNaN(data4)){
+validate56.errors = [{instancePath:instancePath+"/intelligencePriority",schemaPath:"#/properties/intelligencePriority/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1}}];
+return false;
+}
+else {
+if(data4 < 0 || isNaN(data4)){
+validate56.errors = [{instancePath:instancePath+"/intelligencePriority",schemaPath:"#/properties/intelligencePriority/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}}];
+return false;
+}
+}
+}
+else {
+validate56.errors = [{instancePath:instancePath+"/intelligencePriority",schemaPath:"#/properties/intelligencePriority/type",keyword:"type",params:{type: "number"}}];
+return false;
+}
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.speedPriority !== undefined){
+var data5 = data.speedPriority;
+var _errs12 = errors;
+if(errors === _errs12){
+if(typeof data5 == "number"){
+if(data5 > 1 || isNaN(data5)){
+validate56.errors = [{instancePath:instancePath+"/speedPriority",schemaPath:"#/properties/speedPriority/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1}}];
+return false;
+}
+else {
+if(data5 < 0 || isNaN(data5)){
+validate56.errors = [{instancePath:instancePath+"/speedPriority",schemaPath:"#/properties/speedPriority/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}}];
+return false;
+}
+}
+}
+else {
+validate56.errors = [{instancePath:instancePath+"/speedPriority",schemaPath:"#/properties/speedPriority/type",keyword:"type",params:{type: "number"}}];
+return false;
+}
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+validate56.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate56.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
-function validate50(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="CreateMessageRequest" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
-        validate50.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop131 = data.method;
-        if(prop131 !== undefined){
-          let data0 = prop131;
-          const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate50.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("sampling/createMessage" !== data0){
-            validate50.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "sampling/createMessage"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop132 = data.params;
-          if(prop132 !== undefined){
-            let data1 = prop132;
-            const _errs3 = errors;
-            if(errors === _errs3){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                let missing1;
-                if(((data1.maxTokens === undefined) && (missing1 = "maxTokens")) || ((data1.messages === undefined) && (missing1 = "messages"))){
-                  validate50.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
-                  return false;
-                }
-                else {
-                  const prop133 = data1.includeContext;
-                  if(prop133 !== undefined){
-                    let data2 = prop133;
-                    const _errs5 = errors;
-                    if(typeof data2 !== "string"){
-                      validate50.errors = [{instancePath:instancePath+"/params/includeContext",schemaPath:"#/properties/params/properties/includeContext/type",keyword:"type",params:{type: "string"}}];
-                      return false;
-                    }
-                    if(!(((data2 === "allServers") || (data2 === "none")) || (data2 === "thisServer"))){
-                      validate50.errors = [{instancePath:instancePath+"/params/includeContext",schemaPath:"#/properties/params/properties/includeContext/enum",keyword:"enum",params:{allowedValues: schema57.properties.params.properties.includeContext.enum}}];
-                      return false;
-                    }
-                    var valid1 = _errs5 === errors;
-                  }
-                  else {
-                    var valid1 = true;
-                  }
-                  if(valid1){
-                    const prop134 = data1.maxTokens;
-                    if(prop134 !== undefined){
-                      let data3 = prop134;
-                      const _errs7 = errors;
-                      if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
-                        validate50.errors = [{instancePath:instancePath+"/params/maxTokens",schemaPath:"#/properties/params/properties/maxTokens/type",keyword:"type",params:{type: "integer"}}];
-                        return false;
-                      }
-                      var valid1 = _errs7 === errors;
-                    }
-                    else {
-                      var valid1 = true;
-                    }
-                    if(valid1){
-                      const prop135 = data1.messages;
-                      if(prop135 !== undefined){
-                        let data4 = prop135;
-                        const _errs9 = errors;
-                        if(errors === _errs9){
-                          if(Array.isArray(data4)){
-                            var valid2 = true;
-                            const len0 = data4.length;
-                            for(let i0=0; i0<len0; i0++){
-                              const _errs11 = errors;
-                              if(!(validate51(data4[i0]))){
-                                vErrors = vErrors === null ? rebaseErrors(validate51.errors, instancePath+"/params/messages/" + i0) : vErrors.concat(rebaseErrors(validate51.errors, instancePath+"/params/messages/" + i0));
-                                errors = vErrors.length;
-                              }
-                              var valid2 = _errs11 === errors;
-                              if(!valid2){
-                                break;
-                              }
-                            }
-                          }
-                          else {
-                            validate50.errors = [{instancePath:instancePath+"/params/messages",schemaPath:"#/properties/params/properties/messages/type",keyword:"type",params:{type: "array"}}];
-                            return false;
-                          }
-                        }
-                        var valid1 = _errs9 === errors;
-                      }
-                      else {
-                        var valid1 = true;
-                      }
-                      if(valid1){
-                        const prop136 = data1.metadata;
-                        if(prop136 !== undefined){
-                          let data6 = prop136;
-                          const _errs12 = errors;
-                          if(errors === _errs12){
-                            if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-                            }
-                            else {
-                              validate50.errors = [{instancePath:instancePath+"/params/metadata",schemaPath:"#/properties/params/properties/metadata/type",keyword:"type",params:{type: "object"}}];
-                              return false;
-                            }
-                          }
-                          var valid1 = _errs12 === errors;
-                        }
-                        else {
-                          var valid1 = true;
-                        }
-                        if(valid1){
-                          const prop137 = data1.modelPreferences;
-                          if(prop137 !== undefined){
-                            const _errs15 = errors;
-                            if(!(validate56(prop137))){
-                              vErrors = vErrors === null ? rebaseErrors(validate56.errors, instancePath+"/params/modelPreferences") : vErrors.concat(rebaseErrors(validate56.errors, instancePath+"/params/modelPreferences"));
-                              errors = vErrors.length;
-                            }
-                            var valid1 = _errs15 === errors;
-                          }
-                          else {
-                            var valid1 = true;
-                          }
-                          if(valid1){
-                            const prop138 = data1.stopSequences;
-                            if(prop138 !== undefined){
-                              let data8 = prop138;
-                              const _errs16 = errors;
-                              if(errors === _errs16){
-                                if(Array.isArray(data8)){
-                                  var valid3 = true;
-                                  const len1 = data8.length;
-                                  for(let i1=0; i1<len1; i1++){
-                                    const _errs18 = errors;
-                                    if(typeof data8[i1] !== "string"){
-                                      validate50.errors = [{instancePath:instancePath+"/params/stopSequences/" + i1,schemaPath:"#/properties/params/properties/stopSequences/items/type",keyword:"type",params:{type: "string"}}];
-                                      return false;
-                                    }
-                                    var valid3 = _errs18 === errors;
-                                    if(!valid3){
-                                      break;
-                                    }
-                                  }
-                                }
-                                else {
-                                  validate50.errors = [{instancePath:instancePath+"/params/stopSequences",schemaPath:"#/properties/params/properties/stopSequences/type",keyword:"type",params:{type: "array"}}];
-                                  return false;
-                                }
-                              }
-                              var valid1 = _errs16 === errors;
-                            }
-                            else {
-                              var valid1 = true;
-                            }
-                            if(valid1){
-                              const prop139 = data1.systemPrompt;
-                              if(prop139 !== undefined){
-                                const _errs20 = errors;
-                                if(typeof prop139 !== "string"){
-                                  validate50.errors = [{instancePath:instancePath+"/params/systemPrompt",schemaPath:"#/properties/params/properties/systemPrompt/type",keyword:"type",params:{type: "string"}}];
-                                  return false;
-                                }
-                                var valid1 = _errs20 === errors;
-                              }
-                              else {
-                                var valid1 = true;
-                              }
-                              if(valid1){
-                                const prop140 = data1.temperature;
-                                if(prop140 !== undefined){
-                                  const _errs22 = errors;
-                                  if(!(typeof prop140 == "number")){
-                                    validate50.errors = [{instancePath:instancePath+"/params/temperature",schemaPath:"#/properties/params/properties/temperature/type",keyword:"type",params:{type: "number"}}];
-                                    return false;
-                                  }
-                                  var valid1 = _errs22 === errors;
-                                }
-                                else {
-                                  var valid1 = true;
-                                }
-                              }
-                            }
-                          }
-                        }
-                      }
-                    }
-                  }
-                }
-              }
-              else {
-                validate50.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate50.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate50.errors = vErrors;
-  return errors === 0;
+
+function validate50(data, valCxt){
+"use strict"; /*# sourceURL="CreateMessageRequest" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
+validate50.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.method !== undefined){
+var data0 = data.method;
+var _errs1 = errors;
+if(typeof data0 !== "string"){
+validate50.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("sampling/createMessage" !== data0){
+validate50.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "sampling/createMessage"}}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.params !== undefined){
+var data1 = data.params;
+var _errs3 = errors;
+if(errors === _errs3){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+var missing1;
+if(((data1.maxTokens === undefined) && (missing1 = "maxTokens")) || ((data1.messages === undefined) && (missing1 = "messages"))){
+validate50.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
+return false;
+}
+else {
+if(data1.includeContext !== undefined){
+var data2 = data1.includeContext;
+var _errs5 = errors;
+if(typeof data2 !== "string"){
+validate50.errors = [{instancePath:instancePath+"/params/includeContext",schemaPath:"#/properties/params/properties/includeContext/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if(!(((data2 === "allServers") || (data2 === "none")) || (data2 === "thisServer"))){
+validate50.errors = [{instancePath:instancePath+"/params/includeContext",schemaPath:"#/properties/params/properties/includeContext/enum",keyword:"enum",params:{allowedValues: schema57.properties.params.properties.includeContext.enum}}];
+return false;
+}
+var valid1 = _errs5 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data1.maxTokens !== undefined){
+var data3 = data1.maxTokens;
+var _errs7 = errors;
+if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
+validate50.errors = [{instancePath:instancePath+"/params/maxTokens",schemaPath:"#/properties/params/properties/maxTokens/type",keyword:"type",params:{type: "integer"}}];
+return false;
+}
+var valid1 = _errs7 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data1.messages !== undefined){
+var data4 = data1.messages;
+var _errs9 = errors;
+if(errors === _errs9){
+if(Array.isArray(data4)){
+var valid2 = true;
+var len0 = data4.length;
+for(var i0=0; i0<len0; i0++){
+var _errs11 = errors;
+if(!(validate51(data4[i0]))){
+vErrors = vErrors === null ? func0(validate51.errors, instancePath+"/params/messages/" + i0) : vErrors.concat(func0(validate51.errors, instancePath+"/params/messages/" + i0));
+errors = vErrors.length;
+}
+var valid2 = _errs11 === errors;
+if(!valid2){
+break;
+}
+}
+}
+else {
+validate50.errors = [{instancePath:instancePath+"/params/messages",schemaPath:"#/properties/params/properties/messages/type",keyword:"type",params:{type: "array"}}];
+return false;
+}
+}
+var valid1 = _errs9 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data1.metadata !== undefined){
+var data6 = data1.metadata;
+var _errs12 = errors;
+if(errors === _errs12){
+if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+}
+else {
+validate50.errors = [{instancePath:instancePath+"/params/metadata",schemaPath:"#/properties/params/properties/metadata/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid1 = _errs12 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data1.modelPreferences !== undefined){
+var _errs15 = errors;
+if(!(validate56(data1.modelPreferences))){
+vErrors = vErrors === null ? func0(validate56.errors, instancePath+"/params/modelPreferences") : vErrors.concat(func0(validate56.errors, instancePath+"/params/modelPreferences"));
+errors = vErrors.length;
+}
+var valid1 = _errs15 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data1.stopSequences !== undefined){
+var data8 = data1.stopSequences;
+var _errs16 = errors;
+if(errors === _errs16){
+if(Array.isArray(data8)){
+var valid3 = true;
+var len1 = data8.length;
+for(var i1=0; i1<len1; i1++){
+var _errs18 = errors;
+if(typeof data8[i1] !== "string"){
+validate50.errors = [{instancePath:instancePath+"/params/stopSequences/" + i1,schemaPath:"#/properties/params/properties/stopSequences/items/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid3 = _errs18 === errors;
+if(!valid3){
+break;
+}
+}
+}
+else {
+validate50.errors = [{instancePath:instancePath+"/params/stopSequences",schemaPath:"#/properties/params/properties/stopSequences/type",keyword:"type",params:{type: "array"}}];
+return false;
+}
+}
+var valid1 = _errs16 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data1.systemPrompt !== undefined){
+var _errs20 = errors;
+if(typeof data1.systemPrompt !== "string"){
+validate50.errors = [{instancePath:instancePath+"/params/systemPrompt",schemaPath:"#/properties/params/properties/systemPrompt/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid1 = _errs20 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data1.temperature !== undefined){
+var _errs22 = errors;
+if(!(typeof data1.temperature == "number")){
+validate50.errors = [{instancePath:instancePath+"/params/temperature",schemaPath:"#/properties/params/properties/temperature/type",keyword:"type",params:{type: "number"}}];
+return false;
+}
+var valid1 = _errs22 === errors;
+}
+else {
+var valid1 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate50.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate50.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate50.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateCreateMessageResult = validate42;
 
-// prettier-ignore
 export const validateCursor = validate58;
+var schema62 = {"$id":"Cursor","type":"string"};
 
-// prettier-ignore
-const schema62 = {"$id":"Cursor","type":"string"};
-
-// prettier-ignore
-function validate58(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="Cursor" */;
-  let vErrors = null;
-  let errors = 0;
-  if(typeof data !== "string"){
-    validate58.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"}}];
-    return false;
-  }
-  validate58.errors = vErrors;
-  return errors === 0;
+function validate58(data, valCxt){
+"use strict"; /*# sourceURL="Cursor" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(typeof data !== "string"){
+validate58.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+validate58.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateEmbeddedResource = validate20;
 
-// prettier-ignore
 export const validateEmptyResult = validate59;
+var schema63 = {"$id":"EmptyResult","$ref":"Result"};
 
-// prettier-ignore
-const schema63 = {"$id":"EmptyResult","$ref":"Result"};
-
-// prettier-ignore
-function validate59(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="EmptyResult" */;
-  let vErrors = null;
-  let errors = 0;
-  const _errs0 = errors;
-  if(errors === _errs0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      const prop141 = data._meta;
-      if(prop141 !== undefined){
-        let data0 = prop141;
-        const _errs3 = errors;
-        if(errors === _errs3){
-          if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-          }
-          else {
-            validate59.errors = [{instancePath:instancePath+"/_meta",schemaPath:"Result/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-            return false;
-          }
-        }
-      }
-    }
-    else {
-      validate59.errors = [{instancePath,schemaPath:"Result/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate59.errors = vErrors;
-  return errors === 0;
+function validate59(data, valCxt){
+"use strict"; /*# sourceURL="EmptyResult" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+var _errs0 = errors;
+if(errors === _errs0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data._meta !== undefined){
+var data0 = data._meta;
+var _errs3 = errors;
+if(errors === _errs3){
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+}
+else {
+validate59.errors = [{instancePath:instancePath+"/_meta",schemaPath:"Result/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+}
+}
+else {
+validate59.errors = [{instancePath:instancePath,schemaPath:"Result/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate59.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateGetPromptRequest = validate60;
 
-// prettier-ignore
-function validate60(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="GetPromptRequest" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
-        validate60.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop142 = data.method;
-        if(prop142 !== undefined){
-          let data0 = prop142;
-          const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate60.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("prompts/get" !== data0){
-            validate60.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "prompts/get"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop143 = data.params;
-          if(prop143 !== undefined){
-            let data1 = prop143;
-            const _errs3 = errors;
-            if(errors === _errs3){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                let missing1;
-                if((data1.name === undefined) && (missing1 = "name")){
-                  validate60.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
-                  return false;
-                }
-                else {
-                  const prop144 = data1.arguments;
-                  if(prop144 !== undefined){
-                    let data2 = prop144;
-                    const _errs5 = errors;
-                    if(errors === _errs5){
-                      if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                        for(const key0 in data2){
-                          const _errs8 = errors;
-                          if(typeof data2[key0] !== "string"){
-                            validate60.errors = [{instancePath:instancePath+"/params/arguments/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/params/properties/arguments/additionalProperties/type",keyword:"type",params:{type: "string"}}];
-                            return false;
-                          }
-                          var valid2 = _errs8 === errors;
-                          if(!valid2){
-                            break;
-                          }
-                        }
-                      }
-                      else {
-                        validate60.errors = [{instancePath:instancePath+"/params/arguments",schemaPath:"#/properties/params/properties/arguments/type",keyword:"type",params:{type: "object"}}];
-                        return false;
-                      }
-                    }
-                    var valid1 = _errs5 === errors;
-                  }
-                  else {
-                    var valid1 = true;
-                  }
-                  if(valid1){
-                    const prop145 = data1.name;
-                    if(prop145 !== undefined){
-                      const _errs10 = errors;
-                      if(typeof prop145 !== "string"){
-                        validate60.errors = [{instancePath:instancePath+"/params/name",schemaPath:"#/properties/params/properties/name/type",keyword:"type",params:{type: "string"}}];
-                        return false;
-                      }
-                      var valid1 = _errs10 === errors;
-                    }
-                    else {
-                      var valid1 = true;
-                    }
-                  }
-                }
-              }
-              else {
-                validate60.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate60.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate60.errors = vErrors;
-  return errors === 0;
+function validate60(data, valCxt){
+"use strict"; /*# sourceURL="GetPromptRequest" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
+validate60.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.method !== undefined){
+var data0 = data.method;
+var _errs1 = errors;
+if(typeof data0 !== "string"){
+validate60.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("prompts/get" !== data0){
+validate60.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "prompts/get"}}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.params !== undefined){
+var data1 = data.params;
+var _errs3 = errors;
+if(errors === _errs3){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+var missing1;
+if((data1.name === undefined) && (missing1 = "name")){
+validate60.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
+return false;
+}
+else {
+if(data1.arguments !== undefined){
+var data2 = data1.arguments;
+var _errs5 = errors;
+if(errors === _errs5){
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+for(var key0 in data2){
+var _errs8 = errors;
+if(typeof data2[key0] !== "string"){
+validate60.errors = [{instancePath:instancePath+"/params/arguments/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/params/properties/arguments/additionalProperties/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid2 = _errs8 === errors;
+if(!valid2){
+break;
+}
+}
+}
+else {
+validate60.errors = [{instancePath:instancePath+"/params/arguments",schemaPath:"#/properties/params/properties/arguments/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid1 = _errs5 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data1.name !== undefined){
+var _errs10 = errors;
+if(typeof data1.name !== "string"){
+validate60.errors = [{instancePath:instancePath+"/params/name",schemaPath:"#/properties/params/properties/name/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid1 = _errs10 === errors;
+}
+else {
+var valid1 = true;
+}
+}
+}
+}
+else {
+validate60.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate60.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate60.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateGetPromptResult = validate61;
+var schema66 = {"$id":"GetPromptResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"description":{"type":"string"},"messages":{"items":{"$ref":"PromptMessage"},"type":"array"}},"required":["messages"],"type":"object"};
+var schema67 = {"$id":"PromptMessage","properties":{"content":{"type":"object","required":["type"],"discriminator":{"propertyName":"type"},"oneOf":[{"$ref":"TextContent"},{"$ref":"ImageContent"},{"$ref":"AudioContent"},{"$ref":"EmbeddedResource"}]},"role":{"$ref":"Role"}},"required":["content","role"],"type":"object"};
 
-// prettier-ignore
-const schema66 = {"$id":"GetPromptResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"description":{"type":"string"},"messages":{"items":{"$ref":"PromptMessage"},"type":"array"}},"required":["messages"],"type":"object"};
-
-// prettier-ignore
-const schema67 = {"$id":"PromptMessage","properties":{"content":{"type":"object","required":["type"],"discriminator":{"propertyName":"type"},"oneOf":[{"$ref":"TextContent"},{"$ref":"ImageContent"},{"$ref":"AudioContent"},{"$ref":"EmbeddedResource"}]},"role":{"$ref":"Role"}},"required":["content","role"],"type":"object"};
-
-// prettier-ignore
-function validate62(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="PromptMessage" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.content === undefined) && (missing0 = "content")) || ((data.role === undefined) && (missing0 = "role"))){
-        validate62.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop146 = data.content;
-        if(prop146 !== undefined){
-          let data0 = prop146;
-          const _errs1 = errors;
-          if(errors === _errs1){
-            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-              let missing1;
-              if((data0.type === undefined) && (missing1 = "type")){
-                validate62.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/required",keyword:"required",params:{missingProperty: missing1}}];
-                return false;
-              }
-              else {
-                const tag0 = data0.type;
-                if(typeof tag0 == "string"){
-                  if(tag0 === "text"){
-                    if(!(validate16(data0))){
-                      vErrors = vErrors === null ? rebaseErrors(validate16.errors, instancePath+"/content") : vErrors.concat(rebaseErrors(validate16.errors, instancePath+"/content"));
-                      errors = vErrors.length;
-                    }
-                  }
-                  else if(tag0 === "image"){
-                    if(!(validate18(data0))){
-                      vErrors = vErrors === null ? rebaseErrors(validate18.errors, instancePath+"/content") : vErrors.concat(rebaseErrors(validate18.errors, instancePath+"/content"));
-                      errors = vErrors.length;
-                    }
-                  }
-                  else if(tag0 === "audio"){
-                    if(!(validate11(data0))){
-                      vErrors = vErrors === null ? rebaseErrors(validate11.errors, instancePath+"/content") : vErrors.concat(rebaseErrors(validate11.errors, instancePath+"/content"));
-                      errors = vErrors.length;
-                    }
-                  }
-                  else if(tag0 === "resource"){
-                    if(!(validate20(data0))){
-                      vErrors = vErrors === null ? rebaseErrors(validate20.errors, instancePath+"/content") : vErrors.concat(rebaseErrors(validate20.errors, instancePath+"/content"));
-                      errors = vErrors.length;
-                    }
-                  }
-                  else {
-                    validate62.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0}}];
-                    return false;
-                  }
-                }
-                else {
-                  validate62.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0}}];
-                  return false;
-                }
-              }
-            }
-            else {
-              validate62.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "object"}}];
-              return false;
-            }
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop147 = data.role;
-          if(prop147 !== undefined){
-            let data1 = prop147;
-            const _errs8 = errors;
-            if(typeof data1 !== "string"){
-              validate62.errors = [{instancePath:instancePath+"/role",schemaPath:"Role/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            if(!((data1 === "assistant") || (data1 === "user"))){
-              validate62.errors = [{instancePath:instancePath+"/role",schemaPath:"Role/enum",keyword:"enum",params:{allowedValues: schema12.enum}}];
-              return false;
-            }
-            var valid0 = _errs8 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate62.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate62.errors = vErrors;
-  return errors === 0;
+function validate62(data, valCxt){
+"use strict"; /*# sourceURL="PromptMessage" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if(((data.content === undefined) && (missing0 = "content")) || ((data.role === undefined) && (missing0 = "role"))){
+validate62.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.content !== undefined){
+var data0 = data.content;
+var _errs1 = errors;
+if(errors === _errs1){
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+var missing1;
+if((data0.type === undefined) && (missing1 = "type")){
+validate62.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/required",keyword:"required",params:{missingProperty: missing1}}];
+return false;
+}
+else {
+var tag0 = data0.type;
+if(typeof tag0 == "string"){
+if(tag0 === "text"){
+if(!(validate16(data0))){
+vErrors = vErrors === null ? func0(validate16.errors, instancePath+"/content") : vErrors.concat(func0(validate16.errors, instancePath+"/content"));
+errors = vErrors.length;
+}
+}
+else if(tag0 === "image"){
+if(!(validate18(data0))){
+vErrors = vErrors === null ? func0(validate18.errors, instancePath+"/content") : vErrors.concat(func0(validate18.errors, instancePath+"/content"));
+errors = vErrors.length;
+}
+}
+else if(tag0 === "audio"){
+if(!(validate11(data0))){
+vErrors = vErrors === null ? func0(validate11.errors, instancePath+"/content") : vErrors.concat(func0(validate11.errors, instancePath+"/content"));
+errors = vErrors.length;
+}
+}
+else if(tag0 === "resource"){
+if(!(validate20(data0))){
+vErrors = vErrors === null ? func0(validate20.errors, instancePath+"/content") : vErrors.concat(func0(validate20.errors, instancePath+"/content"));
+errors = vErrors.length;
+}
+}
+else {
+validate62.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0}}];
+return false;
+}
+}
+else {
+validate62.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0}}];
+return false;
+}
+}
+}
+else {
+validate62.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.role !== undefined){
+var data1 = data.role;
+var _errs8 = errors;
+if(typeof data1 !== "string"){
+validate62.errors = [{instancePath:instancePath+"/role",schemaPath:"Role/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if(!((data1 === "assistant") || (data1 === "user"))){
+validate62.errors = [{instancePath:instancePath+"/role",schemaPath:"Role/enum",keyword:"enum",params:{allowedValues: schema12.enum}}];
+return false;
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate62.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate62.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
-function validate61(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="GetPromptResult" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.messages === undefined) && (missing0 = "messages")){
-        validate61.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop148 = data._meta;
-        if(prop148 !== undefined){
-          let data0 = prop148;
-          const _errs1 = errors;
-          if(errors === _errs1){
-            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-            }
-            else {
-              validate61.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-              return false;
-            }
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop149 = data.description;
-          if(prop149 !== undefined){
-            const _errs4 = errors;
-            if(typeof prop149 !== "string"){
-              validate61.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            var valid0 = _errs4 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            const prop150 = data.messages;
-            if(prop150 !== undefined){
-              let data2 = prop150;
-              const _errs6 = errors;
-              if(errors === _errs6){
-                if(Array.isArray(data2)){
-                  var valid1 = true;
-                  const len0 = data2.length;
-                  for(let i0=0; i0<len0; i0++){
-                    const _errs8 = errors;
-                    if(!(validate62(data2[i0]))){
-                      vErrors = vErrors === null ? rebaseErrors(validate62.errors, instancePath+"/messages/" + i0) : vErrors.concat(rebaseErrors(validate62.errors, instancePath+"/messages/" + i0));
-                      errors = vErrors.length;
-                    }
-                    var valid1 = _errs8 === errors;
-                    if(!valid1){
-                      break;
-                    }
-                  }
-                }
-                else {
-                  validate61.errors = [{instancePath:instancePath+"/messages",schemaPath:"#/properties/messages/type",keyword:"type",params:{type: "array"}}];
-                  return false;
-                }
-              }
-              var valid0 = _errs6 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate61.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate61.errors = vErrors;
-  return errors === 0;
+
+function validate61(data, valCxt){
+"use strict"; /*# sourceURL="GetPromptResult" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if((data.messages === undefined) && (missing0 = "messages")){
+validate61.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data._meta !== undefined){
+var data0 = data._meta;
+var _errs1 = errors;
+if(errors === _errs1){
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+}
+else {
+validate61.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.description !== undefined){
+var _errs4 = errors;
+if(typeof data.description !== "string"){
+validate61.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.messages !== undefined){
+var data2 = data.messages;
+var _errs6 = errors;
+if(errors === _errs6){
+if(Array.isArray(data2)){
+var valid1 = true;
+var len0 = data2.length;
+for(var i0=0; i0<len0; i0++){
+var _errs8 = errors;
+if(!(validate62(data2[i0]))){
+vErrors = vErrors === null ? func0(validate62.errors, instancePath+"/messages/" + i0) : vErrors.concat(func0(validate62.errors, instancePath+"/messages/" + i0));
+errors = vErrors.length;
+}
+var valid1 = _errs8 === errors;
+if(!valid1){
+break;
+}
+}
+}
+else {
+validate61.errors = [{instancePath:instancePath+"/messages",schemaPath:"#/properties/messages/type",keyword:"type",params:{type: "array"}}];
+return false;
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+validate61.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate61.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateImageContent = validate18;
 
-// prettier-ignore
 export const validateImplementation = validate68;
 
-// prettier-ignore
-function validate68(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="Implementation" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.name === undefined) && (missing0 = "name")) || ((data.version === undefined) && (missing0 = "version"))){
-        validate68.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop151 = data.name;
-        if(prop151 !== undefined){
-          const _errs1 = errors;
-          if(typeof prop151 !== "string"){
-            validate68.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop152 = data.version;
-          if(prop152 !== undefined){
-            const _errs3 = errors;
-            if(typeof prop152 !== "string"){
-              validate68.errors = [{instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate68.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate68.errors = vErrors;
-  return errors === 0;
+function validate68(data, valCxt){
+"use strict"; /*# sourceURL="Implementation" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if(((data.name === undefined) && (missing0 = "name")) || ((data.version === undefined) && (missing0 = "version"))){
+validate68.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.name !== undefined){
+var _errs1 = errors;
+if(typeof data.name !== "string"){
+validate68.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.version !== undefined){
+var _errs3 = errors;
+if(typeof data.version !== "string"){
+validate68.errors = [{instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate68.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate68.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateInitializeRequest = validate33;
 
-// prettier-ignore
 export const validateInitializeResult = validate69;
+var schema70 = {"$id":"InitializeResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"capabilities":{"$ref":"ServerCapabilities"},"instructions":{"type":"string"},"protocolVersion":{"type":"string"},"serverInfo":{"$ref":"Implementation"}},"required":["capabilities","protocolVersion","serverInfo"],"type":"object"};
+var schema71 = {"$id":"ServerCapabilities","properties":{"completions":{"additionalProperties":true,"properties":{},"type":"object"},"experimental":{"additionalProperties":{"additionalProperties":true,"properties":{},"type":"object"},"type":"object"},"logging":{"additionalProperties":true,"properties":{},"type":"object"},"prompts":{"properties":{"listChanged":{"type":"boolean"}},"type":"object"},"resources":{"properties":{"listChanged":{"type":"boolean"},"subscribe":{"type":"boolean"}},"type":"object"},"tools":{"properties":{"listChanged":{"type":"boolean"}},"type":"object"}},"type":"object"};
 
-// prettier-ignore
-const schema70 = {"$id":"InitializeResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"capabilities":{"$ref":"ServerCapabilities"},"instructions":{"type":"string"},"protocolVersion":{"type":"string"},"serverInfo":{"$ref":"Implementation"}},"required":["capabilities","protocolVersion","serverInfo"],"type":"object"};
-
-// prettier-ignore
-const schema71 = {"$id":"ServerCapabilities","properties":{"completions":{"additionalProperties":true,"properties":{},"type":"object"},"experimental":{"additionalProperties":{"additionalProperties":true,"properties":{},"type":"object"},"type":"object"},"logging":{"additionalProperties":true,"properties":{},"type":"object"},"prompts":{"properties":{"listChanged":{"type":"boolean"}},"type":"object"},"resources":{"properties":{"listChanged":{"type":"boolean"},"subscribe":{"type":"boolean"}},"type":"object"},"tools":{"properties":{"listChanged":{"type":"boolean"}},"type":"object"}},"type":"object"};
-
-// prettier-ignore
-function validate69(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="InitializeResult" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((((data.capabilities === undefined) && (missing0 = "capabilities")) || ((data.protocolVersion === undefined) && (missing0 = "protocolVersion"))) || ((data.serverInfo === undefined) && (missing0 = "serverInfo"))){
-        validate69.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop153 = data._meta;
-        if(prop153 !== undefined){
-          let data0 = prop153;
-          const _errs1 = errors;
-          if(errors === _errs1){
-            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-            }
-            else {
-              validate69.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-              return false;
-            }
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop154 = data.capabilities;
-          if(prop154 !== undefined){
-            let data1 = prop154;
-            const _errs4 = errors;
-            const _errs5 = errors;
-            if(errors === _errs5){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                const prop155 = data1.completions;
-                if(prop155 !== undefined){
-                  let data2 = prop155;
-                  const _errs7 = errors;
-                  if(errors === _errs7){
-                    if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                    }
-                    else {
-                      validate69.errors = [{instancePath:instancePath+"/capabilities/completions",schemaPath:"ServerCapabilities/properties/completions/type",keyword:"type",params:{type: "object"}}];
-                      return false;
-                    }
-                  }
-                  var valid2 = _errs7 === errors;
-                }
-                else {
-                  var valid2 = true;
-                }
-                if(valid2){
-                  const prop156 = data1.experimental;
-                  if(prop156 !== undefined){
-                    let data3 = prop156;
-                    const _errs10 = errors;
-                    if(errors === _errs10){
-                      if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-                        for(const key0 in data3){
-                          let data4 = data3[key0];
-                          const _errs13 = errors;
-                          if(errors === _errs13){
-                            if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-                            }
-                            else {
-                              validate69.errors = [{instancePath:instancePath+"/capabilities/experimental/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"ServerCapabilities/properties/experimental/additionalProperties/type",keyword:"type",params:{type: "object"}}];
-                              return false;
-                            }
-                          }
-                          var valid3 = _errs13 === errors;
-                          if(!valid3){
-                            break;
-                          }
-                        }
-                      }
-                      else {
-                        validate69.errors = [{instancePath:instancePath+"/capabilities/experimental",schemaPath:"ServerCapabilities/properties/experimental/type",keyword:"type",params:{type: "object"}}];
-                        return false;
-                      }
-                    }
-                    var valid2 = _errs10 === errors;
-                  }
-                  else {
-                    var valid2 = true;
-                  }
-                  if(valid2){
-                    const prop157 = data1.logging;
-                    if(prop157 !== undefined){
-                      let data5 = prop157;
-                      const _errs16 = errors;
-                      if(errors === _errs16){
-                        if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
-                        }
-                        else {
-                          validate69.errors = [{instancePath:instancePath+"/capabilities/logging",schemaPath:"ServerCapabilities/properties/logging/type",keyword:"type",params:{type: "object"}}];
-                          return false;
-                        }
-                      }
-                      var valid2 = _errs16 === errors;
-                    }
-                    else {
-                      var valid2 = true;
-                    }
-                    if(valid2){
-                      const prop158 = data1.prompts;
-                      if(prop158 !== undefined){
-                        let data6 = prop158;
-                        const _errs19 = errors;
-                        if(errors === _errs19){
-                          if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-                            const prop159 = data6.listChanged;
-                            if(prop159 !== undefined){
-                              if(typeof prop159 !== "boolean"){
-                                validate69.errors = [{instancePath:instancePath+"/capabilities/prompts/listChanged",schemaPath:"ServerCapabilities/properties/prompts/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
-                                return false;
-                              }
-                            }
-                          }
-                          else {
-                            validate69.errors = [{instancePath:instancePath+"/capabilities/prompts",schemaPath:"ServerCapabilities/properties/prompts/type",keyword:"type",params:{type: "object"}}];
-                            return false;
-                          }
-                        }
-                        var valid2 = _errs19 === errors;
-                      }
-                      else {
-                        var valid2 = true;
-                      }
-                      if(valid2){
-                        const prop160 = data1.resources;
-                        if(prop160 !== undefined){
-                          let data8 = prop160;
-                          const _errs23 = errors;
-                          if(errors === _errs23){
-                            if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
-                              const prop161 = data8.listChanged;
-                              if(prop161 !== undefined){
-                                const _errs25 = errors;
-                                if(typeof prop161 !== "boolean"){
-                                  validate69.errors = [{instancePath:instancePath+"/capabilities/resources/listChanged",schemaPath:"ServerCapabilities/properties/resources/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
-                                  return false;
-                                }
-                                var valid5 = _errs25 === errors;
-                              }
-                              else {
-                                var valid5 = true;
-                              }
-                              if(valid5){
-                                const prop162 = data8.subscribe;
-                                if(prop162 !== undefined){
-                                  const _errs27 = errors;
-                                  if(typeof prop162 !== "boolean"){
-                                    validate69.errors = [{instancePath:instancePath+"/capabilities/resources/subscribe",schemaPath:"ServerCapabilities/properties/resources/properties/subscribe/type",keyword:"type",params:{type: "boolean"}}];
-                                    return false;
-                                  }
-                                  var valid5 = _errs27 === errors;
-                                }
-                                else {
-                                  var valid5 = true;
-                                }
-                              }
-                            }
-                            else {
-                              validate69.errors = [{instancePath:instancePath+"/capabilities/resources",schemaPath:"ServerCapabilities/properties/resources/type",keyword:"type",params:{type: "object"}}];
-                              return false;
-                            }
-                          }
-                          var valid2 = _errs23 === errors;
-                        }
-                        else {
-                          var valid2 = true;
-                        }
-                        if(valid2){
-                          const prop163 = data1.tools;
-                          if(prop163 !== undefined){
-                            let data11 = prop163;
-                            const _errs29 = errors;
-                            if(errors === _errs29){
-                              if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
-                                const prop164 = data11.listChanged;
-                                if(prop164 !== undefined){
-                                  if(typeof prop164 !== "boolean"){
-                                    validate69.errors = [{instancePath:instancePath+"/capabilities/tools/listChanged",schemaPath:"ServerCapabilities/properties/tools/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
-                                    return false;
-                                  }
-                                }
-                              }
-                              else {
-                                validate69.errors = [{instancePath:instancePath+"/capabilities/tools",schemaPath:"ServerCapabilities/properties/tools/type",keyword:"type",params:{type: "object"}}];
-                                return false;
-                              }
-                            }
-                            var valid2 = _errs29 === errors;
-                          }
-                          else {
-                            var valid2 = true;
-                          }
-                        }
-                      }
-                    }
-                  }
-                }
-              }
-              else {
-                validate69.errors = [{instancePath:instancePath+"/capabilities",schemaPath:"ServerCapabilities/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs4 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            const prop165 = data.instructions;
-            if(prop165 !== undefined){
-              const _errs33 = errors;
-              if(typeof prop165 !== "string"){
-                validate69.errors = [{instancePath:instancePath+"/instructions",schemaPath:"#/properties/instructions/type",keyword:"type",params:{type: "string"}}];
-                return false;
-              }
-              var valid0 = _errs33 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-            if(valid0){
-              const prop166 = data.protocolVersion;
-              if(prop166 !== undefined){
-                const _errs35 = errors;
-                if(typeof prop166 !== "string"){
-                  validate69.errors = [{instancePath:instancePath+"/protocolVersion",schemaPath:"#/properties/protocolVersion/type",keyword:"type",params:{type: "string"}}];
-                  return false;
-                }
-                var valid0 = _errs35 === errors;
-              }
-              else {
-                var valid0 = true;
-              }
-              if(valid0){
-                const prop167 = data.serverInfo;
-                if(prop167 !== undefined){
-                  let data15 = prop167;
-                  const _errs37 = errors;
-                  const _errs38 = errors;
-                  if(errors === _errs38){
-                    if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
-                      let missing1;
-                      if(((data15.name === undefined) && (missing1 = "name")) || ((data15.version === undefined) && (missing1 = "version"))){
-                        validate69.errors = [{instancePath:instancePath+"/serverInfo",schemaPath:"Implementation/required",keyword:"required",params:{missingProperty: missing1}}];
-                        return false;
-                      }
-                      else {
-                        const prop168 = data15.name;
-                        if(prop168 !== undefined){
-                          const _errs40 = errors;
-                          if(typeof prop168 !== "string"){
-                            validate69.errors = [{instancePath:instancePath+"/serverInfo/name",schemaPath:"Implementation/properties/name/type",keyword:"type",params:{type: "string"}}];
-                            return false;
-                          }
-                          var valid8 = _errs40 === errors;
-                        }
-                        else {
-                          var valid8 = true;
-                        }
-                        if(valid8){
-                          const prop169 = data15.version;
-                          if(prop169 !== undefined){
-                            const _errs42 = errors;
-                            if(typeof prop169 !== "string"){
-                              validate69.errors = [{instancePath:instancePath+"/serverInfo/version",schemaPath:"Implementation/properties/version/type",keyword:"type",params:{type: "string"}}];
-                              return false;
-                            }
-                            var valid8 = _errs42 === errors;
-                          }
-                          else {
-                            var valid8 = true;
-                          }
-                        }
-                      }
-                    }
-                    else {
-                      validate69.errors = [{instancePath:instancePath+"/serverInfo",schemaPath:"Implementation/type",keyword:"type",params:{type: "object"}}];
-                      return false;
-                    }
-                  }
-                  var valid0 = _errs37 === errors;
-                }
-                else {
-                  var valid0 = true;
-                }
-              }
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate69.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate69.errors = vErrors;
-  return errors === 0;
+function validate69(data, valCxt){
+"use strict"; /*# sourceURL="InitializeResult" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if((((data.capabilities === undefined) && (missing0 = "capabilities")) || ((data.protocolVersion === undefined) && (missing0 = "protocolVersion"))) || ((data.serverInfo === undefined) && (missing0 = "serverInfo"))){
+validate69.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data._meta !== undefined){
+var data0 = data._meta;
+var _errs1 = errors;
+if(errors === _errs1){
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+}
+else {
+validate69.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.capabilities !== undefined){
+var data1 = data.capabilities;
+var _errs4 = errors;
+var _errs5 = errors;
+if(errors === _errs5){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(data1.completions !== undefined){
+var data2 = data1.completions;
+var _errs7 = errors;
+if(errors === _errs7){
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+}
+else {
+validate69.errors = [{instancePath:instancePath+"/capabilities/completions",schemaPath:"ServerCapabilities/properties/completions/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid2 = _errs7 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data1.experimental !== undefined){
+var data3 = data1.experimental;
+var _errs10 = errors;
+if(errors === _errs10){
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+for(var key0 in data3){
+var data4 = data3[key0];
+var _errs13 = errors;
+if(errors === _errs13){
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+}
+else {
+validate69.errors = [{instancePath:instancePath+"/capabilities/experimental/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"ServerCapabilities/properties/experimental/additionalProperties/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid3 = _errs13 === errors;
+if(!valid3){
+break;
+}
+}
+}
+else {
+validate69.errors = [{instancePath:instancePath+"/capabilities/experimental",schemaPath:"ServerCapabilities/properties/experimental/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid2 = _errs10 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data1.logging !== undefined){
+var data5 = data1.logging;
+var _errs16 = errors;
+if(errors === _errs16){
+if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+}
+else {
+validate69.errors = [{instancePath:instancePath+"/capabilities/logging",schemaPath:"ServerCapabilities/properties/logging/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid2 = _errs16 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data1.prompts !== undefined){
+var data6 = data1.prompts;
+var _errs19 = errors;
+if(errors === _errs19){
+if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+if(data6.listChanged !== undefined){
+if(typeof data6.listChanged !== "boolean"){
+validate69.errors = [{instancePath:instancePath+"/capabilities/prompts/listChanged",schemaPath:"ServerCapabilities/properties/prompts/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
+return false;
+}
+}
+}
+else {
+validate69.errors = [{instancePath:instancePath+"/capabilities/prompts",schemaPath:"ServerCapabilities/properties/prompts/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid2 = _errs19 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data1.resources !== undefined){
+var data8 = data1.resources;
+var _errs23 = errors;
+if(errors === _errs23){
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+if(data8.listChanged !== undefined){
+var _errs25 = errors;
+if(typeof data8.listChanged !== "boolean"){
+validate69.errors = [{instancePath:instancePath+"/capabilities/resources/listChanged",schemaPath:"ServerCapabilities/properties/resources/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
+return false;
+}
+var valid5 = _errs25 === errors;
+}
+else {
+var valid5 = true;
+}
+if(valid5){
+if(data8.subscribe !== undefined){
+var _errs27 = errors;
+if(typeof data8.subscribe !== "boolean"){
+validate69.errors = [{instancePath:instancePath+"/capabilities/resources/subscribe",schemaPath:"ServerCapabilities/properties/resources/properties/subscribe/type",keyword:"type",params:{type: "boolean"}}];
+return false;
+}
+var valid5 = _errs27 === errors;
+}
+else {
+var valid5 = true;
+}
+}
+}
+else {
+validate69.errors = [{instancePath:instancePath+"/capabilities/resources",schemaPath:"ServerCapabilities/properties/resources/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid2 = _errs23 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data1.tools !== undefined){
+var data11 = data1.tools;
+var _errs29 = errors;
+if(errors === _errs29){
+if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
+if(data11.listChanged !== undefined){
+if(typeof data11.listChanged !== "boolean"){
+validate69.errors = [{instancePath:instancePath+"/capabilities/tools/listChanged",schemaPath:"ServerCapabilities/properties/tools/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
+return false;
+}
+}
+}
+else {
+validate69.errors = [{instancePath:instancePath+"/capabilities/tools",schemaPath:"ServerCapabilities/properties/tools/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid2 = _errs29 === errors;
+}
+else {
+var valid2 = true;
+}
+}
+}
+}
+}
+}
+}
+else {
+validate69.errors = [{instancePath:instancePath+"/capabilities",schemaPath:"ServerCapabilities/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.instructions !== undefined){
+var _errs33 = errors;
+if(typeof data.instructions !== "string"){
+validate69.errors = [{instancePath:instancePath+"/instructions",schemaPath:"#/properties/instructions/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs33 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.protocolVersion !== undefined){
+var _errs35 = errors;
+if(typeof data.protocolVersion !== "string"){
+validate69.errors = [{instancePath:instancePath+"/protocolVersion",schemaPath:"#/properties/protocolVersion/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs35 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.serverInfo !== undefined){
+var data15 = data.serverInfo;
+var _errs37 = errors;
+var _errs38 = errors;
+if(errors === _errs38){
+if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
+var missing1;
+if(((data15.name === undefined) && (missing1 = "name")) || ((data15.version === undefined) && (missing1 = "version"))){
+validate69.errors = [{instancePath:instancePath+"/serverInfo",schemaPath:"Implementation/required",keyword:"required",params:{missingProperty: missing1}}];
+return false;
+}
+else {
+if(data15.name !== undefined){
+var _errs40 = errors;
+if(typeof data15.name !== "string"){
+validate69.errors = [{instancePath:instancePath+"/serverInfo/name",schemaPath:"Implementation/properties/name/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid8 = _errs40 === errors;
+}
+else {
+var valid8 = true;
+}
+if(valid8){
+if(data15.version !== undefined){
+var _errs42 = errors;
+if(typeof data15.version !== "string"){
+validate69.errors = [{instancePath:instancePath+"/serverInfo/version",schemaPath:"Implementation/properties/version/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid8 = _errs42 === errors;
+}
+else {
+var valid8 = true;
+}
+}
+}
+}
+else {
+validate69.errors = [{instancePath:instancePath+"/serverInfo",schemaPath:"Implementation/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs37 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+else {
+validate69.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate69.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateInitializedNotification = validate70;
 
-// prettier-ignore
-function validate70(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="InitializedNotification" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.method === undefined) && (missing0 = "method")){
-        validate70.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop170 = data.method;
-        if(prop170 !== undefined){
-          let data0 = prop170;
-          const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate70.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("notifications/initialized" !== data0){
-            validate70.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/initialized"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop171 = data.params;
-          if(prop171 !== undefined){
-            let data1 = prop171;
-            const _errs3 = errors;
-            if(errors === _errs3){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                const prop172 = data1._meta;
-                if(prop172 !== undefined){
-                  let data2 = prop172;
-                  const _errs6 = errors;
-                  if(errors === _errs6){
-                    if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                    }
-                    else {
-                      validate70.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-                      return false;
-                    }
-                  }
-                }
-              }
-              else {
-                validate70.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate70.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate70.errors = vErrors;
-  return errors === 0;
+function validate70(data, valCxt){
+"use strict"; /*# sourceURL="InitializedNotification" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if((data.method === undefined) && (missing0 = "method")){
+validate70.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.method !== undefined){
+var data0 = data.method;
+var _errs1 = errors;
+if(typeof data0 !== "string"){
+validate70.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("notifications/initialized" !== data0){
+validate70.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/initialized"}}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.params !== undefined){
+var data1 = data.params;
+var _errs3 = errors;
+if(errors === _errs3){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(data1._meta !== undefined){
+var data2 = data1._meta;
+var _errs6 = errors;
+if(errors === _errs6){
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+}
+else {
+validate70.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+}
+}
+else {
+validate70.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate70.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate70.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateJSONRPCBatchRequest = validate71;
+var schema74 = {"$id":"JSONRPCBatchRequest","items":{"anyOf":[{"$ref":"JSONRPCRequest"},{"$ref":"JSONRPCNotification"}]},"type":"array"};
+var schema78 = {"$id":"JSONRPCNotification","properties":{"jsonrpc":{"const":"2.0","type":"string"},"method":{"type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object"}},"required":["jsonrpc","method"],"type":"object"};
+var schema75 = {"$id":"JSONRPCRequest","properties":{"id":{"$ref":"RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"properties":{"progressToken":{"$ref":"ProgressToken"}},"type":"object"}},"type":"object"}},"required":["id","jsonrpc","method"],"type":"object"};
 
-// prettier-ignore
-const schema74 = {"$id":"JSONRPCBatchRequest","items":{"anyOf":[{"$ref":"JSONRPCRequest"},{"$ref":"JSONRPCNotification"}]},"type":"array"};
-
-// prettier-ignore
-const schema78 = {"$id":"JSONRPCNotification","properties":{"jsonrpc":{"const":"2.0","type":"string"},"method":{"type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object"}},"required":["jsonrpc","method"],"type":"object"};
-
-// prettier-ignore
-const schema75 = {"$id":"JSONRPCRequest","properties":{"id":{"$ref":"RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"properties":{"progressToken":{"$ref":"ProgressToken"}},"type":"object"}},"type":"object"}},"required":["id","jsonrpc","method"],"type":"object"};
-
-// prettier-ignore
-function validate72(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="JSONRPCRequest" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))){
-        validate72.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop173 = data.id;
-        if(prop173 !== undefined){
-          let data0 = prop173;
-          const _errs1 = errors;
-          if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
-            validate72.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema23.type}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop174 = data.jsonrpc;
-          if(prop174 !== undefined){
-            let data1 = prop174;
-            const _errs4 = errors;
-            if(typeof data1 !== "string"){
-              validate72.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            if("2.0" !== data1){
-              validate72.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
-              return false;
-            }
-            var valid0 = _errs4 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            const prop175 = data.method;
-            if(prop175 !== undefined){
-              const _errs6 = errors;
-              if(typeof prop175 !== "string"){
-                validate72.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-                return false;
-              }
-              var valid0 = _errs6 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-            if(valid0){
-              const prop176 = data.params;
-              if(prop176 !== undefined){
-                let data3 = prop176;
-                const _errs8 = errors;
-                if(errors === _errs8){
-                  if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-                    const prop177 = data3._meta;
-                    if(prop177 !== undefined){
-                      let data4 = prop177;
-                      const _errs11 = errors;
-                      if(errors === _errs11){
-                        if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-                          const prop178 = data4.progressToken;
-                          if(prop178 !== undefined){
-                            let data5 = prop178;
-                            if((typeof data5 !== "string") && (!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))))){
-                              validate72.errors = [{instancePath:instancePath+"/params/_meta/progressToken",schemaPath:"ProgressToken/type",keyword:"type",params:{type: schema27.type}}];
-                              return false;
-                            }
-                          }
-                        }
-                        else {
-                          validate72.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-                          return false;
-                        }
-                      }
-                    }
-                  }
-                  else {
-                    validate72.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                    return false;
-                  }
-                }
-                var valid0 = _errs8 === errors;
-              }
-              else {
-                var valid0 = true;
-              }
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate72.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate72.errors = vErrors;
-  return errors === 0;
+function validate72(data, valCxt){
+"use strict"; /*# sourceURL="JSONRPCRequest" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))){
+validate72.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.id !== undefined){
+var data0 = data.id;
+var _errs1 = errors;
+if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
+validate72.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema23.type}}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.jsonrpc !== undefined){
+var data1 = data.jsonrpc;
+var _errs4 = errors;
+if(typeof data1 !== "string"){
+validate72.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("2.0" !== data1){
+validate72.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
+return false;
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.method !== undefined){
+var _errs6 = errors;
+if(typeof data.method !== "string"){
+validate72.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.params !== undefined){
+var data3 = data.params;
+var _errs8 = errors;
+if(errors === _errs8){
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+if(data3._meta !== undefined){
+var data4 = data3._meta;
+var _errs11 = errors;
+if(errors === _errs11){
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if(data4.progressToken !== undefined){
+var data5 = data4.progressToken;
+if((typeof data5 !== "string") && (!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))))){
+validate72.errors = [{instancePath:instancePath+"/params/_meta/progressToken",schemaPath:"ProgressToken/type",keyword:"type",params:{type: schema27.type}}];
+return false;
+}
+}
+}
+else {
+validate72.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+}
+}
+else {
+validate72.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+else {
+validate72.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate72.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
-function validate71(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="JSONRPCBatchRequest" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(Array.isArray(data)){
-      var valid0 = true;
-      const len0 = data.length;
-      for(let i0=0; i0<len0; i0++){
-        let data0 = data[i0];
-        const _errs1 = errors;
-        const _errs2 = errors;
-        let valid1 = false;
-        const _errs3 = errors;
-        if(!(validate72(data0))){
-          vErrors = vErrors === null ? rebaseErrors(validate72.errors, instancePath+"/" + i0) : vErrors.concat(rebaseErrors(validate72.errors, instancePath+"/" + i0));
-          errors = vErrors.length;
-        }
-        var _valid0 = _errs3 === errors;
-        valid1 = valid1 || _valid0;
-        if(!valid1){
-          const _errs4 = errors;
-          const _errs5 = errors;
-          if(errors === _errs5){
-            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-              let missing0;
-              if(((data0.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data0.method === undefined) && (missing0 = "method"))){
-                const err0 = {instancePath:instancePath+"/" + i0,schemaPath:"JSONRPCNotification/required",keyword:"required",params:{missingProperty: missing0}};
-                if(vErrors === null){
-                  vErrors = [err0];
-                }
-                else {
-                  vErrors.push(err0);
-                }
-                errors++;
-              }
-              else {
-                const prop179 = data0.jsonrpc;
-                if(prop179 !== undefined){
-                  let data1 = prop179;
-                  const _errs7 = errors;
-                  if(typeof data1 !== "string"){
-                    const err1 = {instancePath:instancePath+"/" + i0+"/jsonrpc",schemaPath:"JSONRPCNotification/properties/jsonrpc/type",keyword:"type",params:{type: "string"}};
-                    if(vErrors === null){
-                      vErrors = [err1];
-                    }
-                    else {
-                      vErrors.push(err1);
-                    }
-                    errors++;
-                  }
-                  if("2.0" !== data1){
-                    const err2 = {instancePath:instancePath+"/" + i0+"/jsonrpc",schemaPath:"JSONRPCNotification/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}};
-                    if(vErrors === null){
-                      vErrors = [err2];
-                    }
-                    else {
-                      vErrors.push(err2);
-                    }
-                    errors++;
-                  }
-                  var valid3 = _errs7 === errors;
-                }
-                else {
-                  var valid3 = true;
-                }
-                if(valid3){
-                  const prop180 = data0.method;
-                  if(prop180 !== undefined){
-                    const _errs9 = errors;
-                    if(typeof prop180 !== "string"){
-                      const err3 = {instancePath:instancePath+"/" + i0+"/method",schemaPath:"JSONRPCNotification/properties/method/type",keyword:"type",params:{type: "string"}};
-                      if(vErrors === null){
-                        vErrors = [err3];
-                      }
-                      else {
-                        vErrors.push(err3);
-                      }
-                      errors++;
-                    }
-                    var valid3 = _errs9 === errors;
-                  }
-                  else {
-                    var valid3 = true;
-                  }
-                  if(valid3){
-                    const prop181 = data0.params;
-                    if(prop181 !== undefined){
-                      let data3 = prop181;
-                      const _errs11 = errors;
-                      if(errors === _errs11){
-                        if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-                          const prop182 = data3._meta;
-                          if(prop182 !== undefined){
-                            let data4 = prop182;
-                            const _errs14 = errors;
-                            if(errors === _errs14){
-                              if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-                              }
-                              else {
-                                const err4 = {instancePath:instancePath+"/" + i0+"/params/_meta",schemaPath:"JSONRPCNotification/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}};
-                                if(vErrors === null){
-                                  vErrors = [err4];
-                                }
-                                else {
-                                  vErrors.push(err4);
-                                }
-                                errors++;
-                              }
-                            }
-                          }
-                        }
-                        else {
-                          const err5 = {instancePath:instancePath+"/" + i0+"/params",schemaPath:"JSONRPCNotification/properties/params/type",keyword:"type",params:{type: "object"}};
-                          if(vErrors === null){
-                            vErrors = [err5];
-                          }
-                          else {
-                            vErrors.push(err5);
-                          }
-                          errors++;
-                        }
-                      }
-                      var valid3 = _errs11 === errors;
-                    }
-                    else {
-                      var valid3 = true;
-                    }
-                  }
-                }
-              }
-            }
-            else {
-              const err6 = {instancePath:instancePath+"/" + i0,schemaPath:"JSONRPCNotification/type",keyword:"type",params:{type: "object"}};
-              if(vErrors === null){
-                vErrors = [err6];
-              }
-              else {
-                vErrors.push(err6);
-              }
-              errors++;
-            }
-          }
-          var _valid0 = _errs4 === errors;
-          valid1 = valid1 || _valid0;
-        }
-        if(!valid1){
-          const err7 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/anyOf",keyword:"anyOf",params:{}};
-          if(vErrors === null){
-            vErrors = [err7];
-          }
-          else {
-            vErrors.push(err7);
-          }
-          errors++;
-          validate71.errors = vErrors;
-          return false;
-        }
-        else {
-          errors = _errs2;
-          if(vErrors !== null){
-            if(_errs2){
-              vErrors.length = _errs2;
-            }
-            else {
-              vErrors = null;
-            }
-          }
-        }
-        var valid0 = _errs1 === errors;
-        if(!valid0){
-          break;
-        }
-      }
-    }
-    else {
-      validate71.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"}}];
-      return false;
-    }
-  }
-  validate71.errors = vErrors;
-  return errors === 0;
+
+function validate71(data, valCxt){
+"use strict"; /*# sourceURL="JSONRPCBatchRequest" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(Array.isArray(data)){
+var valid0 = true;
+var len0 = data.length;
+for(var i0=0; i0<len0; i0++){
+var data0 = data[i0];
+var _errs1 = errors;
+var _errs2 = errors;
+var valid1 = false;
+var _errs3 = errors;
+if(!(validate72(data0))){
+vErrors = vErrors === null ? func0(validate72.errors, instancePath+"/" + i0) : vErrors.concat(func0(validate72.errors, instancePath+"/" + i0));
+errors = vErrors.length;
+}
+var _valid0 = _errs3 === errors;
+valid1 = valid1 || _valid0;
+if(!valid1){
+var _errs4 = errors;
+var _errs5 = errors;
+if(errors === _errs5){
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+var missing0;
+if(((data0.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data0.method === undefined) && (missing0 = "method"))){
+var err0 = {instancePath:instancePath+"/" + i0,schemaPath:"JSONRPCNotification/required",keyword:"required",params:{missingProperty: missing0}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+else {
+if(data0.jsonrpc !== undefined){
+var data1 = data0.jsonrpc;
+var _errs7 = errors;
+if(typeof data1 !== "string"){
+var err1 = {instancePath:instancePath+"/" + i0+"/jsonrpc",schemaPath:"JSONRPCNotification/properties/jsonrpc/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if("2.0" !== data1){
+var err2 = {instancePath:instancePath+"/" + i0+"/jsonrpc",schemaPath:"JSONRPCNotification/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+var valid3 = _errs7 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data0.method !== undefined){
+var _errs9 = errors;
+if(typeof data0.method !== "string"){
+var err3 = {instancePath:instancePath+"/" + i0+"/method",schemaPath:"JSONRPCNotification/properties/method/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+var valid3 = _errs9 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data0.params !== undefined){
+var data3 = data0.params;
+var _errs11 = errors;
+if(errors === _errs11){
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+if(data3._meta !== undefined){
+var data4 = data3._meta;
+var _errs14 = errors;
+if(errors === _errs14){
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+}
+else {
+var err4 = {instancePath:instancePath+"/" + i0+"/params/_meta",schemaPath:"JSONRPCNotification/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+}
+}
+else {
+var err5 = {instancePath:instancePath+"/" + i0+"/params",schemaPath:"JSONRPCNotification/properties/params/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+var valid3 = _errs11 === errors;
+}
+else {
+var valid3 = true;
+}
+}
+}
+}
+}
+else {
+var err6 = {instancePath:instancePath+"/" + i0,schemaPath:"JSONRPCNotification/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+var _valid0 = _errs4 === errors;
+valid1 = valid1 || _valid0;
+}
+if(!valid1){
+var err7 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/anyOf",keyword:"anyOf",params:{}};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+validate71.errors = vErrors;
+return false;
+}
+else {
+errors = _errs2;
+if(vErrors !== null){
+if(_errs2){
+vErrors.length = _errs2;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid0 = _errs1 === errors;
+if(!valid0){
+break;
+}
+}
+}
+else {
+validate71.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"}}];
+return false;
+}
+}
+validate71.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateJSONRPCBatchResponse = validate74;
+var schema79 = {"$id":"JSONRPCBatchResponse","items":{"anyOf":[{"$ref":"JSONRPCResponse"},{"$ref":"JSONRPCError"}]},"type":"array"};
+var schema80 = {"$id":"JSONRPCResponse","properties":{"id":{"$ref":"RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"result":{"$ref":"Result"}},"required":["id","jsonrpc","result"],"type":"object"};
 
-// prettier-ignore
-const schema79 = {"$id":"JSONRPCBatchResponse","items":{"anyOf":[{"$ref":"JSONRPCResponse"},{"$ref":"JSONRPCError"}]},"type":"array"};
-
-// prettier-ignore
-const schema80 = {"$id":"JSONRPCResponse","properties":{"id":{"$ref":"RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"result":{"$ref":"Result"}},"required":["id","jsonrpc","result"],"type":"object"};
-
-// prettier-ignore
-function validate75(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="JSONRPCResponse" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.result === undefined) && (missing0 = "result"))){
-        validate75.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop183 = data.id;
-        if(prop183 !== undefined){
-          let data0 = prop183;
-          const _errs1 = errors;
-          if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
-            validate75.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema23.type}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop184 = data.jsonrpc;
-          if(prop184 !== undefined){
-            let data1 = prop184;
-            const _errs4 = errors;
-            if(typeof data1 !== "string"){
-              validate75.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            if("2.0" !== data1){
-              validate75.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
-              return false;
-            }
-            var valid0 = _errs4 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            const prop185 = data.result;
-            if(prop185 !== undefined){
-              let data2 = prop185;
-              const _errs6 = errors;
-              const _errs7 = errors;
-              if(errors === _errs7){
-                if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                  const prop186 = data2._meta;
-                  if(prop186 !== undefined){
-                    let data3 = prop186;
-                    const _errs10 = errors;
-                    if(errors === _errs10){
-                      if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-                      }
-                      else {
-                        validate75.errors = [{instancePath:instancePath+"/result/_meta",schemaPath:"Result/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-                        return false;
-                      }
-                    }
-                  }
-                }
-                else {
-                  validate75.errors = [{instancePath:instancePath+"/result",schemaPath:"Result/type",keyword:"type",params:{type: "object"}}];
-                  return false;
-                }
-              }
-              var valid0 = _errs6 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate75.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate75.errors = vErrors;
-  return errors === 0;
+function validate75(data, valCxt){
+"use strict"; /*# sourceURL="JSONRPCResponse" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.result === undefined) && (missing0 = "result"))){
+validate75.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.id !== undefined){
+var data0 = data.id;
+var _errs1 = errors;
+if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
+validate75.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema23.type}}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.jsonrpc !== undefined){
+var data1 = data.jsonrpc;
+var _errs4 = errors;
+if(typeof data1 !== "string"){
+validate75.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("2.0" !== data1){
+validate75.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
+return false;
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.result !== undefined){
+var data2 = data.result;
+var _errs6 = errors;
+var _errs7 = errors;
+if(errors === _errs7){
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+if(data2._meta !== undefined){
+var data3 = data2._meta;
+var _errs10 = errors;
+if(errors === _errs10){
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+}
+else {
+validate75.errors = [{instancePath:instancePath+"/result/_meta",schemaPath:"Result/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+}
+}
+else {
+validate75.errors = [{instancePath:instancePath+"/result",schemaPath:"Result/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+validate75.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate75.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
-const schema83 = {"$id":"JSONRPCError","properties":{"error":{"properties":{"code":{"type":"integer"},"data":{},"message":{"type":"string"}},"required":["code","message"],"type":"object"},"id":{"$ref":"RequestId"},"jsonrpc":{"const":"2.0","type":"string"}},"required":["error","id","jsonrpc"],"type":"object"};
+var schema83 = {"$id":"JSONRPCError","properties":{"error":{"properties":{"code":{"type":"integer"},"data":{},"message":{"type":"string"}},"required":["code","message"],"type":"object"},"id":{"$ref":"RequestId"},"jsonrpc":{"const":"2.0","type":"string"}},"required":["error","id","jsonrpc"],"type":"object"};
 
-// prettier-ignore
-function validate77(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="JSONRPCError" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((((data.error === undefined) && (missing0 = "error")) || ((data.id === undefined) && (missing0 = "id"))) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))){
-        validate77.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop187 = data.error;
-        if(prop187 !== undefined){
-          let data0 = prop187;
-          const _errs1 = errors;
-          if(errors === _errs1){
-            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-              let missing1;
-              if(((data0.code === undefined) && (missing1 = "code")) || ((data0.message === undefined) && (missing1 = "message"))){
-                validate77.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: missing1}}];
-                return false;
-              }
-              else {
-                const prop188 = data0.code;
-                if(prop188 !== undefined){
-                  let data1 = prop188;
-                  const _errs3 = errors;
-                  if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
-                    validate77.errors = [{instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/type",keyword:"type",params:{type: "integer"}}];
-                    return false;
-                  }
-                  var valid1 = _errs3 === errors;
-                }
-                else {
-                  var valid1 = true;
-                }
-                if(valid1){
-                  const prop189 = data0.message;
-                  if(prop189 !== undefined){
-                    const _errs5 = errors;
-                    if(typeof prop189 !== "string"){
-                      validate77.errors = [{instancePath:instancePath+"/error/message",schemaPath:"#/properties/error/properties/message/type",keyword:"type",params:{type: "string"}}];
-                      return false;
-                    }
-                    var valid1 = _errs5 === errors;
-                  }
-                  else {
-                    var valid1 = true;
-                  }
-                }
-              }
-            }
-            else {
-              validate77.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"}}];
-              return false;
-            }
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop190 = data.id;
-          if(prop190 !== undefined){
-            let data3 = prop190;
-            const _errs7 = errors;
-            if((typeof data3 !== "string") && (!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))))){
-              validate77.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema23.type}}];
-              return false;
-            }
-            var valid0 = _errs7 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            const prop191 = data.jsonrpc;
-            if(prop191 !== undefined){
-              let data4 = prop191;
-              const _errs10 = errors;
-              if(typeof data4 !== "string"){
-                validate77.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
-                return false;
-              }
-              if("2.0" !== data4){
-                validate77.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
-                return false;
-              }
-              var valid0 = _errs10 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate77.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate77.errors = vErrors;
-  return errors === 0;
+function validate77(data, valCxt){
+"use strict"; /*# sourceURL="JSONRPCError" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if((((data.error === undefined) && (missing0 = "error")) || ((data.id === undefined) && (missing0 = "id"))) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))){
+validate77.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.error !== undefined){
+var data0 = data.error;
+var _errs1 = errors;
+if(errors === _errs1){
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+var missing1;
+if(((data0.code === undefined) && (missing1 = "code")) || ((data0.message === undefined) && (missing1 = "message"))){
+validate77.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: missing1}}];
+return false;
+}
+else {
+if(data0.code !== undefined){
+var data1 = data0.code;
+var _errs3 = errors;
+if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
+validate77.errors = [{instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/type",keyword:"type",params:{type: "integer"}}];
+return false;
+}
+var valid1 = _errs3 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data0.message !== undefined){
+var _errs5 = errors;
+if(typeof data0.message !== "string"){
+validate77.errors = [{instancePath:instancePath+"/error/message",schemaPath:"#/properties/error/properties/message/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid1 = _errs5 === errors;
+}
+else {
+var valid1 = true;
+}
+}
+}
+}
+else {
+validate77.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.id !== undefined){
+var data3 = data.id;
+var _errs7 = errors;
+if((typeof data3 !== "string") && (!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))))){
+validate77.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema23.type}}];
+return false;
+}
+var valid0 = _errs7 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.jsonrpc !== undefined){
+var data4 = data.jsonrpc;
+var _errs10 = errors;
+if(typeof data4 !== "string"){
+validate77.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("2.0" !== data4){
+validate77.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
+return false;
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+validate77.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate77.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
-function validate74(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="JSONRPCBatchResponse" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(Array.isArray(data)){
-      var valid0 = true;
-      const len0 = data.length;
-      for(let i0=0; i0<len0; i0++){
-        let data0 = data[i0];
-        const _errs1 = errors;
-        const _errs2 = errors;
-        let valid1 = false;
-        const _errs3 = errors;
-        if(!(validate75(data0))){
-          vErrors = vErrors === null ? rebaseErrors(validate75.errors, instancePath+"/" + i0) : vErrors.concat(rebaseErrors(validate75.errors, instancePath+"/" + i0));
-          errors = vErrors.length;
-        }
-        var _valid0 = _errs3 === errors;
-        valid1 = valid1 || _valid0;
-        if(!valid1){
-          const _errs4 = errors;
-          if(!(validate77(data0))){
-            vErrors = vErrors === null ? rebaseErrors(validate77.errors, instancePath+"/" + i0) : vErrors.concat(rebaseErrors(validate77.errors, instancePath+"/" + i0));
-            errors = vErrors.length;
-          }
-          var _valid0 = _errs4 === errors;
-          valid1 = valid1 || _valid0;
-        }
-        if(!valid1){
-          const err0 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/anyOf",keyword:"anyOf",params:{}};
-          if(vErrors === null){
-            vErrors = [err0];
-          }
-          else {
-            vErrors.push(err0);
-          }
-          errors++;
-          validate74.errors = vErrors;
-          return false;
-        }
-        else {
-          errors = _errs2;
-          if(vErrors !== null){
-            if(_errs2){
-              vErrors.length = _errs2;
-            }
-            else {
-              vErrors = null;
-            }
-          }
-        }
-        var valid0 = _errs1 === errors;
-        if(!valid0){
-          break;
-        }
-      }
-    }
-    else {
-      validate74.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"}}];
-      return false;
-    }
-  }
-  validate74.errors = vErrors;
-  return errors === 0;
+
+function validate74(data, valCxt){
+"use strict"; /*# sourceURL="JSONRPCBatchResponse" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(Array.isArray(data)){
+var valid0 = true;
+var len0 = data.length;
+for(var i0=0; i0<len0; i0++){
+var data0 = data[i0];
+var _errs1 = errors;
+var _errs2 = errors;
+var valid1 = false;
+var _errs3 = errors;
+if(!(validate75(data0))){
+vErrors = vErrors === null ? func0(validate75.errors, instancePath+"/" + i0) : vErrors.concat(func0(validate75.errors, instancePath+"/" + i0));
+errors = vErrors.length;
+}
+var _valid0 = _errs3 === errors;
+valid1 = valid1 || _valid0;
+if(!valid1){
+var _errs4 = errors;
+if(!(validate77(data0))){
+vErrors = vErrors === null ? func0(validate77.errors, instancePath+"/" + i0) : vErrors.concat(func0(validate77.errors, instancePath+"/" + i0));
+errors = vErrors.length;
+}
+var _valid0 = _errs4 === errors;
+valid1 = valid1 || _valid0;
+}
+if(!valid1){
+var err0 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/anyOf",keyword:"anyOf",params:{}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+validate74.errors = vErrors;
+return false;
+}
+else {
+errors = _errs2;
+if(vErrors !== null){
+if(_errs2){
+vErrors.length = _errs2;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid0 = _errs1 === errors;
+if(!valid0){
+break;
+}
+}
+}
+else {
+validate74.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"}}];
+return false;
+}
+}
+validate74.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateJSONRPCError = validate77;
 
-// prettier-ignore
 export const validateJSONRPCMessage = validate79;
+var schema85 = {"$id":"JSONRPCMessage","anyOf":[{"$ref":"JSONRPCRequest"},{"$ref":"JSONRPCNotification"},{"items":{"anyOf":[{"$ref":"JSONRPCRequest"},{"$ref":"JSONRPCNotification"}]},"type":"array"},{"$ref":"JSONRPCResponse"},{"$ref":"JSONRPCError"},{"items":{"anyOf":[{"$ref":"JSONRPCResponse"},{"$ref":"JSONRPCError"}]},"type":"array"}]};
 
-// prettier-ignore
-const schema85 = {"$id":"JSONRPCMessage","anyOf":[{"$ref":"JSONRPCRequest"},{"$ref":"JSONRPCNotification"},{"items":{"anyOf":[{"$ref":"JSONRPCRequest"},{"$ref":"JSONRPCNotification"}]},"type":"array"},{"$ref":"JSONRPCResponse"},{"$ref":"JSONRPCError"},{"items":{"anyOf":[{"$ref":"JSONRPCResponse"},{"$ref":"JSONRPCError"}]},"type":"array"}]};
-
-// prettier-ignore
-function validate79(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="JSONRPCMessage" */;
-  let vErrors = null;
-  let errors = 0;
-  const _errs0 = errors;
-  let valid0 = false;
-  const _errs1 = errors;
-  if(!(validate72(data))){
-    vErrors = vErrors === null ? rebaseErrors(validate72.errors, instancePath) : vErrors.concat(rebaseErrors(validate72.errors, instancePath));
-    errors = vErrors.length;
-  }
-  var _valid0 = _errs1 === errors;
-  valid0 = valid0 || _valid0;
-  if(!valid0){
-    const _errs2 = errors;
-    const _errs3 = errors;
-    if(errors === _errs3){
-      if(data && typeof data == "object" && !Array.isArray(data)){
-        let missing0;
-        if(((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))){
-          const err0 = {instancePath,schemaPath:"JSONRPCNotification/required",keyword:"required",params:{missingProperty: missing0}};
-          if(vErrors === null){
-            vErrors = [err0];
-          }
-          else {
-            vErrors.push(err0);
-          }
-          errors++;
-        }
-        else {
-          const prop192 = data.jsonrpc;
-          if(prop192 !== undefined){
-            let data0 = prop192;
-            const _errs5 = errors;
-            if(typeof data0 !== "string"){
-              const err1 = {instancePath:instancePath+"/jsonrpc",schemaPath:"JSONRPCNotification/properties/jsonrpc/type",keyword:"type",params:{type: "string"}};
-              if(vErrors === null){
-                vErrors = [err1];
-              }
-              else {
-                vErrors.push(err1);
-              }
-              errors++;
-            }
-            if("2.0" !== data0){
-              const err2 = {instancePath:instancePath+"/jsonrpc",schemaPath:"JSONRPCNotification/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}};
-              if(vErrors === null){
-                vErrors = [err2];
-              }
-              else {
-                vErrors.push(err2);
-              }
-              errors++;
-            }
-            var valid2 = _errs5 === errors;
-          }
-          else {
-            var valid2 = true;
-          }
-          if(valid2){
-            const prop193 = data.method;
-            if(prop193 !== undefined){
-              const _errs7 = errors;
-              if(typeof prop193 !== "string"){
-                const err3 = {instancePath:instancePath+"/method",schemaPath:"JSONRPCNotification/properties/method/type",keyword:"type",params:{type: "string"}};
-                if(vErrors === null){
-                  vErrors = [err3];
-                }
-                else {
-                  vErrors.push(err3);
-                }
-                errors++;
-              }
-              var valid2 = _errs7 === errors;
-            }
-            else {
-              var valid2 = true;
-            }
-            if(valid2){
-              const prop194 = data.params;
-              if(prop194 !== undefined){
-                let data2 = prop194;
-                const _errs9 = errors;
-                if(errors === _errs9){
-                  if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                    const prop195 = data2._meta;
-                    if(prop195 !== undefined){
-                      let data3 = prop195;
-                      const _errs12 = errors;
-                      if(errors === _errs12){
-                        if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-                        }
-                        else {
-                          const err4 = {instancePath:instancePath+"/params/_meta",schemaPath:"JSONRPCNotification/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}};
-                          if(vErrors === null){
-                            vErrors = [err4];
-                          }
-                          else {
-                            vErrors.push(err4);
-                          }
-                          errors++;
-                        }
-                      }
-                    }
-                  }
-                  else {
-                    const err5 = {instancePath:instancePath+"/params",schemaPath:"JSONRPCNotification/properties/params/type",keyword:"type",params:{type: "object"}};
-                    if(vErrors === null){
-                      vErrors = [err5];
-                    }
-                    else {
-                      vErrors.push(err5);
-                    }
-                    errors++;
-                  }
-                }
-                var valid2 = _errs9 === errors;
-              }
-              else {
-                var valid2 = true;
-              }
-            }
-          }
-        }
-      }
-      else {
-        const err6 = {instancePath,schemaPath:"JSONRPCNotification/type",keyword:"type",params:{type: "object"}};
-        if(vErrors === null){
-          vErrors = [err6];
-        }
-        else {
-          vErrors.push(err6);
-        }
-        errors++;
-      }
-    }
-    var _valid0 = _errs2 === errors;
-    valid0 = valid0 || _valid0;
-    if(!valid0){
-      const _errs15 = errors;
-      if(errors === _errs15){
-        if(Array.isArray(data)){
-          var valid4 = true;
-          const len0 = data.length;
-          for(let i0=0; i0<len0; i0++){
-            let data4 = data[i0];
-            const _errs17 = errors;
-            const _errs18 = errors;
-            let valid5 = false;
-            const _errs19 = errors;
-            if(!(validate72(data4))){
-              vErrors = vErrors === null ? rebaseErrors(validate72.errors, instancePath+"/" + i0) : vErrors.concat(rebaseErrors(validate72.errors, instancePath+"/" + i0));
-              errors = vErrors.length;
-            }
-            var _valid1 = _errs19 === errors;
-            valid5 = valid5 || _valid1;
-            if(!valid5){
-              const _errs20 = errors;
-              const _errs21 = errors;
-              if(errors === _errs21){
-                if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-                  let missing1;
-                  if(((data4.jsonrpc === undefined) && (missing1 = "jsonrpc")) || ((data4.method === undefined) && (missing1 = "method"))){
-                    const err7 = {instancePath:instancePath+"/" + i0,schemaPath:"JSONRPCNotification/required",keyword:"required",params:{missingProperty: missing1}};
-                    if(vErrors === null){
-                      vErrors = [err7];
-                    }
-                    else {
-                      vErrors.push(err7);
-                    }
-                    errors++;
-                  }
-                  else {
-                    const prop196 = data4.jsonrpc;
-                    if(prop196 !== undefined){
-                      let data5 = prop196;
-                      const _errs23 = errors;
-                      if(typeof data5 !== "string"){
-                        const err8 = {instancePath:instancePath+"/" + i0+"/jsonrpc",schemaPath:"JSONRPCNotification/properties/jsonrpc/type",keyword:"type",params:{type: "string"}};
-                        if(vErrors === null){
-                          vErrors = [err8];
-                        }
-                        else {
-                          vErrors.push(err8);
-                        }
-                        errors++;
-                      }
-                      if("2.0" !== data5){
-                        const err9 = {instancePath:instancePath+"/" + i0+"/jsonrpc",schemaPath:"JSONRPCNotification/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}};
-                        if(vErrors === null){
-                          vErrors = [err9];
-                        }
-                        else {
-                          vErrors.push(err9);
-                        }
-                        errors++;
-                      }
-                      var valid7 = _errs23 === errors;
-                    }
-                    else {
-                      var valid7 = true;
-                    }
-                    if(valid7){
-                      const prop197 = data4.method;
-                      if(prop197 !== undefined){
-                        const _errs25 = errors;
-                        if(typeof prop197 !== "string"){
-                          const err10 = {instancePath:instancePath+"/" + i0+"/method",schemaPath:"JSONRPCNotification/properties/method/type",keyword:"type",params:{type: "string"}};
-                          if(vErrors === null){
-                            vErrors = [err10];
-                          }
-                          else {
-                            vErrors.push(err10);
-                          }
-                          errors++;
-                        }
-                        var valid7 = _errs25 === errors;
-                      }
-                      else {
-                        var valid7 = true;
-                      }
-                      if(valid7){
-                        const prop198 = data4.params;
-                        if(prop198 !== undefined){
-                          let data7 = prop198;
-                          const _errs27 = errors;
-                          if(errors === _errs27){
-                            if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
-                              const prop199 = data7._meta;
-                              if(prop199 !== undefined){
-                                let data8 = prop199;
-                                const _errs30 = errors;
-                                if(errors === _errs30){
-                                  if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
-                                  }
-                                  else {
-                                    const err11 = {instancePath:instancePath+"/" + i0+"/params/_meta",schemaPath:"JSONRPCNotification/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}};
-                                    if(vErrors === null){
-                                      vErrors = [err11];
-                                    }
-                                    else {
-                                      vErrors.push(err11);
-                                    }
-                                    errors++;
-                                  }
-                                }
-                              }
-                            }
-                            else {
-                              const err12 = {instancePath:instancePath+"/" + i0+"/params",schemaPath:"JSONRPCNotification/properties/params/type",keyword:"type",params:{type: "object"}};
-                              if(vErrors === null){
-                                vErrors = [err12];
-                              }
-                              else {
-                                vErrors.push(err12);
-                              }
-                              errors++;
-                            }
-                          }
-                          var valid7 = _errs27 === errors;
-                        }
-                        else {
-                          var valid7 = true;
-                        }
-                      }
-                    }
-                  }
-                }
-                else {
-                  const err13 = {instancePath:instancePath+"/" + i0,schemaPath:"JSONRPCNotification/type",keyword:"type",params:{type: "object"}};
-                  if(vErrors === null){
-                    vErrors = [err13];
-                  }
-                  else {
-                    vErrors.push(err13);
-                  }
-                  errors++;
-                }
-              }
-              var _valid1 = _errs20 === errors;
-              valid5 = valid5 || _valid1;
-            }
-            if(!valid5){
-              const err14 = {instancePath:instancePath+"/" + i0,schemaPath:"#/anyOf/2/items/anyOf",keyword:"anyOf",params:{}};
-              if(vErrors === null){
-                vErrors = [err14];
-              }
-              else {
-                vErrors.push(err14);
-              }
-              errors++;
-            }
-            else {
-              errors = _errs18;
-              if(vErrors !== null){
-                if(_errs18){
-                  vErrors.length = _errs18;
-                }
-                else {
-                  vErrors = null;
-                }
-              }
-            }
-            var valid4 = _errs17 === errors;
-            if(!valid4){
-              break;
-            }
-          }
-        }
-        else {
-          const err15 = {instancePath,schemaPath:"#/anyOf/2/type",keyword:"type",params:{type: "array"}};
-          if(vErrors === null){
-            vErrors = [err15];
-          }
-          else {
-            vErrors.push(err15);
-          }
-          errors++;
-        }
-      }
-      var _valid0 = _errs15 === errors;
-      valid0 = valid0 || _valid0;
-      if(!valid0){
-        const _errs33 = errors;
-        if(!(validate75(data))){
-          vErrors = vErrors === null ? rebaseErrors(validate75.errors, instancePath) : vErrors.concat(rebaseErrors(validate75.errors, instancePath));
-          errors = vErrors.length;
-        }
-        var _valid0 = _errs33 === errors;
-        valid0 = valid0 || _valid0;
-        if(!valid0){
-          const _errs34 = errors;
-          if(!(validate77(data))){
-            vErrors = vErrors === null ? rebaseErrors(validate77.errors, instancePath) : vErrors.concat(rebaseErrors(validate77.errors, instancePath));
-            errors = vErrors.length;
-          }
-          var _valid0 = _errs34 === errors;
-          valid0 = valid0 || _valid0;
-          if(!valid0){
-            const _errs35 = errors;
-            if(errors === _errs35){
-              if(Array.isArray(data)){
-                var valid9 = true;
-                const len1 = data.length;
-                for(let i1=0; i1<len1; i1++){
-                  let data9 = data[i1];
-                  const _errs37 = errors;
-                  const _errs38 = errors;
-                  let valid10 = false;
-                  const _errs39 = errors;
-                  if(!(validate75(data9))){
-                    vErrors = vErrors === null ? rebaseErrors(validate75.errors, instancePath+"/" + i1) : vErrors.concat(rebaseErrors(validate75.errors, instancePath+"/" + i1));
-                    errors = vErrors.length;
-                  }
-                  var _valid2 = _errs39 === errors;
-                  valid10 = valid10 || _valid2;
-                  if(!valid10){
-                    const _errs40 = errors;
-                    if(!(validate77(data9))){
-                      vErrors = vErrors === null ? rebaseErrors(validate77.errors, instancePath+"/" + i1) : vErrors.concat(rebaseErrors(validate77.errors, instancePath+"/" + i1));
-                      errors = vErrors.length;
-                    }
-                    var _valid2 = _errs40 === errors;
-                    valid10 = valid10 || _valid2;
-                  }
-                  if(!valid10){
-                    const err16 = {instancePath:instancePath+"/" + i1,schemaPath:"#/anyOf/5/items/anyOf",keyword:"anyOf",params:{}};
-                    if(vErrors === null){
-                      vErrors = [err16];
-                    }
-                    else {
-                      vErrors.push(err16);
-                    }
-                    errors++;
-                  }
-                  else {
-                    errors = _errs38;
-                    if(vErrors !== null){
-                      if(_errs38){
-                        vErrors.length = _errs38;
-                      }
-                      else {
-                        vErrors = null;
-                      }
-                    }
-                  }
-                  var valid9 = _errs37 === errors;
-                  if(!valid9){
-                    break;
-                  }
-                }
-              }
-              else {
-                const err17 = {instancePath,schemaPath:"#/anyOf/5/type",keyword:"type",params:{type: "array"}};
-                if(vErrors === null){
-                  vErrors = [err17];
-                }
-                else {
-                  vErrors.push(err17);
-                }
-                errors++;
-              }
-            }
-            var _valid0 = _errs35 === errors;
-            valid0 = valid0 || _valid0;
-          }
-        }
-      }
-    }
-  }
-  if(!valid0){
-    const err18 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{}};
-    if(vErrors === null){
-      vErrors = [err18];
-    }
-    else {
-      vErrors.push(err18);
-    }
-    errors++;
-    validate79.errors = vErrors;
-    return false;
-  }
-  else {
-    errors = _errs0;
-    if(vErrors !== null){
-      if(_errs0){
-        vErrors.length = _errs0;
-      }
-      else {
-        vErrors = null;
-      }
-    }
-  }
-  validate79.errors = vErrors;
-  return errors === 0;
+function validate79(data, valCxt){
+"use strict"; /*# sourceURL="JSONRPCMessage" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+var _errs0 = errors;
+var valid0 = false;
+var _errs1 = errors;
+if(!(validate72(data))){
+vErrors = vErrors === null ? func0(validate72.errors, instancePath) : vErrors.concat(func0(validate72.errors, instancePath));
+errors = vErrors.length;
+}
+var _valid0 = _errs1 === errors;
+valid0 = valid0 || _valid0;
+if(!valid0){
+var _errs2 = errors;
+var _errs3 = errors;
+if(errors === _errs3){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if(((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))){
+var err0 = {instancePath:instancePath,schemaPath:"JSONRPCNotification/required",keyword:"required",params:{missingProperty: missing0}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+else {
+if(data.jsonrpc !== undefined){
+var data0 = data.jsonrpc;
+var _errs5 = errors;
+if(typeof data0 !== "string"){
+var err1 = {instancePath:instancePath+"/jsonrpc",schemaPath:"JSONRPCNotification/properties/jsonrpc/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if("2.0" !== data0){
+var err2 = {instancePath:instancePath+"/jsonrpc",schemaPath:"JSONRPCNotification/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+var valid2 = _errs5 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data.method !== undefined){
+var _errs7 = errors;
+if(typeof data.method !== "string"){
+var err3 = {instancePath:instancePath+"/method",schemaPath:"JSONRPCNotification/properties/method/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+var valid2 = _errs7 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data.params !== undefined){
+var data2 = data.params;
+var _errs9 = errors;
+if(errors === _errs9){
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+if(data2._meta !== undefined){
+var data3 = data2._meta;
+var _errs12 = errors;
+if(errors === _errs12){
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+}
+else {
+var err4 = {instancePath:instancePath+"/params/_meta",schemaPath:"JSONRPCNotification/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+}
+}
+else {
+var err5 = {instancePath:instancePath+"/params",schemaPath:"JSONRPCNotification/properties/params/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+var valid2 = _errs9 === errors;
+}
+else {
+var valid2 = true;
+}
+}
+}
+}
+}
+else {
+var err6 = {instancePath:instancePath,schemaPath:"JSONRPCNotification/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+var _valid0 = _errs2 === errors;
+valid0 = valid0 || _valid0;
+if(!valid0){
+var _errs15 = errors;
+if(errors === _errs15){
+if(Array.isArray(data)){
+var valid4 = true;
+var len0 = data.length;
+for(var i0=0; i0<len0; i0++){
+var data4 = data[i0];
+var _errs17 = errors;
+var _errs18 = errors;
+var valid5 = false;
+var _errs19 = errors;
+if(!(validate72(data4))){
+vErrors = vErrors === null ? func0(validate72.errors, instancePath+"/" + i0) : vErrors.concat(func0(validate72.errors, instancePath+"/" + i0));
+errors = vErrors.length;
+}
+var _valid1 = _errs19 === errors;
+valid5 = valid5 || _valid1;
+if(!valid5){
+var _errs20 = errors;
+var _errs21 = errors;
+if(errors === _errs21){
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+var missing1;
+if(((data4.jsonrpc === undefined) && (missing1 = "jsonrpc")) || ((data4.method === undefined) && (missing1 = "method"))){
+var err7 = {instancePath:instancePath+"/" + i0,schemaPath:"JSONRPCNotification/required",keyword:"required",params:{missingProperty: missing1}};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+else {
+if(data4.jsonrpc !== undefined){
+var data5 = data4.jsonrpc;
+var _errs23 = errors;
+if(typeof data5 !== "string"){
+var err8 = {instancePath:instancePath+"/" + i0+"/jsonrpc",schemaPath:"JSONRPCNotification/properties/jsonrpc/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if("2.0" !== data5){
+var err9 = {instancePath:instancePath+"/" + i0+"/jsonrpc",schemaPath:"JSONRPCNotification/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+var valid7 = _errs23 === errors;
+}
+else {
+var valid7 = true;
+}
+if(valid7){
+if(data4.method !== undefined){
+var _errs25 = errors;
+if(typeof data4.method !== "string"){
+var err10 = {instancePath:instancePath+"/" + i0+"/method",schemaPath:"JSONRPCNotification/properties/method/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+var valid7 = _errs25 === errors;
+}
+else {
+var valid7 = true;
+}
+if(valid7){
+if(data4.params !== undefined){
+var data7 = data4.params;
+var _errs27 = errors;
+if(errors === _errs27){
+if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+if(data7._meta !== undefined){
+var data8 = data7._meta;
+var _errs30 = errors;
+if(errors === _errs30){
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+}
+else {
+var err11 = {instancePath:instancePath+"/" + i0+"/params/_meta",schemaPath:"JSONRPCNotification/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+}
+else {
+var err12 = {instancePath:instancePath+"/" + i0+"/params",schemaPath:"JSONRPCNotification/properties/params/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+var valid7 = _errs27 === errors;
+}
+else {
+var valid7 = true;
+}
+}
+}
+}
+}
+else {
+var err13 = {instancePath:instancePath+"/" + i0,schemaPath:"JSONRPCNotification/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+var _valid1 = _errs20 === errors;
+valid5 = valid5 || _valid1;
+}
+if(!valid5){
+var err14 = {instancePath:instancePath+"/" + i0,schemaPath:"#/anyOf/2/items/anyOf",keyword:"anyOf",params:{}};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+else {
+errors = _errs18;
+if(vErrors !== null){
+if(_errs18){
+vErrors.length = _errs18;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid4 = _errs17 === errors;
+if(!valid4){
+break;
+}
+}
+}
+else {
+var err15 = {instancePath:instancePath,schemaPath:"#/anyOf/2/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+var _valid0 = _errs15 === errors;
+valid0 = valid0 || _valid0;
+if(!valid0){
+var _errs33 = errors;
+if(!(validate75(data))){
+vErrors = vErrors === null ? func0(validate75.errors, instancePath) : vErrors.concat(func0(validate75.errors, instancePath));
+errors = vErrors.length;
+}
+var _valid0 = _errs33 === errors;
+valid0 = valid0 || _valid0;
+if(!valid0){
+var _errs34 = errors;
+if(!(validate77(data))){
+vErrors = vErrors === null ? func0(validate77.errors, instancePath) : vErrors.concat(func0(validate77.errors, instancePath));
+errors = vErrors.length;
+}
+var _valid0 = _errs34 === errors;
+valid0 = valid0 || _valid0;
+if(!valid0){
+var _errs35 = errors;
+if(errors === _errs35){
+if(Array.isArray(data)){
+var valid9 = true;
+var len1 = data.length;
+for(var i1=0; i1<len1; i1++){
+var data9 = data[i1];
+var _errs37 = errors;
+var _errs38 = errors;
+var valid10 = false;
+var _errs39 = errors;
+if(!(validate75(data9))){
+vErrors = vErrors === null ? func0(validate75.errors, instancePath+"/" + i1) : vErrors.concat(func0(validate75.errors, instancePath+"/" + i1));
+errors = vErrors.length;
+}
+var _valid2 = _errs39 === errors;
+valid10 = valid10 || _valid2;
+if(!valid10){
+var _errs40 = errors;
+if(!(validate77(data9))){
+vErrors = vErrors === null ? func0(validate77.errors, instancePath+"/" + i1) : vErrors.concat(func0(validate77.errors, instancePath+"/" + i1));
+errors = vErrors.length;
+}
+var _valid2 = _errs40 === errors;
+valid10 = valid10 || _valid2;
+}
+if(!valid10){
+var err16 = {instancePath:instancePath+"/" + i1,schemaPath:"#/anyOf/5/items/anyOf",keyword:"anyOf",params:{}};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+else {
+errors = _errs38;
+if(vErrors !== null){
+if(_errs38){
+vErrors.length = _errs38;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid9 = _errs37 === errors;
+if(!valid9){
+break;
+}
+}
+}
+else {
+var err17 = {instancePath:instancePath,schemaPath:"#/anyOf/5/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+var _valid0 = _errs35 === errors;
+valid0 = valid0 || _valid0;
+}
+}
+}
+}
+}
+if(!valid0){
+var err18 = {instancePath:instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{}};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+validate79.errors = vErrors;
+return false;
+}
+else {
+errors = _errs0;
+if(vErrors !== null){
+if(_errs0){
+vErrors.length = _errs0;
+}
+else {
+vErrors = null;
+}
+}
+}
+validate79.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateJSONRPCNotification = validate86;
 
-// prettier-ignore
-function validate86(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="JSONRPCNotification" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))){
-        validate86.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop200 = data.jsonrpc;
-        if(prop200 !== undefined){
-          let data0 = prop200;
-          const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate86.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("2.0" !== data0){
-            validate86.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop201 = data.method;
-          if(prop201 !== undefined){
-            const _errs3 = errors;
-            if(typeof prop201 !== "string"){
-              validate86.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            const prop202 = data.params;
-            if(prop202 !== undefined){
-              let data2 = prop202;
-              const _errs5 = errors;
-              if(errors === _errs5){
-                if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                  const prop203 = data2._meta;
-                  if(prop203 !== undefined){
-                    let data3 = prop203;
-                    const _errs8 = errors;
-                    if(errors === _errs8){
-                      if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-                      }
-                      else {
-                        validate86.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-                        return false;
-                      }
-                    }
-                  }
-                }
-                else {
-                  validate86.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                  return false;
-                }
-              }
-              var valid0 = _errs5 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate86.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate86.errors = vErrors;
-  return errors === 0;
+function validate86(data, valCxt){
+"use strict"; /*# sourceURL="JSONRPCNotification" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if(((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))){
+validate86.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.jsonrpc !== undefined){
+var data0 = data.jsonrpc;
+var _errs1 = errors;
+if(typeof data0 !== "string"){
+validate86.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("2.0" !== data0){
+validate86.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.method !== undefined){
+var _errs3 = errors;
+if(typeof data.method !== "string"){
+validate86.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.params !== undefined){
+var data2 = data.params;
+var _errs5 = errors;
+if(errors === _errs5){
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+if(data2._meta !== undefined){
+var data3 = data2._meta;
+var _errs8 = errors;
+if(errors === _errs8){
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+}
+else {
+validate86.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+}
+}
+else {
+validate86.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+validate86.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate86.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateJSONRPCRequest = validate72;
 
-// prettier-ignore
 export const validateJSONRPCResponse = validate75;
 
-// prettier-ignore
 export const validateListPromptsRequest = validate87;
 
-// prettier-ignore
-function validate87(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="ListPromptsRequest" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.method === undefined) && (missing0 = "method")){
-        validate87.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop204 = data.method;
-        if(prop204 !== undefined){
-          let data0 = prop204;
-          const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate87.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("prompts/list" !== data0){
-            validate87.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "prompts/list"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop205 = data.params;
-          if(prop205 !== undefined){
-            let data1 = prop205;
-            const _errs3 = errors;
-            if(errors === _errs3){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                const prop206 = data1.cursor;
-                if(prop206 !== undefined){
-                  if(typeof prop206 !== "string"){
-                    validate87.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
-                    return false;
-                  }
-                }
-              }
-              else {
-                validate87.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate87.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate87.errors = vErrors;
-  return errors === 0;
+function validate87(data, valCxt){
+"use strict"; /*# sourceURL="ListPromptsRequest" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if((data.method === undefined) && (missing0 = "method")){
+validate87.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.method !== undefined){
+var data0 = data.method;
+var _errs1 = errors;
+if(typeof data0 !== "string"){
+validate87.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("prompts/list" !== data0){
+validate87.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "prompts/list"}}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.params !== undefined){
+var data1 = data.params;
+var _errs3 = errors;
+if(errors === _errs3){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(data1.cursor !== undefined){
+if(typeof data1.cursor !== "string"){
+validate87.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+}
+}
+else {
+validate87.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate87.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate87.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateListPromptsResult = validate88;
+var schema90 = {"$id":"ListPromptsResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"nextCursor":{"type":"string"},"prompts":{"items":{"$ref":"Prompt"},"type":"array"}},"required":["prompts"],"type":"object"};
+var schema91 = {"$id":"Prompt","properties":{"arguments":{"items":{"$ref":"PromptArgument"},"type":"array"},"description":{"type":"string"},"name":{"type":"string"}},"required":["name"],"type":"object"};
+var schema92 = {"$id":"PromptArgument","properties":{"description":{"type":"string"},"name":{"type":"string"},"required":{"type":"boolean"}},"required":["name"],"type":"object"};
 
-// prettier-ignore
-const schema90 = {"$id":"ListPromptsResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"nextCursor":{"type":"string"},"prompts":{"items":{"$ref":"Prompt"},"type":"array"}},"required":["prompts"],"type":"object"};
-
-// prettier-ignore
-const schema91 = {"$id":"Prompt","properties":{"arguments":{"items":{"$ref":"PromptArgument"},"type":"array"},"description":{"type":"string"},"name":{"type":"string"}},"required":["name"],"type":"object"};
-
-// prettier-ignore
-const schema92 = {"$id":"PromptArgument","properties":{"description":{"type":"string"},"name":{"type":"string"},"required":{"type":"boolean"}},"required":["name"],"type":"object"};
-
-// prettier-ignore
-function validate89(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="Prompt" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.name === undefined) && (missing0 = "name")){
-        validate89.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop207 = data.arguments;
-        if(prop207 !== undefined){
-          let data0 = prop207;
-          const _errs1 = errors;
-          if(errors === _errs1){
-            if(Array.isArray(data0)){
-              var valid1 = true;
-              const len0 = data0.length;
-              for(let i0=0; i0<len0; i0++){
-                let data1 = data0[i0];
-                const _errs3 = errors;
-                const _errs4 = errors;
-                if(errors === _errs4){
-                  if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                    let missing1;
-                    if((data1.name === undefined) && (missing1 = "name")){
-                      validate89.errors = [{instancePath:instancePath+"/arguments/" + i0,schemaPath:"PromptArgument/required",keyword:"required",params:{missingProperty: missing1}}];
-                      return false;
-                    }
-                    else {
-                      const prop208 = data1.description;
-                      if(prop208 !== undefined){
-                        const _errs6 = errors;
-                        if(typeof prop208 !== "string"){
-                          validate89.errors = [{instancePath:instancePath+"/arguments/" + i0+"/description",schemaPath:"PromptArgument/properties/description/type",keyword:"type",params:{type: "string"}}];
-                          return false;
-                        }
-                        var valid3 = _errs6 === errors;
-                      }
-                      else {
-                        var valid3 = true;
-                      }
-                      if(valid3){
-                        const prop209 = data1.name;
-                        if(prop209 !== undefined){
-                          const _errs8 = errors;
-                          if(typeof prop209 !== "string"){
-                            validate89.errors = [{instancePath:instancePath+"/arguments/" + i0+"/name",schemaPath:"PromptArgument/properties/name/type",keyword:"type",params:{type: "string"}}];
-                            return false;
-                          }
-                          var valid3 = _errs8 === errors;
-                        }
-                        else {
-                          var valid3 = true;
-                        }
-                        if(valid3){
-                          const prop210 = data1.required;
-                          if(prop210 !== undefined){
-                            const _errs10 = errors;
-                            if(typeof prop210 !== "boolean"){
-                              validate89.errors = [{instancePath:instancePath+"/arguments/" + i0+"/required",schemaPath:"PromptArgument/properties/required/type",keyword:"type",params:{type: "boolean"}}];
-                              return false;
-                            }
-                            var valid3 = _errs10 === errors;
-                          }
-                          else {
-                            var valid3 = true;
-                          }
-                        }
-                      }
-                    }
-                  }
-                  else {
-                    validate89.errors = [{instancePath:instancePath+"/arguments/" + i0,schemaPath:"PromptArgument/type",keyword:"type",params:{type: "object"}}];
-                    return false;
-                  }
-                }
-                var valid1 = _errs3 === errors;
-                if(!valid1){
-                  break;
-                }
-              }
-            }
-            else {
-              validate89.errors = [{instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/type",keyword:"type",params:{type: "array"}}];
-              return false;
-            }
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop211 = data.description;
-          if(prop211 !== undefined){
-            const _errs12 = errors;
-            if(typeof prop211 !== "string"){
-              validate89.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            var valid0 = _errs12 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            const prop212 = data.name;
-            if(prop212 !== undefined){
-              const _errs14 = errors;
-              if(typeof prop212 !== "string"){
-                validate89.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
-                return false;
-              }
-              var valid0 = _errs14 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate89.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate89.errors = vErrors;
-  return errors === 0;
+function validate89(data, valCxt){
+"use strict"; /*# sourceURL="Prompt" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if((data.name === undefined) && (missing0 = "name")){
+validate89.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.arguments !== undefined){
+var data0 = data.arguments;
+var _errs1 = errors;
+if(errors === _errs1){
+if(Array.isArray(data0)){
+var valid1 = true;
+var len0 = data0.length;
+for(var i0=0; i0<len0; i0++){
+var data1 = data0[i0];
+var _errs3 = errors;
+var _errs4 = errors;
+if(errors === _errs4){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+var missing1;
+if((data1.name === undefined) && (missing1 = "name")){
+validate89.errors = [{instancePath:instancePath+"/arguments/" + i0,schemaPath:"PromptArgument/required",keyword:"required",params:{missingProperty: missing1}}];
+return false;
+}
+else {
+if(data1.description !== undefined){
+var _errs6 = errors;
+if(typeof data1.description !== "string"){
+validate89.errors = [{instancePath:instancePath+"/arguments/" + i0+"/description",schemaPath:"PromptArgument/properties/description/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid3 = _errs6 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data1.name !== undefined){
+var _errs8 = errors;
+if(typeof data1.name !== "string"){
+validate89.errors = [{instancePath:instancePath+"/arguments/" + i0+"/name",schemaPath:"PromptArgument/properties/name/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid3 = _errs8 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data1.required !== undefined){
+var _errs10 = errors;
+if(typeof data1.required !== "boolean"){
+validate89.errors = [{instancePath:instancePath+"/arguments/" + i0+"/required",schemaPath:"PromptArgument/properties/required/type",keyword:"type",params:{type: "boolean"}}];
+return false;
+}
+var valid3 = _errs10 === errors;
+}
+else {
+var valid3 = true;
+}
+}
+}
+}
+}
+else {
+validate89.errors = [{instancePath:instancePath+"/arguments/" + i0,schemaPath:"PromptArgument/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid1 = _errs3 === errors;
+if(!valid1){
+break;
+}
+}
+}
+else {
+validate89.errors = [{instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/type",keyword:"type",params:{type: "array"}}];
+return false;
+}
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.description !== undefined){
+var _errs12 = errors;
+if(typeof data.description !== "string"){
+validate89.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.name !== undefined){
+var _errs14 = errors;
+if(typeof data.name !== "string"){
+validate89.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs14 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+validate89.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate89.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
-function validate88(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="ListPromptsResult" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.prompts === undefined) && (missing0 = "prompts")){
-        validate88.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop213 = data._meta;
-        if(prop213 !== undefined){
-          let data0 = prop213;
-          const _errs1 = errors;
-          if(errors === _errs1){
-            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-            }
-            else {
-              validate88.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-              return false;
-            }
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop214 = data.nextCursor;
-          if(prop214 !== undefined){
-            const _errs4 = errors;
-            if(typeof prop214 !== "string"){
-              validate88.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            var valid0 = _errs4 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            const prop215 = data.prompts;
-            if(prop215 !== undefined){
-              let data2 = prop215;
-              const _errs6 = errors;
-              if(errors === _errs6){
-                if(Array.isArray(data2)){
-                  var valid1 = true;
-                  const len0 = data2.length;
-                  for(let i0=0; i0<len0; i0++){
-                    const _errs8 = errors;
-                    if(!(validate89(data2[i0]))){
-                      vErrors = vErrors === null ? rebaseErrors(validate89.errors, instancePath+"/prompts/" + i0) : vErrors.concat(rebaseErrors(validate89.errors, instancePath+"/prompts/" + i0));
-                      errors = vErrors.length;
-                    }
-                    var valid1 = _errs8 === errors;
-                    if(!valid1){
-                      break;
-                    }
-                  }
-                }
-                else {
-                  validate88.errors = [{instancePath:instancePath+"/prompts",schemaPath:"#/properties/prompts/type",keyword:"type",params:{type: "array"}}];
-                  return false;
-                }
-              }
-              var valid0 = _errs6 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate88.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate88.errors = vErrors;
-  return errors === 0;
+
+function validate88(data, valCxt){
+"use strict"; /*# sourceURL="ListPromptsResult" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if((data.prompts === undefined) && (missing0 = "prompts")){
+validate88.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data._meta !== undefined){
+var data0 = data._meta;
+var _errs1 = errors;
+if(errors === _errs1){
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+}
+else {
+validate88.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.nextCursor !== undefined){
+var _errs4 = errors;
+if(typeof data.nextCursor !== "string"){
+validate88.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.prompts !== undefined){
+var data2 = data.prompts;
+var _errs6 = errors;
+if(errors === _errs6){
+if(Array.isArray(data2)){
+var valid1 = true;
+var len0 = data2.length;
+for(var i0=0; i0<len0; i0++){
+var _errs8 = errors;
+if(!(validate89(data2[i0]))){
+vErrors = vErrors === null ? func0(validate89.errors, instancePath+"/prompts/" + i0) : vErrors.concat(func0(validate89.errors, instancePath+"/prompts/" + i0));
+errors = vErrors.length;
+}
+var valid1 = _errs8 === errors;
+if(!valid1){
+break;
+}
+}
+}
+else {
+validate88.errors = [{instancePath:instancePath+"/prompts",schemaPath:"#/properties/prompts/type",keyword:"type",params:{type: "array"}}];
+return false;
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+validate88.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate88.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateListResourceTemplatesRequest = validate91;
 
-// prettier-ignore
-function validate91(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="ListResourceTemplatesRequest" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.method === undefined) && (missing0 = "method")){
-        validate91.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop216 = data.method;
-        if(prop216 !== undefined){
-          let data0 = prop216;
-          const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate91.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("resources/templates/list" !== data0){
-            validate91.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "resources/templates/list"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop217 = data.params;
-          if(prop217 !== undefined){
-            let data1 = prop217;
-            const _errs3 = errors;
-            if(errors === _errs3){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                const prop218 = data1.cursor;
-                if(prop218 !== undefined){
-                  if(typeof prop218 !== "string"){
-                    validate91.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
-                    return false;
-                  }
-                }
-              }
-              else {
-                validate91.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate91.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate91.errors = vErrors;
-  return errors === 0;
+function validate91(data, valCxt){
+"use strict"; /*# sourceURL="ListResourceTemplatesRequest" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if((data.method === undefined) && (missing0 = "method")){
+validate91.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.method !== undefined){
+var data0 = data.method;
+var _errs1 = errors;
+if(typeof data0 !== "string"){
+validate91.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("resources/templates/list" !== data0){
+validate91.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "resources/templates/list"}}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.params !== undefined){
+var data1 = data.params;
+var _errs3 = errors;
+if(errors === _errs3){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(data1.cursor !== undefined){
+if(typeof data1.cursor !== "string"){
+validate91.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+}
+}
+else {
+validate91.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate91.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate91.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateListResourceTemplatesResult = validate92;
+var schema94 = {"$id":"ListResourceTemplatesResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"nextCursor":{"type":"string"},"resourceTemplates":{"items":{"$ref":"ResourceTemplate"},"type":"array"}},"required":["resourceTemplates"],"type":"object"};
+var schema95 = {"$id":"ResourceTemplate","properties":{"annotations":{"$ref":"Annotations"},"description":{"type":"string"},"mimeType":{"type":"string"},"name":{"type":"string"},"uriTemplate":{"type":"string"}},"required":["name","uriTemplate"],"type":"object"};
 
-// prettier-ignore
-const schema94 = {"$id":"ListResourceTemplatesResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"nextCursor":{"type":"string"},"resourceTemplates":{"items":{"$ref":"ResourceTemplate"},"type":"array"}},"required":["resourceTemplates"],"type":"object"};
-
-// prettier-ignore
-const schema95 = {"$id":"ResourceTemplate","properties":{"annotations":{"$ref":"Annotations"},"description":{"type":"string"},"mimeType":{"type":"string"},"name":{"type":"string"},"uriTemplate":{"type":"string"}},"required":["name","uriTemplate"],"type":"object"};
-
-// prettier-ignore
-function validate93(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="ResourceTemplate" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.name === undefined) && (missing0 = "name")) || ((data.uriTemplate === undefined) && (missing0 = "uriTemplate"))){
-        validate93.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop219 = data.annotations;
-        if(prop219 !== undefined){
-          const _errs1 = errors;
-          if(!(validate10(prop219))){
-            vErrors = vErrors === null ? rebaseErrors(validate10.errors, instancePath+"/annotations") : vErrors.concat(rebaseErrors(validate10.errors, instancePath+"/annotations"));
-            errors = vErrors.length;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop220 = data.description;
-          if(prop220 !== undefined){
-            const _errs2 = errors;
-            if(typeof prop220 !== "string"){
-              validate93.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            var valid0 = _errs2 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            const prop221 = data.mimeType;
-            if(prop221 !== undefined){
-              const _errs4 = errors;
-              if(typeof prop221 !== "string"){
-                validate93.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
-                return false;
-              }
-              var valid0 = _errs4 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-            if(valid0){
-              const prop222 = data.name;
-              if(prop222 !== undefined){
-                const _errs6 = errors;
-                if(typeof prop222 !== "string"){
-                  validate93.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
-                  return false;
-                }
-                var valid0 = _errs6 === errors;
-              }
-              else {
-                var valid0 = true;
-              }
-              if(valid0){
-                const prop223 = data.uriTemplate;
-                if(prop223 !== undefined){
-                  const _errs8 = errors;
-                  if(typeof prop223 !== "string"){
-                    validate93.errors = [{instancePath:instancePath+"/uriTemplate",schemaPath:"#/properties/uriTemplate/type",keyword:"type",params:{type: "string"}}];
-                    return false;
-                  }
-                  var valid0 = _errs8 === errors;
-                }
-                else {
-                  var valid0 = true;
-                }
-              }
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate93.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate93.errors = vErrors;
-  return errors === 0;
+function validate93(data, valCxt){
+"use strict"; /*# sourceURL="ResourceTemplate" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if(((data.name === undefined) && (missing0 = "name")) || ((data.uriTemplate === undefined) && (missing0 = "uriTemplate"))){
+validate93.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.annotations !== undefined){
+var _errs1 = errors;
+if(!(validate10(data.annotations))){
+vErrors = vErrors === null ? func0(validate10.errors, instancePath+"/annotations") : vErrors.concat(func0(validate10.errors, instancePath+"/annotations"));
+errors = vErrors.length;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.description !== undefined){
+var _errs2 = errors;
+if(typeof data.description !== "string"){
+validate93.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.mimeType !== undefined){
+var _errs4 = errors;
+if(typeof data.mimeType !== "string"){
+validate93.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.name !== undefined){
+var _errs6 = errors;
+if(typeof data.name !== "string"){
+validate93.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.uriTemplate !== undefined){
+var _errs8 = errors;
+if(typeof data.uriTemplate !== "string"){
+validate93.errors = [{instancePath:instancePath+"/uriTemplate",schemaPath:"#/properties/uriTemplate/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+else {
+validate93.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate93.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
-function validate92(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="ListResourceTemplatesResult" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.resourceTemplates === undefined) && (missing0 = "resourceTemplates")){
-        validate92.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop224 = data._meta;
-        if(prop224 !== undefined){
-          let data0 = prop224;
-          const _errs1 = errors;
-          if(errors === _errs1){
-            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-            }
-            else {
-              validate92.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-              return false;
-            }
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop225 = data.nextCursor;
-          if(prop225 !== undefined){
-            const _errs4 = errors;
-            if(typeof prop225 !== "string"){
-              validate92.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            var valid0 = _errs4 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            const prop226 = data.resourceTemplates;
-            if(prop226 !== undefined){
-              let data2 = prop226;
-              const _errs6 = errors;
-              if(errors === _errs6){
-                if(Array.isArray(data2)){
-                  var valid1 = true;
-                  const len0 = data2.length;
-                  for(let i0=0; i0<len0; i0++){
-                    const _errs8 = errors;
-                    if(!(validate93(data2[i0]))){
-                      vErrors = vErrors === null ? rebaseErrors(validate93.errors, instancePath+"/resourceTemplates/" + i0) : vErrors.concat(rebaseErrors(validate93.errors, instancePath+"/resourceTemplates/" + i0));
-                      errors = vErrors.length;
-                    }
-                    var valid1 = _errs8 === errors;
-                    if(!valid1){
-                      break;
-                    }
-                  }
-                }
-                else {
-                  validate92.errors = [{instancePath:instancePath+"/resourceTemplates",schemaPath:"#/properties/resourceTemplates/type",keyword:"type",params:{type: "array"}}];
-                  return false;
-                }
-              }
-              var valid0 = _errs6 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate92.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate92.errors = vErrors;
-  return errors === 0;
+
+function validate92(data, valCxt){
+"use strict"; /*# sourceURL="ListResourceTemplatesResult" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if((data.resourceTemplates === undefined) && (missing0 = "resourceTemplates")){
+validate92.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data._meta !== undefined){
+var data0 = data._meta;
+var _errs1 = errors;
+if(errors === _errs1){
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+}
+else {
+validate92.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.nextCursor !== undefined){
+var _errs4 = errors;
+if(typeof data.nextCursor !== "string"){
+validate92.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.resourceTemplates !== undefined){
+var data2 = data.resourceTemplates;
+var _errs6 = errors;
+if(errors === _errs6){
+if(Array.isArray(data2)){
+var valid1 = true;
+var len0 = data2.length;
+for(var i0=0; i0<len0; i0++){
+var _errs8 = errors;
+if(!(validate93(data2[i0]))){
+vErrors = vErrors === null ? func0(validate93.errors, instancePath+"/resourceTemplates/" + i0) : vErrors.concat(func0(validate93.errors, instancePath+"/resourceTemplates/" + i0));
+errors = vErrors.length;
+}
+var valid1 = _errs8 === errors;
+if(!valid1){
+break;
+}
+}
+}
+else {
+validate92.errors = [{instancePath:instancePath+"/resourceTemplates",schemaPath:"#/properties/resourceTemplates/type",keyword:"type",params:{type: "array"}}];
+return false;
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+validate92.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate92.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateListResourcesRequest = validate96;
 
-// prettier-ignore
-function validate96(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="ListResourcesRequest" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.method === undefined) && (missing0 = "method")){
-        validate96.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop227 = data.method;
-        if(prop227 !== undefined){
-          let data0 = prop227;
-          const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate96.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("resources/list" !== data0){
-            validate96.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "resources/list"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop228 = data.params;
-          if(prop228 !== undefined){
-            let data1 = prop228;
-            const _errs3 = errors;
-            if(errors === _errs3){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                const prop229 = data1.cursor;
-                if(prop229 !== undefined){
-                  if(typeof prop229 !== "string"){
-                    validate96.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
-                    return false;
-                  }
-                }
-              }
-              else {
-                validate96.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate96.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate96.errors = vErrors;
-  return errors === 0;
+function validate96(data, valCxt){
+"use strict"; /*# sourceURL="ListResourcesRequest" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if((data.method === undefined) && (missing0 = "method")){
+validate96.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.method !== undefined){
+var data0 = data.method;
+var _errs1 = errors;
+if(typeof data0 !== "string"){
+validate96.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("resources/list" !== data0){
+validate96.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "resources/list"}}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.params !== undefined){
+var data1 = data.params;
+var _errs3 = errors;
+if(errors === _errs3){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(data1.cursor !== undefined){
+if(typeof data1.cursor !== "string"){
+validate96.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+}
+}
+else {
+validate96.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate96.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate96.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateListResourcesResult = validate97;
+var schema97 = {"$id":"ListResourcesResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"nextCursor":{"type":"string"},"resources":{"items":{"$ref":"Resource"},"type":"array"}},"required":["resources"],"type":"object"};
+var schema98 = {"$id":"Resource","properties":{"annotations":{"$ref":"Annotations"},"description":{"type":"string"},"mimeType":{"type":"string"},"name":{"type":"string"},"size":{"type":"integer"},"uri":{"type":"string"}},"required":["name","uri"],"type":"object"};
 
-// prettier-ignore
-const schema97 = {"$id":"ListResourcesResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"nextCursor":{"type":"string"},"resources":{"items":{"$ref":"Resource"},"type":"array"}},"required":["resources"],"type":"object"};
-
-// prettier-ignore
-const schema98 = {"$id":"Resource","properties":{"annotations":{"$ref":"Annotations"},"description":{"type":"string"},"mimeType":{"type":"string"},"name":{"type":"string"},"size":{"type":"integer"},"uri":{"type":"string"}},"required":["name","uri"],"type":"object"};
-
-// prettier-ignore
-function validate98(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="Resource" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.name === undefined) && (missing0 = "name")) || ((data.uri === undefined) && (missing0 = "uri"))){
-        validate98.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop230 = data.annotations;
-        if(prop230 !== undefined){
-          const _errs1 = errors;
-          if(!(validate10(prop230))){
-            vErrors = vErrors === null ? rebaseErrors(validate10.errors, instancePath+"/annotations") : vErrors.concat(rebaseErrors(validate10.errors, instancePath+"/annotations"));
-            errors = vErrors.length;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop231 = data.description;
-          if(prop231 !== undefined){
-            const _errs2 = errors;
-            if(typeof prop231 !== "string"){
-              validate98.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            var valid0 = _errs2 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            const prop232 = data.mimeType;
-            if(prop232 !== undefined){
-              const _errs4 = errors;
-              if(typeof prop232 !== "string"){
-                validate98.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
-                return false;
-              }
-              var valid0 = _errs4 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-            if(valid0){
-              const prop233 = data.name;
-              if(prop233 !== undefined){
-                const _errs6 = errors;
-                if(typeof prop233 !== "string"){
-                  validate98.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
-                  return false;
-                }
-                var valid0 = _errs6 === errors;
-              }
-              else {
-                var valid0 = true;
-              }
-              if(valid0){
-                const prop234 = data.size;
-                if(prop234 !== undefined){
-                  let data4 = prop234;
-                  const _errs8 = errors;
-                  if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
-                    validate98.errors = [{instancePath:instancePath+"/size",schemaPath:"#/properties/size/type",keyword:"type",params:{type: "integer"}}];
-                    return false;
-                  }
-                  var valid0 = _errs8 === errors;
-                }
-                else {
-                  var valid0 = true;
-                }
-                if(valid0){
-                  const prop235 = data.uri;
-                  if(prop235 !== undefined){
-                    const _errs10 = errors;
-                    if(typeof prop235 !== "string"){
-                      validate98.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
-                      return false;
-                    }
-                    var valid0 = _errs10 === errors;
-                  }
-                  else {
-                    var valid0 = true;
-                  }
-                }
-              }
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate98.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate98.errors = vErrors;
-  return errors === 0;
+function validate98(data, valCxt){
+"use strict"; /*# sourceURL="Resource" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if(((data.name === undefined) && (missing0 = "name")) || ((data.uri === undefined) && (missing0 = "uri"))){
+validate98.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.annotations !== undefined){
+var _errs1 = errors;
+if(!(validate10(data.annotations))){
+vErrors = vErrors === null ? func0(validate10.errors, instancePath+"/annotations") : vErrors.concat(func0(validate10.errors, instancePath+"/annotations"));
+errors = vErrors.length;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.description !== undefined){
+var _errs2 = errors;
+if(typeof data.description !== "string"){
+validate98.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.mimeType !== undefined){
+var _errs4 = errors;
+if(typeof data.mimeType !== "string"){
+validate98.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.name !== undefined){
+var _errs6 = errors;
+if(typeof data.name !== "string"){
+validate98.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.size !== undefined){
+var data4 = data.size;
+var _errs8 = errors;
+if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
+validate98.errors = [{instancePath:instancePath+"/size",schemaPath:"#/properties/size/type",keyword:"type",params:{type: "integer"}}];
+return false;
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.uri !== undefined){
+var _errs10 = errors;
+if(typeof data.uri !== "string"){
+validate98.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate98.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate98.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
-function validate97(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="ListResourcesResult" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.resources === undefined) && (missing0 = "resources")){
-        validate97.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop236 = data._meta;
-        if(prop236 !== undefined){
-          let data0 = prop236;
-          const _errs1 = errors;
-          if(errors === _errs1){
-            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-            }
-            else {
-              validate97.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-              return false;
-            }
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop237 = data.nextCursor;
-          if(prop237 !== undefined){
-            const _errs4 = errors;
-            if(typeof prop237 !== "string"){
-              validate97.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            var valid0 = _errs4 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            const prop238 = data.resources;
-            if(prop238 !== undefined){
-              let data2 = prop238;
-              const _errs6 = errors;
-              if(errors === _errs6){
-                if(Array.isArray(data2)){
-                  var valid1 = true;
-                  const len0 = data2.length;
-                  for(let i0=0; i0<len0; i0++){
-                    const _errs8 = errors;
-                    if(!(validate98(data2[i0]))){
-                      vErrors = vErrors === null ? rebaseErrors(validate98.errors, instancePath+"/resources/" + i0) : vErrors.concat(rebaseErrors(validate98.errors, instancePath+"/resources/" + i0));
-                      errors = vErrors.length;
-                    }
-                    var valid1 = _errs8 === errors;
-                    if(!valid1){
-                      break;
-                    }
-                  }
-                }
-                else {
-                  validate97.errors = [{instancePath:instancePath+"/resources",schemaPath:"#/properties/resources/type",keyword:"type",params:{type: "array"}}];
-                  return false;
-                }
-              }
-              var valid0 = _errs6 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate97.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate97.errors = vErrors;
-  return errors === 0;
+
+function validate97(data, valCxt){
+"use strict"; /*# sourceURL="ListResourcesResult" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if((data.resources === undefined) && (missing0 = "resources")){
+validate97.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data._meta !== undefined){
+var data0 = data._meta;
+var _errs1 = errors;
+if(errors === _errs1){
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+}
+else {
+validate97.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.nextCursor !== undefined){
+var _errs4 = errors;
+if(typeof data.nextCursor !== "string"){
+validate97.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.resources !== undefined){
+var data2 = data.resources;
+var _errs6 = errors;
+if(errors === _errs6){
+if(Array.isArray(data2)){
+var valid1 = true;
+var len0 = data2.length;
+for(var i0=0; i0<len0; i0++){
+var _errs8 = errors;
+if(!(validate98(data2[i0]))){
+vErrors = vErrors === null ? func0(validate98.errors, instancePath+"/resources/" + i0) : vErrors.concat(func0(validate98.errors, instancePath+"/resources/" + i0));
+errors = vErrors.length;
+}
+var valid1 = _errs8 === errors;
+if(!valid1){
+break;
+}
+}
+}
+else {
+validate97.errors = [{instancePath:instancePath+"/resources",schemaPath:"#/properties/resources/type",keyword:"type",params:{type: "array"}}];
+return false;
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+validate97.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate97.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateListRootsRequest = validate101;
+var schema99 = {"$id":"ListRootsRequest","properties":{"method":{"const":"roots/list","type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"properties":{"progressToken":{"$ref":"ProgressToken"}},"type":"object"}},"type":"object"}},"required":["method"],"type":"object"};
 
-// prettier-ignore
-const schema99 = {"$id":"ListRootsRequest","properties":{"method":{"const":"roots/list","type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"properties":{"progressToken":{"$ref":"ProgressToken"}},"type":"object"}},"type":"object"}},"required":["method"],"type":"object"};
-
-// prettier-ignore
-function validate101(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="ListRootsRequest" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.method === undefined) && (missing0 = "method")){
-        validate101.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop239 = data.method;
-        if(prop239 !== undefined){
-          let data0 = prop239;
-          const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate101.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("roots/list" !== data0){
-            validate101.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "roots/list"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop240 = data.params;
-          if(prop240 !== undefined){
-            let data1 = prop240;
-            const _errs3 = errors;
-            if(errors === _errs3){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                const prop241 = data1._meta;
-                if(prop241 !== undefined){
-                  let data2 = prop241;
-                  const _errs6 = errors;
-                  if(errors === _errs6){
-                    if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                      const prop242 = data2.progressToken;
-                      if(prop242 !== undefined){
-                        let data3 = prop242;
-                        if((typeof data3 !== "string") && (!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))))){
-                          validate101.errors = [{instancePath:instancePath+"/params/_meta/progressToken",schemaPath:"ProgressToken/type",keyword:"type",params:{type: schema27.type}}];
-                          return false;
-                        }
-                      }
-                    }
-                    else {
-                      validate101.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-                      return false;
-                    }
-                  }
-                }
-              }
-              else {
-                validate101.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate101.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate101.errors = vErrors;
-  return errors === 0;
+function validate101(data, valCxt){
+"use strict"; /*# sourceURL="ListRootsRequest" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if((data.method === undefined) && (missing0 = "method")){
+validate101.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.method !== undefined){
+var data0 = data.method;
+var _errs1 = errors;
+if(typeof data0 !== "string"){
+validate101.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("roots/list" !== data0){
+validate101.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "roots/list"}}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.params !== undefined){
+var data1 = data.params;
+var _errs3 = errors;
+if(errors === _errs3){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(data1._meta !== undefined){
+var data2 = data1._meta;
+var _errs6 = errors;
+if(errors === _errs6){
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+if(data2.progressToken !== undefined){
+var data3 = data2.progressToken;
+if((typeof data3 !== "string") && (!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))))){
+validate101.errors = [{instancePath:instancePath+"/params/_meta/progressToken",schemaPath:"ProgressToken/type",keyword:"type",params:{type: schema27.type}}];
+return false;
+}
+}
+}
+else {
+validate101.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+}
+}
+else {
+validate101.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate101.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate101.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateListRootsResult = validate47;
 
-// prettier-ignore
 export const validateListToolsRequest = validate102;
 
-// prettier-ignore
-function validate102(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="ListToolsRequest" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.method === undefined) && (missing0 = "method")){
-        validate102.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop243 = data.method;
-        if(prop243 !== undefined){
-          let data0 = prop243;
-          const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate102.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("tools/list" !== data0){
-            validate102.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "tools/list"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop244 = data.params;
-          if(prop244 !== undefined){
-            let data1 = prop244;
-            const _errs3 = errors;
-            if(errors === _errs3){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                const prop245 = data1.cursor;
-                if(prop245 !== undefined){
-                  if(typeof prop245 !== "string"){
-                    validate102.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
-                    return false;
-                  }
-                }
-              }
-              else {
-                validate102.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate102.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate102.errors = vErrors;
-  return errors === 0;
+function validate102(data, valCxt){
+"use strict"; /*# sourceURL="ListToolsRequest" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if((data.method === undefined) && (missing0 = "method")){
+validate102.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.method !== undefined){
+var data0 = data.method;
+var _errs1 = errors;
+if(typeof data0 !== "string"){
+validate102.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("tools/list" !== data0){
+validate102.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "tools/list"}}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.params !== undefined){
+var data1 = data.params;
+var _errs3 = errors;
+if(errors === _errs3){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(data1.cursor !== undefined){
+if(typeof data1.cursor !== "string"){
+validate102.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+}
+}
+else {
+validate102.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate102.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate102.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateListToolsResult = validate103;
+var schema102 = {"$id":"ListToolsResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"nextCursor":{"type":"string"},"tools":{"items":{"$ref":"Tool"},"type":"array"}},"required":["tools"],"type":"object"};
+var schema103 = {"$id":"Tool","properties":{"annotations":{"$ref":"ToolAnnotations"},"description":{"type":"string"},"inputSchema":{"properties":{"properties":{"additionalProperties":{"additionalProperties":true,"properties":{},"type":"object"},"type":"object"},"required":{"items":{"type":"string"},"type":"array"},"type":{"const":"object","type":"string"}},"required":["type"],"type":"object"},"name":{"type":"string"}},"required":["inputSchema","name"],"type":"object"};
+var schema104 = {"$id":"ToolAnnotations","properties":{"destructiveHint":{"type":"boolean"},"idempotentHint":{"type":"boolean"},"openWorldHint":{"type":"boolean"},"readOnlyHint":{"type":"boolean"},"title":{"type":"string"}},"type":"object"};
 
-// prettier-ignore
-const schema102 = {"$id":"ListToolsResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"nextCursor":{"type":"string"},"tools":{"items":{"$ref":"Tool"},"type":"array"}},"required":["tools"],"type":"object"};
-
-// prettier-ignore
-const schema103 = {"$id":"Tool","properties":{"annotations":{"$ref":"ToolAnnotations"},"description":{"type":"string"},"inputSchema":{"properties":{"properties":{"additionalProperties":{"additionalProperties":true,"properties":{},"type":"object"},"type":"object"},"required":{"items":{"type":"string"},"type":"array"},"type":{"const":"object","type":"string"}},"required":["type"],"type":"object"},"name":{"type":"string"}},"required":["inputSchema","name"],"type":"object"};
-
-// prettier-ignore
-const schema104 = {"$id":"ToolAnnotations","properties":{"destructiveHint":{"type":"boolean"},"idempotentHint":{"type":"boolean"},"openWorldHint":{"type":"boolean"},"readOnlyHint":{"type":"boolean"},"title":{"type":"string"}},"type":"object"};
-
-// prettier-ignore
-function validate104(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="Tool" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.inputSchema === undefined) && (missing0 = "inputSchema")) || ((data.name === undefined) && (missing0 = "name"))){
-        validate104.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop246 = data.annotations;
-        if(prop246 !== undefined){
-          let data0 = prop246;
-          const _errs1 = errors;
-          const _errs2 = errors;
-          if(errors === _errs2){
-            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-              const prop247 = data0.destructiveHint;
-              if(prop247 !== undefined){
-                const _errs4 = errors;
-                if(typeof prop247 !== "boolean"){
-                  validate104.errors = [{instancePath:instancePath+"/annotations/destructiveHint",schemaPath:"ToolAnnotations/properties/destructiveHint/type",keyword:"type",params:{type: "boolean"}}];
-                  return false;
-                }
-                var valid2 = _errs4 === errors;
-              }
-              else {
-                var valid2 = true;
-              }
-              if(valid2){
-                const prop248 = data0.idempotentHint;
-                if(prop248 !== undefined){
-                  const _errs6 = errors;
-                  if(typeof prop248 !== "boolean"){
-                    validate104.errors = [{instancePath:instancePath+"/annotations/idempotentHint",schemaPath:"ToolAnnotations/properties/idempotentHint/type",keyword:"type",params:{type: "boolean"}}];
-                    return false;
-                  }
-                  var valid2 = _errs6 === errors;
-                }
-                else {
-                  var valid2 = true;
-                }
-                if(valid2){
-                  const prop249 = data0.openWorldHint;
-                  if(prop249 !== undefined){
-                    const _errs8 = errors;
-                    if(typeof prop249 !== "boolean"){
-                      validate104.errors = [{instancePath:instancePath+"/annotations/openWorldHint",schemaPath:"ToolAnnotations/properties/openWorldHint/type",keyword:"type",params:{type: "boolean"}}];
-                      return false;
-                    }
-                    var valid2 = _errs8 === errors;
-                  }
-                  else {
-                    var valid2 = true;
-                  }
-                  if(valid2){
-                    const prop250 = data0.readOnlyHint;
-                    if(prop250 !== undefined){
-                      const _errs10 = errors;
-                      if(typeof prop250 !== "boolean"){
-                        validate104.errors = [{instancePath:instancePath+"/annotations/readOnlyHint",schemaPath:"ToolAnnotations/properties/readOnlyHint/type",keyword:"type",params:{type: "boolean"}}];
-                        return false;
-                      }
-                      var valid2 = _errs10 === errors;
-                    }
-                    else {
-                      var valid2 = true;
-                    }
-                    if(valid2){
-                      const prop251 = data0.title;
-                      if(prop251 !== undefined){
-                        const _errs12 = errors;
-                        if(typeof prop251 !== "string"){
-                          validate104.errors = [{instancePath:instancePath+"/annotations/title",schemaPath:"ToolAnnotations/properties/title/type",keyword:"type",params:{type: "string"}}];
-                          return false;
-                        }
-                        var valid2 = _errs12 === errors;
-                      }
-                      else {
-                        var valid2 = true;
-                      }
-                    }
-                  }
-                }
-              }
-            }
-            else {
-              validate104.errors = [{instancePath:instancePath+"/annotations",schemaPath:"ToolAnnotations/type",keyword:"type",params:{type: "object"}}];
-              return false;
-            }
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop252 = data.description;
-          if(prop252 !== undefined){
-            const _errs14 = errors;
-            if(typeof prop252 !== "string"){
-              validate104.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            var valid0 = _errs14 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            const prop253 = data.inputSchema;
-            if(prop253 !== undefined){
-              let data7 = prop253;
-              const _errs16 = errors;
-              if(errors === _errs16){
-                if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
-                  let missing1;
-                  if((data7.type === undefined) && (missing1 = "type")){
-                    validate104.errors = [{instancePath:instancePath+"/inputSchema",schemaPath:"#/properties/inputSchema/required",keyword:"required",params:{missingProperty: missing1}}];
-                    return false;
-                  }
-                  else {
-                    const prop254 = data7.properties;
-                    if(prop254 !== undefined){
-                      let data8 = prop254;
-                      const _errs18 = errors;
-                      if(errors === _errs18){
-                        if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
-                          for(const key0 in data8){
-                            let data9 = data8[key0];
-                            const _errs21 = errors;
-                            if(errors === _errs21){
-                              if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
-                              }
-                              else {
-                                validate104.errors = [{instancePath:instancePath+"/inputSchema/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/inputSchema/properties/properties/additionalProperties/type",keyword:"type",params:{type: "object"}}];
-                                return false;
-                              }
-                            }
-                            var valid4 = _errs21 === errors;
-                            if(!valid4){
-                              break;
-                            }
-                          }
-                        }
-                        else {
-                          validate104.errors = [{instancePath:instancePath+"/inputSchema/properties",schemaPath:"#/properties/inputSchema/properties/properties/type",keyword:"type",params:{type: "object"}}];
-                          return false;
-                        }
-                      }
-                      var valid3 = _errs18 === errors;
-                    }
-                    else {
-                      var valid3 = true;
-                    }
-                    if(valid3){
-                      const prop255 = data7.required;
-                      if(prop255 !== undefined){
-                        let data10 = prop255;
-                        const _errs24 = errors;
-                        if(errors === _errs24){
-                          if(Array.isArray(data10)){
-                            var valid5 = true;
-                            const len0 = data10.length;
-                            for(let i0=0; i0<len0; i0++){
-                              const _errs26 = errors;
-                              if(typeof data10[i0] !== "string"){
-                                validate104.errors = [{instancePath:instancePath+"/inputSchema/required/" + i0,schemaPath:"#/properties/inputSchema/properties/required/items/type",keyword:"type",params:{type: "string"}}];
-                                return false;
-                              }
-                              var valid5 = _errs26 === errors;
-                              if(!valid5){
-                                break;
-                              }
-                            }
-                          }
-                          else {
-                            validate104.errors = [{instancePath:instancePath+"/inputSchema/required",schemaPath:"#/properties/inputSchema/properties/required/type",keyword:"type",params:{type: "array"}}];
-                            return false;
-                          }
-                        }
-                        var valid3 = _errs24 === errors;
-                      }
-                      else {
-                        var valid3 = true;
-                      }
-                      if(valid3){
-                        const prop256 = data7.type;
-                        if(prop256 !== undefined){
-                          let data12 = prop256;
-                          const _errs28 = errors;
-                          if(typeof data12 !== "string"){
-                            validate104.errors = [{instancePath:instancePath+"/inputSchema/type",schemaPath:"#/properties/inputSchema/properties/type/type",keyword:"type",params:{type: "string"}}];
-                            return false;
-                          }
-                          if("object" !== data12){
-                            validate104.errors = [{instancePath:instancePath+"/inputSchema/type",schemaPath:"#/properties/inputSchema/properties/type/const",keyword:"const",params:{allowedValue: "object"}}];
-                            return false;
-                          }
-                          var valid3 = _errs28 === errors;
-                        }
-                        else {
-                          var valid3 = true;
-                        }
-                      }
-                    }
-                  }
-                }
-                else {
-                  validate104.errors = [{instancePath:instancePath+"/inputSchema",schemaPath:"#/properties/inputSchema/type",keyword:"type",params:{type: "object"}}];
-                  return false;
-                }
-              }
-              var valid0 = _errs16 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-            if(valid0){
-              const prop257 = data.name;
-              if(prop257 !== undefined){
-                const _errs30 = errors;
-                if(typeof prop257 !== "string"){
-                  validate104.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
-                  return false;
-                }
-                var valid0 = _errs30 === errors;
-              }
-              else {
-                var valid0 = true;
-              }
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate104.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate104.errors = vErrors;
-  return errors === 0;
+function validate104(data, valCxt){
+"use strict"; /*# sourceURL="Tool" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if(((data.inputSchema === undefined) && (missing0 = "inputSchema")) || ((data.name === undefined) && (missing0 = "name"))){
+validate104.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.annotations !== undefined){
+var data0 = data.annotations;
+var _errs1 = errors;
+var _errs2 = errors;
+if(errors === _errs2){
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+if(data0.destructiveHint !== undefined){
+var _errs4 = errors;
+if(typeof data0.destructiveHint !== "boolean"){
+validate104.errors = [{instancePath:instancePath+"/annotations/destructiveHint",schemaPath:"ToolAnnotations/properties/destructiveHint/type",keyword:"type",params:{type: "boolean"}}];
+return false;
+}
+var valid2 = _errs4 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data0.idempotentHint !== undefined){
+var _errs6 = errors;
+if(typeof data0.idempotentHint !== "boolean"){
+validate104.errors = [{instancePath:instancePath+"/annotations/idempotentHint",schemaPath:"ToolAnnotations/properties/idempotentHint/type",keyword:"type",params:{type: "boolean"}}];
+return false;
+}
+var valid2 = _errs6 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data0.openWorldHint !== undefined){
+var _errs8 = errors;
+if(typeof data0.openWorldHint !== "boolean"){
+validate104.errors = [{instancePath:instancePath+"/annotations/openWorldHint",schemaPath:"ToolAnnotations/properties/openWorldHint/type",keyword:"type",params:{type: "boolean"}}];
+return false;
+}
+var valid2 = _errs8 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data0.readOnlyHint !== undefined){
+var _errs10 = errors;
+if(typeof data0.readOnlyHint !== "boolean"){
+validate104.errors = [{instancePath:instancePath+"/annotations/readOnlyHint",schemaPath:"ToolAnnotations/properties/readOnlyHint/type",keyword:"type",params:{type: "boolean"}}];
+return false;
+}
+var valid2 = _errs10 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data0.title !== undefined){
+var _errs12 = errors;
+if(typeof data0.title !== "string"){
+validate104.errors = [{instancePath:instancePath+"/annotations/title",schemaPath:"ToolAnnotations/properties/title/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid2 = _errs12 === errors;
+}
+else {
+var valid2 = true;
+}
+}
+}
+}
+}
+}
+else {
+validate104.errors = [{instancePath:instancePath+"/annotations",schemaPath:"ToolAnnotations/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.description !== undefined){
+var _errs14 = errors;
+if(typeof data.description !== "string"){
+validate104.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs14 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.inputSchema !== undefined){
+var data7 = data.inputSchema;
+var _errs16 = errors;
+if(errors === _errs16){
+if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+var missing1;
+if((data7.type === undefined) && (missing1 = "type")){
+validate104.errors = [{instancePath:instancePath+"/inputSchema",schemaPath:"#/properties/inputSchema/required",keyword:"required",params:{missingProperty: missing1}}];
+return false;
+}
+else {
+if(data7.properties !== undefined){
+var data8 = data7.properties;
+var _errs18 = errors;
+if(errors === _errs18){
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+for(var key0 in data8){
+var data9 = data8[key0];
+var _errs21 = errors;
+if(errors === _errs21){
+if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+}
+else {
+validate104.errors = [{instancePath:instancePath+"/inputSchema/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/inputSchema/properties/properties/additionalProperties/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid4 = _errs21 === errors;
+if(!valid4){
+break;
+}
+}
+}
+else {
+validate104.errors = [{instancePath:instancePath+"/inputSchema/properties",schemaPath:"#/properties/inputSchema/properties/properties/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid3 = _errs18 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data7.required !== undefined){
+var data10 = data7.required;
+var _errs24 = errors;
+if(errors === _errs24){
+if(Array.isArray(data10)){
+var valid5 = true;
+var len0 = data10.length;
+for(var i0=0; i0<len0; i0++){
+var _errs26 = errors;
+if(typeof data10[i0] !== "string"){
+validate104.errors = [{instancePath:instancePath+"/inputSchema/required/" + i0,schemaPath:"#/properties/inputSchema/properties/required/items/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid5 = _errs26 === errors;
+if(!valid5){
+break;
+}
+}
+}
+else {
+validate104.errors = [{instancePath:instancePath+"/inputSchema/required",schemaPath:"#/properties/inputSchema/properties/required/type",keyword:"type",params:{type: "array"}}];
+return false;
+}
+}
+var valid3 = _errs24 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data7.type !== undefined){
+var data12 = data7.type;
+var _errs28 = errors;
+if(typeof data12 !== "string"){
+validate104.errors = [{instancePath:instancePath+"/inputSchema/type",schemaPath:"#/properties/inputSchema/properties/type/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("object" !== data12){
+validate104.errors = [{instancePath:instancePath+"/inputSchema/type",schemaPath:"#/properties/inputSchema/properties/type/const",keyword:"const",params:{allowedValue: "object"}}];
+return false;
+}
+var valid3 = _errs28 === errors;
+}
+else {
+var valid3 = true;
+}
+}
+}
+}
+}
+else {
+validate104.errors = [{instancePath:instancePath+"/inputSchema",schemaPath:"#/properties/inputSchema/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs16 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.name !== undefined){
+var _errs30 = errors;
+if(typeof data.name !== "string"){
+validate104.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs30 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+else {
+validate104.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate104.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
-function validate103(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="ListToolsResult" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.tools === undefined) && (missing0 = "tools")){
-        validate103.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop258 = data._meta;
-        if(prop258 !== undefined){
-          let data0 = prop258;
-          const _errs1 = errors;
-          if(errors === _errs1){
-            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-            }
-            else {
-              validate103.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-              return false;
-            }
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop259 = data.nextCursor;
-          if(prop259 !== undefined){
-            const _errs4 = errors;
-            if(typeof prop259 !== "string"){
-              validate103.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            var valid0 = _errs4 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            const prop260 = data.tools;
-            if(prop260 !== undefined){
-              let data2 = prop260;
-              const _errs6 = errors;
-              if(errors === _errs6){
-                if(Array.isArray(data2)){
-                  var valid1 = true;
-                  const len0 = data2.length;
-                  for(let i0=0; i0<len0; i0++){
-                    const _errs8 = errors;
-                    if(!(validate104(data2[i0]))){
-                      vErrors = vErrors === null ? rebaseErrors(validate104.errors, instancePath+"/tools/" + i0) : vErrors.concat(rebaseErrors(validate104.errors, instancePath+"/tools/" + i0));
-                      errors = vErrors.length;
-                    }
-                    var valid1 = _errs8 === errors;
-                    if(!valid1){
-                      break;
-                    }
-                  }
-                }
-                else {
-                  validate103.errors = [{instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/type",keyword:"type",params:{type: "array"}}];
-                  return false;
-                }
-              }
-              var valid0 = _errs6 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate103.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate103.errors = vErrors;
-  return errors === 0;
+
+function validate103(data, valCxt){
+"use strict"; /*# sourceURL="ListToolsResult" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if((data.tools === undefined) && (missing0 = "tools")){
+validate103.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data._meta !== undefined){
+var data0 = data._meta;
+var _errs1 = errors;
+if(errors === _errs1){
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+}
+else {
+validate103.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.nextCursor !== undefined){
+var _errs4 = errors;
+if(typeof data.nextCursor !== "string"){
+validate103.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.tools !== undefined){
+var data2 = data.tools;
+var _errs6 = errors;
+if(errors === _errs6){
+if(Array.isArray(data2)){
+var valid1 = true;
+var len0 = data2.length;
+for(var i0=0; i0<len0; i0++){
+var _errs8 = errors;
+if(!(validate104(data2[i0]))){
+vErrors = vErrors === null ? func0(validate104.errors, instancePath+"/tools/" + i0) : vErrors.concat(func0(validate104.errors, instancePath+"/tools/" + i0));
+errors = vErrors.length;
+}
+var valid1 = _errs8 === errors;
+if(!valid1){
+break;
+}
+}
+}
+else {
+validate103.errors = [{instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/type",keyword:"type",params:{type: "array"}}];
+return false;
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+validate103.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate103.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateLoggingLevel = validate106;
 
-// prettier-ignore
-function validate106(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="LoggingLevel" */;
-  let vErrors = null;
-  let errors = 0;
-  if(typeof data !== "string"){
-    validate106.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"}}];
-    return false;
-  }
-  if(!((((((((data === "alert") || (data === "critical")) || (data === "debug")) || (data === "emergency")) || (data === "error")) || (data === "info")) || (data === "notice")) || (data === "warning"))){
-    validate106.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema37.enum}}];
-    return false;
-  }
-  validate106.errors = vErrors;
-  return errors === 0;
+function validate106(data, valCxt){
+"use strict"; /*# sourceURL="LoggingLevel" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(typeof data !== "string"){
+validate106.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if(!((((((((data === "alert") || (data === "critical")) || (data === "debug")) || (data === "emergency")) || (data === "error")) || (data === "info")) || (data === "notice")) || (data === "warning"))){
+validate106.errors = [{instancePath:instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema37.enum}}];
+return false;
+}
+validate106.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateLoggingMessageNotification = validate107;
+var schema106 = {"$id":"LoggingMessageNotification","properties":{"method":{"const":"notifications/message","type":"string"},"params":{"properties":{"data":{},"level":{"$ref":"LoggingLevel"},"logger":{"type":"string"}},"required":["data","level"],"type":"object"}},"required":["method","params"],"type":"object"};
 
-// prettier-ignore
-const schema106 = {"$id":"LoggingMessageNotification","properties":{"method":{"const":"notifications/message","type":"string"},"params":{"properties":{"data":{},"level":{"$ref":"LoggingLevel"},"logger":{"type":"string"}},"required":["data","level"],"type":"object"}},"required":["method","params"],"type":"object"};
-
-// prettier-ignore
-function validate107(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="LoggingMessageNotification" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
-        validate107.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop261 = data.method;
-        if(prop261 !== undefined){
-          let data0 = prop261;
-          const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate107.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("notifications/message" !== data0){
-            validate107.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/message"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop262 = data.params;
-          if(prop262 !== undefined){
-            let data1 = prop262;
-            const _errs3 = errors;
-            if(errors === _errs3){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                let missing1;
-                if(((data1.data === undefined) && (missing1 = "data")) || ((data1.level === undefined) && (missing1 = "level"))){
-                  validate107.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
-                  return false;
-                }
-                else {
-                  const prop263 = data1.level;
-                  if(prop263 !== undefined){
-                    let data2 = prop263;
-                    const _errs5 = errors;
-                    if(typeof data2 !== "string"){
-                      validate107.errors = [{instancePath:instancePath+"/params/level",schemaPath:"LoggingLevel/type",keyword:"type",params:{type: "string"}}];
-                      return false;
-                    }
-                    if(!((((((((data2 === "alert") || (data2 === "critical")) || (data2 === "debug")) || (data2 === "emergency")) || (data2 === "error")) || (data2 === "info")) || (data2 === "notice")) || (data2 === "warning"))){
-                      validate107.errors = [{instancePath:instancePath+"/params/level",schemaPath:"LoggingLevel/enum",keyword:"enum",params:{allowedValues: schema37.enum}}];
-                      return false;
-                    }
-                    var valid1 = _errs5 === errors;
-                  }
-                  else {
-                    var valid1 = true;
-                  }
-                  if(valid1){
-                    const prop264 = data1.logger;
-                    if(prop264 !== undefined){
-                      const _errs8 = errors;
-                      if(typeof prop264 !== "string"){
-                        validate107.errors = [{instancePath:instancePath+"/params/logger",schemaPath:"#/properties/params/properties/logger/type",keyword:"type",params:{type: "string"}}];
-                        return false;
-                      }
-                      var valid1 = _errs8 === errors;
-                    }
-                    else {
-                      var valid1 = true;
-                    }
-                  }
-                }
-              }
-              else {
-                validate107.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate107.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate107.errors = vErrors;
-  return errors === 0;
+function validate107(data, valCxt){
+"use strict"; /*# sourceURL="LoggingMessageNotification" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
+validate107.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.method !== undefined){
+var data0 = data.method;
+var _errs1 = errors;
+if(typeof data0 !== "string"){
+validate107.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("notifications/message" !== data0){
+validate107.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/message"}}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.params !== undefined){
+var data1 = data.params;
+var _errs3 = errors;
+if(errors === _errs3){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+var missing1;
+if(((data1.data === undefined) && (missing1 = "data")) || ((data1.level === undefined) && (missing1 = "level"))){
+validate107.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
+return false;
+}
+else {
+if(data1.level !== undefined){
+var data2 = data1.level;
+var _errs5 = errors;
+if(typeof data2 !== "string"){
+validate107.errors = [{instancePath:instancePath+"/params/level",schemaPath:"LoggingLevel/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if(!((((((((data2 === "alert") || (data2 === "critical")) || (data2 === "debug")) || (data2 === "emergency")) || (data2 === "error")) || (data2 === "info")) || (data2 === "notice")) || (data2 === "warning"))){
+validate107.errors = [{instancePath:instancePath+"/params/level",schemaPath:"LoggingLevel/enum",keyword:"enum",params:{allowedValues: schema37.enum}}];
+return false;
+}
+var valid1 = _errs5 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data1.logger !== undefined){
+var _errs8 = errors;
+if(typeof data1.logger !== "string"){
+validate107.errors = [{instancePath:instancePath+"/params/logger",schemaPath:"#/properties/params/properties/logger/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid1 = _errs8 === errors;
+}
+else {
+var valid1 = true;
+}
+}
+}
+}
+else {
+validate107.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate107.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate107.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateModelHint = validate108;
 
-// prettier-ignore
-function validate108(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="ModelHint" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      const prop265 = data.name;
-      if(prop265 !== undefined){
-        if(typeof prop265 !== "string"){
-          validate108.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
-          return false;
-        }
-      }
-    }
-    else {
-      validate108.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate108.errors = vErrors;
-  return errors === 0;
+function validate108(data, valCxt){
+"use strict"; /*# sourceURL="ModelHint" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.name !== undefined){
+if(typeof data.name !== "string"){
+validate108.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+}
+}
+else {
+validate108.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate108.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateModelPreferences = validate56;
 
-// prettier-ignore
 export const validateNotification = validate109;
+var schema109 = {"$id":"Notification","properties":{"method":{"type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object"}},"required":["method"],"type":"object"};
 
-// prettier-ignore
-const schema109 = {"$id":"Notification","properties":{"method":{"type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object"}},"required":["method"],"type":"object"};
-
-// prettier-ignore
-function validate109(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="Notification" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.method === undefined) && (missing0 = "method")){
-        validate109.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop266 = data.method;
-        if(prop266 !== undefined){
-          const _errs1 = errors;
-          if(typeof prop266 !== "string"){
-            validate109.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop267 = data.params;
-          if(prop267 !== undefined){
-            let data1 = prop267;
-            const _errs3 = errors;
-            if(errors === _errs3){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                const prop268 = data1._meta;
-                if(prop268 !== undefined){
-                  let data2 = prop268;
-                  const _errs6 = errors;
-                  if(errors === _errs6){
-                    if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                    }
-                    else {
-                      validate109.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-                      return false;
-                    }
-                  }
-                }
-              }
-              else {
-                validate109.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate109.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate109.errors = vErrors;
-  return errors === 0;
+function validate109(data, valCxt){
+"use strict"; /*# sourceURL="Notification" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if((data.method === undefined) && (missing0 = "method")){
+validate109.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.method !== undefined){
+var _errs1 = errors;
+if(typeof data.method !== "string"){
+validate109.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.params !== undefined){
+var data1 = data.params;
+var _errs3 = errors;
+if(errors === _errs3){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(data1._meta !== undefined){
+var data2 = data1._meta;
+var _errs6 = errors;
+if(errors === _errs6){
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+}
+else {
+validate109.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+}
+}
+else {
+validate109.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate109.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate109.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validatePaginatedRequest = validate110;
+var schema110 = {"$id":"PaginatedRequest","properties":{"method":{"type":"string"},"params":{"properties":{"cursor":{"type":"string"}},"type":"object"}},"required":["method"],"type":"object"};
 
-// prettier-ignore
-const schema110 = {"$id":"PaginatedRequest","properties":{"method":{"type":"string"},"params":{"properties":{"cursor":{"type":"string"}},"type":"object"}},"required":["method"],"type":"object"};
-
-// prettier-ignore
-function validate110(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="PaginatedRequest" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.method === undefined) && (missing0 = "method")){
-        validate110.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop269 = data.method;
-        if(prop269 !== undefined){
-          const _errs1 = errors;
-          if(typeof prop269 !== "string"){
-            validate110.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop270 = data.params;
-          if(prop270 !== undefined){
-            let data1 = prop270;
-            const _errs3 = errors;
-            if(errors === _errs3){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                const prop271 = data1.cursor;
-                if(prop271 !== undefined){
-                  if(typeof prop271 !== "string"){
-                    validate110.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
-                    return false;
-                  }
-                }
-              }
-              else {
-                validate110.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate110.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate110.errors = vErrors;
-  return errors === 0;
+function validate110(data, valCxt){
+"use strict"; /*# sourceURL="PaginatedRequest" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if((data.method === undefined) && (missing0 = "method")){
+validate110.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.method !== undefined){
+var _errs1 = errors;
+if(typeof data.method !== "string"){
+validate110.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.params !== undefined){
+var data1 = data.params;
+var _errs3 = errors;
+if(errors === _errs3){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(data1.cursor !== undefined){
+if(typeof data1.cursor !== "string"){
+validate110.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+}
+}
+else {
+validate110.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate110.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate110.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validatePaginatedResult = validate111;
+var schema111 = {"$id":"PaginatedResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"nextCursor":{"type":"string"}},"type":"object"};
 
-// prettier-ignore
-const schema111 = {"$id":"PaginatedResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"nextCursor":{"type":"string"}},"type":"object"};
-
-// prettier-ignore
-function validate111(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="PaginatedResult" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      const prop272 = data._meta;
-      if(prop272 !== undefined){
-        let data0 = prop272;
-        const _errs1 = errors;
-        if(errors === _errs1){
-          if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-          }
-          else {
-            validate111.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-            return false;
-          }
-        }
-        var valid0 = _errs1 === errors;
-      }
-      else {
-        var valid0 = true;
-      }
-      if(valid0){
-        const prop273 = data.nextCursor;
-        if(prop273 !== undefined){
-          const _errs4 = errors;
-          if(typeof prop273 !== "string"){
-            validate111.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          var valid0 = _errs4 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-      }
-    }
-    else {
-      validate111.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate111.errors = vErrors;
-  return errors === 0;
+function validate111(data, valCxt){
+"use strict"; /*# sourceURL="PaginatedResult" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data._meta !== undefined){
+var data0 = data._meta;
+var _errs1 = errors;
+if(errors === _errs1){
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+}
+else {
+validate111.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.nextCursor !== undefined){
+var _errs4 = errors;
+if(typeof data.nextCursor !== "string"){
+validate111.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+else {
+validate111.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate111.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validatePingRequest = validate34;
 
-// prettier-ignore
 export const validateProgressNotification = validate29;
 
-// prettier-ignore
 export const validateProgressToken = validate112;
 
-// prettier-ignore
-function validate112(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="ProgressToken" */;
-  let vErrors = null;
-  let errors = 0;
-  if((typeof data !== "string") && (!((typeof data == "number") && (!(data % 1) && !isNaN(data))))){
-    validate112.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema27.type}}];
-    return false;
-  }
-  validate112.errors = vErrors;
-  return errors === 0;
+function validate112(data, valCxt){
+"use strict"; /*# sourceURL="ProgressToken" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if((typeof data !== "string") && (!((typeof data == "number") && (!(data % 1) && !isNaN(data))))){
+validate112.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema27.type}}];
+return false;
+}
+validate112.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validatePrompt = validate89;
 
-// prettier-ignore
 export const validatePromptArgument = validate113;
 
-// prettier-ignore
-function validate113(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="PromptArgument" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.name === undefined) && (missing0 = "name")){
-        validate113.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop274 = data.description;
-        if(prop274 !== undefined){
-          const _errs1 = errors;
-          if(typeof prop274 !== "string"){
-            validate113.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop275 = data.name;
-          if(prop275 !== undefined){
-            const _errs3 = errors;
-            if(typeof prop275 !== "string"){
-              validate113.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            const prop276 = data.required;
-            if(prop276 !== undefined){
-              const _errs5 = errors;
-              if(typeof prop276 !== "boolean"){
-                validate113.errors = [{instancePath:instancePath+"/required",schemaPath:"#/properties/required/type",keyword:"type",params:{type: "boolean"}}];
-                return false;
-              }
-              var valid0 = _errs5 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate113.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate113.errors = vErrors;
-  return errors === 0;
+function validate113(data, valCxt){
+"use strict"; /*# sourceURL="PromptArgument" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if((data.name === undefined) && (missing0 = "name")){
+validate113.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.description !== undefined){
+var _errs1 = errors;
+if(typeof data.description !== "string"){
+validate113.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.name !== undefined){
+var _errs3 = errors;
+if(typeof data.name !== "string"){
+validate113.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.required !== undefined){
+var _errs5 = errors;
+if(typeof data.required !== "boolean"){
+validate113.errors = [{instancePath:instancePath+"/required",schemaPath:"#/properties/required/type",keyword:"type",params:{type: "boolean"}}];
+return false;
+}
+var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+validate113.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate113.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validatePromptListChangedNotification = validate114;
+var schema114 = {"$id":"PromptListChangedNotification","properties":{"method":{"const":"notifications/prompts/list_changed","type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object"}},"required":["method"],"type":"object"};
 
-// prettier-ignore
-const schema114 = {"$id":"PromptListChangedNotification","properties":{"method":{"const":"notifications/prompts/list_changed","type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object"}},"required":["method"],"type":"object"};
-
-// prettier-ignore
-function validate114(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="PromptListChangedNotification" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.method === undefined) && (missing0 = "method")){
-        validate114.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop277 = data.method;
-        if(prop277 !== undefined){
-          let data0 = prop277;
-          const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate114.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("notifications/prompts/list_changed" !== data0){
-            validate114.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/prompts/list_changed"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop278 = data.params;
-          if(prop278 !== undefined){
-            let data1 = prop278;
-            const _errs3 = errors;
-            if(errors === _errs3){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                const prop279 = data1._meta;
-                if(prop279 !== undefined){
-                  let data2 = prop279;
-                  const _errs6 = errors;
-                  if(errors === _errs6){
-                    if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                    }
-                    else {
-                      validate114.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-                      return false;
-                    }
-                  }
-                }
-              }
-              else {
-                validate114.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate114.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate114.errors = vErrors;
-  return errors === 0;
+function validate114(data, valCxt){
+"use strict"; /*# sourceURL="PromptListChangedNotification" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if((data.method === undefined) && (missing0 = "method")){
+validate114.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.method !== undefined){
+var data0 = data.method;
+var _errs1 = errors;
+if(typeof data0 !== "string"){
+validate114.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("notifications/prompts/list_changed" !== data0){
+validate114.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/prompts/list_changed"}}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.params !== undefined){
+var data1 = data.params;
+var _errs3 = errors;
+if(errors === _errs3){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(data1._meta !== undefined){
+var data2 = data1._meta;
+var _errs6 = errors;
+if(errors === _errs6){
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+}
+else {
+validate114.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+}
+}
+else {
+validate114.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate114.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate114.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validatePromptMessage = validate62;
 
-// prettier-ignore
 export const validatePromptReference = validate115;
 
-// prettier-ignore
-function validate115(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="PromptReference" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.name === undefined) && (missing0 = "name")) || ((data.type === undefined) && (missing0 = "type"))){
-        validate115.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop280 = data.name;
-        if(prop280 !== undefined){
-          const _errs1 = errors;
-          if(typeof prop280 !== "string"){
-            validate115.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop281 = data.type;
-          if(prop281 !== undefined){
-            let data1 = prop281;
-            const _errs3 = errors;
-            if(typeof data1 !== "string"){
-              validate115.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            if("ref/prompt" !== data1){
-              validate115.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "ref/prompt"}}];
-              return false;
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate115.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate115.errors = vErrors;
-  return errors === 0;
+function validate115(data, valCxt){
+"use strict"; /*# sourceURL="PromptReference" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if(((data.name === undefined) && (missing0 = "name")) || ((data.type === undefined) && (missing0 = "type"))){
+validate115.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.name !== undefined){
+var _errs1 = errors;
+if(typeof data.name !== "string"){
+validate115.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.type !== undefined){
+var data1 = data.type;
+var _errs3 = errors;
+if(typeof data1 !== "string"){
+validate115.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("ref/prompt" !== data1){
+validate115.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "ref/prompt"}}];
+return false;
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate115.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate115.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateReadResourceRequest = validate116;
 
-// prettier-ignore
-function validate116(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="ReadResourceRequest" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
-        validate116.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop282 = data.method;
-        if(prop282 !== undefined){
-          let data0 = prop282;
-          const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate116.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("resources/read" !== data0){
-            validate116.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "resources/read"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop283 = data.params;
-          if(prop283 !== undefined){
-            let data1 = prop283;
-            const _errs3 = errors;
-            if(errors === _errs3){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                let missing1;
-                if((data1.uri === undefined) && (missing1 = "uri")){
-                  validate116.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
-                  return false;
-                }
-                else {
-                  const prop284 = data1.uri;
-                  if(prop284 !== undefined){
-                    if(typeof prop284 !== "string"){
-                      validate116.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"#/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
-                      return false;
-                    }
-                  }
-                }
-              }
-              else {
-                validate116.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate116.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate116.errors = vErrors;
-  return errors === 0;
+function validate116(data, valCxt){
+"use strict"; /*# sourceURL="ReadResourceRequest" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
+validate116.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.method !== undefined){
+var data0 = data.method;
+var _errs1 = errors;
+if(typeof data0 !== "string"){
+validate116.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("resources/read" !== data0){
+validate116.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "resources/read"}}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.params !== undefined){
+var data1 = data.params;
+var _errs3 = errors;
+if(errors === _errs3){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+var missing1;
+if((data1.uri === undefined) && (missing1 = "uri")){
+validate116.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
+return false;
+}
+else {
+if(data1.uri !== undefined){
+if(typeof data1.uri !== "string"){
+validate116.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"#/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+}
+}
+}
+else {
+validate116.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate116.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate116.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateReadResourceResult = validate117;
+var schema117 = {"$id":"ReadResourceResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"contents":{"items":{"anyOf":[{"$ref":"TextResourceContents"},{"$ref":"BlobResourceContents"}]},"type":"array"}},"required":["contents"],"type":"object"};
 
-// prettier-ignore
-const schema117 = {"$id":"ReadResourceResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"contents":{"items":{"anyOf":[{"$ref":"TextResourceContents"},{"$ref":"BlobResourceContents"}]},"type":"array"}},"required":["contents"],"type":"object"};
-
-// prettier-ignore
-function validate117(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="ReadResourceResult" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.contents === undefined) && (missing0 = "contents")){
-        validate117.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop285 = data._meta;
-        if(prop285 !== undefined){
-          let data0 = prop285;
-          const _errs1 = errors;
-          if(errors === _errs1){
-            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-            }
-            else {
-              validate117.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-              return false;
-            }
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop286 = data.contents;
-          if(prop286 !== undefined){
-            let data1 = prop286;
-            const _errs4 = errors;
-            if(errors === _errs4){
-              if(Array.isArray(data1)){
-                var valid1 = true;
-                const len0 = data1.length;
-                for(let i0=0; i0<len0; i0++){
-                  let data2 = data1[i0];
-                  const _errs6 = errors;
-                  const _errs7 = errors;
-                  let valid2 = false;
-                  const _errs8 = errors;
-                  const _errs9 = errors;
-                  if(errors === _errs9){
-                    if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                      let missing1;
-                      if(((data2.text === undefined) && (missing1 = "text")) || ((data2.uri === undefined) && (missing1 = "uri"))){
-                        const err0 = {instancePath:instancePath+"/contents/" + i0,schemaPath:"TextResourceContents/required",keyword:"required",params:{missingProperty: missing1}};
-                        if(vErrors === null){
-                          vErrors = [err0];
-                        }
-                        else {
-                          vErrors.push(err0);
-                        }
-                        errors++;
-                      }
-                      else {
-                        const prop287 = data2.mimeType;
-                        if(prop287 !== undefined){
-                          const _errs11 = errors;
-                          if(typeof prop287 !== "string"){
-                            const err1 = {instancePath:instancePath+"/contents/" + i0+"/mimeType",schemaPath:"TextResourceContents/properties/mimeType/type",keyword:"type",params:{type: "string"}};
-                            if(vErrors === null){
-                              vErrors = [err1];
-                            }
-                            else {
-                              vErrors.push(err1);
-                            }
-                            errors++;
-                          }
-                          var valid4 = _errs11 === errors;
-                        }
-                        else {
-                          var valid4 = true;
-                        }
-                        if(valid4){
-                          const prop288 = data2.text;
-                          if(prop288 !== undefined){
-                            const _errs13 = errors;
-                            if(typeof prop288 !== "string"){
-                              const err2 = {instancePath:instancePath+"/contents/" + i0+"/text",schemaPath:"TextResourceContents/properties/text/type",keyword:"type",params:{type: "string"}};
-                              if(vErrors === null){
-                                vErrors = [err2];
-                              }
-                              else {
-                                vErrors.push(err2);
-                              }
-                              errors++;
-                            }
-                            var valid4 = _errs13 === errors;
-                          }
-                          else {
-                            var valid4 = true;
-                          }
-                          if(valid4){
-                            const prop289 = data2.uri;
-                            if(prop289 !== undefined){
-                              const _errs15 = errors;
-                              if(typeof prop289 !== "string"){
-                                const err3 = {instancePath:instancePath+"/contents/" + i0+"/uri",schemaPath:"TextResourceContents/properties/uri/type",keyword:"type",params:{type: "string"}};
-                                if(vErrors === null){
-                                  vErrors = [err3];
-                                }
-                                else {
-                                  vErrors.push(err3);
-                                }
-                                errors++;
-                              }
-                              var valid4 = _errs15 === errors;
-                            }
-                            else {
-                              var valid4 = true;
-                            }
-                          }
-                        }
-                      }
-                    }
-                    else {
-                      const err4 = {instancePath:instancePath+"/contents/" + i0,schemaPath:"TextResourceContents/type",keyword:"type",params:{type: "object"}};
-                      if(vErrors === null){
-                        vErrors = [err4];
-                      }
-                      else {
-                        vErrors.push(err4);
-                      }
-                      errors++;
-                    }
-                  }
-                  var _valid0 = _errs8 === errors;
-                  valid2 = valid2 || _valid0;
-                  if(!valid2){
-                    const _errs17 = errors;
-                    const _errs18 = errors;
-                    if(errors === _errs18){
-                      if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                        let missing2;
-                        if(((data2.blob === undefined) && (missing2 = "blob")) || ((data2.uri === undefined) && (missing2 = "uri"))){
-                          const err5 = {instancePath:instancePath+"/contents/" + i0,schemaPath:"BlobResourceContents/required",keyword:"required",params:{missingProperty: missing2}};
-                          if(vErrors === null){
-                            vErrors = [err5];
-                          }
-                          else {
-                            vErrors.push(err5);
-                          }
-                          errors++;
-                        }
-                        else {
-                          const prop290 = data2.blob;
-                          if(prop290 !== undefined){
-                            const _errs20 = errors;
-                            if(typeof prop290 !== "string"){
-                              const err6 = {instancePath:instancePath+"/contents/" + i0+"/blob",schemaPath:"BlobResourceContents/properties/blob/type",keyword:"type",params:{type: "string"}};
-                              if(vErrors === null){
-                                vErrors = [err6];
-                              }
-                              else {
-                                vErrors.push(err6);
-                              }
-                              errors++;
-                            }
-                            var valid6 = _errs20 === errors;
-                          }
-                          else {
-                            var valid6 = true;
-                          }
-                          if(valid6){
-                            const prop291 = data2.mimeType;
-                            if(prop291 !== undefined){
-                              const _errs22 = errors;
-                              if(typeof prop291 !== "string"){
-                                const err7 = {instancePath:instancePath+"/contents/" + i0+"/mimeType",schemaPath:"BlobResourceContents/properties/mimeType/type",keyword:"type",params:{type: "string"}};
-                                if(vErrors === null){
-                                  vErrors = [err7];
-                                }
-                                else {
-                                  vErrors.push(err7);
-                                }
-                                errors++;
-                              }
-                              var valid6 = _errs22 === errors;
-                            }
-                            else {
-                              var valid6 = true;
-                            }
-                            if(valid6){
-                              const prop292 = data2.uri;
-                              if(prop292 !== undefined){
-                                const _errs24 = errors;
-                                if(typeof prop292 !== "string"){
-                                  const err8 = {instancePath:instancePath+"/contents/" + i0+"/uri",schemaPath:"BlobResourceContents/properties/uri/type",keyword:"type",params:{type: "string"}};
-                                  if(vErrors === null){
-                                    vErrors = [err8];
-                                  }
-                                  else {
-                                    vErrors.push(err8);
-                                  }
-                                  errors++;
-                                }
-                                var valid6 = _errs24 === errors;
-                              }
-                              else {
-                                var valid6 = true;
-                              }
-                            }
-                          }
-                        }
-                      }
-                      else {
-                        const err9 = {instancePath:instancePath+"/contents/" + i0,schemaPath:"BlobResourceContents/type",keyword:"type",params:{type: "object"}};
-                        if(vErrors === null){
-                          vErrors = [err9];
-                        }
-                        else {
-                          vErrors.push(err9);
-                        }
-                        errors++;
-                      }
-                    }
-                    var _valid0 = _errs17 === errors;
-                    valid2 = valid2 || _valid0;
-                  }
-                  if(!valid2){
-                    const err10 = {instancePath:instancePath+"/contents/" + i0,schemaPath:"#/properties/contents/items/anyOf",keyword:"anyOf",params:{}};
-                    if(vErrors === null){
-                      vErrors = [err10];
-                    }
-                    else {
-                      vErrors.push(err10);
-                    }
-                    errors++;
-                    validate117.errors = vErrors;
-                    return false;
-                  }
-                  else {
-                    errors = _errs7;
-                    if(vErrors !== null){
-                      if(_errs7){
-                        vErrors.length = _errs7;
-                      }
-                      else {
-                        vErrors = null;
-                      }
-                    }
-                  }
-                  var valid1 = _errs6 === errors;
-                  if(!valid1){
-                    break;
-                  }
-                }
-              }
-              else {
-                validate117.errors = [{instancePath:instancePath+"/contents",schemaPath:"#/properties/contents/type",keyword:"type",params:{type: "array"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs4 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate117.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate117.errors = vErrors;
-  return errors === 0;
+function validate117(data, valCxt){
+"use strict"; /*# sourceURL="ReadResourceResult" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if((data.contents === undefined) && (missing0 = "contents")){
+validate117.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data._meta !== undefined){
+var data0 = data._meta;
+var _errs1 = errors;
+if(errors === _errs1){
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+}
+else {
+validate117.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.contents !== undefined){
+var data1 = data.contents;
+var _errs4 = errors;
+if(errors === _errs4){
+if(Array.isArray(data1)){
+var valid1 = true;
+var len0 = data1.length;
+for(var i0=0; i0<len0; i0++){
+var data2 = data1[i0];
+var _errs6 = errors;
+var _errs7 = errors;
+var valid2 = false;
+var _errs8 = errors;
+var _errs9 = errors;
+if(errors === _errs9){
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+var missing1;
+if(((data2.text === undefined) && (missing1 = "text")) || ((data2.uri === undefined) && (missing1 = "uri"))){
+var err0 = {instancePath:instancePath+"/contents/" + i0,schemaPath:"TextResourceContents/required",keyword:"required",params:{missingProperty: missing1}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+else {
+if(data2.mimeType !== undefined){
+var _errs11 = errors;
+if(typeof data2.mimeType !== "string"){
+var err1 = {instancePath:instancePath+"/contents/" + i0+"/mimeType",schemaPath:"TextResourceContents/properties/mimeType/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+var valid4 = _errs11 === errors;
+}
+else {
+var valid4 = true;
+}
+if(valid4){
+if(data2.text !== undefined){
+var _errs13 = errors;
+if(typeof data2.text !== "string"){
+var err2 = {instancePath:instancePath+"/contents/" + i0+"/text",schemaPath:"TextResourceContents/properties/text/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+var valid4 = _errs13 === errors;
+}
+else {
+var valid4 = true;
+}
+if(valid4){
+if(data2.uri !== undefined){
+var _errs15 = errors;
+if(typeof data2.uri !== "string"){
+var err3 = {instancePath:instancePath+"/contents/" + i0+"/uri",schemaPath:"TextResourceContents/properties/uri/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+var valid4 = _errs15 === errors;
+}
+else {
+var valid4 = true;
+}
+}
+}
+}
+}
+else {
+var err4 = {instancePath:instancePath+"/contents/" + i0,schemaPath:"TextResourceContents/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+var _valid0 = _errs8 === errors;
+valid2 = valid2 || _valid0;
+if(!valid2){
+var _errs17 = errors;
+var _errs18 = errors;
+if(errors === _errs18){
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+var missing2;
+if(((data2.blob === undefined) && (missing2 = "blob")) || ((data2.uri === undefined) && (missing2 = "uri"))){
+var err5 = {instancePath:instancePath+"/contents/" + i0,schemaPath:"BlobResourceContents/required",keyword:"required",params:{missingProperty: missing2}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+else {
+if(data2.blob !== undefined){
+var _errs20 = errors;
+if(typeof data2.blob !== "string"){
+var err6 = {instancePath:instancePath+"/contents/" + i0+"/blob",schemaPath:"BlobResourceContents/properties/blob/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+var valid6 = _errs20 === errors;
+}
+else {
+var valid6 = true;
+}
+if(valid6){
+if(data2.mimeType !== undefined){
+var _errs22 = errors;
+if(typeof data2.mimeType !== "string"){
+var err7 = {instancePath:instancePath+"/contents/" + i0+"/mimeType",schemaPath:"BlobResourceContents/properties/mimeType/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+var valid6 = _errs22 === errors;
+}
+else {
+var valid6 = true;
+}
+if(valid6){
+if(data2.uri !== undefined){
+var _errs24 = errors;
+if(typeof data2.uri !== "string"){
+var err8 = {instancePath:instancePath+"/contents/" + i0+"/uri",schemaPath:"BlobResourceContents/properties/uri/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+var valid6 = _errs24 === errors;
+}
+else {
+var valid6 = true;
+}
+}
+}
+}
+}
+else {
+var err9 = {instancePath:instancePath+"/contents/" + i0,schemaPath:"BlobResourceContents/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+var _valid0 = _errs17 === errors;
+valid2 = valid2 || _valid0;
+}
+if(!valid2){
+var err10 = {instancePath:instancePath+"/contents/" + i0,schemaPath:"#/properties/contents/items/anyOf",keyword:"anyOf",params:{}};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+validate117.errors = vErrors;
+return false;
+}
+else {
+errors = _errs7;
+if(vErrors !== null){
+if(_errs7){
+vErrors.length = _errs7;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid1 = _errs6 === errors;
+if(!valid1){
+break;
+}
+}
+}
+else {
+validate117.errors = [{instancePath:instancePath+"/contents",schemaPath:"#/properties/contents/type",keyword:"type",params:{type: "array"}}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate117.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate117.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateRequest = validate118;
+var schema120 = {"$id":"Request","properties":{"method":{"type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"properties":{"progressToken":{"$ref":"ProgressToken"}},"type":"object"}},"type":"object"}},"required":["method"],"type":"object"};
 
-// prettier-ignore
-const schema120 = {"$id":"Request","properties":{"method":{"type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"properties":{"progressToken":{"$ref":"ProgressToken"}},"type":"object"}},"type":"object"}},"required":["method"],"type":"object"};
-
-// prettier-ignore
-function validate118(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="Request" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.method === undefined) && (missing0 = "method")){
-        validate118.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop293 = data.method;
-        if(prop293 !== undefined){
-          const _errs1 = errors;
-          if(typeof prop293 !== "string"){
-            validate118.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop294 = data.params;
-          if(prop294 !== undefined){
-            let data1 = prop294;
-            const _errs3 = errors;
-            if(errors === _errs3){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                const prop295 = data1._meta;
-                if(prop295 !== undefined){
-                  let data2 = prop295;
-                  const _errs6 = errors;
-                  if(errors === _errs6){
-                    if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                      const prop296 = data2.progressToken;
-                      if(prop296 !== undefined){
-                        let data3 = prop296;
-                        if((typeof data3 !== "string") && (!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))))){
-                          validate118.errors = [{instancePath:instancePath+"/params/_meta/progressToken",schemaPath:"ProgressToken/type",keyword:"type",params:{type: schema27.type}}];
-                          return false;
-                        }
-                      }
-                    }
-                    else {
-                      validate118.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-                      return false;
-                    }
-                  }
-                }
-              }
-              else {
-                validate118.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate118.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate118.errors = vErrors;
-  return errors === 0;
+function validate118(data, valCxt){
+"use strict"; /*# sourceURL="Request" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if((data.method === undefined) && (missing0 = "method")){
+validate118.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.method !== undefined){
+var _errs1 = errors;
+if(typeof data.method !== "string"){
+validate118.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.params !== undefined){
+var data1 = data.params;
+var _errs3 = errors;
+if(errors === _errs3){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(data1._meta !== undefined){
+var data2 = data1._meta;
+var _errs6 = errors;
+if(errors === _errs6){
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+if(data2.progressToken !== undefined){
+var data3 = data2.progressToken;
+if((typeof data3 !== "string") && (!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))))){
+validate118.errors = [{instancePath:instancePath+"/params/_meta/progressToken",schemaPath:"ProgressToken/type",keyword:"type",params:{type: schema27.type}}];
+return false;
+}
+}
+}
+else {
+validate118.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+}
+}
+else {
+validate118.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate118.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate118.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateRequestId = validate119;
 
-// prettier-ignore
-function validate119(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="RequestId" */;
-  let vErrors = null;
-  let errors = 0;
-  if((typeof data !== "string") && (!((typeof data == "number") && (!(data % 1) && !isNaN(data))))){
-    validate119.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema23.type}}];
-    return false;
-  }
-  validate119.errors = vErrors;
-  return errors === 0;
+function validate119(data, valCxt){
+"use strict"; /*# sourceURL="RequestId" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if((typeof data !== "string") && (!((typeof data == "number") && (!(data % 1) && !isNaN(data))))){
+validate119.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema23.type}}];
+return false;
+}
+validate119.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateResource = validate98;
 
-// prettier-ignore
 export const validateResourceContents = validate120;
+var schema123 = {"$id":"ResourceContents","properties":{"mimeType":{"type":"string"},"uri":{"type":"string"}},"required":["uri"],"type":"object"};
 
-// prettier-ignore
-const schema123 = {"$id":"ResourceContents","properties":{"mimeType":{"type":"string"},"uri":{"type":"string"}},"required":["uri"],"type":"object"};
-
-// prettier-ignore
-function validate120(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="ResourceContents" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.uri === undefined) && (missing0 = "uri")){
-        validate120.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop297 = data.mimeType;
-        if(prop297 !== undefined){
-          const _errs1 = errors;
-          if(typeof prop297 !== "string"){
-            validate120.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop298 = data.uri;
-          if(prop298 !== undefined){
-            const _errs3 = errors;
-            if(typeof prop298 !== "string"){
-              validate120.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate120.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate120.errors = vErrors;
-  return errors === 0;
+function validate120(data, valCxt){
+"use strict"; /*# sourceURL="ResourceContents" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if((data.uri === undefined) && (missing0 = "uri")){
+validate120.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.mimeType !== undefined){
+var _errs1 = errors;
+if(typeof data.mimeType !== "string"){
+validate120.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.uri !== undefined){
+var _errs3 = errors;
+if(typeof data.uri !== "string"){
+validate120.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate120.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate120.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateResourceListChangedNotification = validate121;
+var schema124 = {"$id":"ResourceListChangedNotification","properties":{"method":{"const":"notifications/resources/list_changed","type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object"}},"required":["method"],"type":"object"};
 
-// prettier-ignore
-const schema124 = {"$id":"ResourceListChangedNotification","properties":{"method":{"const":"notifications/resources/list_changed","type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object"}},"required":["method"],"type":"object"};
-
-// prettier-ignore
-function validate121(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="ResourceListChangedNotification" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.method === undefined) && (missing0 = "method")){
-        validate121.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop299 = data.method;
-        if(prop299 !== undefined){
-          let data0 = prop299;
-          const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate121.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("notifications/resources/list_changed" !== data0){
-            validate121.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/resources/list_changed"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop300 = data.params;
-          if(prop300 !== undefined){
-            let data1 = prop300;
-            const _errs3 = errors;
-            if(errors === _errs3){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                const prop301 = data1._meta;
-                if(prop301 !== undefined){
-                  let data2 = prop301;
-                  const _errs6 = errors;
-                  if(errors === _errs6){
-                    if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                    }
-                    else {
-                      validate121.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-                      return false;
-                    }
-                  }
-                }
-              }
-              else {
-                validate121.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate121.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate121.errors = vErrors;
-  return errors === 0;
+function validate121(data, valCxt){
+"use strict"; /*# sourceURL="ResourceListChangedNotification" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if((data.method === undefined) && (missing0 = "method")){
+validate121.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.method !== undefined){
+var data0 = data.method;
+var _errs1 = errors;
+if(typeof data0 !== "string"){
+validate121.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("notifications/resources/list_changed" !== data0){
+validate121.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/resources/list_changed"}}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.params !== undefined){
+var data1 = data.params;
+var _errs3 = errors;
+if(errors === _errs3){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(data1._meta !== undefined){
+var data2 = data1._meta;
+var _errs6 = errors;
+if(errors === _errs6){
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+}
+else {
+validate121.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+}
+}
+else {
+validate121.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate121.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate121.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateResourceReference = validate122;
 
-// prettier-ignore
-function validate122(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="ResourceReference" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.type === undefined) && (missing0 = "type")) || ((data.uri === undefined) && (missing0 = "uri"))){
-        validate122.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop302 = data.type;
-        if(prop302 !== undefined){
-          let data0 = prop302;
-          const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate122.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("ref/resource" !== data0){
-            validate122.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "ref/resource"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop303 = data.uri;
-          if(prop303 !== undefined){
-            const _errs3 = errors;
-            if(typeof prop303 !== "string"){
-              validate122.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate122.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate122.errors = vErrors;
-  return errors === 0;
+function validate122(data, valCxt){
+"use strict"; /*# sourceURL="ResourceReference" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if(((data.type === undefined) && (missing0 = "type")) || ((data.uri === undefined) && (missing0 = "uri"))){
+validate122.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.type !== undefined){
+var data0 = data.type;
+var _errs1 = errors;
+if(typeof data0 !== "string"){
+validate122.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("ref/resource" !== data0){
+validate122.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "ref/resource"}}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.uri !== undefined){
+var _errs3 = errors;
+if(typeof data.uri !== "string"){
+validate122.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate122.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate122.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateResourceTemplate = validate93;
 
-// prettier-ignore
 export const validateResourceUpdatedNotification = validate123;
+var schema126 = {"$id":"ResourceUpdatedNotification","properties":{"method":{"const":"notifications/resources/updated","type":"string"},"params":{"properties":{"uri":{"type":"string"}},"required":["uri"],"type":"object"}},"required":["method","params"],"type":"object"};
 
-// prettier-ignore
-const schema126 = {"$id":"ResourceUpdatedNotification","properties":{"method":{"const":"notifications/resources/updated","type":"string"},"params":{"properties":{"uri":{"type":"string"}},"required":["uri"],"type":"object"}},"required":["method","params"],"type":"object"};
-
-// prettier-ignore
-function validate123(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="ResourceUpdatedNotification" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
-        validate123.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop304 = data.method;
-        if(prop304 !== undefined){
-          let data0 = prop304;
-          const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate123.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("notifications/resources/updated" !== data0){
-            validate123.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/resources/updated"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop305 = data.params;
-          if(prop305 !== undefined){
-            let data1 = prop305;
-            const _errs3 = errors;
-            if(errors === _errs3){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                let missing1;
-                if((data1.uri === undefined) && (missing1 = "uri")){
-                  validate123.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
-                  return false;
-                }
-                else {
-                  const prop306 = data1.uri;
-                  if(prop306 !== undefined){
-                    if(typeof prop306 !== "string"){
-                      validate123.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"#/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
-                      return false;
-                    }
-                  }
-                }
-              }
-              else {
-                validate123.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate123.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate123.errors = vErrors;
-  return errors === 0;
+function validate123(data, valCxt){
+"use strict"; /*# sourceURL="ResourceUpdatedNotification" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
+validate123.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.method !== undefined){
+var data0 = data.method;
+var _errs1 = errors;
+if(typeof data0 !== "string"){
+validate123.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("notifications/resources/updated" !== data0){
+validate123.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/resources/updated"}}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.params !== undefined){
+var data1 = data.params;
+var _errs3 = errors;
+if(errors === _errs3){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+var missing1;
+if((data1.uri === undefined) && (missing1 = "uri")){
+validate123.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
+return false;
+}
+else {
+if(data1.uri !== undefined){
+if(typeof data1.uri !== "string"){
+validate123.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"#/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+}
+}
+}
+else {
+validate123.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate123.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate123.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateResult = validate124;
 
-// prettier-ignore
-function validate124(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="Result" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      const prop307 = data._meta;
-      if(prop307 !== undefined){
-        let data0 = prop307;
-        const _errs2 = errors;
-        if(errors === _errs2){
-          if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-          }
-          else {
-            validate124.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-            return false;
-          }
-        }
-      }
-    }
-    else {
-      validate124.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate124.errors = vErrors;
-  return errors === 0;
+function validate124(data, valCxt){
+"use strict"; /*# sourceURL="Result" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data._meta !== undefined){
+var data0 = data._meta;
+var _errs2 = errors;
+if(errors === _errs2){
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+}
+else {
+validate124.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+}
+}
+else {
+validate124.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate124.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateRole = validate125;
 
-// prettier-ignore
-function validate125(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="Role" */;
-  let vErrors = null;
-  let errors = 0;
-  if(typeof data !== "string"){
-    validate125.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"}}];
-    return false;
-  }
-  if(!((data === "assistant") || (data === "user"))){
-    validate125.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema12.enum}}];
-    return false;
-  }
-  validate125.errors = vErrors;
-  return errors === 0;
+function validate125(data, valCxt){
+"use strict"; /*# sourceURL="Role" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(typeof data !== "string"){
+validate125.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if(!((data === "assistant") || (data === "user"))){
+validate125.errors = [{instancePath:instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema12.enum}}];
+return false;
+}
+validate125.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateRoot = validate126;
 
-// prettier-ignore
-function validate126(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="Root" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.uri === undefined) && (missing0 = "uri")){
-        validate126.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop308 = data.name;
-        if(prop308 !== undefined){
-          const _errs1 = errors;
-          if(typeof prop308 !== "string"){
-            validate126.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop309 = data.uri;
-          if(prop309 !== undefined){
-            const _errs3 = errors;
-            if(typeof prop309 !== "string"){
-              validate126.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate126.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate126.errors = vErrors;
-  return errors === 0;
+function validate126(data, valCxt){
+"use strict"; /*# sourceURL="Root" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if((data.uri === undefined) && (missing0 = "uri")){
+validate126.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.name !== undefined){
+var _errs1 = errors;
+if(typeof data.name !== "string"){
+validate126.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.uri !== undefined){
+var _errs3 = errors;
+if(typeof data.uri !== "string"){
+validate126.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate126.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate126.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateRootsListChangedNotification = validate127;
 
-// prettier-ignore
-function validate127(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="RootsListChangedNotification" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.method === undefined) && (missing0 = "method")){
-        validate127.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop310 = data.method;
-        if(prop310 !== undefined){
-          let data0 = prop310;
-          const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate127.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("notifications/roots/list_changed" !== data0){
-            validate127.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/roots/list_changed"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop311 = data.params;
-          if(prop311 !== undefined){
-            let data1 = prop311;
-            const _errs3 = errors;
-            if(errors === _errs3){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                const prop312 = data1._meta;
-                if(prop312 !== undefined){
-                  let data2 = prop312;
-                  const _errs6 = errors;
-                  if(errors === _errs6){
-                    if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                    }
-                    else {
-                      validate127.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-                      return false;
-                    }
-                  }
-                }
-              }
-              else {
-                validate127.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate127.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate127.errors = vErrors;
-  return errors === 0;
+function validate127(data, valCxt){
+"use strict"; /*# sourceURL="RootsListChangedNotification" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if((data.method === undefined) && (missing0 = "method")){
+validate127.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.method !== undefined){
+var data0 = data.method;
+var _errs1 = errors;
+if(typeof data0 !== "string"){
+validate127.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("notifications/roots/list_changed" !== data0){
+validate127.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/roots/list_changed"}}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.params !== undefined){
+var data1 = data.params;
+var _errs3 = errors;
+if(errors === _errs3){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(data1._meta !== undefined){
+var data2 = data1._meta;
+var _errs6 = errors;
+if(errors === _errs6){
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+}
+else {
+validate127.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+}
+}
+else {
+validate127.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate127.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate127.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateSamplingMessage = validate51;
 
-// prettier-ignore
 export const validateServerCapabilities = validate128;
 
-// prettier-ignore
-function validate128(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="ServerCapabilities" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      const prop313 = data.completions;
-      if(prop313 !== undefined){
-        let data0 = prop313;
-        const _errs1 = errors;
-        if(errors === _errs1){
-          if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-          }
-          else {
-            validate128.errors = [{instancePath:instancePath+"/completions",schemaPath:"#/properties/completions/type",keyword:"type",params:{type: "object"}}];
-            return false;
-          }
-        }
-        var valid0 = _errs1 === errors;
-      }
-      else {
-        var valid0 = true;
-      }
-      if(valid0){
-        const prop314 = data.experimental;
-        if(prop314 !== undefined){
-          let data1 = prop314;
-          const _errs4 = errors;
-          if(errors === _errs4){
-            if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-              for(const key0 in data1){
-                let data2 = data1[key0];
-                const _errs7 = errors;
-                if(errors === _errs7){
-                  if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                  }
-                  else {
-                    validate128.errors = [{instancePath:instancePath+"/experimental/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/experimental/additionalProperties/type",keyword:"type",params:{type: "object"}}];
-                    return false;
-                  }
-                }
-                var valid1 = _errs7 === errors;
-                if(!valid1){
-                  break;
-                }
-              }
-            }
-            else {
-              validate128.errors = [{instancePath:instancePath+"/experimental",schemaPath:"#/properties/experimental/type",keyword:"type",params:{type: "object"}}];
-              return false;
-            }
-          }
-          var valid0 = _errs4 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop315 = data.logging;
-          if(prop315 !== undefined){
-            let data3 = prop315;
-            const _errs10 = errors;
-            if(errors === _errs10){
-              if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-              }
-              else {
-                validate128.errors = [{instancePath:instancePath+"/logging",schemaPath:"#/properties/logging/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs10 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            const prop316 = data.prompts;
-            if(prop316 !== undefined){
-              let data4 = prop316;
-              const _errs13 = errors;
-              if(errors === _errs13){
-                if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-                  const prop317 = data4.listChanged;
-                  if(prop317 !== undefined){
-                    if(typeof prop317 !== "boolean"){
-                      validate128.errors = [{instancePath:instancePath+"/prompts/listChanged",schemaPath:"#/properties/prompts/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
-                      return false;
-                    }
-                  }
-                }
-                else {
-                  validate128.errors = [{instancePath:instancePath+"/prompts",schemaPath:"#/properties/prompts/type",keyword:"type",params:{type: "object"}}];
-                  return false;
-                }
-              }
-              var valid0 = _errs13 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-            if(valid0){
-              const prop318 = data.resources;
-              if(prop318 !== undefined){
-                let data6 = prop318;
-                const _errs17 = errors;
-                if(errors === _errs17){
-                  if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-                    const prop319 = data6.listChanged;
-                    if(prop319 !== undefined){
-                      const _errs19 = errors;
-                      if(typeof prop319 !== "boolean"){
-                        validate128.errors = [{instancePath:instancePath+"/resources/listChanged",schemaPath:"#/properties/resources/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
-                        return false;
-                      }
-                      var valid3 = _errs19 === errors;
-                    }
-                    else {
-                      var valid3 = true;
-                    }
-                    if(valid3){
-                      const prop320 = data6.subscribe;
-                      if(prop320 !== undefined){
-                        const _errs21 = errors;
-                        if(typeof prop320 !== "boolean"){
-                          validate128.errors = [{instancePath:instancePath+"/resources/subscribe",schemaPath:"#/properties/resources/properties/subscribe/type",keyword:"type",params:{type: "boolean"}}];
-                          return false;
-                        }
-                        var valid3 = _errs21 === errors;
-                      }
-                      else {
-                        var valid3 = true;
-                      }
-                    }
-                  }
-                  else {
-                    validate128.errors = [{instancePath:instancePath+"/resources",schemaPath:"#/properties/resources/type",keyword:"type",params:{type: "object"}}];
-                    return false;
-                  }
-                }
-                var valid0 = _errs17 === errors;
-              }
-              else {
-                var valid0 = true;
-              }
-              if(valid0){
-                const prop321 = data.tools;
-                if(prop321 !== undefined){
-                  let data9 = prop321;
-                  const _errs23 = errors;
-                  if(errors === _errs23){
-                    if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
-                      const prop322 = data9.listChanged;
-                      if(prop322 !== undefined){
-                        if(typeof prop322 !== "boolean"){
-                          validate128.errors = [{instancePath:instancePath+"/tools/listChanged",schemaPath:"#/properties/tools/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
-                          return false;
-                        }
-                      }
-                    }
-                    else {
-                      validate128.errors = [{instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/type",keyword:"type",params:{type: "object"}}];
-                      return false;
-                    }
-                  }
-                  var valid0 = _errs23 === errors;
-                }
-                else {
-                  var valid0 = true;
-                }
-              }
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate128.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate128.errors = vErrors;
-  return errors === 0;
+function validate128(data, valCxt){
+"use strict"; /*# sourceURL="ServerCapabilities" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.completions !== undefined){
+var data0 = data.completions;
+var _errs1 = errors;
+if(errors === _errs1){
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+}
+else {
+validate128.errors = [{instancePath:instancePath+"/completions",schemaPath:"#/properties/completions/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.experimental !== undefined){
+var data1 = data.experimental;
+var _errs4 = errors;
+if(errors === _errs4){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+for(var key0 in data1){
+var data2 = data1[key0];
+var _errs7 = errors;
+if(errors === _errs7){
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+}
+else {
+validate128.errors = [{instancePath:instancePath+"/experimental/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/experimental/additionalProperties/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid1 = _errs7 === errors;
+if(!valid1){
+break;
+}
+}
+}
+else {
+validate128.errors = [{instancePath:instancePath+"/experimental",schemaPath:"#/properties/experimental/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.logging !== undefined){
+var data3 = data.logging;
+var _errs10 = errors;
+if(errors === _errs10){
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+}
+else {
+validate128.errors = [{instancePath:instancePath+"/logging",schemaPath:"#/properties/logging/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.prompts !== undefined){
+var data4 = data.prompts;
+var _errs13 = errors;
+if(errors === _errs13){
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if(data4.listChanged !== undefined){
+if(typeof data4.listChanged !== "boolean"){
+validate128.errors = [{instancePath:instancePath+"/prompts/listChanged",schemaPath:"#/properties/prompts/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
+return false;
+}
+}
+}
+else {
+validate128.errors = [{instancePath:instancePath+"/prompts",schemaPath:"#/properties/prompts/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs13 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.resources !== undefined){
+var data6 = data.resources;
+var _errs17 = errors;
+if(errors === _errs17){
+if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+if(data6.listChanged !== undefined){
+var _errs19 = errors;
+if(typeof data6.listChanged !== "boolean"){
+validate128.errors = [{instancePath:instancePath+"/resources/listChanged",schemaPath:"#/properties/resources/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
+return false;
+}
+var valid3 = _errs19 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data6.subscribe !== undefined){
+var _errs21 = errors;
+if(typeof data6.subscribe !== "boolean"){
+validate128.errors = [{instancePath:instancePath+"/resources/subscribe",schemaPath:"#/properties/resources/properties/subscribe/type",keyword:"type",params:{type: "boolean"}}];
+return false;
+}
+var valid3 = _errs21 === errors;
+}
+else {
+var valid3 = true;
+}
+}
+}
+else {
+validate128.errors = [{instancePath:instancePath+"/resources",schemaPath:"#/properties/resources/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs17 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.tools !== undefined){
+var data9 = data.tools;
+var _errs23 = errors;
+if(errors === _errs23){
+if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+if(data9.listChanged !== undefined){
+if(typeof data9.listChanged !== "boolean"){
+validate128.errors = [{instancePath:instancePath+"/tools/listChanged",schemaPath:"#/properties/tools/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
+return false;
+}
+}
+}
+else {
+validate128.errors = [{instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs23 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+else {
+validate128.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate128.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateServerNotification = validate129;
+var schema132 = {"$id":"ServerNotification","type":"object","required":["method"],"discriminator":{"propertyName":"method"},"oneOf":[{"$ref":"CancelledNotification"},{"$ref":"ProgressNotification"},{"$ref":"ResourceListChangedNotification"},{"$ref":"ResourceUpdatedNotification"},{"$ref":"PromptListChangedNotification"},{"$ref":"ToolListChangedNotification"},{"$ref":"LoggingMessageNotification"}]};
+var schema136 = {"$id":"ToolListChangedNotification","properties":{"method":{"const":"notifications/tools/list_changed","type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object"}},"required":["method"],"type":"object"};
 
-// prettier-ignore
-const schema132 = {"$id":"ServerNotification","type":"object","required":["method"],"discriminator":{"propertyName":"method"},"oneOf":[{"$ref":"CancelledNotification"},{"$ref":"ProgressNotification"},{"$ref":"ResourceListChangedNotification"},{"$ref":"ResourceUpdatedNotification"},{"$ref":"PromptListChangedNotification"},{"$ref":"ToolListChangedNotification"},{"$ref":"LoggingMessageNotification"}]};
-
-// prettier-ignore
-const schema136 = {"$id":"ToolListChangedNotification","properties":{"method":{"const":"notifications/tools/list_changed","type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object"}},"required":["method"],"type":"object"};
-
-// prettier-ignore
-function validate129(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="ServerNotification" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.method === undefined) && (missing0 = "method")){
-        validate129.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const tag0 = data.method;
-        if(typeof tag0 == "string"){
-          if(tag0 === "notifications/cancelled"){
-            if(!(validate26(data))){
-              vErrors = vErrors === null ? rebaseErrors(validate26.errors, instancePath) : vErrors.concat(rebaseErrors(validate26.errors, instancePath));
-              errors = vErrors.length;
-            }
-          }
-          else if(tag0 === "notifications/progress"){
-            if(!(validate29(data))){
-              vErrors = vErrors === null ? rebaseErrors(validate29.errors, instancePath) : vErrors.concat(rebaseErrors(validate29.errors, instancePath));
-              errors = vErrors.length;
-            }
-          }
-          else if(tag0 === "notifications/resources/list_changed"){
-            const _errs5 = errors;
-            if(errors === _errs5){
-              if(data && typeof data == "object" && !Array.isArray(data)){
-                let missing1;
-                if((data.method === undefined) && (missing1 = "method")){
-                  validate129.errors = [{instancePath,schemaPath:"ResourceListChangedNotification/required",keyword:"required",params:{missingProperty: missing1}}];
-                  return false;
-                }
-                else {
-                  const prop323 = data.method;
-                  if(prop323 !== undefined){
-                    let data0 = prop323;
-                    const _errs7 = errors;
-                    if(typeof data0 !== "string"){
-                      validate129.errors = [{instancePath:instancePath+"/method",schemaPath:"ResourceListChangedNotification/properties/method/type",keyword:"type",params:{type: "string"}}];
-                      return false;
-                    }
-                    if("notifications/resources/list_changed" !== data0){
-                      validate129.errors = [{instancePath:instancePath+"/method",schemaPath:"ResourceListChangedNotification/properties/method/const",keyword:"const",params:{allowedValue: "notifications/resources/list_changed"}}];
-                      return false;
-                    }
-                    var valid5 = _errs7 === errors;
-                  }
-                  else {
-                    var valid5 = true;
-                  }
-                  if(valid5){
-                    const prop324 = data.params;
-                    if(prop324 !== undefined){
-                      let data1 = prop324;
-                      const _errs9 = errors;
-                      if(errors === _errs9){
-                        if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                          const prop325 = data1._meta;
-                          if(prop325 !== undefined){
-                            let data2 = prop325;
-                            const _errs12 = errors;
-                            if(errors === _errs12){
-                              if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                              }
-                              else {
-                                validate129.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"ResourceListChangedNotification/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-                                return false;
-                              }
-                            }
-                          }
-                        }
-                        else {
-                          validate129.errors = [{instancePath:instancePath+"/params",schemaPath:"ResourceListChangedNotification/properties/params/type",keyword:"type",params:{type: "object"}}];
-                          return false;
-                        }
-                      }
-                      var valid5 = _errs9 === errors;
-                    }
-                    else {
-                      var valid5 = true;
-                    }
-                  }
-                }
-              }
-              else {
-                validate129.errors = [{instancePath,schemaPath:"ResourceListChangedNotification/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-          }
-          else if(tag0 === "notifications/resources/updated"){
-            const _errs16 = errors;
-            if(errors === _errs16){
-              if(data && typeof data == "object" && !Array.isArray(data)){
-                let missing2;
-                if(((data.method === undefined) && (missing2 = "method")) || ((data.params === undefined) && (missing2 = "params"))){
-                  validate129.errors = [{instancePath,schemaPath:"ResourceUpdatedNotification/required",keyword:"required",params:{missingProperty: missing2}}];
-                  return false;
-                }
-                else {
-                  const prop326 = data.method;
-                  if(prop326 !== undefined){
-                    let data3 = prop326;
-                    const _errs18 = errors;
-                    if(typeof data3 !== "string"){
-                      validate129.errors = [{instancePath:instancePath+"/method",schemaPath:"ResourceUpdatedNotification/properties/method/type",keyword:"type",params:{type: "string"}}];
-                      return false;
-                    }
-                    if("notifications/resources/updated" !== data3){
-                      validate129.errors = [{instancePath:instancePath+"/method",schemaPath:"ResourceUpdatedNotification/properties/method/const",keyword:"const",params:{allowedValue: "notifications/resources/updated"}}];
-                      return false;
-                    }
-                    var valid9 = _errs18 === errors;
-                  }
-                  else {
-                    var valid9 = true;
-                  }
-                  if(valid9){
-                    const prop327 = data.params;
-                    if(prop327 !== undefined){
-                      let data4 = prop327;
-                      const _errs20 = errors;
-                      if(errors === _errs20){
-                        if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-                          let missing3;
-                          if((data4.uri === undefined) && (missing3 = "uri")){
-                            validate129.errors = [{instancePath:instancePath+"/params",schemaPath:"ResourceUpdatedNotification/properties/params/required",keyword:"required",params:{missingProperty: missing3}}];
-                            return false;
-                          }
-                          else {
-                            const prop328 = data4.uri;
-                            if(prop328 !== undefined){
-                              if(typeof prop328 !== "string"){
-                                validate129.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"ResourceUpdatedNotification/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
-                                return false;
-                              }
-                            }
-                          }
-                        }
-                        else {
-                          validate129.errors = [{instancePath:instancePath+"/params",schemaPath:"ResourceUpdatedNotification/properties/params/type",keyword:"type",params:{type: "object"}}];
-                          return false;
-                        }
-                      }
-                      var valid9 = _errs20 === errors;
-                    }
-                    else {
-                      var valid9 = true;
-                    }
-                  }
-                }
-              }
-              else {
-                validate129.errors = [{instancePath,schemaPath:"ResourceUpdatedNotification/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-          }
-          else if(tag0 === "notifications/prompts/list_changed"){
-            const _errs25 = errors;
-            if(errors === _errs25){
-              if(data && typeof data == "object" && !Array.isArray(data)){
-                let missing4;
-                if((data.method === undefined) && (missing4 = "method")){
-                  validate129.errors = [{instancePath,schemaPath:"PromptListChangedNotification/required",keyword:"required",params:{missingProperty: missing4}}];
-                  return false;
-                }
-                else {
-                  const prop329 = data.method;
-                  if(prop329 !== undefined){
-                    let data6 = prop329;
-                    const _errs27 = errors;
-                    if(typeof data6 !== "string"){
-                      validate129.errors = [{instancePath:instancePath+"/method",schemaPath:"PromptListChangedNotification/properties/method/type",keyword:"type",params:{type: "string"}}];
-                      return false;
-                    }
-                    if("notifications/prompts/list_changed" !== data6){
-                      validate129.errors = [{instancePath:instancePath+"/method",schemaPath:"PromptListChangedNotification/properties/method/const",keyword:"const",params:{allowedValue: "notifications/prompts/list_changed"}}];
-                      return false;
-                    }
-                    var valid13 = _errs27 === errors;
-                  }
-                  else {
-                    var valid13 = true;
-                  }
-                  if(valid13){
-                    const prop330 = data.params;
-                    if(prop330 !== undefined){
-                      let data7 = prop330;
-                      const _errs29 = errors;
-                      if(errors === _errs29){
-                        if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
-                          const prop331 = data7._meta;
-                          if(prop331 !== undefined){
-                            let data8 = prop331;
-                            const _errs32 = errors;
-                            if(errors === _errs32){
-                              if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
-                              }
-                              else {
-                                validate129.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"PromptListChangedNotification/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-                                return false;
-                              }
-                            }
-                          }
-                        }
-                        else {
-                          validate129.errors = [{instancePath:instancePath+"/params",schemaPath:"PromptListChangedNotification/properties/params/type",keyword:"type",params:{type: "object"}}];
-                          return false;
-                        }
-                      }
-                      var valid13 = _errs29 === errors;
-                    }
-                    else {
-                      var valid13 = true;
-                    }
-                  }
-                }
-              }
-              else {
-                validate129.errors = [{instancePath,schemaPath:"PromptListChangedNotification/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-          }
-          else if(tag0 === "notifications/tools/list_changed"){
-            const _errs36 = errors;
-            if(errors === _errs36){
-              if(data && typeof data == "object" && !Array.isArray(data)){
-                let missing5;
-                if((data.method === undefined) && (missing5 = "method")){
-                  validate129.errors = [{instancePath,schemaPath:"ToolListChangedNotification/required",keyword:"required",params:{missingProperty: missing5}}];
-                  return false;
-                }
-                else {
-                  const prop332 = data.method;
-                  if(prop332 !== undefined){
-                    let data9 = prop332;
-                    const _errs38 = errors;
-                    if(typeof data9 !== "string"){
-                      validate129.errors = [{instancePath:instancePath+"/method",schemaPath:"ToolListChangedNotification/properties/method/type",keyword:"type",params:{type: "string"}}];
-                      return false;
-                    }
-                    if("notifications/tools/list_changed" !== data9){
-                      validate129.errors = [{instancePath:instancePath+"/method",schemaPath:"ToolListChangedNotification/properties/method/const",keyword:"const",params:{allowedValue: "notifications/tools/list_changed"}}];
-                      return false;
-                    }
-                    var valid17 = _errs38 === errors;
-                  }
-                  else {
-                    var valid17 = true;
-                  }
-                  if(valid17){
-                    const prop333 = data.params;
-                    if(prop333 !== undefined){
-                      let data10 = prop333;
-                      const _errs40 = errors;
-                      if(errors === _errs40){
-                        if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
-                          const prop334 = data10._meta;
-                          if(prop334 !== undefined){
-                            let data11 = prop334;
-                            const _errs43 = errors;
-                            if(errors === _errs43){
-                              if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
-                              }
-                              else {
-                                validate129.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"ToolListChangedNotification/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-                                return false;
-                              }
-                            }
-                          }
-                        }
-                        else {
-                          validate129.errors = [{instancePath:instancePath+"/params",schemaPath:"ToolListChangedNotification/properties/params/type",keyword:"type",params:{type: "object"}}];
-                          return false;
-                        }
-                      }
-                      var valid17 = _errs40 === errors;
-                    }
-                    else {
-                      var valid17 = true;
-                    }
-                  }
-                }
-              }
-              else {
-                validate129.errors = [{instancePath,schemaPath:"ToolListChangedNotification/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-          }
-          else if(tag0 === "notifications/message"){
-            if(!(validate107(data))){
-              vErrors = vErrors === null ? rebaseErrors(validate107.errors, instancePath) : vErrors.concat(rebaseErrors(validate107.errors, instancePath));
-              errors = vErrors.length;
-            }
-          }
-          else {
-            validate129.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "method", tagValue: tag0}}];
-            return false;
-          }
-        }
-        else {
-          validate129.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "method", tagValue: tag0}}];
-          return false;
-        }
-      }
-    }
-    else {
-      validate129.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate129.errors = vErrors;
-  return errors === 0;
+function validate129(data, valCxt){
+"use strict"; /*# sourceURL="ServerNotification" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if((data.method === undefined) && (missing0 = "method")){
+validate129.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+var tag0 = data.method;
+if(typeof tag0 == "string"){
+if(tag0 === "notifications/cancelled"){
+if(!(validate26(data))){
+vErrors = vErrors === null ? func0(validate26.errors, instancePath) : vErrors.concat(func0(validate26.errors, instancePath));
+errors = vErrors.length;
+}
+}
+else if(tag0 === "notifications/progress"){
+if(!(validate29(data))){
+vErrors = vErrors === null ? func0(validate29.errors, instancePath) : vErrors.concat(func0(validate29.errors, instancePath));
+errors = vErrors.length;
+}
+}
+else if(tag0 === "notifications/resources/list_changed"){
+var _errs5 = errors;
+if(errors === _errs5){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing1;
+if((data.method === undefined) && (missing1 = "method")){
+validate129.errors = [{instancePath:instancePath,schemaPath:"ResourceListChangedNotification/required",keyword:"required",params:{missingProperty: missing1}}];
+return false;
+}
+else {
+if(data.method !== undefined){
+var data0 = data.method;
+var _errs7 = errors;
+if(typeof data0 !== "string"){
+validate129.errors = [{instancePath:instancePath+"/method",schemaPath:"ResourceListChangedNotification/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("notifications/resources/list_changed" !== data0){
+validate129.errors = [{instancePath:instancePath+"/method",schemaPath:"ResourceListChangedNotification/properties/method/const",keyword:"const",params:{allowedValue: "notifications/resources/list_changed"}}];
+return false;
+}
+var valid5 = _errs7 === errors;
+}
+else {
+var valid5 = true;
+}
+if(valid5){
+if(data.params !== undefined){
+var data1 = data.params;
+var _errs9 = errors;
+if(errors === _errs9){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(data1._meta !== undefined){
+var data2 = data1._meta;
+var _errs12 = errors;
+if(errors === _errs12){
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+}
+else {
+validate129.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"ResourceListChangedNotification/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+}
+}
+else {
+validate129.errors = [{instancePath:instancePath+"/params",schemaPath:"ResourceListChangedNotification/properties/params/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid5 = _errs9 === errors;
+}
+else {
+var valid5 = true;
+}
+}
+}
+}
+else {
+validate129.errors = [{instancePath:instancePath,schemaPath:"ResourceListChangedNotification/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+}
+else if(tag0 === "notifications/resources/updated"){
+var _errs16 = errors;
+if(errors === _errs16){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing2;
+if(((data.method === undefined) && (missing2 = "method")) || ((data.params === undefined) && (missing2 = "params"))){
+validate129.errors = [{instancePath:instancePath,schemaPath:"ResourceUpdatedNotification/required",keyword:"required",params:{missingProperty: missing2}}];
+return false;
+}
+else {
+if(data.method !== undefined){
+var data3 = data.method;
+var _errs18 = errors;
+if(typeof data3 !== "string"){
+validate129.errors = [{instancePath:instancePath+"/method",schemaPath:"ResourceUpdatedNotification/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("notifications/resources/updated" !== data3){
+validate129.errors = [{instancePath:instancePath+"/method",schemaPath:"ResourceUpdatedNotification/properties/method/const",keyword:"const",params:{allowedValue: "notifications/resources/updated"}}];
+return false;
+}
+var valid9 = _errs18 === errors;
+}
+else {
+var valid9 = true;
+}
+if(valid9){
+if(data.params !== undefined){
+var data4 = data.params;
+var _errs20 = errors;
+if(errors === _errs20){
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+var missing3;
+if((data4.uri === undefined) && (missing3 = "uri")){
+validate129.errors = [{instancePath:instancePath+"/params",schemaPath:"ResourceUpdatedNotification/properties/params/required",keyword:"required",params:{missingProperty: missing3}}];
+return false;
+}
+else {
+if(data4.uri !== undefined){
+if(typeof data4.uri !== "string"){
+validate129.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"ResourceUpdatedNotification/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+}
+}
+}
+else {
+validate129.errors = [{instancePath:instancePath+"/params",schemaPath:"ResourceUpdatedNotification/properties/params/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid9 = _errs20 === errors;
+}
+else {
+var valid9 = true;
+}
+}
+}
+}
+else {
+validate129.errors = [{instancePath:instancePath,schemaPath:"ResourceUpdatedNotification/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+}
+else if(tag0 === "notifications/prompts/list_changed"){
+var _errs25 = errors;
+if(errors === _errs25){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing4;
+if((data.method === undefined) && (missing4 = "method")){
+validate129.errors = [{instancePath:instancePath,schemaPath:"PromptListChangedNotification/required",keyword:"required",params:{missingProperty: missing4}}];
+return false;
+}
+else {
+if(data.method !== undefined){
+var data6 = data.method;
+var _errs27 = errors;
+if(typeof data6 !== "string"){
+validate129.errors = [{instancePath:instancePath+"/method",schemaPath:"PromptListChangedNotification/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("notifications/prompts/list_changed" !== data6){
+validate129.errors = [{instancePath:instancePath+"/method",schemaPath:"PromptListChangedNotification/properties/method/const",keyword:"const",params:{allowedValue: "notifications/prompts/list_changed"}}];
+return false;
+}
+var valid13 = _errs27 === errors;
+}
+else {
+var valid13 = true;
+}
+if(valid13){
+if(data.params !== undefined){
+var data7 = data.params;
+var _errs29 = errors;
+if(errors === _errs29){
+if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+if(data7._meta !== undefined){
+var data8 = data7._meta;
+var _errs32 = errors;
+if(errors === _errs32){
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+}
+else {
+validate129.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"PromptListChangedNotification/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+}
+}
+else {
+validate129.errors = [{instancePath:instancePath+"/params",schemaPath:"PromptListChangedNotification/properties/params/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid13 = _errs29 === errors;
+}
+else {
+var valid13 = true;
+}
+}
+}
+}
+else {
+validate129.errors = [{instancePath:instancePath,schemaPath:"PromptListChangedNotification/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+}
+else if(tag0 === "notifications/tools/list_changed"){
+var _errs36 = errors;
+if(errors === _errs36){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing5;
+if((data.method === undefined) && (missing5 = "method")){
+validate129.errors = [{instancePath:instancePath,schemaPath:"ToolListChangedNotification/required",keyword:"required",params:{missingProperty: missing5}}];
+return false;
+}
+else {
+if(data.method !== undefined){
+var data9 = data.method;
+var _errs38 = errors;
+if(typeof data9 !== "string"){
+validate129.errors = [{instancePath:instancePath+"/method",schemaPath:"ToolListChangedNotification/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("notifications/tools/list_changed" !== data9){
+validate129.errors = [{instancePath:instancePath+"/method",schemaPath:"ToolListChangedNotification/properties/method/const",keyword:"const",params:{allowedValue: "notifications/tools/list_changed"}}];
+return false;
+}
+var valid17 = _errs38 === errors;
+}
+else {
+var valid17 = true;
+}
+if(valid17){
+if(data.params !== undefined){
+var data10 = data.params;
+var _errs40 = errors;
+if(errors === _errs40){
+if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
+if(data10._meta !== undefined){
+var data11 = data10._meta;
+var _errs43 = errors;
+if(errors === _errs43){
+if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
+}
+else {
+validate129.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"ToolListChangedNotification/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+}
+}
+else {
+validate129.errors = [{instancePath:instancePath+"/params",schemaPath:"ToolListChangedNotification/properties/params/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid17 = _errs40 === errors;
+}
+else {
+var valid17 = true;
+}
+}
+}
+}
+else {
+validate129.errors = [{instancePath:instancePath,schemaPath:"ToolListChangedNotification/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+}
+else if(tag0 === "notifications/message"){
+if(!(validate107(data))){
+vErrors = vErrors === null ? func0(validate107.errors, instancePath) : vErrors.concat(func0(validate107.errors, instancePath));
+errors = vErrors.length;
+}
+}
+else {
+validate129.errors = [{instancePath:instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "method", tagValue: tag0}}];
+return false;
+}
+}
+else {
+validate129.errors = [{instancePath:instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "method", tagValue: tag0}}];
+return false;
+}
+}
+}
+else {
+validate129.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate129.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateServerRequest = validate133;
+var schema137 = {"$id":"ServerRequest","type":"object","required":["method"],"discriminator":{"propertyName":"method"},"oneOf":[{"$ref":"PingRequest"},{"$ref":"CreateMessageRequest"},{"$ref":"ListRootsRequest"}]};
 
-// prettier-ignore
-const schema137 = {"$id":"ServerRequest","type":"object","required":["method"],"discriminator":{"propertyName":"method"},"oneOf":[{"$ref":"PingRequest"},{"$ref":"CreateMessageRequest"},{"$ref":"ListRootsRequest"}]};
-
-// prettier-ignore
-function validate133(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="ServerRequest" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.method === undefined) && (missing0 = "method")){
-        validate133.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const tag0 = data.method;
-        if(typeof tag0 == "string"){
-          if(tag0 === "ping"){
-            if(!(validate34(data))){
-              vErrors = vErrors === null ? rebaseErrors(validate34.errors, instancePath) : vErrors.concat(rebaseErrors(validate34.errors, instancePath));
-              errors = vErrors.length;
-            }
-          }
-          else if(tag0 === "sampling/createMessage"){
-            if(!(validate50(data))){
-              vErrors = vErrors === null ? rebaseErrors(validate50.errors, instancePath) : vErrors.concat(rebaseErrors(validate50.errors, instancePath));
-              errors = vErrors.length;
-            }
-          }
-          else if(tag0 === "roots/list"){
-            if(!(validate101(data))){
-              vErrors = vErrors === null ? rebaseErrors(validate101.errors, instancePath) : vErrors.concat(rebaseErrors(validate101.errors, instancePath));
-              errors = vErrors.length;
-            }
-          }
-          else {
-            validate133.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "method", tagValue: tag0}}];
-            return false;
-          }
-        }
-        else {
-          validate133.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "method", tagValue: tag0}}];
-          return false;
-        }
-      }
-    }
-    else {
-      validate133.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate133.errors = vErrors;
-  return errors === 0;
+function validate133(data, valCxt){
+"use strict"; /*# sourceURL="ServerRequest" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if((data.method === undefined) && (missing0 = "method")){
+validate133.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+var tag0 = data.method;
+if(typeof tag0 == "string"){
+if(tag0 === "ping"){
+if(!(validate34(data))){
+vErrors = vErrors === null ? func0(validate34.errors, instancePath) : vErrors.concat(func0(validate34.errors, instancePath));
+errors = vErrors.length;
+}
+}
+else if(tag0 === "sampling/createMessage"){
+if(!(validate50(data))){
+vErrors = vErrors === null ? func0(validate50.errors, instancePath) : vErrors.concat(func0(validate50.errors, instancePath));
+errors = vErrors.length;
+}
+}
+else if(tag0 === "roots/list"){
+if(!(validate101(data))){
+vErrors = vErrors === null ? func0(validate101.errors, instancePath) : vErrors.concat(func0(validate101.errors, instancePath));
+errors = vErrors.length;
+}
+}
+else {
+validate133.errors = [{instancePath:instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "method", tagValue: tag0}}];
+return false;
+}
+}
+else {
+validate133.errors = [{instancePath:instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "method", tagValue: tag0}}];
+return false;
+}
+}
+}
+else {
+validate133.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate133.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateServerResult = validate137;
+var schema138 = {"$id":"ServerResult","anyOf":[{"$ref":"Result"},{"$ref":"InitializeResult"},{"$ref":"ListResourcesResult"},{"$ref":"ListResourceTemplatesResult"},{"$ref":"ReadResourceResult"},{"$ref":"ListPromptsResult"},{"$ref":"GetPromptResult"},{"$ref":"ListToolsResult"},{"$ref":"CallToolResult"},{"$ref":"CompleteResult"}]};
 
-// prettier-ignore
-const schema138 = {"$id":"ServerResult","anyOf":[{"$ref":"Result"},{"$ref":"InitializeResult"},{"$ref":"ListResourcesResult"},{"$ref":"ListResourceTemplatesResult"},{"$ref":"ReadResourceResult"},{"$ref":"ListPromptsResult"},{"$ref":"GetPromptResult"},{"$ref":"ListToolsResult"},{"$ref":"CallToolResult"},{"$ref":"CompleteResult"}]};
-
-// prettier-ignore
-function validate137(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="ServerResult" */;
-  let vErrors = null;
-  let errors = 0;
-  const _errs0 = errors;
-  let valid0 = false;
-  const _errs1 = errors;
-  const _errs2 = errors;
-  if(errors === _errs2){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      const prop335 = data._meta;
-      if(prop335 !== undefined){
-        let data0 = prop335;
-        const _errs5 = errors;
-        if(errors === _errs5){
-          if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-          }
-          else {
-            const err0 = {instancePath:instancePath+"/_meta",schemaPath:"Result/properties/_meta/type",keyword:"type",params:{type: "object"}};
-            if(vErrors === null){
-              vErrors = [err0];
-            }
-            else {
-              vErrors.push(err0);
-            }
-            errors++;
-          }
-        }
-      }
-    }
-    else {
-      const err1 = {instancePath,schemaPath:"Result/type",keyword:"type",params:{type: "object"}};
-      if(vErrors === null){
-        vErrors = [err1];
-      }
-      else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-  }
-  var _valid0 = _errs1 === errors;
-  valid0 = valid0 || _valid0;
-  if(!valid0){
-    const _errs8 = errors;
-    if(!(validate69(data))){
-      vErrors = vErrors === null ? rebaseErrors(validate69.errors, instancePath) : vErrors.concat(rebaseErrors(validate69.errors, instancePath));
-      errors = vErrors.length;
-    }
-    var _valid0 = _errs8 === errors;
-    valid0 = valid0 || _valid0;
-    if(!valid0){
-      const _errs9 = errors;
-      if(!(validate97(data))){
-        vErrors = vErrors === null ? rebaseErrors(validate97.errors, instancePath) : vErrors.concat(rebaseErrors(validate97.errors, instancePath));
-        errors = vErrors.length;
-      }
-      var _valid0 = _errs9 === errors;
-      valid0 = valid0 || _valid0;
-      if(!valid0){
-        const _errs10 = errors;
-        if(!(validate92(data))){
-          vErrors = vErrors === null ? rebaseErrors(validate92.errors, instancePath) : vErrors.concat(rebaseErrors(validate92.errors, instancePath));
-          errors = vErrors.length;
-        }
-        var _valid0 = _errs10 === errors;
-        valid0 = valid0 || _valid0;
-        if(!valid0){
-          const _errs11 = errors;
-          if(!(validate117(data))){
-            vErrors = vErrors === null ? rebaseErrors(validate117.errors, instancePath) : vErrors.concat(rebaseErrors(validate117.errors, instancePath));
-            errors = vErrors.length;
-          }
-          var _valid0 = _errs11 === errors;
-          valid0 = valid0 || _valid0;
-          if(!valid0){
-            const _errs12 = errors;
-            if(!(validate88(data))){
-              vErrors = vErrors === null ? rebaseErrors(validate88.errors, instancePath) : vErrors.concat(rebaseErrors(validate88.errors, instancePath));
-              errors = vErrors.length;
-            }
-            var _valid0 = _errs12 === errors;
-            valid0 = valid0 || _valid0;
-            if(!valid0){
-              const _errs13 = errors;
-              if(!(validate61(data))){
-                vErrors = vErrors === null ? rebaseErrors(validate61.errors, instancePath) : vErrors.concat(rebaseErrors(validate61.errors, instancePath));
-                errors = vErrors.length;
-              }
-              var _valid0 = _errs13 === errors;
-              valid0 = valid0 || _valid0;
-              if(!valid0){
-                const _errs14 = errors;
-                if(!(validate103(data))){
-                  vErrors = vErrors === null ? rebaseErrors(validate103.errors, instancePath) : vErrors.concat(rebaseErrors(validate103.errors, instancePath));
-                  errors = vErrors.length;
-                }
-                var _valid0 = _errs14 === errors;
-                valid0 = valid0 || _valid0;
-                if(!valid0){
-                  const _errs15 = errors;
-                  if(!(validate15(data))){
-                    vErrors = vErrors === null ? rebaseErrors(validate15.errors, instancePath) : vErrors.concat(rebaseErrors(validate15.errors, instancePath));
-                    errors = vErrors.length;
-                  }
-                  var _valid0 = _errs15 === errors;
-                  valid0 = valid0 || _valid0;
-                  if(!valid0){
-                    const _errs16 = errors;
-                    const _errs17 = errors;
-                    if(errors === _errs17){
-                      if(data && typeof data == "object" && !Array.isArray(data)){
-                        let missing0;
-                        if((data.completion === undefined) && (missing0 = "completion")){
-                          const err2 = {instancePath,schemaPath:"CompleteResult/required",keyword:"required",params:{missingProperty: missing0}};
-                          if(vErrors === null){
-                            vErrors = [err2];
-                          }
-                          else {
-                            vErrors.push(err2);
-                          }
-                          errors++;
-                        }
-                        else {
-                          const prop336 = data._meta;
-                          if(prop336 !== undefined){
-                            let data1 = prop336;
-                            const _errs19 = errors;
-                            if(errors === _errs19){
-                              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                              }
-                              else {
-                                const err3 = {instancePath:instancePath+"/_meta",schemaPath:"CompleteResult/properties/_meta/type",keyword:"type",params:{type: "object"}};
-                                if(vErrors === null){
-                                  vErrors = [err3];
-                                }
-                                else {
-                                  vErrors.push(err3);
-                                }
-                                errors++;
-                              }
-                            }
-                            var valid4 = _errs19 === errors;
-                          }
-                          else {
-                            var valid4 = true;
-                          }
-                          if(valid4){
-                            const prop337 = data.completion;
-                            if(prop337 !== undefined){
-                              let data2 = prop337;
-                              const _errs22 = errors;
-                              if(errors === _errs22){
-                                if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                                  let missing1;
-                                  if((data2.values === undefined) && (missing1 = "values")){
-                                    const err4 = {instancePath:instancePath+"/completion",schemaPath:"CompleteResult/properties/completion/required",keyword:"required",params:{missingProperty: missing1}};
-                                    if(vErrors === null){
-                                      vErrors = [err4];
-                                    }
-                                    else {
-                                      vErrors.push(err4);
-                                    }
-                                    errors++;
-                                  }
-                                  else {
-                                    const prop338 = data2.hasMore;
-                                    if(prop338 !== undefined){
-                                      const _errs24 = errors;
-                                      if(typeof prop338 !== "boolean"){
-                                        const err5 = {instancePath:instancePath+"/completion/hasMore",schemaPath:"CompleteResult/properties/completion/properties/hasMore/type",keyword:"type",params:{type: "boolean"}};
-                                        if(vErrors === null){
-                                          vErrors = [err5];
-                                        }
-                                        else {
-                                          vErrors.push(err5);
-                                        }
-                                        errors++;
-                                      }
-                                      var valid5 = _errs24 === errors;
-                                    }
-                                    else {
-                                      var valid5 = true;
-                                    }
-                                    if(valid5){
-                                      const prop339 = data2.total;
-                                      if(prop339 !== undefined){
-                                        let data4 = prop339;
-                                        const _errs26 = errors;
-                                        if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
-                                          const err6 = {instancePath:instancePath+"/completion/total",schemaPath:"CompleteResult/properties/completion/properties/total/type",keyword:"type",params:{type: "integer"}};
-                                          if(vErrors === null){
-                                            vErrors = [err6];
-                                          }
-                                          else {
-                                            vErrors.push(err6);
-                                          }
-                                          errors++;
-                                        }
-                                        var valid5 = _errs26 === errors;
-                                      }
-                                      else {
-                                        var valid5 = true;
-                                      }
-                                      if(valid5){
-                                        const prop340 = data2.values;
-                                        if(prop340 !== undefined){
-                                          let data5 = prop340;
-                                          const _errs28 = errors;
-                                          if(errors === _errs28){
-                                            if(Array.isArray(data5)){
-                                              var valid6 = true;
-                                              const len0 = data5.length;
-                                              for(let i0=0; i0<len0; i0++){
-                                                const _errs30 = errors;
-                                                if(typeof data5[i0] !== "string"){
-                                                  const err7 = {instancePath:instancePath+"/completion/values/" + i0,schemaPath:"CompleteResult/properties/completion/properties/values/items/type",keyword:"type",params:{type: "string"}};
-                                                  if(vErrors === null){
-                                                    vErrors = [err7];
-                                                  }
-                                                  else {
-                                                    vErrors.push(err7);
-                                                  }
-                                                  errors++;
-                                                }
-                                                var valid6 = _errs30 === errors;
-                                                if(!valid6){
-                                                  break;
-                                                }
-                                              }
-                                            }
-                                            else {
-                                              const err8 = {instancePath:instancePath+"/completion/values",schemaPath:"CompleteResult/properties/completion/properties/values/type",keyword:"type",params:{type: "array"}};
-                                              if(vErrors === null){
-                                                vErrors = [err8];
-                                              }
-                                              else {
-                                                vErrors.push(err8);
-                                              }
-                                              errors++;
-                                            }
-                                          }
-                                          var valid5 = _errs28 === errors;
-                                        }
-                                        else {
-                                          var valid5 = true;
-                                        }
-                                      }
-                                    }
-                                  }
-                                }
-                                else {
-                                  const err9 = {instancePath:instancePath+"/completion",schemaPath:"CompleteResult/properties/completion/type",keyword:"type",params:{type: "object"}};
-                                  if(vErrors === null){
-                                    vErrors = [err9];
-                                  }
-                                  else {
-                                    vErrors.push(err9);
-                                  }
-                                  errors++;
-                                }
-                              }
-                              var valid4 = _errs22 === errors;
-                            }
-                            else {
-                              var valid4 = true;
-                            }
-                          }
-                        }
-                      }
-                      else {
-                        const err10 = {instancePath,schemaPath:"CompleteResult/type",keyword:"type",params:{type: "object"}};
-                        if(vErrors === null){
-                          vErrors = [err10];
-                        }
-                        else {
-                          vErrors.push(err10);
-                        }
-                        errors++;
-                      }
-                    }
-                    var _valid0 = _errs16 === errors;
-                    valid0 = valid0 || _valid0;
-                  }
-                }
-              }
-            }
-          }
-        }
-      }
-    }
-  }
-  if(!valid0){
-    const err11 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{}};
-    if(vErrors === null){
-      vErrors = [err11];
-    }
-    else {
-      vErrors.push(err11);
-    }
-    errors++;
-    validate137.errors = vErrors;
-    return false;
-  }
-  else {
-    errors = _errs0;
-    if(vErrors !== null){
-      if(_errs0){
-        vErrors.length = _errs0;
-      }
-      else {
-        vErrors = null;
-      }
-    }
-  }
-  validate137.errors = vErrors;
-  return errors === 0;
+function validate137(data, valCxt){
+"use strict"; /*# sourceURL="ServerResult" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+var _errs0 = errors;
+var valid0 = false;
+var _errs1 = errors;
+var _errs2 = errors;
+if(errors === _errs2){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data._meta !== undefined){
+var data0 = data._meta;
+var _errs5 = errors;
+if(errors === _errs5){
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+}
+else {
+var err0 = {instancePath:instancePath+"/_meta",schemaPath:"Result/properties/_meta/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+}
+}
+else {
+var err1 = {instancePath:instancePath,schemaPath:"Result/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+var _valid0 = _errs1 === errors;
+valid0 = valid0 || _valid0;
+if(!valid0){
+var _errs8 = errors;
+if(!(validate69(data))){
+vErrors = vErrors === null ? func0(validate69.errors, instancePath) : vErrors.concat(func0(validate69.errors, instancePath));
+errors = vErrors.length;
+}
+var _valid0 = _errs8 === errors;
+valid0 = valid0 || _valid0;
+if(!valid0){
+var _errs9 = errors;
+if(!(validate97(data))){
+vErrors = vErrors === null ? func0(validate97.errors, instancePath) : vErrors.concat(func0(validate97.errors, instancePath));
+errors = vErrors.length;
+}
+var _valid0 = _errs9 === errors;
+valid0 = valid0 || _valid0;
+if(!valid0){
+var _errs10 = errors;
+if(!(validate92(data))){
+vErrors = vErrors === null ? func0(validate92.errors, instancePath) : vErrors.concat(func0(validate92.errors, instancePath));
+errors = vErrors.length;
+}
+var _valid0 = _errs10 === errors;
+valid0 = valid0 || _valid0;
+if(!valid0){
+var _errs11 = errors;
+if(!(validate117(data))){
+vErrors = vErrors === null ? func0(validate117.errors, instancePath) : vErrors.concat(func0(validate117.errors, instancePath));
+errors = vErrors.length;
+}
+var _valid0 = _errs11 === errors;
+valid0 = valid0 || _valid0;
+if(!valid0){
+var _errs12 = errors;
+if(!(validate88(data))){
+vErrors = vErrors === null ? func0(validate88.errors, instancePath) : vErrors.concat(func0(validate88.errors, instancePath));
+errors = vErrors.length;
+}
+var _valid0 = _errs12 === errors;
+valid0 = valid0 || _valid0;
+if(!valid0){
+var _errs13 = errors;
+if(!(validate61(data))){
+vErrors = vErrors === null ? func0(validate61.errors, instancePath) : vErrors.concat(func0(validate61.errors, instancePath));
+errors = vErrors.length;
+}
+var _valid0 = _errs13 === errors;
+valid0 = valid0 || _valid0;
+if(!valid0){
+var _errs14 = errors;
+if(!(validate103(data))){
+vErrors = vErrors === null ? func0(validate103.errors, instancePath) : vErrors.concat(func0(validate103.errors, instancePath));
+errors = vErrors.length;
+}
+var _valid0 = _errs14 === errors;
+valid0 = valid0 || _valid0;
+if(!valid0){
+var _errs15 = errors;
+if(!(validate15(data))){
+vErrors = vErrors === null ? func0(validate15.errors, instancePath) : vErrors.concat(func0(validate15.errors, instancePath));
+errors = vErrors.length;
+}
+var _valid0 = _errs15 === errors;
+valid0 = valid0 || _valid0;
+if(!valid0){
+var _errs16 = errors;
+var _errs17 = errors;
+if(errors === _errs17){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if((data.completion === undefined) && (missing0 = "completion")){
+var err2 = {instancePath:instancePath,schemaPath:"CompleteResult/required",keyword:"required",params:{missingProperty: missing0}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+else {
+if(data._meta !== undefined){
+var data1 = data._meta;
+var _errs19 = errors;
+if(errors === _errs19){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+}
+else {
+var err3 = {instancePath:instancePath+"/_meta",schemaPath:"CompleteResult/properties/_meta/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+var valid4 = _errs19 === errors;
+}
+else {
+var valid4 = true;
+}
+if(valid4){
+if(data.completion !== undefined){
+var data2 = data.completion;
+var _errs22 = errors;
+if(errors === _errs22){
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+var missing1;
+if((data2.values === undefined) && (missing1 = "values")){
+var err4 = {instancePath:instancePath+"/completion",schemaPath:"CompleteResult/properties/completion/required",keyword:"required",params:{missingProperty: missing1}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+else {
+if(data2.hasMore !== undefined){
+var _errs24 = errors;
+if(typeof data2.hasMore !== "boolean"){
+var err5 = {instancePath:instancePath+"/completion/hasMore",schemaPath:"CompleteResult/properties/completion/properties/hasMore/type",keyword:"type",params:{type: "boolean"}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+var valid5 = _errs24 === errors;
+}
+else {
+var valid5 = true;
+}
+if(valid5){
+if(data2.total !== undefined){
+var data4 = data2.total;
+var _errs26 = errors;
+if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
+var err6 = {instancePath:instancePath+"/completion/total",schemaPath:"CompleteResult/properties/completion/properties/total/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+var valid5 = _errs26 === errors;
+}
+else {
+var valid5 = true;
+}
+if(valid5){
+if(data2.values !== undefined){
+var data5 = data2.values;
+var _errs28 = errors;
+if(errors === _errs28){
+if(Array.isArray(data5)){
+var valid6 = true;
+var len0 = data5.length;
+for(var i0=0; i0<len0; i0++){
+var _errs30 = errors;
+if(typeof data5[i0] !== "string"){
+var err7 = {instancePath:instancePath+"/completion/values/" + i0,schemaPath:"CompleteResult/properties/completion/properties/values/items/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+var valid6 = _errs30 === errors;
+if(!valid6){
+break;
+}
+}
+}
+else {
+var err8 = {instancePath:instancePath+"/completion/values",schemaPath:"CompleteResult/properties/completion/properties/values/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+var valid5 = _errs28 === errors;
+}
+else {
+var valid5 = true;
+}
+}
+}
+}
+}
+else {
+var err9 = {instancePath:instancePath+"/completion",schemaPath:"CompleteResult/properties/completion/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+var valid4 = _errs22 === errors;
+}
+else {
+var valid4 = true;
+}
+}
+}
+}
+else {
+var err10 = {instancePath:instancePath,schemaPath:"CompleteResult/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+var _valid0 = _errs16 === errors;
+valid0 = valid0 || _valid0;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+if(!valid0){
+var err11 = {instancePath:instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{}};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+validate137.errors = vErrors;
+return false;
+}
+else {
+errors = _errs0;
+if(vErrors !== null){
+if(_errs0){
+vErrors.length = _errs0;
+}
+else {
+vErrors = null;
+}
+}
+}
+validate137.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateSetLevelRequest = validate35;
 
-// prettier-ignore
 export const validateSubscribeRequest = validate146;
 
-// prettier-ignore
-function validate146(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="SubscribeRequest" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
-        validate146.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop341 = data.method;
-        if(prop341 !== undefined){
-          let data0 = prop341;
-          const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate146.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("resources/subscribe" !== data0){
-            validate146.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "resources/subscribe"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop342 = data.params;
-          if(prop342 !== undefined){
-            let data1 = prop342;
-            const _errs3 = errors;
-            if(errors === _errs3){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                let missing1;
-                if((data1.uri === undefined) && (missing1 = "uri")){
-                  validate146.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
-                  return false;
-                }
-                else {
-                  const prop343 = data1.uri;
-                  if(prop343 !== undefined){
-                    if(typeof prop343 !== "string"){
-                      validate146.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"#/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
-                      return false;
-                    }
-                  }
-                }
-              }
-              else {
-                validate146.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate146.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate146.errors = vErrors;
-  return errors === 0;
+function validate146(data, valCxt){
+"use strict"; /*# sourceURL="SubscribeRequest" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
+validate146.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.method !== undefined){
+var data0 = data.method;
+var _errs1 = errors;
+if(typeof data0 !== "string"){
+validate146.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("resources/subscribe" !== data0){
+validate146.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "resources/subscribe"}}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.params !== undefined){
+var data1 = data.params;
+var _errs3 = errors;
+if(errors === _errs3){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+var missing1;
+if((data1.uri === undefined) && (missing1 = "uri")){
+validate146.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
+return false;
+}
+else {
+if(data1.uri !== undefined){
+if(typeof data1.uri !== "string"){
+validate146.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"#/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+}
+}
+}
+else {
+validate146.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate146.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate146.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateTextContent = validate16;
 
-// prettier-ignore
 export const validateTextResourceContents = validate147;
 
-// prettier-ignore
-function validate147(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="TextResourceContents" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.text === undefined) && (missing0 = "text")) || ((data.uri === undefined) && (missing0 = "uri"))){
-        validate147.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop344 = data.mimeType;
-        if(prop344 !== undefined){
-          const _errs1 = errors;
-          if(typeof prop344 !== "string"){
-            validate147.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop345 = data.text;
-          if(prop345 !== undefined){
-            const _errs3 = errors;
-            if(typeof prop345 !== "string"){
-              validate147.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            const prop346 = data.uri;
-            if(prop346 !== undefined){
-              const _errs5 = errors;
-              if(typeof prop346 !== "string"){
-                validate147.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
-                return false;
-              }
-              var valid0 = _errs5 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate147.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate147.errors = vErrors;
-  return errors === 0;
+function validate147(data, valCxt){
+"use strict"; /*# sourceURL="TextResourceContents" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if(((data.text === undefined) && (missing0 = "text")) || ((data.uri === undefined) && (missing0 = "uri"))){
+validate147.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.mimeType !== undefined){
+var _errs1 = errors;
+if(typeof data.mimeType !== "string"){
+validate147.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.text !== undefined){
+var _errs3 = errors;
+if(typeof data.text !== "string"){
+validate147.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.uri !== undefined){
+var _errs5 = errors;
+if(typeof data.uri !== "string"){
+validate147.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+validate147.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate147.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateTool = validate104;
 
-// prettier-ignore
 export const validateToolAnnotations = validate148;
 
-// prettier-ignore
-function validate148(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="ToolAnnotations" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      const prop347 = data.destructiveHint;
-      if(prop347 !== undefined){
-        const _errs1 = errors;
-        if(typeof prop347 !== "boolean"){
-          validate148.errors = [{instancePath:instancePath+"/destructiveHint",schemaPath:"#/properties/destructiveHint/type",keyword:"type",params:{type: "boolean"}}];
-          return false;
-        }
-        var valid0 = _errs1 === errors;
-      }
-      else {
-        var valid0 = true;
-      }
-      if(valid0){
-        const prop348 = data.idempotentHint;
-        if(prop348 !== undefined){
-          const _errs3 = errors;
-          if(typeof prop348 !== "boolean"){
-            validate148.errors = [{instancePath:instancePath+"/idempotentHint",schemaPath:"#/properties/idempotentHint/type",keyword:"type",params:{type: "boolean"}}];
-            return false;
-          }
-          var valid0 = _errs3 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop349 = data.openWorldHint;
-          if(prop349 !== undefined){
-            const _errs5 = errors;
-            if(typeof prop349 !== "boolean"){
-              validate148.errors = [{instancePath:instancePath+"/openWorldHint",schemaPath:"#/properties/openWorldHint/type",keyword:"type",params:{type: "boolean"}}];
-              return false;
-            }
-            var valid0 = _errs5 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            const prop350 = data.readOnlyHint;
-            if(prop350 !== undefined){
-              const _errs7 = errors;
-              if(typeof prop350 !== "boolean"){
-                validate148.errors = [{instancePath:instancePath+"/readOnlyHint",schemaPath:"#/properties/readOnlyHint/type",keyword:"type",params:{type: "boolean"}}];
-                return false;
-              }
-              var valid0 = _errs7 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-            if(valid0){
-              const prop351 = data.title;
-              if(prop351 !== undefined){
-                const _errs9 = errors;
-                if(typeof prop351 !== "string"){
-                  validate148.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
-                  return false;
-                }
-                var valid0 = _errs9 === errors;
-              }
-              else {
-                var valid0 = true;
-              }
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate148.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate148.errors = vErrors;
-  return errors === 0;
+function validate148(data, valCxt){
+"use strict"; /*# sourceURL="ToolAnnotations" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.destructiveHint !== undefined){
+var _errs1 = errors;
+if(typeof data.destructiveHint !== "boolean"){
+validate148.errors = [{instancePath:instancePath+"/destructiveHint",schemaPath:"#/properties/destructiveHint/type",keyword:"type",params:{type: "boolean"}}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.idempotentHint !== undefined){
+var _errs3 = errors;
+if(typeof data.idempotentHint !== "boolean"){
+validate148.errors = [{instancePath:instancePath+"/idempotentHint",schemaPath:"#/properties/idempotentHint/type",keyword:"type",params:{type: "boolean"}}];
+return false;
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.openWorldHint !== undefined){
+var _errs5 = errors;
+if(typeof data.openWorldHint !== "boolean"){
+validate148.errors = [{instancePath:instancePath+"/openWorldHint",schemaPath:"#/properties/openWorldHint/type",keyword:"type",params:{type: "boolean"}}];
+return false;
+}
+var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.readOnlyHint !== undefined){
+var _errs7 = errors;
+if(typeof data.readOnlyHint !== "boolean"){
+validate148.errors = [{instancePath:instancePath+"/readOnlyHint",schemaPath:"#/properties/readOnlyHint/type",keyword:"type",params:{type: "boolean"}}];
+return false;
+}
+var valid0 = _errs7 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.title !== undefined){
+var _errs9 = errors;
+if(typeof data.title !== "string"){
+validate148.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs9 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+else {
+validate148.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate148.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateToolListChangedNotification = validate149;
 
-// prettier-ignore
-function validate149(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="ToolListChangedNotification" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.method === undefined) && (missing0 = "method")){
-        validate149.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop352 = data.method;
-        if(prop352 !== undefined){
-          let data0 = prop352;
-          const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate149.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("notifications/tools/list_changed" !== data0){
-            validate149.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/tools/list_changed"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop353 = data.params;
-          if(prop353 !== undefined){
-            let data1 = prop353;
-            const _errs3 = errors;
-            if(errors === _errs3){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                const prop354 = data1._meta;
-                if(prop354 !== undefined){
-                  let data2 = prop354;
-                  const _errs6 = errors;
-                  if(errors === _errs6){
-                    if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                    }
-                    else {
-                      validate149.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-                      return false;
-                    }
-                  }
-                }
-              }
-              else {
-                validate149.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate149.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate149.errors = vErrors;
-  return errors === 0;
+function validate149(data, valCxt){
+"use strict"; /*# sourceURL="ToolListChangedNotification" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if((data.method === undefined) && (missing0 = "method")){
+validate149.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.method !== undefined){
+var data0 = data.method;
+var _errs1 = errors;
+if(typeof data0 !== "string"){
+validate149.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("notifications/tools/list_changed" !== data0){
+validate149.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/tools/list_changed"}}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.params !== undefined){
+var data1 = data.params;
+var _errs3 = errors;
+if(errors === _errs3){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(data1._meta !== undefined){
+var data2 = data1._meta;
+var _errs6 = errors;
+if(errors === _errs6){
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+}
+else {
+validate149.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+}
+}
+else {
+validate149.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate149.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate149.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateUnsubscribeRequest = validate150;
 
-// prettier-ignore
-function validate150(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="UnsubscribeRequest" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
-        validate150.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop355 = data.method;
-        if(prop355 !== undefined){
-          let data0 = prop355;
-          const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate150.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("resources/unsubscribe" !== data0){
-            validate150.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "resources/unsubscribe"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop356 = data.params;
-          if(prop356 !== undefined){
-            let data1 = prop356;
-            const _errs3 = errors;
-            if(errors === _errs3){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                let missing1;
-                if((data1.uri === undefined) && (missing1 = "uri")){
-                  validate150.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
-                  return false;
-                }
-                else {
-                  const prop357 = data1.uri;
-                  if(prop357 !== undefined){
-                    if(typeof prop357 !== "string"){
-                      validate150.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"#/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
-                      return false;
-                    }
-                  }
-                }
-              }
-              else {
-                validate150.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate150.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate150.errors = vErrors;
-  return errors === 0;
+function validate150(data, valCxt){
+"use strict"; /*# sourceURL="UnsubscribeRequest" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
+validate150.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.method !== undefined){
+var data0 = data.method;
+var _errs1 = errors;
+if(typeof data0 !== "string"){
+validate150.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("resources/unsubscribe" !== data0){
+validate150.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "resources/unsubscribe"}}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.params !== undefined){
+var data1 = data.params;
+var _errs3 = errors;
+if(errors === _errs3){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+var missing1;
+if((data1.uri === undefined) && (missing1 = "uri")){
+validate150.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
+return false;
+}
+else {
+if(data1.uri !== undefined){
+if(typeof data1.uri !== "string"){
+validate150.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"#/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+}
+}
+}
+else {
+validate150.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate150.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate150.errors = vErrors;
+return errors === 0;
 }

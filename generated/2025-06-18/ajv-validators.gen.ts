@@ -10,12156 +10,12371 @@
 /* eslint-disable */
 // @ts-nocheck -- ajv standalone output; the typed API over it is in validators.gen.ts
 
-import { rebaseErrors } from "./support.gen.js";
+import { deepEqual, isJsonValue, rebaseErrors, ucs2length } from "./support.gen.js";
 
-// prettier-ignore
+// ajv's standalone code loads its runtime helpers with require(); here they are the imported copies.
+const AJV_RUNTIME = {
+  "ajv/dist/runtime/ucs2length": { default: ucs2length },
+  "ajv/dist/runtime/equal": { default: deepEqual },
+};
+function require(id) {
+  const helper = AJV_RUNTIME[id];
+  if (helper === undefined) throw new Error(`mcp-gen's generated validators do not provide ${id}`);
+  return helper;
+}
+
+"use strict";
 export const validateAnnotations = validate10;
+var schema11 = {"$id":"Annotations","properties":{"audience":{"items":{"$ref":"Role"},"type":"array"},"lastModified":{"type":"string"},"priority":{"maximum":1,"minimum":0,"type":"number"}},"type":"object"};
+var schema12 = {"$id":"Role","enum":["assistant","user"],"type":"string"};
 
-// prettier-ignore
-const schema11 = {"$id":"Annotations","properties":{"audience":{"items":{"$ref":"Role"},"type":"array"},"lastModified":{"type":"string"},"priority":{"maximum":1,"minimum":0,"type":"number"}},"type":"object"};
-
-// prettier-ignore
-const schema12 = {"$id":"Role","enum":["assistant","user"],"type":"string"};
-
-// prettier-ignore
-function validate10(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="Annotations" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      const prop0 = data.audience;
-      if(prop0 !== undefined){
-        let data0 = prop0;
-        const _errs1 = errors;
-        if(errors === _errs1){
-          if(Array.isArray(data0)){
-            var valid1 = true;
-            const len0 = data0.length;
-            for(let i0=0; i0<len0; i0++){
-              let data1 = data0[i0];
-              const _errs3 = errors;
-              if(typeof data1 !== "string"){
-                validate10.errors = [{instancePath:instancePath+"/audience/" + i0,schemaPath:"Role/type",keyword:"type",params:{type: "string"}}];
-                return false;
-              }
-              if(!((data1 === "assistant") || (data1 === "user"))){
-                validate10.errors = [{instancePath:instancePath+"/audience/" + i0,schemaPath:"Role/enum",keyword:"enum",params:{allowedValues: schema12.enum}}];
-                return false;
-              }
-              var valid1 = _errs3 === errors;
-              if(!valid1){
-                break;
-              }
-            }
-          }
-          else {
-            validate10.errors = [{instancePath:instancePath+"/audience",schemaPath:"#/properties/audience/type",keyword:"type",params:{type: "array"}}];
-            return false;
-          }
-        }
-        var valid0 = _errs1 === errors;
-      }
-      else {
-        var valid0 = true;
-      }
-      if(valid0){
-        const prop1 = data.lastModified;
-        if(prop1 !== undefined){
-          const _errs6 = errors;
-          if(typeof prop1 !== "string"){
-            validate10.errors = [{instancePath:instancePath+"/lastModified",schemaPath:"#/properties/lastModified/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          var valid0 = _errs6 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop2 = data.priority;
-          if(prop2 !== undefined){
-            let data3 = prop2;
-            const _errs8 = errors;
-            if(errors === _errs8){
-              if(typeof data3 == "number"){
-                if(data3 > 1 || isNaN(data3)){
-                  validate10.errors = [{instancePath:instancePath+"/priority",schemaPath:"#/properties/priority/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1}}];
-                  return false;
-                }
-                else {
-                  if(data3 < 0 || isNaN(data3)){
-                    validate10.errors = [{instancePath:instancePath+"/priority",schemaPath:"#/properties/priority/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}}];
-                    return false;
-                  }
-                }
-              }
-              else {
-                validate10.errors = [{instancePath:instancePath+"/priority",schemaPath:"#/properties/priority/type",keyword:"type",params:{type: "number"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs8 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate10.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate10.errors = vErrors;
-  return errors === 0;
+function validate10(data, valCxt){
+"use strict"; /*# sourceURL="Annotations" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.audience !== undefined){
+var data0 = data.audience;
+var _errs1 = errors;
+if(errors === _errs1){
+if(Array.isArray(data0)){
+var valid1 = true;
+var len0 = data0.length;
+for(var i0=0; i0<len0; i0++){
+var data1 = data0[i0];
+var _errs3 = errors;
+if(typeof data1 !== "string"){
+validate10.errors = [{instancePath:instancePath+"/audience/" + i0,schemaPath:"Role/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if(!((data1 === "assistant") || (data1 === "user"))){
+validate10.errors = [{instancePath:instancePath+"/audience/" + i0,schemaPath:"Role/enum",keyword:"enum",params:{allowedValues: schema12.enum}}];
+return false;
+}
+var valid1 = _errs3 === errors;
+if(!valid1){
+break;
+}
+}
+}
+else {
+validate10.errors = [{instancePath:instancePath+"/audience",schemaPath:"#/properties/audience/type",keyword:"type",params:{type: "array"}}];
+return false;
+}
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.lastModified !== undefined){
+var _errs6 = errors;
+if(typeof data.lastModified !== "string"){
+validate10.errors = [{instancePath:instancePath+"/lastModified",schemaPath:"#/properties/lastModified/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.priority !== undefined){
+var data3 = data.priority;
+var _errs8 = errors;
+if(errors === _errs8){
+if(typeof data3 == "number"){
+if(data3 > 1 || isNaN(data3)){
+validate10.errors = [{instancePath:instancePath+"/priority",schemaPath:"#/properties/priority/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1}}];
+return false;
+}
+else {
+if(data3 < 0 || isNaN(data3)){
+validate10.errors = [{instancePath:instancePath+"/priority",schemaPath:"#/properties/priority/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}}];
+return false;
+}
+}
+}
+else {
+validate10.errors = [{instancePath:instancePath+"/priority",schemaPath:"#/properties/priority/type",keyword:"type",params:{type: "number"}}];
+return false;
+}
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate10.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate10.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateAudioContent = validate11;
+var schema13 = {"$id":"AudioContent","properties":{"_meta":{"additionalProperties":{},"type":"object"},"annotations":{"$ref":"Annotations"},"data":{"type":"string"},"mimeType":{"type":"string"},"type":{"const":"audio","type":"string"}},"required":["data","mimeType","type"],"type":"object"};
+var func0 = rebaseErrors;
 
-// prettier-ignore
-const schema13 = {"$id":"AudioContent","properties":{"_meta":{"additionalProperties":{},"type":"object"},"annotations":{"$ref":"Annotations"},"data":{"type":"string"},"mimeType":{"type":"string"},"type":{"const":"audio","type":"string"}},"required":["data","mimeType","type"],"type":"object"};
-
-// prettier-ignore
-function validate11(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="AudioContent" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((((data.data === undefined) && (missing0 = "data")) || ((data.mimeType === undefined) && (missing0 = "mimeType"))) || ((data.type === undefined) && (missing0 = "type"))){
-        validate11.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop3 = data._meta;
-        if(prop3 !== undefined){
-          let data0 = prop3;
-          const _errs1 = errors;
-          if(errors === _errs1){
-            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-            }
-            else {
-              validate11.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-              return false;
-            }
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop4 = data.annotations;
-          if(prop4 !== undefined){
-            const _errs4 = errors;
-            if(!(validate10(prop4))){
-              vErrors = vErrors === null ? rebaseErrors(validate10.errors, instancePath+"/annotations") : vErrors.concat(rebaseErrors(validate10.errors, instancePath+"/annotations"));
-              errors = vErrors.length;
-            }
-            var valid0 = _errs4 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            const prop5 = data.data;
-            if(prop5 !== undefined){
-              const _errs5 = errors;
-              if(typeof prop5 !== "string"){
-                validate11.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "string"}}];
-                return false;
-              }
-              var valid0 = _errs5 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-            if(valid0){
-              const prop6 = data.mimeType;
-              if(prop6 !== undefined){
-                const _errs7 = errors;
-                if(typeof prop6 !== "string"){
-                  validate11.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
-                  return false;
-                }
-                var valid0 = _errs7 === errors;
-              }
-              else {
-                var valid0 = true;
-              }
-              if(valid0){
-                const prop7 = data.type;
-                if(prop7 !== undefined){
-                  let data4 = prop7;
-                  const _errs9 = errors;
-                  if(typeof data4 !== "string"){
-                    validate11.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
-                    return false;
-                  }
-                  if("audio" !== data4){
-                    validate11.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "audio"}}];
-                    return false;
-                  }
-                  var valid0 = _errs9 === errors;
-                }
-                else {
-                  var valid0 = true;
-                }
-              }
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate11.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate11.errors = vErrors;
-  return errors === 0;
+function validate11(data, valCxt){
+"use strict"; /*# sourceURL="AudioContent" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if((((data.data === undefined) && (missing0 = "data")) || ((data.mimeType === undefined) && (missing0 = "mimeType"))) || ((data.type === undefined) && (missing0 = "type"))){
+validate11.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data._meta !== undefined){
+var data0 = data._meta;
+var _errs1 = errors;
+if(errors === _errs1){
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+}
+else {
+validate11.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.annotations !== undefined){
+var _errs4 = errors;
+if(!(validate10(data.annotations))){
+vErrors = vErrors === null ? func0(validate10.errors, instancePath+"/annotations") : vErrors.concat(func0(validate10.errors, instancePath+"/annotations"));
+errors = vErrors.length;
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.data !== undefined){
+var _errs5 = errors;
+if(typeof data.data !== "string"){
+validate11.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.mimeType !== undefined){
+var _errs7 = errors;
+if(typeof data.mimeType !== "string"){
+validate11.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs7 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.type !== undefined){
+var data4 = data.type;
+var _errs9 = errors;
+if(typeof data4 !== "string"){
+validate11.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("audio" !== data4){
+validate11.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "audio"}}];
+return false;
+}
+var valid0 = _errs9 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+else {
+validate11.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate11.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateBaseMetadata = validate13;
+var schema14 = {"$id":"BaseMetadata","properties":{"name":{"type":"string"},"title":{"type":"string"}},"required":["name"],"type":"object"};
 
-// prettier-ignore
-const schema14 = {"$id":"BaseMetadata","properties":{"name":{"type":"string"},"title":{"type":"string"}},"required":["name"],"type":"object"};
-
-// prettier-ignore
-function validate13(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="BaseMetadata" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.name === undefined) && (missing0 = "name")){
-        validate13.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop8 = data.name;
-        if(prop8 !== undefined){
-          const _errs1 = errors;
-          if(typeof prop8 !== "string"){
-            validate13.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop9 = data.title;
-          if(prop9 !== undefined){
-            const _errs3 = errors;
-            if(typeof prop9 !== "string"){
-              validate13.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate13.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate13.errors = vErrors;
-  return errors === 0;
+function validate13(data, valCxt){
+"use strict"; /*# sourceURL="BaseMetadata" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if((data.name === undefined) && (missing0 = "name")){
+validate13.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.name !== undefined){
+var _errs1 = errors;
+if(typeof data.name !== "string"){
+validate13.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.title !== undefined){
+var _errs3 = errors;
+if(typeof data.title !== "string"){
+validate13.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate13.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate13.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateBlobResourceContents = validate14;
+var schema15 = {"$id":"BlobResourceContents","properties":{"_meta":{"additionalProperties":{},"type":"object"},"blob":{"type":"string"},"mimeType":{"type":"string"},"uri":{"type":"string"}},"required":["blob","uri"],"type":"object"};
 
-// prettier-ignore
-const schema15 = {"$id":"BlobResourceContents","properties":{"_meta":{"additionalProperties":{},"type":"object"},"blob":{"type":"string"},"mimeType":{"type":"string"},"uri":{"type":"string"}},"required":["blob","uri"],"type":"object"};
-
-// prettier-ignore
-function validate14(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="BlobResourceContents" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.blob === undefined) && (missing0 = "blob")) || ((data.uri === undefined) && (missing0 = "uri"))){
-        validate14.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop10 = data._meta;
-        if(prop10 !== undefined){
-          let data0 = prop10;
-          const _errs1 = errors;
-          if(errors === _errs1){
-            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-            }
-            else {
-              validate14.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-              return false;
-            }
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop11 = data.blob;
-          if(prop11 !== undefined){
-            const _errs4 = errors;
-            if(typeof prop11 !== "string"){
-              validate14.errors = [{instancePath:instancePath+"/blob",schemaPath:"#/properties/blob/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            var valid0 = _errs4 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            const prop12 = data.mimeType;
-            if(prop12 !== undefined){
-              const _errs6 = errors;
-              if(typeof prop12 !== "string"){
-                validate14.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
-                return false;
-              }
-              var valid0 = _errs6 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-            if(valid0){
-              const prop13 = data.uri;
-              if(prop13 !== undefined){
-                const _errs8 = errors;
-                if(typeof prop13 !== "string"){
-                  validate14.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
-                  return false;
-                }
-                var valid0 = _errs8 === errors;
-              }
-              else {
-                var valid0 = true;
-              }
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate14.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate14.errors = vErrors;
-  return errors === 0;
+function validate14(data, valCxt){
+"use strict"; /*# sourceURL="BlobResourceContents" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if(((data.blob === undefined) && (missing0 = "blob")) || ((data.uri === undefined) && (missing0 = "uri"))){
+validate14.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data._meta !== undefined){
+var data0 = data._meta;
+var _errs1 = errors;
+if(errors === _errs1){
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+}
+else {
+validate14.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.blob !== undefined){
+var _errs4 = errors;
+if(typeof data.blob !== "string"){
+validate14.errors = [{instancePath:instancePath+"/blob",schemaPath:"#/properties/blob/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.mimeType !== undefined){
+var _errs6 = errors;
+if(typeof data.mimeType !== "string"){
+validate14.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.uri !== undefined){
+var _errs8 = errors;
+if(typeof data.uri !== "string"){
+validate14.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+else {
+validate14.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate14.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateBooleanSchema = validate15;
+var schema16 = {"$id":"BooleanSchema","properties":{"default":{"type":"boolean"},"description":{"type":"string"},"title":{"type":"string"},"type":{"const":"boolean","type":"string"}},"required":["type"],"type":"object"};
 
-// prettier-ignore
-const schema16 = {"$id":"BooleanSchema","properties":{"default":{"type":"boolean"},"description":{"type":"string"},"title":{"type":"string"},"type":{"const":"boolean","type":"string"}},"required":["type"],"type":"object"};
-
-// prettier-ignore
-function validate15(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="BooleanSchema" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.type === undefined) && (missing0 = "type")){
-        validate15.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop14 = data.default;
-        if(prop14 !== undefined){
-          const _errs1 = errors;
-          if(typeof prop14 !== "boolean"){
-            validate15.errors = [{instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "boolean"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop15 = data.description;
-          if(prop15 !== undefined){
-            const _errs3 = errors;
-            if(typeof prop15 !== "string"){
-              validate15.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            const prop16 = data.title;
-            if(prop16 !== undefined){
-              const _errs5 = errors;
-              if(typeof prop16 !== "string"){
-                validate15.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
-                return false;
-              }
-              var valid0 = _errs5 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-            if(valid0){
-              const prop17 = data.type;
-              if(prop17 !== undefined){
-                let data3 = prop17;
-                const _errs7 = errors;
-                if(typeof data3 !== "string"){
-                  validate15.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
-                  return false;
-                }
-                if("boolean" !== data3){
-                  validate15.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "boolean"}}];
-                  return false;
-                }
-                var valid0 = _errs7 === errors;
-              }
-              else {
-                var valid0 = true;
-              }
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate15.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate15.errors = vErrors;
-  return errors === 0;
+function validate15(data, valCxt){
+"use strict"; /*# sourceURL="BooleanSchema" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if((data.type === undefined) && (missing0 = "type")){
+validate15.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.default !== undefined){
+var _errs1 = errors;
+if(typeof data.default !== "boolean"){
+validate15.errors = [{instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "boolean"}}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.description !== undefined){
+var _errs3 = errors;
+if(typeof data.description !== "string"){
+validate15.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.title !== undefined){
+var _errs5 = errors;
+if(typeof data.title !== "string"){
+validate15.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.type !== undefined){
+var data3 = data.type;
+var _errs7 = errors;
+if(typeof data3 !== "string"){
+validate15.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("boolean" !== data3){
+validate15.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "boolean"}}];
+return false;
+}
+var valid0 = _errs7 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+else {
+validate15.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate15.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateCallToolRequest = validate16;
+var schema17 = {"$id":"CallToolRequest","properties":{"method":{"const":"tools/call","type":"string"},"params":{"properties":{"arguments":{"additionalProperties":{},"type":"object"},"name":{"type":"string"}},"required":["name"],"type":"object"}},"required":["method","params"],"type":"object"};
 
-// prettier-ignore
-const schema17 = {"$id":"CallToolRequest","properties":{"method":{"const":"tools/call","type":"string"},"params":{"properties":{"arguments":{"additionalProperties":{},"type":"object"},"name":{"type":"string"}},"required":["name"],"type":"object"}},"required":["method","params"],"type":"object"};
-
-// prettier-ignore
-function validate16(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="CallToolRequest" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
-        validate16.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop18 = data.method;
-        if(prop18 !== undefined){
-          let data0 = prop18;
-          const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate16.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("tools/call" !== data0){
-            validate16.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "tools/call"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop19 = data.params;
-          if(prop19 !== undefined){
-            let data1 = prop19;
-            const _errs3 = errors;
-            if(errors === _errs3){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                let missing1;
-                if((data1.name === undefined) && (missing1 = "name")){
-                  validate16.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
-                  return false;
-                }
-                else {
-                  const prop20 = data1.arguments;
-                  if(prop20 !== undefined){
-                    let data2 = prop20;
-                    const _errs5 = errors;
-                    if(errors === _errs5){
-                      if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                      }
-                      else {
-                        validate16.errors = [{instancePath:instancePath+"/params/arguments",schemaPath:"#/properties/params/properties/arguments/type",keyword:"type",params:{type: "object"}}];
-                        return false;
-                      }
-                    }
-                    var valid1 = _errs5 === errors;
-                  }
-                  else {
-                    var valid1 = true;
-                  }
-                  if(valid1){
-                    const prop21 = data1.name;
-                    if(prop21 !== undefined){
-                      const _errs8 = errors;
-                      if(typeof prop21 !== "string"){
-                        validate16.errors = [{instancePath:instancePath+"/params/name",schemaPath:"#/properties/params/properties/name/type",keyword:"type",params:{type: "string"}}];
-                        return false;
-                      }
-                      var valid1 = _errs8 === errors;
-                    }
-                    else {
-                      var valid1 = true;
-                    }
-                  }
-                }
-              }
-              else {
-                validate16.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate16.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate16.errors = vErrors;
-  return errors === 0;
+function validate16(data, valCxt){
+"use strict"; /*# sourceURL="CallToolRequest" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
+validate16.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.method !== undefined){
+var data0 = data.method;
+var _errs1 = errors;
+if(typeof data0 !== "string"){
+validate16.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("tools/call" !== data0){
+validate16.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "tools/call"}}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.params !== undefined){
+var data1 = data.params;
+var _errs3 = errors;
+if(errors === _errs3){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+var missing1;
+if((data1.name === undefined) && (missing1 = "name")){
+validate16.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
+return false;
+}
+else {
+if(data1.arguments !== undefined){
+var data2 = data1.arguments;
+var _errs5 = errors;
+if(errors === _errs5){
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+}
+else {
+validate16.errors = [{instancePath:instancePath+"/params/arguments",schemaPath:"#/properties/params/properties/arguments/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid1 = _errs5 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data1.name !== undefined){
+var _errs8 = errors;
+if(typeof data1.name !== "string"){
+validate16.errors = [{instancePath:instancePath+"/params/name",schemaPath:"#/properties/params/properties/name/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid1 = _errs8 === errors;
+}
+else {
+var valid1 = true;
+}
+}
+}
+}
+else {
+validate16.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate16.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate16.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateCallToolResult = validate17;
+var schema18 = {"$id":"CallToolResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"content":{"items":{"$ref":"ContentBlock"},"type":"array"},"isError":{"type":"boolean"},"structuredContent":{"additionalProperties":{},"type":"object"}},"required":["content"],"type":"object"};
+var schema19 = {"$id":"ContentBlock","type":"object","required":["type"],"discriminator":{"propertyName":"type"},"oneOf":[{"$ref":"TextContent"},{"$ref":"ImageContent"},{"$ref":"AudioContent"},{"$ref":"ResourceLink"},{"$ref":"EmbeddedResource"}]};
+var schema20 = {"$id":"TextContent","properties":{"_meta":{"additionalProperties":{},"type":"object"},"annotations":{"$ref":"Annotations"},"text":{"type":"string"},"type":{"const":"text","type":"string"}},"required":["text","type"],"type":"object"};
 
-// prettier-ignore
-const schema18 = {"$id":"CallToolResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"content":{"items":{"$ref":"ContentBlock"},"type":"array"},"isError":{"type":"boolean"},"structuredContent":{"additionalProperties":{},"type":"object"}},"required":["content"],"type":"object"};
-
-// prettier-ignore
-const schema19 = {"$id":"ContentBlock","type":"object","required":["type"],"discriminator":{"propertyName":"type"},"oneOf":[{"$ref":"TextContent"},{"$ref":"ImageContent"},{"$ref":"AudioContent"},{"$ref":"ResourceLink"},{"$ref":"EmbeddedResource"}]};
-
-// prettier-ignore
-const schema20 = {"$id":"TextContent","properties":{"_meta":{"additionalProperties":{},"type":"object"},"annotations":{"$ref":"Annotations"},"text":{"type":"string"},"type":{"const":"text","type":"string"}},"required":["text","type"],"type":"object"};
-
-// prettier-ignore
-function validate19(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="TextContent" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.text === undefined) && (missing0 = "text")) || ((data.type === undefined) && (missing0 = "type"))){
-        validate19.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop22 = data._meta;
-        if(prop22 !== undefined){
-          let data0 = prop22;
-          const _errs1 = errors;
-          if(errors === _errs1){
-            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-            }
-            else {
-              validate19.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-              return false;
-            }
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop23 = data.annotations;
-          if(prop23 !== undefined){
-            const _errs4 = errors;
-            if(!(validate10(prop23))){
-              vErrors = vErrors === null ? rebaseErrors(validate10.errors, instancePath+"/annotations") : vErrors.concat(rebaseErrors(validate10.errors, instancePath+"/annotations"));
-              errors = vErrors.length;
-            }
-            var valid0 = _errs4 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            const prop24 = data.text;
-            if(prop24 !== undefined){
-              const _errs5 = errors;
-              if(typeof prop24 !== "string"){
-                validate19.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"}}];
-                return false;
-              }
-              var valid0 = _errs5 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-            if(valid0){
-              const prop25 = data.type;
-              if(prop25 !== undefined){
-                let data3 = prop25;
-                const _errs7 = errors;
-                if(typeof data3 !== "string"){
-                  validate19.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
-                  return false;
-                }
-                if("text" !== data3){
-                  validate19.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "text"}}];
-                  return false;
-                }
-                var valid0 = _errs7 === errors;
-              }
-              else {
-                var valid0 = true;
-              }
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate19.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate19.errors = vErrors;
-  return errors === 0;
+function validate19(data, valCxt){
+"use strict"; /*# sourceURL="TextContent" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if(((data.text === undefined) && (missing0 = "text")) || ((data.type === undefined) && (missing0 = "type"))){
+validate19.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data._meta !== undefined){
+var data0 = data._meta;
+var _errs1 = errors;
+if(errors === _errs1){
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+}
+else {
+validate19.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.annotations !== undefined){
+var _errs4 = errors;
+if(!(validate10(data.annotations))){
+vErrors = vErrors === null ? func0(validate10.errors, instancePath+"/annotations") : vErrors.concat(func0(validate10.errors, instancePath+"/annotations"));
+errors = vErrors.length;
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.text !== undefined){
+var _errs5 = errors;
+if(typeof data.text !== "string"){
+validate19.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.type !== undefined){
+var data3 = data.type;
+var _errs7 = errors;
+if(typeof data3 !== "string"){
+validate19.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("text" !== data3){
+validate19.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "text"}}];
+return false;
+}
+var valid0 = _errs7 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+else {
+validate19.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate19.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
-const schema21 = {"$id":"ImageContent","properties":{"_meta":{"additionalProperties":{},"type":"object"},"annotations":{"$ref":"Annotations"},"data":{"type":"string"},"mimeType":{"type":"string"},"type":{"const":"image","type":"string"}},"required":["data","mimeType","type"],"type":"object"};
+var schema21 = {"$id":"ImageContent","properties":{"_meta":{"additionalProperties":{},"type":"object"},"annotations":{"$ref":"Annotations"},"data":{"type":"string"},"mimeType":{"type":"string"},"type":{"const":"image","type":"string"}},"required":["data","mimeType","type"],"type":"object"};
 
-// prettier-ignore
-function validate21(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="ImageContent" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((((data.data === undefined) && (missing0 = "data")) || ((data.mimeType === undefined) && (missing0 = "mimeType"))) || ((data.type === undefined) && (missing0 = "type"))){
-        validate21.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop26 = data._meta;
-        if(prop26 !== undefined){
-          let data0 = prop26;
-          const _errs1 = errors;
-          if(errors === _errs1){
-            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-            }
-            else {
-              validate21.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-              return false;
-            }
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop27 = data.annotations;
-          if(prop27 !== undefined){
-            const _errs4 = errors;
-            if(!(validate10(prop27))){
-              vErrors = vErrors === null ? rebaseErrors(validate10.errors, instancePath+"/annotations") : vErrors.concat(rebaseErrors(validate10.errors, instancePath+"/annotations"));
-              errors = vErrors.length;
-            }
-            var valid0 = _errs4 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            const prop28 = data.data;
-            if(prop28 !== undefined){
-              const _errs5 = errors;
-              if(typeof prop28 !== "string"){
-                validate21.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "string"}}];
-                return false;
-              }
-              var valid0 = _errs5 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-            if(valid0){
-              const prop29 = data.mimeType;
-              if(prop29 !== undefined){
-                const _errs7 = errors;
-                if(typeof prop29 !== "string"){
-                  validate21.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
-                  return false;
-                }
-                var valid0 = _errs7 === errors;
-              }
-              else {
-                var valid0 = true;
-              }
-              if(valid0){
-                const prop30 = data.type;
-                if(prop30 !== undefined){
-                  let data4 = prop30;
-                  const _errs9 = errors;
-                  if(typeof data4 !== "string"){
-                    validate21.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
-                    return false;
-                  }
-                  if("image" !== data4){
-                    validate21.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "image"}}];
-                    return false;
-                  }
-                  var valid0 = _errs9 === errors;
-                }
-                else {
-                  var valid0 = true;
-                }
-              }
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate21.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate21.errors = vErrors;
-  return errors === 0;
+function validate21(data, valCxt){
+"use strict"; /*# sourceURL="ImageContent" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if((((data.data === undefined) && (missing0 = "data")) || ((data.mimeType === undefined) && (missing0 = "mimeType"))) || ((data.type === undefined) && (missing0 = "type"))){
+validate21.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data._meta !== undefined){
+var data0 = data._meta;
+var _errs1 = errors;
+if(errors === _errs1){
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+}
+else {
+validate21.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.annotations !== undefined){
+var _errs4 = errors;
+if(!(validate10(data.annotations))){
+vErrors = vErrors === null ? func0(validate10.errors, instancePath+"/annotations") : vErrors.concat(func0(validate10.errors, instancePath+"/annotations"));
+errors = vErrors.length;
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.data !== undefined){
+var _errs5 = errors;
+if(typeof data.data !== "string"){
+validate21.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.mimeType !== undefined){
+var _errs7 = errors;
+if(typeof data.mimeType !== "string"){
+validate21.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs7 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.type !== undefined){
+var data4 = data.type;
+var _errs9 = errors;
+if(typeof data4 !== "string"){
+validate21.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("image" !== data4){
+validate21.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "image"}}];
+return false;
+}
+var valid0 = _errs9 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+else {
+validate21.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate21.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
-const schema22 = {"$id":"ResourceLink","properties":{"_meta":{"additionalProperties":{},"type":"object"},"annotations":{"$ref":"Annotations"},"description":{"type":"string"},"mimeType":{"type":"string"},"name":{"type":"string"},"size":{"type":"integer"},"title":{"type":"string"},"type":{"const":"resource_link","type":"string"},"uri":{"type":"string"}},"required":["name","type","uri"],"type":"object"};
+var schema22 = {"$id":"ResourceLink","properties":{"_meta":{"additionalProperties":{},"type":"object"},"annotations":{"$ref":"Annotations"},"description":{"type":"string"},"mimeType":{"type":"string"},"name":{"type":"string"},"size":{"type":"integer"},"title":{"type":"string"},"type":{"const":"resource_link","type":"string"},"uri":{"type":"string"}},"required":["name","type","uri"],"type":"object"};
 
-// prettier-ignore
-function validate23(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="ResourceLink" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((((data.name === undefined) && (missing0 = "name")) || ((data.type === undefined) && (missing0 = "type"))) || ((data.uri === undefined) && (missing0 = "uri"))){
-        validate23.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop31 = data._meta;
-        if(prop31 !== undefined){
-          let data0 = prop31;
-          const _errs1 = errors;
-          if(errors === _errs1){
-            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-            }
-            else {
-              validate23.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-              return false;
-            }
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop32 = data.annotations;
-          if(prop32 !== undefined){
-            const _errs4 = errors;
-            if(!(validate10(prop32))){
-              vErrors = vErrors === null ? rebaseErrors(validate10.errors, instancePath+"/annotations") : vErrors.concat(rebaseErrors(validate10.errors, instancePath+"/annotations"));
-              errors = vErrors.length;
-            }
-            var valid0 = _errs4 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            const prop33 = data.description;
-            if(prop33 !== undefined){
-              const _errs5 = errors;
-              if(typeof prop33 !== "string"){
-                validate23.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
-                return false;
-              }
-              var valid0 = _errs5 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-            if(valid0){
-              const prop34 = data.mimeType;
-              if(prop34 !== undefined){
-                const _errs7 = errors;
-                if(typeof prop34 !== "string"){
-                  validate23.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
-                  return false;
-                }
-                var valid0 = _errs7 === errors;
-              }
-              else {
-                var valid0 = true;
-              }
-              if(valid0){
-                const prop35 = data.name;
-                if(prop35 !== undefined){
-                  const _errs9 = errors;
-                  if(typeof prop35 !== "string"){
-                    validate23.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
-                    return false;
-                  }
-                  var valid0 = _errs9 === errors;
-                }
-                else {
-                  var valid0 = true;
-                }
-                if(valid0){
-                  const prop36 = data.size;
-                  if(prop36 !== undefined){
-                    let data5 = prop36;
-                    const _errs11 = errors;
-                    if(!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))){
-                      validate23.errors = [{instancePath:instancePath+"/size",schemaPath:"#/properties/size/type",keyword:"type",params:{type: "integer"}}];
-                      return false;
-                    }
-                    var valid0 = _errs11 === errors;
-                  }
-                  else {
-                    var valid0 = true;
-                  }
-                  if(valid0){
-                    const prop37 = data.title;
-                    if(prop37 !== undefined){
-                      const _errs13 = errors;
-                      if(typeof prop37 !== "string"){
-                        validate23.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
-                        return false;
-                      }
-                      var valid0 = _errs13 === errors;
-                    }
-                    else {
-                      var valid0 = true;
-                    }
-                    if(valid0){
-                      const prop38 = data.type;
-                      if(prop38 !== undefined){
-                        let data7 = prop38;
-                        const _errs15 = errors;
-                        if(typeof data7 !== "string"){
-                          validate23.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
-                          return false;
-                        }
-                        if("resource_link" !== data7){
-                          validate23.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "resource_link"}}];
-                          return false;
-                        }
-                        var valid0 = _errs15 === errors;
-                      }
-                      else {
-                        var valid0 = true;
-                      }
-                      if(valid0){
-                        const prop39 = data.uri;
-                        if(prop39 !== undefined){
-                          const _errs17 = errors;
-                          if(typeof prop39 !== "string"){
-                            validate23.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
-                            return false;
-                          }
-                          var valid0 = _errs17 === errors;
-                        }
-                        else {
-                          var valid0 = true;
-                        }
-                      }
-                    }
-                  }
-                }
-              }
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate23.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate23.errors = vErrors;
-  return errors === 0;
+function validate23(data, valCxt){
+"use strict"; /*# sourceURL="ResourceLink" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if((((data.name === undefined) && (missing0 = "name")) || ((data.type === undefined) && (missing0 = "type"))) || ((data.uri === undefined) && (missing0 = "uri"))){
+validate23.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data._meta !== undefined){
+var data0 = data._meta;
+var _errs1 = errors;
+if(errors === _errs1){
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+}
+else {
+validate23.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.annotations !== undefined){
+var _errs4 = errors;
+if(!(validate10(data.annotations))){
+vErrors = vErrors === null ? func0(validate10.errors, instancePath+"/annotations") : vErrors.concat(func0(validate10.errors, instancePath+"/annotations"));
+errors = vErrors.length;
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.description !== undefined){
+var _errs5 = errors;
+if(typeof data.description !== "string"){
+validate23.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.mimeType !== undefined){
+var _errs7 = errors;
+if(typeof data.mimeType !== "string"){
+validate23.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs7 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.name !== undefined){
+var _errs9 = errors;
+if(typeof data.name !== "string"){
+validate23.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs9 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.size !== undefined){
+var data5 = data.size;
+var _errs11 = errors;
+if(!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))){
+validate23.errors = [{instancePath:instancePath+"/size",schemaPath:"#/properties/size/type",keyword:"type",params:{type: "integer"}}];
+return false;
+}
+var valid0 = _errs11 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.title !== undefined){
+var _errs13 = errors;
+if(typeof data.title !== "string"){
+validate23.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs13 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.type !== undefined){
+var data7 = data.type;
+var _errs15 = errors;
+if(typeof data7 !== "string"){
+validate23.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("resource_link" !== data7){
+validate23.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "resource_link"}}];
+return false;
+}
+var valid0 = _errs15 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.uri !== undefined){
+var _errs17 = errors;
+if(typeof data.uri !== "string"){
+validate23.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs17 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate23.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate23.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
-const schema23 = {"$id":"EmbeddedResource","properties":{"_meta":{"additionalProperties":{},"type":"object"},"annotations":{"$ref":"Annotations"},"resource":{"anyOf":[{"$ref":"TextResourceContents"},{"$ref":"BlobResourceContents"}]},"type":{"const":"resource","type":"string"}},"required":["resource","type"],"type":"object"};
+var schema23 = {"$id":"EmbeddedResource","properties":{"_meta":{"additionalProperties":{},"type":"object"},"annotations":{"$ref":"Annotations"},"resource":{"anyOf":[{"$ref":"TextResourceContents"},{"$ref":"BlobResourceContents"}]},"type":{"const":"resource","type":"string"}},"required":["resource","type"],"type":"object"};
+var schema24 = {"$id":"TextResourceContents","properties":{"_meta":{"additionalProperties":{},"type":"object"},"mimeType":{"type":"string"},"text":{"type":"string"},"uri":{"type":"string"}},"required":["text","uri"],"type":"object"};
 
-// prettier-ignore
-const schema24 = {"$id":"TextResourceContents","properties":{"_meta":{"additionalProperties":{},"type":"object"},"mimeType":{"type":"string"},"text":{"type":"string"},"uri":{"type":"string"}},"required":["text","uri"],"type":"object"};
-
-// prettier-ignore
-function validate25(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="EmbeddedResource" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.resource === undefined) && (missing0 = "resource")) || ((data.type === undefined) && (missing0 = "type"))){
-        validate25.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop40 = data._meta;
-        if(prop40 !== undefined){
-          let data0 = prop40;
-          const _errs1 = errors;
-          if(errors === _errs1){
-            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-            }
-            else {
-              validate25.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-              return false;
-            }
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop41 = data.annotations;
-          if(prop41 !== undefined){
-            const _errs4 = errors;
-            if(!(validate10(prop41))){
-              vErrors = vErrors === null ? rebaseErrors(validate10.errors, instancePath+"/annotations") : vErrors.concat(rebaseErrors(validate10.errors, instancePath+"/annotations"));
-              errors = vErrors.length;
-            }
-            var valid0 = _errs4 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            const prop42 = data.resource;
-            if(prop42 !== undefined){
-              let data2 = prop42;
-              const _errs5 = errors;
-              const _errs6 = errors;
-              let valid1 = false;
-              const _errs7 = errors;
-              const _errs8 = errors;
-              if(errors === _errs8){
-                if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                  let missing1;
-                  if(((data2.text === undefined) && (missing1 = "text")) || ((data2.uri === undefined) && (missing1 = "uri"))){
-                    const err0 = {instancePath:instancePath+"/resource",schemaPath:"TextResourceContents/required",keyword:"required",params:{missingProperty: missing1}};
-                    if(vErrors === null){
-                      vErrors = [err0];
-                    }
-                    else {
-                      vErrors.push(err0);
-                    }
-                    errors++;
-                  }
-                  else {
-                    const prop43 = data2._meta;
-                    if(prop43 !== undefined){
-                      let data3 = prop43;
-                      const _errs10 = errors;
-                      if(errors === _errs10){
-                        if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-                        }
-                        else {
-                          const err1 = {instancePath:instancePath+"/resource/_meta",schemaPath:"TextResourceContents/properties/_meta/type",keyword:"type",params:{type: "object"}};
-                          if(vErrors === null){
-                            vErrors = [err1];
-                          }
-                          else {
-                            vErrors.push(err1);
-                          }
-                          errors++;
-                        }
-                      }
-                      var valid3 = _errs10 === errors;
-                    }
-                    else {
-                      var valid3 = true;
-                    }
-                    if(valid3){
-                      const prop44 = data2.mimeType;
-                      if(prop44 !== undefined){
-                        const _errs13 = errors;
-                        if(typeof prop44 !== "string"){
-                          const err2 = {instancePath:instancePath+"/resource/mimeType",schemaPath:"TextResourceContents/properties/mimeType/type",keyword:"type",params:{type: "string"}};
-                          if(vErrors === null){
-                            vErrors = [err2];
-                          }
-                          else {
-                            vErrors.push(err2);
-                          }
-                          errors++;
-                        }
-                        var valid3 = _errs13 === errors;
-                      }
-                      else {
-                        var valid3 = true;
-                      }
-                      if(valid3){
-                        const prop45 = data2.text;
-                        if(prop45 !== undefined){
-                          const _errs15 = errors;
-                          if(typeof prop45 !== "string"){
-                            const err3 = {instancePath:instancePath+"/resource/text",schemaPath:"TextResourceContents/properties/text/type",keyword:"type",params:{type: "string"}};
-                            if(vErrors === null){
-                              vErrors = [err3];
-                            }
-                            else {
-                              vErrors.push(err3);
-                            }
-                            errors++;
-                          }
-                          var valid3 = _errs15 === errors;
-                        }
-                        else {
-                          var valid3 = true;
-                        }
-                        if(valid3){
-                          const prop46 = data2.uri;
-                          if(prop46 !== undefined){
-                            const _errs17 = errors;
-                            if(typeof prop46 !== "string"){
-                              const err4 = {instancePath:instancePath+"/resource/uri",schemaPath:"TextResourceContents/properties/uri/type",keyword:"type",params:{type: "string"}};
-                              if(vErrors === null){
-                                vErrors = [err4];
-                              }
-                              else {
-                                vErrors.push(err4);
-                              }
-                              errors++;
-                            }
-                            var valid3 = _errs17 === errors;
-                          }
-                          else {
-                            var valid3 = true;
-                          }
-                        }
-                      }
-                    }
-                  }
-                }
-                else {
-                  const err5 = {instancePath:instancePath+"/resource",schemaPath:"TextResourceContents/type",keyword:"type",params:{type: "object"}};
-                  if(vErrors === null){
-                    vErrors = [err5];
-                  }
-                  else {
-                    vErrors.push(err5);
-                  }
-                  errors++;
-                }
-              }
-              var _valid0 = _errs7 === errors;
-              valid1 = valid1 || _valid0;
-              if(!valid1){
-                const _errs19 = errors;
-                const _errs20 = errors;
-                if(errors === _errs20){
-                  if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                    let missing2;
-                    if(((data2.blob === undefined) && (missing2 = "blob")) || ((data2.uri === undefined) && (missing2 = "uri"))){
-                      const err6 = {instancePath:instancePath+"/resource",schemaPath:"BlobResourceContents/required",keyword:"required",params:{missingProperty: missing2}};
-                      if(vErrors === null){
-                        vErrors = [err6];
-                      }
-                      else {
-                        vErrors.push(err6);
-                      }
-                      errors++;
-                    }
-                    else {
-                      const prop47 = data2._meta;
-                      if(prop47 !== undefined){
-                        let data7 = prop47;
-                        const _errs22 = errors;
-                        if(errors === _errs22){
-                          if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
-                          }
-                          else {
-                            const err7 = {instancePath:instancePath+"/resource/_meta",schemaPath:"BlobResourceContents/properties/_meta/type",keyword:"type",params:{type: "object"}};
-                            if(vErrors === null){
-                              vErrors = [err7];
-                            }
-                            else {
-                              vErrors.push(err7);
-                            }
-                            errors++;
-                          }
-                        }
-                        var valid5 = _errs22 === errors;
-                      }
-                      else {
-                        var valid5 = true;
-                      }
-                      if(valid5){
-                        const prop48 = data2.blob;
-                        if(prop48 !== undefined){
-                          const _errs25 = errors;
-                          if(typeof prop48 !== "string"){
-                            const err8 = {instancePath:instancePath+"/resource/blob",schemaPath:"BlobResourceContents/properties/blob/type",keyword:"type",params:{type: "string"}};
-                            if(vErrors === null){
-                              vErrors = [err8];
-                            }
-                            else {
-                              vErrors.push(err8);
-                            }
-                            errors++;
-                          }
-                          var valid5 = _errs25 === errors;
-                        }
-                        else {
-                          var valid5 = true;
-                        }
-                        if(valid5){
-                          const prop49 = data2.mimeType;
-                          if(prop49 !== undefined){
-                            const _errs27 = errors;
-                            if(typeof prop49 !== "string"){
-                              const err9 = {instancePath:instancePath+"/resource/mimeType",schemaPath:"BlobResourceContents/properties/mimeType/type",keyword:"type",params:{type: "string"}};
-                              if(vErrors === null){
-                                vErrors = [err9];
-                              }
-                              else {
-                                vErrors.push(err9);
-                              }
-                              errors++;
-                            }
-                            var valid5 = _errs27 === errors;
-                          }
-                          else {
-                            var valid5 = true;
-                          }
-                          if(valid5){
-                            const prop50 = data2.uri;
-                            if(prop50 !== undefined){
-                              const _errs29 = errors;
-                              if(typeof prop50 !== "string"){
-                                const err10 = {instancePath:instancePath+"/resource/uri",schemaPath:"BlobResourceContents/properties/uri/type",keyword:"type",params:{type: "string"}};
-                                if(vErrors === null){
-                                  vErrors = [err10];
-                                }
-                                else {
-                                  vErrors.push(err10);
-                                }
-                                errors++;
-                              }
-                              var valid5 = _errs29 === errors;
-                            }
-                            else {
-                              var valid5 = true;
-                            }
-                          }
-                        }
-                      }
-                    }
-                  }
-                  else {
-                    const err11 = {instancePath:instancePath+"/resource",schemaPath:"BlobResourceContents/type",keyword:"type",params:{type: "object"}};
-                    if(vErrors === null){
-                      vErrors = [err11];
-                    }
-                    else {
-                      vErrors.push(err11);
-                    }
-                    errors++;
-                  }
-                }
-                var _valid0 = _errs19 === errors;
-                valid1 = valid1 || _valid0;
-              }
-              if(!valid1){
-                const err12 = {instancePath:instancePath+"/resource",schemaPath:"#/properties/resource/anyOf",keyword:"anyOf",params:{}};
-                if(vErrors === null){
-                  vErrors = [err12];
-                }
-                else {
-                  vErrors.push(err12);
-                }
-                errors++;
-                validate25.errors = vErrors;
-                return false;
-              }
-              else {
-                errors = _errs6;
-                if(vErrors !== null){
-                  if(_errs6){
-                    vErrors.length = _errs6;
-                  }
-                  else {
-                    vErrors = null;
-                  }
-                }
-              }
-              var valid0 = _errs5 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-            if(valid0){
-              const prop51 = data.type;
-              if(prop51 !== undefined){
-                let data11 = prop51;
-                const _errs31 = errors;
-                if(typeof data11 !== "string"){
-                  validate25.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
-                  return false;
-                }
-                if("resource" !== data11){
-                  validate25.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "resource"}}];
-                  return false;
-                }
-                var valid0 = _errs31 === errors;
-              }
-              else {
-                var valid0 = true;
-              }
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate25.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate25.errors = vErrors;
-  return errors === 0;
+function validate25(data, valCxt){
+"use strict"; /*# sourceURL="EmbeddedResource" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if(((data.resource === undefined) && (missing0 = "resource")) || ((data.type === undefined) && (missing0 = "type"))){
+validate25.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data._meta !== undefined){
+var data0 = data._meta;
+var _errs1 = errors;
+if(errors === _errs1){
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+}
+else {
+validate25.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.annotations !== undefined){
+var _errs4 = errors;
+if(!(validate10(data.annotations))){
+vErrors = vErrors === null ? func0(validate10.errors, instancePath+"/annotations") : vErrors.concat(func0(validate10.errors, instancePath+"/annotations"));
+errors = vErrors.length;
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.resource !== undefined){
+var data2 = data.resource;
+var _errs5 = errors;
+var _errs6 = errors;
+var valid1 = false;
+var _errs7 = errors;
+var _errs8 = errors;
+if(errors === _errs8){
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+var missing1;
+if(((data2.text === undefined) && (missing1 = "text")) || ((data2.uri === undefined) && (missing1 = "uri"))){
+var err0 = {instancePath:instancePath+"/resource",schemaPath:"TextResourceContents/required",keyword:"required",params:{missingProperty: missing1}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+else {
+if(data2._meta !== undefined){
+var data3 = data2._meta;
+var _errs10 = errors;
+if(errors === _errs10){
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+}
+else {
+var err1 = {instancePath:instancePath+"/resource/_meta",schemaPath:"TextResourceContents/properties/_meta/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+var valid3 = _errs10 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data2.mimeType !== undefined){
+var _errs13 = errors;
+if(typeof data2.mimeType !== "string"){
+var err2 = {instancePath:instancePath+"/resource/mimeType",schemaPath:"TextResourceContents/properties/mimeType/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+var valid3 = _errs13 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data2.text !== undefined){
+var _errs15 = errors;
+if(typeof data2.text !== "string"){
+var err3 = {instancePath:instancePath+"/resource/text",schemaPath:"TextResourceContents/properties/text/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+var valid3 = _errs15 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data2.uri !== undefined){
+var _errs17 = errors;
+if(typeof data2.uri !== "string"){
+var err4 = {instancePath:instancePath+"/resource/uri",schemaPath:"TextResourceContents/properties/uri/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+var valid3 = _errs17 === errors;
+}
+else {
+var valid3 = true;
+}
+}
+}
+}
+}
+}
+else {
+var err5 = {instancePath:instancePath+"/resource",schemaPath:"TextResourceContents/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+var _valid0 = _errs7 === errors;
+valid1 = valid1 || _valid0;
+if(!valid1){
+var _errs19 = errors;
+var _errs20 = errors;
+if(errors === _errs20){
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+var missing2;
+if(((data2.blob === undefined) && (missing2 = "blob")) || ((data2.uri === undefined) && (missing2 = "uri"))){
+var err6 = {instancePath:instancePath+"/resource",schemaPath:"BlobResourceContents/required",keyword:"required",params:{missingProperty: missing2}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+else {
+if(data2._meta !== undefined){
+var data7 = data2._meta;
+var _errs22 = errors;
+if(errors === _errs22){
+if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+}
+else {
+var err7 = {instancePath:instancePath+"/resource/_meta",schemaPath:"BlobResourceContents/properties/_meta/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+var valid5 = _errs22 === errors;
+}
+else {
+var valid5 = true;
+}
+if(valid5){
+if(data2.blob !== undefined){
+var _errs25 = errors;
+if(typeof data2.blob !== "string"){
+var err8 = {instancePath:instancePath+"/resource/blob",schemaPath:"BlobResourceContents/properties/blob/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+var valid5 = _errs25 === errors;
+}
+else {
+var valid5 = true;
+}
+if(valid5){
+if(data2.mimeType !== undefined){
+var _errs27 = errors;
+if(typeof data2.mimeType !== "string"){
+var err9 = {instancePath:instancePath+"/resource/mimeType",schemaPath:"BlobResourceContents/properties/mimeType/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+var valid5 = _errs27 === errors;
+}
+else {
+var valid5 = true;
+}
+if(valid5){
+if(data2.uri !== undefined){
+var _errs29 = errors;
+if(typeof data2.uri !== "string"){
+var err10 = {instancePath:instancePath+"/resource/uri",schemaPath:"BlobResourceContents/properties/uri/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+var valid5 = _errs29 === errors;
+}
+else {
+var valid5 = true;
+}
+}
+}
+}
+}
+}
+else {
+var err11 = {instancePath:instancePath+"/resource",schemaPath:"BlobResourceContents/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+var _valid0 = _errs19 === errors;
+valid1 = valid1 || _valid0;
+}
+if(!valid1){
+var err12 = {instancePath:instancePath+"/resource",schemaPath:"#/properties/resource/anyOf",keyword:"anyOf",params:{}};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+validate25.errors = vErrors;
+return false;
+}
+else {
+errors = _errs6;
+if(vErrors !== null){
+if(_errs6){
+vErrors.length = _errs6;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.type !== undefined){
+var data11 = data.type;
+var _errs31 = errors;
+if(typeof data11 !== "string"){
+validate25.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("resource" !== data11){
+validate25.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "resource"}}];
+return false;
+}
+var valid0 = _errs31 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+else {
+validate25.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate25.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
-function validate18(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="ContentBlock" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.type === undefined) && (missing0 = "type")){
-        validate18.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const tag0 = data.type;
-        if(typeof tag0 == "string"){
-          if(tag0 === "text"){
-            if(!(validate19(data))){
-              vErrors = vErrors === null ? rebaseErrors(validate19.errors, instancePath) : vErrors.concat(rebaseErrors(validate19.errors, instancePath));
-              errors = vErrors.length;
-            }
-          }
-          else if(tag0 === "image"){
-            if(!(validate21(data))){
-              vErrors = vErrors === null ? rebaseErrors(validate21.errors, instancePath) : vErrors.concat(rebaseErrors(validate21.errors, instancePath));
-              errors = vErrors.length;
-            }
-          }
-          else if(tag0 === "audio"){
-            if(!(validate11(data))){
-              vErrors = vErrors === null ? rebaseErrors(validate11.errors, instancePath) : vErrors.concat(rebaseErrors(validate11.errors, instancePath));
-              errors = vErrors.length;
-            }
-          }
-          else if(tag0 === "resource_link"){
-            if(!(validate23(data))){
-              vErrors = vErrors === null ? rebaseErrors(validate23.errors, instancePath) : vErrors.concat(rebaseErrors(validate23.errors, instancePath));
-              errors = vErrors.length;
-            }
-          }
-          else if(tag0 === "resource"){
-            if(!(validate25(data))){
-              vErrors = vErrors === null ? rebaseErrors(validate25.errors, instancePath) : vErrors.concat(rebaseErrors(validate25.errors, instancePath));
-              errors = vErrors.length;
-            }
-          }
-          else {
-            validate18.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0}}];
-            return false;
-          }
-        }
-        else {
-          validate18.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0}}];
-          return false;
-        }
-      }
-    }
-    else {
-      validate18.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate18.errors = vErrors;
-  return errors === 0;
+
+function validate18(data, valCxt){
+"use strict"; /*# sourceURL="ContentBlock" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if((data.type === undefined) && (missing0 = "type")){
+validate18.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+var tag0 = data.type;
+if(typeof tag0 == "string"){
+if(tag0 === "text"){
+if(!(validate19(data))){
+vErrors = vErrors === null ? func0(validate19.errors, instancePath) : vErrors.concat(func0(validate19.errors, instancePath));
+errors = vErrors.length;
+}
+}
+else if(tag0 === "image"){
+if(!(validate21(data))){
+vErrors = vErrors === null ? func0(validate21.errors, instancePath) : vErrors.concat(func0(validate21.errors, instancePath));
+errors = vErrors.length;
+}
+}
+else if(tag0 === "audio"){
+if(!(validate11(data))){
+vErrors = vErrors === null ? func0(validate11.errors, instancePath) : vErrors.concat(func0(validate11.errors, instancePath));
+errors = vErrors.length;
+}
+}
+else if(tag0 === "resource_link"){
+if(!(validate23(data))){
+vErrors = vErrors === null ? func0(validate23.errors, instancePath) : vErrors.concat(func0(validate23.errors, instancePath));
+errors = vErrors.length;
+}
+}
+else if(tag0 === "resource"){
+if(!(validate25(data))){
+vErrors = vErrors === null ? func0(validate25.errors, instancePath) : vErrors.concat(func0(validate25.errors, instancePath));
+errors = vErrors.length;
+}
+}
+else {
+validate18.errors = [{instancePath:instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0}}];
+return false;
+}
+}
+else {
+validate18.errors = [{instancePath:instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0}}];
+return false;
+}
+}
+}
+else {
+validate18.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate18.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
-function validate17(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="CallToolResult" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.content === undefined) && (missing0 = "content")){
-        validate17.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop52 = data._meta;
-        if(prop52 !== undefined){
-          let data0 = prop52;
-          const _errs1 = errors;
-          if(errors === _errs1){
-            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-            }
-            else {
-              validate17.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-              return false;
-            }
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop53 = data.content;
-          if(prop53 !== undefined){
-            let data1 = prop53;
-            const _errs4 = errors;
-            if(errors === _errs4){
-              if(Array.isArray(data1)){
-                var valid1 = true;
-                const len0 = data1.length;
-                for(let i0=0; i0<len0; i0++){
-                  const _errs6 = errors;
-                  if(!(validate18(data1[i0]))){
-                    vErrors = vErrors === null ? rebaseErrors(validate18.errors, instancePath+"/content/" + i0) : vErrors.concat(rebaseErrors(validate18.errors, instancePath+"/content/" + i0));
-                    errors = vErrors.length;
-                  }
-                  var valid1 = _errs6 === errors;
-                  if(!valid1){
-                    break;
-                  }
-                }
-              }
-              else {
-                validate17.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "array"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs4 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            const prop54 = data.isError;
-            if(prop54 !== undefined){
-              const _errs7 = errors;
-              if(typeof prop54 !== "boolean"){
-                validate17.errors = [{instancePath:instancePath+"/isError",schemaPath:"#/properties/isError/type",keyword:"type",params:{type: "boolean"}}];
-                return false;
-              }
-              var valid0 = _errs7 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-            if(valid0){
-              const prop55 = data.structuredContent;
-              if(prop55 !== undefined){
-                let data4 = prop55;
-                const _errs9 = errors;
-                if(errors === _errs9){
-                  if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-                  }
-                  else {
-                    validate17.errors = [{instancePath:instancePath+"/structuredContent",schemaPath:"#/properties/structuredContent/type",keyword:"type",params:{type: "object"}}];
-                    return false;
-                  }
-                }
-                var valid0 = _errs9 === errors;
-              }
-              else {
-                var valid0 = true;
-              }
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate17.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate17.errors = vErrors;
-  return errors === 0;
+
+function validate17(data, valCxt){
+"use strict"; /*# sourceURL="CallToolResult" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if((data.content === undefined) && (missing0 = "content")){
+validate17.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data._meta !== undefined){
+var data0 = data._meta;
+var _errs1 = errors;
+if(errors === _errs1){
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+}
+else {
+validate17.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.content !== undefined){
+var data1 = data.content;
+var _errs4 = errors;
+if(errors === _errs4){
+if(Array.isArray(data1)){
+var valid1 = true;
+var len0 = data1.length;
+for(var i0=0; i0<len0; i0++){
+var _errs6 = errors;
+if(!(validate18(data1[i0]))){
+vErrors = vErrors === null ? func0(validate18.errors, instancePath+"/content/" + i0) : vErrors.concat(func0(validate18.errors, instancePath+"/content/" + i0));
+errors = vErrors.length;
+}
+var valid1 = _errs6 === errors;
+if(!valid1){
+break;
+}
+}
+}
+else {
+validate17.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "array"}}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.isError !== undefined){
+var _errs7 = errors;
+if(typeof data.isError !== "boolean"){
+validate17.errors = [{instancePath:instancePath+"/isError",schemaPath:"#/properties/isError/type",keyword:"type",params:{type: "boolean"}}];
+return false;
+}
+var valid0 = _errs7 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.structuredContent !== undefined){
+var data4 = data.structuredContent;
+var _errs9 = errors;
+if(errors === _errs9){
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+}
+else {
+validate17.errors = [{instancePath:instancePath+"/structuredContent",schemaPath:"#/properties/structuredContent/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs9 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+else {
+validate17.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate17.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateCancelledNotification = validate33;
+var schema26 = {"$id":"CancelledNotification","properties":{"method":{"const":"notifications/cancelled","type":"string"},"params":{"properties":{"reason":{"type":"string"},"requestId":{"$ref":"RequestId"}},"required":["requestId"],"type":"object"}},"required":["method","params"],"type":"object"};
+var schema27 = {"$id":"RequestId","type":["string","integer"]};
 
-// prettier-ignore
-const schema26 = {"$id":"CancelledNotification","properties":{"method":{"const":"notifications/cancelled","type":"string"},"params":{"properties":{"reason":{"type":"string"},"requestId":{"$ref":"RequestId"}},"required":["requestId"],"type":"object"}},"required":["method","params"],"type":"object"};
-
-// prettier-ignore
-const schema27 = {"$id":"RequestId","type":["string","integer"]};
-
-// prettier-ignore
-function validate33(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="CancelledNotification" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
-        validate33.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop56 = data.method;
-        if(prop56 !== undefined){
-          let data0 = prop56;
-          const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate33.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("notifications/cancelled" !== data0){
-            validate33.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/cancelled"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop57 = data.params;
-          if(prop57 !== undefined){
-            let data1 = prop57;
-            const _errs3 = errors;
-            if(errors === _errs3){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                let missing1;
-                if((data1.requestId === undefined) && (missing1 = "requestId")){
-                  validate33.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
-                  return false;
-                }
-                else {
-                  const prop58 = data1.reason;
-                  if(prop58 !== undefined){
-                    const _errs5 = errors;
-                    if(typeof prop58 !== "string"){
-                      validate33.errors = [{instancePath:instancePath+"/params/reason",schemaPath:"#/properties/params/properties/reason/type",keyword:"type",params:{type: "string"}}];
-                      return false;
-                    }
-                    var valid1 = _errs5 === errors;
-                  }
-                  else {
-                    var valid1 = true;
-                  }
-                  if(valid1){
-                    const prop59 = data1.requestId;
-                    if(prop59 !== undefined){
-                      let data3 = prop59;
-                      const _errs7 = errors;
-                      if((typeof data3 !== "string") && (!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))))){
-                        validate33.errors = [{instancePath:instancePath+"/params/requestId",schemaPath:"RequestId/type",keyword:"type",params:{type: schema27.type}}];
-                        return false;
-                      }
-                      var valid1 = _errs7 === errors;
-                    }
-                    else {
-                      var valid1 = true;
-                    }
-                  }
-                }
-              }
-              else {
-                validate33.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate33.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate33.errors = vErrors;
-  return errors === 0;
+function validate33(data, valCxt){
+"use strict"; /*# sourceURL="CancelledNotification" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
+validate33.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.method !== undefined){
+var data0 = data.method;
+var _errs1 = errors;
+if(typeof data0 !== "string"){
+validate33.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("notifications/cancelled" !== data0){
+validate33.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/cancelled"}}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.params !== undefined){
+var data1 = data.params;
+var _errs3 = errors;
+if(errors === _errs3){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+var missing1;
+if((data1.requestId === undefined) && (missing1 = "requestId")){
+validate33.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
+return false;
+}
+else {
+if(data1.reason !== undefined){
+var _errs5 = errors;
+if(typeof data1.reason !== "string"){
+validate33.errors = [{instancePath:instancePath+"/params/reason",schemaPath:"#/properties/params/properties/reason/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid1 = _errs5 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data1.requestId !== undefined){
+var data3 = data1.requestId;
+var _errs7 = errors;
+if((typeof data3 !== "string") && (!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))))){
+validate33.errors = [{instancePath:instancePath+"/params/requestId",schemaPath:"RequestId/type",keyword:"type",params:{type: schema27.type}}];
+return false;
+}
+var valid1 = _errs7 === errors;
+}
+else {
+var valid1 = true;
+}
+}
+}
+}
+else {
+validate33.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate33.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate33.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateClientCapabilities = validate34;
+var schema28 = {"$id":"ClientCapabilities","properties":{"elicitation":{"additionalProperties":true,"properties":{},"type":"object"},"experimental":{"additionalProperties":{"additionalProperties":true,"properties":{},"type":"object"},"type":"object"},"roots":{"properties":{"listChanged":{"type":"boolean"}},"type":"object"},"sampling":{"additionalProperties":true,"properties":{},"type":"object"}},"type":"object"};
 
-// prettier-ignore
-const schema28 = {"$id":"ClientCapabilities","properties":{"elicitation":{"additionalProperties":true,"properties":{},"type":"object"},"experimental":{"additionalProperties":{"additionalProperties":true,"properties":{},"type":"object"},"type":"object"},"roots":{"properties":{"listChanged":{"type":"boolean"}},"type":"object"},"sampling":{"additionalProperties":true,"properties":{},"type":"object"}},"type":"object"};
-
-// prettier-ignore
-function validate34(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="ClientCapabilities" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      const prop60 = data.elicitation;
-      if(prop60 !== undefined){
-        let data0 = prop60;
-        const _errs1 = errors;
-        if(errors === _errs1){
-          if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-          }
-          else {
-            validate34.errors = [{instancePath:instancePath+"/elicitation",schemaPath:"#/properties/elicitation/type",keyword:"type",params:{type: "object"}}];
-            return false;
-          }
-        }
-        var valid0 = _errs1 === errors;
-      }
-      else {
-        var valid0 = true;
-      }
-      if(valid0){
-        const prop61 = data.experimental;
-        if(prop61 !== undefined){
-          let data1 = prop61;
-          const _errs4 = errors;
-          if(errors === _errs4){
-            if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-              for(const key0 in data1){
-                let data2 = data1[key0];
-                const _errs7 = errors;
-                if(errors === _errs7){
-                  if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                  }
-                  else {
-                    validate34.errors = [{instancePath:instancePath+"/experimental/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/experimental/additionalProperties/type",keyword:"type",params:{type: "object"}}];
-                    return false;
-                  }
-                }
-                var valid1 = _errs7 === errors;
-                if(!valid1){
-                  break;
-                }
-              }
-            }
-            else {
-              validate34.errors = [{instancePath:instancePath+"/experimental",schemaPath:"#/properties/experimental/type",keyword:"type",params:{type: "object"}}];
-              return false;
-            }
-          }
-          var valid0 = _errs4 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop62 = data.roots;
-          if(prop62 !== undefined){
-            let data3 = prop62;
-            const _errs10 = errors;
-            if(errors === _errs10){
-              if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-                const prop63 = data3.listChanged;
-                if(prop63 !== undefined){
-                  if(typeof prop63 !== "boolean"){
-                    validate34.errors = [{instancePath:instancePath+"/roots/listChanged",schemaPath:"#/properties/roots/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
-                    return false;
-                  }
-                }
-              }
-              else {
-                validate34.errors = [{instancePath:instancePath+"/roots",schemaPath:"#/properties/roots/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs10 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            const prop64 = data.sampling;
-            if(prop64 !== undefined){
-              let data5 = prop64;
-              const _errs14 = errors;
-              if(errors === _errs14){
-                if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
-                }
-                else {
-                  validate34.errors = [{instancePath:instancePath+"/sampling",schemaPath:"#/properties/sampling/type",keyword:"type",params:{type: "object"}}];
-                  return false;
-                }
-              }
-              var valid0 = _errs14 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate34.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate34.errors = vErrors;
-  return errors === 0;
+function validate34(data, valCxt){
+"use strict"; /*# sourceURL="ClientCapabilities" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.elicitation !== undefined){
+var data0 = data.elicitation;
+var _errs1 = errors;
+if(errors === _errs1){
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+}
+else {
+validate34.errors = [{instancePath:instancePath+"/elicitation",schemaPath:"#/properties/elicitation/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.experimental !== undefined){
+var data1 = data.experimental;
+var _errs4 = errors;
+if(errors === _errs4){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+for(var key0 in data1){
+var data2 = data1[key0];
+var _errs7 = errors;
+if(errors === _errs7){
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+}
+else {
+validate34.errors = [{instancePath:instancePath+"/experimental/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/experimental/additionalProperties/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid1 = _errs7 === errors;
+if(!valid1){
+break;
+}
+}
+}
+else {
+validate34.errors = [{instancePath:instancePath+"/experimental",schemaPath:"#/properties/experimental/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.roots !== undefined){
+var data3 = data.roots;
+var _errs10 = errors;
+if(errors === _errs10){
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+if(data3.listChanged !== undefined){
+if(typeof data3.listChanged !== "boolean"){
+validate34.errors = [{instancePath:instancePath+"/roots/listChanged",schemaPath:"#/properties/roots/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
+return false;
+}
+}
+}
+else {
+validate34.errors = [{instancePath:instancePath+"/roots",schemaPath:"#/properties/roots/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.sampling !== undefined){
+var data5 = data.sampling;
+var _errs14 = errors;
+if(errors === _errs14){
+if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+}
+else {
+validate34.errors = [{instancePath:instancePath+"/sampling",schemaPath:"#/properties/sampling/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs14 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+validate34.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate34.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateClientNotification = validate35;
+var schema29 = {"$id":"ClientNotification","type":"object","required":["method"],"discriminator":{"propertyName":"method"},"oneOf":[{"$ref":"CancelledNotification"},{"$ref":"InitializedNotification"},{"$ref":"ProgressNotification"},{"$ref":"RootsListChangedNotification"}]};
+var schema32 = {"$id":"InitializedNotification","properties":{"method":{"const":"notifications/initialized","type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object"}},"required":["method"],"type":"object"};
+var schema33 = {"$id":"RootsListChangedNotification","properties":{"method":{"const":"notifications/roots/list_changed","type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object"}},"required":["method"],"type":"object"};
+var schema30 = {"$id":"ProgressNotification","properties":{"method":{"const":"notifications/progress","type":"string"},"params":{"properties":{"message":{"type":"string"},"progress":{"type":"number"},"progressToken":{"$ref":"ProgressToken"},"total":{"type":"number"}},"required":["progress","progressToken"],"type":"object"}},"required":["method","params"],"type":"object"};
+var schema31 = {"$id":"ProgressToken","type":["string","integer"]};
 
-// prettier-ignore
-const schema29 = {"$id":"ClientNotification","type":"object","required":["method"],"discriminator":{"propertyName":"method"},"oneOf":[{"$ref":"CancelledNotification"},{"$ref":"InitializedNotification"},{"$ref":"ProgressNotification"},{"$ref":"RootsListChangedNotification"}]};
-
-// prettier-ignore
-const schema32 = {"$id":"InitializedNotification","properties":{"method":{"const":"notifications/initialized","type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object"}},"required":["method"],"type":"object"};
-
-// prettier-ignore
-const schema33 = {"$id":"RootsListChangedNotification","properties":{"method":{"const":"notifications/roots/list_changed","type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object"}},"required":["method"],"type":"object"};
-
-// prettier-ignore
-const schema30 = {"$id":"ProgressNotification","properties":{"method":{"const":"notifications/progress","type":"string"},"params":{"properties":{"message":{"type":"string"},"progress":{"type":"number"},"progressToken":{"$ref":"ProgressToken"},"total":{"type":"number"}},"required":["progress","progressToken"],"type":"object"}},"required":["method","params"],"type":"object"};
-
-// prettier-ignore
-const schema31 = {"$id":"ProgressToken","type":["string","integer"]};
-
-// prettier-ignore
-function validate36(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="ProgressNotification" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
-        validate36.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop65 = data.method;
-        if(prop65 !== undefined){
-          let data0 = prop65;
-          const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate36.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("notifications/progress" !== data0){
-            validate36.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/progress"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop66 = data.params;
-          if(prop66 !== undefined){
-            let data1 = prop66;
-            const _errs3 = errors;
-            if(errors === _errs3){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                let missing1;
-                if(((data1.progress === undefined) && (missing1 = "progress")) || ((data1.progressToken === undefined) && (missing1 = "progressToken"))){
-                  validate36.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
-                  return false;
-                }
-                else {
-                  const prop67 = data1.message;
-                  if(prop67 !== undefined){
-                    const _errs5 = errors;
-                    if(typeof prop67 !== "string"){
-                      validate36.errors = [{instancePath:instancePath+"/params/message",schemaPath:"#/properties/params/properties/message/type",keyword:"type",params:{type: "string"}}];
-                      return false;
-                    }
-                    var valid1 = _errs5 === errors;
-                  }
-                  else {
-                    var valid1 = true;
-                  }
-                  if(valid1){
-                    const prop68 = data1.progress;
-                    if(prop68 !== undefined){
-                      const _errs7 = errors;
-                      if(!(typeof prop68 == "number")){
-                        validate36.errors = [{instancePath:instancePath+"/params/progress",schemaPath:"#/properties/params/properties/progress/type",keyword:"type",params:{type: "number"}}];
-                        return false;
-                      }
-                      var valid1 = _errs7 === errors;
-                    }
-                    else {
-                      var valid1 = true;
-                    }
-                    if(valid1){
-                      const prop69 = data1.progressToken;
-                      if(prop69 !== undefined){
-                        let data4 = prop69;
-                        const _errs9 = errors;
-                        if((typeof data4 !== "string") && (!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))))){
-                          validate36.errors = [{instancePath:instancePath+"/params/progressToken",schemaPath:"ProgressToken/type",keyword:"type",params:{type: schema31.type}}];
-                          return false;
-                        }
-                        var valid1 = _errs9 === errors;
-                      }
-                      else {
-                        var valid1 = true;
-                      }
-                      if(valid1){
-                        const prop70 = data1.total;
-                        if(prop70 !== undefined){
-                          const _errs12 = errors;
-                          if(!(typeof prop70 == "number")){
-                            validate36.errors = [{instancePath:instancePath+"/params/total",schemaPath:"#/properties/params/properties/total/type",keyword:"type",params:{type: "number"}}];
-                            return false;
-                          }
-                          var valid1 = _errs12 === errors;
-                        }
-                        else {
-                          var valid1 = true;
-                        }
-                      }
-                    }
-                  }
-                }
-              }
-              else {
-                validate36.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate36.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate36.errors = vErrors;
-  return errors === 0;
+function validate36(data, valCxt){
+"use strict"; /*# sourceURL="ProgressNotification" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
+validate36.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.method !== undefined){
+var data0 = data.method;
+var _errs1 = errors;
+if(typeof data0 !== "string"){
+validate36.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("notifications/progress" !== data0){
+validate36.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/progress"}}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.params !== undefined){
+var data1 = data.params;
+var _errs3 = errors;
+if(errors === _errs3){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+var missing1;
+if(((data1.progress === undefined) && (missing1 = "progress")) || ((data1.progressToken === undefined) && (missing1 = "progressToken"))){
+validate36.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
+return false;
+}
+else {
+if(data1.message !== undefined){
+var _errs5 = errors;
+if(typeof data1.message !== "string"){
+validate36.errors = [{instancePath:instancePath+"/params/message",schemaPath:"#/properties/params/properties/message/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid1 = _errs5 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data1.progress !== undefined){
+var _errs7 = errors;
+if(!(typeof data1.progress == "number")){
+validate36.errors = [{instancePath:instancePath+"/params/progress",schemaPath:"#/properties/params/properties/progress/type",keyword:"type",params:{type: "number"}}];
+return false;
+}
+var valid1 = _errs7 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data1.progressToken !== undefined){
+var data4 = data1.progressToken;
+var _errs9 = errors;
+if((typeof data4 !== "string") && (!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))))){
+validate36.errors = [{instancePath:instancePath+"/params/progressToken",schemaPath:"ProgressToken/type",keyword:"type",params:{type: schema31.type}}];
+return false;
+}
+var valid1 = _errs9 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data1.total !== undefined){
+var _errs12 = errors;
+if(!(typeof data1.total == "number")){
+validate36.errors = [{instancePath:instancePath+"/params/total",schemaPath:"#/properties/params/properties/total/type",keyword:"type",params:{type: "number"}}];
+return false;
+}
+var valid1 = _errs12 === errors;
+}
+else {
+var valid1 = true;
+}
+}
+}
+}
+}
+}
+else {
+validate36.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate36.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate36.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
-function validate35(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="ClientNotification" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.method === undefined) && (missing0 = "method")){
-        validate35.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const tag0 = data.method;
-        if(typeof tag0 == "string"){
-          if(tag0 === "notifications/cancelled"){
-            if(!(validate33(data))){
-              vErrors = vErrors === null ? rebaseErrors(validate33.errors, instancePath) : vErrors.concat(rebaseErrors(validate33.errors, instancePath));
-              errors = vErrors.length;
-            }
-          }
-          else if(tag0 === "notifications/initialized"){
-            const _errs4 = errors;
-            if(errors === _errs4){
-              if(data && typeof data == "object" && !Array.isArray(data)){
-                let missing1;
-                if((data.method === undefined) && (missing1 = "method")){
-                  validate35.errors = [{instancePath,schemaPath:"InitializedNotification/required",keyword:"required",params:{missingProperty: missing1}}];
-                  return false;
-                }
-                else {
-                  const prop71 = data.method;
-                  if(prop71 !== undefined){
-                    let data0 = prop71;
-                    const _errs6 = errors;
-                    if(typeof data0 !== "string"){
-                      validate35.errors = [{instancePath:instancePath+"/method",schemaPath:"InitializedNotification/properties/method/type",keyword:"type",params:{type: "string"}}];
-                      return false;
-                    }
-                    if("notifications/initialized" !== data0){
-                      validate35.errors = [{instancePath:instancePath+"/method",schemaPath:"InitializedNotification/properties/method/const",keyword:"const",params:{allowedValue: "notifications/initialized"}}];
-                      return false;
-                    }
-                    var valid4 = _errs6 === errors;
-                  }
-                  else {
-                    var valid4 = true;
-                  }
-                  if(valid4){
-                    const prop72 = data.params;
-                    if(prop72 !== undefined){
-                      let data1 = prop72;
-                      const _errs8 = errors;
-                      if(errors === _errs8){
-                        if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                          const prop73 = data1._meta;
-                          if(prop73 !== undefined){
-                            let data2 = prop73;
-                            const _errs11 = errors;
-                            if(errors === _errs11){
-                              if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                              }
-                              else {
-                                validate35.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"InitializedNotification/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-                                return false;
-                              }
-                            }
-                          }
-                        }
-                        else {
-                          validate35.errors = [{instancePath:instancePath+"/params",schemaPath:"InitializedNotification/properties/params/type",keyword:"type",params:{type: "object"}}];
-                          return false;
-                        }
-                      }
-                      var valid4 = _errs8 === errors;
-                    }
-                    else {
-                      var valid4 = true;
-                    }
-                  }
-                }
-              }
-              else {
-                validate35.errors = [{instancePath,schemaPath:"InitializedNotification/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-          }
-          else if(tag0 === "notifications/progress"){
-            if(!(validate36(data))){
-              vErrors = vErrors === null ? rebaseErrors(validate36.errors, instancePath) : vErrors.concat(rebaseErrors(validate36.errors, instancePath));
-              errors = vErrors.length;
-            }
-          }
-          else if(tag0 === "notifications/roots/list_changed"){
-            const _errs16 = errors;
-            if(errors === _errs16){
-              if(data && typeof data == "object" && !Array.isArray(data)){
-                let missing2;
-                if((data.method === undefined) && (missing2 = "method")){
-                  validate35.errors = [{instancePath,schemaPath:"RootsListChangedNotification/required",keyword:"required",params:{missingProperty: missing2}}];
-                  return false;
-                }
-                else {
-                  const prop74 = data.method;
-                  if(prop74 !== undefined){
-                    let data3 = prop74;
-                    const _errs18 = errors;
-                    if(typeof data3 !== "string"){
-                      validate35.errors = [{instancePath:instancePath+"/method",schemaPath:"RootsListChangedNotification/properties/method/type",keyword:"type",params:{type: "string"}}];
-                      return false;
-                    }
-                    if("notifications/roots/list_changed" !== data3){
-                      validate35.errors = [{instancePath:instancePath+"/method",schemaPath:"RootsListChangedNotification/properties/method/const",keyword:"const",params:{allowedValue: "notifications/roots/list_changed"}}];
-                      return false;
-                    }
-                    var valid9 = _errs18 === errors;
-                  }
-                  else {
-                    var valid9 = true;
-                  }
-                  if(valid9){
-                    const prop75 = data.params;
-                    if(prop75 !== undefined){
-                      let data4 = prop75;
-                      const _errs20 = errors;
-                      if(errors === _errs20){
-                        if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-                          const prop76 = data4._meta;
-                          if(prop76 !== undefined){
-                            let data5 = prop76;
-                            const _errs23 = errors;
-                            if(errors === _errs23){
-                              if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
-                              }
-                              else {
-                                validate35.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"RootsListChangedNotification/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-                                return false;
-                              }
-                            }
-                          }
-                        }
-                        else {
-                          validate35.errors = [{instancePath:instancePath+"/params",schemaPath:"RootsListChangedNotification/properties/params/type",keyword:"type",params:{type: "object"}}];
-                          return false;
-                        }
-                      }
-                      var valid9 = _errs20 === errors;
-                    }
-                    else {
-                      var valid9 = true;
-                    }
-                  }
-                }
-              }
-              else {
-                validate35.errors = [{instancePath,schemaPath:"RootsListChangedNotification/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-          }
-          else {
-            validate35.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "method", tagValue: tag0}}];
-            return false;
-          }
-        }
-        else {
-          validate35.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "method", tagValue: tag0}}];
-          return false;
-        }
-      }
-    }
-    else {
-      validate35.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate35.errors = vErrors;
-  return errors === 0;
+
+function validate35(data, valCxt){
+"use strict"; /*# sourceURL="ClientNotification" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if((data.method === undefined) && (missing0 = "method")){
+validate35.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+var tag0 = data.method;
+if(typeof tag0 == "string"){
+if(tag0 === "notifications/cancelled"){
+if(!(validate33(data))){
+vErrors = vErrors === null ? func0(validate33.errors, instancePath) : vErrors.concat(func0(validate33.errors, instancePath));
+errors = vErrors.length;
+}
+}
+else if(tag0 === "notifications/initialized"){
+var _errs4 = errors;
+if(errors === _errs4){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing1;
+if((data.method === undefined) && (missing1 = "method")){
+validate35.errors = [{instancePath:instancePath,schemaPath:"InitializedNotification/required",keyword:"required",params:{missingProperty: missing1}}];
+return false;
+}
+else {
+if(data.method !== undefined){
+var data0 = data.method;
+var _errs6 = errors;
+if(typeof data0 !== "string"){
+validate35.errors = [{instancePath:instancePath+"/method",schemaPath:"InitializedNotification/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("notifications/initialized" !== data0){
+validate35.errors = [{instancePath:instancePath+"/method",schemaPath:"InitializedNotification/properties/method/const",keyword:"const",params:{allowedValue: "notifications/initialized"}}];
+return false;
+}
+var valid4 = _errs6 === errors;
+}
+else {
+var valid4 = true;
+}
+if(valid4){
+if(data.params !== undefined){
+var data1 = data.params;
+var _errs8 = errors;
+if(errors === _errs8){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(data1._meta !== undefined){
+var data2 = data1._meta;
+var _errs11 = errors;
+if(errors === _errs11){
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+}
+else {
+validate35.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"InitializedNotification/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+}
+}
+else {
+validate35.errors = [{instancePath:instancePath+"/params",schemaPath:"InitializedNotification/properties/params/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid4 = _errs8 === errors;
+}
+else {
+var valid4 = true;
+}
+}
+}
+}
+else {
+validate35.errors = [{instancePath:instancePath,schemaPath:"InitializedNotification/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+}
+else if(tag0 === "notifications/progress"){
+if(!(validate36(data))){
+vErrors = vErrors === null ? func0(validate36.errors, instancePath) : vErrors.concat(func0(validate36.errors, instancePath));
+errors = vErrors.length;
+}
+}
+else if(tag0 === "notifications/roots/list_changed"){
+var _errs16 = errors;
+if(errors === _errs16){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing2;
+if((data.method === undefined) && (missing2 = "method")){
+validate35.errors = [{instancePath:instancePath,schemaPath:"RootsListChangedNotification/required",keyword:"required",params:{missingProperty: missing2}}];
+return false;
+}
+else {
+if(data.method !== undefined){
+var data3 = data.method;
+var _errs18 = errors;
+if(typeof data3 !== "string"){
+validate35.errors = [{instancePath:instancePath+"/method",schemaPath:"RootsListChangedNotification/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("notifications/roots/list_changed" !== data3){
+validate35.errors = [{instancePath:instancePath+"/method",schemaPath:"RootsListChangedNotification/properties/method/const",keyword:"const",params:{allowedValue: "notifications/roots/list_changed"}}];
+return false;
+}
+var valid9 = _errs18 === errors;
+}
+else {
+var valid9 = true;
+}
+if(valid9){
+if(data.params !== undefined){
+var data4 = data.params;
+var _errs20 = errors;
+if(errors === _errs20){
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if(data4._meta !== undefined){
+var data5 = data4._meta;
+var _errs23 = errors;
+if(errors === _errs23){
+if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+}
+else {
+validate35.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"RootsListChangedNotification/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+}
+}
+else {
+validate35.errors = [{instancePath:instancePath+"/params",schemaPath:"RootsListChangedNotification/properties/params/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid9 = _errs20 === errors;
+}
+else {
+var valid9 = true;
+}
+}
+}
+}
+else {
+validate35.errors = [{instancePath:instancePath,schemaPath:"RootsListChangedNotification/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+}
+else {
+validate35.errors = [{instancePath:instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "method", tagValue: tag0}}];
+return false;
+}
+}
+else {
+validate35.errors = [{instancePath:instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "method", tagValue: tag0}}];
+return false;
+}
+}
+}
+else {
+validate35.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate35.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateClientRequest = validate39;
+var schema34 = {"$id":"ClientRequest","type":"object","required":["method"],"discriminator":{"propertyName":"method"},"oneOf":[{"$ref":"InitializeRequest"},{"$ref":"PingRequest"},{"$ref":"ListResourcesRequest"},{"$ref":"ListResourceTemplatesRequest"},{"$ref":"ReadResourceRequest"},{"$ref":"SubscribeRequest"},{"$ref":"UnsubscribeRequest"},{"$ref":"ListPromptsRequest"},{"$ref":"GetPromptRequest"},{"$ref":"ListToolsRequest"},{"$ref":"CallToolRequest"},{"$ref":"SetLevelRequest"},{"$ref":"CompleteRequest"}]};
+var schema45 = {"$id":"ListResourcesRequest","properties":{"method":{"const":"resources/list","type":"string"},"params":{"properties":{"cursor":{"type":"string"}},"type":"object"}},"required":["method"],"type":"object"};
+var schema46 = {"$id":"ListResourceTemplatesRequest","properties":{"method":{"const":"resources/templates/list","type":"string"},"params":{"properties":{"cursor":{"type":"string"}},"type":"object"}},"required":["method"],"type":"object"};
+var schema47 = {"$id":"ReadResourceRequest","properties":{"method":{"const":"resources/read","type":"string"},"params":{"properties":{"uri":{"type":"string"}},"required":["uri"],"type":"object"}},"required":["method","params"],"type":"object"};
+var schema48 = {"$id":"SubscribeRequest","properties":{"method":{"const":"resources/subscribe","type":"string"},"params":{"properties":{"uri":{"type":"string"}},"required":["uri"],"type":"object"}},"required":["method","params"],"type":"object"};
+var schema49 = {"$id":"UnsubscribeRequest","properties":{"method":{"const":"resources/unsubscribe","type":"string"},"params":{"properties":{"uri":{"type":"string"}},"required":["uri"],"type":"object"}},"required":["method","params"],"type":"object"};
+var schema50 = {"$id":"ListPromptsRequest","properties":{"method":{"const":"prompts/list","type":"string"},"params":{"properties":{"cursor":{"type":"string"}},"type":"object"}},"required":["method"],"type":"object"};
+var schema51 = {"$id":"GetPromptRequest","properties":{"method":{"const":"prompts/get","type":"string"},"params":{"properties":{"arguments":{"additionalProperties":{"type":"string"},"type":"object"},"name":{"type":"string"}},"required":["name"],"type":"object"}},"required":["method","params"],"type":"object"};
+var schema52 = {"$id":"ListToolsRequest","properties":{"method":{"const":"tools/list","type":"string"},"params":{"properties":{"cursor":{"type":"string"}},"type":"object"}},"required":["method"],"type":"object"};
+var schema35 = {"$id":"InitializeRequest","properties":{"method":{"const":"initialize","type":"string"},"params":{"properties":{"capabilities":{"$ref":"ClientCapabilities"},"clientInfo":{"$ref":"Implementation"},"protocolVersion":{"type":"string"}},"required":["capabilities","clientInfo","protocolVersion"],"type":"object"}},"required":["method","params"],"type":"object"};
+var schema37 = {"$id":"Implementation","properties":{"name":{"type":"string"},"title":{"type":"string"},"version":{"type":"string"}},"required":["name","version"],"type":"object"};
 
-// prettier-ignore
-const schema34 = {"$id":"ClientRequest","type":"object","required":["method"],"discriminator":{"propertyName":"method"},"oneOf":[{"$ref":"InitializeRequest"},{"$ref":"PingRequest"},{"$ref":"ListResourcesRequest"},{"$ref":"ListResourceTemplatesRequest"},{"$ref":"ReadResourceRequest"},{"$ref":"SubscribeRequest"},{"$ref":"UnsubscribeRequest"},{"$ref":"ListPromptsRequest"},{"$ref":"GetPromptRequest"},{"$ref":"ListToolsRequest"},{"$ref":"CallToolRequest"},{"$ref":"SetLevelRequest"},{"$ref":"CompleteRequest"}]};
-
-// prettier-ignore
-const schema45 = {"$id":"ListResourcesRequest","properties":{"method":{"const":"resources/list","type":"string"},"params":{"properties":{"cursor":{"type":"string"}},"type":"object"}},"required":["method"],"type":"object"};
-
-// prettier-ignore
-const schema46 = {"$id":"ListResourceTemplatesRequest","properties":{"method":{"const":"resources/templates/list","type":"string"},"params":{"properties":{"cursor":{"type":"string"}},"type":"object"}},"required":["method"],"type":"object"};
-
-// prettier-ignore
-const schema47 = {"$id":"ReadResourceRequest","properties":{"method":{"const":"resources/read","type":"string"},"params":{"properties":{"uri":{"type":"string"}},"required":["uri"],"type":"object"}},"required":["method","params"],"type":"object"};
-
-// prettier-ignore
-const schema48 = {"$id":"SubscribeRequest","properties":{"method":{"const":"resources/subscribe","type":"string"},"params":{"properties":{"uri":{"type":"string"}},"required":["uri"],"type":"object"}},"required":["method","params"],"type":"object"};
-
-// prettier-ignore
-const schema49 = {"$id":"UnsubscribeRequest","properties":{"method":{"const":"resources/unsubscribe","type":"string"},"params":{"properties":{"uri":{"type":"string"}},"required":["uri"],"type":"object"}},"required":["method","params"],"type":"object"};
-
-// prettier-ignore
-const schema50 = {"$id":"ListPromptsRequest","properties":{"method":{"const":"prompts/list","type":"string"},"params":{"properties":{"cursor":{"type":"string"}},"type":"object"}},"required":["method"],"type":"object"};
-
-// prettier-ignore
-const schema51 = {"$id":"GetPromptRequest","properties":{"method":{"const":"prompts/get","type":"string"},"params":{"properties":{"arguments":{"additionalProperties":{"type":"string"},"type":"object"},"name":{"type":"string"}},"required":["name"],"type":"object"}},"required":["method","params"],"type":"object"};
-
-// prettier-ignore
-const schema52 = {"$id":"ListToolsRequest","properties":{"method":{"const":"tools/list","type":"string"},"params":{"properties":{"cursor":{"type":"string"}},"type":"object"}},"required":["method"],"type":"object"};
-
-// prettier-ignore
-const schema35 = {"$id":"InitializeRequest","properties":{"method":{"const":"initialize","type":"string"},"params":{"properties":{"capabilities":{"$ref":"ClientCapabilities"},"clientInfo":{"$ref":"Implementation"},"protocolVersion":{"type":"string"}},"required":["capabilities","clientInfo","protocolVersion"],"type":"object"}},"required":["method","params"],"type":"object"};
-
-// prettier-ignore
-const schema37 = {"$id":"Implementation","properties":{"name":{"type":"string"},"title":{"type":"string"},"version":{"type":"string"}},"required":["name","version"],"type":"object"};
-
-// prettier-ignore
-function validate40(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="InitializeRequest" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
-        validate40.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop77 = data.method;
-        if(prop77 !== undefined){
-          let data0 = prop77;
-          const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate40.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("initialize" !== data0){
-            validate40.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "initialize"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop78 = data.params;
-          if(prop78 !== undefined){
-            let data1 = prop78;
-            const _errs3 = errors;
-            if(errors === _errs3){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                let missing1;
-                if((((data1.capabilities === undefined) && (missing1 = "capabilities")) || ((data1.clientInfo === undefined) && (missing1 = "clientInfo"))) || ((data1.protocolVersion === undefined) && (missing1 = "protocolVersion"))){
-                  validate40.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
-                  return false;
-                }
-                else {
-                  const prop79 = data1.capabilities;
-                  if(prop79 !== undefined){
-                    let data2 = prop79;
-                    const _errs5 = errors;
-                    const _errs6 = errors;
-                    if(errors === _errs6){
-                      if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                        const prop80 = data2.elicitation;
-                        if(prop80 !== undefined){
-                          let data3 = prop80;
-                          const _errs8 = errors;
-                          if(errors === _errs8){
-                            if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-                            }
-                            else {
-                              validate40.errors = [{instancePath:instancePath+"/params/capabilities/elicitation",schemaPath:"ClientCapabilities/properties/elicitation/type",keyword:"type",params:{type: "object"}}];
-                              return false;
-                            }
-                          }
-                          var valid3 = _errs8 === errors;
-                        }
-                        else {
-                          var valid3 = true;
-                        }
-                        if(valid3){
-                          const prop81 = data2.experimental;
-                          if(prop81 !== undefined){
-                            let data4 = prop81;
-                            const _errs11 = errors;
-                            if(errors === _errs11){
-                              if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-                                for(const key0 in data4){
-                                  let data5 = data4[key0];
-                                  const _errs14 = errors;
-                                  if(errors === _errs14){
-                                    if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
-                                    }
-                                    else {
-                                      validate40.errors = [{instancePath:instancePath+"/params/capabilities/experimental/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"ClientCapabilities/properties/experimental/additionalProperties/type",keyword:"type",params:{type: "object"}}];
-                                      return false;
-                                    }
-                                  }
-                                  var valid4 = _errs14 === errors;
-                                  if(!valid4){
-                                    break;
-                                  }
-                                }
-                              }
-                              else {
-                                validate40.errors = [{instancePath:instancePath+"/params/capabilities/experimental",schemaPath:"ClientCapabilities/properties/experimental/type",keyword:"type",params:{type: "object"}}];
-                                return false;
-                              }
-                            }
-                            var valid3 = _errs11 === errors;
-                          }
-                          else {
-                            var valid3 = true;
-                          }
-                          if(valid3){
-                            const prop82 = data2.roots;
-                            if(prop82 !== undefined){
-                              let data6 = prop82;
-                              const _errs17 = errors;
-                              if(errors === _errs17){
-                                if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-                                  const prop83 = data6.listChanged;
-                                  if(prop83 !== undefined){
-                                    if(typeof prop83 !== "boolean"){
-                                      validate40.errors = [{instancePath:instancePath+"/params/capabilities/roots/listChanged",schemaPath:"ClientCapabilities/properties/roots/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
-                                      return false;
-                                    }
-                                  }
-                                }
-                                else {
-                                  validate40.errors = [{instancePath:instancePath+"/params/capabilities/roots",schemaPath:"ClientCapabilities/properties/roots/type",keyword:"type",params:{type: "object"}}];
-                                  return false;
-                                }
-                              }
-                              var valid3 = _errs17 === errors;
-                            }
-                            else {
-                              var valid3 = true;
-                            }
-                            if(valid3){
-                              const prop84 = data2.sampling;
-                              if(prop84 !== undefined){
-                                let data8 = prop84;
-                                const _errs21 = errors;
-                                if(errors === _errs21){
-                                  if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
-                                  }
-                                  else {
-                                    validate40.errors = [{instancePath:instancePath+"/params/capabilities/sampling",schemaPath:"ClientCapabilities/properties/sampling/type",keyword:"type",params:{type: "object"}}];
-                                    return false;
-                                  }
-                                }
-                                var valid3 = _errs21 === errors;
-                              }
-                              else {
-                                var valid3 = true;
-                              }
-                            }
-                          }
-                        }
-                      }
-                      else {
-                        validate40.errors = [{instancePath:instancePath+"/params/capabilities",schemaPath:"ClientCapabilities/type",keyword:"type",params:{type: "object"}}];
-                        return false;
-                      }
-                    }
-                    var valid1 = _errs5 === errors;
-                  }
-                  else {
-                    var valid1 = true;
-                  }
-                  if(valid1){
-                    const prop85 = data1.clientInfo;
-                    if(prop85 !== undefined){
-                      let data9 = prop85;
-                      const _errs24 = errors;
-                      const _errs25 = errors;
-                      if(errors === _errs25){
-                        if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
-                          let missing2;
-                          if(((data9.name === undefined) && (missing2 = "name")) || ((data9.version === undefined) && (missing2 = "version"))){
-                            validate40.errors = [{instancePath:instancePath+"/params/clientInfo",schemaPath:"Implementation/required",keyword:"required",params:{missingProperty: missing2}}];
-                            return false;
-                          }
-                          else {
-                            const prop86 = data9.name;
-                            if(prop86 !== undefined){
-                              const _errs27 = errors;
-                              if(typeof prop86 !== "string"){
-                                validate40.errors = [{instancePath:instancePath+"/params/clientInfo/name",schemaPath:"Implementation/properties/name/type",keyword:"type",params:{type: "string"}}];
-                                return false;
-                              }
-                              var valid7 = _errs27 === errors;
-                            }
-                            else {
-                              var valid7 = true;
-                            }
-                            if(valid7){
-                              const prop87 = data9.title;
-                              if(prop87 !== undefined){
-                                const _errs29 = errors;
-                                if(typeof prop87 !== "string"){
-                                  validate40.errors = [{instancePath:instancePath+"/params/clientInfo/title",schemaPath:"Implementation/properties/title/type",keyword:"type",params:{type: "string"}}];
-                                  return false;
-                                }
-                                var valid7 = _errs29 === errors;
-                              }
-                              else {
-                                var valid7 = true;
-                              }
-                              if(valid7){
-                                const prop88 = data9.version;
-                                if(prop88 !== undefined){
-                                  const _errs31 = errors;
-                                  if(typeof prop88 !== "string"){
-                                    validate40.errors = [{instancePath:instancePath+"/params/clientInfo/version",schemaPath:"Implementation/properties/version/type",keyword:"type",params:{type: "string"}}];
-                                    return false;
-                                  }
-                                  var valid7 = _errs31 === errors;
-                                }
-                                else {
-                                  var valid7 = true;
-                                }
-                              }
-                            }
-                          }
-                        }
-                        else {
-                          validate40.errors = [{instancePath:instancePath+"/params/clientInfo",schemaPath:"Implementation/type",keyword:"type",params:{type: "object"}}];
-                          return false;
-                        }
-                      }
-                      var valid1 = _errs24 === errors;
-                    }
-                    else {
-                      var valid1 = true;
-                    }
-                    if(valid1){
-                      const prop89 = data1.protocolVersion;
-                      if(prop89 !== undefined){
-                        const _errs33 = errors;
-                        if(typeof prop89 !== "string"){
-                          validate40.errors = [{instancePath:instancePath+"/params/protocolVersion",schemaPath:"#/properties/params/properties/protocolVersion/type",keyword:"type",params:{type: "string"}}];
-                          return false;
-                        }
-                        var valid1 = _errs33 === errors;
-                      }
-                      else {
-                        var valid1 = true;
-                      }
-                    }
-                  }
-                }
-              }
-              else {
-                validate40.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate40.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate40.errors = vErrors;
-  return errors === 0;
+function validate40(data, valCxt){
+"use strict"; /*# sourceURL="InitializeRequest" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
+validate40.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.method !== undefined){
+var data0 = data.method;
+var _errs1 = errors;
+if(typeof data0 !== "string"){
+validate40.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("initialize" !== data0){
+validate40.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "initialize"}}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.params !== undefined){
+var data1 = data.params;
+var _errs3 = errors;
+if(errors === _errs3){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+var missing1;
+if((((data1.capabilities === undefined) && (missing1 = "capabilities")) || ((data1.clientInfo === undefined) && (missing1 = "clientInfo"))) || ((data1.protocolVersion === undefined) && (missing1 = "protocolVersion"))){
+validate40.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
+return false;
+}
+else {
+if(data1.capabilities !== undefined){
+var data2 = data1.capabilities;
+var _errs5 = errors;
+var _errs6 = errors;
+if(errors === _errs6){
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+if(data2.elicitation !== undefined){
+var data3 = data2.elicitation;
+var _errs8 = errors;
+if(errors === _errs8){
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+}
+else {
+validate40.errors = [{instancePath:instancePath+"/params/capabilities/elicitation",schemaPath:"ClientCapabilities/properties/elicitation/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid3 = _errs8 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data2.experimental !== undefined){
+var data4 = data2.experimental;
+var _errs11 = errors;
+if(errors === _errs11){
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+for(var key0 in data4){
+var data5 = data4[key0];
+var _errs14 = errors;
+if(errors === _errs14){
+if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+}
+else {
+validate40.errors = [{instancePath:instancePath+"/params/capabilities/experimental/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"ClientCapabilities/properties/experimental/additionalProperties/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid4 = _errs14 === errors;
+if(!valid4){
+break;
+}
+}
+}
+else {
+validate40.errors = [{instancePath:instancePath+"/params/capabilities/experimental",schemaPath:"ClientCapabilities/properties/experimental/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid3 = _errs11 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data2.roots !== undefined){
+var data6 = data2.roots;
+var _errs17 = errors;
+if(errors === _errs17){
+if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+if(data6.listChanged !== undefined){
+if(typeof data6.listChanged !== "boolean"){
+validate40.errors = [{instancePath:instancePath+"/params/capabilities/roots/listChanged",schemaPath:"ClientCapabilities/properties/roots/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
+return false;
+}
+}
+}
+else {
+validate40.errors = [{instancePath:instancePath+"/params/capabilities/roots",schemaPath:"ClientCapabilities/properties/roots/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid3 = _errs17 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data2.sampling !== undefined){
+var data8 = data2.sampling;
+var _errs21 = errors;
+if(errors === _errs21){
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+}
+else {
+validate40.errors = [{instancePath:instancePath+"/params/capabilities/sampling",schemaPath:"ClientCapabilities/properties/sampling/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid3 = _errs21 === errors;
+}
+else {
+var valid3 = true;
+}
+}
+}
+}
+}
+else {
+validate40.errors = [{instancePath:instancePath+"/params/capabilities",schemaPath:"ClientCapabilities/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid1 = _errs5 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data1.clientInfo !== undefined){
+var data9 = data1.clientInfo;
+var _errs24 = errors;
+var _errs25 = errors;
+if(errors === _errs25){
+if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+var missing2;
+if(((data9.name === undefined) && (missing2 = "name")) || ((data9.version === undefined) && (missing2 = "version"))){
+validate40.errors = [{instancePath:instancePath+"/params/clientInfo",schemaPath:"Implementation/required",keyword:"required",params:{missingProperty: missing2}}];
+return false;
+}
+else {
+if(data9.name !== undefined){
+var _errs27 = errors;
+if(typeof data9.name !== "string"){
+validate40.errors = [{instancePath:instancePath+"/params/clientInfo/name",schemaPath:"Implementation/properties/name/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid7 = _errs27 === errors;
+}
+else {
+var valid7 = true;
+}
+if(valid7){
+if(data9.title !== undefined){
+var _errs29 = errors;
+if(typeof data9.title !== "string"){
+validate40.errors = [{instancePath:instancePath+"/params/clientInfo/title",schemaPath:"Implementation/properties/title/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid7 = _errs29 === errors;
+}
+else {
+var valid7 = true;
+}
+if(valid7){
+if(data9.version !== undefined){
+var _errs31 = errors;
+if(typeof data9.version !== "string"){
+validate40.errors = [{instancePath:instancePath+"/params/clientInfo/version",schemaPath:"Implementation/properties/version/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid7 = _errs31 === errors;
+}
+else {
+var valid7 = true;
+}
+}
+}
+}
+}
+else {
+validate40.errors = [{instancePath:instancePath+"/params/clientInfo",schemaPath:"Implementation/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid1 = _errs24 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data1.protocolVersion !== undefined){
+var _errs33 = errors;
+if(typeof data1.protocolVersion !== "string"){
+validate40.errors = [{instancePath:instancePath+"/params/protocolVersion",schemaPath:"#/properties/params/properties/protocolVersion/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid1 = _errs33 === errors;
+}
+else {
+var valid1 = true;
+}
+}
+}
+}
+}
+else {
+validate40.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate40.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate40.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
-const schema38 = {"$id":"PingRequest","properties":{"method":{"const":"ping","type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"properties":{"progressToken":{"$ref":"ProgressToken"}},"type":"object"}},"type":"object"}},"required":["method"],"type":"object"};
+var schema38 = {"$id":"PingRequest","properties":{"method":{"const":"ping","type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"properties":{"progressToken":{"$ref":"ProgressToken"}},"type":"object"}},"type":"object"}},"required":["method"],"type":"object"};
 
-// prettier-ignore
-function validate41(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="PingRequest" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.method === undefined) && (missing0 = "method")){
-        validate41.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop90 = data.method;
-        if(prop90 !== undefined){
-          let data0 = prop90;
-          const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate41.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("ping" !== data0){
-            validate41.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "ping"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop91 = data.params;
-          if(prop91 !== undefined){
-            let data1 = prop91;
-            const _errs3 = errors;
-            if(errors === _errs3){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                const prop92 = data1._meta;
-                if(prop92 !== undefined){
-                  let data2 = prop92;
-                  const _errs6 = errors;
-                  if(errors === _errs6){
-                    if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                      const prop93 = data2.progressToken;
-                      if(prop93 !== undefined){
-                        let data3 = prop93;
-                        if((typeof data3 !== "string") && (!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))))){
-                          validate41.errors = [{instancePath:instancePath+"/params/_meta/progressToken",schemaPath:"ProgressToken/type",keyword:"type",params:{type: schema31.type}}];
-                          return false;
-                        }
-                      }
-                    }
-                    else {
-                      validate41.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-                      return false;
-                    }
-                  }
-                }
-              }
-              else {
-                validate41.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate41.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate41.errors = vErrors;
-  return errors === 0;
+function validate41(data, valCxt){
+"use strict"; /*# sourceURL="PingRequest" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if((data.method === undefined) && (missing0 = "method")){
+validate41.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.method !== undefined){
+var data0 = data.method;
+var _errs1 = errors;
+if(typeof data0 !== "string"){
+validate41.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("ping" !== data0){
+validate41.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "ping"}}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.params !== undefined){
+var data1 = data.params;
+var _errs3 = errors;
+if(errors === _errs3){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(data1._meta !== undefined){
+var data2 = data1._meta;
+var _errs6 = errors;
+if(errors === _errs6){
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+if(data2.progressToken !== undefined){
+var data3 = data2.progressToken;
+if((typeof data3 !== "string") && (!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))))){
+validate41.errors = [{instancePath:instancePath+"/params/_meta/progressToken",schemaPath:"ProgressToken/type",keyword:"type",params:{type: schema31.type}}];
+return false;
+}
+}
+}
+else {
+validate41.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+}
+}
+else {
+validate41.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate41.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate41.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
-const schema40 = {"$id":"SetLevelRequest","properties":{"method":{"const":"logging/setLevel","type":"string"},"params":{"properties":{"level":{"$ref":"LoggingLevel"}},"required":["level"],"type":"object"}},"required":["method","params"],"type":"object"};
+var schema40 = {"$id":"SetLevelRequest","properties":{"method":{"const":"logging/setLevel","type":"string"},"params":{"properties":{"level":{"$ref":"LoggingLevel"}},"required":["level"],"type":"object"}},"required":["method","params"],"type":"object"};
+var schema41 = {"$id":"LoggingLevel","enum":["alert","critical","debug","emergency","error","info","notice","warning"],"type":"string"};
 
-// prettier-ignore
-const schema41 = {"$id":"LoggingLevel","enum":["alert","critical","debug","emergency","error","info","notice","warning"],"type":"string"};
-
-// prettier-ignore
-function validate42(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="SetLevelRequest" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
-        validate42.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop94 = data.method;
-        if(prop94 !== undefined){
-          let data0 = prop94;
-          const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate42.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("logging/setLevel" !== data0){
-            validate42.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "logging/setLevel"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop95 = data.params;
-          if(prop95 !== undefined){
-            let data1 = prop95;
-            const _errs3 = errors;
-            if(errors === _errs3){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                let missing1;
-                if((data1.level === undefined) && (missing1 = "level")){
-                  validate42.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
-                  return false;
-                }
-                else {
-                  const prop96 = data1.level;
-                  if(prop96 !== undefined){
-                    let data2 = prop96;
-                    if(typeof data2 !== "string"){
-                      validate42.errors = [{instancePath:instancePath+"/params/level",schemaPath:"LoggingLevel/type",keyword:"type",params:{type: "string"}}];
-                      return false;
-                    }
-                    if(!((((((((data2 === "alert") || (data2 === "critical")) || (data2 === "debug")) || (data2 === "emergency")) || (data2 === "error")) || (data2 === "info")) || (data2 === "notice")) || (data2 === "warning"))){
-                      validate42.errors = [{instancePath:instancePath+"/params/level",schemaPath:"LoggingLevel/enum",keyword:"enum",params:{allowedValues: schema41.enum}}];
-                      return false;
-                    }
-                  }
-                }
-              }
-              else {
-                validate42.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate42.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate42.errors = vErrors;
-  return errors === 0;
+function validate42(data, valCxt){
+"use strict"; /*# sourceURL="SetLevelRequest" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
+validate42.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.method !== undefined){
+var data0 = data.method;
+var _errs1 = errors;
+if(typeof data0 !== "string"){
+validate42.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("logging/setLevel" !== data0){
+validate42.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "logging/setLevel"}}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.params !== undefined){
+var data1 = data.params;
+var _errs3 = errors;
+if(errors === _errs3){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+var missing1;
+if((data1.level === undefined) && (missing1 = "level")){
+validate42.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
+return false;
+}
+else {
+if(data1.level !== undefined){
+var data2 = data1.level;
+if(typeof data2 !== "string"){
+validate42.errors = [{instancePath:instancePath+"/params/level",schemaPath:"LoggingLevel/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if(!((((((((data2 === "alert") || (data2 === "critical")) || (data2 === "debug")) || (data2 === "emergency")) || (data2 === "error")) || (data2 === "info")) || (data2 === "notice")) || (data2 === "warning"))){
+validate42.errors = [{instancePath:instancePath+"/params/level",schemaPath:"LoggingLevel/enum",keyword:"enum",params:{allowedValues: schema41.enum}}];
+return false;
+}
+}
+}
+}
+else {
+validate42.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate42.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate42.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
-const schema42 = {"$id":"CompleteRequest","properties":{"method":{"const":"completion/complete","type":"string"},"params":{"properties":{"argument":{"properties":{"name":{"type":"string"},"value":{"type":"string"}},"required":["name","value"],"type":"object"},"context":{"properties":{"arguments":{"additionalProperties":{"type":"string"},"type":"object"}},"type":"object"},"ref":{"type":"object","required":["type"],"discriminator":{"propertyName":"type"},"oneOf":[{"$ref":"PromptReference"},{"$ref":"ResourceTemplateReference"}]}},"required":["argument","ref"],"type":"object"}},"required":["method","params"],"type":"object"};
+var schema42 = {"$id":"CompleteRequest","properties":{"method":{"const":"completion/complete","type":"string"},"params":{"properties":{"argument":{"properties":{"name":{"type":"string"},"value":{"type":"string"}},"required":["name","value"],"type":"object"},"context":{"properties":{"arguments":{"additionalProperties":{"type":"string"},"type":"object"}},"type":"object"},"ref":{"type":"object","required":["type"],"discriminator":{"propertyName":"type"},"oneOf":[{"$ref":"PromptReference"},{"$ref":"ResourceTemplateReference"}]}},"required":["argument","ref"],"type":"object"}},"required":["method","params"],"type":"object"};
+var schema43 = {"$id":"PromptReference","properties":{"name":{"type":"string"},"title":{"type":"string"},"type":{"const":"ref/prompt","type":"string"}},"required":["name","type"],"type":"object"};
+var schema44 = {"$id":"ResourceTemplateReference","properties":{"type":{"const":"ref/resource","type":"string"},"uri":{"type":"string"}},"required":["type","uri"],"type":"object"};
 
-// prettier-ignore
-const schema43 = {"$id":"PromptReference","properties":{"name":{"type":"string"},"title":{"type":"string"},"type":{"const":"ref/prompt","type":"string"}},"required":["name","type"],"type":"object"};
-
-// prettier-ignore
-const schema44 = {"$id":"ResourceTemplateReference","properties":{"type":{"const":"ref/resource","type":"string"},"uri":{"type":"string"}},"required":["type","uri"],"type":"object"};
-
-// prettier-ignore
-function validate43(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="CompleteRequest" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
-        validate43.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop97 = data.method;
-        if(prop97 !== undefined){
-          let data0 = prop97;
-          const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate43.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("completion/complete" !== data0){
-            validate43.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "completion/complete"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop98 = data.params;
-          if(prop98 !== undefined){
-            let data1 = prop98;
-            const _errs3 = errors;
-            if(errors === _errs3){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                let missing1;
-                if(((data1.argument === undefined) && (missing1 = "argument")) || ((data1.ref === undefined) && (missing1 = "ref"))){
-                  validate43.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
-                  return false;
-                }
-                else {
-                  const prop99 = data1.argument;
-                  if(prop99 !== undefined){
-                    let data2 = prop99;
-                    const _errs5 = errors;
-                    if(errors === _errs5){
-                      if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                        let missing2;
-                        if(((data2.name === undefined) && (missing2 = "name")) || ((data2.value === undefined) && (missing2 = "value"))){
-                          validate43.errors = [{instancePath:instancePath+"/params/argument",schemaPath:"#/properties/params/properties/argument/required",keyword:"required",params:{missingProperty: missing2}}];
-                          return false;
-                        }
-                        else {
-                          const prop100 = data2.name;
-                          if(prop100 !== undefined){
-                            const _errs7 = errors;
-                            if(typeof prop100 !== "string"){
-                              validate43.errors = [{instancePath:instancePath+"/params/argument/name",schemaPath:"#/properties/params/properties/argument/properties/name/type",keyword:"type",params:{type: "string"}}];
-                              return false;
-                            }
-                            var valid2 = _errs7 === errors;
-                          }
-                          else {
-                            var valid2 = true;
-                          }
-                          if(valid2){
-                            const prop101 = data2.value;
-                            if(prop101 !== undefined){
-                              const _errs9 = errors;
-                              if(typeof prop101 !== "string"){
-                                validate43.errors = [{instancePath:instancePath+"/params/argument/value",schemaPath:"#/properties/params/properties/argument/properties/value/type",keyword:"type",params:{type: "string"}}];
-                                return false;
-                              }
-                              var valid2 = _errs9 === errors;
-                            }
-                            else {
-                              var valid2 = true;
-                            }
-                          }
-                        }
-                      }
-                      else {
-                        validate43.errors = [{instancePath:instancePath+"/params/argument",schemaPath:"#/properties/params/properties/argument/type",keyword:"type",params:{type: "object"}}];
-                        return false;
-                      }
-                    }
-                    var valid1 = _errs5 === errors;
-                  }
-                  else {
-                    var valid1 = true;
-                  }
-                  if(valid1){
-                    const prop102 = data1.context;
-                    if(prop102 !== undefined){
-                      let data5 = prop102;
-                      const _errs11 = errors;
-                      if(errors === _errs11){
-                        if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
-                          const prop103 = data5.arguments;
-                          if(prop103 !== undefined){
-                            let data6 = prop103;
-                            const _errs13 = errors;
-                            if(errors === _errs13){
-                              if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-                                for(const key0 in data6){
-                                  const _errs16 = errors;
-                                  if(typeof data6[key0] !== "string"){
-                                    validate43.errors = [{instancePath:instancePath+"/params/context/arguments/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/params/properties/context/properties/arguments/additionalProperties/type",keyword:"type",params:{type: "string"}}];
-                                    return false;
-                                  }
-                                  var valid4 = _errs16 === errors;
-                                  if(!valid4){
-                                    break;
-                                  }
-                                }
-                              }
-                              else {
-                                validate43.errors = [{instancePath:instancePath+"/params/context/arguments",schemaPath:"#/properties/params/properties/context/properties/arguments/type",keyword:"type",params:{type: "object"}}];
-                                return false;
-                              }
-                            }
-                          }
-                        }
-                        else {
-                          validate43.errors = [{instancePath:instancePath+"/params/context",schemaPath:"#/properties/params/properties/context/type",keyword:"type",params:{type: "object"}}];
-                          return false;
-                        }
-                      }
-                      var valid1 = _errs11 === errors;
-                    }
-                    else {
-                      var valid1 = true;
-                    }
-                    if(valid1){
-                      const prop104 = data1.ref;
-                      if(prop104 !== undefined){
-                        let data8 = prop104;
-                        const _errs18 = errors;
-                        if(errors === _errs18){
-                          if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
-                            let missing3;
-                            if((data8.type === undefined) && (missing3 = "type")){
-                              validate43.errors = [{instancePath:instancePath+"/params/ref",schemaPath:"#/properties/params/properties/ref/required",keyword:"required",params:{missingProperty: missing3}}];
-                              return false;
-                            }
-                            else {
-                              const tag0 = data8.type;
-                              if(typeof tag0 == "string"){
-                                if(tag0 === "ref/prompt"){
-                                  const _errs22 = errors;
-                                  if(errors === _errs22){
-                                    if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
-                                      let missing4;
-                                      if(((data8.name === undefined) && (missing4 = "name")) || ((data8.type === undefined) && (missing4 = "type"))){
-                                        validate43.errors = [{instancePath:instancePath+"/params/ref",schemaPath:"PromptReference/required",keyword:"required",params:{missingProperty: missing4}}];
-                                        return false;
-                                      }
-                                      else {
-                                        const prop105 = data8.name;
-                                        if(prop105 !== undefined){
-                                          const _errs24 = errors;
-                                          if(typeof prop105 !== "string"){
-                                            validate43.errors = [{instancePath:instancePath+"/params/ref/name",schemaPath:"PromptReference/properties/name/type",keyword:"type",params:{type: "string"}}];
-                                            return false;
-                                          }
-                                          var valid8 = _errs24 === errors;
-                                        }
-                                        else {
-                                          var valid8 = true;
-                                        }
-                                        if(valid8){
-                                          const prop106 = data8.title;
-                                          if(prop106 !== undefined){
-                                            const _errs26 = errors;
-                                            if(typeof prop106 !== "string"){
-                                              validate43.errors = [{instancePath:instancePath+"/params/ref/title",schemaPath:"PromptReference/properties/title/type",keyword:"type",params:{type: "string"}}];
-                                              return false;
-                                            }
-                                            var valid8 = _errs26 === errors;
-                                          }
-                                          else {
-                                            var valid8 = true;
-                                          }
-                                          if(valid8){
-                                            const prop107 = data8.type;
-                                            if(prop107 !== undefined){
-                                              let data11 = prop107;
-                                              const _errs28 = errors;
-                                              if(typeof data11 !== "string"){
-                                                validate43.errors = [{instancePath:instancePath+"/params/ref/type",schemaPath:"PromptReference/properties/type/type",keyword:"type",params:{type: "string"}}];
-                                                return false;
-                                              }
-                                              if("ref/prompt" !== data11){
-                                                validate43.errors = [{instancePath:instancePath+"/params/ref/type",schemaPath:"PromptReference/properties/type/const",keyword:"const",params:{allowedValue: "ref/prompt"}}];
-                                                return false;
-                                              }
-                                              var valid8 = _errs28 === errors;
-                                            }
-                                            else {
-                                              var valid8 = true;
-                                            }
-                                          }
-                                        }
-                                      }
-                                    }
-                                    else {
-                                      validate43.errors = [{instancePath:instancePath+"/params/ref",schemaPath:"PromptReference/type",keyword:"type",params:{type: "object"}}];
-                                      return false;
-                                    }
-                                  }
-                                }
-                                else if(tag0 === "ref/resource"){
-                                  const _errs31 = errors;
-                                  if(errors === _errs31){
-                                    if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
-                                      let missing5;
-                                      if(((data8.type === undefined) && (missing5 = "type")) || ((data8.uri === undefined) && (missing5 = "uri"))){
-                                        validate43.errors = [{instancePath:instancePath+"/params/ref",schemaPath:"ResourceTemplateReference/required",keyword:"required",params:{missingProperty: missing5}}];
-                                        return false;
-                                      }
-                                      else {
-                                        const prop108 = data8.type;
-                                        if(prop108 !== undefined){
-                                          let data12 = prop108;
-                                          const _errs33 = errors;
-                                          if(typeof data12 !== "string"){
-                                            validate43.errors = [{instancePath:instancePath+"/params/ref/type",schemaPath:"ResourceTemplateReference/properties/type/type",keyword:"type",params:{type: "string"}}];
-                                            return false;
-                                          }
-                                          if("ref/resource" !== data12){
-                                            validate43.errors = [{instancePath:instancePath+"/params/ref/type",schemaPath:"ResourceTemplateReference/properties/type/const",keyword:"const",params:{allowedValue: "ref/resource"}}];
-                                            return false;
-                                          }
-                                          var valid11 = _errs33 === errors;
-                                        }
-                                        else {
-                                          var valid11 = true;
-                                        }
-                                        if(valid11){
-                                          const prop109 = data8.uri;
-                                          if(prop109 !== undefined){
-                                            const _errs35 = errors;
-                                            if(typeof prop109 !== "string"){
-                                              validate43.errors = [{instancePath:instancePath+"/params/ref/uri",schemaPath:"ResourceTemplateReference/properties/uri/type",keyword:"type",params:{type: "string"}}];
-                                              return false;
-                                            }
-                                            var valid11 = _errs35 === errors;
-                                          }
-                                          else {
-                                            var valid11 = true;
-                                          }
-                                        }
-                                      }
-                                    }
-                                    else {
-                                      validate43.errors = [{instancePath:instancePath+"/params/ref",schemaPath:"ResourceTemplateReference/type",keyword:"type",params:{type: "object"}}];
-                                      return false;
-                                    }
-                                  }
-                                }
-                                else {
-                                  validate43.errors = [{instancePath:instancePath+"/params/ref",schemaPath:"#/properties/params/properties/ref/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0}}];
-                                  return false;
-                                }
-                              }
-                              else {
-                                validate43.errors = [{instancePath:instancePath+"/params/ref",schemaPath:"#/properties/params/properties/ref/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0}}];
-                                return false;
-                              }
-                            }
-                          }
-                          else {
-                            validate43.errors = [{instancePath:instancePath+"/params/ref",schemaPath:"#/properties/params/properties/ref/type",keyword:"type",params:{type: "object"}}];
-                            return false;
-                          }
-                        }
-                        var valid1 = _errs18 === errors;
-                      }
-                      else {
-                        var valid1 = true;
-                      }
-                    }
-                  }
-                }
-              }
-              else {
-                validate43.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate43.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate43.errors = vErrors;
-  return errors === 0;
+function validate43(data, valCxt){
+"use strict"; /*# sourceURL="CompleteRequest" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
+validate43.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.method !== undefined){
+var data0 = data.method;
+var _errs1 = errors;
+if(typeof data0 !== "string"){
+validate43.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("completion/complete" !== data0){
+validate43.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "completion/complete"}}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.params !== undefined){
+var data1 = data.params;
+var _errs3 = errors;
+if(errors === _errs3){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+var missing1;
+if(((data1.argument === undefined) && (missing1 = "argument")) || ((data1.ref === undefined) && (missing1 = "ref"))){
+validate43.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
+return false;
+}
+else {
+if(data1.argument !== undefined){
+var data2 = data1.argument;
+var _errs5 = errors;
+if(errors === _errs5){
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+var missing2;
+if(((data2.name === undefined) && (missing2 = "name")) || ((data2.value === undefined) && (missing2 = "value"))){
+validate43.errors = [{instancePath:instancePath+"/params/argument",schemaPath:"#/properties/params/properties/argument/required",keyword:"required",params:{missingProperty: missing2}}];
+return false;
+}
+else {
+if(data2.name !== undefined){
+var _errs7 = errors;
+if(typeof data2.name !== "string"){
+validate43.errors = [{instancePath:instancePath+"/params/argument/name",schemaPath:"#/properties/params/properties/argument/properties/name/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid2 = _errs7 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data2.value !== undefined){
+var _errs9 = errors;
+if(typeof data2.value !== "string"){
+validate43.errors = [{instancePath:instancePath+"/params/argument/value",schemaPath:"#/properties/params/properties/argument/properties/value/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid2 = _errs9 === errors;
+}
+else {
+var valid2 = true;
+}
+}
+}
+}
+else {
+validate43.errors = [{instancePath:instancePath+"/params/argument",schemaPath:"#/properties/params/properties/argument/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid1 = _errs5 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data1.context !== undefined){
+var data5 = data1.context;
+var _errs11 = errors;
+if(errors === _errs11){
+if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+if(data5.arguments !== undefined){
+var data6 = data5.arguments;
+var _errs13 = errors;
+if(errors === _errs13){
+if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+for(var key0 in data6){
+var _errs16 = errors;
+if(typeof data6[key0] !== "string"){
+validate43.errors = [{instancePath:instancePath+"/params/context/arguments/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/params/properties/context/properties/arguments/additionalProperties/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid4 = _errs16 === errors;
+if(!valid4){
+break;
+}
+}
+}
+else {
+validate43.errors = [{instancePath:instancePath+"/params/context/arguments",schemaPath:"#/properties/params/properties/context/properties/arguments/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+}
+}
+else {
+validate43.errors = [{instancePath:instancePath+"/params/context",schemaPath:"#/properties/params/properties/context/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid1 = _errs11 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data1.ref !== undefined){
+var data8 = data1.ref;
+var _errs18 = errors;
+if(errors === _errs18){
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+var missing3;
+if((data8.type === undefined) && (missing3 = "type")){
+validate43.errors = [{instancePath:instancePath+"/params/ref",schemaPath:"#/properties/params/properties/ref/required",keyword:"required",params:{missingProperty: missing3}}];
+return false;
+}
+else {
+var tag0 = data8.type;
+if(typeof tag0 == "string"){
+if(tag0 === "ref/prompt"){
+var _errs22 = errors;
+if(errors === _errs22){
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+var missing4;
+if(((data8.name === undefined) && (missing4 = "name")) || ((data8.type === undefined) && (missing4 = "type"))){
+validate43.errors = [{instancePath:instancePath+"/params/ref",schemaPath:"PromptReference/required",keyword:"required",params:{missingProperty: missing4}}];
+return false;
+}
+else {
+if(data8.name !== undefined){
+var _errs24 = errors;
+if(typeof data8.name !== "string"){
+validate43.errors = [{instancePath:instancePath+"/params/ref/name",schemaPath:"PromptReference/properties/name/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid8 = _errs24 === errors;
+}
+else {
+var valid8 = true;
+}
+if(valid8){
+if(data8.title !== undefined){
+var _errs26 = errors;
+if(typeof data8.title !== "string"){
+validate43.errors = [{instancePath:instancePath+"/params/ref/title",schemaPath:"PromptReference/properties/title/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid8 = _errs26 === errors;
+}
+else {
+var valid8 = true;
+}
+if(valid8){
+if(data8.type !== undefined){
+var data11 = data8.type;
+var _errs28 = errors;
+if(typeof data11 !== "string"){
+validate43.errors = [{instancePath:instancePath+"/params/ref/type",schemaPath:"PromptReference/properties/type/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("ref/prompt" !== data11){
+validate43.errors = [{instancePath:instancePath+"/params/ref/type",schemaPath:"PromptReference/properties/type/const",keyword:"const",params:{allowedValue: "ref/prompt"}}];
+return false;
+}
+var valid8 = _errs28 === errors;
+}
+else {
+var valid8 = true;
+}
+}
+}
+}
+}
+else {
+validate43.errors = [{instancePath:instancePath+"/params/ref",schemaPath:"PromptReference/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+}
+else if(tag0 === "ref/resource"){
+var _errs31 = errors;
+if(errors === _errs31){
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+var missing5;
+if(((data8.type === undefined) && (missing5 = "type")) || ((data8.uri === undefined) && (missing5 = "uri"))){
+validate43.errors = [{instancePath:instancePath+"/params/ref",schemaPath:"ResourceTemplateReference/required",keyword:"required",params:{missingProperty: missing5}}];
+return false;
+}
+else {
+if(data8.type !== undefined){
+var data12 = data8.type;
+var _errs33 = errors;
+if(typeof data12 !== "string"){
+validate43.errors = [{instancePath:instancePath+"/params/ref/type",schemaPath:"ResourceTemplateReference/properties/type/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("ref/resource" !== data12){
+validate43.errors = [{instancePath:instancePath+"/params/ref/type",schemaPath:"ResourceTemplateReference/properties/type/const",keyword:"const",params:{allowedValue: "ref/resource"}}];
+return false;
+}
+var valid11 = _errs33 === errors;
+}
+else {
+var valid11 = true;
+}
+if(valid11){
+if(data8.uri !== undefined){
+var _errs35 = errors;
+if(typeof data8.uri !== "string"){
+validate43.errors = [{instancePath:instancePath+"/params/ref/uri",schemaPath:"ResourceTemplateReference/properties/uri/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid11 = _errs35 === errors;
+}
+else {
+var valid11 = true;
+}
+}
+}
+}
+else {
+validate43.errors = [{instancePath:instancePath+"/params/ref",schemaPath:"ResourceTemplateReference/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+}
+else {
+validate43.errors = [{instancePath:instancePath+"/params/ref",schemaPath:"#/properties/params/properties/ref/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0}}];
+return false;
+}
+}
+else {
+validate43.errors = [{instancePath:instancePath+"/params/ref",schemaPath:"#/properties/params/properties/ref/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0}}];
+return false;
+}
+}
+}
+else {
+validate43.errors = [{instancePath:instancePath+"/params/ref",schemaPath:"#/properties/params/properties/ref/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid1 = _errs18 === errors;
+}
+else {
+var valid1 = true;
+}
+}
+}
+}
+}
+else {
+validate43.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate43.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate43.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
-function validate39(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="ClientRequest" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.method === undefined) && (missing0 = "method")){
-        validate39.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const tag0 = data.method;
-        if(typeof tag0 == "string"){
-          if(tag0 === "initialize"){
-            if(!(validate40(data))){
-              vErrors = vErrors === null ? rebaseErrors(validate40.errors, instancePath) : vErrors.concat(rebaseErrors(validate40.errors, instancePath));
-              errors = vErrors.length;
-            }
-          }
-          else if(tag0 === "ping"){
-            if(!(validate41(data))){
-              vErrors = vErrors === null ? rebaseErrors(validate41.errors, instancePath) : vErrors.concat(rebaseErrors(validate41.errors, instancePath));
-              errors = vErrors.length;
-            }
-          }
-          else if(tag0 === "resources/list"){
-            const _errs5 = errors;
-            if(errors === _errs5){
-              if(data && typeof data == "object" && !Array.isArray(data)){
-                let missing1;
-                if((data.method === undefined) && (missing1 = "method")){
-                  validate39.errors = [{instancePath,schemaPath:"ListResourcesRequest/required",keyword:"required",params:{missingProperty: missing1}}];
-                  return false;
-                }
-                else {
-                  const prop110 = data.method;
-                  if(prop110 !== undefined){
-                    let data0 = prop110;
-                    const _errs7 = errors;
-                    if(typeof data0 !== "string"){
-                      validate39.errors = [{instancePath:instancePath+"/method",schemaPath:"ListResourcesRequest/properties/method/type",keyword:"type",params:{type: "string"}}];
-                      return false;
-                    }
-                    if("resources/list" !== data0){
-                      validate39.errors = [{instancePath:instancePath+"/method",schemaPath:"ListResourcesRequest/properties/method/const",keyword:"const",params:{allowedValue: "resources/list"}}];
-                      return false;
-                    }
-                    var valid5 = _errs7 === errors;
-                  }
-                  else {
-                    var valid5 = true;
-                  }
-                  if(valid5){
-                    const prop111 = data.params;
-                    if(prop111 !== undefined){
-                      let data1 = prop111;
-                      const _errs9 = errors;
-                      if(errors === _errs9){
-                        if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                          const prop112 = data1.cursor;
-                          if(prop112 !== undefined){
-                            if(typeof prop112 !== "string"){
-                              validate39.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"ListResourcesRequest/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
-                              return false;
-                            }
-                          }
-                        }
-                        else {
-                          validate39.errors = [{instancePath:instancePath+"/params",schemaPath:"ListResourcesRequest/properties/params/type",keyword:"type",params:{type: "object"}}];
-                          return false;
-                        }
-                      }
-                      var valid5 = _errs9 === errors;
-                    }
-                    else {
-                      var valid5 = true;
-                    }
-                  }
-                }
-              }
-              else {
-                validate39.errors = [{instancePath,schemaPath:"ListResourcesRequest/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-          }
-          else if(tag0 === "resources/templates/list"){
-            const _errs14 = errors;
-            if(errors === _errs14){
-              if(data && typeof data == "object" && !Array.isArray(data)){
-                let missing2;
-                if((data.method === undefined) && (missing2 = "method")){
-                  validate39.errors = [{instancePath,schemaPath:"ListResourceTemplatesRequest/required",keyword:"required",params:{missingProperty: missing2}}];
-                  return false;
-                }
-                else {
-                  const prop113 = data.method;
-                  if(prop113 !== undefined){
-                    let data3 = prop113;
-                    const _errs16 = errors;
-                    if(typeof data3 !== "string"){
-                      validate39.errors = [{instancePath:instancePath+"/method",schemaPath:"ListResourceTemplatesRequest/properties/method/type",keyword:"type",params:{type: "string"}}];
-                      return false;
-                    }
-                    if("resources/templates/list" !== data3){
-                      validate39.errors = [{instancePath:instancePath+"/method",schemaPath:"ListResourceTemplatesRequest/properties/method/const",keyword:"const",params:{allowedValue: "resources/templates/list"}}];
-                      return false;
-                    }
-                    var valid9 = _errs16 === errors;
-                  }
-                  else {
-                    var valid9 = true;
-                  }
-                  if(valid9){
-                    const prop114 = data.params;
-                    if(prop114 !== undefined){
-                      let data4 = prop114;
-                      const _errs18 = errors;
-                      if(errors === _errs18){
-                        if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-                          const prop115 = data4.cursor;
-                          if(prop115 !== undefined){
-                            if(typeof prop115 !== "string"){
-                              validate39.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"ListResourceTemplatesRequest/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
-                              return false;
-                            }
-                          }
-                        }
-                        else {
-                          validate39.errors = [{instancePath:instancePath+"/params",schemaPath:"ListResourceTemplatesRequest/properties/params/type",keyword:"type",params:{type: "object"}}];
-                          return false;
-                        }
-                      }
-                      var valid9 = _errs18 === errors;
-                    }
-                    else {
-                      var valid9 = true;
-                    }
-                  }
-                }
-              }
-              else {
-                validate39.errors = [{instancePath,schemaPath:"ListResourceTemplatesRequest/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-          }
-          else if(tag0 === "resources/read"){
-            const _errs23 = errors;
-            if(errors === _errs23){
-              if(data && typeof data == "object" && !Array.isArray(data)){
-                let missing3;
-                if(((data.method === undefined) && (missing3 = "method")) || ((data.params === undefined) && (missing3 = "params"))){
-                  validate39.errors = [{instancePath,schemaPath:"ReadResourceRequest/required",keyword:"required",params:{missingProperty: missing3}}];
-                  return false;
-                }
-                else {
-                  const prop116 = data.method;
-                  if(prop116 !== undefined){
-                    let data6 = prop116;
-                    const _errs25 = errors;
-                    if(typeof data6 !== "string"){
-                      validate39.errors = [{instancePath:instancePath+"/method",schemaPath:"ReadResourceRequest/properties/method/type",keyword:"type",params:{type: "string"}}];
-                      return false;
-                    }
-                    if("resources/read" !== data6){
-                      validate39.errors = [{instancePath:instancePath+"/method",schemaPath:"ReadResourceRequest/properties/method/const",keyword:"const",params:{allowedValue: "resources/read"}}];
-                      return false;
-                    }
-                    var valid13 = _errs25 === errors;
-                  }
-                  else {
-                    var valid13 = true;
-                  }
-                  if(valid13){
-                    const prop117 = data.params;
-                    if(prop117 !== undefined){
-                      let data7 = prop117;
-                      const _errs27 = errors;
-                      if(errors === _errs27){
-                        if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
-                          let missing4;
-                          if((data7.uri === undefined) && (missing4 = "uri")){
-                            validate39.errors = [{instancePath:instancePath+"/params",schemaPath:"ReadResourceRequest/properties/params/required",keyword:"required",params:{missingProperty: missing4}}];
-                            return false;
-                          }
-                          else {
-                            const prop118 = data7.uri;
-                            if(prop118 !== undefined){
-                              if(typeof prop118 !== "string"){
-                                validate39.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"ReadResourceRequest/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
-                                return false;
-                              }
-                            }
-                          }
-                        }
-                        else {
-                          validate39.errors = [{instancePath:instancePath+"/params",schemaPath:"ReadResourceRequest/properties/params/type",keyword:"type",params:{type: "object"}}];
-                          return false;
-                        }
-                      }
-                      var valid13 = _errs27 === errors;
-                    }
-                    else {
-                      var valid13 = true;
-                    }
-                  }
-                }
-              }
-              else {
-                validate39.errors = [{instancePath,schemaPath:"ReadResourceRequest/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-          }
-          else if(tag0 === "resources/subscribe"){
-            const _errs32 = errors;
-            if(errors === _errs32){
-              if(data && typeof data == "object" && !Array.isArray(data)){
-                let missing5;
-                if(((data.method === undefined) && (missing5 = "method")) || ((data.params === undefined) && (missing5 = "params"))){
-                  validate39.errors = [{instancePath,schemaPath:"SubscribeRequest/required",keyword:"required",params:{missingProperty: missing5}}];
-                  return false;
-                }
-                else {
-                  const prop119 = data.method;
-                  if(prop119 !== undefined){
-                    let data9 = prop119;
-                    const _errs34 = errors;
-                    if(typeof data9 !== "string"){
-                      validate39.errors = [{instancePath:instancePath+"/method",schemaPath:"SubscribeRequest/properties/method/type",keyword:"type",params:{type: "string"}}];
-                      return false;
-                    }
-                    if("resources/subscribe" !== data9){
-                      validate39.errors = [{instancePath:instancePath+"/method",schemaPath:"SubscribeRequest/properties/method/const",keyword:"const",params:{allowedValue: "resources/subscribe"}}];
-                      return false;
-                    }
-                    var valid17 = _errs34 === errors;
-                  }
-                  else {
-                    var valid17 = true;
-                  }
-                  if(valid17){
-                    const prop120 = data.params;
-                    if(prop120 !== undefined){
-                      let data10 = prop120;
-                      const _errs36 = errors;
-                      if(errors === _errs36){
-                        if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
-                          let missing6;
-                          if((data10.uri === undefined) && (missing6 = "uri")){
-                            validate39.errors = [{instancePath:instancePath+"/params",schemaPath:"SubscribeRequest/properties/params/required",keyword:"required",params:{missingProperty: missing6}}];
-                            return false;
-                          }
-                          else {
-                            const prop121 = data10.uri;
-                            if(prop121 !== undefined){
-                              if(typeof prop121 !== "string"){
-                                validate39.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"SubscribeRequest/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
-                                return false;
-                              }
-                            }
-                          }
-                        }
-                        else {
-                          validate39.errors = [{instancePath:instancePath+"/params",schemaPath:"SubscribeRequest/properties/params/type",keyword:"type",params:{type: "object"}}];
-                          return false;
-                        }
-                      }
-                      var valid17 = _errs36 === errors;
-                    }
-                    else {
-                      var valid17 = true;
-                    }
-                  }
-                }
-              }
-              else {
-                validate39.errors = [{instancePath,schemaPath:"SubscribeRequest/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-          }
-          else if(tag0 === "resources/unsubscribe"){
-            const _errs41 = errors;
-            if(errors === _errs41){
-              if(data && typeof data == "object" && !Array.isArray(data)){
-                let missing7;
-                if(((data.method === undefined) && (missing7 = "method")) || ((data.params === undefined) && (missing7 = "params"))){
-                  validate39.errors = [{instancePath,schemaPath:"UnsubscribeRequest/required",keyword:"required",params:{missingProperty: missing7}}];
-                  return false;
-                }
-                else {
-                  const prop122 = data.method;
-                  if(prop122 !== undefined){
-                    let data12 = prop122;
-                    const _errs43 = errors;
-                    if(typeof data12 !== "string"){
-                      validate39.errors = [{instancePath:instancePath+"/method",schemaPath:"UnsubscribeRequest/properties/method/type",keyword:"type",params:{type: "string"}}];
-                      return false;
-                    }
-                    if("resources/unsubscribe" !== data12){
-                      validate39.errors = [{instancePath:instancePath+"/method",schemaPath:"UnsubscribeRequest/properties/method/const",keyword:"const",params:{allowedValue: "resources/unsubscribe"}}];
-                      return false;
-                    }
-                    var valid21 = _errs43 === errors;
-                  }
-                  else {
-                    var valid21 = true;
-                  }
-                  if(valid21){
-                    const prop123 = data.params;
-                    if(prop123 !== undefined){
-                      let data13 = prop123;
-                      const _errs45 = errors;
-                      if(errors === _errs45){
-                        if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
-                          let missing8;
-                          if((data13.uri === undefined) && (missing8 = "uri")){
-                            validate39.errors = [{instancePath:instancePath+"/params",schemaPath:"UnsubscribeRequest/properties/params/required",keyword:"required",params:{missingProperty: missing8}}];
-                            return false;
-                          }
-                          else {
-                            const prop124 = data13.uri;
-                            if(prop124 !== undefined){
-                              if(typeof prop124 !== "string"){
-                                validate39.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"UnsubscribeRequest/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
-                                return false;
-                              }
-                            }
-                          }
-                        }
-                        else {
-                          validate39.errors = [{instancePath:instancePath+"/params",schemaPath:"UnsubscribeRequest/properties/params/type",keyword:"type",params:{type: "object"}}];
-                          return false;
-                        }
-                      }
-                      var valid21 = _errs45 === errors;
-                    }
-                    else {
-                      var valid21 = true;
-                    }
-                  }
-                }
-              }
-              else {
-                validate39.errors = [{instancePath,schemaPath:"UnsubscribeRequest/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-          }
-          else if(tag0 === "prompts/list"){
-            const _errs50 = errors;
-            if(errors === _errs50){
-              if(data && typeof data == "object" && !Array.isArray(data)){
-                let missing9;
-                if((data.method === undefined) && (missing9 = "method")){
-                  validate39.errors = [{instancePath,schemaPath:"ListPromptsRequest/required",keyword:"required",params:{missingProperty: missing9}}];
-                  return false;
-                }
-                else {
-                  const prop125 = data.method;
-                  if(prop125 !== undefined){
-                    let data15 = prop125;
-                    const _errs52 = errors;
-                    if(typeof data15 !== "string"){
-                      validate39.errors = [{instancePath:instancePath+"/method",schemaPath:"ListPromptsRequest/properties/method/type",keyword:"type",params:{type: "string"}}];
-                      return false;
-                    }
-                    if("prompts/list" !== data15){
-                      validate39.errors = [{instancePath:instancePath+"/method",schemaPath:"ListPromptsRequest/properties/method/const",keyword:"const",params:{allowedValue: "prompts/list"}}];
-                      return false;
-                    }
-                    var valid25 = _errs52 === errors;
-                  }
-                  else {
-                    var valid25 = true;
-                  }
-                  if(valid25){
-                    const prop126 = data.params;
-                    if(prop126 !== undefined){
-                      let data16 = prop126;
-                      const _errs54 = errors;
-                      if(errors === _errs54){
-                        if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
-                          const prop127 = data16.cursor;
-                          if(prop127 !== undefined){
-                            if(typeof prop127 !== "string"){
-                              validate39.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"ListPromptsRequest/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
-                              return false;
-                            }
-                          }
-                        }
-                        else {
-                          validate39.errors = [{instancePath:instancePath+"/params",schemaPath:"ListPromptsRequest/properties/params/type",keyword:"type",params:{type: "object"}}];
-                          return false;
-                        }
-                      }
-                      var valid25 = _errs54 === errors;
-                    }
-                    else {
-                      var valid25 = true;
-                    }
-                  }
-                }
-              }
-              else {
-                validate39.errors = [{instancePath,schemaPath:"ListPromptsRequest/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-          }
-          else if(tag0 === "prompts/get"){
-            const _errs59 = errors;
-            if(errors === _errs59){
-              if(data && typeof data == "object" && !Array.isArray(data)){
-                let missing10;
-                if(((data.method === undefined) && (missing10 = "method")) || ((data.params === undefined) && (missing10 = "params"))){
-                  validate39.errors = [{instancePath,schemaPath:"GetPromptRequest/required",keyword:"required",params:{missingProperty: missing10}}];
-                  return false;
-                }
-                else {
-                  const prop128 = data.method;
-                  if(prop128 !== undefined){
-                    let data18 = prop128;
-                    const _errs61 = errors;
-                    if(typeof data18 !== "string"){
-                      validate39.errors = [{instancePath:instancePath+"/method",schemaPath:"GetPromptRequest/properties/method/type",keyword:"type",params:{type: "string"}}];
-                      return false;
-                    }
-                    if("prompts/get" !== data18){
-                      validate39.errors = [{instancePath:instancePath+"/method",schemaPath:"GetPromptRequest/properties/method/const",keyword:"const",params:{allowedValue: "prompts/get"}}];
-                      return false;
-                    }
-                    var valid29 = _errs61 === errors;
-                  }
-                  else {
-                    var valid29 = true;
-                  }
-                  if(valid29){
-                    const prop129 = data.params;
-                    if(prop129 !== undefined){
-                      let data19 = prop129;
-                      const _errs63 = errors;
-                      if(errors === _errs63){
-                        if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
-                          let missing11;
-                          if((data19.name === undefined) && (missing11 = "name")){
-                            validate39.errors = [{instancePath:instancePath+"/params",schemaPath:"GetPromptRequest/properties/params/required",keyword:"required",params:{missingProperty: missing11}}];
-                            return false;
-                          }
-                          else {
-                            const prop130 = data19.arguments;
-                            if(prop130 !== undefined){
-                              let data20 = prop130;
-                              const _errs65 = errors;
-                              if(errors === _errs65){
-                                if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
-                                  for(const key0 in data20){
-                                    const _errs68 = errors;
-                                    if(typeof data20[key0] !== "string"){
-                                      validate39.errors = [{instancePath:instancePath+"/params/arguments/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"GetPromptRequest/properties/params/properties/arguments/additionalProperties/type",keyword:"type",params:{type: "string"}}];
-                                      return false;
-                                    }
-                                    var valid31 = _errs68 === errors;
-                                    if(!valid31){
-                                      break;
-                                    }
-                                  }
-                                }
-                                else {
-                                  validate39.errors = [{instancePath:instancePath+"/params/arguments",schemaPath:"GetPromptRequest/properties/params/properties/arguments/type",keyword:"type",params:{type: "object"}}];
-                                  return false;
-                                }
-                              }
-                              var valid30 = _errs65 === errors;
-                            }
-                            else {
-                              var valid30 = true;
-                            }
-                            if(valid30){
-                              const prop131 = data19.name;
-                              if(prop131 !== undefined){
-                                const _errs70 = errors;
-                                if(typeof prop131 !== "string"){
-                                  validate39.errors = [{instancePath:instancePath+"/params/name",schemaPath:"GetPromptRequest/properties/params/properties/name/type",keyword:"type",params:{type: "string"}}];
-                                  return false;
-                                }
-                                var valid30 = _errs70 === errors;
-                              }
-                              else {
-                                var valid30 = true;
-                              }
-                            }
-                          }
-                        }
-                        else {
-                          validate39.errors = [{instancePath:instancePath+"/params",schemaPath:"GetPromptRequest/properties/params/type",keyword:"type",params:{type: "object"}}];
-                          return false;
-                        }
-                      }
-                      var valid29 = _errs63 === errors;
-                    }
-                    else {
-                      var valid29 = true;
-                    }
-                  }
-                }
-              }
-              else {
-                validate39.errors = [{instancePath,schemaPath:"GetPromptRequest/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-          }
-          else if(tag0 === "tools/list"){
-            const _errs73 = errors;
-            if(errors === _errs73){
-              if(data && typeof data == "object" && !Array.isArray(data)){
-                let missing12;
-                if((data.method === undefined) && (missing12 = "method")){
-                  validate39.errors = [{instancePath,schemaPath:"ListToolsRequest/required",keyword:"required",params:{missingProperty: missing12}}];
-                  return false;
-                }
-                else {
-                  const prop132 = data.method;
-                  if(prop132 !== undefined){
-                    let data23 = prop132;
-                    const _errs75 = errors;
-                    if(typeof data23 !== "string"){
-                      validate39.errors = [{instancePath:instancePath+"/method",schemaPath:"ListToolsRequest/properties/method/type",keyword:"type",params:{type: "string"}}];
-                      return false;
-                    }
-                    if("tools/list" !== data23){
-                      validate39.errors = [{instancePath:instancePath+"/method",schemaPath:"ListToolsRequest/properties/method/const",keyword:"const",params:{allowedValue: "tools/list"}}];
-                      return false;
-                    }
-                    var valid34 = _errs75 === errors;
-                  }
-                  else {
-                    var valid34 = true;
-                  }
-                  if(valid34){
-                    const prop133 = data.params;
-                    if(prop133 !== undefined){
-                      let data24 = prop133;
-                      const _errs77 = errors;
-                      if(errors === _errs77){
-                        if(data24 && typeof data24 == "object" && !Array.isArray(data24)){
-                          const prop134 = data24.cursor;
-                          if(prop134 !== undefined){
-                            if(typeof prop134 !== "string"){
-                              validate39.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"ListToolsRequest/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
-                              return false;
-                            }
-                          }
-                        }
-                        else {
-                          validate39.errors = [{instancePath:instancePath+"/params",schemaPath:"ListToolsRequest/properties/params/type",keyword:"type",params:{type: "object"}}];
-                          return false;
-                        }
-                      }
-                      var valid34 = _errs77 === errors;
-                    }
-                    else {
-                      var valid34 = true;
-                    }
-                  }
-                }
-              }
-              else {
-                validate39.errors = [{instancePath,schemaPath:"ListToolsRequest/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-          }
-          else if(tag0 === "tools/call"){
-            const _errs82 = errors;
-            if(errors === _errs82){
-              if(data && typeof data == "object" && !Array.isArray(data)){
-                let missing13;
-                if(((data.method === undefined) && (missing13 = "method")) || ((data.params === undefined) && (missing13 = "params"))){
-                  validate39.errors = [{instancePath,schemaPath:"CallToolRequest/required",keyword:"required",params:{missingProperty: missing13}}];
-                  return false;
-                }
-                else {
-                  const prop135 = data.method;
-                  if(prop135 !== undefined){
-                    let data26 = prop135;
-                    const _errs84 = errors;
-                    if(typeof data26 !== "string"){
-                      validate39.errors = [{instancePath:instancePath+"/method",schemaPath:"CallToolRequest/properties/method/type",keyword:"type",params:{type: "string"}}];
-                      return false;
-                    }
-                    if("tools/call" !== data26){
-                      validate39.errors = [{instancePath:instancePath+"/method",schemaPath:"CallToolRequest/properties/method/const",keyword:"const",params:{allowedValue: "tools/call"}}];
-                      return false;
-                    }
-                    var valid38 = _errs84 === errors;
-                  }
-                  else {
-                    var valid38 = true;
-                  }
-                  if(valid38){
-                    const prop136 = data.params;
-                    if(prop136 !== undefined){
-                      let data27 = prop136;
-                      const _errs86 = errors;
-                      if(errors === _errs86){
-                        if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
-                          let missing14;
-                          if((data27.name === undefined) && (missing14 = "name")){
-                            validate39.errors = [{instancePath:instancePath+"/params",schemaPath:"CallToolRequest/properties/params/required",keyword:"required",params:{missingProperty: missing14}}];
-                            return false;
-                          }
-                          else {
-                            const prop137 = data27.arguments;
-                            if(prop137 !== undefined){
-                              let data28 = prop137;
-                              const _errs88 = errors;
-                              if(errors === _errs88){
-                                if(data28 && typeof data28 == "object" && !Array.isArray(data28)){
-                                }
-                                else {
-                                  validate39.errors = [{instancePath:instancePath+"/params/arguments",schemaPath:"CallToolRequest/properties/params/properties/arguments/type",keyword:"type",params:{type: "object"}}];
-                                  return false;
-                                }
-                              }
-                              var valid39 = _errs88 === errors;
-                            }
-                            else {
-                              var valid39 = true;
-                            }
-                            if(valid39){
-                              const prop138 = data27.name;
-                              if(prop138 !== undefined){
-                                const _errs91 = errors;
-                                if(typeof prop138 !== "string"){
-                                  validate39.errors = [{instancePath:instancePath+"/params/name",schemaPath:"CallToolRequest/properties/params/properties/name/type",keyword:"type",params:{type: "string"}}];
-                                  return false;
-                                }
-                                var valid39 = _errs91 === errors;
-                              }
-                              else {
-                                var valid39 = true;
-                              }
-                            }
-                          }
-                        }
-                        else {
-                          validate39.errors = [{instancePath:instancePath+"/params",schemaPath:"CallToolRequest/properties/params/type",keyword:"type",params:{type: "object"}}];
-                          return false;
-                        }
-                      }
-                      var valid38 = _errs86 === errors;
-                    }
-                    else {
-                      var valid38 = true;
-                    }
-                  }
-                }
-              }
-              else {
-                validate39.errors = [{instancePath,schemaPath:"CallToolRequest/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-          }
-          else if(tag0 === "logging/setLevel"){
-            if(!(validate42(data))){
-              vErrors = vErrors === null ? rebaseErrors(validate42.errors, instancePath) : vErrors.concat(rebaseErrors(validate42.errors, instancePath));
-              errors = vErrors.length;
-            }
-          }
-          else if(tag0 === "completion/complete"){
-            if(!(validate43(data))){
-              vErrors = vErrors === null ? rebaseErrors(validate43.errors, instancePath) : vErrors.concat(rebaseErrors(validate43.errors, instancePath));
-              errors = vErrors.length;
-            }
-          }
-          else {
-            validate39.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "method", tagValue: tag0}}];
-            return false;
-          }
-        }
-        else {
-          validate39.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "method", tagValue: tag0}}];
-          return false;
-        }
-      }
-    }
-    else {
-      validate39.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate39.errors = vErrors;
-  return errors === 0;
+
+function validate39(data, valCxt){
+"use strict"; /*# sourceURL="ClientRequest" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if((data.method === undefined) && (missing0 = "method")){
+validate39.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+var tag0 = data.method;
+if(typeof tag0 == "string"){
+if(tag0 === "initialize"){
+if(!(validate40(data))){
+vErrors = vErrors === null ? func0(validate40.errors, instancePath) : vErrors.concat(func0(validate40.errors, instancePath));
+errors = vErrors.length;
+}
+}
+else if(tag0 === "ping"){
+if(!(validate41(data))){
+vErrors = vErrors === null ? func0(validate41.errors, instancePath) : vErrors.concat(func0(validate41.errors, instancePath));
+errors = vErrors.length;
+}
+}
+else if(tag0 === "resources/list"){
+var _errs5 = errors;
+if(errors === _errs5){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing1;
+if((data.method === undefined) && (missing1 = "method")){
+validate39.errors = [{instancePath:instancePath,schemaPath:"ListResourcesRequest/required",keyword:"required",params:{missingProperty: missing1}}];
+return false;
+}
+else {
+if(data.method !== undefined){
+var data0 = data.method;
+var _errs7 = errors;
+if(typeof data0 !== "string"){
+validate39.errors = [{instancePath:instancePath+"/method",schemaPath:"ListResourcesRequest/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("resources/list" !== data0){
+validate39.errors = [{instancePath:instancePath+"/method",schemaPath:"ListResourcesRequest/properties/method/const",keyword:"const",params:{allowedValue: "resources/list"}}];
+return false;
+}
+var valid5 = _errs7 === errors;
+}
+else {
+var valid5 = true;
+}
+if(valid5){
+if(data.params !== undefined){
+var data1 = data.params;
+var _errs9 = errors;
+if(errors === _errs9){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(data1.cursor !== undefined){
+if(typeof data1.cursor !== "string"){
+validate39.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"ListResourcesRequest/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+}
+}
+else {
+validate39.errors = [{instancePath:instancePath+"/params",schemaPath:"ListResourcesRequest/properties/params/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid5 = _errs9 === errors;
+}
+else {
+var valid5 = true;
+}
+}
+}
+}
+else {
+validate39.errors = [{instancePath:instancePath,schemaPath:"ListResourcesRequest/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+}
+else if(tag0 === "resources/templates/list"){
+var _errs14 = errors;
+if(errors === _errs14){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing2;
+if((data.method === undefined) && (missing2 = "method")){
+validate39.errors = [{instancePath:instancePath,schemaPath:"ListResourceTemplatesRequest/required",keyword:"required",params:{missingProperty: missing2}}];
+return false;
+}
+else {
+if(data.method !== undefined){
+var data3 = data.method;
+var _errs16 = errors;
+if(typeof data3 !== "string"){
+validate39.errors = [{instancePath:instancePath+"/method",schemaPath:"ListResourceTemplatesRequest/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("resources/templates/list" !== data3){
+validate39.errors = [{instancePath:instancePath+"/method",schemaPath:"ListResourceTemplatesRequest/properties/method/const",keyword:"const",params:{allowedValue: "resources/templates/list"}}];
+return false;
+}
+var valid9 = _errs16 === errors;
+}
+else {
+var valid9 = true;
+}
+if(valid9){
+if(data.params !== undefined){
+var data4 = data.params;
+var _errs18 = errors;
+if(errors === _errs18){
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if(data4.cursor !== undefined){
+if(typeof data4.cursor !== "string"){
+validate39.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"ListResourceTemplatesRequest/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+}
+}
+else {
+validate39.errors = [{instancePath:instancePath+"/params",schemaPath:"ListResourceTemplatesRequest/properties/params/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid9 = _errs18 === errors;
+}
+else {
+var valid9 = true;
+}
+}
+}
+}
+else {
+validate39.errors = [{instancePath:instancePath,schemaPath:"ListResourceTemplatesRequest/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+}
+else if(tag0 === "resources/read"){
+var _errs23 = errors;
+if(errors === _errs23){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing3;
+if(((data.method === undefined) && (missing3 = "method")) || ((data.params === undefined) && (missing3 = "params"))){
+validate39.errors = [{instancePath:instancePath,schemaPath:"ReadResourceRequest/required",keyword:"required",params:{missingProperty: missing3}}];
+return false;
+}
+else {
+if(data.method !== undefined){
+var data6 = data.method;
+var _errs25 = errors;
+if(typeof data6 !== "string"){
+validate39.errors = [{instancePath:instancePath+"/method",schemaPath:"ReadResourceRequest/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("resources/read" !== data6){
+validate39.errors = [{instancePath:instancePath+"/method",schemaPath:"ReadResourceRequest/properties/method/const",keyword:"const",params:{allowedValue: "resources/read"}}];
+return false;
+}
+var valid13 = _errs25 === errors;
+}
+else {
+var valid13 = true;
+}
+if(valid13){
+if(data.params !== undefined){
+var data7 = data.params;
+var _errs27 = errors;
+if(errors === _errs27){
+if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+var missing4;
+if((data7.uri === undefined) && (missing4 = "uri")){
+validate39.errors = [{instancePath:instancePath+"/params",schemaPath:"ReadResourceRequest/properties/params/required",keyword:"required",params:{missingProperty: missing4}}];
+return false;
+}
+else {
+if(data7.uri !== undefined){
+if(typeof data7.uri !== "string"){
+validate39.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"ReadResourceRequest/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+}
+}
+}
+else {
+validate39.errors = [{instancePath:instancePath+"/params",schemaPath:"ReadResourceRequest/properties/params/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid13 = _errs27 === errors;
+}
+else {
+var valid13 = true;
+}
+}
+}
+}
+else {
+validate39.errors = [{instancePath:instancePath,schemaPath:"ReadResourceRequest/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+}
+else if(tag0 === "resources/subscribe"){
+var _errs32 = errors;
+if(errors === _errs32){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing5;
+if(((data.method === undefined) && (missing5 = "method")) || ((data.params === undefined) && (missing5 = "params"))){
+validate39.errors = [{instancePath:instancePath,schemaPath:"SubscribeRequest/required",keyword:"required",params:{missingProperty: missing5}}];
+return false;
+}
+else {
+if(data.method !== undefined){
+var data9 = data.method;
+var _errs34 = errors;
+if(typeof data9 !== "string"){
+validate39.errors = [{instancePath:instancePath+"/method",schemaPath:"SubscribeRequest/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("resources/subscribe" !== data9){
+validate39.errors = [{instancePath:instancePath+"/method",schemaPath:"SubscribeRequest/properties/method/const",keyword:"const",params:{allowedValue: "resources/subscribe"}}];
+return false;
+}
+var valid17 = _errs34 === errors;
+}
+else {
+var valid17 = true;
+}
+if(valid17){
+if(data.params !== undefined){
+var data10 = data.params;
+var _errs36 = errors;
+if(errors === _errs36){
+if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
+var missing6;
+if((data10.uri === undefined) && (missing6 = "uri")){
+validate39.errors = [{instancePath:instancePath+"/params",schemaPath:"SubscribeRequest/properties/params/required",keyword:"required",params:{missingProperty: missing6}}];
+return false;
+}
+else {
+if(data10.uri !== undefined){
+if(typeof data10.uri !== "string"){
+validate39.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"SubscribeRequest/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+}
+}
+}
+else {
+validate39.errors = [{instancePath:instancePath+"/params",schemaPath:"SubscribeRequest/properties/params/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid17 = _errs36 === errors;
+}
+else {
+var valid17 = true;
+}
+}
+}
+}
+else {
+validate39.errors = [{instancePath:instancePath,schemaPath:"SubscribeRequest/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+}
+else if(tag0 === "resources/unsubscribe"){
+var _errs41 = errors;
+if(errors === _errs41){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing7;
+if(((data.method === undefined) && (missing7 = "method")) || ((data.params === undefined) && (missing7 = "params"))){
+validate39.errors = [{instancePath:instancePath,schemaPath:"UnsubscribeRequest/required",keyword:"required",params:{missingProperty: missing7}}];
+return false;
+}
+else {
+if(data.method !== undefined){
+var data12 = data.method;
+var _errs43 = errors;
+if(typeof data12 !== "string"){
+validate39.errors = [{instancePath:instancePath+"/method",schemaPath:"UnsubscribeRequest/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("resources/unsubscribe" !== data12){
+validate39.errors = [{instancePath:instancePath+"/method",schemaPath:"UnsubscribeRequest/properties/method/const",keyword:"const",params:{allowedValue: "resources/unsubscribe"}}];
+return false;
+}
+var valid21 = _errs43 === errors;
+}
+else {
+var valid21 = true;
+}
+if(valid21){
+if(data.params !== undefined){
+var data13 = data.params;
+var _errs45 = errors;
+if(errors === _errs45){
+if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
+var missing8;
+if((data13.uri === undefined) && (missing8 = "uri")){
+validate39.errors = [{instancePath:instancePath+"/params",schemaPath:"UnsubscribeRequest/properties/params/required",keyword:"required",params:{missingProperty: missing8}}];
+return false;
+}
+else {
+if(data13.uri !== undefined){
+if(typeof data13.uri !== "string"){
+validate39.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"UnsubscribeRequest/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+}
+}
+}
+else {
+validate39.errors = [{instancePath:instancePath+"/params",schemaPath:"UnsubscribeRequest/properties/params/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid21 = _errs45 === errors;
+}
+else {
+var valid21 = true;
+}
+}
+}
+}
+else {
+validate39.errors = [{instancePath:instancePath,schemaPath:"UnsubscribeRequest/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+}
+else if(tag0 === "prompts/list"){
+var _errs50 = errors;
+if(errors === _errs50){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing9;
+if((data.method === undefined) && (missing9 = "method")){
+validate39.errors = [{instancePath:instancePath,schemaPath:"ListPromptsRequest/required",keyword:"required",params:{missingProperty: missing9}}];
+return false;
+}
+else {
+if(data.method !== undefined){
+var data15 = data.method;
+var _errs52 = errors;
+if(typeof data15 !== "string"){
+validate39.errors = [{instancePath:instancePath+"/method",schemaPath:"ListPromptsRequest/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("prompts/list" !== data15){
+validate39.errors = [{instancePath:instancePath+"/method",schemaPath:"ListPromptsRequest/properties/method/const",keyword:"const",params:{allowedValue: "prompts/list"}}];
+return false;
+}
+var valid25 = _errs52 === errors;
+}
+else {
+var valid25 = true;
+}
+if(valid25){
+if(data.params !== undefined){
+var data16 = data.params;
+var _errs54 = errors;
+if(errors === _errs54){
+if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
+if(data16.cursor !== undefined){
+if(typeof data16.cursor !== "string"){
+validate39.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"ListPromptsRequest/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+}
+}
+else {
+validate39.errors = [{instancePath:instancePath+"/params",schemaPath:"ListPromptsRequest/properties/params/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid25 = _errs54 === errors;
+}
+else {
+var valid25 = true;
+}
+}
+}
+}
+else {
+validate39.errors = [{instancePath:instancePath,schemaPath:"ListPromptsRequest/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+}
+else if(tag0 === "prompts/get"){
+var _errs59 = errors;
+if(errors === _errs59){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing10;
+if(((data.method === undefined) && (missing10 = "method")) || ((data.params === undefined) && (missing10 = "params"))){
+validate39.errors = [{instancePath:instancePath,schemaPath:"GetPromptRequest/required",keyword:"required",params:{missingProperty: missing10}}];
+return false;
+}
+else {
+if(data.method !== undefined){
+var data18 = data.method;
+var _errs61 = errors;
+if(typeof data18 !== "string"){
+validate39.errors = [{instancePath:instancePath+"/method",schemaPath:"GetPromptRequest/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("prompts/get" !== data18){
+validate39.errors = [{instancePath:instancePath+"/method",schemaPath:"GetPromptRequest/properties/method/const",keyword:"const",params:{allowedValue: "prompts/get"}}];
+return false;
+}
+var valid29 = _errs61 === errors;
+}
+else {
+var valid29 = true;
+}
+if(valid29){
+if(data.params !== undefined){
+var data19 = data.params;
+var _errs63 = errors;
+if(errors === _errs63){
+if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
+var missing11;
+if((data19.name === undefined) && (missing11 = "name")){
+validate39.errors = [{instancePath:instancePath+"/params",schemaPath:"GetPromptRequest/properties/params/required",keyword:"required",params:{missingProperty: missing11}}];
+return false;
+}
+else {
+if(data19.arguments !== undefined){
+var data20 = data19.arguments;
+var _errs65 = errors;
+if(errors === _errs65){
+if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
+for(var key0 in data20){
+var _errs68 = errors;
+if(typeof data20[key0] !== "string"){
+validate39.errors = [{instancePath:instancePath+"/params/arguments/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"GetPromptRequest/properties/params/properties/arguments/additionalProperties/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid31 = _errs68 === errors;
+if(!valid31){
+break;
+}
+}
+}
+else {
+validate39.errors = [{instancePath:instancePath+"/params/arguments",schemaPath:"GetPromptRequest/properties/params/properties/arguments/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid30 = _errs65 === errors;
+}
+else {
+var valid30 = true;
+}
+if(valid30){
+if(data19.name !== undefined){
+var _errs70 = errors;
+if(typeof data19.name !== "string"){
+validate39.errors = [{instancePath:instancePath+"/params/name",schemaPath:"GetPromptRequest/properties/params/properties/name/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid30 = _errs70 === errors;
+}
+else {
+var valid30 = true;
+}
+}
+}
+}
+else {
+validate39.errors = [{instancePath:instancePath+"/params",schemaPath:"GetPromptRequest/properties/params/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid29 = _errs63 === errors;
+}
+else {
+var valid29 = true;
+}
+}
+}
+}
+else {
+validate39.errors = [{instancePath:instancePath,schemaPath:"GetPromptRequest/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+}
+else if(tag0 === "tools/list"){
+var _errs73 = errors;
+if(errors === _errs73){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing12;
+if((data.method === undefined) && (missing12 = "method")){
+validate39.errors = [{instancePath:instancePath,schemaPath:"ListToolsRequest/required",keyword:"required",params:{missingProperty: missing12}}];
+return false;
+}
+else {
+if(data.method !== undefined){
+var data23 = data.method;
+var _errs75 = errors;
+if(typeof data23 !== "string"){
+validate39.errors = [{instancePath:instancePath+"/method",schemaPath:"ListToolsRequest/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("tools/list" !== data23){
+validate39.errors = [{instancePath:instancePath+"/method",schemaPath:"ListToolsRequest/properties/method/const",keyword:"const",params:{allowedValue: "tools/list"}}];
+return false;
+}
+var valid34 = _errs75 === errors;
+}
+else {
+var valid34 = true;
+}
+if(valid34){
+if(data.params !== undefined){
+var data24 = data.params;
+var _errs77 = errors;
+if(errors === _errs77){
+if(data24 && typeof data24 == "object" && !Array.isArray(data24)){
+if(data24.cursor !== undefined){
+if(typeof data24.cursor !== "string"){
+validate39.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"ListToolsRequest/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+}
+}
+else {
+validate39.errors = [{instancePath:instancePath+"/params",schemaPath:"ListToolsRequest/properties/params/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid34 = _errs77 === errors;
+}
+else {
+var valid34 = true;
+}
+}
+}
+}
+else {
+validate39.errors = [{instancePath:instancePath,schemaPath:"ListToolsRequest/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+}
+else if(tag0 === "tools/call"){
+var _errs82 = errors;
+if(errors === _errs82){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing13;
+if(((data.method === undefined) && (missing13 = "method")) || ((data.params === undefined) && (missing13 = "params"))){
+validate39.errors = [{instancePath:instancePath,schemaPath:"CallToolRequest/required",keyword:"required",params:{missingProperty: missing13}}];
+return false;
+}
+else {
+if(data.method !== undefined){
+var data26 = data.method;
+var _errs84 = errors;
+if(typeof data26 !== "string"){
+validate39.errors = [{instancePath:instancePath+"/method",schemaPath:"CallToolRequest/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("tools/call" !== data26){
+validate39.errors = [{instancePath:instancePath+"/method",schemaPath:"CallToolRequest/properties/method/const",keyword:"const",params:{allowedValue: "tools/call"}}];
+return false;
+}
+var valid38 = _errs84 === errors;
+}
+else {
+var valid38 = true;
+}
+if(valid38){
+if(data.params !== undefined){
+var data27 = data.params;
+var _errs86 = errors;
+if(errors === _errs86){
+if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
+var missing14;
+if((data27.name === undefined) && (missing14 = "name")){
+validate39.errors = [{instancePath:instancePath+"/params",schemaPath:"CallToolRequest/properties/params/required",keyword:"required",params:{missingProperty: missing14}}];
+return false;
+}
+else {
+if(data27.arguments !== undefined){
+var data28 = data27.arguments;
+var _errs88 = errors;
+if(errors === _errs88){
+if(data28 && typeof data28 == "object" && !Array.isArray(data28)){
+}
+else {
+validate39.errors = [{instancePath:instancePath+"/params/arguments",schemaPath:"CallToolRequest/properties/params/properties/arguments/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid39 = _errs88 === errors;
+}
+else {
+var valid39 = true;
+}
+if(valid39){
+if(data27.name !== undefined){
+var _errs91 = errors;
+if(typeof data27.name !== "string"){
+validate39.errors = [{instancePath:instancePath+"/params/name",schemaPath:"CallToolRequest/properties/params/properties/name/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid39 = _errs91 === errors;
+}
+else {
+var valid39 = true;
+}
+}
+}
+}
+else {
+validate39.errors = [{instancePath:instancePath+"/params",schemaPath:"CallToolRequest/properties/params/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid38 = _errs86 === errors;
+}
+else {
+var valid38 = true;
+}
+}
+}
+}
+else {
+validate39.errors = [{instancePath:instancePath,schemaPath:"CallToolRequest/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+}
+else if(tag0 === "logging/setLevel"){
+if(!(validate42(data))){
+vErrors = vErrors === null ? func0(validate42.errors, instancePath) : vErrors.concat(func0(validate42.errors, instancePath));
+errors = vErrors.length;
+}
+}
+else if(tag0 === "completion/complete"){
+if(!(validate43(data))){
+vErrors = vErrors === null ? func0(validate43.errors, instancePath) : vErrors.concat(func0(validate43.errors, instancePath));
+errors = vErrors.length;
+}
+}
+else {
+validate39.errors = [{instancePath:instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "method", tagValue: tag0}}];
+return false;
+}
+}
+else {
+validate39.errors = [{instancePath:instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "method", tagValue: tag0}}];
+return false;
+}
+}
+}
+else {
+validate39.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate39.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateClientResult = validate48;
+var schema54 = {"$id":"ClientResult","anyOf":[{"$ref":"Result"},{"$ref":"CreateMessageResult"},{"$ref":"ListRootsResult"},{"$ref":"ElicitResult"}]};
+var schema55 = {"$id":"Result","additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object"};
+var schema60 = {"$id":"ElicitResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"action":{"enum":["accept","cancel","decline"],"type":"string"},"content":{"additionalProperties":{"type":["string","number","boolean"]},"type":"object"}},"required":["action"],"type":"object"};
+var schema56 = {"$id":"CreateMessageResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"content":{"type":"object","required":["type"],"discriminator":{"propertyName":"type"},"oneOf":[{"$ref":"TextContent"},{"$ref":"ImageContent"},{"$ref":"AudioContent"}]},"model":{"type":"string"},"role":{"$ref":"Role"},"stopReason":{"type":"string"}},"required":["content","model","role"],"type":"object"};
 
-// prettier-ignore
-const schema54 = {"$id":"ClientResult","anyOf":[{"$ref":"Result"},{"$ref":"CreateMessageResult"},{"$ref":"ListRootsResult"},{"$ref":"ElicitResult"}]};
-
-// prettier-ignore
-const schema55 = {"$id":"Result","additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object"};
-
-// prettier-ignore
-const schema60 = {"$id":"ElicitResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"action":{"enum":["accept","cancel","decline"],"type":"string"},"content":{"additionalProperties":{"type":["string","number","boolean"]},"type":"object"}},"required":["action"],"type":"object"};
-
-// prettier-ignore
-const schema56 = {"$id":"CreateMessageResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"content":{"type":"object","required":["type"],"discriminator":{"propertyName":"type"},"oneOf":[{"$ref":"TextContent"},{"$ref":"ImageContent"},{"$ref":"AudioContent"}]},"model":{"type":"string"},"role":{"$ref":"Role"},"stopReason":{"type":"string"}},"required":["content","model","role"],"type":"object"};
-
-// prettier-ignore
-function validate49(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="CreateMessageResult" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((((data.content === undefined) && (missing0 = "content")) || ((data.model === undefined) && (missing0 = "model"))) || ((data.role === undefined) && (missing0 = "role"))){
-        validate49.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop139 = data._meta;
-        if(prop139 !== undefined){
-          let data0 = prop139;
-          const _errs1 = errors;
-          if(errors === _errs1){
-            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-            }
-            else {
-              validate49.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-              return false;
-            }
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop140 = data.content;
-          if(prop140 !== undefined){
-            let data1 = prop140;
-            const _errs4 = errors;
-            if(errors === _errs4){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                let missing1;
-                if((data1.type === undefined) && (missing1 = "type")){
-                  validate49.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/required",keyword:"required",params:{missingProperty: missing1}}];
-                  return false;
-                }
-                else {
-                  const tag0 = data1.type;
-                  if(typeof tag0 == "string"){
-                    if(tag0 === "text"){
-                      if(!(validate19(data1))){
-                        vErrors = vErrors === null ? rebaseErrors(validate19.errors, instancePath+"/content") : vErrors.concat(rebaseErrors(validate19.errors, instancePath+"/content"));
-                        errors = vErrors.length;
-                      }
-                    }
-                    else if(tag0 === "image"){
-                      if(!(validate21(data1))){
-                        vErrors = vErrors === null ? rebaseErrors(validate21.errors, instancePath+"/content") : vErrors.concat(rebaseErrors(validate21.errors, instancePath+"/content"));
-                        errors = vErrors.length;
-                      }
-                    }
-                    else if(tag0 === "audio"){
-                      if(!(validate11(data1))){
-                        vErrors = vErrors === null ? rebaseErrors(validate11.errors, instancePath+"/content") : vErrors.concat(rebaseErrors(validate11.errors, instancePath+"/content"));
-                        errors = vErrors.length;
-                      }
-                    }
-                    else {
-                      validate49.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0}}];
-                      return false;
-                    }
-                  }
-                  else {
-                    validate49.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0}}];
-                    return false;
-                  }
-                }
-              }
-              else {
-                validate49.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs4 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            const prop141 = data.model;
-            if(prop141 !== undefined){
-              const _errs10 = errors;
-              if(typeof prop141 !== "string"){
-                validate49.errors = [{instancePath:instancePath+"/model",schemaPath:"#/properties/model/type",keyword:"type",params:{type: "string"}}];
-                return false;
-              }
-              var valid0 = _errs10 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-            if(valid0){
-              const prop142 = data.role;
-              if(prop142 !== undefined){
-                let data3 = prop142;
-                const _errs12 = errors;
-                if(typeof data3 !== "string"){
-                  validate49.errors = [{instancePath:instancePath+"/role",schemaPath:"Role/type",keyword:"type",params:{type: "string"}}];
-                  return false;
-                }
-                if(!((data3 === "assistant") || (data3 === "user"))){
-                  validate49.errors = [{instancePath:instancePath+"/role",schemaPath:"Role/enum",keyword:"enum",params:{allowedValues: schema12.enum}}];
-                  return false;
-                }
-                var valid0 = _errs12 === errors;
-              }
-              else {
-                var valid0 = true;
-              }
-              if(valid0){
-                const prop143 = data.stopReason;
-                if(prop143 !== undefined){
-                  const _errs15 = errors;
-                  if(typeof prop143 !== "string"){
-                    validate49.errors = [{instancePath:instancePath+"/stopReason",schemaPath:"#/properties/stopReason/type",keyword:"type",params:{type: "string"}}];
-                    return false;
-                  }
-                  var valid0 = _errs15 === errors;
-                }
-                else {
-                  var valid0 = true;
-                }
-              }
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate49.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate49.errors = vErrors;
-  return errors === 0;
+function validate49(data, valCxt){
+"use strict"; /*# sourceURL="CreateMessageResult" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if((((data.content === undefined) && (missing0 = "content")) || ((data.model === undefined) && (missing0 = "model"))) || ((data.role === undefined) && (missing0 = "role"))){
+validate49.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data._meta !== undefined){
+var data0 = data._meta;
+var _errs1 = errors;
+if(errors === _errs1){
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+}
+else {
+validate49.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.content !== undefined){
+var data1 = data.content;
+var _errs4 = errors;
+if(errors === _errs4){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+var missing1;
+if((data1.type === undefined) && (missing1 = "type")){
+validate49.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/required",keyword:"required",params:{missingProperty: missing1}}];
+return false;
+}
+else {
+var tag0 = data1.type;
+if(typeof tag0 == "string"){
+if(tag0 === "text"){
+if(!(validate19(data1))){
+vErrors = vErrors === null ? func0(validate19.errors, instancePath+"/content") : vErrors.concat(func0(validate19.errors, instancePath+"/content"));
+errors = vErrors.length;
+}
+}
+else if(tag0 === "image"){
+if(!(validate21(data1))){
+vErrors = vErrors === null ? func0(validate21.errors, instancePath+"/content") : vErrors.concat(func0(validate21.errors, instancePath+"/content"));
+errors = vErrors.length;
+}
+}
+else if(tag0 === "audio"){
+if(!(validate11(data1))){
+vErrors = vErrors === null ? func0(validate11.errors, instancePath+"/content") : vErrors.concat(func0(validate11.errors, instancePath+"/content"));
+errors = vErrors.length;
+}
+}
+else {
+validate49.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0}}];
+return false;
+}
+}
+else {
+validate49.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0}}];
+return false;
+}
+}
+}
+else {
+validate49.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.model !== undefined){
+var _errs10 = errors;
+if(typeof data.model !== "string"){
+validate49.errors = [{instancePath:instancePath+"/model",schemaPath:"#/properties/model/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.role !== undefined){
+var data3 = data.role;
+var _errs12 = errors;
+if(typeof data3 !== "string"){
+validate49.errors = [{instancePath:instancePath+"/role",schemaPath:"Role/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if(!((data3 === "assistant") || (data3 === "user"))){
+validate49.errors = [{instancePath:instancePath+"/role",schemaPath:"Role/enum",keyword:"enum",params:{allowedValues: schema12.enum}}];
+return false;
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.stopReason !== undefined){
+var _errs15 = errors;
+if(typeof data.stopReason !== "string"){
+validate49.errors = [{instancePath:instancePath+"/stopReason",schemaPath:"#/properties/stopReason/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs15 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+else {
+validate49.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate49.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
-const schema58 = {"$id":"ListRootsResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"roots":{"items":{"$ref":"Root"},"type":"array"}},"required":["roots"],"type":"object"};
+var schema58 = {"$id":"ListRootsResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"roots":{"items":{"$ref":"Root"},"type":"array"}},"required":["roots"],"type":"object"};
+var schema59 = {"$id":"Root","properties":{"_meta":{"additionalProperties":{},"type":"object"},"name":{"type":"string"},"uri":{"type":"string"}},"required":["uri"],"type":"object"};
 
-// prettier-ignore
-const schema59 = {"$id":"Root","properties":{"_meta":{"additionalProperties":{},"type":"object"},"name":{"type":"string"},"uri":{"type":"string"}},"required":["uri"],"type":"object"};
-
-// prettier-ignore
-function validate54(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="ListRootsResult" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.roots === undefined) && (missing0 = "roots")){
-        validate54.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop144 = data._meta;
-        if(prop144 !== undefined){
-          let data0 = prop144;
-          const _errs1 = errors;
-          if(errors === _errs1){
-            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-            }
-            else {
-              validate54.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-              return false;
-            }
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop145 = data.roots;
-          if(prop145 !== undefined){
-            let data1 = prop145;
-            const _errs4 = errors;
-            if(errors === _errs4){
-              if(Array.isArray(data1)){
-                var valid1 = true;
-                const len0 = data1.length;
-                for(let i0=0; i0<len0; i0++){
-                  let data2 = data1[i0];
-                  const _errs6 = errors;
-                  const _errs7 = errors;
-                  if(errors === _errs7){
-                    if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                      let missing1;
-                      if((data2.uri === undefined) && (missing1 = "uri")){
-                        validate54.errors = [{instancePath:instancePath+"/roots/" + i0,schemaPath:"Root/required",keyword:"required",params:{missingProperty: missing1}}];
-                        return false;
-                      }
-                      else {
-                        const prop146 = data2._meta;
-                        if(prop146 !== undefined){
-                          let data3 = prop146;
-                          const _errs9 = errors;
-                          if(errors === _errs9){
-                            if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-                            }
-                            else {
-                              validate54.errors = [{instancePath:instancePath+"/roots/" + i0+"/_meta",schemaPath:"Root/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-                              return false;
-                            }
-                          }
-                          var valid3 = _errs9 === errors;
-                        }
-                        else {
-                          var valid3 = true;
-                        }
-                        if(valid3){
-                          const prop147 = data2.name;
-                          if(prop147 !== undefined){
-                            const _errs12 = errors;
-                            if(typeof prop147 !== "string"){
-                              validate54.errors = [{instancePath:instancePath+"/roots/" + i0+"/name",schemaPath:"Root/properties/name/type",keyword:"type",params:{type: "string"}}];
-                              return false;
-                            }
-                            var valid3 = _errs12 === errors;
-                          }
-                          else {
-                            var valid3 = true;
-                          }
-                          if(valid3){
-                            const prop148 = data2.uri;
-                            if(prop148 !== undefined){
-                              const _errs14 = errors;
-                              if(typeof prop148 !== "string"){
-                                validate54.errors = [{instancePath:instancePath+"/roots/" + i0+"/uri",schemaPath:"Root/properties/uri/type",keyword:"type",params:{type: "string"}}];
-                                return false;
-                              }
-                              var valid3 = _errs14 === errors;
-                            }
-                            else {
-                              var valid3 = true;
-                            }
-                          }
-                        }
-                      }
-                    }
-                    else {
-                      validate54.errors = [{instancePath:instancePath+"/roots/" + i0,schemaPath:"Root/type",keyword:"type",params:{type: "object"}}];
-                      return false;
-                    }
-                  }
-                  var valid1 = _errs6 === errors;
-                  if(!valid1){
-                    break;
-                  }
-                }
-              }
-              else {
-                validate54.errors = [{instancePath:instancePath+"/roots",schemaPath:"#/properties/roots/type",keyword:"type",params:{type: "array"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs4 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate54.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate54.errors = vErrors;
-  return errors === 0;
+function validate54(data, valCxt){
+"use strict"; /*# sourceURL="ListRootsResult" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if((data.roots === undefined) && (missing0 = "roots")){
+validate54.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data._meta !== undefined){
+var data0 = data._meta;
+var _errs1 = errors;
+if(errors === _errs1){
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+}
+else {
+validate54.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.roots !== undefined){
+var data1 = data.roots;
+var _errs4 = errors;
+if(errors === _errs4){
+if(Array.isArray(data1)){
+var valid1 = true;
+var len0 = data1.length;
+for(var i0=0; i0<len0; i0++){
+var data2 = data1[i0];
+var _errs6 = errors;
+var _errs7 = errors;
+if(errors === _errs7){
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+var missing1;
+if((data2.uri === undefined) && (missing1 = "uri")){
+validate54.errors = [{instancePath:instancePath+"/roots/" + i0,schemaPath:"Root/required",keyword:"required",params:{missingProperty: missing1}}];
+return false;
+}
+else {
+if(data2._meta !== undefined){
+var data3 = data2._meta;
+var _errs9 = errors;
+if(errors === _errs9){
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+}
+else {
+validate54.errors = [{instancePath:instancePath+"/roots/" + i0+"/_meta",schemaPath:"Root/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid3 = _errs9 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data2.name !== undefined){
+var _errs12 = errors;
+if(typeof data2.name !== "string"){
+validate54.errors = [{instancePath:instancePath+"/roots/" + i0+"/name",schemaPath:"Root/properties/name/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid3 = _errs12 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data2.uri !== undefined){
+var _errs14 = errors;
+if(typeof data2.uri !== "string"){
+validate54.errors = [{instancePath:instancePath+"/roots/" + i0+"/uri",schemaPath:"Root/properties/uri/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid3 = _errs14 === errors;
+}
+else {
+var valid3 = true;
+}
+}
+}
+}
+}
+else {
+validate54.errors = [{instancePath:instancePath+"/roots/" + i0,schemaPath:"Root/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid1 = _errs6 === errors;
+if(!valid1){
+break;
+}
+}
+}
+else {
+validate54.errors = [{instancePath:instancePath+"/roots",schemaPath:"#/properties/roots/type",keyword:"type",params:{type: "array"}}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate54.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate54.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
-function validate48(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="ClientResult" */;
-  let vErrors = null;
-  let errors = 0;
-  const _errs0 = errors;
-  let valid0 = false;
-  const _errs1 = errors;
-  const _errs2 = errors;
-  if(errors === _errs2){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      const prop149 = data._meta;
-      if(prop149 !== undefined){
-        let data0 = prop149;
-        const _errs5 = errors;
-        if(errors === _errs5){
-          if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-          }
-          else {
-            const err0 = {instancePath:instancePath+"/_meta",schemaPath:"Result/properties/_meta/type",keyword:"type",params:{type: "object"}};
-            if(vErrors === null){
-              vErrors = [err0];
-            }
-            else {
-              vErrors.push(err0);
-            }
-            errors++;
-          }
-        }
-      }
-    }
-    else {
-      const err1 = {instancePath,schemaPath:"Result/type",keyword:"type",params:{type: "object"}};
-      if(vErrors === null){
-        vErrors = [err1];
-      }
-      else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-  }
-  var _valid0 = _errs1 === errors;
-  valid0 = valid0 || _valid0;
-  if(!valid0){
-    const _errs8 = errors;
-    if(!(validate49(data))){
-      vErrors = vErrors === null ? rebaseErrors(validate49.errors, instancePath) : vErrors.concat(rebaseErrors(validate49.errors, instancePath));
-      errors = vErrors.length;
-    }
-    var _valid0 = _errs8 === errors;
-    valid0 = valid0 || _valid0;
-    if(!valid0){
-      const _errs9 = errors;
-      if(!(validate54(data))){
-        vErrors = vErrors === null ? rebaseErrors(validate54.errors, instancePath) : vErrors.concat(rebaseErrors(validate54.errors, instancePath));
-        errors = vErrors.length;
-      }
-      var _valid0 = _errs9 === errors;
-      valid0 = valid0 || _valid0;
-      if(!valid0){
-        const _errs10 = errors;
-        const _errs11 = errors;
-        if(errors === _errs11){
-          if(data && typeof data == "object" && !Array.isArray(data)){
-            let missing0;
-            if((data.action === undefined) && (missing0 = "action")){
-              const err2 = {instancePath,schemaPath:"ElicitResult/required",keyword:"required",params:{missingProperty: missing0}};
-              if(vErrors === null){
-                vErrors = [err2];
-              }
-              else {
-                vErrors.push(err2);
-              }
-              errors++;
-            }
-            else {
-              const prop150 = data._meta;
-              if(prop150 !== undefined){
-                let data1 = prop150;
-                const _errs13 = errors;
-                if(errors === _errs13){
-                  if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                  }
-                  else {
-                    const err3 = {instancePath:instancePath+"/_meta",schemaPath:"ElicitResult/properties/_meta/type",keyword:"type",params:{type: "object"}};
-                    if(vErrors === null){
-                      vErrors = [err3];
-                    }
-                    else {
-                      vErrors.push(err3);
-                    }
-                    errors++;
-                  }
-                }
-                var valid4 = _errs13 === errors;
-              }
-              else {
-                var valid4 = true;
-              }
-              if(valid4){
-                const prop151 = data.action;
-                if(prop151 !== undefined){
-                  let data2 = prop151;
-                  const _errs16 = errors;
-                  if(typeof data2 !== "string"){
-                    const err4 = {instancePath:instancePath+"/action",schemaPath:"ElicitResult/properties/action/type",keyword:"type",params:{type: "string"}};
-                    if(vErrors === null){
-                      vErrors = [err4];
-                    }
-                    else {
-                      vErrors.push(err4);
-                    }
-                    errors++;
-                  }
-                  if(!(((data2 === "accept") || (data2 === "cancel")) || (data2 === "decline"))){
-                    const err5 = {instancePath:instancePath+"/action",schemaPath:"ElicitResult/properties/action/enum",keyword:"enum",params:{allowedValues: schema60.properties.action.enum}};
-                    if(vErrors === null){
-                      vErrors = [err5];
-                    }
-                    else {
-                      vErrors.push(err5);
-                    }
-                    errors++;
-                  }
-                  var valid4 = _errs16 === errors;
-                }
-                else {
-                  var valid4 = true;
-                }
-                if(valid4){
-                  const prop152 = data.content;
-                  if(prop152 !== undefined){
-                    let data3 = prop152;
-                    const _errs18 = errors;
-                    if(errors === _errs18){
-                      if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-                        for(const key0 in data3){
-                          let data4 = data3[key0];
-                          const _errs21 = errors;
-                          if(((typeof data4 !== "string") && (!(typeof data4 == "number"))) && (typeof data4 !== "boolean")){
-                            const err6 = {instancePath:instancePath+"/content/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"ElicitResult/properties/content/additionalProperties/type",keyword:"type",params:{type: schema60.properties.content.additionalProperties.type}};
-                            if(vErrors === null){
-                              vErrors = [err6];
-                            }
-                            else {
-                              vErrors.push(err6);
-                            }
-                            errors++;
-                          }
-                          var valid5 = _errs21 === errors;
-                          if(!valid5){
-                            break;
-                          }
-                        }
-                      }
-                      else {
-                        const err7 = {instancePath:instancePath+"/content",schemaPath:"ElicitResult/properties/content/type",keyword:"type",params:{type: "object"}};
-                        if(vErrors === null){
-                          vErrors = [err7];
-                        }
-                        else {
-                          vErrors.push(err7);
-                        }
-                        errors++;
-                      }
-                    }
-                    var valid4 = _errs18 === errors;
-                  }
-                  else {
-                    var valid4 = true;
-                  }
-                }
-              }
-            }
-          }
-          else {
-            const err8 = {instancePath,schemaPath:"ElicitResult/type",keyword:"type",params:{type: "object"}};
-            if(vErrors === null){
-              vErrors = [err8];
-            }
-            else {
-              vErrors.push(err8);
-            }
-            errors++;
-          }
-        }
-        var _valid0 = _errs10 === errors;
-        valid0 = valid0 || _valid0;
-      }
-    }
-  }
-  if(!valid0){
-    const err9 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{}};
-    if(vErrors === null){
-      vErrors = [err9];
-    }
-    else {
-      vErrors.push(err9);
-    }
-    errors++;
-    validate48.errors = vErrors;
-    return false;
-  }
-  else {
-    errors = _errs0;
-    if(vErrors !== null){
-      if(_errs0){
-        vErrors.length = _errs0;
-      }
-      else {
-        vErrors = null;
-      }
-    }
-  }
-  validate48.errors = vErrors;
-  return errors === 0;
+
+function validate48(data, valCxt){
+"use strict"; /*# sourceURL="ClientResult" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+var _errs0 = errors;
+var valid0 = false;
+var _errs1 = errors;
+var _errs2 = errors;
+if(errors === _errs2){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data._meta !== undefined){
+var data0 = data._meta;
+var _errs5 = errors;
+if(errors === _errs5){
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+}
+else {
+var err0 = {instancePath:instancePath+"/_meta",schemaPath:"Result/properties/_meta/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+}
+}
+else {
+var err1 = {instancePath:instancePath,schemaPath:"Result/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+var _valid0 = _errs1 === errors;
+valid0 = valid0 || _valid0;
+if(!valid0){
+var _errs8 = errors;
+if(!(validate49(data))){
+vErrors = vErrors === null ? func0(validate49.errors, instancePath) : vErrors.concat(func0(validate49.errors, instancePath));
+errors = vErrors.length;
+}
+var _valid0 = _errs8 === errors;
+valid0 = valid0 || _valid0;
+if(!valid0){
+var _errs9 = errors;
+if(!(validate54(data))){
+vErrors = vErrors === null ? func0(validate54.errors, instancePath) : vErrors.concat(func0(validate54.errors, instancePath));
+errors = vErrors.length;
+}
+var _valid0 = _errs9 === errors;
+valid0 = valid0 || _valid0;
+if(!valid0){
+var _errs10 = errors;
+var _errs11 = errors;
+if(errors === _errs11){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if((data.action === undefined) && (missing0 = "action")){
+var err2 = {instancePath:instancePath,schemaPath:"ElicitResult/required",keyword:"required",params:{missingProperty: missing0}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+else {
+if(data._meta !== undefined){
+var data1 = data._meta;
+var _errs13 = errors;
+if(errors === _errs13){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+}
+else {
+var err3 = {instancePath:instancePath+"/_meta",schemaPath:"ElicitResult/properties/_meta/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+var valid4 = _errs13 === errors;
+}
+else {
+var valid4 = true;
+}
+if(valid4){
+if(data.action !== undefined){
+var data2 = data.action;
+var _errs16 = errors;
+if(typeof data2 !== "string"){
+var err4 = {instancePath:instancePath+"/action",schemaPath:"ElicitResult/properties/action/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(!(((data2 === "accept") || (data2 === "cancel")) || (data2 === "decline"))){
+var err5 = {instancePath:instancePath+"/action",schemaPath:"ElicitResult/properties/action/enum",keyword:"enum",params:{allowedValues: schema60.properties.action.enum}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+var valid4 = _errs16 === errors;
+}
+else {
+var valid4 = true;
+}
+if(valid4){
+if(data.content !== undefined){
+var data3 = data.content;
+var _errs18 = errors;
+if(errors === _errs18){
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+for(var key0 in data3){
+var data4 = data3[key0];
+var _errs21 = errors;
+if(((typeof data4 !== "string") && (!(typeof data4 == "number"))) && (typeof data4 !== "boolean")){
+var err6 = {instancePath:instancePath+"/content/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"ElicitResult/properties/content/additionalProperties/type",keyword:"type",params:{type: schema60.properties.content.additionalProperties.type}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+var valid5 = _errs21 === errors;
+if(!valid5){
+break;
+}
+}
+}
+else {
+var err7 = {instancePath:instancePath+"/content",schemaPath:"ElicitResult/properties/content/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+var valid4 = _errs18 === errors;
+}
+else {
+var valid4 = true;
+}
+}
+}
+}
+}
+else {
+var err8 = {instancePath:instancePath,schemaPath:"ElicitResult/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+var _valid0 = _errs10 === errors;
+valid0 = valid0 || _valid0;
+}
+}
+}
+if(!valid0){
+var err9 = {instancePath:instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{}};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+validate48.errors = vErrors;
+return false;
+}
+else {
+errors = _errs0;
+if(vErrors !== null){
+if(_errs0){
+vErrors.length = _errs0;
+}
+else {
+vErrors = null;
+}
+}
+}
+validate48.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateCompleteRequest = validate43;
 
-// prettier-ignore
 export const validateCompleteResult = validate56;
+var schema61 = {"$id":"CompleteResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"completion":{"properties":{"hasMore":{"type":"boolean"},"total":{"type":"integer"},"values":{"items":{"type":"string"},"type":"array"}},"required":["values"],"type":"object"}},"required":["completion"],"type":"object"};
 
-// prettier-ignore
-const schema61 = {"$id":"CompleteResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"completion":{"properties":{"hasMore":{"type":"boolean"},"total":{"type":"integer"},"values":{"items":{"type":"string"},"type":"array"}},"required":["values"],"type":"object"}},"required":["completion"],"type":"object"};
-
-// prettier-ignore
-function validate56(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="CompleteResult" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.completion === undefined) && (missing0 = "completion")){
-        validate56.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop153 = data._meta;
-        if(prop153 !== undefined){
-          let data0 = prop153;
-          const _errs1 = errors;
-          if(errors === _errs1){
-            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-            }
-            else {
-              validate56.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-              return false;
-            }
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop154 = data.completion;
-          if(prop154 !== undefined){
-            let data1 = prop154;
-            const _errs4 = errors;
-            if(errors === _errs4){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                let missing1;
-                if((data1.values === undefined) && (missing1 = "values")){
-                  validate56.errors = [{instancePath:instancePath+"/completion",schemaPath:"#/properties/completion/required",keyword:"required",params:{missingProperty: missing1}}];
-                  return false;
-                }
-                else {
-                  const prop155 = data1.hasMore;
-                  if(prop155 !== undefined){
-                    const _errs6 = errors;
-                    if(typeof prop155 !== "boolean"){
-                      validate56.errors = [{instancePath:instancePath+"/completion/hasMore",schemaPath:"#/properties/completion/properties/hasMore/type",keyword:"type",params:{type: "boolean"}}];
-                      return false;
-                    }
-                    var valid1 = _errs6 === errors;
-                  }
-                  else {
-                    var valid1 = true;
-                  }
-                  if(valid1){
-                    const prop156 = data1.total;
-                    if(prop156 !== undefined){
-                      let data3 = prop156;
-                      const _errs8 = errors;
-                      if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
-                        validate56.errors = [{instancePath:instancePath+"/completion/total",schemaPath:"#/properties/completion/properties/total/type",keyword:"type",params:{type: "integer"}}];
-                        return false;
-                      }
-                      var valid1 = _errs8 === errors;
-                    }
-                    else {
-                      var valid1 = true;
-                    }
-                    if(valid1){
-                      const prop157 = data1.values;
-                      if(prop157 !== undefined){
-                        let data4 = prop157;
-                        const _errs10 = errors;
-                        if(errors === _errs10){
-                          if(Array.isArray(data4)){
-                            var valid2 = true;
-                            const len0 = data4.length;
-                            for(let i0=0; i0<len0; i0++){
-                              const _errs12 = errors;
-                              if(typeof data4[i0] !== "string"){
-                                validate56.errors = [{instancePath:instancePath+"/completion/values/" + i0,schemaPath:"#/properties/completion/properties/values/items/type",keyword:"type",params:{type: "string"}}];
-                                return false;
-                              }
-                              var valid2 = _errs12 === errors;
-                              if(!valid2){
-                                break;
-                              }
-                            }
-                          }
-                          else {
-                            validate56.errors = [{instancePath:instancePath+"/completion/values",schemaPath:"#/properties/completion/properties/values/type",keyword:"type",params:{type: "array"}}];
-                            return false;
-                          }
-                        }
-                        var valid1 = _errs10 === errors;
-                      }
-                      else {
-                        var valid1 = true;
-                      }
-                    }
-                  }
-                }
-              }
-              else {
-                validate56.errors = [{instancePath:instancePath+"/completion",schemaPath:"#/properties/completion/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs4 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate56.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate56.errors = vErrors;
-  return errors === 0;
+function validate56(data, valCxt){
+"use strict"; /*# sourceURL="CompleteResult" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if((data.completion === undefined) && (missing0 = "completion")){
+validate56.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data._meta !== undefined){
+var data0 = data._meta;
+var _errs1 = errors;
+if(errors === _errs1){
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+}
+else {
+validate56.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.completion !== undefined){
+var data1 = data.completion;
+var _errs4 = errors;
+if(errors === _errs4){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+var missing1;
+if((data1.values === undefined) && (missing1 = "values")){
+validate56.errors = [{instancePath:instancePath+"/completion",schemaPath:"#/properties/completion/required",keyword:"required",params:{missingProperty: missing1}}];
+return false;
+}
+else {
+if(data1.hasMore !== undefined){
+var _errs6 = errors;
+if(typeof data1.hasMore !== "boolean"){
+validate56.errors = [{instancePath:instancePath+"/completion/hasMore",schemaPath:"#/properties/completion/properties/hasMore/type",keyword:"type",params:{type: "boolean"}}];
+return false;
+}
+var valid1 = _errs6 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data1.total !== undefined){
+var data3 = data1.total;
+var _errs8 = errors;
+if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
+validate56.errors = [{instancePath:instancePath+"/completion/total",schemaPath:"#/properties/completion/properties/total/type",keyword:"type",params:{type: "integer"}}];
+return false;
+}
+var valid1 = _errs8 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data1.values !== undefined){
+var data4 = data1.values;
+var _errs10 = errors;
+if(errors === _errs10){
+if(Array.isArray(data4)){
+var valid2 = true;
+var len0 = data4.length;
+for(var i0=0; i0<len0; i0++){
+var _errs12 = errors;
+if(typeof data4[i0] !== "string"){
+validate56.errors = [{instancePath:instancePath+"/completion/values/" + i0,schemaPath:"#/properties/completion/properties/values/items/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid2 = _errs12 === errors;
+if(!valid2){
+break;
+}
+}
+}
+else {
+validate56.errors = [{instancePath:instancePath+"/completion/values",schemaPath:"#/properties/completion/properties/values/type",keyword:"type",params:{type: "array"}}];
+return false;
+}
+}
+var valid1 = _errs10 === errors;
+}
+else {
+var valid1 = true;
+}
+}
+}
+}
+}
+else {
+validate56.errors = [{instancePath:instancePath+"/completion",schemaPath:"#/properties/completion/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate56.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate56.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateContentBlock = validate18;
 
-// prettier-ignore
 export const validateCreateMessageRequest = validate57;
+var schema62 = {"$id":"CreateMessageRequest","properties":{"method":{"const":"sampling/createMessage","type":"string"},"params":{"properties":{"includeContext":{"enum":["allServers","none","thisServer"],"type":"string"},"maxTokens":{"type":"integer"},"messages":{"items":{"$ref":"SamplingMessage"},"type":"array"},"metadata":{"additionalProperties":true,"properties":{},"type":"object"},"modelPreferences":{"$ref":"ModelPreferences"},"stopSequences":{"items":{"type":"string"},"type":"array"},"systemPrompt":{"type":"string"},"temperature":{"type":"number"}},"required":["maxTokens","messages"],"type":"object"}},"required":["method","params"],"type":"object"};
+var schema63 = {"$id":"SamplingMessage","properties":{"content":{"type":"object","required":["type"],"discriminator":{"propertyName":"type"},"oneOf":[{"$ref":"TextContent"},{"$ref":"ImageContent"},{"$ref":"AudioContent"}]},"role":{"$ref":"Role"}},"required":["content","role"],"type":"object"};
 
-// prettier-ignore
-const schema62 = {"$id":"CreateMessageRequest","properties":{"method":{"const":"sampling/createMessage","type":"string"},"params":{"properties":{"includeContext":{"enum":["allServers","none","thisServer"],"type":"string"},"maxTokens":{"type":"integer"},"messages":{"items":{"$ref":"SamplingMessage"},"type":"array"},"metadata":{"additionalProperties":true,"properties":{},"type":"object"},"modelPreferences":{"$ref":"ModelPreferences"},"stopSequences":{"items":{"type":"string"},"type":"array"},"systemPrompt":{"type":"string"},"temperature":{"type":"number"}},"required":["maxTokens","messages"],"type":"object"}},"required":["method","params"],"type":"object"};
-
-// prettier-ignore
-const schema63 = {"$id":"SamplingMessage","properties":{"content":{"type":"object","required":["type"],"discriminator":{"propertyName":"type"},"oneOf":[{"$ref":"TextContent"},{"$ref":"ImageContent"},{"$ref":"AudioContent"}]},"role":{"$ref":"Role"}},"required":["content","role"],"type":"object"};
-
-// prettier-ignore
-function validate58(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="SamplingMessage" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.content === undefined) && (missing0 = "content")) || ((data.role === undefined) && (missing0 = "role"))){
-        validate58.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop158 = data.content;
-        if(prop158 !== undefined){
-          let data0 = prop158;
-          const _errs1 = errors;
-          if(errors === _errs1){
-            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-              let missing1;
-              if((data0.type === undefined) && (missing1 = "type")){
-                validate58.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/required",keyword:"required",params:{missingProperty: missing1}}];
-                return false;
-              }
-              else {
-                const tag0 = data0.type;
-                if(typeof tag0 == "string"){
-                  if(tag0 === "text"){
-                    if(!(validate19(data0))){
-                      vErrors = vErrors === null ? rebaseErrors(validate19.errors, instancePath+"/content") : vErrors.concat(rebaseErrors(validate19.errors, instancePath+"/content"));
-                      errors = vErrors.length;
-                    }
-                  }
-                  else if(tag0 === "image"){
-                    if(!(validate21(data0))){
-                      vErrors = vErrors === null ? rebaseErrors(validate21.errors, instancePath+"/content") : vErrors.concat(rebaseErrors(validate21.errors, instancePath+"/content"));
-                      errors = vErrors.length;
-                    }
-                  }
-                  else if(tag0 === "audio"){
-                    if(!(validate11(data0))){
-                      vErrors = vErrors === null ? rebaseErrors(validate11.errors, instancePath+"/content") : vErrors.concat(rebaseErrors(validate11.errors, instancePath+"/content"));
-                      errors = vErrors.length;
-                    }
-                  }
-                  else {
-                    validate58.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0}}];
-                    return false;
-                  }
-                }
-                else {
-                  validate58.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0}}];
-                  return false;
-                }
-              }
-            }
-            else {
-              validate58.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "object"}}];
-              return false;
-            }
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop159 = data.role;
-          if(prop159 !== undefined){
-            let data1 = prop159;
-            const _errs7 = errors;
-            if(typeof data1 !== "string"){
-              validate58.errors = [{instancePath:instancePath+"/role",schemaPath:"Role/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            if(!((data1 === "assistant") || (data1 === "user"))){
-              validate58.errors = [{instancePath:instancePath+"/role",schemaPath:"Role/enum",keyword:"enum",params:{allowedValues: schema12.enum}}];
-              return false;
-            }
-            var valid0 = _errs7 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate58.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate58.errors = vErrors;
-  return errors === 0;
+function validate58(data, valCxt){
+"use strict"; /*# sourceURL="SamplingMessage" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if(((data.content === undefined) && (missing0 = "content")) || ((data.role === undefined) && (missing0 = "role"))){
+validate58.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.content !== undefined){
+var data0 = data.content;
+var _errs1 = errors;
+if(errors === _errs1){
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+var missing1;
+if((data0.type === undefined) && (missing1 = "type")){
+validate58.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/required",keyword:"required",params:{missingProperty: missing1}}];
+return false;
+}
+else {
+var tag0 = data0.type;
+if(typeof tag0 == "string"){
+if(tag0 === "text"){
+if(!(validate19(data0))){
+vErrors = vErrors === null ? func0(validate19.errors, instancePath+"/content") : vErrors.concat(func0(validate19.errors, instancePath+"/content"));
+errors = vErrors.length;
+}
+}
+else if(tag0 === "image"){
+if(!(validate21(data0))){
+vErrors = vErrors === null ? func0(validate21.errors, instancePath+"/content") : vErrors.concat(func0(validate21.errors, instancePath+"/content"));
+errors = vErrors.length;
+}
+}
+else if(tag0 === "audio"){
+if(!(validate11(data0))){
+vErrors = vErrors === null ? func0(validate11.errors, instancePath+"/content") : vErrors.concat(func0(validate11.errors, instancePath+"/content"));
+errors = vErrors.length;
+}
+}
+else {
+validate58.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0}}];
+return false;
+}
+}
+else {
+validate58.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0}}];
+return false;
+}
+}
+}
+else {
+validate58.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.role !== undefined){
+var data1 = data.role;
+var _errs7 = errors;
+if(typeof data1 !== "string"){
+validate58.errors = [{instancePath:instancePath+"/role",schemaPath:"Role/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if(!((data1 === "assistant") || (data1 === "user"))){
+validate58.errors = [{instancePath:instancePath+"/role",schemaPath:"Role/enum",keyword:"enum",params:{allowedValues: schema12.enum}}];
+return false;
+}
+var valid0 = _errs7 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate58.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate58.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
-const schema65 = {"$id":"ModelPreferences","properties":{"costPriority":{"maximum":1,"minimum":0,"type":"number"},"hints":{"items":{"$ref":"ModelHint"},"type":"array"},"intelligencePriority":{"maximum":1,"minimum":0,"type":"number"},"speedPriority":{"maximum":1,"minimum":0,"type":"number"}},"type":"object"};
+var schema65 = {"$id":"ModelPreferences","properties":{"costPriority":{"maximum":1,"minimum":0,"type":"number"},"hints":{"items":{"$ref":"ModelHint"},"type":"array"},"intelligencePriority":{"maximum":1,"minimum":0,"type":"number"},"speedPriority":{"maximum":1,"minimum":0,"type":"number"}},"type":"object"};
+var schema66 = {"$id":"ModelHint","properties":{"name":{"type":"string"}},"type":"object"};
 
-// prettier-ignore
-const schema66 = {"$id":"ModelHint","properties":{"name":{"type":"string"}},"type":"object"};
-
-// prettier-ignore
-function validate63(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="ModelPreferences" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      const prop160 = data.costPriority;
-      if(prop160 !== undefined){
-        let data0 = prop160;
-        const _errs1 = errors;
-        if(errors === _errs1){
-          if(typeof data0 == "number"){
-            if(data0 > 1 || isNaN(data0)){
-              validate63.errors = [{instancePath:instancePath+"/costPriority",schemaPath:"#/properties/costPriority/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1}}];
-              return false;
-            }
-            else {
-              if(data0 < 0 || isNaN(data0)){
-                validate63.errors = [{instancePath:instancePath+"/costPriority",schemaPath:"#/properties/costPriority/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}}];
-                return false;
-              }
-            }
-          }
-          else {
-            validate63.errors = [{instancePath:instancePath+"/costPriority",schemaPath:"#/properties/costPriority/type",keyword:"type",params:{type: "number"}}];
-            return false;
-          }
-        }
-        var valid0 = _errs1 === errors;
-      }
-      else {
-        var valid0 = true;
-      }
-      if(valid0){
-        const prop161 = data.hints;
-        if(prop161 !== undefined){
-          let data1 = prop161;
-          const _errs3 = errors;
-          if(errors === _errs3){
-            if(Array.isArray(data1)){
-              var valid1 = true;
-              const len0 = data1.length;
-              for(let i0=0; i0<len0; i0++){
-                let data2 = data1[i0];
-                const _errs5 = errors;
-                const _errs6 = errors;
-                if(errors === _errs6){
-                  if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                    const prop162 = data2.name;
-                    if(prop162 !== undefined){
-                      if(typeof prop162 !== "string"){
-                        validate63.errors = [{instancePath:instancePath+"/hints/" + i0+"/name",schemaPath:"ModelHint/properties/name/type",keyword:"type",params:{type: "string"}}];
-                        return false;
-                      }
-                    }
-                  }
-                  else {
-                    validate63.errors = [{instancePath:instancePath+"/hints/" + i0,schemaPath:"ModelHint/type",keyword:"type",params:{type: "object"}}];
-                    return false;
-                  }
-                }
-                var valid1 = _errs5 === errors;
-                if(!valid1){
-                  break;
-                }
-              }
-            }
-            else {
-              validate63.errors = [{instancePath:instancePath+"/hints",schemaPath:"#/properties/hints/type",keyword:"type",params:{type: "array"}}];
-              return false;
-            }
-          }
-          var valid0 = _errs3 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop163 = data.intelligencePriority;
-          if(prop163 !== undefined){
-            let data4 = prop163;
-            const _errs10 = errors;
-            if(errors === _errs10){
-              if(typeof data4 == "number"){
-                if(data4 > 1 || isNaN(data4)){
-                  validate63.errors = [{instancePath:instancePath+"/intelligencePriority",schemaPath:"#/properties/intelligencePriority/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1}}];
-                  return false;
-                }
-                else {
-                  if(data4 < 0 || isNaN(data4)){
-                    validate63.errors = [{instancePath:instancePath+"/intelligencePriority",schemaPath:"#/properties/intelligencePriority/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}}];
-                    return false;
-                  }
-                }
-              }
-              else {
-                validate63.errors = [{instancePath:instancePath+"/intelligencePriority",schemaPath:"#/properties/intelligencePriority/type",keyword:"type",params:{type: "number"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs10 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            const prop164 = data.speedPriority;
-            if(prop164 !== undefined){
-              let data5 = prop164;
-              const _errs12 = errors;
-              if(errors === _errs12){
-                if(typeof data5 == "number"){
-                  if(data5 > 1 || isNaN(data5)){
-                    validate63.errors = [{instancePath:instancePath+"/speedPriority",schemaPath:"#/properties/speedPriority/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1}}];
-                    return false;
-                  }
-                  else {
-                    if(data5 < 0 || isNaN(data5)){
-                      validate63.errors = [{instancePath:instancePath+"/speedPriority",schemaPath:"#/properties/speedPriority/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}}];
-                      return false;
-                    }
-                  }
-                }
-                else {
-                  validate63.errors = [{instancePath:instancePath+"/speedPriority",schemaPath:"#/properties/speedPriority/type",keyword:"type",params:{type: "number"}}];
-                  return false;
-                }
-              }
-              var valid0 = _errs12 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate63.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate63.errors = vErrors;
-  return errors === 0;
+function validate63(data, valCxt){
+"use strict"; /*# sourceURL="ModelPreferences" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.costPriority !== undefined){
+var data0 = data.costPriority;
+var _errs1 = errors;
+if(errors === _errs1){
+if(typeof data0 == "number"){
+if(data0 > 1 || isNaN(data0)){
+validate63.errors = [{instancePath:instancePath+"/costPriority",schemaPath:"#/properties/costPriority/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1}}];
+return false;
+}
+else {
+if(data0 < 0 || isNaN(data0)){
+validate63.errors = [{instancePath:instancePath+"/costPriority",schemaPath:"#/properties/costPriority/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}}];
+return false;
+}
+}
+}
+else {
+validate63.errors = [{instancePath:instancePath+"/costPriority",schemaPath:"#/properties/costPriority/type",keyword:"type",params:{type: "number"}}];
+return false;
+}
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.hints !== undefined){
+var data1 = data.hints;
+var _errs3 = errors;
+if(errors === _errs3){
+if(Array.isArray(data1)){
+var valid1 = true;
+var len0 = data1.length;
+for(var i0=0; i0<len0; i0++){
+var data2 = data1[i0];
+var _errs5 = errors;
+var _errs6 = errors;
+if(errors === _errs6){
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+if(data2.name !== undefined){
+if(typeof data2.name !== "string"){
+validate63.errors = [{instancePath:instancePath+"/hints/" + i0+"/name",schemaPath:"ModelHint/properties/name/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+}
+}
+else {
+validate63.errors = [{instancePath:instancePath+"/hints/" + i0,schemaPath:"ModelHint/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid1 = _errs5 === errors;
+if(!valid1){
+break;
+}
+}
+}
+else {
+validate63.errors = [{instancePath:instancePath+"/hints",schemaPath:"#/properties/hints/type",keyword:"type",params:{type: "array"}}];
+return false;
+}
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.intelligencePriority !== undefined){
+var data4 = data.intelligencePriority;
+var _errs10 = errors;
+if(errors === _errs10){
+if(typeof data4 == "number"){
+if(data4 > 1 || isNaN(data4)){
+validate63.errors = [{instancePath:instancePath+"/intelligencePriority",schemaPath:"#/properties/intelligencePriority/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1}}];
+return false;
+}
+else {
+if(data4 < 0 || isNaN(data4)){
+validate63.errors = [{instancePath:instancePath+"/intelligencePriority",schemaPath:"#/properties/intelligencePriority/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}}];
+return false;
+}
+}
+}
+else {
+validate63.errors = [{instancePath:instancePath+"/intelligencePriority",schemaPath:"#/properties/intelligencePriority/type",keyword:"type",params:{type: "number"}}];
+return false;
+}
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.speedPriority !== undefined){
+var data5 = data.speedPriority;
+var _errs12 = errors;
+if(errors === _errs12){
+if(typeof data5 == "number"){
+if(data5 > 1 || isNaN(data5)){
+validate63.errors = [{instancePath:instancePath+"/speedPriority",schemaPath:"#/properties/speedPriority/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1}}];
+return false;
+}
+else {
+if(data5 < 0 || isNaN(data5)){
+validate63.errors = [{instancePath:instancePath+"/speedPriority",schemaPath:"#/properties/speedPriority/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}}];
+return false;
+}
+}
+}
+else {
+validate63.errors = [{instancePath:instancePath+"/speedPriority",schemaPath:"#/properties/speedPriority/type",keyword:"type",params:{type: "number"}}];
+return false;
+}
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+validate63.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate63.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
-function validate57(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="CreateMessageRequest" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
-        validate57.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop165 = data.method;
-        if(prop165 !== undefined){
-          let data0 = prop165;
-          const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate57.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("sampling/createMessage" !== data0){
-            validate57.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "sampling/createMessage"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop166 = data.params;
-          if(prop166 !== undefined){
-            let data1 = prop166;
-            const _errs3 = errors;
-            if(errors === _errs3){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                let missing1;
-                if(((data1.maxTokens === undefined) && (missing1 = "maxTokens")) || ((data1.messages === undefined) && (missing1 = "messages"))){
-                  validate57.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
-                  return false;
-                }
-                else {
-                  const prop167 = data1.includeContext;
-                  if(prop167 !== undefined){
-                    let data2 = prop167;
-                    const _errs5 = errors;
-                    if(typeof data2 !== "string"){
-                      validate57.errors = [{instancePath:instancePath+"/params/includeContext",schemaPath:"#/properties/params/properties/includeContext/type",keyword:"type",params:{type: "string"}}];
-                      return false;
-                    }
-                    if(!(((data2 === "allServers") || (data2 === "none")) || (data2 === "thisServer"))){
-                      validate57.errors = [{instancePath:instancePath+"/params/includeContext",schemaPath:"#/properties/params/properties/includeContext/enum",keyword:"enum",params:{allowedValues: schema62.properties.params.properties.includeContext.enum}}];
-                      return false;
-                    }
-                    var valid1 = _errs5 === errors;
-                  }
-                  else {
-                    var valid1 = true;
-                  }
-                  if(valid1){
-                    const prop168 = data1.maxTokens;
-                    if(prop168 !== undefined){
-                      let data3 = prop168;
-                      const _errs7 = errors;
-                      if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
-                        validate57.errors = [{instancePath:instancePath+"/params/maxTokens",schemaPath:"#/properties/params/properties/maxTokens/type",keyword:"type",params:{type: "integer"}}];
-                        return false;
-                      }
-                      var valid1 = _errs7 === errors;
-                    }
-                    else {
-                      var valid1 = true;
-                    }
-                    if(valid1){
-                      const prop169 = data1.messages;
-                      if(prop169 !== undefined){
-                        let data4 = prop169;
-                        const _errs9 = errors;
-                        if(errors === _errs9){
-                          if(Array.isArray(data4)){
-                            var valid2 = true;
-                            const len0 = data4.length;
-                            for(let i0=0; i0<len0; i0++){
-                              const _errs11 = errors;
-                              if(!(validate58(data4[i0]))){
-                                vErrors = vErrors === null ? rebaseErrors(validate58.errors, instancePath+"/params/messages/" + i0) : vErrors.concat(rebaseErrors(validate58.errors, instancePath+"/params/messages/" + i0));
-                                errors = vErrors.length;
-                              }
-                              var valid2 = _errs11 === errors;
-                              if(!valid2){
-                                break;
-                              }
-                            }
-                          }
-                          else {
-                            validate57.errors = [{instancePath:instancePath+"/params/messages",schemaPath:"#/properties/params/properties/messages/type",keyword:"type",params:{type: "array"}}];
-                            return false;
-                          }
-                        }
-                        var valid1 = _errs9 === errors;
-                      }
-                      else {
-                        var valid1 = true;
-                      }
-                      if(valid1){
-                        const prop170 = data1.metadata;
-                        if(prop170 !== undefined){
-                          let data6 = prop170;
-                          const _errs12 = errors;
-                          if(errors === _errs12){
-                            if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-                            }
-                            else {
-                              validate57.errors = [{instancePath:instancePath+"/params/metadata",schemaPath:"#/properties/params/properties/metadata/type",keyword:"type",params:{type: "object"}}];
-                              return false;
-                            }
-                          }
-                          var valid1 = _errs12 === errors;
-                        }
-                        else {
-                          var valid1 = true;
-                        }
-                        if(valid1){
-                          const prop171 = data1.modelPreferences;
-                          if(prop171 !== undefined){
-                            const _errs15 = errors;
-                            if(!(validate63(prop171))){
-                              vErrors = vErrors === null ? rebaseErrors(validate63.errors, instancePath+"/params/modelPreferences") : vErrors.concat(rebaseErrors(validate63.errors, instancePath+"/params/modelPreferences"));
-                              errors = vErrors.length;
-                            }
-                            var valid1 = _errs15 === errors;
-                          }
-                          else {
-                            var valid1 = true;
-                          }
-                          if(valid1){
-                            const prop172 = data1.stopSequences;
-                            if(prop172 !== undefined){
-                              let data8 = prop172;
-                              const _errs16 = errors;
-                              if(errors === _errs16){
-                                if(Array.isArray(data8)){
-                                  var valid3 = true;
-                                  const len1 = data8.length;
-                                  for(let i1=0; i1<len1; i1++){
-                                    const _errs18 = errors;
-                                    if(typeof data8[i1] !== "string"){
-                                      validate57.errors = [{instancePath:instancePath+"/params/stopSequences/" + i1,schemaPath:"#/properties/params/properties/stopSequences/items/type",keyword:"type",params:{type: "string"}}];
-                                      return false;
-                                    }
-                                    var valid3 = _errs18 === errors;
-                                    if(!valid3){
-                                      break;
-                                    }
-                                  }
-                                }
-                                else {
-                                  validate57.errors = [{instancePath:instancePath+"/params/stopSequences",schemaPath:"#/properties/params/properties/stopSequences/type",keyword:"type",params:{type: "array"}}];
-                                  return false;
-                                }
-                              }
-                              var valid1 = _errs16 === errors;
-                            }
-                            else {
-                              var valid1 = true;
-                            }
-                            if(valid1){
-                              const prop173 = data1.systemPrompt;
-                              if(prop173 !== undefined){
-                                const _errs20 = errors;
-                                if(typeof prop173 !== "string"){
-                                  validate57.errors = [{instancePath:instancePath+"/params/systemPrompt",schemaPath:"#/properties/params/properties/systemPrompt/type",keyword:"type",params:{type: "string"}}];
-                                  return false;
-                                }
-                                var valid1 = _errs20 === errors;
-                              }
-                              else {
-                                var valid1 = true;
-                              }
-                              if(valid1){
-                                const prop174 = data1.temperature;
-                                if(prop174 !== undefined){
-                                  const _errs22 = errors;
-                                  if(!(typeof prop174 == "number")){
-                                    validate57.errors = [{instancePath:instancePath+"/params/temperature",schemaPath:"#/properties/params/properties/temperature/type",keyword:"type",params:{type: "number"}}];
-                                    return false;
-                                  }
-                                  var valid1 = _errs22 === errors;
-                                }
-                                else {
-                                  var valid1 = true;
-                                }
-                              }
-                            }
-                          }
-                        }
-                      }
-                    }
-                  }
-                }
-              }
-              else {
-                validate57.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate57.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate57.errors = vErrors;
-  return errors === 0;
+
+function validate57(data, valCxt){
+"use strict"; /*# sourceURL="CreateMessageRequest" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
+validate57.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.method !== undefined){
+var data0 = data.method;
+var _errs1 = errors;
+if(typeof data0 !== "string"){
+validate57.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("sampling/createMessage" !== data0){
+validate57.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "sampling/createMessage"}}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.params !== undefined){
+var data1 = data.params;
+var _errs3 = errors;
+if(errors === _errs3){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+var missing1;
+if(((data1.maxTokens === undefined) && (missing1 = "maxTokens")) || ((data1.messages === undefined) && (missing1 = "messages"))){
+validate57.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
+return false;
+}
+else {
+if(data1.includeContext !== undefined){
+var data2 = data1.includeContext;
+var _errs5 = errors;
+if(typeof data2 !== "string"){
+validate57.errors = [{instancePath:instancePath+"/params/includeContext",schemaPath:"#/properties/params/properties/includeContext/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if(!(((data2 === "allServers") || (data2 === "none")) || (data2 === "thisServer"))){
+validate57.errors = [{instancePath:instancePath+"/params/includeContext",schemaPath:"#/properties/params/properties/includeContext/enum",keyword:"enum",params:{allowedValues: schema62.properties.params.properties.includeContext.enum}}];
+return false;
+}
+var valid1 = _errs5 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data1.maxTokens !== undefined){
+var data3 = data1.maxTokens;
+var _errs7 = errors;
+if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
+validate57.errors = [{instancePath:instancePath+"/params/maxTokens",schemaPath:"#/properties/params/properties/maxTokens/type",keyword:"type",params:{type: "integer"}}];
+return false;
+}
+var valid1 = _errs7 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data1.messages !== undefined){
+var data4 = data1.messages;
+var _errs9 = errors;
+if(errors === _errs9){
+if(Array.isArray(data4)){
+var valid2 = true;
+var len0 = data4.length;
+for(var i0=0; i0<len0; i0++){
+var _errs11 = errors;
+if(!(validate58(data4[i0]))){
+vErrors = vErrors === null ? func0(validate58.errors, instancePath+"/params/messages/" + i0) : vErrors.concat(func0(validate58.errors, instancePath+"/params/messages/" + i0));
+errors = vErrors.length;
+}
+var valid2 = _errs11 === errors;
+if(!valid2){
+break;
+}
+}
+}
+else {
+validate57.errors = [{instancePath:instancePath+"/params/messages",schemaPath:"#/properties/params/properties/messages/type",keyword:"type",params:{type: "array"}}];
+return false;
+}
+}
+var valid1 = _errs9 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data1.metadata !== undefined){
+var data6 = data1.metadata;
+var _errs12 = errors;
+if(errors === _errs12){
+if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+}
+else {
+validate57.errors = [{instancePath:instancePath+"/params/metadata",schemaPath:"#/properties/params/properties/metadata/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid1 = _errs12 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data1.modelPreferences !== undefined){
+var _errs15 = errors;
+if(!(validate63(data1.modelPreferences))){
+vErrors = vErrors === null ? func0(validate63.errors, instancePath+"/params/modelPreferences") : vErrors.concat(func0(validate63.errors, instancePath+"/params/modelPreferences"));
+errors = vErrors.length;
+}
+var valid1 = _errs15 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data1.stopSequences !== undefined){
+var data8 = data1.stopSequences;
+var _errs16 = errors;
+if(errors === _errs16){
+if(Array.isArray(data8)){
+var valid3 = true;
+var len1 = data8.length;
+for(var i1=0; i1<len1; i1++){
+var _errs18 = errors;
+if(typeof data8[i1] !== "string"){
+validate57.errors = [{instancePath:instancePath+"/params/stopSequences/" + i1,schemaPath:"#/properties/params/properties/stopSequences/items/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid3 = _errs18 === errors;
+if(!valid3){
+break;
+}
+}
+}
+else {
+validate57.errors = [{instancePath:instancePath+"/params/stopSequences",schemaPath:"#/properties/params/properties/stopSequences/type",keyword:"type",params:{type: "array"}}];
+return false;
+}
+}
+var valid1 = _errs16 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data1.systemPrompt !== undefined){
+var _errs20 = errors;
+if(typeof data1.systemPrompt !== "string"){
+validate57.errors = [{instancePath:instancePath+"/params/systemPrompt",schemaPath:"#/properties/params/properties/systemPrompt/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid1 = _errs20 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data1.temperature !== undefined){
+var _errs22 = errors;
+if(!(typeof data1.temperature == "number")){
+validate57.errors = [{instancePath:instancePath+"/params/temperature",schemaPath:"#/properties/params/properties/temperature/type",keyword:"type",params:{type: "number"}}];
+return false;
+}
+var valid1 = _errs22 === errors;
+}
+else {
+var valid1 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate57.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate57.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate57.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateCreateMessageResult = validate49;
 
-// prettier-ignore
 export const validateCursor = validate65;
+var schema67 = {"$id":"Cursor","type":"string"};
 
-// prettier-ignore
-const schema67 = {"$id":"Cursor","type":"string"};
-
-// prettier-ignore
-function validate65(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="Cursor" */;
-  let vErrors = null;
-  let errors = 0;
-  if(typeof data !== "string"){
-    validate65.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"}}];
-    return false;
-  }
-  validate65.errors = vErrors;
-  return errors === 0;
+function validate65(data, valCxt){
+"use strict"; /*# sourceURL="Cursor" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(typeof data !== "string"){
+validate65.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+validate65.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateElicitRequest = validate66;
+var schema68 = {"$id":"ElicitRequest","properties":{"method":{"const":"elicitation/create","type":"string"},"params":{"properties":{"message":{"type":"string"},"requestedSchema":{"properties":{"properties":{"additionalProperties":{"$ref":"PrimitiveSchemaDefinition"},"type":"object"},"required":{"items":{"type":"string"},"type":"array"},"type":{"const":"object","type":"string"}},"required":["properties","type"],"type":"object"}},"required":["message","requestedSchema"],"type":"object"}},"required":["method","params"],"type":"object"};
+var schema69 = {"$id":"PrimitiveSchemaDefinition","anyOf":[{"type":"object","required":["type"],"discriminator":{"propertyName":"type"},"oneOf":[{"$ref":"StringSchema"},{"$ref":"NumberSchema"},{"$ref":"BooleanSchema"}]},{"$ref":"EnumSchema"}]};
+var schema70 = {"$id":"StringSchema","properties":{"description":{"type":"string"},"format":{"enum":["date","date-time","email","uri"],"type":"string"},"maxLength":{"type":"integer"},"minLength":{"type":"integer"},"title":{"type":"string"},"type":{"const":"string","type":"string"}},"required":["type"],"type":"object"};
+var schema71 = {"$id":"NumberSchema","properties":{"description":{"type":"string"},"maximum":{"type":"number"},"minimum":{"type":"number"},"title":{"type":"string"},"type":{"enum":["integer","number"],"type":"string"}},"required":["type"],"type":"object"};
+var schema74 = {"$id":"EnumSchema","properties":{"description":{"type":"string"},"enum":{"items":{"type":"string"},"type":"array"},"enumNames":{"items":{"type":"string"},"type":"array"},"title":{"type":"string"},"type":{"const":"string","type":"string"}},"required":["enum","type"],"type":"object"};
 
-// prettier-ignore
-const schema68 = {"$id":"ElicitRequest","properties":{"method":{"const":"elicitation/create","type":"string"},"params":{"properties":{"message":{"type":"string"},"requestedSchema":{"properties":{"properties":{"additionalProperties":{"$ref":"PrimitiveSchemaDefinition"},"type":"object"},"required":{"items":{"type":"string"},"type":"array"},"type":{"const":"object","type":"string"}},"required":["properties","type"],"type":"object"}},"required":["message","requestedSchema"],"type":"object"}},"required":["method","params"],"type":"object"};
-
-// prettier-ignore
-const schema69 = {"$id":"PrimitiveSchemaDefinition","anyOf":[{"type":"object","required":["type"],"discriminator":{"propertyName":"type"},"oneOf":[{"$ref":"StringSchema"},{"$ref":"NumberSchema"},{"$ref":"BooleanSchema"}]},{"$ref":"EnumSchema"}]};
-
-// prettier-ignore
-const schema70 = {"$id":"StringSchema","properties":{"description":{"type":"string"},"format":{"enum":["date","date-time","email","uri"],"type":"string"},"maxLength":{"type":"integer"},"minLength":{"type":"integer"},"title":{"type":"string"},"type":{"const":"string","type":"string"}},"required":["type"],"type":"object"};
-
-// prettier-ignore
-const schema71 = {"$id":"NumberSchema","properties":{"description":{"type":"string"},"maximum":{"type":"number"},"minimum":{"type":"number"},"title":{"type":"string"},"type":{"enum":["integer","number"],"type":"string"}},"required":["type"],"type":"object"};
-
-// prettier-ignore
-const schema74 = {"$id":"EnumSchema","properties":{"description":{"type":"string"},"enum":{"items":{"type":"string"},"type":"array"},"enumNames":{"items":{"type":"string"},"type":"array"},"title":{"type":"string"},"type":{"const":"string","type":"string"}},"required":["enum","type"],"type":"object"};
-
-// prettier-ignore
-function validate67(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="PrimitiveSchemaDefinition" */;
-  let vErrors = null;
-  let errors = 0;
-  const _errs0 = errors;
-  let valid0 = false;
-  const _errs1 = errors;
-  if(errors === _errs1){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.type === undefined) && (missing0 = "type")){
-        const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0}};
-        if(vErrors === null){
-          vErrors = [err0];
-        }
-        else {
-          vErrors.push(err0);
-        }
-        errors++;
-      }
-      else {
-        const tag0 = data.type;
-        if(typeof tag0 == "string"){
-          if(tag0 === "string"){
-            const _errs5 = errors;
-            if(errors === _errs5){
-              if(data && typeof data == "object" && !Array.isArray(data)){
-                let missing1;
-                if((data.type === undefined) && (missing1 = "type")){
-                  const err1 = {instancePath,schemaPath:"StringSchema/required",keyword:"required",params:{missingProperty: missing1}};
-                  if(vErrors === null){
-                    vErrors = [err1];
-                  }
-                  else {
-                    vErrors.push(err1);
-                  }
-                  errors++;
-                }
-                else {
-                  const prop175 = data.description;
-                  if(prop175 !== undefined){
-                    const _errs7 = errors;
-                    if(typeof prop175 !== "string"){
-                      const err2 = {instancePath:instancePath+"/description",schemaPath:"StringSchema/properties/description/type",keyword:"type",params:{type: "string"}};
-                      if(vErrors === null){
-                        vErrors = [err2];
-                      }
-                      else {
-                        vErrors.push(err2);
-                      }
-                      errors++;
-                    }
-                    var valid4 = _errs7 === errors;
-                  }
-                  else {
-                    var valid4 = true;
-                  }
-                  if(valid4){
-                    const prop176 = data.format;
-                    if(prop176 !== undefined){
-                      let data1 = prop176;
-                      const _errs9 = errors;
-                      if(typeof data1 !== "string"){
-                        const err3 = {instancePath:instancePath+"/format",schemaPath:"StringSchema/properties/format/type",keyword:"type",params:{type: "string"}};
-                        if(vErrors === null){
-                          vErrors = [err3];
-                        }
-                        else {
-                          vErrors.push(err3);
-                        }
-                        errors++;
-                      }
-                      if(!((((data1 === "date") || (data1 === "date-time")) || (data1 === "email")) || (data1 === "uri"))){
-                        const err4 = {instancePath:instancePath+"/format",schemaPath:"StringSchema/properties/format/enum",keyword:"enum",params:{allowedValues: schema70.properties.format.enum}};
-                        if(vErrors === null){
-                          vErrors = [err4];
-                        }
-                        else {
-                          vErrors.push(err4);
-                        }
-                        errors++;
-                      }
-                      var valid4 = _errs9 === errors;
-                    }
-                    else {
-                      var valid4 = true;
-                    }
-                    if(valid4){
-                      const prop177 = data.maxLength;
-                      if(prop177 !== undefined){
-                        let data2 = prop177;
-                        const _errs11 = errors;
-                        if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){
-                          const err5 = {instancePath:instancePath+"/maxLength",schemaPath:"StringSchema/properties/maxLength/type",keyword:"type",params:{type: "integer"}};
-                          if(vErrors === null){
-                            vErrors = [err5];
-                          }
-                          else {
-                            vErrors.push(err5);
-                          }
-                          errors++;
-                        }
-                        var valid4 = _errs11 === errors;
-                      }
-                      else {
-                        var valid4 = true;
-                      }
-                      if(valid4){
-                        const prop178 = data.minLength;
-                        if(prop178 !== undefined){
-                          let data3 = prop178;
-                          const _errs13 = errors;
-                          if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
-                            const err6 = {instancePath:instancePath+"/minLength",schemaPath:"StringSchema/properties/minLength/type",keyword:"type",params:{type: "integer"}};
-                            if(vErrors === null){
-                              vErrors = [err6];
-                            }
-                            else {
-                              vErrors.push(err6);
-                            }
-                            errors++;
-                          }
-                          var valid4 = _errs13 === errors;
-                        }
-                        else {
-                          var valid4 = true;
-                        }
-                        if(valid4){
-                          const prop179 = data.title;
-                          if(prop179 !== undefined){
-                            const _errs15 = errors;
-                            if(typeof prop179 !== "string"){
-                              const err7 = {instancePath:instancePath+"/title",schemaPath:"StringSchema/properties/title/type",keyword:"type",params:{type: "string"}};
-                              if(vErrors === null){
-                                vErrors = [err7];
-                              }
-                              else {
-                                vErrors.push(err7);
-                              }
-                              errors++;
-                            }
-                            var valid4 = _errs15 === errors;
-                          }
-                          else {
-                            var valid4 = true;
-                          }
-                          if(valid4){
-                            const prop180 = data.type;
-                            if(prop180 !== undefined){
-                              let data5 = prop180;
-                              const _errs17 = errors;
-                              if(typeof data5 !== "string"){
-                                const err8 = {instancePath:instancePath+"/type",schemaPath:"StringSchema/properties/type/type",keyword:"type",params:{type: "string"}};
-                                if(vErrors === null){
-                                  vErrors = [err8];
-                                }
-                                else {
-                                  vErrors.push(err8);
-                                }
-                                errors++;
-                              }
-                              if("string" !== data5){
-                                const err9 = {instancePath:instancePath+"/type",schemaPath:"StringSchema/properties/type/const",keyword:"const",params:{allowedValue: "string"}};
-                                if(vErrors === null){
-                                  vErrors = [err9];
-                                }
-                                else {
-                                  vErrors.push(err9);
-                                }
-                                errors++;
-                              }
-                              var valid4 = _errs17 === errors;
-                            }
-                            else {
-                              var valid4 = true;
-                            }
-                          }
-                        }
-                      }
-                    }
-                  }
-                }
-              }
-              else {
-                const err10 = {instancePath,schemaPath:"StringSchema/type",keyword:"type",params:{type: "object"}};
-                if(vErrors === null){
-                  vErrors = [err10];
-                }
-                else {
-                  vErrors.push(err10);
-                }
-                errors++;
-              }
-            }
-          }
-          else if(tag0 === "integer"){
-            const _errs20 = errors;
-            if(errors === _errs20){
-              if(data && typeof data == "object" && !Array.isArray(data)){
-                let missing2;
-                if((data.type === undefined) && (missing2 = "type")){
-                  const err11 = {instancePath,schemaPath:"NumberSchema/required",keyword:"required",params:{missingProperty: missing2}};
-                  if(vErrors === null){
-                    vErrors = [err11];
-                  }
-                  else {
-                    vErrors.push(err11);
-                  }
-                  errors++;
-                }
-                else {
-                  const prop181 = data.description;
-                  if(prop181 !== undefined){
-                    const _errs22 = errors;
-                    if(typeof prop181 !== "string"){
-                      const err12 = {instancePath:instancePath+"/description",schemaPath:"NumberSchema/properties/description/type",keyword:"type",params:{type: "string"}};
-                      if(vErrors === null){
-                        vErrors = [err12];
-                      }
-                      else {
-                        vErrors.push(err12);
-                      }
-                      errors++;
-                    }
-                    var valid7 = _errs22 === errors;
-                  }
-                  else {
-                    var valid7 = true;
-                  }
-                  if(valid7){
-                    const prop182 = data.maximum;
-                    if(prop182 !== undefined){
-                      const _errs24 = errors;
-                      if(!(typeof prop182 == "number")){
-                        const err13 = {instancePath:instancePath+"/maximum",schemaPath:"NumberSchema/properties/maximum/type",keyword:"type",params:{type: "number"}};
-                        if(vErrors === null){
-                          vErrors = [err13];
-                        }
-                        else {
-                          vErrors.push(err13);
-                        }
-                        errors++;
-                      }
-                      var valid7 = _errs24 === errors;
-                    }
-                    else {
-                      var valid7 = true;
-                    }
-                    if(valid7){
-                      const prop183 = data.minimum;
-                      if(prop183 !== undefined){
-                        const _errs26 = errors;
-                        if(!(typeof prop183 == "number")){
-                          const err14 = {instancePath:instancePath+"/minimum",schemaPath:"NumberSchema/properties/minimum/type",keyword:"type",params:{type: "number"}};
-                          if(vErrors === null){
-                            vErrors = [err14];
-                          }
-                          else {
-                            vErrors.push(err14);
-                          }
-                          errors++;
-                        }
-                        var valid7 = _errs26 === errors;
-                      }
-                      else {
-                        var valid7 = true;
-                      }
-                      if(valid7){
-                        const prop184 = data.title;
-                        if(prop184 !== undefined){
-                          const _errs28 = errors;
-                          if(typeof prop184 !== "string"){
-                            const err15 = {instancePath:instancePath+"/title",schemaPath:"NumberSchema/properties/title/type",keyword:"type",params:{type: "string"}};
-                            if(vErrors === null){
-                              vErrors = [err15];
-                            }
-                            else {
-                              vErrors.push(err15);
-                            }
-                            errors++;
-                          }
-                          var valid7 = _errs28 === errors;
-                        }
-                        else {
-                          var valid7 = true;
-                        }
-                        if(valid7){
-                          const prop185 = data.type;
-                          if(prop185 !== undefined){
-                            let data10 = prop185;
-                            const _errs30 = errors;
-                            if(typeof data10 !== "string"){
-                              const err16 = {instancePath:instancePath+"/type",schemaPath:"NumberSchema/properties/type/type",keyword:"type",params:{type: "string"}};
-                              if(vErrors === null){
-                                vErrors = [err16];
-                              }
-                              else {
-                                vErrors.push(err16);
-                              }
-                              errors++;
-                            }
-                            if(!((data10 === "integer") || (data10 === "number"))){
-                              const err17 = {instancePath:instancePath+"/type",schemaPath:"NumberSchema/properties/type/enum",keyword:"enum",params:{allowedValues: schema71.properties.type.enum}};
-                              if(vErrors === null){
-                                vErrors = [err17];
-                              }
-                              else {
-                                vErrors.push(err17);
-                              }
-                              errors++;
-                            }
-                            var valid7 = _errs30 === errors;
-                          }
-                          else {
-                            var valid7 = true;
-                          }
-                        }
-                      }
-                    }
-                  }
-                }
-              }
-              else {
-                const err18 = {instancePath,schemaPath:"NumberSchema/type",keyword:"type",params:{type: "object"}};
-                if(vErrors === null){
-                  vErrors = [err18];
-                }
-                else {
-                  vErrors.push(err18);
-                }
-                errors++;
-              }
-            }
-          }
-          else if(tag0 === "number"){
-            const _errs33 = errors;
-            if(errors === _errs33){
-              if(data && typeof data == "object" && !Array.isArray(data)){
-                let missing3;
-                if((data.type === undefined) && (missing3 = "type")){
-                  const err19 = {instancePath,schemaPath:"NumberSchema/required",keyword:"required",params:{missingProperty: missing3}};
-                  if(vErrors === null){
-                    vErrors = [err19];
-                  }
-                  else {
-                    vErrors.push(err19);
-                  }
-                  errors++;
-                }
-                else {
-                  const prop186 = data.description;
-                  if(prop186 !== undefined){
-                    const _errs35 = errors;
-                    if(typeof prop186 !== "string"){
-                      const err20 = {instancePath:instancePath+"/description",schemaPath:"NumberSchema/properties/description/type",keyword:"type",params:{type: "string"}};
-                      if(vErrors === null){
-                        vErrors = [err20];
-                      }
-                      else {
-                        vErrors.push(err20);
-                      }
-                      errors++;
-                    }
-                    var valid10 = _errs35 === errors;
-                  }
-                  else {
-                    var valid10 = true;
-                  }
-                  if(valid10){
-                    const prop187 = data.maximum;
-                    if(prop187 !== undefined){
-                      const _errs37 = errors;
-                      if(!(typeof prop187 == "number")){
-                        const err21 = {instancePath:instancePath+"/maximum",schemaPath:"NumberSchema/properties/maximum/type",keyword:"type",params:{type: "number"}};
-                        if(vErrors === null){
-                          vErrors = [err21];
-                        }
-                        else {
-                          vErrors.push(err21);
-                        }
-                        errors++;
-                      }
-                      var valid10 = _errs37 === errors;
-                    }
-                    else {
-                      var valid10 = true;
-                    }
-                    if(valid10){
-                      const prop188 = data.minimum;
-                      if(prop188 !== undefined){
-                        const _errs39 = errors;
-                        if(!(typeof prop188 == "number")){
-                          const err22 = {instancePath:instancePath+"/minimum",schemaPath:"NumberSchema/properties/minimum/type",keyword:"type",params:{type: "number"}};
-                          if(vErrors === null){
-                            vErrors = [err22];
-                          }
-                          else {
-                            vErrors.push(err22);
-                          }
-                          errors++;
-                        }
-                        var valid10 = _errs39 === errors;
-                      }
-                      else {
-                        var valid10 = true;
-                      }
-                      if(valid10){
-                        const prop189 = data.title;
-                        if(prop189 !== undefined){
-                          const _errs41 = errors;
-                          if(typeof prop189 !== "string"){
-                            const err23 = {instancePath:instancePath+"/title",schemaPath:"NumberSchema/properties/title/type",keyword:"type",params:{type: "string"}};
-                            if(vErrors === null){
-                              vErrors = [err23];
-                            }
-                            else {
-                              vErrors.push(err23);
-                            }
-                            errors++;
-                          }
-                          var valid10 = _errs41 === errors;
-                        }
-                        else {
-                          var valid10 = true;
-                        }
-                        if(valid10){
-                          const prop190 = data.type;
-                          if(prop190 !== undefined){
-                            let data15 = prop190;
-                            const _errs43 = errors;
-                            if(typeof data15 !== "string"){
-                              const err24 = {instancePath:instancePath+"/type",schemaPath:"NumberSchema/properties/type/type",keyword:"type",params:{type: "string"}};
-                              if(vErrors === null){
-                                vErrors = [err24];
-                              }
-                              else {
-                                vErrors.push(err24);
-                              }
-                              errors++;
-                            }
-                            if(!((data15 === "integer") || (data15 === "number"))){
-                              const err25 = {instancePath:instancePath+"/type",schemaPath:"NumberSchema/properties/type/enum",keyword:"enum",params:{allowedValues: schema71.properties.type.enum}};
-                              if(vErrors === null){
-                                vErrors = [err25];
-                              }
-                              else {
-                                vErrors.push(err25);
-                              }
-                              errors++;
-                            }
-                            var valid10 = _errs43 === errors;
-                          }
-                          else {
-                            var valid10 = true;
-                          }
-                        }
-                      }
-                    }
-                  }
-                }
-              }
-              else {
-                const err26 = {instancePath,schemaPath:"NumberSchema/type",keyword:"type",params:{type: "object"}};
-                if(vErrors === null){
-                  vErrors = [err26];
-                }
-                else {
-                  vErrors.push(err26);
-                }
-                errors++;
-              }
-            }
-          }
-          else if(tag0 === "boolean"){
-            const _errs46 = errors;
-            if(errors === _errs46){
-              if(data && typeof data == "object" && !Array.isArray(data)){
-                let missing4;
-                if((data.type === undefined) && (missing4 = "type")){
-                  const err27 = {instancePath,schemaPath:"BooleanSchema/required",keyword:"required",params:{missingProperty: missing4}};
-                  if(vErrors === null){
-                    vErrors = [err27];
-                  }
-                  else {
-                    vErrors.push(err27);
-                  }
-                  errors++;
-                }
-                else {
-                  const prop191 = data.default;
-                  if(prop191 !== undefined){
-                    const _errs48 = errors;
-                    if(typeof prop191 !== "boolean"){
-                      const err28 = {instancePath:instancePath+"/default",schemaPath:"BooleanSchema/properties/default/type",keyword:"type",params:{type: "boolean"}};
-                      if(vErrors === null){
-                        vErrors = [err28];
-                      }
-                      else {
-                        vErrors.push(err28);
-                      }
-                      errors++;
-                    }
-                    var valid13 = _errs48 === errors;
-                  }
-                  else {
-                    var valid13 = true;
-                  }
-                  if(valid13){
-                    const prop192 = data.description;
-                    if(prop192 !== undefined){
-                      const _errs50 = errors;
-                      if(typeof prop192 !== "string"){
-                        const err29 = {instancePath:instancePath+"/description",schemaPath:"BooleanSchema/properties/description/type",keyword:"type",params:{type: "string"}};
-                        if(vErrors === null){
-                          vErrors = [err29];
-                        }
-                        else {
-                          vErrors.push(err29);
-                        }
-                        errors++;
-                      }
-                      var valid13 = _errs50 === errors;
-                    }
-                    else {
-                      var valid13 = true;
-                    }
-                    if(valid13){
-                      const prop193 = data.title;
-                      if(prop193 !== undefined){
-                        const _errs52 = errors;
-                        if(typeof prop193 !== "string"){
-                          const err30 = {instancePath:instancePath+"/title",schemaPath:"BooleanSchema/properties/title/type",keyword:"type",params:{type: "string"}};
-                          if(vErrors === null){
-                            vErrors = [err30];
-                          }
-                          else {
-                            vErrors.push(err30);
-                          }
-                          errors++;
-                        }
-                        var valid13 = _errs52 === errors;
-                      }
-                      else {
-                        var valid13 = true;
-                      }
-                      if(valid13){
-                        const prop194 = data.type;
-                        if(prop194 !== undefined){
-                          let data19 = prop194;
-                          const _errs54 = errors;
-                          if(typeof data19 !== "string"){
-                            const err31 = {instancePath:instancePath+"/type",schemaPath:"BooleanSchema/properties/type/type",keyword:"type",params:{type: "string"}};
-                            if(vErrors === null){
-                              vErrors = [err31];
-                            }
-                            else {
-                              vErrors.push(err31);
-                            }
-                            errors++;
-                          }
-                          if("boolean" !== data19){
-                            const err32 = {instancePath:instancePath+"/type",schemaPath:"BooleanSchema/properties/type/const",keyword:"const",params:{allowedValue: "boolean"}};
-                            if(vErrors === null){
-                              vErrors = [err32];
-                            }
-                            else {
-                              vErrors.push(err32);
-                            }
-                            errors++;
-                          }
-                          var valid13 = _errs54 === errors;
-                        }
-                        else {
-                          var valid13 = true;
-                        }
-                      }
-                    }
-                  }
-                }
-              }
-              else {
-                const err33 = {instancePath,schemaPath:"BooleanSchema/type",keyword:"type",params:{type: "object"}};
-                if(vErrors === null){
-                  vErrors = [err33];
-                }
-                else {
-                  vErrors.push(err33);
-                }
-                errors++;
-              }
-            }
-          }
-          else {
-            const err34 = {instancePath,schemaPath:"#/anyOf/0/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0}};
-            if(vErrors === null){
-              vErrors = [err34];
-            }
-            else {
-              vErrors.push(err34);
-            }
-            errors++;
-          }
-        }
-        else {
-          const err35 = {instancePath,schemaPath:"#/anyOf/0/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0}};
-          if(vErrors === null){
-            vErrors = [err35];
-          }
-          else {
-            vErrors.push(err35);
-          }
-          errors++;
-        }
-      }
-    }
-    else {
-      const err36 = {instancePath,schemaPath:"#/anyOf/0/type",keyword:"type",params:{type: "object"}};
-      if(vErrors === null){
-        vErrors = [err36];
-      }
-      else {
-        vErrors.push(err36);
-      }
-      errors++;
-    }
-  }
-  var _valid0 = _errs1 === errors;
-  valid0 = valid0 || _valid0;
-  if(!valid0){
-    const _errs56 = errors;
-    const _errs57 = errors;
-    if(errors === _errs57){
-      if(data && typeof data == "object" && !Array.isArray(data)){
-        let missing5;
-        if(((data.enum === undefined) && (missing5 = "enum")) || ((data.type === undefined) && (missing5 = "type"))){
-          const err37 = {instancePath,schemaPath:"EnumSchema/required",keyword:"required",params:{missingProperty: missing5}};
-          if(vErrors === null){
-            vErrors = [err37];
-          }
-          else {
-            vErrors.push(err37);
-          }
-          errors++;
-        }
-        else {
-          const prop195 = data.description;
-          if(prop195 !== undefined){
-            const _errs59 = errors;
-            if(typeof prop195 !== "string"){
-              const err38 = {instancePath:instancePath+"/description",schemaPath:"EnumSchema/properties/description/type",keyword:"type",params:{type: "string"}};
-              if(vErrors === null){
-                vErrors = [err38];
-              }
-              else {
-                vErrors.push(err38);
-              }
-              errors++;
-            }
-            var valid15 = _errs59 === errors;
-          }
-          else {
-            var valid15 = true;
-          }
-          if(valid15){
-            const prop196 = data.enum;
-            if(prop196 !== undefined){
-              let data21 = prop196;
-              const _errs61 = errors;
-              if(errors === _errs61){
-                if(Array.isArray(data21)){
-                  var valid16 = true;
-                  const len0 = data21.length;
-                  for(let i0=0; i0<len0; i0++){
-                    const _errs63 = errors;
-                    if(typeof data21[i0] !== "string"){
-                      const err39 = {instancePath:instancePath+"/enum/" + i0,schemaPath:"EnumSchema/properties/enum/items/type",keyword:"type",params:{type: "string"}};
-                      if(vErrors === null){
-                        vErrors = [err39];
-                      }
-                      else {
-                        vErrors.push(err39);
-                      }
-                      errors++;
-                    }
-                    var valid16 = _errs63 === errors;
-                    if(!valid16){
-                      break;
-                    }
-                  }
-                }
-                else {
-                  const err40 = {instancePath:instancePath+"/enum",schemaPath:"EnumSchema/properties/enum/type",keyword:"type",params:{type: "array"}};
-                  if(vErrors === null){
-                    vErrors = [err40];
-                  }
-                  else {
-                    vErrors.push(err40);
-                  }
-                  errors++;
-                }
-              }
-              var valid15 = _errs61 === errors;
-            }
-            else {
-              var valid15 = true;
-            }
-            if(valid15){
-              const prop197 = data.enumNames;
-              if(prop197 !== undefined){
-                let data23 = prop197;
-                const _errs65 = errors;
-                if(errors === _errs65){
-                  if(Array.isArray(data23)){
-                    var valid17 = true;
-                    const len1 = data23.length;
-                    for(let i1=0; i1<len1; i1++){
-                      const _errs67 = errors;
-                      if(typeof data23[i1] !== "string"){
-                        const err41 = {instancePath:instancePath+"/enumNames/" + i1,schemaPath:"EnumSchema/properties/enumNames/items/type",keyword:"type",params:{type: "string"}};
-                        if(vErrors === null){
-                          vErrors = [err41];
-                        }
-                        else {
-                          vErrors.push(err41);
-                        }
-                        errors++;
-                      }
-                      var valid17 = _errs67 === errors;
-                      if(!valid17){
-                        break;
-                      }
-                    }
-                  }
-                  else {
-                    const err42 = {instancePath:instancePath+"/enumNames",schemaPath:"EnumSchema/properties/enumNames/type",keyword:"type",params:{type: "array"}};
-                    if(vErrors === null){
-                      vErrors = [err42];
-                    }
-                    else {
-                      vErrors.push(err42);
-                    }
-                    errors++;
-                  }
-                }
-                var valid15 = _errs65 === errors;
-              }
-              else {
-                var valid15 = true;
-              }
-              if(valid15){
-                const prop198 = data.title;
-                if(prop198 !== undefined){
-                  const _errs69 = errors;
-                  if(typeof prop198 !== "string"){
-                    const err43 = {instancePath:instancePath+"/title",schemaPath:"EnumSchema/properties/title/type",keyword:"type",params:{type: "string"}};
-                    if(vErrors === null){
-                      vErrors = [err43];
-                    }
-                    else {
-                      vErrors.push(err43);
-                    }
-                    errors++;
-                  }
-                  var valid15 = _errs69 === errors;
-                }
-                else {
-                  var valid15 = true;
-                }
-                if(valid15){
-                  const prop199 = data.type;
-                  if(prop199 !== undefined){
-                    let data26 = prop199;
-                    const _errs71 = errors;
-                    if(typeof data26 !== "string"){
-                      const err44 = {instancePath:instancePath+"/type",schemaPath:"EnumSchema/properties/type/type",keyword:"type",params:{type: "string"}};
-                      if(vErrors === null){
-                        vErrors = [err44];
-                      }
-                      else {
-                        vErrors.push(err44);
-                      }
-                      errors++;
-                    }
-                    if("string" !== data26){
-                      const err45 = {instancePath:instancePath+"/type",schemaPath:"EnumSchema/properties/type/const",keyword:"const",params:{allowedValue: "string"}};
-                      if(vErrors === null){
-                        vErrors = [err45];
-                      }
-                      else {
-                        vErrors.push(err45);
-                      }
-                      errors++;
-                    }
-                    var valid15 = _errs71 === errors;
-                  }
-                  else {
-                    var valid15 = true;
-                  }
-                }
-              }
-            }
-          }
-        }
-      }
-      else {
-        const err46 = {instancePath,schemaPath:"EnumSchema/type",keyword:"type",params:{type: "object"}};
-        if(vErrors === null){
-          vErrors = [err46];
-        }
-        else {
-          vErrors.push(err46);
-        }
-        errors++;
-      }
-    }
-    var _valid0 = _errs56 === errors;
-    valid0 = valid0 || _valid0;
-  }
-  if(!valid0){
-    const err47 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{}};
-    if(vErrors === null){
-      vErrors = [err47];
-    }
-    else {
-      vErrors.push(err47);
-    }
-    errors++;
-    validate67.errors = vErrors;
-    return false;
-  }
-  else {
-    errors = _errs0;
-    if(vErrors !== null){
-      if(_errs0){
-        vErrors.length = _errs0;
-      }
-      else {
-        vErrors = null;
-      }
-    }
-  }
-  validate67.errors = vErrors;
-  return errors === 0;
+function validate67(data, valCxt){
+"use strict"; /*# sourceURL="PrimitiveSchemaDefinition" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+var _errs0 = errors;
+var valid0 = false;
+var _errs1 = errors;
+if(errors === _errs1){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if((data.type === undefined) && (missing0 = "type")){
+var err0 = {instancePath:instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+else {
+var tag0 = data.type;
+if(typeof tag0 == "string"){
+if(tag0 === "string"){
+var _errs5 = errors;
+if(errors === _errs5){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing1;
+if((data.type === undefined) && (missing1 = "type")){
+var err1 = {instancePath:instancePath,schemaPath:"StringSchema/required",keyword:"required",params:{missingProperty: missing1}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+else {
+if(data.description !== undefined){
+var _errs7 = errors;
+if(typeof data.description !== "string"){
+var err2 = {instancePath:instancePath+"/description",schemaPath:"StringSchema/properties/description/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+var valid4 = _errs7 === errors;
+}
+else {
+var valid4 = true;
+}
+if(valid4){
+if(data.format !== undefined){
+var data1 = data.format;
+var _errs9 = errors;
+if(typeof data1 !== "string"){
+var err3 = {instancePath:instancePath+"/format",schemaPath:"StringSchema/properties/format/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(!((((data1 === "date") || (data1 === "date-time")) || (data1 === "email")) || (data1 === "uri"))){
+var err4 = {instancePath:instancePath+"/format",schemaPath:"StringSchema/properties/format/enum",keyword:"enum",params:{allowedValues: schema70.properties.format.enum}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+var valid4 = _errs9 === errors;
+}
+else {
+var valid4 = true;
+}
+if(valid4){
+if(data.maxLength !== undefined){
+var data2 = data.maxLength;
+var _errs11 = errors;
+if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){
+var err5 = {instancePath:instancePath+"/maxLength",schemaPath:"StringSchema/properties/maxLength/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+var valid4 = _errs11 === errors;
+}
+else {
+var valid4 = true;
+}
+if(valid4){
+if(data.minLength !== undefined){
+var data3 = data.minLength;
+var _errs13 = errors;
+if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
+var err6 = {instancePath:instancePath+"/minLength",schemaPath:"StringSchema/properties/minLength/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+var valid4 = _errs13 === errors;
+}
+else {
+var valid4 = true;
+}
+if(valid4){
+if(data.title !== undefined){
+var _errs15 = errors;
+if(typeof data.title !== "string"){
+var err7 = {instancePath:instancePath+"/title",schemaPath:"StringSchema/properties/title/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+var valid4 = _errs15 === errors;
+}
+else {
+var valid4 = true;
+}
+if(valid4){
+if(data.type !== undefined){
+var data5 = data.type;
+var _errs17 = errors;
+if(typeof data5 !== "string"){
+var err8 = {instancePath:instancePath+"/type",schemaPath:"StringSchema/properties/type/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if("string" !== data5){
+var err9 = {instancePath:instancePath+"/type",schemaPath:"StringSchema/properties/type/const",keyword:"const",params:{allowedValue: "string"}};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+var valid4 = _errs17 === errors;
+}
+else {
+var valid4 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+var err10 = {instancePath:instancePath,schemaPath:"StringSchema/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+}
+else if(tag0 === "integer"){
+var _errs20 = errors;
+if(errors === _errs20){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing2;
+if((data.type === undefined) && (missing2 = "type")){
+var err11 = {instancePath:instancePath,schemaPath:"NumberSchema/required",keyword:"required",params:{missingProperty: missing2}};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+else {
+if(data.description !== undefined){
+var _errs22 = errors;
+if(typeof data.description !== "string"){
+var err12 = {instancePath:instancePath+"/description",schemaPath:"NumberSchema/properties/description/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+var valid7 = _errs22 === errors;
+}
+else {
+var valid7 = true;
+}
+if(valid7){
+if(data.maximum !== undefined){
+var _errs24 = errors;
+if(!(typeof data.maximum == "number")){
+var err13 = {instancePath:instancePath+"/maximum",schemaPath:"NumberSchema/properties/maximum/type",keyword:"type",params:{type: "number"}};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+var valid7 = _errs24 === errors;
+}
+else {
+var valid7 = true;
+}
+if(valid7){
+if(data.minimum !== undefined){
+var _errs26 = errors;
+if(!(typeof data.minimum == "number")){
+var err14 = {instancePath:instancePath+"/minimum",schemaPath:"NumberSchema/properties/minimum/type",keyword:"type",params:{type: "number"}};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+var valid7 = _errs26 === errors;
+}
+else {
+var valid7 = true;
+}
+if(valid7){
+if(data.title !== undefined){
+var _errs28 = errors;
+if(typeof data.title !== "string"){
+var err15 = {instancePath:instancePath+"/title",schemaPath:"NumberSchema/properties/title/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+var valid7 = _errs28 === errors;
+}
+else {
+var valid7 = true;
+}
+if(valid7){
+if(data.type !== undefined){
+var data10 = data.type;
+var _errs30 = errors;
+if(typeof data10 !== "string"){
+var err16 = {instancePath:instancePath+"/type",schemaPath:"NumberSchema/properties/type/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+if(!((data10 === "integer") || (data10 === "number"))){
+var err17 = {instancePath:instancePath+"/type",schemaPath:"NumberSchema/properties/type/enum",keyword:"enum",params:{allowedValues: schema71.properties.type.enum}};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+var valid7 = _errs30 === errors;
+}
+else {
+var valid7 = true;
+}
+}
+}
+}
+}
+}
+}
+else {
+var err18 = {instancePath:instancePath,schemaPath:"NumberSchema/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+}
+else if(tag0 === "number"){
+var _errs33 = errors;
+if(errors === _errs33){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing3;
+if((data.type === undefined) && (missing3 = "type")){
+var err19 = {instancePath:instancePath,schemaPath:"NumberSchema/required",keyword:"required",params:{missingProperty: missing3}};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+else {
+if(data.description !== undefined){
+var _errs35 = errors;
+if(typeof data.description !== "string"){
+var err20 = {instancePath:instancePath+"/description",schemaPath:"NumberSchema/properties/description/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+var valid10 = _errs35 === errors;
+}
+else {
+var valid10 = true;
+}
+if(valid10){
+if(data.maximum !== undefined){
+var _errs37 = errors;
+if(!(typeof data.maximum == "number")){
+var err21 = {instancePath:instancePath+"/maximum",schemaPath:"NumberSchema/properties/maximum/type",keyword:"type",params:{type: "number"}};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+var valid10 = _errs37 === errors;
+}
+else {
+var valid10 = true;
+}
+if(valid10){
+if(data.minimum !== undefined){
+var _errs39 = errors;
+if(!(typeof data.minimum == "number")){
+var err22 = {instancePath:instancePath+"/minimum",schemaPath:"NumberSchema/properties/minimum/type",keyword:"type",params:{type: "number"}};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+var valid10 = _errs39 === errors;
+}
+else {
+var valid10 = true;
+}
+if(valid10){
+if(data.title !== undefined){
+var _errs41 = errors;
+if(typeof data.title !== "string"){
+var err23 = {instancePath:instancePath+"/title",schemaPath:"NumberSchema/properties/title/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+var valid10 = _errs41 === errors;
+}
+else {
+var valid10 = true;
+}
+if(valid10){
+if(data.type !== undefined){
+var data15 = data.type;
+var _errs43 = errors;
+if(typeof data15 !== "string"){
+var err24 = {instancePath:instancePath+"/type",schemaPath:"NumberSchema/properties/type/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+if(!((data15 === "integer") || (data15 === "number"))){
+var err25 = {instancePath:instancePath+"/type",schemaPath:"NumberSchema/properties/type/enum",keyword:"enum",params:{allowedValues: schema71.properties.type.enum}};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+var valid10 = _errs43 === errors;
+}
+else {
+var valid10 = true;
+}
+}
+}
+}
+}
+}
+}
+else {
+var err26 = {instancePath:instancePath,schemaPath:"NumberSchema/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+}
+else if(tag0 === "boolean"){
+var _errs46 = errors;
+if(errors === _errs46){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing4;
+if((data.type === undefined) && (missing4 = "type")){
+var err27 = {instancePath:instancePath,schemaPath:"BooleanSchema/required",keyword:"required",params:{missingProperty: missing4}};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+else {
+if(data.default !== undefined){
+var _errs48 = errors;
+if(typeof data.default !== "boolean"){
+var err28 = {instancePath:instancePath+"/default",schemaPath:"BooleanSchema/properties/default/type",keyword:"type",params:{type: "boolean"}};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+var valid13 = _errs48 === errors;
+}
+else {
+var valid13 = true;
+}
+if(valid13){
+if(data.description !== undefined){
+var _errs50 = errors;
+if(typeof data.description !== "string"){
+var err29 = {instancePath:instancePath+"/description",schemaPath:"BooleanSchema/properties/description/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+var valid13 = _errs50 === errors;
+}
+else {
+var valid13 = true;
+}
+if(valid13){
+if(data.title !== undefined){
+var _errs52 = errors;
+if(typeof data.title !== "string"){
+var err30 = {instancePath:instancePath+"/title",schemaPath:"BooleanSchema/properties/title/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+var valid13 = _errs52 === errors;
+}
+else {
+var valid13 = true;
+}
+if(valid13){
+if(data.type !== undefined){
+var data19 = data.type;
+var _errs54 = errors;
+if(typeof data19 !== "string"){
+var err31 = {instancePath:instancePath+"/type",schemaPath:"BooleanSchema/properties/type/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+if("boolean" !== data19){
+var err32 = {instancePath:instancePath+"/type",schemaPath:"BooleanSchema/properties/type/const",keyword:"const",params:{allowedValue: "boolean"}};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+var valid13 = _errs54 === errors;
+}
+else {
+var valid13 = true;
+}
+}
+}
+}
+}
+}
+else {
+var err33 = {instancePath:instancePath,schemaPath:"BooleanSchema/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+}
+else {
+var err34 = {instancePath:instancePath,schemaPath:"#/anyOf/0/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0}};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+}
+else {
+var err35 = {instancePath:instancePath,schemaPath:"#/anyOf/0/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0}};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+}
+}
+else {
+var err36 = {instancePath:instancePath,schemaPath:"#/anyOf/0/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+}
+var _valid0 = _errs1 === errors;
+valid0 = valid0 || _valid0;
+if(!valid0){
+var _errs56 = errors;
+var _errs57 = errors;
+if(errors === _errs57){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing5;
+if(((data.enum === undefined) && (missing5 = "enum")) || ((data.type === undefined) && (missing5 = "type"))){
+var err37 = {instancePath:instancePath,schemaPath:"EnumSchema/required",keyword:"required",params:{missingProperty: missing5}};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+else {
+if(data.description !== undefined){
+var _errs59 = errors;
+if(typeof data.description !== "string"){
+var err38 = {instancePath:instancePath+"/description",schemaPath:"EnumSchema/properties/description/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+var valid15 = _errs59 === errors;
+}
+else {
+var valid15 = true;
+}
+if(valid15){
+if(data.enum !== undefined){
+var data21 = data.enum;
+var _errs61 = errors;
+if(errors === _errs61){
+if(Array.isArray(data21)){
+var valid16 = true;
+var len0 = data21.length;
+for(var i0=0; i0<len0; i0++){
+var _errs63 = errors;
+if(typeof data21[i0] !== "string"){
+var err39 = {instancePath:instancePath+"/enum/" + i0,schemaPath:"EnumSchema/properties/enum/items/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+var valid16 = _errs63 === errors;
+if(!valid16){
+break;
+}
+}
+}
+else {
+var err40 = {instancePath:instancePath+"/enum",schemaPath:"EnumSchema/properties/enum/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+}
+var valid15 = _errs61 === errors;
+}
+else {
+var valid15 = true;
+}
+if(valid15){
+if(data.enumNames !== undefined){
+var data23 = data.enumNames;
+var _errs65 = errors;
+if(errors === _errs65){
+if(Array.isArray(data23)){
+var valid17 = true;
+var len1 = data23.length;
+for(var i1=0; i1<len1; i1++){
+var _errs67 = errors;
+if(typeof data23[i1] !== "string"){
+var err41 = {instancePath:instancePath+"/enumNames/" + i1,schemaPath:"EnumSchema/properties/enumNames/items/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+var valid17 = _errs67 === errors;
+if(!valid17){
+break;
+}
+}
+}
+else {
+var err42 = {instancePath:instancePath+"/enumNames",schemaPath:"EnumSchema/properties/enumNames/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+}
+var valid15 = _errs65 === errors;
+}
+else {
+var valid15 = true;
+}
+if(valid15){
+if(data.title !== undefined){
+var _errs69 = errors;
+if(typeof data.title !== "string"){
+var err43 = {instancePath:instancePath+"/title",schemaPath:"EnumSchema/properties/title/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+var valid15 = _errs69 === errors;
+}
+else {
+var valid15 = true;
+}
+if(valid15){
+if(data.type !== undefined){
+var data26 = data.type;
+var _errs71 = errors;
+if(typeof data26 !== "string"){
+var err44 = {instancePath:instancePath+"/type",schemaPath:"EnumSchema/properties/type/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+if("string" !== data26){
+var err45 = {instancePath:instancePath+"/type",schemaPath:"EnumSchema/properties/type/const",keyword:"const",params:{allowedValue: "string"}};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+var valid15 = _errs71 === errors;
+}
+else {
+var valid15 = true;
+}
+}
+}
+}
+}
+}
+}
+else {
+var err46 = {instancePath:instancePath,schemaPath:"EnumSchema/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+}
+}
+var _valid0 = _errs56 === errors;
+valid0 = valid0 || _valid0;
+}
+if(!valid0){
+var err47 = {instancePath:instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{}};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+validate67.errors = vErrors;
+return false;
+}
+else {
+errors = _errs0;
+if(vErrors !== null){
+if(_errs0){
+vErrors.length = _errs0;
+}
+else {
+vErrors = null;
+}
+}
+}
+validate67.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
-function validate66(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="ElicitRequest" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
-        validate66.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop200 = data.method;
-        if(prop200 !== undefined){
-          let data0 = prop200;
-          const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate66.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("elicitation/create" !== data0){
-            validate66.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "elicitation/create"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop201 = data.params;
-          if(prop201 !== undefined){
-            let data1 = prop201;
-            const _errs3 = errors;
-            if(errors === _errs3){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                let missing1;
-                if(((data1.message === undefined) && (missing1 = "message")) || ((data1.requestedSchema === undefined) && (missing1 = "requestedSchema"))){
-                  validate66.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
-                  return false;
-                }
-                else {
-                  const prop202 = data1.message;
-                  if(prop202 !== undefined){
-                    const _errs5 = errors;
-                    if(typeof prop202 !== "string"){
-                      validate66.errors = [{instancePath:instancePath+"/params/message",schemaPath:"#/properties/params/properties/message/type",keyword:"type",params:{type: "string"}}];
-                      return false;
-                    }
-                    var valid1 = _errs5 === errors;
-                  }
-                  else {
-                    var valid1 = true;
-                  }
-                  if(valid1){
-                    const prop203 = data1.requestedSchema;
-                    if(prop203 !== undefined){
-                      let data3 = prop203;
-                      const _errs7 = errors;
-                      if(errors === _errs7){
-                        if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-                          let missing2;
-                          if(((data3.properties === undefined) && (missing2 = "properties")) || ((data3.type === undefined) && (missing2 = "type"))){
-                            validate66.errors = [{instancePath:instancePath+"/params/requestedSchema",schemaPath:"#/properties/params/properties/requestedSchema/required",keyword:"required",params:{missingProperty: missing2}}];
-                            return false;
-                          }
-                          else {
-                            const prop204 = data3.properties;
-                            if(prop204 !== undefined){
-                              let data4 = prop204;
-                              const _errs9 = errors;
-                              if(errors === _errs9){
-                                if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-                                  for(const key0 in data4){
-                                    const _errs12 = errors;
-                                    if(!(validate67(data4[key0]))){
-                                      vErrors = vErrors === null ? rebaseErrors(validate67.errors, instancePath+"/params/requestedSchema/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")) : vErrors.concat(rebaseErrors(validate67.errors, instancePath+"/params/requestedSchema/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")));
-                                      errors = vErrors.length;
-                                    }
-                                    var valid3 = _errs12 === errors;
-                                    if(!valid3){
-                                      break;
-                                    }
-                                  }
-                                }
-                                else {
-                                  validate66.errors = [{instancePath:instancePath+"/params/requestedSchema/properties",schemaPath:"#/properties/params/properties/requestedSchema/properties/properties/type",keyword:"type",params:{type: "object"}}];
-                                  return false;
-                                }
-                              }
-                              var valid2 = _errs9 === errors;
-                            }
-                            else {
-                              var valid2 = true;
-                            }
-                            if(valid2){
-                              const prop205 = data3.required;
-                              if(prop205 !== undefined){
-                                let data6 = prop205;
-                                const _errs13 = errors;
-                                if(errors === _errs13){
-                                  if(Array.isArray(data6)){
-                                    var valid4 = true;
-                                    const len0 = data6.length;
-                                    for(let i0=0; i0<len0; i0++){
-                                      const _errs15 = errors;
-                                      if(typeof data6[i0] !== "string"){
-                                        validate66.errors = [{instancePath:instancePath+"/params/requestedSchema/required/" + i0,schemaPath:"#/properties/params/properties/requestedSchema/properties/required/items/type",keyword:"type",params:{type: "string"}}];
-                                        return false;
-                                      }
-                                      var valid4 = _errs15 === errors;
-                                      if(!valid4){
-                                        break;
-                                      }
-                                    }
-                                  }
-                                  else {
-                                    validate66.errors = [{instancePath:instancePath+"/params/requestedSchema/required",schemaPath:"#/properties/params/properties/requestedSchema/properties/required/type",keyword:"type",params:{type: "array"}}];
-                                    return false;
-                                  }
-                                }
-                                var valid2 = _errs13 === errors;
-                              }
-                              else {
-                                var valid2 = true;
-                              }
-                              if(valid2){
-                                const prop206 = data3.type;
-                                if(prop206 !== undefined){
-                                  let data8 = prop206;
-                                  const _errs17 = errors;
-                                  if(typeof data8 !== "string"){
-                                    validate66.errors = [{instancePath:instancePath+"/params/requestedSchema/type",schemaPath:"#/properties/params/properties/requestedSchema/properties/type/type",keyword:"type",params:{type: "string"}}];
-                                    return false;
-                                  }
-                                  if("object" !== data8){
-                                    validate66.errors = [{instancePath:instancePath+"/params/requestedSchema/type",schemaPath:"#/properties/params/properties/requestedSchema/properties/type/const",keyword:"const",params:{allowedValue: "object"}}];
-                                    return false;
-                                  }
-                                  var valid2 = _errs17 === errors;
-                                }
-                                else {
-                                  var valid2 = true;
-                                }
-                              }
-                            }
-                          }
-                        }
-                        else {
-                          validate66.errors = [{instancePath:instancePath+"/params/requestedSchema",schemaPath:"#/properties/params/properties/requestedSchema/type",keyword:"type",params:{type: "object"}}];
-                          return false;
-                        }
-                      }
-                      var valid1 = _errs7 === errors;
-                    }
-                    else {
-                      var valid1 = true;
-                    }
-                  }
-                }
-              }
-              else {
-                validate66.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate66.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate66.errors = vErrors;
-  return errors === 0;
+
+function validate66(data, valCxt){
+"use strict"; /*# sourceURL="ElicitRequest" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
+validate66.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.method !== undefined){
+var data0 = data.method;
+var _errs1 = errors;
+if(typeof data0 !== "string"){
+validate66.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("elicitation/create" !== data0){
+validate66.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "elicitation/create"}}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.params !== undefined){
+var data1 = data.params;
+var _errs3 = errors;
+if(errors === _errs3){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+var missing1;
+if(((data1.message === undefined) && (missing1 = "message")) || ((data1.requestedSchema === undefined) && (missing1 = "requestedSchema"))){
+validate66.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
+return false;
+}
+else {
+if(data1.message !== undefined){
+var _errs5 = errors;
+if(typeof data1.message !== "string"){
+validate66.errors = [{instancePath:instancePath+"/params/message",schemaPath:"#/properties/params/properties/message/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid1 = _errs5 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data1.requestedSchema !== undefined){
+var data3 = data1.requestedSchema;
+var _errs7 = errors;
+if(errors === _errs7){
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+var missing2;
+if(((data3.properties === undefined) && (missing2 = "properties")) || ((data3.type === undefined) && (missing2 = "type"))){
+validate66.errors = [{instancePath:instancePath+"/params/requestedSchema",schemaPath:"#/properties/params/properties/requestedSchema/required",keyword:"required",params:{missingProperty: missing2}}];
+return false;
+}
+else {
+if(data3.properties !== undefined){
+var data4 = data3.properties;
+var _errs9 = errors;
+if(errors === _errs9){
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+for(var key0 in data4){
+var _errs12 = errors;
+if(!(validate67(data4[key0]))){
+vErrors = vErrors === null ? func0(validate67.errors, instancePath+"/params/requestedSchema/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")) : vErrors.concat(func0(validate67.errors, instancePath+"/params/requestedSchema/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")));
+errors = vErrors.length;
+}
+var valid3 = _errs12 === errors;
+if(!valid3){
+break;
+}
+}
+}
+else {
+validate66.errors = [{instancePath:instancePath+"/params/requestedSchema/properties",schemaPath:"#/properties/params/properties/requestedSchema/properties/properties/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid2 = _errs9 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data3.required !== undefined){
+var data6 = data3.required;
+var _errs13 = errors;
+if(errors === _errs13){
+if(Array.isArray(data6)){
+var valid4 = true;
+var len0 = data6.length;
+for(var i0=0; i0<len0; i0++){
+var _errs15 = errors;
+if(typeof data6[i0] !== "string"){
+validate66.errors = [{instancePath:instancePath+"/params/requestedSchema/required/" + i0,schemaPath:"#/properties/params/properties/requestedSchema/properties/required/items/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid4 = _errs15 === errors;
+if(!valid4){
+break;
+}
+}
+}
+else {
+validate66.errors = [{instancePath:instancePath+"/params/requestedSchema/required",schemaPath:"#/properties/params/properties/requestedSchema/properties/required/type",keyword:"type",params:{type: "array"}}];
+return false;
+}
+}
+var valid2 = _errs13 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data3.type !== undefined){
+var data8 = data3.type;
+var _errs17 = errors;
+if(typeof data8 !== "string"){
+validate66.errors = [{instancePath:instancePath+"/params/requestedSchema/type",schemaPath:"#/properties/params/properties/requestedSchema/properties/type/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("object" !== data8){
+validate66.errors = [{instancePath:instancePath+"/params/requestedSchema/type",schemaPath:"#/properties/params/properties/requestedSchema/properties/type/const",keyword:"const",params:{allowedValue: "object"}}];
+return false;
+}
+var valid2 = _errs17 === errors;
+}
+else {
+var valid2 = true;
+}
+}
+}
+}
+}
+else {
+validate66.errors = [{instancePath:instancePath+"/params/requestedSchema",schemaPath:"#/properties/params/properties/requestedSchema/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid1 = _errs7 === errors;
+}
+else {
+var valid1 = true;
+}
+}
+}
+}
+else {
+validate66.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate66.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate66.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateElicitResult = validate69;
 
-// prettier-ignore
-function validate69(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="ElicitResult" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.action === undefined) && (missing0 = "action")){
-        validate69.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop207 = data._meta;
-        if(prop207 !== undefined){
-          let data0 = prop207;
-          const _errs1 = errors;
-          if(errors === _errs1){
-            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-            }
-            else {
-              validate69.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-              return false;
-            }
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop208 = data.action;
-          if(prop208 !== undefined){
-            let data1 = prop208;
-            const _errs4 = errors;
-            if(typeof data1 !== "string"){
-              validate69.errors = [{instancePath:instancePath+"/action",schemaPath:"#/properties/action/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            if(!(((data1 === "accept") || (data1 === "cancel")) || (data1 === "decline"))){
-              validate69.errors = [{instancePath:instancePath+"/action",schemaPath:"#/properties/action/enum",keyword:"enum",params:{allowedValues: schema60.properties.action.enum}}];
-              return false;
-            }
-            var valid0 = _errs4 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            const prop209 = data.content;
-            if(prop209 !== undefined){
-              let data2 = prop209;
-              const _errs6 = errors;
-              if(errors === _errs6){
-                if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                  for(const key0 in data2){
-                    let data3 = data2[key0];
-                    const _errs9 = errors;
-                    if(((typeof data3 !== "string") && (!(typeof data3 == "number"))) && (typeof data3 !== "boolean")){
-                      validate69.errors = [{instancePath:instancePath+"/content/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/content/additionalProperties/type",keyword:"type",params:{type: schema60.properties.content.additionalProperties.type}}];
-                      return false;
-                    }
-                    var valid1 = _errs9 === errors;
-                    if(!valid1){
-                      break;
-                    }
-                  }
-                }
-                else {
-                  validate69.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "object"}}];
-                  return false;
-                }
-              }
-              var valid0 = _errs6 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate69.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate69.errors = vErrors;
-  return errors === 0;
+function validate69(data, valCxt){
+"use strict"; /*# sourceURL="ElicitResult" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if((data.action === undefined) && (missing0 = "action")){
+validate69.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data._meta !== undefined){
+var data0 = data._meta;
+var _errs1 = errors;
+if(errors === _errs1){
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+}
+else {
+validate69.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.action !== undefined){
+var data1 = data.action;
+var _errs4 = errors;
+if(typeof data1 !== "string"){
+validate69.errors = [{instancePath:instancePath+"/action",schemaPath:"#/properties/action/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if(!(((data1 === "accept") || (data1 === "cancel")) || (data1 === "decline"))){
+validate69.errors = [{instancePath:instancePath+"/action",schemaPath:"#/properties/action/enum",keyword:"enum",params:{allowedValues: schema60.properties.action.enum}}];
+return false;
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.content !== undefined){
+var data2 = data.content;
+var _errs6 = errors;
+if(errors === _errs6){
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+for(var key0 in data2){
+var data3 = data2[key0];
+var _errs9 = errors;
+if(((typeof data3 !== "string") && (!(typeof data3 == "number"))) && (typeof data3 !== "boolean")){
+validate69.errors = [{instancePath:instancePath+"/content/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/content/additionalProperties/type",keyword:"type",params:{type: schema60.properties.content.additionalProperties.type}}];
+return false;
+}
+var valid1 = _errs9 === errors;
+if(!valid1){
+break;
+}
+}
+}
+else {
+validate69.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+validate69.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate69.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateEmbeddedResource = validate25;
 
-// prettier-ignore
 export const validateEmptyResult = validate70;
+var schema76 = {"$id":"EmptyResult","$ref":"Result"};
 
-// prettier-ignore
-const schema76 = {"$id":"EmptyResult","$ref":"Result"};
-
-// prettier-ignore
-function validate70(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="EmptyResult" */;
-  let vErrors = null;
-  let errors = 0;
-  const _errs0 = errors;
-  if(errors === _errs0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      const prop210 = data._meta;
-      if(prop210 !== undefined){
-        let data0 = prop210;
-        const _errs3 = errors;
-        if(errors === _errs3){
-          if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-          }
-          else {
-            validate70.errors = [{instancePath:instancePath+"/_meta",schemaPath:"Result/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-            return false;
-          }
-        }
-      }
-    }
-    else {
-      validate70.errors = [{instancePath,schemaPath:"Result/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate70.errors = vErrors;
-  return errors === 0;
+function validate70(data, valCxt){
+"use strict"; /*# sourceURL="EmptyResult" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+var _errs0 = errors;
+if(errors === _errs0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data._meta !== undefined){
+var data0 = data._meta;
+var _errs3 = errors;
+if(errors === _errs3){
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+}
+else {
+validate70.errors = [{instancePath:instancePath+"/_meta",schemaPath:"Result/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+}
+}
+else {
+validate70.errors = [{instancePath:instancePath,schemaPath:"Result/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate70.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateEnumSchema = validate71;
 
-// prettier-ignore
-function validate71(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="EnumSchema" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.enum === undefined) && (missing0 = "enum")) || ((data.type === undefined) && (missing0 = "type"))){
-        validate71.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop211 = data.description;
-        if(prop211 !== undefined){
-          const _errs1 = errors;
-          if(typeof prop211 !== "string"){
-            validate71.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop212 = data.enum;
-          if(prop212 !== undefined){
-            let data1 = prop212;
-            const _errs3 = errors;
-            if(errors === _errs3){
-              if(Array.isArray(data1)){
-                var valid1 = true;
-                const len0 = data1.length;
-                for(let i0=0; i0<len0; i0++){
-                  const _errs5 = errors;
-                  if(typeof data1[i0] !== "string"){
-                    validate71.errors = [{instancePath:instancePath+"/enum/" + i0,schemaPath:"#/properties/enum/items/type",keyword:"type",params:{type: "string"}}];
-                    return false;
-                  }
-                  var valid1 = _errs5 === errors;
-                  if(!valid1){
-                    break;
-                  }
-                }
-              }
-              else {
-                validate71.errors = [{instancePath:instancePath+"/enum",schemaPath:"#/properties/enum/type",keyword:"type",params:{type: "array"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            const prop213 = data.enumNames;
-            if(prop213 !== undefined){
-              let data3 = prop213;
-              const _errs7 = errors;
-              if(errors === _errs7){
-                if(Array.isArray(data3)){
-                  var valid2 = true;
-                  const len1 = data3.length;
-                  for(let i1=0; i1<len1; i1++){
-                    const _errs9 = errors;
-                    if(typeof data3[i1] !== "string"){
-                      validate71.errors = [{instancePath:instancePath+"/enumNames/" + i1,schemaPath:"#/properties/enumNames/items/type",keyword:"type",params:{type: "string"}}];
-                      return false;
-                    }
-                    var valid2 = _errs9 === errors;
-                    if(!valid2){
-                      break;
-                    }
-                  }
-                }
-                else {
-                  validate71.errors = [{instancePath:instancePath+"/enumNames",schemaPath:"#/properties/enumNames/type",keyword:"type",params:{type: "array"}}];
-                  return false;
-                }
-              }
-              var valid0 = _errs7 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-            if(valid0){
-              const prop214 = data.title;
-              if(prop214 !== undefined){
-                const _errs11 = errors;
-                if(typeof prop214 !== "string"){
-                  validate71.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
-                  return false;
-                }
-                var valid0 = _errs11 === errors;
-              }
-              else {
-                var valid0 = true;
-              }
-              if(valid0){
-                const prop215 = data.type;
-                if(prop215 !== undefined){
-                  let data6 = prop215;
-                  const _errs13 = errors;
-                  if(typeof data6 !== "string"){
-                    validate71.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
-                    return false;
-                  }
-                  if("string" !== data6){
-                    validate71.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "string"}}];
-                    return false;
-                  }
-                  var valid0 = _errs13 === errors;
-                }
-                else {
-                  var valid0 = true;
-                }
-              }
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate71.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate71.errors = vErrors;
-  return errors === 0;
+function validate71(data, valCxt){
+"use strict"; /*# sourceURL="EnumSchema" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if(((data.enum === undefined) && (missing0 = "enum")) || ((data.type === undefined) && (missing0 = "type"))){
+validate71.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.description !== undefined){
+var _errs1 = errors;
+if(typeof data.description !== "string"){
+validate71.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.enum !== undefined){
+var data1 = data.enum;
+var _errs3 = errors;
+if(errors === _errs3){
+if(Array.isArray(data1)){
+var valid1 = true;
+var len0 = data1.length;
+for(var i0=0; i0<len0; i0++){
+var _errs5 = errors;
+if(typeof data1[i0] !== "string"){
+validate71.errors = [{instancePath:instancePath+"/enum/" + i0,schemaPath:"#/properties/enum/items/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid1 = _errs5 === errors;
+if(!valid1){
+break;
+}
+}
+}
+else {
+validate71.errors = [{instancePath:instancePath+"/enum",schemaPath:"#/properties/enum/type",keyword:"type",params:{type: "array"}}];
+return false;
+}
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.enumNames !== undefined){
+var data3 = data.enumNames;
+var _errs7 = errors;
+if(errors === _errs7){
+if(Array.isArray(data3)){
+var valid2 = true;
+var len1 = data3.length;
+for(var i1=0; i1<len1; i1++){
+var _errs9 = errors;
+if(typeof data3[i1] !== "string"){
+validate71.errors = [{instancePath:instancePath+"/enumNames/" + i1,schemaPath:"#/properties/enumNames/items/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid2 = _errs9 === errors;
+if(!valid2){
+break;
+}
+}
+}
+else {
+validate71.errors = [{instancePath:instancePath+"/enumNames",schemaPath:"#/properties/enumNames/type",keyword:"type",params:{type: "array"}}];
+return false;
+}
+}
+var valid0 = _errs7 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.title !== undefined){
+var _errs11 = errors;
+if(typeof data.title !== "string"){
+validate71.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs11 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.type !== undefined){
+var data6 = data.type;
+var _errs13 = errors;
+if(typeof data6 !== "string"){
+validate71.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("string" !== data6){
+validate71.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "string"}}];
+return false;
+}
+var valid0 = _errs13 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+else {
+validate71.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate71.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateGetPromptRequest = validate72;
 
-// prettier-ignore
-function validate72(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="GetPromptRequest" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
-        validate72.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop216 = data.method;
-        if(prop216 !== undefined){
-          let data0 = prop216;
-          const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate72.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("prompts/get" !== data0){
-            validate72.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "prompts/get"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop217 = data.params;
-          if(prop217 !== undefined){
-            let data1 = prop217;
-            const _errs3 = errors;
-            if(errors === _errs3){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                let missing1;
-                if((data1.name === undefined) && (missing1 = "name")){
-                  validate72.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
-                  return false;
-                }
-                else {
-                  const prop218 = data1.arguments;
-                  if(prop218 !== undefined){
-                    let data2 = prop218;
-                    const _errs5 = errors;
-                    if(errors === _errs5){
-                      if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                        for(const key0 in data2){
-                          const _errs8 = errors;
-                          if(typeof data2[key0] !== "string"){
-                            validate72.errors = [{instancePath:instancePath+"/params/arguments/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/params/properties/arguments/additionalProperties/type",keyword:"type",params:{type: "string"}}];
-                            return false;
-                          }
-                          var valid2 = _errs8 === errors;
-                          if(!valid2){
-                            break;
-                          }
-                        }
-                      }
-                      else {
-                        validate72.errors = [{instancePath:instancePath+"/params/arguments",schemaPath:"#/properties/params/properties/arguments/type",keyword:"type",params:{type: "object"}}];
-                        return false;
-                      }
-                    }
-                    var valid1 = _errs5 === errors;
-                  }
-                  else {
-                    var valid1 = true;
-                  }
-                  if(valid1){
-                    const prop219 = data1.name;
-                    if(prop219 !== undefined){
-                      const _errs10 = errors;
-                      if(typeof prop219 !== "string"){
-                        validate72.errors = [{instancePath:instancePath+"/params/name",schemaPath:"#/properties/params/properties/name/type",keyword:"type",params:{type: "string"}}];
-                        return false;
-                      }
-                      var valid1 = _errs10 === errors;
-                    }
-                    else {
-                      var valid1 = true;
-                    }
-                  }
-                }
-              }
-              else {
-                validate72.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate72.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate72.errors = vErrors;
-  return errors === 0;
+function validate72(data, valCxt){
+"use strict"; /*# sourceURL="GetPromptRequest" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
+validate72.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.method !== undefined){
+var data0 = data.method;
+var _errs1 = errors;
+if(typeof data0 !== "string"){
+validate72.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("prompts/get" !== data0){
+validate72.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "prompts/get"}}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.params !== undefined){
+var data1 = data.params;
+var _errs3 = errors;
+if(errors === _errs3){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+var missing1;
+if((data1.name === undefined) && (missing1 = "name")){
+validate72.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
+return false;
+}
+else {
+if(data1.arguments !== undefined){
+var data2 = data1.arguments;
+var _errs5 = errors;
+if(errors === _errs5){
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+for(var key0 in data2){
+var _errs8 = errors;
+if(typeof data2[key0] !== "string"){
+validate72.errors = [{instancePath:instancePath+"/params/arguments/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/params/properties/arguments/additionalProperties/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid2 = _errs8 === errors;
+if(!valid2){
+break;
+}
+}
+}
+else {
+validate72.errors = [{instancePath:instancePath+"/params/arguments",schemaPath:"#/properties/params/properties/arguments/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid1 = _errs5 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data1.name !== undefined){
+var _errs10 = errors;
+if(typeof data1.name !== "string"){
+validate72.errors = [{instancePath:instancePath+"/params/name",schemaPath:"#/properties/params/properties/name/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid1 = _errs10 === errors;
+}
+else {
+var valid1 = true;
+}
+}
+}
+}
+else {
+validate72.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate72.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate72.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateGetPromptResult = validate73;
+var schema80 = {"$id":"GetPromptResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"description":{"type":"string"},"messages":{"items":{"$ref":"PromptMessage"},"type":"array"}},"required":["messages"],"type":"object"};
+var schema81 = {"$id":"PromptMessage","properties":{"content":{"$ref":"ContentBlock"},"role":{"$ref":"Role"}},"required":["content","role"],"type":"object"};
 
-// prettier-ignore
-const schema80 = {"$id":"GetPromptResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"description":{"type":"string"},"messages":{"items":{"$ref":"PromptMessage"},"type":"array"}},"required":["messages"],"type":"object"};
-
-// prettier-ignore
-const schema81 = {"$id":"PromptMessage","properties":{"content":{"$ref":"ContentBlock"},"role":{"$ref":"Role"}},"required":["content","role"],"type":"object"};
-
-// prettier-ignore
-function validate74(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="PromptMessage" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.content === undefined) && (missing0 = "content")) || ((data.role === undefined) && (missing0 = "role"))){
-        validate74.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop220 = data.content;
-        if(prop220 !== undefined){
-          const _errs1 = errors;
-          if(!(validate18(prop220))){
-            vErrors = vErrors === null ? rebaseErrors(validate18.errors, instancePath+"/content") : vErrors.concat(rebaseErrors(validate18.errors, instancePath+"/content"));
-            errors = vErrors.length;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop221 = data.role;
-          if(prop221 !== undefined){
-            let data1 = prop221;
-            const _errs2 = errors;
-            if(typeof data1 !== "string"){
-              validate74.errors = [{instancePath:instancePath+"/role",schemaPath:"Role/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            if(!((data1 === "assistant") || (data1 === "user"))){
-              validate74.errors = [{instancePath:instancePath+"/role",schemaPath:"Role/enum",keyword:"enum",params:{allowedValues: schema12.enum}}];
-              return false;
-            }
-            var valid0 = _errs2 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate74.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate74.errors = vErrors;
-  return errors === 0;
+function validate74(data, valCxt){
+"use strict"; /*# sourceURL="PromptMessage" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if(((data.content === undefined) && (missing0 = "content")) || ((data.role === undefined) && (missing0 = "role"))){
+validate74.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.content !== undefined){
+var _errs1 = errors;
+if(!(validate18(data.content))){
+vErrors = vErrors === null ? func0(validate18.errors, instancePath+"/content") : vErrors.concat(func0(validate18.errors, instancePath+"/content"));
+errors = vErrors.length;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.role !== undefined){
+var data1 = data.role;
+var _errs2 = errors;
+if(typeof data1 !== "string"){
+validate74.errors = [{instancePath:instancePath+"/role",schemaPath:"Role/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if(!((data1 === "assistant") || (data1 === "user"))){
+validate74.errors = [{instancePath:instancePath+"/role",schemaPath:"Role/enum",keyword:"enum",params:{allowedValues: schema12.enum}}];
+return false;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate74.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate74.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
-function validate73(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="GetPromptResult" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.messages === undefined) && (missing0 = "messages")){
-        validate73.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop222 = data._meta;
-        if(prop222 !== undefined){
-          let data0 = prop222;
-          const _errs1 = errors;
-          if(errors === _errs1){
-            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-            }
-            else {
-              validate73.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-              return false;
-            }
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop223 = data.description;
-          if(prop223 !== undefined){
-            const _errs4 = errors;
-            if(typeof prop223 !== "string"){
-              validate73.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            var valid0 = _errs4 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            const prop224 = data.messages;
-            if(prop224 !== undefined){
-              let data2 = prop224;
-              const _errs6 = errors;
-              if(errors === _errs6){
-                if(Array.isArray(data2)){
-                  var valid1 = true;
-                  const len0 = data2.length;
-                  for(let i0=0; i0<len0; i0++){
-                    const _errs8 = errors;
-                    if(!(validate74(data2[i0]))){
-                      vErrors = vErrors === null ? rebaseErrors(validate74.errors, instancePath+"/messages/" + i0) : vErrors.concat(rebaseErrors(validate74.errors, instancePath+"/messages/" + i0));
-                      errors = vErrors.length;
-                    }
-                    var valid1 = _errs8 === errors;
-                    if(!valid1){
-                      break;
-                    }
-                  }
-                }
-                else {
-                  validate73.errors = [{instancePath:instancePath+"/messages",schemaPath:"#/properties/messages/type",keyword:"type",params:{type: "array"}}];
-                  return false;
-                }
-              }
-              var valid0 = _errs6 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate73.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate73.errors = vErrors;
-  return errors === 0;
+
+function validate73(data, valCxt){
+"use strict"; /*# sourceURL="GetPromptResult" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if((data.messages === undefined) && (missing0 = "messages")){
+validate73.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data._meta !== undefined){
+var data0 = data._meta;
+var _errs1 = errors;
+if(errors === _errs1){
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+}
+else {
+validate73.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.description !== undefined){
+var _errs4 = errors;
+if(typeof data.description !== "string"){
+validate73.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.messages !== undefined){
+var data2 = data.messages;
+var _errs6 = errors;
+if(errors === _errs6){
+if(Array.isArray(data2)){
+var valid1 = true;
+var len0 = data2.length;
+for(var i0=0; i0<len0; i0++){
+var _errs8 = errors;
+if(!(validate74(data2[i0]))){
+vErrors = vErrors === null ? func0(validate74.errors, instancePath+"/messages/" + i0) : vErrors.concat(func0(validate74.errors, instancePath+"/messages/" + i0));
+errors = vErrors.length;
+}
+var valid1 = _errs8 === errors;
+if(!valid1){
+break;
+}
+}
+}
+else {
+validate73.errors = [{instancePath:instancePath+"/messages",schemaPath:"#/properties/messages/type",keyword:"type",params:{type: "array"}}];
+return false;
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+validate73.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate73.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateImageContent = validate21;
 
-// prettier-ignore
 export const validateImplementation = validate77;
 
-// prettier-ignore
-function validate77(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="Implementation" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.name === undefined) && (missing0 = "name")) || ((data.version === undefined) && (missing0 = "version"))){
-        validate77.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop225 = data.name;
-        if(prop225 !== undefined){
-          const _errs1 = errors;
-          if(typeof prop225 !== "string"){
-            validate77.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop226 = data.title;
-          if(prop226 !== undefined){
-            const _errs3 = errors;
-            if(typeof prop226 !== "string"){
-              validate77.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            const prop227 = data.version;
-            if(prop227 !== undefined){
-              const _errs5 = errors;
-              if(typeof prop227 !== "string"){
-                validate77.errors = [{instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"}}];
-                return false;
-              }
-              var valid0 = _errs5 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate77.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate77.errors = vErrors;
-  return errors === 0;
+function validate77(data, valCxt){
+"use strict"; /*# sourceURL="Implementation" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if(((data.name === undefined) && (missing0 = "name")) || ((data.version === undefined) && (missing0 = "version"))){
+validate77.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.name !== undefined){
+var _errs1 = errors;
+if(typeof data.name !== "string"){
+validate77.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.title !== undefined){
+var _errs3 = errors;
+if(typeof data.title !== "string"){
+validate77.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.version !== undefined){
+var _errs5 = errors;
+if(typeof data.version !== "string"){
+validate77.errors = [{instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+validate77.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate77.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateInitializeRequest = validate40;
 
-// prettier-ignore
 export const validateInitializeResult = validate78;
+var schema84 = {"$id":"InitializeResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"capabilities":{"$ref":"ServerCapabilities"},"instructions":{"type":"string"},"protocolVersion":{"type":"string"},"serverInfo":{"$ref":"Implementation"}},"required":["capabilities","protocolVersion","serverInfo"],"type":"object"};
+var schema85 = {"$id":"ServerCapabilities","properties":{"completions":{"additionalProperties":true,"properties":{},"type":"object"},"experimental":{"additionalProperties":{"additionalProperties":true,"properties":{},"type":"object"},"type":"object"},"logging":{"additionalProperties":true,"properties":{},"type":"object"},"prompts":{"properties":{"listChanged":{"type":"boolean"}},"type":"object"},"resources":{"properties":{"listChanged":{"type":"boolean"},"subscribe":{"type":"boolean"}},"type":"object"},"tools":{"properties":{"listChanged":{"type":"boolean"}},"type":"object"}},"type":"object"};
 
-// prettier-ignore
-const schema84 = {"$id":"InitializeResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"capabilities":{"$ref":"ServerCapabilities"},"instructions":{"type":"string"},"protocolVersion":{"type":"string"},"serverInfo":{"$ref":"Implementation"}},"required":["capabilities","protocolVersion","serverInfo"],"type":"object"};
-
-// prettier-ignore
-const schema85 = {"$id":"ServerCapabilities","properties":{"completions":{"additionalProperties":true,"properties":{},"type":"object"},"experimental":{"additionalProperties":{"additionalProperties":true,"properties":{},"type":"object"},"type":"object"},"logging":{"additionalProperties":true,"properties":{},"type":"object"},"prompts":{"properties":{"listChanged":{"type":"boolean"}},"type":"object"},"resources":{"properties":{"listChanged":{"type":"boolean"},"subscribe":{"type":"boolean"}},"type":"object"},"tools":{"properties":{"listChanged":{"type":"boolean"}},"type":"object"}},"type":"object"};
-
-// prettier-ignore
-function validate78(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="InitializeResult" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((((data.capabilities === undefined) && (missing0 = "capabilities")) || ((data.protocolVersion === undefined) && (missing0 = "protocolVersion"))) || ((data.serverInfo === undefined) && (missing0 = "serverInfo"))){
-        validate78.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop228 = data._meta;
-        if(prop228 !== undefined){
-          let data0 = prop228;
-          const _errs1 = errors;
-          if(errors === _errs1){
-            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-            }
-            else {
-              validate78.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-              return false;
-            }
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop229 = data.capabilities;
-          if(prop229 !== undefined){
-            let data1 = prop229;
-            const _errs4 = errors;
-            const _errs5 = errors;
-            if(errors === _errs5){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                const prop230 = data1.completions;
-                if(prop230 !== undefined){
-                  let data2 = prop230;
-                  const _errs7 = errors;
-                  if(errors === _errs7){
-                    if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                    }
-                    else {
-                      validate78.errors = [{instancePath:instancePath+"/capabilities/completions",schemaPath:"ServerCapabilities/properties/completions/type",keyword:"type",params:{type: "object"}}];
-                      return false;
-                    }
-                  }
-                  var valid2 = _errs7 === errors;
-                }
-                else {
-                  var valid2 = true;
-                }
-                if(valid2){
-                  const prop231 = data1.experimental;
-                  if(prop231 !== undefined){
-                    let data3 = prop231;
-                    const _errs10 = errors;
-                    if(errors === _errs10){
-                      if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-                        for(const key0 in data3){
-                          let data4 = data3[key0];
-                          const _errs13 = errors;
-                          if(errors === _errs13){
-                            if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-                            }
-                            else {
-                              validate78.errors = [{instancePath:instancePath+"/capabilities/experimental/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"ServerCapabilities/properties/experimental/additionalProperties/type",keyword:"type",params:{type: "object"}}];
-                              return false;
-                            }
-                          }
-                          var valid3 = _errs13 === errors;
-                          if(!valid3){
-                            break;
-                          }
-                        }
-                      }
-                      else {
-                        validate78.errors = [{instancePath:instancePath+"/capabilities/experimental",schemaPath:"ServerCapabilities/properties/experimental/type",keyword:"type",params:{type: "object"}}];
-                        return false;
-                      }
-                    }
-                    var valid2 = _errs10 === errors;
-                  }
-                  else {
-                    var valid2 = true;
-                  }
-                  if(valid2){
-                    const prop232 = data1.logging;
-                    if(prop232 !== undefined){
-                      let data5 = prop232;
-                      const _errs16 = errors;
-                      if(errors === _errs16){
-                        if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
-                        }
-                        else {
-                          validate78.errors = [{instancePath:instancePath+"/capabilities/logging",schemaPath:"ServerCapabilities/properties/logging/type",keyword:"type",params:{type: "object"}}];
-                          return false;
-                        }
-                      }
-                      var valid2 = _errs16 === errors;
-                    }
-                    else {
-                      var valid2 = true;
-                    }
-                    if(valid2){
-                      const prop233 = data1.prompts;
-                      if(prop233 !== undefined){
-                        let data6 = prop233;
-                        const _errs19 = errors;
-                        if(errors === _errs19){
-                          if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-                            const prop234 = data6.listChanged;
-                            if(prop234 !== undefined){
-                              if(typeof prop234 !== "boolean"){
-                                validate78.errors = [{instancePath:instancePath+"/capabilities/prompts/listChanged",schemaPath:"ServerCapabilities/properties/prompts/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
-                                return false;
-                              }
-                            }
-                          }
-                          else {
-                            validate78.errors = [{instancePath:instancePath+"/capabilities/prompts",schemaPath:"ServerCapabilities/properties/prompts/type",keyword:"type",params:{type: "object"}}];
-                            return false;
-                          }
-                        }
-                        var valid2 = _errs19 === errors;
-                      }
-                      else {
-                        var valid2 = true;
-                      }
-                      if(valid2){
-                        const prop235 = data1.resources;
-                        if(prop235 !== undefined){
-                          let data8 = prop235;
-                          const _errs23 = errors;
-                          if(errors === _errs23){
-                            if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
-                              const prop236 = data8.listChanged;
-                              if(prop236 !== undefined){
-                                const _errs25 = errors;
-                                if(typeof prop236 !== "boolean"){
-                                  validate78.errors = [{instancePath:instancePath+"/capabilities/resources/listChanged",schemaPath:"ServerCapabilities/properties/resources/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
-                                  return false;
-                                }
-                                var valid5 = _errs25 === errors;
-                              }
-                              else {
-                                var valid5 = true;
-                              }
-                              if(valid5){
-                                const prop237 = data8.subscribe;
-                                if(prop237 !== undefined){
-                                  const _errs27 = errors;
-                                  if(typeof prop237 !== "boolean"){
-                                    validate78.errors = [{instancePath:instancePath+"/capabilities/resources/subscribe",schemaPath:"ServerCapabilities/properties/resources/properties/subscribe/type",keyword:"type",params:{type: "boolean"}}];
-                                    return false;
-                                  }
-                                  var valid5 = _errs27 === errors;
-                                }
-                                else {
-                                  var valid5 = true;
-                                }
-                              }
-                            }
-                            else {
-                              validate78.errors = [{instancePath:instancePath+"/capabilities/resources",schemaPath:"ServerCapabilities/properties/resources/type",keyword:"type",params:{type: "object"}}];
-                              return false;
-                            }
-                          }
-                          var valid2 = _errs23 === errors;
-                        }
-                        else {
-                          var valid2 = true;
-                        }
-                        if(valid2){
-                          const prop238 = data1.tools;
-                          if(prop238 !== undefined){
-                            let data11 = prop238;
-                            const _errs29 = errors;
-                            if(errors === _errs29){
-                              if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
-                                const prop239 = data11.listChanged;
-                                if(prop239 !== undefined){
-                                  if(typeof prop239 !== "boolean"){
-                                    validate78.errors = [{instancePath:instancePath+"/capabilities/tools/listChanged",schemaPath:"ServerCapabilities/properties/tools/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
-                                    return false;
-                                  }
-                                }
-                              }
-                              else {
-                                validate78.errors = [{instancePath:instancePath+"/capabilities/tools",schemaPath:"ServerCapabilities/properties/tools/type",keyword:"type",params:{type: "object"}}];
-                                return false;
-                              }
-                            }
-                            var valid2 = _errs29 === errors;
-                          }
-                          else {
-                            var valid2 = true;
-                          }
-                        }
-                      }
-                    }
-                  }
-                }
-              }
-              else {
-                validate78.errors = [{instancePath:instancePath+"/capabilities",schemaPath:"ServerCapabilities/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs4 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            const prop240 = data.instructions;
-            if(prop240 !== undefined){
-              const _errs33 = errors;
-              if(typeof prop240 !== "string"){
-                validate78.errors = [{instancePath:instancePath+"/instructions",schemaPath:"#/properties/instructions/type",keyword:"type",params:{type: "string"}}];
-                return false;
-              }
-              var valid0 = _errs33 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-            if(valid0){
-              const prop241 = data.protocolVersion;
-              if(prop241 !== undefined){
-                const _errs35 = errors;
-                if(typeof prop241 !== "string"){
-                  validate78.errors = [{instancePath:instancePath+"/protocolVersion",schemaPath:"#/properties/protocolVersion/type",keyword:"type",params:{type: "string"}}];
-                  return false;
-                }
-                var valid0 = _errs35 === errors;
-              }
-              else {
-                var valid0 = true;
-              }
-              if(valid0){
-                const prop242 = data.serverInfo;
-                if(prop242 !== undefined){
-                  let data15 = prop242;
-                  const _errs37 = errors;
-                  const _errs38 = errors;
-                  if(errors === _errs38){
-                    if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
-                      let missing1;
-                      if(((data15.name === undefined) && (missing1 = "name")) || ((data15.version === undefined) && (missing1 = "version"))){
-                        validate78.errors = [{instancePath:instancePath+"/serverInfo",schemaPath:"Implementation/required",keyword:"required",params:{missingProperty: missing1}}];
-                        return false;
-                      }
-                      else {
-                        const prop243 = data15.name;
-                        if(prop243 !== undefined){
-                          const _errs40 = errors;
-                          if(typeof prop243 !== "string"){
-                            validate78.errors = [{instancePath:instancePath+"/serverInfo/name",schemaPath:"Implementation/properties/name/type",keyword:"type",params:{type: "string"}}];
-                            return false;
-                          }
-                          var valid8 = _errs40 === errors;
-                        }
-                        else {
-                          var valid8 = true;
-                        }
-                        if(valid8){
-                          const prop244 = data15.title;
-                          if(prop244 !== undefined){
-                            const _errs42 = errors;
-                            if(typeof prop244 !== "string"){
-                              validate78.errors = [{instancePath:instancePath+"/serverInfo/title",schemaPath:"Implementation/properties/title/type",keyword:"type",params:{type: "string"}}];
-                              return false;
-                            }
-                            var valid8 = _errs42 === errors;
-                          }
-                          else {
-                            var valid8 = true;
-                          }
-                          if(valid8){
-                            const prop245 = data15.version;
-                            if(prop245 !== undefined){
-                              const _errs44 = errors;
-                              if(typeof prop245 !== "string"){
-                                validate78.errors = [{instancePath:instancePath+"/serverInfo/version",schemaPath:"Implementation/properties/version/type",keyword:"type",params:{type: "string"}}];
-                                return false;
-                              }
-                              var valid8 = _errs44 === errors;
-                            }
-                            else {
-                              var valid8 = true;
-                            }
-                          }
-                        }
-                      }
-                    }
-                    else {
-                      validate78.errors = [{instancePath:instancePath+"/serverInfo",schemaPath:"Implementation/type",keyword:"type",params:{type: "object"}}];
-                      return false;
-                    }
-                  }
-                  var valid0 = _errs37 === errors;
-                }
-                else {
-                  var valid0 = true;
-                }
-              }
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate78.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate78.errors = vErrors;
-  return errors === 0;
+function validate78(data, valCxt){
+"use strict"; /*# sourceURL="InitializeResult" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if((((data.capabilities === undefined) && (missing0 = "capabilities")) || ((data.protocolVersion === undefined) && (missing0 = "protocolVersion"))) || ((data.serverInfo === undefined) && (missing0 = "serverInfo"))){
+validate78.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data._meta !== undefined){
+var data0 = data._meta;
+var _errs1 = errors;
+if(errors === _errs1){
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+}
+else {
+validate78.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.capabilities !== undefined){
+var data1 = data.capabilities;
+var _errs4 = errors;
+var _errs5 = errors;
+if(errors === _errs5){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(data1.completions !== undefined){
+var data2 = data1.completions;
+var _errs7 = errors;
+if(errors === _errs7){
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+}
+else {
+validate78.errors = [{instancePath:instancePath+"/capabilities/completions",schemaPath:"ServerCapabilities/properties/completions/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid2 = _errs7 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data1.experimental !== undefined){
+var data3 = data1.experimental;
+var _errs10 = errors;
+if(errors === _errs10){
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+for(var key0 in data3){
+var data4 = data3[key0];
+var _errs13 = errors;
+if(errors === _errs13){
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+}
+else {
+validate78.errors = [{instancePath:instancePath+"/capabilities/experimental/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"ServerCapabilities/properties/experimental/additionalProperties/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid3 = _errs13 === errors;
+if(!valid3){
+break;
+}
+}
+}
+else {
+validate78.errors = [{instancePath:instancePath+"/capabilities/experimental",schemaPath:"ServerCapabilities/properties/experimental/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid2 = _errs10 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data1.logging !== undefined){
+var data5 = data1.logging;
+var _errs16 = errors;
+if(errors === _errs16){
+if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+}
+else {
+validate78.errors = [{instancePath:instancePath+"/capabilities/logging",schemaPath:"ServerCapabilities/properties/logging/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid2 = _errs16 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data1.prompts !== undefined){
+var data6 = data1.prompts;
+var _errs19 = errors;
+if(errors === _errs19){
+if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+if(data6.listChanged !== undefined){
+if(typeof data6.listChanged !== "boolean"){
+validate78.errors = [{instancePath:instancePath+"/capabilities/prompts/listChanged",schemaPath:"ServerCapabilities/properties/prompts/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
+return false;
+}
+}
+}
+else {
+validate78.errors = [{instancePath:instancePath+"/capabilities/prompts",schemaPath:"ServerCapabilities/properties/prompts/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid2 = _errs19 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data1.resources !== undefined){
+var data8 = data1.resources;
+var _errs23 = errors;
+if(errors === _errs23){
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+if(data8.listChanged !== undefined){
+var _errs25 = errors;
+if(typeof data8.listChanged !== "boolean"){
+validate78.errors = [{instancePath:instancePath+"/capabilities/resources/listChanged",schemaPath:"ServerCapabilities/properties/resources/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
+return false;
+}
+var valid5 = _errs25 === errors;
+}
+else {
+var valid5 = true;
+}
+if(valid5){
+if(data8.subscribe !== undefined){
+var _errs27 = errors;
+if(typeof data8.subscribe !== "boolean"){
+validate78.errors = [{instancePath:instancePath+"/capabilities/resources/subscribe",schemaPath:"ServerCapabilities/properties/resources/properties/subscribe/type",keyword:"type",params:{type: "boolean"}}];
+return false;
+}
+var valid5 = _errs27 === errors;
+}
+else {
+var valid5 = true;
+}
+}
+}
+else {
+validate78.errors = [{instancePath:instancePath+"/capabilities/resources",schemaPath:"ServerCapabilities/properties/resources/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid2 = _errs23 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data1.tools !== undefined){
+var data11 = data1.tools;
+var _errs29 = errors;
+if(errors === _errs29){
+if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
+if(data11.listChanged !== undefined){
+if(typeof data11.listChanged !== "boolean"){
+validate78.errors = [{instancePath:instancePath+"/capabilities/tools/listChanged",schemaPath:"ServerCapabilities/properties/tools/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
+return false;
+}
+}
+}
+else {
+validate78.errors = [{instancePath:instancePath+"/capabilities/tools",schemaPath:"ServerCapabilities/properties/tools/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid2 = _errs29 === errors;
+}
+else {
+var valid2 = true;
+}
+}
+}
+}
+}
+}
+}
+else {
+validate78.errors = [{instancePath:instancePath+"/capabilities",schemaPath:"ServerCapabilities/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.instructions !== undefined){
+var _errs33 = errors;
+if(typeof data.instructions !== "string"){
+validate78.errors = [{instancePath:instancePath+"/instructions",schemaPath:"#/properties/instructions/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs33 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.protocolVersion !== undefined){
+var _errs35 = errors;
+if(typeof data.protocolVersion !== "string"){
+validate78.errors = [{instancePath:instancePath+"/protocolVersion",schemaPath:"#/properties/protocolVersion/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs35 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.serverInfo !== undefined){
+var data15 = data.serverInfo;
+var _errs37 = errors;
+var _errs38 = errors;
+if(errors === _errs38){
+if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
+var missing1;
+if(((data15.name === undefined) && (missing1 = "name")) || ((data15.version === undefined) && (missing1 = "version"))){
+validate78.errors = [{instancePath:instancePath+"/serverInfo",schemaPath:"Implementation/required",keyword:"required",params:{missingProperty: missing1}}];
+return false;
+}
+else {
+if(data15.name !== undefined){
+var _errs40 = errors;
+if(typeof data15.name !== "string"){
+validate78.errors = [{instancePath:instancePath+"/serverInfo/name",schemaPath:"Implementation/properties/name/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid8 = _errs40 === errors;
+}
+else {
+var valid8 = true;
+}
+if(valid8){
+if(data15.title !== undefined){
+var _errs42 = errors;
+if(typeof data15.title !== "string"){
+validate78.errors = [{instancePath:instancePath+"/serverInfo/title",schemaPath:"Implementation/properties/title/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid8 = _errs42 === errors;
+}
+else {
+var valid8 = true;
+}
+if(valid8){
+if(data15.version !== undefined){
+var _errs44 = errors;
+if(typeof data15.version !== "string"){
+validate78.errors = [{instancePath:instancePath+"/serverInfo/version",schemaPath:"Implementation/properties/version/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid8 = _errs44 === errors;
+}
+else {
+var valid8 = true;
+}
+}
+}
+}
+}
+else {
+validate78.errors = [{instancePath:instancePath+"/serverInfo",schemaPath:"Implementation/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs37 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+else {
+validate78.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate78.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateInitializedNotification = validate79;
 
-// prettier-ignore
-function validate79(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="InitializedNotification" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.method === undefined) && (missing0 = "method")){
-        validate79.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop246 = data.method;
-        if(prop246 !== undefined){
-          let data0 = prop246;
-          const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate79.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("notifications/initialized" !== data0){
-            validate79.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/initialized"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop247 = data.params;
-          if(prop247 !== undefined){
-            let data1 = prop247;
-            const _errs3 = errors;
-            if(errors === _errs3){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                const prop248 = data1._meta;
-                if(prop248 !== undefined){
-                  let data2 = prop248;
-                  const _errs6 = errors;
-                  if(errors === _errs6){
-                    if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                    }
-                    else {
-                      validate79.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-                      return false;
-                    }
-                  }
-                }
-              }
-              else {
-                validate79.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate79.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate79.errors = vErrors;
-  return errors === 0;
+function validate79(data, valCxt){
+"use strict"; /*# sourceURL="InitializedNotification" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if((data.method === undefined) && (missing0 = "method")){
+validate79.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.method !== undefined){
+var data0 = data.method;
+var _errs1 = errors;
+if(typeof data0 !== "string"){
+validate79.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("notifications/initialized" !== data0){
+validate79.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/initialized"}}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.params !== undefined){
+var data1 = data.params;
+var _errs3 = errors;
+if(errors === _errs3){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(data1._meta !== undefined){
+var data2 = data1._meta;
+var _errs6 = errors;
+if(errors === _errs6){
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+}
+else {
+validate79.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+}
+}
+else {
+validate79.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate79.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate79.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateJSONRPCError = validate80;
+var schema88 = {"$id":"JSONRPCError","properties":{"error":{"properties":{"code":{"type":"integer"},"data":{},"message":{"type":"string"}},"required":["code","message"],"type":"object"},"id":{"$ref":"RequestId"},"jsonrpc":{"const":"2.0","type":"string"}},"required":["error","id","jsonrpc"],"type":"object"};
 
-// prettier-ignore
-const schema88 = {"$id":"JSONRPCError","properties":{"error":{"properties":{"code":{"type":"integer"},"data":{},"message":{"type":"string"}},"required":["code","message"],"type":"object"},"id":{"$ref":"RequestId"},"jsonrpc":{"const":"2.0","type":"string"}},"required":["error","id","jsonrpc"],"type":"object"};
-
-// prettier-ignore
-function validate80(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="JSONRPCError" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((((data.error === undefined) && (missing0 = "error")) || ((data.id === undefined) && (missing0 = "id"))) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))){
-        validate80.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop249 = data.error;
-        if(prop249 !== undefined){
-          let data0 = prop249;
-          const _errs1 = errors;
-          if(errors === _errs1){
-            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-              let missing1;
-              if(((data0.code === undefined) && (missing1 = "code")) || ((data0.message === undefined) && (missing1 = "message"))){
-                validate80.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: missing1}}];
-                return false;
-              }
-              else {
-                const prop250 = data0.code;
-                if(prop250 !== undefined){
-                  let data1 = prop250;
-                  const _errs3 = errors;
-                  if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
-                    validate80.errors = [{instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/type",keyword:"type",params:{type: "integer"}}];
-                    return false;
-                  }
-                  var valid1 = _errs3 === errors;
-                }
-                else {
-                  var valid1 = true;
-                }
-                if(valid1){
-                  const prop251 = data0.message;
-                  if(prop251 !== undefined){
-                    const _errs5 = errors;
-                    if(typeof prop251 !== "string"){
-                      validate80.errors = [{instancePath:instancePath+"/error/message",schemaPath:"#/properties/error/properties/message/type",keyword:"type",params:{type: "string"}}];
-                      return false;
-                    }
-                    var valid1 = _errs5 === errors;
-                  }
-                  else {
-                    var valid1 = true;
-                  }
-                }
-              }
-            }
-            else {
-              validate80.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"}}];
-              return false;
-            }
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop252 = data.id;
-          if(prop252 !== undefined){
-            let data3 = prop252;
-            const _errs7 = errors;
-            if((typeof data3 !== "string") && (!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))))){
-              validate80.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema27.type}}];
-              return false;
-            }
-            var valid0 = _errs7 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            const prop253 = data.jsonrpc;
-            if(prop253 !== undefined){
-              let data4 = prop253;
-              const _errs10 = errors;
-              if(typeof data4 !== "string"){
-                validate80.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
-                return false;
-              }
-              if("2.0" !== data4){
-                validate80.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
-                return false;
-              }
-              var valid0 = _errs10 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate80.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate80.errors = vErrors;
-  return errors === 0;
+function validate80(data, valCxt){
+"use strict"; /*# sourceURL="JSONRPCError" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if((((data.error === undefined) && (missing0 = "error")) || ((data.id === undefined) && (missing0 = "id"))) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))){
+validate80.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.error !== undefined){
+var data0 = data.error;
+var _errs1 = errors;
+if(errors === _errs1){
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+var missing1;
+if(((data0.code === undefined) && (missing1 = "code")) || ((data0.message === undefined) && (missing1 = "message"))){
+validate80.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: missing1}}];
+return false;
+}
+else {
+if(data0.code !== undefined){
+var data1 = data0.code;
+var _errs3 = errors;
+if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
+validate80.errors = [{instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/type",keyword:"type",params:{type: "integer"}}];
+return false;
+}
+var valid1 = _errs3 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data0.message !== undefined){
+var _errs5 = errors;
+if(typeof data0.message !== "string"){
+validate80.errors = [{instancePath:instancePath+"/error/message",schemaPath:"#/properties/error/properties/message/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid1 = _errs5 === errors;
+}
+else {
+var valid1 = true;
+}
+}
+}
+}
+else {
+validate80.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.id !== undefined){
+var data3 = data.id;
+var _errs7 = errors;
+if((typeof data3 !== "string") && (!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))))){
+validate80.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema27.type}}];
+return false;
+}
+var valid0 = _errs7 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.jsonrpc !== undefined){
+var data4 = data.jsonrpc;
+var _errs10 = errors;
+if(typeof data4 !== "string"){
+validate80.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("2.0" !== data4){
+validate80.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
+return false;
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+validate80.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate80.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateJSONRPCMessage = validate81;
+var schema90 = {"$id":"JSONRPCMessage","anyOf":[{"$ref":"JSONRPCRequest"},{"$ref":"JSONRPCNotification"},{"$ref":"JSONRPCResponse"},{"$ref":"JSONRPCError"}]};
+var schema94 = {"$id":"JSONRPCNotification","properties":{"jsonrpc":{"const":"2.0","type":"string"},"method":{"type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object"}},"required":["jsonrpc","method"],"type":"object"};
+var schema91 = {"$id":"JSONRPCRequest","properties":{"id":{"$ref":"RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"properties":{"progressToken":{"$ref":"ProgressToken"}},"type":"object"}},"type":"object"}},"required":["id","jsonrpc","method"],"type":"object"};
 
-// prettier-ignore
-const schema90 = {"$id":"JSONRPCMessage","anyOf":[{"$ref":"JSONRPCRequest"},{"$ref":"JSONRPCNotification"},{"$ref":"JSONRPCResponse"},{"$ref":"JSONRPCError"}]};
-
-// prettier-ignore
-const schema94 = {"$id":"JSONRPCNotification","properties":{"jsonrpc":{"const":"2.0","type":"string"},"method":{"type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object"}},"required":["jsonrpc","method"],"type":"object"};
-
-// prettier-ignore
-const schema91 = {"$id":"JSONRPCRequest","properties":{"id":{"$ref":"RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"properties":{"progressToken":{"$ref":"ProgressToken"}},"type":"object"}},"type":"object"}},"required":["id","jsonrpc","method"],"type":"object"};
-
-// prettier-ignore
-function validate82(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="JSONRPCRequest" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))){
-        validate82.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop254 = data.id;
-        if(prop254 !== undefined){
-          let data0 = prop254;
-          const _errs1 = errors;
-          if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
-            validate82.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema27.type}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop255 = data.jsonrpc;
-          if(prop255 !== undefined){
-            let data1 = prop255;
-            const _errs4 = errors;
-            if(typeof data1 !== "string"){
-              validate82.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            if("2.0" !== data1){
-              validate82.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
-              return false;
-            }
-            var valid0 = _errs4 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            const prop256 = data.method;
-            if(prop256 !== undefined){
-              const _errs6 = errors;
-              if(typeof prop256 !== "string"){
-                validate82.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-                return false;
-              }
-              var valid0 = _errs6 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-            if(valid0){
-              const prop257 = data.params;
-              if(prop257 !== undefined){
-                let data3 = prop257;
-                const _errs8 = errors;
-                if(errors === _errs8){
-                  if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-                    const prop258 = data3._meta;
-                    if(prop258 !== undefined){
-                      let data4 = prop258;
-                      const _errs11 = errors;
-                      if(errors === _errs11){
-                        if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-                          const prop259 = data4.progressToken;
-                          if(prop259 !== undefined){
-                            let data5 = prop259;
-                            if((typeof data5 !== "string") && (!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))))){
-                              validate82.errors = [{instancePath:instancePath+"/params/_meta/progressToken",schemaPath:"ProgressToken/type",keyword:"type",params:{type: schema31.type}}];
-                              return false;
-                            }
-                          }
-                        }
-                        else {
-                          validate82.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-                          return false;
-                        }
-                      }
-                    }
-                  }
-                  else {
-                    validate82.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                    return false;
-                  }
-                }
-                var valid0 = _errs8 === errors;
-              }
-              else {
-                var valid0 = true;
-              }
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate82.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate82.errors = vErrors;
-  return errors === 0;
+function validate82(data, valCxt){
+"use strict"; /*# sourceURL="JSONRPCRequest" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))){
+validate82.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.id !== undefined){
+var data0 = data.id;
+var _errs1 = errors;
+if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
+validate82.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema27.type}}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.jsonrpc !== undefined){
+var data1 = data.jsonrpc;
+var _errs4 = errors;
+if(typeof data1 !== "string"){
+validate82.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("2.0" !== data1){
+validate82.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
+return false;
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.method !== undefined){
+var _errs6 = errors;
+if(typeof data.method !== "string"){
+validate82.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.params !== undefined){
+var data3 = data.params;
+var _errs8 = errors;
+if(errors === _errs8){
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+if(data3._meta !== undefined){
+var data4 = data3._meta;
+var _errs11 = errors;
+if(errors === _errs11){
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if(data4.progressToken !== undefined){
+var data5 = data4.progressToken;
+if((typeof data5 !== "string") && (!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))))){
+validate82.errors = [{instancePath:instancePath+"/params/_meta/progressToken",schemaPath:"ProgressToken/type",keyword:"type",params:{type: schema31.type}}];
+return false;
+}
+}
+}
+else {
+validate82.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+}
+}
+else {
+validate82.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+else {
+validate82.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate82.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
-const schema95 = {"$id":"JSONRPCResponse","properties":{"id":{"$ref":"RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"result":{"$ref":"Result"}},"required":["id","jsonrpc","result"],"type":"object"};
+var schema95 = {"$id":"JSONRPCResponse","properties":{"id":{"$ref":"RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"result":{"$ref":"Result"}},"required":["id","jsonrpc","result"],"type":"object"};
 
-// prettier-ignore
-function validate84(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="JSONRPCResponse" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.result === undefined) && (missing0 = "result"))){
-        validate84.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop260 = data.id;
-        if(prop260 !== undefined){
-          let data0 = prop260;
-          const _errs1 = errors;
-          if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
-            validate84.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema27.type}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop261 = data.jsonrpc;
-          if(prop261 !== undefined){
-            let data1 = prop261;
-            const _errs4 = errors;
-            if(typeof data1 !== "string"){
-              validate84.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            if("2.0" !== data1){
-              validate84.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
-              return false;
-            }
-            var valid0 = _errs4 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            const prop262 = data.result;
-            if(prop262 !== undefined){
-              let data2 = prop262;
-              const _errs6 = errors;
-              const _errs7 = errors;
-              if(errors === _errs7){
-                if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                  const prop263 = data2._meta;
-                  if(prop263 !== undefined){
-                    let data3 = prop263;
-                    const _errs10 = errors;
-                    if(errors === _errs10){
-                      if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-                      }
-                      else {
-                        validate84.errors = [{instancePath:instancePath+"/result/_meta",schemaPath:"Result/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-                        return false;
-                      }
-                    }
-                  }
-                }
-                else {
-                  validate84.errors = [{instancePath:instancePath+"/result",schemaPath:"Result/type",keyword:"type",params:{type: "object"}}];
-                  return false;
-                }
-              }
-              var valid0 = _errs6 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate84.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate84.errors = vErrors;
-  return errors === 0;
+function validate84(data, valCxt){
+"use strict"; /*# sourceURL="JSONRPCResponse" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.result === undefined) && (missing0 = "result"))){
+validate84.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.id !== undefined){
+var data0 = data.id;
+var _errs1 = errors;
+if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
+validate84.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema27.type}}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.jsonrpc !== undefined){
+var data1 = data.jsonrpc;
+var _errs4 = errors;
+if(typeof data1 !== "string"){
+validate84.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("2.0" !== data1){
+validate84.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
+return false;
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.result !== undefined){
+var data2 = data.result;
+var _errs6 = errors;
+var _errs7 = errors;
+if(errors === _errs7){
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+if(data2._meta !== undefined){
+var data3 = data2._meta;
+var _errs10 = errors;
+if(errors === _errs10){
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+}
+else {
+validate84.errors = [{instancePath:instancePath+"/result/_meta",schemaPath:"Result/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+}
+}
+else {
+validate84.errors = [{instancePath:instancePath+"/result",schemaPath:"Result/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+validate84.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate84.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
-function validate81(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="JSONRPCMessage" */;
-  let vErrors = null;
-  let errors = 0;
-  const _errs0 = errors;
-  let valid0 = false;
-  const _errs1 = errors;
-  if(!(validate82(data))){
-    vErrors = vErrors === null ? rebaseErrors(validate82.errors, instancePath) : vErrors.concat(rebaseErrors(validate82.errors, instancePath));
-    errors = vErrors.length;
-  }
-  var _valid0 = _errs1 === errors;
-  valid0 = valid0 || _valid0;
-  if(!valid0){
-    const _errs2 = errors;
-    const _errs3 = errors;
-    if(errors === _errs3){
-      if(data && typeof data == "object" && !Array.isArray(data)){
-        let missing0;
-        if(((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))){
-          const err0 = {instancePath,schemaPath:"JSONRPCNotification/required",keyword:"required",params:{missingProperty: missing0}};
-          if(vErrors === null){
-            vErrors = [err0];
-          }
-          else {
-            vErrors.push(err0);
-          }
-          errors++;
-        }
-        else {
-          const prop264 = data.jsonrpc;
-          if(prop264 !== undefined){
-            let data0 = prop264;
-            const _errs5 = errors;
-            if(typeof data0 !== "string"){
-              const err1 = {instancePath:instancePath+"/jsonrpc",schemaPath:"JSONRPCNotification/properties/jsonrpc/type",keyword:"type",params:{type: "string"}};
-              if(vErrors === null){
-                vErrors = [err1];
-              }
-              else {
-                vErrors.push(err1);
-              }
-              errors++;
-            }
-            if("2.0" !== data0){
-              const err2 = {instancePath:instancePath+"/jsonrpc",schemaPath:"JSONRPCNotification/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}};
-              if(vErrors === null){
-                vErrors = [err2];
-              }
-              else {
-                vErrors.push(err2);
-              }
-              errors++;
-            }
-            var valid2 = _errs5 === errors;
-          }
-          else {
-            var valid2 = true;
-          }
-          if(valid2){
-            const prop265 = data.method;
-            if(prop265 !== undefined){
-              const _errs7 = errors;
-              if(typeof prop265 !== "string"){
-                const err3 = {instancePath:instancePath+"/method",schemaPath:"JSONRPCNotification/properties/method/type",keyword:"type",params:{type: "string"}};
-                if(vErrors === null){
-                  vErrors = [err3];
-                }
-                else {
-                  vErrors.push(err3);
-                }
-                errors++;
-              }
-              var valid2 = _errs7 === errors;
-            }
-            else {
-              var valid2 = true;
-            }
-            if(valid2){
-              const prop266 = data.params;
-              if(prop266 !== undefined){
-                let data2 = prop266;
-                const _errs9 = errors;
-                if(errors === _errs9){
-                  if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                    const prop267 = data2._meta;
-                    if(prop267 !== undefined){
-                      let data3 = prop267;
-                      const _errs12 = errors;
-                      if(errors === _errs12){
-                        if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-                        }
-                        else {
-                          const err4 = {instancePath:instancePath+"/params/_meta",schemaPath:"JSONRPCNotification/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}};
-                          if(vErrors === null){
-                            vErrors = [err4];
-                          }
-                          else {
-                            vErrors.push(err4);
-                          }
-                          errors++;
-                        }
-                      }
-                    }
-                  }
-                  else {
-                    const err5 = {instancePath:instancePath+"/params",schemaPath:"JSONRPCNotification/properties/params/type",keyword:"type",params:{type: "object"}};
-                    if(vErrors === null){
-                      vErrors = [err5];
-                    }
-                    else {
-                      vErrors.push(err5);
-                    }
-                    errors++;
-                  }
-                }
-                var valid2 = _errs9 === errors;
-              }
-              else {
-                var valid2 = true;
-              }
-            }
-          }
-        }
-      }
-      else {
-        const err6 = {instancePath,schemaPath:"JSONRPCNotification/type",keyword:"type",params:{type: "object"}};
-        if(vErrors === null){
-          vErrors = [err6];
-        }
-        else {
-          vErrors.push(err6);
-        }
-        errors++;
-      }
-    }
-    var _valid0 = _errs2 === errors;
-    valid0 = valid0 || _valid0;
-    if(!valid0){
-      const _errs15 = errors;
-      if(!(validate84(data))){
-        vErrors = vErrors === null ? rebaseErrors(validate84.errors, instancePath) : vErrors.concat(rebaseErrors(validate84.errors, instancePath));
-        errors = vErrors.length;
-      }
-      var _valid0 = _errs15 === errors;
-      valid0 = valid0 || _valid0;
-      if(!valid0){
-        const _errs16 = errors;
-        if(!(validate80(data))){
-          vErrors = vErrors === null ? rebaseErrors(validate80.errors, instancePath) : vErrors.concat(rebaseErrors(validate80.errors, instancePath));
-          errors = vErrors.length;
-        }
-        var _valid0 = _errs16 === errors;
-        valid0 = valid0 || _valid0;
-      }
-    }
-  }
-  if(!valid0){
-    const err7 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{}};
-    if(vErrors === null){
-      vErrors = [err7];
-    }
-    else {
-      vErrors.push(err7);
-    }
-    errors++;
-    validate81.errors = vErrors;
-    return false;
-  }
-  else {
-    errors = _errs0;
-    if(vErrors !== null){
-      if(_errs0){
-        vErrors.length = _errs0;
-      }
-      else {
-        vErrors = null;
-      }
-    }
-  }
-  validate81.errors = vErrors;
-  return errors === 0;
+
+function validate81(data, valCxt){
+"use strict"; /*# sourceURL="JSONRPCMessage" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+var _errs0 = errors;
+var valid0 = false;
+var _errs1 = errors;
+if(!(validate82(data))){
+vErrors = vErrors === null ? func0(validate82.errors, instancePath) : vErrors.concat(func0(validate82.errors, instancePath));
+errors = vErrors.length;
+}
+var _valid0 = _errs1 === errors;
+valid0 = valid0 || _valid0;
+if(!valid0){
+var _errs2 = errors;
+var _errs3 = errors;
+if(errors === _errs3){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if(((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))){
+var err0 = {instancePath:instancePath,schemaPath:"JSONRPCNotification/required",keyword:"required",params:{missingProperty: missing0}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+else {
+if(data.jsonrpc !== undefined){
+var data0 = data.jsonrpc;
+var _errs5 = errors;
+if(typeof data0 !== "string"){
+var err1 = {instancePath:instancePath+"/jsonrpc",schemaPath:"JSONRPCNotification/properties/jsonrpc/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if("2.0" !== data0){
+var err2 = {instancePath:instancePath+"/jsonrpc",schemaPath:"JSONRPCNotification/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+var valid2 = _errs5 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data.method !== undefined){
+var _errs7 = errors;
+if(typeof data.method !== "string"){
+var err3 = {instancePath:instancePath+"/method",schemaPath:"JSONRPCNotification/properties/method/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+var valid2 = _errs7 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data.params !== undefined){
+var data2 = data.params;
+var _errs9 = errors;
+if(errors === _errs9){
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+if(data2._meta !== undefined){
+var data3 = data2._meta;
+var _errs12 = errors;
+if(errors === _errs12){
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+}
+else {
+var err4 = {instancePath:instancePath+"/params/_meta",schemaPath:"JSONRPCNotification/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+}
+}
+else {
+var err5 = {instancePath:instancePath+"/params",schemaPath:"JSONRPCNotification/properties/params/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+var valid2 = _errs9 === errors;
+}
+else {
+var valid2 = true;
+}
+}
+}
+}
+}
+else {
+var err6 = {instancePath:instancePath,schemaPath:"JSONRPCNotification/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+var _valid0 = _errs2 === errors;
+valid0 = valid0 || _valid0;
+if(!valid0){
+var _errs15 = errors;
+if(!(validate84(data))){
+vErrors = vErrors === null ? func0(validate84.errors, instancePath) : vErrors.concat(func0(validate84.errors, instancePath));
+errors = vErrors.length;
+}
+var _valid0 = _errs15 === errors;
+valid0 = valid0 || _valid0;
+if(!valid0){
+var _errs16 = errors;
+if(!(validate80(data))){
+vErrors = vErrors === null ? func0(validate80.errors, instancePath) : vErrors.concat(func0(validate80.errors, instancePath));
+errors = vErrors.length;
+}
+var _valid0 = _errs16 === errors;
+valid0 = valid0 || _valid0;
+}
+}
+}
+if(!valid0){
+var err7 = {instancePath:instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{}};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+validate81.errors = vErrors;
+return false;
+}
+else {
+errors = _errs0;
+if(vErrors !== null){
+if(_errs0){
+vErrors.length = _errs0;
+}
+else {
+vErrors = null;
+}
+}
+}
+validate81.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateJSONRPCNotification = validate87;
 
-// prettier-ignore
-function validate87(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="JSONRPCNotification" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))){
-        validate87.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop268 = data.jsonrpc;
-        if(prop268 !== undefined){
-          let data0 = prop268;
-          const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate87.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("2.0" !== data0){
-            validate87.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop269 = data.method;
-          if(prop269 !== undefined){
-            const _errs3 = errors;
-            if(typeof prop269 !== "string"){
-              validate87.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            const prop270 = data.params;
-            if(prop270 !== undefined){
-              let data2 = prop270;
-              const _errs5 = errors;
-              if(errors === _errs5){
-                if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                  const prop271 = data2._meta;
-                  if(prop271 !== undefined){
-                    let data3 = prop271;
-                    const _errs8 = errors;
-                    if(errors === _errs8){
-                      if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-                      }
-                      else {
-                        validate87.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-                        return false;
-                      }
-                    }
-                  }
-                }
-                else {
-                  validate87.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                  return false;
-                }
-              }
-              var valid0 = _errs5 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate87.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate87.errors = vErrors;
-  return errors === 0;
+function validate87(data, valCxt){
+"use strict"; /*# sourceURL="JSONRPCNotification" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if(((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))){
+validate87.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.jsonrpc !== undefined){
+var data0 = data.jsonrpc;
+var _errs1 = errors;
+if(typeof data0 !== "string"){
+validate87.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("2.0" !== data0){
+validate87.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.method !== undefined){
+var _errs3 = errors;
+if(typeof data.method !== "string"){
+validate87.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.params !== undefined){
+var data2 = data.params;
+var _errs5 = errors;
+if(errors === _errs5){
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+if(data2._meta !== undefined){
+var data3 = data2._meta;
+var _errs8 = errors;
+if(errors === _errs8){
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+}
+else {
+validate87.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+}
+}
+else {
+validate87.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+validate87.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate87.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateJSONRPCRequest = validate82;
 
-// prettier-ignore
 export const validateJSONRPCResponse = validate84;
 
-// prettier-ignore
 export const validateListPromptsRequest = validate88;
 
-// prettier-ignore
-function validate88(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="ListPromptsRequest" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.method === undefined) && (missing0 = "method")){
-        validate88.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop272 = data.method;
-        if(prop272 !== undefined){
-          let data0 = prop272;
-          const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate88.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("prompts/list" !== data0){
-            validate88.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "prompts/list"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop273 = data.params;
-          if(prop273 !== undefined){
-            let data1 = prop273;
-            const _errs3 = errors;
-            if(errors === _errs3){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                const prop274 = data1.cursor;
-                if(prop274 !== undefined){
-                  if(typeof prop274 !== "string"){
-                    validate88.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
-                    return false;
-                  }
-                }
-              }
-              else {
-                validate88.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate88.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate88.errors = vErrors;
-  return errors === 0;
+function validate88(data, valCxt){
+"use strict"; /*# sourceURL="ListPromptsRequest" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if((data.method === undefined) && (missing0 = "method")){
+validate88.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.method !== undefined){
+var data0 = data.method;
+var _errs1 = errors;
+if(typeof data0 !== "string"){
+validate88.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("prompts/list" !== data0){
+validate88.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "prompts/list"}}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.params !== undefined){
+var data1 = data.params;
+var _errs3 = errors;
+if(errors === _errs3){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(data1.cursor !== undefined){
+if(typeof data1.cursor !== "string"){
+validate88.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+}
+}
+else {
+validate88.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate88.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate88.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateListPromptsResult = validate89;
+var schema100 = {"$id":"ListPromptsResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"nextCursor":{"type":"string"},"prompts":{"items":{"$ref":"Prompt"},"type":"array"}},"required":["prompts"],"type":"object"};
+var schema101 = {"$id":"Prompt","properties":{"_meta":{"additionalProperties":{},"type":"object"},"arguments":{"items":{"$ref":"PromptArgument"},"type":"array"},"description":{"type":"string"},"name":{"type":"string"},"title":{"type":"string"}},"required":["name"],"type":"object"};
+var schema102 = {"$id":"PromptArgument","properties":{"description":{"type":"string"},"name":{"type":"string"},"required":{"type":"boolean"},"title":{"type":"string"}},"required":["name"],"type":"object"};
 
-// prettier-ignore
-const schema100 = {"$id":"ListPromptsResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"nextCursor":{"type":"string"},"prompts":{"items":{"$ref":"Prompt"},"type":"array"}},"required":["prompts"],"type":"object"};
-
-// prettier-ignore
-const schema101 = {"$id":"Prompt","properties":{"_meta":{"additionalProperties":{},"type":"object"},"arguments":{"items":{"$ref":"PromptArgument"},"type":"array"},"description":{"type":"string"},"name":{"type":"string"},"title":{"type":"string"}},"required":["name"],"type":"object"};
-
-// prettier-ignore
-const schema102 = {"$id":"PromptArgument","properties":{"description":{"type":"string"},"name":{"type":"string"},"required":{"type":"boolean"},"title":{"type":"string"}},"required":["name"],"type":"object"};
-
-// prettier-ignore
-function validate90(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="Prompt" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.name === undefined) && (missing0 = "name")){
-        validate90.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop275 = data._meta;
-        if(prop275 !== undefined){
-          let data0 = prop275;
-          const _errs1 = errors;
-          if(errors === _errs1){
-            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-            }
-            else {
-              validate90.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-              return false;
-            }
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop276 = data.arguments;
-          if(prop276 !== undefined){
-            let data1 = prop276;
-            const _errs4 = errors;
-            if(errors === _errs4){
-              if(Array.isArray(data1)){
-                var valid1 = true;
-                const len0 = data1.length;
-                for(let i0=0; i0<len0; i0++){
-                  let data2 = data1[i0];
-                  const _errs6 = errors;
-                  const _errs7 = errors;
-                  if(errors === _errs7){
-                    if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                      let missing1;
-                      if((data2.name === undefined) && (missing1 = "name")){
-                        validate90.errors = [{instancePath:instancePath+"/arguments/" + i0,schemaPath:"PromptArgument/required",keyword:"required",params:{missingProperty: missing1}}];
-                        return false;
-                      }
-                      else {
-                        const prop277 = data2.description;
-                        if(prop277 !== undefined){
-                          const _errs9 = errors;
-                          if(typeof prop277 !== "string"){
-                            validate90.errors = [{instancePath:instancePath+"/arguments/" + i0+"/description",schemaPath:"PromptArgument/properties/description/type",keyword:"type",params:{type: "string"}}];
-                            return false;
-                          }
-                          var valid3 = _errs9 === errors;
-                        }
-                        else {
-                          var valid3 = true;
-                        }
-                        if(valid3){
-                          const prop278 = data2.name;
-                          if(prop278 !== undefined){
-                            const _errs11 = errors;
-                            if(typeof prop278 !== "string"){
-                              validate90.errors = [{instancePath:instancePath+"/arguments/" + i0+"/name",schemaPath:"PromptArgument/properties/name/type",keyword:"type",params:{type: "string"}}];
-                              return false;
-                            }
-                            var valid3 = _errs11 === errors;
-                          }
-                          else {
-                            var valid3 = true;
-                          }
-                          if(valid3){
-                            const prop279 = data2.required;
-                            if(prop279 !== undefined){
-                              const _errs13 = errors;
-                              if(typeof prop279 !== "boolean"){
-                                validate90.errors = [{instancePath:instancePath+"/arguments/" + i0+"/required",schemaPath:"PromptArgument/properties/required/type",keyword:"type",params:{type: "boolean"}}];
-                                return false;
-                              }
-                              var valid3 = _errs13 === errors;
-                            }
-                            else {
-                              var valid3 = true;
-                            }
-                            if(valid3){
-                              const prop280 = data2.title;
-                              if(prop280 !== undefined){
-                                const _errs15 = errors;
-                                if(typeof prop280 !== "string"){
-                                  validate90.errors = [{instancePath:instancePath+"/arguments/" + i0+"/title",schemaPath:"PromptArgument/properties/title/type",keyword:"type",params:{type: "string"}}];
-                                  return false;
-                                }
-                                var valid3 = _errs15 === errors;
-                              }
-                              else {
-                                var valid3 = true;
-                              }
-                            }
-                          }
-                        }
-                      }
-                    }
-                    else {
-                      validate90.errors = [{instancePath:instancePath+"/arguments/" + i0,schemaPath:"PromptArgument/type",keyword:"type",params:{type: "object"}}];
-                      return false;
-                    }
-                  }
-                  var valid1 = _errs6 === errors;
-                  if(!valid1){
-                    break;
-                  }
-                }
-              }
-              else {
-                validate90.errors = [{instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/type",keyword:"type",params:{type: "array"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs4 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            const prop281 = data.description;
-            if(prop281 !== undefined){
-              const _errs17 = errors;
-              if(typeof prop281 !== "string"){
-                validate90.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
-                return false;
-              }
-              var valid0 = _errs17 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-            if(valid0){
-              const prop282 = data.name;
-              if(prop282 !== undefined){
-                const _errs19 = errors;
-                if(typeof prop282 !== "string"){
-                  validate90.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
-                  return false;
-                }
-                var valid0 = _errs19 === errors;
-              }
-              else {
-                var valid0 = true;
-              }
-              if(valid0){
-                const prop283 = data.title;
-                if(prop283 !== undefined){
-                  const _errs21 = errors;
-                  if(typeof prop283 !== "string"){
-                    validate90.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
-                    return false;
-                  }
-                  var valid0 = _errs21 === errors;
-                }
-                else {
-                  var valid0 = true;
-                }
-              }
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate90.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate90.errors = vErrors;
-  return errors === 0;
+function validate90(data, valCxt){
+"use strict"; /*# sourceURL="Prompt" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if((data.name === undefined) && (missing0 = "name")){
+validate90.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data._meta !== undefined){
+var data0 = data._meta;
+var _errs1 = errors;
+if(errors === _errs1){
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+}
+else {
+validate90.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.arguments !== undefined){
+var data1 = data.arguments;
+var _errs4 = errors;
+if(errors === _errs4){
+if(Array.isArray(data1)){
+var valid1 = true;
+var len0 = data1.length;
+for(var i0=0; i0<len0; i0++){
+var data2 = data1[i0];
+var _errs6 = errors;
+var _errs7 = errors;
+if(errors === _errs7){
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+var missing1;
+if((data2.name === undefined) && (missing1 = "name")){
+validate90.errors = [{instancePath:instancePath+"/arguments/" + i0,schemaPath:"PromptArgument/required",keyword:"required",params:{missingProperty: missing1}}];
+return false;
+}
+else {
+if(data2.description !== undefined){
+var _errs9 = errors;
+if(typeof data2.description !== "string"){
+validate90.errors = [{instancePath:instancePath+"/arguments/" + i0+"/description",schemaPath:"PromptArgument/properties/description/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid3 = _errs9 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data2.name !== undefined){
+var _errs11 = errors;
+if(typeof data2.name !== "string"){
+validate90.errors = [{instancePath:instancePath+"/arguments/" + i0+"/name",schemaPath:"PromptArgument/properties/name/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid3 = _errs11 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data2.required !== undefined){
+var _errs13 = errors;
+if(typeof data2.required !== "boolean"){
+validate90.errors = [{instancePath:instancePath+"/arguments/" + i0+"/required",schemaPath:"PromptArgument/properties/required/type",keyword:"type",params:{type: "boolean"}}];
+return false;
+}
+var valid3 = _errs13 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data2.title !== undefined){
+var _errs15 = errors;
+if(typeof data2.title !== "string"){
+validate90.errors = [{instancePath:instancePath+"/arguments/" + i0+"/title",schemaPath:"PromptArgument/properties/title/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid3 = _errs15 === errors;
+}
+else {
+var valid3 = true;
+}
+}
+}
+}
+}
+}
+else {
+validate90.errors = [{instancePath:instancePath+"/arguments/" + i0,schemaPath:"PromptArgument/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid1 = _errs6 === errors;
+if(!valid1){
+break;
+}
+}
+}
+else {
+validate90.errors = [{instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/type",keyword:"type",params:{type: "array"}}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.description !== undefined){
+var _errs17 = errors;
+if(typeof data.description !== "string"){
+validate90.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs17 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.name !== undefined){
+var _errs19 = errors;
+if(typeof data.name !== "string"){
+validate90.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs19 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.title !== undefined){
+var _errs21 = errors;
+if(typeof data.title !== "string"){
+validate90.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs21 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+else {
+validate90.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate90.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
-function validate89(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="ListPromptsResult" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.prompts === undefined) && (missing0 = "prompts")){
-        validate89.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop284 = data._meta;
-        if(prop284 !== undefined){
-          let data0 = prop284;
-          const _errs1 = errors;
-          if(errors === _errs1){
-            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-            }
-            else {
-              validate89.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-              return false;
-            }
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop285 = data.nextCursor;
-          if(prop285 !== undefined){
-            const _errs4 = errors;
-            if(typeof prop285 !== "string"){
-              validate89.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            var valid0 = _errs4 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            const prop286 = data.prompts;
-            if(prop286 !== undefined){
-              let data2 = prop286;
-              const _errs6 = errors;
-              if(errors === _errs6){
-                if(Array.isArray(data2)){
-                  var valid1 = true;
-                  const len0 = data2.length;
-                  for(let i0=0; i0<len0; i0++){
-                    const _errs8 = errors;
-                    if(!(validate90(data2[i0]))){
-                      vErrors = vErrors === null ? rebaseErrors(validate90.errors, instancePath+"/prompts/" + i0) : vErrors.concat(rebaseErrors(validate90.errors, instancePath+"/prompts/" + i0));
-                      errors = vErrors.length;
-                    }
-                    var valid1 = _errs8 === errors;
-                    if(!valid1){
-                      break;
-                    }
-                  }
-                }
-                else {
-                  validate89.errors = [{instancePath:instancePath+"/prompts",schemaPath:"#/properties/prompts/type",keyword:"type",params:{type: "array"}}];
-                  return false;
-                }
-              }
-              var valid0 = _errs6 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate89.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate89.errors = vErrors;
-  return errors === 0;
+
+function validate89(data, valCxt){
+"use strict"; /*# sourceURL="ListPromptsResult" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if((data.prompts === undefined) && (missing0 = "prompts")){
+validate89.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data._meta !== undefined){
+var data0 = data._meta;
+var _errs1 = errors;
+if(errors === _errs1){
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+}
+else {
+validate89.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.nextCursor !== undefined){
+var _errs4 = errors;
+if(typeof data.nextCursor !== "string"){
+validate89.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.prompts !== undefined){
+var data2 = data.prompts;
+var _errs6 = errors;
+if(errors === _errs6){
+if(Array.isArray(data2)){
+var valid1 = true;
+var len0 = data2.length;
+for(var i0=0; i0<len0; i0++){
+var _errs8 = errors;
+if(!(validate90(data2[i0]))){
+vErrors = vErrors === null ? func0(validate90.errors, instancePath+"/prompts/" + i0) : vErrors.concat(func0(validate90.errors, instancePath+"/prompts/" + i0));
+errors = vErrors.length;
+}
+var valid1 = _errs8 === errors;
+if(!valid1){
+break;
+}
+}
+}
+else {
+validate89.errors = [{instancePath:instancePath+"/prompts",schemaPath:"#/properties/prompts/type",keyword:"type",params:{type: "array"}}];
+return false;
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+validate89.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate89.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateListResourceTemplatesRequest = validate92;
 
-// prettier-ignore
-function validate92(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="ListResourceTemplatesRequest" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.method === undefined) && (missing0 = "method")){
-        validate92.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop287 = data.method;
-        if(prop287 !== undefined){
-          let data0 = prop287;
-          const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate92.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("resources/templates/list" !== data0){
-            validate92.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "resources/templates/list"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop288 = data.params;
-          if(prop288 !== undefined){
-            let data1 = prop288;
-            const _errs3 = errors;
-            if(errors === _errs3){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                const prop289 = data1.cursor;
-                if(prop289 !== undefined){
-                  if(typeof prop289 !== "string"){
-                    validate92.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
-                    return false;
-                  }
-                }
-              }
-              else {
-                validate92.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate92.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate92.errors = vErrors;
-  return errors === 0;
+function validate92(data, valCxt){
+"use strict"; /*# sourceURL="ListResourceTemplatesRequest" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if((data.method === undefined) && (missing0 = "method")){
+validate92.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.method !== undefined){
+var data0 = data.method;
+var _errs1 = errors;
+if(typeof data0 !== "string"){
+validate92.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("resources/templates/list" !== data0){
+validate92.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "resources/templates/list"}}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.params !== undefined){
+var data1 = data.params;
+var _errs3 = errors;
+if(errors === _errs3){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(data1.cursor !== undefined){
+if(typeof data1.cursor !== "string"){
+validate92.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+}
+}
+else {
+validate92.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate92.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate92.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateListResourceTemplatesResult = validate93;
+var schema104 = {"$id":"ListResourceTemplatesResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"nextCursor":{"type":"string"},"resourceTemplates":{"items":{"$ref":"ResourceTemplate"},"type":"array"}},"required":["resourceTemplates"],"type":"object"};
+var schema105 = {"$id":"ResourceTemplate","properties":{"_meta":{"additionalProperties":{},"type":"object"},"annotations":{"$ref":"Annotations"},"description":{"type":"string"},"mimeType":{"type":"string"},"name":{"type":"string"},"title":{"type":"string"},"uriTemplate":{"type":"string"}},"required":["name","uriTemplate"],"type":"object"};
 
-// prettier-ignore
-const schema104 = {"$id":"ListResourceTemplatesResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"nextCursor":{"type":"string"},"resourceTemplates":{"items":{"$ref":"ResourceTemplate"},"type":"array"}},"required":["resourceTemplates"],"type":"object"};
-
-// prettier-ignore
-const schema105 = {"$id":"ResourceTemplate","properties":{"_meta":{"additionalProperties":{},"type":"object"},"annotations":{"$ref":"Annotations"},"description":{"type":"string"},"mimeType":{"type":"string"},"name":{"type":"string"},"title":{"type":"string"},"uriTemplate":{"type":"string"}},"required":["name","uriTemplate"],"type":"object"};
-
-// prettier-ignore
-function validate94(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="ResourceTemplate" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.name === undefined) && (missing0 = "name")) || ((data.uriTemplate === undefined) && (missing0 = "uriTemplate"))){
-        validate94.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop290 = data._meta;
-        if(prop290 !== undefined){
-          let data0 = prop290;
-          const _errs1 = errors;
-          if(errors === _errs1){
-            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-            }
-            else {
-              validate94.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-              return false;
-            }
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop291 = data.annotations;
-          if(prop291 !== undefined){
-            const _errs4 = errors;
-            if(!(validate10(prop291))){
-              vErrors = vErrors === null ? rebaseErrors(validate10.errors, instancePath+"/annotations") : vErrors.concat(rebaseErrors(validate10.errors, instancePath+"/annotations"));
-              errors = vErrors.length;
-            }
-            var valid0 = _errs4 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            const prop292 = data.description;
-            if(prop292 !== undefined){
-              const _errs5 = errors;
-              if(typeof prop292 !== "string"){
-                validate94.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
-                return false;
-              }
-              var valid0 = _errs5 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-            if(valid0){
-              const prop293 = data.mimeType;
-              if(prop293 !== undefined){
-                const _errs7 = errors;
-                if(typeof prop293 !== "string"){
-                  validate94.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
-                  return false;
-                }
-                var valid0 = _errs7 === errors;
-              }
-              else {
-                var valid0 = true;
-              }
-              if(valid0){
-                const prop294 = data.name;
-                if(prop294 !== undefined){
-                  const _errs9 = errors;
-                  if(typeof prop294 !== "string"){
-                    validate94.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
-                    return false;
-                  }
-                  var valid0 = _errs9 === errors;
-                }
-                else {
-                  var valid0 = true;
-                }
-                if(valid0){
-                  const prop295 = data.title;
-                  if(prop295 !== undefined){
-                    const _errs11 = errors;
-                    if(typeof prop295 !== "string"){
-                      validate94.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
-                      return false;
-                    }
-                    var valid0 = _errs11 === errors;
-                  }
-                  else {
-                    var valid0 = true;
-                  }
-                  if(valid0){
-                    const prop296 = data.uriTemplate;
-                    if(prop296 !== undefined){
-                      const _errs13 = errors;
-                      if(typeof prop296 !== "string"){
-                        validate94.errors = [{instancePath:instancePath+"/uriTemplate",schemaPath:"#/properties/uriTemplate/type",keyword:"type",params:{type: "string"}}];
-                        return false;
-                      }
-                      var valid0 = _errs13 === errors;
-                    }
-                    else {
-                      var valid0 = true;
-                    }
-                  }
-                }
-              }
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate94.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate94.errors = vErrors;
-  return errors === 0;
+function validate94(data, valCxt){
+"use strict"; /*# sourceURL="ResourceTemplate" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if(((data.name === undefined) && (missing0 = "name")) || ((data.uriTemplate === undefined) && (missing0 = "uriTemplate"))){
+validate94.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data._meta !== undefined){
+var data0 = data._meta;
+var _errs1 = errors;
+if(errors === _errs1){
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+}
+else {
+validate94.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.annotations !== undefined){
+var _errs4 = errors;
+if(!(validate10(data.annotations))){
+vErrors = vErrors === null ? func0(validate10.errors, instancePath+"/annotations") : vErrors.concat(func0(validate10.errors, instancePath+"/annotations"));
+errors = vErrors.length;
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.description !== undefined){
+var _errs5 = errors;
+if(typeof data.description !== "string"){
+validate94.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.mimeType !== undefined){
+var _errs7 = errors;
+if(typeof data.mimeType !== "string"){
+validate94.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs7 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.name !== undefined){
+var _errs9 = errors;
+if(typeof data.name !== "string"){
+validate94.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs9 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.title !== undefined){
+var _errs11 = errors;
+if(typeof data.title !== "string"){
+validate94.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs11 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.uriTemplate !== undefined){
+var _errs13 = errors;
+if(typeof data.uriTemplate !== "string"){
+validate94.errors = [{instancePath:instancePath+"/uriTemplate",schemaPath:"#/properties/uriTemplate/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs13 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate94.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate94.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
-function validate93(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="ListResourceTemplatesResult" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.resourceTemplates === undefined) && (missing0 = "resourceTemplates")){
-        validate93.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop297 = data._meta;
-        if(prop297 !== undefined){
-          let data0 = prop297;
-          const _errs1 = errors;
-          if(errors === _errs1){
-            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-            }
-            else {
-              validate93.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-              return false;
-            }
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop298 = data.nextCursor;
-          if(prop298 !== undefined){
-            const _errs4 = errors;
-            if(typeof prop298 !== "string"){
-              validate93.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            var valid0 = _errs4 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            const prop299 = data.resourceTemplates;
-            if(prop299 !== undefined){
-              let data2 = prop299;
-              const _errs6 = errors;
-              if(errors === _errs6){
-                if(Array.isArray(data2)){
-                  var valid1 = true;
-                  const len0 = data2.length;
-                  for(let i0=0; i0<len0; i0++){
-                    const _errs8 = errors;
-                    if(!(validate94(data2[i0]))){
-                      vErrors = vErrors === null ? rebaseErrors(validate94.errors, instancePath+"/resourceTemplates/" + i0) : vErrors.concat(rebaseErrors(validate94.errors, instancePath+"/resourceTemplates/" + i0));
-                      errors = vErrors.length;
-                    }
-                    var valid1 = _errs8 === errors;
-                    if(!valid1){
-                      break;
-                    }
-                  }
-                }
-                else {
-                  validate93.errors = [{instancePath:instancePath+"/resourceTemplates",schemaPath:"#/properties/resourceTemplates/type",keyword:"type",params:{type: "array"}}];
-                  return false;
-                }
-              }
-              var valid0 = _errs6 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate93.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate93.errors = vErrors;
-  return errors === 0;
+
+function validate93(data, valCxt){
+"use strict"; /*# sourceURL="ListResourceTemplatesResult" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if((data.resourceTemplates === undefined) && (missing0 = "resourceTemplates")){
+validate93.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data._meta !== undefined){
+var data0 = data._meta;
+var _errs1 = errors;
+if(errors === _errs1){
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+}
+else {
+validate93.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.nextCursor !== undefined){
+var _errs4 = errors;
+if(typeof data.nextCursor !== "string"){
+validate93.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.resourceTemplates !== undefined){
+var data2 = data.resourceTemplates;
+var _errs6 = errors;
+if(errors === _errs6){
+if(Array.isArray(data2)){
+var valid1 = true;
+var len0 = data2.length;
+for(var i0=0; i0<len0; i0++){
+var _errs8 = errors;
+if(!(validate94(data2[i0]))){
+vErrors = vErrors === null ? func0(validate94.errors, instancePath+"/resourceTemplates/" + i0) : vErrors.concat(func0(validate94.errors, instancePath+"/resourceTemplates/" + i0));
+errors = vErrors.length;
+}
+var valid1 = _errs8 === errors;
+if(!valid1){
+break;
+}
+}
+}
+else {
+validate93.errors = [{instancePath:instancePath+"/resourceTemplates",schemaPath:"#/properties/resourceTemplates/type",keyword:"type",params:{type: "array"}}];
+return false;
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+validate93.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate93.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateListResourcesRequest = validate97;
 
-// prettier-ignore
-function validate97(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="ListResourcesRequest" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.method === undefined) && (missing0 = "method")){
-        validate97.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop300 = data.method;
-        if(prop300 !== undefined){
-          let data0 = prop300;
-          const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate97.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("resources/list" !== data0){
-            validate97.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "resources/list"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop301 = data.params;
-          if(prop301 !== undefined){
-            let data1 = prop301;
-            const _errs3 = errors;
-            if(errors === _errs3){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                const prop302 = data1.cursor;
-                if(prop302 !== undefined){
-                  if(typeof prop302 !== "string"){
-                    validate97.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
-                    return false;
-                  }
-                }
-              }
-              else {
-                validate97.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate97.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate97.errors = vErrors;
-  return errors === 0;
+function validate97(data, valCxt){
+"use strict"; /*# sourceURL="ListResourcesRequest" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if((data.method === undefined) && (missing0 = "method")){
+validate97.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.method !== undefined){
+var data0 = data.method;
+var _errs1 = errors;
+if(typeof data0 !== "string"){
+validate97.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("resources/list" !== data0){
+validate97.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "resources/list"}}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.params !== undefined){
+var data1 = data.params;
+var _errs3 = errors;
+if(errors === _errs3){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(data1.cursor !== undefined){
+if(typeof data1.cursor !== "string"){
+validate97.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+}
+}
+else {
+validate97.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate97.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate97.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateListResourcesResult = validate98;
+var schema107 = {"$id":"ListResourcesResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"nextCursor":{"type":"string"},"resources":{"items":{"$ref":"Resource"},"type":"array"}},"required":["resources"],"type":"object"};
+var schema108 = {"$id":"Resource","properties":{"_meta":{"additionalProperties":{},"type":"object"},"annotations":{"$ref":"Annotations"},"description":{"type":"string"},"mimeType":{"type":"string"},"name":{"type":"string"},"size":{"type":"integer"},"title":{"type":"string"},"uri":{"type":"string"}},"required":["name","uri"],"type":"object"};
 
-// prettier-ignore
-const schema107 = {"$id":"ListResourcesResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"nextCursor":{"type":"string"},"resources":{"items":{"$ref":"Resource"},"type":"array"}},"required":["resources"],"type":"object"};
-
-// prettier-ignore
-const schema108 = {"$id":"Resource","properties":{"_meta":{"additionalProperties":{},"type":"object"},"annotations":{"$ref":"Annotations"},"description":{"type":"string"},"mimeType":{"type":"string"},"name":{"type":"string"},"size":{"type":"integer"},"title":{"type":"string"},"uri":{"type":"string"}},"required":["name","uri"],"type":"object"};
-
-// prettier-ignore
-function validate99(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="Resource" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.name === undefined) && (missing0 = "name")) || ((data.uri === undefined) && (missing0 = "uri"))){
-        validate99.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop303 = data._meta;
-        if(prop303 !== undefined){
-          let data0 = prop303;
-          const _errs1 = errors;
-          if(errors === _errs1){
-            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-            }
-            else {
-              validate99.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-              return false;
-            }
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop304 = data.annotations;
-          if(prop304 !== undefined){
-            const _errs4 = errors;
-            if(!(validate10(prop304))){
-              vErrors = vErrors === null ? rebaseErrors(validate10.errors, instancePath+"/annotations") : vErrors.concat(rebaseErrors(validate10.errors, instancePath+"/annotations"));
-              errors = vErrors.length;
-            }
-            var valid0 = _errs4 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            const prop305 = data.description;
-            if(prop305 !== undefined){
-              const _errs5 = errors;
-              if(typeof prop305 !== "string"){
-                validate99.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
-                return false;
-              }
-              var valid0 = _errs5 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-            if(valid0){
-              const prop306 = data.mimeType;
-              if(prop306 !== undefined){
-                const _errs7 = errors;
-                if(typeof prop306 !== "string"){
-                  validate99.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
-                  return false;
-                }
-                var valid0 = _errs7 === errors;
-              }
-              else {
-                var valid0 = true;
-              }
-              if(valid0){
-                const prop307 = data.name;
-                if(prop307 !== undefined){
-                  const _errs9 = errors;
-                  if(typeof prop307 !== "string"){
-                    validate99.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
-                    return false;
-                  }
-                  var valid0 = _errs9 === errors;
-                }
-                else {
-                  var valid0 = true;
-                }
-                if(valid0){
-                  const prop308 = data.size;
-                  if(prop308 !== undefined){
-                    let data5 = prop308;
-                    const _errs11 = errors;
-                    if(!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))){
-                      validate99.errors = [{instancePath:instancePath+"/size",schemaPath:"#/properties/size/type",keyword:"type",params:{type: "integer"}}];
-                      return false;
-                    }
-                    var valid0 = _errs11 === errors;
-                  }
-                  else {
-                    var valid0 = true;
-                  }
-                  if(valid0){
-                    const prop309 = data.title;
-                    if(prop309 !== undefined){
-                      const _errs13 = errors;
-                      if(typeof prop309 !== "string"){
-                        validate99.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
-                        return false;
-                      }
-                      var valid0 = _errs13 === errors;
-                    }
-                    else {
-                      var valid0 = true;
-                    }
-                    if(valid0){
-                      const prop310 = data.uri;
-                      if(prop310 !== undefined){
-                        const _errs15 = errors;
-                        if(typeof prop310 !== "string"){
-                          validate99.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
-                          return false;
-                        }
-                        var valid0 = _errs15 === errors;
-                      }
-                      else {
-                        var valid0 = true;
-                      }
-                    }
-                  }
-                }
-              }
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate99.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate99.errors = vErrors;
-  return errors === 0;
+function validate99(data, valCxt){
+"use strict"; /*# sourceURL="Resource" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if(((data.name === undefined) && (missing0 = "name")) || ((data.uri === undefined) && (missing0 = "uri"))){
+validate99.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data._meta !== undefined){
+var data0 = data._meta;
+var _errs1 = errors;
+if(errors === _errs1){
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+}
+else {
+validate99.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.annotations !== undefined){
+var _errs4 = errors;
+if(!(validate10(data.annotations))){
+vErrors = vErrors === null ? func0(validate10.errors, instancePath+"/annotations") : vErrors.concat(func0(validate10.errors, instancePath+"/annotations"));
+errors = vErrors.length;
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.description !== undefined){
+var _errs5 = errors;
+if(typeof data.description !== "string"){
+validate99.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.mimeType !== undefined){
+var _errs7 = errors;
+if(typeof data.mimeType !== "string"){
+validate99.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs7 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.name !== undefined){
+var _errs9 = errors;
+if(typeof data.name !== "string"){
+validate99.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs9 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.size !== undefined){
+var data5 = data.size;
+var _errs11 = errors;
+if(!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))){
+validate99.errors = [{instancePath:instancePath+"/size",schemaPath:"#/properties/size/type",keyword:"type",params:{type: "integer"}}];
+return false;
+}
+var valid0 = _errs11 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.title !== undefined){
+var _errs13 = errors;
+if(typeof data.title !== "string"){
+validate99.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs13 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.uri !== undefined){
+var _errs15 = errors;
+if(typeof data.uri !== "string"){
+validate99.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs15 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate99.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate99.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
-function validate98(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="ListResourcesResult" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.resources === undefined) && (missing0 = "resources")){
-        validate98.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop311 = data._meta;
-        if(prop311 !== undefined){
-          let data0 = prop311;
-          const _errs1 = errors;
-          if(errors === _errs1){
-            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-            }
-            else {
-              validate98.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-              return false;
-            }
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop312 = data.nextCursor;
-          if(prop312 !== undefined){
-            const _errs4 = errors;
-            if(typeof prop312 !== "string"){
-              validate98.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            var valid0 = _errs4 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            const prop313 = data.resources;
-            if(prop313 !== undefined){
-              let data2 = prop313;
-              const _errs6 = errors;
-              if(errors === _errs6){
-                if(Array.isArray(data2)){
-                  var valid1 = true;
-                  const len0 = data2.length;
-                  for(let i0=0; i0<len0; i0++){
-                    const _errs8 = errors;
-                    if(!(validate99(data2[i0]))){
-                      vErrors = vErrors === null ? rebaseErrors(validate99.errors, instancePath+"/resources/" + i0) : vErrors.concat(rebaseErrors(validate99.errors, instancePath+"/resources/" + i0));
-                      errors = vErrors.length;
-                    }
-                    var valid1 = _errs8 === errors;
-                    if(!valid1){
-                      break;
-                    }
-                  }
-                }
-                else {
-                  validate98.errors = [{instancePath:instancePath+"/resources",schemaPath:"#/properties/resources/type",keyword:"type",params:{type: "array"}}];
-                  return false;
-                }
-              }
-              var valid0 = _errs6 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate98.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate98.errors = vErrors;
-  return errors === 0;
+
+function validate98(data, valCxt){
+"use strict"; /*# sourceURL="ListResourcesResult" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if((data.resources === undefined) && (missing0 = "resources")){
+validate98.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data._meta !== undefined){
+var data0 = data._meta;
+var _errs1 = errors;
+if(errors === _errs1){
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+}
+else {
+validate98.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.nextCursor !== undefined){
+var _errs4 = errors;
+if(typeof data.nextCursor !== "string"){
+validate98.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.resources !== undefined){
+var data2 = data.resources;
+var _errs6 = errors;
+if(errors === _errs6){
+if(Array.isArray(data2)){
+var valid1 = true;
+var len0 = data2.length;
+for(var i0=0; i0<len0; i0++){
+var _errs8 = errors;
+if(!(validate99(data2[i0]))){
+vErrors = vErrors === null ? func0(validate99.errors, instancePath+"/resources/" + i0) : vErrors.concat(func0(validate99.errors, instancePath+"/resources/" + i0));
+errors = vErrors.length;
+}
+var valid1 = _errs8 === errors;
+if(!valid1){
+break;
+}
+}
+}
+else {
+validate98.errors = [{instancePath:instancePath+"/resources",schemaPath:"#/properties/resources/type",keyword:"type",params:{type: "array"}}];
+return false;
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+validate98.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate98.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateListRootsRequest = validate102;
+var schema109 = {"$id":"ListRootsRequest","properties":{"method":{"const":"roots/list","type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"properties":{"progressToken":{"$ref":"ProgressToken"}},"type":"object"}},"type":"object"}},"required":["method"],"type":"object"};
 
-// prettier-ignore
-const schema109 = {"$id":"ListRootsRequest","properties":{"method":{"const":"roots/list","type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"properties":{"progressToken":{"$ref":"ProgressToken"}},"type":"object"}},"type":"object"}},"required":["method"],"type":"object"};
-
-// prettier-ignore
-function validate102(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="ListRootsRequest" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.method === undefined) && (missing0 = "method")){
-        validate102.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop314 = data.method;
-        if(prop314 !== undefined){
-          let data0 = prop314;
-          const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate102.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("roots/list" !== data0){
-            validate102.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "roots/list"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop315 = data.params;
-          if(prop315 !== undefined){
-            let data1 = prop315;
-            const _errs3 = errors;
-            if(errors === _errs3){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                const prop316 = data1._meta;
-                if(prop316 !== undefined){
-                  let data2 = prop316;
-                  const _errs6 = errors;
-                  if(errors === _errs6){
-                    if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                      const prop317 = data2.progressToken;
-                      if(prop317 !== undefined){
-                        let data3 = prop317;
-                        if((typeof data3 !== "string") && (!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))))){
-                          validate102.errors = [{instancePath:instancePath+"/params/_meta/progressToken",schemaPath:"ProgressToken/type",keyword:"type",params:{type: schema31.type}}];
-                          return false;
-                        }
-                      }
-                    }
-                    else {
-                      validate102.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-                      return false;
-                    }
-                  }
-                }
-              }
-              else {
-                validate102.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate102.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate102.errors = vErrors;
-  return errors === 0;
+function validate102(data, valCxt){
+"use strict"; /*# sourceURL="ListRootsRequest" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if((data.method === undefined) && (missing0 = "method")){
+validate102.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.method !== undefined){
+var data0 = data.method;
+var _errs1 = errors;
+if(typeof data0 !== "string"){
+validate102.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("roots/list" !== data0){
+validate102.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "roots/list"}}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.params !== undefined){
+var data1 = data.params;
+var _errs3 = errors;
+if(errors === _errs3){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(data1._meta !== undefined){
+var data2 = data1._meta;
+var _errs6 = errors;
+if(errors === _errs6){
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+if(data2.progressToken !== undefined){
+var data3 = data2.progressToken;
+if((typeof data3 !== "string") && (!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))))){
+validate102.errors = [{instancePath:instancePath+"/params/_meta/progressToken",schemaPath:"ProgressToken/type",keyword:"type",params:{type: schema31.type}}];
+return false;
+}
+}
+}
+else {
+validate102.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+}
+}
+else {
+validate102.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate102.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate102.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateListRootsResult = validate54;
 
-// prettier-ignore
 export const validateListToolsRequest = validate103;
 
-// prettier-ignore
-function validate103(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="ListToolsRequest" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.method === undefined) && (missing0 = "method")){
-        validate103.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop318 = data.method;
-        if(prop318 !== undefined){
-          let data0 = prop318;
-          const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate103.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("tools/list" !== data0){
-            validate103.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "tools/list"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop319 = data.params;
-          if(prop319 !== undefined){
-            let data1 = prop319;
-            const _errs3 = errors;
-            if(errors === _errs3){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                const prop320 = data1.cursor;
-                if(prop320 !== undefined){
-                  if(typeof prop320 !== "string"){
-                    validate103.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
-                    return false;
-                  }
-                }
-              }
-              else {
-                validate103.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate103.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate103.errors = vErrors;
-  return errors === 0;
+function validate103(data, valCxt){
+"use strict"; /*# sourceURL="ListToolsRequest" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if((data.method === undefined) && (missing0 = "method")){
+validate103.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.method !== undefined){
+var data0 = data.method;
+var _errs1 = errors;
+if(typeof data0 !== "string"){
+validate103.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("tools/list" !== data0){
+validate103.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "tools/list"}}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.params !== undefined){
+var data1 = data.params;
+var _errs3 = errors;
+if(errors === _errs3){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(data1.cursor !== undefined){
+if(typeof data1.cursor !== "string"){
+validate103.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+}
+}
+else {
+validate103.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate103.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate103.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateListToolsResult = validate104;
+var schema112 = {"$id":"ListToolsResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"nextCursor":{"type":"string"},"tools":{"items":{"$ref":"Tool"},"type":"array"}},"required":["tools"],"type":"object"};
+var schema113 = {"$id":"Tool","properties":{"_meta":{"additionalProperties":{},"type":"object"},"annotations":{"$ref":"ToolAnnotations"},"description":{"type":"string"},"inputSchema":{"properties":{"properties":{"additionalProperties":{"additionalProperties":true,"properties":{},"type":"object"},"type":"object"},"required":{"items":{"type":"string"},"type":"array"},"type":{"const":"object","type":"string"}},"required":["type"],"type":"object"},"name":{"type":"string"},"outputSchema":{"properties":{"properties":{"additionalProperties":{"additionalProperties":true,"properties":{},"type":"object"},"type":"object"},"required":{"items":{"type":"string"},"type":"array"},"type":{"const":"object","type":"string"}},"required":["type"],"type":"object"},"title":{"type":"string"}},"required":["inputSchema","name"],"type":"object"};
+var schema114 = {"$id":"ToolAnnotations","properties":{"destructiveHint":{"type":"boolean"},"idempotentHint":{"type":"boolean"},"openWorldHint":{"type":"boolean"},"readOnlyHint":{"type":"boolean"},"title":{"type":"string"}},"type":"object"};
 
-// prettier-ignore
-const schema112 = {"$id":"ListToolsResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"nextCursor":{"type":"string"},"tools":{"items":{"$ref":"Tool"},"type":"array"}},"required":["tools"],"type":"object"};
-
-// prettier-ignore
-const schema113 = {"$id":"Tool","properties":{"_meta":{"additionalProperties":{},"type":"object"},"annotations":{"$ref":"ToolAnnotations"},"description":{"type":"string"},"inputSchema":{"properties":{"properties":{"additionalProperties":{"additionalProperties":true,"properties":{},"type":"object"},"type":"object"},"required":{"items":{"type":"string"},"type":"array"},"type":{"const":"object","type":"string"}},"required":["type"],"type":"object"},"name":{"type":"string"},"outputSchema":{"properties":{"properties":{"additionalProperties":{"additionalProperties":true,"properties":{},"type":"object"},"type":"object"},"required":{"items":{"type":"string"},"type":"array"},"type":{"const":"object","type":"string"}},"required":["type"],"type":"object"},"title":{"type":"string"}},"required":["inputSchema","name"],"type":"object"};
-
-// prettier-ignore
-const schema114 = {"$id":"ToolAnnotations","properties":{"destructiveHint":{"type":"boolean"},"idempotentHint":{"type":"boolean"},"openWorldHint":{"type":"boolean"},"readOnlyHint":{"type":"boolean"},"title":{"type":"string"}},"type":"object"};
-
-// prettier-ignore
-function validate105(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="Tool" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.inputSchema === undefined) && (missing0 = "inputSchema")) || ((data.name === undefined) && (missing0 = "name"))){
-        validate105.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop321 = data._meta;
-        if(prop321 !== undefined){
-          let data0 = prop321;
-          const _errs1 = errors;
-          if(errors === _errs1){
-            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-            }
-            else {
-              validate105.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-              return false;
-            }
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop322 = data.annotations;
-          if(prop322 !== undefined){
-            let data1 = prop322;
-            const _errs4 = errors;
-            const _errs5 = errors;
-            if(errors === _errs5){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                const prop323 = data1.destructiveHint;
-                if(prop323 !== undefined){
-                  const _errs7 = errors;
-                  if(typeof prop323 !== "boolean"){
-                    validate105.errors = [{instancePath:instancePath+"/annotations/destructiveHint",schemaPath:"ToolAnnotations/properties/destructiveHint/type",keyword:"type",params:{type: "boolean"}}];
-                    return false;
-                  }
-                  var valid2 = _errs7 === errors;
-                }
-                else {
-                  var valid2 = true;
-                }
-                if(valid2){
-                  const prop324 = data1.idempotentHint;
-                  if(prop324 !== undefined){
-                    const _errs9 = errors;
-                    if(typeof prop324 !== "boolean"){
-                      validate105.errors = [{instancePath:instancePath+"/annotations/idempotentHint",schemaPath:"ToolAnnotations/properties/idempotentHint/type",keyword:"type",params:{type: "boolean"}}];
-                      return false;
-                    }
-                    var valid2 = _errs9 === errors;
-                  }
-                  else {
-                    var valid2 = true;
-                  }
-                  if(valid2){
-                    const prop325 = data1.openWorldHint;
-                    if(prop325 !== undefined){
-                      const _errs11 = errors;
-                      if(typeof prop325 !== "boolean"){
-                        validate105.errors = [{instancePath:instancePath+"/annotations/openWorldHint",schemaPath:"ToolAnnotations/properties/openWorldHint/type",keyword:"type",params:{type: "boolean"}}];
-                        return false;
-                      }
-                      var valid2 = _errs11 === errors;
-                    }
-                    else {
-                      var valid2 = true;
-                    }
-                    if(valid2){
-                      const prop326 = data1.readOnlyHint;
-                      if(prop326 !== undefined){
-                        const _errs13 = errors;
-                        if(typeof prop326 !== "boolean"){
-                          validate105.errors = [{instancePath:instancePath+"/annotations/readOnlyHint",schemaPath:"ToolAnnotations/properties/readOnlyHint/type",keyword:"type",params:{type: "boolean"}}];
-                          return false;
-                        }
-                        var valid2 = _errs13 === errors;
-                      }
-                      else {
-                        var valid2 = true;
-                      }
-                      if(valid2){
-                        const prop327 = data1.title;
-                        if(prop327 !== undefined){
-                          const _errs15 = errors;
-                          if(typeof prop327 !== "string"){
-                            validate105.errors = [{instancePath:instancePath+"/annotations/title",schemaPath:"ToolAnnotations/properties/title/type",keyword:"type",params:{type: "string"}}];
-                            return false;
-                          }
-                          var valid2 = _errs15 === errors;
-                        }
-                        else {
-                          var valid2 = true;
-                        }
-                      }
-                    }
-                  }
-                }
-              }
-              else {
-                validate105.errors = [{instancePath:instancePath+"/annotations",schemaPath:"ToolAnnotations/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs4 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            const prop328 = data.description;
-            if(prop328 !== undefined){
-              const _errs17 = errors;
-              if(typeof prop328 !== "string"){
-                validate105.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
-                return false;
-              }
-              var valid0 = _errs17 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-            if(valid0){
-              const prop329 = data.inputSchema;
-              if(prop329 !== undefined){
-                let data8 = prop329;
-                const _errs19 = errors;
-                if(errors === _errs19){
-                  if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
-                    let missing1;
-                    if((data8.type === undefined) && (missing1 = "type")){
-                      validate105.errors = [{instancePath:instancePath+"/inputSchema",schemaPath:"#/properties/inputSchema/required",keyword:"required",params:{missingProperty: missing1}}];
-                      return false;
-                    }
-                    else {
-                      const prop330 = data8.properties;
-                      if(prop330 !== undefined){
-                        let data9 = prop330;
-                        const _errs21 = errors;
-                        if(errors === _errs21){
-                          if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
-                            for(const key0 in data9){
-                              let data10 = data9[key0];
-                              const _errs24 = errors;
-                              if(errors === _errs24){
-                                if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
-                                }
-                                else {
-                                  validate105.errors = [{instancePath:instancePath+"/inputSchema/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/inputSchema/properties/properties/additionalProperties/type",keyword:"type",params:{type: "object"}}];
-                                  return false;
-                                }
-                              }
-                              var valid4 = _errs24 === errors;
-                              if(!valid4){
-                                break;
-                              }
-                            }
-                          }
-                          else {
-                            validate105.errors = [{instancePath:instancePath+"/inputSchema/properties",schemaPath:"#/properties/inputSchema/properties/properties/type",keyword:"type",params:{type: "object"}}];
-                            return false;
-                          }
-                        }
-                        var valid3 = _errs21 === errors;
-                      }
-                      else {
-                        var valid3 = true;
-                      }
-                      if(valid3){
-                        const prop331 = data8.required;
-                        if(prop331 !== undefined){
-                          let data11 = prop331;
-                          const _errs27 = errors;
-                          if(errors === _errs27){
-                            if(Array.isArray(data11)){
-                              var valid5 = true;
-                              const len0 = data11.length;
-                              for(let i0=0; i0<len0; i0++){
-                                const _errs29 = errors;
-                                if(typeof data11[i0] !== "string"){
-                                  validate105.errors = [{instancePath:instancePath+"/inputSchema/required/" + i0,schemaPath:"#/properties/inputSchema/properties/required/items/type",keyword:"type",params:{type: "string"}}];
-                                  return false;
-                                }
-                                var valid5 = _errs29 === errors;
-                                if(!valid5){
-                                  break;
-                                }
-                              }
-                            }
-                            else {
-                              validate105.errors = [{instancePath:instancePath+"/inputSchema/required",schemaPath:"#/properties/inputSchema/properties/required/type",keyword:"type",params:{type: "array"}}];
-                              return false;
-                            }
-                          }
-                          var valid3 = _errs27 === errors;
-                        }
-                        else {
-                          var valid3 = true;
-                        }
-                        if(valid3){
-                          const prop332 = data8.type;
-                          if(prop332 !== undefined){
-                            let data13 = prop332;
-                            const _errs31 = errors;
-                            if(typeof data13 !== "string"){
-                              validate105.errors = [{instancePath:instancePath+"/inputSchema/type",schemaPath:"#/properties/inputSchema/properties/type/type",keyword:"type",params:{type: "string"}}];
-                              return false;
-                            }
-                            if("object" !== data13){
-                              validate105.errors = [{instancePath:instancePath+"/inputSchema/type",schemaPath:"#/properties/inputSchema/properties/type/const",keyword:"const",params:{allowedValue: "object"}}];
-                              return false;
-                            }
-                            var valid3 = _errs31 === errors;
-                          }
-                          else {
-                            var valid3 = true;
-                          }
-                        }
-                      }
-                    }
-                  }
-                  else {
-                    validate105.errors = [{instancePath:instancePath+"/inputSchema",schemaPath:"#/properties/inputSchema/type",keyword:"type",params:{type: "object"}}];
-                    return false;
-                  }
-                }
-                var valid0 = _errs19 === errors;
-              }
-              else {
-                var valid0 = true;
-              }
-              if(valid0){
-                const prop333 = data.name;
-                if(prop333 !== undefined){
-                  const _errs33 = errors;
-                  if(typeof prop333 !== "string"){
-                    validate105.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
-                    return false;
-                  }
-                  var valid0 = _errs33 === errors;
-                }
-                else {
-                  var valid0 = true;
-                }
-                if(valid0){
-                  const prop334 = data.outputSchema;
-                  if(prop334 !== undefined){
-                    let data15 = prop334;
-                    const _errs35 = errors;
-                    if(errors === _errs35){
-                      if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
-                        let missing2;
-                        if((data15.type === undefined) && (missing2 = "type")){
-                          validate105.errors = [{instancePath:instancePath+"/outputSchema",schemaPath:"#/properties/outputSchema/required",keyword:"required",params:{missingProperty: missing2}}];
-                          return false;
-                        }
-                        else {
-                          const prop335 = data15.properties;
-                          if(prop335 !== undefined){
-                            let data16 = prop335;
-                            const _errs37 = errors;
-                            if(errors === _errs37){
-                              if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
-                                for(const key1 in data16){
-                                  let data17 = data16[key1];
-                                  const _errs40 = errors;
-                                  if(errors === _errs40){
-                                    if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
-                                    }
-                                    else {
-                                      validate105.errors = [{instancePath:instancePath+"/outputSchema/properties/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/outputSchema/properties/properties/additionalProperties/type",keyword:"type",params:{type: "object"}}];
-                                      return false;
-                                    }
-                                  }
-                                  var valid7 = _errs40 === errors;
-                                  if(!valid7){
-                                    break;
-                                  }
-                                }
-                              }
-                              else {
-                                validate105.errors = [{instancePath:instancePath+"/outputSchema/properties",schemaPath:"#/properties/outputSchema/properties/properties/type",keyword:"type",params:{type: "object"}}];
-                                return false;
-                              }
-                            }
-                            var valid6 = _errs37 === errors;
-                          }
-                          else {
-                            var valid6 = true;
-                          }
-                          if(valid6){
-                            const prop336 = data15.required;
-                            if(prop336 !== undefined){
-                              let data18 = prop336;
-                              const _errs43 = errors;
-                              if(errors === _errs43){
-                                if(Array.isArray(data18)){
-                                  var valid8 = true;
-                                  const len1 = data18.length;
-                                  for(let i1=0; i1<len1; i1++){
-                                    const _errs45 = errors;
-                                    if(typeof data18[i1] !== "string"){
-                                      validate105.errors = [{instancePath:instancePath+"/outputSchema/required/" + i1,schemaPath:"#/properties/outputSchema/properties/required/items/type",keyword:"type",params:{type: "string"}}];
-                                      return false;
-                                    }
-                                    var valid8 = _errs45 === errors;
-                                    if(!valid8){
-                                      break;
-                                    }
-                                  }
-                                }
-                                else {
-                                  validate105.errors = [{instancePath:instancePath+"/outputSchema/required",schemaPath:"#/properties/outputSchema/properties/required/type",keyword:"type",params:{type: "array"}}];
-                                  return false;
-                                }
-                              }
-                              var valid6 = _errs43 === errors;
-                            }
-                            else {
-                              var valid6 = true;
-                            }
-                            if(valid6){
-                              const prop337 = data15.type;
-                              if(prop337 !== undefined){
-                                let data20 = prop337;
-                                const _errs47 = errors;
-                                if(typeof data20 !== "string"){
-                                  validate105.errors = [{instancePath:instancePath+"/outputSchema/type",schemaPath:"#/properties/outputSchema/properties/type/type",keyword:"type",params:{type: "string"}}];
-                                  return false;
-                                }
-                                if("object" !== data20){
-                                  validate105.errors = [{instancePath:instancePath+"/outputSchema/type",schemaPath:"#/properties/outputSchema/properties/type/const",keyword:"const",params:{allowedValue: "object"}}];
-                                  return false;
-                                }
-                                var valid6 = _errs47 === errors;
-                              }
-                              else {
-                                var valid6 = true;
-                              }
-                            }
-                          }
-                        }
-                      }
-                      else {
-                        validate105.errors = [{instancePath:instancePath+"/outputSchema",schemaPath:"#/properties/outputSchema/type",keyword:"type",params:{type: "object"}}];
-                        return false;
-                      }
-                    }
-                    var valid0 = _errs35 === errors;
-                  }
-                  else {
-                    var valid0 = true;
-                  }
-                  if(valid0){
-                    const prop338 = data.title;
-                    if(prop338 !== undefined){
-                      const _errs49 = errors;
-                      if(typeof prop338 !== "string"){
-                        validate105.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
-                        return false;
-                      }
-                      var valid0 = _errs49 === errors;
-                    }
-                    else {
-                      var valid0 = true;
-                    }
-                  }
-                }
-              }
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate105.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate105.errors = vErrors;
-  return errors === 0;
+function validate105(data, valCxt){
+"use strict"; /*# sourceURL="Tool" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if(((data.inputSchema === undefined) && (missing0 = "inputSchema")) || ((data.name === undefined) && (missing0 = "name"))){
+validate105.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data._meta !== undefined){
+var data0 = data._meta;
+var _errs1 = errors;
+if(errors === _errs1){
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+}
+else {
+validate105.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.annotations !== undefined){
+var data1 = data.annotations;
+var _errs4 = errors;
+var _errs5 = errors;
+if(errors === _errs5){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(data1.destructiveHint !== undefined){
+var _errs7 = errors;
+if(typeof data1.destructiveHint !== "boolean"){
+validate105.errors = [{instancePath:instancePath+"/annotations/destructiveHint",schemaPath:"ToolAnnotations/properties/destructiveHint/type",keyword:"type",params:{type: "boolean"}}];
+return false;
+}
+var valid2 = _errs7 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data1.idempotentHint !== undefined){
+var _errs9 = errors;
+if(typeof data1.idempotentHint !== "boolean"){
+validate105.errors = [{instancePath:instancePath+"/annotations/idempotentHint",schemaPath:"ToolAnnotations/properties/idempotentHint/type",keyword:"type",params:{type: "boolean"}}];
+return false;
+}
+var valid2 = _errs9 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data1.openWorldHint !== undefined){
+var _errs11 = errors;
+if(typeof data1.openWorldHint !== "boolean"){
+validate105.errors = [{instancePath:instancePath+"/annotations/openWorldHint",schemaPath:"ToolAnnotations/properties/openWorldHint/type",keyword:"type",params:{type: "boolean"}}];
+return false;
+}
+var valid2 = _errs11 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data1.readOnlyHint !== undefined){
+var _errs13 = errors;
+if(typeof data1.readOnlyHint !== "boolean"){
+validate105.errors = [{instancePath:instancePath+"/annotations/readOnlyHint",schemaPath:"ToolAnnotations/properties/readOnlyHint/type",keyword:"type",params:{type: "boolean"}}];
+return false;
+}
+var valid2 = _errs13 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data1.title !== undefined){
+var _errs15 = errors;
+if(typeof data1.title !== "string"){
+validate105.errors = [{instancePath:instancePath+"/annotations/title",schemaPath:"ToolAnnotations/properties/title/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid2 = _errs15 === errors;
+}
+else {
+var valid2 = true;
+}
+}
+}
+}
+}
+}
+else {
+validate105.errors = [{instancePath:instancePath+"/annotations",schemaPath:"ToolAnnotations/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.description !== undefined){
+var _errs17 = errors;
+if(typeof data.description !== "string"){
+validate105.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs17 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.inputSchema !== undefined){
+var data8 = data.inputSchema;
+var _errs19 = errors;
+if(errors === _errs19){
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+var missing1;
+if((data8.type === undefined) && (missing1 = "type")){
+validate105.errors = [{instancePath:instancePath+"/inputSchema",schemaPath:"#/properties/inputSchema/required",keyword:"required",params:{missingProperty: missing1}}];
+return false;
+}
+else {
+if(data8.properties !== undefined){
+var data9 = data8.properties;
+var _errs21 = errors;
+if(errors === _errs21){
+if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+for(var key0 in data9){
+var data10 = data9[key0];
+var _errs24 = errors;
+if(errors === _errs24){
+if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
+}
+else {
+validate105.errors = [{instancePath:instancePath+"/inputSchema/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/inputSchema/properties/properties/additionalProperties/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid4 = _errs24 === errors;
+if(!valid4){
+break;
+}
+}
+}
+else {
+validate105.errors = [{instancePath:instancePath+"/inputSchema/properties",schemaPath:"#/properties/inputSchema/properties/properties/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid3 = _errs21 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data8.required !== undefined){
+var data11 = data8.required;
+var _errs27 = errors;
+if(errors === _errs27){
+if(Array.isArray(data11)){
+var valid5 = true;
+var len0 = data11.length;
+for(var i0=0; i0<len0; i0++){
+var _errs29 = errors;
+if(typeof data11[i0] !== "string"){
+validate105.errors = [{instancePath:instancePath+"/inputSchema/required/" + i0,schemaPath:"#/properties/inputSchema/properties/required/items/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid5 = _errs29 === errors;
+if(!valid5){
+break;
+}
+}
+}
+else {
+validate105.errors = [{instancePath:instancePath+"/inputSchema/required",schemaPath:"#/properties/inputSchema/properties/required/type",keyword:"type",params:{type: "array"}}];
+return false;
+}
+}
+var valid3 = _errs27 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data8.type !== undefined){
+var data13 = data8.type;
+var _errs31 = errors;
+if(typeof data13 !== "string"){
+validate105.errors = [{instancePath:instancePath+"/inputSchema/type",schemaPath:"#/properties/inputSchema/properties/type/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("object" !== data13){
+validate105.errors = [{instancePath:instancePath+"/inputSchema/type",schemaPath:"#/properties/inputSchema/properties/type/const",keyword:"const",params:{allowedValue: "object"}}];
+return false;
+}
+var valid3 = _errs31 === errors;
+}
+else {
+var valid3 = true;
+}
+}
+}
+}
+}
+else {
+validate105.errors = [{instancePath:instancePath+"/inputSchema",schemaPath:"#/properties/inputSchema/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs19 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.name !== undefined){
+var _errs33 = errors;
+if(typeof data.name !== "string"){
+validate105.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs33 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.outputSchema !== undefined){
+var data15 = data.outputSchema;
+var _errs35 = errors;
+if(errors === _errs35){
+if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
+var missing2;
+if((data15.type === undefined) && (missing2 = "type")){
+validate105.errors = [{instancePath:instancePath+"/outputSchema",schemaPath:"#/properties/outputSchema/required",keyword:"required",params:{missingProperty: missing2}}];
+return false;
+}
+else {
+if(data15.properties !== undefined){
+var data16 = data15.properties;
+var _errs37 = errors;
+if(errors === _errs37){
+if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
+for(var key1 in data16){
+var data17 = data16[key1];
+var _errs40 = errors;
+if(errors === _errs40){
+if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
+}
+else {
+validate105.errors = [{instancePath:instancePath+"/outputSchema/properties/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/outputSchema/properties/properties/additionalProperties/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid7 = _errs40 === errors;
+if(!valid7){
+break;
+}
+}
+}
+else {
+validate105.errors = [{instancePath:instancePath+"/outputSchema/properties",schemaPath:"#/properties/outputSchema/properties/properties/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid6 = _errs37 === errors;
+}
+else {
+var valid6 = true;
+}
+if(valid6){
+if(data15.required !== undefined){
+var data18 = data15.required;
+var _errs43 = errors;
+if(errors === _errs43){
+if(Array.isArray(data18)){
+var valid8 = true;
+var len1 = data18.length;
+for(var i1=0; i1<len1; i1++){
+var _errs45 = errors;
+if(typeof data18[i1] !== "string"){
+validate105.errors = [{instancePath:instancePath+"/outputSchema/required/" + i1,schemaPath:"#/properties/outputSchema/properties/required/items/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid8 = _errs45 === errors;
+if(!valid8){
+break;
+}
+}
+}
+else {
+validate105.errors = [{instancePath:instancePath+"/outputSchema/required",schemaPath:"#/properties/outputSchema/properties/required/type",keyword:"type",params:{type: "array"}}];
+return false;
+}
+}
+var valid6 = _errs43 === errors;
+}
+else {
+var valid6 = true;
+}
+if(valid6){
+if(data15.type !== undefined){
+var data20 = data15.type;
+var _errs47 = errors;
+if(typeof data20 !== "string"){
+validate105.errors = [{instancePath:instancePath+"/outputSchema/type",schemaPath:"#/properties/outputSchema/properties/type/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("object" !== data20){
+validate105.errors = [{instancePath:instancePath+"/outputSchema/type",schemaPath:"#/properties/outputSchema/properties/type/const",keyword:"const",params:{allowedValue: "object"}}];
+return false;
+}
+var valid6 = _errs47 === errors;
+}
+else {
+var valid6 = true;
+}
+}
+}
+}
+}
+else {
+validate105.errors = [{instancePath:instancePath+"/outputSchema",schemaPath:"#/properties/outputSchema/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs35 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.title !== undefined){
+var _errs49 = errors;
+if(typeof data.title !== "string"){
+validate105.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs49 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate105.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate105.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
-function validate104(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="ListToolsResult" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.tools === undefined) && (missing0 = "tools")){
-        validate104.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop339 = data._meta;
-        if(prop339 !== undefined){
-          let data0 = prop339;
-          const _errs1 = errors;
-          if(errors === _errs1){
-            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-            }
-            else {
-              validate104.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-              return false;
-            }
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop340 = data.nextCursor;
-          if(prop340 !== undefined){
-            const _errs4 = errors;
-            if(typeof prop340 !== "string"){
-              validate104.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            var valid0 = _errs4 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            const prop341 = data.tools;
-            if(prop341 !== undefined){
-              let data2 = prop341;
-              const _errs6 = errors;
-              if(errors === _errs6){
-                if(Array.isArray(data2)){
-                  var valid1 = true;
-                  const len0 = data2.length;
-                  for(let i0=0; i0<len0; i0++){
-                    const _errs8 = errors;
-                    if(!(validate105(data2[i0]))){
-                      vErrors = vErrors === null ? rebaseErrors(validate105.errors, instancePath+"/tools/" + i0) : vErrors.concat(rebaseErrors(validate105.errors, instancePath+"/tools/" + i0));
-                      errors = vErrors.length;
-                    }
-                    var valid1 = _errs8 === errors;
-                    if(!valid1){
-                      break;
-                    }
-                  }
-                }
-                else {
-                  validate104.errors = [{instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/type",keyword:"type",params:{type: "array"}}];
-                  return false;
-                }
-              }
-              var valid0 = _errs6 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate104.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate104.errors = vErrors;
-  return errors === 0;
+
+function validate104(data, valCxt){
+"use strict"; /*# sourceURL="ListToolsResult" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if((data.tools === undefined) && (missing0 = "tools")){
+validate104.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data._meta !== undefined){
+var data0 = data._meta;
+var _errs1 = errors;
+if(errors === _errs1){
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+}
+else {
+validate104.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.nextCursor !== undefined){
+var _errs4 = errors;
+if(typeof data.nextCursor !== "string"){
+validate104.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.tools !== undefined){
+var data2 = data.tools;
+var _errs6 = errors;
+if(errors === _errs6){
+if(Array.isArray(data2)){
+var valid1 = true;
+var len0 = data2.length;
+for(var i0=0; i0<len0; i0++){
+var _errs8 = errors;
+if(!(validate105(data2[i0]))){
+vErrors = vErrors === null ? func0(validate105.errors, instancePath+"/tools/" + i0) : vErrors.concat(func0(validate105.errors, instancePath+"/tools/" + i0));
+errors = vErrors.length;
+}
+var valid1 = _errs8 === errors;
+if(!valid1){
+break;
+}
+}
+}
+else {
+validate104.errors = [{instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/type",keyword:"type",params:{type: "array"}}];
+return false;
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+validate104.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate104.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateLoggingLevel = validate107;
 
-// prettier-ignore
-function validate107(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="LoggingLevel" */;
-  let vErrors = null;
-  let errors = 0;
-  if(typeof data !== "string"){
-    validate107.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"}}];
-    return false;
-  }
-  if(!((((((((data === "alert") || (data === "critical")) || (data === "debug")) || (data === "emergency")) || (data === "error")) || (data === "info")) || (data === "notice")) || (data === "warning"))){
-    validate107.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema41.enum}}];
-    return false;
-  }
-  validate107.errors = vErrors;
-  return errors === 0;
+function validate107(data, valCxt){
+"use strict"; /*# sourceURL="LoggingLevel" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(typeof data !== "string"){
+validate107.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if(!((((((((data === "alert") || (data === "critical")) || (data === "debug")) || (data === "emergency")) || (data === "error")) || (data === "info")) || (data === "notice")) || (data === "warning"))){
+validate107.errors = [{instancePath:instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema41.enum}}];
+return false;
+}
+validate107.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateLoggingMessageNotification = validate108;
+var schema116 = {"$id":"LoggingMessageNotification","properties":{"method":{"const":"notifications/message","type":"string"},"params":{"properties":{"data":{},"level":{"$ref":"LoggingLevel"},"logger":{"type":"string"}},"required":["data","level"],"type":"object"}},"required":["method","params"],"type":"object"};
 
-// prettier-ignore
-const schema116 = {"$id":"LoggingMessageNotification","properties":{"method":{"const":"notifications/message","type":"string"},"params":{"properties":{"data":{},"level":{"$ref":"LoggingLevel"},"logger":{"type":"string"}},"required":["data","level"],"type":"object"}},"required":["method","params"],"type":"object"};
-
-// prettier-ignore
-function validate108(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="LoggingMessageNotification" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
-        validate108.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop342 = data.method;
-        if(prop342 !== undefined){
-          let data0 = prop342;
-          const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate108.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("notifications/message" !== data0){
-            validate108.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/message"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop343 = data.params;
-          if(prop343 !== undefined){
-            let data1 = prop343;
-            const _errs3 = errors;
-            if(errors === _errs3){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                let missing1;
-                if(((data1.data === undefined) && (missing1 = "data")) || ((data1.level === undefined) && (missing1 = "level"))){
-                  validate108.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
-                  return false;
-                }
-                else {
-                  const prop344 = data1.level;
-                  if(prop344 !== undefined){
-                    let data2 = prop344;
-                    const _errs5 = errors;
-                    if(typeof data2 !== "string"){
-                      validate108.errors = [{instancePath:instancePath+"/params/level",schemaPath:"LoggingLevel/type",keyword:"type",params:{type: "string"}}];
-                      return false;
-                    }
-                    if(!((((((((data2 === "alert") || (data2 === "critical")) || (data2 === "debug")) || (data2 === "emergency")) || (data2 === "error")) || (data2 === "info")) || (data2 === "notice")) || (data2 === "warning"))){
-                      validate108.errors = [{instancePath:instancePath+"/params/level",schemaPath:"LoggingLevel/enum",keyword:"enum",params:{allowedValues: schema41.enum}}];
-                      return false;
-                    }
-                    var valid1 = _errs5 === errors;
-                  }
-                  else {
-                    var valid1 = true;
-                  }
-                  if(valid1){
-                    const prop345 = data1.logger;
-                    if(prop345 !== undefined){
-                      const _errs8 = errors;
-                      if(typeof prop345 !== "string"){
-                        validate108.errors = [{instancePath:instancePath+"/params/logger",schemaPath:"#/properties/params/properties/logger/type",keyword:"type",params:{type: "string"}}];
-                        return false;
-                      }
-                      var valid1 = _errs8 === errors;
-                    }
-                    else {
-                      var valid1 = true;
-                    }
-                  }
-                }
-              }
-              else {
-                validate108.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate108.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate108.errors = vErrors;
-  return errors === 0;
+function validate108(data, valCxt){
+"use strict"; /*# sourceURL="LoggingMessageNotification" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
+validate108.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.method !== undefined){
+var data0 = data.method;
+var _errs1 = errors;
+if(typeof data0 !== "string"){
+validate108.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("notifications/message" !== data0){
+validate108.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/message"}}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.params !== undefined){
+var data1 = data.params;
+var _errs3 = errors;
+if(errors === _errs3){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+var missing1;
+if(((data1.data === undefined) && (missing1 = "data")) || ((data1.level === undefined) && (missing1 = "level"))){
+validate108.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
+return false;
+}
+else {
+if(data1.level !== undefined){
+var data2 = data1.level;
+var _errs5 = errors;
+if(typeof data2 !== "string"){
+validate108.errors = [{instancePath:instancePath+"/params/level",schemaPath:"LoggingLevel/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if(!((((((((data2 === "alert") || (data2 === "critical")) || (data2 === "debug")) || (data2 === "emergency")) || (data2 === "error")) || (data2 === "info")) || (data2 === "notice")) || (data2 === "warning"))){
+validate108.errors = [{instancePath:instancePath+"/params/level",schemaPath:"LoggingLevel/enum",keyword:"enum",params:{allowedValues: schema41.enum}}];
+return false;
+}
+var valid1 = _errs5 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data1.logger !== undefined){
+var _errs8 = errors;
+if(typeof data1.logger !== "string"){
+validate108.errors = [{instancePath:instancePath+"/params/logger",schemaPath:"#/properties/params/properties/logger/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid1 = _errs8 === errors;
+}
+else {
+var valid1 = true;
+}
+}
+}
+}
+else {
+validate108.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate108.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate108.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateModelHint = validate109;
 
-// prettier-ignore
-function validate109(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="ModelHint" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      const prop346 = data.name;
-      if(prop346 !== undefined){
-        if(typeof prop346 !== "string"){
-          validate109.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
-          return false;
-        }
-      }
-    }
-    else {
-      validate109.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate109.errors = vErrors;
-  return errors === 0;
+function validate109(data, valCxt){
+"use strict"; /*# sourceURL="ModelHint" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.name !== undefined){
+if(typeof data.name !== "string"){
+validate109.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+}
+}
+else {
+validate109.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate109.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateModelPreferences = validate63;
 
-// prettier-ignore
 export const validateNotification = validate110;
+var schema119 = {"$id":"Notification","properties":{"method":{"type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object"}},"required":["method"],"type":"object"};
 
-// prettier-ignore
-const schema119 = {"$id":"Notification","properties":{"method":{"type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object"}},"required":["method"],"type":"object"};
-
-// prettier-ignore
-function validate110(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="Notification" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.method === undefined) && (missing0 = "method")){
-        validate110.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop347 = data.method;
-        if(prop347 !== undefined){
-          const _errs1 = errors;
-          if(typeof prop347 !== "string"){
-            validate110.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop348 = data.params;
-          if(prop348 !== undefined){
-            let data1 = prop348;
-            const _errs3 = errors;
-            if(errors === _errs3){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                const prop349 = data1._meta;
-                if(prop349 !== undefined){
-                  let data2 = prop349;
-                  const _errs6 = errors;
-                  if(errors === _errs6){
-                    if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                    }
-                    else {
-                      validate110.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-                      return false;
-                    }
-                  }
-                }
-              }
-              else {
-                validate110.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate110.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate110.errors = vErrors;
-  return errors === 0;
+function validate110(data, valCxt){
+"use strict"; /*# sourceURL="Notification" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if((data.method === undefined) && (missing0 = "method")){
+validate110.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.method !== undefined){
+var _errs1 = errors;
+if(typeof data.method !== "string"){
+validate110.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.params !== undefined){
+var data1 = data.params;
+var _errs3 = errors;
+if(errors === _errs3){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(data1._meta !== undefined){
+var data2 = data1._meta;
+var _errs6 = errors;
+if(errors === _errs6){
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+}
+else {
+validate110.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+}
+}
+else {
+validate110.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate110.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate110.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateNumberSchema = validate111;
 
-// prettier-ignore
-function validate111(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="NumberSchema" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.type === undefined) && (missing0 = "type")){
-        validate111.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop350 = data.description;
-        if(prop350 !== undefined){
-          const _errs1 = errors;
-          if(typeof prop350 !== "string"){
-            validate111.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop351 = data.maximum;
-          if(prop351 !== undefined){
-            const _errs3 = errors;
-            if(!(typeof prop351 == "number")){
-              validate111.errors = [{instancePath:instancePath+"/maximum",schemaPath:"#/properties/maximum/type",keyword:"type",params:{type: "number"}}];
-              return false;
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            const prop352 = data.minimum;
-            if(prop352 !== undefined){
-              const _errs5 = errors;
-              if(!(typeof prop352 == "number")){
-                validate111.errors = [{instancePath:instancePath+"/minimum",schemaPath:"#/properties/minimum/type",keyword:"type",params:{type: "number"}}];
-                return false;
-              }
-              var valid0 = _errs5 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-            if(valid0){
-              const prop353 = data.title;
-              if(prop353 !== undefined){
-                const _errs7 = errors;
-                if(typeof prop353 !== "string"){
-                  validate111.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
-                  return false;
-                }
-                var valid0 = _errs7 === errors;
-              }
-              else {
-                var valid0 = true;
-              }
-              if(valid0){
-                const prop354 = data.type;
-                if(prop354 !== undefined){
-                  let data4 = prop354;
-                  const _errs9 = errors;
-                  if(typeof data4 !== "string"){
-                    validate111.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
-                    return false;
-                  }
-                  if(!((data4 === "integer") || (data4 === "number"))){
-                    validate111.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema71.properties.type.enum}}];
-                    return false;
-                  }
-                  var valid0 = _errs9 === errors;
-                }
-                else {
-                  var valid0 = true;
-                }
-              }
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate111.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate111.errors = vErrors;
-  return errors === 0;
+function validate111(data, valCxt){
+"use strict"; /*# sourceURL="NumberSchema" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if((data.type === undefined) && (missing0 = "type")){
+validate111.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.description !== undefined){
+var _errs1 = errors;
+if(typeof data.description !== "string"){
+validate111.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.maximum !== undefined){
+var _errs3 = errors;
+if(!(typeof data.maximum == "number")){
+validate111.errors = [{instancePath:instancePath+"/maximum",schemaPath:"#/properties/maximum/type",keyword:"type",params:{type: "number"}}];
+return false;
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.minimum !== undefined){
+var _errs5 = errors;
+if(!(typeof data.minimum == "number")){
+validate111.errors = [{instancePath:instancePath+"/minimum",schemaPath:"#/properties/minimum/type",keyword:"type",params:{type: "number"}}];
+return false;
+}
+var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.title !== undefined){
+var _errs7 = errors;
+if(typeof data.title !== "string"){
+validate111.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs7 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.type !== undefined){
+var data4 = data.type;
+var _errs9 = errors;
+if(typeof data4 !== "string"){
+validate111.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if(!((data4 === "integer") || (data4 === "number"))){
+validate111.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema71.properties.type.enum}}];
+return false;
+}
+var valid0 = _errs9 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+else {
+validate111.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate111.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validatePaginatedRequest = validate112;
+var schema121 = {"$id":"PaginatedRequest","properties":{"method":{"type":"string"},"params":{"properties":{"cursor":{"type":"string"}},"type":"object"}},"required":["method"],"type":"object"};
 
-// prettier-ignore
-const schema121 = {"$id":"PaginatedRequest","properties":{"method":{"type":"string"},"params":{"properties":{"cursor":{"type":"string"}},"type":"object"}},"required":["method"],"type":"object"};
-
-// prettier-ignore
-function validate112(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="PaginatedRequest" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.method === undefined) && (missing0 = "method")){
-        validate112.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop355 = data.method;
-        if(prop355 !== undefined){
-          const _errs1 = errors;
-          if(typeof prop355 !== "string"){
-            validate112.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop356 = data.params;
-          if(prop356 !== undefined){
-            let data1 = prop356;
-            const _errs3 = errors;
-            if(errors === _errs3){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                const prop357 = data1.cursor;
-                if(prop357 !== undefined){
-                  if(typeof prop357 !== "string"){
-                    validate112.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
-                    return false;
-                  }
-                }
-              }
-              else {
-                validate112.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate112.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate112.errors = vErrors;
-  return errors === 0;
+function validate112(data, valCxt){
+"use strict"; /*# sourceURL="PaginatedRequest" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if((data.method === undefined) && (missing0 = "method")){
+validate112.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.method !== undefined){
+var _errs1 = errors;
+if(typeof data.method !== "string"){
+validate112.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.params !== undefined){
+var data1 = data.params;
+var _errs3 = errors;
+if(errors === _errs3){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(data1.cursor !== undefined){
+if(typeof data1.cursor !== "string"){
+validate112.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+}
+}
+else {
+validate112.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate112.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate112.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validatePaginatedResult = validate113;
+var schema122 = {"$id":"PaginatedResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"nextCursor":{"type":"string"}},"type":"object"};
 
-// prettier-ignore
-const schema122 = {"$id":"PaginatedResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"nextCursor":{"type":"string"}},"type":"object"};
-
-// prettier-ignore
-function validate113(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="PaginatedResult" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      const prop358 = data._meta;
-      if(prop358 !== undefined){
-        let data0 = prop358;
-        const _errs1 = errors;
-        if(errors === _errs1){
-          if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-          }
-          else {
-            validate113.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-            return false;
-          }
-        }
-        var valid0 = _errs1 === errors;
-      }
-      else {
-        var valid0 = true;
-      }
-      if(valid0){
-        const prop359 = data.nextCursor;
-        if(prop359 !== undefined){
-          const _errs4 = errors;
-          if(typeof prop359 !== "string"){
-            validate113.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          var valid0 = _errs4 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-      }
-    }
-    else {
-      validate113.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate113.errors = vErrors;
-  return errors === 0;
+function validate113(data, valCxt){
+"use strict"; /*# sourceURL="PaginatedResult" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data._meta !== undefined){
+var data0 = data._meta;
+var _errs1 = errors;
+if(errors === _errs1){
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+}
+else {
+validate113.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.nextCursor !== undefined){
+var _errs4 = errors;
+if(typeof data.nextCursor !== "string"){
+validate113.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+else {
+validate113.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate113.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validatePingRequest = validate41;
 
-// prettier-ignore
 export const validatePrimitiveSchemaDefinition = validate67;
 
-// prettier-ignore
 export const validateProgressNotification = validate36;
 
-// prettier-ignore
 export const validateProgressToken = validate114;
 
-// prettier-ignore
-function validate114(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="ProgressToken" */;
-  let vErrors = null;
-  let errors = 0;
-  if((typeof data !== "string") && (!((typeof data == "number") && (!(data % 1) && !isNaN(data))))){
-    validate114.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema31.type}}];
-    return false;
-  }
-  validate114.errors = vErrors;
-  return errors === 0;
+function validate114(data, valCxt){
+"use strict"; /*# sourceURL="ProgressToken" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if((typeof data !== "string") && (!((typeof data == "number") && (!(data % 1) && !isNaN(data))))){
+validate114.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema31.type}}];
+return false;
+}
+validate114.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validatePrompt = validate90;
 
-// prettier-ignore
 export const validatePromptArgument = validate115;
 
-// prettier-ignore
-function validate115(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="PromptArgument" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.name === undefined) && (missing0 = "name")){
-        validate115.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop360 = data.description;
-        if(prop360 !== undefined){
-          const _errs1 = errors;
-          if(typeof prop360 !== "string"){
-            validate115.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop361 = data.name;
-          if(prop361 !== undefined){
-            const _errs3 = errors;
-            if(typeof prop361 !== "string"){
-              validate115.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            const prop362 = data.required;
-            if(prop362 !== undefined){
-              const _errs5 = errors;
-              if(typeof prop362 !== "boolean"){
-                validate115.errors = [{instancePath:instancePath+"/required",schemaPath:"#/properties/required/type",keyword:"type",params:{type: "boolean"}}];
-                return false;
-              }
-              var valid0 = _errs5 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-            if(valid0){
-              const prop363 = data.title;
-              if(prop363 !== undefined){
-                const _errs7 = errors;
-                if(typeof prop363 !== "string"){
-                  validate115.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
-                  return false;
-                }
-                var valid0 = _errs7 === errors;
-              }
-              else {
-                var valid0 = true;
-              }
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate115.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate115.errors = vErrors;
-  return errors === 0;
+function validate115(data, valCxt){
+"use strict"; /*# sourceURL="PromptArgument" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if((data.name === undefined) && (missing0 = "name")){
+validate115.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.description !== undefined){
+var _errs1 = errors;
+if(typeof data.description !== "string"){
+validate115.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.name !== undefined){
+var _errs3 = errors;
+if(typeof data.name !== "string"){
+validate115.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.required !== undefined){
+var _errs5 = errors;
+if(typeof data.required !== "boolean"){
+validate115.errors = [{instancePath:instancePath+"/required",schemaPath:"#/properties/required/type",keyword:"type",params:{type: "boolean"}}];
+return false;
+}
+var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.title !== undefined){
+var _errs7 = errors;
+if(typeof data.title !== "string"){
+validate115.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs7 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+else {
+validate115.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate115.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validatePromptListChangedNotification = validate116;
+var schema125 = {"$id":"PromptListChangedNotification","properties":{"method":{"const":"notifications/prompts/list_changed","type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object"}},"required":["method"],"type":"object"};
 
-// prettier-ignore
-const schema125 = {"$id":"PromptListChangedNotification","properties":{"method":{"const":"notifications/prompts/list_changed","type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object"}},"required":["method"],"type":"object"};
-
-// prettier-ignore
-function validate116(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="PromptListChangedNotification" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.method === undefined) && (missing0 = "method")){
-        validate116.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop364 = data.method;
-        if(prop364 !== undefined){
-          let data0 = prop364;
-          const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate116.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("notifications/prompts/list_changed" !== data0){
-            validate116.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/prompts/list_changed"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop365 = data.params;
-          if(prop365 !== undefined){
-            let data1 = prop365;
-            const _errs3 = errors;
-            if(errors === _errs3){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                const prop366 = data1._meta;
-                if(prop366 !== undefined){
-                  let data2 = prop366;
-                  const _errs6 = errors;
-                  if(errors === _errs6){
-                    if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                    }
-                    else {
-                      validate116.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-                      return false;
-                    }
-                  }
-                }
-              }
-              else {
-                validate116.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate116.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate116.errors = vErrors;
-  return errors === 0;
+function validate116(data, valCxt){
+"use strict"; /*# sourceURL="PromptListChangedNotification" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if((data.method === undefined) && (missing0 = "method")){
+validate116.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.method !== undefined){
+var data0 = data.method;
+var _errs1 = errors;
+if(typeof data0 !== "string"){
+validate116.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("notifications/prompts/list_changed" !== data0){
+validate116.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/prompts/list_changed"}}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.params !== undefined){
+var data1 = data.params;
+var _errs3 = errors;
+if(errors === _errs3){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(data1._meta !== undefined){
+var data2 = data1._meta;
+var _errs6 = errors;
+if(errors === _errs6){
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+}
+else {
+validate116.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+}
+}
+else {
+validate116.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate116.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate116.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validatePromptMessage = validate74;
 
-// prettier-ignore
 export const validatePromptReference = validate117;
 
-// prettier-ignore
-function validate117(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="PromptReference" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.name === undefined) && (missing0 = "name")) || ((data.type === undefined) && (missing0 = "type"))){
-        validate117.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop367 = data.name;
-        if(prop367 !== undefined){
-          const _errs1 = errors;
-          if(typeof prop367 !== "string"){
-            validate117.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop368 = data.title;
-          if(prop368 !== undefined){
-            const _errs3 = errors;
-            if(typeof prop368 !== "string"){
-              validate117.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            const prop369 = data.type;
-            if(prop369 !== undefined){
-              let data2 = prop369;
-              const _errs5 = errors;
-              if(typeof data2 !== "string"){
-                validate117.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
-                return false;
-              }
-              if("ref/prompt" !== data2){
-                validate117.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "ref/prompt"}}];
-                return false;
-              }
-              var valid0 = _errs5 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate117.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate117.errors = vErrors;
-  return errors === 0;
+function validate117(data, valCxt){
+"use strict"; /*# sourceURL="PromptReference" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if(((data.name === undefined) && (missing0 = "name")) || ((data.type === undefined) && (missing0 = "type"))){
+validate117.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.name !== undefined){
+var _errs1 = errors;
+if(typeof data.name !== "string"){
+validate117.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.title !== undefined){
+var _errs3 = errors;
+if(typeof data.title !== "string"){
+validate117.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.type !== undefined){
+var data2 = data.type;
+var _errs5 = errors;
+if(typeof data2 !== "string"){
+validate117.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("ref/prompt" !== data2){
+validate117.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "ref/prompt"}}];
+return false;
+}
+var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+validate117.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate117.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateReadResourceRequest = validate118;
 
-// prettier-ignore
-function validate118(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="ReadResourceRequest" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
-        validate118.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop370 = data.method;
-        if(prop370 !== undefined){
-          let data0 = prop370;
-          const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate118.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("resources/read" !== data0){
-            validate118.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "resources/read"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop371 = data.params;
-          if(prop371 !== undefined){
-            let data1 = prop371;
-            const _errs3 = errors;
-            if(errors === _errs3){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                let missing1;
-                if((data1.uri === undefined) && (missing1 = "uri")){
-                  validate118.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
-                  return false;
-                }
-                else {
-                  const prop372 = data1.uri;
-                  if(prop372 !== undefined){
-                    if(typeof prop372 !== "string"){
-                      validate118.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"#/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
-                      return false;
-                    }
-                  }
-                }
-              }
-              else {
-                validate118.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate118.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate118.errors = vErrors;
-  return errors === 0;
+function validate118(data, valCxt){
+"use strict"; /*# sourceURL="ReadResourceRequest" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
+validate118.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.method !== undefined){
+var data0 = data.method;
+var _errs1 = errors;
+if(typeof data0 !== "string"){
+validate118.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("resources/read" !== data0){
+validate118.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "resources/read"}}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.params !== undefined){
+var data1 = data.params;
+var _errs3 = errors;
+if(errors === _errs3){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+var missing1;
+if((data1.uri === undefined) && (missing1 = "uri")){
+validate118.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
+return false;
+}
+else {
+if(data1.uri !== undefined){
+if(typeof data1.uri !== "string"){
+validate118.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"#/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+}
+}
+}
+else {
+validate118.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate118.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate118.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateReadResourceResult = validate119;
+var schema128 = {"$id":"ReadResourceResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"contents":{"items":{"anyOf":[{"$ref":"TextResourceContents"},{"$ref":"BlobResourceContents"}]},"type":"array"}},"required":["contents"],"type":"object"};
 
-// prettier-ignore
-const schema128 = {"$id":"ReadResourceResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"contents":{"items":{"anyOf":[{"$ref":"TextResourceContents"},{"$ref":"BlobResourceContents"}]},"type":"array"}},"required":["contents"],"type":"object"};
-
-// prettier-ignore
-function validate119(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="ReadResourceResult" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.contents === undefined) && (missing0 = "contents")){
-        validate119.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop373 = data._meta;
-        if(prop373 !== undefined){
-          let data0 = prop373;
-          const _errs1 = errors;
-          if(errors === _errs1){
-            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-            }
-            else {
-              validate119.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-              return false;
-            }
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop374 = data.contents;
-          if(prop374 !== undefined){
-            let data1 = prop374;
-            const _errs4 = errors;
-            if(errors === _errs4){
-              if(Array.isArray(data1)){
-                var valid1 = true;
-                const len0 = data1.length;
-                for(let i0=0; i0<len0; i0++){
-                  let data2 = data1[i0];
-                  const _errs6 = errors;
-                  const _errs7 = errors;
-                  let valid2 = false;
-                  const _errs8 = errors;
-                  const _errs9 = errors;
-                  if(errors === _errs9){
-                    if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                      let missing1;
-                      if(((data2.text === undefined) && (missing1 = "text")) || ((data2.uri === undefined) && (missing1 = "uri"))){
-                        const err0 = {instancePath:instancePath+"/contents/" + i0,schemaPath:"TextResourceContents/required",keyword:"required",params:{missingProperty: missing1}};
-                        if(vErrors === null){
-                          vErrors = [err0];
-                        }
-                        else {
-                          vErrors.push(err0);
-                        }
-                        errors++;
-                      }
-                      else {
-                        const prop375 = data2._meta;
-                        if(prop375 !== undefined){
-                          let data3 = prop375;
-                          const _errs11 = errors;
-                          if(errors === _errs11){
-                            if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-                            }
-                            else {
-                              const err1 = {instancePath:instancePath+"/contents/" + i0+"/_meta",schemaPath:"TextResourceContents/properties/_meta/type",keyword:"type",params:{type: "object"}};
-                              if(vErrors === null){
-                                vErrors = [err1];
-                              }
-                              else {
-                                vErrors.push(err1);
-                              }
-                              errors++;
-                            }
-                          }
-                          var valid4 = _errs11 === errors;
-                        }
-                        else {
-                          var valid4 = true;
-                        }
-                        if(valid4){
-                          const prop376 = data2.mimeType;
-                          if(prop376 !== undefined){
-                            const _errs14 = errors;
-                            if(typeof prop376 !== "string"){
-                              const err2 = {instancePath:instancePath+"/contents/" + i0+"/mimeType",schemaPath:"TextResourceContents/properties/mimeType/type",keyword:"type",params:{type: "string"}};
-                              if(vErrors === null){
-                                vErrors = [err2];
-                              }
-                              else {
-                                vErrors.push(err2);
-                              }
-                              errors++;
-                            }
-                            var valid4 = _errs14 === errors;
-                          }
-                          else {
-                            var valid4 = true;
-                          }
-                          if(valid4){
-                            const prop377 = data2.text;
-                            if(prop377 !== undefined){
-                              const _errs16 = errors;
-                              if(typeof prop377 !== "string"){
-                                const err3 = {instancePath:instancePath+"/contents/" + i0+"/text",schemaPath:"TextResourceContents/properties/text/type",keyword:"type",params:{type: "string"}};
-                                if(vErrors === null){
-                                  vErrors = [err3];
-                                }
-                                else {
-                                  vErrors.push(err3);
-                                }
-                                errors++;
-                              }
-                              var valid4 = _errs16 === errors;
-                            }
-                            else {
-                              var valid4 = true;
-                            }
-                            if(valid4){
-                              const prop378 = data2.uri;
-                              if(prop378 !== undefined){
-                                const _errs18 = errors;
-                                if(typeof prop378 !== "string"){
-                                  const err4 = {instancePath:instancePath+"/contents/" + i0+"/uri",schemaPath:"TextResourceContents/properties/uri/type",keyword:"type",params:{type: "string"}};
-                                  if(vErrors === null){
-                                    vErrors = [err4];
-                                  }
-                                  else {
-                                    vErrors.push(err4);
-                                  }
-                                  errors++;
-                                }
-                                var valid4 = _errs18 === errors;
-                              }
-                              else {
-                                var valid4 = true;
-                              }
-                            }
-                          }
-                        }
-                      }
-                    }
-                    else {
-                      const err5 = {instancePath:instancePath+"/contents/" + i0,schemaPath:"TextResourceContents/type",keyword:"type",params:{type: "object"}};
-                      if(vErrors === null){
-                        vErrors = [err5];
-                      }
-                      else {
-                        vErrors.push(err5);
-                      }
-                      errors++;
-                    }
-                  }
-                  var _valid0 = _errs8 === errors;
-                  valid2 = valid2 || _valid0;
-                  if(!valid2){
-                    const _errs20 = errors;
-                    const _errs21 = errors;
-                    if(errors === _errs21){
-                      if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                        let missing2;
-                        if(((data2.blob === undefined) && (missing2 = "blob")) || ((data2.uri === undefined) && (missing2 = "uri"))){
-                          const err6 = {instancePath:instancePath+"/contents/" + i0,schemaPath:"BlobResourceContents/required",keyword:"required",params:{missingProperty: missing2}};
-                          if(vErrors === null){
-                            vErrors = [err6];
-                          }
-                          else {
-                            vErrors.push(err6);
-                          }
-                          errors++;
-                        }
-                        else {
-                          const prop379 = data2._meta;
-                          if(prop379 !== undefined){
-                            let data7 = prop379;
-                            const _errs23 = errors;
-                            if(errors === _errs23){
-                              if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
-                              }
-                              else {
-                                const err7 = {instancePath:instancePath+"/contents/" + i0+"/_meta",schemaPath:"BlobResourceContents/properties/_meta/type",keyword:"type",params:{type: "object"}};
-                                if(vErrors === null){
-                                  vErrors = [err7];
-                                }
-                                else {
-                                  vErrors.push(err7);
-                                }
-                                errors++;
-                              }
-                            }
-                            var valid6 = _errs23 === errors;
-                          }
-                          else {
-                            var valid6 = true;
-                          }
-                          if(valid6){
-                            const prop380 = data2.blob;
-                            if(prop380 !== undefined){
-                              const _errs26 = errors;
-                              if(typeof prop380 !== "string"){
-                                const err8 = {instancePath:instancePath+"/contents/" + i0+"/blob",schemaPath:"BlobResourceContents/properties/blob/type",keyword:"type",params:{type: "string"}};
-                                if(vErrors === null){
-                                  vErrors = [err8];
-                                }
-                                else {
-                                  vErrors.push(err8);
-                                }
-                                errors++;
-                              }
-                              var valid6 = _errs26 === errors;
-                            }
-                            else {
-                              var valid6 = true;
-                            }
-                            if(valid6){
-                              const prop381 = data2.mimeType;
-                              if(prop381 !== undefined){
-                                const _errs28 = errors;
-                                if(typeof prop381 !== "string"){
-                                  const err9 = {instancePath:instancePath+"/contents/" + i0+"/mimeType",schemaPath:"BlobResourceContents/properties/mimeType/type",keyword:"type",params:{type: "string"}};
-                                  if(vErrors === null){
-                                    vErrors = [err9];
-                                  }
-                                  else {
-                                    vErrors.push(err9);
-                                  }
-                                  errors++;
-                                }
-                                var valid6 = _errs28 === errors;
-                              }
-                              else {
-                                var valid6 = true;
-                              }
-                              if(valid6){
-                                const prop382 = data2.uri;
-                                if(prop382 !== undefined){
-                                  const _errs30 = errors;
-                                  if(typeof prop382 !== "string"){
-                                    const err10 = {instancePath:instancePath+"/contents/" + i0+"/uri",schemaPath:"BlobResourceContents/properties/uri/type",keyword:"type",params:{type: "string"}};
-                                    if(vErrors === null){
-                                      vErrors = [err10];
-                                    }
-                                    else {
-                                      vErrors.push(err10);
-                                    }
-                                    errors++;
-                                  }
-                                  var valid6 = _errs30 === errors;
-                                }
-                                else {
-                                  var valid6 = true;
-                                }
-                              }
-                            }
-                          }
-                        }
-                      }
-                      else {
-                        const err11 = {instancePath:instancePath+"/contents/" + i0,schemaPath:"BlobResourceContents/type",keyword:"type",params:{type: "object"}};
-                        if(vErrors === null){
-                          vErrors = [err11];
-                        }
-                        else {
-                          vErrors.push(err11);
-                        }
-                        errors++;
-                      }
-                    }
-                    var _valid0 = _errs20 === errors;
-                    valid2 = valid2 || _valid0;
-                  }
-                  if(!valid2){
-                    const err12 = {instancePath:instancePath+"/contents/" + i0,schemaPath:"#/properties/contents/items/anyOf",keyword:"anyOf",params:{}};
-                    if(vErrors === null){
-                      vErrors = [err12];
-                    }
-                    else {
-                      vErrors.push(err12);
-                    }
-                    errors++;
-                    validate119.errors = vErrors;
-                    return false;
-                  }
-                  else {
-                    errors = _errs7;
-                    if(vErrors !== null){
-                      if(_errs7){
-                        vErrors.length = _errs7;
-                      }
-                      else {
-                        vErrors = null;
-                      }
-                    }
-                  }
-                  var valid1 = _errs6 === errors;
-                  if(!valid1){
-                    break;
-                  }
-                }
-              }
-              else {
-                validate119.errors = [{instancePath:instancePath+"/contents",schemaPath:"#/properties/contents/type",keyword:"type",params:{type: "array"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs4 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate119.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate119.errors = vErrors;
-  return errors === 0;
+function validate119(data, valCxt){
+"use strict"; /*# sourceURL="ReadResourceResult" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if((data.contents === undefined) && (missing0 = "contents")){
+validate119.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data._meta !== undefined){
+var data0 = data._meta;
+var _errs1 = errors;
+if(errors === _errs1){
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+}
+else {
+validate119.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.contents !== undefined){
+var data1 = data.contents;
+var _errs4 = errors;
+if(errors === _errs4){
+if(Array.isArray(data1)){
+var valid1 = true;
+var len0 = data1.length;
+for(var i0=0; i0<len0; i0++){
+var data2 = data1[i0];
+var _errs6 = errors;
+var _errs7 = errors;
+var valid2 = false;
+var _errs8 = errors;
+var _errs9 = errors;
+if(errors === _errs9){
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+var missing1;
+if(((data2.text === undefined) && (missing1 = "text")) || ((data2.uri === undefined) && (missing1 = "uri"))){
+var err0 = {instancePath:instancePath+"/contents/" + i0,schemaPath:"TextResourceContents/required",keyword:"required",params:{missingProperty: missing1}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+else {
+if(data2._meta !== undefined){
+var data3 = data2._meta;
+var _errs11 = errors;
+if(errors === _errs11){
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+}
+else {
+var err1 = {instancePath:instancePath+"/contents/" + i0+"/_meta",schemaPath:"TextResourceContents/properties/_meta/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+var valid4 = _errs11 === errors;
+}
+else {
+var valid4 = true;
+}
+if(valid4){
+if(data2.mimeType !== undefined){
+var _errs14 = errors;
+if(typeof data2.mimeType !== "string"){
+var err2 = {instancePath:instancePath+"/contents/" + i0+"/mimeType",schemaPath:"TextResourceContents/properties/mimeType/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+var valid4 = _errs14 === errors;
+}
+else {
+var valid4 = true;
+}
+if(valid4){
+if(data2.text !== undefined){
+var _errs16 = errors;
+if(typeof data2.text !== "string"){
+var err3 = {instancePath:instancePath+"/contents/" + i0+"/text",schemaPath:"TextResourceContents/properties/text/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+var valid4 = _errs16 === errors;
+}
+else {
+var valid4 = true;
+}
+if(valid4){
+if(data2.uri !== undefined){
+var _errs18 = errors;
+if(typeof data2.uri !== "string"){
+var err4 = {instancePath:instancePath+"/contents/" + i0+"/uri",schemaPath:"TextResourceContents/properties/uri/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+var valid4 = _errs18 === errors;
+}
+else {
+var valid4 = true;
+}
+}
+}
+}
+}
+}
+else {
+var err5 = {instancePath:instancePath+"/contents/" + i0,schemaPath:"TextResourceContents/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+var _valid0 = _errs8 === errors;
+valid2 = valid2 || _valid0;
+if(!valid2){
+var _errs20 = errors;
+var _errs21 = errors;
+if(errors === _errs21){
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+var missing2;
+if(((data2.blob === undefined) && (missing2 = "blob")) || ((data2.uri === undefined) && (missing2 = "uri"))){
+var err6 = {instancePath:instancePath+"/contents/" + i0,schemaPath:"BlobResourceContents/required",keyword:"required",params:{missingProperty: missing2}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+else {
+if(data2._meta !== undefined){
+var data7 = data2._meta;
+var _errs23 = errors;
+if(errors === _errs23){
+if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+}
+else {
+var err7 = {instancePath:instancePath+"/contents/" + i0+"/_meta",schemaPath:"BlobResourceContents/properties/_meta/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+var valid6 = _errs23 === errors;
+}
+else {
+var valid6 = true;
+}
+if(valid6){
+if(data2.blob !== undefined){
+var _errs26 = errors;
+if(typeof data2.blob !== "string"){
+var err8 = {instancePath:instancePath+"/contents/" + i0+"/blob",schemaPath:"BlobResourceContents/properties/blob/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+var valid6 = _errs26 === errors;
+}
+else {
+var valid6 = true;
+}
+if(valid6){
+if(data2.mimeType !== undefined){
+var _errs28 = errors;
+if(typeof data2.mimeType !== "string"){
+var err9 = {instancePath:instancePath+"/contents/" + i0+"/mimeType",schemaPath:"BlobResourceContents/properties/mimeType/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+var valid6 = _errs28 === errors;
+}
+else {
+var valid6 = true;
+}
+if(valid6){
+if(data2.uri !== undefined){
+var _errs30 = errors;
+if(typeof data2.uri !== "string"){
+var err10 = {instancePath:instancePath+"/contents/" + i0+"/uri",schemaPath:"BlobResourceContents/properties/uri/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+var valid6 = _errs30 === errors;
+}
+else {
+var valid6 = true;
+}
+}
+}
+}
+}
+}
+else {
+var err11 = {instancePath:instancePath+"/contents/" + i0,schemaPath:"BlobResourceContents/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+var _valid0 = _errs20 === errors;
+valid2 = valid2 || _valid0;
+}
+if(!valid2){
+var err12 = {instancePath:instancePath+"/contents/" + i0,schemaPath:"#/properties/contents/items/anyOf",keyword:"anyOf",params:{}};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+validate119.errors = vErrors;
+return false;
+}
+else {
+errors = _errs7;
+if(vErrors !== null){
+if(_errs7){
+vErrors.length = _errs7;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid1 = _errs6 === errors;
+if(!valid1){
+break;
+}
+}
+}
+else {
+validate119.errors = [{instancePath:instancePath+"/contents",schemaPath:"#/properties/contents/type",keyword:"type",params:{type: "array"}}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate119.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate119.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateRequest = validate120;
+var schema131 = {"$id":"Request","properties":{"method":{"type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"properties":{"progressToken":{"$ref":"ProgressToken"}},"type":"object"}},"type":"object"}},"required":["method"],"type":"object"};
 
-// prettier-ignore
-const schema131 = {"$id":"Request","properties":{"method":{"type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"properties":{"progressToken":{"$ref":"ProgressToken"}},"type":"object"}},"type":"object"}},"required":["method"],"type":"object"};
-
-// prettier-ignore
-function validate120(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="Request" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.method === undefined) && (missing0 = "method")){
-        validate120.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop383 = data.method;
-        if(prop383 !== undefined){
-          const _errs1 = errors;
-          if(typeof prop383 !== "string"){
-            validate120.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop384 = data.params;
-          if(prop384 !== undefined){
-            let data1 = prop384;
-            const _errs3 = errors;
-            if(errors === _errs3){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                const prop385 = data1._meta;
-                if(prop385 !== undefined){
-                  let data2 = prop385;
-                  const _errs6 = errors;
-                  if(errors === _errs6){
-                    if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                      const prop386 = data2.progressToken;
-                      if(prop386 !== undefined){
-                        let data3 = prop386;
-                        if((typeof data3 !== "string") && (!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))))){
-                          validate120.errors = [{instancePath:instancePath+"/params/_meta/progressToken",schemaPath:"ProgressToken/type",keyword:"type",params:{type: schema31.type}}];
-                          return false;
-                        }
-                      }
-                    }
-                    else {
-                      validate120.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-                      return false;
-                    }
-                  }
-                }
-              }
-              else {
-                validate120.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate120.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate120.errors = vErrors;
-  return errors === 0;
+function validate120(data, valCxt){
+"use strict"; /*# sourceURL="Request" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if((data.method === undefined) && (missing0 = "method")){
+validate120.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.method !== undefined){
+var _errs1 = errors;
+if(typeof data.method !== "string"){
+validate120.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.params !== undefined){
+var data1 = data.params;
+var _errs3 = errors;
+if(errors === _errs3){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(data1._meta !== undefined){
+var data2 = data1._meta;
+var _errs6 = errors;
+if(errors === _errs6){
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+if(data2.progressToken !== undefined){
+var data3 = data2.progressToken;
+if((typeof data3 !== "string") && (!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))))){
+validate120.errors = [{instancePath:instancePath+"/params/_meta/progressToken",schemaPath:"ProgressToken/type",keyword:"type",params:{type: schema31.type}}];
+return false;
+}
+}
+}
+else {
+validate120.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+}
+}
+else {
+validate120.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate120.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate120.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateRequestId = validate121;
 
-// prettier-ignore
-function validate121(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="RequestId" */;
-  let vErrors = null;
-  let errors = 0;
-  if((typeof data !== "string") && (!((typeof data == "number") && (!(data % 1) && !isNaN(data))))){
-    validate121.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema27.type}}];
-    return false;
-  }
-  validate121.errors = vErrors;
-  return errors === 0;
+function validate121(data, valCxt){
+"use strict"; /*# sourceURL="RequestId" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if((typeof data !== "string") && (!((typeof data == "number") && (!(data % 1) && !isNaN(data))))){
+validate121.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema27.type}}];
+return false;
+}
+validate121.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateResource = validate99;
 
-// prettier-ignore
 export const validateResourceContents = validate122;
+var schema134 = {"$id":"ResourceContents","properties":{"_meta":{"additionalProperties":{},"type":"object"},"mimeType":{"type":"string"},"uri":{"type":"string"}},"required":["uri"],"type":"object"};
 
-// prettier-ignore
-const schema134 = {"$id":"ResourceContents","properties":{"_meta":{"additionalProperties":{},"type":"object"},"mimeType":{"type":"string"},"uri":{"type":"string"}},"required":["uri"],"type":"object"};
-
-// prettier-ignore
-function validate122(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="ResourceContents" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.uri === undefined) && (missing0 = "uri")){
-        validate122.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop387 = data._meta;
-        if(prop387 !== undefined){
-          let data0 = prop387;
-          const _errs1 = errors;
-          if(errors === _errs1){
-            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-            }
-            else {
-              validate122.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-              return false;
-            }
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop388 = data.mimeType;
-          if(prop388 !== undefined){
-            const _errs4 = errors;
-            if(typeof prop388 !== "string"){
-              validate122.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            var valid0 = _errs4 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            const prop389 = data.uri;
-            if(prop389 !== undefined){
-              const _errs6 = errors;
-              if(typeof prop389 !== "string"){
-                validate122.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
-                return false;
-              }
-              var valid0 = _errs6 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate122.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate122.errors = vErrors;
-  return errors === 0;
+function validate122(data, valCxt){
+"use strict"; /*# sourceURL="ResourceContents" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if((data.uri === undefined) && (missing0 = "uri")){
+validate122.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data._meta !== undefined){
+var data0 = data._meta;
+var _errs1 = errors;
+if(errors === _errs1){
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+}
+else {
+validate122.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.mimeType !== undefined){
+var _errs4 = errors;
+if(typeof data.mimeType !== "string"){
+validate122.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.uri !== undefined){
+var _errs6 = errors;
+if(typeof data.uri !== "string"){
+validate122.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+validate122.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate122.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateResourceLink = validate23;
 
-// prettier-ignore
 export const validateResourceListChangedNotification = validate123;
+var schema135 = {"$id":"ResourceListChangedNotification","properties":{"method":{"const":"notifications/resources/list_changed","type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object"}},"required":["method"],"type":"object"};
 
-// prettier-ignore
-const schema135 = {"$id":"ResourceListChangedNotification","properties":{"method":{"const":"notifications/resources/list_changed","type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object"}},"required":["method"],"type":"object"};
-
-// prettier-ignore
-function validate123(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="ResourceListChangedNotification" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.method === undefined) && (missing0 = "method")){
-        validate123.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop390 = data.method;
-        if(prop390 !== undefined){
-          let data0 = prop390;
-          const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate123.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("notifications/resources/list_changed" !== data0){
-            validate123.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/resources/list_changed"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop391 = data.params;
-          if(prop391 !== undefined){
-            let data1 = prop391;
-            const _errs3 = errors;
-            if(errors === _errs3){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                const prop392 = data1._meta;
-                if(prop392 !== undefined){
-                  let data2 = prop392;
-                  const _errs6 = errors;
-                  if(errors === _errs6){
-                    if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                    }
-                    else {
-                      validate123.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-                      return false;
-                    }
-                  }
-                }
-              }
-              else {
-                validate123.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate123.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate123.errors = vErrors;
-  return errors === 0;
+function validate123(data, valCxt){
+"use strict"; /*# sourceURL="ResourceListChangedNotification" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if((data.method === undefined) && (missing0 = "method")){
+validate123.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.method !== undefined){
+var data0 = data.method;
+var _errs1 = errors;
+if(typeof data0 !== "string"){
+validate123.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("notifications/resources/list_changed" !== data0){
+validate123.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/resources/list_changed"}}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.params !== undefined){
+var data1 = data.params;
+var _errs3 = errors;
+if(errors === _errs3){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(data1._meta !== undefined){
+var data2 = data1._meta;
+var _errs6 = errors;
+if(errors === _errs6){
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+}
+else {
+validate123.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+}
+}
+else {
+validate123.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate123.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate123.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateResourceTemplate = validate94;
 
-// prettier-ignore
 export const validateResourceTemplateReference = validate124;
 
-// prettier-ignore
-function validate124(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="ResourceTemplateReference" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.type === undefined) && (missing0 = "type")) || ((data.uri === undefined) && (missing0 = "uri"))){
-        validate124.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop393 = data.type;
-        if(prop393 !== undefined){
-          let data0 = prop393;
-          const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate124.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("ref/resource" !== data0){
-            validate124.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "ref/resource"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop394 = data.uri;
-          if(prop394 !== undefined){
-            const _errs3 = errors;
-            if(typeof prop394 !== "string"){
-              validate124.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate124.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate124.errors = vErrors;
-  return errors === 0;
+function validate124(data, valCxt){
+"use strict"; /*# sourceURL="ResourceTemplateReference" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if(((data.type === undefined) && (missing0 = "type")) || ((data.uri === undefined) && (missing0 = "uri"))){
+validate124.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.type !== undefined){
+var data0 = data.type;
+var _errs1 = errors;
+if(typeof data0 !== "string"){
+validate124.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("ref/resource" !== data0){
+validate124.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "ref/resource"}}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.uri !== undefined){
+var _errs3 = errors;
+if(typeof data.uri !== "string"){
+validate124.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate124.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate124.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateResourceUpdatedNotification = validate125;
+var schema137 = {"$id":"ResourceUpdatedNotification","properties":{"method":{"const":"notifications/resources/updated","type":"string"},"params":{"properties":{"uri":{"type":"string"}},"required":["uri"],"type":"object"}},"required":["method","params"],"type":"object"};
 
-// prettier-ignore
-const schema137 = {"$id":"ResourceUpdatedNotification","properties":{"method":{"const":"notifications/resources/updated","type":"string"},"params":{"properties":{"uri":{"type":"string"}},"required":["uri"],"type":"object"}},"required":["method","params"],"type":"object"};
-
-// prettier-ignore
-function validate125(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="ResourceUpdatedNotification" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
-        validate125.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop395 = data.method;
-        if(prop395 !== undefined){
-          let data0 = prop395;
-          const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate125.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("notifications/resources/updated" !== data0){
-            validate125.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/resources/updated"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop396 = data.params;
-          if(prop396 !== undefined){
-            let data1 = prop396;
-            const _errs3 = errors;
-            if(errors === _errs3){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                let missing1;
-                if((data1.uri === undefined) && (missing1 = "uri")){
-                  validate125.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
-                  return false;
-                }
-                else {
-                  const prop397 = data1.uri;
-                  if(prop397 !== undefined){
-                    if(typeof prop397 !== "string"){
-                      validate125.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"#/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
-                      return false;
-                    }
-                  }
-                }
-              }
-              else {
-                validate125.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate125.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate125.errors = vErrors;
-  return errors === 0;
+function validate125(data, valCxt){
+"use strict"; /*# sourceURL="ResourceUpdatedNotification" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
+validate125.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.method !== undefined){
+var data0 = data.method;
+var _errs1 = errors;
+if(typeof data0 !== "string"){
+validate125.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("notifications/resources/updated" !== data0){
+validate125.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/resources/updated"}}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.params !== undefined){
+var data1 = data.params;
+var _errs3 = errors;
+if(errors === _errs3){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+var missing1;
+if((data1.uri === undefined) && (missing1 = "uri")){
+validate125.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
+return false;
+}
+else {
+if(data1.uri !== undefined){
+if(typeof data1.uri !== "string"){
+validate125.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"#/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+}
+}
+}
+else {
+validate125.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate125.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate125.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateResult = validate126;
 
-// prettier-ignore
-function validate126(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="Result" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      const prop398 = data._meta;
-      if(prop398 !== undefined){
-        let data0 = prop398;
-        const _errs2 = errors;
-        if(errors === _errs2){
-          if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-          }
-          else {
-            validate126.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-            return false;
-          }
-        }
-      }
-    }
-    else {
-      validate126.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate126.errors = vErrors;
-  return errors === 0;
+function validate126(data, valCxt){
+"use strict"; /*# sourceURL="Result" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data._meta !== undefined){
+var data0 = data._meta;
+var _errs2 = errors;
+if(errors === _errs2){
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+}
+else {
+validate126.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+}
+}
+else {
+validate126.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate126.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateRole = validate127;
 
-// prettier-ignore
-function validate127(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="Role" */;
-  let vErrors = null;
-  let errors = 0;
-  if(typeof data !== "string"){
-    validate127.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"}}];
-    return false;
-  }
-  if(!((data === "assistant") || (data === "user"))){
-    validate127.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema12.enum}}];
-    return false;
-  }
-  validate127.errors = vErrors;
-  return errors === 0;
+function validate127(data, valCxt){
+"use strict"; /*# sourceURL="Role" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(typeof data !== "string"){
+validate127.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if(!((data === "assistant") || (data === "user"))){
+validate127.errors = [{instancePath:instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema12.enum}}];
+return false;
+}
+validate127.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateRoot = validate128;
 
-// prettier-ignore
-function validate128(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="Root" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.uri === undefined) && (missing0 = "uri")){
-        validate128.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop399 = data._meta;
-        if(prop399 !== undefined){
-          let data0 = prop399;
-          const _errs1 = errors;
-          if(errors === _errs1){
-            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-            }
-            else {
-              validate128.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-              return false;
-            }
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop400 = data.name;
-          if(prop400 !== undefined){
-            const _errs4 = errors;
-            if(typeof prop400 !== "string"){
-              validate128.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            var valid0 = _errs4 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            const prop401 = data.uri;
-            if(prop401 !== undefined){
-              const _errs6 = errors;
-              if(typeof prop401 !== "string"){
-                validate128.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
-                return false;
-              }
-              var valid0 = _errs6 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate128.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate128.errors = vErrors;
-  return errors === 0;
+function validate128(data, valCxt){
+"use strict"; /*# sourceURL="Root" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if((data.uri === undefined) && (missing0 = "uri")){
+validate128.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data._meta !== undefined){
+var data0 = data._meta;
+var _errs1 = errors;
+if(errors === _errs1){
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+}
+else {
+validate128.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.name !== undefined){
+var _errs4 = errors;
+if(typeof data.name !== "string"){
+validate128.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.uri !== undefined){
+var _errs6 = errors;
+if(typeof data.uri !== "string"){
+validate128.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+validate128.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate128.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateRootsListChangedNotification = validate129;
 
-// prettier-ignore
-function validate129(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="RootsListChangedNotification" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.method === undefined) && (missing0 = "method")){
-        validate129.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop402 = data.method;
-        if(prop402 !== undefined){
-          let data0 = prop402;
-          const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate129.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("notifications/roots/list_changed" !== data0){
-            validate129.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/roots/list_changed"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop403 = data.params;
-          if(prop403 !== undefined){
-            let data1 = prop403;
-            const _errs3 = errors;
-            if(errors === _errs3){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                const prop404 = data1._meta;
-                if(prop404 !== undefined){
-                  let data2 = prop404;
-                  const _errs6 = errors;
-                  if(errors === _errs6){
-                    if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                    }
-                    else {
-                      validate129.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-                      return false;
-                    }
-                  }
-                }
-              }
-              else {
-                validate129.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate129.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate129.errors = vErrors;
-  return errors === 0;
+function validate129(data, valCxt){
+"use strict"; /*# sourceURL="RootsListChangedNotification" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if((data.method === undefined) && (missing0 = "method")){
+validate129.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.method !== undefined){
+var data0 = data.method;
+var _errs1 = errors;
+if(typeof data0 !== "string"){
+validate129.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("notifications/roots/list_changed" !== data0){
+validate129.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/roots/list_changed"}}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.params !== undefined){
+var data1 = data.params;
+var _errs3 = errors;
+if(errors === _errs3){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(data1._meta !== undefined){
+var data2 = data1._meta;
+var _errs6 = errors;
+if(errors === _errs6){
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+}
+else {
+validate129.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+}
+}
+else {
+validate129.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate129.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate129.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateSamplingMessage = validate58;
 
-// prettier-ignore
 export const validateServerCapabilities = validate130;
 
-// prettier-ignore
-function validate130(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="ServerCapabilities" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      const prop405 = data.completions;
-      if(prop405 !== undefined){
-        let data0 = prop405;
-        const _errs1 = errors;
-        if(errors === _errs1){
-          if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-          }
-          else {
-            validate130.errors = [{instancePath:instancePath+"/completions",schemaPath:"#/properties/completions/type",keyword:"type",params:{type: "object"}}];
-            return false;
-          }
-        }
-        var valid0 = _errs1 === errors;
-      }
-      else {
-        var valid0 = true;
-      }
-      if(valid0){
-        const prop406 = data.experimental;
-        if(prop406 !== undefined){
-          let data1 = prop406;
-          const _errs4 = errors;
-          if(errors === _errs4){
-            if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-              for(const key0 in data1){
-                let data2 = data1[key0];
-                const _errs7 = errors;
-                if(errors === _errs7){
-                  if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                  }
-                  else {
-                    validate130.errors = [{instancePath:instancePath+"/experimental/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/experimental/additionalProperties/type",keyword:"type",params:{type: "object"}}];
-                    return false;
-                  }
-                }
-                var valid1 = _errs7 === errors;
-                if(!valid1){
-                  break;
-                }
-              }
-            }
-            else {
-              validate130.errors = [{instancePath:instancePath+"/experimental",schemaPath:"#/properties/experimental/type",keyword:"type",params:{type: "object"}}];
-              return false;
-            }
-          }
-          var valid0 = _errs4 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop407 = data.logging;
-          if(prop407 !== undefined){
-            let data3 = prop407;
-            const _errs10 = errors;
-            if(errors === _errs10){
-              if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-              }
-              else {
-                validate130.errors = [{instancePath:instancePath+"/logging",schemaPath:"#/properties/logging/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs10 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            const prop408 = data.prompts;
-            if(prop408 !== undefined){
-              let data4 = prop408;
-              const _errs13 = errors;
-              if(errors === _errs13){
-                if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-                  const prop409 = data4.listChanged;
-                  if(prop409 !== undefined){
-                    if(typeof prop409 !== "boolean"){
-                      validate130.errors = [{instancePath:instancePath+"/prompts/listChanged",schemaPath:"#/properties/prompts/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
-                      return false;
-                    }
-                  }
-                }
-                else {
-                  validate130.errors = [{instancePath:instancePath+"/prompts",schemaPath:"#/properties/prompts/type",keyword:"type",params:{type: "object"}}];
-                  return false;
-                }
-              }
-              var valid0 = _errs13 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-            if(valid0){
-              const prop410 = data.resources;
-              if(prop410 !== undefined){
-                let data6 = prop410;
-                const _errs17 = errors;
-                if(errors === _errs17){
-                  if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-                    const prop411 = data6.listChanged;
-                    if(prop411 !== undefined){
-                      const _errs19 = errors;
-                      if(typeof prop411 !== "boolean"){
-                        validate130.errors = [{instancePath:instancePath+"/resources/listChanged",schemaPath:"#/properties/resources/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
-                        return false;
-                      }
-                      var valid3 = _errs19 === errors;
-                    }
-                    else {
-                      var valid3 = true;
-                    }
-                    if(valid3){
-                      const prop412 = data6.subscribe;
-                      if(prop412 !== undefined){
-                        const _errs21 = errors;
-                        if(typeof prop412 !== "boolean"){
-                          validate130.errors = [{instancePath:instancePath+"/resources/subscribe",schemaPath:"#/properties/resources/properties/subscribe/type",keyword:"type",params:{type: "boolean"}}];
-                          return false;
-                        }
-                        var valid3 = _errs21 === errors;
-                      }
-                      else {
-                        var valid3 = true;
-                      }
-                    }
-                  }
-                  else {
-                    validate130.errors = [{instancePath:instancePath+"/resources",schemaPath:"#/properties/resources/type",keyword:"type",params:{type: "object"}}];
-                    return false;
-                  }
-                }
-                var valid0 = _errs17 === errors;
-              }
-              else {
-                var valid0 = true;
-              }
-              if(valid0){
-                const prop413 = data.tools;
-                if(prop413 !== undefined){
-                  let data9 = prop413;
-                  const _errs23 = errors;
-                  if(errors === _errs23){
-                    if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
-                      const prop414 = data9.listChanged;
-                      if(prop414 !== undefined){
-                        if(typeof prop414 !== "boolean"){
-                          validate130.errors = [{instancePath:instancePath+"/tools/listChanged",schemaPath:"#/properties/tools/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
-                          return false;
-                        }
-                      }
-                    }
-                    else {
-                      validate130.errors = [{instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/type",keyword:"type",params:{type: "object"}}];
-                      return false;
-                    }
-                  }
-                  var valid0 = _errs23 === errors;
-                }
-                else {
-                  var valid0 = true;
-                }
-              }
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate130.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate130.errors = vErrors;
-  return errors === 0;
+function validate130(data, valCxt){
+"use strict"; /*# sourceURL="ServerCapabilities" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.completions !== undefined){
+var data0 = data.completions;
+var _errs1 = errors;
+if(errors === _errs1){
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+}
+else {
+validate130.errors = [{instancePath:instancePath+"/completions",schemaPath:"#/properties/completions/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.experimental !== undefined){
+var data1 = data.experimental;
+var _errs4 = errors;
+if(errors === _errs4){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+for(var key0 in data1){
+var data2 = data1[key0];
+var _errs7 = errors;
+if(errors === _errs7){
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+}
+else {
+validate130.errors = [{instancePath:instancePath+"/experimental/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/experimental/additionalProperties/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid1 = _errs7 === errors;
+if(!valid1){
+break;
+}
+}
+}
+else {
+validate130.errors = [{instancePath:instancePath+"/experimental",schemaPath:"#/properties/experimental/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.logging !== undefined){
+var data3 = data.logging;
+var _errs10 = errors;
+if(errors === _errs10){
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+}
+else {
+validate130.errors = [{instancePath:instancePath+"/logging",schemaPath:"#/properties/logging/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.prompts !== undefined){
+var data4 = data.prompts;
+var _errs13 = errors;
+if(errors === _errs13){
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if(data4.listChanged !== undefined){
+if(typeof data4.listChanged !== "boolean"){
+validate130.errors = [{instancePath:instancePath+"/prompts/listChanged",schemaPath:"#/properties/prompts/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
+return false;
+}
+}
+}
+else {
+validate130.errors = [{instancePath:instancePath+"/prompts",schemaPath:"#/properties/prompts/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs13 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.resources !== undefined){
+var data6 = data.resources;
+var _errs17 = errors;
+if(errors === _errs17){
+if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+if(data6.listChanged !== undefined){
+var _errs19 = errors;
+if(typeof data6.listChanged !== "boolean"){
+validate130.errors = [{instancePath:instancePath+"/resources/listChanged",schemaPath:"#/properties/resources/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
+return false;
+}
+var valid3 = _errs19 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data6.subscribe !== undefined){
+var _errs21 = errors;
+if(typeof data6.subscribe !== "boolean"){
+validate130.errors = [{instancePath:instancePath+"/resources/subscribe",schemaPath:"#/properties/resources/properties/subscribe/type",keyword:"type",params:{type: "boolean"}}];
+return false;
+}
+var valid3 = _errs21 === errors;
+}
+else {
+var valid3 = true;
+}
+}
+}
+else {
+validate130.errors = [{instancePath:instancePath+"/resources",schemaPath:"#/properties/resources/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs17 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.tools !== undefined){
+var data9 = data.tools;
+var _errs23 = errors;
+if(errors === _errs23){
+if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+if(data9.listChanged !== undefined){
+if(typeof data9.listChanged !== "boolean"){
+validate130.errors = [{instancePath:instancePath+"/tools/listChanged",schemaPath:"#/properties/tools/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
+return false;
+}
+}
+}
+else {
+validate130.errors = [{instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs23 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+else {
+validate130.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate130.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateServerNotification = validate131;
+var schema143 = {"$id":"ServerNotification","type":"object","required":["method"],"discriminator":{"propertyName":"method"},"oneOf":[{"$ref":"CancelledNotification"},{"$ref":"ProgressNotification"},{"$ref":"ResourceListChangedNotification"},{"$ref":"ResourceUpdatedNotification"},{"$ref":"PromptListChangedNotification"},{"$ref":"ToolListChangedNotification"},{"$ref":"LoggingMessageNotification"}]};
+var schema147 = {"$id":"ToolListChangedNotification","properties":{"method":{"const":"notifications/tools/list_changed","type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object"}},"required":["method"],"type":"object"};
 
-// prettier-ignore
-const schema143 = {"$id":"ServerNotification","type":"object","required":["method"],"discriminator":{"propertyName":"method"},"oneOf":[{"$ref":"CancelledNotification"},{"$ref":"ProgressNotification"},{"$ref":"ResourceListChangedNotification"},{"$ref":"ResourceUpdatedNotification"},{"$ref":"PromptListChangedNotification"},{"$ref":"ToolListChangedNotification"},{"$ref":"LoggingMessageNotification"}]};
-
-// prettier-ignore
-const schema147 = {"$id":"ToolListChangedNotification","properties":{"method":{"const":"notifications/tools/list_changed","type":"string"},"params":{"additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object"}},"required":["method"],"type":"object"};
-
-// prettier-ignore
-function validate131(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="ServerNotification" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.method === undefined) && (missing0 = "method")){
-        validate131.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const tag0 = data.method;
-        if(typeof tag0 == "string"){
-          if(tag0 === "notifications/cancelled"){
-            if(!(validate33(data))){
-              vErrors = vErrors === null ? rebaseErrors(validate33.errors, instancePath) : vErrors.concat(rebaseErrors(validate33.errors, instancePath));
-              errors = vErrors.length;
-            }
-          }
-          else if(tag0 === "notifications/progress"){
-            if(!(validate36(data))){
-              vErrors = vErrors === null ? rebaseErrors(validate36.errors, instancePath) : vErrors.concat(rebaseErrors(validate36.errors, instancePath));
-              errors = vErrors.length;
-            }
-          }
-          else if(tag0 === "notifications/resources/list_changed"){
-            const _errs5 = errors;
-            if(errors === _errs5){
-              if(data && typeof data == "object" && !Array.isArray(data)){
-                let missing1;
-                if((data.method === undefined) && (missing1 = "method")){
-                  validate131.errors = [{instancePath,schemaPath:"ResourceListChangedNotification/required",keyword:"required",params:{missingProperty: missing1}}];
-                  return false;
-                }
-                else {
-                  const prop415 = data.method;
-                  if(prop415 !== undefined){
-                    let data0 = prop415;
-                    const _errs7 = errors;
-                    if(typeof data0 !== "string"){
-                      validate131.errors = [{instancePath:instancePath+"/method",schemaPath:"ResourceListChangedNotification/properties/method/type",keyword:"type",params:{type: "string"}}];
-                      return false;
-                    }
-                    if("notifications/resources/list_changed" !== data0){
-                      validate131.errors = [{instancePath:instancePath+"/method",schemaPath:"ResourceListChangedNotification/properties/method/const",keyword:"const",params:{allowedValue: "notifications/resources/list_changed"}}];
-                      return false;
-                    }
-                    var valid5 = _errs7 === errors;
-                  }
-                  else {
-                    var valid5 = true;
-                  }
-                  if(valid5){
-                    const prop416 = data.params;
-                    if(prop416 !== undefined){
-                      let data1 = prop416;
-                      const _errs9 = errors;
-                      if(errors === _errs9){
-                        if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                          const prop417 = data1._meta;
-                          if(prop417 !== undefined){
-                            let data2 = prop417;
-                            const _errs12 = errors;
-                            if(errors === _errs12){
-                              if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                              }
-                              else {
-                                validate131.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"ResourceListChangedNotification/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-                                return false;
-                              }
-                            }
-                          }
-                        }
-                        else {
-                          validate131.errors = [{instancePath:instancePath+"/params",schemaPath:"ResourceListChangedNotification/properties/params/type",keyword:"type",params:{type: "object"}}];
-                          return false;
-                        }
-                      }
-                      var valid5 = _errs9 === errors;
-                    }
-                    else {
-                      var valid5 = true;
-                    }
-                  }
-                }
-              }
-              else {
-                validate131.errors = [{instancePath,schemaPath:"ResourceListChangedNotification/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-          }
-          else if(tag0 === "notifications/resources/updated"){
-            const _errs16 = errors;
-            if(errors === _errs16){
-              if(data && typeof data == "object" && !Array.isArray(data)){
-                let missing2;
-                if(((data.method === undefined) && (missing2 = "method")) || ((data.params === undefined) && (missing2 = "params"))){
-                  validate131.errors = [{instancePath,schemaPath:"ResourceUpdatedNotification/required",keyword:"required",params:{missingProperty: missing2}}];
-                  return false;
-                }
-                else {
-                  const prop418 = data.method;
-                  if(prop418 !== undefined){
-                    let data3 = prop418;
-                    const _errs18 = errors;
-                    if(typeof data3 !== "string"){
-                      validate131.errors = [{instancePath:instancePath+"/method",schemaPath:"ResourceUpdatedNotification/properties/method/type",keyword:"type",params:{type: "string"}}];
-                      return false;
-                    }
-                    if("notifications/resources/updated" !== data3){
-                      validate131.errors = [{instancePath:instancePath+"/method",schemaPath:"ResourceUpdatedNotification/properties/method/const",keyword:"const",params:{allowedValue: "notifications/resources/updated"}}];
-                      return false;
-                    }
-                    var valid9 = _errs18 === errors;
-                  }
-                  else {
-                    var valid9 = true;
-                  }
-                  if(valid9){
-                    const prop419 = data.params;
-                    if(prop419 !== undefined){
-                      let data4 = prop419;
-                      const _errs20 = errors;
-                      if(errors === _errs20){
-                        if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-                          let missing3;
-                          if((data4.uri === undefined) && (missing3 = "uri")){
-                            validate131.errors = [{instancePath:instancePath+"/params",schemaPath:"ResourceUpdatedNotification/properties/params/required",keyword:"required",params:{missingProperty: missing3}}];
-                            return false;
-                          }
-                          else {
-                            const prop420 = data4.uri;
-                            if(prop420 !== undefined){
-                              if(typeof prop420 !== "string"){
-                                validate131.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"ResourceUpdatedNotification/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
-                                return false;
-                              }
-                            }
-                          }
-                        }
-                        else {
-                          validate131.errors = [{instancePath:instancePath+"/params",schemaPath:"ResourceUpdatedNotification/properties/params/type",keyword:"type",params:{type: "object"}}];
-                          return false;
-                        }
-                      }
-                      var valid9 = _errs20 === errors;
-                    }
-                    else {
-                      var valid9 = true;
-                    }
-                  }
-                }
-              }
-              else {
-                validate131.errors = [{instancePath,schemaPath:"ResourceUpdatedNotification/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-          }
-          else if(tag0 === "notifications/prompts/list_changed"){
-            const _errs25 = errors;
-            if(errors === _errs25){
-              if(data && typeof data == "object" && !Array.isArray(data)){
-                let missing4;
-                if((data.method === undefined) && (missing4 = "method")){
-                  validate131.errors = [{instancePath,schemaPath:"PromptListChangedNotification/required",keyword:"required",params:{missingProperty: missing4}}];
-                  return false;
-                }
-                else {
-                  const prop421 = data.method;
-                  if(prop421 !== undefined){
-                    let data6 = prop421;
-                    const _errs27 = errors;
-                    if(typeof data6 !== "string"){
-                      validate131.errors = [{instancePath:instancePath+"/method",schemaPath:"PromptListChangedNotification/properties/method/type",keyword:"type",params:{type: "string"}}];
-                      return false;
-                    }
-                    if("notifications/prompts/list_changed" !== data6){
-                      validate131.errors = [{instancePath:instancePath+"/method",schemaPath:"PromptListChangedNotification/properties/method/const",keyword:"const",params:{allowedValue: "notifications/prompts/list_changed"}}];
-                      return false;
-                    }
-                    var valid13 = _errs27 === errors;
-                  }
-                  else {
-                    var valid13 = true;
-                  }
-                  if(valid13){
-                    const prop422 = data.params;
-                    if(prop422 !== undefined){
-                      let data7 = prop422;
-                      const _errs29 = errors;
-                      if(errors === _errs29){
-                        if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
-                          const prop423 = data7._meta;
-                          if(prop423 !== undefined){
-                            let data8 = prop423;
-                            const _errs32 = errors;
-                            if(errors === _errs32){
-                              if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
-                              }
-                              else {
-                                validate131.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"PromptListChangedNotification/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-                                return false;
-                              }
-                            }
-                          }
-                        }
-                        else {
-                          validate131.errors = [{instancePath:instancePath+"/params",schemaPath:"PromptListChangedNotification/properties/params/type",keyword:"type",params:{type: "object"}}];
-                          return false;
-                        }
-                      }
-                      var valid13 = _errs29 === errors;
-                    }
-                    else {
-                      var valid13 = true;
-                    }
-                  }
-                }
-              }
-              else {
-                validate131.errors = [{instancePath,schemaPath:"PromptListChangedNotification/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-          }
-          else if(tag0 === "notifications/tools/list_changed"){
-            const _errs36 = errors;
-            if(errors === _errs36){
-              if(data && typeof data == "object" && !Array.isArray(data)){
-                let missing5;
-                if((data.method === undefined) && (missing5 = "method")){
-                  validate131.errors = [{instancePath,schemaPath:"ToolListChangedNotification/required",keyword:"required",params:{missingProperty: missing5}}];
-                  return false;
-                }
-                else {
-                  const prop424 = data.method;
-                  if(prop424 !== undefined){
-                    let data9 = prop424;
-                    const _errs38 = errors;
-                    if(typeof data9 !== "string"){
-                      validate131.errors = [{instancePath:instancePath+"/method",schemaPath:"ToolListChangedNotification/properties/method/type",keyword:"type",params:{type: "string"}}];
-                      return false;
-                    }
-                    if("notifications/tools/list_changed" !== data9){
-                      validate131.errors = [{instancePath:instancePath+"/method",schemaPath:"ToolListChangedNotification/properties/method/const",keyword:"const",params:{allowedValue: "notifications/tools/list_changed"}}];
-                      return false;
-                    }
-                    var valid17 = _errs38 === errors;
-                  }
-                  else {
-                    var valid17 = true;
-                  }
-                  if(valid17){
-                    const prop425 = data.params;
-                    if(prop425 !== undefined){
-                      let data10 = prop425;
-                      const _errs40 = errors;
-                      if(errors === _errs40){
-                        if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
-                          const prop426 = data10._meta;
-                          if(prop426 !== undefined){
-                            let data11 = prop426;
-                            const _errs43 = errors;
-                            if(errors === _errs43){
-                              if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
-                              }
-                              else {
-                                validate131.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"ToolListChangedNotification/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-                                return false;
-                              }
-                            }
-                          }
-                        }
-                        else {
-                          validate131.errors = [{instancePath:instancePath+"/params",schemaPath:"ToolListChangedNotification/properties/params/type",keyword:"type",params:{type: "object"}}];
-                          return false;
-                        }
-                      }
-                      var valid17 = _errs40 === errors;
-                    }
-                    else {
-                      var valid17 = true;
-                    }
-                  }
-                }
-              }
-              else {
-                validate131.errors = [{instancePath,schemaPath:"ToolListChangedNotification/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-          }
-          else if(tag0 === "notifications/message"){
-            if(!(validate108(data))){
-              vErrors = vErrors === null ? rebaseErrors(validate108.errors, instancePath) : vErrors.concat(rebaseErrors(validate108.errors, instancePath));
-              errors = vErrors.length;
-            }
-          }
-          else {
-            validate131.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "method", tagValue: tag0}}];
-            return false;
-          }
-        }
-        else {
-          validate131.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "method", tagValue: tag0}}];
-          return false;
-        }
-      }
-    }
-    else {
-      validate131.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate131.errors = vErrors;
-  return errors === 0;
+function validate131(data, valCxt){
+"use strict"; /*# sourceURL="ServerNotification" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if((data.method === undefined) && (missing0 = "method")){
+validate131.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+var tag0 = data.method;
+if(typeof tag0 == "string"){
+if(tag0 === "notifications/cancelled"){
+if(!(validate33(data))){
+vErrors = vErrors === null ? func0(validate33.errors, instancePath) : vErrors.concat(func0(validate33.errors, instancePath));
+errors = vErrors.length;
+}
+}
+else if(tag0 === "notifications/progress"){
+if(!(validate36(data))){
+vErrors = vErrors === null ? func0(validate36.errors, instancePath) : vErrors.concat(func0(validate36.errors, instancePath));
+errors = vErrors.length;
+}
+}
+else if(tag0 === "notifications/resources/list_changed"){
+var _errs5 = errors;
+if(errors === _errs5){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing1;
+if((data.method === undefined) && (missing1 = "method")){
+validate131.errors = [{instancePath:instancePath,schemaPath:"ResourceListChangedNotification/required",keyword:"required",params:{missingProperty: missing1}}];
+return false;
+}
+else {
+if(data.method !== undefined){
+var data0 = data.method;
+var _errs7 = errors;
+if(typeof data0 !== "string"){
+validate131.errors = [{instancePath:instancePath+"/method",schemaPath:"ResourceListChangedNotification/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("notifications/resources/list_changed" !== data0){
+validate131.errors = [{instancePath:instancePath+"/method",schemaPath:"ResourceListChangedNotification/properties/method/const",keyword:"const",params:{allowedValue: "notifications/resources/list_changed"}}];
+return false;
+}
+var valid5 = _errs7 === errors;
+}
+else {
+var valid5 = true;
+}
+if(valid5){
+if(data.params !== undefined){
+var data1 = data.params;
+var _errs9 = errors;
+if(errors === _errs9){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(data1._meta !== undefined){
+var data2 = data1._meta;
+var _errs12 = errors;
+if(errors === _errs12){
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+}
+else {
+validate131.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"ResourceListChangedNotification/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+}
+}
+else {
+validate131.errors = [{instancePath:instancePath+"/params",schemaPath:"ResourceListChangedNotification/properties/params/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid5 = _errs9 === errors;
+}
+else {
+var valid5 = true;
+}
+}
+}
+}
+else {
+validate131.errors = [{instancePath:instancePath,schemaPath:"ResourceListChangedNotification/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+}
+else if(tag0 === "notifications/resources/updated"){
+var _errs16 = errors;
+if(errors === _errs16){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing2;
+if(((data.method === undefined) && (missing2 = "method")) || ((data.params === undefined) && (missing2 = "params"))){
+validate131.errors = [{instancePath:instancePath,schemaPath:"ResourceUpdatedNotification/required",keyword:"required",params:{missingProperty: missing2}}];
+return false;
+}
+else {
+if(data.method !== undefined){
+var data3 = data.method;
+var _errs18 = errors;
+if(typeof data3 !== "string"){
+validate131.errors = [{instancePath:instancePath+"/method",schemaPath:"ResourceUpdatedNotification/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("notifications/resources/updated" !== data3){
+validate131.errors = [{instancePath:instancePath+"/method",schemaPath:"ResourceUpdatedNotification/properties/method/const",keyword:"const",params:{allowedValue: "notifications/resources/updated"}}];
+return false;
+}
+var valid9 = _errs18 === errors;
+}
+else {
+var valid9 = true;
+}
+if(valid9){
+if(data.params !== undefined){
+var data4 = data.params;
+var _errs20 = errors;
+if(errors === _errs20){
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+var missing3;
+if((data4.uri === undefined) && (missing3 = "uri")){
+validate131.errors = [{instancePath:instancePath+"/params",schemaPath:"ResourceUpdatedNotification/properties/params/required",keyword:"required",params:{missingProperty: missing3}}];
+return false;
+}
+else {
+if(data4.uri !== undefined){
+if(typeof data4.uri !== "string"){
+validate131.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"ResourceUpdatedNotification/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+}
+}
+}
+else {
+validate131.errors = [{instancePath:instancePath+"/params",schemaPath:"ResourceUpdatedNotification/properties/params/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid9 = _errs20 === errors;
+}
+else {
+var valid9 = true;
+}
+}
+}
+}
+else {
+validate131.errors = [{instancePath:instancePath,schemaPath:"ResourceUpdatedNotification/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+}
+else if(tag0 === "notifications/prompts/list_changed"){
+var _errs25 = errors;
+if(errors === _errs25){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing4;
+if((data.method === undefined) && (missing4 = "method")){
+validate131.errors = [{instancePath:instancePath,schemaPath:"PromptListChangedNotification/required",keyword:"required",params:{missingProperty: missing4}}];
+return false;
+}
+else {
+if(data.method !== undefined){
+var data6 = data.method;
+var _errs27 = errors;
+if(typeof data6 !== "string"){
+validate131.errors = [{instancePath:instancePath+"/method",schemaPath:"PromptListChangedNotification/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("notifications/prompts/list_changed" !== data6){
+validate131.errors = [{instancePath:instancePath+"/method",schemaPath:"PromptListChangedNotification/properties/method/const",keyword:"const",params:{allowedValue: "notifications/prompts/list_changed"}}];
+return false;
+}
+var valid13 = _errs27 === errors;
+}
+else {
+var valid13 = true;
+}
+if(valid13){
+if(data.params !== undefined){
+var data7 = data.params;
+var _errs29 = errors;
+if(errors === _errs29){
+if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+if(data7._meta !== undefined){
+var data8 = data7._meta;
+var _errs32 = errors;
+if(errors === _errs32){
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+}
+else {
+validate131.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"PromptListChangedNotification/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+}
+}
+else {
+validate131.errors = [{instancePath:instancePath+"/params",schemaPath:"PromptListChangedNotification/properties/params/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid13 = _errs29 === errors;
+}
+else {
+var valid13 = true;
+}
+}
+}
+}
+else {
+validate131.errors = [{instancePath:instancePath,schemaPath:"PromptListChangedNotification/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+}
+else if(tag0 === "notifications/tools/list_changed"){
+var _errs36 = errors;
+if(errors === _errs36){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing5;
+if((data.method === undefined) && (missing5 = "method")){
+validate131.errors = [{instancePath:instancePath,schemaPath:"ToolListChangedNotification/required",keyword:"required",params:{missingProperty: missing5}}];
+return false;
+}
+else {
+if(data.method !== undefined){
+var data9 = data.method;
+var _errs38 = errors;
+if(typeof data9 !== "string"){
+validate131.errors = [{instancePath:instancePath+"/method",schemaPath:"ToolListChangedNotification/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("notifications/tools/list_changed" !== data9){
+validate131.errors = [{instancePath:instancePath+"/method",schemaPath:"ToolListChangedNotification/properties/method/const",keyword:"const",params:{allowedValue: "notifications/tools/list_changed"}}];
+return false;
+}
+var valid17 = _errs38 === errors;
+}
+else {
+var valid17 = true;
+}
+if(valid17){
+if(data.params !== undefined){
+var data10 = data.params;
+var _errs40 = errors;
+if(errors === _errs40){
+if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
+if(data10._meta !== undefined){
+var data11 = data10._meta;
+var _errs43 = errors;
+if(errors === _errs43){
+if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
+}
+else {
+validate131.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"ToolListChangedNotification/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+}
+}
+else {
+validate131.errors = [{instancePath:instancePath+"/params",schemaPath:"ToolListChangedNotification/properties/params/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid17 = _errs40 === errors;
+}
+else {
+var valid17 = true;
+}
+}
+}
+}
+else {
+validate131.errors = [{instancePath:instancePath,schemaPath:"ToolListChangedNotification/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+}
+else if(tag0 === "notifications/message"){
+if(!(validate108(data))){
+vErrors = vErrors === null ? func0(validate108.errors, instancePath) : vErrors.concat(func0(validate108.errors, instancePath));
+errors = vErrors.length;
+}
+}
+else {
+validate131.errors = [{instancePath:instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "method", tagValue: tag0}}];
+return false;
+}
+}
+else {
+validate131.errors = [{instancePath:instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "method", tagValue: tag0}}];
+return false;
+}
+}
+}
+else {
+validate131.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate131.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateServerRequest = validate135;
+var schema148 = {"$id":"ServerRequest","type":"object","required":["method"],"discriminator":{"propertyName":"method"},"oneOf":[{"$ref":"PingRequest"},{"$ref":"CreateMessageRequest"},{"$ref":"ListRootsRequest"},{"$ref":"ElicitRequest"}]};
 
-// prettier-ignore
-const schema148 = {"$id":"ServerRequest","type":"object","required":["method"],"discriminator":{"propertyName":"method"},"oneOf":[{"$ref":"PingRequest"},{"$ref":"CreateMessageRequest"},{"$ref":"ListRootsRequest"},{"$ref":"ElicitRequest"}]};
-
-// prettier-ignore
-function validate135(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="ServerRequest" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.method === undefined) && (missing0 = "method")){
-        validate135.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const tag0 = data.method;
-        if(typeof tag0 == "string"){
-          if(tag0 === "ping"){
-            if(!(validate41(data))){
-              vErrors = vErrors === null ? rebaseErrors(validate41.errors, instancePath) : vErrors.concat(rebaseErrors(validate41.errors, instancePath));
-              errors = vErrors.length;
-            }
-          }
-          else if(tag0 === "sampling/createMessage"){
-            if(!(validate57(data))){
-              vErrors = vErrors === null ? rebaseErrors(validate57.errors, instancePath) : vErrors.concat(rebaseErrors(validate57.errors, instancePath));
-              errors = vErrors.length;
-            }
-          }
-          else if(tag0 === "roots/list"){
-            if(!(validate102(data))){
-              vErrors = vErrors === null ? rebaseErrors(validate102.errors, instancePath) : vErrors.concat(rebaseErrors(validate102.errors, instancePath));
-              errors = vErrors.length;
-            }
-          }
-          else if(tag0 === "elicitation/create"){
-            if(!(validate66(data))){
-              vErrors = vErrors === null ? rebaseErrors(validate66.errors, instancePath) : vErrors.concat(rebaseErrors(validate66.errors, instancePath));
-              errors = vErrors.length;
-            }
-          }
-          else {
-            validate135.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "method", tagValue: tag0}}];
-            return false;
-          }
-        }
-        else {
-          validate135.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "method", tagValue: tag0}}];
-          return false;
-        }
-      }
-    }
-    else {
-      validate135.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate135.errors = vErrors;
-  return errors === 0;
+function validate135(data, valCxt){
+"use strict"; /*# sourceURL="ServerRequest" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if((data.method === undefined) && (missing0 = "method")){
+validate135.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+var tag0 = data.method;
+if(typeof tag0 == "string"){
+if(tag0 === "ping"){
+if(!(validate41(data))){
+vErrors = vErrors === null ? func0(validate41.errors, instancePath) : vErrors.concat(func0(validate41.errors, instancePath));
+errors = vErrors.length;
+}
+}
+else if(tag0 === "sampling/createMessage"){
+if(!(validate57(data))){
+vErrors = vErrors === null ? func0(validate57.errors, instancePath) : vErrors.concat(func0(validate57.errors, instancePath));
+errors = vErrors.length;
+}
+}
+else if(tag0 === "roots/list"){
+if(!(validate102(data))){
+vErrors = vErrors === null ? func0(validate102.errors, instancePath) : vErrors.concat(func0(validate102.errors, instancePath));
+errors = vErrors.length;
+}
+}
+else if(tag0 === "elicitation/create"){
+if(!(validate66(data))){
+vErrors = vErrors === null ? func0(validate66.errors, instancePath) : vErrors.concat(func0(validate66.errors, instancePath));
+errors = vErrors.length;
+}
+}
+else {
+validate135.errors = [{instancePath:instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "method", tagValue: tag0}}];
+return false;
+}
+}
+else {
+validate135.errors = [{instancePath:instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "method", tagValue: tag0}}];
+return false;
+}
+}
+}
+else {
+validate135.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate135.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateServerResult = validate140;
+var schema149 = {"$id":"ServerResult","anyOf":[{"$ref":"Result"},{"$ref":"InitializeResult"},{"$ref":"ListResourcesResult"},{"$ref":"ListResourceTemplatesResult"},{"$ref":"ReadResourceResult"},{"$ref":"ListPromptsResult"},{"$ref":"GetPromptResult"},{"$ref":"ListToolsResult"},{"$ref":"CallToolResult"},{"$ref":"CompleteResult"}]};
 
-// prettier-ignore
-const schema149 = {"$id":"ServerResult","anyOf":[{"$ref":"Result"},{"$ref":"InitializeResult"},{"$ref":"ListResourcesResult"},{"$ref":"ListResourceTemplatesResult"},{"$ref":"ReadResourceResult"},{"$ref":"ListPromptsResult"},{"$ref":"GetPromptResult"},{"$ref":"ListToolsResult"},{"$ref":"CallToolResult"},{"$ref":"CompleteResult"}]};
-
-// prettier-ignore
-function validate140(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="ServerResult" */;
-  let vErrors = null;
-  let errors = 0;
-  const _errs0 = errors;
-  let valid0 = false;
-  const _errs1 = errors;
-  const _errs2 = errors;
-  if(errors === _errs2){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      const prop427 = data._meta;
-      if(prop427 !== undefined){
-        let data0 = prop427;
-        const _errs5 = errors;
-        if(errors === _errs5){
-          if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-          }
-          else {
-            const err0 = {instancePath:instancePath+"/_meta",schemaPath:"Result/properties/_meta/type",keyword:"type",params:{type: "object"}};
-            if(vErrors === null){
-              vErrors = [err0];
-            }
-            else {
-              vErrors.push(err0);
-            }
-            errors++;
-          }
-        }
-      }
-    }
-    else {
-      const err1 = {instancePath,schemaPath:"Result/type",keyword:"type",params:{type: "object"}};
-      if(vErrors === null){
-        vErrors = [err1];
-      }
-      else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-  }
-  var _valid0 = _errs1 === errors;
-  valid0 = valid0 || _valid0;
-  if(!valid0){
-    const _errs8 = errors;
-    if(!(validate78(data))){
-      vErrors = vErrors === null ? rebaseErrors(validate78.errors, instancePath) : vErrors.concat(rebaseErrors(validate78.errors, instancePath));
-      errors = vErrors.length;
-    }
-    var _valid0 = _errs8 === errors;
-    valid0 = valid0 || _valid0;
-    if(!valid0){
-      const _errs9 = errors;
-      if(!(validate98(data))){
-        vErrors = vErrors === null ? rebaseErrors(validate98.errors, instancePath) : vErrors.concat(rebaseErrors(validate98.errors, instancePath));
-        errors = vErrors.length;
-      }
-      var _valid0 = _errs9 === errors;
-      valid0 = valid0 || _valid0;
-      if(!valid0){
-        const _errs10 = errors;
-        if(!(validate93(data))){
-          vErrors = vErrors === null ? rebaseErrors(validate93.errors, instancePath) : vErrors.concat(rebaseErrors(validate93.errors, instancePath));
-          errors = vErrors.length;
-        }
-        var _valid0 = _errs10 === errors;
-        valid0 = valid0 || _valid0;
-        if(!valid0){
-          const _errs11 = errors;
-          if(!(validate119(data))){
-            vErrors = vErrors === null ? rebaseErrors(validate119.errors, instancePath) : vErrors.concat(rebaseErrors(validate119.errors, instancePath));
-            errors = vErrors.length;
-          }
-          var _valid0 = _errs11 === errors;
-          valid0 = valid0 || _valid0;
-          if(!valid0){
-            const _errs12 = errors;
-            if(!(validate89(data))){
-              vErrors = vErrors === null ? rebaseErrors(validate89.errors, instancePath) : vErrors.concat(rebaseErrors(validate89.errors, instancePath));
-              errors = vErrors.length;
-            }
-            var _valid0 = _errs12 === errors;
-            valid0 = valid0 || _valid0;
-            if(!valid0){
-              const _errs13 = errors;
-              if(!(validate73(data))){
-                vErrors = vErrors === null ? rebaseErrors(validate73.errors, instancePath) : vErrors.concat(rebaseErrors(validate73.errors, instancePath));
-                errors = vErrors.length;
-              }
-              var _valid0 = _errs13 === errors;
-              valid0 = valid0 || _valid0;
-              if(!valid0){
-                const _errs14 = errors;
-                if(!(validate104(data))){
-                  vErrors = vErrors === null ? rebaseErrors(validate104.errors, instancePath) : vErrors.concat(rebaseErrors(validate104.errors, instancePath));
-                  errors = vErrors.length;
-                }
-                var _valid0 = _errs14 === errors;
-                valid0 = valid0 || _valid0;
-                if(!valid0){
-                  const _errs15 = errors;
-                  if(!(validate17(data))){
-                    vErrors = vErrors === null ? rebaseErrors(validate17.errors, instancePath) : vErrors.concat(rebaseErrors(validate17.errors, instancePath));
-                    errors = vErrors.length;
-                  }
-                  var _valid0 = _errs15 === errors;
-                  valid0 = valid0 || _valid0;
-                  if(!valid0){
-                    const _errs16 = errors;
-                    const _errs17 = errors;
-                    if(errors === _errs17){
-                      if(data && typeof data == "object" && !Array.isArray(data)){
-                        let missing0;
-                        if((data.completion === undefined) && (missing0 = "completion")){
-                          const err2 = {instancePath,schemaPath:"CompleteResult/required",keyword:"required",params:{missingProperty: missing0}};
-                          if(vErrors === null){
-                            vErrors = [err2];
-                          }
-                          else {
-                            vErrors.push(err2);
-                          }
-                          errors++;
-                        }
-                        else {
-                          const prop428 = data._meta;
-                          if(prop428 !== undefined){
-                            let data1 = prop428;
-                            const _errs19 = errors;
-                            if(errors === _errs19){
-                              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                              }
-                              else {
-                                const err3 = {instancePath:instancePath+"/_meta",schemaPath:"CompleteResult/properties/_meta/type",keyword:"type",params:{type: "object"}};
-                                if(vErrors === null){
-                                  vErrors = [err3];
-                                }
-                                else {
-                                  vErrors.push(err3);
-                                }
-                                errors++;
-                              }
-                            }
-                            var valid4 = _errs19 === errors;
-                          }
-                          else {
-                            var valid4 = true;
-                          }
-                          if(valid4){
-                            const prop429 = data.completion;
-                            if(prop429 !== undefined){
-                              let data2 = prop429;
-                              const _errs22 = errors;
-                              if(errors === _errs22){
-                                if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                                  let missing1;
-                                  if((data2.values === undefined) && (missing1 = "values")){
-                                    const err4 = {instancePath:instancePath+"/completion",schemaPath:"CompleteResult/properties/completion/required",keyword:"required",params:{missingProperty: missing1}};
-                                    if(vErrors === null){
-                                      vErrors = [err4];
-                                    }
-                                    else {
-                                      vErrors.push(err4);
-                                    }
-                                    errors++;
-                                  }
-                                  else {
-                                    const prop430 = data2.hasMore;
-                                    if(prop430 !== undefined){
-                                      const _errs24 = errors;
-                                      if(typeof prop430 !== "boolean"){
-                                        const err5 = {instancePath:instancePath+"/completion/hasMore",schemaPath:"CompleteResult/properties/completion/properties/hasMore/type",keyword:"type",params:{type: "boolean"}};
-                                        if(vErrors === null){
-                                          vErrors = [err5];
-                                        }
-                                        else {
-                                          vErrors.push(err5);
-                                        }
-                                        errors++;
-                                      }
-                                      var valid5 = _errs24 === errors;
-                                    }
-                                    else {
-                                      var valid5 = true;
-                                    }
-                                    if(valid5){
-                                      const prop431 = data2.total;
-                                      if(prop431 !== undefined){
-                                        let data4 = prop431;
-                                        const _errs26 = errors;
-                                        if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
-                                          const err6 = {instancePath:instancePath+"/completion/total",schemaPath:"CompleteResult/properties/completion/properties/total/type",keyword:"type",params:{type: "integer"}};
-                                          if(vErrors === null){
-                                            vErrors = [err6];
-                                          }
-                                          else {
-                                            vErrors.push(err6);
-                                          }
-                                          errors++;
-                                        }
-                                        var valid5 = _errs26 === errors;
-                                      }
-                                      else {
-                                        var valid5 = true;
-                                      }
-                                      if(valid5){
-                                        const prop432 = data2.values;
-                                        if(prop432 !== undefined){
-                                          let data5 = prop432;
-                                          const _errs28 = errors;
-                                          if(errors === _errs28){
-                                            if(Array.isArray(data5)){
-                                              var valid6 = true;
-                                              const len0 = data5.length;
-                                              for(let i0=0; i0<len0; i0++){
-                                                const _errs30 = errors;
-                                                if(typeof data5[i0] !== "string"){
-                                                  const err7 = {instancePath:instancePath+"/completion/values/" + i0,schemaPath:"CompleteResult/properties/completion/properties/values/items/type",keyword:"type",params:{type: "string"}};
-                                                  if(vErrors === null){
-                                                    vErrors = [err7];
-                                                  }
-                                                  else {
-                                                    vErrors.push(err7);
-                                                  }
-                                                  errors++;
-                                                }
-                                                var valid6 = _errs30 === errors;
-                                                if(!valid6){
-                                                  break;
-                                                }
-                                              }
-                                            }
-                                            else {
-                                              const err8 = {instancePath:instancePath+"/completion/values",schemaPath:"CompleteResult/properties/completion/properties/values/type",keyword:"type",params:{type: "array"}};
-                                              if(vErrors === null){
-                                                vErrors = [err8];
-                                              }
-                                              else {
-                                                vErrors.push(err8);
-                                              }
-                                              errors++;
-                                            }
-                                          }
-                                          var valid5 = _errs28 === errors;
-                                        }
-                                        else {
-                                          var valid5 = true;
-                                        }
-                                      }
-                                    }
-                                  }
-                                }
-                                else {
-                                  const err9 = {instancePath:instancePath+"/completion",schemaPath:"CompleteResult/properties/completion/type",keyword:"type",params:{type: "object"}};
-                                  if(vErrors === null){
-                                    vErrors = [err9];
-                                  }
-                                  else {
-                                    vErrors.push(err9);
-                                  }
-                                  errors++;
-                                }
-                              }
-                              var valid4 = _errs22 === errors;
-                            }
-                            else {
-                              var valid4 = true;
-                            }
-                          }
-                        }
-                      }
-                      else {
-                        const err10 = {instancePath,schemaPath:"CompleteResult/type",keyword:"type",params:{type: "object"}};
-                        if(vErrors === null){
-                          vErrors = [err10];
-                        }
-                        else {
-                          vErrors.push(err10);
-                        }
-                        errors++;
-                      }
-                    }
-                    var _valid0 = _errs16 === errors;
-                    valid0 = valid0 || _valid0;
-                  }
-                }
-              }
-            }
-          }
-        }
-      }
-    }
-  }
-  if(!valid0){
-    const err11 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{}};
-    if(vErrors === null){
-      vErrors = [err11];
-    }
-    else {
-      vErrors.push(err11);
-    }
-    errors++;
-    validate140.errors = vErrors;
-    return false;
-  }
-  else {
-    errors = _errs0;
-    if(vErrors !== null){
-      if(_errs0){
-        vErrors.length = _errs0;
-      }
-      else {
-        vErrors = null;
-      }
-    }
-  }
-  validate140.errors = vErrors;
-  return errors === 0;
+function validate140(data, valCxt){
+"use strict"; /*# sourceURL="ServerResult" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+var _errs0 = errors;
+var valid0 = false;
+var _errs1 = errors;
+var _errs2 = errors;
+if(errors === _errs2){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data._meta !== undefined){
+var data0 = data._meta;
+var _errs5 = errors;
+if(errors === _errs5){
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+}
+else {
+var err0 = {instancePath:instancePath+"/_meta",schemaPath:"Result/properties/_meta/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+}
+}
+else {
+var err1 = {instancePath:instancePath,schemaPath:"Result/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+var _valid0 = _errs1 === errors;
+valid0 = valid0 || _valid0;
+if(!valid0){
+var _errs8 = errors;
+if(!(validate78(data))){
+vErrors = vErrors === null ? func0(validate78.errors, instancePath) : vErrors.concat(func0(validate78.errors, instancePath));
+errors = vErrors.length;
+}
+var _valid0 = _errs8 === errors;
+valid0 = valid0 || _valid0;
+if(!valid0){
+var _errs9 = errors;
+if(!(validate98(data))){
+vErrors = vErrors === null ? func0(validate98.errors, instancePath) : vErrors.concat(func0(validate98.errors, instancePath));
+errors = vErrors.length;
+}
+var _valid0 = _errs9 === errors;
+valid0 = valid0 || _valid0;
+if(!valid0){
+var _errs10 = errors;
+if(!(validate93(data))){
+vErrors = vErrors === null ? func0(validate93.errors, instancePath) : vErrors.concat(func0(validate93.errors, instancePath));
+errors = vErrors.length;
+}
+var _valid0 = _errs10 === errors;
+valid0 = valid0 || _valid0;
+if(!valid0){
+var _errs11 = errors;
+if(!(validate119(data))){
+vErrors = vErrors === null ? func0(validate119.errors, instancePath) : vErrors.concat(func0(validate119.errors, instancePath));
+errors = vErrors.length;
+}
+var _valid0 = _errs11 === errors;
+valid0 = valid0 || _valid0;
+if(!valid0){
+var _errs12 = errors;
+if(!(validate89(data))){
+vErrors = vErrors === null ? func0(validate89.errors, instancePath) : vErrors.concat(func0(validate89.errors, instancePath));
+errors = vErrors.length;
+}
+var _valid0 = _errs12 === errors;
+valid0 = valid0 || _valid0;
+if(!valid0){
+var _errs13 = errors;
+if(!(validate73(data))){
+vErrors = vErrors === null ? func0(validate73.errors, instancePath) : vErrors.concat(func0(validate73.errors, instancePath));
+errors = vErrors.length;
+}
+var _valid0 = _errs13 === errors;
+valid0 = valid0 || _valid0;
+if(!valid0){
+var _errs14 = errors;
+if(!(validate104(data))){
+vErrors = vErrors === null ? func0(validate104.errors, instancePath) : vErrors.concat(func0(validate104.errors, instancePath));
+errors = vErrors.length;
+}
+var _valid0 = _errs14 === errors;
+valid0 = valid0 || _valid0;
+if(!valid0){
+var _errs15 = errors;
+if(!(validate17(data))){
+vErrors = vErrors === null ? func0(validate17.errors, instancePath) : vErrors.concat(func0(validate17.errors, instancePath));
+errors = vErrors.length;
+}
+var _valid0 = _errs15 === errors;
+valid0 = valid0 || _valid0;
+if(!valid0){
+var _errs16 = errors;
+var _errs17 = errors;
+if(errors === _errs17){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if((data.completion === undefined) && (missing0 = "completion")){
+var err2 = {instancePath:instancePath,schemaPath:"CompleteResult/required",keyword:"required",params:{missingProperty: missing0}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+else {
+if(data._meta !== undefined){
+var data1 = data._meta;
+var _errs19 = errors;
+if(errors === _errs19){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+}
+else {
+var err3 = {instancePath:instancePath+"/_meta",schemaPath:"CompleteResult/properties/_meta/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+var valid4 = _errs19 === errors;
+}
+else {
+var valid4 = true;
+}
+if(valid4){
+if(data.completion !== undefined){
+var data2 = data.completion;
+var _errs22 = errors;
+if(errors === _errs22){
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+var missing1;
+if((data2.values === undefined) && (missing1 = "values")){
+var err4 = {instancePath:instancePath+"/completion",schemaPath:"CompleteResult/properties/completion/required",keyword:"required",params:{missingProperty: missing1}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+else {
+if(data2.hasMore !== undefined){
+var _errs24 = errors;
+if(typeof data2.hasMore !== "boolean"){
+var err5 = {instancePath:instancePath+"/completion/hasMore",schemaPath:"CompleteResult/properties/completion/properties/hasMore/type",keyword:"type",params:{type: "boolean"}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+var valid5 = _errs24 === errors;
+}
+else {
+var valid5 = true;
+}
+if(valid5){
+if(data2.total !== undefined){
+var data4 = data2.total;
+var _errs26 = errors;
+if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
+var err6 = {instancePath:instancePath+"/completion/total",schemaPath:"CompleteResult/properties/completion/properties/total/type",keyword:"type",params:{type: "integer"}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+var valid5 = _errs26 === errors;
+}
+else {
+var valid5 = true;
+}
+if(valid5){
+if(data2.values !== undefined){
+var data5 = data2.values;
+var _errs28 = errors;
+if(errors === _errs28){
+if(Array.isArray(data5)){
+var valid6 = true;
+var len0 = data5.length;
+for(var i0=0; i0<len0; i0++){
+var _errs30 = errors;
+if(typeof data5[i0] !== "string"){
+var err7 = {instancePath:instancePath+"/completion/values/" + i0,schemaPath:"CompleteResult/properties/completion/properties/values/items/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+var valid6 = _errs30 === errors;
+if(!valid6){
+break;
+}
+}
+}
+else {
+var err8 = {instancePath:instancePath+"/completion/values",schemaPath:"CompleteResult/properties/completion/properties/values/type",keyword:"type",params:{type: "array"}};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+var valid5 = _errs28 === errors;
+}
+else {
+var valid5 = true;
+}
+}
+}
+}
+}
+else {
+var err9 = {instancePath:instancePath+"/completion",schemaPath:"CompleteResult/properties/completion/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+var valid4 = _errs22 === errors;
+}
+else {
+var valid4 = true;
+}
+}
+}
+}
+else {
+var err10 = {instancePath:instancePath,schemaPath:"CompleteResult/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+var _valid0 = _errs16 === errors;
+valid0 = valid0 || _valid0;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+if(!valid0){
+var err11 = {instancePath:instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{}};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+validate140.errors = vErrors;
+return false;
+}
+else {
+errors = _errs0;
+if(vErrors !== null){
+if(_errs0){
+vErrors.length = _errs0;
+}
+else {
+vErrors = null;
+}
+}
+}
+validate140.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateSetLevelRequest = validate42;
 
-// prettier-ignore
 export const validateStringSchema = validate149;
 
-// prettier-ignore
-function validate149(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="StringSchema" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.type === undefined) && (missing0 = "type")){
-        validate149.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop433 = data.description;
-        if(prop433 !== undefined){
-          const _errs1 = errors;
-          if(typeof prop433 !== "string"){
-            validate149.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop434 = data.format;
-          if(prop434 !== undefined){
-            let data1 = prop434;
-            const _errs3 = errors;
-            if(typeof data1 !== "string"){
-              validate149.errors = [{instancePath:instancePath+"/format",schemaPath:"#/properties/format/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            if(!((((data1 === "date") || (data1 === "date-time")) || (data1 === "email")) || (data1 === "uri"))){
-              validate149.errors = [{instancePath:instancePath+"/format",schemaPath:"#/properties/format/enum",keyword:"enum",params:{allowedValues: schema70.properties.format.enum}}];
-              return false;
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            const prop435 = data.maxLength;
-            if(prop435 !== undefined){
-              let data2 = prop435;
-              const _errs5 = errors;
-              if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){
-                validate149.errors = [{instancePath:instancePath+"/maxLength",schemaPath:"#/properties/maxLength/type",keyword:"type",params:{type: "integer"}}];
-                return false;
-              }
-              var valid0 = _errs5 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-            if(valid0){
-              const prop436 = data.minLength;
-              if(prop436 !== undefined){
-                let data3 = prop436;
-                const _errs7 = errors;
-                if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
-                  validate149.errors = [{instancePath:instancePath+"/minLength",schemaPath:"#/properties/minLength/type",keyword:"type",params:{type: "integer"}}];
-                  return false;
-                }
-                var valid0 = _errs7 === errors;
-              }
-              else {
-                var valid0 = true;
-              }
-              if(valid0){
-                const prop437 = data.title;
-                if(prop437 !== undefined){
-                  const _errs9 = errors;
-                  if(typeof prop437 !== "string"){
-                    validate149.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
-                    return false;
-                  }
-                  var valid0 = _errs9 === errors;
-                }
-                else {
-                  var valid0 = true;
-                }
-                if(valid0){
-                  const prop438 = data.type;
-                  if(prop438 !== undefined){
-                    let data5 = prop438;
-                    const _errs11 = errors;
-                    if(typeof data5 !== "string"){
-                      validate149.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
-                      return false;
-                    }
-                    if("string" !== data5){
-                      validate149.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "string"}}];
-                      return false;
-                    }
-                    var valid0 = _errs11 === errors;
-                  }
-                  else {
-                    var valid0 = true;
-                  }
-                }
-              }
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate149.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate149.errors = vErrors;
-  return errors === 0;
+function validate149(data, valCxt){
+"use strict"; /*# sourceURL="StringSchema" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if((data.type === undefined) && (missing0 = "type")){
+validate149.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.description !== undefined){
+var _errs1 = errors;
+if(typeof data.description !== "string"){
+validate149.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.format !== undefined){
+var data1 = data.format;
+var _errs3 = errors;
+if(typeof data1 !== "string"){
+validate149.errors = [{instancePath:instancePath+"/format",schemaPath:"#/properties/format/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if(!((((data1 === "date") || (data1 === "date-time")) || (data1 === "email")) || (data1 === "uri"))){
+validate149.errors = [{instancePath:instancePath+"/format",schemaPath:"#/properties/format/enum",keyword:"enum",params:{allowedValues: schema70.properties.format.enum}}];
+return false;
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.maxLength !== undefined){
+var data2 = data.maxLength;
+var _errs5 = errors;
+if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){
+validate149.errors = [{instancePath:instancePath+"/maxLength",schemaPath:"#/properties/maxLength/type",keyword:"type",params:{type: "integer"}}];
+return false;
+}
+var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.minLength !== undefined){
+var data3 = data.minLength;
+var _errs7 = errors;
+if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
+validate149.errors = [{instancePath:instancePath+"/minLength",schemaPath:"#/properties/minLength/type",keyword:"type",params:{type: "integer"}}];
+return false;
+}
+var valid0 = _errs7 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.title !== undefined){
+var _errs9 = errors;
+if(typeof data.title !== "string"){
+validate149.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs9 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.type !== undefined){
+var data5 = data.type;
+var _errs11 = errors;
+if(typeof data5 !== "string"){
+validate149.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("string" !== data5){
+validate149.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "string"}}];
+return false;
+}
+var valid0 = _errs11 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate149.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate149.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateSubscribeRequest = validate150;
 
-// prettier-ignore
-function validate150(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="SubscribeRequest" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
-        validate150.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop439 = data.method;
-        if(prop439 !== undefined){
-          let data0 = prop439;
-          const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate150.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("resources/subscribe" !== data0){
-            validate150.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "resources/subscribe"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop440 = data.params;
-          if(prop440 !== undefined){
-            let data1 = prop440;
-            const _errs3 = errors;
-            if(errors === _errs3){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                let missing1;
-                if((data1.uri === undefined) && (missing1 = "uri")){
-                  validate150.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
-                  return false;
-                }
-                else {
-                  const prop441 = data1.uri;
-                  if(prop441 !== undefined){
-                    if(typeof prop441 !== "string"){
-                      validate150.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"#/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
-                      return false;
-                    }
-                  }
-                }
-              }
-              else {
-                validate150.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate150.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate150.errors = vErrors;
-  return errors === 0;
+function validate150(data, valCxt){
+"use strict"; /*# sourceURL="SubscribeRequest" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
+validate150.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.method !== undefined){
+var data0 = data.method;
+var _errs1 = errors;
+if(typeof data0 !== "string"){
+validate150.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("resources/subscribe" !== data0){
+validate150.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "resources/subscribe"}}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.params !== undefined){
+var data1 = data.params;
+var _errs3 = errors;
+if(errors === _errs3){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+var missing1;
+if((data1.uri === undefined) && (missing1 = "uri")){
+validate150.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
+return false;
+}
+else {
+if(data1.uri !== undefined){
+if(typeof data1.uri !== "string"){
+validate150.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"#/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+}
+}
+}
+else {
+validate150.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate150.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate150.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateTextContent = validate19;
 
-// prettier-ignore
 export const validateTextResourceContents = validate151;
 
-// prettier-ignore
-function validate151(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="TextResourceContents" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.text === undefined) && (missing0 = "text")) || ((data.uri === undefined) && (missing0 = "uri"))){
-        validate151.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop442 = data._meta;
-        if(prop442 !== undefined){
-          let data0 = prop442;
-          const _errs1 = errors;
-          if(errors === _errs1){
-            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-            }
-            else {
-              validate151.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-              return false;
-            }
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop443 = data.mimeType;
-          if(prop443 !== undefined){
-            const _errs4 = errors;
-            if(typeof prop443 !== "string"){
-              validate151.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            var valid0 = _errs4 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            const prop444 = data.text;
-            if(prop444 !== undefined){
-              const _errs6 = errors;
-              if(typeof prop444 !== "string"){
-                validate151.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"}}];
-                return false;
-              }
-              var valid0 = _errs6 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-            if(valid0){
-              const prop445 = data.uri;
-              if(prop445 !== undefined){
-                const _errs8 = errors;
-                if(typeof prop445 !== "string"){
-                  validate151.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
-                  return false;
-                }
-                var valid0 = _errs8 === errors;
-              }
-              else {
-                var valid0 = true;
-              }
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate151.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate151.errors = vErrors;
-  return errors === 0;
+function validate151(data, valCxt){
+"use strict"; /*# sourceURL="TextResourceContents" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if(((data.text === undefined) && (missing0 = "text")) || ((data.uri === undefined) && (missing0 = "uri"))){
+validate151.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data._meta !== undefined){
+var data0 = data._meta;
+var _errs1 = errors;
+if(errors === _errs1){
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+}
+else {
+validate151.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.mimeType !== undefined){
+var _errs4 = errors;
+if(typeof data.mimeType !== "string"){
+validate151.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.text !== undefined){
+var _errs6 = errors;
+if(typeof data.text !== "string"){
+validate151.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.uri !== undefined){
+var _errs8 = errors;
+if(typeof data.uri !== "string"){
+validate151.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+else {
+validate151.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate151.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateTool = validate105;
 
-// prettier-ignore
 export const validateToolAnnotations = validate152;
 
-// prettier-ignore
-function validate152(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="ToolAnnotations" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      const prop446 = data.destructiveHint;
-      if(prop446 !== undefined){
-        const _errs1 = errors;
-        if(typeof prop446 !== "boolean"){
-          validate152.errors = [{instancePath:instancePath+"/destructiveHint",schemaPath:"#/properties/destructiveHint/type",keyword:"type",params:{type: "boolean"}}];
-          return false;
-        }
-        var valid0 = _errs1 === errors;
-      }
-      else {
-        var valid0 = true;
-      }
-      if(valid0){
-        const prop447 = data.idempotentHint;
-        if(prop447 !== undefined){
-          const _errs3 = errors;
-          if(typeof prop447 !== "boolean"){
-            validate152.errors = [{instancePath:instancePath+"/idempotentHint",schemaPath:"#/properties/idempotentHint/type",keyword:"type",params:{type: "boolean"}}];
-            return false;
-          }
-          var valid0 = _errs3 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop448 = data.openWorldHint;
-          if(prop448 !== undefined){
-            const _errs5 = errors;
-            if(typeof prop448 !== "boolean"){
-              validate152.errors = [{instancePath:instancePath+"/openWorldHint",schemaPath:"#/properties/openWorldHint/type",keyword:"type",params:{type: "boolean"}}];
-              return false;
-            }
-            var valid0 = _errs5 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            const prop449 = data.readOnlyHint;
-            if(prop449 !== undefined){
-              const _errs7 = errors;
-              if(typeof prop449 !== "boolean"){
-                validate152.errors = [{instancePath:instancePath+"/readOnlyHint",schemaPath:"#/properties/readOnlyHint/type",keyword:"type",params:{type: "boolean"}}];
-                return false;
-              }
-              var valid0 = _errs7 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-            if(valid0){
-              const prop450 = data.title;
-              if(prop450 !== undefined){
-                const _errs9 = errors;
-                if(typeof prop450 !== "string"){
-                  validate152.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
-                  return false;
-                }
-                var valid0 = _errs9 === errors;
-              }
-              else {
-                var valid0 = true;
-              }
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate152.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate152.errors = vErrors;
-  return errors === 0;
+function validate152(data, valCxt){
+"use strict"; /*# sourceURL="ToolAnnotations" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.destructiveHint !== undefined){
+var _errs1 = errors;
+if(typeof data.destructiveHint !== "boolean"){
+validate152.errors = [{instancePath:instancePath+"/destructiveHint",schemaPath:"#/properties/destructiveHint/type",keyword:"type",params:{type: "boolean"}}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.idempotentHint !== undefined){
+var _errs3 = errors;
+if(typeof data.idempotentHint !== "boolean"){
+validate152.errors = [{instancePath:instancePath+"/idempotentHint",schemaPath:"#/properties/idempotentHint/type",keyword:"type",params:{type: "boolean"}}];
+return false;
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.openWorldHint !== undefined){
+var _errs5 = errors;
+if(typeof data.openWorldHint !== "boolean"){
+validate152.errors = [{instancePath:instancePath+"/openWorldHint",schemaPath:"#/properties/openWorldHint/type",keyword:"type",params:{type: "boolean"}}];
+return false;
+}
+var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.readOnlyHint !== undefined){
+var _errs7 = errors;
+if(typeof data.readOnlyHint !== "boolean"){
+validate152.errors = [{instancePath:instancePath+"/readOnlyHint",schemaPath:"#/properties/readOnlyHint/type",keyword:"type",params:{type: "boolean"}}];
+return false;
+}
+var valid0 = _errs7 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.title !== undefined){
+var _errs9 = errors;
+if(typeof data.title !== "string"){
+validate152.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs9 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+else {
+validate152.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate152.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateToolListChangedNotification = validate153;
 
-// prettier-ignore
-function validate153(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="ToolListChangedNotification" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.method === undefined) && (missing0 = "method")){
-        validate153.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop451 = data.method;
-        if(prop451 !== undefined){
-          let data0 = prop451;
-          const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate153.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("notifications/tools/list_changed" !== data0){
-            validate153.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/tools/list_changed"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop452 = data.params;
-          if(prop452 !== undefined){
-            let data1 = prop452;
-            const _errs3 = errors;
-            if(errors === _errs3){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                const prop453 = data1._meta;
-                if(prop453 !== undefined){
-                  let data2 = prop453;
-                  const _errs6 = errors;
-                  if(errors === _errs6){
-                    if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                    }
-                    else {
-                      validate153.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-                      return false;
-                    }
-                  }
-                }
-              }
-              else {
-                validate153.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate153.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate153.errors = vErrors;
-  return errors === 0;
+function validate153(data, valCxt){
+"use strict"; /*# sourceURL="ToolListChangedNotification" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if((data.method === undefined) && (missing0 = "method")){
+validate153.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.method !== undefined){
+var data0 = data.method;
+var _errs1 = errors;
+if(typeof data0 !== "string"){
+validate153.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("notifications/tools/list_changed" !== data0){
+validate153.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/tools/list_changed"}}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.params !== undefined){
+var data1 = data.params;
+var _errs3 = errors;
+if(errors === _errs3){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(data1._meta !== undefined){
+var data2 = data1._meta;
+var _errs6 = errors;
+if(errors === _errs6){
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+}
+else {
+validate153.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"#/properties/params/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+}
+}
+else {
+validate153.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate153.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate153.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateUnsubscribeRequest = validate154;
 
-// prettier-ignore
-function validate154(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="UnsubscribeRequest" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
-        validate154.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop454 = data.method;
-        if(prop454 !== undefined){
-          let data0 = prop454;
-          const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate154.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("resources/unsubscribe" !== data0){
-            validate154.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "resources/unsubscribe"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop455 = data.params;
-          if(prop455 !== undefined){
-            let data1 = prop455;
-            const _errs3 = errors;
-            if(errors === _errs3){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                let missing1;
-                if((data1.uri === undefined) && (missing1 = "uri")){
-                  validate154.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
-                  return false;
-                }
-                else {
-                  const prop456 = data1.uri;
-                  if(prop456 !== undefined){
-                    if(typeof prop456 !== "string"){
-                      validate154.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"#/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
-                      return false;
-                    }
-                  }
-                }
-              }
-              else {
-                validate154.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate154.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate154.errors = vErrors;
-  return errors === 0;
+function validate154(data, valCxt){
+"use strict"; /*# sourceURL="UnsubscribeRequest" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
+validate154.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.method !== undefined){
+var data0 = data.method;
+var _errs1 = errors;
+if(typeof data0 !== "string"){
+validate154.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("resources/unsubscribe" !== data0){
+validate154.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "resources/unsubscribe"}}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.params !== undefined){
+var data1 = data.params;
+var _errs3 = errors;
+if(errors === _errs3){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+var missing1;
+if((data1.uri === undefined) && (missing1 = "uri")){
+validate154.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
+return false;
+}
+else {
+if(data1.uri !== undefined){
+if(typeof data1.uri !== "string"){
+validate154.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"#/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+}
+}
+}
+else {
+validate154.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate154.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate154.errors = vErrors;
+return errors === 0;
 }

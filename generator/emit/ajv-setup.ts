@@ -1,21 +1,30 @@
 /**
  * How mcp-gen sets up ajv for the validators it compiles: the options and
- * the one keyword of its own. Kept apart from emit-validators.ts so that
+ * the two keywords of its own. Kept apart from emit-validators.ts so that
  * compiling the same schemas at run time (the cold-start benchmark) uses
  * exactly this set-up without loading the emitter.
+ *
+ * Nothing edits ajv's output afterwards: what mcp-gen changes in the
+ * generated code, it changes through ajv's keyword API, so ajv writes it.
  */
-import { _, type Ajv, type Options } from "ajv";
+import { _, Name, type Ajv, type KeywordCxt, type Options } from "ajv";
+import { strConcat } from "ajv/dist/compile/codegen/index.js";
+import { resolveRef, SchemaEnv } from "ajv/dist/compile/index.js";
+import { getValidate } from "ajv/dist/vocabularies/core/ref.js";
 import { JSON_VALUE_KEYWORD } from "./names.js";
-import { SUPPORT_MODULE } from "./paths.js";
-import { isJsonValue } from "./static/support.js";
+import { isJsonValue, rebaseErrors } from "./static/support.js";
 
 /**
  * ajv's options for the generated code. `inlineRefs` inlines small
  * referenced definitions into their callers; `discriminator` lets unions
  * tagged by a constant property check only the branch the tag names.
+ * `code.es5` makes each validator take its context as one plain parameter
+ * (`function validate12(data, valCxt)`) instead of destructuring it with
+ * defaults, which costs an object on every call made without one (as the
+ * `$ref` keyword below makes them).
  */
 export const AJV_OPTIONS: Readonly<Options> = {
-  code: { source: true, esm: true, lines: true },
+  code: { source: true, esm: true, lines: true, es5: true },
   inlineRefs: true,
   messages: false,
   strict: false,
@@ -25,23 +34,85 @@ export const AJV_OPTIONS: Readonly<Options> = {
   discriminator: true,
 };
 
+/** The support functions the keywords' code calls, by the name the generated module imports them as. */
+export const KEYWORD_HELPERS = ["isJsonValue", "rebaseErrors"] as const;
+
 /**
- * Adds mcp-gen's keywords to an ajv instance. The JSON-value keyword calls
- * `isJsonValue` from the support module; in standalone code that call is
- * `require(<support module>).isJsonValue`, which the emitter turns into an
- * import.
+ * Adds mcp-gen's keywords to an ajv instance: the JSON-value keyword, and
+ * its own `$ref`. In standalone code both call support functions by name
+ * (`isJsonValue`, `rebaseErrors`), which the generated module imports.
  */
 export function addMcpKeywords(ajv: Ajv): Ajv {
   ajv.addKeyword({
     keyword: JSON_VALUE_KEYWORD,
     schemaType: "boolean",
     code(cxt) {
-      const check = cxt.gen.scopeValue("func", {
-        ref: isJsonValue,
-        code: _`require(${SUPPORT_MODULE}).isJsonValue`,
-      });
+      const check = cxt.gen.scopeValue("func", { ref: isJsonValue, code: _`isJsonValue` });
       cxt.fail(_`!${check}(${cxt.data})`);
     },
   });
+  const ajvRef = ajv.getKeyword("$ref");
+  if (typeof ajvRef !== "object" || !("code" in ajvRef))
+    throw new Error("ajv has no $ref keyword to extend");
+  const ajvRefCode = ajvRef.code;
+  ajv.removeKeyword("$ref");
+  ajv.addKeyword({
+    keyword: "$ref",
+    schemaType: "string",
+    code: (cxt) => callReference(cxt, () => ajvRefCode(cxt)),
+  });
   return ajv;
+}
+
+const INSTANCE_PATH = new Name("instancePath");
+const V_ERRORS = new Name("vErrors");
+const ERRORS = new Name("errors");
+
+/**
+ * `$ref` to a definition compiled on its own: the referenced validator is
+ * called with the value alone, and only when it fails are its errors
+ * given the path they were found at.
+ *
+ *   ajv:     if(!(validate12(data.params, {instancePath: instancePath+"/params", parentData: data, parentDataProperty: "params", rootData}))){
+ *              vErrors = vErrors === null ? validate12.errors : vErrors.concat(validate12.errors);
+ *   mcp-gen: if(!(validate12(data.params))){
+ *              vErrors = vErrors === null ? rebaseErrors(validate12.errors, instancePath+"/params") : …
+ *
+ * ajv builds that context object on every call, failing or not: most of
+ * the cost of validating small definitions. Everything ajv's own `$ref`
+ * does differently is left to it: references it inlines, references to
+ * the root (`#`), async schemas, and the options under which a callee
+ * reads its context (`passContext`, `$data`, `dynamicRef`) or reports
+ * what it evaluated (`unevaluated`, Ajv2020's default).
+ */
+function callReference(cxt: KeywordCxt, ajvCode: () => void): void {
+  const { gen, it } = cxt;
+  const ref = cxt.schema as string;
+  const target =
+    ref === "#" || ref === "#/"
+      ? undefined
+      : resolveRef.call(it.self, it.schemaEnv.root, it.baseId, ref);
+  const { opts } = it;
+  if (
+    !(target instanceof SchemaEnv) ||
+    target.$async ||
+    opts.passContext ||
+    opts.$data ||
+    opts.dynamicRef ||
+    opts.unevaluated
+  ) {
+    ajvCode();
+    return;
+  }
+  const validate = getValidate(cxt, target);
+  const rebase = gen.scopeValue("func", { ref: rebaseErrors, code: _`rebaseErrors` });
+  cxt.result(
+    _`${validate}(${cxt.data})`,
+    () => undefined,
+    () => {
+      const errors = _`${rebase}(${validate}.errors, ${strConcat(INSTANCE_PATH, it.errorPath)})`;
+      gen.assign(V_ERRORS, _`${V_ERRORS} === null ? ${errors} : ${V_ERRORS}.concat(${errors})`);
+      gen.assign(ERRORS, _`${V_ERRORS}.length`);
+    },
+  );
 }

@@ -14,7 +14,13 @@ import { isJsonObject, type JsonObject, type JsonValue } from "../load/json.js";
 import { mapSchema } from "../load/schema-walk.js";
 import { refName } from "../model/build-declarations.js";
 import type { Declaration, McpModel } from "../model/types.js";
-import { compileValidators, type ValidatorSources } from "./compile-validators.js";
+import { KEYWORD_HELPERS } from "./ajv-setup.js";
+import {
+  AJV_RUNTIME_HELPERS,
+  AJV_RUNTIME_REQUIRE,
+  compileValidators,
+  type ValidatorSources,
+} from "./compile-validators.js";
 import { TsFileBuilder, type EmittedFile } from "./file.js";
 import { JSON_VALUE_KEYWORD, validatorName } from "./names.js";
 import { COMPILED_VALIDATORS_FILE, SUPPORT_MODULE } from "./paths.js";
@@ -34,16 +40,21 @@ const ANNOTATIONS = new Set([
 
 const ANY_JSON_TYPE = ["array", "boolean", "null", "number", "object", "string"];
 
-/** Emits `ajv-validators.gen.ts`: ajv standalone code for every declaration. */
+/**
+ * Emits `ajv-validators.gen.ts`: ajv standalone code for every
+ * declaration, as ajv writes it, after the imports of the support
+ * functions it calls and the `require` its runtime helpers are loaded by.
+ */
 export function emitValidators(model: McpModel, bannerText: string): EmittedFile {
-  const { code, imports } = compileValidators(validatorSources(model));
-  const file = new TsFileBuilder(COMPILED_VALIDATORS_FILE)
+  const code = compileValidators(validatorSources(model));
+  return new TsFileBuilder(COMPILED_VALIDATORS_FILE)
     .header(
       "// @ts-nocheck -- ajv standalone output; the typed API over it is in validators.gen.ts",
     )
-    .add(code);
-  if (imports.length > 0) file.importValues(SUPPORT_MODULE, ...imports);
-  return file.build(bannerText);
+    .importValues(SUPPORT_MODULE, ...KEYWORD_HELPERS, ...AJV_RUNTIME_HELPERS)
+    .add(AJV_RUNTIME_REQUIRE)
+    .add(code)
+    .build(bannerText);
 }
 
 /** What ajv compiles for the model's declarations. */

@@ -14,7 +14,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import standalone from "ajv/dist/standalone/index.js";
 import { compile } from "json-schema-to-typescript";
 import { diagnostic, McpGenError, type Diagnostic } from "../diagnostics.js";
-import { layOut } from "../emit/compile-validators.js";
+import { AJV_RUNTIME_HELPERS, AJV_RUNTIME_REQUIRE } from "../emit/compile-validators.js";
 import { TsFileBuilder, type EmittedFile } from "../emit/file.js";
 import { jsDoc, literal, propertyKey } from "../emit/names.js";
 import {
@@ -279,12 +279,6 @@ ${jsDoc("Registers every tool of tools.json on `server`, with its handler; argum
   }
 }`;
 
-/** ajv's runtime helpers that standalone code `require()`s (minLength, maxLength; uniqueItems, const and enum over objects), mapped to exports of the protocol module. */
-const RUNTIME_HELPERS: Readonly<Record<string, string>> = {
-  'require("ajv/dist/runtime/ucs2length").default': "ucs2length",
-  'require("ajv/dist/runtime/equal").default': "deepEqual",
-};
-
 /**
  * Compiles every tool schema with ajv, in one standalone module per
  * dialect (2020-12 with Ajv2020, draft-07 with Ajv), and the expressions
@@ -324,33 +318,20 @@ function compileValidators(
       code: { source: true, esm: true, lines: true },
     });
     for (const e of entries) ajv.addSchema(e.schema);
-    const { code, helpers } = replaceRuntimeRequires(
-      standaloneCode(ajv, Object.fromEntries(entries.map((e) => [e.id, e.schema.$id as string]))),
+    const code = standaloneCode(
+      ajv,
+      Object.fromEntries(entries.map((e) => [e.id, e.schema.$id as string])),
     );
-    const imports =
-      helpers.length > 0
-        ? `import { ${helpers.join(", ")} } from ${literal(protocolImport)};\n\n`
-        : "";
-    files.push({
-      path: VALIDATOR_MODULES[dialect],
-      contents: `// @ts-nocheck -- ajv standalone output for the tool schemas of tools.json\n\n${imports}${layOut(code.replace(/^"use strict";/, ""))}\n`,
-    });
+    files.push(
+      new TsFileBuilder(VALIDATOR_MODULES[dialect])
+        .header("// @ts-nocheck -- ajv standalone output for the tool schemas of tools.json")
+        .importValues(protocolImport, ...AJV_RUNTIME_HELPERS)
+        .add(AJV_RUNTIME_REQUIRE)
+        .add(code)
+        .build(""),
+    );
   }
   return { files, checks };
-}
-
-/** Points ajv's `require()`s of its runtime helpers at the protocol module's copies; any other `require()` cannot run in an ES module. */
-function replaceRuntimeRequires(code: string): { code: string; helpers: string[] } {
-  const helpers = Object.keys(RUNTIME_HELPERS).filter((call) => code.includes(call));
-  const out = helpers.reduce((text, call) => text.split(call).join(RUNTIME_HELPERS[call]), code);
-  const leftover = /require\("[^"]+"\)/.exec(out);
-  if (leftover)
-    throw new McpGenError([
-      diagnostic("MCPG706", {
-        reason: `ajv standalone code needs ${leftover[0]}, which mcp-gen cannot inline`,
-      }),
-    ]);
-  return { code: out, helpers: helpers.map((call) => RUNTIME_HELPERS[call]!).sort() };
 }
 
 /** Turns a compiled validator into a SchemaCheck, with the errors every generated validator reports. */

@@ -1,156 +1,133 @@
 /**
- * The rewrites compileValidators applies to ajv's standalone code, checked
- * on ajv-shaped text and on the generated validators themselves.
+ * mcp-gen's ajv set-up (ajv-setup.ts): its `$ref` keyword calls a
+ * referenced validator with the value alone and puts the path in front
+ * of its errors only when it fails; under every ajv option where the
+ * callee would read its context, ajv's own `$ref` runs instead. Checked
+ * on the code ajv writes and on the errors the validators report.
  */
+import { Ajv, type Options } from "ajv";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import standalone from "ajv/dist/standalone/index.js";
 import { describe, expect, it } from "vitest";
-import { loadPropertiesOnce } from "../../generator/emit/compile-validators.js";
+import { addMcpKeywords, AJV_OPTIONS } from "../../generator/emit/ajv-setup.js";
+import { compileValidators } from "../../generator/emit/compile-validators.js";
 import { validate } from "../../generated/2026-07-28/index.js";
 
-describe("loadPropertiesOnce", () => {
-  it("reads a tested property once and uses the constant inside its block only", () => {
-    const given = [
-      "if(data.roots !== undefined){",
-      "let data0 = data.roots;",
-      'if(typeof data.roots.x !== "string"){',
-      "return false;",
-      "}",
-      "}",
-      "else {",
-      "var valid0 = true;",
-      "}",
-      "if(data.roots === null){",
-      "}",
-    ].join("\n");
-    expect(loadPropertiesOnce(given).split("\n")).toEqual([
-      "const prop0 = data.roots;",
-      "if(prop0 !== undefined){",
-      "let data0 = prop0;",
-      'if(typeof prop0.x !== "string"){',
-      "return false;",
-      "}",
-      "}",
-      "else {",
-      "var valid0 = true;",
-      "}",
-      "if(data.roots === null){",
-      "}",
+const standaloneCode = standalone as unknown as typeof standalone.default;
+
+/** Two definitions compiled on their own (`$id` each), the first referring to the second twice. */
+const SCHEMAS = [
+  {
+    $id: "Outer",
+    type: "object",
+    properties: {
+      inner: { $ref: "Inner" },
+      list: { type: "array", items: { $ref: "Inner" } },
+    },
+  },
+  {
+    $id: "Inner",
+    type: "object",
+    properties: { count: { type: "number" }, more: { $ref: "Inner" } },
+    required: ["count"],
+  },
+];
+
+function compile(options: Options = {}, engine: typeof Ajv = Ajv) {
+  const ajv = addMcpKeywords(new engine({ ...AJV_OPTIONS, ...options, inlineRefs: false }));
+  for (const schema of SCHEMAS) ajv.addSchema(schema);
+  return { validate: ajv.getSchema("Outer")!, code: standaloneCode(ajv, { validateOuter: "Outer" }) };
+}
+
+const BAD = { inner: { count: 1, more: { count: "x" } }, list: [{ count: 1 }, {}] };
+
+describe("the $ref keyword", () => {
+  it("calls a referenced validator with the value alone", () => {
+    const { code } = compile();
+    expect(code).toMatch(/validate\d+\(data\.inner\)/);
+    expect(code).not.toMatch(/parentDataProperty:/);
+  });
+
+  it("reports a referenced definition's errors at the path they were found at", () => {
+    const { validate: check } = compile({ allErrors: true });
+    expect(check(BAD)).toBe(false);
+    expect(check.errors!.map((e) => [e.instancePath, e.keyword])).toEqual([
+      ["/inner/more/count", "type"],
+      ["/list/1", "required"],
     ]);
   });
 
-  it("leaves longer names, other objects and string literals alone, and handles quoted keys", () => {
-    const given = [
-      'if(data["a/b"] !== undefined){',
-      'if(data["a/b"] !== data.rootsX && data1.roots !== mydata.roots){',
-      'if(data["a/b"] === "data[\\"a/b\\"]" || data["a/b"] === \'data["a/b"]\'){',
-      "}",
-      "}",
-      "}",
-    ].join("\n");
-    expect(loadPropertiesOnce(given).split("\n")).toEqual([
-      'const prop0 = data["a/b"];',
-      "if(prop0 !== undefined){",
-      "if(prop0 !== data.rootsX && data1.roots !== mydata.roots){",
-      'if(prop0 === "data[\\"a/b\\"]" || prop0 === \'data["a/b"]\'){',
-      "}",
-      "}",
-      "}",
-    ]);
-  });
-
-  it("leaves a block alone that writes or deletes the property, or has an unclosed quote", () => {
-    for (const inner of [
-      "data.a = 1;",
-      "data.a += 1;",
-      "data.a++;",
-      "--data.a;",
-      "delete data.a;",
-      'f(data.a, "unclosed);',
-    ]) {
-      const given = ["if(data.a !== undefined){", "g(data.a);", inner, "}"].join("\n");
-      expect(loadPropertiesOnce(given), inner).toBe(given);
-    }
-  });
-
-  it("still rewrites comparisons that look like assignments", () => {
-    const given = [
-      "if(data.a !== undefined){",
-      "if(data.a === 1 || data.a == 2 || data.a <= 3){",
-      "}",
-      "}",
-    ].join("\n");
-    expect(loadPropertiesOnce(given).split("\n")[2]).toBe(
-      "if(prop0 === 1 || prop0 == 2 || prop0 <= 3){",
+  it("reports the same paths as ajv's own $ref", () => {
+    const ours = compile({ allErrors: true }).validate;
+    const ajv = new Ajv({ ...AJV_OPTIONS, allErrors: true, inlineRefs: false });
+    for (const schema of SCHEMAS) ajv.addSchema(schema);
+    const theirs = ajv.getSchema("Outer")!;
+    ours(BAD);
+    theirs(BAD);
+    expect(ours.errors!.map((e) => e.instancePath)).toEqual(
+      theirs.errors!.map((e) => e.instancePath),
     );
   });
 
-  it("rewrites nested tests with names of their own", () => {
-    const given = [
-      "if(data.a !== undefined){",
-      "if(data.a.b !== undefined){",
-      "f(data.a.b);",
-      "}",
-      "}",
-    ].join("\n");
-    expect(loadPropertiesOnce(given).split("\n")).toEqual([
-      "const prop0 = data.a;",
-      "if(prop0 !== undefined){",
-      "const prop1 = prop0.b;",
-      "if(prop1 !== undefined){",
-      "f(prop1);",
-      "}",
-      "}",
-    ]);
+  it.each([
+    ["passContext", { passContext: true }],
+    ["$data", { $data: true }],
+  ] as const)("leaves references to ajv's own $ref under %s", (_, options) => {
+    const { code, validate: check } = compile(options);
+    expect(code).toMatch(/parentDataProperty:/);
+    expect(check({ inner: { count: "x" } })).toBe(false);
+    expect(check.errors![0]!.instancePath).toBe("/inner/count");
   });
 
-  it("names its constants so that they cannot collide with names already in the code", () => {
-    const given = ["let prop0 = 1;", "if(data.a !== undefined){", "f(data.a, prop0);", "}"].join(
-      "\n",
-    );
-    expect(loadPropertiesOnce(given).split("\n")).toEqual([
-      "let prop0 = 1;",
-      "const prop_0 = data.a;",
-      "if(prop_0 !== undefined){",
-      "f(prop_0, prop0);",
-      "}",
-    ]);
+  it("leaves references to ajv's own $ref under Ajv2020 (it tracks what a callee evaluated)", () => {
+    const { code, validate: check } = compile({}, Ajv2020 as unknown as typeof Ajv);
+    expect(code).toMatch(/parentDataProperty:/);
+    expect(check({ inner: { count: "x" } })).toBe(false);
+    expect(check.errors![0]!.instancePath).toBe("/inner/count");
   });
 
-  it("leaves code without ajv's property tests unchanged", () => {
-    const given = 'if(data && typeof data == "object"){\nreturn true;\n}';
-    expect(loadPropertiesOnce(given)).toBe(given);
+  it("leaves a reference to the root (#) to ajv", () => {
+    const ajv = addMcpKeywords(new Ajv({ ...AJV_OPTIONS, inlineRefs: false }));
+    const check = ajv.compile({
+      $id: "Tree",
+      type: "object",
+      properties: { child: { $ref: "#" }, n: { type: "number" } },
+    });
+    expect(check({ child: { child: { n: 1 } } })).toBe(true);
+    expect(check({ child: { child: { n: "x" } } })).toBe(false);
+    expect(check.errors![0]!.instancePath).toBe("/child/child/n");
   });
 });
 
-describe("generated validators read each property once", () => {
-  /** A proxy of `target` that counts the reads of each own property. */
-  function counting(target: Record<string, unknown>) {
-    const reads = new Map<string, number>();
-    const proxy = new Proxy(target, {
-      get(t, key, receiver) {
-        if (typeof key === "string") reads.set(key, (reads.get(key) ?? 0) + 1);
-        return Reflect.get(t, key, receiver) as unknown;
+describe("compileValidators", () => {
+  it("returns ajv's standalone code as ajv writes it, loading its runtime helpers with require()", () => {
+    const code = compileValidators({
+      schemas: [{ $id: "Name", type: "string", minLength: 1 }],
+      exports: { validateName: "Name" },
+    });
+    expect(code.startsWith('"use strict";')).toBe(true);
+    expect(code).toContain('require("ajv/dist/runtime/ucs2length").default');
+  });
+});
+
+describe("generated validators", () => {
+  it("report a failing property inside a referenced definition with its whole path", () => {
+    const result = validate("CallToolRequest", {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: {
+        _meta: {
+          "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+          "io.modelcontextprotocol/clientInfo": { name: "c", version: "1" },
+          "io.modelcontextprotocol/clientCapabilities": { roots: "no" },
+        },
+        name: "get_weather",
       },
     });
-    return { proxy, reads };
-  }
-
-  it("ClientCapabilities reads every capability once, present or not", () => {
-    const { proxy, reads } = counting({
-      roots: {},
-      sampling: { tools: {} },
-      elicitation: { form: {} },
-    });
-    expect(validate("ClientCapabilities", proxy)).toEqual({ ok: true });
-    for (const key of ["elicitation", "experimental", "extensions", "roots", "sampling"]) {
-      expect(reads.get(key), key).toBe(1);
-    }
-  });
-
-  it("a failing property is still reported with its path", () => {
-    const { proxy, reads } = counting({ roots: "no" });
-    const result = validate("ClientCapabilities", proxy);
     expect(result.ok).toBe(false);
-    expect(result.ok === false && result.errors[0]!.path).toBe("/roots");
-    expect(reads.get("roots")).toBe(1);
+    expect(result.ok === false && result.errors.map((e) => e.path)).toContain(
+      "/params/_meta/io.modelcontextprotocol~1clientCapabilities/roots",
+    );
   });
 });

@@ -1,9 +1,8 @@
 /**
- * The file builder, banner, names and the ajv layout, with exact strings.
+ * The file builder, banner and names, with exact strings.
  */
 import { describe, expect, it } from "vitest";
 import { banner, TsFileBuilder } from "../../generator/emit/file.js";
-import { layOut } from "../../generator/emit/compile-validators.js";
 import { guardName, jsDoc, propertyKey, safeIdentifier } from "../../generator/emit/names.js";
 import type { McpModel } from "../../generator/model/types.js";
 
@@ -83,37 +82,5 @@ describe("names", () => {
   it("jsDoc escapes comment terminators and joins paragraphs", () => {
     expect(jsDoc("a */ b", undefined, "c")).toBe("/**\n * a *\\/ b\n *\n * c\n */\n");
     expect(jsDoc(undefined, "")).toBe("");
-  });
-});
-
-describe("layOut (ajv's one-statement-per-line code)", () => {
-  it("indents by brace depth and marks each top-level statement prettier-ignore", () => {
-    const given = [
-      "export const validateA = validate1;",
-      "function validate1(data){",
-      "if(x){",
-      "return false;",
-      "}",
-      "else {",
-      "y();",
-      "}",
-      "return true;",
-      "}",
-    ].join("\n");
-    expect(layOut(given).split("\n")).toEqual([
-      "// prettier-ignore",
-      "export const validateA = validate1;",
-      "",
-      "// prettier-ignore",
-      "function validate1(data){",
-      "  if(x){",
-      "    return false;",
-      "  }",
-      "  else {",
-      "    y();",
-      "  }",
-      "  return true;",
-      "}",
-    ]);
   });
 });

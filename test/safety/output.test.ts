@@ -1,15 +1,14 @@
 /**
  * Safety of the output as a whole: generated/ matches a fresh run byte for
  * byte (the drift check), two runs give the same bytes, the inputs are not
- * mutated, every file passes prettier's check, and everything generated
- * compiles under tsc --strict in one program.
+ * mutated, and everything generated compiles under tsc --strict in one
+ * program.
  */
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import ts from "typescript";
 import { describe, expect, it, vi } from "vitest";
 import { checkOutput, generate } from "../../generator/index.js";
-import { isFormatted } from "../../generator/format/format.js";
 import { loadSources } from "../../generator/load/load-sources.js";
 import { buildModel } from "../../generator/model/build.js";
 import { runPasses } from "../../generator/model/passes/index.js";
@@ -100,21 +99,6 @@ describe("inputs are never mutated", () => {
       expect(built.model).toEqual(modelBefore);
     },
   );
-});
-
-describe("formatting", () => {
-  const generated = generatedTargets().flatMap((t) =>
-    listFiles(join(ROOT, "generated", t.folder)).map((f) => join("generated", t.folder, f)),
-  );
-  const goldens = listFiles(join(ROOT, "test", "golden"))
-    .filter((f) => f.endsWith(".ts"))
-    .map((f) => join("test", "golden", f));
-  const files = [...generated, ...goldens];
-  it.each(files)("%s passes prettier --check", async (path) => {
-    expect(await isFormatted({ path, contents: readFileSync(join(ROOT, path), "utf8") })).toBe(
-      true,
-    );
-  });
 });
 
 describe("everything generated compiles under tsc --strict, in one program", () => {
