@@ -1,6 +1,6 @@
 /**
  * mcp-gen's library API. `generate` is the whole pipeline, one line per
- * stage: load → check → build → passes → check the model → emit → format. Writing (or
+ * stage: load → check → build → passes → check the model → emit. Writing (or
  * checking) the result is the caller's choice: {@link writeOutput},
  * {@link checkOutput}. The CLI is a thin layer over these functions.
  */
@@ -11,7 +11,6 @@ import { diagnostic, McpGenError, throwIfErrors, type Diagnostic } from "./diagn
 import { committedOutput } from "./load/committed-output.js";
 import { regenerateCommand as flagsCommand } from "./write/regenerate-command.js";
 import { emitFiles, type EmittedFile } from "./emit/index.js";
-import { formatFiles } from "./format/format.js";
 import { loadSources, type LoadOptions } from "./load/load-sources.js";
 import type { SourceSet } from "./load/types.js";
 import { packageVersion } from "./load/package-root.js";
@@ -31,7 +30,7 @@ export interface GenerateOptions extends LoadOptions {
 
 /** What {@link generate} returns. */
 export interface GenerateResult {
-  /** Formatted files, paths relative to the output folder, sorted. */
+  /** The files, paths relative to the output folder, sorted. */
   readonly files: readonly EmittedFile[];
   readonly model: McpModel;
   /** Warnings and notes, including which patches were applied. */
@@ -45,7 +44,7 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   const built = buildModel(sources);
   const model = withPasses(built.model, sources);
   throwIfErrors(checkModel(model));
-  const files = byPath(await formatFiles(emitFiles(model, bannerOptions(options, model))));
+  const files = byPath(emitFiles(model, bannerOptions(options, model)));
   return {
     files,
     model,

@@ -304,12 +304,10 @@ export const isListPromptsRequest = (value: unknown): value is T.ListPromptsRequ
   VALIDATORS.ListPromptsRequest(value);
 export const isListPromptsResult = (value: unknown): value is T.ListPromptsResult =>
   VALIDATORS.ListPromptsResult(value);
-export const isListResourceTemplatesRequest = (
-  value: unknown,
-): value is T.ListResourceTemplatesRequest => VALIDATORS.ListResourceTemplatesRequest(value);
-export const isListResourceTemplatesResult = (
-  value: unknown,
-): value is T.ListResourceTemplatesResult => VALIDATORS.ListResourceTemplatesResult(value);
+export const isListResourceTemplatesRequest = (value: unknown): value is T.ListResourceTemplatesRequest =>
+  VALIDATORS.ListResourceTemplatesRequest(value);
+export const isListResourceTemplatesResult = (value: unknown): value is T.ListResourceTemplatesResult =>
+  VALIDATORS.ListResourceTemplatesResult(value);
 export const isListResourcesRequest = (value: unknown): value is T.ListResourcesRequest =>
   VALIDATORS.ListResourcesRequest(value);
 export const isListResourcesResult = (value: unknown): value is T.ListResourcesResult =>
@@ -324,9 +322,8 @@ export const isListToolsResult = (value: unknown): value is T.ListToolsResult =>
   VALIDATORS.ListToolsResult(value);
 export const isLoggingLevel = (value: unknown): value is T.LoggingLevel =>
   VALIDATORS.LoggingLevel(value);
-export const isLoggingMessageNotification = (
-  value: unknown,
-): value is T.LoggingMessageNotification => VALIDATORS.LoggingMessageNotification(value);
+export const isLoggingMessageNotification = (value: unknown): value is T.LoggingMessageNotification =>
+  VALIDATORS.LoggingMessageNotification(value);
 export const isModelHint = (value: unknown): value is T.ModelHint => VALIDATORS.ModelHint(value);
 export const isModelPreferences = (value: unknown): value is T.ModelPreferences =>
   VALIDATORS.ModelPreferences(value);
@@ -349,9 +346,8 @@ export const isProgressToken = (value: unknown): value is T.ProgressToken =>
 export const isPrompt = (value: unknown): value is T.Prompt => VALIDATORS.Prompt(value);
 export const isPromptArgument = (value: unknown): value is T.PromptArgument =>
   VALIDATORS.PromptArgument(value);
-export const isPromptListChangedNotification = (
-  value: unknown,
-): value is T.PromptListChangedNotification => VALIDATORS.PromptListChangedNotification(value);
+export const isPromptListChangedNotification = (value: unknown): value is T.PromptListChangedNotification =>
+  VALIDATORS.PromptListChangedNotification(value);
 export const isPromptMessage = (value: unknown): value is T.PromptMessage =>
   VALIDATORS.PromptMessage(value);
 export const isPromptReference = (value: unknown): value is T.PromptReference =>
@@ -367,22 +363,19 @@ export const isResourceContents = (value: unknown): value is T.ResourceContents 
   VALIDATORS.ResourceContents(value);
 export const isResourceLink = (value: unknown): value is T.ResourceLink =>
   VALIDATORS.ResourceLink(value);
-export const isResourceListChangedNotification = (
-  value: unknown,
-): value is T.ResourceListChangedNotification => VALIDATORS.ResourceListChangedNotification(value);
+export const isResourceListChangedNotification = (value: unknown): value is T.ResourceListChangedNotification =>
+  VALIDATORS.ResourceListChangedNotification(value);
 export const isResourceTemplate = (value: unknown): value is T.ResourceTemplate =>
   VALIDATORS.ResourceTemplate(value);
 export const isResourceTemplateReference = (value: unknown): value is T.ResourceTemplateReference =>
   VALIDATORS.ResourceTemplateReference(value);
-export const isResourceUpdatedNotification = (
-  value: unknown,
-): value is T.ResourceUpdatedNotification => VALIDATORS.ResourceUpdatedNotification(value);
+export const isResourceUpdatedNotification = (value: unknown): value is T.ResourceUpdatedNotification =>
+  VALIDATORS.ResourceUpdatedNotification(value);
 export const isResult = (value: unknown): value is T.Result => VALIDATORS.Result(value);
 export const isRole = (value: unknown): value is T.Role => VALIDATORS.Role(value);
 export const isRoot = (value: unknown): value is T.Root => VALIDATORS.Root(value);
-export const isRootsListChangedNotification = (
-  value: unknown,
-): value is T.RootsListChangedNotification => VALIDATORS.RootsListChangedNotification(value);
+export const isRootsListChangedNotification = (value: unknown): value is T.RootsListChangedNotification =>
+  VALIDATORS.RootsListChangedNotification(value);
 export const isSamplingMessage = (value: unknown): value is T.SamplingMessage =>
   VALIDATORS.SamplingMessage(value);
 export const isServerCapabilities = (value: unknown): value is T.ServerCapabilities =>
@@ -406,8 +399,7 @@ export const isTextResourceContents = (value: unknown): value is T.TextResourceC
 export const isTool = (value: unknown): value is T.Tool => VALIDATORS.Tool(value);
 export const isToolAnnotations = (value: unknown): value is T.ToolAnnotations =>
   VALIDATORS.ToolAnnotations(value);
-export const isToolListChangedNotification = (
-  value: unknown,
-): value is T.ToolListChangedNotification => VALIDATORS.ToolListChangedNotification(value);
+export const isToolListChangedNotification = (value: unknown): value is T.ToolListChangedNotification =>
+  VALIDATORS.ToolListChangedNotification(value);
 export const isUnsubscribeRequest = (value: unknown): value is T.UnsubscribeRequest =>
   VALIDATORS.UnsubscribeRequest(value);

@@ -362,9 +362,8 @@ export const isCancelTaskResult = (value: unknown): value is T.CancelTaskResult 
   VALIDATORS.CancelTaskResult(value);
 export const isCancelledNotification = (value: unknown): value is T.CancelledNotification =>
   VALIDATORS.CancelledNotification(value);
-export const isCancelledNotificationParams = (
-  value: unknown,
-): value is T.CancelledNotificationParams => VALIDATORS.CancelledNotificationParams(value);
+export const isCancelledNotificationParams = (value: unknown): value is T.CancelledNotificationParams =>
+  VALIDATORS.CancelledNotificationParams(value);
 export const isClientCapabilities = (value: unknown): value is T.ClientCapabilities =>
   VALIDATORS.ClientCapabilities(value);
 export const isClientNotification = (value: unknown): value is T.ClientNotification =>
@@ -383,9 +382,8 @@ export const isContentBlock = (value: unknown): value is T.ContentBlock =>
   VALIDATORS.ContentBlock(value);
 export const isCreateMessageRequest = (value: unknown): value is T.CreateMessageRequest =>
   VALIDATORS.CreateMessageRequest(value);
-export const isCreateMessageRequestParams = (
-  value: unknown,
-): value is T.CreateMessageRequestParams => VALIDATORS.CreateMessageRequestParams(value);
+export const isCreateMessageRequestParams = (value: unknown): value is T.CreateMessageRequestParams =>
+  VALIDATORS.CreateMessageRequestParams(value);
 export const isCreateMessageResult = (value: unknown): value is T.CreateMessageResult =>
   VALIDATORS.CreateMessageResult(value);
 export const isCreateTaskResult = (value: unknown): value is T.CreateTaskResult =>
@@ -401,9 +399,8 @@ export const isElicitRequestURLParams = (value: unknown): value is T.ElicitReque
   VALIDATORS.ElicitRequestURLParams(value);
 export const isElicitResult = (value: unknown): value is T.ElicitResult =>
   VALIDATORS.ElicitResult(value);
-export const isElicitationCompleteNotification = (
-  value: unknown,
-): value is T.ElicitationCompleteNotification => VALIDATORS.ElicitationCompleteNotification(value);
+export const isElicitationCompleteNotification = (value: unknown): value is T.ElicitationCompleteNotification =>
+  VALIDATORS.ElicitationCompleteNotification(value);
 export const isEmbeddedResource = (value: unknown): value is T.EmbeddedResource =>
   VALIDATORS.EmbeddedResource(value);
 export const isEmptyResult = (value: unknown): value is T.EmptyResult =>
@@ -456,12 +453,10 @@ export const isListPromptsRequest = (value: unknown): value is T.ListPromptsRequ
   VALIDATORS.ListPromptsRequest(value);
 export const isListPromptsResult = (value: unknown): value is T.ListPromptsResult =>
   VALIDATORS.ListPromptsResult(value);
-export const isListResourceTemplatesRequest = (
-  value: unknown,
-): value is T.ListResourceTemplatesRequest => VALIDATORS.ListResourceTemplatesRequest(value);
-export const isListResourceTemplatesResult = (
-  value: unknown,
-): value is T.ListResourceTemplatesResult => VALIDATORS.ListResourceTemplatesResult(value);
+export const isListResourceTemplatesRequest = (value: unknown): value is T.ListResourceTemplatesRequest =>
+  VALIDATORS.ListResourceTemplatesRequest(value);
+export const isListResourceTemplatesResult = (value: unknown): value is T.ListResourceTemplatesResult =>
+  VALIDATORS.ListResourceTemplatesResult(value);
 export const isListResourcesRequest = (value: unknown): value is T.ListResourcesRequest =>
   VALIDATORS.ListResourcesRequest(value);
 export const isListResourcesResult = (value: unknown): value is T.ListResourcesResult =>
@@ -480,12 +475,9 @@ export const isListToolsResult = (value: unknown): value is T.ListToolsResult =>
   VALIDATORS.ListToolsResult(value);
 export const isLoggingLevel = (value: unknown): value is T.LoggingLevel =>
   VALIDATORS.LoggingLevel(value);
-export const isLoggingMessageNotification = (
-  value: unknown,
-): value is T.LoggingMessageNotification => VALIDATORS.LoggingMessageNotification(value);
-export const isLoggingMessageNotificationParams = (
-  value: unknown,
-): value is T.LoggingMessageNotificationParams =>
+export const isLoggingMessageNotification = (value: unknown): value is T.LoggingMessageNotification =>
+  VALIDATORS.LoggingMessageNotification(value);
+export const isLoggingMessageNotificationParams = (value: unknown): value is T.LoggingMessageNotificationParams =>
   VALIDATORS.LoggingMessageNotificationParams(value);
 export const isModelHint = (value: unknown): value is T.ModelHint => VALIDATORS.ModelHint(value);
 export const isModelPreferences = (value: unknown): value is T.ModelPreferences =>
@@ -510,17 +502,15 @@ export const isPrimitiveSchemaDefinition = (value: unknown): value is T.Primitiv
   VALIDATORS.PrimitiveSchemaDefinition(value);
 export const isProgressNotification = (value: unknown): value is T.ProgressNotification =>
   VALIDATORS.ProgressNotification(value);
-export const isProgressNotificationParams = (
-  value: unknown,
-): value is T.ProgressNotificationParams => VALIDATORS.ProgressNotificationParams(value);
+export const isProgressNotificationParams = (value: unknown): value is T.ProgressNotificationParams =>
+  VALIDATORS.ProgressNotificationParams(value);
 export const isProgressToken = (value: unknown): value is T.ProgressToken =>
   VALIDATORS.ProgressToken(value);
 export const isPrompt = (value: unknown): value is T.Prompt => VALIDATORS.Prompt(value);
 export const isPromptArgument = (value: unknown): value is T.PromptArgument =>
   VALIDATORS.PromptArgument(value);
-export const isPromptListChangedNotification = (
-  value: unknown,
-): value is T.PromptListChangedNotification => VALIDATORS.PromptListChangedNotification(value);
+export const isPromptListChangedNotification = (value: unknown): value is T.PromptListChangedNotification =>
+  VALIDATORS.PromptListChangedNotification(value);
 export const isPromptMessage = (value: unknown): value is T.PromptMessage =>
   VALIDATORS.PromptMessage(value);
 export const isPromptReference = (value: unknown): value is T.PromptReference =>
@@ -542,33 +532,27 @@ export const isResourceContents = (value: unknown): value is T.ResourceContents 
   VALIDATORS.ResourceContents(value);
 export const isResourceLink = (value: unknown): value is T.ResourceLink =>
   VALIDATORS.ResourceLink(value);
-export const isResourceListChangedNotification = (
-  value: unknown,
-): value is T.ResourceListChangedNotification => VALIDATORS.ResourceListChangedNotification(value);
+export const isResourceListChangedNotification = (value: unknown): value is T.ResourceListChangedNotification =>
+  VALIDATORS.ResourceListChangedNotification(value);
 export const isResourceRequestParams = (value: unknown): value is T.ResourceRequestParams =>
   VALIDATORS.ResourceRequestParams(value);
 export const isResourceTemplate = (value: unknown): value is T.ResourceTemplate =>
   VALIDATORS.ResourceTemplate(value);
 export const isResourceTemplateReference = (value: unknown): value is T.ResourceTemplateReference =>
   VALIDATORS.ResourceTemplateReference(value);
-export const isResourceUpdatedNotification = (
-  value: unknown,
-): value is T.ResourceUpdatedNotification => VALIDATORS.ResourceUpdatedNotification(value);
-export const isResourceUpdatedNotificationParams = (
-  value: unknown,
-): value is T.ResourceUpdatedNotificationParams =>
+export const isResourceUpdatedNotification = (value: unknown): value is T.ResourceUpdatedNotification =>
+  VALIDATORS.ResourceUpdatedNotification(value);
+export const isResourceUpdatedNotificationParams = (value: unknown): value is T.ResourceUpdatedNotificationParams =>
   VALIDATORS.ResourceUpdatedNotificationParams(value);
 export const isResult = (value: unknown): value is T.Result => VALIDATORS.Result(value);
 export const isRole = (value: unknown): value is T.Role => VALIDATORS.Role(value);
 export const isRoot = (value: unknown): value is T.Root => VALIDATORS.Root(value);
-export const isRootsListChangedNotification = (
-  value: unknown,
-): value is T.RootsListChangedNotification => VALIDATORS.RootsListChangedNotification(value);
+export const isRootsListChangedNotification = (value: unknown): value is T.RootsListChangedNotification =>
+  VALIDATORS.RootsListChangedNotification(value);
 export const isSamplingMessage = (value: unknown): value is T.SamplingMessage =>
   VALIDATORS.SamplingMessage(value);
-export const isSamplingMessageContentBlock = (
-  value: unknown,
-): value is T.SamplingMessageContentBlock => VALIDATORS.SamplingMessageContentBlock(value);
+export const isSamplingMessageContentBlock = (value: unknown): value is T.SamplingMessageContentBlock =>
+  VALIDATORS.SamplingMessageContentBlock(value);
 export const isServerCapabilities = (value: unknown): value is T.ServerCapabilities =>
   VALIDATORS.ServerCapabilities(value);
 export const isServerNotification = (value: unknown): value is T.ServerNotification =>
@@ -590,50 +574,42 @@ export const isSubscribeRequest = (value: unknown): value is T.SubscribeRequest 
 export const isSubscribeRequestParams = (value: unknown): value is T.SubscribeRequestParams =>
   VALIDATORS.SubscribeRequestParams(value);
 export const isTask = (value: unknown): value is T.Task => VALIDATORS.Task(value);
-export const isTaskAugmentedRequestParams = (
-  value: unknown,
-): value is T.TaskAugmentedRequestParams => VALIDATORS.TaskAugmentedRequestParams(value);
+export const isTaskAugmentedRequestParams = (value: unknown): value is T.TaskAugmentedRequestParams =>
+  VALIDATORS.TaskAugmentedRequestParams(value);
 export const isTaskMetadata = (value: unknown): value is T.TaskMetadata =>
   VALIDATORS.TaskMetadata(value);
 export const isTaskStatus = (value: unknown): value is T.TaskStatus => VALIDATORS.TaskStatus(value);
 export const isTaskStatusNotification = (value: unknown): value is T.TaskStatusNotification =>
   VALIDATORS.TaskStatusNotification(value);
-export const isTaskStatusNotificationParams = (
-  value: unknown,
-): value is T.TaskStatusNotificationParams => VALIDATORS.TaskStatusNotificationParams(value);
+export const isTaskStatusNotificationParams = (value: unknown): value is T.TaskStatusNotificationParams =>
+  VALIDATORS.TaskStatusNotificationParams(value);
 export const isTextContent = (value: unknown): value is T.TextContent =>
   VALIDATORS.TextContent(value);
 export const isTextResourceContents = (value: unknown): value is T.TextResourceContents =>
   VALIDATORS.TextResourceContents(value);
-export const isTitledMultiSelectEnumSchema = (
-  value: unknown,
-): value is T.TitledMultiSelectEnumSchema => VALIDATORS.TitledMultiSelectEnumSchema(value);
-export const isTitledSingleSelectEnumSchema = (
-  value: unknown,
-): value is T.TitledSingleSelectEnumSchema => VALIDATORS.TitledSingleSelectEnumSchema(value);
+export const isTitledMultiSelectEnumSchema = (value: unknown): value is T.TitledMultiSelectEnumSchema =>
+  VALIDATORS.TitledMultiSelectEnumSchema(value);
+export const isTitledSingleSelectEnumSchema = (value: unknown): value is T.TitledSingleSelectEnumSchema =>
+  VALIDATORS.TitledSingleSelectEnumSchema(value);
 export const isTool = (value: unknown): value is T.Tool => VALIDATORS.Tool(value);
 export const isToolAnnotations = (value: unknown): value is T.ToolAnnotations =>
   VALIDATORS.ToolAnnotations(value);
 export const isToolChoice = (value: unknown): value is T.ToolChoice => VALIDATORS.ToolChoice(value);
 export const isToolExecution = (value: unknown): value is T.ToolExecution =>
   VALIDATORS.ToolExecution(value);
-export const isToolListChangedNotification = (
-  value: unknown,
-): value is T.ToolListChangedNotification => VALIDATORS.ToolListChangedNotification(value);
+export const isToolListChangedNotification = (value: unknown): value is T.ToolListChangedNotification =>
+  VALIDATORS.ToolListChangedNotification(value);
 export const isToolResultContent = (value: unknown): value is T.ToolResultContent =>
   VALIDATORS.ToolResultContent(value);
 export const isToolUseContent = (value: unknown): value is T.ToolUseContent =>
   VALIDATORS.ToolUseContent(value);
-export const isURLElicitationRequiredError = (
-  value: unknown,
-): value is T.URLElicitationRequiredError => VALIDATORS.URLElicitationRequiredError(value);
+export const isURLElicitationRequiredError = (value: unknown): value is T.URLElicitationRequiredError =>
+  VALIDATORS.URLElicitationRequiredError(value);
 export const isUnsubscribeRequest = (value: unknown): value is T.UnsubscribeRequest =>
   VALIDATORS.UnsubscribeRequest(value);
 export const isUnsubscribeRequestParams = (value: unknown): value is T.UnsubscribeRequestParams =>
   VALIDATORS.UnsubscribeRequestParams(value);
-export const isUntitledMultiSelectEnumSchema = (
-  value: unknown,
-): value is T.UntitledMultiSelectEnumSchema => VALIDATORS.UntitledMultiSelectEnumSchema(value);
-export const isUntitledSingleSelectEnumSchema = (
-  value: unknown,
-): value is T.UntitledSingleSelectEnumSchema => VALIDATORS.UntitledSingleSelectEnumSchema(value);
+export const isUntitledMultiSelectEnumSchema = (value: unknown): value is T.UntitledMultiSelectEnumSchema =>
+  VALIDATORS.UntitledMultiSelectEnumSchema(value);
+export const isUntitledSingleSelectEnumSchema = (value: unknown): value is T.UntitledSingleSelectEnumSchema =>
+  VALIDATORS.UntitledSingleSelectEnumSchema(value);

@@ -121,8 +121,7 @@ export const METHODS = {
     paramsPresence: "optional",
     results: { complete: "ListRootsResult" },
     mrtr: false,
-    deprecated:
-      "Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at least twelve months; see the deprecated features registry.",
+    deprecated: "Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at least twelve months; see the deprecated features registry.",
   },
   "sampling/createMessage": {
     method: "sampling/createMessage",
@@ -132,8 +131,7 @@ export const METHODS = {
     paramsPresence: "required",
     results: { complete: "CreateMessageResult" },
     mrtr: false,
-    deprecated:
-      "Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at least twelve months; see the deprecated features registry.",
+    deprecated: "Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at least twelve months; see the deprecated features registry.",
   },
   "server/discover": {
     method: "server/discover",
@@ -190,8 +188,7 @@ export const NOTIFICATIONS = {
     notification: "LoggingMessageNotification",
     params: "LoggingMessageNotificationParams",
     paramsPresence: "required",
-    deprecated:
-      "Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at least twelve months; see the deprecated features registry.",
+    deprecated: "Deprecated as of protocol version 2026-07-28 (SEP-2577). Remains in the specification for at least twelve months; see the deprecated features registry.",
   },
   "notifications/progress": {
     method: "notifications/progress",

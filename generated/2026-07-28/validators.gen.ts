@@ -318,8 +318,7 @@ export const VALIDATORS: { readonly [K in DefinitionName]: CompiledValidator } =
   StringSchema: compiled.validateStringSchema,
   SubscriptionFilter: compiled.validateSubscriptionFilter,
   SubscriptionsAcknowledgedNotification: compiled.validateSubscriptionsAcknowledgedNotification,
-  SubscriptionsAcknowledgedNotificationParams:
-    compiled.validateSubscriptionsAcknowledgedNotificationParams,
+  SubscriptionsAcknowledgedNotificationParams: compiled.validateSubscriptionsAcknowledgedNotificationParams,
   SubscriptionsListenRequest: compiled.validateSubscriptionsListenRequest,
   SubscriptionsListenRequestParams: compiled.validateSubscriptionsListenRequestParams,
   SubscriptionsListenResult: compiled.validateSubscriptionsListenResult,
@@ -383,9 +382,8 @@ export const isCallToolResultResponse = (value: unknown): value is T.CallToolRes
   VALIDATORS.CallToolResultResponse(value);
 export const isCancelledNotification = (value: unknown): value is T.CancelledNotification =>
   VALIDATORS.CancelledNotification(value);
-export const isCancelledNotificationParams = (
-  value: unknown,
-): value is T.CancelledNotificationParams => VALIDATORS.CancelledNotificationParams(value);
+export const isCancelledNotificationParams = (value: unknown): value is T.CancelledNotificationParams =>
+  VALIDATORS.CancelledNotificationParams(value);
 export const isClientCapabilities = (value: unknown): value is T.ClientCapabilities =>
   VALIDATORS.ClientCapabilities(value);
 export const isClientNotification = (value: unknown): value is T.ClientNotification =>
@@ -406,9 +404,8 @@ export const isContentBlock = (value: unknown): value is T.ContentBlock =>
   VALIDATORS.ContentBlock(value);
 export const isCreateMessageRequest = (value: unknown): value is T.CreateMessageRequest =>
   VALIDATORS.CreateMessageRequest(value);
-export const isCreateMessageRequestParams = (
-  value: unknown,
-): value is T.CreateMessageRequestParams => VALIDATORS.CreateMessageRequestParams(value);
+export const isCreateMessageRequestParams = (value: unknown): value is T.CreateMessageRequestParams =>
+  VALIDATORS.CreateMessageRequestParams(value);
 export const isCreateMessageResult = (value: unknown): value is T.CreateMessageResult =>
   VALIDATORS.CreateMessageResult(value);
 export const isCursor = (value: unknown): value is T.Cursor => VALIDATORS.Cursor(value);
@@ -458,9 +455,8 @@ export const isInputRequiredResult = (value: unknown): value is T.InputRequiredR
   VALIDATORS.InputRequiredResult(value);
 export const isInputResponse = (value: unknown): value is T.InputResponse =>
   VALIDATORS.InputResponse(value);
-export const isInputResponseRequestParams = (
-  value: unknown,
-): value is T.InputResponseRequestParams => VALIDATORS.InputResponseRequestParams(value);
+export const isInputResponseRequestParams = (value: unknown): value is T.InputResponseRequestParams =>
+  VALIDATORS.InputResponseRequestParams(value);
 export const isInputResponses = (value: unknown): value is T.InputResponses =>
   VALIDATORS.InputResponses(value);
 export const isInternalError = (value: unknown): value is T.InternalError =>
@@ -492,23 +488,18 @@ export const isListPromptsResult = (value: unknown): value is T.ListPromptsResul
   VALIDATORS.ListPromptsResult(value);
 export const isListPromptsResultResponse = (value: unknown): value is T.ListPromptsResultResponse =>
   VALIDATORS.ListPromptsResultResponse(value);
-export const isListResourceTemplatesRequest = (
-  value: unknown,
-): value is T.ListResourceTemplatesRequest => VALIDATORS.ListResourceTemplatesRequest(value);
-export const isListResourceTemplatesResult = (
-  value: unknown,
-): value is T.ListResourceTemplatesResult => VALIDATORS.ListResourceTemplatesResult(value);
-export const isListResourceTemplatesResultResponse = (
-  value: unknown,
-): value is T.ListResourceTemplatesResultResponse =>
+export const isListResourceTemplatesRequest = (value: unknown): value is T.ListResourceTemplatesRequest =>
+  VALIDATORS.ListResourceTemplatesRequest(value);
+export const isListResourceTemplatesResult = (value: unknown): value is T.ListResourceTemplatesResult =>
+  VALIDATORS.ListResourceTemplatesResult(value);
+export const isListResourceTemplatesResultResponse = (value: unknown): value is T.ListResourceTemplatesResultResponse =>
   VALIDATORS.ListResourceTemplatesResultResponse(value);
 export const isListResourcesRequest = (value: unknown): value is T.ListResourcesRequest =>
   VALIDATORS.ListResourcesRequest(value);
 export const isListResourcesResult = (value: unknown): value is T.ListResourcesResult =>
   VALIDATORS.ListResourcesResult(value);
-export const isListResourcesResultResponse = (
-  value: unknown,
-): value is T.ListResourcesResultResponse => VALIDATORS.ListResourcesResultResponse(value);
+export const isListResourcesResultResponse = (value: unknown): value is T.ListResourcesResultResponse =>
+  VALIDATORS.ListResourcesResultResponse(value);
 export const isListRootsRequest = (value: unknown): value is T.ListRootsRequest =>
   VALIDATORS.ListRootsRequest(value);
 export const isListRootsResult = (value: unknown): value is T.ListRootsResult =>
@@ -521,19 +512,14 @@ export const isListToolsResultResponse = (value: unknown): value is T.ListToolsR
   VALIDATORS.ListToolsResultResponse(value);
 export const isLoggingLevel = (value: unknown): value is T.LoggingLevel =>
   VALIDATORS.LoggingLevel(value);
-export const isLoggingMessageNotification = (
-  value: unknown,
-): value is T.LoggingMessageNotification => VALIDATORS.LoggingMessageNotification(value);
-export const isLoggingMessageNotificationParams = (
-  value: unknown,
-): value is T.LoggingMessageNotificationParams =>
+export const isLoggingMessageNotification = (value: unknown): value is T.LoggingMessageNotification =>
+  VALIDATORS.LoggingMessageNotification(value);
+export const isLoggingMessageNotificationParams = (value: unknown): value is T.LoggingMessageNotificationParams =>
   VALIDATORS.LoggingMessageNotificationParams(value);
 export const isMetaObject = (value: unknown): value is T.MetaObject => VALIDATORS.MetaObject(value);
 export const isMethodNotFoundError = (value: unknown): value is T.MethodNotFoundError =>
   VALIDATORS.MethodNotFoundError(value);
-export const isMissingRequiredClientCapabilityError = (
-  value: unknown,
-): value is T.MissingRequiredClientCapabilityError =>
+export const isMissingRequiredClientCapabilityError = (value: unknown): value is T.MissingRequiredClientCapabilityError =>
   VALIDATORS.MissingRequiredClientCapabilityError(value);
 export const isModelHint = (value: unknown): value is T.ModelHint => VALIDATORS.ModelHint(value);
 export const isModelPreferences = (value: unknown): value is T.ModelPreferences =>
@@ -559,17 +545,15 @@ export const isPrimitiveSchemaDefinition = (value: unknown): value is T.Primitiv
   VALIDATORS.PrimitiveSchemaDefinition(value);
 export const isProgressNotification = (value: unknown): value is T.ProgressNotification =>
   VALIDATORS.ProgressNotification(value);
-export const isProgressNotificationParams = (
-  value: unknown,
-): value is T.ProgressNotificationParams => VALIDATORS.ProgressNotificationParams(value);
+export const isProgressNotificationParams = (value: unknown): value is T.ProgressNotificationParams =>
+  VALIDATORS.ProgressNotificationParams(value);
 export const isProgressToken = (value: unknown): value is T.ProgressToken =>
   VALIDATORS.ProgressToken(value);
 export const isPrompt = (value: unknown): value is T.Prompt => VALIDATORS.Prompt(value);
 export const isPromptArgument = (value: unknown): value is T.PromptArgument =>
   VALIDATORS.PromptArgument(value);
-export const isPromptListChangedNotification = (
-  value: unknown,
-): value is T.PromptListChangedNotification => VALIDATORS.PromptListChangedNotification(value);
+export const isPromptListChangedNotification = (value: unknown): value is T.PromptListChangedNotification =>
+  VALIDATORS.PromptListChangedNotification(value);
 export const isPromptMessage = (value: unknown): value is T.PromptMessage =>
   VALIDATORS.PromptMessage(value);
 export const isPromptReference = (value: unknown): value is T.PromptReference =>
@@ -580,9 +564,8 @@ export const isReadResourceRequestParams = (value: unknown): value is T.ReadReso
   VALIDATORS.ReadResourceRequestParams(value);
 export const isReadResourceResult = (value: unknown): value is T.ReadResourceResult =>
   VALIDATORS.ReadResourceResult(value);
-export const isReadResourceResultResponse = (
-  value: unknown,
-): value is T.ReadResourceResultResponse => VALIDATORS.ReadResourceResultResponse(value);
+export const isReadResourceResultResponse = (value: unknown): value is T.ReadResourceResultResponse =>
+  VALIDATORS.ReadResourceResultResponse(value);
 export const isRequest = (value: unknown): value is T.Request => VALIDATORS.Request(value);
 export const isRequestId = (value: unknown): value is T.RequestId => VALIDATORS.RequestId(value);
 export const isRequestMetaObject = (value: unknown): value is T.RequestMetaObject =>
@@ -594,21 +577,17 @@ export const isResourceContents = (value: unknown): value is T.ResourceContents 
   VALIDATORS.ResourceContents(value);
 export const isResourceLink = (value: unknown): value is T.ResourceLink =>
   VALIDATORS.ResourceLink(value);
-export const isResourceListChangedNotification = (
-  value: unknown,
-): value is T.ResourceListChangedNotification => VALIDATORS.ResourceListChangedNotification(value);
+export const isResourceListChangedNotification = (value: unknown): value is T.ResourceListChangedNotification =>
+  VALIDATORS.ResourceListChangedNotification(value);
 export const isResourceRequestParams = (value: unknown): value is T.ResourceRequestParams =>
   VALIDATORS.ResourceRequestParams(value);
 export const isResourceTemplate = (value: unknown): value is T.ResourceTemplate =>
   VALIDATORS.ResourceTemplate(value);
 export const isResourceTemplateReference = (value: unknown): value is T.ResourceTemplateReference =>
   VALIDATORS.ResourceTemplateReference(value);
-export const isResourceUpdatedNotification = (
-  value: unknown,
-): value is T.ResourceUpdatedNotification => VALIDATORS.ResourceUpdatedNotification(value);
-export const isResourceUpdatedNotificationParams = (
-  value: unknown,
-): value is T.ResourceUpdatedNotificationParams =>
+export const isResourceUpdatedNotification = (value: unknown): value is T.ResourceUpdatedNotification =>
+  VALIDATORS.ResourceUpdatedNotification(value);
+export const isResourceUpdatedNotificationParams = (value: unknown): value is T.ResourceUpdatedNotificationParams =>
   VALIDATORS.ResourceUpdatedNotificationParams(value);
 export const isResult = (value: unknown): value is T.Result => VALIDATORS.Result(value);
 export const isResultMetaObject = (value: unknown): value is T.ResultMetaObject =>
@@ -618,9 +597,8 @@ export const isRole = (value: unknown): value is T.Role => VALIDATORS.Role(value
 export const isRoot = (value: unknown): value is T.Root => VALIDATORS.Root(value);
 export const isSamplingMessage = (value: unknown): value is T.SamplingMessage =>
   VALIDATORS.SamplingMessage(value);
-export const isSamplingMessageContentBlock = (
-  value: unknown,
-): value is T.SamplingMessageContentBlock => VALIDATORS.SamplingMessageContentBlock(value);
+export const isSamplingMessageContentBlock = (value: unknown): value is T.SamplingMessageContentBlock =>
+  VALIDATORS.SamplingMessageContentBlock(value);
 export const isServerCapabilities = (value: unknown): value is T.ServerCapabilities =>
   VALIDATORS.ServerCapabilities(value);
 export const isServerNotification = (value: unknown): value is T.ServerNotification =>
@@ -633,58 +611,41 @@ export const isStringSchema = (value: unknown): value is T.StringSchema =>
   VALIDATORS.StringSchema(value);
 export const isSubscriptionFilter = (value: unknown): value is T.SubscriptionFilter =>
   VALIDATORS.SubscriptionFilter(value);
-export const isSubscriptionsAcknowledgedNotification = (
-  value: unknown,
-): value is T.SubscriptionsAcknowledgedNotification =>
+export const isSubscriptionsAcknowledgedNotification = (value: unknown): value is T.SubscriptionsAcknowledgedNotification =>
   VALIDATORS.SubscriptionsAcknowledgedNotification(value);
-export const isSubscriptionsAcknowledgedNotificationParams = (
-  value: unknown,
-): value is T.SubscriptionsAcknowledgedNotificationParams =>
+export const isSubscriptionsAcknowledgedNotificationParams = (value: unknown): value is T.SubscriptionsAcknowledgedNotificationParams =>
   VALIDATORS.SubscriptionsAcknowledgedNotificationParams(value);
-export const isSubscriptionsListenRequest = (
-  value: unknown,
-): value is T.SubscriptionsListenRequest => VALIDATORS.SubscriptionsListenRequest(value);
-export const isSubscriptionsListenRequestParams = (
-  value: unknown,
-): value is T.SubscriptionsListenRequestParams =>
+export const isSubscriptionsListenRequest = (value: unknown): value is T.SubscriptionsListenRequest =>
+  VALIDATORS.SubscriptionsListenRequest(value);
+export const isSubscriptionsListenRequestParams = (value: unknown): value is T.SubscriptionsListenRequestParams =>
   VALIDATORS.SubscriptionsListenRequestParams(value);
 export const isSubscriptionsListenResult = (value: unknown): value is T.SubscriptionsListenResult =>
   VALIDATORS.SubscriptionsListenResult(value);
-export const isSubscriptionsListenResultMetaObject = (
-  value: unknown,
-): value is T.SubscriptionsListenResultMetaObject =>
+export const isSubscriptionsListenResultMetaObject = (value: unknown): value is T.SubscriptionsListenResultMetaObject =>
   VALIDATORS.SubscriptionsListenResultMetaObject(value);
-export const isSubscriptionsListenResultResponse = (
-  value: unknown,
-): value is T.SubscriptionsListenResultResponse =>
+export const isSubscriptionsListenResultResponse = (value: unknown): value is T.SubscriptionsListenResultResponse =>
   VALIDATORS.SubscriptionsListenResultResponse(value);
 export const isTextContent = (value: unknown): value is T.TextContent =>
   VALIDATORS.TextContent(value);
 export const isTextResourceContents = (value: unknown): value is T.TextResourceContents =>
   VALIDATORS.TextResourceContents(value);
-export const isTitledMultiSelectEnumSchema = (
-  value: unknown,
-): value is T.TitledMultiSelectEnumSchema => VALIDATORS.TitledMultiSelectEnumSchema(value);
-export const isTitledSingleSelectEnumSchema = (
-  value: unknown,
-): value is T.TitledSingleSelectEnumSchema => VALIDATORS.TitledSingleSelectEnumSchema(value);
+export const isTitledMultiSelectEnumSchema = (value: unknown): value is T.TitledMultiSelectEnumSchema =>
+  VALIDATORS.TitledMultiSelectEnumSchema(value);
+export const isTitledSingleSelectEnumSchema = (value: unknown): value is T.TitledSingleSelectEnumSchema =>
+  VALIDATORS.TitledSingleSelectEnumSchema(value);
 export const isTool = (value: unknown): value is T.Tool => VALIDATORS.Tool(value);
 export const isToolAnnotations = (value: unknown): value is T.ToolAnnotations =>
   VALIDATORS.ToolAnnotations(value);
 export const isToolChoice = (value: unknown): value is T.ToolChoice => VALIDATORS.ToolChoice(value);
-export const isToolListChangedNotification = (
-  value: unknown,
-): value is T.ToolListChangedNotification => VALIDATORS.ToolListChangedNotification(value);
+export const isToolListChangedNotification = (value: unknown): value is T.ToolListChangedNotification =>
+  VALIDATORS.ToolListChangedNotification(value);
 export const isToolResultContent = (value: unknown): value is T.ToolResultContent =>
   VALIDATORS.ToolResultContent(value);
 export const isToolUseContent = (value: unknown): value is T.ToolUseContent =>
   VALIDATORS.ToolUseContent(value);
-export const isUnsupportedProtocolVersionError = (
-  value: unknown,
-): value is T.UnsupportedProtocolVersionError => VALIDATORS.UnsupportedProtocolVersionError(value);
-export const isUntitledMultiSelectEnumSchema = (
-  value: unknown,
-): value is T.UntitledMultiSelectEnumSchema => VALIDATORS.UntitledMultiSelectEnumSchema(value);
-export const isUntitledSingleSelectEnumSchema = (
-  value: unknown,
-): value is T.UntitledSingleSelectEnumSchema => VALIDATORS.UntitledSingleSelectEnumSchema(value);
+export const isUnsupportedProtocolVersionError = (value: unknown): value is T.UnsupportedProtocolVersionError =>
+  VALIDATORS.UnsupportedProtocolVersionError(value);
+export const isUntitledMultiSelectEnumSchema = (value: unknown): value is T.UntitledMultiSelectEnumSchema =>
+  VALIDATORS.UntitledMultiSelectEnumSchema(value);
+export const isUntitledSingleSelectEnumSchema = (value: unknown): value is T.UntitledSingleSelectEnumSchema =>
+  VALIDATORS.UntitledSingleSelectEnumSchema(value);

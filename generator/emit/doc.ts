@@ -1,16 +1,46 @@
 /**
- * A small document printer with prettier's semantics (groups that break
- * as a whole, indentation, alignment, conditional content), for output
- * whose layout depends on nesting: the types module, where a union may
- * hold objects that hold unions. Printing a construct as the same
- * document prettier builds for it gives the text prettier would print,
- * without parsing anything. The algorithm is Wadler's "prettier printer"
- * as prettier implements it: a group is printed flat when its contents,
- * and what follows them up to the next possible line break, fit in the
- * remaining width; otherwise its lines break.
+ * The printer every generated TypeScript module goes through: a small
+ * document printer (groups that break as a whole, indentation, alignment,
+ * content that depends on whether a group broke). Emitters describe
+ * code as documents (ts-print.ts has the TypeScript constructs) and this
+ * lays them out in the print width. The algorithm is Wadler's "prettier
+ * printer" as prettier implements it: a group is printed flat when its
+ * contents, and what follows them up to the next possible line break,
+ * fit in the remaining width; otherwise its lines break.
  */
-import { INDENT, PRINT_WIDTH, textWidth } from "./layout.js";
 
+/** The width lines are laid out in; a construct that cannot fit runs longer. */
+export const PRINT_WIDTH = 100;
+/** One level of indentation. */
+export const INDENT = "  ";
+
+/** Display width: wide East Asian characters count two columns, combining marks none. */
+export function textWidth(text: string): number {
+  if (/^[\x20-\x7e]*$/.test(text)) return text.length;
+  let width = 0;
+  for (const ch of text) {
+    const code = ch.codePointAt(0)!;
+    if (/\p{Mark}/u.test(ch) || code < 0x20) continue;
+    width += isWide(code) ? 2 : 1;
+  }
+  return width;
+}
+
+function isWide(code: number): boolean {
+  return (
+    (code >= 0x1100 && code <= 0x115f) ||
+    (code >= 0x2e80 && code <= 0xa4cf) ||
+    (code >= 0xac00 && code <= 0xd7a3) ||
+    (code >= 0xf900 && code <= 0xfaff) ||
+    (code >= 0xfe30 && code <= 0xfe4f) ||
+    (code >= 0xff00 && code <= 0xff60) ||
+    (code >= 0xffe0 && code <= 0xffe6) ||
+    (code >= 0x1f300 && code <= 0x1faff) ||
+    (code >= 0x20000 && code <= 0x3fffd)
+  );
+}
+
+/** A document: text (never holding a line break), a list of documents, or a layout construct. */
 export type Doc = string | readonly Doc[] | Group | Indent | Align | Line | IfBreak | IndentIfBreak;
 
 interface Group {

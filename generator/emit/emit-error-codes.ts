@@ -5,16 +5,17 @@
  */
 import type { ErrorCodeNode, McpModel } from "../model/types.js";
 import { TsFileBuilder, type EmittedFile } from "./file.js";
-import {
-  block,
-  expandedObject,
-  firstFitting,
-  indent,
-  stringLiteral as literal,
-  type TableValue,
-} from "./layout.js";
+import { group, hardline, indent, line, type Doc } from "./doc.js";
 import { builderName, jsDoc } from "./names.js";
 import { ERROR_CODES_FILE, TYPES_FILE, moduleSpecifier } from "./paths.js";
+import {
+  objectLiteral,
+  parameterList,
+  printCode,
+  stringLiteral as literal,
+  tableLiteral,
+  type TableValue,
+} from "./ts-print.js";
 
 /** JSON-RPC 2.0's standard messages, used as the builders' default messages. */
 const STANDARD_MESSAGES: Readonly<Record<number, string>> = {
@@ -50,19 +51,24 @@ const INFO_TYPE = `${jsDoc(
   readonly doc?: string;
 }`;
 
-/** Emits `error-codes.gen.ts`, laid out as prettier would (see layout.ts). */
+/** Emits `error-codes.gen.ts`. */
 export function emitErrorCodes(model: McpModel, bannerText: string): EmittedFile {
   const file = new TsFileBuilder(ERROR_CODES_FILE);
   const codes = model.errorCodes;
   file.add(
-    `${jsDoc("Every error code this revision defines or must still accept, by name.")}export const ErrorCode = ${block(codes.map((c) => `${memberDoc(c)}  ${c.name}: ${c.code},`))} as const;`,
+    `${jsDoc("Every error code this revision defines or must still accept, by name.")}export const ErrorCode = ${printCode(
+      objectLiteral(
+        codes.map((c) => [c.name, String(c.code), memberDoc(c)] as const),
+        true,
+      ),
+    )} as const;`,
   );
   file.add(
     `${jsDoc("An error code this revision defines or must still accept.")}export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];`,
   );
   file.add(INFO_TYPE);
   file.add(
-    `${jsDoc("Metadata of every error code, by code.")}export const ERROR_CODES: { readonly [code: number]: ErrorCodeInfo } = ${expandedObject(codes.map(infoEntry))};`,
+    `${jsDoc("Metadata of every error code, by code.")}export const ERROR_CODES: { readonly [code: number]: ErrorCodeInfo } = ${printCode(tableLiteral(codes.map(infoEntry)))};`,
   );
   file.add(RANGES);
   const builders = codes.filter((c) => c.definition && c.policy !== "legacy");
@@ -71,14 +77,14 @@ export function emitErrorCodes(model: McpModel, bannerText: string): EmittedFile
   return file.build(bannerText);
 }
 
+/** The JSDoc of an ErrorCode member: the code's doc, and a deprecation for a legacy code. */
 function memberDoc(code: ErrorCodeNode): string {
-  const doc = jsDoc(
+  return jsDoc(
     code.doc,
     code.policy === "legacy"
       ? `@deprecated Legacy (${code.revisions.join(", ")}): accept it from older peers, never send it.`
       : undefined,
   );
-  return doc === "" ? "" : `${indent(doc.trimEnd())}\n`;
 }
 
 function infoEntry(code: ErrorCodeNode): readonly [string, TableValue] {
@@ -113,17 +119,21 @@ function builder(code: ErrorCodeNode): string {
     def.data === "required"
       ? [`data: ${errorType}["data"]`, message]
       : [message, def.data === "optional" ? `data?: ${errorType}["data"]` : "data?: unknown"];
-  const signature = firstFitting(
-    `export function ${builderName(code)}(${params.join(", ")}): ${errorType} {`,
-    `export function ${builderName(code)}(\n${params.map((p) => indent(`${p},`)).join("\n")}\n): ${errorType} {`,
-  );
   const withData = `{ code: ${code.code}, message, data }`;
-  const body =
+  const result: Doc =
     def.data === "required"
-      ? `  return ${withData};`
-      : firstFitting(
-          `  return data === undefined ? { code: ${code.code}, message } : ${withData};`,
-          `  return data === undefined\n    ? { code: ${code.code}, message }\n    : ${withData};`,
-        );
-  return `${doc}${signature}\n${body}\n}`;
+      ? withData
+      : group([
+          "data === undefined",
+          indent([line, `? { code: ${code.code}, message }`, line, `: ${withData}`]),
+        ]);
+  const body = printCode([
+    `export function ${builderName(code)}`,
+    parameterList(params),
+    `: ${errorType} {`,
+    indent([hardline, "return ", result, ";"]),
+    hardline,
+    "}",
+  ]);
+  return `${doc}${body}`;
 }

@@ -3,10 +3,10 @@
  */
 import type { McpModel } from "../model/types.js";
 import { TsFileBuilder, type EmittedFile } from "./file.js";
-import { list } from "./layout.js";
 import { INDEX_FILE, SUPPORT_FILE, moduleSpecifier } from "./paths.js";
+import { namedList, printCode } from "./ts-print.js";
 
-/** Emits `index.ts` (laid out as prettier would, see layout.ts), re-exporting `modules` (paths of the other emitted TypeScript files). */
+/** Emits `index.ts`, re-exporting `modules` (paths of the other emitted TypeScript files). */
 export function emitIndex(
   _model: McpModel,
   modules: readonly string[],
@@ -15,15 +15,11 @@ export function emitIndex(
   const file = new TsFileBuilder(INDEX_FILE);
   file.add(modules.map((m) => `export * from ${JSON.stringify(moduleSpecifier(m))};`).join("\n"));
   file.add(
-    list(
-      0,
+    printCode([
       "export type ",
-      "{",
-      ["JsonRpcErrorObject", "ParseResult", "ValidationError", "ValidationResult"],
-      "}",
+      namedList(["JsonRpcErrorObject", "ParseResult", "ValidationError", "ValidationResult"]),
       ` from ${JSON.stringify(moduleSpecifier(SUPPORT_FILE))};`,
-      true,
-    ),
+    ]),
   );
   return file.build(bannerText);
 }

@@ -5,7 +5,7 @@
  */
 import type { McpModel } from "../model/types.js";
 import { TsFileBuilder, type EmittedFile } from "./file.js";
-import { fits, list, stringLiteral as literal, tableMember, unionAlias } from "./layout.js";
+import type { Doc } from "./doc.js";
 import { jsDoc, propertyKey, validatorName } from "./names.js";
 import {
   COMPILED_VALIDATORS_FILE,
@@ -16,8 +16,16 @@ import {
   TYPES_FILE,
   moduleSpecifier,
 } from "./paths.js";
+import {
+  arrayLiteral,
+  objectLiteral,
+  printCode,
+  printDeclaration,
+  stringLiteral as literal,
+  valueDoc,
+} from "./ts-print.js";
 
-/** Emits `messages.gen.ts`, laid out as prettier would (see layout.ts). */
+/** Emits `messages.gen.ts`. */
 export function emitMessages(model: McpModel, bannerText: string): EmittedFile {
   const wire = model.requests.filter((r) => r.direction !== "input-request");
   const file = new TsFileBuilder(MESSAGES_FILE)
@@ -30,37 +38,46 @@ export function emitMessages(model: McpModel, bannerText: string): EmittedFile {
     .importTypes(SUPPORT_MODULE, "MessageTables", "ParseResult");
   const requestEntries = wire.map((r) => [r.method, r.definition] as const);
   const notificationEntries = model.notifications.map((n) => [n.method, n.definition] as const);
-  const resultEntries = wire.map((r) =>
-    tableMember(2, propertyKey(r.method), {
-      object: r.results.map(
-        (b) =>
-          [
-            propertyKey(b.resultType ?? "complete"),
-            `compiled.${validatorName(b.definition)}`,
-          ] as const,
-      ),
-    }),
+  const resultEntries = wire.map(
+    (r) =>
+      [
+        propertyKey(r.method),
+        valueDoc({
+          object: r.results.map(
+            (b) =>
+              [
+                propertyKey(b.resultType ?? "complete"),
+                `compiled.${validatorName(b.definition)}`,
+              ] as const,
+          ),
+        }),
+      ] as const,
   );
   // The model check (checkEnvelopes) has made sure both are defined.
   const errorResponse = model.envelopes.errorResponse!;
   const resultResponse = model.envelopes.resultResponse!;
-  file.add(`const TABLES: MessageTables = {
-  revision: ${literal(model.revision)},
-${mapMember("requests", requestEntries)}
-${mapMember("notifications", notificationEntries)}
-  results: {
-${resultEntries.join("\n")}
-  },
-  errorResponse: compiled.${validatorName(errorResponse)},
-  availability: METHOD_AVAILABILITY,
-};`);
+  const tables = objectLiteral(
+    [
+      ["revision", literal(model.revision)],
+      ["requests", mapOf(requestEntries)],
+      ["notifications", mapOf(notificationEntries)],
+      ["results", objectLiteral(resultEntries, true)],
+      ["errorResponse", `compiled.${validatorName(errorResponse)}`],
+      ["availability", "METHOD_AVAILABILITY"],
+    ],
+    true,
+  );
+  file.add(printCode(["const TABLES: MessageTables = ", tables, ";"]));
   const requests = wire.length > 0 ? wire.map((r) => `T.${r.definition}`) : ["never"];
   const notifications =
     model.notifications.length > 0
       ? model.notifications.map((n) => `T.${n.definition}`)
       : ["never"];
   file.add(
-    `${jsDoc("A message `parseMessage` accepts: a request or notification of this revision, or a response envelope.")}${unionAlias("export type McpMessage", [...requests, ...notifications, `T.${resultResponse}`, `T.${errorResponse}`])}`,
+    `${jsDoc("A message `parseMessage` accepts: a request or notification of this revision, or a response envelope.")}${unionOf(
+      "McpMessage",
+      [...requests, ...notifications, `T.${resultResponse}`, `T.${errorResponse}`],
+    )}`,
   );
   file.add(
     `${jsDoc(
@@ -71,7 +88,10 @@ ${resultEntries.join("\n")}
     `${jsDoc("A successful response to a request of method `M`, its result discriminated on resultType.")}export type ResultResponseOf<M extends RequestMethod & keyof ResultByMethod> = {\n  jsonrpc: "2.0";\n  id: T.RequestId;\n  result: ResultByMethod[M];\n};`,
   );
   file.add(
-    `${jsDoc("A response to a request of method `M`: its result (discriminated on resultType) or an error.")}${unionAlias("export type ResponseOf<M extends RequestMethod & keyof ResultByMethod>", ["ResultResponseOf<M>", `T.${errorResponse}`])}`,
+    `${jsDoc("A response to a request of method `M`: its result (discriminated on resultType) or an error.")}${unionOf(
+      "ResponseOf<M extends RequestMethod & keyof ResultByMethod>",
+      ["ResultResponseOf<M>", `T.${errorResponse}`],
+    )}`,
   );
   file.add(
     `${jsDoc(
@@ -81,21 +101,24 @@ ${resultEntries.join("\n")}
   return file.build(bannerText);
 }
 
-/**
- * `key: new Map([[method, compiled.validateX], …]),` one level deep. An
- * array of two or more arrays of two or more elements is always broken by
- * prettier, one element per line; a lone entry stays on the line if it fits.
- */
-function mapMember(
-  key: string,
-  entries: ReadonlyArray<readonly [method: string, definition: string]>,
-): string {
-  const tuple = ([method, definition]: readonly [string, string]) => [
-    literal(method),
-    `compiled.${validatorName(definition)}`,
+/** `export type name = A | B | …;` of named types. */
+function unionOf(name: string, members: readonly string[]): string {
+  return printDeclaration({
+    name,
+    form: "alias",
+    type: { kind: "union", members: members.map((m) => ({ kind: "name", name: m })) },
+  });
+}
+
+/** `new Map([[method, compiled.validateX], …])`. */
+function mapOf(entries: ReadonlyArray<readonly [method: string, definition: string]>): Doc {
+  return [
+    "new Map(",
+    arrayLiteral(
+      entries.map(([method, definition]) =>
+        arrayLiteral([literal(method), `compiled.${validatorName(definition)}`]),
+      ),
+    ),
+    ")",
   ];
-  if (entries.length === 0) return `  ${key}: new Map([]),`;
-  const flat = `  ${key}: new Map([${entries.map((e) => `[${tuple(e).join(", ")}]`).join(", ")}]),`;
-  if (entries.length === 1 && fits(flat)) return flat;
-  return `  ${key}: new Map([\n${entries.map((e) => list(2, "", "[", tuple(e), "]", ",", false)).join("\n")}\n  ]),`;
 }

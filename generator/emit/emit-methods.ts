@@ -4,7 +4,13 @@
  */
 import type { McpModel, NotificationNode, RequestNode } from "../model/types.js";
 import { TsFileBuilder, type EmittedFile } from "./file.js";
-import { block, expandedObject, stringLiteral as literal, type TableValue } from "./layout.js";
+import {
+  printCode,
+  printInterface,
+  stringLiteral as literal,
+  tableLiteral,
+  type TableValue,
+} from "./ts-print.js";
 import { jsDoc, propertyKey } from "./names.js";
 import { METHODS_FILE, RESULT_TYPES_FILE, TYPES_FILE, moduleSpecifier } from "./paths.js";
 
@@ -35,17 +41,17 @@ ${jsDoc("What the NOTIFICATIONS table records of a notification method.")}export
   readonly deprecated?: string;
 }`;
 
-/** Emits `methods.gen.ts`, laid out as prettier would (see layout.ts). */
+/** Emits `methods.gen.ts`. */
 export function emitMethods(model: McpModel, bannerText: string): EmittedFile {
   const file = new TsFileBuilder(METHODS_FILE)
     .importNamespace(moduleSpecifier(TYPES_FILE), "T", true)
     .importTypes(moduleSpecifier(RESULT_TYPES_FILE), "ResultByMethod");
   file.add(INFO_TYPES);
   file.add(
-    `${jsDoc("Every request method of this revision.")}export const METHODS = ${expandedObject(model.requests.map(methodEntry))} as const satisfies { readonly [method: string]: MethodInfo };`,
+    `${jsDoc("Every request method of this revision.")}export const METHODS = ${printCode(tableLiteral(model.requests.map(methodEntry)))} as const satisfies { readonly [method: string]: MethodInfo };`,
   );
   file.add(
-    `${jsDoc("Every notification method of this revision.")}export const NOTIFICATIONS = ${expandedObject(model.notifications.map(notificationEntry))} as const satisfies { readonly [method: string]: NotificationInfo };`,
+    `${jsDoc("Every notification method of this revision.")}export const NOTIFICATIONS = ${printCode(tableLiteral(model.notifications.map(notificationEntry)))} as const satisfies { readonly [method: string]: NotificationInfo };`,
   );
   file.add(
     `${jsDoc("A request method of this revision.")}export type RequestMethod = keyof typeof METHODS;`,
@@ -137,7 +143,10 @@ function typeMap<N extends { method: string }>(
   nodes: readonly N[],
   type: (n: N) => string,
 ): string {
-  return `${jsDoc(doc)}export interface ${name} ${block(nodes.map((n) => `  ${propertyKey(n.method)}: ${type(n)};`))}`;
+  return `${jsDoc(doc)}${printInterface(
+    name,
+    nodes.map((n) => [propertyKey(n.method), type(n)] as const),
+  )}`;
 }
 
 /** For every method and notification of any known revision, the revisions that define it. */
@@ -150,5 +159,5 @@ function availability(model: McpModel): string {
   const entries = [...byMethod.entries()]
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     .map(([m, revs]): Entry => [propertyKey(m), { array: revs.map(literal) }]);
-  return `${jsDoc("For every request and notification method of any known revision, the revisions that define it (oldest first).")}export const METHOD_AVAILABILITY: { readonly [method: string]: readonly string[] } = ${expandedObject(entries)};`;
+  return `${jsDoc("For every request and notification method of any known revision, the revisions that define it (oldest first).")}export const METHOD_AVAILABILITY: { readonly [method: string]: readonly string[] } = ${printCode(tableLiteral(entries))};`;
 }

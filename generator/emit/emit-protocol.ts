@@ -4,11 +4,17 @@
  */
 import type { McpModel, MergedExtension } from "../model/types.js";
 import { TsFileBuilder, type EmittedFile } from "./file.js";
-import { expandedObject, list, stringLiteral as literal, type TableValue } from "./layout.js";
+import {
+  arrayLiteral,
+  printCode,
+  stringLiteral as literal,
+  tableLiteral,
+  type TableValue,
+} from "./ts-print.js";
 import { jsDoc } from "./names.js";
 import { PROTOCOL_FILE, SUPPORT_MODULE } from "./paths.js";
 
-/** Emits `protocol.gen.ts`, laid out as prettier would (see layout.ts). */
+/** Emits `protocol.gen.ts`. */
 export function emitProtocol(model: McpModel, bannerText: string): EmittedFile {
   const file = new TsFileBuilder(PROTOCOL_FILE);
   file.add(
@@ -18,15 +24,11 @@ export function emitProtocol(model: McpModel, bannerText: string): EmittedFile {
     `${jsDoc("The JSON-RPC version every message carries.")}export const JSONRPC_VERSION = ${literal(model.jsonrpcVersion)};`,
   );
   file.add(
-    `${jsDoc("Every MCP revision mcp-gen knows, oldest first.")}${list(
-      0,
+    `${jsDoc("Every MCP revision mcp-gen knows, oldest first.")}${printCode([
       "export const KNOWN_REVISIONS = ",
-      "[",
-      model.revisions.map((r) => literal(r.revision)),
-      "]",
+      arrayLiteral(model.revisions.map((r) => literal(r.revision))),
       " as const;",
-      false,
-    )}`,
+    ])}`,
   );
   file.add(
     `${jsDoc("The extensions merged into this module, by identifier: their methods and who sends them, the resultType values they add, and the definition of their settings under `capabilities.extensions[id]`.")}export const EXTENSIONS = ${extensionsTable(model.extensions)} as const;`,
@@ -46,26 +48,28 @@ function extensionsTable(extensions: readonly MergedExtension[]): string {
     object: items.map((i) => [literal(i.method), literal(i.direction)] as const),
   });
   const strings = (values: readonly string[]): TableValue => ({ array: values.map(literal) });
-  return expandedObject(
-    extensions.map((e) => {
-      const fields: Array<readonly [string, TableValue]> = [
-        ["id", literal(e.id)],
-        ["name", literal(e.name)],
-        ["requests", byMethod(e.requests)],
-        ["notifications", byMethod(e.notifications)],
-        ["resultTypes", strings(e.resultTypes)],
-      ];
-      if (e.capability)
-        fields.push([
-          "capability",
-          {
-            object: [
-              ["definition", literal(e.capability.definition)],
-              ["sides", strings(e.capability.sides)],
-            ],
-          },
-        ]);
-      return [literal(e.id), { object: fields }] as const;
-    }),
+  return printCode(
+    tableLiteral(
+      extensions.map((e) => {
+        const fields: Array<readonly [string, TableValue]> = [
+          ["id", literal(e.id)],
+          ["name", literal(e.name)],
+          ["requests", byMethod(e.requests)],
+          ["notifications", byMethod(e.notifications)],
+          ["resultTypes", strings(e.resultTypes)],
+        ];
+        if (e.capability)
+          fields.push([
+            "capability",
+            {
+              object: [
+                ["definition", literal(e.capability.definition)],
+                ["sides", strings(e.capability.sides)],
+              ],
+            },
+          ]);
+        return [literal(e.id), { object: fields }] as const;
+      }),
+    ),
   );
 }

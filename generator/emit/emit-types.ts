@@ -38,7 +38,7 @@ export function backendSchema(decl: Declaration, coreFile?: string): JsonObject 
     decl.openType && root.type === "object" && root.additionalProperties === undefined
       ? { ...root, additionalProperties: {} }
       : root;
-  const prepared = mapSchema(open, (node) => prepareNode(node)) as JsonObject;
+  const prepared = prepareSchema(open, refName);
   const withMembers = decl.literalMembers
     ? {
         description: prepared.description ?? "",
@@ -69,6 +69,18 @@ const SHAPE_KEYWORDS = [
 ];
 
 /**
+ * A schema with every node prepared for ts-type.ts (see prepareNode);
+ * `typeOfRef` names the type a `$ref` stands for (undefined: leave the
+ * node as it is).
+ */
+export function prepareSchema(
+  schema: JsonObject,
+  typeOfRef: (ref: string) => string | undefined,
+): JsonObject {
+  return mapSchema(schema, (node) => prepareNode(node, typeOfRef)) as JsonObject;
+}
+
+/**
  * Rewrites one schema node into what the backend should see, following the
  * conventions schema.json is generated with from schema.ts:
  *   {"$ref": "#/$defs/Role"}                                → Role (by name)
@@ -76,11 +88,11 @@ const SHAPE_KEYWORDS = [
  *   {"type": "object"} / {"type": "object", "properties": {}, "additionalProperties": true} → object
  *   {"not": {}}                                             → never
  */
-function prepareNode(node: JsonObject): JsonValue {
+function prepareNode(node: JsonObject, typeOfRef: (ref: string) => string | undefined): JsonValue {
   const { title: _title, $schema: _schema, $id: _id, $comment: _comment, ...rest } = node;
   const description: JsonObject =
     typeof rest.description === "string" ? { description: rest.description } : {};
-  const target = refName(rest.$ref);
+  const target = typeof rest.$ref === "string" ? typeOfRef(rest.$ref) : undefined;
   if (target !== undefined) return { ...description, tsType: target };
   // {"not": {}} accepts nothing (zod writes `never` so, e.g. Record<string, never>); its `{}` was already rewritten to unknown.
   if (

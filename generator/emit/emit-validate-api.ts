@@ -5,7 +5,7 @@
  */
 import type { McpModel } from "../model/types.js";
 import { TsFileBuilder, type EmittedFile } from "./file.js";
-import { block, expandedObject, firstFitting } from "./layout.js";
+import { group, indent, line } from "./doc.js";
 import { guardName, jsDoc, propertyKey, validatorName } from "./names.js";
 import {
   COMPILED_VALIDATORS_FILE,
@@ -14,8 +14,9 @@ import {
   VALIDATE_API_FILE,
   moduleSpecifier,
 } from "./paths.js";
+import { objectLiteral, printCode, printInterface } from "./ts-print.js";
 
-/** Emits `validators.gen.ts`, laid out as prettier would (see layout.ts). */
+/** Emits `validators.gen.ts`. */
 export function emitValidateApi(model: McpModel, bannerText: string): EmittedFile {
   const file = new TsFileBuilder(VALIDATE_API_FILE)
     .importNamespace(moduleSpecifier(COMPILED_VALIDATORS_FILE), "compiled", false)
@@ -24,13 +25,21 @@ export function emitValidateApi(model: McpModel, bannerText: string): EmittedFil
     .importTypes(SUPPORT_MODULE, "CompiledValidator", "ValidationResult");
   const names = model.declarations.map((d) => d.name);
   file.add(
-    `${jsDoc("Every definition's TypeScript type, by definition name.")}export interface DefinitionTypes ${block(names.map((n) => `  ${propertyKey(n)}: T.${n};`))}`,
+    `${jsDoc("Every definition's TypeScript type, by definition name.")}${printInterface(
+      "DefinitionTypes",
+      names.map((n) => [propertyKey(n), `T.${n}`] as const),
+    )}`,
   );
   file.add(
     `${jsDoc("A definition name of this revision.")}export type DefinitionName = keyof DefinitionTypes;`,
   );
   file.add(
-    `${jsDoc("The compiled validator of every definition.")}export const VALIDATORS: { readonly [K in DefinitionName]: CompiledValidator } = ${expandedObject(names.map((n) => [propertyKey(n), `compiled.${validatorName(n)}`] as const))};`,
+    `${jsDoc("The compiled validator of every definition.")}export const VALIDATORS: { readonly [K in DefinitionName]: CompiledValidator } = ${printCode(
+      objectLiteral(
+        names.map((n) => [propertyKey(n), `compiled.${validatorName(n)}`] as const),
+        true,
+      ),
+    )};`,
   );
   // A Map because validate() looks a different name up on nearly every call: a
   // keyed load on an object of hundreds of properties costs several times a Map lookup.
@@ -52,22 +61,14 @@ export function emitValidateApi(model: McpModel, bannerText: string): EmittedFil
 }
 
 /**
- * `export const isX = (value: unknown): value is T.X => VALIDATORS.X(value);`
- * in the first of prettier's layouts for it that fits: one line; the body
- * below the arrow; the parameter on its own line; both; then the call's
- * argument too; then the whole arrow below the `=`.
+ * `export const isX = (value: unknown): value is T.X => VALIDATORS.X(value);`,
+ * the call below the arrow when the line is too long.
  */
 function guard(guardName: string, definition: string): string {
-  const head = `export const ${guardName} =`;
-  const type = `value is T.${definition}`;
-  const call = `VALIDATORS.${definition}(value);`;
-  const openCall = `VALIDATORS.${definition}(\n    value,\n  );`;
-  return firstFitting(
-    `${head} (value: unknown): ${type} => ${call}`,
-    `${head} (value: unknown): ${type} =>\n  ${call}`,
-    `${head} (\n  value: unknown,\n): ${type} => ${call}`,
-    `${head} (\n  value: unknown,\n): ${type} =>\n  ${call}`,
-    `${head} (\n  value: unknown,\n): ${type} =>\n  ${openCall}`,
-    `${head}\n  (\n    value: unknown,\n  ): ${type} =>\n    VALIDATORS.${definition}(\n      value,\n    );`,
+  return printCode(
+    group([
+      `export const ${guardName} = (value: unknown): value is T.${definition} =>`,
+      indent([line, `VALIDATORS.${definition}(value);`]),
+    ]),
   );
 }

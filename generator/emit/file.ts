@@ -1,11 +1,11 @@
 /**
  * Emitted files and the one builder every emitter uses for them: it writes
- * the banner, collects imports (sorted, deduplicated, laid out as prettier
- * would) and joins sections.
+ * the banner, collects imports (sorted, deduplicated, printed by the
+ * printer like every other statement) and joins sections.
  * Emitters never write import lines by hand.
  */
 import type { McpModel } from "../model/types.js";
-import { list } from "./layout.js";
+import { namedList, printCode } from "./ts-print.js";
 
 /** A file an emitter produces: a path relative to the output folder and its text. */
 export interface EmittedFile {
@@ -125,10 +125,7 @@ function importLines(from: string, spec: ImportSpec): string[] {
   return lines;
 }
 
-/** An import of named bindings; prettier never breaks one with a single name. */
+/** An import of named bindings. */
 function importList(keyword: string, names: readonly string[], from: string): string {
-  const source = ` from ${JSON.stringify(from)};`;
-  return names.length === 1
-    ? `${keyword}{ ${names[0]} }${source}`
-    : list(0, keyword, "{", names, "}", source, true);
+  return printCode([keyword, namedList(names), ` from ${JSON.stringify(from)};`]);
 }

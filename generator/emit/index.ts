@@ -14,7 +14,6 @@ import { emitTypes } from "./emit-types.js";
 import { emitValidateApi } from "./emit-validate-api.js";
 import { emitValidators } from "./emit-validators.js";
 import { banner, type BannerOptions, type EmittedFile } from "./file.js";
-import { preformatted } from "../format/format.js";
 import {
   ERROR_CODES_FILE,
   MESSAGES_FILE,
@@ -63,5 +62,5 @@ export function emitFiles(model: McpModel, options: BannerOptions): EmittedFile[
     emitSupport(supportBanner),
     emitIndex(model, PUBLIC_MODULES, top),
     emitValidators(model, validatorsBanner),
-  ].map(preformatted);
+  ];
 }

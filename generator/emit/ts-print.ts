@@ -1,11 +1,15 @@
 /**
- * Prints TypeScript declarations (ts-type.ts) as prettier, with mcp-gen's
- * options, prints them: each construct becomes the document prettier
- * 3's TypeScript printer builds for it (unions with a leading `|` per
- * member when they break, intersections that hug an object, objects kept
- * expanded, the "fluid" layout of a type alias), and doc.ts lays it out.
- * test/emit/types.test.ts checks the result against prettier over every
- * revision and a sweep of shapes and widths.
+ * The TypeScript constructs of generated code as documents for doc.ts,
+ * the one printer: type declarations (ts-type.ts's TsDeclaration) and
+ * the literals, lists and signatures mcp-gen's own modules are made of.
+ *
+ * Types are laid out as prettier 3 lays them out (unions with a leading
+ * `|` per member when they break, intersections that hug an object,
+ * json-schema-to-typescript's objects kept expanded, the "fluid" layout
+ * of a type alias), which costs nothing and keeps `types.gen.ts` the text
+ * json-schema-to-typescript plus prettier would write
+ * (test/emit/types.test.ts compares them). Nothing else is held to
+ * prettier's output.
  */
 import {
   align,
@@ -21,16 +25,22 @@ import {
   softline,
   type Doc,
 } from "./doc.js";
-import { stringLiteral } from "./layout.js";
+import type { JsonValue } from "../load/json.js";
+import { propertyKey } from "./names.js";
 import type { TsDeclaration, TsMember, TsType } from "./ts-type.js";
 
-/** The declaration as prettier prints it, with its JSDoc. */
+/** The declaration, printed, with its JSDoc. */
 export function printDeclaration(decl: TsDeclaration): string {
+  return printDoc(declarationDoc(decl));
+}
+
+/** The declaration as a document (to print inside another, e.g. a namespace). */
+export function declarationDoc(decl: TsDeclaration): Doc {
   const body: Doc =
     decl.form === "interface"
       ? ["export interface ", decl.name, " ", objectDoc(membersOf(decl.type))]
       : aliasDoc(decl.name, decl.type);
-  return printDoc([decl.doc !== undefined ? [commentDoc(decl.doc), hardline] : "", body]);
+  return [decl.doc !== undefined ? [commentDoc(decl.doc), hardline] : "", body];
 }
 
 function membersOf(type: TsType): readonly TsMember[] {
@@ -76,7 +86,7 @@ function typeDoc(type: TsType, position: Position): Doc {
     case "tuple":
       return tupleDoc(type);
     case "object":
-      return objectDoc(type.members);
+      return type.inline ? inlineObjectDoc(type.members) : objectDoc(type.members);
     case "union":
       return unionDoc(type.members, position);
     case "intersection":
@@ -176,6 +186,18 @@ function objectDoc(members: readonly TsMember[]): Doc {
   return ["{", indent([hardline, join(hardline, members.map(memberDoc))]), hardline, "}"];
 }
 
+/** An object type that stays on one line when it fits (`{ resultType: "complete" }`). */
+function inlineObjectDoc(members: readonly TsMember[]): Doc {
+  if (members.length === 0) return "{}";
+  const signatures = members.map((m) => [
+    m.key,
+    m.optional ? "?" : "",
+    ": ",
+    typeDoc(m.type, "annotation"),
+  ]);
+  return group(["{", indent([line, join([";", line], signatures)]), ifBreak(";"), line, "}"]);
+}
+
 function memberDoc(member: TsMember): Doc {
   const signature = group([
     member.key,
@@ -200,4 +222,135 @@ function commentDoc(text: string): Doc {
       : [" ", trimmed, hardline];
   });
   return ["/**", hardline, ...lines, " */"];
+}
+
+/**
+ * A string literal as prettier writes one: double quotes, unless the text
+ * holds more double quotes than single ones (then single quotes, which
+ * need fewer escapes).
+ */
+export function stringLiteral(value: string): string {
+  const json = JSON.stringify(value);
+  const doubles = value.split('"').length - 1;
+  const singles = value.split("'").length - 1;
+  if (doubles <= singles) return json;
+  const inner = json
+    .slice(1, -1)
+    .replace(/\\(.)|'/g, (match: string, escaped?: string) =>
+      escaped === '"' ? '"' : escaped !== undefined ? match : "\\'",
+    );
+  return `'${inner}'`;
+}
+
+// ---------------------------------------------------------------- values and statements
+
+/**
+ * A value of a data table: text already written (a literal, a name, a
+ * member expression), an array of values, or an object literal of them.
+ */
+export type TableValue =
+  | string
+  | { readonly array: readonly TableValue[] }
+  | { readonly object: ReadonlyArray<readonly [key: string, value: TableValue]> };
+
+/** A table value as a document: arrays and objects on one line when they fit, else one element per line. */
+export function valueDoc(value: TableValue): Doc {
+  if (typeof value === "string") return value;
+  if ("array" in value) return arrayLiteral(value.array.map(valueDoc));
+  return objectLiteral(value.object.map(([k, v]) => [k, valueDoc(v)] as const));
+}
+
+/** `[a, b]`, or one element per line with a trailing comma. */
+export function arrayLiteral(elements: readonly Doc[]): Doc {
+  if (elements.length === 0) return "[]";
+  return group(["[", indent([softline, join([",", line], elements)]), ifBreak(","), softline, "]"]);
+}
+
+/**
+ * `{ a: 1, b: 2 }` when it fits, else one member per line with a trailing
+ * comma; `expanded` puts every member on its own line whatever the width
+ * (the top of a table), and a member may carry a comment above it.
+ */
+export function objectLiteral(
+  entries: ReadonlyArray<readonly [key: string, value: Doc, comment?: string]>,
+  expanded = false,
+): Doc {
+  if (entries.length === 0) return "{}";
+  const members = entries.map(([k, v, comment]) => [
+    comment ? [textLines(comment), hardline] : "",
+    k,
+    ": ",
+    v,
+  ]);
+  if (expanded) return ["{", indent(members.map((m) => [hardline, m, ","])), hardline, "}"];
+  return group(["{", indent([line, join([",", line], members)]), ifBreak(","), line, "}"]);
+}
+
+/** An expanded object literal of table values: `{`, one member per line, `}`. */
+export function tableLiteral(
+  entries: ReadonlyArray<readonly [key: string, value: TableValue]>,
+): Doc {
+  return objectLiteral(
+    entries.map(([k, v]) => [k, valueDoc(v)] as const),
+    true,
+  );
+}
+
+/** `{ a, b }` (import and export lists), or one name per line. */
+export function namedList(names: readonly string[]): Doc {
+  return group(["{", indent([line, join([",", line], names)]), ifBreak(","), line, "}"]);
+}
+
+/** A parameter list, `(a, b)` or one parameter per line. */
+export function parameterList(parameters: readonly Doc[]): Doc {
+  if (parameters.length === 0) return "()";
+  return group([
+    "(",
+    indent([softline, join([",", line], parameters)]),
+    ifBreak(","),
+    softline,
+    ")",
+  ]);
+}
+
+/** Text of several lines (a JSDoc block, a fixed statement) as a document, without its final line break. */
+export function textLines(text: string): Doc {
+  return join(hardline, text.replace(/\n$/, "").split("\n"));
+}
+
+/**
+ * A JSON value as a TypeScript literal: objects and arrays on one line
+ * when they fit, keys quoted only where they are not identifiers.
+ */
+export function jsonLiteral(value: JsonValue): Doc {
+  if (Array.isArray(value)) return arrayLiteral(value.map(jsonLiteral));
+  if (value !== null && typeof value === "object")
+    return objectLiteral(
+      Object.entries(value).map(([k, v]) => [propertyKey(k), jsonLiteral(v)] as const),
+    );
+  return typeof value === "string" ? stringLiteral(value) : JSON.stringify(value);
+}
+
+/** Prints a statement (or any document) at the top level of a module. */
+export function printCode(doc: Doc): string {
+  return printDoc(doc);
+}
+
+/** An interface of `key: type` members, printed: `export interface Name {` one member per line `}`. */
+export function printInterface(
+  name: string,
+  members: ReadonlyArray<readonly [key: string, type: string]>,
+): string {
+  return printDeclaration({
+    name,
+    form: "interface",
+    type: {
+      kind: "object",
+      members: members.map(([key, type]) => ({
+        key,
+        optional: false,
+        type: { kind: "name", name: type },
+      })),
+    },
+  });
 }

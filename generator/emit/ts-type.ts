@@ -20,7 +20,12 @@ export type TsType =
   | { readonly kind: "union" | "intersection"; readonly members: readonly TsType[] }
   | { readonly kind: "array"; readonly element: TsType }
   | { readonly kind: "tuple"; readonly elements: readonly TsType[]; readonly rest?: TsType }
-  | { readonly kind: "object"; readonly members: readonly TsMember[] };
+  | {
+      readonly kind: "object";
+      readonly members: readonly TsMember[];
+      /** On one line when it fits; otherwise (json-schema-to-typescript's objects) always expanded. */
+      readonly inline?: boolean;
+    };
 
 export interface TsMember {
   /** The key as written: `name`, `"io.modelcontextprotocol/x"`, or `[k: string]` for the index signature. */

@@ -2,6 +2,7 @@
  * What the load stage hands to the rest of the pipeline: every input read
  * from disk, with its checksum, and nothing interpreted yet beyond parsing.
  */
+import type { Dialect } from "./dialect.js";
 import type { JsonObject } from "./json.js";
 import type { Registry } from "./registry.js";
 import type { PatchFile } from "./patches.js";
@@ -16,8 +17,7 @@ export interface InputFile {
   readonly text: string;
 }
 
-/** The JSON Schema dialects mcp-gen reads. */
-export type Dialect = "draft-07" | "2020-12";
+export type { Dialect };
 
 /** A parsed schema.json. */
 export interface JsonSchemaSource {

@@ -14,7 +14,6 @@ import { basename, isAbsolute, join, relative, resolve, sep } from "node:path";
 import Handlebars from "handlebars";
 import { diagnostic, McpGenError } from "../diagnostics.js";
 import { BANNER_MARK, type EmittedFile } from "../emit/file.js";
-import { formatFiles } from "../format/format.js";
 import { generate } from "../index.js";
 import { findManifest, knownExtensions } from "../load/extensions.js";
 import { parseJsonText } from "../load/json.js";
@@ -325,15 +324,11 @@ export async function generatedFiles(
   const toolFiles = (
     await emitToolsModule(tools, banner, "../mcp-gen/runtime/index.js", "./protocol.gen.js")
   ).map((f) => ({ ...f, path: `src/generated/${f.path}` }));
-  const formatted = await formatFiles([
-    index,
-    ...toolFiles.filter((f) => !f.path.includes("tool-validators")),
-  ]);
   return [
     ...protocol.map((f) => ({ ...f, path: `src/generated/${folder}/${f.path}` })),
     ...legacy.map((f) => ({ ...f, path: `src/generated/${LEGACY_REVISION}/${f.path}` })),
-    ...formatted,
-    ...toolFiles.filter((f) => f.path.includes("tool-validators")),
+    index,
+    ...toolFiles,
     ...runtimeFiles(settings.kind, version),
   ];
 }

@@ -1,7 +1,8 @@
 /**
  * A project's tools module (`src/generated/tools.gen.ts`), from its
  * tools.json: each tool's definition, the TypeScript types of its
- * arguments and structured output (json-schema-to-typescript), validators
+ * arguments and structured output (translated by emit/ts-type.ts and
+ * printed by the printer every generated module goes through), validators
  * for both compiled now (ajv standalone, so nothing compiles at run time),
  * the typed `ToolHandlers` map, and `registerTools`.
  *
@@ -12,19 +13,29 @@
 import { Ajv, type Options } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import standalone from "ajv/dist/standalone/index.js";
-import { compile } from "json-schema-to-typescript";
 import { diagnostic, McpGenError, type Diagnostic } from "../diagnostics.js";
 import { AJV_RUNTIME_HELPERS, AJV_RUNTIME_REQUIRE } from "../emit/compile-validators.js";
+import { hardline, indent, join } from "../emit/doc.js";
+import { prepareSchema } from "../emit/emit-types.js";
 import { TsFileBuilder, type EmittedFile } from "../emit/file.js";
 import { jsDoc, literal, propertyKey } from "../emit/names.js";
+import {
+  declarationDoc,
+  jsonLiteral,
+  objectLiteral,
+  printCode,
+  printInterface,
+} from "../emit/ts-print.js";
+import { declarationOf, type TsDeclaration } from "../emit/ts-type.js";
 import {
   escapePointerSegment,
   isJsonObject,
   jsonText,
+  parsePointer,
   type JsonObject,
   type JsonValue,
 } from "../load/json.js";
-import { forEachSchema } from "../load/schema-walk.js";
+import { forEachSchema, mapSchema } from "../load/schema-walk.js";
 
 const standaloneCode = standalone as unknown as typeof standalone.default;
 
@@ -198,8 +209,8 @@ export function toolNamespace(name: string): string {
   return /^[0-9]/.test(pascal) ? `Tool${pascal}` : pascal || "Tool";
 }
 
-/** Emits tools.gen.ts and the validator modules it imports. */
-export async function emitToolsModule(
+/** Emits tools.gen.ts and the validator modules it imports (a promise, which callers await). */
+export function emitToolsModule(
   tools: readonly ToolSpec[],
   bannerText: string,
   runtimeImport: string,
@@ -217,65 +228,170 @@ export async function emitToolsModule(
         false,
       );
   }
-  for (const tool of tools) file.add(await toolTypes(tool));
+  for (const tool of tools) file.add(toolTypes(tool));
   file.add(
-    `${jsDoc("Every tool, as tools/list shows it (from tools.json).")}export const TOOLS = ${JSON.stringify(tools, null, 2)} as const;`,
+    `${jsDoc("Every tool, as tools/list shows it (from tools.json).")}${printCode([
+      "export const TOOLS = ",
+      jsonLiteral(tools as unknown as JsonValue),
+      " as const;",
+    ])}`,
   );
   file.add(argumentsMap(tools));
   file.add(CHECK_ADAPTER);
   file.add(
-    `${jsDoc("The schema checks of each tool's arguments, and of its structured output when it declares an outputSchema.")}export const TOOL_CHECKS: { readonly [name: string]: { readonly arguments: SchemaCheck; readonly output?: SchemaCheck } } = {\n${tools.map((t) => `  ${propertyKey(t.name)}: ${validators.checks.get(t.name)},`).join("\n")}\n};`,
+    `${jsDoc("The schema checks of each tool's arguments, and of its structured output when it declares an outputSchema.")}${printCode(
+      [
+        "export const TOOL_CHECKS: {",
+        indent([
+          hardline,
+          "readonly [name: string]: { readonly arguments: SchemaCheck; readonly output?: SchemaCheck };",
+        ]),
+        hardline,
+        "} = ",
+        objectLiteral(
+          tools.map((t) => [propertyKey(t.name), validators.checks.get(t.name)!] as const),
+          true,
+        ),
+        ";",
+      ],
+    )}`,
   );
   file.add(HANDLERS);
-  return [
+  return Promise.resolve([
     file.build(bannerText),
     ...validators.files.map((f) => ({ path: f.path, contents: `${bannerText}${f.contents}` })),
+  ]);
+}
+
+function toolTypes(tool: ToolSpec): string {
+  const declarations = [
+    ...schemaDeclarations(tool.inputSchema, "Arguments"),
+    ...(tool.outputSchema
+      ? schemaDeclarations(tool.outputSchema, "StructuredContent")
+      : [
+          {
+            name: "StructuredContent",
+            form: "alias",
+            type: { kind: "name", name: "unknown" },
+          } as const,
+        ]),
+  ];
+  return `${jsDoc(`Types of tool ${literal(tool.name)}.`)}${printCode([
+    `export namespace ${toolNamespace(tool.name)} {`,
+    indent([hardline, join([hardline, hardline], declarations.map(declarationDoc))]),
+    hardline,
+    "}",
+  ])}`;
+}
+
+/**
+ * The declarations of a tool schema: `name` for the schema itself and
+ * `name` + the key for each of its `$defs` (or draft-07 `definitions`),
+ * which its `$ref`s name. A `$ref` to `#` names the schema; any other
+ * reference (a pointer into the schema elsewhere) reads as `unknown`.
+ */
+function schemaDeclarations(schema: JsonObject, name: string): TsDeclaration[] {
+  const { $schema: _s, $id: _i, title: _t, $defs, definitions, ...root } = schema;
+  const defsKey = isJsonObject($defs) ? "$defs" : "definitions";
+  const defs = isJsonObject($defs) ? $defs : isJsonObject(definitions) ? definitions : {};
+  const names = new Map<string, string>();
+  const taken = new Set([name]);
+  for (const key of Object.keys(defs)) {
+    const base = `${name}${toolNamespace(key).replace(/^Tool(?=[0-9])/, "")}`;
+    let typeName = base;
+    for (let n = 2; taken.has(typeName); n++) typeName = `${base}${n}`;
+    taken.add(typeName);
+    names.set(key, typeName);
+  }
+  const typeOfRef = (ref: string): string => {
+    if (ref === "#") return name;
+    const path = ref.startsWith("#/") ? parsePointer(decodeURIComponent(ref.slice(1))) : [];
+    return (path.length === 2 && path[0] === defsKey && names.get(path[1]!)) || "unknown";
+  };
+  const declare = (typeName: string, node: JsonValue): TsDeclaration =>
+    declarationOf(typeName, prepareSchema(asTuples(schemaObject(node)), typeOfRef));
+  return [
+    declare(name, root),
+    ...[...names].map(([key, typeName]) => declare(typeName, defs[key]!)),
   ];
 }
 
-async function toolTypes(tool: ToolSpec): Promise<string> {
-  const ns = toolNamespace(tool.name);
-  const args = await typeOf(tool.inputSchema, "Arguments");
-  const output = tool.outputSchema
-    ? await typeOf(tool.outputSchema, "StructuredContent")
-    : "export type StructuredContent = unknown;";
-  return `${jsDoc(`Types of tool ${literal(tool.name)}.`)}export namespace ${ns} {\n${args}\n${output}\n}`;
+/** A boolean schema as the object schema it stands for. */
+function schemaObject(node: JsonValue): JsonObject {
+  if (node === false) return { not: {} };
+  return isJsonObject(node) ? node : {};
 }
 
-async function typeOf(schema: JsonObject, name: string): Promise<string> {
-  const { $schema: _s, $id: _i, title: _t, ...rest } = schema;
-  const source = await compile(rest, name, {
-    bannerComment: "",
-    format: false,
-    additionalProperties: false,
-    unknownAny: true,
-    strictIndexSignatures: false,
-    $refOptions: { resolve: { external: false, file: false, http: false } },
-  });
-  return source.trim();
+/**
+ * Arrays of fixed positions (2020-12 `prefixItems`, draft-07 `items` as an
+ * array) as the union of the tuples they accept: `[] | [A] | [A, B]` from
+ * `minItems` up, each longest one open (`...T[]`) unless more items are
+ * forbidden, which is what ts-type.ts's tuples express.
+ */
+function asTuples(schema: JsonObject): JsonObject {
+  return mapSchema(schema, (node) => {
+    const positional = Array.isArray(node.prefixItems)
+      ? { items: node.prefixItems, rest: node.items }
+      : Array.isArray(node.items)
+        ? { items: node.items, rest: node.additionalItems }
+        : undefined;
+    if (!positional) return node;
+    const {
+      prefixItems: _p,
+      items: _i,
+      additionalItems: _a,
+      minItems,
+      maxItems: _m,
+      ...rest
+    } = node;
+    const closed = positional.rest === false;
+    const from = Math.min(typeof minItems === "number" ? minItems : 0, positional.items.length);
+    const tuples: JsonValue[] = [];
+    for (let length = from; length <= positional.items.length; length++) {
+      const full = length === positional.items.length;
+      tuples.push({
+        type: "array",
+        items: positional.items.slice(0, length),
+        additionalItems: closed || !full ? false : (positional.rest ?? true),
+      });
+    }
+    if (tuples.length === 1) return { ...rest, ...(tuples[0] as JsonObject) };
+    const { type: _type, ...described } = rest;
+    return { ...described, anyOf: tuples };
+  }) as JsonObject;
 }
 
 function argumentsMap(tools: readonly ToolSpec[]): string {
-  const args = tools
-    .map((t) => `  ${propertyKey(t.name)}: ${toolNamespace(t.name)}.Arguments;`)
-    .join("\n");
-  const outputs = tools
-    .map((t) => `  ${propertyKey(t.name)}: ${toolNamespace(t.name)}.StructuredContent;`)
-    .join("\n");
-  return `${jsDoc("The arguments of each tool, by name.")}export interface ToolArguments {\n${args}\n}\n\n${jsDoc("The structured output of each tool, by name (unknown when it declares no outputSchema).")}export interface ToolOutputs {\n${outputs}\n}`;
+  const members = (type: string) =>
+    tools.map((t) => [propertyKey(t.name), `${toolNamespace(t.name)}.${type}`] as const);
+  return `${jsDoc("The arguments of each tool, by name.")}${printInterface("ToolArguments", members("Arguments"))}
+
+${jsDoc("The structured output of each tool, by name (unknown when it declares no outputSchema).")}${printInterface("ToolOutputs", members("StructuredContent"))}`;
 }
 
-const HANDLERS = `${jsDoc("What a tool handler returns: content, and structuredContent typed by the tool's outputSchema.")}export type TypedToolResult<S> = Omit<ToolResult, "structuredContent"> & { readonly structuredContent?: S };
+/** The module's fixed code, written as it is printed. */
+const HANDLERS = `${jsDoc("What a tool handler returns: content, and structuredContent typed by the tool's outputSchema.")}export type TypedToolResult<S> = Omit<ToolResult, "structuredContent"> & {
+  readonly structuredContent?: S;
+};
 
 ${jsDoc("A handler for every tool of tools.json, typed by its schemas.")}export type ToolHandlers = {
-  readonly [K in keyof ToolArguments]: (args: ToolArguments[K], ctx: RequestContext) => TypedToolResult<ToolOutputs[K]> | Promise<TypedToolResult<ToolOutputs[K]>>;
+  readonly [K in keyof ToolArguments]: (
+    args: ToolArguments[K],
+    ctx: RequestContext,
+  ) => TypedToolResult<ToolOutputs[K]> | Promise<TypedToolResult<ToolOutputs[K]>>;
 };
 
 ${jsDoc("Registers every tool of tools.json on `server`, with its handler; arguments are checked against the tool's inputSchema before the handler runs.")}export function registerTools(server: McpServer, handlers: ToolHandlers): void {
   for (const definition of TOOLS) {
-    const handler = handlers[definition.name] as (args: never, ctx: RequestContext) => ToolResult | Promise<ToolResult>;
+    const handler = handlers[definition.name] as (
+      args: never,
+      ctx: RequestContext,
+    ) => ToolResult | Promise<ToolResult>;
     const checks = TOOL_CHECKS[definition.name]!;
-    server.tool(definition, handler as never, { checkArguments: checks.arguments, ...(checks.output ? { checkOutput: checks.output } : {}) });
+    server.tool(definition, handler as never, {
+      checkArguments: checks.arguments,
+      ...(checks.output ? { checkOutput: checks.output } : {}),
+    });
   }
 }`;
 

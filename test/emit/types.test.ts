@@ -12,13 +12,23 @@ import { compile } from "json-schema-to-typescript";
 import * as prettier from "prettier";
 import { describe, expect, it } from "vitest";
 import { backendSchema, emitTypes } from "../../generator/emit/emit-types.js";
+import { PRINT_WIDTH } from "../../generator/emit/doc.js";
 import { TsFileBuilder } from "../../generator/emit/file.js";
 import { printDeclaration } from "../../generator/emit/ts-print.js";
 import { declarationOf } from "../../generator/emit/ts-type.js";
-import { PRETTIER_OPTIONS } from "../../generator/format/format.js";
 import type { JsonObject } from "../../generator/load/json.js";
 import { generate } from "../../generator/index.js";
 import { REVISIONS, ROOT, testSources } from "../helpers.js";
+
+/** prettier's options for the reference: the print width and style the printer's types follow. */
+const PRETTIER_OPTIONS: prettier.Options = {
+  parser: "typescript",
+  printWidth: PRINT_WIDTH,
+  tabWidth: 2,
+  semi: true,
+  singleQuote: false,
+  trailingComma: "all",
+};
 
 /** json-schema-to-typescript's options, as mcp-gen's types follow them. */
 const JSON2TS_OPTIONS = {

@@ -9,1033 +9,1114 @@
 /* eslint-disable */
 // @ts-nocheck -- ajv standalone output; the typed API over it is in validators.gen.ts
 
-import { rebaseErrors } from "./support.gen.js";
+import { deepEqual, isJsonValue, rebaseErrors, ucs2length } from "./support.gen.js";
 
-// prettier-ignore
+// ajv's standalone code loads its runtime helpers with require(); here they are the imported copies.
+const AJV_RUNTIME = {
+  "ajv/dist/runtime/ucs2length": { default: ucs2length },
+  "ajv/dist/runtime/equal": { default: deepEqual },
+};
+function require(id) {
+  const helper = AJV_RUNTIME[id];
+  if (helper === undefined) throw new Error(`mcp-gen's generated validators do not provide ${id}`);
+  return helper;
+}
+
+"use strict";
 export const validateClientNotification = validate10;
+var schema11 = {"$id":"ClientNotification","anyOf":[{"$ref":"PingedNotification"}]};
+var schema12 = {"$id":"PingedNotification","properties":{"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"notifications/pinged","type":"string"}},"required":["jsonrpc","method"],"type":"object"};
 
-// prettier-ignore
-const schema11 = {"$id":"ClientNotification","anyOf":[{"$ref":"PingedNotification"}]};
-
-// prettier-ignore
-const schema12 = {"$id":"PingedNotification","properties":{"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"notifications/pinged","type":"string"}},"required":["jsonrpc","method"],"type":"object"};
-
-// prettier-ignore
-function validate10(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="ClientNotification" */;
-  let vErrors = null;
-  let errors = 0;
-  const _errs0 = errors;
-  let valid0 = false;
-  const _errs1 = errors;
-  const _errs2 = errors;
-  if(errors === _errs2){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))){
-        const err0 = {instancePath,schemaPath:"PingedNotification/required",keyword:"required",params:{missingProperty: missing0}};
-        if(vErrors === null){
-          vErrors = [err0];
-        }
-        else {
-          vErrors.push(err0);
-        }
-        errors++;
-      }
-      else {
-        const prop0 = data.jsonrpc;
-        if(prop0 !== undefined){
-          let data0 = prop0;
-          const _errs4 = errors;
-          if(typeof data0 !== "string"){
-            const err1 = {instancePath:instancePath+"/jsonrpc",schemaPath:"PingedNotification/properties/jsonrpc/type",keyword:"type",params:{type: "string"}};
-            if(vErrors === null){
-              vErrors = [err1];
-            }
-            else {
-              vErrors.push(err1);
-            }
-            errors++;
-          }
-          if("2.0" !== data0){
-            const err2 = {instancePath:instancePath+"/jsonrpc",schemaPath:"PingedNotification/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}};
-            if(vErrors === null){
-              vErrors = [err2];
-            }
-            else {
-              vErrors.push(err2);
-            }
-            errors++;
-          }
-          var valid2 = _errs4 === errors;
-        }
-        else {
-          var valid2 = true;
-        }
-        if(valid2){
-          const prop1 = data.method;
-          if(prop1 !== undefined){
-            let data1 = prop1;
-            const _errs6 = errors;
-            if(typeof data1 !== "string"){
-              const err3 = {instancePath:instancePath+"/method",schemaPath:"PingedNotification/properties/method/type",keyword:"type",params:{type: "string"}};
-              if(vErrors === null){
-                vErrors = [err3];
-              }
-              else {
-                vErrors.push(err3);
-              }
-              errors++;
-            }
-            if("notifications/pinged" !== data1){
-              const err4 = {instancePath:instancePath+"/method",schemaPath:"PingedNotification/properties/method/const",keyword:"const",params:{allowedValue: "notifications/pinged"}};
-              if(vErrors === null){
-                vErrors = [err4];
-              }
-              else {
-                vErrors.push(err4);
-              }
-              errors++;
-            }
-            var valid2 = _errs6 === errors;
-          }
-          else {
-            var valid2 = true;
-          }
-        }
-      }
-    }
-    else {
-      const err5 = {instancePath,schemaPath:"PingedNotification/type",keyword:"type",params:{type: "object"}};
-      if(vErrors === null){
-        vErrors = [err5];
-      }
-      else {
-        vErrors.push(err5);
-      }
-      errors++;
-    }
-  }
-  var _valid0 = _errs1 === errors;
-  valid0 = valid0 || _valid0;
-  if(!valid0){
-    const err6 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{}};
-    if(vErrors === null){
-      vErrors = [err6];
-    }
-    else {
-      vErrors.push(err6);
-    }
-    errors++;
-    validate10.errors = vErrors;
-    return false;
-  }
-  else {
-    errors = _errs0;
-    if(vErrors !== null){
-      if(_errs0){
-        vErrors.length = _errs0;
-      }
-      else {
-        vErrors = null;
-      }
-    }
-  }
-  validate10.errors = vErrors;
-  return errors === 0;
+function validate10(data, valCxt){
+"use strict"; /*# sourceURL="ClientNotification" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+var _errs0 = errors;
+var valid0 = false;
+var _errs1 = errors;
+var _errs2 = errors;
+if(errors === _errs2){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if(((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))){
+var err0 = {instancePath:instancePath,schemaPath:"PingedNotification/required",keyword:"required",params:{missingProperty: missing0}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+else {
+if(data.jsonrpc !== undefined){
+var data0 = data.jsonrpc;
+var _errs4 = errors;
+if(typeof data0 !== "string"){
+var err1 = {instancePath:instancePath+"/jsonrpc",schemaPath:"PingedNotification/properties/jsonrpc/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if("2.0" !== data0){
+var err2 = {instancePath:instancePath+"/jsonrpc",schemaPath:"PingedNotification/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+var valid2 = _errs4 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data.method !== undefined){
+var data1 = data.method;
+var _errs6 = errors;
+if(typeof data1 !== "string"){
+var err3 = {instancePath:instancePath+"/method",schemaPath:"PingedNotification/properties/method/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if("notifications/pinged" !== data1){
+var err4 = {instancePath:instancePath+"/method",schemaPath:"PingedNotification/properties/method/const",keyword:"const",params:{allowedValue: "notifications/pinged"}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+var valid2 = _errs6 === errors;
+}
+else {
+var valid2 = true;
+}
+}
+}
+}
+else {
+var err5 = {instancePath:instancePath,schemaPath:"PingedNotification/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+var _valid0 = _errs1 === errors;
+valid0 = valid0 || _valid0;
+if(!valid0){
+var err6 = {instancePath:instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+validate10.errors = vErrors;
+return false;
+}
+else {
+errors = _errs0;
+if(vErrors !== null){
+if(_errs0){
+vErrors.length = _errs0;
+}
+else {
+vErrors = null;
+}
+}
+}
+validate10.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateClientRequest = validate11;
+var schema13 = {"$id":"ClientRequest","type":"object","required":["method"],"discriminator":{"propertyName":"method"},"oneOf":[{"$ref":"PingRequest"},{"$ref":"EchoRequest"}]};
+var schema14 = {"$id":"PingRequest","properties":{"id":{"$ref":"RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"ping","type":"string"},"params":{"properties":{},"type":"object"}},"required":["id","jsonrpc","method"],"type":"object"};
+var schema15 = {"$id":"RequestId","type":["string","integer"]};
 
-// prettier-ignore
-const schema13 = {"$id":"ClientRequest","type":"object","required":["method"],"discriminator":{"propertyName":"method"},"oneOf":[{"$ref":"PingRequest"},{"$ref":"EchoRequest"}]};
-
-// prettier-ignore
-const schema14 = {"$id":"PingRequest","properties":{"id":{"$ref":"RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"ping","type":"string"},"params":{"properties":{},"type":"object"}},"required":["id","jsonrpc","method"],"type":"object"};
-
-// prettier-ignore
-const schema15 = {"$id":"RequestId","type":["string","integer"]};
-
-// prettier-ignore
-function validate12(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="PingRequest" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))){
-        validate12.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop2 = data.id;
-        if(prop2 !== undefined){
-          let data0 = prop2;
-          const _errs1 = errors;
-          if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
-            validate12.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema15.type}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop3 = data.jsonrpc;
-          if(prop3 !== undefined){
-            let data1 = prop3;
-            const _errs4 = errors;
-            if(typeof data1 !== "string"){
-              validate12.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            if("2.0" !== data1){
-              validate12.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
-              return false;
-            }
-            var valid0 = _errs4 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            const prop4 = data.method;
-            if(prop4 !== undefined){
-              let data2 = prop4;
-              const _errs6 = errors;
-              if(typeof data2 !== "string"){
-                validate12.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-                return false;
-              }
-              if("ping" !== data2){
-                validate12.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "ping"}}];
-                return false;
-              }
-              var valid0 = _errs6 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-            if(valid0){
-              const prop5 = data.params;
-              if(prop5 !== undefined){
-                let data3 = prop5;
-                const _errs8 = errors;
-                if(errors === _errs8){
-                  if(!(data3 && typeof data3 == "object" && !Array.isArray(data3))){
-                    validate12.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                    return false;
-                  }
-                }
-                var valid0 = _errs8 === errors;
-              }
-              else {
-                var valid0 = true;
-              }
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate12.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate12.errors = vErrors;
-  return errors === 0;
+function validate12(data, valCxt){
+"use strict"; /*# sourceURL="PingRequest" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))){
+validate12.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.id !== undefined){
+var data0 = data.id;
+var _errs1 = errors;
+if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
+validate12.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema15.type}}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.jsonrpc !== undefined){
+var data1 = data.jsonrpc;
+var _errs4 = errors;
+if(typeof data1 !== "string"){
+validate12.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("2.0" !== data1){
+validate12.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
+return false;
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.method !== undefined){
+var data2 = data.method;
+var _errs6 = errors;
+if(typeof data2 !== "string"){
+validate12.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("ping" !== data2){
+validate12.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "ping"}}];
+return false;
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.params !== undefined){
+var data3 = data.params;
+var _errs8 = errors;
+if(errors === _errs8){
+if(!(data3 && typeof data3 == "object" && !Array.isArray(data3))){
+validate12.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+else {
+validate12.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate12.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
-const schema16 = {"$id":"EchoRequest","properties":{"id":{"$ref":"RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"demo/echo","type":"string"},"params":{"properties":{"text":{"type":"string"},"mood":{"$ref":"Mood"},"extra":{},"bag":{"additionalProperties":true,"properties":{},"type":"object"}},"required":["text"],"type":"object"}},"required":["id","jsonrpc","method","params"],"type":"object"};
+var schema16 = {"$id":"EchoRequest","properties":{"id":{"$ref":"RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"demo/echo","type":"string"},"params":{"properties":{"text":{"type":"string"},"mood":{"$ref":"Mood"},"extra":{},"bag":{"additionalProperties":true,"properties":{},"type":"object"}},"required":["text"],"type":"object"}},"required":["id","jsonrpc","method","params"],"type":"object"};
+var schema18 = {"$id":"Mood","enum":["calm","loud"],"type":"string"};
 
-// prettier-ignore
-const schema18 = {"$id":"Mood","enum":["calm","loud"],"type":"string"};
-
-// prettier-ignore
-function validate13(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="EchoRequest" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
-        validate13.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop6 = data.id;
-        if(prop6 !== undefined){
-          let data0 = prop6;
-          const _errs1 = errors;
-          if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
-            validate13.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema15.type}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop7 = data.jsonrpc;
-          if(prop7 !== undefined){
-            let data1 = prop7;
-            const _errs4 = errors;
-            if(typeof data1 !== "string"){
-              validate13.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            if("2.0" !== data1){
-              validate13.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
-              return false;
-            }
-            var valid0 = _errs4 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            const prop8 = data.method;
-            if(prop8 !== undefined){
-              let data2 = prop8;
-              const _errs6 = errors;
-              if(typeof data2 !== "string"){
-                validate13.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-                return false;
-              }
-              if("demo/echo" !== data2){
-                validate13.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "demo/echo"}}];
-                return false;
-              }
-              var valid0 = _errs6 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-            if(valid0){
-              const prop9 = data.params;
-              if(prop9 !== undefined){
-                let data3 = prop9;
-                const _errs8 = errors;
-                if(errors === _errs8){
-                  if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-                    let missing1;
-                    if((data3.text === undefined) && (missing1 = "text")){
-                      validate13.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
-                      return false;
-                    }
-                    else {
-                      const prop10 = data3.text;
-                      if(prop10 !== undefined){
-                        const _errs10 = errors;
-                        if(typeof prop10 !== "string"){
-                          validate13.errors = [{instancePath:instancePath+"/params/text",schemaPath:"#/properties/params/properties/text/type",keyword:"type",params:{type: "string"}}];
-                          return false;
-                        }
-                        var valid2 = _errs10 === errors;
-                      }
-                      else {
-                        var valid2 = true;
-                      }
-                      if(valid2){
-                        const prop11 = data3.mood;
-                        if(prop11 !== undefined){
-                          let data5 = prop11;
-                          const _errs12 = errors;
-                          if(typeof data5 !== "string"){
-                            validate13.errors = [{instancePath:instancePath+"/params/mood",schemaPath:"Mood/type",keyword:"type",params:{type: "string"}}];
-                            return false;
-                          }
-                          if(!((data5 === "calm") || (data5 === "loud"))){
-                            validate13.errors = [{instancePath:instancePath+"/params/mood",schemaPath:"Mood/enum",keyword:"enum",params:{allowedValues: schema18.enum}}];
-                            return false;
-                          }
-                          var valid2 = _errs12 === errors;
-                        }
-                        else {
-                          var valid2 = true;
-                        }
-                        if(valid2){
-                          const prop12 = data3.bag;
-                          if(prop12 !== undefined){
-                            let data6 = prop12;
-                            const _errs15 = errors;
-                            if(errors === _errs15){
-                              if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-                              }
-                              else {
-                                validate13.errors = [{instancePath:instancePath+"/params/bag",schemaPath:"#/properties/params/properties/bag/type",keyword:"type",params:{type: "object"}}];
-                                return false;
-                              }
-                            }
-                            var valid2 = _errs15 === errors;
-                          }
-                          else {
-                            var valid2 = true;
-                          }
-                        }
-                      }
-                    }
-                  }
-                  else {
-                    validate13.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                    return false;
-                  }
-                }
-                var valid0 = _errs8 === errors;
-              }
-              else {
-                var valid0 = true;
-              }
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate13.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate13.errors = vErrors;
-  return errors === 0;
+function validate13(data, valCxt){
+"use strict"; /*# sourceURL="EchoRequest" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if(((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
+validate13.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.id !== undefined){
+var data0 = data.id;
+var _errs1 = errors;
+if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
+validate13.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema15.type}}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.jsonrpc !== undefined){
+var data1 = data.jsonrpc;
+var _errs4 = errors;
+if(typeof data1 !== "string"){
+validate13.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("2.0" !== data1){
+validate13.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
+return false;
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.method !== undefined){
+var data2 = data.method;
+var _errs6 = errors;
+if(typeof data2 !== "string"){
+validate13.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("demo/echo" !== data2){
+validate13.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "demo/echo"}}];
+return false;
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.params !== undefined){
+var data3 = data.params;
+var _errs8 = errors;
+if(errors === _errs8){
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+var missing1;
+if((data3.text === undefined) && (missing1 = "text")){
+validate13.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
+return false;
+}
+else {
+if(data3.text !== undefined){
+var _errs10 = errors;
+if(typeof data3.text !== "string"){
+validate13.errors = [{instancePath:instancePath+"/params/text",schemaPath:"#/properties/params/properties/text/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid2 = _errs10 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data3.mood !== undefined){
+var data5 = data3.mood;
+var _errs12 = errors;
+if(typeof data5 !== "string"){
+validate13.errors = [{instancePath:instancePath+"/params/mood",schemaPath:"Mood/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if(!((data5 === "calm") || (data5 === "loud"))){
+validate13.errors = [{instancePath:instancePath+"/params/mood",schemaPath:"Mood/enum",keyword:"enum",params:{allowedValues: schema18.enum}}];
+return false;
+}
+var valid2 = _errs12 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data3.bag !== undefined){
+var data6 = data3.bag;
+var _errs15 = errors;
+if(errors === _errs15){
+if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+}
+else {
+validate13.errors = [{instancePath:instancePath+"/params/bag",schemaPath:"#/properties/params/properties/bag/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid2 = _errs15 === errors;
+}
+else {
+var valid2 = true;
+}
+}
+}
+}
+}
+else {
+validate13.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+else {
+validate13.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate13.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
-function validate11(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="ClientRequest" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.method === undefined) && (missing0 = "method")){
-        validate11.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const tag0 = data.method;
-        if(typeof tag0 == "string"){
-          if(tag0 === "ping"){
-            if(!(validate12(data))){
-              vErrors = vErrors === null ? rebaseErrors(validate12.errors, instancePath) : vErrors.concat(rebaseErrors(validate12.errors, instancePath));
-              errors = vErrors.length;
-            }
-          }
-          else if(tag0 === "demo/echo"){
-            if(!(validate13(data))){
-              vErrors = vErrors === null ? rebaseErrors(validate13.errors, instancePath) : vErrors.concat(rebaseErrors(validate13.errors, instancePath));
-              errors = vErrors.length;
-            }
-          }
-          else {
-            validate11.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "method", tagValue: tag0}}];
-            return false;
-          }
-        }
-        else {
-          validate11.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "method", tagValue: tag0}}];
-          return false;
-        }
-      }
-    }
-    else {
-      validate11.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate11.errors = vErrors;
-  return errors === 0;
+var func0 = rebaseErrors;
+
+function validate11(data, valCxt){
+"use strict"; /*# sourceURL="ClientRequest" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if((data.method === undefined) && (missing0 = "method")){
+validate11.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+var tag0 = data.method;
+if(typeof tag0 == "string"){
+if(tag0 === "ping"){
+if(!(validate12(data))){
+vErrors = vErrors === null ? func0(validate12.errors, instancePath) : vErrors.concat(func0(validate12.errors, instancePath));
+errors = vErrors.length;
+}
+}
+else if(tag0 === "demo/echo"){
+if(!(validate13(data))){
+vErrors = vErrors === null ? func0(validate13.errors, instancePath) : vErrors.concat(func0(validate13.errors, instancePath));
+errors = vErrors.length;
+}
+}
+else {
+validate11.errors = [{instancePath:instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "method", tagValue: tag0}}];
+return false;
+}
+}
+else {
+validate11.errors = [{instancePath:instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "method", tagValue: tag0}}];
+return false;
+}
+}
+}
+else {
+validate11.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate11.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateEchoRequest = validate13;
 
-// prettier-ignore
 export const validateEchoResult = validate16;
+var schema19 = {"$id":"EchoResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"text":{"type":"string"}},"required":["text"],"type":"object"};
 
-// prettier-ignore
-const schema19 = {"$id":"EchoResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"text":{"type":"string"}},"required":["text"],"type":"object"};
-
-// prettier-ignore
-function validate16(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="EchoResult" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.text === undefined) && (missing0 = "text")){
-        validate16.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop13 = data._meta;
-        if(prop13 !== undefined){
-          let data0 = prop13;
-          const _errs1 = errors;
-          if(errors === _errs1){
-            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-            }
-            else {
-              validate16.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-              return false;
-            }
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop14 = data.text;
-          if(prop14 !== undefined){
-            const _errs4 = errors;
-            if(typeof prop14 !== "string"){
-              validate16.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            var valid0 = _errs4 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate16.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate16.errors = vErrors;
-  return errors === 0;
+function validate16(data, valCxt){
+"use strict"; /*# sourceURL="EchoResult" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if((data.text === undefined) && (missing0 = "text")){
+validate16.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data._meta !== undefined){
+var data0 = data._meta;
+var _errs1 = errors;
+if(errors === _errs1){
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+}
+else {
+validate16.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.text !== undefined){
+var _errs4 = errors;
+if(typeof data.text !== "string"){
+validate16.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate16.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate16.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateEmptyResult = validate17;
+var schema20 = {"$id":"EmptyResult","$ref":"Result"};
+var schema21 = {"$id":"Result","additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object"};
 
-// prettier-ignore
-const schema20 = {"$id":"EmptyResult","$ref":"Result"};
-
-// prettier-ignore
-const schema21 = {"$id":"Result","additionalProperties":{},"properties":{"_meta":{"additionalProperties":{},"type":"object"}},"type":"object"};
-
-// prettier-ignore
-function validate17(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="EmptyResult" */;
-  let vErrors = null;
-  let errors = 0;
-  const _errs0 = errors;
-  if(errors === _errs0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      const prop15 = data._meta;
-      if(prop15 !== undefined){
-        let data0 = prop15;
-        const _errs3 = errors;
-        if(errors === _errs3){
-          if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-          }
-          else {
-            validate17.errors = [{instancePath:instancePath+"/_meta",schemaPath:"Result/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-            return false;
-          }
-        }
-      }
-    }
-    else {
-      validate17.errors = [{instancePath,schemaPath:"Result/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate17.errors = vErrors;
-  return errors === 0;
+function validate17(data, valCxt){
+"use strict"; /*# sourceURL="EmptyResult" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+var _errs0 = errors;
+if(errors === _errs0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data._meta !== undefined){
+var data0 = data._meta;
+var _errs3 = errors;
+if(errors === _errs3){
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+}
+else {
+validate17.errors = [{instancePath:instancePath+"/_meta",schemaPath:"Result/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+}
+}
+else {
+validate17.errors = [{instancePath:instancePath,schemaPath:"Result/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate17.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateJSONRPCError = validate18;
+var schema22 = {"$id":"JSONRPCError","properties":{"error":{"properties":{"code":{"type":"integer"},"data":{},"message":{"type":"string"}},"required":["code","message"],"type":"object"},"id":{"$ref":"RequestId"},"jsonrpc":{"const":"2.0","type":"string"}},"required":["error","id","jsonrpc"],"type":"object"};
 
-// prettier-ignore
-const schema22 = {"$id":"JSONRPCError","properties":{"error":{"properties":{"code":{"type":"integer"},"data":{},"message":{"type":"string"}},"required":["code","message"],"type":"object"},"id":{"$ref":"RequestId"},"jsonrpc":{"const":"2.0","type":"string"}},"required":["error","id","jsonrpc"],"type":"object"};
-
-// prettier-ignore
-function validate18(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="JSONRPCError" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((((data.error === undefined) && (missing0 = "error")) || ((data.id === undefined) && (missing0 = "id"))) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))){
-        validate18.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop16 = data.error;
-        if(prop16 !== undefined){
-          let data0 = prop16;
-          const _errs1 = errors;
-          if(errors === _errs1){
-            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-              let missing1;
-              if(((data0.code === undefined) && (missing1 = "code")) || ((data0.message === undefined) && (missing1 = "message"))){
-                validate18.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: missing1}}];
-                return false;
-              }
-              else {
-                const prop17 = data0.code;
-                if(prop17 !== undefined){
-                  let data1 = prop17;
-                  const _errs3 = errors;
-                  if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
-                    validate18.errors = [{instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/type",keyword:"type",params:{type: "integer"}}];
-                    return false;
-                  }
-                  var valid1 = _errs3 === errors;
-                }
-                else {
-                  var valid1 = true;
-                }
-                if(valid1){
-                  const prop18 = data0.message;
-                  if(prop18 !== undefined){
-                    const _errs5 = errors;
-                    if(typeof prop18 !== "string"){
-                      validate18.errors = [{instancePath:instancePath+"/error/message",schemaPath:"#/properties/error/properties/message/type",keyword:"type",params:{type: "string"}}];
-                      return false;
-                    }
-                    var valid1 = _errs5 === errors;
-                  }
-                  else {
-                    var valid1 = true;
-                  }
-                }
-              }
-            }
-            else {
-              validate18.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"}}];
-              return false;
-            }
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop19 = data.id;
-          if(prop19 !== undefined){
-            let data3 = prop19;
-            const _errs7 = errors;
-            if((typeof data3 !== "string") && (!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))))){
-              validate18.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema15.type}}];
-              return false;
-            }
-            var valid0 = _errs7 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            const prop20 = data.jsonrpc;
-            if(prop20 !== undefined){
-              let data4 = prop20;
-              const _errs10 = errors;
-              if(typeof data4 !== "string"){
-                validate18.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
-                return false;
-              }
-              if("2.0" !== data4){
-                validate18.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
-                return false;
-              }
-              var valid0 = _errs10 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate18.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate18.errors = vErrors;
-  return errors === 0;
+function validate18(data, valCxt){
+"use strict"; /*# sourceURL="JSONRPCError" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if((((data.error === undefined) && (missing0 = "error")) || ((data.id === undefined) && (missing0 = "id"))) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))){
+validate18.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.error !== undefined){
+var data0 = data.error;
+var _errs1 = errors;
+if(errors === _errs1){
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+var missing1;
+if(((data0.code === undefined) && (missing1 = "code")) || ((data0.message === undefined) && (missing1 = "message"))){
+validate18.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: missing1}}];
+return false;
+}
+else {
+if(data0.code !== undefined){
+var data1 = data0.code;
+var _errs3 = errors;
+if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
+validate18.errors = [{instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/type",keyword:"type",params:{type: "integer"}}];
+return false;
+}
+var valid1 = _errs3 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data0.message !== undefined){
+var _errs5 = errors;
+if(typeof data0.message !== "string"){
+validate18.errors = [{instancePath:instancePath+"/error/message",schemaPath:"#/properties/error/properties/message/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid1 = _errs5 === errors;
+}
+else {
+var valid1 = true;
+}
+}
+}
+}
+else {
+validate18.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.id !== undefined){
+var data3 = data.id;
+var _errs7 = errors;
+if((typeof data3 !== "string") && (!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))))){
+validate18.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema15.type}}];
+return false;
+}
+var valid0 = _errs7 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.jsonrpc !== undefined){
+var data4 = data.jsonrpc;
+var _errs10 = errors;
+if(typeof data4 !== "string"){
+validate18.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("2.0" !== data4){
+validate18.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
+return false;
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+validate18.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate18.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateJSONRPCResponse = validate19;
+var schema24 = {"$id":"JSONRPCResponse","properties":{"id":{"$ref":"RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"result":{"$ref":"Result"}},"required":["id","jsonrpc","result"],"type":"object"};
 
-// prettier-ignore
-const schema24 = {"$id":"JSONRPCResponse","properties":{"id":{"$ref":"RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"result":{"$ref":"Result"}},"required":["id","jsonrpc","result"],"type":"object"};
-
-// prettier-ignore
-function validate19(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="JSONRPCResponse" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.result === undefined) && (missing0 = "result"))){
-        validate19.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop21 = data.id;
-        if(prop21 !== undefined){
-          let data0 = prop21;
-          const _errs1 = errors;
-          if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
-            validate19.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema15.type}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop22 = data.jsonrpc;
-          if(prop22 !== undefined){
-            let data1 = prop22;
-            const _errs4 = errors;
-            if(typeof data1 !== "string"){
-              validate19.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            if("2.0" !== data1){
-              validate19.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
-              return false;
-            }
-            var valid0 = _errs4 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            const prop23 = data.result;
-            if(prop23 !== undefined){
-              let data2 = prop23;
-              const _errs6 = errors;
-              const _errs7 = errors;
-              if(errors === _errs7){
-                if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                  const prop24 = data2._meta;
-                  if(prop24 !== undefined){
-                    let data3 = prop24;
-                    const _errs10 = errors;
-                    if(errors === _errs10){
-                      if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-                      }
-                      else {
-                        validate19.errors = [{instancePath:instancePath+"/result/_meta",schemaPath:"Result/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-                        return false;
-                      }
-                    }
-                  }
-                }
-                else {
-                  validate19.errors = [{instancePath:instancePath+"/result",schemaPath:"Result/type",keyword:"type",params:{type: "object"}}];
-                  return false;
-                }
-              }
-              var valid0 = _errs6 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate19.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate19.errors = vErrors;
-  return errors === 0;
+function validate19(data, valCxt){
+"use strict"; /*# sourceURL="JSONRPCResponse" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.result === undefined) && (missing0 = "result"))){
+validate19.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.id !== undefined){
+var data0 = data.id;
+var _errs1 = errors;
+if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
+validate19.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema15.type}}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.jsonrpc !== undefined){
+var data1 = data.jsonrpc;
+var _errs4 = errors;
+if(typeof data1 !== "string"){
+validate19.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("2.0" !== data1){
+validate19.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
+return false;
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.result !== undefined){
+var data2 = data.result;
+var _errs6 = errors;
+var _errs7 = errors;
+if(errors === _errs7){
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+if(data2._meta !== undefined){
+var data3 = data2._meta;
+var _errs10 = errors;
+if(errors === _errs10){
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+}
+else {
+validate19.errors = [{instancePath:instancePath+"/result/_meta",schemaPath:"Result/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+}
+}
+else {
+validate19.errors = [{instancePath:instancePath+"/result",schemaPath:"Result/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+validate19.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate19.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateMood = validate20;
 
-// prettier-ignore
-function validate20(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="Mood" */;
-  let vErrors = null;
-  let errors = 0;
-  if(typeof data !== "string"){
-    validate20.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"}}];
-    return false;
-  }
-  if(!((data === "calm") || (data === "loud"))){
-    validate20.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema18.enum}}];
-    return false;
-  }
-  validate20.errors = vErrors;
-  return errors === 0;
+function validate20(data, valCxt){
+"use strict"; /*# sourceURL="Mood" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(typeof data !== "string"){
+validate20.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if(!((data === "calm") || (data === "loud"))){
+validate20.errors = [{instancePath:instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema18.enum}}];
+return false;
+}
+validate20.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validatePingRequest = validate12;
 
-// prettier-ignore
 export const validatePingedNotification = validate21;
 
-// prettier-ignore
-function validate21(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="PingedNotification" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))){
-        validate21.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop25 = data.jsonrpc;
-        if(prop25 !== undefined){
-          let data0 = prop25;
-          const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate21.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("2.0" !== data0){
-            validate21.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop26 = data.method;
-          if(prop26 !== undefined){
-            let data1 = prop26;
-            const _errs3 = errors;
-            if(typeof data1 !== "string"){
-              validate21.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            if("notifications/pinged" !== data1){
-              validate21.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/pinged"}}];
-              return false;
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate21.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate21.errors = vErrors;
-  return errors === 0;
+function validate21(data, valCxt){
+"use strict"; /*# sourceURL="PingedNotification" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if(((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))){
+validate21.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.jsonrpc !== undefined){
+var data0 = data.jsonrpc;
+var _errs1 = errors;
+if(typeof data0 !== "string"){
+validate21.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("2.0" !== data0){
+validate21.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.method !== undefined){
+var data1 = data.method;
+var _errs3 = errors;
+if(typeof data1 !== "string"){
+validate21.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("notifications/pinged" !== data1){
+validate21.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "notifications/pinged"}}];
+return false;
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate21.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate21.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateRequestId = validate22;
 
-// prettier-ignore
-function validate22(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="RequestId" */;
-  let vErrors = null;
-  let errors = 0;
-  if((typeof data !== "string") && (!((typeof data == "number") && (!(data % 1) && !isNaN(data))))){
-    validate22.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema15.type}}];
-    return false;
-  }
-  validate22.errors = vErrors;
-  return errors === 0;
+function validate22(data, valCxt){
+"use strict"; /*# sourceURL="RequestId" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if((typeof data !== "string") && (!((typeof data == "number") && (!(data % 1) && !isNaN(data))))){
+validate22.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema15.type}}];
+return false;
+}
+validate22.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateResult = validate23;
 
-// prettier-ignore
-function validate23(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="Result" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      const prop27 = data._meta;
-      if(prop27 !== undefined){
-        let data0 = prop27;
-        const _errs2 = errors;
-        if(errors === _errs2){
-          if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-          }
-          else {
-            validate23.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-            return false;
-          }
-        }
-      }
-    }
-    else {
-      validate23.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate23.errors = vErrors;
-  return errors === 0;
+function validate23(data, valCxt){
+"use strict"; /*# sourceURL="Result" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data._meta !== undefined){
+var data0 = data._meta;
+var _errs2 = errors;
+if(errors === _errs2){
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+}
+else {
+validate23.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+}
+}
+else {
+validate23.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate23.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateServerRequest = validate24;
+var schema31 = {"$id":"ServerRequest","anyOf":[{"$ref":"PingRequest"}]};
 
-// prettier-ignore
-const schema31 = {"$id":"ServerRequest","anyOf":[{"$ref":"PingRequest"}]};
-
-// prettier-ignore
-function validate24(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="ServerRequest" */;
-  let vErrors = null;
-  let errors = 0;
-  const _errs0 = errors;
-  let valid0 = false;
-  const _errs1 = errors;
-  if(!(validate12(data))){
-    vErrors = vErrors === null ? rebaseErrors(validate12.errors, instancePath) : vErrors.concat(rebaseErrors(validate12.errors, instancePath));
-    errors = vErrors.length;
-  }
-  var _valid0 = _errs1 === errors;
-  valid0 = valid0 || _valid0;
-  if(!valid0){
-    const err0 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{}};
-    if(vErrors === null){
-      vErrors = [err0];
-    }
-    else {
-      vErrors.push(err0);
-    }
-    errors++;
-    validate24.errors = vErrors;
-    return false;
-  }
-  else {
-    errors = _errs0;
-    if(vErrors !== null){
-      if(_errs0){
-        vErrors.length = _errs0;
-      }
-      else {
-        vErrors = null;
-      }
-    }
-  }
-  validate24.errors = vErrors;
-  return errors === 0;
+function validate24(data, valCxt){
+"use strict"; /*# sourceURL="ServerRequest" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+var _errs0 = errors;
+var valid0 = false;
+var _errs1 = errors;
+if(!(validate12(data))){
+vErrors = vErrors === null ? func0(validate12.errors, instancePath) : vErrors.concat(func0(validate12.errors, instancePath));
+errors = vErrors.length;
+}
+var _valid0 = _errs1 === errors;
+valid0 = valid0 || _valid0;
+if(!valid0){
+var err0 = {instancePath:instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+validate24.errors = vErrors;
+return false;
+}
+else {
+errors = _errs0;
+if(vErrors !== null){
+if(_errs0){
+vErrors.length = _errs0;
+}
+else {
+vErrors = null;
+}
+}
+}
+validate24.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateTree = validate26;
+var schema32 = {"$id":"Tree","properties":{"children":{"items":{"$ref":"Tree"},"type":"array"},"name":{"type":"string"}},"required":["name"],"type":"object"};
+var wrapper0 = {validate: validate26};
 
-// prettier-ignore
-const schema32 = {"$id":"Tree","properties":{"children":{"items":{"$ref":"Tree"},"type":"array"},"name":{"type":"string"}},"required":["name"],"type":"object"};
-
-// prettier-ignore
-const wrapper0 = {validate: validate26};
-
-// prettier-ignore
-function validate26(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="Tree" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.name === undefined) && (missing0 = "name")){
-        validate26.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop28 = data.children;
-        if(prop28 !== undefined){
-          let data0 = prop28;
-          const _errs1 = errors;
-          if(errors === _errs1){
-            if(Array.isArray(data0)){
-              var valid1 = true;
-              const len0 = data0.length;
-              for(let i0=0; i0<len0; i0++){
-                const _errs3 = errors;
-                if(!(wrapper0.validate(data0[i0]))){
-                  vErrors = vErrors === null ? rebaseErrors(wrapper0.validate.errors, instancePath+"/children/" + i0) : vErrors.concat(rebaseErrors(wrapper0.validate.errors, instancePath+"/children/" + i0));
-                  errors = vErrors.length;
-                }
-                var valid1 = _errs3 === errors;
-                if(!valid1){
-                  break;
-                }
-              }
-            }
-            else {
-              validate26.errors = [{instancePath:instancePath+"/children",schemaPath:"#/properties/children/type",keyword:"type",params:{type: "array"}}];
-              return false;
-            }
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop29 = data.name;
-          if(prop29 !== undefined){
-            const _errs4 = errors;
-            if(typeof prop29 !== "string"){
-              validate26.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            var valid0 = _errs4 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate26.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate26.errors = vErrors;
-  return errors === 0;
+function validate26(data, valCxt){
+"use strict"; /*# sourceURL="Tree" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if((data.name === undefined) && (missing0 = "name")){
+validate26.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.children !== undefined){
+var data0 = data.children;
+var _errs1 = errors;
+if(errors === _errs1){
+if(Array.isArray(data0)){
+var valid1 = true;
+var len0 = data0.length;
+for(var i0=0; i0<len0; i0++){
+var _errs3 = errors;
+if(!(wrapper0.validate(data0[i0]))){
+vErrors = vErrors === null ? func0(wrapper0.validate.errors, instancePath+"/children/" + i0) : vErrors.concat(func0(wrapper0.validate.errors, instancePath+"/children/" + i0));
+errors = vErrors.length;
+}
+var valid1 = _errs3 === errors;
+if(!valid1){
+break;
+}
+}
+}
+else {
+validate26.errors = [{instancePath:instancePath+"/children",schemaPath:"#/properties/children/type",keyword:"type",params:{type: "array"}}];
+return false;
+}
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.name !== undefined){
+var _errs4 = errors;
+if(typeof data.name !== "string"){
+validate26.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate26.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate26.errors = vErrors;
+return errors === 0;
 }

@@ -10,1404 +10,1487 @@
 /* eslint-disable */
 // @ts-nocheck -- ajv standalone output; the typed API over it is in validators.gen.ts
 
-import { rebaseErrors } from "./support.gen.js";
+import { deepEqual, isJsonValue, rebaseErrors, ucs2length } from "./support.gen.js";
 
-// prettier-ignore
+// ajv's standalone code loads its runtime helpers with require(); here they are the imported copies.
+const AJV_RUNTIME = {
+  "ajv/dist/runtime/ucs2length": { default: ucs2length },
+  "ajv/dist/runtime/equal": { default: deepEqual },
+};
+function require(id) {
+  const helper = AJV_RUNTIME[id];
+  if (helper === undefined) throw new Error(`mcp-gen's generated validators do not provide ${id}`);
+  return helper;
+}
+
+"use strict";
 export const validateClientRequest = validate10;
+var schema11 = {"$id":"ClientRequest","anyOf":[{"$ref":"AskRequest"}]};
+var schema12 = {"$id":"AskRequest","properties":{"id":{"$ref":"RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"demo/ask","type":"string"},"params":{"$ref":"AskRequestParams"}},"required":["id","jsonrpc","method","params"],"type":"object"};
+var schema13 = {"$id":"RequestId","type":["string","integer"]};
+var schema14 = {"$id":"AskRequestParams","properties":{"_meta":{"type":"object"},"question":{"type":"string"}},"required":["_meta","question"],"type":"object"};
 
-// prettier-ignore
-const schema11 = {"$id":"ClientRequest","anyOf":[{"$ref":"AskRequest"}]};
-
-// prettier-ignore
-const schema12 = {"$id":"AskRequest","properties":{"id":{"$ref":"RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"demo/ask","type":"string"},"params":{"$ref":"AskRequestParams"}},"required":["id","jsonrpc","method","params"],"type":"object"};
-
-// prettier-ignore
-const schema13 = {"$id":"RequestId","type":["string","integer"]};
-
-// prettier-ignore
-const schema14 = {"$id":"AskRequestParams","properties":{"_meta":{"type":"object"},"question":{"type":"string"}},"required":["_meta","question"],"type":"object"};
-
-// prettier-ignore
-function validate11(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="AskRequest" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
-        validate11.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop0 = data.id;
-        if(prop0 !== undefined){
-          let data0 = prop0;
-          const _errs1 = errors;
-          if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
-            validate11.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema13.type}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop1 = data.jsonrpc;
-          if(prop1 !== undefined){
-            let data1 = prop1;
-            const _errs4 = errors;
-            if(typeof data1 !== "string"){
-              validate11.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            if("2.0" !== data1){
-              validate11.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
-              return false;
-            }
-            var valid0 = _errs4 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            const prop2 = data.method;
-            if(prop2 !== undefined){
-              let data2 = prop2;
-              const _errs6 = errors;
-              if(typeof data2 !== "string"){
-                validate11.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-                return false;
-              }
-              if("demo/ask" !== data2){
-                validate11.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "demo/ask"}}];
-                return false;
-              }
-              var valid0 = _errs6 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-            if(valid0){
-              const prop3 = data.params;
-              if(prop3 !== undefined){
-                let data3 = prop3;
-                const _errs8 = errors;
-                const _errs9 = errors;
-                if(errors === _errs9){
-                  if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-                    let missing1;
-                    if(((data3._meta === undefined) && (missing1 = "_meta")) || ((data3.question === undefined) && (missing1 = "question"))){
-                      validate11.errors = [{instancePath:instancePath+"/params",schemaPath:"AskRequestParams/required",keyword:"required",params:{missingProperty: missing1}}];
-                      return false;
-                    }
-                    else {
-                      const prop4 = data3._meta;
-                      if(prop4 !== undefined){
-                        let data4 = prop4;
-                        const _errs11 = errors;
-                        if(!(data4 && typeof data4 == "object" && !Array.isArray(data4))){
-                          validate11.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"AskRequestParams/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-                          return false;
-                        }
-                        var valid3 = _errs11 === errors;
-                      }
-                      else {
-                        var valid3 = true;
-                      }
-                      if(valid3){
-                        const prop5 = data3.question;
-                        if(prop5 !== undefined){
-                          const _errs13 = errors;
-                          if(typeof prop5 !== "string"){
-                            validate11.errors = [{instancePath:instancePath+"/params/question",schemaPath:"AskRequestParams/properties/question/type",keyword:"type",params:{type: "string"}}];
-                            return false;
-                          }
-                          var valid3 = _errs13 === errors;
-                        }
-                        else {
-                          var valid3 = true;
-                        }
-                      }
-                    }
-                  }
-                  else {
-                    validate11.errors = [{instancePath:instancePath+"/params",schemaPath:"AskRequestParams/type",keyword:"type",params:{type: "object"}}];
-                    return false;
-                  }
-                }
-                var valid0 = _errs8 === errors;
-              }
-              else {
-                var valid0 = true;
-              }
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate11.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate11.errors = vErrors;
-  return errors === 0;
+function validate11(data, valCxt){
+"use strict"; /*# sourceURL="AskRequest" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if(((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
+validate11.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.id !== undefined){
+var data0 = data.id;
+var _errs1 = errors;
+if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
+validate11.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema13.type}}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.jsonrpc !== undefined){
+var data1 = data.jsonrpc;
+var _errs4 = errors;
+if(typeof data1 !== "string"){
+validate11.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("2.0" !== data1){
+validate11.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
+return false;
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.method !== undefined){
+var data2 = data.method;
+var _errs6 = errors;
+if(typeof data2 !== "string"){
+validate11.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("demo/ask" !== data2){
+validate11.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "demo/ask"}}];
+return false;
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.params !== undefined){
+var data3 = data.params;
+var _errs8 = errors;
+var _errs9 = errors;
+if(errors === _errs9){
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+var missing1;
+if(((data3._meta === undefined) && (missing1 = "_meta")) || ((data3.question === undefined) && (missing1 = "question"))){
+validate11.errors = [{instancePath:instancePath+"/params",schemaPath:"AskRequestParams/required",keyword:"required",params:{missingProperty: missing1}}];
+return false;
+}
+else {
+if(data3._meta !== undefined){
+var data4 = data3._meta;
+var _errs11 = errors;
+if(!(data4 && typeof data4 == "object" && !Array.isArray(data4))){
+validate11.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"AskRequestParams/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+var valid3 = _errs11 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data3.question !== undefined){
+var _errs13 = errors;
+if(typeof data3.question !== "string"){
+validate11.errors = [{instancePath:instancePath+"/params/question",schemaPath:"AskRequestParams/properties/question/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid3 = _errs13 === errors;
+}
+else {
+var valid3 = true;
+}
+}
+}
+}
+else {
+validate11.errors = [{instancePath:instancePath+"/params",schemaPath:"AskRequestParams/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+else {
+validate11.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate11.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
-function validate10(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="ClientRequest" */;
-  let vErrors = null;
-  let errors = 0;
-  const _errs0 = errors;
-  let valid0 = false;
-  const _errs1 = errors;
-  if(!(validate11(data))){
-    vErrors = vErrors === null ? rebaseErrors(validate11.errors, instancePath) : vErrors.concat(rebaseErrors(validate11.errors, instancePath));
-    errors = vErrors.length;
-  }
-  var _valid0 = _errs1 === errors;
-  valid0 = valid0 || _valid0;
-  if(!valid0){
-    const err0 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{}};
-    if(vErrors === null){
-      vErrors = [err0];
-    }
-    else {
-      vErrors.push(err0);
-    }
-    errors++;
-    validate10.errors = vErrors;
-    return false;
-  }
-  else {
-    errors = _errs0;
-    if(vErrors !== null){
-      if(_errs0){
-        vErrors.length = _errs0;
-      }
-      else {
-        vErrors = null;
-      }
-    }
-  }
-  validate10.errors = vErrors;
-  return errors === 0;
+var func0 = rebaseErrors;
+
+function validate10(data, valCxt){
+"use strict"; /*# sourceURL="ClientRequest" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+var _errs0 = errors;
+var valid0 = false;
+var _errs1 = errors;
+if(!(validate11(data))){
+vErrors = vErrors === null ? func0(validate11.errors, instancePath) : vErrors.concat(func0(validate11.errors, instancePath));
+errors = vErrors.length;
+}
+var _valid0 = _errs1 === errors;
+valid0 = valid0 || _valid0;
+if(!valid0){
+var err0 = {instancePath:instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+validate10.errors = vErrors;
+return false;
+}
+else {
+errors = _errs0;
+if(vErrors !== null){
+if(_errs0){
+vErrors.length = _errs0;
+}
+else {
+vErrors = null;
+}
+}
+}
+validate10.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateAskRequest = validate11;
 
-// prettier-ignore
 export const validateAskRequestParams = validate13;
 
-// prettier-ignore
-function validate13(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="AskRequestParams" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data._meta === undefined) && (missing0 = "_meta")) || ((data.question === undefined) && (missing0 = "question"))){
-        validate13.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop6 = data._meta;
-        if(prop6 !== undefined){
-          let data0 = prop6;
-          const _errs1 = errors;
-          if(!(data0 && typeof data0 == "object" && !Array.isArray(data0))){
-            validate13.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop7 = data.question;
-          if(prop7 !== undefined){
-            const _errs3 = errors;
-            if(typeof prop7 !== "string"){
-              validate13.errors = [{instancePath:instancePath+"/question",schemaPath:"#/properties/question/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate13.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate13.errors = vErrors;
-  return errors === 0;
+function validate13(data, valCxt){
+"use strict"; /*# sourceURL="AskRequestParams" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if(((data._meta === undefined) && (missing0 = "_meta")) || ((data.question === undefined) && (missing0 = "question"))){
+validate13.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data._meta !== undefined){
+var data0 = data._meta;
+var _errs1 = errors;
+if(!(data0 && typeof data0 == "object" && !Array.isArray(data0))){
+validate13.errors = [{instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.question !== undefined){
+var _errs3 = errors;
+if(typeof data.question !== "string"){
+validate13.errors = [{instancePath:instancePath+"/question",schemaPath:"#/properties/question/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate13.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate13.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateAskResult = validate14;
+var schema16 = {"$id":"AskResult","properties":{"answer":{"type":"string"},"resultType":{"const":"complete","type":"string"}},"required":["answer","resultType"],"type":"object"};
 
-// prettier-ignore
-const schema16 = {"$id":"AskResult","properties":{"answer":{"type":"string"},"resultType":{"const":"complete","type":"string"}},"required":["answer","resultType"],"type":"object"};
-
-// prettier-ignore
-function validate14(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="AskResult" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.answer === undefined) && (missing0 = "answer")) || ((data.resultType === undefined) && (missing0 = "resultType"))){
-        validate14.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop8 = data.answer;
-        if(prop8 !== undefined){
-          const _errs1 = errors;
-          if(typeof prop8 !== "string"){
-            validate14.errors = [{instancePath:instancePath+"/answer",schemaPath:"#/properties/answer/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop9 = data.resultType;
-          if(prop9 !== undefined){
-            let data1 = prop9;
-            const _errs3 = errors;
-            if(typeof data1 !== "string"){
-              validate14.errors = [{instancePath:instancePath+"/resultType",schemaPath:"#/properties/resultType/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            if("complete" !== data1){
-              validate14.errors = [{instancePath:instancePath+"/resultType",schemaPath:"#/properties/resultType/const",keyword:"const",params:{allowedValue: "complete"}}];
-              return false;
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate14.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate14.errors = vErrors;
-  return errors === 0;
+function validate14(data, valCxt){
+"use strict"; /*# sourceURL="AskResult" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if(((data.answer === undefined) && (missing0 = "answer")) || ((data.resultType === undefined) && (missing0 = "resultType"))){
+validate14.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.answer !== undefined){
+var _errs1 = errors;
+if(typeof data.answer !== "string"){
+validate14.errors = [{instancePath:instancePath+"/answer",schemaPath:"#/properties/answer/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.resultType !== undefined){
+var data1 = data.resultType;
+var _errs3 = errors;
+if(typeof data1 !== "string"){
+validate14.errors = [{instancePath:instancePath+"/resultType",schemaPath:"#/properties/resultType/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("complete" !== data1){
+validate14.errors = [{instancePath:instancePath+"/resultType",schemaPath:"#/properties/resultType/const",keyword:"const",params:{allowedValue: "complete"}}];
+return false;
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate14.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate14.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateAskResultResponse = validate15;
+var schema17 = {"$id":"AskResultResponse","properties":{"id":{"$ref":"RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"result":{"type":"object","required":["resultType"],"discriminator":{"propertyName":"resultType"},"oneOf":[{"$ref":"InputRequiredResult"},{"$ref":"AskResult"}]}},"required":["id","jsonrpc","result"],"type":"object"};
+var schema19 = {"$id":"InputRequiredResult","properties":{"inputRequests":{"additionalProperties":{"$ref":"InputRequest"},"type":"object"},"requestState":{"type":"string"},"resultType":{"const":"input_required","type":"string"}},"required":["resultType"],"type":"object","anyOf":[{"required":["inputRequests"]},{"required":["requestState"]}]};
+var schema20 = {"$id":"InputRequest","anyOf":[{"$ref":"ConfirmRequest"}]};
+var schema21 = {"$id":"ConfirmRequest","properties":{"method":{"const":"demo/confirm","type":"string"},"params":{"properties":{"prompt":{"type":"string"}},"type":"object"}},"required":["method","params"],"type":"object"};
 
-// prettier-ignore
-const schema17 = {"$id":"AskResultResponse","properties":{"id":{"$ref":"RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"result":{"type":"object","required":["resultType"],"discriminator":{"propertyName":"resultType"},"oneOf":[{"$ref":"InputRequiredResult"},{"$ref":"AskResult"}]}},"required":["id","jsonrpc","result"],"type":"object"};
-
-// prettier-ignore
-const schema19 = {"$id":"InputRequiredResult","properties":{"inputRequests":{"additionalProperties":{"$ref":"InputRequest"},"type":"object"},"requestState":{"type":"string"},"resultType":{"const":"input_required","type":"string"}},"required":["resultType"],"type":"object","anyOf":[{"required":["inputRequests"]},{"required":["requestState"]}]};
-
-// prettier-ignore
-const schema20 = {"$id":"InputRequest","anyOf":[{"$ref":"ConfirmRequest"}]};
-
-// prettier-ignore
-const schema21 = {"$id":"ConfirmRequest","properties":{"method":{"const":"demo/confirm","type":"string"},"params":{"properties":{"prompt":{"type":"string"}},"type":"object"}},"required":["method","params"],"type":"object"};
-
-// prettier-ignore
-function validate17(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="InputRequest" */;
-  let vErrors = null;
-  let errors = 0;
-  const _errs0 = errors;
-  let valid0 = false;
-  const _errs1 = errors;
-  const _errs2 = errors;
-  if(errors === _errs2){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
-        const err0 = {instancePath,schemaPath:"ConfirmRequest/required",keyword:"required",params:{missingProperty: missing0}};
-        if(vErrors === null){
-          vErrors = [err0];
-        }
-        else {
-          vErrors.push(err0);
-        }
-        errors++;
-      }
-      else {
-        const prop10 = data.method;
-        if(prop10 !== undefined){
-          let data0 = prop10;
-          const _errs4 = errors;
-          if(typeof data0 !== "string"){
-            const err1 = {instancePath:instancePath+"/method",schemaPath:"ConfirmRequest/properties/method/type",keyword:"type",params:{type: "string"}};
-            if(vErrors === null){
-              vErrors = [err1];
-            }
-            else {
-              vErrors.push(err1);
-            }
-            errors++;
-          }
-          if("demo/confirm" !== data0){
-            const err2 = {instancePath:instancePath+"/method",schemaPath:"ConfirmRequest/properties/method/const",keyword:"const",params:{allowedValue: "demo/confirm"}};
-            if(vErrors === null){
-              vErrors = [err2];
-            }
-            else {
-              vErrors.push(err2);
-            }
-            errors++;
-          }
-          var valid2 = _errs4 === errors;
-        }
-        else {
-          var valid2 = true;
-        }
-        if(valid2){
-          const prop11 = data.params;
-          if(prop11 !== undefined){
-            let data1 = prop11;
-            const _errs6 = errors;
-            if(errors === _errs6){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                const prop12 = data1.prompt;
-                if(prop12 !== undefined){
-                  if(typeof prop12 !== "string"){
-                    const err3 = {instancePath:instancePath+"/params/prompt",schemaPath:"ConfirmRequest/properties/params/properties/prompt/type",keyword:"type",params:{type: "string"}};
-                    if(vErrors === null){
-                      vErrors = [err3];
-                    }
-                    else {
-                      vErrors.push(err3);
-                    }
-                    errors++;
-                  }
-                }
-              }
-              else {
-                const err4 = {instancePath:instancePath+"/params",schemaPath:"ConfirmRequest/properties/params/type",keyword:"type",params:{type: "object"}};
-                if(vErrors === null){
-                  vErrors = [err4];
-                }
-                else {
-                  vErrors.push(err4);
-                }
-                errors++;
-              }
-            }
-            var valid2 = _errs6 === errors;
-          }
-          else {
-            var valid2 = true;
-          }
-        }
-      }
-    }
-    else {
-      const err5 = {instancePath,schemaPath:"ConfirmRequest/type",keyword:"type",params:{type: "object"}};
-      if(vErrors === null){
-        vErrors = [err5];
-      }
-      else {
-        vErrors.push(err5);
-      }
-      errors++;
-    }
-  }
-  var _valid0 = _errs1 === errors;
-  valid0 = valid0 || _valid0;
-  if(!valid0){
-    const err6 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{}};
-    if(vErrors === null){
-      vErrors = [err6];
-    }
-    else {
-      vErrors.push(err6);
-    }
-    errors++;
-    validate17.errors = vErrors;
-    return false;
-  }
-  else {
-    errors = _errs0;
-    if(vErrors !== null){
-      if(_errs0){
-        vErrors.length = _errs0;
-      }
-      else {
-        vErrors = null;
-      }
-    }
-  }
-  validate17.errors = vErrors;
-  return errors === 0;
+function validate17(data, valCxt){
+"use strict"; /*# sourceURL="InputRequest" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+var _errs0 = errors;
+var valid0 = false;
+var _errs1 = errors;
+var _errs2 = errors;
+if(errors === _errs2){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
+var err0 = {instancePath:instancePath,schemaPath:"ConfirmRequest/required",keyword:"required",params:{missingProperty: missing0}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+else {
+if(data.method !== undefined){
+var data0 = data.method;
+var _errs4 = errors;
+if(typeof data0 !== "string"){
+var err1 = {instancePath:instancePath+"/method",schemaPath:"ConfirmRequest/properties/method/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if("demo/confirm" !== data0){
+var err2 = {instancePath:instancePath+"/method",schemaPath:"ConfirmRequest/properties/method/const",keyword:"const",params:{allowedValue: "demo/confirm"}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+var valid2 = _errs4 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data.params !== undefined){
+var data1 = data.params;
+var _errs6 = errors;
+if(errors === _errs6){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(data1.prompt !== undefined){
+if(typeof data1.prompt !== "string"){
+var err3 = {instancePath:instancePath+"/params/prompt",schemaPath:"ConfirmRequest/properties/params/properties/prompt/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+}
+else {
+var err4 = {instancePath:instancePath+"/params",schemaPath:"ConfirmRequest/properties/params/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+var valid2 = _errs6 === errors;
+}
+else {
+var valid2 = true;
+}
+}
+}
+}
+else {
+var err5 = {instancePath:instancePath,schemaPath:"ConfirmRequest/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+var _valid0 = _errs1 === errors;
+valid0 = valid0 || _valid0;
+if(!valid0){
+var err6 = {instancePath:instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+validate17.errors = vErrors;
+return false;
+}
+else {
+errors = _errs0;
+if(vErrors !== null){
+if(_errs0){
+vErrors.length = _errs0;
+}
+else {
+vErrors = null;
+}
+}
+}
+validate17.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
-function validate16(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="InputRequiredResult" */;
-  let vErrors = null;
-  let errors = 0;
-  const _errs1 = errors;
-  let valid0 = false;
-  const _errs2 = errors;
-  if(data && typeof data == "object" && !Array.isArray(data)){
-    let missing0;
-    if((data.inputRequests === undefined) && (missing0 = "inputRequests")){
-      const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0}};
-      if(vErrors === null){
-        vErrors = [err0];
-      }
-      else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-  }
-  var _valid0 = _errs2 === errors;
-  valid0 = valid0 || _valid0;
-  if(!valid0){
-    const _errs3 = errors;
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing1;
-      if((data.requestState === undefined) && (missing1 = "requestState")){
-        const err1 = {instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: missing1}};
-        if(vErrors === null){
-          vErrors = [err1];
-        }
-        else {
-          vErrors.push(err1);
-        }
-        errors++;
-      }
-    }
-    var _valid0 = _errs3 === errors;
-    valid0 = valid0 || _valid0;
-  }
-  if(!valid0){
-    const err2 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{}};
-    if(vErrors === null){
-      vErrors = [err2];
-    }
-    else {
-      vErrors.push(err2);
-    }
-    errors++;
-    validate16.errors = vErrors;
-    return false;
-  }
-  else {
-    errors = _errs1;
-    if(vErrors !== null){
-      if(_errs1){
-        vErrors.length = _errs1;
-      }
-      else {
-        vErrors = null;
-      }
-    }
-  }
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing2;
-      if((data.resultType === undefined) && (missing2 = "resultType")){
-        validate16.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing2}}];
-        return false;
-      }
-      else {
-        const prop13 = data.inputRequests;
-        if(prop13 !== undefined){
-          let data0 = prop13;
-          const _errs4 = errors;
-          if(errors === _errs4){
-            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-              for(const key0 in data0){
-                const _errs7 = errors;
-                if(!(validate17(data0[key0]))){
-                  vErrors = vErrors === null ? rebaseErrors(validate17.errors, instancePath+"/inputRequests/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")) : vErrors.concat(rebaseErrors(validate17.errors, instancePath+"/inputRequests/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")));
-                  errors = vErrors.length;
-                }
-                var valid2 = _errs7 === errors;
-                if(!valid2){
-                  break;
-                }
-              }
-            }
-            else {
-              validate16.errors = [{instancePath:instancePath+"/inputRequests",schemaPath:"#/properties/inputRequests/type",keyword:"type",params:{type: "object"}}];
-              return false;
-            }
-          }
-          var valid1 = _errs4 === errors;
-        }
-        else {
-          var valid1 = true;
-        }
-        if(valid1){
-          const prop14 = data.requestState;
-          if(prop14 !== undefined){
-            const _errs8 = errors;
-            if(typeof prop14 !== "string"){
-              validate16.errors = [{instancePath:instancePath+"/requestState",schemaPath:"#/properties/requestState/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            var valid1 = _errs8 === errors;
-          }
-          else {
-            var valid1 = true;
-          }
-          if(valid1){
-            const prop15 = data.resultType;
-            if(prop15 !== undefined){
-              let data3 = prop15;
-              const _errs10 = errors;
-              if(typeof data3 !== "string"){
-                validate16.errors = [{instancePath:instancePath+"/resultType",schemaPath:"#/properties/resultType/type",keyword:"type",params:{type: "string"}}];
-                return false;
-              }
-              if("input_required" !== data3){
-                validate16.errors = [{instancePath:instancePath+"/resultType",schemaPath:"#/properties/resultType/const",keyword:"const",params:{allowedValue: "input_required"}}];
-                return false;
-              }
-              var valid1 = _errs10 === errors;
-            }
-            else {
-              var valid1 = true;
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate16.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate16.errors = vErrors;
-  return errors === 0;
+
+function validate16(data, valCxt){
+"use strict"; /*# sourceURL="InputRequiredResult" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+var _errs1 = errors;
+var valid0 = false;
+var _errs2 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if((data.inputRequests === undefined) && (missing0 = "inputRequests")){
+var err0 = {instancePath:instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0}};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+var _valid0 = _errs2 === errors;
+valid0 = valid0 || _valid0;
+if(!valid0){
+var _errs3 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing1;
+if((data.requestState === undefined) && (missing1 = "requestState")){
+var err1 = {instancePath:instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: missing1}};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+var _valid0 = _errs3 === errors;
+valid0 = valid0 || _valid0;
+}
+if(!valid0){
+var err2 = {instancePath:instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{}};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+validate16.errors = vErrors;
+return false;
+}
+else {
+errors = _errs1;
+if(vErrors !== null){
+if(_errs1){
+vErrors.length = _errs1;
+}
+else {
+vErrors = null;
+}
+}
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing2;
+if((data.resultType === undefined) && (missing2 = "resultType")){
+validate16.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing2}}];
+return false;
+}
+else {
+if(data.inputRequests !== undefined){
+var data0 = data.inputRequests;
+var _errs4 = errors;
+if(errors === _errs4){
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+for(var key0 in data0){
+var _errs7 = errors;
+if(!(validate17(data0[key0]))){
+vErrors = vErrors === null ? func0(validate17.errors, instancePath+"/inputRequests/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")) : vErrors.concat(func0(validate17.errors, instancePath+"/inputRequests/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")));
+errors = vErrors.length;
+}
+var valid2 = _errs7 === errors;
+if(!valid2){
+break;
+}
+}
+}
+else {
+validate16.errors = [{instancePath:instancePath+"/inputRequests",schemaPath:"#/properties/inputRequests/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid1 = _errs4 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data.requestState !== undefined){
+var _errs8 = errors;
+if(typeof data.requestState !== "string"){
+validate16.errors = [{instancePath:instancePath+"/requestState",schemaPath:"#/properties/requestState/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid1 = _errs8 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data.resultType !== undefined){
+var data3 = data.resultType;
+var _errs10 = errors;
+if(typeof data3 !== "string"){
+validate16.errors = [{instancePath:instancePath+"/resultType",schemaPath:"#/properties/resultType/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("input_required" !== data3){
+validate16.errors = [{instancePath:instancePath+"/resultType",schemaPath:"#/properties/resultType/const",keyword:"const",params:{allowedValue: "input_required"}}];
+return false;
+}
+var valid1 = _errs10 === errors;
+}
+else {
+var valid1 = true;
+}
+}
+}
+}
+}
+else {
+validate16.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate16.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
-function validate15(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="AskResultResponse" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.result === undefined) && (missing0 = "result"))){
-        validate15.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop16 = data.id;
-        if(prop16 !== undefined){
-          let data0 = prop16;
-          const _errs1 = errors;
-          if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
-            validate15.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema13.type}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop17 = data.jsonrpc;
-          if(prop17 !== undefined){
-            let data1 = prop17;
-            const _errs4 = errors;
-            if(typeof data1 !== "string"){
-              validate15.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            if("2.0" !== data1){
-              validate15.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
-              return false;
-            }
-            var valid0 = _errs4 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            const prop18 = data.result;
-            if(prop18 !== undefined){
-              let data2 = prop18;
-              const _errs6 = errors;
-              if(errors === _errs6){
-                if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                  let missing1;
-                  if((data2.resultType === undefined) && (missing1 = "resultType")){
-                    validate15.errors = [{instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: missing1}}];
-                    return false;
-                  }
-                  else {
-                    const tag0 = data2.resultType;
-                    if(typeof tag0 == "string"){
-                      if(tag0 === "input_required"){
-                        if(!(validate16(data2))){
-                          vErrors = vErrors === null ? rebaseErrors(validate16.errors, instancePath+"/result") : vErrors.concat(rebaseErrors(validate16.errors, instancePath+"/result"));
-                          errors = vErrors.length;
-                        }
-                      }
-                      else if(tag0 === "complete"){
-                        const _errs11 = errors;
-                        if(errors === _errs11){
-                          if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                            let missing2;
-                            if(((data2.answer === undefined) && (missing2 = "answer")) || ((data2.resultType === undefined) && (missing2 = "resultType"))){
-                              validate15.errors = [{instancePath:instancePath+"/result",schemaPath:"AskResult/required",keyword:"required",params:{missingProperty: missing2}}];
-                              return false;
-                            }
-                            else {
-                              const prop19 = data2.answer;
-                              if(prop19 !== undefined){
-                                const _errs13 = errors;
-                                if(typeof prop19 !== "string"){
-                                  validate15.errors = [{instancePath:instancePath+"/result/answer",schemaPath:"AskResult/properties/answer/type",keyword:"type",params:{type: "string"}}];
-                                  return false;
-                                }
-                                var valid6 = _errs13 === errors;
-                              }
-                              else {
-                                var valid6 = true;
-                              }
-                              if(valid6){
-                                const prop20 = data2.resultType;
-                                if(prop20 !== undefined){
-                                  let data4 = prop20;
-                                  const _errs15 = errors;
-                                  if(typeof data4 !== "string"){
-                                    validate15.errors = [{instancePath:instancePath+"/result/resultType",schemaPath:"AskResult/properties/resultType/type",keyword:"type",params:{type: "string"}}];
-                                    return false;
-                                  }
-                                  if("complete" !== data4){
-                                    validate15.errors = [{instancePath:instancePath+"/result/resultType",schemaPath:"AskResult/properties/resultType/const",keyword:"const",params:{allowedValue: "complete"}}];
-                                    return false;
-                                  }
-                                  var valid6 = _errs15 === errors;
-                                }
-                                else {
-                                  var valid6 = true;
-                                }
-                              }
-                            }
-                          }
-                          else {
-                            validate15.errors = [{instancePath:instancePath+"/result",schemaPath:"AskResult/type",keyword:"type",params:{type: "object"}}];
-                            return false;
-                          }
-                        }
-                      }
-                      else {
-                        validate15.errors = [{instancePath:instancePath+"/result",schemaPath:"#/properties/result/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "resultType", tagValue: tag0}}];
-                        return false;
-                      }
-                    }
-                    else {
-                      validate15.errors = [{instancePath:instancePath+"/result",schemaPath:"#/properties/result/discriminator",keyword:"discriminator",params:{error: "tag", tag: "resultType", tagValue: tag0}}];
-                      return false;
-                    }
-                  }
-                }
-                else {
-                  validate15.errors = [{instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"}}];
-                  return false;
-                }
-              }
-              var valid0 = _errs6 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate15.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate15.errors = vErrors;
-  return errors === 0;
+
+function validate15(data, valCxt){
+"use strict"; /*# sourceURL="AskResultResponse" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.result === undefined) && (missing0 = "result"))){
+validate15.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.id !== undefined){
+var data0 = data.id;
+var _errs1 = errors;
+if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
+validate15.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema13.type}}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.jsonrpc !== undefined){
+var data1 = data.jsonrpc;
+var _errs4 = errors;
+if(typeof data1 !== "string"){
+validate15.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("2.0" !== data1){
+validate15.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
+return false;
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.result !== undefined){
+var data2 = data.result;
+var _errs6 = errors;
+if(errors === _errs6){
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+var missing1;
+if((data2.resultType === undefined) && (missing1 = "resultType")){
+validate15.errors = [{instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: missing1}}];
+return false;
+}
+else {
+var tag0 = data2.resultType;
+if(typeof tag0 == "string"){
+if(tag0 === "input_required"){
+if(!(validate16(data2))){
+vErrors = vErrors === null ? func0(validate16.errors, instancePath+"/result") : vErrors.concat(func0(validate16.errors, instancePath+"/result"));
+errors = vErrors.length;
+}
+}
+else if(tag0 === "complete"){
+var _errs11 = errors;
+if(errors === _errs11){
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+var missing2;
+if(((data2.answer === undefined) && (missing2 = "answer")) || ((data2.resultType === undefined) && (missing2 = "resultType"))){
+validate15.errors = [{instancePath:instancePath+"/result",schemaPath:"AskResult/required",keyword:"required",params:{missingProperty: missing2}}];
+return false;
+}
+else {
+if(data2.answer !== undefined){
+var _errs13 = errors;
+if(typeof data2.answer !== "string"){
+validate15.errors = [{instancePath:instancePath+"/result/answer",schemaPath:"AskResult/properties/answer/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid6 = _errs13 === errors;
+}
+else {
+var valid6 = true;
+}
+if(valid6){
+if(data2.resultType !== undefined){
+var data4 = data2.resultType;
+var _errs15 = errors;
+if(typeof data4 !== "string"){
+validate15.errors = [{instancePath:instancePath+"/result/resultType",schemaPath:"AskResult/properties/resultType/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("complete" !== data4){
+validate15.errors = [{instancePath:instancePath+"/result/resultType",schemaPath:"AskResult/properties/resultType/const",keyword:"const",params:{allowedValue: "complete"}}];
+return false;
+}
+var valid6 = _errs15 === errors;
+}
+else {
+var valid6 = true;
+}
+}
+}
+}
+else {
+validate15.errors = [{instancePath:instancePath+"/result",schemaPath:"AskResult/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+}
+else {
+validate15.errors = [{instancePath:instancePath+"/result",schemaPath:"#/properties/result/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "resultType", tagValue: tag0}}];
+return false;
+}
+}
+else {
+validate15.errors = [{instancePath:instancePath+"/result",schemaPath:"#/properties/result/discriminator",keyword:"discriminator",params:{error: "tag", tag: "resultType", tagValue: tag0}}];
+return false;
+}
+}
+}
+else {
+validate15.errors = [{instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+validate15.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate15.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateConfirmRequest = validate20;
 
-// prettier-ignore
-function validate20(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="ConfirmRequest" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
-        validate20.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop21 = data.method;
-        if(prop21 !== undefined){
-          let data0 = prop21;
-          const _errs1 = errors;
-          if(typeof data0 !== "string"){
-            validate20.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-          if("demo/confirm" !== data0){
-            validate20.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "demo/confirm"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop22 = data.params;
-          if(prop22 !== undefined){
-            let data1 = prop22;
-            const _errs3 = errors;
-            if(errors === _errs3){
-              if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-                const prop23 = data1.prompt;
-                if(prop23 !== undefined){
-                  if(typeof prop23 !== "string"){
-                    validate20.errors = [{instancePath:instancePath+"/params/prompt",schemaPath:"#/properties/params/properties/prompt/type",keyword:"type",params:{type: "string"}}];
-                    return false;
-                  }
-                }
-              }
-              else {
-                validate20.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate20.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate20.errors = vErrors;
-  return errors === 0;
+function validate20(data, valCxt){
+"use strict"; /*# sourceURL="ConfirmRequest" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
+validate20.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.method !== undefined){
+var data0 = data.method;
+var _errs1 = errors;
+if(typeof data0 !== "string"){
+validate20.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("demo/confirm" !== data0){
+validate20.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/const",keyword:"const",params:{allowedValue: "demo/confirm"}}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.params !== undefined){
+var data1 = data.params;
+var _errs3 = errors;
+if(errors === _errs3){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(data1.prompt !== undefined){
+if(typeof data1.prompt !== "string"){
+validate20.errors = [{instancePath:instancePath+"/params/prompt",schemaPath:"#/properties/params/properties/prompt/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+}
+}
+else {
+validate20.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate20.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate20.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateConfirmResult = validate21;
+var schema24 = {"$id":"ConfirmResult","properties":{"yes":{"type":"boolean"}},"required":["yes"],"type":"object"};
 
-// prettier-ignore
-const schema24 = {"$id":"ConfirmResult","properties":{"yes":{"type":"boolean"}},"required":["yes"],"type":"object"};
-
-// prettier-ignore
-function validate21(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="ConfirmResult" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.yes === undefined) && (missing0 = "yes")){
-        validate21.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop24 = data.yes;
-        if(prop24 !== undefined){
-          if(typeof prop24 !== "boolean"){
-            validate21.errors = [{instancePath:instancePath+"/yes",schemaPath:"#/properties/yes/type",keyword:"type",params:{type: "boolean"}}];
-            return false;
-          }
-        }
-      }
-    }
-    else {
-      validate21.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate21.errors = vErrors;
-  return errors === 0;
+function validate21(data, valCxt){
+"use strict"; /*# sourceURL="ConfirmResult" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if((data.yes === undefined) && (missing0 = "yes")){
+validate21.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.yes !== undefined){
+if(typeof data.yes !== "boolean"){
+validate21.errors = [{instancePath:instancePath+"/yes",schemaPath:"#/properties/yes/type",keyword:"type",params:{type: "boolean"}}];
+return false;
+}
+}
+}
+}
+else {
+validate21.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate21.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateError = validate22;
+var schema25 = {"$id":"Error","properties":{"code":{"type":"integer"},"data":{},"message":{"type":"string"}},"required":["code","message"],"type":"object"};
 
-// prettier-ignore
-const schema25 = {"$id":"Error","properties":{"code":{"type":"integer"},"data":{},"message":{"type":"string"}},"required":["code","message"],"type":"object"};
-
-// prettier-ignore
-function validate22(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="Error" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.code === undefined) && (missing0 = "code")) || ((data.message === undefined) && (missing0 = "message"))){
-        validate22.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop25 = data.code;
-        if(prop25 !== undefined){
-          let data0 = prop25;
-          const _errs1 = errors;
-          if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
-            validate22.errors = [{instancePath:instancePath+"/code",schemaPath:"#/properties/code/type",keyword:"type",params:{type: "integer"}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop26 = data.message;
-          if(prop26 !== undefined){
-            const _errs3 = errors;
-            if(typeof prop26 !== "string"){
-              validate22.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            var valid0 = _errs3 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-        }
-      }
-    }
-    else {
-      validate22.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate22.errors = vErrors;
-  return errors === 0;
+function validate22(data, valCxt){
+"use strict"; /*# sourceURL="Error" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if(((data.code === undefined) && (missing0 = "code")) || ((data.message === undefined) && (missing0 = "message"))){
+validate22.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.code !== undefined){
+var data0 = data.code;
+var _errs1 = errors;
+if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
+validate22.errors = [{instancePath:instancePath+"/code",schemaPath:"#/properties/code/type",keyword:"type",params:{type: "integer"}}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.message !== undefined){
+var _errs3 = errors;
+if(typeof data.message !== "string"){
+validate22.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate22.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate22.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateInputRequest = validate17;
 
-// prettier-ignore
 export const validateInputRequiredResult = validate16;
 
-// prettier-ignore
 export const validateJSONRPCErrorResponse = validate23;
+var schema26 = {"$id":"JSONRPCErrorResponse","properties":{"error":{"$ref":"Error"},"id":{"$ref":"RequestId"},"jsonrpc":{"const":"2.0","type":"string"}},"required":["error","jsonrpc"],"type":"object"};
 
-// prettier-ignore
-const schema26 = {"$id":"JSONRPCErrorResponse","properties":{"error":{"$ref":"Error"},"id":{"$ref":"RequestId"},"jsonrpc":{"const":"2.0","type":"string"}},"required":["error","jsonrpc"],"type":"object"};
-
-// prettier-ignore
-function validate23(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="JSONRPCErrorResponse" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.error === undefined) && (missing0 = "error")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))){
-        validate23.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop27 = data.error;
-        if(prop27 !== undefined){
-          let data0 = prop27;
-          const _errs1 = errors;
-          const _errs2 = errors;
-          if(errors === _errs2){
-            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-              let missing1;
-              if(((data0.code === undefined) && (missing1 = "code")) || ((data0.message === undefined) && (missing1 = "message"))){
-                validate23.errors = [{instancePath:instancePath+"/error",schemaPath:"Error/required",keyword:"required",params:{missingProperty: missing1}}];
-                return false;
-              }
-              else {
-                const prop28 = data0.code;
-                if(prop28 !== undefined){
-                  let data1 = prop28;
-                  const _errs4 = errors;
-                  if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
-                    validate23.errors = [{instancePath:instancePath+"/error/code",schemaPath:"Error/properties/code/type",keyword:"type",params:{type: "integer"}}];
-                    return false;
-                  }
-                  var valid2 = _errs4 === errors;
-                }
-                else {
-                  var valid2 = true;
-                }
-                if(valid2){
-                  const prop29 = data0.message;
-                  if(prop29 !== undefined){
-                    const _errs6 = errors;
-                    if(typeof prop29 !== "string"){
-                      validate23.errors = [{instancePath:instancePath+"/error/message",schemaPath:"Error/properties/message/type",keyword:"type",params:{type: "string"}}];
-                      return false;
-                    }
-                    var valid2 = _errs6 === errors;
-                  }
-                  else {
-                    var valid2 = true;
-                  }
-                }
-              }
-            }
-            else {
-              validate23.errors = [{instancePath:instancePath+"/error",schemaPath:"Error/type",keyword:"type",params:{type: "object"}}];
-              return false;
-            }
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop30 = data.id;
-          if(prop30 !== undefined){
-            let data3 = prop30;
-            const _errs8 = errors;
-            if((typeof data3 !== "string") && (!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))))){
-              validate23.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema13.type}}];
-              return false;
-            }
-            var valid0 = _errs8 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            const prop31 = data.jsonrpc;
-            if(prop31 !== undefined){
-              let data4 = prop31;
-              const _errs11 = errors;
-              if(typeof data4 !== "string"){
-                validate23.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
-                return false;
-              }
-              if("2.0" !== data4){
-                validate23.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
-                return false;
-              }
-              var valid0 = _errs11 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate23.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate23.errors = vErrors;
-  return errors === 0;
+function validate23(data, valCxt){
+"use strict"; /*# sourceURL="JSONRPCErrorResponse" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if(((data.error === undefined) && (missing0 = "error")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))){
+validate23.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.error !== undefined){
+var data0 = data.error;
+var _errs1 = errors;
+var _errs2 = errors;
+if(errors === _errs2){
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+var missing1;
+if(((data0.code === undefined) && (missing1 = "code")) || ((data0.message === undefined) && (missing1 = "message"))){
+validate23.errors = [{instancePath:instancePath+"/error",schemaPath:"Error/required",keyword:"required",params:{missingProperty: missing1}}];
+return false;
+}
+else {
+if(data0.code !== undefined){
+var data1 = data0.code;
+var _errs4 = errors;
+if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
+validate23.errors = [{instancePath:instancePath+"/error/code",schemaPath:"Error/properties/code/type",keyword:"type",params:{type: "integer"}}];
+return false;
+}
+var valid2 = _errs4 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data0.message !== undefined){
+var _errs6 = errors;
+if(typeof data0.message !== "string"){
+validate23.errors = [{instancePath:instancePath+"/error/message",schemaPath:"Error/properties/message/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid2 = _errs6 === errors;
+}
+else {
+var valid2 = true;
+}
+}
+}
+}
+else {
+validate23.errors = [{instancePath:instancePath+"/error",schemaPath:"Error/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.id !== undefined){
+var data3 = data.id;
+var _errs8 = errors;
+if((typeof data3 !== "string") && (!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))))){
+validate23.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema13.type}}];
+return false;
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.jsonrpc !== undefined){
+var data4 = data.jsonrpc;
+var _errs11 = errors;
+if(typeof data4 !== "string"){
+validate23.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("2.0" !== data4){
+validate23.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
+return false;
+}
+var valid0 = _errs11 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+validate23.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate23.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateJSONRPCResultResponse = validate24;
+var schema29 = {"$id":"JSONRPCResultResponse","properties":{"id":{"$ref":"RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"result":{"$ref":"Result"}},"required":["id","jsonrpc","result"],"type":"object"};
+var schema31 = {"$id":"Result","additionalProperties":{},"properties":{"resultType":{"type":"string"}},"required":["resultType"],"type":"object"};
 
-// prettier-ignore
-const schema29 = {"$id":"JSONRPCResultResponse","properties":{"id":{"$ref":"RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"result":{"$ref":"Result"}},"required":["id","jsonrpc","result"],"type":"object"};
-
-// prettier-ignore
-const schema31 = {"$id":"Result","additionalProperties":{},"properties":{"resultType":{"type":"string"}},"required":["resultType"],"type":"object"};
-
-// prettier-ignore
-function validate24(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="JSONRPCResultResponse" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.result === undefined) && (missing0 = "result"))){
-        validate24.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop32 = data.id;
-        if(prop32 !== undefined){
-          let data0 = prop32;
-          const _errs1 = errors;
-          if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
-            validate24.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema13.type}}];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop33 = data.jsonrpc;
-          if(prop33 !== undefined){
-            let data1 = prop33;
-            const _errs4 = errors;
-            if(typeof data1 !== "string"){
-              validate24.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
-              return false;
-            }
-            if("2.0" !== data1){
-              validate24.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
-              return false;
-            }
-            var valid0 = _errs4 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            const prop34 = data.result;
-            if(prop34 !== undefined){
-              let data2 = prop34;
-              const _errs6 = errors;
-              const _errs7 = errors;
-              if(errors === _errs7){
-                if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-                  let missing1;
-                  if((data2.resultType === undefined) && (missing1 = "resultType")){
-                    validate24.errors = [{instancePath:instancePath+"/result",schemaPath:"Result/required",keyword:"required",params:{missingProperty: missing1}}];
-                    return false;
-                  }
-                  else {
-                    const prop35 = data2.resultType;
-                    if(prop35 !== undefined){
-                      if(typeof prop35 !== "string"){
-                        validate24.errors = [{instancePath:instancePath+"/result/resultType",schemaPath:"Result/properties/resultType/type",keyword:"type",params:{type: "string"}}];
-                        return false;
-                      }
-                    }
-                  }
-                }
-                else {
-                  validate24.errors = [{instancePath:instancePath+"/result",schemaPath:"Result/type",keyword:"type",params:{type: "object"}}];
-                  return false;
-                }
-              }
-              var valid0 = _errs6 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate24.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate24.errors = vErrors;
-  return errors === 0;
+function validate24(data, valCxt){
+"use strict"; /*# sourceURL="JSONRPCResultResponse" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.result === undefined) && (missing0 = "result"))){
+validate24.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.id !== undefined){
+var data0 = data.id;
+var _errs1 = errors;
+if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
+validate24.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema13.type}}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.jsonrpc !== undefined){
+var data1 = data.jsonrpc;
+var _errs4 = errors;
+if(typeof data1 !== "string"){
+validate24.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("2.0" !== data1){
+validate24.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
+return false;
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.result !== undefined){
+var data2 = data.result;
+var _errs6 = errors;
+var _errs7 = errors;
+if(errors === _errs7){
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+var missing1;
+if((data2.resultType === undefined) && (missing1 = "resultType")){
+validate24.errors = [{instancePath:instancePath+"/result",schemaPath:"Result/required",keyword:"required",params:{missingProperty: missing1}}];
+return false;
+}
+else {
+if(data2.resultType !== undefined){
+if(typeof data2.resultType !== "string"){
+validate24.errors = [{instancePath:instancePath+"/result/resultType",schemaPath:"Result/properties/resultType/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+}
+}
+}
+else {
+validate24.errors = [{instancePath:instancePath+"/result",schemaPath:"Result/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+validate24.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate24.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateRequestId = validate25;
 
-// prettier-ignore
-function validate25(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="RequestId" */;
-  let vErrors = null;
-  let errors = 0;
-  if((typeof data !== "string") && (!((typeof data == "number") && (!(data % 1) && !isNaN(data))))){
-    validate25.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema13.type}}];
-    return false;
-  }
-  validate25.errors = vErrors;
-  return errors === 0;
+function validate25(data, valCxt){
+"use strict"; /*# sourceURL="RequestId" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if((typeof data !== "string") && (!((typeof data == "number") && (!(data % 1) && !isNaN(data))))){
+validate25.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema13.type}}];
+return false;
+}
+validate25.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateResult = validate26;
 
-// prettier-ignore
-function validate26(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="Result" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if((data.resultType === undefined) && (missing0 = "resultType")){
-        validate26.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop36 = data.resultType;
-        if(prop36 !== undefined){
-          if(typeof prop36 !== "string"){
-            validate26.errors = [{instancePath:instancePath+"/resultType",schemaPath:"#/properties/resultType/type",keyword:"type",params:{type: "string"}}];
-            return false;
-          }
-        }
-      }
-    }
-    else {
-      validate26.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate26.errors = vErrors;
-  return errors === 0;
+function validate26(data, valCxt){
+"use strict"; /*# sourceURL="Result" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if((data.resultType === undefined) && (missing0 = "resultType")){
+validate26.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.resultType !== undefined){
+if(typeof data.resultType !== "string"){
+validate26.errors = [{instancePath:instancePath+"/resultType",schemaPath:"#/properties/resultType/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+}
+}
+}
+else {
+validate26.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate26.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateResultType = validate27;
+var schema34 = {"$id":"ResultType","type":"string"};
 
-// prettier-ignore
-const schema34 = {"$id":"ResultType","type":"string"};
-
-// prettier-ignore
-function validate27(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="ResultType" */;
-  let vErrors = null;
-  let errors = 0;
-  if(typeof data !== "string"){
-    validate27.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"}}];
-    return false;
-  }
-  validate27.errors = vErrors;
-  return errors === 0;
+function validate27(data, valCxt){
+"use strict"; /*# sourceURL="ResultType" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(typeof data !== "string"){
+validate27.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+validate27.errors = vErrors;
+return errors === 0;
 }
 
-// prettier-ignore
 export const validateTooCuriousError = validate28;
+var schema35 = {"$id":"TooCuriousError","properties":{"error":{"allOf":[{"$ref":"Error"},{"properties":{"code":{"const":-32031,"type":"integer"},"data":{"properties":{"limit":{"type":"integer"}},"required":["limit"],"type":"object"}},"required":["code","data"],"type":"object"}]},"id":{"$ref":"RequestId"},"jsonrpc":{"const":"2.0","type":"string"}},"required":["error","jsonrpc"],"type":"object"};
 
-// prettier-ignore
-const schema35 = {"$id":"TooCuriousError","properties":{"error":{"allOf":[{"$ref":"Error"},{"properties":{"code":{"const":-32031,"type":"integer"},"data":{"properties":{"limit":{"type":"integer"}},"required":["limit"],"type":"object"}},"required":["code","data"],"type":"object"}]},"id":{"$ref":"RequestId"},"jsonrpc":{"const":"2.0","type":"string"}},"required":["error","jsonrpc"],"type":"object"};
-
-// prettier-ignore
-function validate28(data, context){
-  const instancePath = context === undefined ? "" : context.instancePath ?? "";
-  /*# sourceURL="TooCuriousError" */;
-  let vErrors = null;
-  let errors = 0;
-  if(errors === 0){
-    if(data && typeof data == "object" && !Array.isArray(data)){
-      let missing0;
-      if(((data.error === undefined) && (missing0 = "error")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))){
-        validate28.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
-        return false;
-      }
-      else {
-        const prop37 = data.error;
-        if(prop37 !== undefined){
-          let data0 = prop37;
-          const _errs1 = errors;
-          const _errs2 = errors;
-          const _errs3 = errors;
-          if(errors === _errs3){
-            if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-              let missing1;
-              if(((data0.code === undefined) && (missing1 = "code")) || ((data0.message === undefined) && (missing1 = "message"))){
-                validate28.errors = [{instancePath:instancePath+"/error",schemaPath:"Error/required",keyword:"required",params:{missingProperty: missing1}}];
-                return false;
-              }
-              else {
-                const prop38 = data0.code;
-                if(prop38 !== undefined){
-                  let data1 = prop38;
-                  const _errs5 = errors;
-                  if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
-                    validate28.errors = [{instancePath:instancePath+"/error/code",schemaPath:"Error/properties/code/type",keyword:"type",params:{type: "integer"}}];
-                    return false;
-                  }
-                  var valid3 = _errs5 === errors;
-                }
-                else {
-                  var valid3 = true;
-                }
-                if(valid3){
-                  const prop39 = data0.message;
-                  if(prop39 !== undefined){
-                    const _errs7 = errors;
-                    if(typeof prop39 !== "string"){
-                      validate28.errors = [{instancePath:instancePath+"/error/message",schemaPath:"Error/properties/message/type",keyword:"type",params:{type: "string"}}];
-                      return false;
-                    }
-                    var valid3 = _errs7 === errors;
-                  }
-                  else {
-                    var valid3 = true;
-                  }
-                }
-              }
-            }
-            else {
-              validate28.errors = [{instancePath:instancePath+"/error",schemaPath:"Error/type",keyword:"type",params:{type: "object"}}];
-              return false;
-            }
-          }
-          var valid1 = _errs2 === errors;
-          if(valid1){
-            const _errs9 = errors;
-            if(errors === _errs9){
-              if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-                let missing2;
-                if(((data0.code === undefined) && (missing2 = "code")) || ((data0.data === undefined) && (missing2 = "data"))){
-                  validate28.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/allOf/1/required",keyword:"required",params:{missingProperty: missing2}}];
-                  return false;
-                }
-                else {
-                  const prop40 = data0.code;
-                  if(prop40 !== undefined){
-                    let data3 = prop40;
-                    const _errs11 = errors;
-                    if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
-                      validate28.errors = [{instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/allOf/1/properties/code/type",keyword:"type",params:{type: "integer"}}];
-                      return false;
-                    }
-                    if(-32031 !== data3){
-                      validate28.errors = [{instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/allOf/1/properties/code/const",keyword:"const",params:{allowedValue: -32031}}];
-                      return false;
-                    }
-                    var valid4 = _errs11 === errors;
-                  }
-                  else {
-                    var valid4 = true;
-                  }
-                  if(valid4){
-                    const prop41 = data0.data;
-                    if(prop41 !== undefined){
-                      let data4 = prop41;
-                      const _errs13 = errors;
-                      if(errors === _errs13){
-                        if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-                          let missing3;
-                          if((data4.limit === undefined) && (missing3 = "limit")){
-                            validate28.errors = [{instancePath:instancePath+"/error/data",schemaPath:"#/properties/error/allOf/1/properties/data/required",keyword:"required",params:{missingProperty: missing3}}];
-                            return false;
-                          }
-                          else {
-                            const prop42 = data4.limit;
-                            if(prop42 !== undefined){
-                              let data5 = prop42;
-                              if(!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))){
-                                validate28.errors = [{instancePath:instancePath+"/error/data/limit",schemaPath:"#/properties/error/allOf/1/properties/data/properties/limit/type",keyword:"type",params:{type: "integer"}}];
-                                return false;
-                              }
-                            }
-                          }
-                        }
-                        else {
-                          validate28.errors = [{instancePath:instancePath+"/error/data",schemaPath:"#/properties/error/allOf/1/properties/data/type",keyword:"type",params:{type: "object"}}];
-                          return false;
-                        }
-                      }
-                      var valid4 = _errs13 === errors;
-                    }
-                    else {
-                      var valid4 = true;
-                    }
-                  }
-                }
-              }
-              else {
-                validate28.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/allOf/1/type",keyword:"type",params:{type: "object"}}];
-                return false;
-              }
-            }
-            var valid1 = _errs9 === errors;
-          }
-          var valid0 = _errs1 === errors;
-        }
-        else {
-          var valid0 = true;
-        }
-        if(valid0){
-          const prop43 = data.id;
-          if(prop43 !== undefined){
-            let data6 = prop43;
-            const _errs17 = errors;
-            if((typeof data6 !== "string") && (!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))))){
-              validate28.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema13.type}}];
-              return false;
-            }
-            var valid0 = _errs17 === errors;
-          }
-          else {
-            var valid0 = true;
-          }
-          if(valid0){
-            const prop44 = data.jsonrpc;
-            if(prop44 !== undefined){
-              let data7 = prop44;
-              const _errs20 = errors;
-              if(typeof data7 !== "string"){
-                validate28.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
-                return false;
-              }
-              if("2.0" !== data7){
-                validate28.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
-                return false;
-              }
-              var valid0 = _errs20 === errors;
-            }
-            else {
-              var valid0 = true;
-            }
-          }
-        }
-      }
-    }
-    else {
-      validate28.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
-      return false;
-    }
-  }
-  validate28.errors = vErrors;
-  return errors === 0;
+function validate28(data, valCxt){
+"use strict"; /*# sourceURL="TooCuriousError" */;
+if(valCxt){
+var instancePath = valCxt.instancePath;
+var parentData = valCxt.parentData;
+var parentDataProperty = valCxt.parentDataProperty;
+var rootData = valCxt.rootData;
+}
+else {
+var instancePath = "";
+var parentData = undefined;
+var parentDataProperty = undefined;
+var rootData = data;
+}
+var vErrors = null;
+var errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+var missing0;
+if(((data.error === undefined) && (missing0 = "error")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))){
+validate28.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
+return false;
+}
+else {
+if(data.error !== undefined){
+var data0 = data.error;
+var _errs1 = errors;
+var _errs2 = errors;
+var _errs3 = errors;
+if(errors === _errs3){
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+var missing1;
+if(((data0.code === undefined) && (missing1 = "code")) || ((data0.message === undefined) && (missing1 = "message"))){
+validate28.errors = [{instancePath:instancePath+"/error",schemaPath:"Error/required",keyword:"required",params:{missingProperty: missing1}}];
+return false;
+}
+else {
+if(data0.code !== undefined){
+var data1 = data0.code;
+var _errs5 = errors;
+if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
+validate28.errors = [{instancePath:instancePath+"/error/code",schemaPath:"Error/properties/code/type",keyword:"type",params:{type: "integer"}}];
+return false;
+}
+var valid3 = _errs5 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data0.message !== undefined){
+var _errs7 = errors;
+if(typeof data0.message !== "string"){
+validate28.errors = [{instancePath:instancePath+"/error/message",schemaPath:"Error/properties/message/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+var valid3 = _errs7 === errors;
+}
+else {
+var valid3 = true;
+}
+}
+}
+}
+else {
+validate28.errors = [{instancePath:instancePath+"/error",schemaPath:"Error/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid1 = _errs2 === errors;
+if(valid1){
+var _errs9 = errors;
+if(errors === _errs9){
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+var missing2;
+if(((data0.code === undefined) && (missing2 = "code")) || ((data0.data === undefined) && (missing2 = "data"))){
+validate28.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/allOf/1/required",keyword:"required",params:{missingProperty: missing2}}];
+return false;
+}
+else {
+if(data0.code !== undefined){
+var data3 = data0.code;
+var _errs11 = errors;
+if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
+validate28.errors = [{instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/allOf/1/properties/code/type",keyword:"type",params:{type: "integer"}}];
+return false;
+}
+if(-32031 !== data3){
+validate28.errors = [{instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/allOf/1/properties/code/const",keyword:"const",params:{allowedValue: -32031}}];
+return false;
+}
+var valid4 = _errs11 === errors;
+}
+else {
+var valid4 = true;
+}
+if(valid4){
+if(data0.data !== undefined){
+var data4 = data0.data;
+var _errs13 = errors;
+if(errors === _errs13){
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+var missing3;
+if((data4.limit === undefined) && (missing3 = "limit")){
+validate28.errors = [{instancePath:instancePath+"/error/data",schemaPath:"#/properties/error/allOf/1/properties/data/required",keyword:"required",params:{missingProperty: missing3}}];
+return false;
+}
+else {
+if(data4.limit !== undefined){
+var data5 = data4.limit;
+if(!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))){
+validate28.errors = [{instancePath:instancePath+"/error/data/limit",schemaPath:"#/properties/error/allOf/1/properties/data/properties/limit/type",keyword:"type",params:{type: "integer"}}];
+return false;
+}
+}
+}
+}
+else {
+validate28.errors = [{instancePath:instancePath+"/error/data",schemaPath:"#/properties/error/allOf/1/properties/data/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid4 = _errs13 === errors;
+}
+else {
+var valid4 = true;
+}
+}
+}
+}
+else {
+validate28.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/allOf/1/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+var valid1 = _errs9 === errors;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.id !== undefined){
+var data6 = data.id;
+var _errs17 = errors;
+if((typeof data6 !== "string") && (!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))))){
+validate28.errors = [{instancePath:instancePath+"/id",schemaPath:"RequestId/type",keyword:"type",params:{type: schema13.type}}];
+return false;
+}
+var valid0 = _errs17 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.jsonrpc !== undefined){
+var data7 = data.jsonrpc;
+var _errs20 = errors;
+if(typeof data7 !== "string"){
+validate28.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/type",keyword:"type",params:{type: "string"}}];
+return false;
+}
+if("2.0" !== data7){
+validate28.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"}}];
+return false;
+}
+var valid0 = _errs20 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+validate28.errors = [{instancePath:instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
+return false;
+}
+}
+validate28.errors = vErrors;
+return errors === 0;
 }
