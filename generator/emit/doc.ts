@@ -79,9 +79,13 @@ interface IndentIfBreak {
   readonly groupId: symbol;
 }
 
+/** A line break where its group breaks, else a space. */
 export const line: Line = { kind: "line", soft: false, hard: false };
+/** A line break where its group breaks, else nothing. */
 export const softline: Line = { kind: "line", soft: true, hard: false };
+/** Always a line break; every group around it breaks. */
 export const hardline: Line = { kind: "line", soft: false, hard: true };
+/** A hard line that keeps the spaces ending the line before it (a Markdown line break in JSDoc). */
 export const hardlineKeepingSpaces: Line = {
   kind: "line",
   soft: false,
@@ -89,21 +93,27 @@ export const hardlineKeepingSpaces: Line = {
   keepSpaces: true,
 };
 
+/** Contents printed flat when they fit on the rest of the line, else with their lines broken; `id` lets indentIfBreak ask which. */
 export function group(contents: Doc, id?: symbol): Group {
   return { kind: "group", contents, broken: hasHardLine(contents), ...(id ? { id } : {}) };
 }
+/** Contents whose broken lines are indented one level more. */
 export function indent(contents: Doc): Indent {
   return { kind: "indent", contents };
 }
+/** Contents whose broken lines are indented by `width` spaces more. */
 export function align(width: number, contents: Doc): Align {
   return { kind: "align", width, contents };
 }
+/** `broken` where the enclosing group breaks, else `flat`. */
 export function ifBreak(broken: Doc, flat: Doc = ""): IfBreak {
   return { kind: "if-break", broken, flat };
 }
+/** Contents indented one level more only when the group `groupId` broke. */
 export function indentIfBreak(contents: Doc, groupId: symbol): IndentIfBreak {
   return { kind: "indent-if-break", contents, groupId };
 }
+/** `docs` with `separator` between each two. */
 export function join(separator: Doc, docs: readonly Doc[]): Doc[] {
   return docs.flatMap((d, i) => (i === 0 ? [d] : [separator, d]));
 }
