@@ -44,7 +44,8 @@ const supportedDialects =
 /**
  * The catalog. Codes are `MCPG` plus three digits, grouped by stage:
  * 1xx where schemas come from, 2xx reading them, 3xx the patch overlay and
- * rules, 4xx building and checking the model, 5xx writing output, 6xx extensions, 9xx internal.
+ * rules, 4xx building and checking the model, 5xx writing output, 6xx extensions, 7xx scaffolding,
+ * 8xx mcp-gen.json and project upgrades, 9xx internal.
  */
 export const catalog = {
   MCPG101: entry<{ revision: string; known: readonly string[] }>({
@@ -448,6 +449,29 @@ export const catalog = {
   MCPG507: entry<{ path: string }>({
     severity: "note",
     message: (p) => `removed ${p.path}, left by an interrupted run`,
+  }),
+  MCPG801: entry<{ reason: string }>({
+    severity: "error",
+    message: (p) => `mcp-gen.json: ${p.reason}`,
+    fix: () =>
+      "edit mcp-gen.json at the place named; its format is schema/config.schema.json in mcp-gen's package (docs/config.md)",
+  }),
+  MCPG802: entry<{ from: string }>({
+    severity: "error",
+    message: (p) => `no mcp-gen.json in ${p.from} or any folder above it`,
+    fix: () =>
+      'pass --spec and --out, or write an mcp-gen.json such as { "targets": [{ "spec": "2026-07-28", "out": "src/mcp" }] }',
+  }),
+  MCPG803: entry<{ out: string; other: string }>({
+    severity: "error",
+    message: (p) => `target folder ${p.out} overlaps ${p.other}: one would overwrite the other`,
+    fix: () => "give every target a folder of its own, outside the others",
+  }),
+  MCPG804: entry<{ file: string }>({
+    severity: "error",
+    message: (p) => `${p.file} lists no targets: there is nothing to generate`,
+    fix: () =>
+      'add a target, e.g. "targets": [{ "spec": "2026-07-28", "extensions": ["tasks"], "out": "src/mcp" }]',
   }),
   MCPG901: entry<{ reason: string }>({
     severity: "error",

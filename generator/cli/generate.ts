@@ -1,19 +1,28 @@
 /**
  * `mcp-gen generate`: regenerate a revision's TypeScript into a folder, or
- * (`--check`) regenerate in memory and fail if anything differs. Without
- * --spec and --out, in a folder made by `mcp-gen server`, it regenerates
- * that project's generated files from its mcp-gen.json.
+ * (`--check`) regenerate in memory and fail if anything differs.
+ *
+ * With --spec and --out it generates that one folder. Without them it
+ * reads mcp-gen.json (the current folder's or the nearest parent's, or
+ * --config): every target it lists, and in a project made by
+ * `mcp-gen server` the project's own generated files. `--watch` runs
+ * again whenever an input changes.
  */
+import { join, relative } from "node:path";
 import type { CommandModule } from "yargs";
-import { existsSync } from "node:fs";
-import { EXIT, printDiagnostics, usage } from "./output.js";
+import type { Config } from "../config/config.js";
+import type { ProjectOutcome } from "../config/generate-config.js";
+import { diagnostic } from "../diagnostics.js";
+import { EXIT, printDiagnostics, reportError } from "./output.js";
 
 interface GenerateArgs {
   spec?: string;
   extension: string[];
   out?: string;
+  config?: string;
   check: boolean;
   force: boolean;
+  watch: boolean;
   quiet: boolean;
 }
 
@@ -27,7 +36,7 @@ export const generateCommand: CommandModule<object, GenerateArgs> = {
         type: "string",
         requiresArg: true,
         describe:
-          "A revision (e.g. 2026-07-28) or a folder with schema.json (and optionally schema.ts); leave out, with --out, in a project made by mcp-gen server",
+          "A revision (e.g. 2026-07-28) or a folder with schema.json (and optionally schema.ts); leave out, with --out, to generate what mcp-gen.json lists",
       })
       .option("extension", {
         type: "string",
@@ -37,6 +46,12 @@ export const generateCommand: CommandModule<object, GenerateArgs> = {
           "An extension to merge: a known one (tasks), a folder with mcp-extension.json, or a manifest file; repeatable",
       })
       .option("out", { type: "string", requiresArg: true, describe: "Output folder" })
+      .option("config", {
+        type: "string",
+        requiresArg: true,
+        describe:
+          "The mcp-gen.json to read (default: the one in the current folder or the nearest parent)",
+      })
       .option("check", {
         type: "boolean",
         default: false,
@@ -46,6 +61,12 @@ export const generateCommand: CommandModule<object, GenerateArgs> = {
         type: "boolean",
         default: false,
         describe: "Replace --out even if it holds files mcp-gen did not write",
+      })
+      .option("watch", {
+        type: "boolean",
+        default: false,
+        describe:
+          "Generate, then again whenever a spec folder, an extension, a tools file or mcp-gen.json changes (Ctrl-C to stop)",
       })
       .option("quiet", {
         type: "boolean",
@@ -64,81 +85,192 @@ export const generateCommand: CommandModule<object, GenerateArgs> = {
       )
       .example(
         "$0 generate",
-        "in a project made by mcp-gen server: regenerate src/generated and src/mcp-gen",
+        "every target of mcp-gen.json (and, in a project made by mcp-gen server, src/generated and src/mcp-gen)",
       )
-      .check(oneValueEach),
+      .example("$0 generate --watch", "the same, and again on every change")
+      .check(consistent),
   handler: async (args) => {
-    if (args.spec === undefined && args.out === undefined) return regenerateHere(args);
-    if (args.spec === undefined || args.out === undefined)
-      throw usage(
-        `--${args.spec === undefined ? "spec" : "out"} is required with --${args.spec === undefined ? "out" : "spec"} (leave out both in a project made by mcp-gen server)`,
-      );
-    if (!args.quiet) process.stderr.write(`mcp-gen: generating ${args.spec}\n`);
-    // Loaded here, not at start-up, so --help and usage errors answer at once.
-    const { checkOutput, generateFiles, staleFileDiagnostics, writeOutput } =
-      await import("../index.js");
-    const result = await generateFiles({
-      spec: args.spec,
-      extensions: args.extension,
-      out: args.out,
-    });
-    printDiagnostics(result.diagnostics, args.quiet);
-    if (args.check) {
-      const stale = checkOutput(args.out, result.files);
-      if (stale.length > 0) {
-        printDiagnostics(staleFileDiagnostics(args.out, stale));
-        process.stdout.write(
-          `${args.out} is stale: ${stale.length} of its files differ from a fresh generation\n`,
-        );
-        process.exitCode = EXIT.checkFailed;
-        return;
-      }
-      process.stdout.write(`${args.out} is up to date (${result.files.length} files)\n`);
-      return;
-    }
-    printDiagnostics(writeOutput(args.out, result.files, { force: args.force }), args.quiet);
-    process.stdout.write(`wrote ${result.files.length} files to ${args.out}\n`);
+    if (args.watch) return watch(args);
+    await generateOnce(args);
   },
 };
 
-/** Regenerates the project in the current folder (its mcp-gen.json says how). */
-async function regenerateHere(args: GenerateArgs): Promise<void> {
-  if (!existsSync("mcp-gen.json"))
-    throw usage(
-      "--spec and --out are required (or run it in a project made by mcp-gen server, which has an mcp-gen.json)",
-    );
-  if (!args.quiet) process.stderr.write(`mcp-gen: regenerating the project in ${process.cwd()}\n`);
-  const { regenerateProject } = await import("../scaffold/scaffold.js");
-  const { staleFileDiagnostics } = await import("../write/write-output.js");
-  const { files, stale } = await regenerateProject(process.cwd(), { check: args.check });
-  if (args.check && stale.length > 0) {
-    // The catalog's fix names this repository's npm script; in a project the command is mcp-gen generate itself.
-    printDiagnostics(
-      staleFileDiagnostics(".", stale).map((d) => ({
-        ...d,
-        fix: "run npx mcp-gen generate in the project folder",
-      })),
-    );
-    process.stdout.write(`the project is stale: ${stale.length} generated files differ\n`);
-    process.exitCode = EXIT.checkFailed;
+/** One run, as the arguments say: the flags' folder, or the configuration's. */
+async function generateOnce(args: GenerateArgs): Promise<void> {
+  if (args.spec !== undefined && args.out !== undefined)
+    return generateFolder({ ...args, spec: args.spec, out: args.out });
+  await generateFromConfig(args, await loadConfiguration(args));
+}
+
+async function generateFolder(args: GenerateArgs & { spec: string; out: string }): Promise<void> {
+  if (!args.quiet) process.stderr.write(`mcp-gen: generating ${args.spec}\n`);
+  // Loaded here, not at start-up, so --help and usage errors answer at once.
+  const { checkOutput, generateFiles, staleFileDiagnostics, writeOutput } =
+    await import("../index.js");
+  const result = await generateFiles({
+    spec: args.spec,
+    extensions: args.extension,
+    out: args.out,
+  });
+  printDiagnostics(result.diagnostics, args.quiet);
+  if (args.check) {
+    const stale = checkOutput(args.out, result.files);
+    if (stale.length > 0) {
+      printDiagnostics(staleFileDiagnostics(args.out, stale));
+      process.stdout.write(
+        `${args.out} is stale: ${stale.length} of its files differ from a fresh generation\n`,
+      );
+      process.exitCode = EXIT.checkFailed;
+      return;
+    }
+    process.stdout.write(`${args.out} is up to date (${result.files.length} files)\n`);
     return;
   }
-  process.stdout.write(
-    args.check
-      ? `the project is up to date (${files.length} generated files)\n`
-      : `regenerated ${files.length} files in src/generated and src/mcp-gen\n`,
+  printDiagnostics(writeOutput(args.out, result.files, { force: args.force }), args.quiet);
+  process.stdout.write(`wrote ${result.files.length} files to ${args.out}\n`);
+}
+
+async function loadConfiguration(args: GenerateArgs): Promise<Config> {
+  const { loadConfig, readConfig } = await import("../config/config.js");
+  return args.config !== undefined ? readConfig(args.config) : loadConfig(process.cwd());
+}
+
+/** Every target of the configuration, and the project's own files in a project. */
+async function generateFromConfig(args: GenerateArgs, config: Config): Promise<void> {
+  const { generateConfig, configRegenerateHint } = await import("../config/generate-config.js");
+  const { staleFileDiagnostics } = await import("../write/write-output.js");
+  if (!args.quiet)
+    process.stderr.write(
+      config.project
+        ? `mcp-gen: regenerating the project in ${config.dir}\n`
+        : `mcp-gen: generating from ${shown(config.file)}\n`,
+    );
+  const outcome = await generateConfig(config, { check: args.check, force: args.force });
+  let stale = 0;
+  for (const { target, files, diagnostics, stale: differing } of outcome.targets) {
+    printDiagnostics(diagnostics, args.quiet);
+    const out = shown(target.out);
+    if (!differing) process.stdout.write(`wrote ${files.length} files to ${out}\n`);
+    else if (differing.length === 0)
+      process.stdout.write(`${out} is up to date (${files.length} files)\n`);
+    else {
+      stale += differing.length;
+      printDiagnostics(staleFileDiagnostics(out, differing, configRegenerateHint(config)));
+      process.stdout.write(
+        `${out} is stale: ${differing.length} of its files differ from a fresh generation\n`,
+      );
+    }
+  }
+  if (outcome.project) stale += reportProject(outcome.project, config);
+  if (stale > 0) process.exitCode = EXIT.checkFailed;
+}
+
+/** Prints what became of a project's own generated files; returns how many are stale. */
+function reportProject(project: ProjectOutcome, config: Config): number {
+  const { files, stale } = project;
+  if (!stale) {
+    process.stdout.write(`regenerated ${files.length} files in src/generated and src/mcp-gen\n`);
+    return 0;
+  }
+  if (stale.length === 0) {
+    process.stdout.write(`the project is up to date (${files.length} generated files)\n`);
+    return 0;
+  }
+  // The catalog's fix names this repository's npm script; in a project the command is mcp-gen generate itself.
+  printDiagnostics(
+    stale.map((s) => {
+      const path = join(shown(config.dir), s.path);
+      return {
+        ...diagnostic("MCPG503", { file: path, state: s.state }, { file: path }),
+        fix: "run npx mcp-gen generate in the project folder",
+      };
+    }),
   );
+  process.stdout.write(`the project is stale: ${stale.length} generated files differ\n`);
+  return stale.length;
+}
+
+/** A path as the user would type it from here. */
+function shown(path: string): string {
+  return relative(process.cwd(), path) || ".";
 }
 
 /**
- * `--spec` and `--out` each name one thing. An empty `--out` would mean the
- * current folder, and a repeated one reaches yargs as an array.
+ * Runs, then again after every change of an input, until SIGINT or
+ * SIGTERM (exit 0). A failed run is printed like any other and the
+ * watching goes on.
  */
-function oneValueEach(args: { spec?: unknown; out?: unknown }): true | string {
-  for (const name of ["spec", "out"] as const) {
+async function watch(args: GenerateArgs): Promise<void> {
+  const { watchInputs, inputsOfFlags, inputsOfConfig } = await import("../config/watch.js");
+  const { findConfig, readConfig } = await import("../config/config.js");
+  const flags = args.spec !== undefined && args.out !== undefined;
+  const configFile = flags ? undefined : (args.config ?? findConfig(process.cwd()));
+  if (!flags && configFile === undefined) await loadConfiguration(args); // throws MCPG802
+  let config: Config | undefined;
+  const handle = watchInputs({
+    run: async () => {
+      process.exitCode = undefined;
+      if (flags) return generateFolder({ ...args, spec: args.spec!, out: args.out! });
+      config = readConfig(configFile!);
+      await generateFromConfig(args, config);
+    },
+    inputs: () =>
+      flags
+        ? inputsOfFlags(args.spec!, args.extension)
+        : [configFile!, ...(config ? inputsOfConfig(config) : [])],
+    onError: (error) => {
+      process.exitCode = undefined;
+      reportError(error);
+    },
+    onWatching: (paths) => {
+      if (!args.quiet)
+        process.stderr.write(
+          `mcp-gen: watching ${paths.length} input${paths.length === 1 ? "" : "s"} for changes (Ctrl-C to stop)\n`,
+        );
+    },
+  });
+  // The handlers stay on to the end: a signal that arrives as a write ends is then not re-delivered as a kill.
+  await new Promise<void>((resolve) => {
+    let stopping = false;
+    const stop = () => {
+      if (stopping) return;
+      stopping = true;
+      void handle.close().then(resolve);
+    };
+    process.on("SIGINT", stop);
+    process.on("SIGTERM", stop);
+  });
+  process.exitCode = EXIT.ok;
+}
+
+/**
+ * Flags that go together: --spec and --out each name one thing (a
+ * repeated one reaches yargs as an array; an empty --out would mean the
+ * current folder), come together, and do not mix with --config; --extension
+ * belongs to --spec; --watch does not check.
+ */
+function consistent(args: {
+  spec?: unknown;
+  out?: unknown;
+  config?: unknown;
+  extension?: unknown;
+  check?: unknown;
+  watch?: unknown;
+}): true | string {
+  for (const name of ["spec", "out", "config"] as const) {
     const value = args[name];
     if (Array.isArray(value)) return `--${name} was given ${value.length} times; give it once`;
     if (value === "") return `--${name} needs a value`;
   }
+  const hasSpec = args.spec !== undefined;
+  const hasOut = args.out !== undefined;
+  if (hasSpec !== hasOut)
+    return `--${hasSpec ? "out" : "spec"} is required with --${hasSpec ? "spec" : "out"} (leave out both to generate what mcp-gen.json lists)`;
+  if (hasSpec && args.config !== undefined)
+    return "--config names the settings of a run without --spec and --out; give one or the other";
+  if (!hasSpec && Array.isArray(args.extension) && args.extension.length > 0)
+    return "--extension goes with --spec and --out (in mcp-gen.json, a target lists its extensions)";
+  if (args.check === true && args.watch === true)
+    return "--check and --watch do not go together: --check is for CI, --watch for editing";
   return true;
 }

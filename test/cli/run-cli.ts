@@ -4,7 +4,7 @@
  * Every run is offline, reads the upstream schemas from MCP_GEN_SCHEMA_DIR
  * and gets a cache folder of its own.
  */
-import { execFile } from "node:child_process";
+import { execFile, spawn, type ChildProcess } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { listFiles } from "../../generator/write/write-output.js";
@@ -44,16 +44,7 @@ const MAIN = join(ROOT, "dist", "generator", "cli", "main.js");
 
 /** Runs `node dist/generator/cli/main.js ...args`. */
 export function runCli(args: readonly string[], options: CliOptions = {}): Promise<CliRun> {
-  const env: NodeJS.ProcessEnv = {
-    PATH: process.env.PATH,
-    HOME: process.env.HOME,
-    // The test file's own temporary folder (test/setup.ts), so a child's leftovers are caught too.
-    TMPDIR: process.env.TMPDIR,
-    MCP_GEN_SCHEMA_DIR: options.schemaDir ?? SCHEMA_DIR,
-    MCP_GEN_CACHE_DIR: options.cacheDir ?? tempDir("cache"),
-    MCP_GEN_OFFLINE: "1",
-    ...options.env,
-  };
+  const env = cliEnv(options);
   return new Promise((resolve) => {
     execFile(
       process.execPath,
@@ -71,6 +62,78 @@ export function runCli(args: readonly string[], options: CliOptions = {}): Promi
       },
     );
   });
+}
+
+/** The environment of a run: offline, the upstream schemas, a cache of its own. */
+function cliEnv(options: CliOptions): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    // The test file's own temporary folder (test/setup.ts), so a child's leftovers are caught too.
+    TMPDIR: process.env.TMPDIR,
+    MCP_GEN_SCHEMA_DIR: options.schemaDir ?? SCHEMA_DIR,
+    MCP_GEN_CACHE_DIR: options.cacheDir ?? tempDir("cache"),
+    MCP_GEN_OFFLINE: "1",
+    ...options.env,
+  };
+}
+
+/** A CLI process that keeps running (`generate --watch`), with its output so far. */
+export interface LiveCli {
+  readonly child: ChildProcess;
+  /** Everything written to stdout and stderr so far. */
+  stdout(): string;
+  stderr(): string;
+  /** Resolves once `test` holds for the output so far; rejects after `timeoutMs` naming what was seen. */
+  waitFor(test: (stdout: string, stderr: string) => boolean, timeoutMs?: number): Promise<void>;
+  /** Sends `signal` and resolves with the exit code once the process ended. */
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+/** Starts `node dist/generator/cli/main.js ...args` without waiting for it to end. */
+export function startCli(args: readonly string[], options: CliOptions = {}): LiveCli {
+  const child = spawn(process.execPath, [...(options.nodeOptions ?? []), MAIN, ...args], {
+    cwd: options.cwd ?? ROOT,
+    env: cliEnv(options),
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let out = "";
+  let err = "";
+  const waiters = new Set<() => void>();
+  const changed = () => waiters.forEach((w) => w());
+  child.stdout.on("data", (chunk: Buffer) => ((out += chunk.toString()), changed()));
+  child.stderr.on("data", (chunk: Buffer) => ((err += chunk.toString()), changed()));
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  child.on("exit", changed);
+  return {
+    child,
+    stdout: () => out,
+    stderr: () => err,
+    waitFor: (test, timeoutMs = 30_000) =>
+      new Promise((resolve, reject) => {
+        const timer = setTimeout(() => {
+          waiters.delete(check);
+          reject(new Error(`timed out; stdout:\n${out}\nstderr:\n${err}`));
+        }, timeoutMs);
+        const check = () => {
+          if (test(out, err)) {
+            clearTimeout(timer);
+            waiters.delete(check);
+            resolve();
+          } else if (child.exitCode !== null) {
+            clearTimeout(timer);
+            waiters.delete(check);
+            reject(new Error(`exited ${child.exitCode}; stdout:\n${out}\nstderr:\n${err}`));
+          }
+        };
+        waiters.add(check);
+        check();
+      }),
+    stop: (signal = "SIGTERM") => {
+      if (child.exitCode === null) child.kill(signal);
+      return exited;
+    },
+  };
 }
 
 /** Every file under `dir` with its bytes, to compare a folder before and after a run. */

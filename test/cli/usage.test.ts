@@ -40,17 +40,27 @@ describe.concurrent("bad usage exits 2 with one message on stderr", () => {
     [
       "a missing --spec",
       ["generate", "--out", "/x"],
-      "mcp-gen: --spec is required with --out (leave out both in a project made by mcp-gen server)",
+      "mcp-gen: --spec is required with --out (leave out both to generate what mcp-gen.json lists)",
     ],
     [
       "a missing --out",
       ["generate", "--spec", "2026-07-28"],
-      "mcp-gen: --out is required with --spec (leave out both in a project made by mcp-gen server)",
+      "mcp-gen: --out is required with --spec (leave out both to generate what mcp-gen.json lists)",
     ],
     [
-      "neither, outside a project",
-      ["generate"],
-      "mcp-gen: --spec and --out are required (or run it in a project made by mcp-gen server, which has an mcp-gen.json)",
+      "--config with --spec",
+      ["generate", "--spec", "2026-07-28", "--out", "/x", "--config", "mcp-gen.json"],
+      "mcp-gen: --config names the settings of a run without --spec and --out; give one or the other",
+    ],
+    [
+      "--extension without --spec",
+      ["generate", "--extension", "tasks"],
+      "mcp-gen: --extension goes with --spec and --out (in mcp-gen.json, a target lists its extensions)",
+    ],
+    [
+      "--check with --watch",
+      ["generate", "--check", "--watch"],
+      "mcp-gen: --check and --watch do not go together: --check is for CI, --watch for editing",
     ],
     [
       "--out without a value",

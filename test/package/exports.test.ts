@@ -49,4 +49,11 @@ describe("package exports", () => {
     );
     expect(out.trim()).toBe("function function function");
   });
+
+  it("mcp-gen/config exports the mcp-gen.json API", () => {
+    const out = importInChild(
+      `const m = await import("mcp-gen/config"); console.log(typeof m.loadConfig, typeof m.generateConfig, typeof m.watchInputs);`,
+    );
+    expect(out.trim()).toBe("function function function");
+  });
 });

@@ -118,17 +118,39 @@ describe("regeneration in a scaffolded project", () => {
 
 describe("regeneration with settings that cannot be used", () => {
   it.each([
-    ["without extensions", { kind: "server", revision: "2026-07-28", tools: "tools.json" }],
+    [
+      "without extensions",
+      { kind: "server", revision: "2026-07-28", tools: "tools.json" },
+      `error MCPG801: mcp-gen.json: "extensions" is missing (a project's settings need revision, extensions and tools)`,
+      "/extensions",
+    ],
     [
       "with extensions that are not names",
       { kind: "server", revision: "2026-07-28", tools: "tools.json", extensions: [1] },
+      `error MCPG801: mcp-gen.json: "0" must be a string`,
+      "/extensions/0",
     ],
-    [
-      "of another kind",
-      { kind: "client", revision: "2026-07-28", tools: "tools.json", extensions: [] },
-    ],
-  ])("an mcp-gen.json %s is MCPG710 (exit 2), not a crash", async (_title, settings) => {
+  ])(
+    "an mcp-gen.json %s is MCPG801 at its place (exit 2), not a crash",
+    async (_title, settings, message, pointer) => {
+      const cwd = tempDir("settings");
+      writeFileSync(join(cwd, "mcp-gen.json"), JSON.stringify(settings));
+      const run = await runCli(["generate", "--quiet"], { cwd });
+      expect(run.stderrLines).toEqual([
+        `${join(cwd, "mcp-gen.json")}#${pointer}: ${message} (fix: edit mcp-gen.json at the place named; its format is schema/config.schema.json in mcp-gen's package (docs/config.md))`,
+      ]);
+      expect(run.code).toBe(2);
+    },
+  );
+
+  it("an mcp-gen.json of a kind this mcp-gen does not scaffold is MCPG710 (exit 2)", async () => {
     const cwd = tempDir("settings");
+    const settings = {
+      kind: "client",
+      revision: "2026-07-28",
+      tools: "tools.json",
+      extensions: [],
+    };
     writeFileSync(join(cwd, "mcp-gen.json"), JSON.stringify(settings));
     const run = await runCli(["generate", "--quiet"], { cwd });
     expect(run.stderrLines).toEqual([
@@ -159,11 +181,12 @@ describe("regeneration with settings that cannot be used", () => {
 });
 
 describe("regeneration outside a project", () => {
-  it("without mcp-gen.json, generate with no flags is a usage error", async () => {
-    const run = await runCli(["generate"], { cwd: tempDir("empty") });
+  it("without mcp-gen.json here or above, generate with no flags is MCPG802 (exit 2)", async () => {
+    const cwd = tempDir("empty");
+    const run = await runCli(["generate"], { cwd });
     expect(run.code).toBe(2);
-    expect(run.stderrLines[0]).toBe(
-      "mcp-gen: --spec and --out are required (or run it in a project made by mcp-gen server, which has an mcp-gen.json)",
-    );
+    expect(run.stderrLines).toEqual([
+      `error MCPG802: no mcp-gen.json in ${cwd} or any folder above it (fix: pass --spec and --out, or write an mcp-gen.json such as { "targets": [{ "spec": "2026-07-28", "out": "src/mcp" }] })`,
+    ]);
   });
 });

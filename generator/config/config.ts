@@ -1,0 +1,268 @@
+/**
+ * mcp-gen.json: what `mcp-gen generate` generates when it is given no
+ * --spec and --out. The file is found in the current folder or the nearest
+ * parent, checked against schema/config.schema.json (one diagnostic per
+ * problem), and every path in it is relative to the folder holding it, so
+ * the same file means the same thing from any working directory.
+ *
+ *   { "targets": [{ "spec": "2026-07-28", "extensions": ["tasks"], "out": "src/mcp" }] }
+ *
+ * A project made by `mcp-gen server` keeps its settings (kind, revision,
+ * extensions, tools, example, transport) in the same file, beside any
+ * targets; generator/scaffold reads those.
+ */
+import { createRequire } from "node:module";
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import type { ErrorObject, ValidateFunction } from "ajv";
+import { diagnostic, McpGenError, type Diagnostic } from "../diagnostics.js";
+import { knownExtensions } from "../load/extensions.js";
+import { escapePointerSegment, parseJsonText } from "../load/json.js";
+import { packageRoot } from "../load/package-root.js";
+
+/** The configuration file's name. */
+export const CONFIG_FILE = "mcp-gen.json";
+
+/** One output folder of the configuration, with its paths resolved. */
+export interface ConfigTarget {
+  /** What generate() takes: a revision name, or the spec folder's absolute path. */
+  readonly spec: string;
+  /** Known extension names as written; folders and manifest files as absolute paths. */
+  readonly extensions: readonly string[];
+  /** The output folder, absolute. */
+  readonly out: string;
+  /** The output folder relative to the configuration's folder, with `/` (`src/mcp`): how banners name the target. */
+  readonly name: string;
+  /** Where the target is in the file (`/targets/0`). */
+  readonly pointer: string;
+}
+
+/** What a project's settings read, as far as watching them goes (the scaffold reads the rest). */
+export interface ProjectInputs {
+  /** A revision name, or the spec folder's absolute path. */
+  readonly revision: string;
+  /** Known extension names as written; others as absolute paths. */
+  readonly extensions: readonly string[];
+  /** The tools file, absolute. */
+  readonly tools: string;
+}
+
+/** A configuration file, read and checked. */
+export interface Config {
+  /** The file, absolute. */
+  readonly file: string;
+  /** The folder every path of the file is relative to. */
+  readonly dir: string;
+  readonly targets: readonly ConfigTarget[];
+  /** In a project made by `mcp-gen server`: what its settings read. */
+  readonly project?: ProjectInputs;
+}
+
+/** What the file holds, once it passed the schema. */
+interface RawConfig {
+  readonly targets?: ReadonlyArray<{ spec: string; extensions?: string[]; out: string }>;
+  readonly kind?: string;
+  readonly revision?: string;
+  readonly extensions?: string[];
+  readonly tools?: string;
+}
+
+const REVISION_NAME = /^\d{4}-\d{2}-\d{2}$/;
+/** The folders of a project that mcp-gen regenerates from the project's settings. */
+export const PROJECT_OUTPUTS = ["src/generated", "src/mcp-gen/runtime"] as const;
+
+/** The nearest mcp-gen.json: in `from` or the closest parent that has one. */
+export function findConfig(from: string = process.cwd()): string | undefined {
+  let dir = resolve(from);
+  for (;;) {
+    const candidate = join(dir, CONFIG_FILE);
+    if (existsSync(candidate) && statSync(candidate).isFile()) return candidate;
+    const parent = dirname(dir);
+    if (parent === dir) return undefined;
+    dir = parent;
+  }
+}
+
+/**
+ * The nearest mcp-gen.json, read and checked; throws MCPG802 when there is
+ * none, and every problem of the file at once when it is not valid.
+ */
+export function loadConfig(from: string = process.cwd()): Config {
+  const file = findConfig(from);
+  if (!file) throw new McpGenError([diagnostic("MCPG802", { from: resolve(from) })]);
+  return readConfig(file);
+}
+
+/** Reads and checks a configuration file; throws an McpGenError with every problem. */
+export function readConfig(path: string): Config {
+  const file = resolve(path);
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (error) {
+    throw new McpGenError([
+      diagnostic(
+        "MCPG801",
+        { reason: `cannot read it (${(error as NodeJS.ErrnoException).code ?? String(error)})` },
+        { file },
+      ),
+    ]);
+  }
+  const value = parseJsonText(text, file);
+  const problems = schemaProblems(value, file);
+  if (problems.length > 0) throw new McpGenError(problems);
+  const raw = value as unknown as RawConfig;
+  const dir = dirname(file);
+  const targets = (raw.targets ?? []).map((t, i) => resolveTarget(t, dir, `/targets/${i}`));
+  const meaning = [...emptiness(raw, file), ...overlaps(targets, raw, file)];
+  if (meaning.length > 0) throw new McpGenError(meaning);
+  return { file, dir, targets, ...(raw.kind ? { project: projectInputs(raw, dir) } : {}) };
+}
+
+function projectInputs(raw: RawConfig, dir: string): ProjectInputs {
+  return {
+    revision: resolveSpecReference(raw.revision ?? "", dir),
+    extensions: (raw.extensions ?? []).map((e) => resolveExtensionReference(e, dir)),
+    tools: resolve(dir, raw.tools ?? ""),
+  };
+}
+
+/** A target's spec, extensions and output folder, resolved against the configuration's folder. */
+function resolveTarget(
+  target: { spec: string; extensions?: string[]; out: string },
+  dir: string,
+  pointer: string,
+): ConfigTarget {
+  const out = resolve(dir, target.out);
+  return {
+    spec: resolveSpecReference(target.spec, dir),
+    extensions: (target.extensions ?? []).map((e) => resolveExtensionReference(e, dir)),
+    out,
+    name: relative(dir, out).split(sep).join("/") || ".",
+    pointer,
+  };
+}
+
+/** A revision name stays a name unless a folder of that name sits beside the file; anything else is a folder. */
+export function resolveSpecReference(spec: string, dir: string): string {
+  const folder = resolve(dir, spec);
+  const isFolder = existsSync(folder) && statSync(folder).isDirectory();
+  return REVISION_NAME.test(spec) && !isFolder ? spec : folder;
+}
+
+/** A known extension's name or id stays as written; anything else is a path relative to the file. */
+export function resolveExtensionReference(ref: string, dir: string): string {
+  const known = knownExtensions().some((k) => k.manifest.name === ref || k.manifest.id === ref);
+  return known ? ref : resolve(dir, ref);
+}
+
+function emptiness(raw: RawConfig, file: string): Diagnostic[] {
+  return raw.kind === undefined && (raw.targets ?? []).length === 0
+    ? [diagnostic("MCPG804", { file }, { file, pointer: raw.targets ? "/targets" : "" })]
+    : [];
+}
+
+/**
+ * Two targets writing one folder, one inside the other, a target over the
+ * configuration file, or (in a project) over the folders the project's
+ * settings regenerate: each would overwrite what another wrote.
+ */
+function overlaps(targets: readonly ConfigTarget[], raw: RawConfig, file: string): Diagnostic[] {
+  const dir = dirname(file);
+  const owners: Array<{ path: string; what: string }> = raw.kind
+    ? PROJECT_OUTPUTS.map((p) => ({ path: resolve(dir, p), what: `the project's ${p}` }))
+    : [];
+  const problems: Diagnostic[] = [];
+  for (const target of targets) {
+    const clash = owners.find((o) => within(target.out, o.path) || within(o.path, target.out));
+    const other = clash?.what ?? (within(file, target.out) ? `${CONFIG_FILE} itself` : undefined);
+    if (other)
+      problems.push(
+        diagnostic(
+          "MCPG803",
+          { out: target.name, other },
+          { file, pointer: `${target.pointer}/out` },
+        ),
+      );
+    owners.push({ path: target.out, what: `the target at ${target.pointer} (${target.name})` });
+  }
+  return problems;
+}
+
+/** True when `path` is `folder` or inside it. */
+function within(path: string, folder: string): boolean {
+  const rel = relative(folder, path);
+  return rel === "" || (!rel.startsWith("..") && !isAbsolute(rel));
+}
+
+let validateConfig: ValidateFunction | undefined;
+
+/** The compiled schema/config.schema.json, compiled once. */
+function configValidator(): ValidateFunction {
+  if (!validateConfig) {
+    const schema = JSON.parse(
+      readFileSync(join(packageRoot(), "schema", "config.schema.json"), "utf8"),
+    ) as object;
+    // ajv's 2020-12 build is CommonJS; createRequire keeps its default export usable under NodeNext.
+    const { Ajv2020 } = createRequire(import.meta.url)(
+      "ajv/dist/2020.js",
+    ) as typeof import("ajv/dist/2020.js");
+    validateConfig = new Ajv2020({ allErrors: true, strict: true }).compile(schema);
+  }
+  return validateConfig;
+}
+
+/** Schema violations, each at its JSON pointer. */
+function schemaProblems(value: unknown, file: string): Diagnostic[] {
+  const validate = configValidator();
+  if (validate(value)) return [];
+  return (validate.errors ?? []).map((e) =>
+    diagnostic("MCPG801", { reason: reasonOf(e) }, { file, pointer: pointerOf(e) }),
+  );
+}
+
+/** Where the problem is: the property a `required`, `dependentRequired` or `additionalProperties` error names. */
+function pointerOf(e: ErrorObject): string {
+  const at = (name: unknown) => `${e.instancePath}/${escapePointerSegment(String(name))}`;
+  switch (e.keyword) {
+    case "additionalProperties":
+      return at(e.params.additionalProperty);
+    case "required":
+      return at(e.params.missingProperty);
+    case "dependentRequired":
+      return at(e.params.property === "kind" ? e.params.missingProperty : e.params.property);
+    default:
+      return e.instancePath;
+  }
+}
+
+/** What is wrong, naming the setting (the last segment of the pointer). */
+function reasonOf(e: ErrorObject): string {
+  const pointer = pointerOf(e);
+  const last = pointer.split("/").pop() ?? "";
+  const setting = pointer === "" ? "the file" : `"${last.replace(/~1/g, "/").replace(/~0/g, "~")}"`;
+  switch (e.keyword) {
+    case "additionalProperties":
+      return e.instancePath === ""
+        ? `${setting} is not a setting of mcp-gen.json (settings: targets; in a project made by mcp-gen server also kind, revision, extensions, tools, example, transport)`
+        : `${setting} is not a target setting (a target has spec, extensions and out)`;
+    case "required":
+      return `${setting} is missing`;
+    case "dependentRequired":
+      return e.params.property === "kind"
+        ? `${setting} is missing (a project's settings need revision, extensions and tools)`
+        : `${setting} is a project setting, which needs "kind" (mcp-gen server writes it)`;
+    case "enum":
+      return `${setting} must be one of ${(e.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(", ")}`;
+    case "minLength":
+      return `${setting} must not be empty`;
+    case "type":
+      return `${setting} must be ${article(String(e.params.type))} ${String(e.params.type)}`;
+    default:
+      return `${setting} ${e.message ?? e.keyword}`;
+  }
+}
+
+function article(word: string): string {
+  return /^[aeiou]/.test(word) ? "an" : "a";
+}

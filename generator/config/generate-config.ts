@@ -1,0 +1,117 @@
+/**
+ * Generation driven by mcp-gen.json: every target, and in a project made
+ * by `mcp-gen server` the project's own generated files. Every target is
+ * generated in memory first; only when all of them succeeded is anything
+ * written (or, with `check`, compared).
+ */
+import { relative, sep } from "node:path";
+import { collectProblems, McpGenError, type Diagnostic } from "../diagnostics.js";
+import type { EmittedFile } from "../emit/file.js";
+import { generateFiles } from "../index.js";
+import type { SchemaSources } from "../load/resolve-spec.js";
+import { regenerateProject } from "../scaffold/scaffold.js";
+import { assertCanWrite, checkOutput, writeOutput, type StaleFile } from "../write/write-output.js";
+import { CONFIG_FILE, type Config, type ConfigTarget } from "./config.js";
+
+/** Options of {@link generateConfig}. */
+export interface ConfigRunOptions {
+  /** Compare with what is there instead of writing. */
+  readonly check?: boolean;
+  /** Replace target folders that hold files mcp-gen did not write. */
+  readonly force?: boolean;
+  readonly sources?: SchemaSources;
+}
+
+/** What one target produced. */
+export interface TargetOutcome {
+  readonly target: ConfigTarget;
+  readonly files: readonly EmittedFile[];
+  /** Notes and warnings of its generation and write. */
+  readonly diagnostics: readonly Diagnostic[];
+  /** With `check`: the files that differ. */
+  readonly stale?: readonly StaleFile[];
+}
+
+/** What the project's own generated files came to. */
+export interface ProjectOutcome {
+  readonly files: readonly EmittedFile[];
+  /** With `check`: the files that differ, relative to the project. */
+  readonly stale?: readonly StaleFile[];
+}
+
+/** What a run of a configuration did. */
+export interface ConfigOutcome {
+  readonly targets: readonly TargetOutcome[];
+  readonly project?: ProjectOutcome;
+}
+
+/**
+ * The command a target's banners name. It names the settings file
+ * relative to the target folder, so it reads the same whatever the
+ * working directory or the spelling of the path was.
+ */
+export function targetRegenerateCommand(config: Config, target: ConfigTarget): string {
+  const file = relative(target.out, config.file).split(sep).join("/");
+  return `mcp-gen generate (settings: ${file}, target ${target.name})`;
+}
+
+/** How to bring a stale target up to date, for --check's diagnostics. */
+export function configRegenerateHint(config: Config): string {
+  return `run mcp-gen generate in ${config.dir} (settings: ${CONFIG_FILE})`;
+}
+
+/**
+ * Generates every target of `config`, then writes them all (and
+ * regenerates the project's files), or with `check` compares them all.
+ * Throws one McpGenError with the problems of every target that failed
+ * or could not be written, before anything is written.
+ */
+export async function generateConfig(
+  config: Config,
+  options: ConfigRunOptions = {},
+): Promise<ConfigOutcome> {
+  const problems: Diagnostic[] = [];
+  const generated: Array<Omit<TargetOutcome, "stale">> = [];
+  for (const target of config.targets) {
+    const result = await collectProblems(problems, () =>
+      generateFiles({
+        spec: target.spec,
+        extensions: target.extensions,
+        out: target.out,
+        regenerateCommand: targetRegenerateCommand(config, target),
+        ...(options.sources ? { sources: options.sources } : {}),
+      }),
+    );
+    if (result) generated.push({ target, files: result.files, diagnostics: result.diagnostics });
+  }
+  if (problems.length > 0) throw new McpGenError(problems);
+  if (!options.check)
+    for (const g of generated)
+      await collectProblems(problems, () =>
+        assertCanWrite(g.target.out, g.files, { force: options.force ?? false }),
+      );
+  if (problems.length > 0) throw new McpGenError(problems);
+  // The project generates everything before it writes anything, so a failure here leaves every folder as it was.
+  const project = config.project
+    ? await regenerateProject(config.dir, {
+        check: options.check ?? false,
+        ...(options.sources ? { sources: options.sources } : {}),
+      })
+    : undefined;
+  const projectOutcome = project
+    ? { project: { files: project.files, ...(options.check ? { stale: project.stale } : {}) } }
+    : {};
+  if (options.check)
+    return {
+      targets: generated.map((g) => ({ ...g, stale: checkOutput(g.target.out, g.files) })),
+      ...projectOutcome,
+    };
+  const targets = generated.map((g) => ({
+    ...g,
+    diagnostics: [
+      ...g.diagnostics,
+      ...writeOutput(g.target.out, g.files, { force: options.force ?? false }),
+    ],
+  }));
+  return { targets, ...projectOutcome };
+}
