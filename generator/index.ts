@@ -37,19 +37,28 @@ export interface GenerateResult {
   readonly diagnostics: readonly Diagnostic[];
 }
 
-/** Generates every file for a revision, in memory. Throws McpGenError with all input problems. */
-export async function generate(options: GenerateOptions): Promise<GenerateResult> {
+/** What {@link loadModel} returns. */
+export interface ModelResult {
+  readonly model: McpModel;
+  /** Warnings and notes, including which patches were applied. */
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+/** The checked model of a revision (load → check → build → passes → check the model), without emitting. */
+export async function loadModel(options: LoadOptions): Promise<ModelResult> {
   const sources = await loadSources(options);
   const checked = throwIfErrors([...checkSources(sources), ...checkExtensions(sources)]);
   const built = buildModel(sources);
   const model = withPasses(built.model, sources);
   throwIfErrors(checkModel(model));
+  return { model, diagnostics: [...checked, ...built.diagnostics, ...overlayNotes(model)] };
+}
+
+/** Generates every file for a revision, in memory. Throws McpGenError with all input problems. */
+export async function generate(options: GenerateOptions): Promise<GenerateResult> {
+  const { model, diagnostics } = await loadModel(options);
   const files = byPath(emitFiles(model, bannerOptions(options, model)));
-  return {
-    files,
-    model,
-    diagnostics: [...checked, ...built.diagnostics, ...overlayNotes(model)],
-  };
+  return { files, model, diagnostics };
 }
 
 function withPasses(built: McpModel, sources: SourceSet): McpModel {

@@ -8,6 +8,7 @@
  */
 import yargs, { type Argv } from "yargs";
 import { hideBin } from "yargs/helpers";
+import { diffCommand } from "./diff.js";
 import { generateCommand } from "./generate.js";
 import { serverCommand } from "./server.js";
 import { schemaCommand } from "./schema.js";
@@ -21,6 +22,7 @@ export function program(argv: readonly string[]): Argv {
       "$0 <command> [options]\n\nSpec-exact TypeScript code generation for the Model Context Protocol.",
     )
     .command(generateCommand)
+    .command(diffCommand)
     .command(serverCommand)
     .command(schemaCommand)
     .demandCommand(1, "Name a command; see --help.")

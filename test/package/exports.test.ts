@@ -56,4 +56,11 @@ describe("package exports", () => {
     );
     expect(out.trim()).toBe("function function function");
   });
+
+  it("mcp-gen/diff exports the diff API", () => {
+    const out = importInChild(
+      `const m = await import("mcp-gen/diff"); console.log(typeof m.diffRevisions, typeof m.formatDiff);`,
+    );
+    expect(out.trim()).toBe("function function");
+  });
 });

@@ -1,0 +1,59 @@
+/**
+ * `mcp-gen diff` as a library: load both sides (each a revision name or a
+ * folder, with the same extensions), compare their models.
+ */
+import { collectProblems, McpGenError, type Diagnostic } from "../diagnostics.js";
+import { loadModel } from "../index.js";
+import type { SchemaSources } from "../load/resolve-spec.js";
+import { diffModels, type ModelDiff } from "./diff.js";
+
+/** Options of {@link diffRevisions}. */
+export interface DiffOptions {
+  /** Extensions merged into both sides (known names, folders, manifest files). */
+  readonly extensions?: readonly string[];
+  readonly sources?: SchemaSources;
+}
+
+/** What {@link diffRevisions} returns. */
+export interface DiffResult {
+  readonly diff: ModelDiff;
+  /** Notes and warnings of loading both sides. */
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+/**
+ * Compares `from` and `to`. Throws one McpGenError with the problems of
+ * both sides when either cannot be loaded.
+ */
+export async function diffRevisions(
+  from: string,
+  to: string,
+  options: DiffOptions = {},
+): Promise<DiffResult> {
+  const problems: Diagnostic[] = [];
+  const load = (spec: string) =>
+    collectProblems(problems, () =>
+      loadModel({
+        spec,
+        extensions: options.extensions ?? [],
+        ...(options.sources ? { sources: options.sources } : {}),
+      }),
+    );
+  const before = await load(from);
+  const after = await load(to);
+  if (!before || !after) throw new McpGenError(problems);
+  return {
+    diff: diffModels(before.model, after.model, from, to),
+    diagnostics: [...before.diagnostics, ...after.diagnostics],
+  };
+}
+
+export {
+  diffModels,
+  type Change,
+  type ChangeCategory,
+  type DiffSide,
+  type ModelDiff,
+  type Side,
+} from "./diff.js";
+export { formatDiff } from "./format-diff.js";
