@@ -1,8 +1,8 @@
 /**
  * Streamable HTTP: what happens to a request, top to bottom.
  *
- * 1. guards: the endpoint path, then Host and Origin (DNS rebinding), then
- *    the guards of the options (guards.ts);
+ * 1. guards: the endpoint path, then Host and Origin (DNS rebinding), the
+ *    content type of a POST, then the guards of the options (guards.ts);
  * 2. framing: the body is one JSON-RPC message, or a batch, which only a
  *    2025-03-26 session may send (core/framing);
  * 3. era: the `_meta` envelope makes a message modern, anything else is
@@ -25,7 +25,7 @@ import { headerMismatch, HEADERS } from "../core/headers.js";
 import { errorResponse, isResponse, type JsonRpcMessage } from "../core/jsonrpc.js";
 import { MAX_MESSAGE_BYTES } from "../core/limits.js";
 import { EventStream } from "./event-stream.js";
-import { endpointGuard, LOCALHOST, originGuard, type Guard } from "./guards.js";
+import { contentTypeGuard, endpointGuard, hostGuard, LOCALHOST, type Guard } from "./guards.js";
 import {
   emptyReply,
   errorReply,
@@ -44,11 +44,19 @@ export interface HttpOptions {
   /** The MCP endpoint path (default `/mcp`). */
   readonly endpoint?: string;
   /**
-   * Host names accepted in `Host` and `Origin` (any port), against DNS
-   * rebinding. Default: localhost, 127.0.0.1, [::1]; `"any"` turns the
-   * check off (only behind something that does it).
+   * Host names accepted in `Host` (any port), against DNS rebinding.
+   * Default: localhost, 127.0.0.1, [::1]; `"any"` turns the check off
+   * (only behind something that does it).
    */
   readonly allowedHosts?: readonly string[] | "any";
+  /**
+   * Origins accepted in `Origin` (`https://app.example.com`, compared
+   * exactly), when a browser page of another origin may call the server.
+   * Default: any origin whose host is an allowed host; `"any"` turns the
+   * check off. A request without Origin (not from a browser) is not
+   * affected.
+   */
+  readonly allowedOrigins?: readonly string[] | "any";
   /** The largest request body accepted, in bytes (default 4 MiB). */
   readonly maxBodyBytes?: number;
   /** Interval of keep-alive comments on listen streams (default 15 s). */
@@ -77,7 +85,8 @@ export class McpHttpHandler {
     this.keepAliveMs = options.keepAliveMs ?? 15_000;
     this.guards = [
       endpointGuard(this.endpoint),
-      originGuard(options.allowedHosts ?? LOCALHOST),
+      hostGuard(options.allowedHosts ?? LOCALHOST, options.allowedOrigins),
+      contentTypeGuard(),
       ...(options.guards ?? []),
     ];
     this.sessions = new HttpSessions(side);

@@ -7,11 +7,27 @@
  * is anything shaped like ServedSide (an McpServer).
  */
 export { EventStream } from "./event-stream.js";
-export { endpointGuard, LOCALHOST, originGuard, type Guard } from "./guards.js";
+export {
+  contentTypeGuard,
+  endpointGuard,
+  hostGuard,
+  LOCALHOST,
+  parseHostHeader,
+  parseOrigin,
+  type Guard,
+  type HostAndPort,
+} from "./guards.js";
 export type { HttpReply, HttpRequest } from "./http-reply.js";
 export { McpHttpHandler, type HttpOptions } from "./http.js";
 export { fetchHandler } from "./fetch.js";
-export { nodeListener, serveHttp } from "./node.js";
+export {
+  HTTP_DEFAULTS,
+  nodeListener,
+  serveHttp,
+  type RunningHttpServer,
+  type ServeHttpOptions,
+} from "./node.js";
+export { httpSettingsFromEnvironment, SettingError } from "./settings.js";
 export type { ServedSession, ServedSide } from "./served.js";
 export { refusalStatus, statusOf } from "./status.js";
 export { serveStdio, type StdioOptions } from "./stdio.js";

@@ -1,14 +1,60 @@
 /**
  * node:http for the HTTP core: a request listener (the body read in full,
  * refused past the size limit while it arrives), and `serveHttp`, which
- * listens with it. This path builds no Fetch objects, the fastest on Node.
+ * listens with it and bounds what slow, idle and numerous clients can
+ * hold: header, request and idle timeouts and a cap on open connections.
+ * This path builds no Fetch objects, the fastest on Node.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { Socket } from "node:net";
 import { Codes, McpError } from "../core/errors.js";
 import { errorResponse } from "../core/jsonrpc.js";
+import { isLoopback, LOCALHOST } from "./guards.js";
 import type { HttpReply } from "./http-reply.js";
 import { McpHttpHandler, type HttpOptions } from "./http.js";
 import type { ServedSide } from "./served.js";
+
+/** How `serveHttp` listens, beyond what the HTTP core needs (every field has a default). */
+export interface ServeHttpOptions extends HttpOptions {
+  /** The port (default 3000; 0 picks a free one). */
+  readonly port?: number;
+  /** The address to listen on (default 127.0.0.1); another than loopback logs a warning. */
+  readonly host?: string;
+  /** A request's headers must arrive within this time from its first byte, or from the connection's start (default 10 s). */
+  readonly headersTimeoutMs?: number;
+  /** A whole request, headers and body, must arrive within this time (default 30 s). Responses, streams among them, are not limited. */
+  readonly requestTimeoutMs?: number;
+  /** A keep-alive connection with no request under way is closed after this time (default 5 s). */
+  readonly idleTimeoutMs?: number;
+  /**
+   * The most connections open at once (default 1000). Past it, a new
+   * connection closes the oldest one that has no request being served
+   * (idle, or still sending its request), or is closed itself when every
+   * one is being served.
+   */
+  readonly maxConnections?: number;
+  /** Where warnings go (default: a line on stderr). */
+  readonly warn?: (message: string) => void;
+}
+
+/** The defaults of ServeHttpOptions. */
+export const HTTP_DEFAULTS = {
+  port: 3000,
+  host: "127.0.0.1",
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
+  idleTimeoutMs: 5_000,
+  maxConnections: 1000,
+} as const;
+
+/** A running HTTP server. */
+export interface RunningHttpServer {
+  /** The endpoint's URL. */
+  readonly url: string;
+  readonly http: Server;
+  /** Closes the server and every connection at once. */
+  readonly close: () => Promise<void>;
+}
 
 /** A node:http request listener over the core. */
 export function nodeListener(
@@ -46,7 +92,9 @@ export function nodeListener(
       if (refused) return;
       const path = (req.url ?? "/").split("?")[0]!;
       const header = (name: string) => {
-        const value = req.headers[name.toLowerCase()];
+        const key = name.toLowerCase();
+        // node:http keeps only the first of several Host headers; all of them are read, so that two are refused.
+        const value = key === "host" ? req.headersDistinct.host : req.headers[key];
         return Array.isArray(value) ? value.join(", ") : value;
       };
       void handler
@@ -87,15 +135,40 @@ function write(res: ServerResponse, reply: HttpReply): void {
 /** Serves `side` (an McpServer) over Streamable HTTP on node:http; resolves once it listens. */
 export async function serveHttp(
   side: ServedSide,
-  options: HttpOptions & { readonly port?: number; readonly host?: string } = {},
-): Promise<{ readonly url: string; readonly http: Server; readonly close: () => Promise<void> }> {
+  options: ServeHttpOptions = {},
+): Promise<RunningHttpServer> {
   const handler = new McpHttpHandler(side, options);
-  const http = createServer({ keepAliveTimeout: 65_000 }, nodeListener(handler));
-  const host = options.host ?? "127.0.0.1";
+  const requestTimeout = options.requestTimeoutMs ?? HTTP_DEFAULTS.requestTimeoutMs;
+  const headersTimeout = Math.min(
+    options.headersTimeoutMs ?? HTTP_DEFAULTS.headersTimeoutMs,
+    requestTimeout,
+  );
+  const connections = new ConnectionCap(options.maxConnections ?? HTTP_DEFAULTS.maxConnections);
+  const listener = nodeListener(handler);
+  const http = createServer(
+    {
+      headersTimeout,
+      requestTimeout,
+      keepAliveTimeout: options.idleTimeoutMs ?? HTTP_DEFAULTS.idleTimeoutMs,
+      // node:http checks the header and request timeouts this often (its default, 30 s, lets a slow client stay that much longer).
+      connectionsCheckingInterval: Math.max(250, Math.min(1000, headersTimeout / 4)),
+    },
+    (req, res) => {
+      connections.serving(req, res);
+      listener(req, res);
+    },
+  );
+  http.on("connection", (socket: Socket) => connections.add(socket));
+  const host = options.host ?? HTTP_DEFAULTS.host;
   await new Promise<void>((resolve, reject) => {
     http.once("error", reject);
-    http.listen(options.port ?? 3000, host, () => resolve());
+    http.listen(options.port ?? HTTP_DEFAULTS.port, host, () => {
+      http.off("error", reject);
+      resolve();
+    });
   });
+  const warning = bindWarning(host, options.allowedHosts ?? LOCALHOST);
+  if (warning !== undefined) (options.warn ?? warnOnStderr)(warning);
   const address = http.address();
   const port = typeof address === "object" && address ? address.port : options.port;
   return {
@@ -107,4 +180,62 @@ export async function serveHttp(
         http.closeAllConnections();
       }),
   };
+}
+
+/** The warning for listening on `host` when other machines reach it, naming the Host check in force; undefined on loopback. */
+export function bindWarning(
+  host: string,
+  allowedHosts: readonly string[] | "any",
+): string | undefined {
+  if (isLoopback(host)) return undefined;
+  const check =
+    allowedHosts === "any"
+      ? "the Host check is off (ALLOWED_HOSTS=any): only do this behind a proxy that checks Host"
+      : `the Host check accepts only ${allowedHosts.join(", ")}; set ALLOWED_HOSTS to the names clients use to reach this server`;
+  return `warning: listening on ${host}, which other machines can reach; ${check}`;
+}
+
+function warnOnStderr(message: string): void {
+  process.stderr.write(`${message}\n`);
+}
+
+/**
+ * The open connections, oldest first, and which of them have a request
+ * being served (its body received, its response not yet finished). At the
+ * cap, a new connection closes the oldest that has none, so a client that
+ * holds many idle or half-sent connections cannot keep others out.
+ */
+class ConnectionCap {
+  private readonly open = new Map<Socket, { serving: number }>();
+
+  constructor(private readonly max: number) {}
+
+  add(socket: Socket): void {
+    if (this.open.size >= this.max && !this.evictOne()) {
+      socket.destroy();
+      return;
+    }
+    this.open.set(socket, { serving: 0 });
+    socket.once("close", () => this.open.delete(socket));
+  }
+
+  /** Marks the request's connection as serving from the end of its body until its response ends. */
+  serving(req: IncomingMessage, res: ServerResponse): void {
+    const state = this.open.get(req.socket);
+    if (!state) return;
+    req.once("end", () => {
+      state.serving++;
+      res.once("close", () => state.serving--);
+    });
+  }
+
+  private evictOne(): boolean {
+    for (const [socket, state] of this.open)
+      if (state.serving === 0) {
+        this.open.delete(socket);
+        socket.destroy();
+        return true;
+      }
+    return false;
+  }
 }
