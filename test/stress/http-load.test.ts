@@ -230,14 +230,55 @@ describe("malformed input gets errors, never a crash", () => {
       -32601,
     ],
     ["invalid UTF-8", "\u0000\uffff{", headers, 400, -32700],
+    [
+      "a text/plain body",
+      JSON.stringify(good),
+      { ...headers, "content-type": "text/plain" },
+      415,
+      -32600,
+    ],
+    [
+      "a Host with a second name after the colon",
+      JSON.stringify(good),
+      { ...headers, host: "localhost:evil.example" },
+      403,
+      -32000,
+    ],
+    [
+      "a Host with an IPv6 literal followed by a name",
+      JSON.stringify(good),
+      { ...headers, host: "[::1].evil.example" },
+      403,
+      -32000,
+    ],
+    [
+      "a Host with user information",
+      JSON.stringify(good),
+      { ...headers, host: "localhost:80@evil.example" },
+      403,
+      -32000,
+    ],
+    [
+      "an Origin with user information",
+      JSON.stringify(good),
+      { ...headers, origin: "http://evil.example@localhost" },
+      403,
+      -32000,
+    ],
+    ["an id that is a fraction", JSON.stringify({ ...good, id: 1.5 }), headers, 400, -32600],
+    ["an id that is an object", JSON.stringify({ ...good, id: { a: 1 } }), headers, 400, -32600],
   ];
 
   it.each(cases)("%s", async (_what, body, hdrs, status, code) => {
     const agent = new Agent({ keepAlive: false });
     const reply = await post(agent, body, hdrs);
     expect(reply.status).toBe(status);
-    if (code !== undefined)
-      expect((JSON.parse(reply.body) as { error: { code: number } }).error.code).toBe(code);
+    if (code !== undefined) {
+      const answer = JSON.parse(reply.body) as { id: unknown; error: { code: number } };
+      expect(answer.error.code).toBe(code);
+      // An id the server cannot echo faithfully is answered with null.
+      if (code === -32600) expect(answer.id).toBeNull();
+    }
     agent.destroy();
   });
 

@@ -10,7 +10,7 @@
  * batching; 2025-06-18 changelog).
  */
 import { Codes, McpError } from "./errors.js";
-import { isJsonObject, type JsonRpcMessage } from "./jsonrpc.js";
+import { isJsonObject, isJsonRpcId, type JsonRpcMessage } from "./jsonrpc.js";
 import { MAX_DEPTH, nestsDeeperThan } from "./limits.js";
 
 /** What a frame holds. */
@@ -25,7 +25,9 @@ const BATCHING_REVISIONS: ReadonlySet<string> = new Set(["2025-03-26"]);
 /**
  * Reads one frame. Text nesting deeper than `maxDepth` is refused before it
  * is parsed (-32600); text that is not JSON is -32700; JSON that is neither
- * an object nor an array is -32600. The message is not checked against a
+ * an object nor an array is -32600, and so is a message whose id is
+ * neither a string, an integer nor null (JSON-RPC 2.0; MCP: basic,
+ * requests), answered with id null since it cannot be echoed. The message is not checked against a
  * schema here: the receiving side does that with its generated module.
  */
 export function readFrame(text: string, maxDepth = MAX_DEPTH): Frame {
@@ -42,6 +44,7 @@ export function readFrame(text: string, maxDepth = MAX_DEPTH): Frame {
   }
   if (Array.isArray(value)) return { kind: "batch", items: value };
   if (!isJsonObject(value)) return invalidRequest("a message must be a JSON object");
+  if (!hasValidId(value)) return invalidRequest("an id must be a string or an integer");
   return { kind: "message", message: value };
 }
 
@@ -77,6 +80,12 @@ export function splitBatch(
           reason: "a message must be a JSON object",
         }),
       );
+    else if (!hasValidId(item))
+      invalid.push(
+        new McpError(Codes.InvalidRequest, "Invalid Request", {
+          reason: "an id must be a string or an integer",
+        }),
+      );
     else if (item.method === "initialize")
       return new McpError(Codes.InvalidRequest, "Invalid Request", {
         reason: "initialize must not be part of a batch",
@@ -89,6 +98,11 @@ export function splitBatch(
 /** The text of one message (for stdio, without its newline). */
 export function writeFrame(message: unknown): string {
   return JSON.stringify(message);
+}
+
+/** Whether a message's id, if it has one, is one JSON-RPC allows: a string, an integer, or null (which answers to an unreadable id). */
+function hasValidId(message: JsonRpcMessage): boolean {
+  return !("id" in message) || message.id === null || isJsonRpcId(message.id);
 }
 
 function invalidRequest(reason: string): Frame {

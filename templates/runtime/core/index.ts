@@ -45,6 +45,7 @@ export {
   errorResponse,
   idOf,
   isJsonObject,
+  isJsonRpcId,
   isRequest,
   isResponse,
   metaOf,

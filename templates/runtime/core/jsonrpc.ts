@@ -4,7 +4,7 @@
  * side it runs on or what carries the messages.
  */
 
-/** A request id: a string or a number (MCP never uses null for a request). */
+/** A request id: a string or an integer (MCP never uses null for a request; JSON-RPC discourages fractions and MCP forbids them). */
 export type JsonRpcId = string | number;
 
 /** A JSON-RPC error object. */
@@ -30,10 +30,14 @@ export function isJsonObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-/** The id of a message when it is one a response may carry (a string or a number), else undefined. */
+/** Whether a value is a request id: a string or an integer. */
+export function isJsonRpcId(value: unknown): value is JsonRpcId {
+  return typeof value === "string" || (typeof value === "number" && Number.isInteger(value));
+}
+
+/** The id of a message when it is one a response may carry (a string or an integer), else undefined. */
 export function idOf(message: JsonRpcMessage): JsonRpcId | undefined {
-  const id = message.id;
-  return typeof id === "string" || typeof id === "number" ? id : undefined;
+  return isJsonRpcId(message.id) ? message.id : undefined;
 }
 
 /** Whether a message is a response (it has no method: a result or an error for a request). */
@@ -62,11 +66,7 @@ export function resultResponse(id: JsonRpcId, result: Record<string, unknown>): 
   return { jsonrpc: "2.0", id, result };
 }
 
-/** The error response to the request with id `id` (null when the id could not be read). */
+/** The error response to the request with id `id` (null when the id could not be read, or is not a string or an integer). */
 export function errorResponse(id: unknown, error: JsonRpcErrorObject): JsonRpcResponse {
-  return {
-    jsonrpc: "2.0",
-    id: typeof id === "string" || typeof id === "number" ? id : null,
-    error,
-  };
+  return { jsonrpc: "2.0", id: isJsonRpcId(id) ? id : null, error };
 }

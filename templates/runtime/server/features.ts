@@ -236,7 +236,7 @@ export class ServerFeatures {
     return this;
   }
 
-  /** Adds a resource template (RFC 6570 simple expansion: `test://template/{id}/data`). */
+  /** Adds a resource template: `{id}` matches one path segment, `{+path}` may span several (RFC 6570; the rules are in uri-template.ts). */
   resourceTemplate(definition: ResourceTemplateDefinition, read: ResourceReader): this {
     this.templates.push({ definition, match: templateMatcher(definition.uriTemplate), read });
     return this;
