@@ -5,6 +5,7 @@
  * InputRequiredResult that asks for it and seals what is known so far;
  * the retry carries the answers and the sealed requestState (spec: MRTR).
  */
+import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import {
   paramsDigest,
@@ -16,7 +17,7 @@ import {
 } from "../../templates/runtime/index.js";
 import { protocol, request, testServer } from "./mcp-client.js";
 
-const codec = new RequestStateCodec(Buffer.alloc(32, 1), 60_000);
+const codec = new RequestStateCodec(createHash("sha256").update("mrtr test key").digest(), 60_000);
 const SEAT_FORM = { type: "object", properties: { seat: { type: "string" } }, required: ["seat"] };
 const ELICITATION = { elicitation: { form: {} } };
 /** The params digest of the `book` calls below. */
@@ -158,6 +159,24 @@ describe("MRTR: input across rounds", () => {
     expect(runs).toEqual([{}, { rounds: 1 }, { rounds: 2 }]);
   });
 
+  it("an answer sealed in an earlier round cannot be replaced by a later round's inputResponses", async () => {
+    const { server } = bookingServer();
+    const first = (await call(server)).response!.result as RoundResult;
+    const second = (
+      await call(server, {
+        inputResponses: { seat: accept({ seat: "12A" }) },
+        requestState: first.requestState,
+      })
+    ).response!.result as RoundResult;
+    const third = await call(server, {
+      inputResponses: { seat: accept({ seat: "1A" }), confirm: { action: "accept" } },
+      requestState: second.requestState,
+    });
+    expect(third.response!.result).toMatchObject({
+      content: [{ type: "text", text: "2 x 12A: accept after 3 rounds" }],
+    });
+  });
+
   it("a missing answer is asked for again (an InputRequiredResult, not an error)", async () => {
     const { server } = bookingServer();
     const first = (await call(server)).response!.result as RoundResult;
@@ -216,7 +235,10 @@ describe("MRTR: input across rounds", () => {
     const { server } = bookingServer();
     const first = (await call(server)).response!.result as RoundResult;
     const outcome = await call(server, { requestState: `${first.requestState}x` });
-    expect(outcome.response!.error).toMatchObject({ code: -32602, data: { detail: "signature" } });
+    expect(outcome.response!.error).toMatchObject({
+      code: -32602,
+      data: { detail: "authentication" },
+    });
   });
 
   it("input the request's client capabilities do not declare is -32021 with requiredCapabilities, on HTTP status 400", async () => {

@@ -1,20 +1,28 @@
 /**
- * Sealed requestState (templates/runtime/server/request-state.ts): a state opens
- * only with the key that sealed it, unchanged, before it expires, and for
- * the method and params digest it was issued for (spec: MRTR, server
- * requirements). Every refusal is -32602 with the reason in data.detail.
+ * Sealed requestState (templates/runtime/server/request-state.ts): a state
+ * is encrypted and authenticated (AES-256-GCM), so the client can neither
+ * read nor change it; it opens only with the key that sealed it, before it
+ * expires, and for the method and params digest it was issued for (spec:
+ * MRTR, server requirements). Every refusal is -32602 with the reason in
+ * data.detail. Short and visibly weak keys are refused, naming
+ * MCP_REQUEST_STATE_KEY.
  */
+import { createHash, randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import {
   canonicalJson,
   McpError,
   paramsDigest,
   RequestStateCodec,
+  RequestStateKeyError,
 } from "../../templates/runtime/index.js";
 
-const KEY = Buffer.alloc(32, 7);
+/** A fixed key that looks like random bytes (a digest), so runs are repeatable. */
+const KEY = createHash("sha256").update("request-state test key").digest();
 const NOW = 1_800_000_000_000;
 const codec = new RequestStateCodec(KEY, 60_000);
+/** 20 distinct bytes, repeated to make a key that is not random. */
+const PATTERN = Buffer.from(Array.from({ length: 20 }, (_, i) => i * 11 + 130));
 const DIGEST = paramsDigest({ name: "book", arguments: { seats: 2 } });
 const token = codec.seal("tools/call", DIGEST, { seat: { action: "accept" } }, { step: 2 }, NOW);
 
@@ -31,15 +39,12 @@ function refusal(open: () => unknown): { code: number; detail: unknown } | "open
   }
 }
 
-/** `token` with one character of its payload changed (and still valid base64url). */
-function tampered(state: string): string {
-  const [prefix, body, mac] = state.split(".") as [string, string, string];
-  const payload = JSON.parse(Buffer.from(body, "base64url").toString("utf8")) as Record<
-    string,
-    unknown
-  >;
-  payload.a = { seat: { action: "decline" } };
-  return `${prefix}.${Buffer.from(JSON.stringify(payload)).toString("base64url")}.${mac}`;
+/** `state` with one bit of byte `at` of its sealed bytes flipped (negative: from the end). */
+function flipped(state: string, at: number): string {
+  const bytes = Buffer.from(state.slice(3), "base64url");
+  const index = at < 0 ? bytes.length + at : at;
+  bytes[index]! ^= 1;
+  return `v2.${bytes.toString("base64url")}`;
 }
 
 describe("request-state: seal and open", () => {
@@ -54,26 +59,32 @@ describe("request-state: seal and open", () => {
     });
   });
 
-  it("has the v1.<payload>.<mac> form", () => {
-    expect(token).toMatch(/^v1\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{43}$/);
+  it("has the v2.<sealed bytes> form, and the client cannot read what it carries", () => {
+    expect(token).toMatch(/^v2\.[A-Za-z0-9_-]+$/);
+    const bytes = Buffer.from(token.slice(3), "base64url").toString("latin1");
+    for (const secret of ["accept", "seat", "step", "tools/call"])
+      expect(bytes).not.toContain(secret);
+    // Two seals of the same content differ (a fresh IV each time).
+    expect(codec.seal("tools/call", DIGEST, {}, {}, NOW)).not.toBe(
+      codec.seal("tools/call", DIGEST, {}, {}, NOW),
+    );
   });
 
   it.each([
     [
-      "a changed payload (the MAC no longer matches)",
-      () => codec.open(tampered(token), "tools/call", DIGEST, NOW),
-      "signature",
+      "a changed ciphertext byte",
+      () => codec.open(flipped(token, 20), "tools/call", DIGEST, NOW),
+      "authentication",
     ],
     [
-      "a changed MAC",
-      () =>
-        codec.open(
-          `${token.slice(0, -2)}${token.endsWith("AA") ? "BB" : "AA"}`,
-          "tools/call",
-          DIGEST,
-          NOW,
-        ),
-      "signature",
+      "a changed IV",
+      () => codec.open(flipped(token, 0), "tools/call", DIGEST, NOW),
+      "authentication",
+    ],
+    [
+      "a changed tag",
+      () => codec.open(flipped(token, -1), "tools/call", DIGEST, NOW),
+      "authentication",
     ],
     [
       "a state past its expiry",
@@ -98,16 +109,20 @@ describe("request-state: seal and open", () => {
     ],
     [
       "another key",
-      () =>
-        new RequestStateCodec(Buffer.alloc(32, 8), 60_000).open(token, "tools/call", DIGEST, NOW),
-      "signature",
+      () => new RequestStateCodec(randomBytes(32), 60_000).open(token, "tools/call", DIGEST, NOW),
+      "authentication",
     ],
     [
-      "another version prefix",
-      () => codec.open(token.replace(/^v1/, "v2"), "tools/call", DIGEST, NOW),
+      "the earlier v1 form",
+      () => codec.open(token.replace(/^v2/, "v1"), "tools/call", DIGEST, NOW),
       "malformed",
     ],
     ["too many parts", () => codec.open(`${token}.x`, "tools/call", DIGEST, NOW), "malformed"],
+    [
+      "too few bytes to hold a tag",
+      () => codec.open("v2.AAAA", "tools/call", DIGEST, NOW),
+      "malformed",
+    ],
     [
       "not a sealed state at all",
       () => codec.open("hello", "tools/call", DIGEST, NOW),
@@ -117,33 +132,88 @@ describe("request-state: seal and open", () => {
   ])("refuses %s with -32602", (_title, open, detail) => {
     expect(refusal(open)).toEqual({ code: -32602, detail });
   });
+});
 
-  it("refuses a key shorter than 32 bytes", () => {
-    expect(() => new RequestStateCodec(Buffer.alloc(31), 1000)).toThrow(
-      "requestState key must be at least 32 bytes",
-    );
+describe("request-state: the key", () => {
+  it.each([
+    ["a key shorter than 32 bytes", randomBytes(31), /is 31 bytes long, shorter than 32/],
+    ["32 equal bytes", Buffer.alloc(32, 7), /has only 1 distinct byte values/],
+    [
+      "a repeated pattern",
+      Buffer.from("0123456789abcdef0123456789abcdef".repeat(2), "hex"),
+      /distinct|repeats a pattern/,
+    ],
+    [
+      "a repeated pattern of many distinct bytes",
+      Buffer.concat([PATTERN, PATTERN]),
+      /repeats a pattern of 20 bytes/,
+    ],
+    [
+      "printable text",
+      Buffer.from("correct horse battery staple, and then some more"),
+      /printable text/,
+    ],
+  ])("refuses %s, naming MCP_REQUEST_STATE_KEY", (_title, key, message) => {
+    expect(() => new RequestStateCodec(key)).toThrow(RequestStateKeyError);
+    expect(() => new RequestStateCodec(key)).toThrow(message);
+    expect(() => new RequestStateCodec(key)).toThrow(/^MCP_REQUEST_STATE_KEY /);
+  });
+
+  it.each([
+    ["too short", randomBytes(16).toString("hex"), /shorter than 32/],
+    [
+      "a passphrase",
+      "mysecretkeythatisdefinitelylongenoughforaes",
+      /looks like a word or passphrase/,
+    ],
+    ["neither hex nor base64", "not a key, just words!", /is neither hex nor base64/],
+    ["weak hex", "00".repeat(32), /distinct byte values/],
+  ])("refuses MCP_REQUEST_STATE_KEY %s at start", (_title, value, message) => {
+    expect(() =>
+      RequestStateCodec.fromEnvironment({ MCP_REQUEST_STATE_KEY: value }, () => {}),
+    ).toThrow(message);
   });
 
   it("takes its key from MCP_REQUEST_STATE_KEY, hex or base64: states open across codecs with the same key", () => {
-    const hex = RequestStateCodec.fromEnvironment(60_000, {
-      MCP_REQUEST_STATE_KEY: KEY.toString("hex"),
-    });
-    const base64 = RequestStateCodec.fromEnvironment(60_000, {
+    const hex = RequestStateCodec.fromEnvironment({ MCP_REQUEST_STATE_KEY: KEY.toString("hex") });
+    const base64 = RequestStateCodec.fromEnvironment({
       MCP_REQUEST_STATE_KEY: KEY.toString("base64"),
+    });
+    const url = RequestStateCodec.fromEnvironment({
+      MCP_REQUEST_STATE_KEY: KEY.toString("base64url"),
     });
     const sealed = hex.seal("tools/call", DIGEST, {}, {}, NOW);
     expect(base64.open(sealed, "tools/call", DIGEST, NOW).m).toBe("tools/call");
+    expect(url.open(sealed, "tools/call", DIGEST, NOW).m).toBe("tools/call");
     expect(codec.open(sealed, "tools/call", DIGEST, NOW).m).toBe("tools/call");
   });
 
-  it("without MCP_REQUEST_STATE_KEY, each codec has a random key of its own", () => {
-    const one = RequestStateCodec.fromEnvironment(60_000, {});
-    const two = RequestStateCodec.fromEnvironment(60_000, {});
+  it("takes its lifetime from MCP_REQUEST_STATE_TTL_MS (default 10 minutes) and refuses one it cannot use", () => {
+    const env = { MCP_REQUEST_STATE_KEY: KEY.toString("hex") };
+    expect(RequestStateCodec.fromEnvironment(env).ttlMs).toBe(600_000);
+    expect(
+      RequestStateCodec.fromEnvironment({ ...env, MCP_REQUEST_STATE_TTL_MS: "5000" }).ttlMs,
+    ).toBe(5000);
+    for (const bad of ["soon", "-1", "10", "86400001"])
+      expect(() =>
+        RequestStateCodec.fromEnvironment({ ...env, MCP_REQUEST_STATE_TTL_MS: bad }),
+      ).toThrow(
+        /^MCP_REQUEST_STATE_TTL_MS must be a whole number of milliseconds from 1000 to 86400000/,
+      );
+  });
+
+  it("without MCP_REQUEST_STATE_KEY, makes a random key per codec and warns once per process that it did", () => {
+    const warnings: string[] = [];
+    const one = RequestStateCodec.fromEnvironment({}, (m) => warnings.push(m));
+    const two = RequestStateCodec.fromEnvironment({}, (m) => warnings.push(m));
     expect(
       refusal(() =>
         two.open(one.seal("tools/call", DIGEST, {}, {}, NOW), "tools/call", DIGEST, NOW),
       ),
-    ).toEqual({ code: -32602, detail: "signature" });
+    ).toEqual({ code: -32602, detail: "authentication" });
+    // Servers made earlier in this process may have warned already; never more than once.
+    expect(warnings.length).toBeLessThanOrEqual(1);
+    for (const warning of warnings) expect(warning).toMatch(/MCP_REQUEST_STATE_KEY is not set/);
   });
 });
 
@@ -156,7 +226,7 @@ describe("request-state: params digest", () => {
         name: "book",
         _meta: { progressToken: 1 },
         inputResponses: { k: {} },
-        requestState: "v1.x.y",
+        requestState: "v2.x",
       }),
     ).toBe(digest);
   });

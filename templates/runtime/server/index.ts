@@ -34,6 +34,12 @@ export {
 export { NotImplemented } from "./errors.js";
 export { LegacySession } from "./legacy.js";
 export { serveModern } from "./modern.js";
-export { RequestStateCodec, paramsDigest, canonicalJson } from "./request-state.js";
+export {
+  canonicalJson,
+  DEFAULT_REQUEST_STATE_TTL_MS,
+  paramsDigest,
+  RequestStateCodec,
+  RequestStateKeyError,
+} from "./request-state.js";
 export { ChangeHub, type Change, type SubscriptionFilter } from "./subscriptions.js";
 export { templateMatcher } from "./uri-template.js";

@@ -46,7 +46,8 @@ export async function withInputs(
     exchange.sink,
     server,
     meta[META.clientInfo] as { name: string; version: string } | undefined,
-    { ...(sealed?.a ?? {}), ...responses },
+    // An answer sealed in an earlier round stands: a later round's inputResponses cannot replace it.
+    { ...responses, ...(sealed?.a ?? {}) },
     { ...(sealed?.s ?? {}) },
     mrtr,
     check,
