@@ -5,12 +5,14 @@
  * environment, and slow, idle and numerous clients closed within seconds
  * while new clients are still served.
  */
+import { randomBytes } from "node:crypto";
 import { connect, type Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   httpSettingsFromEnvironment,
   parseHostHeader,
   parseOrigin,
+  RequestStateCodec,
   serveHttp,
   SettingError,
   type RunningHttpServer,
@@ -218,7 +220,13 @@ describe("HTTP: settings from the environment", () => {
     );
     expect(bindWarning("::", "any")).toMatch(/the Host check is off \(ALLOWED_HOSTS=any\)/);
     const warnings: string[] = [];
-    const quiet = await serveHttp(testServer(), { port: 0, warn: (m) => warnings.push(m) });
+    const quiet = await serveHttp(
+      testServer({ requestState: new RequestStateCodec(randomBytes(32)) }),
+      {
+        port: 0,
+        warn: (m) => warnings.push(m),
+      },
+    );
     await quiet.close();
     expect(warnings).toEqual([]);
   });

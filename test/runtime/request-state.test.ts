@@ -15,7 +15,9 @@ import {
   paramsDigest,
   RequestStateCodec,
   RequestStateKeyError,
+  serveHttp,
 } from "../../templates/runtime/index.js";
+import { testServer } from "./mcp-client.js";
 
 /** A fixed key that looks like random bytes (a digest), so runs are repeatable. */
 const KEY = createHash("sha256").update("request-state test key").digest();
@@ -169,9 +171,9 @@ describe("request-state: the key", () => {
     ["neither hex nor base64", "not a key, just words!", /is neither hex nor base64/],
     ["weak hex", "00".repeat(32), /distinct byte values/],
   ])("refuses MCP_REQUEST_STATE_KEY %s at start", (_title, value, message) => {
-    expect(() =>
-      RequestStateCodec.fromEnvironment({ MCP_REQUEST_STATE_KEY: value }, () => {}),
-    ).toThrow(message);
+    expect(() => RequestStateCodec.fromEnvironment({ MCP_REQUEST_STATE_KEY: value })).toThrow(
+      message,
+    );
   });
 
   it("takes its key from MCP_REQUEST_STATE_KEY, hex or base64: states open across codecs with the same key", () => {
@@ -202,18 +204,35 @@ describe("request-state: the key", () => {
       );
   });
 
-  it("without MCP_REQUEST_STATE_KEY, makes a random key per codec and warns once per process that it did", () => {
-    const warnings: string[] = [];
-    const one = RequestStateCodec.fromEnvironment({}, (m) => warnings.push(m));
-    const two = RequestStateCodec.fromEnvironment({}, (m) => warnings.push(m));
+  it("without MCP_REQUEST_STATE_KEY, makes a random key per codec, and says so", () => {
+    const one = RequestStateCodec.fromEnvironment({});
+    const two = RequestStateCodec.fromEnvironment({});
+    expect([one.randomKey, two.randomKey]).toEqual([true, true]);
+    expect(
+      RequestStateCodec.fromEnvironment({ MCP_REQUEST_STATE_KEY: KEY.toString("hex") }).randomKey,
+    ).toBe(false);
     expect(
       refusal(() =>
         two.open(one.seal("tools/call", DIGEST, {}, {}, NOW), "tools/call", DIGEST, NOW),
       ),
     ).toEqual({ code: -32602, detail: "authentication" });
-    // Servers made earlier in this process may have warned already; never more than once.
-    expect(warnings.length).toBeLessThanOrEqual(1);
-    for (const warning of warnings) expect(warning).toMatch(/MCP_REQUEST_STATE_KEY is not set/);
+  });
+
+  it("over HTTP the server warns at start when its key was made at random, naming MCP_REQUEST_STATE_KEY", async () => {
+    for (const [codec, expected] of [
+      [RequestStateCodec.fromEnvironment({}), 1],
+      [new RequestStateCodec(KEY), 0],
+    ] as const) {
+      const warnings: string[] = [];
+      const server = await serveHttp(testServer({ requestState: codec }), {
+        port: 0,
+        warn: (m) => warnings.push(m),
+      });
+      await server.close();
+      expect(warnings).toHaveLength(expected);
+      for (const warning of warnings)
+        expect(warning).toMatch(/MCP_REQUEST_STATE_KEY is not set.*same 32 random bytes/);
+    }
   });
 });
 

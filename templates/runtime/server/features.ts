@@ -10,7 +10,7 @@ import { headerParametersOf, type HeaderParameter } from "../core/headers.js";
 import type { ProtocolModule } from "../core/protocol.js";
 import type { RequestContext } from "./context.js";
 import { NotImplemented } from "./errors.js";
-import { RequestStateCodec } from "./request-state.js";
+import { RANDOM_KEY_WARNING, RequestStateCodec } from "./request-state.js";
 import { ChangeHub, type Change, type SubscriptionFilter } from "./subscriptions.js";
 import { templateMatcher } from "./uri-template.js";
 
@@ -307,6 +307,15 @@ export class ServerFeatures {
     if (this.completion) caps.completions = {};
     if (Object.keys(this.extensions).length > 0) caps.extensions = this.extensions;
     return caps;
+  }
+
+  /**
+   * What a deployment where several instances, or a restart, may serve one
+   * client should know at start (the HTTP transport prints it; stdio, one
+   * client per process, does not): a requestState key made at random.
+   */
+  deploymentWarnings(): readonly string[] {
+    return this.requestState.randomKey ? [RANDOM_KEY_WARNING] : [];
   }
 
   /** Whether a feature method is offered (methods of features nothing was registered for are "not found"). */

@@ -41,6 +41,9 @@ const TAG_BYTES = 16;
 const HOW_TO_MAKE_A_KEY =
   "make one with `node -e \"console.log(require('crypto').randomBytes(32).toString('base64'))\"`";
 
+/** What a server whose key was made at random tells at start, when several instances or a restart may serve one client (HTTP). */
+export const RANDOM_KEY_WARNING = `warning: ${KEY_VARIABLE} is not set, so requestState is sealed with a random key made at start: a multi-round request fails when its next round reaches another instance, or this one after a restart. Set ${KEY_VARIABLE} to the same 32 random bytes (hex or base64) on every instance (${HOW_TO_MAKE_A_KEY}).`;
+
 /** A key that cannot be used, and why; its message names MCP_REQUEST_STATE_KEY. */
 export class RequestStateKeyError extends Error {
   constructor(reason: string) {
@@ -50,8 +53,6 @@ export class RequestStateKeyError extends Error {
     this.name = "RequestStateKeyError";
   }
 }
-
-let warnedRandomKey = false;
 
 /** Seals and opens request states with one key. */
 export class RequestStateCodec {
@@ -78,15 +79,17 @@ export class RequestStateCodec {
     );
   }
 
+  /** Whether the key was made at random for this process (no MCP_REQUEST_STATE_KEY): states open only here, until a restart. */
+  randomKey = false;
+
   /**
    * A codec with the key of MCP_REQUEST_STATE_KEY (hex or base64) and the
    * lifetime of MCP_REQUEST_STATE_TTL_MS (default 10 minutes). Without a
-   * key, one is made at random for this process, and `warn` says so once:
-   * states then open only in this process, until it restarts.
+   * key, one is made at random for this process (`randomKey`;
+   * `randomKeyWarning` says what that means).
    */
   static fromEnvironment(
     env: Readonly<Record<string, string | undefined>> = process.env,
-    warn: (message: string) => void = (message) => process.stderr.write(`${message}\n`),
   ): RequestStateCodec {
     const ttl = env[TTL_VARIABLE]?.trim();
     let ttlMs = DEFAULT_REQUEST_STATE_TTL_MS;
@@ -99,13 +102,9 @@ export class RequestStateCodec {
     }
     const configured = env[KEY_VARIABLE]?.trim();
     if (configured) return new RequestStateCodec(decodeKey(configured), ttlMs);
-    if (!warnedRandomKey) {
-      warnedRandomKey = true;
-      warn(
-        `warning: ${KEY_VARIABLE} is not set, so requestState is sealed with a random key made at start: a multi-round request fails when its next round reaches another instance or this one after a restart. Set ${KEY_VARIABLE} to the same 32 random bytes (hex or base64) on every instance (${HOW_TO_MAKE_A_KEY}).`,
-      );
-    }
-    return new RequestStateCodec(randomBytes(32), ttlMs);
+    const codec = new RequestStateCodec(randomBytes(32), ttlMs);
+    codec.randomKey = true;
+    return codec;
   }
 
   /** Seals the answers and state of a round of `method` with params digest `digest`. */

@@ -1,19 +1,42 @@
 /**
  * A server-sent event stream (spec: Streamable HTTP, SSE): one JSON-RPC
  * message per `data:` line, buffered until the stream is attached to the
- * wire.
+ * wire. What a stream holds for its client is bounded: a client that does
+ * not read falls behind, and once what waits for it passes the limit the
+ * stream is closed rather than let memory grow (the client reconnects or
+ * retries; a notification it missed is the price of not reading).
  */
 import type { NotificationSink } from "../core/exchange.js";
 import type { JsonRpcMessage } from "../core/jsonrpc.js";
 import { writeFrame } from "../core/framing.js";
 
+/** The default bound on what a stream holds for a client that does not read: 1 MiB of text. */
+export const STREAM_BUFFER_DEFAULT = 1024 * 1024;
+
+/** The wire a stream is attached to. */
+export interface StreamWire {
+  /** Writes a chunk. */
+  write(chunk: string): void;
+  /** Ends the response normally. */
+  finish(): void;
+  /** What the wire holds that the client has not taken yet, in bytes or characters. */
+  buffered(): number;
+  /** Closes the connection at once: the client fell too far behind. */
+  abort(): void;
+}
+
 /** A server-sent event stream. */
 export class EventStream implements NotificationSink {
-  private write?: (chunk: string) => void;
-  private finish?: () => void;
+  private wire?: StreamWire;
   private readonly queue: string[] = [];
+  private queued = 0;
   private ended = false;
   private keepAlive?: NodeJS.Timeout;
+  /** Whether the stream was closed because its client fell too far behind. */
+  overflowed = false;
+
+  /** @param maxBuffered the most the stream holds for its client before it is closed (characters). */
+  constructor(private readonly maxBuffered: number = STREAM_BUFFER_DEFAULT) {}
 
   /** Sends one message. */
   notify(message: JsonRpcMessage): void {
@@ -31,20 +54,42 @@ export class EventStream implements NotificationSink {
     if (this.ended) return;
     this.ended = true;
     clearInterval(this.keepAlive);
-    if (this.finish) this.finish();
+    this.wire?.finish();
   }
 
   /** Connects the stream to the wire; what was sent before is flushed first. */
-  attach(write: (chunk: string) => void, finish: () => void): void {
-    this.write = write;
-    this.finish = finish;
-    for (const chunk of this.queue.splice(0)) write(chunk);
-    if (this.ended) finish();
+  attach(wire: StreamWire): void {
+    this.wire = wire;
+    if (this.overflowed) {
+      wire.abort();
+      return;
+    }
+    for (const chunk of this.queue.splice(0)) wire.write(chunk);
+    this.queued = 0;
+    if (this.ended) wire.finish();
   }
 
   private push(chunk: string): void {
     if (this.ended) return;
-    if (this.write) this.write(chunk);
-    else this.queue.push(chunk);
+    const waiting = this.wire ? this.wire.buffered() : this.queued;
+    if (waiting + chunk.length > this.maxBuffered) {
+      this.overflow();
+      return;
+    }
+    if (this.wire) this.wire.write(chunk);
+    else {
+      this.queue.push(chunk);
+      this.queued += chunk.length;
+    }
+  }
+
+  /** The client is too far behind: drop what waits and close the connection. */
+  private overflow(): void {
+    this.overflowed = true;
+    this.ended = true;
+    clearInterval(this.keepAlive);
+    this.queue.length = 0;
+    this.queued = 0;
+    this.wire?.abort();
   }
 }

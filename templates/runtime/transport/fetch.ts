@@ -28,17 +28,23 @@ export function fetchHandler(handler: McpHttpHandler): (request: Request) => Pro
         headers: reply.headers,
       });
     const encoder = new TextEncoder();
-    const stream = new ReadableStream<Uint8Array>({
-      start(controller) {
-        reply.stream.attach(
-          (chunk) => controller.enqueue(encoder.encode(chunk)),
-          () => controller.close(),
-        );
+    const stream = new ReadableStream<Uint8Array>(
+      {
+        start(controller) {
+          reply.stream.attach({
+            write: (chunk) => controller.enqueue(encoder.encode(chunk)),
+            finish: () => controller.close(),
+            // With a high-water mark of 0 bytes, -desiredSize is what waits for the client.
+            buffered: () => Math.max(0, -(controller.desiredSize ?? 0)),
+            abort: () => controller.error(new Error("the client fell too far behind")),
+          });
+        },
+        cancel() {
+          reply.stream.end();
+        },
       },
-      cancel() {
-        reply.stream.end();
-      },
-    });
+      { highWaterMark: 0, size: (chunk) => chunk.byteLength },
+    );
     return new Response(stream, { status: reply.status, headers: reply.headers });
   };
 }

@@ -24,7 +24,7 @@ import { allowsBatches, batchRefused, readFrame, splitBatch } from "../core/fram
 import { headerMismatch, HEADERS } from "../core/headers.js";
 import { errorResponse, isResponse, type JsonRpcMessage } from "../core/jsonrpc.js";
 import { MAX_MESSAGE_BYTES } from "../core/limits.js";
-import { EventStream } from "./event-stream.js";
+import { EventStream, STREAM_BUFFER_DEFAULT } from "./event-stream.js";
 import { contentTypeGuard, endpointGuard, hostGuard, LOCALHOST, type Guard } from "./guards.js";
 import {
   emptyReply,
@@ -36,7 +36,7 @@ import {
 } from "./http-reply.js";
 import { LazyReply } from "./lazy-reply.js";
 import type { ServedSession, ServedSide } from "./served.js";
-import { HttpSessions } from "./sessions.js";
+import { HttpSessions, SESSION_DEFAULTS } from "./sessions.js";
 import { refusalStatus, statusOf } from "./status.js";
 
 /** How the HTTP transport is set up. */
@@ -63,6 +63,16 @@ export interface HttpOptions {
   readonly keepAliveMs?: number;
   /** More guards, run in order after the built-in ones (for example, an authorization check). */
   readonly guards?: readonly Guard[];
+  /** A legacy session with no request and no open stream for this long ends (default 10 minutes). */
+  readonly sessionIdleMs?: number;
+  /** The most legacy sessions open at once; a new one ends the least recently used (default 10,000). */
+  readonly maxSessions?: number;
+  /**
+   * The most an event stream may hold for a client that does not read it,
+   * in characters (default 1 MiB); past it the client is too far behind
+   * and the stream is closed.
+   */
+  readonly maxStreamBufferBytes?: number;
 }
 
 /** Where the notifications of a legacy notification go when the session has no standalone stream. */
@@ -74,6 +84,7 @@ export class McpHttpHandler {
   readonly maxBodyBytes: number;
   private readonly guards: readonly Guard[];
   private readonly keepAliveMs: number;
+  private readonly streamBuffer: number;
   private readonly sessions: HttpSessions;
 
   constructor(
@@ -89,7 +100,16 @@ export class McpHttpHandler {
       contentTypeGuard(),
       ...(options.guards ?? []),
     ];
-    this.sessions = new HttpSessions(side);
+    this.streamBuffer = options.maxStreamBufferBytes ?? STREAM_BUFFER_DEFAULT;
+    this.sessions = new HttpSessions(side, {
+      idleMs: options.sessionIdleMs ?? SESSION_DEFAULTS.idleMs,
+      max: options.maxSessions ?? SESSION_DEFAULTS.max,
+    });
+  }
+
+  /** The number of legacy sessions open now. */
+  get openSessions(): number {
+    return this.sessions.size;
   }
 
   /** Answers one HTTP request. Never throws: every failure is an HTTP status with a JSON-RPC error body. */
@@ -134,6 +154,7 @@ export class McpHttpHandler {
     if (mismatch) return this.refuse(message.id, mismatch);
     const reply = new LazyReply(
       message.method === "subscriptions/listen" ? this.keepAliveMs : undefined,
+      this.streamBuffer,
     );
     this.side.serve(message, { sink: reply, signal: request.signal }).then(
       (outcome) => reply.finish(outcome, statusOf("modern", outcome)),
@@ -156,8 +177,8 @@ export class McpHttpHandler {
 
   /** A legacy message: served in the session its Mcp-Session-Id names (`initialize` opens one). */
   private async legacy(message: JsonRpcMessage, request: HttpRequest): Promise<HttpReply> {
-    const isInitialize = message.method === "initialize";
-    const session = isInitialize ? this.sessions.open() : this.session(request);
+    if (message.method === "initialize") return this.initialize(message, request);
+    const session = this.session(request);
     if (!session) return this.noSession(request, message.id);
     const headers = { [HEADERS.sessionId]: session.id };
     if (isResponse(message))
@@ -168,23 +189,41 @@ export class McpHttpHandler {
             new McpError(Codes.InvalidRequest, "Invalid Request: an answer to no pending request"),
           );
     if (!("id" in message)) {
-      const outcome = await session.serve(message, {
-        sink: session.standalone ?? NOWHERE,
-        signal: request.signal,
-      });
+      const outcome = await this.sessions.using(session.id, () =>
+        session.serve(message, { sink: session.standalone ?? NOWHERE, signal: request.signal }),
+      );
       return outcome.response
         ? jsonReply(statusOf("legacy", outcome), outcome.response, headers)
         : emptyReply(202, headers);
     }
     // Requests answer on an event stream, so server-to-client requests (sampling, elicitation) can use it.
-    const stream = new EventStream();
-    void session.serve(message, { sink: stream, signal: request.signal }).then((outcome) => {
-      if (outcome.response) stream.notify(outcome.response);
-      stream.end();
-      if (isInitialize && outcome.response && "error" in outcome.response)
-        this.sessions.close(session.id);
-    });
+    const stream = new EventStream(this.streamBuffer);
+    void this.sessions
+      .using(session.id, () => session.serve(message, { sink: stream, signal: request.signal }))
+      .then((outcome) => {
+        if (outcome.response) stream.notify(outcome.response);
+        stream.end();
+      });
     return streamReply(stream, headers);
+  }
+
+  /**
+   * `initialize`: the session opens only when it succeeds, so a failed
+   * one (no id, bad params) leaves nothing behind and gets no session id.
+   */
+  private async initialize(message: JsonRpcMessage, request: HttpRequest): Promise<HttpReply> {
+    const session = this.sessions.create();
+    const outcome = await session.serve(message, { sink: NOWHERE, signal: request.signal });
+    const response = outcome.response;
+    if (!response || !("result" in response)) {
+      session.close();
+      return response ? jsonReply(statusOf("legacy", outcome), response) : emptyReply(202);
+    }
+    this.sessions.admit(session);
+    const stream = new EventStream(this.streamBuffer);
+    stream.notify(response);
+    stream.end();
+    return streamReply(stream, { [HEADERS.sessionId]: session.id });
   }
 
   /**
@@ -214,7 +253,7 @@ export class McpHttpHandler {
         });
     }
     if (requests.length === 0 && split.invalid.length === 0) return emptyReply(202, headers);
-    const stream = new EventStream();
+    const stream = new EventStream(this.streamBuffer);
     for (const error of split.invalid) stream.notify(errorResponse(null, error.toJSON()));
     void Promise.all(
       requests.map(async (message) => {
@@ -256,7 +295,7 @@ export class McpHttpHandler {
       return request.header(HEADERS.sessionId) === undefined
         ? emptyReply(405, { allow: "POST" })
         : errorReply(404, null, new McpError(Codes.InvalidRequest, "Session not found"));
-    const stream = new EventStream();
+    const stream = new EventStream(this.streamBuffer);
     stream.keepAliveEvery(this.keepAliveMs);
     session.standalone = stream;
     request.signal.addEventListener(
@@ -264,6 +303,7 @@ export class McpHttpHandler {
       () => {
         if (session.standalone === stream) delete session.standalone;
         stream.end();
+        this.sessions.get(session.id); // idle from now on, not from when the stream opened
       },
       { once: true },
     );

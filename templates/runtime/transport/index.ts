@@ -6,7 +6,8 @@
  * becomes an HTTP status. It depends on core/ alone: the side it serves
  * is anything shaped like ServedSide (an McpServer).
  */
-export { EventStream } from "./event-stream.js";
+export { EventStream, STREAM_BUFFER_DEFAULT, type StreamWire } from "./event-stream.js";
+export { HttpSessions, SESSION_DEFAULTS, type SessionLimits } from "./sessions.js";
 export {
   contentTypeGuard,
   endpointGuard,

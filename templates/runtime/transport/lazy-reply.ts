@@ -15,13 +15,19 @@ export class LazyReply implements NotificationSink {
   readonly reply = new Promise<HttpReply>((resolve) => (this.resolve = resolve));
   private stream?: EventStream;
 
-  /** @param keepAliveMs keep-alive comments on the stream, for long-lived ones (listen). */
-  constructor(private readonly keepAliveMs?: number) {}
+  /**
+   * @param keepAliveMs keep-alive comments on the stream, for long-lived ones (listen).
+   * @param maxBuffered the most the stream holds for a client that does not read (EventStream).
+   */
+  constructor(
+    private readonly keepAliveMs?: number,
+    private readonly maxBuffered?: number,
+  ) {}
 
   /** Sends a notification: the first one starts the event stream. */
   notify(message: JsonRpcMessage): void {
     if (!this.stream) {
-      this.stream = new EventStream();
+      this.stream = new EventStream(this.maxBuffered);
       if (this.keepAliveMs !== undefined) this.stream.keepAliveEvery(this.keepAliveMs);
       this.resolve(streamReply(this.stream));
     }

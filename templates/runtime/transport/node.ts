@@ -125,10 +125,13 @@ function write(res: ServerResponse, reply: HttpReply): void {
   }
   res.writeHead(reply.status, reply.headers);
   res.flushHeaders();
-  reply.stream.attach(
-    (chunk) => res.write(chunk),
-    () => res.end(),
-  );
+  reply.stream.attach({
+    write: (chunk) => res.write(chunk),
+    finish: () => res.end(),
+    // What node holds for the socket beyond what the kernel took: grows only while the client does not read.
+    buffered: () => res.writableLength,
+    abort: () => res.destroy(),
+  });
   res.on("close", () => reply.stream.end());
 }
 
@@ -167,8 +170,10 @@ export async function serveHttp(
       resolve();
     });
   });
+  const warn = options.warn ?? warnOnStderr;
   const warning = bindWarning(host, options.allowedHosts ?? LOCALHOST);
-  if (warning !== undefined) (options.warn ?? warnOnStderr)(warning);
+  if (warning !== undefined) warn(warning);
+  for (const note of side.deploymentWarnings?.() ?? []) warn(note);
   const address = http.address();
   const port = typeof address === "object" && address ? address.port : options.port;
   return {

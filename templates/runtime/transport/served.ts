@@ -33,6 +33,8 @@ export interface ServedSide {
   openSession(): ServedSession;
   /** The `x-mcp-header` parameters of a tool, which HTTP requests mirror into `Mcp-Param-*` headers. */
   headerParameters(tool: string): readonly HeaderParameter[];
+  /** What a deployment of several instances should know at start (HTTP prints these as warnings). */
+  deploymentWarnings?(): readonly string[];
   /** Reports a failure no client should see the details of. */
   onError(error: unknown, where: string): void;
 }

@@ -1,33 +1,119 @@
 /**
  * The legacy sessions of one HTTP endpoint, by Mcp-Session-Id. A session
- * is opened by `initialize` and ends with DELETE (spec 2025-11-25:
- * Streamable HTTP, session management).
+ * is opened by a successful `initialize` and ends with DELETE (spec
+ * 2025-11-25: Streamable HTTP, session management), or when the server
+ * ends it: after it has been idle too long, or when it is the least
+ * recently used one and the cap is reached. A client whose session ended
+ * gets 404 and initializes again, as the spec asks of it.
  */
 import type { ServedSession, ServedSide } from "./served.js";
 
-/** The open sessions of one endpoint. */
+/** How many sessions are kept, and for how long without use. */
+export interface SessionLimits {
+  /** A session with no request and no open stream for this long ends (default 10 minutes). */
+  readonly idleMs: number;
+  /** The most sessions open at once; a new one ends the least recently used (default 10,000). */
+  readonly max: number;
+}
+
+/** The defaults of SessionLimits. */
+export const SESSION_DEFAULTS: SessionLimits = { idleMs: 10 * 60_000, max: 10_000 };
+
+interface Entry {
+  readonly session: ServedSession;
+  lastUsed: number;
+  /** Requests under way in the session (a session is never idle while one runs). */
+  busy: number;
+}
+
+/** The open sessions of one endpoint, least recently used first. */
 export class HttpSessions {
-  private readonly sessions = new Map<string, ServedSession>();
+  private readonly sessions = new Map<string, Entry>();
+  private lastSweep = 0;
 
-  constructor(private readonly side: ServedSide) {}
+  constructor(
+    private readonly side: ServedSide,
+    private readonly limits: SessionLimits = SESSION_DEFAULTS,
+    private readonly now: () => number = Date.now,
+  ) {}
 
-  /** Opens a session. */
-  open(): ServedSession {
-    const session = this.side.openSession();
-    this.sessions.set(session.id, session);
-    return session;
+  /** The number of open sessions. */
+  get size(): number {
+    return this.sessions.size;
   }
 
-  /** The session with this id, if it is open. */
+  /** A new session, not yet open: `admit` opens it once its `initialize` succeeded, `discard` drops it otherwise. */
+  create(): ServedSession {
+    return this.side.openSession();
+  }
+
+  /** Opens a session whose `initialize` succeeded; at the cap, the least recently used one ends first. */
+  admit(session: ServedSession): void {
+    this.sweep(true);
+    while (this.sessions.size >= this.limits.max) {
+      const oldest = this.sessions.keys().next().value;
+      if (oldest === undefined) break;
+      this.close(oldest);
+    }
+    this.sessions.set(session.id, { session, lastUsed: this.now(), busy: 0 });
+  }
+
+  /** The session with this id, if it is open; marks it used. */
   get(id: string): ServedSession | undefined {
-    return this.sessions.get(id);
+    this.sweep(false);
+    const entry = this.sessions.get(id);
+    if (!entry) return undefined;
+    this.touch(id, entry);
+    return entry.session;
+  }
+
+  /** Runs `work` as a request of session `id`: the session does not idle out while it runs. */
+  async using<T>(id: string, work: () => Promise<T>): Promise<T> {
+    const entry = this.sessions.get(id);
+    if (entry) entry.busy++;
+    try {
+      return await work();
+    } finally {
+      if (entry) {
+        entry.busy--;
+        if (this.sessions.get(id) === entry) this.touch(id, entry);
+      }
+    }
   }
 
   /** Closes a session; false when none has this id. */
   close(id: string): boolean {
-    const session = this.sessions.get(id);
-    if (!session) return false;
-    session.close();
+    const entry = this.sessions.get(id);
+    if (!entry) return false;
+    entry.session.close();
     return this.sessions.delete(id);
+  }
+
+  /** Closes every session (the server is stopping). */
+  closeAll(): void {
+    for (const id of [...this.sessions.keys()]) this.close(id);
+  }
+
+  private touch(id: string, entry: Entry): void {
+    entry.lastUsed = this.now();
+    // Re-inserting keeps the map in least-recently-used order.
+    this.sessions.delete(id);
+    this.sessions.set(id, entry);
+  }
+
+  /**
+   * Ends the sessions idle longer than the limit: no request under way,
+   * no standalone stream open. Runs as sessions are used, at most every
+   * quarter of the idle time (or now, when `force`), so no timer keeps
+   * the process alive.
+   */
+  private sweep(force: boolean): void {
+    const now = this.now();
+    if (!force && now - this.lastSweep < this.limits.idleMs / 4) return;
+    this.lastSweep = now;
+    for (const [id, entry] of this.sessions) {
+      if (now - entry.lastUsed < this.limits.idleMs) break; // the rest were used more recently
+      if (entry.busy === 0 && entry.session.standalone === undefined) this.close(id);
+    }
   }
 }

@@ -15,6 +15,9 @@
  * | `MCP_IDLE_TIMEOUT_MS`    | `idleTimeoutMs`    | 5000                        |
  * | `MCP_MAX_CONNECTIONS`    | `maxConnections`   | 1000                        |
  * | `MCP_MAX_BODY_BYTES`     | `maxBodyBytes`     | 4194304                     |
+ * | `MCP_SESSION_IDLE_MS`    | `sessionIdleMs`    | 600000                      |
+ * | `MCP_MAX_SESSIONS`       | `maxSessions`      | 10000                       |
+ * | `MCP_MAX_STREAM_BUFFER_BYTES` | `maxStreamBufferBytes` | 1048576        |
  */
 import { isIP } from "node:net";
 import { parseHostHeader, parseOrigin } from "./guards.js";
@@ -52,6 +55,9 @@ export function httpSettingsFromEnvironment(env: Env = process.env): ServeHttpOp
   set("idleTimeoutMs", integer(env, "MCP_IDLE_TIMEOUT_MS", 1, 3_600_000));
   set("maxConnections", integer(env, "MCP_MAX_CONNECTIONS", 1, 1_000_000));
   set("maxBodyBytes", integer(env, "MCP_MAX_BODY_BYTES", 1, 1 << 30));
+  set("sessionIdleMs", integer(env, "MCP_SESSION_IDLE_MS", 1000, 86_400_000));
+  set("maxSessions", integer(env, "MCP_MAX_SESSIONS", 1, 10_000_000));
+  set("maxStreamBufferBytes", integer(env, "MCP_MAX_STREAM_BUFFER_BYTES", 1024, 1 << 30));
   return settings;
 }
 

@@ -7,10 +7,15 @@
  * cancels a running request of either era, and ends a listen
  * subscription. A batch is served only in a 2025-03-26 session, and
  * answered with one array.
+ *
+ * A line longer than the limit is dropped as it arrives and answered with
+ * -32600. When the input ends (the client closed stdin, spec: stdio
+ * shutdown), listen subscriptions end, requests under way finish and
+ * their answers are written (within `drainMs`), then serveStdio resolves.
  */
 import type { Readable, Writable } from "node:stream";
 import { detectEra, missingEnvelope } from "../core/era.js";
-import { McpError } from "../core/errors.js";
+import { Codes, McpError } from "../core/errors.js";
 import type { Exchange } from "../core/exchange.js";
 import { allowsBatches, batchRefused, readFrame, splitBatch } from "../core/framing.js";
 import {
@@ -21,6 +26,7 @@ import {
   type JsonRpcMessage,
   type JsonRpcResponse,
 } from "../core/jsonrpc.js";
+import { MAX_MESSAGE_BYTES } from "../core/limits.js";
 import { readLines, writeLine } from "./lines.js";
 import type { ServedSession, ServedSide } from "./served.js";
 
@@ -28,6 +34,10 @@ import type { ServedSession, ServedSide } from "./served.js";
 export interface StdioOptions {
   readonly input?: Readable;
   readonly output?: Writable;
+  /** The longest line accepted, in bytes (default 4 MiB); a longer one is answered with -32600. */
+  readonly maxLineBytes?: number;
+  /** How long requests under way at the end of the input may take to finish (default 10 s); the rest are cancelled. */
+  readonly drainMs?: number;
 }
 
 /** Serves `side` (an McpServer) on stdio until the input ends. */
@@ -37,6 +47,10 @@ export function serveStdio(side: ServedSide, options: StdioOptions = {}): Promis
   const send = (message: unknown) => writeLine(output, message);
   const sink = { notify: send };
   const running = new Map<JsonRpcId, AbortController>();
+  /** Requests whose method is subscriptions/listen: they end with the input instead of being waited for. */
+  const listening = new Set<AbortController>();
+  /** Answers not written yet. */
+  const inFlight = new Set<Promise<void>>();
   let session: ServedSession | undefined;
 
   /** Serves one message; resolves with the response to write, if any. */
@@ -64,6 +78,8 @@ export function serveStdio(side: ServedSide, options: StdioOptions = {}): Promis
     const controller = new AbortController();
     const id = "id" in message ? (message.id as JsonRpcId) : undefined;
     if (id !== undefined) running.set(id, controller);
+    const listen = message.method === "subscriptions/listen";
+    if (listen) listening.add(controller);
     const exchange: Exchange = { sink, signal: controller.signal };
     try {
       const outcome =
@@ -74,6 +90,7 @@ export function serveStdio(side: ServedSide, options: StdioOptions = {}): Promis
       return controller.signal.aborted ? undefined : outcome.response;
     } finally {
       if (id !== undefined) running.delete(id);
+      if (listen) listening.delete(controller);
     }
   };
 
@@ -91,23 +108,62 @@ export function serveStdio(side: ServedSide, options: StdioOptions = {}): Promis
     return responses.length > 0 ? responses : undefined;
   };
 
-  const ended = readLines(input, (line) => {
-    const frame = readFrame(line);
-    const answer =
-      frame.kind === "invalid"
-        ? Promise.resolve(errorResponse(null, frame.error.toJSON()))
-        : frame.kind === "batch"
-          ? serveBatch(frame.items)
-          : serve(frame.message);
-    answer.then(
-      (response) => {
-        if (response !== undefined) send(response);
-      },
-      (error: unknown) => side.onError(error, "stdio transport"),
-    );
-  });
-  return ended.then(() => {
+  const maxLineBytes = options.maxLineBytes ?? MAX_MESSAGE_BYTES;
+  const ended = readLines(
+    input,
+    (line) => {
+      const frame = readFrame(line);
+      const answer =
+        frame.kind === "invalid"
+          ? Promise.resolve(errorResponse(null, frame.error.toJSON()))
+          : frame.kind === "batch"
+            ? serveBatch(frame.items)
+            : serve(frame.message);
+      const written = answer.then(
+        (response) => {
+          if (response !== undefined) send(response);
+        },
+        (error: unknown) => side.onError(error, "stdio transport"),
+      );
+      inFlight.add(written);
+      void written.finally(() => inFlight.delete(written));
+    },
+    {
+      maxLineBytes,
+      onTooLong: () =>
+        send(
+          errorResponse(
+            null,
+            new McpError(Codes.InvalidRequest, "Invalid Request", {
+              reason: `the line is longer than ${maxLineBytes} bytes, the most a message may have; it was dropped`,
+            }).toJSON(),
+          ),
+        ),
+    },
+  );
+  return ended.then(async () => {
+    for (const controller of listening) controller.abort();
+    await drain(inFlight, options.drainMs ?? 10_000);
     for (const controller of running.values()) controller.abort();
+    await drain(inFlight, 1000);
     session?.close();
+    // Resolves once what was written before has been handed to the output (or it failed).
+    const flushed = new Promise<void>((resolve) => output.write("", () => resolve()));
+    await drain(new Set([flushed]), 1000);
   });
+}
+
+/** Waits until `pending` is empty, or `ms` passed. */
+async function drain(pending: Set<Promise<void>>, ms: number): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (pending.size > 0) {
+    const left = deadline - Date.now();
+    if (left <= 0) return;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      Promise.allSettled([...pending]),
+      new Promise((resolve) => (timer = setTimeout(resolve, left))),
+    ]);
+    clearTimeout(timer);
+  }
 }
