@@ -43,7 +43,7 @@ export function fetchHandler(handler: McpHttpHandler): (request: Request) => Pro
           reply.stream.end();
         },
       },
-      { highWaterMark: 0, size: (chunk) => chunk.byteLength },
+      { highWaterMark: 0, size: (chunk?: Uint8Array) => chunk?.byteLength ?? 0 },
     );
     return new Response(stream, { status: reply.status, headers: reply.headers });
   };
