@@ -79,7 +79,15 @@ function start(
   return child;
 }
 function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  if (child.exitCode !== null || child.signalCode !== null) {
+    // The process group may outlive npm (an orphaned server): end what is left of it.
+    try {
+      process.kill(-child.pid!, "SIGKILL");
+    } catch {
+      // nothing left
+    }
+    return Promise.resolve();
+  }
   return new Promise((resolve) => {
     child.once("exit", () => resolve());
     process.kill(-child.pid!, "SIGTERM");
@@ -177,6 +185,11 @@ describe("out of the box: scaffold, npm install, npm test, build, start over HTT
         expect(protocol.parseResponse(reply.body, "server/discover")).toMatchObject({ ok: true });
         const listed = await post(`http://127.0.0.1:${port}/mcp`, request("tools/list"));
         expect(listed.body).toHaveProperty(["result", "tools", 0]); // at least one tool
+        // SIGTERM to npm alone reaches the server (no shell layer in between): it stops, exits 0, and leaves no orphan.
+        const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
+        process.kill(child.pid!, "SIGTERM");
+        expect(await exited).toBe(0);
+        await expect(post(`http://127.0.0.1:${port}/mcp`, request("tools/list"))).rejects.toThrow();
       } finally {
         await stop(child);
       }

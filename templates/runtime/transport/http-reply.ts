@@ -15,6 +15,14 @@ export interface HttpRequest {
   readonly body: string;
   /** Aborted when the client goes away. */
   readonly signal: AbortSignal;
+  /** Filled by the core with what an access log may show of the request (never its arguments). */
+  readonly note?: AccessNote;
+}
+
+/** What an access log may show of a request: its JSON-RPC method and the tool or prompt it names. */
+export interface AccessNote {
+  method?: string;
+  name?: string;
 }
 
 /** What the core answers: a complete body, or an event stream. */

@@ -31,6 +31,7 @@ import {
   errorReply,
   jsonReply,
   streamReply,
+  type AccessNote,
   type HttpReply,
   type HttpRequest,
 } from "./http-reply.js";
@@ -73,6 +74,13 @@ export interface HttpOptions {
    * and the stream is closed.
    */
   readonly maxStreamBufferBytes?: number;
+  /**
+   * The path of the health endpoint for load balancers (default
+   * `/health`; null for none): GET answers 200 `{"status":"ok"}`, or 503
+   * `{"status":"stopping"}` once the server is shutting down. It is
+   * answered before the Host check, since a balancer probes by address.
+   */
+  readonly healthPath?: string | null;
 }
 
 /** Where the notifications of a legacy notification go when the session has no standalone stream. */
@@ -86,6 +94,10 @@ export class McpHttpHandler {
   private readonly keepAliveMs: number;
   private readonly streamBuffer: number;
   private readonly sessions: HttpSessions;
+  private readonly healthPath: string | null;
+  private stopping = false;
+  /** How to end each long-lived stream open now (listen subscriptions, legacy GET streams). */
+  private readonly longLived = new Set<() => void>();
 
   constructor(
     readonly side: ServedSide,
@@ -101,6 +113,7 @@ export class McpHttpHandler {
       ...(options.guards ?? []),
     ];
     this.streamBuffer = options.maxStreamBufferBytes ?? STREAM_BUFFER_DEFAULT;
+    this.healthPath = options.healthPath === undefined ? "/health" : options.healthPath;
     this.sessions = new HttpSessions(side, {
       idleMs: options.sessionIdleMs ?? SESSION_DEFAULTS.idleMs,
       max: options.maxSessions ?? SESSION_DEFAULTS.max,
@@ -112,8 +125,30 @@ export class McpHttpHandler {
     return this.sessions.size;
   }
 
+  /** Whether `stop` was called. */
+  get isStopping(): boolean {
+    return this.stopping;
+  }
+
+  /**
+   * Starts shutting down: the health endpoint answers 503, new requests
+   * get 503, and open listen subscriptions and legacy GET streams end.
+   * Requests under way go on; the adapter waits for them (node.ts).
+   */
+  stop(): void {
+    this.stopping = true;
+    for (const end of [...this.longLived]) end();
+  }
+
   /** Answers one HTTP request. Never throws: every failure is an HTTP status with a JSON-RPC error body. */
   async handle(request: HttpRequest): Promise<HttpReply> {
+    if (request.path === this.healthPath) return this.health(request);
+    if (this.stopping)
+      return errorReply(
+        503,
+        null,
+        new McpError(-32000, "Service Unavailable: the server is shutting down"),
+      );
     try {
       for (const guard of this.guards) {
         const checked = guard(request);
@@ -130,12 +165,20 @@ export class McpHttpHandler {
     }
   }
 
+  /** GET on the health path: 200 while serving, 503 once stopping. */
+  private health(request: HttpRequest): HttpReply {
+    if (request.method !== "GET" && request.method !== "HEAD")
+      return emptyReply(405, { allow: "GET, HEAD" });
+    return jsonReply(this.stopping ? 503 : 200, { status: this.stopping ? "stopping" : "ok" });
+  }
+
   /** POST: framing, era, handler. */
   private async post(request: HttpRequest): Promise<HttpReply> {
     const frame = readFrame(request.body);
     if (frame.kind === "invalid") return this.refuse(null, frame.error);
     if (frame.kind === "batch") return this.batch(frame.items, request);
     const message = frame.message;
+    if (request.note) noteOf(message, request.note);
     const verdict = detectEra(message, {
       declaredVersion: request.header(HEADERS.protocolVersion),
       servesLegacy: this.side.servesLegacy,
@@ -152,11 +195,10 @@ export class McpHttpHandler {
       (tool) => this.side.headerParameters(tool),
     );
     if (mismatch) return this.refuse(message.id, mismatch);
-    const reply = new LazyReply(
-      message.method === "subscriptions/listen" ? this.keepAliveMs : undefined,
-      this.streamBuffer,
-    );
-    this.side.serve(message, { sink: reply, signal: request.signal }).then(
+    const listen = message.method === "subscriptions/listen";
+    const reply = new LazyReply(listen ? this.keepAliveMs : undefined, this.streamBuffer);
+    const signal = listen ? this.endedAtStop(request.signal) : request.signal;
+    this.side.serve(message, { sink: reply, signal }).then(
       (outcome) => reply.finish(outcome, statusOf("modern", outcome)),
       (error: unknown) => {
         this.side.onError(error, "HTTP transport");
@@ -298,7 +340,7 @@ export class McpHttpHandler {
     const stream = new EventStream(this.streamBuffer);
     stream.keepAliveEvery(this.keepAliveMs);
     session.standalone = stream;
-    request.signal.addEventListener(
+    this.endedAtStop(request.signal).addEventListener(
       "abort",
       () => {
         if (session.standalone === stream) delete session.standalone;
@@ -310,6 +352,18 @@ export class McpHttpHandler {
     return streamReply(stream, { [HEADERS.sessionId]: session.id });
   }
 
+  /** A signal aborted when `signal` is, or when the server stops: for streams that would otherwise never end. */
+  private endedAtStop(signal: AbortSignal): AbortSignal {
+    const controller = new AbortController();
+    const end = () => controller.abort();
+    this.longLived.add(end);
+    const forget = () => this.longLived.delete(end);
+    controller.signal.addEventListener("abort", forget, { once: true });
+    if (signal.aborted) end();
+    else signal.addEventListener("abort", end, { once: true });
+    return controller.signal;
+  }
+
   /** DELETE: ends a legacy session. */
   private endSession(request: HttpRequest): HttpReply {
     const id = request.header(HEADERS.sessionId);
@@ -318,4 +372,15 @@ export class McpHttpHandler {
       ? emptyReply(200)
       : errorReply(404, null, new McpError(Codes.InvalidRequest, "Session not found"));
   }
+}
+
+/** What the access log shows of a message: its method, and the tool or prompt it names (never arguments). */
+function noteOf(message: JsonRpcMessage, note: AccessNote): void {
+  if (typeof message.method === "string") note.method = message.method;
+  const name = (message.params as { name?: unknown } | undefined)?.name;
+  if (
+    typeof name === "string" &&
+    (message.method === "tools/call" || message.method === "prompts/get")
+  )
+    note.name = name;
 }

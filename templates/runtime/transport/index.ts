@@ -18,17 +18,19 @@ export {
   type Guard,
   type HostAndPort,
 } from "./guards.js";
-export type { HttpReply, HttpRequest } from "./http-reply.js";
+export type { AccessNote, HttpReply, HttpRequest } from "./http-reply.js";
 export { McpHttpHandler, type HttpOptions } from "./http.js";
 export { fetchHandler } from "./fetch.js";
 export {
   HTTP_DEFAULTS,
   nodeListener,
+  type AccessEntry,
   serveHttp,
   type RunningHttpServer,
   type ServeHttpOptions,
 } from "./node.js";
 export { httpSettingsFromEnvironment, SettingError } from "./settings.js";
+export { stopOnSignals, type Stoppable } from "./signals.js";
 export type { ServedSession, ServedSide } from "./served.js";
 export { refusalStatus, statusOf } from "./status.js";
 export { serveStdio, type StdioOptions } from "./stdio.js";

@@ -10,7 +10,7 @@ import type { Socket } from "node:net";
 import { Codes, McpError } from "../core/errors.js";
 import { errorResponse } from "../core/jsonrpc.js";
 import { isLoopback, LOCALHOST } from "./guards.js";
-import type { HttpReply } from "./http-reply.js";
+import type { AccessNote, HttpReply } from "./http-reply.js";
 import { McpHttpHandler, type HttpOptions } from "./http.js";
 import type { ServedSide } from "./served.js";
 
@@ -35,6 +35,30 @@ export interface ServeHttpOptions extends HttpOptions {
   readonly maxConnections?: number;
   /** Where warnings go (default: a line on stderr). */
   readonly warn?: (message: string) => void;
+  /** How long `shutdown` lets requests under way finish (default 10 s). */
+  readonly shutdownTimeoutMs?: number;
+  /**
+   * An access log: `true` writes one JSON line per request on stderr
+   * (time, HTTP method, JSON-RPC method, tool or prompt name, status,
+   * duration); a function receives each entry instead. Never arguments,
+   * bodies or headers (tokens stay out). Off by default.
+   */
+  readonly accessLog?: boolean | ((entry: AccessEntry) => void);
+}
+
+/** One line of the access log. */
+export interface AccessEntry {
+  /** When the response ended (ISO 8601). */
+  readonly time: string;
+  /** The HTTP method. */
+  readonly http: string;
+  /** The JSON-RPC method, when the body was one message. */
+  readonly method?: string;
+  /** The tool (tools/call) or prompt (prompts/get) it named. */
+  readonly name?: string;
+  readonly status: number;
+  /** From the request's arrival to the end of its response (an event stream's end), in milliseconds. */
+  readonly durationMs: number;
 }
 
 /** The defaults of ServeHttpOptions. */
@@ -45,6 +69,7 @@ export const HTTP_DEFAULTS = {
   requestTimeoutMs: 30_000,
   idleTimeoutMs: 5_000,
   maxConnections: 1000,
+  shutdownTimeoutMs: 10_000,
 } as const;
 
 /** A running HTTP server. */
@@ -54,13 +79,40 @@ export interface RunningHttpServer {
   readonly http: Server;
   /** Closes the server and every connection at once. */
   readonly close: () => Promise<void>;
+  /**
+   * Stops gracefully: no new connections, the health endpoint and new
+   * requests answer 503, listen and GET streams end, requests under way
+   * finish within `deadlineMs` (default `shutdownTimeoutMs`), then every
+   * connection closes. Resolves true when none had to be cut.
+   */
+  readonly shutdown: (deadlineMs?: number) => Promise<boolean>;
 }
 
 /** A node:http request listener over the core. */
 export function nodeListener(
   handler: McpHttpHandler,
+  options: { readonly accessLog?: ServeHttpOptions["accessLog"] } = {},
 ): (req: IncomingMessage, res: ServerResponse) => void {
+  const log =
+    options.accessLog === true
+      ? (entry: AccessEntry) => process.stderr.write(`${JSON.stringify(entry)}\n`)
+      : options.accessLog || undefined;
   return (req, res) => {
+    const note: AccessNote | undefined = log ? {} : undefined;
+    if (log && note) {
+      const started = performance.now();
+      res.once("close", () =>
+        log({
+          time: new Date().toISOString(),
+          http: req.method ?? "",
+          ...note,
+          status: res.statusCode,
+          durationMs: Math.round((performance.now() - started) * 10) / 10,
+        }),
+      );
+    }
+    // While stopping, no connection is kept for another request.
+    if (handler.isStopping) res.shouldKeepAlive = false;
     const controller = new AbortController();
     res.on("close", () => {
       if (!res.writableFinished) controller.abort();
@@ -104,6 +156,7 @@ export function nodeListener(
           header,
           body: Buffer.concat(chunks).toString("utf8"),
           signal: controller.signal,
+          note,
         })
         .then((reply) => write(res, reply));
     });
@@ -147,7 +200,7 @@ export async function serveHttp(
     requestTimeout,
   );
   const connections = new ConnectionCap(options.maxConnections ?? HTTP_DEFAULTS.maxConnections);
-  const listener = nodeListener(handler);
+  const listener = nodeListener(handler, { accessLog: options.accessLog });
   const http = createServer(
     {
       headersTimeout,
@@ -184,6 +237,23 @@ export async function serveHttp(
         http.close(() => resolve());
         http.closeAllConnections();
       }),
+    shutdown: async (deadlineMs = options.shutdownTimeoutMs ?? HTTP_DEFAULTS.shutdownTimeoutMs) => {
+      handler.stop();
+      const closed = new Promise<void>((resolve) => http.close(() => resolve()));
+      // Connections between requests close at once; the others once their response ends.
+      const sweep = setInterval(() => http.closeIdleConnections(), 50);
+      http.closeIdleConnections();
+      let timer: NodeJS.Timeout | undefined;
+      const finished = await Promise.race([
+        closed.then(() => true),
+        new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), deadlineMs))),
+      ]);
+      clearTimeout(timer);
+      clearInterval(sweep);
+      http.closeAllConnections();
+      await closed;
+      return finished;
+    },
   };
 }
 

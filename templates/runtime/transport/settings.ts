@@ -18,6 +18,8 @@
  * | `MCP_SESSION_IDLE_MS`    | `sessionIdleMs`    | 600000                      |
  * | `MCP_MAX_SESSIONS`       | `maxSessions`      | 10000                       |
  * | `MCP_MAX_STREAM_BUFFER_BYTES` | `maxStreamBufferBytes` | 1048576        |
+ * | `MCP_SHUTDOWN_TIMEOUT_MS` | `shutdownTimeoutMs` | 10000                     |
+ * | `MCP_ACCESS_LOG`         | `accessLog`        | off (`1`, `true` or `on`)   |
  */
 import { isIP } from "node:net";
 import { parseHostHeader, parseOrigin } from "./guards.js";
@@ -58,6 +60,8 @@ export function httpSettingsFromEnvironment(env: Env = process.env): ServeHttpOp
   set("sessionIdleMs", integer(env, "MCP_SESSION_IDLE_MS", 1000, 86_400_000));
   set("maxSessions", integer(env, "MCP_MAX_SESSIONS", 1, 10_000_000));
   set("maxStreamBufferBytes", integer(env, "MCP_MAX_STREAM_BUFFER_BYTES", 1024, 1 << 30));
+  set("shutdownTimeoutMs", integer(env, "MCP_SHUTDOWN_TIMEOUT_MS", 0, 3_600_000));
+  set("accessLog", flag(env, "MCP_ACCESS_LOG"));
   return settings;
 }
 
@@ -77,6 +81,18 @@ export function integer(env: Env, name: string, min: number, max: number): numbe
       `${name} must be a whole number from ${min} to ${max}, not ${JSON.stringify(value)}`,
     );
   return number;
+}
+
+/** A yes/no setting: 1, true, on / 0, false, off. */
+function flag(env: Env, name: string): boolean | undefined {
+  const value = text(env, name)?.toLowerCase();
+  if (value === undefined) return undefined;
+  if (["1", "true", "on", "yes"].includes(value)) return true;
+  if (["0", "false", "off", "no"].includes(value)) return false;
+  throw new SettingError(
+    name,
+    `${name} must be 1, true or on (or 0, false, off), not ${JSON.stringify(value)}`,
+  );
 }
 
 /** A host name or IP address without a port, as ALLOWED_HOSTS lists them. */
