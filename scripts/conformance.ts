@@ -14,7 +14,7 @@
  *                       port accepts connections, stop the whole group afterwards
  *   --start-timeout MS  how long to wait for the started server's port (default 60000)
  *   --scenario NAME     run one scenario of the set (at REV's wire) instead of the whole set
- *   --out DIR           results folder, new or empty (default: a fresh temporary folder)
+ *   --out DIR           results folder, new or empty (default: a fresh temporary folder, removed when all checks pass)
  *   --timeout MS        per-scenario timeout passed to the suite (its default is 30000)
  *   --json              print the summary as JSON instead of text
  *
@@ -964,7 +964,18 @@ export async function main(
   };
   writeFileSync(join(out, "summary.json"), `${JSON.stringify(report, null, 2)}\n`);
   console.log(options.json ? JSON.stringify(report, null, 2) : formatReport(report).join("\n"));
+  removeTemporaryResults(out, options.out, report.ok);
   return report.ok ? 0 : 1;
+}
+
+/**
+ * A passing run's results in a temporary folder are removed, so that CI and repeated runs leave
+ * nothing behind; a failing run keeps them for its logs, and --out always keeps them.
+ */
+function removeTemporaryResults(out: string, requested: string | undefined, ok: boolean): void {
+  if (requested !== undefined || !ok) return;
+  rmSync(out, { recursive: true, force: true });
+  note(`all checks passed; results removed (keep them with --out <dir>)`);
 }
 
 function note(message: string): void {
