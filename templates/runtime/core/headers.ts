@@ -49,8 +49,10 @@ export interface HeaderParameter {
 /**
  * The `x-mcp-header` annotations of a tool's inputSchema, checked against
  * the spec's constraints (token syntax, case-insensitively unique, only on
- * string, integer and boolean parameters reachable through `properties`).
- * Throws an Error naming the tool and the problem.
+ * string, integer and boolean parameters reachable through a chain of
+ * `properties` alone: an annotation under `items`, a composition or
+ * conditional keyword, or `$defs` makes the tool invalid). Throws an Error
+ * naming the tool and the problem.
  */
 export function headerParametersOf(tool: {
   readonly name: string;
@@ -78,7 +80,77 @@ export function headerParametersOf(tool: {
       for (const [key, child] of Object.entries(properties)) walk(child, [...path, key]);
   };
   walk(tool.inputSchema, []);
+  const misplaced = misplacedAnnotation(tool.inputSchema, true);
+  if (misplaced !== undefined)
+    throw new Error(
+      `tool ${tool.name}: x-mcp-header at ${misplaced || "the schema root"} is not on a chain of properties from the root`,
+    );
   return found;
+}
+
+/** Keywords whose value is a subschema, an array of them, or a map of them (JSON Schema 2020-12 and draft-07). */
+const SUBSCHEMA_KEYWORDS: Readonly<Record<string, "one" | "array" | "map">> = {
+  additionalProperties: "one",
+  unevaluatedProperties: "one",
+  propertyNames: "one",
+  items: "one",
+  additionalItems: "one",
+  unevaluatedItems: "one",
+  contains: "one",
+  not: "one",
+  if: "one",
+  then: "one",
+  else: "one",
+  prefixItems: "array",
+  allOf: "array",
+  anyOf: "array",
+  oneOf: "array",
+  patternProperties: "map",
+  dependentSchemas: "map",
+  $defs: "map",
+  definitions: "map",
+};
+
+/**
+ * Where the first `x-mcp-header` off a properties chain is (a JSON pointer
+ * into the schema; "" for the root), or undefined when there is none.
+ * `onChain` says whether `schema` is reached through `properties` alone.
+ */
+function misplacedAnnotation(schema: unknown, onChain: boolean, at = ""): string | undefined {
+  if (!isJsonObject(schema)) return undefined;
+  if ((!onChain || at === "") && schema["x-mcp-header"] !== undefined) return at;
+  if (isJsonObject(schema.properties))
+    for (const [key, child] of Object.entries(schema.properties)) {
+      const found = misplacedAnnotation(child, onChain, `${at}/properties/${pointerSegment(key)}`);
+      if (found !== undefined) return found;
+    }
+  for (const [keyword, shape] of Object.entries(SUBSCHEMA_KEYWORDS)) {
+    const value = schema[keyword];
+    const children: Array<[string, unknown]> =
+      shape === "one"
+        ? [["", value]]
+        : shape === "array"
+          ? Array.isArray(value)
+            ? value.map((child, i) => [`/${i}`, child])
+            : isJsonObject(value)
+              ? [["", value]] // draft-07 `items` may be an array; a lone schema is walked too
+              : []
+          : isJsonObject(value)
+            ? Object.entries(value).map(([key, child]) => [`/${pointerSegment(key)}`, child])
+            : [];
+    for (const [suffix, child] of children) {
+      const nested = Array.isArray(child)
+        ? child.map((c, i) => misplacedAnnotation(c, false, `${at}/${keyword}${suffix}/${i}`))
+        : [misplacedAnnotation(child, false, `${at}/${keyword}${suffix}`)];
+      const found = nested.find((f) => f !== undefined);
+      if (found !== undefined) return found;
+    }
+  }
+  return undefined;
+}
+
+function pointerSegment(key: string): string {
+  return key.replace(/~/g, "~0").replace(/\//g, "~1");
 }
 
 /**

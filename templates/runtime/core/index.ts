@@ -5,6 +5,12 @@
  * whether it runs in a server or a client.
  */
 export {
+  ChannelError,
+  type ChannelFailure,
+  type ChannelRequestOptions,
+  type ClientChannel,
+} from "./channel.js";
+export {
   Codes,
   McpError,
   RemoteError,

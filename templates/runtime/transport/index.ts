@@ -1,10 +1,12 @@
 /**
- * Transports: Streamable HTTP (a Fetch-style core with guards, adapted to
- * node:http and to Request/Response), and stdio as a server (serveStdio)
- * and as a client that starts the server (connectStdio). The only part of the
- * runtime that knows HTTP, and the only place where a protocol outcome
- * becomes an HTTP status. It depends on core/ alone: the side it serves
- * is anything shaped like ServedSide (an McpServer).
+ * Transports: Streamable HTTP for servers (a Fetch-style core with guards,
+ * adapted to node:http and to Request/Response) and for clients
+ * (connectHttp, over node:http or any fetch), and stdio as a server
+ * (serveStdio) and as a client that starts the server (connectStdio, and
+ * spawnStdio as a client's channel). The only part of the runtime that
+ * knows HTTP, and the only place where a protocol outcome becomes an HTTP
+ * status. It depends on core/ alone: the side it serves is anything shaped
+ * like ServedSide (an McpServer); a client's channel is a ClientChannel.
  */
 export { EventStream, STREAM_BUFFER_DEFAULT, type StreamWire } from "./event-stream.js";
 export { HttpSessions, SESSION_DEFAULTS, type SessionLimits } from "./sessions.js";
@@ -40,3 +42,24 @@ export {
   type StdioClientOptions,
   type StdioConnection,
 } from "./stdio-client.js";
+export {
+  connectHttp,
+  HttpClientChannel,
+  type HttpAuth,
+  type HttpClientOptions,
+} from "./http-client.js";
+export {
+  fetchWire,
+  nodeWire,
+  type HttpWire,
+  type NodeWireOptions,
+  type WireReply,
+  type WireRequest,
+} from "./http-wire.js";
+export { readEvents, type SseEvent, type SseResumption } from "./sse-reader.js";
+export {
+  parseCommandLine,
+  spawnStdio,
+  StdioClientChannel,
+  type StdioChannelOptions,
+} from "./stdio-channel.js";

@@ -1,0 +1,435 @@
+/**
+ * Streamable HTTP, the client half (spec: Streamable HTTP). Every message
+ * is a POST to the MCP endpoint, answered with a JSON body or an event
+ * stream that carries the request's notifications before its response.
+ *
+ * - Modern requests (2026-07-28, the `_meta` envelope) carry the Mcp-*
+ *   headers their body calls for (core/headers): MCP-Protocol-Version,
+ *   Mcp-Method, Mcp-Name and the tool's `Mcp-Param-*`.
+ * - Legacy sessions (2025-11-25 and earlier) carry Mcp-Session-Id and the
+ *   negotiated MCP-Protocol-Version, open the standalone GET stream on which
+ *   the server sends requests of its own, and resume an event stream that
+ *   ends before its response: after the `retry` the stream asked for, a GET
+ *   with Last-Event-ID (2025-11-25: resumability and redelivery).
+ * - An auth hook adds credentials to every request and, when the server
+ *   refuses one with 401 or 403, may renew them for one more try.
+ *
+ * What the replies mean is the client's business: this file hands back the
+ * JSON-RPC response whatever the HTTP status, and a ChannelError with the
+ * status and body when there is none.
+ */
+import { ChannelError, type ChannelRequestOptions, type ClientChannel } from "../core/channel.js";
+import { claimsModern } from "../core/era.js";
+import { type HeaderParameter, HEADERS, requestHeaders } from "../core/headers.js";
+import { isJsonObject, type JsonRpcId, type JsonRpcMessage } from "../core/jsonrpc.js";
+import { nodeWire, type HttpWire, type WireReply } from "./http-wire.js";
+import { readEvents, type SseResumption } from "./sse-reader.js";
+
+/**
+ * Credentials for the requests of one client (an OAuth token provider, an
+ * API key). `headers` is asked before every request; when the server
+ * refuses a request with 401 or 403, `refused` decides whether to send it
+ * once more with fresh headers.
+ */
+export interface HttpAuth {
+  /** Headers that carry the credentials (e.g. `authorization`), by lower-case name. */
+  headers(url: URL): Readonly<Record<string, string>> | Promise<Readonly<Record<string, string>>>;
+  /**
+   * The server refused a request (its status and headers, such as
+   * WWW-Authenticate). Resolve true once new credentials are in place to
+   * retry the request once; false to fail it.
+   */
+  refused(refusal: {
+    readonly url: URL;
+    readonly status: number;
+    readonly headers: Readonly<Record<string, string>>;
+  }): boolean | Promise<boolean>;
+}
+
+/** How the HTTP client transport is set up. */
+export interface HttpClientOptions {
+  /** How requests go on the wire (default: node:http with keep-alive; `fetchWire()` for any fetch). */
+  readonly wire?: HttpWire;
+  /** Headers sent with every request (lower-case names). */
+  readonly headers?: Readonly<Record<string, string>>;
+  readonly auth?: HttpAuth;
+  /** How often a legacy event stream is resumed before a request fails (default 3). */
+  readonly maxReconnects?: number;
+  /** The wait before a reconnection when the stream named none with `retry` (default 1000 ms). */
+  readonly reconnectDelayMs?: number;
+  /** Problems that fail no request (an unreadable event, a notification that could not be delivered). */
+  readonly onWarning?: (message: string) => void;
+}
+
+const ACCEPT = "application/json, text/event-stream";
+
+/** Connects to the MCP endpoint at `url` (nothing is sent until the first request). */
+export function connectHttp(url: string | URL, options: HttpClientOptions = {}): HttpClientChannel {
+  return new HttpClientChannel(new URL(url), options);
+}
+
+/** A client's Streamable HTTP connection to one MCP endpoint. */
+export class HttpClientChannel implements ClientChannel {
+  readonly streamPerRequest = true;
+  readonly mirrorsHeaders = true;
+  onMessage?: (message: JsonRpcMessage) => void;
+
+  private readonly wire: HttpWire;
+  /** Legacy era: the negotiated version, once the session has begun. */
+  private sessionVersion?: string;
+  private sessionId?: string;
+  private standalone?: AbortController;
+  private closed = false;
+  /** Requests whose response may arrive on another stream (a resumed or the standalone one). */
+  private readonly elsewhere = new Map<JsonRpcId, (response: JsonRpcMessage) => void>();
+
+  constructor(
+    readonly url: URL,
+    private readonly options: HttpClientOptions = {},
+  ) {
+    this.wire = options.wire ?? nodeWire();
+  }
+
+  /** The legacy session's id (Mcp-Session-Id), once the server gave one. */
+  get session(): string | undefined {
+    return this.sessionId;
+  }
+
+  async request(
+    message: JsonRpcMessage,
+    options: ChannelRequestOptions = {},
+  ): Promise<JsonRpcMessage> {
+    if (this.closed) throw new ChannelError(`the connection to ${this.url.href} is closed`);
+    const reply = await this.exchange(
+      "POST",
+      this.headersFor(message, options.headerParameters),
+      JSON.stringify(message),
+      options.signal,
+    );
+    if (message.method === "initialize" && reply.headers[HEADERS.sessionId])
+      this.sessionId = reply.headers[HEADERS.sessionId];
+    return this.responseOf(reply, message, options);
+  }
+
+  async send(message: JsonRpcMessage): Promise<void> {
+    if (this.closed) throw new ChannelError(`the connection to ${this.url.href} is closed`);
+    const reply = await this.exchange("POST", this.headersFor(message), JSON.stringify(message));
+    const text = await reply.text();
+    if (reply.status >= 300)
+      throw new ChannelError(
+        `${describe(message)} was refused with HTTP ${reply.status}`,
+        failure(reply, text),
+      );
+  }
+
+  beginSession(protocolVersion: string): Promise<void> {
+    this.sessionVersion = protocolVersion;
+    void this.keepStandaloneStream();
+    return Promise.resolve();
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.standalone?.abort();
+    if (this.sessionId === undefined) return;
+    try {
+      // Bounded: a server that never answers must not keep the client from closing.
+      const reply = await this.exchange(
+        "DELETE",
+        this.sessionHeaders(),
+        undefined,
+        AbortSignal.timeout(2000),
+      );
+      reply.cancel();
+    } catch {
+      // The session ends with the server either way.
+    }
+  }
+
+  /** The headers of a message: the modern Mcp-* set, or the legacy session's. */
+  private headersFor(
+    message: JsonRpcMessage,
+    headerParameters?: readonly HeaderParameter[],
+  ): Record<string, string> {
+    const base = { "content-type": "application/json", accept: ACCEPT };
+    return claimsModern(message)
+      ? { ...base, ...requestHeaders(message, headerParameters) }
+      : { ...base, ...this.sessionHeaders() };
+  }
+
+  private sessionHeaders(): Record<string, string> {
+    const headers: Record<string, string> = {};
+    if (this.sessionVersion !== undefined) headers[HEADERS.protocolVersion] = this.sessionVersion;
+    if (this.sessionId !== undefined) headers[HEADERS.sessionId] = this.sessionId;
+    return headers;
+  }
+
+  /** One HTTP exchange, with the auth hook's credentials and its one retry after 401 or 403. */
+  private async exchange(
+    method: "POST" | "GET" | "DELETE",
+    headers: Record<string, string>,
+    body: string | undefined,
+    signal?: AbortSignal,
+  ): Promise<WireReply> {
+    const { auth } = this.options;
+    const send = async () =>
+      this.wire({
+        url: this.url,
+        method,
+        headers: {
+          ...this.options.headers,
+          ...(auth ? await auth.headers(this.url) : {}),
+          ...headers,
+        },
+        ...(body === undefined ? {} : { body }),
+        ...(signal ? { signal } : {}),
+      });
+    const reply = await send();
+    if (!auth || (reply.status !== 401 && reply.status !== 403)) return reply;
+    const retry = await auth.refused({
+      url: this.url,
+      status: reply.status,
+      headers: reply.headers,
+    });
+    if (!retry) return reply;
+    reply.cancel();
+    return send();
+  }
+
+  /** The response in a reply: its JSON body, or the answer on its event stream (resumed if need be). */
+  private async responseOf(
+    reply: WireReply,
+    message: JsonRpcMessage,
+    options: ChannelRequestOptions,
+  ): Promise<JsonRpcMessage> {
+    const type = reply.headers["content-type"] ?? "";
+    if (reply.status < 300 && type.startsWith("text/event-stream")) {
+      const resumption: SseResumption = {};
+      const answer = await this.readStream(reply, message.id as JsonRpcId, options, resumption);
+      if (answer) return answer;
+      options.signal?.throwIfAborted();
+      if (this.sessionVersion !== undefined && resumption.lastEventId !== undefined)
+        return this.resume(message, options, resumption);
+      throw new ChannelError(`the event stream ended before the response to ${describe(message)}`, {
+        status: reply.status,
+      });
+    }
+    const text = await reply.text();
+    const parsed = parseJson(text);
+    if (
+      isJsonObject(parsed) &&
+      parsed.method === undefined &&
+      ("result" in parsed || "error" in parsed)
+    )
+      return parsed;
+    throw new ChannelError(
+      `${describe(message)} got HTTP ${reply.status} without a JSON-RPC response`,
+      failure(reply, text),
+    );
+  }
+
+  /**
+   * Reads an event stream, delivering what it carries, and resolves with
+   * the response to `id` as soon as it arrives (the rest of the stream is
+   * still read and delivered), or undefined when the stream ends without it.
+   */
+  private readStream(
+    reply: WireReply,
+    id: JsonRpcId | undefined,
+    options: ChannelRequestOptions,
+    resumption: SseResumption,
+    cancelOnAnswer = false,
+  ): Promise<JsonRpcMessage | undefined> {
+    return new Promise((resolve, reject) => {
+      let answered = false;
+      const deliver = (message: JsonRpcMessage) => {
+        if (message.method !== undefined) {
+          const notification = !("id" in message);
+          if (notification && options.onNotification) options.onNotification(message);
+          else this.onMessage?.(message);
+        } else if (!answered && id !== undefined && message.id === id) {
+          answered = true;
+          resolve(message);
+          if (cancelOnAnswer) reply.cancel();
+        } else this.answerElsewhere(message);
+      };
+      void (async () => {
+        try {
+          for await (const event of readEvents(reply.body, resumption)) {
+            if (event.data === "") continue; // a priming or keep-alive event
+            const parsed = parseJson(event.data);
+            if (isJsonObject(parsed)) deliver(parsed);
+            else
+              this.warn(`an event of the stream from ${this.url.href} is not a JSON-RPC message`);
+          }
+        } catch {
+          if (!answered && options.signal?.aborted) return reject(options.signal.reason as Error);
+          // A stream cut off mid-way is resumed like one that ended (legacy era) or fails the request.
+        }
+        if (!answered) resolve(undefined);
+      })();
+    });
+  }
+
+  /**
+   * Resumes the stream of a request that ended before its response (legacy
+   * era): waits the `retry` the stream asked for, then GETs the endpoint
+   * with Last-Event-ID; the response may arrive there or on any other
+   * stream of the session.
+   */
+  private async resume(
+    message: JsonRpcMessage,
+    options: ChannelRequestOptions,
+    resumption: SseResumption,
+  ): Promise<JsonRpcMessage> {
+    const id = message.id as JsonRpcId;
+    let settle!: (response: JsonRpcMessage) => void;
+    const arrived = new Promise<JsonRpcMessage>((resolve) => (settle = resolve));
+    this.elsewhere.set(id, settle);
+    try {
+      const attempts = this.options.maxReconnects ?? 3;
+      for (let attempt = 0; attempt < attempts; attempt++) {
+        const waited = await Promise.race([
+          delay(resumption.retryMs ?? this.options.reconnectDelayMs ?? 1000, options.signal).then(
+            () => undefined,
+          ),
+          arrived,
+        ]);
+        if (waited) return waited;
+        const reply = await this.exchange(
+          "GET",
+          {
+            accept: "text/event-stream",
+            ...this.sessionHeaders(),
+            ...(resumption.lastEventId !== undefined
+              ? { "last-event-id": resumption.lastEventId }
+              : {}),
+          },
+          undefined,
+          options.signal,
+        );
+        if (
+          reply.status !== 200 ||
+          !(reply.headers["content-type"] ?? "").startsWith("text/event-stream")
+        ) {
+          const text = await reply.text();
+          throw new ChannelError(
+            `cannot resume the stream of ${describe(message)}: the GET got HTTP ${reply.status}`,
+            failure(reply, text),
+          );
+        }
+        const answer = await Promise.race([
+          this.readStream(reply, id, options, resumption, true),
+          arrived,
+        ]);
+        if (answer) {
+          reply.cancel();
+          return answer;
+        }
+      }
+      throw new ChannelError(
+        `no response to ${describe(message)} after ${attempts} reconnections of its event stream`,
+      );
+    } finally {
+      this.elsewhere.delete(id);
+    }
+  }
+
+  /** A response that came on a stream other than its request's (resumption, standalone stream). */
+  private answerElsewhere(message: JsonRpcMessage): void {
+    const waiter =
+      typeof message.id === "string" || typeof message.id === "number"
+        ? this.elsewhere.get(message.id)
+        : undefined;
+    if (waiter) waiter(message);
+    else
+      this.warn(`a response with unknown id ${JSON.stringify(message.id)} arrived; it is dropped`);
+  }
+
+  /**
+   * The standalone stream of a legacy session (a GET on the endpoint): the
+   * server sends its own requests and notifications there. A server that
+   * offers none answers 405 (or 404); a stream that ends is reopened after
+   * its `retry`, with Last-Event-ID, until three attempts in a row deliver
+   * nothing.
+   */
+  private async keepStandaloneStream(): Promise<void> {
+    const resumption: SseResumption = {};
+    let idle = 0;
+    while (!this.closed && idle < 3) {
+      const controller = new AbortController();
+      this.standalone = controller;
+      let reply: WireReply;
+      try {
+        reply = await this.exchange(
+          "GET",
+          {
+            accept: "text/event-stream",
+            ...this.sessionHeaders(),
+            ...(resumption.lastEventId !== undefined
+              ? { "last-event-id": resumption.lastEventId }
+              : {}),
+          },
+          undefined,
+          controller.signal,
+        );
+      } catch {
+        if (this.closed) return;
+        idle++;
+        await delay(resumption.retryMs ?? this.options.reconnectDelayMs ?? 1000).catch(() => {});
+        continue;
+      }
+      if (
+        reply.status !== 200 ||
+        !(reply.headers["content-type"] ?? "").startsWith("text/event-stream")
+      ) {
+        reply.cancel();
+        return;
+      }
+      const before = resumption.lastEventId;
+      await this.readStream(reply, undefined, { signal: controller.signal }, resumption).catch(
+        () => undefined,
+      );
+      idle = resumption.lastEventId !== before ? 0 : idle + 1;
+      if (this.closed) return;
+      await delay(resumption.retryMs ?? this.options.reconnectDelayMs ?? 1000).catch(() => {});
+    }
+  }
+
+  private warn(message: string): void {
+    this.options.onWarning?.(message);
+  }
+}
+
+function describe(message: JsonRpcMessage): string {
+  return typeof message.method === "string" ? message.method : "a response";
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function failure(reply: WireReply, text: string) {
+  return { status: reply.status, body: text.slice(0, 1000), headers: reply.headers };
+}
+
+/** Waits `ms`; rejects with the signal's reason when it aborts first. */
+function delay(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason as Error);
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal!.reason as Error);
+    };
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}
