@@ -1,8 +1,45 @@
 /**
- * The client side of MCP. So far it holds what a client writes on every
- * modern request, the `_meta` envelope; a client also uses core/ (its
- * requests are matched to answers by PendingRequests, and its HTTP headers
- * come from requestHeaders) and transport/ (connectStdio starts a server
- * as a child process).
+ * The client side of MCP: McpClient (eras and version negotiation, the
+ * `_meta` envelope, checked results, Multi Round-Trip Requests, progress,
+ * cancellation, listen streams), the input handlers a server's requests
+ * for input are answered with, and the safe icon fetch. It uses core/ and
+ * knows nothing of HTTP: a transport (transport/: connectHttp,
+ * spawnStdio) is given to it as a ClientChannel.
  */
+export {
+  McpClient,
+  type CallToolOptions,
+  type ClientInfo,
+  type ClientOptions,
+  type RequestOptions,
+  type SchemaCheck,
+  type ServerDescription,
+  type Subscription,
+} from "./client.js";
 export { withEnvelope, type ClientEnvelope } from "./envelope.js";
+export { InvalidResponseError, ResourceNotFoundError } from "./errors.js";
+export {
+  answerInputRequest,
+  elicitationDefaults,
+  inputCapabilities,
+  withElicitationDefaults,
+  type ElicitationContext,
+  type InputContext,
+  type InputHandlers,
+  type InputTypes,
+  type UntypedInputs,
+} from "./inputs.js";
+export type { ClientProtocol } from "./protocol.js";
+export { ToolDirectory } from "./tools.js";
+export {
+  bindMethods,
+  bindTools,
+  methodName,
+  type CallerParams,
+  type Completed,
+  type MethodArguments,
+  type MethodName,
+  type Requester,
+  type TypedMethods,
+  type TypedToolResult,
+} from "./typed.js";

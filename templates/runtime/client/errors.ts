@@ -1,0 +1,44 @@
+/**
+ * What a client's request can fail with, besides the server's own errors
+ * (core's RemoteError) and what the transport reports (ChannelError).
+ */
+import { Codes, McpError, RemoteError } from "../core/errors.js";
+import type { JsonRpcErrorObject } from "../core/jsonrpc.js";
+
+/** The server answered, but not with what the revision's schema allows for the request. */
+export class InvalidResponseError extends McpError {
+  constructor(method: string, error: JsonRpcErrorObject) {
+    super(
+      error.code,
+      `${method}: the server's response is not valid: ${error.message}`,
+      error.data,
+    );
+    this.name = "InvalidResponseError";
+  }
+}
+
+/**
+ * `resources/read` named a resource the server does not have: -32602 with
+ * the uri in its data (2026-07-28), or -32002, which earlier revisions used
+ * and clients still accept (spec: resources, error handling).
+ */
+export class ResourceNotFoundError extends RemoteError {
+  constructor(
+    readonly uri: string,
+    error: JsonRpcErrorObject,
+  ) {
+    super(error);
+    this.name = "ResourceNotFoundError";
+  }
+}
+
+/** The server's answer to `resources/read` of `uri` as the error to throw. */
+export function readError(uri: unknown, error: JsonRpcErrorObject): RemoteError {
+  const data = error.data as { uri?: unknown } | undefined;
+  const notFound =
+    error.code === Codes.ResourceNotFound ||
+    (error.code === Codes.InvalidParams && typeof uri === "string" && data?.uri === uri);
+  return notFound && typeof uri === "string"
+    ? new ResourceNotFoundError(uri, error)
+    : new RemoteError(error);
+}

@@ -1,0 +1,100 @@
+/**
+ * A client typed by a revision's generated maps: one method per request
+ * the revision (with its extensions) lets a client send, named after the
+ * method (`tools/call` → `toolsCall`, `resources/templates/list` →
+ * `resourcesTemplatesList`), its params typed by ParamsByMethod and its
+ * result by ResultByMethod. The methods are made from the METHODS table at
+ * run time and typed from the same tables at compile time, so nothing
+ * here is written per method, and an extension's requests appear with it.
+ *
+ * Params leave out what the client fills in (the `_meta` envelope, and
+ * `inputResponses` / `requestState`, which Multi Round-Trip Requests
+ * handle); results leave out InputRequiredResult, which never reaches the
+ * caller.
+ */
+import type { CallToolOptions, McpClient, RequestOptions, SchemaCheck } from "./client.js";
+
+/** What the typed methods and wrappers call: an McpClient of any input types. */
+export type Requester = Pick<McpClient, "request" | "callTool">;
+
+/** `tools/call` → `toolsCall`: the method name with each `/`-separated part after the first capitalized. */
+export type MethodName<M extends string> = M extends `${infer Head}/${infer Tail}`
+  ? `${Head}${Capitalize<MethodName<Tail>>}`
+  : M;
+
+/** The same conversion at run time. */
+export function methodName(method: string): string {
+  return method
+    .split("/")
+    .map((part, i) => (i === 0 ? part : part.charAt(0).toUpperCase() + part.slice(1)))
+    .join("");
+}
+
+/** Params as a caller gives them: without the envelope and the round-trip fields, `_meta` optional. */
+export type CallerParams<P> = Omit<NonNullable<P>, "_meta" | "inputResponses" | "requestState"> & {
+  readonly _meta?: Readonly<Record<string, unknown>>;
+};
+
+/** The arguments of a typed method: params optional when every field is. */
+export type MethodArguments<P> =
+  object extends CallerParams<P>
+    ? [params?: CallerParams<P>, options?: RequestOptions]
+    : [params: CallerParams<P>, options?: RequestOptions];
+
+/** A result as a caller receives it: never an InputRequiredResult. */
+export type Completed<R> = Exclude<R, { readonly resultType: "input_required" }>;
+
+/** The methods of the requests a client sends, from a generated module's METHODS, ParamsByMethod and ResultByMethod. */
+export type TypedMethods<Methods, Params, Results> = {
+  readonly [
+    M in keyof Methods & keyof Params & keyof Results & string as Methods[M] extends {
+      readonly direction: "client-to-server" | "both";
+    }
+      ? MethodName<M>
+      : never
+  ]: (...args: MethodArguments<Params[M]>) => Promise<Completed<Results[M]>>;
+};
+
+/** The typed methods of `client`, one per request of `methods` a client sends. */
+export function bindMethods<Methods>(
+  client: Requester,
+  methods: { readonly [method: string]: { readonly direction: string } },
+): Methods {
+  const bound: Record<string, unknown> = {};
+  for (const [method, entry] of Object.entries(methods))
+    if (entry.direction === "client-to-server" || entry.direction === "both")
+      Object.defineProperty(bound, methodName(method), {
+        value: (params?: Readonly<Record<string, unknown>>, options?: RequestOptions) =>
+          client.request(method, params ?? {}, options),
+        enumerable: true,
+      });
+  return Object.freeze(bound) as Methods;
+}
+
+/** A tool's result as its wrapper returns it: structuredContent typed by the tool's outputSchema. */
+export type TypedToolResult<Result, Structured> = Omit<Result, "structuredContent"> & {
+  readonly structuredContent?: Structured;
+};
+
+/**
+ * A wrapper per tool, keyed by the tool's name (any string, used only as a
+ * key): it checks the arguments before sending and the structuredContent
+ * on return with the tool's generated checks.
+ */
+export function bindTools<Wrappers>(
+  client: Requester,
+  checks: {
+    readonly [tool: string]: { readonly arguments: SchemaCheck; readonly output?: SchemaCheck };
+  },
+): Wrappers {
+  const bound: Record<string, unknown> = {};
+  for (const name of Object.keys(checks)) {
+    const check = checks[name]!;
+    Object.defineProperty(bound, name, {
+      value: (args: Readonly<Record<string, unknown>>, options: CallToolOptions = {}) =>
+        client.callTool(name, args, { ...options, checks: check }),
+      enumerable: true,
+    });
+  }
+  return Object.freeze(bound) as Wrappers;
+}
