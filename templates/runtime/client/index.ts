@@ -43,3 +43,13 @@ export {
   type TypedMethods,
   type TypedToolResult,
 } from "./typed.js";
+export {
+  checkIcon,
+  fetchIcon,
+  IconRefused,
+  type CheckedIcon,
+  type IconOptions,
+  type IconProblem,
+  type IconSource,
+  type IconType,
+} from "./icons.js";
