@@ -30,7 +30,7 @@ export default tseslint.config(
   {
     // Scaffold sources compile only inside a scaffolded project (they import its generated
     // modules), where the project's own typecheck covers them; here they get the untyped rules.
-    files: ["templates/server/**/*.ts"],
+    files: ["templates/server/**/*.ts", "templates/client/**/*.ts"],
     extends: [tseslint.configs.disableTypeChecked],
     languageOptions: { parserOptions: { project: false } },
   },

@@ -400,17 +400,45 @@ export const catalog = {
     fix: () =>
       "use lowercase letters, digits, -, . and _ (optionally @scope/name), at most 214 characters",
   }),
-  MCPG709: entry<{ revision: string }>({
+  MCPG709: entry<{ revision: string; kind: "server" | "client" }>({
     severity: "error",
     message: (p) =>
-      `mcp-gen scaffolds servers for 2026-07-28 and later; ${p.revision} is served only as the legacy era of such a server`,
-    fix: () =>
-      "scaffold with --spec 2026-07-28: its server also answers 2025-11-25 clients on the same endpoint",
+      p.kind === "server"
+        ? `mcp-gen scaffolds servers for 2026-07-28 and later; ${p.revision} is served only as the legacy era of such a server`
+        : `mcp-gen scaffolds clients for 2026-07-28 and later; ${p.revision} is spoken only as the legacy era of such a client`,
+    fix: (p) =>
+      p.kind === "server"
+        ? "scaffold with --spec 2026-07-28: its server also answers 2025-11-25 clients on the same endpoint"
+        : "scaffold with --spec 2026-07-28: its client also talks to 2025-11-25 servers, with initialize and a session",
   }),
   MCPG710: entry<{ file: string; reason: string }>({
     severity: "error",
     message: (p) => `project settings ${p.file}: ${p.reason}`,
-    fix: () => "run mcp-gen generate in a folder made by mcp-gen server, or pass --spec and --out",
+    fix: () =>
+      "run mcp-gen generate in a folder made by mcp-gen server or mcp-gen client, or pass --spec and --out",
+  }),
+  MCPG720: entry<{ tool: string; reason: string }>({
+    severity: "warning",
+    message: (p) => `tool ${p.tool} is left out of the typed wrappers: ${p.reason}`,
+    fix: () =>
+      "the client can still call it by name (client.raw.callTool); ask the server's authors to fix its definition",
+  }),
+  MCPG721: entry<{ server: string; reason: string }>({
+    severity: "error",
+    message: (p) => `--from-server ${p.server}: could not list its tools: ${p.reason}`,
+    fix: () =>
+      'give the URL of a running server\'s MCP endpoint (http://127.0.0.1:3000/mcp), or the command that starts it in quotes ("node dist/index.js --stdio")',
+  }),
+  MCPG723: entry<{ server: string; reason: string }>({
+    severity: "warning",
+    message: (p) => `--from-server ${p.server}: ${p.reason}`,
+    fix: () =>
+      "the tool can still be called by name; ask the server's authors to fix its definition",
+  }),
+  MCPG722: entry<Record<string, never>>({
+    severity: "error",
+    message: () => "--tools and --from-server both name the tools",
+    fix: () => "pass one of them",
   }),
   MCPG501: entry<{ dir: string; foreign: readonly string[] }>({
     severity: "error",

@@ -5,7 +5,7 @@
  * With --spec and --out it generates that one folder. Without them it
  * reads mcp-gen.json (the current folder's or the nearest parent's, or
  * --config): every target it lists, and in a project made by
- * `mcp-gen server` the project's own generated files. `--watch` runs
+ * `mcp-gen server` or `mcp-gen client` the project's own generated files. `--watch` runs
  * again whenever an input changes.
  */
 import { join, relative } from "node:path";
@@ -85,7 +85,7 @@ export const generateCommand: CommandModule<object, GenerateArgs> = {
       )
       .example(
         "$0 generate",
-        "every target of mcp-gen.json (and, in a project made by mcp-gen server, src/generated and src/mcp-gen)",
+        "every target of mcp-gen.json (and, in a project made by mcp-gen server or client, src/generated and src/mcp-gen)",
       )
       .example("$0 generate --watch", "the same, and again on every change")
       .check(consistent),
@@ -161,13 +161,14 @@ async function generateFromConfig(args: GenerateArgs, config: Config): Promise<v
       );
     }
   }
-  if (outcome.project) stale += reportProject(outcome.project, config);
+  if (outcome.project) stale += reportProject(outcome.project, config, args.quiet);
   if (stale > 0) process.exitCode = EXIT.checkFailed;
 }
 
 /** Prints what became of a project's own generated files; returns how many are stale. */
-function reportProject(project: ProjectOutcome, config: Config): number {
+function reportProject(project: ProjectOutcome, config: Config, quiet: boolean): number {
   const { files, stale } = project;
+  printDiagnostics(project.diagnostics, quiet);
   if (!stale) {
     process.stdout.write(`regenerated ${files.length} files in src/generated and src/mcp-gen\n`);
     return 0;

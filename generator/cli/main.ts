@@ -8,6 +8,7 @@
  */
 import yargs, { type Argv } from "yargs";
 import { hideBin } from "yargs/helpers";
+import { clientCommand } from "./client.js";
 import { diffCommand } from "./diff.js";
 import { generateCommand } from "./generate.js";
 import { serverCommand } from "./server.js";
@@ -24,6 +25,7 @@ export function program(argv: readonly string[]): Argv {
     .command(generateCommand)
     .command(diffCommand)
     .command(serverCommand)
+    .command(clientCommand)
     .command(schemaCommand)
     .demandCommand(1, "Name a command; see --help.")
     .strict()

@@ -7,7 +7,7 @@
  *
  *   { "targets": [{ "spec": "2026-07-28", "extensions": ["tasks"], "out": "src/mcp" }] }
  *
- * A project made by `mcp-gen server` keeps its settings (kind, revision,
+ * A project made by `mcp-gen server` or `mcp-gen client` keeps its settings (kind, revision,
  * extensions, tools, example, transport) in the same file, beside any
  * targets; generator/scaffold reads those.
  */
@@ -54,7 +54,7 @@ export interface Config {
   /** The folder every path of the file is relative to. */
   readonly dir: string;
   readonly targets: readonly ConfigTarget[];
-  /** In a project made by `mcp-gen server`: what its settings read. */
+  /** In a project made by `mcp-gen server` or `mcp-gen client`: what its settings read. */
   readonly project?: ProjectInputs;
 }
 
@@ -244,14 +244,14 @@ function reasonOf(e: ErrorObject): string {
   switch (e.keyword) {
     case "additionalProperties":
       return e.instancePath === ""
-        ? `${setting} is not a setting of mcp-gen.json (settings: targets; in a project made by mcp-gen server also kind, revision, extensions, tools, example, transport)`
+        ? `${setting} is not a setting of mcp-gen.json (settings: targets; in a project made by mcp-gen server or mcp-gen client also kind, revision, extensions, tools, example, transport, fromServer)`
         : `${setting} is not a target setting (a target has spec, extensions and out)`;
     case "required":
       return `${setting} is missing`;
     case "dependentRequired":
       return e.params.property === "kind"
         ? `${setting} is missing (a project's settings need revision, extensions and tools)`
-        : `${setting} is a project setting, which needs "kind" (mcp-gen server writes it)`;
+        : `${setting} is a project setting, which needs "kind" (mcp-gen server or mcp-gen client writes it)`;
     case "enum":
       return `${setting} must be one of ${(e.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(", ")}`;
     case "minLength":

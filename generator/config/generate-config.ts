@@ -1,6 +1,6 @@
 /**
  * Generation driven by mcp-gen.json: every target, and in a project made
- * by `mcp-gen server` the project's own generated files. Every target is
+ * by `mcp-gen server` or `mcp-gen client` the project's own generated files. Every target is
  * generated in memory first; only when all of them succeeded is anything
  * written (or, with `check`, compared).
  */
@@ -35,6 +35,8 @@ export interface TargetOutcome {
 /** What the project's own generated files came to. */
 export interface ProjectOutcome {
   readonly files: readonly EmittedFile[];
+  /** Warnings of its regeneration (a client's tools left out of the typed wrappers, MCPG720). */
+  readonly diagnostics: readonly Diagnostic[];
   /** With `check`: the files that differ, relative to the project. */
   readonly stale?: readonly StaleFile[];
 }
@@ -99,7 +101,13 @@ export async function generateConfig(
       })
     : undefined;
   const projectOutcome = project
-    ? { project: { files: project.files, ...(options.check ? { stale: project.stale } : {}) } }
+    ? {
+        project: {
+          files: project.files,
+          diagnostics: project.diagnostics,
+          ...(options.check ? { stale: project.stale } : {}),
+        },
+      }
     : {};
   if (options.check)
     return {

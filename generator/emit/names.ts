@@ -20,8 +20,14 @@ export function safeIdentifier(name: string): string {
   return RESERVED.has(cleaned) ? `${cleaned}_` : cleaned;
 }
 
-/** A property key: bare when it is an identifier, quoted otherwise (`"tools/call"`). */
+/**
+ * A property key: bare when it is an identifier, quoted otherwise
+ * (`"tools/call"`). `__proto__` is computed (`["__proto__"]`): bare or
+ * quoted in an object literal it would set the object's prototype instead
+ * of a property.
+ */
 export function propertyKey(name: string): string {
+  if (name === "__proto__") return '["__proto__"]';
   return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name) ? name : JSON.stringify(name);
 }
 

@@ -12,7 +12,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { basename, isAbsolute, join, relative, resolve, sep } from "node:path";
 import Handlebars from "handlebars";
-import { diagnostic, McpGenError } from "../diagnostics.js";
+import { diagnostic, McpGenError, type Diagnostic } from "../diagnostics.js";
 import { BANNER_MARK, type EmittedFile } from "../emit/file.js";
 import { generate } from "../index.js";
 import { findManifest, knownExtensions } from "../load/extensions.js";
@@ -20,7 +20,13 @@ import { parseJsonText } from "../load/json.js";
 import { packageRoot, packageVersion } from "../load/package-root.js";
 import type { SchemaSources } from "../load/resolve-spec.js";
 import { checkOutput, writeOutput, type StaleFile } from "../write/write-output.js";
-import { emitToolsModule, readTools, toolNamespace, type ToolSpec } from "./tools-module.js";
+import {
+  admitTools,
+  emitToolsModule,
+  readTools,
+  toolNamespaces,
+  type ToolSpec,
+} from "./tools-module.js";
 
 /** What `mcp-gen server` is asked for. */
 export interface ServerScaffoldOptions {
@@ -39,15 +45,29 @@ export interface ServerScaffoldOptions {
 }
 
 /** What a project records in mcp-gen.json, so `mcp-gen generate` can regenerate it. */
-export interface ProjectSettings {
-  readonly kind: "server";
+export type ProjectSettings = ServerSettings | ClientSettings;
+
+/** What every project records. */
+interface CommonSettings {
   readonly revision: string;
   /** Known extensions by name; others as the path of their folder or manifest, relative to the project. */
   readonly extensions: readonly string[];
   /** The tools file, relative to the project. */
   readonly tools: string;
   readonly example: "minimal" | "everything";
+}
+
+/** A server project's settings. */
+export interface ServerSettings extends CommonSettings {
+  readonly kind: "server";
   readonly transport: "stdio" | "http" | "both";
+}
+
+/** A client project's settings. */
+export interface ClientSettings extends CommonSettings {
+  readonly kind: "client";
+  /** The server the tools were listed from (`--from-server`), for the record. */
+  readonly fromServer?: string;
 }
 
 /** The project settings file. */
@@ -56,7 +76,8 @@ export const SETTINGS_FILE = "mcp-gen.json";
 const LEGACY_REVISION = "2025-11-25";
 const FIRST_SCAFFOLDED = "2026-07-28";
 
-function templatesDir(...parts: string[]): string {
+/** A folder of mcp-gen's templates. */
+export function templatesDir(...parts: string[]): string {
   return join(packageRoot(), "templates", ...parts);
 }
 
@@ -73,7 +94,7 @@ export function packageNameProblem(name: string): string | undefined {
 }
 
 /** Refuses a target outside the current folder by way of `..` (an absolute path says where it goes). */
-function checkTarget(dir: string): void {
+export function checkTarget(dir: string): void {
   if (isAbsolute(dir)) return;
   const inside = relative(process.cwd(), resolve(dir));
   if (inside.startsWith("..") || isAbsolute(inside))
@@ -90,7 +111,7 @@ function checkTarget(dir: string): void {
 }
 
 /** A tools file's text; a file that cannot be read is the user's to fix (MCPG701), not a crash. */
-function readToolsFile(path: string, shown = path): string {
+export function readToolsFile(path: string, shown = path): string {
   try {
     return readFileSync(path, "utf8");
   } catch (error) {
@@ -106,27 +127,35 @@ function readToolsFile(path: string, shown = path): string {
   }
 }
 
+/** The revision of a new project: 2026-07-28 or later (MCPG709). */
+export function projectRevision(spec: string | undefined, kind: ProjectSettings["kind"]): string {
+  const revision = spec ?? FIRST_SCAFFOLDED;
+  if (/^\d{4}-\d{2}-\d{2}$/.test(revision) && revision < FIRST_SCAFFOLDED)
+    throw new McpGenError([diagnostic("MCPG709", { revision, kind }, { file: "--spec" })]);
+  return revision;
+}
+
+/** The package name of a new project: `--name`, else the folder's name, checked against npm's rules (MCPG708). */
+export function projectName(dir: string, name: string | undefined): string {
+  const chosen = name ?? basename(resolve(dir));
+  const problem = packageNameProblem(chosen);
+  if (problem)
+    throw new McpGenError([
+      diagnostic("MCPG708", { name: chosen, reason: problem }, { file: name ? "--name" : dir }),
+    ]);
+  return chosen;
+}
+
 /** Builds every file of a new project; nothing is written. */
 export async function scaffoldServer(
   options: ServerScaffoldOptions,
 ): Promise<{ files: EmittedFile[]; settings: ProjectSettings }> {
   checkTarget(options.dir);
-  const revision = options.spec ?? FIRST_SCAFFOLDED;
-  if (/^\d{4}-\d{2}-\d{2}$/.test(revision) && revision < FIRST_SCAFFOLDED)
-    throw new McpGenError([diagnostic("MCPG709", { revision }, { file: "--spec" })]);
-  const name = options.name ?? basename(resolve(options.dir));
-  const problem = packageNameProblem(name);
-  if (problem)
-    throw new McpGenError([
-      diagnostic(
-        "MCPG708",
-        { name, reason: problem },
-        { file: options.name ? "--name" : options.dir },
-      ),
-    ]);
+  const revision = projectRevision(options.spec, "server");
+  const name = projectName(options.dir, options.name);
   const example = options.example ?? "minimal";
   const extensions = (options.extensions ?? []).map((ref) => projectExtensionRef(ref, options.dir));
-  const settings: ProjectSettings = {
+  const settings: ServerSettings = {
     kind: "server",
     revision,
     extensions,
@@ -164,14 +193,14 @@ export function writeProject(dir: string, files: readonly EmittedFile[], force =
  * its name, any other by its path relative to the project, so that the
  * project regenerates from its own folder wherever it was scaffolded from.
  */
-function projectExtensionRef(ref: string, projectDir: string): string {
+export function projectExtensionRef(ref: string, projectDir: string): string {
   const found = findManifest(ref);
   if (found.known) return found.manifest.name;
   return relative(resolve(projectDir), resolve(ref)).split(sep).join("/");
 }
 
 /** An extension of a project, as mcp-gen.json names it, with its manifest. */
-interface ProjectExtension {
+export interface ProjectExtension {
   /** What generate() is given: a known name, or the path resolved against the project. */
   readonly ref: string;
   readonly known: boolean;
@@ -181,7 +210,10 @@ interface ProjectExtension {
   readonly requests: readonly string[];
 }
 
-function projectExtensions(settings: ProjectSettings, projectDir: string): ProjectExtension[] {
+export function projectExtensions(
+  settings: ProjectSettings,
+  projectDir: string,
+): ProjectExtension[] {
   return settings.extensions.map((entry) => {
     const isKnown = knownExtensions().some(
       (k) => k.manifest.name === entry || k.manifest.id === entry,
@@ -207,7 +239,7 @@ function projectExtensions(settings: ProjectSettings, projectDir: string): Proje
 
 /** The user's own files: templates rendered with a small view model, example sources copied. */
 function userFiles(
-  settings: ProjectSettings,
+  settings: ServerSettings,
   projectDir: string,
   name: string,
   tools: readonly ToolSpec[],
@@ -216,6 +248,7 @@ function userFiles(
   ownTools: boolean,
 ): EmittedFile[] {
   const extensions = projectExtensions(settings, projectDir);
+  const namespaces = toolNamespaces(tools);
   const view = {
     name,
     revision: settings.revision,
@@ -231,7 +264,7 @@ function userFiles(
     tools: tools.map((t) => ({
       name: t.name,
       key: /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(t.name) ? t.name : JSON.stringify(t.name),
-      namespace: toolNamespace(t.name),
+      namespace: namespaces.get(t.name),
       description: (t.description ?? t.name).replace(/\*\//g, "* /"),
     })),
   };
@@ -256,13 +289,15 @@ function userFiles(
   return files;
 }
 
-function replace(files: EmittedFile[], file: EmittedFile): void {
+/** Puts `file` in place of the file with its path, or adds it. */
+export function replace(files: EmittedFile[], file: EmittedFile): void {
   const i = files.findIndex((f) => f.path === file.path);
   if (i >= 0) files[i] = file;
   else files.push(file);
 }
 
-function listTemplateFiles(dir: string): string[] {
+/** Every file under a template folder, its examples/ left out, sorted. */
+export function listTemplateFiles(dir: string): string[] {
   const out: string[] = [];
   const walk = (sub: string) => {
     for (const entry of readdirSync(join(dir, sub), { withFileTypes: true })) {
@@ -279,7 +314,8 @@ function listTemplateFiles(dir: string): string[] {
 const handlebars = Handlebars.create();
 handlebars.registerHelper("json", (value: unknown) => JSON.stringify(value));
 
-function render(template: string, view: object): string {
+/** Renders a Handlebars template (no escaping, unknown names an error). */
+export function render(template: string, view: object): string {
   return handlebars.compile(template, { noEscape: true, strict: true })(view);
 }
 
@@ -317,21 +353,93 @@ export async function generatedFiles(
   );
   const version = packageVersion();
   const banner = `/**\n * ${BANNER_MARK} ${version} for this project (${settings.revision}${settings.extensions.length ? ` with ${settings.extensions.join(", ")}` : ""}). Do not edit: regenerate instead.\n * Regenerate: ${regenerate}\n */\n/* eslint-disable */\n`;
+  const runtimeEntry = settings.kind === "server" ? "index.js" : "client.js";
   const index = {
     path: "src/generated/protocol.gen.ts",
-    contents: `${banner}\n/** The revision this server serves, the one it serves legacy (initialize) clients with, and the helpers the tool validators call. */\nexport * as protocol from "./${folder}/index.js";\nexport * as legacy from "./${LEGACY_REVISION}/index.js";\nexport { deepEqual, runValidator, ucs2length } from "./${folder}/support.gen.js";\n`,
+    contents: `${banner}\n/** The revision this ${settings.kind} ${settings.kind === "server" ? "serves, the one it serves legacy (initialize) clients with" : "speaks, the one it speaks with legacy (initialize) servers"}, and the helpers the tool validators call. */\nexport * as protocol from "./${folder}/index.js";\nexport * as legacy from "./${LEGACY_REVISION}/index.js";\nexport { deepEqual, runValidator, ucs2length } from "./${folder}/support.gen.js";\n`,
   };
   const toolFiles = (
-    await emitToolsModule(tools, banner, "../mcp-gen/runtime/index.js", "./protocol.gen.js")
+    await emitToolsModule(
+      tools,
+      banner,
+      `../mcp-gen/runtime/${runtimeEntry}`,
+      "./protocol.gen.js",
+      settings.kind,
+    )
   ).map((f) => ({ ...f, path: `src/generated/${f.path}` }));
+  const typedClient =
+    settings.kind === "client"
+      ? [{ path: "src/generated/client.gen.ts", contents: `${banner}\n${CLIENT_MODULE}` }]
+      : [];
   return [
     ...protocol.map((f) => ({ ...f, path: `src/generated/${folder}/${f.path}` })),
     ...legacy.map((f) => ({ ...f, path: `src/generated/${LEGACY_REVISION}/${f.path}` })),
     index,
+    ...typedClient,
     ...toolFiles,
     ...runtimeFiles(settings.kind, version),
   ];
 }
+
+/**
+ * A client project's typed client (`src/generated/client.gen.ts`): the
+ * revision's requests as methods and the tools of tools.json as wrappers,
+ * both typed and made from the generated tables (see runtime client/typed.ts).
+ */
+const CLIENT_MODULE = `import {
+  bindMethods,
+  bindTools,
+  McpClient,
+  type ClientOptions,
+  type InputTypes,
+  type ServerDescription,
+  type TypedMethods,
+} from "../mcp-gen/runtime/client.js";
+import { legacy, protocol } from "./protocol.gen.js";
+import { TOOL_CHECKS, type ToolWrappers } from "./tools.gen.js";
+
+/** The params and results of the server's requests for input, as this revision types them. */
+export interface Inputs extends InputTypes {
+  readonly elicitParams: protocol.ElicitRequest["params"];
+  readonly elicitResult: protocol.ElicitResult;
+  readonly samplingParams: protocol.CreateMessageRequest["params"];
+  readonly samplingResult: protocol.CreateMessageResult;
+  readonly rootsParams: protocol.ListRootsRequest["params"];
+  readonly rootsResult: protocol.ListRootsResult;
+}
+
+/** One method per request a client sends in this revision (\`tools/call\` is \`toolsCall\`), typed by its params and result. */
+export type Methods = TypedMethods<typeof protocol.METHODS, protocol.ParamsByMethod, protocol.ResultByMethod>;
+
+/** A client of one server, typed for this project. */
+export interface Client {
+  /** The requests of the revision, one method each; results are checked against the schema. */
+  readonly rpc: Methods;
+  /** The tools of tools.json, one function each, their arguments and structured output checked. */
+  readonly tools: ToolWrappers;
+  /** The runtime's client, for anything else (a request by name, callTool, listen). */
+  readonly raw: McpClient<Inputs>;
+  /** Finds out how to talk to the server (server/discover, or initialize for a legacy server). */
+  connect(): Promise<ServerDescription>;
+  /** Ends the connection. */
+  close(): Promise<void>;
+}
+
+/** How a client is made: the runtime's options without the protocol modules, which this project brings. */
+export type Options = Omit<ClientOptions<Inputs>, "protocol" | "legacy">;
+
+/** A client of the server \`options.channel\` reaches. */
+export function createClient(options: Options): Client {
+  const raw = new McpClient<Inputs>({ protocol, legacy, ...options });
+  return {
+    rpc: bindMethods<Methods>(raw, protocol.METHODS),
+    tools: bindTools<ToolWrappers>(raw, TOOL_CHECKS),
+    raw,
+    connect: () => raw.connect(),
+    close: () => raw.close(),
+  };
+}
+`;
 
 /**
  * A revision's module: mcp-gen's committed copy (banner adjusted) when there
@@ -376,6 +484,7 @@ async function protocolFiles(
  */
 const RUNTIME_PARTS: Readonly<Record<ProjectSettings["kind"], readonly string[]>> = {
   server: ["index.ts", "core/", "server/", "transport/"],
+  client: ["client.ts", "core/", "client/", "transport/"],
 };
 
 /** The runtime a project of `kind` carries, copied with a banner naming mcp-gen's version. */
@@ -398,7 +507,7 @@ export function readSettings(projectDir: string): ProjectSettings {
   const value = parseJsonText(readFileSync(file, "utf8"), file) as unknown as ProjectSettings;
   const extensions = value.extensions as unknown;
   if (
-    value.kind !== "server" ||
+    (value.kind !== "server" && value.kind !== "client") ||
     typeof value.revision !== "string" ||
     typeof value.tools !== "string" ||
     !Array.isArray(extensions) ||
@@ -409,7 +518,8 @@ export function readSettings(projectDir: string): ProjectSettings {
         "MCPG710",
         {
           file,
-          reason: 'it needs kind "server", a revision, a tools file and an array of extensions',
+          reason:
+            'it needs kind "server" or "client", a revision, a tools file and an array of extensions',
         },
         { file },
       ),
@@ -426,13 +536,15 @@ export function readSettings(projectDir: string): ProjectSettings {
 export async function regenerateProject(
   projectDir: string,
   options: { check?: boolean; sources?: SchemaSources } = {},
-): Promise<{ files: EmittedFile[]; stale: StaleFile[] }> {
+): Promise<{ files: EmittedFile[]; stale: StaleFile[]; diagnostics: readonly Diagnostic[] }> {
   const settings = readSettings(projectDir);
   const toolsPath = join(projectDir, settings.tools);
-  const tools = readTools(
-    parseJsonText(readToolsFile(toolsPath, settings.tools), settings.tools),
-    settings.tools,
-  );
+  const listed = parseJsonText(readToolsFile(toolsPath, settings.tools), settings.tools);
+  // A client's tools are a server's, so a tool that cannot be typed is left out with a warning.
+  const { tools, diagnostics } =
+    settings.kind === "client"
+      ? admitTools(listed, settings.tools)
+      : { tools: readTools(listed, settings.tools), diagnostics: [] };
   const files = await generatedFiles(settings, projectDir, tools, options.sources);
   const groups = [
     { dir: "src/generated", files: files.filter((f) => f.path.startsWith("src/generated/")) },
@@ -451,5 +563,5 @@ export async function regenerateProject(
     })),
   );
   if (!options.check) for (const g of groups) writeOutput(join(projectDir, g.dir), g.files);
-  return { files, stale };
+  return { files, stale, diagnostics };
 }

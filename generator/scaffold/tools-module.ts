@@ -36,6 +36,7 @@ import {
   type JsonValue,
 } from "../load/json.js";
 import { forEachSchema, mapSchema } from "../load/schema-walk.js";
+import { headerParametersOf } from "../../templates/runtime/core/headers.js";
 
 const standaloneCode = standalone as unknown as typeof standalone.default;
 
@@ -120,6 +121,46 @@ export function readTools(value: unknown, file: string): ToolSpec[] {
   });
   if (problems.length > 0) throw new McpGenError(problems);
   return value as ToolSpec[];
+}
+
+/**
+ * The tools of a server's list that get typed wrappers: each one that
+ * passes the same checks as a server's tools.json (name, schemas, dialect,
+ * no remote `$ref`, size), once per name, with valid `x-mcp-header`
+ * annotations. The others are reported (MCPG720) and left out. A list that
+ * is not an array is an error.
+ */
+export function admitTools(
+  value: unknown,
+  file: string,
+): { tools: ToolSpec[]; diagnostics: Diagnostic[] } {
+  if (!Array.isArray(value)) return { tools: readTools(value, file), diagnostics: [] };
+  const tools: ToolSpec[] = [];
+  const diagnostics: Diagnostic[] = [];
+  const names = new Set<string>();
+  value.forEach((tool: unknown, i) => {
+    const label =
+      isJsonObject(tool) && typeof tool.name === "string" ? tool.name : `#${i} of ${file}`;
+    const leaveOut = (reason: string) =>
+      diagnostics.push(diagnostic("MCPG720", { tool: label, reason }, { file, pointer: `/${i}` }));
+    let checked: ToolSpec;
+    try {
+      [checked] = readTools([tool], file) as [ToolSpec];
+    } catch (error) {
+      if (!(error instanceof McpGenError)) throw error;
+      return leaveOut(error.diagnostics.map((d) => d.message).join("; "));
+    }
+    if (names.has(checked.name)) return leaveOut("another tool of the list has its name");
+    try {
+      headerParametersOf(checked);
+    } catch (error) {
+      return leaveOut((error as Error).message);
+    }
+    names.add(checked.name);
+    tools.push(checked);
+    return undefined;
+  });
+  return { tools, diagnostics };
 }
 
 /** The dialect of a tool schema: 2020-12 unless it declares draft-07. */
@@ -209,17 +250,55 @@ export function toolNamespace(name: string): string {
   return /^[0-9]/.test(pascal) ? `Tool${pascal}` : pascal || "Tool";
 }
 
+/**
+ * Which side a tools module is for: a server implements the tools
+ * (`ToolHandlers`, `registerTools`), a client calls them (`ToolWrappers`,
+ * typed by the same declarations and checked by the same validators).
+ */
+export type ToolsModuleKind = "server" | "client";
+
+/**
+ * The namespace of each tool, unique in the module: tools whose names
+ * differ only in punctuation or case of the first letter (`get-item`,
+ * `get_item`, `GetItem`) would share one; the later ones in tools.json get
+ * `_2`, `_3`, ... appended, and names that would shadow the module's own
+ * declarations are suffixed the same way.
+ */
+export function toolNamespaces(tools: readonly ToolSpec[]): Map<string, string> {
+  const taken = new Set([
+    "ToolArguments",
+    "ToolOutputs",
+    "ToolHandlers",
+    "ToolWrappers",
+    "TypedToolResult",
+  ]);
+  const namespaces = new Map<string, string>();
+  for (const tool of tools) {
+    const base = toolNamespace(tool.name);
+    let ns = base;
+    for (let n = 2; taken.has(ns); n++) ns = `${base}_${n}`;
+    taken.add(ns);
+    namespaces.set(tool.name, ns);
+  }
+  return namespaces;
+}
+
 /** Emits tools.gen.ts and the validator modules it imports (a promise, which callers await). */
 export function emitToolsModule(
   tools: readonly ToolSpec[],
   bannerText: string,
   runtimeImport: string,
   protocolImport: string,
+  kind: ToolsModuleKind = "server",
 ): Promise<EmittedFile[]> {
   const validators = compileValidators(tools, protocolImport);
-  const file = new TsFileBuilder(TOOLS_MODULE)
-    .importTypes(runtimeImport, "McpServer", "RequestContext", "SchemaCheck", "ToolResult")
-    .importValues(protocolImport, "runValidator");
+  const file = new TsFileBuilder(TOOLS_MODULE).importValues(protocolImport, "runValidator");
+  if (kind === "server")
+    file.importTypes(runtimeImport, "McpServer", "RequestContext", "SchemaCheck", "ToolResult");
+  else {
+    file.importTypes(runtimeImport, "CallToolOptions", "SchemaCheck", "TypedToolResult");
+    file.importTypes(protocolImport, "protocol");
+  }
   for (const [dialect, module] of Object.entries(VALIDATOR_MODULES)) {
     if (validators.files.some((f) => f.path === module))
       file.importNamespace(
@@ -228,15 +307,14 @@ export function emitToolsModule(
         false,
       );
   }
-  for (const tool of tools) file.add(toolTypes(tool));
+  const namespaces = toolNamespaces(tools);
+  for (const tool of tools) file.add(toolTypes(tool, namespaces.get(tool.name)!));
   file.add(
-    `${jsDoc("Every tool, as tools/list shows it (from tools.json).")}${printCode([
-      "export const TOOLS = ",
-      jsonLiteral(tools as unknown as JsonValue),
-      " as const;",
-    ])}`,
+    `${jsDoc(`Every tool, as ${kind === "server" ? "tools/list shows it" : "the server listed it"} (from tools.json).`)}${printCode(
+      ["export const TOOLS = ", jsonLiteral(tools as unknown as JsonValue), " as const;"],
+    )}`,
   );
-  file.add(argumentsMap(tools));
+  file.add(argumentsMap(tools, namespaces));
   file.add(CHECK_ADAPTER);
   file.add(
     `${jsDoc("The schema checks of each tool's arguments, and of its structured output when it declares an outputSchema.")}${printCode(
@@ -256,14 +334,14 @@ export function emitToolsModule(
       ],
     )}`,
   );
-  file.add(HANDLERS);
+  file.add(kind === "server" ? HANDLERS : WRAPPERS);
   return Promise.resolve([
     file.build(bannerText),
     ...validators.files.map((f) => ({ path: f.path, contents: `${bannerText}${f.contents}` })),
   ]);
 }
 
-function toolTypes(tool: ToolSpec): string {
+function toolTypes(tool: ToolSpec, ns: string): string {
   const declarations = [
     ...schemaDeclarations(tool.inputSchema, "Arguments"),
     ...(tool.outputSchema
@@ -277,7 +355,7 @@ function toolTypes(tool: ToolSpec): string {
         ]),
   ];
   return `${jsDoc(`Types of tool ${literal(tool.name)}.`)}${printCode([
-    `export namespace ${toolNamespace(tool.name)} {`,
+    `export namespace ${ns} {`,
     indent([hardline, join([hardline, hardline], declarations.map(declarationDoc))]),
     hardline,
     "}",
@@ -361,9 +439,9 @@ function asTuples(schema: JsonObject): JsonObject {
   }) as JsonObject;
 }
 
-function argumentsMap(tools: readonly ToolSpec[]): string {
+function argumentsMap(tools: readonly ToolSpec[], namespaces: ReadonlyMap<string, string>): string {
   const members = (type: string) =>
-    tools.map((t) => [propertyKey(t.name), `${toolNamespace(t.name)}.${type}`] as const);
+    tools.map((t) => [propertyKey(t.name), `${namespaces.get(t.name)}.${type}`] as const);
   return `${jsDoc("The arguments of each tool, by name.")}${printInterface("ToolArguments", members("Arguments"))}
 
 ${jsDoc("The structured output of each tool, by name (unknown when it declares no outputSchema).")}${printInterface("ToolOutputs", members("StructuredContent"))}`;
@@ -394,6 +472,13 @@ ${jsDoc("Registers every tool of tools.json on `server`, with its handler; argum
     });
   }
 }`;
+
+const WRAPPERS = `${jsDoc("A function per tool of tools.json, typed by its schemas: the arguments are checked against the tool's inputSchema before anything is sent, and structuredContent against its outputSchema on return.")}export type ToolWrappers = {
+  readonly [K in keyof ToolArguments]: (
+    args: ToolArguments[K],
+    options?: CallToolOptions,
+  ) => Promise<TypedToolResult<protocol.CallToolResult, ToolOutputs[K]>>;
+};`;
 
 /**
  * Compiles every tool schema with ajv, in one standalone module per

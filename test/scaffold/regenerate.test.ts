@@ -143,22 +143,6 @@ describe("regeneration with settings that cannot be used", () => {
     },
   );
 
-  it("an mcp-gen.json of a kind this mcp-gen does not scaffold is MCPG710 (exit 2)", async () => {
-    const cwd = tempDir("settings");
-    const settings = {
-      kind: "client",
-      revision: "2026-07-28",
-      tools: "tools.json",
-      extensions: [],
-    };
-    writeFileSync(join(cwd, "mcp-gen.json"), JSON.stringify(settings));
-    const run = await runCli(["generate", "--quiet"], { cwd });
-    expect(run.stderrLines).toEqual([
-      `${join(cwd, "mcp-gen.json")}: error MCPG710: project settings ${join(cwd, "mcp-gen.json")}: it needs kind "server", a revision, a tools file and an array of extensions (fix: run mcp-gen generate in a folder made by mcp-gen server, or pass --spec and --out)`,
-    ]);
-    expect(run.code).toBe(2);
-  });
-
   it("a tools file the settings name but that is gone is MCPG701 (exit 2)", async () => {
     const cwd = tempDir("settings");
     writeFileSync(

@@ -1,0 +1,101 @@
+/**
+ * `mcp-gen client <dir>`: scaffold a typed MCP client project.
+ */
+import type { CommandModule } from "yargs";
+import { printDiagnostics } from "./output.js";
+
+interface ClientArgs {
+  dir: string;
+  spec: string;
+  name?: string;
+  extension: string[];
+  tools?: string;
+  "from-server"?: string;
+  example: "minimal" | "everything";
+  force: boolean;
+  quiet: boolean;
+}
+
+/** The command. */
+export const clientCommand: CommandModule<object, ClientArgs> = {
+  command: "client <dir>",
+  describe:
+    "Scaffold an MCP client project (a typed client, typed wrappers of a server's tools, a command line, tests) in <dir>",
+  builder: (y) =>
+    y
+      .positional("dir", {
+        type: "string",
+        demandOption: true,
+        describe: "The project folder (new or empty)",
+      })
+      .option("spec", {
+        type: "string",
+        default: "2026-07-28",
+        requiresArg: true,
+        describe: "The revision the client speaks (it talks to 2025-11-25 servers too)",
+      })
+      .option("name", {
+        type: "string",
+        requiresArg: true,
+        describe: "The package name (default: the folder's name)",
+      })
+      .option("extension", {
+        type: "string",
+        array: true,
+        default: [],
+        describe:
+          "An extension to include (tasks, or a folder with mcp-extension.json); repeatable",
+      })
+      .option("tools", {
+        type: "string",
+        requiresArg: true,
+        conflicts: "from-server",
+        describe: "A tools.json (a server's tools): one typed wrapper per tool",
+      })
+      .option("from-server", {
+        type: "string",
+        requiresArg: true,
+        describe:
+          'List the tools of a running server: the URL of its MCP endpoint, or the command that starts it ("node server.js --stdio")',
+      })
+      .option("example", {
+        choices: ["minimal", "everything"] as const,
+        default: "minimal" as const,
+        describe:
+          "minimal: a client and its command line; everything: also the client the official conformance suite drives (dist/conformance.js)",
+      })
+      .option("force", {
+        type: "boolean",
+        default: false,
+        describe: "Replace <dir> even if it is not empty",
+      })
+      .option("quiet", { type: "boolean", default: false, describe: "Print only the result" })
+      .example("$0 client my-client", "a client and its command line")
+      .example(
+        "$0 client my-client --from-server http://127.0.0.1:3000/mcp",
+        "typed wrappers for the tools of a running server",
+      )
+      .example(
+        '$0 client my-client --from-server "node ../my-server/dist/index.js --stdio"',
+        "the same, starting the server over stdio",
+      ),
+  handler: async (args) => {
+    if (!args.quiet) process.stderr.write(`mcp-gen: scaffolding ${args.dir}\n`);
+    const { scaffoldClient } = await import("../scaffold/client.js");
+    const { writeProject } = await import("../scaffold/scaffold.js");
+    const { files, diagnostics } = await scaffoldClient({
+      dir: args.dir,
+      spec: args.spec,
+      ...(args.name !== undefined ? { name: args.name } : {}),
+      extensions: args.extension,
+      ...(args.tools !== undefined ? { tools: args.tools } : {}),
+      ...(args["from-server"] !== undefined ? { fromServer: args["from-server"] } : {}),
+      example: args.example,
+    });
+    printDiagnostics(diagnostics, args.quiet);
+    writeProject(args.dir, files, args.force);
+    process.stdout.write(
+      `wrote ${files.length} files to ${args.dir}\nnext: cd ${args.dir} && npm install && npm test && npm run -s mcp -- <server url> discover\n`,
+    );
+  },
+};

@@ -1,0 +1,134 @@
+/**
+ * `mcp-gen client <dir>`: a typed MCP client project. It shares the server
+ * scaffold's machinery (scaffold.ts: checks, templates, the protocol
+ * modules, the tools module, the runtime, mcp-gen.json, regeneration); what
+ * is a client's own is here: its templates (templates/client), the tools
+ * it learns from a live server (`--from-server`), and how it treats a tool
+ * list, which is a server's and so untrusted: a tool mcp-gen cannot type
+ * safely is left out of the typed wrappers with a warning, never turned
+ * into code, and stays callable by name.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { diagnostic, McpGenError, type Diagnostic } from "../diagnostics.js";
+import type { EmittedFile } from "../emit/file.js";
+import { parseJsonText } from "../load/json.js";
+import { packageRoot } from "../load/package-root.js";
+import type { SchemaSources } from "../load/resolve-spec.js";
+import {
+  checkTarget,
+  generatedFiles,
+  listTemplateFiles,
+  projectExtensionRef,
+  projectExtensions,
+  projectName,
+  projectRevision,
+  readToolsFile,
+  render,
+  replace,
+  SETTINGS_FILE,
+  templatesDir,
+  type ClientSettings,
+} from "./scaffold.js";
+import { listServerTools } from "./from-server.js";
+import { admitTools, type ToolSpec } from "./tools-module.js";
+
+/** What `mcp-gen client` is asked for. */
+export interface ClientScaffoldOptions {
+  readonly dir: string;
+  /** The revision (default 2026-07-28). */
+  readonly spec?: string;
+  /** The package name (default: the folder's name). */
+  readonly name?: string;
+  readonly extensions?: readonly string[];
+  /** A tools.json to take the server's tools from. */
+  readonly tools?: string;
+  /** A server to list the tools from: the URL of its MCP endpoint, or the command that starts it. */
+  readonly fromServer?: string;
+  readonly example?: "minimal" | "everything";
+  readonly sources?: SchemaSources;
+}
+
+/** A new client project, and the warnings about tools left out of its wrappers. */
+export interface ClientScaffold {
+  readonly files: EmittedFile[];
+  readonly settings: ClientSettings;
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+/** Builds every file of a new client project; nothing is written. */
+export async function scaffoldClient(options: ClientScaffoldOptions): Promise<ClientScaffold> {
+  checkTarget(options.dir);
+  if (options.tools !== undefined && options.fromServer !== undefined)
+    throw new McpGenError([diagnostic("MCPG722", {}, { file: "--from-server" })]);
+  const revision = projectRevision(options.spec, "client");
+  const name = projectName(options.dir, options.name);
+  const example = options.example ?? "minimal";
+  const settings: ClientSettings = {
+    kind: "client",
+    revision,
+    extensions: (options.extensions ?? []).map((ref) => projectExtensionRef(ref, options.dir)),
+    tools: "tools.json",
+    example,
+    ...(options.fromServer !== undefined ? { fromServer: options.fromServer } : {}),
+  };
+  const listed =
+    options.fromServer !== undefined ? await listServerTools(options.fromServer) : undefined;
+  const toolsText = listed
+    ? `${JSON.stringify(listed.tools, null, 2)}\n`
+    : options.tools !== undefined
+      ? readToolsFile(options.tools)
+      : readFileSync(templatesDir("client", "examples", example, "tools.json"), "utf8");
+  const shown = options.tools ?? "tools.json";
+  const admitted = admitTools(parseJsonText(toolsText, shown), shown);
+  const { tools } = admitted;
+  const diagnostics = [
+    ...(listed?.warnings ?? []).map((reason) =>
+      diagnostic("MCPG723", { server: options.fromServer!, reason }, { file: "--from-server" }),
+    ),
+    ...admitted.diagnostics,
+  ];
+  const own = clientFiles(settings, options.dir, name, tools, toolsText);
+  const generated = await generatedFiles(settings, options.dir, tools, options.sources);
+  return {
+    files: [...own, ...generated].sort((a, b) => (a.path < b.path ? -1 : 1)),
+    settings,
+    diagnostics,
+  };
+}
+
+/** The user's own files of a client project. */
+function clientFiles(
+  settings: ClientSettings,
+  projectDir: string,
+  name: string,
+  tools: readonly ToolSpec[],
+  toolsText: string,
+): EmittedFile[] {
+  const view = {
+    name,
+    revision: settings.revision,
+    extensions: projectExtensions(settings, projectDir).map((e) => ({ id: e.id, name: e.name })),
+    tools: tools.map((t) => ({ name: t.name })),
+    firstTool: tools[0]?.name ?? "",
+    fromServer: settings.fromServer ?? "",
+    mcpGen: `file:${packageRoot()}`,
+  };
+  const files: EmittedFile[] = [];
+  const base = templatesDir("client");
+  for (const path of listTemplateFiles(base)) {
+    const target = path.replace(/\.hbs$/, "").replace(/^gitignore$/, ".gitignore");
+    const text = readFileSync(join(base, path), "utf8");
+    files.push({ path: target, contents: path.endsWith(".hbs") ? render(text, view) : text });
+  }
+  const exampleDir = templatesDir("client", "examples", settings.example);
+  for (const path of listTemplateFiles(exampleDir))
+    if (path !== "tools.json")
+      replace(files, { path, contents: readFileSync(join(exampleDir, path), "utf8") });
+  files.push({
+    path: "tools.json",
+    contents: toolsText.endsWith("\n") ? toolsText : `${toolsText}\n`,
+  });
+  files.push({ path: SETTINGS_FILE, contents: `${JSON.stringify(settings, null, 2)}\n` });
+  return files;
+}

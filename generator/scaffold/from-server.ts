@@ -1,0 +1,76 @@
+/**
+ * `--from-server`: the tools of a live server, listed with mcp-gen's own
+ * client runtime (the one a client project carries): over Streamable HTTP
+ * for a URL, over stdio for a command line, in whichever era the server
+ * speaks. The list is returned as the server sent it (every page), to be
+ * checked like any other tools file; over HTTP, tools with invalid
+ * `x-mcp-header` annotations are already left out (as the runtime must),
+ * and the warnings say which.
+ */
+import { diagnostic, McpGenError } from "../diagnostics.js";
+import * as legacy from "../../generated/2025-11-25/index.js";
+import * as protocol from "../../generated/2026-07-28/index.js";
+import {
+  ChannelError,
+  connectHttp,
+  McpClient,
+  McpError,
+  parseCommandLine,
+  spawnStdio,
+  type ClientChannel,
+} from "../../templates/runtime/client.js";
+import { packageVersion } from "../load/package-root.js";
+
+/** The most pages of tools/list followed (a server that never stops paging is cut off). */
+const MAX_PAGES = 100;
+
+/**
+ * Lists every tool of the server `source` names: an http(s) URL of its MCP
+ * endpoint, or the command line that starts it. Throws McpGenError
+ * (MCPG721) when the server cannot be reached or answers with an error.
+ */
+export async function listServerTools(
+  source: string,
+  timeoutMs = 30_000,
+): Promise<{ tools: unknown[]; warnings: string[] }> {
+  const fail = (reason: string) =>
+    new McpGenError([diagnostic("MCPG721", { server: source, reason }, { file: "--from-server" })]);
+  let channel: ClientChannel;
+  try {
+    channel = /^https?:\/\//i.test(source)
+      ? connectHttp(source)
+      : await spawnStdio({ ...parseCommandLine(source), stderr: "ignore" });
+  } catch (error) {
+    throw fail((error as Error).message);
+  }
+  const warnings: string[] = [];
+  const client = new McpClient({
+    protocol,
+    legacy,
+    channel,
+    info: { name: "mcp-gen", version: packageVersion() },
+    timeoutMs,
+    probeTimeoutMs: Math.min(timeoutMs, 10_000),
+    onWarning: (message) => warnings.push(message),
+  });
+  try {
+    const tools: unknown[] = [];
+    let cursor: unknown;
+    for (let page = 0; page < MAX_PAGES; page++) {
+      const result = await client.request(
+        "tools/list",
+        typeof cursor === "string" ? { cursor } : {},
+      );
+      tools.push(...(result.tools as unknown[]));
+      cursor = result.nextCursor;
+      if (typeof cursor !== "string") return { tools, warnings };
+    }
+    throw fail(`tools/list still had more pages after ${MAX_PAGES}`);
+  } catch (error) {
+    if (error instanceof McpGenError) throw error;
+    if (error instanceof McpError || error instanceof ChannelError) throw fail(error.message);
+    throw fail((error as Error).message);
+  } finally {
+    await client.close().catch(() => {});
+  }
+}

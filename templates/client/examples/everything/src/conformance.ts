@@ -1,0 +1,129 @@
+/**
+ * The client the official conformance suite drives
+ * (`@modelcontextprotocol/conformance client --command "node dist/conformance.js"`):
+ * the suite starts a mock server for a scenario, runs this file with the
+ * server's URL as its last argument and the scenario in
+ * MCP_CONFORMANCE_SCENARIO, and checks what the client sent. Each scenario
+ * is what a real client would do against such a server; nothing here
+ * knows what the suite checks.
+ *
+ * MCP_CONFORMANCE_PROTOCOL_VERSION names the revision of the run: a
+ * 2025-era one makes the client open a session with initialize at once,
+ * 2026-07-28 (or none) lets it probe with server/discover. Exit code 0 when
+ * the scenario ran, 1 when it failed or is unknown.
+ */
+import { createClient, type Client, type Inputs } from "./generated/client.gen.js";
+import { connectHttp, type InputHandlers } from "./mcp-gen/runtime/client.js";
+
+type Scenario = (client: Client, context: Record<string, unknown>) => Promise<void>;
+
+/** The server's tools (the first page is all a mock has). */
+async function listTools(client: Client) {
+  return (await client.rpc.toolsList()).tools;
+}
+
+const scenarios: Readonly<Record<string, Scenario>> = {
+  initialize: async (client) => {
+    await listTools(client);
+  },
+  tools_call: async (client) => {
+    await listTools(client);
+    await client.tools.add_numbers({ a: 5, b: 3 });
+  },
+  "request-metadata": async () => {
+    // connect() alone: the server refuses the first request's version, the client retries with one it lists.
+  },
+  "sep-2322-client-request-state": async (client) => {
+    for (const name of [
+      "test_mrtr_echo_state",
+      "test_mrtr_no_state",
+      "test_mrtr_unrelated",
+      "test_mrtr_no_result_type",
+    ])
+      await client.raw.callTool(name, {});
+  },
+  "http-standard-headers": async (client) => {
+    const [tool] = await listTools(client);
+    if (tool) await client.raw.callTool(tool.name, {});
+    const { resources } = await client.rpc.resourcesList();
+    if (resources[0]) await client.rpc.resourcesRead({ uri: resources[0].uri });
+    const { prompts } = await client.rpc.promptsList();
+    if (prompts[0]) await client.rpc.promptsGet({ name: prompts[0].name });
+  },
+  "http-custom-headers": async (client, context) => {
+    await listTools(client);
+    const calls = Array.isArray(context.toolCalls) ? context.toolCalls : [];
+    for (const call of calls as Array<{ name: string; arguments?: Record<string, unknown> }>)
+      await client.raw.callTool(call.name, call.arguments ?? {});
+  },
+  "http-invalid-tool-headers": async (client) => {
+    // The client leaves out tools whose x-mcp-header annotations are invalid; the rest are called.
+    for (const tool of await listTools(client))
+      await client.raw.callTool(tool.name, { region: "us-west1" });
+  },
+  "json-schema-ref-no-deref": async (client) => {
+    await listTools(client);
+  },
+  "json-schema-2020-12-preservation": async (client) => {
+    const tools = await listTools(client);
+    const rich = tools.find((t) => t.name === "json_schema_2020_12_tool");
+    if (rich && tools.some((t) => t.name === "json_schema_echo"))
+      await client.raw.callTool("json_schema_echo", { schema: rich.inputSchema });
+  },
+  "elicitation-sep1034-client-defaults": async (client) => {
+    await client.raw.callTool("test_client_elicitation_defaults", {});
+  },
+  "sse-retry": async (client) => {
+    await listTools(client);
+    await client.raw.callTool("test_reconnection", {});
+  },
+};
+
+/** Accepts every elicitation, leaving defaults to be filled in; confirms yes/no questions. */
+const handlers: InputHandlers<Inputs> = {
+  elicitation: (params) => {
+    const fields = "requestedSchema" in params ? params.requestedSchema.properties : {};
+    const content: Record<string, boolean> = {};
+    if (Object.hasOwn(fields, "confirmed")) content.confirmed = true;
+    return { action: "accept", content };
+  },
+  sampling: () => ({
+    role: "assistant",
+    content: { type: "text", text: "conformance" },
+    model: "conformance-model",
+  }),
+  roots: () => ({ roots: [] }),
+};
+
+async function main(): Promise<number> {
+  const name = process.env.MCP_CONFORMANCE_SCENARIO ?? "";
+  const url = process.argv.at(-1);
+  const scenario = Object.hasOwn(scenarios, name) ? scenarios[name] : undefined;
+  if (!scenario || !url || !/^https?:\/\//.test(url)) {
+    process.stderr.write(`conformance: no scenario ${JSON.stringify(name)} here, or no URL\n`);
+    return 1;
+  }
+  const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? "{}") as Record<
+    string,
+    unknown
+  >;
+  const client = createClient({
+    channel: connectHttp(url, { onWarning: (m) => process.stderr.write(`warning: ${m}\n`) }),
+    info: { name: "mcp-gen-conformance-client", version: "1.0.0" },
+    handlers,
+    protocolVersion: process.env.MCP_CONFORMANCE_PROTOCOL_VERSION ?? "auto",
+    onWarning: (message) => process.stderr.write(`warning: ${message}\n`),
+  });
+  try {
+    await client.connect();
+    await scenario(client, context);
+    return 0;
+  } catch (error) {
+    process.stderr.write(`conformance: ${name}: ${(error as Error).stack ?? String(error)}\n`);
+    return 1;
+  } finally {
+    await client.close().catch(() => {});
+  }
+}
+
+process.exitCode = await main();

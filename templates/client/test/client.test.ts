@@ -1,0 +1,157 @@
+/**
+ * The client talks to a server as the protocol says: against a small
+ * stand-in server over real HTTP on 127.0.0.1 (answering as a 2026-07-28
+ * server would, from tools.json), it discovers, lists and calls tools with
+ * the headers the spec asks for, drives a Multi Round-Trip Request, and a
+ * tool wrapper refuses arguments that fail the tool's inputSchema before
+ * anything is sent.
+ */
+import { createServer, type IncomingMessage, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createClient, type Client } from "../src/generated/client.gen.js";
+import { protocol } from "../src/generated/protocol.gen.js";
+import { TOOLS } from "../src/generated/tools.gen.js";
+import { connectHttp } from "../src/mcp-gen/runtime/client.js";
+
+const VERSION = protocol.PROTOCOL_VERSION;
+
+/** What the stand-in server saw: each request's method, headers and params. */
+const seen: Array<{
+  method: string;
+  headers: IncomingMessage["headers"];
+  params: Record<string, unknown>;
+}> = [];
+
+/** Answers as a 2026-07-28 server: discover, the tools of tools.json, and one tool that asks for input. */
+function answer(method: string, params: Record<string, unknown>): Record<string, unknown> {
+  const complete = { resultType: "complete" };
+  if (method === "server/discover")
+    return {
+      ...complete,
+      supportedVersions: [VERSION],
+      capabilities: { tools: {} },
+      _meta: { "io.modelcontextprotocol/serverInfo": { name: "stand-in", version: "1.0.0" } },
+    };
+  if (method === "tools/list")
+    return { ...complete, tools: [...TOOLS, { name: "ask", inputSchema: { type: "object" } }] };
+  if (method === "tools/call" && params.name === "ask") {
+    const responses = params.inputResponses as
+      Record<string, { content?: { name?: string } }> | undefined;
+    if (!responses)
+      return {
+        resultType: "input_required",
+        inputRequests: {
+          who: {
+            method: "elicitation/create",
+            params: {
+              message: "Your name?",
+              requestedSchema: {
+                type: "object",
+                properties: { name: { type: "string", default: "Ada" } },
+              },
+            },
+          },
+        },
+        requestState: "opaque-state",
+      };
+    return {
+      ...complete,
+      content: [
+        {
+          type: "text",
+          text: `hello ${responses.who?.content?.name} (${String(params.requestState)})`,
+        },
+      ],
+    };
+  }
+  if (method === "tools/call") return { ...complete, content: [{ type: "text", text: "done" }] };
+  throw new Error(`unexpected ${method}`);
+}
+
+let server: Server;
+let url: string;
+let client: Client;
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    let body = "";
+    req.on("data", (chunk: Buffer) => (body += chunk.toString("utf8")));
+    req.on("end", () => {
+      const message = JSON.parse(body) as {
+        id: number;
+        method: string;
+        params: Record<string, unknown>;
+      };
+      seen.push({ method: message.method, headers: req.headers, params: message.params });
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(
+        JSON.stringify({
+          jsonrpc: "2.0",
+          id: message.id,
+          result: answer(message.method, message.params),
+        }),
+      );
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
+  client = createClient({
+    channel: connectHttp(url),
+    info: { name: "client-tests", version: "1.0.0" },
+    handlers: { elicitation: () => ({ action: "accept", content: {} }) },
+  });
+});
+
+afterAll(async () => {
+  await client.close();
+  await new Promise((resolve) => server.close(resolve));
+});
+
+describe("the client", () => {
+  it("discovers the server with the request metadata the spec asks for", async () => {
+    const found = await client.connect();
+    expect(found).toMatchObject({
+      era: "modern",
+      protocolVersion: VERSION,
+      serverInfo: { name: "stand-in" },
+    });
+    const discover = seen.find((s) => s.method === "server/discover")!;
+    expect(discover.headers["mcp-protocol-version"]).toBe(VERSION);
+    expect(discover.headers["mcp-method"]).toBe("server/discover");
+    expect(discover.params._meta).toMatchObject({
+      "io.modelcontextprotocol/protocolVersion": VERSION,
+      "io.modelcontextprotocol/clientCapabilities": { elicitation: { form: {} } },
+      "io.modelcontextprotocol/clientInfo": { name: "client-tests", version: "1.0.0" },
+    });
+  });
+
+  it("lists the server's tools and calls each with its name in Mcp-Name", async () => {
+    const { tools } = await client.rpc.toolsList();
+    expect(tools.map((t) => t.name)).toEqual([...TOOLS.map((t) => t.name), "ask"]);
+    for (const tool of TOOLS) {
+      const result = await client.raw.callTool(tool.name, {});
+      expect(result.content).toEqual([{ type: "text", text: "done" }]);
+      expect(seen.at(-1)!.headers["mcp-name"]).toBeDefined();
+    }
+  });
+
+  it("answers a server's request for input and retries with its state", async () => {
+    const result = await client.raw.callTool("ask", {});
+    expect(result.content).toEqual([{ type: "text", text: "hello Ada (opaque-state)" }]);
+    const [first, retry] = seen.filter((s) => s.method === "tools/call" && s.params.name === "ask");
+    expect(first!.params.requestState).toBeUndefined();
+    expect(retry!.params.requestState).toBe("opaque-state");
+  });
+
+  it("refuses arguments that fail a tool's inputSchema before sending anything", async () => {
+    for (const tool of TOOLS) {
+      const before = seen.length;
+      const wrapper = client.tools[tool.name as keyof typeof client.tools] as (
+        args: unknown,
+      ) => Promise<unknown>;
+      await expect(wrapper("not an object")).rejects.toThrow(/inputSchema/);
+      expect(seen.length).toBe(before);
+    }
+  });
+});
