@@ -45,8 +45,14 @@ export function mapSchema(
 ): JsonValue {
   if (!isJsonObject(schema)) return schema;
   const out: JsonObject = {};
+  // defineProperty, not assignment: a key named `__proto__` (a property of a tool's schema) stays an own property.
   for (const [key, value] of Object.entries(schema))
-    out[key] = mapKeyword(key, value, rewrite, `${pointer}/${escapePointerSegment(key)}`);
+    Object.defineProperty(out, key, {
+      value: mapKeyword(key, value, rewrite, `${pointer}/${escapePointerSegment(key)}`),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   return rewrite(out, pointer);
 }
 
