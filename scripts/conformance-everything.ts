@@ -1,12 +1,15 @@
 /**
- * `npm run conformance`: scaffolds the "everything" example server with the
- * mcp-gen of this checkout, installs and builds it from the npm registry,
- * starts it on 127.0.0.1, and runs the official conformance suite against
- * it for both requirement sets (2026-07-28 and 2025-11-25). Prints each
- * report (scored and unscored scenarios) and exits 1 on any failed scored
- * check, 2 when something could not run.
+ * `npm run conformance`: scaffolds the "everything" example server and client with the mcp-gen of
+ * this checkout, installs and builds them from the npm registry, and runs the official
+ * conformance suite for both requirement sets (2026-07-28 and 2025-11-25): against the server,
+ * started on 127.0.0.1, and with the client (its src/conformance.ts). Prints each report and exits
+ * 1 on any failed scored check, 2 when something could not run. Everything it writes is in one
+ * temporary folder, removed at the end unless --keep.
  *
- *   npm run conformance [-- --keep] [--requirements 2026-07-28]
+ * The client's auth/ scenarios are run and counted apart (--defer): OAuth is not built yet; they
+ * do not fail the run.
+ *
+ *   npm run conformance [-- --keep] [--requirements 2026-07-28] [--leg server|client]
  */
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -15,15 +18,25 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { packageRoot } from "../generator/load/package-root.js";
+import { scaffoldClient } from "../generator/scaffold/client.js";
 import { scaffoldServer, writeProject } from "../generator/scaffold/scaffold.js";
 
 const { values } = parseArgs({
   options: {
     keep: { type: "boolean", default: false },
     requirements: { type: "string", multiple: true },
+    leg: { type: "string", multiple: true },
   },
 });
 const REQUIREMENTS = values.requirements ?? ["2026-07-28", "2025-11-25"];
+const LEGS = values.leg ?? ["server", "client"];
+/** Client scenarios run and counted apart: the client has no OAuth yet. */
+const DEFERRED = "^auth/";
+for (const leg of LEGS)
+  if (leg !== "server" && leg !== "client") {
+    process.stderr.write(`conformance: --leg ${leg}: choose server or client\n`);
+    process.exit(2);
+  }
 
 /** A free port on 127.0.0.1. */
 function freePort(): Promise<number> {
@@ -63,48 +76,82 @@ function must(step: string, result: { status: number; output: string }): void {
   process.exit(2);
 }
 
-const project = join(mkdtempSync(join(tmpdir(), "mcp-gen-everything-")), "everything");
-process.stderr.write(`conformance: scaffolding the everything example in ${project}\n`);
-const { files } = await scaffoldServer({
-  dir: project,
-  example: "everything",
-  name: "mcp-gen-everything",
-});
-writeProject(project, files);
-must("npm install", run("npm", ["install", "--no-audit", "--no-fund"], project));
-must("npm run build", run("npm", ["run", "build"], project));
-
-let failed = 0;
-for (const requirements of REQUIREMENTS) {
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}/mcp`;
-  const start = `cd ${JSON.stringify(project)} && node dist/index.js`;
+/** Runs scripts/conformance.ts with `args`; the number of failed checks it reports. */
+function score(what: string, args: string[], env: NodeJS.ProcessEnv = process.env): number {
   const suite = run(
     process.execPath,
-    [
-      "--import",
-      "tsx",
-      join("scripts", "conformance.ts"),
-      "--requirements",
-      requirements,
-      "--start",
-      start,
-      "--url",
-      url,
-    ],
+    ["--import", "tsx", join("scripts", "conformance.ts"), ...args],
     packageRoot(),
-    { ...process.env, PORT: String(port) },
+    env,
   );
   process.stdout.write(`${suite.stdout.trimEnd()}\n\n`);
   const last = /conformance: (\d+) passed, (\d+) failed\s*$/.exec(suite.stdout);
   if (!last || suite.status === 2 || suite.status === 3) {
     process.stderr.write(
-      `conformance: the ${requirements} run did not complete (exit ${suite.status}):\n${suite.output}\n`,
+      `conformance: the ${what} run did not complete (exit ${suite.status}):\n${suite.output}\n`,
     );
     process.exit(2);
   }
-  failed += Number(last[2]);
+  return Number(last[2]);
 }
-if (!values.keep) rmSync(join(project, ".."), { recursive: true, force: true });
-else process.stderr.write(`conformance: kept ${project}\n`);
+
+const root = mkdtempSync(join(tmpdir(), "mcp-gen-everything-"));
+const projects = { server: join(root, "server"), client: join(root, "client") };
+process.stderr.write(`conformance: scaffolding the everything examples in ${root}\n`);
+if (LEGS.includes("server")) {
+  const { files } = await scaffoldServer({
+    dir: projects.server,
+    example: "everything",
+    name: "mcp-gen-everything",
+  });
+  writeProject(projects.server, files);
+}
+if (LEGS.includes("client")) {
+  const { files } = await scaffoldClient({
+    dir: projects.client,
+    example: "everything",
+    name: "mcp-gen-everything-client",
+  });
+  writeProject(projects.client, files);
+}
+for (const leg of LEGS) {
+  const project = projects[leg as keyof typeof projects];
+  must(`npm install (${leg})`, run("npm", ["install", "--no-audit", "--no-fund"], project));
+  must(`npm run build (${leg})`, run("npm", ["run", "build"], project));
+}
+
+let failed = 0;
+for (const requirements of REQUIREMENTS) {
+  if (LEGS.includes("server")) {
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}/mcp`;
+    const start = `cd ${JSON.stringify(projects.server)} && node dist/index.js`;
+    failed += score(
+      `${requirements} server`,
+      [
+        ...["--requirements", requirements, "--start", start, "--url", url],
+        ...["--out", join(root, `results-server-${requirements}`)],
+      ],
+      { ...process.env, PORT: String(port) },
+    );
+  }
+  if (LEGS.includes("client")) {
+    // exec: the suite kills only the shell on a timeout; every scenario starts at once, hence the long timeout.
+    const command = `exec node ${JSON.stringify(join(projects.client, "dist", "conformance.js"))}`;
+    failed += score(`${requirements} client`, [
+      "--requirements",
+      requirements,
+      "--command",
+      command,
+      "--defer",
+      DEFERRED,
+      "--timeout",
+      "120000",
+      "--out",
+      join(root, `results-client-${requirements}`),
+    ]);
+  }
+}
+if (!values.keep) rmSync(root, { recursive: true, force: true });
+else process.stderr.write(`conformance: kept ${root}\n`);
 process.exit(failed > 0 ? 1 : 0);

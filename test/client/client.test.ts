@@ -48,6 +48,9 @@ function client(channel: ClientChannel, protocolVersion: string, warnings: strin
     channel,
     info: { name: "client-tests", version: "1.0.0" },
     protocolVersion,
+    // The stdio server starts through tsx: on a loaded machine that can take longer than the
+    // default probe (10 s), after which a silent server is taken for a legacy one.
+    probeTimeoutMs: 60_000,
     onWarning: (message) => warnings.push(message),
     handlers: {
       elicitation: (_params, context) => {

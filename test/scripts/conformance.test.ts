@@ -1,6 +1,7 @@
 /**
- * scripts/conformance.ts without the suite: reading requirement sets, scoring a fake results
- * folder, the report's lines, the suite's arguments, and the refusal to run against a dead URL.
+ * scripts/conformance.ts and scripts/conformance/ without the suite: reading requirement sets,
+ * scoring fake results folders of a server run and of a client run, the report's lines, the
+ * suite's arguments, and the refusal to run against a dead URL or without a target.
  */
 import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
@@ -59,21 +60,31 @@ const T0 = "2026-01-01T00-00-00-000Z";
 const T1 = "2026-01-01T00-00-01-000Z";
 
 describe("requirement sets", () => {
-  it("reads the server list and the server-leg not_scored entries, skipping block scalars", () => {
+  it("reads the server and client lists and the not_scored entries with their leg", () => {
     expect(SET).toEqual({
       revision: "2026-07-28",
       server: ["alpha", "beta", "gamma"],
-      notScored: [{ scenario: "delta", reason: "pending" }],
+      client: ["auth/metadata-default"],
+      notScored: [
+        { scenario: "auth/dpop", leg: "client", reason: "extension" },
+        { scenario: "delta", leg: "server", reason: "pending" },
+      ],
     });
   });
 
   it.each([
-    ["server: [alpha, beta]\n", 'requirements/x.yaml line 1: unexpected "server: [alpha, beta]"'],
-    ["  - alpha\n", 'requirements/x.yaml line 1: unexpected "- alpha"'],
-    ["client:\n  - a\n", "requirements/x.yaml: no list of server scenarios found"],
-    ["server:\n  - name: alpha\n", "requirements/x.yaml: no list of server scenarios found"],
+    ["server: [alpha\n", "requirements/x.yaml: not YAML"],
+    ["  - alpha\n", "requirements/x.yaml: not a YAML map"],
+    ["client:\n  - a\n", "requirements/x.yaml: server is not a list of scenario names"],
+    ["server:\n  - name: alpha\n", "requirements/x.yaml: server is not a list of scenario names"],
+    ["server:\n  - a\nclient: b\n", "requirements/x.yaml: client is not a list of scenario names"],
+    [
+      "server:\n  - a\nnot_scored:\n  - leg: server\n",
+      "requirements/x.yaml: not_scored entry 1 has no scenario",
+    ],
   ])("an unknown layout fails loudly: %j", (text, want) => {
-    expect(() => parseRequirementSet(text, "x")).toThrow(new ConformanceError(want, 3));
+    expect(() => parseRequirementSet(text, "x")).toThrow(want);
+    expect(() => parseRequirementSet(text, "x")).toThrow(ConformanceError);
   });
 });
 
@@ -111,7 +122,7 @@ describe("summarise", () => {
     ],
     "Running client scenario 'gamma' against server: http://x/mcp\n",
   );
-  const summary = summarise(out, SET);
+  const summary = summarise(out, SET, "server");
 
   it("counts SUCCESS and FAILURE of scored scenarios only; a scored scenario without results is 1 failed", () => {
     expect({
@@ -131,7 +142,7 @@ describe("summarise", () => {
     expect(
       summary.scenarios.map((r) => [
         r.name,
-        r.scored,
+        r.standing === "scored",
         r.ran,
         r.passed,
         r.failed,
@@ -148,7 +159,7 @@ describe("summarise", () => {
   it("prints a row per scenario and ends with the conformance line", () => {
     const report = {
       suite: "0.2.0-alpha.12",
-      url: "http://x/mcp",
+      target: "http://x/mcp",
       node: "22.23.3",
       out,
       runnerExit: 1,
@@ -181,13 +192,13 @@ describe("summarise", () => {
       ["beta", T0, []],
       ["gamma", T0, []],
     ]);
-    const row = summarise(broken, SET).scenarios[0]!;
+    const row = summarise(broken, SET, "server").scenarios[0]!;
     expect([row.failed, row.failures[0]!.id]).toEqual([1, "checks.json"]);
   });
 
   it("with one scenario asked for, expects only that one", () => {
     const one = resultsFolder([["beta", T0, [{ id: "b1", status: "SUCCESS" }]]]);
-    const s = summarise(one, SET, "beta");
+    const s = summarise(one, SET, "server", { scenario: "beta" });
     expect([s.passed, s.failed, s.ok, s.scenarios.map((r) => r.name)]).toEqual([
       1,
       0,
@@ -199,21 +210,16 @@ describe("summarise", () => {
 
 describe("suite arguments", () => {
   it("runs the whole set with --requirements", () => {
-    expect(suiteArguments({ url: "http://x/mcp", out: "/o", requirements: SET })).toEqual([
-      "server",
-      "--url",
-      "http://x/mcp",
-      "-o",
-      "/o",
-      "--requirements",
-      "2026-07-28",
-    ]);
+    expect(
+      suiteArguments({ leg: "server", target: "http://x/mcp", out: "/o", requirements: SET }),
+    ).toEqual(["server", "--url", "http://x/mcp", "-o", "/o", "--requirements", "2026-07-28"]);
   });
 
   it("runs one scenario at the set's wire, forced like a whole-set run", () => {
     expect(
       suiteArguments({
-        url: "http://x/mcp",
+        leg: "server",
+        target: "http://x/mcp",
         out: "/o",
         requirements: SET,
         scenario: "delta",
@@ -233,6 +239,95 @@ describe("suite arguments", () => {
       "--timeout",
       "5000",
     ]);
+  });
+});
+
+describe("a client run", () => {
+  /** A client results folder: `<name>-<stamp>/checks.json`, auth scenarios one folder deeper. */
+  function clientResults(entries: Array<[string, Check[]]>): string {
+    const out = tempDir("conformance-client-test");
+    for (const [name, checks] of entries) {
+      mkdirSync(join(out, `${name}-${T0}`), { recursive: true });
+      writeFileSync(join(out, `${name}-${T0}`, "checks.json"), JSON.stringify(checks));
+    }
+    writeFileSync(join(out, "runner.log"), "Starting scenario: tools_call\n");
+    return out;
+  }
+  const CLIENT_SET = parseRequirementSet(
+    "server:\n  - s\nclient:\n  - tools_call\n  - sse-retry\n  - auth/metadata-default\nnot_scored:\n  - scenario: auth/dpop\n    leg: client\n    reason: extension\n",
+    "2025-11-25",
+  );
+
+  it("finds nested auth/ results, fails a WARNING, and counts deferred scenarios apart", () => {
+    const out = clientResults([
+      ["tools_call", [{ id: "t1", status: "SUCCESS" }]],
+      [
+        "sse-retry",
+        [
+          { id: "r1", status: "SUCCESS" },
+          { id: "r2", status: "WARNING", errorMessage: "slow" },
+        ],
+      ],
+      ["auth/metadata-default", [{ id: "m1", status: "FAILURE" }]],
+      ["auth/dpop", [{ id: "d1", status: "FAILURE" }]],
+    ]);
+    const summary = summarise(out, CLIENT_SET, "client", { defer: /^auth\// });
+    expect(
+      summary.scenarios.map((r) => [r.name, r.standing, r.passed, r.failed, r.warnings]),
+    ).toEqual([
+      ["tools_call", "scored", 1, 0, 0],
+      ["sse-retry", "scored", 1, 1, 1],
+      ["auth/metadata-default", "deferred", 0, 1, 0],
+      ["auth/dpop", "unscored", 0, 1, 0],
+    ]);
+    expect([summary.passed, summary.failed, summary.ok, summary.deferred]).toEqual([
+      2,
+      1,
+      false,
+      { scenarios: 1, passed: 0, failed: 1 },
+    ]);
+    const lines = formatReport({
+      suite: "0.2.0-alpha.12",
+      target: "exec node c.js",
+      node: "22.23.3",
+      out,
+      runnerExit: 1,
+      elapsedMs: 1000,
+      ...summary,
+    });
+    expect(lines.slice(0, 2)).toEqual([
+      "MCP client conformance: @modelcontextprotocol/conformance@0.2.0-alpha.12, requirements 2025-11-25",
+      `command: exec node c.js   node: 22.23.3   results: ${out}`,
+    ]);
+    expect(lines).toContain("  FAIL auth/metadata-default  0 passed, 1 failed  [deferred]");
+    expect(lines).toContain("deferred: 0/1 scenarios passed, 0 checks passed, 1 failed");
+    expect(lines.at(-1)).toBe("conformance: 2 passed, 1 failed");
+  });
+
+  it("runs the client subcommand with the command", () => {
+    expect(
+      suiteArguments({
+        leg: "client",
+        target: "exec node c.js",
+        out: "/o",
+        requirements: CLIENT_SET,
+      }),
+    ).toEqual([
+      "client",
+      "--command",
+      "exec node c.js",
+      "-o",
+      "/o",
+      "--requirements",
+      "2025-11-25",
+    ]);
+  });
+
+  it("refuses both a URL and a command, or neither", async () => {
+    await expect(main(["--command", "c", "--url", "http://127.0.0.1:1/mcp"])).rejects.toThrow(
+      /give either --url/,
+    );
+    await expect(main([])).rejects.toThrow(/give either --url/);
   });
 });
 
