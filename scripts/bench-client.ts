@@ -1,0 +1,186 @@
+/**
+ * `npm run bench:client`: tools/call round trips per second and p50/p99 latency over Streamable
+ * HTTP on 127.0.0.1, for a client scaffolded with this checkout's `mcp-gen client` (O) against
+ * the official SDK v2 client (S), both calling the `echo` tool of the same server (the SDK v2
+ * reference server of bench:server, scripts/bench/server-sdk.mjs) in the same run. Each
+ * measurement is a fresh client process (scripts/bench/client-run.mjs); the two alternate round
+ * after round, the order flipping every round, and the ratio O / S is computed per round.
+ * Target: O / S >= 2x in round trips per second.
+ *
+ * Usage: npm run bench:client [-- --rounds=5 --seconds=5 --warmup=1 --concurrency=1 --keep]
+ *
+ * It prints numbers and fails nothing: exit 0 also when the target is not met; 1 when an answer
+ * was wrong or a process failed; 2 when the setup failed. Recorded in docs/benchmarks.md
+ * ("Client round trips").
+ */
+import { execFileSync, spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { scaffoldClient } from "../generator/scaffold/client.js";
+import { writeProject } from "../generator/scaffold/scaffold.js";
+import {
+  ensureBuilt,
+  machine,
+  median,
+  printMachine,
+  printTable,
+  ratios,
+  ROOT,
+} from "./bench/common.js";
+import { Children, freePort, waitForPort } from "./bench/server-procs.js";
+
+const args = process.argv.slice(2);
+const KNOWN = ["rounds", "seconds", "warmup", "concurrency", "keep"];
+for (const a of args) {
+  const name = /^--([a-z]+)(=|$)/.exec(a)?.[1];
+  if (!name || !KNOWN.includes(name)) {
+    console.error(
+      `bench:client: unknown argument ${a}; options: ${KNOWN.map((k) => `--${k}`).join(", ")}`,
+    );
+    process.exit(2);
+  }
+}
+const option = (name: string, fallback: number): number => {
+  const arg = args.find((a) => a.startsWith(`--${name}=`));
+  const value = arg === undefined ? fallback : Number(arg.slice(name.length + 3));
+  if (!(value > 0)) {
+    console.error(`bench:client: --${name} must be a positive number`);
+    process.exit(2);
+  }
+  return value;
+};
+const ROUNDS = option("rounds", 5);
+const SECONDS = option("seconds", 5);
+const WARMUP = option("warmup", 1);
+const CONCURRENCY = option("concurrency", 1);
+const KEEP = args.includes("--keep");
+
+/** What one client process measured. */
+interface Measurement {
+  calls: number;
+  seconds: number;
+  p50Ms: number;
+  p99Ms: number;
+}
+
+/** Scaffolds the client for the server's echo tool and compiles it (node_modules linked in). */
+async function buildClient(dir: string): Promise<string> {
+  const tools = join(dir, "tools.json");
+  writeFileSync(
+    tools,
+    JSON.stringify([
+      {
+        name: "echo",
+        description: "Echo the text back",
+        inputSchema: {
+          type: "object",
+          properties: { text: { type: "string" } },
+          required: ["text"],
+        },
+      },
+    ]),
+  );
+  const project = join(dir, "client");
+  const { files } = await scaffoldClient({ dir: project, tools, name: "bench-client" });
+  writeProject(project, files);
+  symlinkSync(join(ROOT, "node_modules"), join(project, "node_modules"), "dir");
+  execFileSync(
+    process.execPath,
+    [join(ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", "."],
+    {
+      cwd: project,
+      stdio: "inherit",
+    },
+  );
+  return project;
+}
+
+/** Runs one measurement in a fresh process. */
+function measure(kind: "mcp-gen" | "sdk", url: string, project: string): Measurement {
+  const run = spawnSync(
+    process.execPath,
+    [
+      join(ROOT, "scripts", "bench", "client-run.mjs"),
+      ...[kind, url, String(SECONDS), String(WARMUP), String(CONCURRENCY), project],
+    ],
+    { cwd: ROOT, encoding: "utf8", timeout: (SECONDS + WARMUP + 60) * 1000 },
+  );
+  if (run.status !== 0) {
+    console.error(`bench:client: the ${kind} client failed (exit ${run.status}):\n${run.stderr}`);
+    process.exit(1);
+  }
+  return JSON.parse(run.stdout.trim().split("\n").at(-1)!) as Measurement;
+}
+
+ensureBuilt();
+const tmp = mkdtempSync(join(tmpdir(), "mcp-gen-bench-client-"));
+const children = new Children(() => rmSync(tmp, { recursive: true, force: true }));
+const m = machine();
+printMachine(m);
+console.log(
+  `\nrounds ${ROUNDS}, ${SECONDS} s each after ${WARMUP} s of warm-up, ${CONCURRENCY} call(s) in flight`,
+);
+
+let project: string;
+let url: string;
+try {
+  project = await buildClient(tmp);
+  const port = await freePort();
+  url = `http://127.0.0.1:${port}/mcp`;
+  const server = children.spawn("sdk server", process.execPath, ["scripts/bench/server-sdk.mjs"], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: String(port) },
+  });
+  await waitForPort(port, 15_000, () => !server.exited);
+} catch (error) {
+  console.error(`bench:client: setup failed: ${(error as Error).message}`);
+  await children.stopAll();
+  rmSync(tmp, { recursive: true, force: true });
+  process.exit(2);
+}
+
+const results: Record<"mcp-gen" | "sdk", Measurement[]> = { "mcp-gen": [], sdk: [] };
+for (let round = 0; round < ROUNDS; round++) {
+  const order = round % 2 === 0 ? (["mcp-gen", "sdk"] as const) : (["sdk", "mcp-gen"] as const);
+  for (const kind of order) results[kind].push(measure(kind, url, project));
+  process.stderr.write(`round ${round + 1}/${ROUNDS} done\n`);
+}
+await children.stopAll();
+if (KEEP) console.log(`kept ${tmp}`);
+else rmSync(tmp, { recursive: true, force: true });
+
+const rate = (xs: Measurement[]) => xs.map((x) => x.calls / x.seconds);
+const ours = rate(results["mcp-gen"]);
+const theirs = rate(results.sdk);
+printTable({
+  title: "Client round trips (tools/call echo, same SDK v2 server)",
+  unit: "round trips/s",
+  digits: 0,
+  series: [
+    { label: "O: mcp-gen client", values: ours },
+    { label: "S: SDK v2 client", values: theirs },
+  ],
+  ratios: [{ label: "O / S", values: ratios(ours, theirs), target: ">= 2x", met: (r) => r >= 2 }],
+});
+printTable({
+  title: "Latency per call",
+  unit: "ms",
+  digits: 3,
+  series: [
+    { label: "O p50", values: results["mcp-gen"].map((x) => x.p50Ms) },
+    { label: "S p50", values: results.sdk.map((x) => x.p50Ms) },
+    { label: "O p99", values: results["mcp-gen"].map((x) => x.p99Ms) },
+    { label: "S p99", values: results.sdk.map((x) => x.p99Ms) },
+  ],
+  ratios: [
+    {
+      label: "S p50 / O p50",
+      values: ratios(
+        results.sdk.map((x) => x.p50Ms),
+        results["mcp-gen"].map((x) => x.p50Ms),
+      ),
+    },
+  ],
+  notes: [`median O / S in round trips/s: ${median(ratios(ours, theirs)).toFixed(3)}x`],
+});

@@ -1,0 +1,63 @@
+// One client of `npm run bench:client`, in a process of its own: connects to the server at URL,
+// calls its `echo` tool for WARMUP seconds (not measured), then for SECONDS, CONCURRENCY calls in
+// flight, and prints one JSON line: { calls, seconds, p50Ms, p99Ms }. Every answer is checked.
+//
+//   node scripts/bench/client-run.mjs mcp-gen <url> <seconds> <warmup> <concurrency> <project>
+//   node scripts/bench/client-run.mjs sdk     <url> <seconds> <warmup> <concurrency>
+//
+// mcp-gen: the scaffolded client's own connect() and typed wrapper (client.tools.echo: arguments
+// checked against the inputSchema, the response against the revision's schema). sdk: the
+// official SDK v2 client (@modelcontextprotocol/client) pinned to 2026-07-28.
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+
+const [kind, url, seconds, warmup, concurrency, project] = process.argv.slice(2);
+
+async function mcpGen() {
+  const { connect } = await import(pathToFileURL(join(project, "dist", "connect.js")).href);
+  const client = await connect({ url });
+  return { call: () => client.tools.echo({ text: "hi" }), close: () => client.close() };
+}
+
+async function sdk() {
+  const { Client, StreamableHTTPClientTransport } = await import("@modelcontextprotocol/client");
+  const client = new Client(
+    { name: "bench-client-sdk", version: "1.0.0" },
+    { versionNegotiation: { mode: { pin: "2026-07-28" } } },
+  );
+  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+  return {
+    call: () => client.callTool({ name: "echo", arguments: { text: "hi" } }),
+    close: () => client.close(),
+  };
+}
+
+const client = kind === "sdk" ? await sdk() : await mcpGen();
+const latencies = [];
+
+/** Calls until `until` (hrtime ns), recording each call's duration when `record`. */
+async function worker(until, record) {
+  while (process.hrtime.bigint() < until) {
+    const started = process.hrtime.bigint();
+    const result = await client.call();
+    if (result.content?.[0]?.text !== "hi")
+      throw new Error(`unexpected answer: ${JSON.stringify(result)}`);
+    if (record) latencies.push(Number(process.hrtime.bigint() - started) / 1e6);
+  }
+}
+
+async function phase(durationS, record) {
+  const until = process.hrtime.bigint() + BigInt(Math.round(Number(durationS) * 1e9));
+  const started = process.hrtime.bigint();
+  await Promise.all(Array.from({ length: Number(concurrency) }, () => worker(until, record)));
+  return Number(process.hrtime.bigint() - started) / 1e9;
+}
+
+await phase(warmup, false);
+const elapsed = await phase(seconds, true);
+await client.close();
+latencies.sort((a, b) => a - b);
+const at = (q) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))];
+console.log(
+  JSON.stringify({ calls: latencies.length, seconds: elapsed, p50Ms: at(0.5), p99Ms: at(0.99) }),
+);
