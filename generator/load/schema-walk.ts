@@ -45,14 +45,18 @@ export function mapSchema(
 ): JsonValue {
   if (!isJsonObject(schema)) return schema;
   const out: JsonObject = {};
-  // defineProperty, not assignment: a key named `__proto__` (a property of a tool's schema) stays an own property.
-  for (const [key, value] of Object.entries(schema))
-    Object.defineProperty(out, key, {
-      value: mapKeyword(key, value, rewrite, `${pointer}/${escapePointerSegment(key)}`),
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
+  for (const [key, value] of Object.entries(schema)) {
+    const mapped = mapKeyword(key, value, rewrite, `${pointer}/${escapePointerSegment(key)}`);
+    // Assigned, `__proto__` would set the prototype: a property of that name (in a tool's schema) stays an own property.
+    if (key === "__proto__")
+      Object.defineProperty(out, key, {
+        value: mapped,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    else out[key] = mapped;
+  }
   return rewrite(out, pointer);
 }
 
