@@ -11,6 +11,7 @@ import { execFile } from "node:child_process";
 import { readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { stripVTControlCharacters } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { serveHttp } from "../../templates/runtime/index.js";
 import { buildServer } from "../client/fixtures/server.js";
@@ -20,13 +21,21 @@ import { runCli, tempDir } from "../cli/run-cli.js";
 const MINUTE = 60_000;
 const TSC = join(ROOT, "node_modules", "typescript", "bin", "tsc");
 
+/** The environment of the project's own commands: this test run's variables left out. */
+function projectEnv(): NodeJS.ProcessEnv {
+  return Object.fromEntries(
+    Object.entries(process.env).filter(([k]) => !/^(VITEST|MCP_GEN_|NODE_ENV$|TEST$)/.test(k)),
+  );
+}
+
 /** Runs a node script to its end; its exit code and output. */
 function node(
   args: readonly string[],
   cwd: string,
 ): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, args, { cwd, timeout: 2 * MINUTE }, (error, stdout, stderr) =>
+    const options = { cwd, env: projectEnv(), timeout: 3 * MINUTE };
+    execFile(process.execPath, args, options, (error, stdout, stderr) =>
       resolve({
         code: error ? (typeof error.code === "number" ? error.code : -1) : 0,
         stdout,
@@ -75,6 +84,15 @@ describe("mcp-gen client --from-server, then the project's command line", () => 
     const module = readFileSync(join(project, "src", "generated", "tools.gen.ts"), "utf8");
     expect(module).toMatch(/export namespace Echo \{/);
     expect(module).toMatch(/text: string;/);
+  });
+
+  it("the project's own tests pass (npm test)", async () => {
+    const tested = await node(
+      [join(project, "node_modules", "vitest", "vitest.mjs"), "run"],
+      project,
+    );
+    expect(tested.code, `${tested.stdout}${tested.stderr}`).toBe(0);
+    expect(stripVTControlCharacters(tested.stdout)).toMatch(/Tests\s+\d+ passed \(\d+\)\n/);
   });
 
   it("discover, list-tools, call, read and get-prompt print JSON on stdout and exit 0", async () => {

@@ -23,19 +23,25 @@ const seen: Array<{
   params: Record<string, unknown>;
 }> = [];
 
+/** The stand-in's own tool that asks for input: "ask", or a name none of tools.json's tools has. */
+let ASK = "ask";
+while (TOOLS.some((t) => t.name === ASK)) ASK += "_";
+
 /** Answers as a 2026-07-28 server: discover, the tools of tools.json, and one tool that asks for input. */
 function answer(method: string, params: Record<string, unknown>): Record<string, unknown> {
   const complete = { resultType: "complete" };
+  // Discovery and lists say how long they may be cached (2026-07-28: ttlMs, cacheScope).
+  const cacheable = { ...complete, ttlMs: 0, cacheScope: "private" };
   if (method === "server/discover")
     return {
-      ...complete,
+      ...cacheable,
       supportedVersions: [VERSION],
       capabilities: { tools: {} },
       _meta: { "io.modelcontextprotocol/serverInfo": { name: "stand-in", version: "1.0.0" } },
     };
   if (method === "tools/list")
-    return { ...complete, tools: [...TOOLS, { name: "ask", inputSchema: { type: "object" } }] };
-  if (method === "tools/call" && params.name === "ask") {
+    return { ...cacheable, tools: [...TOOLS, { name: ASK, inputSchema: { type: "object" } }] };
+  if (method === "tools/call" && params.name === ASK) {
     const responses = params.inputResponses as
       Record<string, { content?: { name?: string } }> | undefined;
     if (!responses)
@@ -128,7 +134,7 @@ describe("the client", () => {
 
   it("lists the server's tools and calls each with its name in Mcp-Name", async () => {
     const { tools } = await client.rpc.toolsList();
-    expect(tools.map((t) => t.name)).toEqual([...TOOLS.map((t) => t.name), "ask"]);
+    expect(tools.map((t) => t.name)).toEqual([...TOOLS.map((t) => t.name), ASK]);
     for (const tool of TOOLS) {
       const result = await client.raw.callTool(tool.name, {});
       expect(result.content).toEqual([{ type: "text", text: "done" }]);
@@ -137,9 +143,9 @@ describe("the client", () => {
   });
 
   it("answers a server's request for input and retries with its state", async () => {
-    const result = await client.raw.callTool("ask", {});
+    const result = await client.raw.callTool(ASK, {});
     expect(result.content).toEqual([{ type: "text", text: "hello Ada (opaque-state)" }]);
-    const [first, retry] = seen.filter((s) => s.method === "tools/call" && s.params.name === "ask");
+    const [first, retry] = seen.filter((s) => s.method === "tools/call" && s.params.name === ASK);
     expect(first!.params.requestState).toBeUndefined();
     expect(retry!.params.requestState).toBe("opaque-state");
   });
