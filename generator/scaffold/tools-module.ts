@@ -387,11 +387,27 @@ function schemaDeclarations(schema: JsonObject, name: string): TsDeclaration[] {
     return (path.length === 2 && path[0] === defsKey && names.get(path[1]!)) || "unknown";
   };
   const declare = (typeName: string, node: JsonValue): TsDeclaration =>
-    declarationOf(typeName, prepareSchema(asTuples(schemaObject(node)), typeOfRef));
+    declarationOf(
+      typeName,
+      prepareSchema(asTuples(withoutTypeOverrides(schemaObject(node))), typeOfRef),
+    );
   return [
     declare(name, root),
     ...[...names].map(([key, typeName]) => declare(typeName, defs[key]!)),
   ];
+}
+
+/**
+ * `tsType` and `tsEnumNames` taken out of every subschema: the type
+ * translation would print a `tsType` as TypeScript, and a tool list is
+ * untrusted input (a server's tools/list), so its types come from JSON
+ * Schema alone.
+ */
+function withoutTypeOverrides(schema: JsonObject): JsonObject {
+  return mapSchema(schema, (node) => {
+    const { tsType: _type, tsEnumNames: _names, ...kept } = node;
+    return kept;
+  }) as JsonObject;
 }
 
 /** A boolean schema as the object schema it stands for. */
