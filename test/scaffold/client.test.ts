@@ -192,6 +192,15 @@ describe("mcp-gen client with a hostile tool list", () => {
     );
   });
 
+  it("regenerates from its mcp-gen.json, leaving the same tool out with MCPG720 again", async () => {
+    const run = await runCli(["generate", "--check", "--quiet"], { cwd: project });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toMatch(
+      /warning MCPG720: tool get-item is left out .*another tool of the list has its name/,
+    );
+    expect(run.stdout).toMatch(/^the project is up to date \(\d+ generated files\)\n$/);
+  });
+
   it("compiles, and the module holds the list as data: TOOLS is the input, nothing ran", async () => {
     const module = (await import(
       pathToFileURL(join(project, "dist", "generated", "tools.gen.js")).href
