@@ -18,6 +18,7 @@ import {
   type ClientOptions,
 } from "../../templates/runtime/client.js";
 import { legacy, protocol } from "../runtime/mcp-client.js";
+import * as withTasks from "../../generated/2026-07-28+tasks/index.js";
 import {
   discovered,
   failure,
@@ -244,6 +245,26 @@ describe("results", () => {
       );
       await s.close();
     }
+  });
+
+  it("takes an extension's resultType (task) when the protocol module has the extension", async () => {
+    const task = {
+      resultType: "task",
+      taskId: "t-1",
+      status: "working",
+      createdAt: "2026-07-28T00:00:00Z",
+      lastUpdatedAt: "2026-07-28T00:00:00Z",
+      ttlMs: 60000,
+    };
+    const s = await answering((id) => result(id, task));
+    const client = clientOf(s.url, { protocol: withTasks });
+    expect(await client.callTool("x")).toEqual(task);
+    // The extension's result is still checked against its schema.
+    await s.close();
+    const broken = await answering((id) => result(id, { ...task, status: "sleeping" }));
+    await expect(
+      clientOf(broken.url, { protocol: withTasks }).callTool("x"),
+    ).rejects.toBeInstanceOf(InvalidResponseError);
   });
 
   it("refuses a result that breaks the schema", async () => {
