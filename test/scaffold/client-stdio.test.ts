@@ -1,0 +1,94 @@
+/**
+ * `mcp-gen client --from-server "<command>"` and the project's
+ * `npm run mcp -- --stdio "<command>"`: both start the server as a child
+ * process and speak to it over stdio. The server is the official SDK v2
+ * server of the interoperability tests (test/client/fixtures/peers.mjs),
+ * started through `env` so that the command line alone says which peer and
+ * transport it is. The project is compiled with tsc under --strict (the
+ * repository's node_modules linked in, so nothing is installed).
+ */
+import { execFile } from "node:child_process";
+import { readFileSync, symlinkSync } from "node:fs";
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { ROOT } from "../helpers.js";
+import { runCli, tempDir } from "../cli/run-cli.js";
+
+const MINUTE = 60_000;
+const TSC = join(ROOT, "node_modules", "typescript", "bin", "tsc");
+const PEERS = join(ROOT, "test", "client", "fixtures", "peers.mjs");
+/** The server's command line, as a user would type it. */
+const SERVER = `env PEER=sdk2 TRANSPORT=stdio ${JSON.stringify(process.execPath)} ${JSON.stringify(PEERS)}`;
+
+/** Runs a node script to its end, without this test run's variables; its exit code and output. */
+function node(
+  args: readonly string[],
+  cwd: string,
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter(([k]) => !/^(VITEST|MCP_GEN_|NODE_ENV$|TEST$)/.test(k)),
+  );
+  return new Promise((resolve) => {
+    execFile(process.execPath, args, { cwd, env, timeout: 3 * MINUTE }, (error, stdout, stderr) =>
+      resolve({
+        code: error ? (typeof error.code === "number" ? error.code : -1) : 0,
+        stdout,
+        stderr,
+      }),
+    );
+  });
+}
+
+describe("a client project made from a stdio server", () => {
+  let project: string;
+  beforeAll(async () => {
+    const cwd = tempDir("client-stdio");
+    const run = await runCli(["client", "proj", "--from-server", SERVER, "--quiet"], { cwd });
+    expect(run.code, run.stderr).toBe(0);
+    project = join(cwd, "proj");
+    symlinkSync(join(ROOT, "node_modules"), join(project, "node_modules"), "dir");
+    const built = await node([TSC, "-p", "."], project);
+    expect(built.code, `${built.stdout}${built.stderr}`).toBe(0);
+  }, 4 * MINUTE);
+
+  it("lists the server's tools over stdio into tools.json and records where they came from", () => {
+    const tools = JSON.parse(readFileSync(join(project, "tools.json"), "utf8")) as Array<{
+      name: string;
+    }>;
+    expect(tools.map((t) => t.name)).toEqual(["echo", "ask"]);
+    const settings = JSON.parse(readFileSync(join(project, "mcp-gen.json"), "utf8")) as {
+      fromServer?: string;
+    };
+    expect(settings.fromServer).toBe(SERVER);
+    expect(readFileSync(join(project, "src", "generated", "tools.gen.ts"), "utf8")).toMatch(
+      /export namespace Echo \{/,
+    );
+  });
+
+  it("npm run mcp -- --stdio starts the server, and discover, call and read print JSON", async () => {
+    const cli = join(project, "dist", "cli.js");
+    const discovered = await node([cli, "--stdio", SERVER, "discover"], project);
+    expect(discovered.code, discovered.stderr).toBe(0);
+    expect(JSON.parse(discovered.stdout)).toMatchObject({
+      protocolVersion: "2026-07-28",
+      serverInfo: { name: "peer-sdk2" },
+    });
+    const called = await node([cli, "--stdio", SERVER, "call", "echo", '{"text":"hi"}'], project);
+    expect(called.code, called.stderr).toBe(0);
+    expect(JSON.parse(called.stdout)).toMatchObject({ content: [{ type: "text", text: "hi" }] });
+    const read = await node([cli, "--stdio", SERVER, "read", "test://readme"], project);
+    expect(read.code, read.stderr).toBe(0);
+    expect(JSON.parse(read.stdout)).toMatchObject({ contents: [{ text: "read me" }] });
+  });
+
+  it("a --stdio command that cannot start is exit 3, with nothing on stdout", async () => {
+    const cli = join(project, "dist", "cli.js");
+    const missing = await node(
+      [cli, "--stdio", join(project, "no-such-server"), "discover"],
+      project,
+    );
+    expect(missing.code).toBe(3);
+    expect(missing.stdout).toBe("");
+    expect(missing.stderr).not.toBe("");
+  });
+});
