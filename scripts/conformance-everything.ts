@@ -6,6 +6,9 @@
  * 1 on any failed scored check, 2 when something could not run. Everything it writes is in one
  * temporary folder, removed at the end unless --keep.
  *
+ * The server is scaffolded with the Tasks extension, so the set's tasks-* scenarios, which it lists
+ * as unscored (an extension), are counted too (--score ^tasks-).
+ *
  * The client's auth/ scenarios are run and counted apart (--defer): OAuth is not built yet; they
  * do not fail the run.
  *
@@ -102,6 +105,7 @@ if (LEGS.includes("server")) {
   const { files } = await scaffoldServer({
     dir: projects.server,
     example: "everything",
+    extensions: ["tasks"],
     name: "mcp-gen-everything",
   });
   writeProject(projects.server, files);
@@ -130,6 +134,7 @@ for (const requirements of REQUIREMENTS) {
       `${requirements} server`,
       [
         ...["--requirements", requirements, "--start", start, "--url", url],
+        ...["--score", "^tasks-"],
         ...["--out", join(root, `results-server-${requirements}`)],
       ],
       { ...process.env, PORT: String(port) },

@@ -21,6 +21,8 @@
  *                       on 127.0.0.1 only.
  *   --defer REGEX       required scenarios whose names match are run and counted apart, and do
  *                       not fail the run (work not done yet, such as ^auth/)
+ *   --score REGEX       unscored scenarios of the set whose names match are counted all the same
+ *                       (such as ^tasks- for a server that implements the Tasks extension)
  *   --scenario NAME     run one scenario of the set (at REV's wire) instead of the whole set
  *   --out DIR           results folder, new or empty (default: a fresh temporary folder, removed when all checks pass)
  *   --timeout MS        per-scenario timeout passed to the suite (its default is 30000)
@@ -93,6 +95,7 @@ interface Options {
   start?: string;
   startTimeoutMs: number;
   defer?: RegExp;
+  score?: RegExp;
   scenario?: string;
   out?: string;
   timeoutMs?: number;
@@ -100,7 +103,7 @@ interface Options {
 }
 
 const USAGE = `usage: conformance [--requirements 2026-07-28|2025-11-25] (--url URL [--start "CMD"] [--start-timeout MS] | --command "CMD")
-                   [--defer REGEX] [--scenario NAME] [--out DIR] [--timeout MS] [--json]`;
+                   [--defer REGEX] [--score REGEX] [--scenario NAME] [--out DIR] [--timeout MS] [--json]`;
 
 /** Parses the command line; undefined means --help. */
 export function parseOptions(argv: string[]): Options | undefined {
@@ -126,7 +129,8 @@ export function parseOptions(argv: string[]): Options | undefined {
     target: values.url ?? values.command!,
     start: values.start,
     startTimeoutMs: milliseconds(values["start-timeout"], "--start-timeout") ?? 60_000,
-    defer: values.defer === undefined ? undefined : pattern(values.defer),
+    defer: values.defer === undefined ? undefined : pattern(values.defer, "--defer"),
+    score: values.score === undefined ? undefined : pattern(values.score, "--score"),
     scenario: values.scenario,
     out: values.out,
     timeoutMs: milliseconds(values.timeout, "--timeout"),
@@ -147,6 +151,7 @@ function rawOptions(argv: string[]) {
         "start-timeout": { type: "string" },
         command: { type: "string" },
         defer: { type: "string" },
+        score: { type: "string" },
         scenario: { type: "string" },
         out: { type: "string" },
         timeout: { type: "string" },
@@ -159,11 +164,11 @@ function rawOptions(argv: string[]) {
   }
 }
 
-function pattern(text: string): RegExp {
+function pattern(text: string, flag: string): RegExp {
   try {
     return new RegExp(text);
   } catch (error) {
-    throw new ConformanceError(`--defer ${text}: ${(error as Error).message}`, 2);
+    throw new ConformanceError(`${flag} ${text}: ${(error as Error).message}`, 2);
   }
 }
 
@@ -281,6 +286,7 @@ export async function main(
   const summary = summarise(out, requirements, options.leg, {
     scenario: options.scenario,
     defer: options.defer,
+    score: options.score,
   });
   const report: Report = {
     suite: suite.version,

@@ -165,7 +165,7 @@ export async function scaffoldServer(
   };
   const toolsText = options.tools
     ? readToolsFile(options.tools)
-    : readFileSync(templatesDir("server", "examples", example, "tools.json"), "utf8");
+    : exampleTools(example, projectExtensions(settings, options.dir));
   const tools = readTools(
     parseJsonText(toolsText, options.tools ?? "tools.json"),
     options.tools ?? "tools.json",
@@ -224,6 +224,7 @@ export function projectExtensions(
       manifest.capability && (manifest.capability.sides ?? ["client", "server"]).includes("server");
     const requests = Object.entries(manifest.requests ?? {})
       .filter(([, r]) => (r.direction ?? "client-to-server") !== "server-to-client")
+      .filter(([method]) => !(known && SERVED_BY_RUNTIME.has(method)))
       .map(([method]) => method)
       .sort();
     return {
@@ -235,6 +236,31 @@ export function projectExtensions(
       requests,
     };
   });
+}
+
+/**
+ * Requests of known extensions that the runtime serves itself: the project
+ * gets no stub for them.
+ */
+const SERVED_BY_RUNTIME: ReadonlySet<string> = new Set([
+  "tasks/get",
+  "tasks/update",
+  "tasks/cancel",
+]);
+
+/**
+ * An example's tools.json, with the tools of each extension that has a
+ * folder in the example (`examples/everything/tasks/`) appended.
+ */
+function exampleTools(example: string, extensions: readonly ProjectExtension[]): string {
+  const read = (...path: string[]) =>
+    readFileSync(templatesDir("server", "examples", ...path), "utf8");
+  const base = read(example, "tools.json");
+  const added = extensions
+    .filter((e) => existsSync(templatesDir("server", "examples", example, e.name, "tools.json")))
+    .flatMap((e) => JSON.parse(read(example, e.name, "tools.json")) as unknown[]);
+  if (added.length === 0) return base;
+  return `${JSON.stringify([...(JSON.parse(base) as unknown[]), ...added], null, 2)}\n`;
 }
 
 /** The user's own files: templates rendered with a small view model, example sources copied. */
@@ -252,6 +278,7 @@ function userFiles(
   const view = {
     name,
     revision: settings.revision,
+    stubs: extensions.some((e) => e.requests.length > 0),
     extensions: extensions.map((e) => ({
       id: e.id,
       name: e.name,
@@ -277,9 +304,20 @@ function userFiles(
   }
   // An example replaces the stubs with working handlers; a user's tools.json keeps the stubs.
   const exampleDir = templatesDir("server", "examples", example);
+  const overlays = new Set(extensions.map((e) => e.name));
   for (const path of listTemplateFiles(exampleDir)) {
+    const [top] = path.split("/");
     if (path === "tools.json" || (ownTools && path === "src/tools.ts")) continue;
-    replace(files, { path, contents: readFileSync(join(exampleDir, path), "utf8") });
+    if (top !== undefined && overlays.has(top)) {
+      // An extension's folder in the example adds its tools' handlers (unless the tools are the user's).
+      if (ownTools || path.endsWith("/tools.json")) continue;
+      replace(files, {
+        path: path.slice(top.length + 1),
+        contents: readFileSync(join(exampleDir, path), "utf8"),
+      });
+    } else if (!isExtensionFolder(top, path)) {
+      replace(files, { path, contents: readFileSync(join(exampleDir, path), "utf8") });
+    }
   }
   files.push({
     path: "tools.json",
@@ -287,6 +325,11 @@ function userFiles(
   });
   files.push({ path: SETTINGS_FILE, contents: `${JSON.stringify(settings, null, 2)}\n` });
   return files;
+}
+
+/** Whether an example's file lies in the folder of a known extension (copied only with that extension). */
+function isExtensionFolder(top: string | undefined, path: string): boolean {
+  return path.includes("/") && knownExtensions().some((k) => k.manifest.name === top);
 }
 
 /** Puts `file` in place of the file with its path, or adds it. */

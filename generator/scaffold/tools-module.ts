@@ -104,6 +104,22 @@ export function readTools(value: unknown, file: string): ToolSpec[] {
           where(`${at}/description`),
         ),
       );
+    const taskSupport = isJsonObject(tool.execution) ? tool.execution.taskSupport : undefined;
+    if (
+      (tool.execution !== undefined && !isJsonObject(tool.execution)) ||
+      (taskSupport !== undefined &&
+        !(["forbidden", "optional", "required"] as unknown[]).includes(taskSupport))
+    )
+      problems.push(
+        diagnostic(
+          "MCPG701",
+          {
+            reason:
+              'execution must be an object whose taskSupport, if given, is "forbidden", "optional" or "required"',
+          },
+          where(`${at}/execution`),
+        ),
+      );
     for (const key of ["inputSchema", "outputSchema"] as const) {
       const schema = tool[key];
       if (schema === undefined && key === "outputSchema") continue;
@@ -294,7 +310,14 @@ export function emitToolsModule(
   const validators = compileValidators(tools, protocolImport);
   const file = new TsFileBuilder(TOOLS_MODULE).importValues(protocolImport, "runValidator");
   if (kind === "server")
-    file.importTypes(runtimeImport, "McpServer", "RequestContext", "SchemaCheck", "ToolResult");
+    file.importTypes(
+      runtimeImport,
+      "McpServer",
+      "RequestContext",
+      "SchemaCheck",
+      "TaskStarted",
+      "ToolResult",
+    );
   else {
     file.importTypes(runtimeImport, "CallToolOptions", "SchemaCheck", "TypedToolResult");
     file.importTypes(protocolImport, "protocol");
@@ -468,11 +491,14 @@ const HANDLERS = `${jsDoc("What a tool handler returns: content, and structuredC
   readonly structuredContent?: S;
 };
 
-${jsDoc("A handler for every tool of tools.json, typed by its schemas.")}export type ToolHandlers = {
+${jsDoc("A handler for every tool of tools.json, typed by its schemas: it returns the tool's result, or what `ctx.runAsTask` returned when the call became a task (Tasks extension).")}export type ToolHandlers = {
   readonly [K in keyof ToolArguments]: (
     args: ToolArguments[K],
     ctx: RequestContext,
-  ) => TypedToolResult<ToolOutputs[K]> | Promise<TypedToolResult<ToolOutputs[K]>>;
+  ) =>
+    | TypedToolResult<ToolOutputs[K]>
+    | TaskStarted
+    | Promise<TypedToolResult<ToolOutputs[K]> | TaskStarted>;
 };
 
 ${jsDoc("Registers every tool of tools.json on `server`, with its handler; arguments are checked against the tool's inputSchema before the handler runs.")}export function registerTools(server: McpServer, handlers: ToolHandlers): void {
@@ -480,7 +506,7 @@ ${jsDoc("Registers every tool of tools.json on `server`, with its handler; argum
     const handler = handlers[definition.name] as (
       args: never,
       ctx: RequestContext,
-    ) => ToolResult | Promise<ToolResult>;
+    ) => ToolResult | TaskStarted | Promise<ToolResult | TaskStarted>;
     const checks = TOOL_CHECKS[definition.name]!;
     server.tool(definition, handler as never, {
       checkArguments: checks.arguments,

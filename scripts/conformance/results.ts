@@ -57,6 +57,8 @@ export interface SummaryOptions {
   scenario?: string;
   /** Scenarios of the set counted apart and never failing the run (their work is not done yet). */
   defer?: RegExp;
+  /** Unscored scenarios of the set counted all the same (an extension the server implements). */
+  score?: RegExp;
 }
 
 /**
@@ -79,7 +81,10 @@ export function summarise(
     options.scenario === undefined ? scenarioNames(requirements, leg) : [options.scenario];
   const names = [...new Set([...expected, ...results.keys()])];
   const scenarios = names.map((name) => {
-    const required = requirements[leg].includes(name) && expected.includes(name);
+    const required =
+      (requirements[leg].includes(name) ||
+        (options.score?.test(name) === true && reasons.has(name))) &&
+      expected.includes(name);
     const standing: Standing = !required
       ? "unscored"
       : options.defer?.test(name)

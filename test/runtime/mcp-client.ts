@@ -61,6 +61,16 @@ export function request(
   };
 }
 
+/** The requests that mirror a param into `Mcp-Name`, and which. */
+const NAMED_PARAM: Readonly<Record<string, string>> = {
+  "tools/call": "name",
+  "prompts/get": "name",
+  "resources/read": "uri",
+  "tasks/get": "taskId",
+  "tasks/update": "taskId",
+  "tasks/cancel": "taskId",
+};
+
 /** The headers a conforming client sends with `message`: version, method, and the name for named requests. */
 export function headersFor(message: Record<string, unknown>): Record<string, string> {
   const params = (message.params ?? {}) as Record<string, unknown>;
@@ -70,12 +80,9 @@ export function headersFor(message: Record<string, unknown>): Record<string, str
     "mcp-protocol-version": VERSION,
     "mcp-method": String(message.method),
   };
-  const name = message.method === "resources/read" ? params.uri : params.name;
-  if (
-    typeof name === "string" &&
-    ["tools/call", "resources/read", "prompts/get"].includes(String(message.method))
-  )
-    headers["mcp-name"] = name;
+  const key = NAMED_PARAM[String(message.method)];
+  const name = key === undefined ? undefined : params[key];
+  if (typeof name === "string") headers["mcp-name"] = name;
   return headers;
 }
 

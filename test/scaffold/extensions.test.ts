@@ -4,8 +4,9 @@
  * the known one by name and the other relative to the project; the
  * protocol folder is named after the manifests; the project compiles; the
  * server declares both under capabilities.extensions and answers their
- * methods (validated params, stubs that say they are not written yet);
- * the project regenerates from its own folder.
+ * methods (validated params; the runtime serves the Tasks requests, a stub
+ * of the user's extension says it is not written yet); the project
+ * regenerates from its own folder.
  */
 import { execFile } from "node:child_process";
 import { readdirSync, readFileSync, symlinkSync } from "node:fs";
@@ -16,6 +17,7 @@ import { importFromProject, ROOT, type ProjectRuntime, type ProjectServer } from
 import { post, request } from "../runtime/mcp-client.js";
 
 const ECHO = fixture("ext-echo");
+const TASKS = { extensions: { "io.modelcontextprotocol/tasks": {} } };
 let project: string;
 
 beforeAll(async () => {
@@ -65,16 +67,13 @@ describe("--extension: the files", () => {
     expect(source).toContain('capability: { definition: "EchoCapability", sides: ["server"] }');
   });
 
-  it("src/extensions.ts declares each server-side capability, typed, and a stub per client request", () => {
+  it("src/extensions.ts declares each server-side capability, typed, and a stub per client request the runtime does not serve", () => {
     const source = read("src/extensions.ts");
     expect(source).toContain(
       '"io.modelcontextprotocol/tasks": {} satisfies protocol.TasksExtensionCapability,',
     );
     expect(source).toContain('"com.example/echo": {} satisfies protocol.EchoCapability,');
     expect([...source.matchAll(/server\.method\("([^"]+)"/g)].map((m) => m[1])).toEqual([
-      "tasks/cancel",
-      "tasks/get",
-      "tasks/update",
       "echo/say",
     ]);
   });
@@ -121,21 +120,25 @@ describe("--extension: the server", () => {
   });
 
   it("validates an extension request's params against the extension's schema", async () => {
-    const reply = await post(url, request("tasks/get", {}));
+    const reply = await post(url, request("tasks/get", {}, 1, TASKS));
     expect(reply.status).toBe(400);
     expect(reply.body.error).toMatchObject({ code: -32602, data: { path: "/params/taskId" } });
   });
 
   it.each(["tasks/get", "tasks/cancel"])(
-    "the stub of %s answers that it is not implemented yet",
+    "the runtime serves %s: -32021 without the extension, -32602 for an unknown task",
     async (method) => {
-      const reply = await post(url, request(method, { taskId: "t-1" }));
-      expect(reply.body.error).toEqual({
-        code: -32603,
-        message: `${method} is not implemented yet`,
-      });
+      const without = await post(url, request(method, { taskId: "t-1" }));
+      expect(without.body.error).toMatchObject({ code: -32021 });
+      const unknown = await post(url, request(method, { taskId: "t-1" }, 1, TASKS));
+      expect(unknown.body.error).toMatchObject({ code: -32602, message: "Unknown task: t-1" });
     },
   );
+
+  it("the stub of echo/say answers that it is not implemented yet", async () => {
+    const reply = await post(url, request("echo/say", { text: "hi" }));
+    expect(reply.body.error).toEqual({ code: -32603, message: "echo/say is not implemented yet" });
+  });
 });
 
 describe("--extension: regeneration", () => {

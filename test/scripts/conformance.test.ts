@@ -196,6 +196,13 @@ describe("summarise", () => {
     expect([row.failed, row.failures[0]!.id]).toEqual([1, "checks.json"]);
   });
 
+  it("--score counts the unscored scenarios it matches, failures included", () => {
+    const scored = summarise(out, SET, "server", { score: /^del/ });
+    expect(scored.scenarios.find((r) => r.name === "delta")?.standing).toBe("scored");
+    expect([scored.passed, scored.failed]).toEqual([4, 3]);
+    expect(summarise(out, SET, "server", { score: /^zzz/ }).failed).toBe(2);
+  });
+
   it("with one scenario asked for, expects only that one", () => {
     const one = resultsFolder([["beta", T0, [{ id: "b1", status: "SUCCESS" }]]]);
     const s = summarise(one, SET, "server", { scenario: "beta" });

@@ -20,11 +20,19 @@ export const HEADERS = {
   paramPrefix: "mcp-param-",
 } as const;
 
-/** The requests that mirror a name into `Mcp-Name`, and the param it is taken from. */
-const NAMED: ReadonlyMap<string, "name" | "uri"> = new Map([
+/**
+ * The requests that mirror a name into `Mcp-Name`, and the param it is
+ * taken from: the core's named requests, and the Tasks extension's
+ * requests on one task (tasks.md: the client sets `Mcp-Name` to the
+ * taskId, so that a load balancer can route by task).
+ */
+const NAMED: ReadonlyMap<string, "name" | "uri" | "taskId"> = new Map([
   ["tools/call", "name"],
   ["prompts/get", "name"],
   ["resources/read", "uri"],
+  ["tasks/get", "taskId"],
+  ["tasks/update", "taskId"],
+  ["tasks/cancel", "taskId"],
 ]);
 
 /** What a header value may hold as is: visible ASCII, space and tab (spec: value encoding). */

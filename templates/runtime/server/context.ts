@@ -71,7 +71,33 @@ export interface RequestContext {
   listRoots(key: string): Promise<{ readonly roots: ReadonlyArray<Record<string, unknown>> }>;
   /** Tells the server's listeners about a change (`{ kind: "tools" }`, `{ kind: "resource", uri }`). */
   changed(change: Change): void;
+  /**
+   * Runs `work` as a task of the Tasks extension when this call may become
+   * one: a tools/call of a tool whose task support is optional or required,
+   * from a client that declared the extension. The call is then answered
+   * at once with a CreateTaskResult and `work` runs in the background with
+   * a task's context (its signal fires on tasks/cancel; input requests
+   * wait for tasks/update). Otherwise `work` runs now, with this context,
+   * and its result is the answer: a handler written this way serves both.
+   */
+  runAsTask<R>(work: (ctx: RequestContext) => R | Promise<R>): Promise<R | TaskStarted>;
 }
+
+/**
+ * What `ctx.runAsTask` returns when the call became a task: the task as
+ * its CreateTaskResult shows it. A tool handler returns it as is.
+ */
+export class TaskStarted {
+  constructor(
+    /** The CreateTaskResult fields (Task, without resultType). */
+    readonly task: Readonly<Record<string, unknown>>,
+  ) {}
+}
+
+/** Starts `work` as a task and resolves once the task can be read from every instance. */
+export type TaskStarter = <R>(
+  work: (ctx: RequestContext) => R | Promise<R>,
+) => Promise<TaskStarted>;
 
 /** What a context needs from its server. */
 export interface ServerSide {
@@ -106,6 +132,20 @@ export abstract class BaseContext implements RequestContext {
 
   changed(change: Change): void {
     this.serverSide.publish(change);
+  }
+
+  private taskStarter?: TaskStarter;
+
+  /** Lets this call become a task (the runtime decides, from the tool's task support and the client's capabilities). */
+  offerTask(starter: TaskStarter): void {
+    this.taskStarter = starter;
+  }
+
+  async runAsTask<R>(work: (ctx: RequestContext) => R | Promise<R>): Promise<R | TaskStarted> {
+    const starter = this.taskStarter;
+    // One task per call: a second runAsTask in the same handler runs inline.
+    this.taskStarter = undefined;
+    return starter ? starter(work) : work(this);
   }
 
   /** The minimum level the client wants logs at, or undefined for none. */

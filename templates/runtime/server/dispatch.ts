@@ -13,6 +13,7 @@ import { isJsonObject, type JsonRpcErrorObject, type JsonRpcId } from "../core/j
 import type { RequestContext } from "./context.js";
 import type { ServerFeatures } from "./features.js";
 import { listen } from "./subscriptions.js";
+import { capabilitiesOf, declaresTasks, tasksRequired, type TaskRunner } from "./tasks.js";
 
 /** A result as handlers produce it, before its era shapes it. */
 export type Result = Record<string, unknown>;
@@ -66,13 +67,41 @@ const ROUTES: ReadonlyMap<string, Route> = new Map<string, Route>([
     "subscriptions/listen",
     {
       eras: MODERN,
-      run: ({ server, params, exchange, id }) =>
-        listen(
-          server.changes,
-          server.agreedFilter(isJsonObject(params.notifications) ? params.notifications : {}),
-          exchange,
-          id,
-        ),
+      run: ({ server, params, exchange, id }) => {
+        const requested = isJsonObject(params.notifications) ? params.notifications : {};
+        const meta = isJsonObject(params._meta) ? params._meta : {};
+        // tasks.md: task notifications only for clients that declare the extension.
+        if (server.tasks && requested.taskIds !== undefined && !declaresTasks(capabilitiesOf(meta)))
+          throw tasksRequired(
+            "subscriptions/listen for taskIds needs the Tasks extension in the request's client capabilities",
+          );
+        return listen(server.changes, server.agreedFilter(requested), exchange, id);
+      },
+    },
+  ],
+  [
+    "tasks/get",
+    { eras: MODERN, run: ({ server, params }) => tasksOf(server).get(String(params.taskId)) },
+  ],
+  [
+    "tasks/update",
+    {
+      eras: MODERN,
+      run: async ({ server, params }) => {
+        const responses = isJsonObject(params.inputResponses) ? params.inputResponses : {};
+        await tasksOf(server).update(String(params.taskId), responses);
+        return {};
+      },
+    },
+  ],
+  [
+    "tasks/cancel",
+    {
+      eras: MODERN,
+      run: async ({ server, params }) => {
+        await tasksOf(server).cancel(String(params.taskId));
+        return {};
+      },
     },
   ],
   [
@@ -186,6 +215,12 @@ function discover(server: ServerFeatures): Result {
   };
   if (server.instructions !== undefined) result.instructions = server.instructions;
   return result;
+}
+
+/** The server's task runner; a server without the Tasks extension does not have these methods. */
+function tasksOf(server: ServerFeatures): TaskRunner {
+  if (!server.tasks) throw new McpError(Codes.MethodNotFound, "Method not found");
+  return server.tasks;
 }
 
 function sessionOf(session: SessionControl | undefined): SessionControl {

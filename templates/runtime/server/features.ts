@@ -7,9 +7,20 @@
  */
 import { Codes, invalidParams, McpError } from "../core/errors.js";
 import { headerParametersOf, type HeaderParameter } from "../core/headers.js";
-import type { ProtocolModule } from "../core/protocol.js";
-import type { RequestContext } from "./context.js";
+import { validateDefinition, type ProtocolModule } from "../core/protocol.js";
+import { BaseContext, INPUT_KINDS, TaskStarted, type RequestContext } from "./context.js";
 import { NotImplemented } from "./errors.js";
+import { InMemoryTaskStore, type TaskStore } from "./task-store.js";
+import {
+  DEFAULT_POLL_INTERVAL_MS,
+  DEFAULT_TASK_TTL_MS,
+  declaresTasks,
+  TASKS_EXTENSION,
+  TaskRunner,
+  taskSupportOf,
+  tasksRequired,
+  type TaskSupport,
+} from "./tasks.js";
 import { RANDOM_KEY_WARNING, RequestStateCodec } from "./request-state.js";
 import { ChangeHub, type Change, type SubscriptionFilter } from "./subscriptions.js";
 import { templateMatcher } from "./uri-template.js";
@@ -41,11 +52,14 @@ export type SchemaCheck = (value: unknown) =>
       readonly errors: ReadonlyArray<{ readonly path: string; readonly message: string }>;
     };
 
-/** Handles `tools/call` for one tool. */
+/**
+ * Handles `tools/call` for one tool: returns its result, or what
+ * `ctx.runAsTask` returned when the call became a task.
+ */
 export type ToolHandler = (
   args: Record<string, unknown>,
   ctx: RequestContext,
-) => ToolResult | Promise<ToolResult>;
+) => ToolResult | TaskStarted | Promise<ToolResult | TaskStarted>;
 
 /** A resource as resources/list shows it. */
 export interface ResourceDefinition {
@@ -144,6 +158,18 @@ export interface ServerOptions {
   readonly extensions?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
   /** Where the runtime reports handler crashes and invalid results (default: stderr). */
   readonly onError?: (error: unknown, where: string) => void;
+  /**
+   * The Tasks extension, when the protocol module has it: where tasks are
+   * kept (default: in memory; several instances need a shared store such
+   * as RedisTaskStore), how long they are kept (`ttlMs`, default one hour
+   * after creation) and how often clients should poll (`pollIntervalMs`,
+   * default 1000).
+   */
+  readonly tasks?: {
+    readonly store?: TaskStore;
+    readonly ttlMs?: number;
+    readonly pollIntervalMs?: number;
+  };
 }
 
 /** Tool names: 1 to 128 of `A-Z a-z 0-9 _ - .` (spec: tools, tool names). */
@@ -152,6 +178,7 @@ const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 interface Tool {
   readonly definition: ToolDefinition;
   readonly handler: ToolHandler;
+  readonly taskSupport: TaskSupport;
   readonly checkArguments?: SchemaCheck;
   readonly checkOutput?: SchemaCheck;
 }
@@ -187,6 +214,8 @@ export class ServerFeatures {
   >();
   private completion?: CompletionHandler;
   private readonly methods = new Map<string, MethodHandler>();
+  /** Runs the tasks of the Tasks extension; undefined when the protocol module lacks it. */
+  readonly tasks?: TaskRunner;
 
   constructor(options: ServerOptions) {
     this.protocol = options.protocol;
@@ -203,6 +232,22 @@ export class ServerFeatures {
         process.stderr.write(
           `mcp server: ${where}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
         ));
+    if (Object.hasOwn(this.protocol.METHODS, "tasks/get")) {
+      const ttlMs = options.tasks?.ttlMs ?? DEFAULT_TASK_TTL_MS;
+      const pollIntervalMs = options.tasks?.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS;
+      for (const [name, value] of Object.entries({ ttlMs, pollIntervalMs }))
+        if (!Number.isSafeInteger(value) || value <= 0)
+          throw new Error(`tasks.${name} must be a positive integer, not ${value}`);
+      this.tasks = new TaskRunner(
+        { store: options.tasks?.store ?? new InMemoryTaskStore(), ttlMs, pollIntervalMs },
+        {
+          publish: (change) => this.changes.publish(change),
+          checkAnswer: (method, answer) =>
+            validateDefinition(this.protocol, INPUT_KINDS[method].answer, answer).ok,
+          onError: (error, where) => this.onError(error, where),
+        },
+      );
+    }
   }
 
   /** Adds a tool. Names are checked (1 to 128 of A-Z a-z 0-9 _ - .) and must be unique; tools/list keeps the order of registration. */
@@ -219,6 +264,7 @@ export class ServerFeatures {
     this.tools.set(definition.name, {
       definition,
       handler,
+      taskSupport: taskSupportOf(definition),
       ...(options.checkArguments ? { checkArguments: options.checkArguments } : {}),
       ...(options.checkOutput ? { checkOutput: options.checkOutput } : {}),
     });
@@ -305,7 +351,9 @@ export class ServerFeatures {
       caps.resources = { subscribe: true, listChanged: true };
     if (this.prompts.size > 0) caps.prompts = { listChanged: true };
     if (this.completion) caps.completions = {};
-    if (Object.keys(this.extensions).length > 0) caps.extensions = this.extensions;
+    const extensions: Record<string, unknown> = { ...this.extensions };
+    if (this.tasks && extensions[TASKS_EXTENSION] === undefined) extensions[TASKS_EXTENSION] = {};
+    if (Object.keys(extensions).length > 0) caps.extensions = extensions;
     return caps;
   }
 
@@ -353,7 +401,8 @@ export class ServerFeatures {
         );
       }
     }
-    let result: ToolResult;
+    this.offerTask(tool, ctx);
+    let result: ToolResult | TaskStarted;
     try {
       result = await tool.handler(args, ctx);
     } catch (error) {
@@ -361,6 +410,41 @@ export class ServerFeatures {
         return { content: [{ type: "text", text: error.message }], isError: true };
       throw error;
     }
+    if (result instanceof TaskStarted) return { ...result.task, resultType: "task" };
+    return this.checkedToolResult(tool, result);
+  }
+
+  /**
+   * Lets a modern tools/call become a task when the tool supports tasks and
+   * the request's client capabilities declare the extension; a tool that
+   * requires tasks refuses a client that does not (-32021, tasks.md).
+   */
+  private offerTask(tool: Tool, ctx: RequestContext): void {
+    const tasks = this.tasks;
+    if (!tasks || tool.taskSupport === "forbidden" || ctx.era !== "modern") return;
+    if (!declaresTasks(ctx.clientCapabilities)) {
+      if (tool.taskSupport === "required")
+        throw tasksRequired(
+          `Tool ${tool.definition.name} runs only as a task: declare the ${TASKS_EXTENSION} extension in the request's client capabilities`,
+        );
+      return;
+    }
+    if (ctx instanceof BaseContext)
+      ctx.offerTask((work) =>
+        tasks.start(work, ctx, (value) => {
+          if (value instanceof TaskStarted || !isToolResult(value))
+            throw new McpError(
+              Codes.InternalError,
+              "Internal error: the task's work did not return a tool result",
+            );
+          return this.checkedToolResult(tool, value);
+        }),
+      );
+  }
+
+  /** A tool's result, checked against its outputSchema. */
+  private checkedToolResult(tool: Tool, result: ToolResult): Record<string, unknown> {
+    const name = tool.definition.name;
     // A tool with an outputSchema MUST return conforming structured content (spec: tools, output schema).
     if (tool.checkOutput && result.structuredContent !== undefined && !result.isError) {
       const checked = tool.checkOutput(result.structuredContent);
@@ -446,6 +530,7 @@ export class ServerFeatures {
       promptsListChanged?: boolean;
       resourcesListChanged?: boolean;
       resourceSubscriptions?: string[];
+      taskIds?: string[];
     } = {};
     if (requested.toolsListChanged === true && this.tools.size > 0) agreed.toolsListChanged = true;
     if (requested.promptsListChanged === true && this.prompts.size > 0)
@@ -456,8 +541,17 @@ export class ServerFeatures {
       agreed.resourceSubscriptions = requested.resourceSubscriptions.filter(
         (u): u is string => typeof u === "string",
       );
+    if (Array.isArray(requested.taskIds) && this.tasks)
+      agreed.taskIds = requested.taskIds.filter((id): id is string => typeof id === "string");
     return agreed;
   }
+}
+
+/** Whether a task's work returned something shaped like a tool result. */
+function isToolResult(value: unknown): value is ToolResult {
+  return (
+    typeof value === "object" && value !== null && Array.isArray((value as ToolResult).content)
+  );
 }
 
 /** This server issues no cursors, so any cursor is invalid (spec: pagination). */

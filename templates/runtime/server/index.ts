@@ -32,6 +32,28 @@ export {
   type SamplingParams,
 } from "./context.js";
 export { NotImplemented } from "./errors.js";
+export { TaskStarted, type TaskStarter } from "./context.js";
+export {
+  expiresAt,
+  InMemoryTaskStore,
+  TERMINAL_STATUSES,
+  type TaskChange,
+  type TaskInputRequest,
+  type TaskRecord,
+  type TaskStatus,
+  type TaskStore,
+} from "./task-store.js";
+export {
+  DEFAULT_POLL_INTERVAL_MS,
+  DEFAULT_TASK_TTL_MS,
+  declaresTasks,
+  detailedTask,
+  TASKS_EXTENSION,
+  TaskRunner,
+  taskSupportOf,
+  type TaskSettings,
+  type TaskSupport,
+} from "./tasks.js";
 export { LegacySession } from "./legacy.js";
 export { serveModern } from "./modern.js";
 export {

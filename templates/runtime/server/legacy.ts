@@ -67,6 +67,8 @@ export class LegacySession implements SessionControl {
     this.unlisten = server.changes.add({
       deliver: (change) => {
         if (change.kind === "resource" && !this.subscriptions.has(change.uri)) return;
+        // Task status notifications are for subscriptions/listen streams of the Tasks extension.
+        if (change.kind === "task") return;
         this.standalone?.notify(changeNotification(change));
       },
     });

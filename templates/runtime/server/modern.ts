@@ -22,6 +22,7 @@ import { requestEntry, validateDefinition } from "../core/protocol.js";
 import { handlerError, route, type Result } from "./dispatch.js";
 import type { ServerFeatures } from "./features.js";
 import { withInputs } from "./mrtr.js";
+import { admitTaskRequest, capabilitiesOf, TASK_METHODS } from "./tasks.js";
 
 /** Results that carry caching hints (spec: caching). */
 const CACHEABLE = new Set([
@@ -51,6 +52,13 @@ export async function serveModern(
         requested: version,
       }),
     );
+  if (server.tasks && "id" in message && TASK_METHODS.has(String(message.method))) {
+    try {
+      message = await admitTaskRequest(server.tasks, message, capabilitiesOf(meta));
+    } catch (error) {
+      return { response: errorResponse(id, handlerError(server, String(message.method), error)) };
+    }
+  }
   const parsed = server.protocol.parseMessage(message);
   if (!parsed.ok) return { response: errorResponse(parsed.id ?? id, parsed.error), refused: true };
   if (!("id" in message)) return {};

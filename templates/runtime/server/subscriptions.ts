@@ -14,12 +14,16 @@ export interface SubscriptionFilter {
   readonly promptsListChanged?: boolean;
   readonly resourcesListChanged?: boolean;
   readonly resourceSubscriptions?: readonly string[];
+  /** Tasks whose status notifications (`notifications/tasks`) the client wants (Tasks extension). */
+  readonly taskIds?: readonly string[];
 }
 
 /** A change the server publishes. */
 export type Change =
   | { readonly kind: "tools" | "prompts" | "resources" }
-  | { readonly kind: "resource"; readonly uri: string };
+  | { readonly kind: "resource"; readonly uri: string }
+  /** A task's status changed; `task` is the task as notifications/tasks carries it. */
+  | { readonly kind: "task"; readonly task: Readonly<Record<string, unknown>> };
 
 /** Something that receives changes: a listen stream, or a legacy session. */
 export interface ChangeListener {
@@ -42,6 +46,12 @@ export function changeNotification(
   change: Change,
   meta?: Record<string, unknown>,
 ): Record<string, unknown> {
+  if (change.kind === "task")
+    return {
+      jsonrpc: "2.0",
+      method: "notifications/tasks",
+      params: meta ? { ...change.task, _meta: meta } : { ...change.task },
+    };
   const params: Record<string, unknown> = change.kind === "resource" ? { uri: change.uri } : {};
   if (meta) params._meta = meta;
   return {
@@ -56,6 +66,7 @@ export function changeNotification(
 export function wants(filter: SubscriptionFilter, change: Change): boolean {
   if (change.kind === "resource")
     return filter.resourceSubscriptions?.includes(change.uri) === true;
+  if (change.kind === "task") return filter.taskIds?.includes(String(change.task.taskId)) === true;
   return filter[FILTER_KEY[change.kind]] === true;
 }
 

@@ -7,6 +7,7 @@
  */
 import type { ToolHandlers } from "./generated/tools.gen.js";
 import type { RequestContext } from "./mcp-gen/runtime/index.js";
+import { taskTools, type TaskToolName } from "./task-tools.js";
 
 /** A 1×1 PNG. */
 export const PNG =
@@ -33,7 +34,8 @@ async function greet(ctx: RequestContext) {
   return text(`Hello, ${String(answer.content?.name ?? "stranger")}!`);
 }
 
-export const tools: ToolHandlers = {
+/** The tools every variant of the example has (the Tasks extension adds those of task-tools.ts). */
+const everything: Omit<ToolHandlers, TaskToolName> = {
   test_simple_text: () => text("This is a simple text response for testing."),
 
   test_image_content: () => ({ content: [{ type: "image", data: PNG, mimeType: "image/png" }] }),
@@ -329,3 +331,5 @@ export const tools: ToolHandlers = {
     return text("The client declared no input capability, so nothing was asked.");
   },
 };
+
+export const tools: ToolHandlers = { ...everything, ...taskTools };

@@ -1,0 +1,148 @@
+/**
+ * Where the tasks of the Tasks extension live (tasks.ts runs them): a
+ * store every instance of a server shares, so that a task created on one
+ * instance can be read, answered and cancelled on any other. The store
+ * knows nothing of the protocol: it keeps records, changes one atomically
+ * and tells every watcher, on every instance, what changed.
+ *
+ * The in-memory store serves one process. For several instances use a
+ * shared store (redis-task-store.ts), chosen by `MCP_TASK_STORE`.
+ */
+import type { JsonRpcErrorObject } from "../core/jsonrpc.js";
+
+/** A task's status (tasks.md: task status). */
+export type TaskStatus = "working" | "input_required" | "completed" | "failed" | "cancelled";
+
+/** The statuses a task never leaves. */
+export const TERMINAL_STATUSES: ReadonlySet<TaskStatus> = new Set([
+  "completed",
+  "failed",
+  "cancelled",
+]);
+
+/** An input request a task waits for, as `inputRequests` shows it. */
+export interface TaskInputRequest {
+  readonly method: string;
+  readonly params?: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * A task as the store keeps it: the wire fields of a Task, what its status
+ * inlines (outstanding input requests, result, error), and the answers
+ * received so far, which only the instance running the task reads.
+ */
+export interface TaskRecord {
+  readonly taskId: string;
+  readonly status: TaskStatus;
+  readonly statusMessage?: string;
+  /** ISO 8601. */
+  readonly createdAt: string;
+  /** ISO 8601. */
+  readonly lastUpdatedAt: string;
+  /** How long after `createdAt` the task may be deleted. */
+  readonly ttlMs: number;
+  readonly pollIntervalMs: number;
+  /** Outstanding input requests, by key (status input_required). */
+  readonly inputRequests?: Readonly<Record<string, TaskInputRequest>>;
+  /** Answers received through tasks/update, by key; never sent to clients. */
+  readonly answers?: Readonly<Record<string, unknown>>;
+  /** The tool's result (status completed). */
+  readonly result?: Readonly<Record<string, unknown>>;
+  /** The JSON-RPC error the work ended with (status failed). */
+  readonly error?: JsonRpcErrorObject;
+}
+
+/** A change to one record: the new record, or undefined to leave it as it is. */
+export type TaskChange = (record: TaskRecord) => TaskRecord | undefined;
+
+/** Where tasks are kept. Every method is safe to call from any instance sharing the store. */
+export interface TaskStore {
+  /**
+   * Records a new task. Resolves once any instance sharing the store can
+   * read it, so that the CreateTaskResult is sent only after that
+   * (tasks.md: a task is readable as soon as it is created).
+   */
+  create(record: TaskRecord): Promise<void>;
+  /** The task, or undefined when there is none by this id (never created, or expired). */
+  get(taskId: string): Promise<TaskRecord | undefined>;
+  /**
+   * Applies `change` atomically: no other change to the task happens
+   * between its read and its write. Resolves with the new record, or
+   * undefined when the task does not exist or `change` left it as it was.
+   * Watchers on every instance see the new record.
+   */
+  update(taskId: string, change: TaskChange): Promise<TaskRecord | undefined>;
+  /** Calls `listener` with every changed record, whichever instance changed it; the function returned stops. */
+  watch(listener: (record: TaskRecord) => void): () => void;
+  /** Releases what the store holds (connections, timers). */
+  close(): Promise<void>;
+}
+
+/** Milliseconds since the epoch when a record may be deleted. */
+export function expiresAt(record: TaskRecord): number {
+  return Date.parse(record.createdAt) + record.ttlMs;
+}
+
+/**
+ * Tasks in this process's memory: the default, for a server that runs as
+ * one instance. Expired tasks are dropped when read and by a sweep once a
+ * minute (a timer that does not keep the process alive).
+ */
+export class InMemoryTaskStore implements TaskStore {
+  private readonly records = new Map<string, TaskRecord>();
+  private readonly listeners = new Set<(record: TaskRecord) => void>();
+  private readonly sweeper: NodeJS.Timeout;
+
+  constructor(sweepEveryMs = 60_000) {
+    this.sweeper = setInterval(() => this.sweep(), sweepEveryMs);
+    this.sweeper.unref();
+  }
+
+  create(record: TaskRecord): Promise<void> {
+    this.records.set(record.taskId, record);
+    return Promise.resolve();
+  }
+
+  get(taskId: string): Promise<TaskRecord | undefined> {
+    return Promise.resolve(this.live(taskId));
+  }
+
+  update(taskId: string, change: TaskChange): Promise<TaskRecord | undefined> {
+    const record = this.live(taskId);
+    const next = record && change(record);
+    if (!next) return Promise.resolve(undefined);
+    this.records.set(taskId, next);
+    for (const listener of this.listeners) listener(next);
+    return Promise.resolve(next);
+  }
+
+  watch(listener: (record: TaskRecord) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  close(): Promise<void> {
+    clearInterval(this.sweeper);
+    this.listeners.clear();
+    return Promise.resolve();
+  }
+
+  /** How many tasks are kept (expired ones included until swept). */
+  get size(): number {
+    return this.records.size;
+  }
+
+  private live(taskId: string): TaskRecord | undefined {
+    const record = this.records.get(taskId);
+    if (record && expiresAt(record) <= Date.now()) {
+      this.records.delete(taskId);
+      return undefined;
+    }
+    return record;
+  }
+
+  private sweep(): void {
+    const now = Date.now();
+    for (const [id, record] of this.records) if (expiresAt(record) <= now) this.records.delete(id);
+  }
+}

@@ -1,0 +1,495 @@
+/**
+ * The Tasks extension (io.modelcontextprotocol/tasks) at run time: a
+ * tools/call that may become a task is answered with a CreateTaskResult
+ * at once while its work runs in the background; the client follows it
+ * with `tasks/get`, answers its input requests with `tasks/update` and
+ * stops it with `tasks/cancel`. Tasks live in a TaskStore (task-store.ts)
+ * that every instance of the server may share: any instance serves any
+ * task, and the instance running the work hears of answers and
+ * cancellations through the store's watch.
+ *
+ * The rules come from the extension's tasks.md. Where the official
+ * conformance suite asks for more than tasks.md, docs/server.md says what
+ * this runtime does and why.
+ */
+import { randomUUID } from "node:crypto";
+import { META } from "../core/era.js";
+import { Codes, invalidParams, McpError, missingCapability } from "../core/errors.js";
+import type { NotificationSink } from "../core/exchange.js";
+import {
+  isJsonObject,
+  paramsOf,
+  type JsonRpcErrorObject,
+  type JsonRpcMessage,
+} from "../core/jsonrpc.js";
+import {
+  BaseContext,
+  TaskStarted,
+  type InputMethod,
+  type LogLevel,
+  type RequestContext,
+  type ServerSide,
+} from "./context.js";
+import { NotImplemented } from "./errors.js";
+import {
+  TERMINAL_STATUSES,
+  type TaskInputRequest,
+  type TaskRecord,
+  type TaskStatus,
+  type TaskStore,
+} from "./task-store.js";
+
+/** The extension's identifier, under `capabilities.extensions`. */
+export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
+
+/** The requests of the extension that name one task. */
+export const TASK_METHODS: ReadonlySet<string> = new Set([
+  "tasks/get",
+  "tasks/update",
+  "tasks/cancel",
+]);
+
+/**
+ * Whether a tool may run as a task: never (`forbidden`, the default), when
+ * the client declared the extension (`optional`), or only as a task
+ * (`required`: a client without the extension gets -32021). Written in
+ * tools.json as `"execution": { "taskSupport": "optional" }`, the field
+ * 2025-11-25 defined for tools.
+ */
+export type TaskSupport = "forbidden" | "optional" | "required";
+
+const SUPPORT_VALUES: readonly TaskSupport[] = ["forbidden", "optional", "required"];
+
+/** A tool's task support, from its definition's `execution.taskSupport` (forbidden when absent). */
+export function taskSupportOf(definition: Readonly<Record<string, unknown>>): TaskSupport {
+  const execution = definition.execution;
+  const support = isJsonObject(execution) ? execution.taskSupport : undefined;
+  if (support === undefined) return "forbidden";
+  if (!SUPPORT_VALUES.includes(support as TaskSupport))
+    throw new Error(
+      `tool "${String(definition.name)}": execution.taskSupport must be one of ${SUPPORT_VALUES.join(", ")}, not ${JSON.stringify(support)}`,
+    );
+  return support as TaskSupport;
+}
+
+/** Whether client capabilities declare the Tasks extension. */
+export function declaresTasks(capabilities: Readonly<Record<string, unknown>>): boolean {
+  const extensions = capabilities.extensions;
+  return isJsonObject(extensions) && isJsonObject(extensions[TASKS_EXTENSION]);
+}
+
+/** -32021 naming the extension, for a request that needs it. */
+export function tasksRequired(message: string): McpError {
+  return missingCapability({ extensions: { [TASKS_EXTENSION]: {} } }, message);
+}
+
+/** How tasks are kept and paced. */
+export interface TaskSettings {
+  /** Where tasks live (default: this process's memory). */
+  readonly store: TaskStore;
+  /** How long a task is kept after it was created (default one hour). */
+  readonly ttlMs: number;
+  /** How often clients should poll tasks/get (default one second). */
+  readonly pollIntervalMs: number;
+}
+
+/** Defaults of {@link TaskSettings}. */
+export const DEFAULT_TASK_TTL_MS = 3_600_000;
+/** Default poll interval suggested to clients. */
+export const DEFAULT_POLL_INTERVAL_MS = 1_000;
+
+/** What the task runner needs of its server. */
+export interface TaskHost extends ServerSide {
+  /** Whether an input answer matches its kind's definition. */
+  checkAnswer(method: InputMethod, answer: unknown): boolean;
+  onError(error: unknown, where: string): void;
+}
+
+/** The fields of a Task (tasks.md), without what the status inlines. */
+function taskFields(record: TaskRecord): Record<string, unknown> {
+  const task: Record<string, unknown> = {
+    taskId: record.taskId,
+    status: record.status,
+    createdAt: record.createdAt,
+    lastUpdatedAt: record.lastUpdatedAt,
+    ttlMs: record.ttlMs,
+    pollIntervalMs: record.pollIntervalMs,
+  };
+  if (record.statusMessage !== undefined) task.statusMessage = record.statusMessage;
+  return task;
+}
+
+/** A task as tasks/get and notifications/tasks show it: the Task, with what its status inlines. */
+export function detailedTask(record: TaskRecord): Record<string, unknown> {
+  const task = taskFields(record);
+  if (record.status === "input_required") task.inputRequests = record.inputRequests ?? {};
+  if (record.status === "completed") task.result = record.result ?? {};
+  if (record.status === "failed")
+    task.error = record.error ?? { code: Codes.InternalError, message: "Internal error" };
+  return task;
+}
+
+/** How a task's work ended. */
+type Outcome =
+  | { readonly status: "completed"; readonly result: Readonly<Record<string, unknown>> }
+  | { readonly status: "failed"; readonly error: JsonRpcErrorObject; readonly message?: string }
+  | { readonly status: "cancelled"; readonly message?: string };
+
+/** The record after the work ended, or undefined if the task had already ended. */
+function ended(record: TaskRecord, outcome: Outcome): TaskRecord | undefined {
+  if (TERMINAL_STATUSES.has(record.status)) return undefined;
+  const { inputRequests: _i, answers: _a, statusMessage: _s, ...rest } = record;
+  const next: Record<string, unknown> = {
+    ...rest,
+    status: outcome.status,
+    lastUpdatedAt: new Date().toISOString(),
+  };
+  if (outcome.status === "completed") next.result = outcome.result;
+  if (outcome.status === "failed") next.error = outcome.error;
+  if (outcome.status !== "completed" && outcome.message !== undefined)
+    next.statusMessage = outcome.message;
+  return next as unknown as TaskRecord;
+}
+
+/** The record asking for more input, or undefined if the task ended. */
+function asking(
+  record: TaskRecord,
+  requests: Readonly<Record<string, TaskInputRequest>>,
+): TaskRecord | undefined {
+  if (TERMINAL_STATUSES.has(record.status)) return undefined;
+  const answered = record.answers ?? {};
+  const fresh = Object.entries(requests).filter(([key]) => !Object.hasOwn(answered, key));
+  if (fresh.length === 0) return undefined;
+  return {
+    ...record,
+    status: "input_required",
+    inputRequests: { ...(record.inputRequests ?? {}), ...Object.fromEntries(fresh) },
+    lastUpdatedAt: new Date().toISOString(),
+  };
+}
+
+/**
+ * The record with answers to outstanding input requests: answered keys
+ * leave `inputRequests` at once (so the next tasks/get shows only what is
+ * still asked), and the task is working again when none is left. Keys no
+ * request asked for are ignored (tasks.md, tasks/update).
+ */
+function answered(
+  record: TaskRecord,
+  responses: Readonly<Record<string, unknown>>,
+): TaskRecord | undefined {
+  if (TERMINAL_STATUSES.has(record.status)) return undefined;
+  const outstanding = { ...(record.inputRequests ?? {}) };
+  const accepted = Object.entries(responses).filter(([key]) => Object.hasOwn(outstanding, key));
+  if (accepted.length === 0) return undefined;
+  for (const [key] of accepted) delete outstanding[key];
+  const open = Object.keys(outstanding).length > 0;
+  const { inputRequests: _i, ...rest } = record;
+  return {
+    ...rest,
+    ...(open ? { inputRequests: outstanding } : {}),
+    status: open ? "input_required" : "working",
+    answers: { ...(record.answers ?? {}), ...Object.fromEntries(accepted) },
+    lastUpdatedAt: new Date().toISOString(),
+  };
+}
+
+/** An input request of a running task that waits for its answer. */
+interface Waiter {
+  readonly resolve: (answer: unknown) => void;
+  readonly reject: (error: unknown) => void;
+}
+
+/** A task whose work runs on this instance. */
+interface Running {
+  readonly controller: AbortController;
+  /** Input requests not yet written to the store, by key. */
+  readonly asked: Map<string, TaskInputRequest>;
+  readonly waiters: Map<string, Waiter>;
+  flushing: boolean;
+}
+
+/**
+ * Creates tasks, runs their work, and serves the extension's requests. One
+ * per server; every instance sharing a store has its own runner.
+ */
+export class TaskRunner {
+  private readonly running = new Map<string, Running>();
+  private readonly unwatch: () => void;
+
+  constructor(
+    readonly settings: TaskSettings,
+    private readonly host: TaskHost,
+  ) {
+    this.unwatch = settings.store.watch((record) => this.changed(record));
+  }
+
+  /**
+   * Starts `work` as a new task of a request made with `origin`'s
+   * capabilities. `finish` turns the work's value into the tool result
+   * the task completes with (it may throw an McpError: the task fails).
+   * Resolves once the task is in the store.
+   */
+  async start<R>(
+    work: (ctx: RequestContext) => R | Promise<R>,
+    origin: RequestContext,
+    finish: (value: R) => Record<string, unknown>,
+  ): Promise<TaskStarted> {
+    const now = new Date().toISOString();
+    const record: TaskRecord = {
+      taskId: randomUUID(),
+      status: "working",
+      createdAt: now,
+      lastUpdatedAt: now,
+      ttlMs: this.settings.ttlMs,
+      pollIntervalMs: this.settings.pollIntervalMs,
+    };
+    await this.settings.store.create(record);
+    const running: Running = {
+      controller: new AbortController(),
+      asked: new Map(),
+      waiters: new Map(),
+      flushing: false,
+    };
+    this.running.set(record.taskId, running);
+    const ctx = new TaskContext(record.taskId, origin, running.controller.signal, this.host, this);
+    // Started after the reply is built, so the CreateTaskResult never waits for the work.
+    setImmediate(() => void this.run(record, running, () => work(ctx), finish));
+    return new TaskStarted(taskFields(record));
+  }
+
+  /** `tasks/get`: the task with what its status inlines; -32602 for an unknown task. */
+  async get(taskId: string): Promise<Record<string, unknown>> {
+    return detailedTask(await this.existing(taskId));
+  }
+
+  /** `tasks/update`: records the answers to outstanding input requests before acknowledging. */
+  async update(taskId: string, responses: Readonly<Record<string, unknown>>): Promise<void> {
+    const record = await this.existing(taskId);
+    if (TERMINAL_STATUSES.has(record.status)) return;
+    await this.settings.store.update(taskId, (current) => answered(current, responses));
+  }
+
+  /**
+   * `tasks/cancel`: a task under way becomes cancelled at once and its
+   * work's signal fires (on whichever instance runs it); an ended task
+   * stays as it is. Both are acknowledged.
+   */
+  async cancel(taskId: string): Promise<void> {
+    await this.existing(taskId);
+    await this.settings.store.update(taskId, (current) =>
+      ended(current, { status: "cancelled", message: "Cancelled by the client" }),
+    );
+    this.running.get(taskId)?.controller.abort();
+  }
+
+  /**
+   * The keys of a task's outstanding input requests, so that a tasks/update
+   * can drop the others before it is validated (an unknown key's value
+   * need not be an input response: the server ignores it).
+   */
+  async outstandingKeys(taskId: string): Promise<ReadonlySet<string>> {
+    const record = await this.settings.store.get(taskId);
+    return new Set(Object.keys(record?.inputRequests ?? {}));
+  }
+
+  /** Asks for one input on behalf of a running task, and waits for the answer. */
+  awaitInput(
+    taskId: string,
+    key: string,
+    request: TaskInputRequest,
+    signal: AbortSignal,
+  ): Promise<unknown> {
+    const running = this.running.get(taskId);
+    if (!running) return Promise.reject(new McpError(Codes.InternalError, "the task has ended"));
+    return new Promise((resolve, reject) => {
+      running.waiters.set(key, { resolve, reject });
+      running.asked.set(key, request);
+      signal.addEventListener("abort", () => reject(new Error("task cancelled")), { once: true });
+      if (!running.flushing) {
+        running.flushing = true;
+        // Several inputs asked at once (Promise.all) become one input_required status.
+        queueMicrotask(() => void this.flush(taskId, running));
+      }
+    });
+  }
+
+  /** How many tasks run on this instance. */
+  get runningCount(): number {
+    return this.running.size;
+  }
+
+  /** Stops watching the store; running work is aborted. */
+  close(): void {
+    this.unwatch();
+    for (const running of this.running.values()) running.controller.abort();
+  }
+
+  private async flush(taskId: string, running: Running): Promise<void> {
+    running.flushing = false;
+    const requests = Object.fromEntries(running.asked);
+    running.asked.clear();
+    const record = await this.settings.store.get(taskId);
+    if (!record) return;
+    // Answers already given (the same key asked again) are used at once.
+    this.deliver(record, running);
+    await this.settings.store.update(taskId, (current) => asking(current, requests));
+  }
+
+  /** A record changed somewhere: publish it to listen streams, and wake the work it concerns. */
+  private changed(record: TaskRecord): void {
+    this.host.publish({ kind: "task", task: detailedTask(record) });
+    const running = this.running.get(record.taskId);
+    if (!running) return;
+    if (TERMINAL_STATUSES.has(record.status)) running.controller.abort();
+    else this.deliver(record, running);
+  }
+
+  private deliver(record: TaskRecord, running: Running): void {
+    const answers = record.answers ?? {};
+    for (const [key, waiter] of running.waiters) {
+      if (!Object.hasOwn(answers, key)) continue;
+      running.waiters.delete(key);
+      waiter.resolve(answers[key]);
+    }
+  }
+
+  private async run<R>(
+    record: TaskRecord,
+    running: Running,
+    work: () => R | Promise<R>,
+    finish: (value: R) => Record<string, unknown>,
+  ): Promise<void> {
+    const expiry = setTimeout(() => running.controller.abort(), record.ttlMs);
+    expiry.unref();
+    let outcome: Outcome;
+    try {
+      // Cancelled before it started (tasks/cancel right after the CreateTaskResult): never start it.
+      if (running.controller.signal.aborted) throw running.controller.signal.reason;
+      outcome = { status: "completed", result: finish(await work()) };
+    } catch (error) {
+      outcome = this.failure(error, running.controller.signal);
+    } finally {
+      clearTimeout(expiry);
+    }
+    this.running.delete(record.taskId);
+    try {
+      await this.settings.store.update(record.taskId, (current) => ended(current, outcome));
+    } catch (error) {
+      this.host.onError(error, `task ${record.taskId}`);
+    }
+  }
+
+  /** How work that threw ends its task. */
+  private failure(error: unknown, signal: AbortSignal): Outcome {
+    if (signal.aborted) return { status: "cancelled", message: "Cancelled" };
+    if (error instanceof NotImplemented)
+      return {
+        status: "completed",
+        result: { content: [{ type: "text", text: error.message }], isError: true },
+      };
+    if (error instanceof McpError) return { status: "failed", error: error.toJSON() };
+    this.host.onError(error, "task");
+    return { status: "failed", error: { code: Codes.InternalError, message: "Internal error" } };
+  }
+
+  private async existing(taskId: string): Promise<TaskRecord> {
+    const record = await this.settings.store.get(taskId);
+    if (!record) throw invalidParams(`Unknown task: ${taskId}`, { taskId });
+    return record;
+  }
+}
+
+/**
+ * Checks a request of the extension before it is validated: -32021 when
+ * the request's client capabilities do not declare the extension (before
+ * anything about the task is looked at), and for tasks/update the answers
+ * to keys no outstanding request has are dropped. Returns the message to
+ * validate and route.
+ */
+export async function admitTaskRequest(
+  runner: TaskRunner,
+  message: JsonRpcMessage,
+  capabilities: Readonly<Record<string, unknown>>,
+): Promise<JsonRpcMessage> {
+  const method = String(message.method);
+  if (!declaresTasks(capabilities))
+    throw tasksRequired(
+      `${method} needs the ${TASKS_EXTENSION} extension: declare it in the request's client capabilities`,
+    );
+  if (method !== "tasks/update") return message;
+  const params = paramsOf(message);
+  if (typeof params.taskId !== "string" || !isJsonObject(params.inputResponses)) return message;
+  const outstanding = await runner.outstandingKeys(params.taskId);
+  const kept = Object.fromEntries(
+    Object.entries(params.inputResponses).filter(([key]) => outstanding.has(key)),
+  );
+  return { ...message, params: { ...params, inputResponses: kept } };
+}
+
+/** The client capabilities of a modern request's `_meta`. */
+export function capabilitiesOf(meta: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const capabilities = meta[META.clientCapabilities];
+  return isJsonObject(capabilities) ? capabilities : {};
+}
+
+const SILENT: NotificationSink = { notify() {} };
+
+/**
+ * The context a task's work runs with: the capabilities of the request
+ * that created it, a signal that fires on tasks/cancel (or when the task
+ * outlives its ttlMs), and input requests that put the task in
+ * input_required until tasks/update answers them. Progress and log
+ * notifications are not sent (tasks.md: not supported on tasks).
+ */
+class TaskContext extends BaseContext {
+  readonly era = "modern";
+
+  constructor(
+    readonly taskId: string,
+    origin: RequestContext,
+    signal: AbortSignal,
+    private readonly host: TaskHost,
+    private readonly runner: TaskRunner,
+  ) {
+    super(
+      origin.method,
+      origin.protocolVersion,
+      origin.clientCapabilities,
+      origin.meta,
+      signal,
+      SILENT,
+      host,
+      origin.clientInfo,
+    );
+  }
+
+  protected logThreshold(): LogLevel | undefined {
+    return undefined;
+  }
+
+  protected async input(
+    key: string,
+    method: InputMethod,
+    params: Record<string, unknown> | undefined,
+  ): Promise<unknown> {
+    this.requireCapability(method, key);
+    const answer = await this.runner.awaitInput(
+      this.taskId,
+      key,
+      params === undefined ? { method } : { method, params },
+      this.signal,
+    );
+    if (!this.host.checkAnswer(method, answer))
+      throw new McpError(
+        Codes.InvalidParams,
+        `The answer to input request '${key}' is not a valid ${method} result`,
+      );
+    return answer;
+  }
+}
+
+/** A status is one of the terminal ones. */
+export function isTerminal(status: TaskStatus): boolean {
+  return TERMINAL_STATUSES.has(status);
+}
