@@ -526,7 +526,7 @@ async function protocolFiles(
  * imports only core/ and itself, so any such set compiles on its own.
  */
 const RUNTIME_PARTS: Readonly<Record<ProjectSettings["kind"], readonly string[]>> = {
-  server: ["index.ts", "core/", "server/", "transport/"],
+  server: ["index.ts", "core/", "server/", "scale/", "transport/"],
   client: ["client.ts", "core/", "client/", "transport/"],
 };
 

@@ -6,8 +6,9 @@
  *
  * Its layers, each importable on its own: `core/` (framing, eras,
  * request/answer matching, header rules, errors, limits), `server/` (what
- * a server offers and how requests reach it) and `transport/` (HTTP and
- * stdio). Protocol code never imports a transport.
+ * a server offers and how requests reach it), `scale/` (stores shared by
+ * several instances: Redis) and `transport/` (HTTP and stdio). Protocol
+ * code never imports a transport.
  *
  * ```ts
  * import * as protocol from "./generated/2026-07-28/index.js";
@@ -30,4 +31,5 @@ export {
   type ProtocolModule,
 } from "./core/index.js";
 export * from "./server/index.js";
+export * from "./scale/index.js";
 export * from "./transport/index.js";

@@ -19,12 +19,15 @@ const RUNTIME = join(ROOT, "templates", "runtime");
 const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   core: ["core"],
   server: ["core", "server"],
+  scale: ["core", "server", "scale"],
   client: ["core", "client"],
   transport: ["core", "transport"],
-  "": ["core", "server", "client", "transport", ""],
+  "": ["core", "server", "scale", "client", "transport", ""],
 };
 /** Node modules a layer other than transport/ may import. */
 const PROTOCOL_NODE_MODULES = ["node:crypto"];
+/** What scale/ may import besides: the Redis client its shared stores are built on. */
+const SCALE_MODULES = ["node:crypto", "@redis/client"];
 
 /** Every .ts file under `dir`, relative to it, with `/` separators. */
 function sourceFiles(dir: string, sub = ""): string[] {
@@ -139,7 +142,11 @@ describe("the runtime's layers", () => {
       .filter((file) => layerOf(file) !== "transport")
       .flatMap((file) =>
         importsOf(readFileSync(join(RUNTIME, file), "utf8"))
-          .filter((name) => !name.startsWith(".") && !PROTOCOL_NODE_MODULES.includes(name))
+          .filter((name) => !name.startsWith("."))
+          .filter(
+            (name) =>
+              !(layerOf(file) === "scale" ? SCALE_MODULES : PROTOCOL_NODE_MODULES).includes(name),
+          )
           .map((name) => `${file} imports ${name}`),
       );
     expect(wrong).toEqual([]);

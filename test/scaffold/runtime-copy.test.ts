@@ -29,16 +29,19 @@ describe.each([
   const files = runtimeFiles(kind, "9.9.9");
   const paths = files.map((f) => f.path.slice(PREFIX.length));
 
-  it(`its entry ${entry}, core/, ${kind}/ and transport/, and nothing of ${other}/`, () => {
+  it(`its entry ${entry}, core/, ${kind}/ and transport/ (a server also scale/), and nothing of ${other}/`, () => {
     expect(files.every((f) => f.path.startsWith(PREFIX))).toBe(true);
-    const otherEntry = kind === "server" ? "client.ts" : "index.ts";
+    const layers: string[] =
+      kind === "server"
+        ? [entry, "core", "server", "scale", "transport"]
+        : [entry, "core", "client", "transport"];
     expect(paths).toEqual(
       templateRuntime()
-        .filter((p) => !p.startsWith(`${other}/`) && p !== otherEntry)
+        .filter((p) => layers.includes(p.includes("/") ? p.split("/")[0]! : p))
         .sort(),
     );
     expect(new Set(paths.map((p) => (p.includes("/") ? p.split("/")[0] : p)))).toEqual(
-      new Set([entry, "core", kind, "transport"]),
+      new Set(layers),
     );
   });
 

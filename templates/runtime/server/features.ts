@@ -22,7 +22,12 @@ import {
   type TaskSupport,
 } from "./tasks.js";
 import { RANDOM_KEY_WARNING, RequestStateCodec } from "./request-state.js";
-import { ChangeHub, type Change, type SubscriptionFilter } from "./subscriptions.js";
+import {
+  ChangeHub,
+  type Change,
+  type ChangeBus,
+  type SubscriptionFilter,
+} from "./subscriptions.js";
 import { templateMatcher } from "./uri-template.js";
 
 /** A tool as tools/list shows it. */
@@ -170,6 +175,12 @@ export interface ServerOptions {
     readonly ttlMs?: number;
     readonly pollIntervalMs?: number;
   };
+  /**
+   * Relays list-changed and resource-updated notifications between the
+   * instances of this server (such as RedisChangeBus), for listen streams
+   * on one instance to hear of changes made on another.
+   */
+  readonly changeBus?: ChangeBus;
 }
 
 /** Tool names: 1 to 128 of `A-Z a-z 0-9 _ - .` (spec: tools, tool names). */
@@ -216,6 +227,7 @@ export class ServerFeatures {
   private readonly methods = new Map<string, MethodHandler>();
   /** Runs the tasks of the Tasks extension; undefined when the protocol module lacks it. */
   readonly tasks?: TaskRunner;
+  private readonly changeBus?: ChangeBus;
 
   constructor(options: ServerOptions) {
     this.protocol = options.protocol;
@@ -232,6 +244,10 @@ export class ServerFeatures {
         process.stderr.write(
           `mcp server: ${where}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
         ));
+    if (options.changeBus) {
+      this.changeBus = options.changeBus;
+      this.changes.relay(options.changeBus);
+    }
     if (Object.hasOwn(this.protocol.METHODS, "tasks/get")) {
       const ttlMs = options.tasks?.ttlMs ?? DEFAULT_TASK_TTL_MS;
       const pollIntervalMs = options.tasks?.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS;
@@ -316,6 +332,16 @@ export class ServerFeatures {
     const handler = this.methods.get(method);
     // A stub not written yet answers with its own message rather than a bare "Internal error".
     return handler && ((params, ctx) => notImplementedAsError(() => handler(params, ctx)));
+  }
+
+  /**
+   * Releases what the server holds beyond its transports: running tasks are
+   * aborted, the task store and the change bus are closed. For the end of
+   * the process (after the transport stopped) and for tests.
+   */
+  async close(): Promise<void> {
+    this.tasks?.close();
+    await Promise.all([this.tasks?.settings.store.close(), this.changeBus?.close()]);
   }
 
   /** Tells listeners that the tool list changed. */

@@ -63,5 +63,10 @@ export {
   RequestStateCodec,
   RequestStateKeyError,
 } from "./request-state.js";
-export { ChangeHub, type Change, type SubscriptionFilter } from "./subscriptions.js";
+export {
+  ChangeHub,
+  type Change,
+  type ChangeBus,
+  type SubscriptionFilter,
+} from "./subscriptions.js";
 export { templateMatcher } from "./uri-template.js";

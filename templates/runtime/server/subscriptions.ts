@@ -70,9 +70,34 @@ export function wants(filter: SubscriptionFilter, change: Change): boolean {
   return filter[FILTER_KEY[change.kind]] === true;
 }
 
+/**
+ * Carries changes between the instances of one server (several processes
+ * behind a load balancer), so that a listen stream on one instance hears
+ * of a change made on another. RedisChangeBus is one.
+ */
+export interface ChangeBus {
+  /** Sends a change made on this instance to the others. */
+  send(change: Change): void;
+  /** Calls `deliver` with each change another instance sent; the function returned stops. */
+  receive(deliver: (change: Change) => void): () => void;
+  /** Releases what the bus holds. */
+  close(): Promise<void>;
+}
+
 /** The listeners of one server. */
 export class ChangeHub {
   private readonly listeners = new Set<ChangeListener>();
+  private bus?: ChangeBus;
+
+  /**
+   * Relays changes through `bus`: changes published here go to the other
+   * instances too, and theirs reach the listeners here. Task changes are
+   * not relayed: every instance hears of them from the shared task store.
+   */
+  relay(bus: ChangeBus): () => void {
+    this.bus = bus;
+    return bus.receive((change) => this.deliver(change));
+  }
 
   /** Adds a listener; the function returned removes it. */
   add(listener: ChangeListener): () => void {
@@ -80,8 +105,13 @@ export class ChangeHub {
     return () => this.listeners.delete(listener);
   }
 
-  /** Delivers a change to every listener. */
+  /** Delivers a change to every listener (and, with a bus, to the other instances). */
   publish(change: Change): void {
+    this.deliver(change);
+    if (change.kind !== "task") this.bus?.send(change);
+  }
+
+  private deliver(change: Change): void {
     for (const listener of this.listeners) listener.deliver(change);
   }
 

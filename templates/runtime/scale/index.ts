@@ -1,0 +1,12 @@
+/**
+ * Several instances of one server: shared stores that let any instance
+ * serve any task and hear of every change, whichever instance made it.
+ * Built on the server layer's TaskStore and ChangeBus interfaces; nothing
+ * here is needed by a server that runs as one instance.
+ */
+export {
+  RedisChangeBus,
+  RedisTaskStore,
+  scaleOutFromEnvironment,
+  type RedisOptions,
+} from "./redis.js";

@@ -1,0 +1,255 @@
+/**
+ * Several instances of one server on one Redis: a TaskStore whose tasks
+ * every instance reads and changes (each task one key, expiring with its
+ * ttlMs; every change published on one channel, so that the instance
+ * running a task hears of answers and cancellations made elsewhere), and a
+ * ChangeBus that relays list-changed and resource-updated notifications to
+ * the listen streams of the other instances.
+ *
+ * The client is @redis/client, loaded when a Redis URL is first used, so
+ * that a server without Redis does not need it installed. Its connections
+ * reconnect by themselves; until one is back, store calls fail (a task
+ * request answers -32603) and the error goes to `onError`.
+ */
+import { randomUUID } from "node:crypto";
+import type { RedisClientType } from "@redis/client";
+import type { Change, ChangeBus } from "../server/subscriptions.js";
+import type { TaskChange, TaskRecord, TaskStore } from "../server/task-store.js";
+
+/** How a Redis-backed store or bus is set up. */
+export interface RedisOptions {
+  /** `redis://[user:password@]host:port/db` (or `rediss://` for TLS). */
+  readonly url: string;
+  /** Prefix of every key and channel, to share one database between servers (default `mcp:`). */
+  readonly prefix?: string;
+  /** Where connection errors go (default: stderr). */
+  readonly onError?: (error: unknown, where: string) => void;
+}
+
+/** Replaces a record only if it is still what the caller read, and publishes the new one. */
+const COMPARE_AND_SET = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  redis.call('SET', KEYS[1], ARGV[2], 'KEEPTTL')
+  redis.call('PUBLISH', ARGV[3], ARGV[2])
+  return 1
+end
+return 0`;
+
+/** How often an update is retried when other instances changed the task in between. */
+const MAX_ATTEMPTS = 50;
+
+/**
+ * One command connection and one subscriber connection (a subscribed
+ * Redis connection can run nothing else), opened on first use.
+ */
+class RedisLink {
+  private client?: Promise<RedisClientType>;
+  private subscriber?: Promise<RedisClientType>;
+  readonly prefix: string;
+  private readonly onError: (error: unknown, where: string) => void;
+
+  constructor(private readonly options: RedisOptions) {
+    this.prefix = options.prefix ?? "mcp:";
+    this.onError =
+      options.onError ??
+      ((error, where) =>
+        process.stderr.write(
+          `mcp server: ${where}: ${error instanceof Error ? error.message : String(error)}\n`,
+        ));
+  }
+
+  /** The command connection. */
+  commands(): Promise<RedisClientType> {
+    this.client ??= this.open("redis");
+    return this.client;
+  }
+
+  /** Subscribes to `channel` on the subscriber connection. */
+  async subscribe(channel: string, listener: (message: string) => void): Promise<void> {
+    this.subscriber ??= this.commands().then(async (client) => {
+      const subscriber = client.duplicate();
+      subscriber.on("error", (error: unknown) => this.onError(error, "redis subscriber"));
+      await subscriber.connect();
+      return subscriber;
+    });
+    await (await this.subscriber).subscribe(channel, listener);
+  }
+
+  async close(): Promise<void> {
+    const [client, subscriber] = await Promise.allSettled([this.client, this.subscriber]);
+    for (const settled of [subscriber, client])
+      if (settled.status === "fulfilled" && settled.value?.isOpen) await settled.value.close();
+  }
+
+  private async open(where: string): Promise<RedisClientType> {
+    const { createClient } = await import("@redis/client");
+    const client = createClient({ url: this.options.url });
+    client.on("error", (error: unknown) => this.onError(error, where));
+    await client.connect();
+    return client;
+  }
+}
+
+/**
+ * Tasks in Redis: each task is one key holding its record as JSON, set to
+ * expire `ttlMs` after creation; a change is a compare-and-set in one Lua
+ * script that also publishes the new record, so no two instances
+ * overwrite each other's change and every instance hears of each one.
+ */
+export class RedisTaskStore implements TaskStore {
+  private readonly link: RedisLink;
+  private readonly listeners = new Set<(record: TaskRecord) => void>();
+  private subscribed?: Promise<void>;
+
+  constructor(options: RedisOptions) {
+    this.link = new RedisLink(options);
+  }
+
+  /** Connects now (the first call would otherwise), so that a wrong URL shows at start. */
+  async connect(): Promise<this> {
+    await this.link.commands();
+    return this;
+  }
+
+  private key(taskId: string): string {
+    return `${this.link.prefix}task:${taskId}`;
+  }
+
+  private get channel(): string {
+    return `${this.link.prefix}tasks`;
+  }
+
+  async create(record: TaskRecord): Promise<void> {
+    const client = await this.link.commands();
+    const done = await client.set(this.key(record.taskId), JSON.stringify(record), {
+      PX: record.ttlMs,
+      NX: true,
+    });
+    if (done !== "OK") throw new Error(`task ${record.taskId} exists already`);
+  }
+
+  async get(taskId: string): Promise<TaskRecord | undefined> {
+    const text = await (await this.link.commands()).get(this.key(taskId));
+    return text === null ? undefined : (JSON.parse(text) as TaskRecord);
+  }
+
+  async update(taskId: string, change: TaskChange): Promise<TaskRecord | undefined> {
+    const client = await this.link.commands();
+    const key = this.key(taskId);
+    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+      const text = await client.get(key);
+      if (text === null) return undefined;
+      const next = change(JSON.parse(text) as TaskRecord);
+      if (!next) return undefined;
+      const json = JSON.stringify(next);
+      const set = await client.eval(COMPARE_AND_SET, {
+        keys: [key],
+        arguments: [text, json, this.channel],
+      });
+      if (set === 1) return next;
+    }
+    throw new Error(`task ${taskId}: ${MAX_ATTEMPTS} concurrent changes in a row; giving up`);
+  }
+
+  watch(listener: (record: TaskRecord) => void): () => void {
+    this.listeners.add(listener);
+    this.subscribed ??= this.link.subscribe(this.channel, (message) => {
+      const record = JSON.parse(message) as TaskRecord;
+      for (const each of this.listeners) each(record);
+    });
+    this.subscribed.catch(() => {
+      // Reported by the connection's error listener; a later watch tries again.
+      this.subscribed = undefined;
+    });
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Resolves once changes made elsewhere reach the watchers (the subscription is in place). */
+  async watching(): Promise<void> {
+    await this.subscribed;
+  }
+
+  async close(): Promise<void> {
+    this.listeners.clear();
+    await this.link.close();
+  }
+}
+
+/**
+ * Relays changes between the instances of a server through one Redis
+ * channel. Each instance tags what it sends, and drops its own messages
+ * when they come back.
+ */
+export class RedisChangeBus implements ChangeBus {
+  private readonly link: RedisLink;
+  private readonly origin = randomUUID();
+  private subscribed?: Promise<void>;
+
+  constructor(options: RedisOptions) {
+    this.link = new RedisLink(options);
+  }
+
+  private get channel(): string {
+    return `${this.link.prefix}changes`;
+  }
+
+  send(change: Change): void {
+    const message = JSON.stringify({ origin: this.origin, change });
+    void this.link
+      .commands()
+      .then((client) => client.publish(this.channel, message))
+      .catch(() => {
+        // Reported by the connection's error listener.
+      });
+  }
+
+  receive(deliver: (change: Change) => void): () => void {
+    let active = true;
+    this.subscribed = this.link.subscribe(this.channel, (message) => {
+      const { origin, change } = JSON.parse(message) as { origin: string; change: Change };
+      if (active && origin !== this.origin) deliver(change);
+    });
+    this.subscribed.catch(() => {
+      // Reported by the connection's error listener.
+    });
+    return () => {
+      active = false;
+    };
+  }
+
+  /** Resolves once changes sent by other instances arrive here. */
+  async ready(): Promise<void> {
+    await this.subscribed;
+  }
+
+  async close(): Promise<void> {
+    await this.link.close();
+  }
+}
+
+/**
+ * The task store and change bus `MCP_TASK_STORE` asks for: unset or
+ * `memory` for this process's memory (no bus), a `redis://` or `rediss://`
+ * URL for Redis (tasks and change notifications shared by every instance
+ * using it). Anything else stops the start with a message naming the
+ * variable.
+ */
+export function scaleOutFromEnvironment(
+  env: Readonly<Record<string, string | undefined>> = process.env,
+  onError?: (error: unknown, where: string) => void,
+): { readonly tasks?: { readonly store: TaskStore }; readonly changeBus?: ChangeBus } {
+  const value = env.MCP_TASK_STORE?.trim();
+  if (value === undefined || value === "" || value === "memory") return {};
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    url = new URL("invalid:");
+  }
+  if (url.protocol !== "redis:" && url.protocol !== "rediss:")
+    throw new Error(
+      `MCP_TASK_STORE=${value}: expected "memory" or a Redis URL such as redis://127.0.0.1:6379/0`,
+    );
+  const options = { url: value, ...(onError ? { onError } : {}) };
+  return { tasks: { store: new RedisTaskStore(options) }, changeBus: new RedisChangeBus(options) };
+}

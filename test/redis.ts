@@ -1,0 +1,106 @@
+/**
+ * A real redis-server for the tests that need one: started on a free
+ * loopback port with persistence off (`--save ""`, no append-only file,
+ * its working folder a temporary one), stopped and removed afterwards.
+ *
+ * Without redis-server on the PATH these tests fail with a message that
+ * says how to install it (Debian: `apt-get install -y redis-server`). A
+ * developer who cannot install it runs the rest with
+ * MCP_GEN_SKIP_REDIS=1: the Redis tests then show as skipped. CI
+ * (`CI` set) refuses that variable, so a run without Redis never passes.
+ */
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer, Socket } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+/** Whether the Redis tests are skipped on purpose (MCP_GEN_SKIP_REDIS=1, never in CI). */
+export const SKIP_REDIS = (() => {
+  if (process.env.MCP_GEN_SKIP_REDIS !== "1") return false;
+  if (process.env.CI)
+    throw new Error(
+      "MCP_GEN_SKIP_REDIS=1 is not allowed in CI: install redis-server (apt-get install -y redis-server)",
+    );
+  return true;
+})();
+
+/** A running redis-server. */
+export interface RedisServer {
+  /** `redis://127.0.0.1:<port>/0`. */
+  readonly url: string;
+  readonly port: number;
+  /** Stops the server and removes its folder. */
+  stop(): Promise<void>;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === "object" && address ? address.port : 0));
+    });
+  });
+}
+
+/** Whether redis-server answers PING on `port`. */
+function pong(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = new Socket();
+    const done = (ok: boolean) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(500, () => done(false));
+    socket.once("error", () => done(false));
+    socket.connect(port, "127.0.0.1", () => socket.write("PING\r\n"));
+    socket.once("data", (data) => done(data.toString().startsWith("+PONG")));
+  });
+}
+
+/** Starts a redis-server for one test file; throws with how to install it when it is missing. */
+export async function startRedis(): Promise<RedisServer> {
+  const found = spawnSync("redis-server", ["--version"], { encoding: "utf8" });
+  if (found.error || found.status !== 0)
+    throw new Error(
+      "redis-server is not installed: the Redis tests need it (Debian: apt-get install -y redis-server). " +
+        "To run the other tests without it, set MCP_GEN_SKIP_REDIS=1 (not allowed in CI).",
+    );
+  const dir = mkdtempSync(join(tmpdir(), "mcp-gen-redis-"));
+  const port = await freePort();
+  const child: ChildProcess = spawn(
+    "redis-server",
+    [
+      "--port",
+      String(port),
+      "--bind",
+      "127.0.0.1",
+      "--save",
+      "",
+      "--appendonly",
+      "no",
+      "--dir",
+      dir,
+    ],
+    { stdio: ["ignore", "ignore", "pipe"] },
+  );
+  let stderr = "";
+  child.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      child.kill("SIGTERM");
+      await exited;
+    }
+    rmSync(dir, { recursive: true, force: true });
+  };
+  for (let i = 0; i < 100; i++) {
+    if (await pong(port)) return { url: `redis://127.0.0.1:${port}/0`, port, stop };
+    if (child.exitCode !== null) break;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  await stop();
+  throw new Error(`redis-server did not start on 127.0.0.1:${port}: ${stderr}`);
+}

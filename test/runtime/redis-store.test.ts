@@ -1,0 +1,133 @@
+/**
+ * The Redis task store and change bus (templates/runtime/server/redis.ts)
+ * against a real redis-server: a record is readable by another connection
+ * as soon as create resolves, expires with its ttlMs, concurrent changes
+ * from two stores are all kept (compare-and-set), every store's watchers
+ * see every change, and a change published on one bus reaches the other.
+ * MCP_TASK_STORE is parsed strictly.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  RedisChangeBus,
+  RedisTaskStore,
+  scaleOutFromEnvironment,
+  type Change,
+  type TaskRecord,
+} from "../../templates/runtime/index.js";
+import { SKIP_REDIS, startRedis, type RedisServer } from "../redis.js";
+
+let redis: RedisServer;
+const open: Array<{ close(): Promise<void> }> = [];
+
+beforeAll(async () => {
+  if (!SKIP_REDIS) redis = await startRedis();
+});
+afterAll(async () => {
+  await Promise.all(open.map((o) => o.close()));
+  await redis?.stop();
+});
+
+function store(prefix = "t1:"): RedisTaskStore {
+  const s = new RedisTaskStore({ url: redis.url, prefix });
+  open.push(s);
+  return s;
+}
+
+function record(taskId: string, ttlMs = 60_000): TaskRecord {
+  const now = new Date().toISOString();
+  return {
+    taskId,
+    status: "working",
+    createdAt: now,
+    lastUpdatedAt: now,
+    ttlMs,
+    pollIntervalMs: 100,
+  };
+}
+
+describe.skipIf(SKIP_REDIS)("RedisTaskStore", () => {
+  it("a created task is readable from another connection at once, and unknown ones are undefined", async () => {
+    const [one, two] = [store(), store()];
+    await one.create(record("r-1"));
+    expect(await two.get("r-1")).toMatchObject({ taskId: "r-1", status: "working" });
+    expect(await two.get("nope")).toBeUndefined();
+    await expect(two.create(record("r-1"))).rejects.toThrow("exists already");
+  });
+
+  it("a task expires in Redis with its ttlMs", async () => {
+    const s = store();
+    await s.create(record("r-ttl", 100));
+    expect(await s.get("r-ttl")).toBeDefined();
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    expect(await s.get("r-ttl")).toBeUndefined();
+    expect(await s.update("r-ttl", (r) => r)).toBeUndefined();
+  });
+
+  it("concurrent changes from two stores are all kept, and every watcher sees each", async () => {
+    const [one, two] = [store(), store()];
+    const seen: TaskRecord[] = [];
+    one.watch((r) => seen.push(r));
+    await one.watching();
+    await one.create(record("r-cas"));
+    await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        (i % 2 ? one : two).update("r-cas", (r) => ({
+          ...r,
+          answers: { ...(r.answers ?? {}), [`k${i}`]: i },
+        })),
+      ),
+    );
+    const final = await one.get("r-cas");
+    expect(Object.keys(final!.answers!).length).toBe(40);
+    const deadline = Date.now() + 5000;
+    while (seen.length < 40 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    expect(seen.length).toBe(40);
+  });
+
+  it("a change that leaves the record as it is writes and publishes nothing", async () => {
+    const s = store();
+    await s.create(record("r-same"));
+    expect(await s.update("r-same", () => undefined)).toBeUndefined();
+  });
+});
+
+describe.skipIf(SKIP_REDIS)("RedisChangeBus", () => {
+  it("a change sent on one bus reaches the other, not itself", async () => {
+    const one = new RedisChangeBus({ url: redis.url, prefix: "t2:" });
+    const two = new RedisChangeBus({ url: redis.url, prefix: "t2:" });
+    open.push(one, two);
+    const got: Array<[string, Change]> = [];
+    one.receive((c) => got.push(["one", c]));
+    two.receive((c) => got.push(["two", c]));
+    await Promise.all([one.ready(), two.ready()]);
+    one.send({ kind: "resource", uri: "test://x" });
+    const deadline = Date.now() + 5000;
+    while (got.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(got).toEqual([["two", { kind: "resource", uri: "test://x" }]]);
+  });
+});
+
+describe("MCP_TASK_STORE", () => {
+  it("unset or memory: the in-memory store, no bus", () => {
+    expect(scaleOutFromEnvironment({})).toEqual({});
+    expect(scaleOutFromEnvironment({ MCP_TASK_STORE: "memory" })).toEqual({});
+  });
+
+  it("a Redis URL: a Redis store and bus (connected on first use)", async () => {
+    const chosen = scaleOutFromEnvironment({ MCP_TASK_STORE: "redis://127.0.0.1:1/0" });
+    expect(chosen.tasks?.store).toBeInstanceOf(RedisTaskStore);
+    expect(chosen.changeBus).toBeInstanceOf(RedisChangeBus);
+    await chosen.tasks?.store.close();
+    await chosen.changeBus?.close();
+  });
+
+  it.each(["postgres://db/1", "127.0.0.1:6379", "redis"])(
+    "anything else stops the start, naming the variable: %s",
+    (value) => {
+      expect(() => scaleOutFromEnvironment({ MCP_TASK_STORE: value })).toThrow(
+        `MCP_TASK_STORE=${value}: expected "memory" or a Redis URL such as redis://127.0.0.1:6379/0`,
+      );
+    },
+  );
+});
