@@ -8,6 +8,11 @@
  * ratio O / S is computed per round. Target: O / S >= 2x in requests/s.
  *
  * Usage: npm run bench:server [-- --rounds=5 --seconds=5 --warmup=2 --connections=50 --sdk=mcpserver|lowlevel --keep]
+ *        npm run bench:server -- --case=tasks [--rounds=5 --seconds=5 --warmup=2 --connections=50]
+ *
+ * `--case=tasks` measures the Tasks extension instead (scripts/bench/server-tasks.ts): tasks
+ * created and completed per second with the in-memory store and with Redis (a redis-server
+ * started for the run), on one instance and on two.
  *
  * Like `npm run bench`, it prints numbers and fails nothing: the exit code
  * is 0 when the target is not met, 1 when a response was wrong or a process
@@ -41,11 +46,12 @@ import {
   treeSnapshot,
   waitForPort,
 } from "./bench/server-procs.js";
+import { benchTasks } from "./bench/server-tasks.js";
 
 // ---------------------------------------------------------------- options
 
 const args = process.argv.slice(2);
-const KNOWN = ["rounds", "seconds", "warmup", "connections", "sdk", "keep"];
+const KNOWN = ["rounds", "seconds", "warmup", "connections", "sdk", "keep", "case"];
 for (const a of args) {
   const name = /^--([a-z]+)(=|$)/.exec(a)?.[1];
   if (!name || !KNOWN.includes(name)) {
@@ -77,6 +83,24 @@ if (SDK_VARIANT !== "mcpserver" && SDK_VARIANT !== "lowlevel") {
   process.exit(2);
 }
 const KEEP = args.includes("--keep");
+const CASE = args.find((a) => a.startsWith("--case="))?.slice(7) ?? "echo";
+if (CASE !== "echo" && CASE !== "tasks") {
+  console.error(`bench:server: --case is echo or tasks, got ${CASE}`);
+  process.exit(2);
+}
+if (CASE === "tasks") {
+  ensureBuilt();
+  console.log("mcp-gen server benchmark: the Tasks extension, in-memory store and Redis");
+  printMachine(machine());
+  process.exit(
+    await benchTasks({
+      rounds: ROUNDS,
+      seconds: SECONDS,
+      warmup: WARMUP,
+      connections: CONNECTIONS,
+    }),
+  );
+}
 const TARGET = 2;
 
 // ---------------------------------------------------------------- helpers
