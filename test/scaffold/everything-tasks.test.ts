@@ -3,7 +3,10 @@
  * gains the tools the official suite's tasks scenarios call, each with its
  * task support in tools.json and its handler in src/task-tools.ts; the
  * project compiles, and its server runs them as tasks over real HTTP.
- * Without the extension the example has none of them.
+ * Without the extension the example has none of them. The client runtime
+ * follows those tasks to their end (McpClient.awaitTask): polling,
+ * answering input requests with its typed handlers through tasks/update,
+ * and cancelling with an AbortSignal.
  */
 import { execFile } from "node:child_process";
 import { readFileSync, symlinkSync } from "node:fs";
@@ -11,6 +14,13 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli, tempDir } from "../cli/run-cli.js";
 import { importFromProject, ROOT, type ProjectRuntime, type ProjectServer } from "../helpers.js";
+import * as tasksProtocol from "../../generated/2026-07-28+tasks/index.js";
+import {
+  connectHttp,
+  McpClient,
+  RemoteError,
+  TASKS_CAPABILITIES,
+} from "../../templates/runtime/client.js";
 import { post, request } from "../runtime/mcp-client.js";
 
 const TASK_TOOLS = [
@@ -120,6 +130,67 @@ describe("--example everything --extension tasks: the server", () => {
     expect(task).toMatchObject({ status: "completed", result: { content: [{ type: "text" }] } });
     expect((await call("slow_compute", { seconds: 0, label: "x" }, {})).result).toMatchObject({
       resultType: "complete",
+    });
+  });
+
+  describe("followed by the client runtime", () => {
+    const asked: string[] = [];
+    let client: McpClient;
+    beforeAll(() => {
+      client = new McpClient({
+        protocol: tasksProtocol,
+        channel: connectHttp(url),
+        info: { name: "tasks-client", version: "1.0.0" },
+        capabilities: TASKS_CAPABILITIES,
+        handlers: {
+          elicitation: (params, { key }) => {
+            asked.push(`${key}: ${String(params.message)}`);
+            return { action: "accept", content: { confirm: true, name: key } };
+          },
+        },
+      });
+    });
+    afterAll(async () => client?.close());
+
+    it("awaits a task's result, polling at its pollIntervalMs", async () => {
+      const handle = await client.callTool("slow_compute", { seconds: 0.2, label: "polled" });
+      expect(handle).toMatchObject({ resultType: "task" });
+      const statuses: unknown[] = [];
+      const result = await client.awaitTask(handle, { onStatus: (t) => statuses.push(t.status) });
+      expect(result).toMatchObject({
+        content: [{ type: "text", text: "polled: computed in 0.2 s" }],
+      });
+      expect(statuses.at(-1)).toBe("completed");
+    });
+
+    it("answers input requests with the same typed handlers as MRTR, each through tasks/update", async () => {
+      asked.length = 0;
+      const multi = await client.awaitTask(await client.callTool("multi_input", {}));
+      expect(multi).toMatchObject({ content: [{ text: "Received first and second" }] });
+      expect(asked.sort()).toEqual(["first: First input", "second: Second input"]);
+      const deleted = await client.awaitTask(
+        await client.callTool("confirm_delete", { filename: "a.txt" }),
+      );
+      expect(deleted).toMatchObject({ content: [{ text: "Deleted a.txt" }] });
+    });
+
+    it("a tool error completes the task; a failed task rejects with its JSON-RPC error", async () => {
+      const failing = await client.awaitTask(await client.callTool("failing_job", {}));
+      expect(failing).toMatchObject({ isError: true });
+      const failed = client.awaitTask(await client.callTool("protocol_error_job", {}));
+      await expect(failed).rejects.toBeInstanceOf(RemoteError);
+      await expect(failed).rejects.toMatchObject({ code: -32000 });
+    });
+
+    it("an AbortSignal stops waiting and cancels the task", async () => {
+      const handle = await client.callTool("slow_compute", { seconds: 60, label: "stopped" });
+      const controller = new AbortController();
+      setTimeout(() => controller.abort(new Error("no longer needed")), 100);
+      await expect(client.awaitTask(handle, { signal: controller.signal })).rejects.toThrow(
+        "no longer needed",
+      );
+      const task = await client.request("tasks/get", { taskId: handle.taskId });
+      expect(task).toMatchObject({ status: "cancelled" });
     });
   });
 

@@ -20,6 +20,7 @@
  *   belong to; cancellation is an AbortSignal (on stdio and in legacy
  *   sessions it is also a `notifications/cancelled`).
  */
+import { awaitTask, type AwaitTaskOptions } from "./tasks.js";
 import { ChannelError, type ClientChannel } from "../core/channel.js";
 import { FIRST_MODERN, META, type Era } from "../core/era.js";
 import { Codes, McpError, RemoteError } from "../core/errors.js";
@@ -241,6 +242,29 @@ export class McpClient<T extends InputTypes = UntypedInputs> {
         );
     }
     return result;
+  }
+
+  /**
+   * Follows a task of the Tasks extension (a tools/call answered with
+   * resultType "task") to its end: polls tasks/get at the server's
+   * pollIntervalMs, answers its input requests with this client's input
+   * handlers through tasks/update, and resolves with the task's result.
+   * A failed task rejects with a RemoteError carrying its error; `signal`
+   * stops following it and cancels it (tasks/cancel). The client must
+   * declare the extension (`capabilities: TASKS_CAPABILITIES`).
+   */
+  awaitTask(
+    handle: Readonly<Record<string, unknown>>,
+    options: AwaitTaskOptions = {},
+  ): Promise<Record<string, unknown>> {
+    return awaitTask(
+      {
+        request: (method, params, requestOptions) => this.request(method, params, requestOptions),
+        answer: (requests, signal) => this.answerInputs(requests, signal),
+      },
+      handle,
+      options,
+    );
   }
 
   /**

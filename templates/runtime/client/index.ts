@@ -30,6 +30,14 @@ export {
   type UntypedInputs,
 } from "./inputs.js";
 export type { ClientProtocol } from "./protocol.js";
+export {
+  awaitTask,
+  isTaskHandle,
+  TASKS_CAPABILITIES,
+  TASKS_EXTENSION,
+  type AwaitTaskOptions,
+  type TaskPeer,
+} from "./tasks.js";
 export { ToolDirectory } from "./tools.js";
 export {
   bindMethods,
