@@ -108,6 +108,21 @@ describe.skipIf(SKIP_REDIS)("RedisChangeBus", () => {
   });
 });
 
+describe("an unreachable Redis", () => {
+  it("store calls fail within seconds instead of hanging, the error is reported, and close does not hang", async () => {
+    const errors: unknown[] = [];
+    const s = new RedisTaskStore({
+      url: "redis://127.0.0.1:1/0",
+      onError: (error) => errors.push(error),
+    });
+    const started = Date.now();
+    await expect(s.get("x")).rejects.toThrow();
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(errors.length).toBeGreaterThan(0);
+    await s.close();
+  });
+});
+
 describe("MCP_TASK_STORE", () => {
   it("unset or memory: the in-memory store, no bus", () => {
     expect(scaleOutFromEnvironment({})).toEqual({});

@@ -8,8 +8,8 @@
  *
  * The client is @redis/client, loaded when a Redis URL is first used, so
  * that a server without Redis does not need it installed. Its connections
- * reconnect by themselves; until one is back, store calls fail (a task
- * request answers -32603) and the error goes to `onError`.
+ * reconnect by themselves; until one is back, store calls fail after 2 s
+ * (a task request answers -32603) and the error goes to `onError`.
  */
 import { randomUUID } from "node:crypto";
 import type { RedisClientType } from "@redis/client";
@@ -38,13 +38,22 @@ return 0`;
 /** How often an update is retried when other instances changed the task in between. */
 const MAX_ATTEMPTS = 50;
 
+/** How long a call waits for a connection that is not ready before it fails. */
+const READY_WAIT_MS = 2000;
+/** How long a failed subscription waits before it tries again. */
+const RESUBSCRIBE_MS = 1000;
+
 /**
  * One command connection and one subscriber connection (a subscribed
- * Redis connection can run nothing else), opened on first use.
+ * Redis connection can run nothing else), opened on first use. Commands
+ * are not queued while Redis is unreachable: a call waits up to 2 s for
+ * the connection, then fails, so that a request answers with an error
+ * instead of hanging. The client reconnects by itself, and resubscribes.
  */
 class RedisLink {
   private client?: Promise<RedisClientType>;
   private subscriber?: Promise<RedisClientType>;
+  private closed = false;
   readonly prefix: string;
   private readonly onError: (error: unknown, where: string) => void;
 
@@ -58,36 +67,68 @@ class RedisLink {
         ));
   }
 
-  /** The command connection. */
-  commands(): Promise<RedisClientType> {
-    this.client ??= this.open("redis");
-    return this.client;
+  /** The command connection, once it is ready (or after 2 s, when it is not). */
+  async commands(): Promise<RedisClientType> {
+    this.client ??= this.open();
+    return ready(await this.client);
   }
 
-  /** Subscribes to `channel` on the subscriber connection. */
+  /** Subscribes to `channel` on the subscriber connection, trying again every second until it works. */
   async subscribe(channel: string, listener: (message: string) => void): Promise<void> {
-    this.subscriber ??= this.commands().then(async (client) => {
-      const subscriber = client.duplicate();
-      subscriber.on("error", (error: unknown) => this.onError(error, "redis subscriber"));
-      await subscriber.connect();
-      return subscriber;
-    });
-    await (await this.subscriber).subscribe(channel, listener);
+    while (!this.closed) {
+      try {
+        this.subscriber ??= (this.client ??= this.open()).then((client) => {
+          const subscriber = client.duplicate();
+          subscriber.on("error", (error: unknown) => this.onError(error, "redis subscriber"));
+          subscriber.connect().catch(() => {
+            // Reported by the error listener; the client keeps reconnecting.
+          });
+          return subscriber;
+        });
+        await (await ready(await this.subscriber)).subscribe(channel, listener);
+        return;
+      } catch (error) {
+        this.onError(error, `redis subscribe ${channel}`);
+        await new Promise((resolve) => setTimeout(resolve, RESUBSCRIBE_MS).unref());
+      }
+    }
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     const [client, subscriber] = await Promise.allSettled([this.client, this.subscriber]);
-    for (const settled of [subscriber, client])
-      if (settled.status === "fulfilled" && settled.value?.isOpen) await settled.value.close();
+    for (const settled of [subscriber, client]) {
+      if (settled.status !== "fulfilled" || !settled.value) continue;
+      const connection = settled.value;
+      if (connection.isReady) await connection.close();
+      else if (connection.isOpen) connection.destroy();
+    }
   }
 
-  private async open(where: string): Promise<RedisClientType> {
+  private async open(): Promise<RedisClientType> {
     const { createClient } = await import("@redis/client");
-    const client = createClient({ url: this.options.url });
-    client.on("error", (error: unknown) => this.onError(error, where));
-    await client.connect();
+    const client = createClient({ url: this.options.url, disableOfflineQueue: true });
+    client.on("error", (error: unknown) => this.onError(error, "redis"));
+    client.connect().catch(() => {
+      // Reported by the error listener; the client keeps reconnecting.
+    });
     return client;
   }
+}
+
+/** Resolves with `client` once it is ready, or after READY_WAIT_MS (its commands then fail at once). */
+function ready(client: RedisClientType): Promise<RedisClientType> {
+  if (client.isReady) return Promise.resolve(client);
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      client.off("ready", done);
+      resolve(client);
+    };
+    const timer = setTimeout(done, READY_WAIT_MS);
+    timer.unref();
+    client.on("ready", done);
+  });
 }
 
 /**
@@ -157,10 +198,6 @@ export class RedisTaskStore implements TaskStore {
       const record = JSON.parse(message) as TaskRecord;
       for (const each of this.listeners) each(record);
     });
-    this.subscribed.catch(() => {
-      // Reported by the connection's error listener; a later watch tries again.
-      this.subscribed = undefined;
-    });
     return () => this.listeners.delete(listener);
   }
 
@@ -208,9 +245,6 @@ export class RedisChangeBus implements ChangeBus {
     this.subscribed = this.link.subscribe(this.channel, (message) => {
       const { origin, change } = JSON.parse(message) as { origin: string; change: Change };
       if (active && origin !== this.origin) deliver(change);
-    });
-    this.subscribed.catch(() => {
-      // Reported by the connection's error listener.
     });
     return () => {
       active = false;
