@@ -501,6 +501,23 @@ export const catalog = {
     fix: () =>
       'add a target, e.g. "targets": [{ "spec": "2026-07-28", "extensions": ["tasks"], "out": "src/mcp" }]',
   }),
+  MCPG805: entry<{ dir: string }>({
+    severity: "error",
+    message: (p) =>
+      `${p.dir} is not a project made by mcp-gen server (no mcp-gen.json with "kind": "server")`,
+    fix: () => "run mcp-gen upgrade in the folder of a project made by mcp-gen server",
+  }),
+  MCPG806: entry<{ dir: string }>({
+    severity: "error",
+    message: (p) => `${p.dir} has no node_modules/typescript, so the project cannot be typechecked`,
+    fix: () => "run npm install in the project first",
+  }),
+  MCPG807: entry<{ revision: string; problems: readonly string[] }>({
+    severity: "error",
+    message: (p) =>
+      `the files mcp-gen generates for ${p.revision} do not compile in this project, so nothing was changed: ${p.problems.slice(0, 5).join("; ")}${p.problems.length > 5 ? "; ..." : ""}`,
+    fix: () => "this is a bug in mcp-gen; please report it with the revision and mcp-gen.json",
+  }),
   MCPG901: entry<{ reason: string }>({
     severity: "error",
     message: (p) => `internal error: ${p.reason}`,

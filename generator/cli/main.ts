@@ -13,6 +13,7 @@ import { diffCommand } from "./diff.js";
 import { generateCommand } from "./generate.js";
 import { serverCommand } from "./server.js";
 import { schemaCommand } from "./schema.js";
+import { upgradeCommand } from "./upgrade.js";
 import { EXIT, reportError } from "./output.js";
 
 /** Builds the yargs program (exported so tests can run it in-process). */
@@ -27,6 +28,7 @@ export function program(argv: readonly string[]): Argv {
     .command(serverCommand)
     .command(clientCommand)
     .command(schemaCommand)
+    .command(upgradeCommand)
     .demandCommand(1, "Name a command; see --help.")
     .strict()
     .recommendCommands()

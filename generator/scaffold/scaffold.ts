@@ -14,6 +14,7 @@ import { basename, isAbsolute, join, relative, resolve, sep } from "node:path";
 import Handlebars from "handlebars";
 import { diagnostic, McpGenError, type Diagnostic } from "../diagnostics.js";
 import { BANNER_MARK, type EmittedFile } from "../emit/file.js";
+import { resolveSpecReference } from "../config/config.js";
 import { generate } from "../index.js";
 import { findManifest, knownExtensions } from "../load/extensions.js";
 import { parseJsonText } from "../load/json.js";
@@ -375,11 +376,13 @@ export async function generatedFiles(
   sources?: SchemaSources,
 ): Promise<EmittedFile[]> {
   const extensions = projectExtensions(settings, projectDir);
-  const folder = [settings.revision, ...extensions.map((e) => e.name)].join("+");
+  const spec = resolveSpecReference(settings.revision, projectDir);
+  const isRevisionName = !isAbsolute(spec); // a folder resolves to an absolute path
+  const folder = [revisionFolder(spec, isRevisionName), ...extensions.map((e) => e.name)].join("+");
   const regenerate = "npx mcp-gen generate (in the project folder; settings in mcp-gen.json)";
-  const reuse = extensions.every((e) => e.known);
+  const reuse = isRevisionName && extensions.every((e) => e.known);
   const protocol = await protocolFiles(
-    settings.revision,
+    spec,
     extensions.map((e) => e.ref),
     folder,
     regenerate,
@@ -483,6 +486,19 @@ export function createClient(options: Options): Client {
   };
 }
 `;
+
+/**
+ * The folder under src/generated/ a revision's module goes in: a known
+ * revision's name, or for a schema folder its own name made safe for a path
+ * (kept apart from the legacy revision's folder, which sits beside it).
+ */
+function revisionFolder(spec: string, isRevisionName: boolean): string {
+  if (isRevisionName) return spec;
+  const name = basename(spec)
+    .replace(/[^A-Za-z0-9._-]/g, "_")
+    .replace(/^\.+/, "");
+  return name === "" || name === LEGACY_REVISION ? `spec-${name || "folder"}` : name;
+}
 
 /**
  * A revision's module: mcp-gen's committed copy (banner adjusted) when there
