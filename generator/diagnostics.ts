@@ -504,8 +504,9 @@ export const catalog = {
   MCPG805: entry<{ dir: string }>({
     severity: "error",
     message: (p) =>
-      `${p.dir} is not a project made by mcp-gen server (no mcp-gen.json with "kind": "server")`,
-    fix: () => "run mcp-gen upgrade in the folder of a project made by mcp-gen server",
+      `${p.dir} is not a project made by mcp-gen server or mcp-gen client (no mcp-gen.json with "kind": "server" or "client")`,
+    fix: () =>
+      "run mcp-gen upgrade in the folder of a project made by mcp-gen server or mcp-gen client",
   }),
   MCPG806: entry<{ dir: string }>({
     severity: "error",

@@ -1,6 +1,6 @@
 /**
  * `mcp-gen upgrade <revision> [--dry-run]` in a project made by
- * `mcp-gen server`: shows the diff, regenerates into a temporary copy of
+ * `mcp-gen server` or `mcp-gen client`: shows the diff, regenerates into a temporary copy of
  * the project, runs the project's typecheck there and lists the user's
  * files and handlers that no longer compile, before changing anything;
  * then (without --dry-run) writes the generated files, never the user's.

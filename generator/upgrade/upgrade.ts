@@ -1,5 +1,5 @@
 /**
- * `mcp-gen upgrade <revision>` in a project made by `mcp-gen server`: what
+ * `mcp-gen upgrade <revision>` in a project made by `mcp-gen server` or `mcp-gen client`: what
  * moving the project to another revision changes, tried before anything
  * changes.
  *
@@ -101,7 +101,7 @@ export async function planUpgrade(
   options: UpgradeOptions = {},
 ): Promise<UpgradePlan> {
   const dir = resolve(projectDir);
-  const settings = serverSettings(dir);
+  const settings = projectSettings(dir);
   const toRevision = recordedRevision(revision, dir);
   const next: ProjectSettings = { ...settings, revision: toRevision };
   const extensions = settings.extensions.map((e) => resolveExtensionReference(e, dir));
@@ -161,11 +161,12 @@ export function applyUpgrade(plan: UpgradePlan): void {
   for (const g of parts) writeOutput(join(plan.projectDir, g.dir), g.files);
 }
 
-function serverSettings(dir: string): ProjectSettings {
+/** The settings of a project made by `mcp-gen server` or `mcp-gen client` (MCPG805 for anything else). */
+function projectSettings(dir: string): ProjectSettings {
   if (!existsSync(join(dir, SETTINGS_FILE)))
     throw new McpGenError([diagnostic("MCPG805", { dir }, { file: dir })]);
   const settings = readSettings(dir);
-  if (settings.kind !== "server")
+  if (settings.kind !== "server" && settings.kind !== "client")
     throw new McpGenError([diagnostic("MCPG805", { dir }, { file: join(dir, SETTINGS_FILE) })]);
   return settings;
 }

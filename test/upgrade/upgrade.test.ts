@@ -24,9 +24,9 @@ export const handlers = {
 let next: string;
 
 /** A fresh project with node_modules linked and a file of the user's that uses a generated type. */
-async function project(): Promise<string> {
+async function project(kind: "server" | "client" = "server"): Promise<string> {
   const cwd = tempDir("upgrade");
-  expect((await runCli(["server", "proj", "--quiet"], { cwd })).code).toBe(0);
+  expect((await runCli([kind, "proj", "--quiet"], { cwd })).code).toBe(0);
   const dir = join(cwd, "proj");
   symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"), "dir");
   writeFileSync(join(dir, "src", "identity.ts"), USER_FILE);
@@ -100,6 +100,21 @@ describe("mcp-gen upgrade", () => {
       timeoutMs: 120_000,
     });
     expect(check.code).toBe(0);
+  });
+
+  it("a client project: the same plan, the user's handler named, the client's generated files written", async () => {
+    const dir = await project("client");
+    const run = await runCli(["upgrade", next, "--quiet"], { cwd: dir, timeoutMs: 240_000 });
+    expect(run.code).toBe(1);
+    expect(run.stdout.split("\n").find((l) => l.startsWith("  src/identity.ts:"))).toMatch(
+      /^ {2}src\/identity\.ts:4:\d+ in handlers\.describe: TS2741 Property 'vendor' is missing/,
+    );
+    expect(readFileSync(join(dir, "src", "generated", "next", "types.gen.ts"), "utf8")).toContain(
+      "vendor: string;",
+    );
+    expect(readFileSync(join(dir, "src", "generated", "protocol.gen.ts"), "utf8")).toContain(
+      '"./next/index.js"',
+    );
   });
 
   it("the library: the same revision changes nothing and breaks nothing; outside a project is MCPG805", async () => {
