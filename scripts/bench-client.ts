@@ -28,7 +28,8 @@ import {
   ratios,
   ROOT,
 } from "./bench/common.js";
-import { Children, freePort, waitForPort } from "./bench/server-procs.js";
+import { Children, waitForPort } from "./bench/server-procs.js";
+import { freePort } from "./free-port.js";
 
 const args = process.argv.slice(2);
 const KNOWN = ["rounds", "seconds", "warmup", "concurrency", "keep"];

@@ -41,12 +41,12 @@ import {
   type Child,
   Children,
   firstMessage,
-  freePort,
   otherPercent,
   treeSnapshot,
   waitForPort,
 } from "./bench/server-procs.js";
 import { benchTasks } from "./bench/server-tasks.js";
+import { freePort } from "./free-port.js";
 
 // ---------------------------------------------------------------- options
 

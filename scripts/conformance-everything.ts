@@ -16,13 +16,13 @@
  */
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { packageRoot } from "../generator/load/package-root.js";
 import { scaffoldClient } from "../generator/scaffold/client.js";
 import { scaffoldServer, writeProject } from "../generator/scaffold/scaffold.js";
+import { freePort } from "./free-port.js";
 
 const { values } = parseArgs({
   options: {
@@ -40,18 +40,6 @@ for (const leg of LEGS)
     process.stderr.write(`conformance: --leg ${leg}: choose server or client\n`);
     process.exit(2);
   }
-
-/** A free port on 127.0.0.1. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === "object" && address ? address.port : 0));
-    });
-  });
-}
 
 function run(
   command: string,

@@ -14,12 +14,12 @@
  */
 import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { ensureBuilt, ROOT } from "./bench/common.js";
-import { Children, freePort, waitForPort } from "./bench/server-procs.js";
+import { Children, waitForPort } from "./bench/server-procs.js";
+import { freePort } from "./free-port.js";
 import { exchange, judgeHttp, judgeJsonRpc, mutateHttp, type HttpMessage } from "./fuzz/http.js";
 import { mutateBytes, mutateJson, Random } from "./fuzz/mutate.js";
 import {
@@ -124,19 +124,9 @@ async function listed(port: number): Promise<Listed> {
 }
 
 async function legacySession(port: number): Promise<string> {
-  const message = legacyMessage(port, INITIALIZE);
-  const raw = await new Promise<string>((resolve) => {
-    // The session id comes back in a header, which exchange() does not keep.
-    const socket = connect(port, "127.0.0.1");
-    let text = "";
-    socket.on("data", (c: Buffer) => (text += c.toString("latin1")));
-    socket.on("end", () => resolve(text));
-    socket.write(
-      `POST /mcp HTTP/1.1\r\n${message.headers.map(([k, v]) => `${k}: ${v}`).join("\r\n")}\r\ncontent-length: ${message.body.length}\r\nconnection: close\r\n\r\n${message.body.toString()}`,
-    );
-  });
-  const session = /\r\nmcp-session-id:\s*([^\r]+)/i.exec(raw)?.[1];
-  if (!session) throw new SetupError(`initialize gave no session:\n${raw}`);
+  const outcome = await exchange(port, legacyMessage(port, INITIALIZE), DEADLINE_MS);
+  const session = /\r\nmcp-session-id:\s*([^\r]+)/i.exec(outcome.head)?.[1];
+  if (!session) throw new SetupError(`initialize gave no session:\n${outcome.head}${outcome.body}`);
   return session;
 }
 

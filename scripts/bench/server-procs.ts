@@ -5,20 +5,8 @@
  */
 import { type ChildProcess, fork, spawn, type SpawnOptions } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { connect, createServer } from "node:net";
+import { connect } from "node:net";
 import { now } from "./common.js";
-
-/** A free TCP port on 127.0.0.1. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === "object" && address ? address.port : 0));
-    });
-  });
-}
 
 /** Resolves once something accepts TCP connections on 127.0.0.1:port; rejects after `timeoutMs` or when `alive()` turns false. */
 export async function waitForPort(

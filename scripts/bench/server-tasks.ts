@@ -17,7 +17,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Pool } from "undici";
 import { median, printTable, ROOT } from "./common.js";
-import { type Child, Children, freePort, waitForPort } from "./server-procs.js";
+import { freePort } from "../free-port.js";
+import { type Child, Children, waitForPort } from "./server-procs.js";
 
 const CAPS = { extensions: { "io.modelcontextprotocol/tasks": {} } };
 const META = {

@@ -24,6 +24,8 @@ export interface HttpMessage {
 /** What came back. */
 export interface HttpOutcome {
   status?: number;
+  /** The response's header lines (empty without an answer). */
+  head: string;
   contentType?: string;
   body: string;
   timedOut: boolean;
@@ -80,10 +82,11 @@ function parseResponse(raw: Buffer, timedOut: boolean): HttpOutcome {
   const head = text.indexOf("\r\n\r\n");
   const status = /^HTTP\/1\.1 (\d{3})/.exec(text);
   if (!status || head < 0)
-    return { body: "", timedOut, closedWithoutAnswer: !timedOut && raw.length === 0 };
+    return { head: "", body: "", timedOut, closedWithoutAnswer: !timedOut && raw.length === 0 };
   const contentType = /\r\ncontent-type:\s*([^\r;]+)/i.exec(text.slice(0, head))?.[1]?.trim();
   return {
     status: Number(status[1]),
+    head: text.slice(0, head),
     ...(contentType ? { contentType } : {}),
     body: text.slice(head + 4),
     timedOut,

@@ -23,41 +23,44 @@ export function modernBody(method: string, params: Record<string, unknown> = {},
   return { jsonrpc: "2.0", id, method, params: { ...params, _meta: META } };
 }
 
-/** The headers a conforming 2026-07-28 client sends with a body. */
-export function modernMessage(port: number, body: Body): HttpMessage {
-  const headers: Array<[string, string]> = [
-    ["host", `127.0.0.1:${port}`],
-    ["content-type", "application/json"],
-    ["accept", "application/json, text/event-stream"],
-    ["mcp-protocol-version", MODERN],
-    ["mcp-method", body.method],
-  ];
-  const name = body.method === "resources/read" ? body.params?.uri : body.params?.name;
-  if (typeof name === "string") headers.push(["mcp-name", name]);
+/** A POST to /mcp with the headers every request carries, then `extra`. */
+function post(port: number, body: Body, extra: Array<[string, string]>): HttpMessage {
   return {
     method: "POST",
     path: "/mcp",
-    headers,
+    headers: [
+      ["host", `127.0.0.1:${port}`],
+      ["content-type", "application/json"],
+      ["accept", "application/json, text/event-stream"],
+      ...extra,
+    ],
     body: Buffer.from(JSON.stringify(body)),
     wellFramed: true,
   };
 }
 
+/** The headers a conforming 2026-07-28 client sends with a body. */
+export function modernMessage(port: number, body: Body): HttpMessage {
+  const name = body.method === "resources/read" ? body.params?.uri : body.params?.name;
+  return post(port, body, [
+    ["mcp-protocol-version", MODERN],
+    ["mcp-method", body.method],
+    ...(typeof name === "string" ? [["mcp-name", name] as [string, string]] : []),
+  ]);
+}
+
 /** A 2025-11-25 request in a session (no session for initialize). */
 export function legacyMessage(port: number, body: Body, session?: string): HttpMessage {
-  const headers: Array<[string, string]> = [
-    ["host", `127.0.0.1:${port}`],
-    ["content-type", "application/json"],
-    ["accept", "application/json, text/event-stream"],
-  ];
-  if (session) headers.push(["mcp-protocol-version", LEGACY], ["mcp-session-id", session]);
-  return {
-    method: "POST",
-    path: "/mcp",
-    headers,
-    body: Buffer.from(JSON.stringify(body)),
-    wellFramed: true,
-  };
+  return post(
+    port,
+    body,
+    session
+      ? [
+          ["mcp-protocol-version", LEGACY],
+          ["mcp-session-id", session],
+        ]
+      : [],
+  );
 }
 
 /** The legacy handshake's first request. */

@@ -9,12 +9,12 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
-import { createServer } from "node:net";
 import { join } from "node:path";
 import { stripVTControlCharacters } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli, tempDir } from "../cli/run-cli.js";
 import { post, protocol, request } from "../runtime/mcp-client.js";
+import { freePort } from "../../scripts/free-port.js";
 
 const EXAMPLES = ["minimal", "everything"] as const;
 const MINUTE = 60_000;
@@ -46,18 +46,6 @@ function run(
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));
     child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
     child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
-/** A port nothing listens on right now. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === "object" && address ? address.port : 0));
-    });
   });
 }
 

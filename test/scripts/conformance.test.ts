@@ -4,7 +4,6 @@
  * suite's arguments, and the refusal to run against a dead URL or without a target.
  */
 import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
@@ -18,6 +17,7 @@ import {
   type Check,
 } from "../../scripts/conformance.js";
 import { tempDir } from "../helpers.js";
+import { freePort } from "../../scripts/free-port.js";
 
 /** The layout of the suite's requirements/<revision>.yaml, cut down. */
 const SET_YAML = `# Conformance requirements (comment)
@@ -367,12 +367,3 @@ describe("URLs", () => {
     }
   });
 });
-
-/** A port that nothing listens on (it was free a moment ago). */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
-  const { port } = server.address() as { port: number };
-  await new Promise((done) => server.close(done));
-  return port;
-}

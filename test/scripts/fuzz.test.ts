@@ -19,6 +19,7 @@ const message: HttpMessage = {
 };
 const answer = (status: number, body: string) => ({
   status,
+  head: "",
   contentType: "application/json",
   body,
   timedOut: false,
@@ -43,12 +44,12 @@ describe("fuzz:server's judge", () => {
   it("finds 5xx, hangs and well-framed requests closed without an answer", () => {
     expect(judgeHttp(message, answer(500, ""))).toBe("status 500");
     expect(judgeHttp(message, answer(200, '{"jsonrpc":"2.0","id":1,"result":{}}'))).toBe(undefined);
-    const none = { body: "", timedOut: false, closedWithoutAnswer: true };
+    const none = { head: "", body: "", timedOut: false, closedWithoutAnswer: true };
     expect(judgeHttp(message, none)).toBe("closed without an answer");
     expect(judgeHttp({ ...message, wellFramed: false }, none)).toBe(undefined);
-    expect(judgeHttp(message, { body: "", timedOut: true, closedWithoutAnswer: false })).toBe(
-      "no answer within the deadline",
-    );
+    expect(
+      judgeHttp(message, { head: "", body: "", timedOut: true, closedWithoutAnswer: false }),
+    ).toBe("no answer within the deadline");
     // Only the MCP endpoint speaks JSON-RPC.
     expect(judgeHttp({ ...message, path: "/health" }, answer(200, '{"status":"ok"}'))).toBe(
       undefined,
