@@ -392,7 +392,7 @@ export const catalog = {
     severity: "error",
     message: (p) => `cannot scaffold into ${p.dir}: ${p.reason}`,
     fix: () =>
-      "choose an empty folder (or pass --force to replace one), inside the current folder or at an absolute path you own",
+      "choose an empty folder inside the current folder or at an absolute path you own (or pass --force to refresh a project mcp-gen made: your own files are kept)",
   }),
   MCPG708: entry<{ name: string; reason: string }>({
     severity: "error",
@@ -439,6 +439,26 @@ export const catalog = {
     severity: "error",
     message: () => "--tools and --from-server both name the tools",
     fix: () => "pass one of them",
+  }),
+  MCPG711: entry<{ dir: string; files: readonly string[] }>({
+    severity: "error",
+    message: (p) =>
+      `refusing to scaffold over ${p.dir}: it would overwrite ${p.files.length === 1 ? "a file" : `${p.files.length} files`} you own, which differ from what mcp-gen would write: ${p.files.join(", ")} (nothing was written)`,
+    fix: () =>
+      "move or delete the files named to have them written again; --force only refreshes src/generated/ and src/mcp-gen/ and adds missing files",
+  }),
+  MCPG712: entry<{ name: string; other: string; namespace: string }>({
+    severity: "error",
+    message: (p) =>
+      `tool name "${p.name}" becomes the TypeScript name ${p.namespace}, as ${p.other} does`,
+    fix: () =>
+      "rename one of the tools so that their names differ in more than punctuation and case (get-item and getItem are both GetItem)",
+  }),
+  MCPG713: entry<{ tool: string; reason: string }>({
+    severity: "error",
+    message: (p) => `tool ${p.tool}: invalid x-mcp-header: ${p.reason}`,
+    fix: () =>
+      "put x-mcp-header only on a string, integer or boolean property reached through properties from the root, with a name of HTTP token characters used once",
   }),
   MCPG501: entry<{ dir: string; foreign: readonly string[] }>({
     severity: "error",

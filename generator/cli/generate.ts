@@ -167,10 +167,15 @@ async function generateFromConfig(args: GenerateArgs, config: Config): Promise<v
 
 /** Prints what became of a project's own generated files; returns how many are stale. */
 function reportProject(project: ProjectOutcome, config: Config, quiet: boolean): number {
-  const { files, stale } = project;
+  const { files, stale, stubs } = project;
   printDiagnostics(project.diagnostics, quiet);
   if (!stale) {
     process.stdout.write(`regenerated ${files.length} files in src/generated and src/mcp-gen\n`);
+    // Stubs are written only by a regeneration that writes, never by --check.
+    for (const stub of stubs)
+      process.stdout.write(
+        `new tool: wrote its handler stub to ${stub}; add it to the handlers in src/tools.ts\n`,
+      );
     return 0;
   }
   if (stale.length === 0) {
@@ -183,7 +188,7 @@ function reportProject(project: ProjectOutcome, config: Config, quiet: boolean):
       const path = join(shown(config.dir), s.path);
       return {
         ...diagnostic("MCPG503", { file: path, state: s.state }, { file: path }),
-        fix: "run npx mcp-gen generate in the project folder",
+        fix: "run npm run regenerate in the project folder",
       };
     }),
   );

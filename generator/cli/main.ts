@@ -15,33 +15,39 @@ import { serverCommand } from "./server.js";
 import { schemaCommand } from "./schema.js";
 import { upgradeCommand } from "./upgrade.js";
 import { EXIT, reportError } from "./output.js";
+import { packageVersion } from "../load/package-root.js";
 
 /** Builds the yargs program (exported so tests can run it in-process). */
 export function program(argv: readonly string[]): Argv {
-  return yargs([...argv])
-    .scriptName("mcp-gen")
-    .usage(
-      "$0 <command> [options]\n\nSpec-exact TypeScript code generation for the Model Context Protocol.",
-    )
-    .command(generateCommand)
-    .command(diffCommand)
-    .command(serverCommand)
-    .command(clientCommand)
-    .command(schemaCommand)
-    .command(upgradeCommand)
-    .demandCommand(1, "Name a command; see --help.")
-    .strict()
-    .recommendCommands()
-    .help()
-    .alias("h", "help")
-    .version()
-    .wrap(Math.min(100, process.stdout.columns ?? 100))
-    .fail((message, error) => {
-      // Errors from handlers are rethrown; yargs passes usage errors as a message, a YError, or (from .check) a string.
-      if (error instanceof Error && error.name !== "YError") throw error;
-      process.stderr.write(`mcp-gen: ${message ?? String(error)}\nRun mcp-gen --help for usage.\n`);
-      process.exit(EXIT.badInput);
-    });
+  return (
+    yargs([...argv])
+      .scriptName("mcp-gen")
+      .usage(
+        "$0 <command> [options]\n\nSpec-exact TypeScript code generation for the Model Context Protocol.",
+      )
+      .command(generateCommand)
+      .command(diffCommand)
+      .command(serverCommand)
+      .command(clientCommand)
+      .command(schemaCommand)
+      .command(upgradeCommand)
+      .demandCommand(1, "Name a command; see --help.")
+      .strict()
+      .recommendCommands()
+      .help()
+      .alias("h", "help")
+      // mcp-gen's own version: yargs alone would read the package.json of the current folder.
+      .version(packageVersion())
+      .wrap(Math.min(100, process.stdout.columns ?? 100))
+      .fail((message, error) => {
+        // Errors from handlers are rethrown; yargs passes usage errors as a message, a YError, or (from .check) a string.
+        if (error instanceof Error && error.name !== "YError") throw error;
+        process.stderr.write(
+          `mcp-gen: ${message ?? String(error)}\nRun mcp-gen --help for usage.\n`,
+        );
+        process.exit(EXIT.badInput);
+      })
+  );
 }
 
 try {

@@ -13,6 +13,7 @@ interface ServerArgs {
   transport: "stdio" | "http" | "both";
   force: boolean;
   quiet: boolean;
+  "mcp-gen-dependency"?: string;
 }
 
 /** The command. */
@@ -64,7 +65,14 @@ export const serverCommand: CommandModule<object, ServerArgs> = {
       .option("force", {
         type: "boolean",
         default: false,
-        describe: "Replace <dir> even if it is not empty",
+        describe:
+          "Scaffold into a folder that is not empty: refresh src/generated and src/mcp-gen, add missing files, keep every other file (refused, naming them, where your files differ from the scaffold's)",
+      })
+      .option("mcp-gen-dependency", {
+        type: "string",
+        requiresArg: true,
+        describe:
+          "How the project depends on mcp-gen, for npm run regenerate (a version, a tarball, a folder or a git URL; default: how this mcp-gen was installed)",
       })
       .option("quiet", { type: "boolean", default: false, describe: "Print only the result" })
       .example("$0 server my-server", "a minimal project")
@@ -84,10 +92,13 @@ export const serverCommand: CommandModule<object, ServerArgs> = {
       ...(args.tools !== undefined ? { tools: args.tools } : {}),
       example: args.example,
       transport: args.transport,
+      ...(args["mcp-gen-dependency"] !== undefined
+        ? { mcpGenDependency: args["mcp-gen-dependency"] }
+        : {}),
     });
-    writeProject(args.dir, files, args.force);
+    const written = writeProject(args.dir, files, args.force);
     process.stdout.write(
-      `wrote ${files.length} files to ${args.dir}\nnext: cd ${args.dir} && npm install && npm test && npm start\n`,
+      `wrote ${written} files to ${args.dir}\nnext: cd ${args.dir} && npm install && npm test && npm start\n`,
     );
   },
 };

@@ -39,6 +39,8 @@ export interface ProjectOutcome {
   readonly diagnostics: readonly Diagnostic[];
   /** With `check`: the files that differ, relative to the project. */
   readonly stale?: readonly StaleFile[];
+  /** Handler stubs written for tools new in tools.json, relative to the project. */
+  readonly stubs: readonly string[];
 }
 
 /** What a run of a configuration did. */
@@ -105,6 +107,7 @@ export async function generateConfig(
         project: {
           files: project.files,
           diagnostics: project.diagnostics,
+          stubs: project.stubs,
           ...(options.check ? { stale: project.stale } : {}),
         },
       }

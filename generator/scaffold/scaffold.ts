@@ -9,8 +9,16 @@
  * `mcp-gen generate` in the project whenever the spec or tools.json
  * changes; nothing else is ever touched.
  */
-import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { basename, isAbsolute, join, relative, resolve, sep } from "node:path";
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import Handlebars from "handlebars";
 import { diagnostic, McpGenError, type Diagnostic } from "../diagnostics.js";
 import { BANNER_MARK, type EmittedFile } from "../emit/file.js";
@@ -20,11 +28,15 @@ import { findManifest, knownExtensions } from "../load/extensions.js";
 import { parseJsonText } from "../load/json.js";
 import { packageRoot, packageVersion } from "../load/package-root.js";
 import type { SchemaSources } from "../load/resolve-spec.js";
-import { checkOutput, writeOutput, type StaleFile } from "../write/write-output.js";
+import { checkOutput, listFiles, writeOutput, type StaleFile } from "../write/write-output.js";
+import { installSource } from "./install-source.js";
 import {
   admitTools,
   emitToolsModule,
   readTools,
+  TOOLS_MODULE,
+  toolNamesIn,
+  toolNamespace,
   toolNamespaces,
   type ToolSpec,
 } from "./tools-module.js";
@@ -43,6 +55,8 @@ export interface ServerScaffoldOptions {
   readonly transport?: "stdio" | "http" | "both";
   readonly force?: boolean;
   readonly sources?: SchemaSources;
+  /** How the project depends on mcp-gen (default: how the running mcp-gen was installed, see install-source.ts). */
+  readonly mcpGenDependency?: string;
 }
 
 /** What a project records in mcp-gen.json, so `mcp-gen generate` can regenerate it. */
@@ -70,6 +84,9 @@ export interface ClientSettings extends CommonSettings {
   /** The server the tools were listed from (`--from-server`), for the record. */
   readonly fromServer?: string;
 }
+
+/** How a project regenerates its generated files: its own mcp-gen, through its package.json. */
+export const REGENERATE = "npm run regenerate (in the project folder; settings in mcp-gen.json)";
 
 /** The project settings file. */
 export const SETTINGS_FILE = "mcp-gen.json";
@@ -179,14 +196,79 @@ export async function scaffoldServer(
     toolsText,
     example,
     options.tools !== undefined,
+    options.mcpGenDependency ?? installSource().specifier,
   );
   const generated = await generatedFiles(settings, options.dir, tools, options.sources);
   return { files: [...own, ...generated].sort((a, b) => (a.path < b.path ? -1 : 1)), settings };
 }
 
-/** Writes a new project at once (refusing a non-empty folder unless forced). */
-export function writeProject(dir: string, files: readonly EmittedFile[], force = false): void {
-  writeOutput(dir, files, { force, requireEmpty: true });
+/** The folders of a project that hold only files mcp-gen generates (each starts with its banner). */
+export const GENERATED_DIRS = ["src/generated", "src/mcp-gen/runtime"] as const;
+
+function isGenerated(path: string): boolean {
+  return GENERATED_DIRS.some((dir) => path.startsWith(`${dir}/`));
+}
+
+/**
+ * Writes a project. A new or empty folder gets every file at once. An
+ * existing folder is refused unless `force`; with it, the generated folders
+ * are rewritten (they must hold only mcp-gen's files), the user's files
+ * that are missing are added, and every other file is left exactly as it
+ * is. A user's file that would be overwritten with different contents is
+ * never overwritten: the run is refused, naming every such file, before
+ * anything is written. Returns how many files were written.
+ */
+export function writeProject(dir: string, files: readonly EmittedFile[], force = false): number {
+  const target = resolve(dir);
+  if (!force || !existsSync(target) || !statSync(target).isDirectory()) {
+    writeOutput(dir, files, { requireEmpty: true });
+    return files.length;
+  }
+  const own = files.filter((f) => !isGenerated(f.path));
+  const conflicts = own
+    .filter((f) => {
+      const path = join(target, f.path);
+      return (
+        existsSync(path) && (!statSync(path).isFile() || readFileSync(path, "utf8") !== f.contents)
+      );
+    })
+    .map((f) => f.path);
+  if (conflicts.length > 0)
+    throw new McpGenError([diagnostic("MCPG711", { dir, files: conflicts }, { file: dir })]);
+  const groups = GENERATED_DIRS.map((sub) => ({
+    sub,
+    files: files
+      .filter((f) => f.path.startsWith(`${sub}/`))
+      .map((f) => ({ ...f, path: f.path.slice(sub.length + 1) })),
+  }));
+  // Foreign files in a generated folder are refused (MCPG501) before anything is written.
+  for (const group of groups) checkOwned(join(target, group.sub), join(dir, group.sub));
+  const missing = own.filter((file) => !existsSync(join(target, file.path)));
+  for (const file of missing) writeNewFile(target, file);
+  for (const group of groups) writeOutput(join(target, group.sub), group.files);
+  return missing.length + groups.reduce((n, g) => n + g.files.length, 0);
+}
+
+/** Refuses a folder that holds files mcp-gen did not write, without writing anything. */
+function checkOwned(folder: string, shown: string): void {
+  const foreign = listFiles(folder).filter(
+    (path) => !readHead(join(folder, path)).includes(BANNER_MARK),
+  );
+  if (foreign.length > 0)
+    throw new McpGenError([diagnostic("MCPG501", { dir: shown, foreign }, { file: shown })]);
+}
+
+function readHead(path: string): string {
+  return readFileSync(path, "utf8").slice(0, 256);
+}
+
+/** Writes a file that does not exist yet: to a temporary sibling first, then renamed into place. */
+function writeNewFile(root: string, file: EmittedFile): void {
+  const path = join(root, file.path);
+  mkdirSync(dirname(path), { recursive: true });
+  const temporary = `${path}.mcp-gen-tmp-${process.pid}`;
+  writeFileSync(temporary, file.contents, { flag: "wx" });
+  renameSync(temporary, path);
 }
 
 /**
@@ -273,11 +355,13 @@ function userFiles(
   toolsText: string,
   example: string,
   ownTools: boolean,
+  mcpGenDependency: string,
 ): EmittedFile[] {
   const extensions = projectExtensions(settings, projectDir);
   const namespaces = toolNamespaces(tools);
   const view = {
     name,
+    mcpGen: mcpGenDependency,
     revision: settings.revision,
     stubs: extensions.some((e) => e.requests.length > 0),
     extensions: extensions.map((e) => ({
@@ -293,7 +377,7 @@ function userFiles(
       name: t.name,
       key: /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(t.name) ? t.name : JSON.stringify(t.name),
       namespace: namespaces.get(t.name),
-      description: (t.description ?? t.name).replace(/\*\//g, "* /"),
+      description: commentText(t.description ?? t.name),
     })),
   };
   const files: EmittedFile[] = [];
@@ -379,7 +463,7 @@ export async function generatedFiles(
   const spec = resolveSpecReference(settings.revision, projectDir);
   const isRevisionName = !isAbsolute(spec); // a folder resolves to an absolute path
   const folder = [revisionFolder(spec, isRevisionName), ...extensions.map((e) => e.name)].join("+");
-  const regenerate = "npx mcp-gen generate (in the project folder; settings in mcp-gen.json)";
+  const regenerate = REGENERATE;
   const reuse = isRevisionName && extensions.every((e) => e.known);
   const protocol = await protocolFiles(
     spec,
@@ -554,7 +638,7 @@ export function runtimeFiles(kind: ProjectSettings["kind"], version: string): Em
     .filter((f) => f.endsWith(".ts") && parts.some((part) => f === part || f.startsWith(part)))
     .map((f) => ({
       path: `src/mcp-gen/runtime/${f}`,
-      contents: `/**\n * ${BANNER_MARK} ${version}: its ${kind} runtime, copied into this project. Do not edit: \`npx mcp-gen generate\` replaces it.\n */\n${readFileSync(join(dir, f), "utf8")}`,
+      contents: `/**\n * ${BANNER_MARK} ${version}: its ${kind} runtime, copied into this project. Do not edit: \`npm run regenerate\` replaces it.\n */\n${readFileSync(join(dir, f), "utf8")}`,
     }));
 }
 
@@ -595,7 +679,12 @@ export function readSettings(projectDir: string): ProjectSettings {
 export async function regenerateProject(
   projectDir: string,
   options: { check?: boolean; sources?: SchemaSources } = {},
-): Promise<{ files: EmittedFile[]; stale: StaleFile[]; diagnostics: readonly Diagnostic[] }> {
+): Promise<{
+  files: EmittedFile[];
+  stale: StaleFile[];
+  diagnostics: readonly Diagnostic[];
+  stubs: string[];
+}> {
   const settings = readSettings(projectDir);
   const toolsPath = join(projectDir, settings.tools);
   const listed = parseJsonText(readToolsFile(toolsPath, settings.tools), settings.tools);
@@ -621,6 +710,51 @@ export async function regenerateProject(
       path: `${g.dir}/${s.path}`,
     })),
   );
-  if (!options.check) for (const g of groups) writeOutput(join(projectDir, g.dir), g.files);
-  return { files, stale, diagnostics };
+  if (options.check) return { files, stale, diagnostics, stubs: [] };
+  // A client calls its tools; only a server gets a handler stub for a new one.
+  const stubs = settings.kind === "server" ? newToolStubs(projectDir, tools) : [];
+  for (const g of groups) writeOutput(join(projectDir, g.dir), g.files);
+  for (const stub of stubs) writeNewFile(resolve(projectDir), stub);
+  return { files, stale, diagnostics, stubs: stubs.map((s) => s.path) };
+}
+
+/** Where the handler stub of a tool added to tools.json goes: a file of its own, found next to src/tools.ts. */
+export function toolStubPath(name: string): string {
+  return `src/tools/${name}.ts`;
+}
+
+/**
+ * The handler stubs of tools that tools.json gained since the project was
+ * last generated (the tools module lists the tools it was made from), each
+ * in a file of its own that does not exist yet. A user's file is never
+ * written over: a stub whose file exists is left out.
+ */
+function newToolStubs(projectDir: string, tools: readonly ToolSpec[]): EmittedFile[] {
+  const previousModule = join(projectDir, "src", "generated", TOOLS_MODULE);
+  const previous = existsSync(previousModule)
+    ? toolNamesIn(readFileSync(previousModule, "utf8"))
+    : undefined;
+  if (previous === undefined) return [];
+  const template = readFileSync(templatesDir("stubs", "tool.ts.hbs"), "utf8");
+  return tools
+    .filter(
+      (t) => !previous.includes(t.name) && !existsSync(join(projectDir, toolStubPath(t.name))),
+    )
+    .map((t) => {
+      const ident = toolNamespace(t.name).replace(/^./, (c) => c.toLowerCase());
+      const view = {
+        name: t.name,
+        file: t.name,
+        ident,
+        key: /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(t.name) ? t.name : JSON.stringify(t.name),
+        toolLabel: `tool ${t.name}`,
+        description: commentText(t.description ?? ""),
+      };
+      return { path: toolStubPath(t.name), contents: render(template, view) };
+    });
+}
+
+/** Text that stays inside a block comment: no `*\/` to end it early, one line. */
+function commentText(text: string): string {
+  return text.replace(/\*\//g, "*\\/").replace(/[\r\n\u2028\u2029]+/g, " ");
 }

@@ -10,7 +10,8 @@
  * when `$schema` is absent, draft-07 when declared, any other dialect an
  * error; remote `$ref`s are never fetched; depth and size are bounded.
  */
-import { Ajv, type Options } from "ajv";
+import { Ajv, Name, type Options } from "ajv";
+import formatsPlugin from "ajv-formats";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import standalone from "ajv/dist/standalone/index.js";
 import { diagnostic, McpGenError, type Diagnostic } from "../diagnostics.js";
@@ -37,8 +38,11 @@ import {
 } from "../load/json.js";
 import { forEachSchema, mapSchema } from "../load/schema-walk.js";
 import { headerParametersOf } from "../../templates/runtime/core/headers.js";
+import { headerProblems, nameCollisions } from "./tool-rules.js";
 
 const standaloneCode = standalone as unknown as typeof standalone.default;
+// ajv-formats is CommonJS with `exports.default`; imported from an ES module, the default import is the exports object.
+const addFormats = formatsPlugin as unknown as typeof formatsPlugin.default;
 
 /** A tool of tools.json. */
 export interface ToolSpec {
@@ -48,6 +52,16 @@ export interface ToolSpec {
   readonly inputSchema: JsonObject;
   readonly outputSchema?: JsonObject;
   readonly annotations?: JsonObject;
+}
+
+/**
+ * The tool names a generated tools module lists in TOOL_NAMES, whatever
+ * its formatting; undefined when `text` has no such list.
+ */
+export function toolNamesIn(text: string): string[] | undefined {
+  const list = /export const TOOL_NAMES = \[([^\]]*)\]/.exec(text);
+  if (!list) return undefined;
+  return [...list[1]!.matchAll(/"([A-Za-z0-9_.-]+)"/g)].map((m) => m[1]!);
 }
 
 /** The module paths inside `src/generated/`. */
@@ -120,14 +134,20 @@ export function readTools(value: unknown, file: string): ToolSpec[] {
           where(`${at}/execution`),
         ),
       );
+    // Arguments are always an object; structured output may be any JSON value (2026-07-28, server/tools).
     for (const key of ["inputSchema", "outputSchema"] as const) {
       const schema = tool[key];
       if (schema === undefined && key === "outputSchema") continue;
-      if (!isJsonObject(schema) || schema.type !== "object")
+      if (!isJsonObject(schema) || (key === "inputSchema" && schema.type !== "object"))
         problems.push(
           diagnostic(
             "MCPG701",
-            { reason: `${key} must be a JSON Schema with "type": "object"` },
+            {
+              reason:
+                key === "inputSchema"
+                  ? 'inputSchema must be a JSON Schema with "type": "object"'
+                  : "outputSchema must be a JSON Schema (an object)",
+            },
             where(`${at}/${key}`),
           ),
         );
@@ -136,7 +156,13 @@ export function readTools(value: unknown, file: string): ToolSpec[] {
     return undefined;
   });
   if (problems.length > 0) throw new McpGenError(problems);
-  return value as ToolSpec[];
+  const tools = value as ToolSpec[];
+  const ruled = [
+    ...nameCollisions(tools, file, toolNamespace),
+    ...tools.flatMap((tool, i) => headerProblems(tool, file, `/${i}/inputSchema`)),
+  ];
+  if (ruled.length > 0) throw new McpGenError(ruled);
+  return tools;
 }
 
 /**
@@ -227,18 +253,38 @@ function schemaProblems(schema: JsonObject, file: string, pointer: string): Diag
   return out;
 }
 
-/** ajv's options for tool schemas: lenient about unknown keywords (annotations such as x-mcp-header), formats not checked. */
+/**
+ * ajv's options for tool schemas: lenient about unknown keywords
+ * (annotations such as x-mcp-header); every problem reported, not just the
+ * first, so a model can fix all its arguments at once; only own properties
+ * count as present, so `constructor` or `toString` are names like any other.
+ */
 const AJV_OPTIONS: Options = {
   strict: false,
   allowUnionTypes: true,
-  validateFormats: false,
-  allErrors: false,
+  // An unknown format is an annotation (JSON Schema 2020-12), not an error; known ones are checked.
+  logger: false,
+  allErrors: true,
+  ownProperties: true,
   messages: false,
   inlineRefs: false,
 };
 
+/** Where the generated validators take ajv-formats' format checks from (a dependency of every server project). */
+export const FORMATS_MODULE = "ajv-formats/dist/formats.js";
+const FORMATS_NAME = "fullFormats";
+
+/**
+ * An ajv for tool schemas, with ajv-formats' formats (date, email, uri, ...).
+ * Its standalone code refers to a format check as `fullFormats.<name>`
+ * (regular-expression formats are written inline), which the validator
+ * module imports from {@link FORMATS_MODULE}.
+ */
 function createAjv(dialect: "2020-12" | "draft-07", options: Options): Ajv {
-  return dialect === "2020-12" ? new Ajv2020(options) : new Ajv(options);
+  const ajv = dialect === "2020-12" ? new Ajv2020(options) : new Ajv(options);
+  addFormats(ajv, { mode: "full" });
+  if (ajv.opts.code.source) ajv.opts.code.formats = new Name(FORMATS_NAME);
+  return ajv;
 }
 
 /**
@@ -336,6 +382,9 @@ export function emitToolsModule(
     `${jsDoc(`Every tool, as ${kind === "server" ? "tools/list shows it" : "the server listed it"} (from tools.json).`)}${printCode(
       ["export const TOOLS = ", jsonLiteral(tools as unknown as JsonValue), " as const;"],
     )}`,
+  );
+  file.add(
+    `${jsDoc("The name of every tool, in order. mcp-gen reads them back to tell which tools a later tools.json adds.")}${printCode(["export const TOOL_NAMES = ", jsonLiteral(tools.map((t) => t.name)), " as const;"])}`,
   );
   file.add(argumentsMap(tools, namespaces));
   file.add(CHECK_ADAPTER);
@@ -479,34 +528,53 @@ function asTuples(schema: JsonObject): JsonObject {
 }
 
 function argumentsMap(tools: readonly ToolSpec[], namespaces: ReadonlyMap<string, string>): string {
-  const members = (type: string) =>
-    tools.map((t) => [propertyKey(t.name), `${namespaces.get(t.name)}.${type}`] as const);
-  return `${jsDoc("The arguments of each tool, by name.")}${printInterface("ToolArguments", members("Arguments"))}
+  const members = (type: string, which: readonly ToolSpec[]) =>
+    which.map((t) => [propertyKey(t.name), `${namespaces.get(t.name)}.${type}`] as const);
+  const structured = tools.filter((t) => t.outputSchema !== undefined);
+  return `${jsDoc("The arguments of each tool, by name.")}${printInterface("ToolArguments", members("Arguments", tools))}
 
-${jsDoc("The structured output of each tool, by name (unknown when it declares no outputSchema).")}${printInterface("ToolOutputs", members("StructuredContent"))}`;
+${jsDoc("The structured output of each tool that declares an outputSchema, by name.")}${printInterface("ToolOutputs", members("StructuredContent", structured))}`;
 }
 
 /** The module's fixed code, written as it is printed. */
-const HANDLERS = `${jsDoc("What a tool handler returns: content, and structuredContent typed by the tool's outputSchema.")}export type TypedToolResult<S> = Omit<ToolResult, "structuredContent"> & {
-  readonly structuredContent?: S;
-};
+const HANDLERS = `${jsDoc("What the handler of a tool with an outputSchema returns: structuredContent of that type, or a tool execution error (isError: true), which needs none.")}export type TypedToolResult<S> =
+  | (Omit<ToolResult, "structuredContent" | "isError"> & {
+      readonly structuredContent: S;
+      readonly isError?: false;
+    })
+  | (Omit<ToolResult, "structuredContent" | "isError"> & {
+      readonly structuredContent?: S;
+      readonly isError: true;
+    });
+
+${jsDoc("What the handler of tool K returns.")}export type ToolResultOf<K extends keyof ToolArguments> = K extends keyof ToolOutputs
+  ? TypedToolResult<ToolOutputs[K]>
+  : ToolResult;
 
 ${jsDoc("A handler for every tool of tools.json, typed by its schemas: it returns the tool's result, or what `ctx.runAsTask` returned when the call became a task (Tasks extension).")}export type ToolHandlers = {
   readonly [K in keyof ToolArguments]: (
     args: ToolArguments[K],
     ctx: RequestContext,
   ) =>
-    | TypedToolResult<ToolOutputs[K]>
+    | ToolResultOf<K>
     | TaskStarted
-    | Promise<TypedToolResult<ToolOutputs[K]> | TaskStarted>;
+    | Promise<ToolResultOf<K> | TaskStarted>;
 };
+
+${jsDoc("The tools of tools.json that `handlers` has no handler for (plain JavaScript, or a cast, can leave one out; the project's tests check this).")}export function missingHandlers(handlers: Partial<Record<string, unknown>>): string[] {
+  const handlerOf = (name: string) => (Object.hasOwn(handlers, name) ? handlers[name] : undefined);
+  return TOOLS.filter((t) => typeof handlerOf(t.name) !== "function").map((t) => t.name);
+}
 
 ${jsDoc("Registers every tool of tools.json on `server`, with its handler; arguments are checked against the tool's inputSchema before the handler runs.")}export function registerTools(server: McpServer, handlers: ToolHandlers): void {
   for (const definition of TOOLS) {
-    const handler = handlers[definition.name] as (
-      args: never,
-      ctx: RequestContext,
-    ) => ToolResult | TaskStarted | Promise<ToolResult | TaskStarted>;
+    // A missing handler is registered as such: its calls answer a tool execution error that names it.
+    const handler = (Object.hasOwn(handlers, definition.name) ? handlers[definition.name] : undefined) as
+      | ((
+          args: never,
+          ctx: RequestContext,
+        ) => ToolResult | TaskStarted | Promise<ToolResult | TaskStarted>)
+      | undefined;
     const checks = TOOL_CHECKS[definition.name]!;
     server.tool(definition, handler as never, {
       checkArguments: checks.arguments,
@@ -565,14 +633,13 @@ function compileValidators(
       ajv,
       Object.fromEntries(entries.map((e) => [e.id, e.schema.$id as string])),
     );
-    files.push(
-      new TsFileBuilder(VALIDATOR_MODULES[dialect])
-        .header("// @ts-nocheck -- ajv standalone output for the tool schemas of tools.json")
-        .importValues(protocolImport, ...AJV_RUNTIME_HELPERS)
-        .add(AJV_RUNTIME_REQUIRE)
-        .add(code)
-        .build(""),
-    );
+    const module = new TsFileBuilder(VALIDATOR_MODULES[dialect])
+      .header("// @ts-nocheck -- ajv standalone output for the tool schemas of tools.json")
+      .importValues(protocolImport, ...AJV_RUNTIME_HELPERS);
+    // A format that is not a regular expression is a function of ajv-formats, `fullFormats.<name>` in the code.
+    if (new RegExp(`\\b${FORMATS_NAME}\\.`).test(code))
+      module.importValues(FORMATS_MODULE, FORMATS_NAME);
+    files.push(module.add(AJV_RUNTIME_REQUIRE).add(code).build(""));
   }
   return { files, checks };
 }

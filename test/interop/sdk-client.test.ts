@@ -8,13 +8,14 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { createRequire } from "node:module";
 import { createServer } from "node:net";
+import { symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { scaffoldServer, writeProject } from "../../generator/scaffold/scaffold.js";
-import { tempDir, testSources } from "../helpers.js";
+import { ROOT, tempDir, testSources } from "../helpers.js";
 
 /** Runs the project's TypeScript sources directly, with the repository's tsx. */
 const TSX = pathToFileURL(createRequire(import.meta.url).resolve("tsx/esm")).href;
@@ -174,6 +175,121 @@ describe("the SDK v2 client over Streamable HTTP", () => {
       await client.connect(new StreamableHTTPClientTransport(url));
       try {
         await converse(client);
+      } finally {
+        await client.close();
+      }
+    },
+  );
+});
+
+describe("the SDK v2 client and tools with schemas (a project of the user's own tools.json)", () => {
+  let own: string;
+
+  beforeAll(async () => {
+    const dir = tempDir("interop-tools");
+    const toolsFile = join(dir, "tools.json");
+    writeFileSync(
+      toolsFile,
+      JSON.stringify([
+        {
+          name: "get_weather",
+          description: "The weather in a city on a day.",
+          inputSchema: {
+            type: "object",
+            properties: {
+              city: { type: "string", minLength: 1 },
+              day: { type: "string", format: "date" },
+            },
+            required: ["city", "day"],
+            additionalProperties: false,
+          },
+          outputSchema: {
+            type: "object",
+            properties: { temperature: { type: "number" }, city: { type: "string" } },
+            required: ["temperature", "city"],
+          },
+        },
+        {
+          name: "list_tags",
+          description: "Every tag.",
+          inputSchema: { type: "object", additionalProperties: false },
+          outputSchema: { type: "array", items: { type: "string" } },
+        },
+      ]),
+    );
+    own = join(dir, "own");
+    const { files } = await scaffoldServer({
+      dir: own,
+      tools: toolsFile,
+      name: "interop-tools",
+      sources: testSources(),
+    });
+    writeProject(own, files);
+    // The project's one run-time dependency (ajv-formats, for `format`), as npm install would provide it.
+    symlinkSync(join(ROOT, "node_modules"), join(own, "node_modules"), "dir");
+    writeFileSync(
+      join(own, "src", "tools.ts"),
+      `import type { ToolHandlers } from "./generated/tools.gen.js";
+
+export const tools: ToolHandlers = {
+  get_weather: ({ city }) => ({
+    content: [{ type: "text", text: JSON.stringify({ temperature: 21.5, city }) }],
+    structuredContent: { temperature: 21.5, city },
+  }),
+  list_tags: () => ({
+    content: [{ type: "text", text: '["a","b"]' }],
+    structuredContent: ["a", "b"],
+  }),
+};
+`,
+    );
+  });
+
+  it(
+    "accepts structured results (an object and an array) and the isError result of bad arguments",
+    { timeout: 60_000 },
+    async () => {
+      const client = newClient();
+      class Transport extends StdioClientTransport {}
+      await client.connect(
+        new Transport({
+          command: process.execPath,
+          args: ["--import", TSX, "src/index.ts", "--stdio"],
+          cwd: own,
+          env: getDefaultEnvironment(),
+          stderr: "pipe",
+        }),
+      );
+      try {
+        const { tools } = await client.listTools();
+        expect(tools.map((t) => [t.name, t.outputSchema?.type])).toEqual([
+          ["get_weather", "object"],
+          ["list_tags", "array"],
+        ]);
+        const weather = await client.callTool({
+          name: "get_weather",
+          arguments: { city: "Oslo", day: "2026-07-28" },
+        });
+        expect(weather.structuredContent).toEqual({ temperature: 21.5, city: "Oslo" });
+        const tags = await client.callTool({ name: "list_tags", arguments: {} });
+        expect(tags.structuredContent).toEqual(["a", "b"]);
+
+        const bad = await client.callTool({
+          name: "get_weather",
+          arguments: { city: "", day: "yesterday", unit: "C" },
+        });
+        expect(bad.isError).toBe(true);
+        expect(bad.content).toEqual([
+          {
+            type: "text",
+            text: [
+              "Invalid arguments for tool get_weather (3 problems):",
+              "- /unit: is not allowed",
+              "- /city: must be at least 1 characters long",
+              '- /day: must satisfy format {"format":"date"}',
+            ].join("\n"),
+          },
+        ]);
       } finally {
         await client.close();
       }

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { runCli, snapshotFolder, tempDir } from "../cli/run-cli.js";
 
-const FIX_STALE = "(fix: run npx mcp-gen generate in the project folder)";
+const FIX_STALE = "(fix: run npm run regenerate in the project folder)";
 const generatedOnly = (path: string) =>
   path.startsWith("src/generated/") || path.startsWith("src/mcp-gen/");
 const userOnly = (snapshot: Record<string, string>) =>
@@ -31,7 +31,7 @@ describe("regeneration in a scaffolded project", () => {
     expect(run.stdout).toMatch(/^the project is up to date \(\d+ generated files\)\n$/);
   });
 
-  it("after the user edits src/tools.ts and adds a tool to tools.json: user files stay byte for byte, generated ones follow tools.json", async () => {
+  it("after the user edits src/tools.ts and adds a tool to tools.json: user files stay byte for byte, generated ones follow tools.json, the new tool's stub is a new file", async () => {
     const tools = join(project, "src", "tools.ts");
     writeFileSync(tools, `${readFileSync(tools, "utf8")}\n// my own note, kept by regeneration\n`);
     const list = JSON.parse(readFileSync(join(project, "tools.json"), "utf8")) as unknown[];
@@ -58,15 +58,27 @@ describe("regeneration in a scaffolded project", () => {
     const run = await runCli(["generate"], { cwd: project });
     expect(run.code).toBe(0);
     expect(run.stderrLines).toEqual([`mcp-gen: regenerating the project in ${project}`]);
-    expect(run.stdout).toMatch(/^regenerated \d+ files in src\/generated and src\/mcp-gen\n$/);
+    expect(run.stdout).toMatch(
+      /^regenerated \d+ files in src\/generated and src\/mcp-gen\nnew tool: wrote its handler stub to src\/tools\/reverse.ts; add it to the handlers in src\/tools.ts\n$/,
+    );
 
     const after = snapshotFolder(project);
-    expect(userOnly(after)).toEqual(userOnly(before));
+    const { "src/tools/reverse.ts": stub, ...userAfter } = userOnly(after);
+    expect(userAfter).toEqual(userOnly(before));
+    const stubText = Buffer.from(stub!, "base64").toString("utf8");
+    expect(stubText).toContain(
+      'export const handler: ToolHandlers["reverse"] = async (args, ctx) => {',
+    );
+    expect(stubText).toContain('import { handler as reverse } from "./tools/reverse.js";');
     expect(
       Object.keys(after)
         .filter((p) => after[p] !== before[p])
         .sort(),
-    ).toEqual(["src/generated/tool-validators-2020.gen.ts", "src/generated/tools.gen.ts"]);
+    ).toEqual([
+      "src/generated/tool-validators-2020.gen.ts",
+      "src/generated/tools.gen.ts",
+      "src/tools/reverse.ts",
+    ]);
     const module = readFileSync(join(project, "src", "generated", "tools.gen.ts"), "utf8");
     expect(module).toContain(
       "export namespace Reverse {\n  export interface Arguments {\n    text: string;\n    times?: number;\n  }",
@@ -81,7 +93,8 @@ describe("regeneration in a scaffolded project", () => {
     expect(check.stdout).toMatch(/^the project is up to date/);
   });
 
-  it("regenerating twice writes the same bytes", async () => {
+  it("regenerating twice writes the same bytes, and a stub once written is never written again", async () => {
+    rmSync(join(project, "src", "tools", "reverse.ts"));
     const before = snapshotFolder(project);
     expect((await runCli(["generate", "--quiet"], { cwd: project })).code).toBe(0);
     expect(snapshotFolder(project)).toEqual(before);

@@ -5,13 +5,15 @@
  * and revision, and bad tools.json files, each with its diagnostic. A run
  * that fails writes nothing: no project folder, no temporary leftovers.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { leftovers, runCli, snapshotFolder, tempDir, type CliRun } from "../cli/run-cli.js";
 
 const FIX_DIR =
-  "(fix: choose an empty folder (or pass --force to replace one), inside the current folder or at an absolute path you own)";
+  "(fix: choose an empty folder inside the current folder or at an absolute path you own (or pass --force to refresh a project mcp-gen made: your own files are kept))";
+const FIX_FORCE =
+  "(fix: move or delete the files named to have them written again; --force only refreshes src/generated/ and src/mcp-gen/ and adds missing files)";
 const FIX_NAME =
   "(fix: use lowercase letters, digits, -, . and _ (optionally @scope/name), at most 214 characters)";
 const FIX_TOOLS =
@@ -70,20 +72,84 @@ describe.concurrent("scaffold: where it writes", () => {
     expect(readFileSync(join(cwd, "proj"), "utf8")).toBe("a file\n");
   });
 
-  it("with --force, replaces the folder: the old files are gone, the project is whole, nothing is left over", async () => {
+  it("with --force in a folder that is not a project: adds the project's files, keeps the others", async () => {
     const cwd = tempDir("scaffold");
-    mkdirSync(join(cwd, "proj", "src"), { recursive: true });
+    mkdirSync(join(cwd, "proj"));
     writeFileSync(join(cwd, "proj", "notes.txt"), "mine\n");
-    writeFileSync(join(cwd, "proj", "src", "tools.ts"), "old\n");
     const run = await scaffold(cwd, "proj", "--force");
     expect(run.code).toBe(0);
+    expect(readFileSync(join(cwd, "proj", "notes.txt"), "utf8")).toBe("mine\n");
     const files = Object.keys(snapshotFolder(join(cwd, "proj")));
-    expect(files).not.toContain("notes.txt");
-    expect(readFileSync(join(cwd, "proj", "src", "tools.ts"), "utf8")).not.toBe("old\n");
+    expect(files).toContain("src/tools.ts");
     expect(run.stdout).toBe(
-      `wrote ${files.length} files to proj\nnext: cd proj && npm install && npm test && npm start\n`,
+      `wrote ${files.length - 1} files to proj\nnext: cd proj && npm install && npm test && npm start\n`,
     );
     expect(readdirSync(cwd)).toEqual(["proj"]);
+  });
+
+  describe("with --force over a project in use (.git/, node_modules/, the user's edits)", () => {
+    /** A scaffolded project as it looks after some use. */
+    async function usedProject(): Promise<{ cwd: string; dir: string }> {
+      const cwd = tempDir("scaffold");
+      expect((await scaffold(cwd, "proj")).code).toBe(0);
+      const dir = join(cwd, "proj");
+      mkdirSync(join(dir, ".git", "refs"), { recursive: true });
+      writeFileSync(join(dir, ".git", "HEAD"), "ref: refs/heads/main\n");
+      mkdirSync(join(dir, "node_modules", "left-pad"), { recursive: true });
+      writeFileSync(join(dir, "node_modules", "left-pad", "index.js"), "module.exports = 1;\n");
+      writeFileSync(join(dir, "src", "mine.ts"), "export const mine = 1;\n");
+      writeFileSync(join(dir, ".env"), "SECRET=1\n");
+      return { cwd, dir };
+    }
+
+    it("refreshes the generated files, adds the missing ones, and leaves every other file byte for byte", async () => {
+      const { cwd, dir } = await usedProject();
+      const http = join(dir, "src", "mcp-gen", "runtime", "transport", "http.ts");
+      const original = readFileSync(http, "utf8");
+      writeFileSync(http, original.replace("/mcp", "/edited"));
+      rmSync(join(dir, "src", "prompts.ts"));
+      const before = snapshotFolder(dir);
+      const run = await scaffold(cwd, "proj", "--force");
+      expect(run.stderr).toBe("");
+      expect(run.code).toBe(0);
+      const after = snapshotFolder(dir);
+      expect(readFileSync(http, "utf8")).toBe(original);
+      expect(existsSync(join(dir, "src", "prompts.ts"))).toBe(true);
+      const changed = Object.keys(after).filter((p) => after[p] !== before[p]);
+      expect(changed.sort()).toEqual(["src/mcp-gen/runtime/transport/http.ts", "src/prompts.ts"]);
+      expect(Object.keys(before).filter((p) => !(p in after))).toEqual([]);
+      expect(leftovers(dir)).toEqual([]);
+      expect(readdirSync(cwd)).toEqual(["proj"]);
+    });
+
+    it("refuses, naming every file of the user's that it would overwrite, and writes nothing", async () => {
+      const { cwd, dir } = await usedProject();
+      for (const file of ["src/tools.ts", "package.json"])
+        writeFileSync(join(dir, file), `${readFileSync(join(dir, file), "utf8")}\n`);
+      writeFileSync(
+        join(dir, "src", "mcp-gen", "runtime", "transport", "http.ts"),
+        "// edited, would be refreshed\n",
+      );
+      const before = snapshotFolder(dir);
+      expectRefused(await scaffold(cwd, "proj", "--force"), [
+        `proj: error MCPG711: refusing to scaffold over proj: it would overwrite 2 files you own, which differ from what mcp-gen would write: package.json, src/tools.ts (nothing was written) ${FIX_FORCE}`,
+      ]);
+      expect(snapshotFolder(dir)).toEqual(before);
+      expect(readdirSync(cwd)).toEqual(["proj"]);
+    });
+
+    it("refuses a file mcp-gen did not write inside a generated folder, and writes nothing", async () => {
+      const { cwd, dir } = await usedProject();
+      writeFileSync(join(dir, "src", "generated", "mine.ts"), "export const x = 1;\n");
+      rmSync(join(dir, "src", "prompts.ts"));
+      const before = snapshotFolder(dir);
+      const run = await scaffold(cwd, "proj", "--force");
+      expect(run.code).toBe(2);
+      expect(run.stderrLines).toEqual([
+        `${join("proj", "src", "generated")}: error MCPG501: refusing to write into ${join("proj", "src", "generated")}: it holds files mcp-gen did not write (mine.ts) (fix: choose an empty or mcp-gen-owned folder for --out, or pass --force to replace it)`,
+      ]);
+      expect(snapshotFolder(dir)).toEqual(before);
+    });
   });
 
   it("an empty folder is fine without --force", async () => {
@@ -262,7 +328,7 @@ describe.concurrent(
         "an outputSchema that is an array",
         [{ name: "echo", inputSchema: obj, outputSchema: [] }],
         [
-          `tools.json#/0/outputSchema: error MCPG701: tools file: outputSchema must be a JSON Schema with "type": "object" ${FIX_TOOLS}`,
+          `tools.json#/0/outputSchema: error MCPG701: tools file: outputSchema must be a JSON Schema (an object) ${FIX_TOOLS}`,
         ],
       ],
       [

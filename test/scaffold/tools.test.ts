@@ -198,6 +198,7 @@ describe("--tools: the project's code at run time", () => {
   let stubsUrl: string;
   let closers: Array<() => Promise<void>> = [];
   const calls: Array<readonly [string, unknown]> = [];
+  const logged: string[] = [];
 
   beforeAll(async () => {
     const [{ registerTools }, runtime, { protocol, legacy }, { createServer }] = await Promise.all([
@@ -210,7 +211,7 @@ describe("--tools: the project's code at run time", () => {
       protocol,
       legacy,
       info: { name: "proj", version: "0.1.0" },
-      onError: () => undefined,
+      onError: (error, where) => logged.push(`${where}: ${(error as Error).message}`),
     });
     const record = (name: string, result: Handler) => (args: Json) => {
       calls.push([name, args]);
@@ -285,19 +286,55 @@ describe("--tools: the project's code at run time", () => {
       'must satisfy uniqueItems {"i":1,"j":0}',
     ],
   ])(
-    "%s with %j is -32602 at /params/arguments%s, and its handler is not called",
+    "%s with %j is a tool execution error naming %s, and its handler is not called",
     async (name, args, path, message) => {
       calls.length = 0;
       const reply = await callTool(name, args);
       expect(reply.status).toBe(200);
-      expect(reply.body.error).toMatchObject({
-        code: -32602,
-        message: `Invalid arguments for tool ${name}: ${path || "/"} ${message}`,
-        data: { path: `/params/arguments${path}` },
+      expect(reply.body.result).toMatchObject({
+        resultType: "complete",
+        isError: true,
+        content: [
+          {
+            type: "text",
+            text: `Invalid arguments for tool ${name} (1 problem):\n- ${path}: ${message}`,
+          },
+        ],
       });
       expect(calls).toEqual([]);
     },
   );
+
+  it("arguments with several problems: every one is listed, each with its JSON pointer", async () => {
+    calls.length = 0;
+    const reply = await callTool("search_docs", {
+      query: 5,
+      limit: 0,
+      page: 2,
+      filters: { tags: [1, "a", 2] },
+    });
+    expect(reply.body.result).toMatchObject({ isError: true });
+    const text = (reply.body.result as { content: Array<{ text: string }> }).content[0]!.text;
+    expect(text.split("\n")).toEqual([
+      "Invalid arguments for tool search_docs (5 problems):",
+      "- /page: is not allowed",
+      "- /query: must be string",
+      "- /limit: must be >= 1",
+      "- /filters/tags/0: must be string",
+      "- /filters/tags/2: must be string",
+    ]);
+    expect(calls).toEqual([]);
+  });
+
+  it("an unknown tool and malformed arguments stay protocol errors (-32602)", async () => {
+    const unknown = await callTool("no_such_tool", {});
+    expect(unknown.body.error).toMatchObject({
+      code: -32602,
+      message: "Unknown tool: no_such_tool",
+    });
+    const malformed = await callTool("search_docs", "not an object");
+    expect(malformed.body.error).toMatchObject({ code: -32602 });
+  });
 
   it.each([
     ["search_docs", { query: "ü", limit: 50, filters: { tags: [] } }],
@@ -320,14 +357,13 @@ describe("--tools: the project's code at run time", () => {
     });
   });
 
-  it("structuredContent that does not match the outputSchema is -32603, never sent", async () => {
+  it("structuredContent that does not match the outputSchema is logged with the tool's name and answered -32603 without internals", async () => {
+    logged.length = 0;
     const reply = await callTool("get_weather", { city: "Atlantis" });
     expect(reply.status).toBe(200);
-    expect(reply.body.error).toEqual({
-      code: -32603,
-      message:
-        "Internal error: tool get_weather returned structuredContent that does not match its outputSchema",
-      data: { errors: [{ path: "/temperature", message: "must be number" }] },
-    });
+    expect(reply.body.error).toEqual({ code: -32603, message: "Internal error" });
+    expect(logged).toEqual([
+      "tools/call get_weather: tool get_weather returned structuredContent that does not match its outputSchema: /temperature must be number",
+    ]);
   });
 });

@@ -139,7 +139,7 @@ const ROUTES: ReadonlyMap<string, Route> = new Map<string, Route>([
       },
     },
   ],
-  ["tools/list", { eras: BOTH, run: ({ server, params }) => server.listTools(params) }],
+  ["tools/list", { eras: BOTH, run: ({ server, params, era }) => server.listTools(params, era) }],
   ["resources/list", { eras: BOTH, run: ({ server, params }) => server.listResources(params) }],
   [
     "resources/templates/list",
@@ -150,7 +150,7 @@ const ROUTES: ReadonlyMap<string, Route> = new Map<string, Route>([
     "tools/call",
     {
       eras: BOTH,
-      run: (call) => call.withContext((ctx) => call.server.callTool(call.params, ctx)),
+      run: (call) => call.withContext((ctx) => call.server.callTool(call.params, ctx, call.era)),
     },
   ],
   [

@@ -5,9 +5,11 @@
  * entry points transports call; the eras (modern.ts, legacy.ts) parse,
  * route (dispatch.ts) and shape results around these handlers.
  */
+import type { Era } from "../core/era.js";
 import { Codes, invalidParams, McpError } from "../core/errors.js";
 import { headerParametersOf, type HeaderParameter } from "../core/headers.js";
 import { validateDefinition, type ProtocolModule } from "../core/protocol.js";
+import type { ContentBlock, Meta, PromptMessage, ResourceContents } from "./content.js";
 import { BaseContext, INPUT_KINDS, TaskStarted, type RequestContext } from "./context.js";
 import { NotImplemented } from "./errors.js";
 import { InMemoryTaskStore, type TaskStore } from "./task-store.js";
@@ -43,10 +45,12 @@ export interface ToolDefinition {
 
 /** What a tool handler returns: a CallToolResult without the protocol fields the runtime adds. */
 export interface ToolResult {
-  readonly content: readonly unknown[];
+  readonly content: ReadonlyArray<ContentBlock>;
+  /** A tool execution error the model can see and correct (spec: tools, error handling). */
   readonly isError?: boolean;
+  /** Any JSON value; required, and checked, when the tool declares an outputSchema (unless isError). */
   readonly structuredContent?: unknown;
-  readonly _meta?: Readonly<Record<string, unknown>>;
+  readonly _meta?: Meta;
 }
 
 /** A validator of tool arguments (or structured output), generated from the tool's schema. */
@@ -88,7 +92,7 @@ export interface ResourceTemplateDefinition {
 
 /** What a resource reader returns: a ReadResourceResult without the protocol fields the runtime adds. */
 export interface ReadResult {
-  readonly contents: ReadonlyArray<Readonly<Record<string, unknown>>>;
+  readonly contents: ReadonlyArray<ResourceContents>;
   readonly ttlMs?: number;
   readonly cacheScope?: "public" | "private";
 }
@@ -115,7 +119,7 @@ export interface PromptDefinition {
 
 /** What a prompt handler returns. */
 export interface PromptResult {
-  readonly messages: readonly unknown[];
+  readonly messages: ReadonlyArray<PromptMessage>;
   readonly description?: string;
 }
 
@@ -279,12 +283,22 @@ export class ServerFeatures {
     this.mirrored.set(definition.name, headerParametersOf(definition));
     this.tools.set(definition.name, {
       definition,
-      handler,
+      // A handlers map from plain JavaScript (or cast past its type) may lack one: calls answer a tool error naming it.
+      handler: typeof handler === "function" ? handler : this.missingHandler(definition.name),
       taskSupport: taskSupportOf(definition),
       ...(options.checkArguments ? { checkArguments: options.checkArguments } : {}),
       ...(options.checkOutput ? { checkOutput: options.checkOutput } : {}),
     });
     return this;
+  }
+
+  /** Answers every call of a tool registered without a handler with a tool execution error that names it. */
+  private missingHandler(name: string): ToolHandler {
+    const text = `Tool ${name} has no handler: this server registered it without one (add a handler named "${name}" to its tool handlers)`;
+    return () => {
+      this.onError(new Error(text), `tools/call ${name}`);
+      return { content: [{ type: "text", text }], isError: true };
+    };
   }
 
   /** The `x-mcp-header` parameters of a tool, which HTTP clients mirror into `Mcp-Param-*` headers. */
@@ -402,16 +416,41 @@ export class ServerFeatures {
     return true;
   }
 
-  /** `tools/list`: every tool, in registration order. */
-  listTools(params: Readonly<Record<string, unknown>> | undefined): Record<string, unknown> {
+  /**
+   * `tools/list`: every tool, in registration order. Before 2026-07-28 an
+   * outputSchema had to be an object schema: a legacy client sees a tool
+   * with any other outputSchema without it (and its calls without
+   * structuredContent, see {@link ServerFeatures.callTool}).
+   */
+  listTools(
+    params: Readonly<Record<string, unknown>> | undefined,
+    era: Era = "modern",
+  ): Record<string, unknown> {
     rejectCursor(params);
-    return { tools: [...this.tools.values()].map((t) => t.definition) };
+    return {
+      tools: [...this.tools.values()].map(({ definition }) => {
+        if (era === "modern" || !definition.outputSchema || isObjectSchema(definition.outputSchema))
+          return definition;
+        const { outputSchema: _dropped, ...rest } = definition;
+        return rest;
+      }),
+    };
   }
 
-  /** `tools/call`: checks the arguments, runs the handler; a stub that is not written yet answers with a tool error. */
+  /**
+   * `tools/call` (spec: tools). An unknown tool is a protocol error
+   * (-32602). Arguments that fail the inputSchema are a tool execution
+   * error (`isError: true`) listing every problem with its JSON pointer, so
+   * a model can correct itself. A handler not written yet answers a tool
+   * error too. A tool with an outputSchema must return conforming
+   * `structuredContent` unless its result is an error: anything else is
+   * the server's bug, reported to `onError` with the tool's name and
+   * answered -32603 without internals.
+   */
   async callTool(
     params: Readonly<Record<string, unknown>>,
     ctx: RequestContext,
+    era: Era = "modern",
   ): Promise<Record<string, unknown>> {
     const name = params.name as string;
     const tool = this.tools.get(name);
@@ -419,13 +458,7 @@ export class ServerFeatures {
     const args = (params.arguments ?? {}) as Record<string, unknown>;
     if (tool.checkArguments) {
       const checked = tool.checkArguments(args);
-      if (!checked.ok) {
-        const first = checked.errors[0];
-        throw invalidParams(
-          `Invalid arguments for tool ${name}: ${first ? `${first.path || "/"} ${first.message}` : "invalid"}`,
-          { path: `/params/arguments${first?.path ?? ""}`, errors: checked.errors },
-        );
-      }
+      if (!checked.ok) return invalidArgumentsResult(name, checked.errors);
     }
     this.offerTask(tool, ctx);
     let result: ToolResult | TaskStarted;
@@ -437,7 +470,7 @@ export class ServerFeatures {
       throw error;
     }
     if (result instanceof TaskStarted) return { ...result.task, resultType: "task" };
-    return this.checkedToolResult(tool, result);
+    return this.checkedToolResult(tool, result, era);
   }
 
   /**
@@ -463,23 +496,37 @@ export class ServerFeatures {
               Codes.InternalError,
               "Internal error: the task's work did not return a tool result",
             );
-          return this.checkedToolResult(tool, value);
+          return this.checkedToolResult(tool, value, "modern");
         }),
       );
   }
 
-  /** A tool's result, checked against its outputSchema. */
-  private checkedToolResult(tool: Tool, result: ToolResult): Record<string, unknown> {
+  /**
+   * A tool's result as the client gets it. A tool with an outputSchema must
+   * return conforming `structuredContent` unless its result is an error:
+   * anything else is the server's bug, reported to `onError` with the
+   * tool's name and answered -32603 without internals.
+   */
+  private checkedToolResult(tool: Tool, result: ToolResult, era: Era): Record<string, unknown> {
     const name = tool.definition.name;
-    // A tool with an outputSchema MUST return conforming structured content (spec: tools, output schema).
-    if (tool.checkOutput && result.structuredContent !== undefined && !result.isError) {
-      const checked = tool.checkOutput(result.structuredContent);
-      if (!checked.ok)
-        throw new McpError(
-          Codes.InternalError,
-          `Internal error: tool ${name} returned structuredContent that does not match its outputSchema`,
-          { errors: checked.errors },
-        );
+    if (tool.checkOutput && result.isError !== true) {
+      const problem =
+        result.structuredContent === undefined
+          ? "returned no structuredContent, though it declares an outputSchema"
+          : describeProblems(tool.checkOutput(result.structuredContent));
+      if (problem) {
+        this.onError(new Error(`tool ${name} ${problem}`), `tools/call ${name}`);
+        throw new McpError(Codes.InternalError, "Internal error");
+      }
+    }
+    if (
+      era === "legacy" &&
+      result.structuredContent !== undefined &&
+      !isPlainObject(result.structuredContent)
+    ) {
+      // 2025-11-25 allows only an object here; the content blocks carry the result.
+      const { structuredContent: _dropped, ...rest } = result;
+      return { ...rest };
     }
     return { ...result };
   }
@@ -578,6 +625,33 @@ function isToolResult(value: unknown): value is ToolResult {
   return (
     typeof value === "object" && value !== null && Array.isArray((value as ToolResult).content)
   );
+}
+
+type CheckErrors = ReadonlyArray<{ readonly path: string; readonly message: string }>;
+
+/** Arguments that fail a tool's inputSchema, as a tool execution error: every problem, each with its JSON pointer. */
+function invalidArgumentsResult(tool: string, errors: CheckErrors): Record<string, unknown> {
+  const lines = errors.map((e) => `- ${e.path || "/"}: ${e.message}`);
+  const text = `Invalid arguments for tool ${tool} (${errors.length} ${errors.length === 1 ? "problem" : "problems"}):\n${lines.join("\n")}`;
+  return { content: [{ type: "text", text }], isError: true };
+}
+
+/** A failed check as one line for the server's log; undefined when it passed. */
+function describeProblems(
+  checked: { readonly ok: true } | { readonly ok: false; readonly errors: CheckErrors },
+): string | undefined {
+  if (checked.ok) return undefined;
+  const problems = checked.errors.map((e) => `${e.path || "/"} ${e.message}`).join("; ");
+  return `returned structuredContent that does not match its outputSchema: ${problems}`;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** Whether a schema says its instances are objects (what an outputSchema had to say before 2026-07-28). */
+function isObjectSchema(schema: Readonly<Record<string, unknown>>): boolean {
+  return schema.type === "object";
 }
 
 /** This server issues no cursors, so any cursor is invalid (spec: pagination). */

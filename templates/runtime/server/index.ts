@@ -54,6 +54,22 @@ export {
   type TaskSettings,
   type TaskSupport,
 } from "./tasks.js";
+export type {
+  Annotations,
+  AudioContent,
+  BlobResourceContents,
+  ContentBlock,
+  EmbeddedResource,
+  Icon,
+  ImageContent,
+  Meta,
+  PromptMessage,
+  ResourceContents,
+  ResourceLink,
+  Role,
+  TextContent,
+  TextResourceContents,
+} from "./content.js";
 export { LegacySession } from "./legacy.js";
 export { serveModern } from "./modern.js";
 export {

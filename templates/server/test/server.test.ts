@@ -6,9 +6,10 @@
 import { PassThrough } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { protocol } from "../src/generated/protocol.gen.js";
-import { TOOLS } from "../src/generated/tools.gen.js";
+import { missingHandlers, TOOLS } from "../src/generated/tools.gen.js";
 import { serveHttp, serveStdio } from "../src/mcp-gen/runtime/index.js";
 import { createServer } from "../src/server.js";
+import { tools } from "../src/tools.js";
 
 const VERSION = protocol.PROTOCOL_VERSION;
 const META = {
@@ -54,6 +55,14 @@ async function post(
     events.length > 0 ? JSON.parse(events[events.length - 1]!.slice(6)) : JSON.parse(text);
   return { status: response.status, body };
 }
+
+describe("tools", () => {
+  it("has a handler for every tool of tools.json (a tool added later gets a stub in src/tools/)", () => {
+    expect(missingHandlers(tools), "tools of tools.json without a handler in src/tools.ts").toEqual(
+      [],
+    );
+  });
+});
 
 describe("over HTTP", () => {
   it("answers server/discover", async () => {

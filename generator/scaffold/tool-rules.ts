@@ -1,0 +1,129 @@
+/**
+ * Rules a tools file must meet before any code is made from it, beyond its
+ * shape (tools-module.ts): tool names that would become the same
+ * TypeScript name, or a name the tools module already uses, and
+ * `x-mcp-header` annotations the spec does not allow (server/tools,
+ * x-mcp-header). Each problem is one diagnostic at its JSON pointer.
+ */
+import { headerParametersOf } from "../../templates/runtime/core/headers.js";
+import { diagnostic, type Diagnostic } from "../diagnostics.js";
+import { escapePointerSegment, isJsonObject, type JsonObject } from "../load/json.js";
+import { forEachSchema } from "../load/schema-walk.js";
+
+/** A tool as far as these rules look at it. */
+interface NamedTool {
+  readonly name: string;
+  readonly inputSchema: JsonObject;
+}
+
+/**
+ * The names tools.gen.ts declares or imports itself; a tool whose
+ * namespace had one of them would not compile (or would shadow it).
+ */
+export const MODULE_NAMES: ReadonlySet<string> = new Set([
+  "McpServer",
+  "RequestContext",
+  "SchemaCheck",
+  "ToolResult",
+  "runValidator",
+  "checks2020",
+  "checks07",
+  "check",
+  "TOOLS",
+  "TOOL_NAMES",
+  "TOOL_CHECKS",
+  "ToolArguments",
+  "ToolOutputs",
+  "TypedToolResult",
+  "ToolResultOf",
+  "ToolHandlers",
+  "registerTools",
+  "missingHandlers",
+]);
+
+/**
+ * Tools whose names map to the same TypeScript namespace (`get-item`,
+ * `get_item` and `getItem` all become `GetItem`), or to a name of the
+ * module itself. They are refused rather than renamed behind the user's
+ * back: the namespace is what handlers are typed with.
+ */
+export function nameCollisions(
+  tools: readonly NamedTool[],
+  file: string,
+  namespaceOf: (name: string) => string,
+): Diagnostic[] {
+  const seen = new Map<string, { name: string; index: number }>();
+  const out: Diagnostic[] = [];
+  tools.forEach((tool, index) => {
+    const namespace = namespaceOf(tool.name);
+    const first = seen.get(namespace);
+    const where = { file, pointer: `/${index}/name` };
+    if (first)
+      out.push(
+        diagnostic(
+          "MCPG712",
+          { name: tool.name, other: `tool ${first.name} (#/${first.index}/name)`, namespace },
+          where,
+        ),
+      );
+    else if (MODULE_NAMES.has(namespace))
+      out.push(
+        diagnostic(
+          "MCPG712",
+          { name: tool.name, other: "a name tools.gen.ts declares itself", namespace },
+          where,
+        ),
+      );
+    else seen.set(namespace, { name: tool.name, index });
+  });
+  return out;
+}
+
+/**
+ * `x-mcp-header` annotations the spec does not allow: not an HTTP token,
+ * used twice (ignoring case), on a parameter that is not a string, integer
+ * or boolean, or anywhere but a property reachable from the schema root
+ * through `properties` alone. The runtime's own check (headerParametersOf)
+ * decides the first three; where it would throw at start, generation stops.
+ */
+export function headerProblems(tool: NamedTool, file: string, pointer: string): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const reachable = new Set<string>();
+  const mark = (schema: JsonObject, at: string) => {
+    const properties = schema.properties;
+    if (!isJsonObject(properties)) return;
+    for (const [key, child] of Object.entries(properties)) {
+      if (!isJsonObject(child)) continue;
+      const childAt = `${at}/properties/${escapePointerSegment(key)}`;
+      reachable.add(childAt);
+      mark(child, childAt);
+    }
+  };
+  mark(tool.inputSchema, pointer);
+  forEachSchema(tool.inputSchema, pointer, (node, at) => {
+    if (node["x-mcp-header"] !== undefined && !reachable.has(at))
+      out.push(
+        diagnostic(
+          "MCPG713",
+          {
+            tool: tool.name,
+            reason:
+              "it is not on a property reachable from the schema root through properties alone",
+          },
+          { file, pointer: `${at}/x-mcp-header` },
+        ),
+      );
+  });
+  try {
+    headerParametersOf(tool);
+  } catch (error) {
+    out.push(
+      diagnostic(
+        "MCPG713",
+        { tool: tool.name, reason: (error as Error).message.replace(/^tool [^:]*: /, "") },
+        { file, pointer },
+      ),
+    );
+  }
+  return out;
+}

@@ -1,0 +1,208 @@
+/**
+ * The user's whole journey with the package as npm ships it: the tarball
+ * `npm pack` makes is installed into an empty folder, and its `mcp-gen`
+ * prints its version, scaffolds a server and generates a revision. The
+ * server is scaffolded inside an npm workspace whose root has a vitest
+ * config of its own (a monorepo); the project depends on that same
+ * tarball, and `npm run regenerate` runs that copy. A tool added to
+ * tools.json gets a stub of its own, the user's files stay as they are,
+ * and until the handler is wired the project's own typecheck and tests
+ * fail naming it. Real npm, real child processes; slow by nature.
+ */
+import { execFile } from "node:child_process";
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  realpathSync,
+  writeFileSync,
+} from "node:fs";
+import { join } from "node:path";
+import { stripVTControlCharacters } from "node:util";
+import { beforeAll, describe, expect, it } from "vitest";
+import { ROOT, tempDir } from "../helpers.js";
+
+const MINUTE = 60_000;
+const VERSION = (
+  JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string }
+).version;
+
+interface Run {
+  readonly code: number | null;
+  readonly output: string;
+}
+
+/** Runs a command to its end in `cwd`, with this test run's own variables left out of its environment. */
+function run(command: string, args: readonly string[], cwd: string, timeoutMs = 5 * MINUTE) {
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter(
+      ([k]) => !/^(VITEST|MCP_GEN_SCHEMA|NODE_ENV$|TEST$)/.test(k),
+    ),
+  );
+  return new Promise<Run>((resolve) => {
+    execFile(
+      command,
+      args,
+      { cwd, env, timeout: timeoutMs, maxBuffer: 32 * 1024 * 1024 },
+      (error, stdout, stderr) =>
+        resolve({
+          code: error ? (typeof error.code === "number" ? error.code : null) : 0,
+          output: stripVTControlCharacters(`${stdout}${stderr}`),
+        }),
+    );
+  });
+}
+
+function expectOk(result: Run, what: string): void {
+  expect(result.code, `${what}:\n${result.output}`).toBe(0);
+}
+
+let tarball: string;
+let installed: string;
+let bin: string;
+let work: string;
+
+beforeAll(async () => {
+  const packs = tempDir("pack");
+  // dist/ is built by the global setup; --ignore-scripts keeps npm pack from building it again.
+  const packed = await run(
+    "npm",
+    ["pack", "--ignore-scripts", "--silent", "--pack-destination", packs],
+    ROOT,
+  );
+  expectOk(packed, "npm pack");
+  tarball = join(packs, `mcp-gen-${VERSION}.tgz`);
+  installed = tempDir("installed");
+  expectOk(
+    await run("npm", ["install", "--no-audit", "--no-fund", tarball], installed, 8 * MINUTE),
+    "npm install <tarball>",
+  );
+  bin = join(installed, "node_modules", ".bin", "mcp-gen");
+  work = tempDir("journey");
+}, 10 * MINUTE);
+
+describe("the npm pack tarball, installed into an empty folder", () => {
+  it("is a copy, not a link to the repository", () => {
+    const copy = join(installed, "node_modules", "mcp-gen");
+    expect(lstatSync(copy).isSymbolicLink()).toBe(false);
+    expect(realpathSync(bin)).toBe(join(copy, "dist", "generator", "cli", "main.js"));
+  });
+
+  it("mcp-gen --version prints its version", async () => {
+    const version = await run(bin, ["--version"], work);
+    expectOk(version, "mcp-gen --version");
+    expect(version.output).toBe(`${VERSION}\n`);
+  });
+
+  it("mcp-gen generate --spec 2026-07-28 writes the revision's module", async () => {
+    const generated = await run(bin, ["generate", "--spec", "2026-07-28", "--out", "out"], work);
+    expectOk(generated, "mcp-gen generate");
+    expect(existsSync(join(work, "out", "index.ts"))).toBe(true);
+    expect(readFileSync(join(work, "out", "types.gen.ts"), "utf8")).toContain(
+      "export interface CallToolResult {",
+    );
+  });
+});
+
+describe("a server scaffolded by it inside a monorepo", () => {
+  let root: string;
+  let project: string;
+
+  beforeAll(async () => {
+    root = join(work, "mono");
+    mkdirSync(join(root, "packages"), { recursive: true });
+    writeFileSync(
+      join(root, "package.json"),
+      `${JSON.stringify({ name: "mono", private: true, workspaces: ["packages/*"] }, null, 2)}\n`,
+    );
+    // A root config that would break the project's tests if vitest took it: another include, a setup file that throws.
+    writeFileSync(
+      join(root, "vitest.config.ts"),
+      'export default { test: { include: ["root-tests/**/*.test.ts"], setupFiles: ["./root-setup.ts"] } };\n',
+    );
+    writeFileSync(join(root, "root-setup.ts"), 'throw new Error("the root\'s setup file ran");\n');
+    expectOk(
+      await run(bin, ["server", "srv", "--quiet"], join(root, "packages")),
+      "mcp-gen server",
+    );
+    project = join(root, "packages", "srv");
+    expectOk(
+      await run("npm", ["install", "--no-audit", "--no-fund"], root, 8 * MINUTE),
+      "npm install at the workspace root",
+    );
+  }, 10 * MINUTE);
+
+  it("depends on the tarball that made it", () => {
+    const manifest = JSON.parse(readFileSync(join(project, "package.json"), "utf8")) as {
+      devDependencies: Record<string, string>;
+      scripts: Record<string, string>;
+    };
+    expect(manifest.devDependencies["mcp-gen"]).toBe(`file:${tarball}`);
+    expect(manifest.scripts.regenerate).toBe("mcp-gen generate");
+    expect(lstatSync(join(root, "node_modules", "mcp-gen")).isSymbolicLink()).toBe(false);
+  });
+
+  it(
+    "npm test and npm run typecheck pass, with the project's own configs",
+    async () => {
+      const tested = await run("npm", ["test"], project);
+      expectOk(tested, "npm test");
+      expect(tested.output).toMatch(/Tests\s+\d+ passed \(\d+\)/);
+      expectOk(await run("npm", ["run", "typecheck"], project), "npm run typecheck");
+    },
+    6 * MINUTE,
+  );
+
+  it(
+    "a tool added to tools.json: npm run regenerate writes its stub, keeps the user's files, and tests and typecheck fail naming it until it is wired",
+    async () => {
+      const toolsFile = join(project, "tools.json");
+      const tools = JSON.parse(readFileSync(toolsFile, "utf8")) as unknown[];
+      tools.push({
+        name: "get-item",
+        description: "Gets an item by id.",
+        inputSchema: {
+          type: "object",
+          properties: { id: { type: "string" } },
+          required: ["id"],
+        },
+        outputSchema: { type: "array", items: { type: "string" } },
+      });
+      writeFileSync(toolsFile, `${JSON.stringify(tools, null, 2)}\n`);
+      const handlers = join(project, "src", "tools.ts");
+      const before = readFileSync(handlers, "utf8");
+
+      const regenerated = await run("npm", ["run", "regenerate"], project);
+      expectOk(regenerated, "npm run regenerate");
+      expect(regenerated.output).toContain(
+        "new tool: wrote its handler stub to src/tools/get-item.ts; add it to the handlers in src/tools.ts",
+      );
+      expect(readFileSync(handlers, "utf8")).toBe(before);
+      expect(readFileSync(join(project, "src", "generated", "tools.gen.ts"), "utf8")).toContain(
+        `Generated by mcp-gen ${VERSION}`,
+      );
+
+      const typecheck = await run("npm", ["run", "typecheck"], project);
+      expect(typecheck.code).not.toBe(0);
+      expect(typecheck.output).toContain(`Property '"get-item"' is missing`);
+      const tested = await run("npm", ["test"], project);
+      expect(tested.code).not.toBe(0);
+      expect(tested.output).toContain('"get-item"');
+      expect(tested.output).toContain("tools of tools.json without a handler in src/tools.ts");
+
+      writeFileSync(
+        handlers,
+        before
+          .replace(
+            'import type { ToolHandlers } from "./generated/tools.gen.js";',
+            'import type { ToolHandlers } from "./generated/tools.gen.js";\nimport { handler as getItem } from "./tools/get-item.js";',
+          )
+          .replace(/\n};\n$/, '\n  "get-item": getItem,\n};\n'),
+      );
+      expectOk(await run("npm", ["run", "typecheck"], project), "npm run typecheck, wired");
+      expectOk(await run("npm", ["test"], project), "npm test, wired");
+    },
+    10 * MINUTE,
+  );
+});
