@@ -89,7 +89,15 @@ export function prepareSchema(
  *   {"not": {}}                                             → never
  */
 function prepareNode(node: JsonObject, typeOfRef: (ref: string) => string | undefined): JsonValue {
-  const { title: _title, $schema: _schema, $id: _id, $comment: _comment, ...rest } = node;
+  // A `tsType` of the input is dropped: only this function writes one, so nothing a schema holds becomes code.
+  const {
+    title: _title,
+    $schema: _schema,
+    $id: _id,
+    $comment: _comment,
+    tsType: _foreign,
+    ...rest
+  } = node;
   const description: JsonObject =
     typeof rest.description === "string" ? { description: rest.description } : {};
   const target = typeof rest.$ref === "string" ? typeOfRef(rest.$ref) : undefined;

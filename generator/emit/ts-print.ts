@@ -326,7 +326,10 @@ export function jsonLiteral(value: JsonValue): Doc {
   if (Array.isArray(value)) return arrayLiteral(value.map(jsonLiteral));
   if (value !== null && typeof value === "object")
     return objectLiteral(
-      Object.entries(value).map(([k, v]) => [propertyKey(k), jsonLiteral(v)] as const),
+      // `__proto__: v` in a literal would set the prototype, not a property; a computed key makes it one.
+      Object.entries(value).map(
+        ([k, v]) => [k === "__proto__" ? '["__proto__"]' : propertyKey(k), jsonLiteral(v)] as const,
+      ),
     );
   return typeof value === "string" ? stringLiteral(value) : JSON.stringify(value);
 }
