@@ -1,10 +1,10 @@
 /**
  * The prompts of the "everything" example.
  */
-import type { McpServer } from "./mcp-gen/runtime/index.js";
+import type { McpServer, PromptMessage } from "./mcp-gen/runtime/index.js";
 import { PNG } from "./tools.js";
 
-const user = (text: string) => ({ role: "user", content: { type: "text", text } });
+const user = (text: string): PromptMessage => ({ role: "user", content: { type: "text", text } });
 
 /** Adds the example's prompts to `server`. */
 export function addPrompts(server: McpServer): void {
