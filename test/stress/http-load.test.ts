@@ -180,11 +180,12 @@ describe("malformed input gets errors, never a crash", () => {
       undefined,
     ],
     [
+      // Arguments that fail the inputSchema are a tool execution error (isError), answered 200.
       "a wrong type for the tool's argument",
       JSON.stringify({ ...good, params: { ...good.params, arguments: { text: 42 } } }),
       headers,
       200,
-      -32602,
+      undefined,
     ],
     ["a null id", JSON.stringify({ ...good, id: null }), headers, 400, -32600],
     ["params that are an array", JSON.stringify({ ...good, params: [1, 2] }), headers, 400, -32602],
