@@ -14,6 +14,7 @@ interface ClientArgs {
   example: "minimal" | "everything";
   force: boolean;
   quiet: boolean;
+  "mcp-gen-dependency"?: string;
 }
 
 /** The command. */
@@ -67,7 +68,14 @@ export const clientCommand: CommandModule<object, ClientArgs> = {
       .option("force", {
         type: "boolean",
         default: false,
-        describe: "Replace <dir> even if it is not empty",
+        describe:
+          "Scaffold into a folder that is not empty: refresh src/generated and src/mcp-gen, add missing files, keep every other file (refused, naming them, where your files differ from the scaffold's)",
+      })
+      .option("mcp-gen-dependency", {
+        type: "string",
+        requiresArg: true,
+        describe:
+          "How the project depends on mcp-gen, for npm run regenerate (a version, a tarball, a folder or a git URL; default: how this mcp-gen was installed)",
       })
       .option("quiet", { type: "boolean", default: false, describe: "Print only the result" })
       .example("$0 client my-client", "a client and its command line")
@@ -91,11 +99,14 @@ export const clientCommand: CommandModule<object, ClientArgs> = {
       ...(args.tools !== undefined ? { tools: args.tools } : {}),
       ...(args["from-server"] !== undefined ? { fromServer: args["from-server"] } : {}),
       example: args.example,
+      ...(args["mcp-gen-dependency"] !== undefined
+        ? { mcpGenDependency: args["mcp-gen-dependency"] }
+        : {}),
     });
     printDiagnostics(diagnostics, args.quiet);
-    writeProject(args.dir, files, args.force);
+    const written = writeProject(args.dir, files, args.force);
     process.stdout.write(
-      `wrote ${files.length} files to ${args.dir}\nnext: cd ${args.dir} && npm install && npm test && npm run -s mcp -- <server url> discover\n`,
+      `wrote ${written} files to ${args.dir}\nnext: cd ${args.dir} && npm install && npm test && npm run -s mcp -- <server url> discover\n`,
     );
   },
 };

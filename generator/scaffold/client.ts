@@ -13,7 +13,6 @@ import { join } from "node:path";
 import { diagnostic, McpGenError, type Diagnostic } from "../diagnostics.js";
 import type { EmittedFile } from "../emit/file.js";
 import { parseJsonText } from "../load/json.js";
-import { packageRoot } from "../load/package-root.js";
 import type { SchemaSources } from "../load/resolve-spec.js";
 import {
   checkTarget,
@@ -31,6 +30,7 @@ import {
   type ClientSettings,
 } from "./scaffold.js";
 import { listServerTools } from "./from-server.js";
+import { installSource } from "./install-source.js";
 import { admitTools, type ToolSpec } from "./tools-module.js";
 
 /** What `mcp-gen client` is asked for. */
@@ -47,6 +47,8 @@ export interface ClientScaffoldOptions {
   readonly fromServer?: string;
   readonly example?: "minimal" | "everything";
   readonly sources?: SchemaSources;
+  /** The project's devDependency on mcp-gen (default: how the running mcp-gen was installed). */
+  readonly mcpGenDependency?: string;
 }
 
 /** A new client project, and the warnings about tools left out of its wrappers. */
@@ -88,7 +90,14 @@ export async function scaffoldClient(options: ClientScaffoldOptions): Promise<Cl
     ),
     ...admitted.diagnostics,
   ];
-  const own = clientFiles(settings, options.dir, name, tools, toolsText);
+  const own = clientFiles(
+    settings,
+    options.dir,
+    name,
+    tools,
+    toolsText,
+    options.mcpGenDependency ?? installSource().specifier,
+  );
   const generated = await generatedFiles(settings, options.dir, tools, options.sources);
   return {
     files: [...own, ...generated].sort((a, b) => (a.path < b.path ? -1 : 1)),
@@ -104,6 +113,7 @@ function clientFiles(
   name: string,
   tools: readonly ToolSpec[],
   toolsText: string,
+  mcpGenDependency: string,
 ): EmittedFile[] {
   const view = {
     name,
@@ -112,7 +122,7 @@ function clientFiles(
     tools: tools.map((t) => ({ name: t.name })),
     firstTool: tools[0]?.name ?? "",
     fromServer: settings.fromServer ?? "",
-    mcpGen: `file:${packageRoot()}`,
+    mcpGen: mcpGenDependency,
   };
   const files: EmittedFile[] = [];
   const base = templatesDir("client");

@@ -7,8 +7,7 @@
  */
 import { headerParametersOf } from "../../templates/runtime/core/headers.js";
 import { diagnostic, type Diagnostic } from "../diagnostics.js";
-import { escapePointerSegment, isJsonObject, type JsonObject } from "../load/json.js";
-import { forEachSchema } from "../load/schema-walk.js";
+import type { JsonObject } from "../load/json.js";
 
 /** A tool as far as these rules look at it. */
 interface NamedTool {
@@ -17,8 +16,9 @@ interface NamedTool {
 }
 
 /**
- * The names tools.gen.ts declares or imports itself; a tool whose
- * namespace had one of them would not compile (or would shadow it).
+ * The names tools.gen.ts declares or imports itself (a server's or a
+ * client's); a tool whose namespace had one of them would not compile (or
+ * would shadow it).
  */
 export const MODULE_NAMES: ReadonlySet<string> = new Set([
   "McpServer",
@@ -39,6 +39,9 @@ export const MODULE_NAMES: ReadonlySet<string> = new Set([
   "ToolHandlers",
   "registerTools",
   "missingHandlers",
+  // A client's tools module.
+  "CallToolOptions",
+  "ToolWrappers",
 ]);
 
 /**
@@ -84,36 +87,10 @@ export function nameCollisions(
  * used twice (ignoring case), on a parameter that is not a string, integer
  * or boolean, or anywhere but a property reachable from the schema root
  * through `properties` alone. The runtime's own check (headerParametersOf)
- * decides the first three; where it would throw at start, generation stops.
+ * decides: where it would throw at start, generation stops.
  */
 export function headerProblems(tool: NamedTool, file: string, pointer: string): Diagnostic[] {
   const out: Diagnostic[] = [];
-  const reachable = new Set<string>();
-  const mark = (schema: JsonObject, at: string) => {
-    const properties = schema.properties;
-    if (!isJsonObject(properties)) return;
-    for (const [key, child] of Object.entries(properties)) {
-      if (!isJsonObject(child)) continue;
-      const childAt = `${at}/properties/${escapePointerSegment(key)}`;
-      reachable.add(childAt);
-      mark(child, childAt);
-    }
-  };
-  mark(tool.inputSchema, pointer);
-  forEachSchema(tool.inputSchema, pointer, (node, at) => {
-    if (node["x-mcp-header"] !== undefined && !reachable.has(at))
-      out.push(
-        diagnostic(
-          "MCPG713",
-          {
-            tool: tool.name,
-            reason:
-              "it is not on a property reachable from the schema root through properties alone",
-          },
-          { file, pointer: `${at}/x-mcp-header` },
-        ),
-      );
-  });
   try {
     headerParametersOf(tool);
   } catch (error) {

@@ -38,7 +38,7 @@ import {
 } from "../load/json.js";
 import { forEachSchema, mapSchema } from "../load/schema-walk.js";
 import { headerParametersOf } from "../../templates/runtime/core/headers.js";
-import { headerProblems, nameCollisions } from "./tool-rules.js";
+import { headerProblems, MODULE_NAMES, nameCollisions } from "./tool-rules.js";
 
 const standaloneCode = standalone as unknown as typeof standalone.default;
 // ajv-formats is CommonJS with `exports.default`; imported from an ES module, the default import is the exports object.
@@ -80,8 +80,18 @@ const DIALECTS: Readonly<Record<string, "2020-12" | "draft-07">> = {
 const LIMITS = { depth: 32, subschemas: 2000 } as const;
 const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 
-/** Parses and checks tools.json; every problem is reported together. */
-export function readTools(value: unknown, file: string): ToolSpec[] {
+/**
+ * Parses and checks tools.json; every problem is reported together. A
+ * server's own tools.json is refused where two tool names would become one
+ * TypeScript namespace (MCPG712): its author can rename them. A client
+ * takes a server's names as they are (`refuseCollisions: false`), and
+ * {@link toolNamespaces} numbers them.
+ */
+export function readTools(
+  value: unknown,
+  file: string,
+  { refuseCollisions = true }: { readonly refuseCollisions?: boolean } = {},
+): ToolSpec[] {
   const problems: Diagnostic[] = [];
   const where = (pointer: string) => ({ file, pointer });
   if (!Array.isArray(value))
@@ -158,7 +168,7 @@ export function readTools(value: unknown, file: string): ToolSpec[] {
   if (problems.length > 0) throw new McpGenError(problems);
   const tools = value as ToolSpec[];
   const ruled = [
-    ...nameCollisions(tools, file, toolNamespace),
+    ...(refuseCollisions ? nameCollisions(tools, file, toolNamespace) : []),
     ...tools.flatMap((tool, i) => headerProblems(tool, file, `/${i}/inputSchema`)),
   ];
   if (ruled.length > 0) throw new McpGenError(ruled);
@@ -187,7 +197,7 @@ export function admitTools(
       diagnostics.push(diagnostic("MCPG720", { tool: label, reason }, { file, pointer: `/${i}` }));
     let checked: ToolSpec;
     try {
-      [checked] = readTools([tool], file) as [ToolSpec];
+      [checked] = readTools([tool], file, { refuseCollisions: false }) as [ToolSpec];
     } catch (error) {
       if (!(error instanceof McpGenError)) throw error;
       return leaveOut(error.diagnostics.map((d) => d.message).join("; "));
@@ -327,13 +337,7 @@ export type ToolsModuleKind = "server" | "client";
  * declarations are suffixed the same way.
  */
 export function toolNamespaces(tools: readonly ToolSpec[]): Map<string, string> {
-  const taken = new Set([
-    "ToolArguments",
-    "ToolOutputs",
-    "ToolHandlers",
-    "ToolWrappers",
-    "TypedToolResult",
-  ]);
+  const taken = new Set(MODULE_NAMES);
   const namespaces = new Map<string, string>();
   for (const tool of tools) {
     const base = toolNamespace(tool.name);
@@ -587,7 +591,9 @@ const WRAPPERS = `${jsDoc("A function per tool of tools.json, typed by its schem
   readonly [K in keyof ToolArguments]: (
     args: ToolArguments[K],
     options?: CallToolOptions,
-  ) => Promise<TypedToolResult<protocol.CallToolResult, ToolOutputs[K]>>;
+  ) => Promise<
+    TypedToolResult<protocol.CallToolResult, K extends keyof ToolOutputs ? ToolOutputs[K] : unknown>
+  >;
 };`;
 
 /**

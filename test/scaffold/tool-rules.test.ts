@@ -68,7 +68,7 @@ describe("refused at generation", () => {
     [
       "a header inside anyOf, which is not statically reachable",
       { a: { anyOf: [{ type: "string", "x-mcp-header": "A" }] } },
-      "MCPG713 /0/inputSchema/properties/a/anyOf/0/x-mcp-header: tool t: invalid x-mcp-header: it is not on a property reachable from the schema root through properties alone",
+      "MCPG713 /0/inputSchema: tool t: invalid x-mcp-header: x-mcp-header at /properties/a/anyOf/0 is not on a chain of properties from the root",
     ],
   ])("%s", (_title, properties, expected) => {
     expect(diagnosticsOf([{ name: "t", inputSchema: { type: "object", properties } }])).toEqual([
