@@ -3,10 +3,12 @@
  * benchmark prints numbers; it passes or fails nothing (the exit code is 0
  * even when a target is not met, and non-zero only when a run itself fails).
  *
- * Usage: npm run bench [-- [generation] [validation] [cold-import] [--rounds=N] [--batch-ms=N]]
+ * Usage: npm run bench [-- [generation] [validation] [cold-import] [--rounds=N] [--batch-ms=N] [--baseline=DIR]]
  *   With no name, all three run in that order. --rounds overrides every
  *   benchmark's number of rounds (defaults: 7, 20, 15); --batch-ms sets the
- *   duration of one validation batch (default 200).
+ *   duration of one validation batch (default 200); --baseline times the
+ *   validators of another generation of generated/2026-07-28 (a folder
+ *   holding its index.ts) beside the current ones.
  *
  * Schemas: MCP_GEN_SCHEMA_DIR, else ../shared/mcp-schema next to the repo.
  * dist/ is built first when it is missing.
@@ -46,6 +48,7 @@ const picked = args.filter((a): a is Name => (NAMES as readonly string[]).includ
 const selected = new Set<Name>(picked.length > 0 ? picked : NAMES);
 const rounds = option("rounds");
 const batchMs = option("batch-ms") ?? 200;
+const baseline = args.find((a) => a.startsWith("--baseline="))?.slice("--baseline=".length);
 
 const dir = schemaDir();
 ensureBuilt();
@@ -68,7 +71,14 @@ if (selected.has("generation")) {
   await run("generation", () => benchGeneration({ rounds: rounds ?? 7, schemaDir: dir }));
 }
 if (selected.has("validation")) {
-  await run("validation", () => benchValidation({ rounds: rounds ?? 20, batchMs, schemaDir: dir }));
+  await run("validation", () =>
+    benchValidation({
+      rounds: rounds ?? 20,
+      batchMs,
+      schemaDir: dir,
+      ...(baseline !== undefined ? { baseline } : {}),
+    }),
+  );
 }
 if (selected.has("cold-import")) {
   await run("cold-import", () => benchColdImport({ rounds: rounds ?? 15, schemaDir: dir }));

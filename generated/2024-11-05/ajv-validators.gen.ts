@@ -27,6 +27,7 @@ function require(id) {
 export const validateAnnotated = validate10;
 var schema11 = {"$id":"Annotated","properties":{"annotations":{"properties":{"audience":{"items":{"$ref":"Role"},"type":"array"},"priority":{"maximum":1,"minimum":0,"type":"number"}},"type":"object"}},"type":"object"};
 var schema12 = {"$id":"Role","enum":["assistant","user"],"type":"string"};
+var func0 = Object.prototype.hasOwnProperty;
 
 function validate10(data, valCxt){
 "use strict"; /*# sourceURL="Annotated" */;
@@ -46,12 +47,12 @@ var vErrors = null;
 var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.annotations !== undefined){
+if(data.annotations !== undefined && func0.call(data, "annotations")){
 var data0 = data.annotations;
 var _errs1 = errors;
 if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-if(data0.audience !== undefined){
+if(data0.audience !== undefined && func0.call(data0, "audience")){
 var data1 = data0.audience;
 var _errs3 = errors;
 if(errors === _errs3){
@@ -86,7 +87,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data0.priority !== undefined){
+if(data0.priority !== undefined && func0.call(data0, "priority")){
 var data3 = data0.priority;
 var _errs8 = errors;
 if(errors === _errs8){
@@ -152,12 +153,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.blob === undefined) && (missing0 = "blob")) || ((data.uri === undefined) && (missing0 = "uri"))){
+if((((data.blob === undefined) || (!(func0.call(data, "blob")))) && (missing0 = "blob")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
 validate11.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.blob !== undefined){
+if(data.blob !== undefined && func0.call(data, "blob")){
 var _errs1 = errors;
 if(typeof data.blob !== "string"){
 validate11.errors = [{instancePath:instancePath+"/blob",schemaPath:"#/properties/blob/type",keyword:"type",params:{type: "string"}}];
@@ -169,7 +170,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mimeType !== undefined){
+if(data.mimeType !== undefined && func0.call(data, "mimeType")){
 var _errs3 = errors;
 if(typeof data.mimeType !== "string"){
 validate11.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
@@ -181,7 +182,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 var _errs5 = errors;
 if(typeof data.uri !== "string"){
 validate11.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
@@ -227,12 +228,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
+if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
 validate12.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -249,18 +250,18 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 var missing1;
-if((data1.name === undefined) && (missing1 = "name")){
+if(((data1.name === undefined) || (!(func0.call(data1, "name")))) && (missing1 = "name")){
 validate12.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data1.arguments !== undefined){
+if(data1.arguments !== undefined && func0.call(data1, "arguments")){
 var data2 = data1.arguments;
 var _errs5 = errors;
 if(errors === _errs5){
@@ -277,7 +278,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data1.name !== undefined){
+if(data1.name !== undefined && func0.call(data1, "name")){
 var _errs8 = errors;
 if(typeof data1.name !== "string"){
 validate12.errors = [{instancePath:instancePath+"/params/name",schemaPath:"#/properties/params/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -315,6 +316,7 @@ return errors === 0;
 
 export const validateCallToolResult = validate13;
 var schema15 = {"$id":"CallToolResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"content":{"items":{"type":"object","required":["type"],"discriminator":{"propertyName":"type"},"oneOf":[{"$ref":"TextContent"},{"$ref":"ImageContent"},{"$ref":"EmbeddedResource"}]},"type":"array"},"isError":{"type":"boolean"}},"required":["content"],"type":"object"};
+var func15 = rebaseErrors;
 var schema16 = {"$id":"TextContent","properties":{"annotations":{"properties":{"audience":{"items":{"$ref":"Role"},"type":"array"},"priority":{"maximum":1,"minimum":0,"type":"number"}},"type":"object"},"text":{"type":"string"},"type":{"const":"text","type":"string"}},"required":["text","type"],"type":"object"};
 
 function validate14(data, valCxt){
@@ -336,17 +338,17 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.text === undefined) && (missing0 = "text")) || ((data.type === undefined) && (missing0 = "type"))){
+if((((data.text === undefined) || (!(func0.call(data, "text")))) && (missing0 = "text")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
 validate14.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.annotations !== undefined){
+if(data.annotations !== undefined && func0.call(data, "annotations")){
 var data0 = data.annotations;
 var _errs1 = errors;
 if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-if(data0.audience !== undefined){
+if(data0.audience !== undefined && func0.call(data0, "audience")){
 var data1 = data0.audience;
 var _errs3 = errors;
 if(errors === _errs3){
@@ -381,7 +383,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data0.priority !== undefined){
+if(data0.priority !== undefined && func0.call(data0, "priority")){
 var data3 = data0.priority;
 var _errs8 = errors;
 if(errors === _errs8){
@@ -420,7 +422,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.text !== undefined){
+if(data.text !== undefined && func0.call(data, "text")){
 var _errs10 = errors;
 if(typeof data.text !== "string"){
 validate14.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"}}];
@@ -432,7 +434,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 var data5 = data.type;
 var _errs12 = errors;
 if(typeof data5 !== "string"){
@@ -482,17 +484,17 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.data === undefined) && (missing0 = "data")) || ((data.mimeType === undefined) && (missing0 = "mimeType"))) || ((data.type === undefined) && (missing0 = "type"))){
+if(((((data.data === undefined) || (!(func0.call(data, "data")))) && (missing0 = "data")) || (((data.mimeType === undefined) || (!(func0.call(data, "mimeType")))) && (missing0 = "mimeType"))) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
 validate15.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.annotations !== undefined){
+if(data.annotations !== undefined && func0.call(data, "annotations")){
 var data0 = data.annotations;
 var _errs1 = errors;
 if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-if(data0.audience !== undefined){
+if(data0.audience !== undefined && func0.call(data0, "audience")){
 var data1 = data0.audience;
 var _errs3 = errors;
 if(errors === _errs3){
@@ -527,7 +529,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data0.priority !== undefined){
+if(data0.priority !== undefined && func0.call(data0, "priority")){
 var data3 = data0.priority;
 var _errs8 = errors;
 if(errors === _errs8){
@@ -566,7 +568,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.data !== undefined){
+if(data.data !== undefined && func0.call(data, "data")){
 var _errs10 = errors;
 if(typeof data.data !== "string"){
 validate15.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "string"}}];
@@ -578,7 +580,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mimeType !== undefined){
+if(data.mimeType !== undefined && func0.call(data, "mimeType")){
 var _errs12 = errors;
 if(typeof data.mimeType !== "string"){
 validate15.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
@@ -590,7 +592,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 var data6 = data.type;
 var _errs14 = errors;
 if(typeof data6 !== "string"){
@@ -642,17 +644,17 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.resource === undefined) && (missing0 = "resource")) || ((data.type === undefined) && (missing0 = "type"))){
+if((((data.resource === undefined) || (!(func0.call(data, "resource")))) && (missing0 = "resource")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
 validate16.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.annotations !== undefined){
+if(data.annotations !== undefined && func0.call(data, "annotations")){
 var data0 = data.annotations;
 var _errs1 = errors;
 if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-if(data0.audience !== undefined){
+if(data0.audience !== undefined && func0.call(data0, "audience")){
 var data1 = data0.audience;
 var _errs3 = errors;
 if(errors === _errs3){
@@ -687,7 +689,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data0.priority !== undefined){
+if(data0.priority !== undefined && func0.call(data0, "priority")){
 var data3 = data0.priority;
 var _errs8 = errors;
 if(errors === _errs8){
@@ -726,7 +728,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.resource !== undefined){
+if(data.resource !== undefined && func0.call(data, "resource")){
 var data4 = data.resource;
 var _errs10 = errors;
 var _errs11 = errors;
@@ -736,7 +738,7 @@ var _errs13 = errors;
 if(errors === _errs13){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 var missing1;
-if(((data4.text === undefined) && (missing1 = "text")) || ((data4.uri === undefined) && (missing1 = "uri"))){
+if((((data4.text === undefined) || (!(func0.call(data4, "text")))) && (missing1 = "text")) || (((data4.uri === undefined) || (!(func0.call(data4, "uri")))) && (missing1 = "uri"))){
 var err0 = {instancePath:instancePath+"/resource",schemaPath:"TextResourceContents/required",keyword:"required",params:{missingProperty: missing1}};
 if(vErrors === null){
 vErrors = [err0];
@@ -747,7 +749,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data4.mimeType !== undefined){
+if(data4.mimeType !== undefined && func0.call(data4, "mimeType")){
 var _errs15 = errors;
 if(typeof data4.mimeType !== "string"){
 var err1 = {instancePath:instancePath+"/resource/mimeType",schemaPath:"TextResourceContents/properties/mimeType/type",keyword:"type",params:{type: "string"}};
@@ -765,7 +767,7 @@ else {
 var valid6 = true;
 }
 if(valid6){
-if(data4.text !== undefined){
+if(data4.text !== undefined && func0.call(data4, "text")){
 var _errs17 = errors;
 if(typeof data4.text !== "string"){
 var err2 = {instancePath:instancePath+"/resource/text",schemaPath:"TextResourceContents/properties/text/type",keyword:"type",params:{type: "string"}};
@@ -783,7 +785,7 @@ else {
 var valid6 = true;
 }
 if(valid6){
-if(data4.uri !== undefined){
+if(data4.uri !== undefined && func0.call(data4, "uri")){
 var _errs19 = errors;
 if(typeof data4.uri !== "string"){
 var err3 = {instancePath:instancePath+"/resource/uri",schemaPath:"TextResourceContents/properties/uri/type",keyword:"type",params:{type: "string"}};
@@ -823,7 +825,7 @@ var _errs22 = errors;
 if(errors === _errs22){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 var missing2;
-if(((data4.blob === undefined) && (missing2 = "blob")) || ((data4.uri === undefined) && (missing2 = "uri"))){
+if((((data4.blob === undefined) || (!(func0.call(data4, "blob")))) && (missing2 = "blob")) || (((data4.uri === undefined) || (!(func0.call(data4, "uri")))) && (missing2 = "uri"))){
 var err5 = {instancePath:instancePath+"/resource",schemaPath:"BlobResourceContents/required",keyword:"required",params:{missingProperty: missing2}};
 if(vErrors === null){
 vErrors = [err5];
@@ -834,7 +836,7 @@ vErrors.push(err5);
 errors++;
 }
 else {
-if(data4.blob !== undefined){
+if(data4.blob !== undefined && func0.call(data4, "blob")){
 var _errs24 = errors;
 if(typeof data4.blob !== "string"){
 var err6 = {instancePath:instancePath+"/resource/blob",schemaPath:"BlobResourceContents/properties/blob/type",keyword:"type",params:{type: "string"}};
@@ -852,7 +854,7 @@ else {
 var valid8 = true;
 }
 if(valid8){
-if(data4.mimeType !== undefined){
+if(data4.mimeType !== undefined && func0.call(data4, "mimeType")){
 var _errs26 = errors;
 if(typeof data4.mimeType !== "string"){
 var err7 = {instancePath:instancePath+"/resource/mimeType",schemaPath:"BlobResourceContents/properties/mimeType/type",keyword:"type",params:{type: "string"}};
@@ -870,7 +872,7 @@ else {
 var valid8 = true;
 }
 if(valid8){
-if(data4.uri !== undefined){
+if(data4.uri !== undefined && func0.call(data4, "uri")){
 var _errs28 = errors;
 if(typeof data4.uri !== "string"){
 var err8 = {instancePath:instancePath+"/resource/uri",schemaPath:"BlobResourceContents/properties/uri/type",keyword:"type",params:{type: "string"}};
@@ -934,7 +936,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 var data11 = data.type;
 var _errs30 = errors;
 if(typeof data11 !== "string"){
@@ -963,7 +965,6 @@ validate16.errors = vErrors;
 return errors === 0;
 }
 
-var func0 = rebaseErrors;
 
 function validate13(data, valCxt){
 "use strict"; /*# sourceURL="CallToolResult" */;
@@ -984,12 +985,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.content === undefined) && (missing0 = "content")){
+if(((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content")){
 validate13.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -1006,7 +1007,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.content !== undefined){
+if(data.content !== undefined && func0.call(data, "content")){
 var data1 = data.content;
 var _errs4 = errors;
 if(errors === _errs4){
@@ -1019,7 +1020,7 @@ var _errs6 = errors;
 if(errors === _errs6){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 var missing1;
-if((data2.type === undefined) && (missing1 = "type")){
+if(((data2.type === undefined) || (!(func0.call(data2, "type")))) && (missing1 = "type")){
 validate13.errors = [{instancePath:instancePath+"/content/" + i0,schemaPath:"#/properties/content/items/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
@@ -1028,19 +1029,19 @@ var tag0 = data2.type;
 if(typeof tag0 == "string"){
 if(tag0 === "text"){
 if(!(validate14(data2))){
-vErrors = vErrors === null ? func0(validate14.errors, instancePath+"/content/" + i0) : vErrors.concat(func0(validate14.errors, instancePath+"/content/" + i0));
+vErrors = vErrors === null ? func15(validate14.errors, instancePath+"/content/" + i0) : vErrors.concat(func15(validate14.errors, instancePath+"/content/" + i0));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "image"){
 if(!(validate15(data2))){
-vErrors = vErrors === null ? func0(validate15.errors, instancePath+"/content/" + i0) : vErrors.concat(func0(validate15.errors, instancePath+"/content/" + i0));
+vErrors = vErrors === null ? func15(validate15.errors, instancePath+"/content/" + i0) : vErrors.concat(func15(validate15.errors, instancePath+"/content/" + i0));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "resource"){
 if(!(validate16(data2))){
-vErrors = vErrors === null ? func0(validate16.errors, instancePath+"/content/" + i0) : vErrors.concat(func0(validate16.errors, instancePath+"/content/" + i0));
+vErrors = vErrors === null ? func15(validate16.errors, instancePath+"/content/" + i0) : vErrors.concat(func15(validate16.errors, instancePath+"/content/" + i0));
 errors = vErrors.length;
 }
 }
@@ -1077,7 +1078,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.isError !== undefined){
+if(data.isError !== undefined && func0.call(data, "isError")){
 var _errs12 = errors;
 if(typeof data.isError !== "boolean"){
 validate13.errors = [{instancePath:instancePath+"/isError",schemaPath:"#/properties/isError/type",keyword:"type",params:{type: "boolean"}}];
@@ -1124,12 +1125,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
+if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
 validate20.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -1146,18 +1147,18 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 var missing1;
-if((data1.requestId === undefined) && (missing1 = "requestId")){
+if(((data1.requestId === undefined) || (!(func0.call(data1, "requestId")))) && (missing1 = "requestId")){
 validate20.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data1.reason !== undefined){
+if(data1.reason !== undefined && func0.call(data1, "reason")){
 var _errs5 = errors;
 if(typeof data1.reason !== "string"){
 validate20.errors = [{instancePath:instancePath+"/params/reason",schemaPath:"#/properties/params/properties/reason/type",keyword:"type",params:{type: "string"}}];
@@ -1169,7 +1170,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data1.requestId !== undefined){
+if(data1.requestId !== undefined && func0.call(data1, "requestId")){
 var data3 = data1.requestId;
 var _errs7 = errors;
 if((typeof data3 !== "string") && (!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))))){
@@ -1227,12 +1228,14 @@ var vErrors = null;
 var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.experimental !== undefined){
+if(data.experimental !== undefined && func0.call(data, "experimental")){
 var data0 = data.experimental;
 var _errs1 = errors;
 if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-for(var key0 in data0){
+var _arr0 = Object.keys(data0);
+for(var _i0=0; _i0<_arr0.length; _i0++){
+var key0 = _arr0[_i0];
 var data1 = data0[key0];
 var _errs4 = errors;
 if(errors === _errs4){
@@ -1260,12 +1263,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.roots !== undefined){
+if(data.roots !== undefined && func0.call(data, "roots")){
 var data2 = data.roots;
 var _errs7 = errors;
 if(errors === _errs7){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-if(data2.listChanged !== undefined){
+if(data2.listChanged !== undefined && func0.call(data2, "listChanged")){
 if(typeof data2.listChanged !== "boolean"){
 validate21.errors = [{instancePath:instancePath+"/roots/listChanged",schemaPath:"#/properties/roots/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
 return false;
@@ -1283,7 +1286,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.sampling !== undefined){
+if(data.sampling !== undefined && func0.call(data, "sampling")){
 var data4 = data.sampling;
 var _errs11 = errors;
 if(errors === _errs11){
@@ -1337,12 +1340,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
+if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
 validate23.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -1359,18 +1362,18 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 var missing1;
-if(((data1.progress === undefined) && (missing1 = "progress")) || ((data1.progressToken === undefined) && (missing1 = "progressToken"))){
+if((((data1.progress === undefined) || (!(func0.call(data1, "progress")))) && (missing1 = "progress")) || (((data1.progressToken === undefined) || (!(func0.call(data1, "progressToken")))) && (missing1 = "progressToken"))){
 validate23.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data1.progress !== undefined){
+if(data1.progress !== undefined && func0.call(data1, "progress")){
 var _errs5 = errors;
 if(!(typeof data1.progress == "number")){
 validate23.errors = [{instancePath:instancePath+"/params/progress",schemaPath:"#/properties/params/properties/progress/type",keyword:"type",params:{type: "number"}}];
@@ -1382,7 +1385,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data1.progressToken !== undefined){
+if(data1.progressToken !== undefined && func0.call(data1, "progressToken")){
 var data3 = data1.progressToken;
 var _errs7 = errors;
 if((typeof data3 !== "string") && (!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))))){
@@ -1395,7 +1398,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data1.total !== undefined){
+if(data1.total !== undefined && func0.call(data1, "total")){
 var _errs10 = errors;
 if(!(typeof data1.total == "number")){
 validate23.errors = [{instancePath:instancePath+"/params/total",schemaPath:"#/properties/params/properties/total/type",keyword:"type",params:{type: "number"}}];
@@ -1452,7 +1455,7 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.method === undefined) && (missing0 = "method")){
+if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
 validate22.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
@@ -1461,7 +1464,7 @@ var tag0 = data.method;
 if(typeof tag0 == "string"){
 if(tag0 === "notifications/cancelled"){
 if(!(validate20(data))){
-vErrors = vErrors === null ? func0(validate20.errors, instancePath) : vErrors.concat(func0(validate20.errors, instancePath));
+vErrors = vErrors === null ? func15(validate20.errors, instancePath) : vErrors.concat(func15(validate20.errors, instancePath));
 errors = vErrors.length;
 }
 }
@@ -1470,12 +1473,12 @@ var _errs4 = errors;
 if(errors === _errs4){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing1;
-if((data.method === undefined) && (missing1 = "method")){
+if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing1 = "method")){
 validate22.errors = [{instancePath:instancePath,schemaPath:"InitializedNotification/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data0 = data.method;
 var _errs6 = errors;
 if(typeof data0 !== "string"){
@@ -1492,12 +1495,12 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data1 = data.params;
 var _errs8 = errors;
 if(errors === _errs8){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1._meta !== undefined){
+if(data1._meta !== undefined && func0.call(data1, "_meta")){
 var data2 = data1._meta;
 var _errs11 = errors;
 if(errors === _errs11){
@@ -1531,7 +1534,7 @@ return false;
 }
 else if(tag0 === "notifications/progress"){
 if(!(validate23(data))){
-vErrors = vErrors === null ? func0(validate23.errors, instancePath) : vErrors.concat(func0(validate23.errors, instancePath));
+vErrors = vErrors === null ? func15(validate23.errors, instancePath) : vErrors.concat(func15(validate23.errors, instancePath));
 errors = vErrors.length;
 }
 }
@@ -1540,12 +1543,12 @@ var _errs16 = errors;
 if(errors === _errs16){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing2;
-if((data.method === undefined) && (missing2 = "method")){
+if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing2 = "method")){
 validate22.errors = [{instancePath:instancePath,schemaPath:"RootsListChangedNotification/required",keyword:"required",params:{missingProperty: missing2}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data3 = data.method;
 var _errs18 = errors;
 if(typeof data3 !== "string"){
@@ -1562,12 +1565,12 @@ else {
 var valid9 = true;
 }
 if(valid9){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data4 = data.params;
 var _errs20 = errors;
 if(errors === _errs20){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-if(data4._meta !== undefined){
+if(data4._meta !== undefined && func0.call(data4, "_meta")){
 var data5 = data4._meta;
 var _errs23 = errors;
 if(errors === _errs23){
@@ -1651,12 +1654,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
+if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
 validate27.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -1673,29 +1676,31 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 var missing1;
-if((((data1.capabilities === undefined) && (missing1 = "capabilities")) || ((data1.clientInfo === undefined) && (missing1 = "clientInfo"))) || ((data1.protocolVersion === undefined) && (missing1 = "protocolVersion"))){
+if(((((data1.capabilities === undefined) || (!(func0.call(data1, "capabilities")))) && (missing1 = "capabilities")) || (((data1.clientInfo === undefined) || (!(func0.call(data1, "clientInfo")))) && (missing1 = "clientInfo"))) || (((data1.protocolVersion === undefined) || (!(func0.call(data1, "protocolVersion")))) && (missing1 = "protocolVersion"))){
 validate27.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data1.capabilities !== undefined){
+if(data1.capabilities !== undefined && func0.call(data1, "capabilities")){
 var data2 = data1.capabilities;
 var _errs5 = errors;
 var _errs6 = errors;
 if(errors === _errs6){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-if(data2.experimental !== undefined){
+if(data2.experimental !== undefined && func0.call(data2, "experimental")){
 var data3 = data2.experimental;
 var _errs8 = errors;
 if(errors === _errs8){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-for(var key0 in data3){
+var _arr0 = Object.keys(data3);
+for(var _i0=0; _i0<_arr0.length; _i0++){
+var key0 = _arr0[_i0];
 var data4 = data3[key0];
 var _errs11 = errors;
 if(errors === _errs11){
@@ -1723,12 +1728,12 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data2.roots !== undefined){
+if(data2.roots !== undefined && func0.call(data2, "roots")){
 var data5 = data2.roots;
 var _errs14 = errors;
 if(errors === _errs14){
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
-if(data5.listChanged !== undefined){
+if(data5.listChanged !== undefined && func0.call(data5, "listChanged")){
 if(typeof data5.listChanged !== "boolean"){
 validate27.errors = [{instancePath:instancePath+"/params/capabilities/roots/listChanged",schemaPath:"ClientCapabilities/properties/roots/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
 return false;
@@ -1746,7 +1751,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data2.sampling !== undefined){
+if(data2.sampling !== undefined && func0.call(data2, "sampling")){
 var data7 = data2.sampling;
 var _errs18 = errors;
 if(errors === _errs18){
@@ -1776,19 +1781,19 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data1.clientInfo !== undefined){
+if(data1.clientInfo !== undefined && func0.call(data1, "clientInfo")){
 var data8 = data1.clientInfo;
 var _errs21 = errors;
 var _errs22 = errors;
 if(errors === _errs22){
 if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
 var missing2;
-if(((data8.name === undefined) && (missing2 = "name")) || ((data8.version === undefined) && (missing2 = "version"))){
+if((((data8.name === undefined) || (!(func0.call(data8, "name")))) && (missing2 = "name")) || (((data8.version === undefined) || (!(func0.call(data8, "version")))) && (missing2 = "version"))){
 validate27.errors = [{instancePath:instancePath+"/params/clientInfo",schemaPath:"Implementation/required",keyword:"required",params:{missingProperty: missing2}}];
 return false;
 }
 else {
-if(data8.name !== undefined){
+if(data8.name !== undefined && func0.call(data8, "name")){
 var _errs24 = errors;
 if(typeof data8.name !== "string"){
 validate27.errors = [{instancePath:instancePath+"/params/clientInfo/name",schemaPath:"Implementation/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -1800,7 +1805,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data8.version !== undefined){
+if(data8.version !== undefined && func0.call(data8, "version")){
 var _errs26 = errors;
 if(typeof data8.version !== "string"){
 validate27.errors = [{instancePath:instancePath+"/params/clientInfo/version",schemaPath:"Implementation/properties/version/type",keyword:"type",params:{type: "string"}}];
@@ -1825,7 +1830,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data1.protocolVersion !== undefined){
+if(data1.protocolVersion !== undefined && func0.call(data1, "protocolVersion")){
 var _errs28 = errors;
 if(typeof data1.protocolVersion !== "string"){
 validate27.errors = [{instancePath:instancePath+"/params/protocolVersion",schemaPath:"#/properties/params/properties/protocolVersion/type",keyword:"type",params:{type: "string"}}];
@@ -1883,12 +1888,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.method === undefined) && (missing0 = "method")){
+if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
 validate28.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -1905,17 +1910,17 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1._meta !== undefined){
+if(data1._meta !== undefined && func0.call(data1, "_meta")){
 var data2 = data1._meta;
 var _errs6 = errors;
 if(errors === _errs6){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-if(data2.progressToken !== undefined){
+if(data2.progressToken !== undefined && func0.call(data2, "progressToken")){
 var data3 = data2.progressToken;
 if((typeof data3 !== "string") && (!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))))){
 validate28.errors = [{instancePath:instancePath+"/params/_meta/progressToken",schemaPath:"ProgressToken/type",keyword:"type",params:{type: schema29.type}}];
@@ -1974,12 +1979,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
+if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
 validate29.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -1996,18 +2001,18 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 var missing1;
-if((data1.level === undefined) && (missing1 = "level")){
+if(((data1.level === undefined) || (!(func0.call(data1, "level")))) && (missing1 = "level")){
 validate29.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data1.level !== undefined){
+if(data1.level !== undefined && func0.call(data1, "level")){
 var data2 = data1.level;
 if(typeof data2 !== "string"){
 validate29.errors = [{instancePath:instancePath+"/params/level",schemaPath:"LoggingLevel/type",keyword:"type",params:{type: "string"}}];
@@ -2065,12 +2070,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
+if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
 validate30.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -2087,29 +2092,29 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 var missing1;
-if(((data1.argument === undefined) && (missing1 = "argument")) || ((data1.ref === undefined) && (missing1 = "ref"))){
+if((((data1.argument === undefined) || (!(func0.call(data1, "argument")))) && (missing1 = "argument")) || (((data1.ref === undefined) || (!(func0.call(data1, "ref")))) && (missing1 = "ref"))){
 validate30.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data1.argument !== undefined){
+if(data1.argument !== undefined && func0.call(data1, "argument")){
 var data2 = data1.argument;
 var _errs5 = errors;
 if(errors === _errs5){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 var missing2;
-if(((data2.name === undefined) && (missing2 = "name")) || ((data2.value === undefined) && (missing2 = "value"))){
+if((((data2.name === undefined) || (!(func0.call(data2, "name")))) && (missing2 = "name")) || (((data2.value === undefined) || (!(func0.call(data2, "value")))) && (missing2 = "value"))){
 validate30.errors = [{instancePath:instancePath+"/params/argument",schemaPath:"#/properties/params/properties/argument/required",keyword:"required",params:{missingProperty: missing2}}];
 return false;
 }
 else {
-if(data2.name !== undefined){
+if(data2.name !== undefined && func0.call(data2, "name")){
 var _errs7 = errors;
 if(typeof data2.name !== "string"){
 validate30.errors = [{instancePath:instancePath+"/params/argument/name",schemaPath:"#/properties/params/properties/argument/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -2121,7 +2126,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data2.value !== undefined){
+if(data2.value !== undefined && func0.call(data2, "value")){
 var _errs9 = errors;
 if(typeof data2.value !== "string"){
 validate30.errors = [{instancePath:instancePath+"/params/argument/value",schemaPath:"#/properties/params/properties/argument/properties/value/type",keyword:"type",params:{type: "string"}}];
@@ -2146,13 +2151,13 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data1.ref !== undefined){
+if(data1.ref !== undefined && func0.call(data1, "ref")){
 var data5 = data1.ref;
 var _errs11 = errors;
 if(errors === _errs11){
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 var missing3;
-if((data5.type === undefined) && (missing3 = "type")){
+if(((data5.type === undefined) || (!(func0.call(data5, "type")))) && (missing3 = "type")){
 validate30.errors = [{instancePath:instancePath+"/params/ref",schemaPath:"#/properties/params/properties/ref/required",keyword:"required",params:{missingProperty: missing3}}];
 return false;
 }
@@ -2164,12 +2169,12 @@ var _errs15 = errors;
 if(errors === _errs15){
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 var missing4;
-if(((data5.name === undefined) && (missing4 = "name")) || ((data5.type === undefined) && (missing4 = "type"))){
+if((((data5.name === undefined) || (!(func0.call(data5, "name")))) && (missing4 = "name")) || (((data5.type === undefined) || (!(func0.call(data5, "type")))) && (missing4 = "type"))){
 validate30.errors = [{instancePath:instancePath+"/params/ref",schemaPath:"PromptReference/required",keyword:"required",params:{missingProperty: missing4}}];
 return false;
 }
 else {
-if(data5.name !== undefined){
+if(data5.name !== undefined && func0.call(data5, "name")){
 var _errs17 = errors;
 if(typeof data5.name !== "string"){
 validate30.errors = [{instancePath:instancePath+"/params/ref/name",schemaPath:"PromptReference/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -2181,7 +2186,7 @@ else {
 var valid6 = true;
 }
 if(valid6){
-if(data5.type !== undefined){
+if(data5.type !== undefined && func0.call(data5, "type")){
 var data7 = data5.type;
 var _errs19 = errors;
 if(typeof data7 !== "string"){
@@ -2211,12 +2216,12 @@ var _errs22 = errors;
 if(errors === _errs22){
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 var missing5;
-if(((data5.type === undefined) && (missing5 = "type")) || ((data5.uri === undefined) && (missing5 = "uri"))){
+if((((data5.type === undefined) || (!(func0.call(data5, "type")))) && (missing5 = "type")) || (((data5.uri === undefined) || (!(func0.call(data5, "uri")))) && (missing5 = "uri"))){
 validate30.errors = [{instancePath:instancePath+"/params/ref",schemaPath:"ResourceReference/required",keyword:"required",params:{missingProperty: missing5}}];
 return false;
 }
 else {
-if(data5.type !== undefined){
+if(data5.type !== undefined && func0.call(data5, "type")){
 var data8 = data5.type;
 var _errs24 = errors;
 if(typeof data8 !== "string"){
@@ -2233,7 +2238,7 @@ else {
 var valid9 = true;
 }
 if(valid9){
-if(data5.uri !== undefined){
+if(data5.uri !== undefined && func0.call(data5, "uri")){
 var _errs26 = errors;
 if(typeof data5.uri !== "string"){
 validate30.errors = [{instancePath:instancePath+"/params/ref/uri",schemaPath:"ResourceReference/properties/uri/type",keyword:"type",params:{type: "string"}}];
@@ -2319,7 +2324,7 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.method === undefined) && (missing0 = "method")){
+if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
 validate26.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
@@ -2328,13 +2333,13 @@ var tag0 = data.method;
 if(typeof tag0 == "string"){
 if(tag0 === "initialize"){
 if(!(validate27(data))){
-vErrors = vErrors === null ? func0(validate27.errors, instancePath) : vErrors.concat(func0(validate27.errors, instancePath));
+vErrors = vErrors === null ? func15(validate27.errors, instancePath) : vErrors.concat(func15(validate27.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "ping"){
 if(!(validate28(data))){
-vErrors = vErrors === null ? func0(validate28.errors, instancePath) : vErrors.concat(func0(validate28.errors, instancePath));
+vErrors = vErrors === null ? func15(validate28.errors, instancePath) : vErrors.concat(func15(validate28.errors, instancePath));
 errors = vErrors.length;
 }
 }
@@ -2343,12 +2348,12 @@ var _errs5 = errors;
 if(errors === _errs5){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing1;
-if((data.method === undefined) && (missing1 = "method")){
+if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing1 = "method")){
 validate26.errors = [{instancePath:instancePath,schemaPath:"ListResourcesRequest/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data0 = data.method;
 var _errs7 = errors;
 if(typeof data0 !== "string"){
@@ -2365,12 +2370,12 @@ else {
 var valid5 = true;
 }
 if(valid5){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data1 = data.params;
 var _errs9 = errors;
 if(errors === _errs9){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1.cursor !== undefined){
+if(data1.cursor !== undefined && func0.call(data1, "cursor")){
 if(typeof data1.cursor !== "string"){
 validate26.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"ListResourcesRequest/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -2401,12 +2406,12 @@ var _errs14 = errors;
 if(errors === _errs14){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing2;
-if((data.method === undefined) && (missing2 = "method")){
+if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing2 = "method")){
 validate26.errors = [{instancePath:instancePath,schemaPath:"ListResourceTemplatesRequest/required",keyword:"required",params:{missingProperty: missing2}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data3 = data.method;
 var _errs16 = errors;
 if(typeof data3 !== "string"){
@@ -2423,12 +2428,12 @@ else {
 var valid9 = true;
 }
 if(valid9){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data4 = data.params;
 var _errs18 = errors;
 if(errors === _errs18){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-if(data4.cursor !== undefined){
+if(data4.cursor !== undefined && func0.call(data4, "cursor")){
 if(typeof data4.cursor !== "string"){
 validate26.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"ListResourceTemplatesRequest/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -2459,12 +2464,12 @@ var _errs23 = errors;
 if(errors === _errs23){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing3;
-if(((data.method === undefined) && (missing3 = "method")) || ((data.params === undefined) && (missing3 = "params"))){
+if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing3 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing3 = "params"))){
 validate26.errors = [{instancePath:instancePath,schemaPath:"ReadResourceRequest/required",keyword:"required",params:{missingProperty: missing3}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data6 = data.method;
 var _errs25 = errors;
 if(typeof data6 !== "string"){
@@ -2481,18 +2486,18 @@ else {
 var valid13 = true;
 }
 if(valid13){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data7 = data.params;
 var _errs27 = errors;
 if(errors === _errs27){
 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
 var missing4;
-if((data7.uri === undefined) && (missing4 = "uri")){
+if(((data7.uri === undefined) || (!(func0.call(data7, "uri")))) && (missing4 = "uri")){
 validate26.errors = [{instancePath:instancePath+"/params",schemaPath:"ReadResourceRequest/properties/params/required",keyword:"required",params:{missingProperty: missing4}}];
 return false;
 }
 else {
-if(data7.uri !== undefined){
+if(data7.uri !== undefined && func0.call(data7, "uri")){
 if(typeof data7.uri !== "string"){
 validate26.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"ReadResourceRequest/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -2524,12 +2529,12 @@ var _errs32 = errors;
 if(errors === _errs32){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing5;
-if(((data.method === undefined) && (missing5 = "method")) || ((data.params === undefined) && (missing5 = "params"))){
+if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing5 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing5 = "params"))){
 validate26.errors = [{instancePath:instancePath,schemaPath:"SubscribeRequest/required",keyword:"required",params:{missingProperty: missing5}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data9 = data.method;
 var _errs34 = errors;
 if(typeof data9 !== "string"){
@@ -2546,18 +2551,18 @@ else {
 var valid17 = true;
 }
 if(valid17){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data10 = data.params;
 var _errs36 = errors;
 if(errors === _errs36){
 if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
 var missing6;
-if((data10.uri === undefined) && (missing6 = "uri")){
+if(((data10.uri === undefined) || (!(func0.call(data10, "uri")))) && (missing6 = "uri")){
 validate26.errors = [{instancePath:instancePath+"/params",schemaPath:"SubscribeRequest/properties/params/required",keyword:"required",params:{missingProperty: missing6}}];
 return false;
 }
 else {
-if(data10.uri !== undefined){
+if(data10.uri !== undefined && func0.call(data10, "uri")){
 if(typeof data10.uri !== "string"){
 validate26.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"SubscribeRequest/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -2589,12 +2594,12 @@ var _errs41 = errors;
 if(errors === _errs41){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing7;
-if(((data.method === undefined) && (missing7 = "method")) || ((data.params === undefined) && (missing7 = "params"))){
+if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing7 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing7 = "params"))){
 validate26.errors = [{instancePath:instancePath,schemaPath:"UnsubscribeRequest/required",keyword:"required",params:{missingProperty: missing7}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data12 = data.method;
 var _errs43 = errors;
 if(typeof data12 !== "string"){
@@ -2611,18 +2616,18 @@ else {
 var valid21 = true;
 }
 if(valid21){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data13 = data.params;
 var _errs45 = errors;
 if(errors === _errs45){
 if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
 var missing8;
-if((data13.uri === undefined) && (missing8 = "uri")){
+if(((data13.uri === undefined) || (!(func0.call(data13, "uri")))) && (missing8 = "uri")){
 validate26.errors = [{instancePath:instancePath+"/params",schemaPath:"UnsubscribeRequest/properties/params/required",keyword:"required",params:{missingProperty: missing8}}];
 return false;
 }
 else {
-if(data13.uri !== undefined){
+if(data13.uri !== undefined && func0.call(data13, "uri")){
 if(typeof data13.uri !== "string"){
 validate26.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"UnsubscribeRequest/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -2654,12 +2659,12 @@ var _errs50 = errors;
 if(errors === _errs50){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing9;
-if((data.method === undefined) && (missing9 = "method")){
+if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing9 = "method")){
 validate26.errors = [{instancePath:instancePath,schemaPath:"ListPromptsRequest/required",keyword:"required",params:{missingProperty: missing9}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data15 = data.method;
 var _errs52 = errors;
 if(typeof data15 !== "string"){
@@ -2676,12 +2681,12 @@ else {
 var valid25 = true;
 }
 if(valid25){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data16 = data.params;
 var _errs54 = errors;
 if(errors === _errs54){
 if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
-if(data16.cursor !== undefined){
+if(data16.cursor !== undefined && func0.call(data16, "cursor")){
 if(typeof data16.cursor !== "string"){
 validate26.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"ListPromptsRequest/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -2712,12 +2717,12 @@ var _errs59 = errors;
 if(errors === _errs59){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing10;
-if(((data.method === undefined) && (missing10 = "method")) || ((data.params === undefined) && (missing10 = "params"))){
+if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing10 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing10 = "params"))){
 validate26.errors = [{instancePath:instancePath,schemaPath:"GetPromptRequest/required",keyword:"required",params:{missingProperty: missing10}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data18 = data.method;
 var _errs61 = errors;
 if(typeof data18 !== "string"){
@@ -2734,23 +2739,25 @@ else {
 var valid29 = true;
 }
 if(valid29){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data19 = data.params;
 var _errs63 = errors;
 if(errors === _errs63){
 if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
 var missing11;
-if((data19.name === undefined) && (missing11 = "name")){
+if(((data19.name === undefined) || (!(func0.call(data19, "name")))) && (missing11 = "name")){
 validate26.errors = [{instancePath:instancePath+"/params",schemaPath:"GetPromptRequest/properties/params/required",keyword:"required",params:{missingProperty: missing11}}];
 return false;
 }
 else {
-if(data19.arguments !== undefined){
+if(data19.arguments !== undefined && func0.call(data19, "arguments")){
 var data20 = data19.arguments;
 var _errs65 = errors;
 if(errors === _errs65){
 if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
-for(var key0 in data20){
+var _arr0 = Object.keys(data20);
+for(var _i0=0; _i0<_arr0.length; _i0++){
+var key0 = _arr0[_i0];
 var _errs68 = errors;
 if(typeof data20[key0] !== "string"){
 validate26.errors = [{instancePath:instancePath+"/params/arguments/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"GetPromptRequest/properties/params/properties/arguments/additionalProperties/type",keyword:"type",params:{type: "string"}}];
@@ -2773,7 +2780,7 @@ else {
 var valid30 = true;
 }
 if(valid30){
-if(data19.name !== undefined){
+if(data19.name !== undefined && func0.call(data19, "name")){
 var _errs70 = errors;
 if(typeof data19.name !== "string"){
 validate26.errors = [{instancePath:instancePath+"/params/name",schemaPath:"GetPromptRequest/properties/params/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -2811,12 +2818,12 @@ var _errs73 = errors;
 if(errors === _errs73){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing12;
-if((data.method === undefined) && (missing12 = "method")){
+if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing12 = "method")){
 validate26.errors = [{instancePath:instancePath,schemaPath:"ListToolsRequest/required",keyword:"required",params:{missingProperty: missing12}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data23 = data.method;
 var _errs75 = errors;
 if(typeof data23 !== "string"){
@@ -2833,12 +2840,12 @@ else {
 var valid34 = true;
 }
 if(valid34){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data24 = data.params;
 var _errs77 = errors;
 if(errors === _errs77){
 if(data24 && typeof data24 == "object" && !Array.isArray(data24)){
-if(data24.cursor !== undefined){
+if(data24.cursor !== undefined && func0.call(data24, "cursor")){
 if(typeof data24.cursor !== "string"){
 validate26.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"ListToolsRequest/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -2869,12 +2876,12 @@ var _errs82 = errors;
 if(errors === _errs82){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing13;
-if(((data.method === undefined) && (missing13 = "method")) || ((data.params === undefined) && (missing13 = "params"))){
+if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing13 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing13 = "params"))){
 validate26.errors = [{instancePath:instancePath,schemaPath:"CallToolRequest/required",keyword:"required",params:{missingProperty: missing13}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data26 = data.method;
 var _errs84 = errors;
 if(typeof data26 !== "string"){
@@ -2891,18 +2898,18 @@ else {
 var valid38 = true;
 }
 if(valid38){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data27 = data.params;
 var _errs86 = errors;
 if(errors === _errs86){
 if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
 var missing14;
-if((data27.name === undefined) && (missing14 = "name")){
+if(((data27.name === undefined) || (!(func0.call(data27, "name")))) && (missing14 = "name")){
 validate26.errors = [{instancePath:instancePath+"/params",schemaPath:"CallToolRequest/properties/params/required",keyword:"required",params:{missingProperty: missing14}}];
 return false;
 }
 else {
-if(data27.arguments !== undefined){
+if(data27.arguments !== undefined && func0.call(data27, "arguments")){
 var data28 = data27.arguments;
 var _errs88 = errors;
 if(errors === _errs88){
@@ -2919,7 +2926,7 @@ else {
 var valid39 = true;
 }
 if(valid39){
-if(data27.name !== undefined){
+if(data27.name !== undefined && func0.call(data27, "name")){
 var _errs91 = errors;
 if(typeof data27.name !== "string"){
 validate26.errors = [{instancePath:instancePath+"/params/name",schemaPath:"CallToolRequest/properties/params/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -2954,13 +2961,13 @@ return false;
 }
 else if(tag0 === "logging/setLevel"){
 if(!(validate29(data))){
-vErrors = vErrors === null ? func0(validate29.errors, instancePath) : vErrors.concat(func0(validate29.errors, instancePath));
+vErrors = vErrors === null ? func15(validate29.errors, instancePath) : vErrors.concat(func15(validate29.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "completion/complete"){
 if(!(validate30(data))){
-vErrors = vErrors === null ? func0(validate30.errors, instancePath) : vErrors.concat(func0(validate30.errors, instancePath));
+vErrors = vErrors === null ? func15(validate30.errors, instancePath) : vErrors.concat(func15(validate30.errors, instancePath));
 errors = vErrors.length;
 }
 }
@@ -3008,12 +3015,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.content === undefined) && (missing0 = "content")) || ((data.model === undefined) && (missing0 = "model"))) || ((data.role === undefined) && (missing0 = "role"))){
+if(((((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content")) || (((data.model === undefined) || (!(func0.call(data, "model")))) && (missing0 = "model"))) || (((data.role === undefined) || (!(func0.call(data, "role")))) && (missing0 = "role"))){
 validate36.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -3030,13 +3037,13 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.content !== undefined){
+if(data.content !== undefined && func0.call(data, "content")){
 var data1 = data.content;
 var _errs4 = errors;
 if(errors === _errs4){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 var missing1;
-if((data1.type === undefined) && (missing1 = "type")){
+if(((data1.type === undefined) || (!(func0.call(data1, "type")))) && (missing1 = "type")){
 validate36.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
@@ -3045,13 +3052,13 @@ var tag0 = data1.type;
 if(typeof tag0 == "string"){
 if(tag0 === "text"){
 if(!(validate14(data1))){
-vErrors = vErrors === null ? func0(validate14.errors, instancePath+"/content") : vErrors.concat(func0(validate14.errors, instancePath+"/content"));
+vErrors = vErrors === null ? func15(validate14.errors, instancePath+"/content") : vErrors.concat(func15(validate14.errors, instancePath+"/content"));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "image"){
 if(!(validate15(data1))){
-vErrors = vErrors === null ? func0(validate15.errors, instancePath+"/content") : vErrors.concat(func0(validate15.errors, instancePath+"/content"));
+vErrors = vErrors === null ? func15(validate15.errors, instancePath+"/content") : vErrors.concat(func15(validate15.errors, instancePath+"/content"));
 errors = vErrors.length;
 }
 }
@@ -3077,7 +3084,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.model !== undefined){
+if(data.model !== undefined && func0.call(data, "model")){
 var _errs9 = errors;
 if(typeof data.model !== "string"){
 validate36.errors = [{instancePath:instancePath+"/model",schemaPath:"#/properties/model/type",keyword:"type",params:{type: "string"}}];
@@ -3089,7 +3096,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.role !== undefined){
+if(data.role !== undefined && func0.call(data, "role")){
 var data3 = data.role;
 var _errs11 = errors;
 if(typeof data3 !== "string"){
@@ -3106,7 +3113,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.stopReason !== undefined){
+if(data.stopReason !== undefined && func0.call(data, "stopReason")){
 var _errs14 = errors;
 if(typeof data.stopReason !== "string"){
 validate36.errors = [{instancePath:instancePath+"/stopReason",schemaPath:"#/properties/stopReason/type",keyword:"type",params:{type: "string"}}];
@@ -3154,12 +3161,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.roots === undefined) && (missing0 = "roots")){
+if(((data.roots === undefined) || (!(func0.call(data, "roots")))) && (missing0 = "roots")){
 validate40.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -3176,7 +3183,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.roots !== undefined){
+if(data.roots !== undefined && func0.call(data, "roots")){
 var data1 = data.roots;
 var _errs4 = errors;
 if(errors === _errs4){
@@ -3190,12 +3197,12 @@ var _errs7 = errors;
 if(errors === _errs7){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 var missing1;
-if((data2.uri === undefined) && (missing1 = "uri")){
+if(((data2.uri === undefined) || (!(func0.call(data2, "uri")))) && (missing1 = "uri")){
 validate40.errors = [{instancePath:instancePath+"/roots/" + i0,schemaPath:"Root/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data2.name !== undefined){
+if(data2.name !== undefined && func0.call(data2, "name")){
 var _errs9 = errors;
 if(typeof data2.name !== "string"){
 validate40.errors = [{instancePath:instancePath+"/roots/" + i0+"/name",schemaPath:"Root/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -3207,7 +3214,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data2.uri !== undefined){
+if(data2.uri !== undefined && func0.call(data2, "uri")){
 var _errs11 = errors;
 if(typeof data2.uri !== "string"){
 validate40.errors = [{instancePath:instancePath+"/roots/" + i0+"/uri",schemaPath:"Root/properties/uri/type",keyword:"type",params:{type: "string"}}];
@@ -3277,7 +3284,7 @@ var _errs1 = errors;
 var _errs2 = errors;
 if(errors === _errs2){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs5 = errors;
 if(errors === _errs5){
@@ -3312,7 +3319,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs8 = errors;
 if(!(validate36(data))){
-vErrors = vErrors === null ? func0(validate36.errors, instancePath) : vErrors.concat(func0(validate36.errors, instancePath));
+vErrors = vErrors === null ? func15(validate36.errors, instancePath) : vErrors.concat(func15(validate36.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs8 === errors;
@@ -3320,7 +3327,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs9 = errors;
 if(!(validate40(data))){
-vErrors = vErrors === null ? func0(validate40.errors, instancePath) : vErrors.concat(func0(validate40.errors, instancePath));
+vErrors = vErrors === null ? func15(validate40.errors, instancePath) : vErrors.concat(func15(validate40.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs9 === errors;
@@ -3378,12 +3385,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.completion === undefined) && (missing0 = "completion")){
+if(((data.completion === undefined) || (!(func0.call(data, "completion")))) && (missing0 = "completion")){
 validate42.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -3400,18 +3407,18 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.completion !== undefined){
+if(data.completion !== undefined && func0.call(data, "completion")){
 var data1 = data.completion;
 var _errs4 = errors;
 if(errors === _errs4){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 var missing1;
-if((data1.values === undefined) && (missing1 = "values")){
+if(((data1.values === undefined) || (!(func0.call(data1, "values")))) && (missing1 = "values")){
 validate42.errors = [{instancePath:instancePath+"/completion",schemaPath:"#/properties/completion/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data1.hasMore !== undefined){
+if(data1.hasMore !== undefined && func0.call(data1, "hasMore")){
 var _errs6 = errors;
 if(typeof data1.hasMore !== "boolean"){
 validate42.errors = [{instancePath:instancePath+"/completion/hasMore",schemaPath:"#/properties/completion/properties/hasMore/type",keyword:"type",params:{type: "boolean"}}];
@@ -3423,7 +3430,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data1.total !== undefined){
+if(data1.total !== undefined && func0.call(data1, "total")){
 var data3 = data1.total;
 var _errs8 = errors;
 if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
@@ -3436,7 +3443,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data1.values !== undefined){
+if(data1.values !== undefined && func0.call(data1, "values")){
 var data4 = data1.values;
 var _errs10 = errors;
 if(errors === _errs10){
@@ -3514,18 +3521,18 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.content === undefined) && (missing0 = "content")) || ((data.role === undefined) && (missing0 = "role"))){
+if((((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content")) || (((data.role === undefined) || (!(func0.call(data, "role")))) && (missing0 = "role"))){
 validate44.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.content !== undefined){
+if(data.content !== undefined && func0.call(data, "content")){
 var data0 = data.content;
 var _errs1 = errors;
 if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 var missing1;
-if((data0.type === undefined) && (missing1 = "type")){
+if(((data0.type === undefined) || (!(func0.call(data0, "type")))) && (missing1 = "type")){
 validate44.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
@@ -3534,13 +3541,13 @@ var tag0 = data0.type;
 if(typeof tag0 == "string"){
 if(tag0 === "text"){
 if(!(validate14(data0))){
-vErrors = vErrors === null ? func0(validate14.errors, instancePath+"/content") : vErrors.concat(func0(validate14.errors, instancePath+"/content"));
+vErrors = vErrors === null ? func15(validate14.errors, instancePath+"/content") : vErrors.concat(func15(validate14.errors, instancePath+"/content"));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "image"){
 if(!(validate15(data0))){
-vErrors = vErrors === null ? func0(validate15.errors, instancePath+"/content") : vErrors.concat(func0(validate15.errors, instancePath+"/content"));
+vErrors = vErrors === null ? func15(validate15.errors, instancePath+"/content") : vErrors.concat(func15(validate15.errors, instancePath+"/content"));
 errors = vErrors.length;
 }
 }
@@ -3566,7 +3573,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.role !== undefined){
+if(data.role !== undefined && func0.call(data, "role")){
 var data1 = data.role;
 var _errs6 = errors;
 if(typeof data1 !== "string"){
@@ -3615,7 +3622,7 @@ var vErrors = null;
 var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.costPriority !== undefined){
+if(data.costPriority !== undefined && func0.call(data, "costPriority")){
 var data0 = data.costPriority;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -3642,7 +3649,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.hints !== undefined){
+if(data.hints !== undefined && func0.call(data, "hints")){
 var data1 = data.hints;
 var _errs3 = errors;
 if(errors === _errs3){
@@ -3655,7 +3662,7 @@ var _errs5 = errors;
 var _errs6 = errors;
 if(errors === _errs6){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-if(data2.name !== undefined){
+if(data2.name !== undefined && func0.call(data2, "name")){
 if(typeof data2.name !== "string"){
 validate48.errors = [{instancePath:instancePath+"/hints/" + i0+"/name",schemaPath:"ModelHint/properties/name/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -3684,7 +3691,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.intelligencePriority !== undefined){
+if(data.intelligencePriority !== undefined && func0.call(data, "intelligencePriority")){
 var data4 = data.intelligencePriority;
 var _errs10 = errors;
 if(errors === _errs10){
@@ -3711,7 +3718,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.speedPriority !== undefined){
+if(data.speedPriority !== undefined && func0.call(data, "speedPriority")){
 var data5 = data.speedPriority;
 var _errs12 = errors;
 if(errors === _errs12){
@@ -3770,12 +3777,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
+if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
 validate43.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -3792,18 +3799,18 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 var missing1;
-if(((data1.maxTokens === undefined) && (missing1 = "maxTokens")) || ((data1.messages === undefined) && (missing1 = "messages"))){
+if((((data1.maxTokens === undefined) || (!(func0.call(data1, "maxTokens")))) && (missing1 = "maxTokens")) || (((data1.messages === undefined) || (!(func0.call(data1, "messages")))) && (missing1 = "messages"))){
 validate43.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data1.includeContext !== undefined){
+if(data1.includeContext !== undefined && func0.call(data1, "includeContext")){
 var data2 = data1.includeContext;
 var _errs5 = errors;
 if(typeof data2 !== "string"){
@@ -3820,7 +3827,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data1.maxTokens !== undefined){
+if(data1.maxTokens !== undefined && func0.call(data1, "maxTokens")){
 var data3 = data1.maxTokens;
 var _errs7 = errors;
 if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
@@ -3833,7 +3840,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data1.messages !== undefined){
+if(data1.messages !== undefined && func0.call(data1, "messages")){
 var data4 = data1.messages;
 var _errs9 = errors;
 if(errors === _errs9){
@@ -3843,7 +3850,7 @@ var len0 = data4.length;
 for(var i0=0; i0<len0; i0++){
 var _errs11 = errors;
 if(!(validate44(data4[i0]))){
-vErrors = vErrors === null ? func0(validate44.errors, instancePath+"/params/messages/" + i0) : vErrors.concat(func0(validate44.errors, instancePath+"/params/messages/" + i0));
+vErrors = vErrors === null ? func15(validate44.errors, instancePath+"/params/messages/" + i0) : vErrors.concat(func15(validate44.errors, instancePath+"/params/messages/" + i0));
 errors = vErrors.length;
 }
 var valid2 = _errs11 === errors;
@@ -3863,7 +3870,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data1.metadata !== undefined){
+if(data1.metadata !== undefined && func0.call(data1, "metadata")){
 var data6 = data1.metadata;
 var _errs12 = errors;
 if(errors === _errs12){
@@ -3880,10 +3887,10 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data1.modelPreferences !== undefined){
+if(data1.modelPreferences !== undefined && func0.call(data1, "modelPreferences")){
 var _errs15 = errors;
 if(!(validate48(data1.modelPreferences))){
-vErrors = vErrors === null ? func0(validate48.errors, instancePath+"/params/modelPreferences") : vErrors.concat(func0(validate48.errors, instancePath+"/params/modelPreferences"));
+vErrors = vErrors === null ? func15(validate48.errors, instancePath+"/params/modelPreferences") : vErrors.concat(func15(validate48.errors, instancePath+"/params/modelPreferences"));
 errors = vErrors.length;
 }
 var valid1 = _errs15 === errors;
@@ -3892,7 +3899,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data1.stopSequences !== undefined){
+if(data1.stopSequences !== undefined && func0.call(data1, "stopSequences")){
 var data8 = data1.stopSequences;
 var _errs16 = errors;
 if(errors === _errs16){
@@ -3922,7 +3929,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data1.systemPrompt !== undefined){
+if(data1.systemPrompt !== undefined && func0.call(data1, "systemPrompt")){
 var _errs20 = errors;
 if(typeof data1.systemPrompt !== "string"){
 validate43.errors = [{instancePath:instancePath+"/params/systemPrompt",schemaPath:"#/properties/params/properties/systemPrompt/type",keyword:"type",params:{type: "string"}}];
@@ -3934,7 +3941,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data1.temperature !== undefined){
+if(data1.temperature !== undefined && func0.call(data1, "temperature")){
 var _errs22 = errors;
 if(!(typeof data1.temperature == "number")){
 validate43.errors = [{instancePath:instancePath+"/params/temperature",schemaPath:"#/properties/params/properties/temperature/type",keyword:"type",params:{type: "number"}}];
@@ -4029,7 +4036,7 @@ var errors = 0;
 var _errs0 = errors;
 if(errors === _errs0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs3 = errors;
 if(errors === _errs3){
@@ -4072,12 +4079,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
+if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
 validate52.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -4094,23 +4101,25 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 var missing1;
-if((data1.name === undefined) && (missing1 = "name")){
+if(((data1.name === undefined) || (!(func0.call(data1, "name")))) && (missing1 = "name")){
 validate52.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data1.arguments !== undefined){
+if(data1.arguments !== undefined && func0.call(data1, "arguments")){
 var data2 = data1.arguments;
 var _errs5 = errors;
 if(errors === _errs5){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-for(var key0 in data2){
+var _arr0 = Object.keys(data2);
+for(var _i0=0; _i0<_arr0.length; _i0++){
+var key0 = _arr0[_i0];
 var _errs8 = errors;
 if(typeof data2[key0] !== "string"){
 validate52.errors = [{instancePath:instancePath+"/params/arguments/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/params/properties/arguments/additionalProperties/type",keyword:"type",params:{type: "string"}}];
@@ -4133,7 +4142,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data1.name !== undefined){
+if(data1.name !== undefined && func0.call(data1, "name")){
 var _errs10 = errors;
 if(typeof data1.name !== "string"){
 validate52.errors = [{instancePath:instancePath+"/params/name",schemaPath:"#/properties/params/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -4192,18 +4201,18 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.content === undefined) && (missing0 = "content")) || ((data.role === undefined) && (missing0 = "role"))){
+if((((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content")) || (((data.role === undefined) || (!(func0.call(data, "role")))) && (missing0 = "role"))){
 validate54.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.content !== undefined){
+if(data.content !== undefined && func0.call(data, "content")){
 var data0 = data.content;
 var _errs1 = errors;
 if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 var missing1;
-if((data0.type === undefined) && (missing1 = "type")){
+if(((data0.type === undefined) || (!(func0.call(data0, "type")))) && (missing1 = "type")){
 validate54.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
@@ -4212,19 +4221,19 @@ var tag0 = data0.type;
 if(typeof tag0 == "string"){
 if(tag0 === "text"){
 if(!(validate14(data0))){
-vErrors = vErrors === null ? func0(validate14.errors, instancePath+"/content") : vErrors.concat(func0(validate14.errors, instancePath+"/content"));
+vErrors = vErrors === null ? func15(validate14.errors, instancePath+"/content") : vErrors.concat(func15(validate14.errors, instancePath+"/content"));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "image"){
 if(!(validate15(data0))){
-vErrors = vErrors === null ? func0(validate15.errors, instancePath+"/content") : vErrors.concat(func0(validate15.errors, instancePath+"/content"));
+vErrors = vErrors === null ? func15(validate15.errors, instancePath+"/content") : vErrors.concat(func15(validate15.errors, instancePath+"/content"));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "resource"){
 if(!(validate16(data0))){
-vErrors = vErrors === null ? func0(validate16.errors, instancePath+"/content") : vErrors.concat(func0(validate16.errors, instancePath+"/content"));
+vErrors = vErrors === null ? func15(validate16.errors, instancePath+"/content") : vErrors.concat(func15(validate16.errors, instancePath+"/content"));
 errors = vErrors.length;
 }
 }
@@ -4250,7 +4259,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.role !== undefined){
+if(data.role !== undefined && func0.call(data, "role")){
 var data1 = data.role;
 var _errs7 = errors;
 if(typeof data1 !== "string"){
@@ -4298,12 +4307,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.messages === undefined) && (missing0 = "messages")){
+if(((data.messages === undefined) || (!(func0.call(data, "messages")))) && (missing0 = "messages")){
 validate53.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -4320,7 +4329,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 var _errs4 = errors;
 if(typeof data.description !== "string"){
 validate53.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -4332,7 +4341,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.messages !== undefined){
+if(data.messages !== undefined && func0.call(data, "messages")){
 var data2 = data.messages;
 var _errs6 = errors;
 if(errors === _errs6){
@@ -4342,7 +4351,7 @@ var len0 = data2.length;
 for(var i0=0; i0<len0; i0++){
 var _errs8 = errors;
 if(!(validate54(data2[i0]))){
-vErrors = vErrors === null ? func0(validate54.errors, instancePath+"/messages/" + i0) : vErrors.concat(func0(validate54.errors, instancePath+"/messages/" + i0));
+vErrors = vErrors === null ? func15(validate54.errors, instancePath+"/messages/" + i0) : vErrors.concat(func15(validate54.errors, instancePath+"/messages/" + i0));
 errors = vErrors.length;
 }
 var valid1 = _errs8 === errors;
@@ -4397,12 +4406,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.name === undefined) && (missing0 = "name")) || ((data.version === undefined) && (missing0 = "version"))){
+if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.version === undefined) || (!(func0.call(data, "version")))) && (missing0 = "version"))){
 validate59.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 var _errs1 = errors;
 if(typeof data.name !== "string"){
 validate59.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -4414,7 +4423,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.version !== undefined){
+if(data.version !== undefined && func0.call(data, "version")){
 var _errs3 = errors;
 if(typeof data.version !== "string"){
 validate59.errors = [{instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"}}];
@@ -4462,12 +4471,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.capabilities === undefined) && (missing0 = "capabilities")) || ((data.protocolVersion === undefined) && (missing0 = "protocolVersion"))) || ((data.serverInfo === undefined) && (missing0 = "serverInfo"))){
+if(((((data.capabilities === undefined) || (!(func0.call(data, "capabilities")))) && (missing0 = "capabilities")) || (((data.protocolVersion === undefined) || (!(func0.call(data, "protocolVersion")))) && (missing0 = "protocolVersion"))) || (((data.serverInfo === undefined) || (!(func0.call(data, "serverInfo")))) && (missing0 = "serverInfo"))){
 validate60.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -4484,18 +4493,20 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.capabilities !== undefined){
+if(data.capabilities !== undefined && func0.call(data, "capabilities")){
 var data1 = data.capabilities;
 var _errs4 = errors;
 var _errs5 = errors;
 if(errors === _errs5){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1.experimental !== undefined){
+if(data1.experimental !== undefined && func0.call(data1, "experimental")){
 var data2 = data1.experimental;
 var _errs7 = errors;
 if(errors === _errs7){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-for(var key0 in data2){
+var _arr0 = Object.keys(data2);
+for(var _i0=0; _i0<_arr0.length; _i0++){
+var key0 = _arr0[_i0];
 var data3 = data2[key0];
 var _errs10 = errors;
 if(errors === _errs10){
@@ -4523,7 +4534,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data1.logging !== undefined){
+if(data1.logging !== undefined && func0.call(data1, "logging")){
 var data4 = data1.logging;
 var _errs13 = errors;
 if(errors === _errs13){
@@ -4540,12 +4551,12 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data1.prompts !== undefined){
+if(data1.prompts !== undefined && func0.call(data1, "prompts")){
 var data5 = data1.prompts;
 var _errs16 = errors;
 if(errors === _errs16){
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
-if(data5.listChanged !== undefined){
+if(data5.listChanged !== undefined && func0.call(data5, "listChanged")){
 if(typeof data5.listChanged !== "boolean"){
 validate60.errors = [{instancePath:instancePath+"/capabilities/prompts/listChanged",schemaPath:"ServerCapabilities/properties/prompts/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
 return false;
@@ -4563,12 +4574,12 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data1.resources !== undefined){
+if(data1.resources !== undefined && func0.call(data1, "resources")){
 var data7 = data1.resources;
 var _errs20 = errors;
 if(errors === _errs20){
 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
-if(data7.listChanged !== undefined){
+if(data7.listChanged !== undefined && func0.call(data7, "listChanged")){
 var _errs22 = errors;
 if(typeof data7.listChanged !== "boolean"){
 validate60.errors = [{instancePath:instancePath+"/capabilities/resources/listChanged",schemaPath:"ServerCapabilities/properties/resources/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
@@ -4580,7 +4591,7 @@ else {
 var valid5 = true;
 }
 if(valid5){
-if(data7.subscribe !== undefined){
+if(data7.subscribe !== undefined && func0.call(data7, "subscribe")){
 var _errs24 = errors;
 if(typeof data7.subscribe !== "boolean"){
 validate60.errors = [{instancePath:instancePath+"/capabilities/resources/subscribe",schemaPath:"ServerCapabilities/properties/resources/properties/subscribe/type",keyword:"type",params:{type: "boolean"}}];
@@ -4604,12 +4615,12 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data1.tools !== undefined){
+if(data1.tools !== undefined && func0.call(data1, "tools")){
 var data10 = data1.tools;
 var _errs26 = errors;
 if(errors === _errs26){
 if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
-if(data10.listChanged !== undefined){
+if(data10.listChanged !== undefined && func0.call(data10, "listChanged")){
 if(typeof data10.listChanged !== "boolean"){
 validate60.errors = [{instancePath:instancePath+"/capabilities/tools/listChanged",schemaPath:"ServerCapabilities/properties/tools/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
 return false;
@@ -4642,7 +4653,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.instructions !== undefined){
+if(data.instructions !== undefined && func0.call(data, "instructions")){
 var _errs30 = errors;
 if(typeof data.instructions !== "string"){
 validate60.errors = [{instancePath:instancePath+"/instructions",schemaPath:"#/properties/instructions/type",keyword:"type",params:{type: "string"}}];
@@ -4654,7 +4665,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.protocolVersion !== undefined){
+if(data.protocolVersion !== undefined && func0.call(data, "protocolVersion")){
 var _errs32 = errors;
 if(typeof data.protocolVersion !== "string"){
 validate60.errors = [{instancePath:instancePath+"/protocolVersion",schemaPath:"#/properties/protocolVersion/type",keyword:"type",params:{type: "string"}}];
@@ -4666,19 +4677,19 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.serverInfo !== undefined){
+if(data.serverInfo !== undefined && func0.call(data, "serverInfo")){
 var data14 = data.serverInfo;
 var _errs34 = errors;
 var _errs35 = errors;
 if(errors === _errs35){
 if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
 var missing1;
-if(((data14.name === undefined) && (missing1 = "name")) || ((data14.version === undefined) && (missing1 = "version"))){
+if((((data14.name === undefined) || (!(func0.call(data14, "name")))) && (missing1 = "name")) || (((data14.version === undefined) || (!(func0.call(data14, "version")))) && (missing1 = "version"))){
 validate60.errors = [{instancePath:instancePath+"/serverInfo",schemaPath:"Implementation/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data14.name !== undefined){
+if(data14.name !== undefined && func0.call(data14, "name")){
 var _errs37 = errors;
 if(typeof data14.name !== "string"){
 validate60.errors = [{instancePath:instancePath+"/serverInfo/name",schemaPath:"Implementation/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -4690,7 +4701,7 @@ else {
 var valid8 = true;
 }
 if(valid8){
-if(data14.version !== undefined){
+if(data14.version !== undefined && func0.call(data14, "version")){
 var _errs39 = errors;
 if(typeof data14.version !== "string"){
 validate60.errors = [{instancePath:instancePath+"/serverInfo/version",schemaPath:"Implementation/properties/version/type",keyword:"type",params:{type: "string"}}];
@@ -4750,12 +4761,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.method === undefined) && (missing0 = "method")){
+if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
 validate61.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -4772,12 +4783,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1._meta !== undefined){
+if(data1._meta !== undefined && func0.call(data1, "_meta")){
 var data2 = data1._meta;
 var _errs6 = errors;
 if(errors === _errs6){
@@ -4834,23 +4845,23 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.error === undefined) && (missing0 = "error")) || ((data.id === undefined) && (missing0 = "id"))) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))){
+if(((((data.error === undefined) || (!(func0.call(data, "error")))) && (missing0 = "error")) || (((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id"))) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))){
 validate62.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.error !== undefined){
+if(data.error !== undefined && func0.call(data, "error")){
 var data0 = data.error;
 var _errs1 = errors;
 if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 var missing1;
-if(((data0.code === undefined) && (missing1 = "code")) || ((data0.message === undefined) && (missing1 = "message"))){
+if((((data0.code === undefined) || (!(func0.call(data0, "code")))) && (missing1 = "code")) || (((data0.message === undefined) || (!(func0.call(data0, "message")))) && (missing1 = "message"))){
 validate62.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data0.code !== undefined){
+if(data0.code !== undefined && func0.call(data0, "code")){
 var data1 = data0.code;
 var _errs3 = errors;
 if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
@@ -4863,7 +4874,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data0.message !== undefined){
+if(data0.message !== undefined && func0.call(data0, "message")){
 var _errs5 = errors;
 if(typeof data0.message !== "string"){
 validate62.errors = [{instancePath:instancePath+"/error/message",schemaPath:"#/properties/error/properties/message/type",keyword:"type",params:{type: "string"}}];
@@ -4888,7 +4899,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 var data3 = data.id;
 var _errs7 = errors;
 if((typeof data3 !== "string") && (!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))))){
@@ -4901,7 +4912,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined){
+if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 var data4 = data.jsonrpc;
 var _errs10 = errors;
 if(typeof data4 !== "string"){
@@ -4954,12 +4965,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))){
+if(((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
 validate64.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 var data0 = data.id;
 var _errs1 = errors;
 if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
@@ -4972,7 +4983,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined){
+if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 var data1 = data.jsonrpc;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -4989,7 +5000,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var _errs6 = errors;
 if(typeof data.method !== "string"){
 validate64.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -5001,17 +5012,17 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data3 = data.params;
 var _errs8 = errors;
 if(errors === _errs8){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-if(data3._meta !== undefined){
+if(data3._meta !== undefined && func0.call(data3, "_meta")){
 var data4 = data3._meta;
 var _errs11 = errors;
 if(errors === _errs11){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-if(data4.progressToken !== undefined){
+if(data4.progressToken !== undefined && func0.call(data4, "progressToken")){
 var data5 = data4.progressToken;
 if((typeof data5 !== "string") && (!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))))){
 validate64.errors = [{instancePath:instancePath+"/params/_meta/progressToken",schemaPath:"ProgressToken/type",keyword:"type",params:{type: schema29.type}}];
@@ -5071,12 +5082,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.result === undefined) && (missing0 = "result"))){
+if(((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.result === undefined) || (!(func0.call(data, "result")))) && (missing0 = "result"))){
 validate66.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 var data0 = data.id;
 var _errs1 = errors;
 if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
@@ -5089,7 +5100,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined){
+if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 var data1 = data.jsonrpc;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -5106,13 +5117,13 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.result !== undefined){
+if(data.result !== undefined && func0.call(data, "result")){
 var data2 = data.result;
 var _errs6 = errors;
 var _errs7 = errors;
 if(errors === _errs7){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-if(data2._meta !== undefined){
+if(data2._meta !== undefined && func0.call(data2, "_meta")){
 var data3 = data2._meta;
 var _errs10 = errors;
 if(errors === _errs10){
@@ -5169,7 +5180,7 @@ var _errs0 = errors;
 var valid0 = false;
 var _errs1 = errors;
 if(!(validate64(data))){
-vErrors = vErrors === null ? func0(validate64.errors, instancePath) : vErrors.concat(func0(validate64.errors, instancePath));
+vErrors = vErrors === null ? func15(validate64.errors, instancePath) : vErrors.concat(func15(validate64.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs1 === errors;
@@ -5180,7 +5191,7 @@ var _errs3 = errors;
 if(errors === _errs3){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))){
+if((((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
 var err0 = {instancePath:instancePath,schemaPath:"JSONRPCNotification/required",keyword:"required",params:{missingProperty: missing0}};
 if(vErrors === null){
 vErrors = [err0];
@@ -5191,7 +5202,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data.jsonrpc !== undefined){
+if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 var data0 = data.jsonrpc;
 var _errs5 = errors;
 if(typeof data0 !== "string"){
@@ -5220,7 +5231,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var _errs7 = errors;
 if(typeof data.method !== "string"){
 var err3 = {instancePath:instancePath+"/method",schemaPath:"JSONRPCNotification/properties/method/type",keyword:"type",params:{type: "string"}};
@@ -5238,12 +5249,12 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data2 = data.params;
 var _errs9 = errors;
 if(errors === _errs9){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-if(data2._meta !== undefined){
+if(data2._meta !== undefined && func0.call(data2, "_meta")){
 var data3 = data2._meta;
 var _errs12 = errors;
 if(errors === _errs12){
@@ -5298,7 +5309,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs15 = errors;
 if(!(validate66(data))){
-vErrors = vErrors === null ? func0(validate66.errors, instancePath) : vErrors.concat(func0(validate66.errors, instancePath));
+vErrors = vErrors === null ? func15(validate66.errors, instancePath) : vErrors.concat(func15(validate66.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs15 === errors;
@@ -5306,7 +5317,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs16 = errors;
 if(!(validate62(data))){
-vErrors = vErrors === null ? func0(validate62.errors, instancePath) : vErrors.concat(func0(validate62.errors, instancePath));
+vErrors = vErrors === null ? func15(validate62.errors, instancePath) : vErrors.concat(func15(validate62.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs16 === errors;
@@ -5362,12 +5373,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))){
+if((((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
 validate69.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.jsonrpc !== undefined){
+if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 var data0 = data.jsonrpc;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -5384,7 +5395,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var _errs3 = errors;
 if(typeof data.method !== "string"){
 validate69.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -5396,12 +5407,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data2 = data.params;
 var _errs5 = errors;
 if(errors === _errs5){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-if(data2._meta !== undefined){
+if(data2._meta !== undefined && func0.call(data2, "_meta")){
 var data3 = data2._meta;
 var _errs8 = errors;
 if(errors === _errs8){
@@ -5462,12 +5473,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.method === undefined) && (missing0 = "method")){
+if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
 validate70.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -5484,12 +5495,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1.cursor !== undefined){
+if(data1.cursor !== undefined && func0.call(data1, "cursor")){
 if(typeof data1.cursor !== "string"){
 validate70.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -5542,12 +5553,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.name === undefined) && (missing0 = "name")){
+if(((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")){
 validate72.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.arguments !== undefined){
+if(data.arguments !== undefined && func0.call(data, "arguments")){
 var data0 = data.arguments;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -5561,12 +5572,12 @@ var _errs4 = errors;
 if(errors === _errs4){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 var missing1;
-if((data1.name === undefined) && (missing1 = "name")){
+if(((data1.name === undefined) || (!(func0.call(data1, "name")))) && (missing1 = "name")){
 validate72.errors = [{instancePath:instancePath+"/arguments/" + i0,schemaPath:"PromptArgument/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data1.description !== undefined){
+if(data1.description !== undefined && func0.call(data1, "description")){
 var _errs6 = errors;
 if(typeof data1.description !== "string"){
 validate72.errors = [{instancePath:instancePath+"/arguments/" + i0+"/description",schemaPath:"PromptArgument/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -5578,7 +5589,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data1.name !== undefined){
+if(data1.name !== undefined && func0.call(data1, "name")){
 var _errs8 = errors;
 if(typeof data1.name !== "string"){
 validate72.errors = [{instancePath:instancePath+"/arguments/" + i0+"/name",schemaPath:"PromptArgument/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -5590,7 +5601,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data1.required !== undefined){
+if(data1.required !== undefined && func0.call(data1, "required")){
 var _errs10 = errors;
 if(typeof data1.required !== "boolean"){
 validate72.errors = [{instancePath:instancePath+"/arguments/" + i0+"/required",schemaPath:"PromptArgument/properties/required/type",keyword:"type",params:{type: "boolean"}}];
@@ -5627,7 +5638,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 var _errs12 = errors;
 if(typeof data.description !== "string"){
 validate72.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -5639,7 +5650,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 var _errs14 = errors;
 if(typeof data.name !== "string"){
 validate72.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -5683,12 +5694,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.prompts === undefined) && (missing0 = "prompts")){
+if(((data.prompts === undefined) || (!(func0.call(data, "prompts")))) && (missing0 = "prompts")){
 validate71.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -5705,7 +5716,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.nextCursor !== undefined){
+if(data.nextCursor !== undefined && func0.call(data, "nextCursor")){
 var _errs4 = errors;
 if(typeof data.nextCursor !== "string"){
 validate71.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
@@ -5717,7 +5728,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.prompts !== undefined){
+if(data.prompts !== undefined && func0.call(data, "prompts")){
 var data2 = data.prompts;
 var _errs6 = errors;
 if(errors === _errs6){
@@ -5727,7 +5738,7 @@ var len0 = data2.length;
 for(var i0=0; i0<len0; i0++){
 var _errs8 = errors;
 if(!(validate72(data2[i0]))){
-vErrors = vErrors === null ? func0(validate72.errors, instancePath+"/prompts/" + i0) : vErrors.concat(func0(validate72.errors, instancePath+"/prompts/" + i0));
+vErrors = vErrors === null ? func15(validate72.errors, instancePath+"/prompts/" + i0) : vErrors.concat(func15(validate72.errors, instancePath+"/prompts/" + i0));
 errors = vErrors.length;
 }
 var valid1 = _errs8 === errors;
@@ -5780,12 +5791,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.method === undefined) && (missing0 = "method")){
+if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
 validate74.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -5802,12 +5813,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1.cursor !== undefined){
+if(data1.cursor !== undefined && func0.call(data1, "cursor")){
 if(typeof data1.cursor !== "string"){
 validate74.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -5859,17 +5870,17 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.name === undefined) && (missing0 = "name")) || ((data.uriTemplate === undefined) && (missing0 = "uriTemplate"))){
+if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.uriTemplate === undefined) || (!(func0.call(data, "uriTemplate")))) && (missing0 = "uriTemplate"))){
 validate76.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.annotations !== undefined){
+if(data.annotations !== undefined && func0.call(data, "annotations")){
 var data0 = data.annotations;
 var _errs1 = errors;
 if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-if(data0.audience !== undefined){
+if(data0.audience !== undefined && func0.call(data0, "audience")){
 var data1 = data0.audience;
 var _errs3 = errors;
 if(errors === _errs3){
@@ -5904,7 +5915,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data0.priority !== undefined){
+if(data0.priority !== undefined && func0.call(data0, "priority")){
 var data3 = data0.priority;
 var _errs8 = errors;
 if(errors === _errs8){
@@ -5943,7 +5954,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 var _errs10 = errors;
 if(typeof data.description !== "string"){
 validate76.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -5955,7 +5966,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mimeType !== undefined){
+if(data.mimeType !== undefined && func0.call(data, "mimeType")){
 var _errs12 = errors;
 if(typeof data.mimeType !== "string"){
 validate76.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
@@ -5967,7 +5978,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 var _errs14 = errors;
 if(typeof data.name !== "string"){
 validate76.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -5979,7 +5990,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uriTemplate !== undefined){
+if(data.uriTemplate !== undefined && func0.call(data, "uriTemplate")){
 var _errs16 = errors;
 if(typeof data.uriTemplate !== "string"){
 validate76.errors = [{instancePath:instancePath+"/uriTemplate",schemaPath:"#/properties/uriTemplate/type",keyword:"type",params:{type: "string"}}];
@@ -6025,12 +6036,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.resourceTemplates === undefined) && (missing0 = "resourceTemplates")){
+if(((data.resourceTemplates === undefined) || (!(func0.call(data, "resourceTemplates")))) && (missing0 = "resourceTemplates")){
 validate75.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -6047,7 +6058,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.nextCursor !== undefined){
+if(data.nextCursor !== undefined && func0.call(data, "nextCursor")){
 var _errs4 = errors;
 if(typeof data.nextCursor !== "string"){
 validate75.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
@@ -6059,7 +6070,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.resourceTemplates !== undefined){
+if(data.resourceTemplates !== undefined && func0.call(data, "resourceTemplates")){
 var data2 = data.resourceTemplates;
 var _errs6 = errors;
 if(errors === _errs6){
@@ -6069,7 +6080,7 @@ var len0 = data2.length;
 for(var i0=0; i0<len0; i0++){
 var _errs8 = errors;
 if(!(validate76(data2[i0]))){
-vErrors = vErrors === null ? func0(validate76.errors, instancePath+"/resourceTemplates/" + i0) : vErrors.concat(func0(validate76.errors, instancePath+"/resourceTemplates/" + i0));
+vErrors = vErrors === null ? func15(validate76.errors, instancePath+"/resourceTemplates/" + i0) : vErrors.concat(func15(validate76.errors, instancePath+"/resourceTemplates/" + i0));
 errors = vErrors.length;
 }
 var valid1 = _errs8 === errors;
@@ -6122,12 +6133,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.method === undefined) && (missing0 = "method")){
+if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
 validate78.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -6144,12 +6155,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1.cursor !== undefined){
+if(data1.cursor !== undefined && func0.call(data1, "cursor")){
 if(typeof data1.cursor !== "string"){
 validate78.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -6201,17 +6212,17 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.name === undefined) && (missing0 = "name")) || ((data.uri === undefined) && (missing0 = "uri"))){
+if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
 validate80.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.annotations !== undefined){
+if(data.annotations !== undefined && func0.call(data, "annotations")){
 var data0 = data.annotations;
 var _errs1 = errors;
 if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-if(data0.audience !== undefined){
+if(data0.audience !== undefined && func0.call(data0, "audience")){
 var data1 = data0.audience;
 var _errs3 = errors;
 if(errors === _errs3){
@@ -6246,7 +6257,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data0.priority !== undefined){
+if(data0.priority !== undefined && func0.call(data0, "priority")){
 var data3 = data0.priority;
 var _errs8 = errors;
 if(errors === _errs8){
@@ -6285,7 +6296,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 var _errs10 = errors;
 if(typeof data.description !== "string"){
 validate80.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -6297,7 +6308,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mimeType !== undefined){
+if(data.mimeType !== undefined && func0.call(data, "mimeType")){
 var _errs12 = errors;
 if(typeof data.mimeType !== "string"){
 validate80.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
@@ -6309,7 +6320,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 var _errs14 = errors;
 if(typeof data.name !== "string"){
 validate80.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -6321,7 +6332,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.size !== undefined){
+if(data.size !== undefined && func0.call(data, "size")){
 var data7 = data.size;
 var _errs16 = errors;
 if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
@@ -6334,7 +6345,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 var _errs18 = errors;
 if(typeof data.uri !== "string"){
 validate80.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
@@ -6381,12 +6392,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.resources === undefined) && (missing0 = "resources")){
+if(((data.resources === undefined) || (!(func0.call(data, "resources")))) && (missing0 = "resources")){
 validate79.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -6403,7 +6414,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.nextCursor !== undefined){
+if(data.nextCursor !== undefined && func0.call(data, "nextCursor")){
 var _errs4 = errors;
 if(typeof data.nextCursor !== "string"){
 validate79.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
@@ -6415,7 +6426,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.resources !== undefined){
+if(data.resources !== undefined && func0.call(data, "resources")){
 var data2 = data.resources;
 var _errs6 = errors;
 if(errors === _errs6){
@@ -6425,7 +6436,7 @@ var len0 = data2.length;
 for(var i0=0; i0<len0; i0++){
 var _errs8 = errors;
 if(!(validate80(data2[i0]))){
-vErrors = vErrors === null ? func0(validate80.errors, instancePath+"/resources/" + i0) : vErrors.concat(func0(validate80.errors, instancePath+"/resources/" + i0));
+vErrors = vErrors === null ? func15(validate80.errors, instancePath+"/resources/" + i0) : vErrors.concat(func15(validate80.errors, instancePath+"/resources/" + i0));
 errors = vErrors.length;
 }
 var valid1 = _errs8 === errors;
@@ -6479,12 +6490,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.method === undefined) && (missing0 = "method")){
+if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
 validate82.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -6501,17 +6512,17 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1._meta !== undefined){
+if(data1._meta !== undefined && func0.call(data1, "_meta")){
 var data2 = data1._meta;
 var _errs6 = errors;
 if(errors === _errs6){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-if(data2.progressToken !== undefined){
+if(data2.progressToken !== undefined && func0.call(data2, "progressToken")){
 var data3 = data2.progressToken;
 if((typeof data3 !== "string") && (!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))))){
 validate82.errors = [{instancePath:instancePath+"/params/_meta/progressToken",schemaPath:"ProgressToken/type",keyword:"type",params:{type: schema29.type}}];
@@ -6571,12 +6582,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.method === undefined) && (missing0 = "method")){
+if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
 validate83.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -6593,12 +6604,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1.cursor !== undefined){
+if(data1.cursor !== undefined && func0.call(data1, "cursor")){
 if(typeof data1.cursor !== "string"){
 validate83.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -6650,12 +6661,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.tools === undefined) && (missing0 = "tools")){
+if(((data.tools === undefined) || (!(func0.call(data, "tools")))) && (missing0 = "tools")){
 validate84.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -6672,7 +6683,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.nextCursor !== undefined){
+if(data.nextCursor !== undefined && func0.call(data, "nextCursor")){
 var _errs4 = errors;
 if(typeof data.nextCursor !== "string"){
 validate84.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
@@ -6684,7 +6695,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.tools !== undefined){
+if(data.tools !== undefined && func0.call(data, "tools")){
 var data2 = data.tools;
 var _errs6 = errors;
 if(errors === _errs6){
@@ -6698,12 +6709,12 @@ var _errs9 = errors;
 if(errors === _errs9){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 var missing1;
-if(((data3.inputSchema === undefined) && (missing1 = "inputSchema")) || ((data3.name === undefined) && (missing1 = "name"))){
+if((((data3.inputSchema === undefined) || (!(func0.call(data3, "inputSchema")))) && (missing1 = "inputSchema")) || (((data3.name === undefined) || (!(func0.call(data3, "name")))) && (missing1 = "name"))){
 validate84.errors = [{instancePath:instancePath+"/tools/" + i0,schemaPath:"Tool/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data3.description !== undefined){
+if(data3.description !== undefined && func0.call(data3, "description")){
 var _errs11 = errors;
 if(typeof data3.description !== "string"){
 validate84.errors = [{instancePath:instancePath+"/tools/" + i0+"/description",schemaPath:"Tool/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -6715,23 +6726,25 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data3.inputSchema !== undefined){
+if(data3.inputSchema !== undefined && func0.call(data3, "inputSchema")){
 var data5 = data3.inputSchema;
 var _errs13 = errors;
 if(errors === _errs13){
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 var missing2;
-if((data5.type === undefined) && (missing2 = "type")){
+if(((data5.type === undefined) || (!(func0.call(data5, "type")))) && (missing2 = "type")){
 validate84.errors = [{instancePath:instancePath+"/tools/" + i0+"/inputSchema",schemaPath:"Tool/properties/inputSchema/required",keyword:"required",params:{missingProperty: missing2}}];
 return false;
 }
 else {
-if(data5.properties !== undefined){
+if(data5.properties !== undefined && func0.call(data5, "properties")){
 var data6 = data5.properties;
 var _errs15 = errors;
 if(errors === _errs15){
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-for(var key0 in data6){
+var _arr0 = Object.keys(data6);
+for(var _i0=0; _i0<_arr0.length; _i0++){
+var key0 = _arr0[_i0];
 var data7 = data6[key0];
 var _errs18 = errors;
 if(errors === _errs18){
@@ -6759,7 +6772,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data5.required !== undefined){
+if(data5.required !== undefined && func0.call(data5, "required")){
 var data8 = data5.required;
 var _errs21 = errors;
 if(errors === _errs21){
@@ -6789,7 +6802,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data5.type !== undefined){
+if(data5.type !== undefined && func0.call(data5, "type")){
 var data10 = data5.type;
 var _errs25 = errors;
 if(typeof data10 !== "string"){
@@ -6820,7 +6833,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data3.name !== undefined){
+if(data3.name !== undefined && func0.call(data3, "name")){
 var _errs27 = errors;
 if(typeof data3.name !== "string"){
 validate84.errors = [{instancePath:instancePath+"/tools/" + i0+"/name",schemaPath:"Tool/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -6921,12 +6934,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
+if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
 validate86.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -6943,18 +6956,18 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 var missing1;
-if(((data1.data === undefined) && (missing1 = "data")) || ((data1.level === undefined) && (missing1 = "level"))){
+if((((data1.data === undefined) || (!(func0.call(data1, "data")))) && (missing1 = "data")) || (((data1.level === undefined) || (!(func0.call(data1, "level")))) && (missing1 = "level"))){
 validate86.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data1.level !== undefined){
+if(data1.level !== undefined && func0.call(data1, "level")){
 var data2 = data1.level;
 var _errs5 = errors;
 if(typeof data2 !== "string"){
@@ -6971,7 +6984,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data1.logger !== undefined){
+if(data1.logger !== undefined && func0.call(data1, "logger")){
 var _errs8 = errors;
 if(typeof data1.logger !== "string"){
 validate86.errors = [{instancePath:instancePath+"/params/logger",schemaPath:"#/properties/params/properties/logger/type",keyword:"type",params:{type: "string"}}];
@@ -7027,7 +7040,7 @@ var vErrors = null;
 var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 if(typeof data.name !== "string"){
 validate87.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -7067,12 +7080,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.method === undefined) && (missing0 = "method")){
+if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
 validate88.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var _errs1 = errors;
 if(typeof data.method !== "string"){
 validate88.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -7084,12 +7097,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1._meta !== undefined){
+if(data1._meta !== undefined && func0.call(data1, "_meta")){
 var data2 = data1._meta;
 var _errs6 = errors;
 if(errors === _errs6){
@@ -7146,12 +7159,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.method === undefined) && (missing0 = "method")){
+if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
 validate89.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var _errs1 = errors;
 if(typeof data.method !== "string"){
 validate89.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -7163,12 +7176,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1.cursor !== undefined){
+if(data1.cursor !== undefined && func0.call(data1, "cursor")){
 if(typeof data1.cursor !== "string"){
 validate89.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -7218,7 +7231,7 @@ var vErrors = null;
 var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -7235,7 +7248,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.nextCursor !== undefined){
+if(data.nextCursor !== undefined && func0.call(data, "nextCursor")){
 var _errs4 = errors;
 if(typeof data.nextCursor !== "string"){
 validate90.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
@@ -7310,12 +7323,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.name === undefined) && (missing0 = "name")){
+if(((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")){
 validate92.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 var _errs1 = errors;
 if(typeof data.description !== "string"){
 validate92.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -7327,7 +7340,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 var _errs3 = errors;
 if(typeof data.name !== "string"){
 validate92.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -7339,7 +7352,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.required !== undefined){
+if(data.required !== undefined && func0.call(data, "required")){
 var _errs5 = errors;
 if(typeof data.required !== "boolean"){
 validate92.errors = [{instancePath:instancePath+"/required",schemaPath:"#/properties/required/type",keyword:"type",params:{type: "boolean"}}];
@@ -7385,12 +7398,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.method === undefined) && (missing0 = "method")){
+if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
 validate93.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -7407,12 +7420,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1._meta !== undefined){
+if(data1._meta !== undefined && func0.call(data1, "_meta")){
 var data2 = data1._meta;
 var _errs6 = errors;
 if(errors === _errs6){
@@ -7470,12 +7483,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.name === undefined) && (missing0 = "name")) || ((data.type === undefined) && (missing0 = "type"))){
+if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
 validate94.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 var _errs1 = errors;
 if(typeof data.name !== "string"){
 validate94.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -7487,7 +7500,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 var data1 = data.type;
 var _errs3 = errors;
 if(typeof data1 !== "string"){
@@ -7536,12 +7549,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
+if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
 validate95.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -7558,18 +7571,18 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 var missing1;
-if((data1.uri === undefined) && (missing1 = "uri")){
+if(((data1.uri === undefined) || (!(func0.call(data1, "uri")))) && (missing1 = "uri")){
 validate95.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data1.uri !== undefined){
+if(data1.uri !== undefined && func0.call(data1, "uri")){
 if(typeof data1.uri !== "string"){
 validate95.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"#/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -7621,12 +7634,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.contents === undefined) && (missing0 = "contents")){
+if(((data.contents === undefined) || (!(func0.call(data, "contents")))) && (missing0 = "contents")){
 validate96.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -7643,7 +7656,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.contents !== undefined){
+if(data.contents !== undefined && func0.call(data, "contents")){
 var data1 = data.contents;
 var _errs4 = errors;
 if(errors === _errs4){
@@ -7660,7 +7673,7 @@ var _errs9 = errors;
 if(errors === _errs9){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 var missing1;
-if(((data2.text === undefined) && (missing1 = "text")) || ((data2.uri === undefined) && (missing1 = "uri"))){
+if((((data2.text === undefined) || (!(func0.call(data2, "text")))) && (missing1 = "text")) || (((data2.uri === undefined) || (!(func0.call(data2, "uri")))) && (missing1 = "uri"))){
 var err0 = {instancePath:instancePath+"/contents/" + i0,schemaPath:"TextResourceContents/required",keyword:"required",params:{missingProperty: missing1}};
 if(vErrors === null){
 vErrors = [err0];
@@ -7671,7 +7684,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data2.mimeType !== undefined){
+if(data2.mimeType !== undefined && func0.call(data2, "mimeType")){
 var _errs11 = errors;
 if(typeof data2.mimeType !== "string"){
 var err1 = {instancePath:instancePath+"/contents/" + i0+"/mimeType",schemaPath:"TextResourceContents/properties/mimeType/type",keyword:"type",params:{type: "string"}};
@@ -7689,7 +7702,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data2.text !== undefined){
+if(data2.text !== undefined && func0.call(data2, "text")){
 var _errs13 = errors;
 if(typeof data2.text !== "string"){
 var err2 = {instancePath:instancePath+"/contents/" + i0+"/text",schemaPath:"TextResourceContents/properties/text/type",keyword:"type",params:{type: "string"}};
@@ -7707,7 +7720,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data2.uri !== undefined){
+if(data2.uri !== undefined && func0.call(data2, "uri")){
 var _errs15 = errors;
 if(typeof data2.uri !== "string"){
 var err3 = {instancePath:instancePath+"/contents/" + i0+"/uri",schemaPath:"TextResourceContents/properties/uri/type",keyword:"type",params:{type: "string"}};
@@ -7747,7 +7760,7 @@ var _errs18 = errors;
 if(errors === _errs18){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 var missing2;
-if(((data2.blob === undefined) && (missing2 = "blob")) || ((data2.uri === undefined) && (missing2 = "uri"))){
+if((((data2.blob === undefined) || (!(func0.call(data2, "blob")))) && (missing2 = "blob")) || (((data2.uri === undefined) || (!(func0.call(data2, "uri")))) && (missing2 = "uri"))){
 var err5 = {instancePath:instancePath+"/contents/" + i0,schemaPath:"BlobResourceContents/required",keyword:"required",params:{missingProperty: missing2}};
 if(vErrors === null){
 vErrors = [err5];
@@ -7758,7 +7771,7 @@ vErrors.push(err5);
 errors++;
 }
 else {
-if(data2.blob !== undefined){
+if(data2.blob !== undefined && func0.call(data2, "blob")){
 var _errs20 = errors;
 if(typeof data2.blob !== "string"){
 var err6 = {instancePath:instancePath+"/contents/" + i0+"/blob",schemaPath:"BlobResourceContents/properties/blob/type",keyword:"type",params:{type: "string"}};
@@ -7776,7 +7789,7 @@ else {
 var valid6 = true;
 }
 if(valid6){
-if(data2.mimeType !== undefined){
+if(data2.mimeType !== undefined && func0.call(data2, "mimeType")){
 var _errs22 = errors;
 if(typeof data2.mimeType !== "string"){
 var err7 = {instancePath:instancePath+"/contents/" + i0+"/mimeType",schemaPath:"BlobResourceContents/properties/mimeType/type",keyword:"type",params:{type: "string"}};
@@ -7794,7 +7807,7 @@ else {
 var valid6 = true;
 }
 if(valid6){
-if(data2.uri !== undefined){
+if(data2.uri !== undefined && func0.call(data2, "uri")){
 var _errs24 = errors;
 if(typeof data2.uri !== "string"){
 var err8 = {instancePath:instancePath+"/contents/" + i0+"/uri",schemaPath:"BlobResourceContents/properties/uri/type",keyword:"type",params:{type: "string"}};
@@ -7902,12 +7915,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.method === undefined) && (missing0 = "method")){
+if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
 validate97.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var _errs1 = errors;
 if(typeof data.method !== "string"){
 validate97.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -7919,17 +7932,17 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1._meta !== undefined){
+if(data1._meta !== undefined && func0.call(data1, "_meta")){
 var data2 = data1._meta;
 var _errs6 = errors;
 if(errors === _errs6){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-if(data2.progressToken !== undefined){
+if(data2.progressToken !== undefined && func0.call(data2, "progressToken")){
 var data3 = data2.progressToken;
 if((typeof data3 !== "string") && (!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))))){
 validate97.errors = [{instancePath:instancePath+"/params/_meta/progressToken",schemaPath:"ProgressToken/type",keyword:"type",params:{type: schema29.type}}];
@@ -8016,12 +8029,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.uri === undefined) && (missing0 = "uri")){
+if(((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri")){
 validate99.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.mimeType !== undefined){
+if(data.mimeType !== undefined && func0.call(data, "mimeType")){
 var _errs1 = errors;
 if(typeof data.mimeType !== "string"){
 validate99.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
@@ -8033,7 +8046,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 var _errs3 = errors;
 if(typeof data.uri !== "string"){
 validate99.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
@@ -8078,12 +8091,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.method === undefined) && (missing0 = "method")){
+if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
 validate100.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -8100,12 +8113,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1._meta !== undefined){
+if(data1._meta !== undefined && func0.call(data1, "_meta")){
 var data2 = data1._meta;
 var _errs6 = errors;
 if(errors === _errs6){
@@ -8161,12 +8174,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.type === undefined) && (missing0 = "type")) || ((data.uri === undefined) && (missing0 = "uri"))){
+if((((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
 validate101.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 var data0 = data.type;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -8183,7 +8196,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 var _errs3 = errors;
 if(typeof data.uri !== "string"){
 validate101.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
@@ -8230,12 +8243,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
+if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
 validate102.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -8252,18 +8265,18 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 var missing1;
-if((data1.uri === undefined) && (missing1 = "uri")){
+if(((data1.uri === undefined) || (!(func0.call(data1, "uri")))) && (missing1 = "uri")){
 validate102.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data1.uri !== undefined){
+if(data1.uri !== undefined && func0.call(data1, "uri")){
 if(typeof data1.uri !== "string"){
 validate102.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"#/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -8313,7 +8326,7 @@ var vErrors = null;
 var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs2 = errors;
 if(errors === _errs2){
@@ -8386,12 +8399,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.uri === undefined) && (missing0 = "uri")){
+if(((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri")){
 validate105.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 var _errs1 = errors;
 if(typeof data.name !== "string"){
 validate105.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -8403,7 +8416,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 var _errs3 = errors;
 if(typeof data.uri !== "string"){
 validate105.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
@@ -8447,12 +8460,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.method === undefined) && (missing0 = "method")){
+if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
 validate106.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -8469,12 +8482,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1._meta !== undefined){
+if(data1._meta !== undefined && func0.call(data1, "_meta")){
 var data2 = data1._meta;
 var _errs6 = errors;
 if(errors === _errs6){
@@ -8531,12 +8544,14 @@ var vErrors = null;
 var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.experimental !== undefined){
+if(data.experimental !== undefined && func0.call(data, "experimental")){
 var data0 = data.experimental;
 var _errs1 = errors;
 if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-for(var key0 in data0){
+var _arr0 = Object.keys(data0);
+for(var _i0=0; _i0<_arr0.length; _i0++){
+var key0 = _arr0[_i0];
 var data1 = data0[key0];
 var _errs4 = errors;
 if(errors === _errs4){
@@ -8564,7 +8579,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.logging !== undefined){
+if(data.logging !== undefined && func0.call(data, "logging")){
 var data2 = data.logging;
 var _errs7 = errors;
 if(errors === _errs7){
@@ -8581,12 +8596,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.prompts !== undefined){
+if(data.prompts !== undefined && func0.call(data, "prompts")){
 var data3 = data.prompts;
 var _errs10 = errors;
 if(errors === _errs10){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-if(data3.listChanged !== undefined){
+if(data3.listChanged !== undefined && func0.call(data3, "listChanged")){
 if(typeof data3.listChanged !== "boolean"){
 validate107.errors = [{instancePath:instancePath+"/prompts/listChanged",schemaPath:"#/properties/prompts/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
 return false;
@@ -8604,12 +8619,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.resources !== undefined){
+if(data.resources !== undefined && func0.call(data, "resources")){
 var data5 = data.resources;
 var _errs14 = errors;
 if(errors === _errs14){
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
-if(data5.listChanged !== undefined){
+if(data5.listChanged !== undefined && func0.call(data5, "listChanged")){
 var _errs16 = errors;
 if(typeof data5.listChanged !== "boolean"){
 validate107.errors = [{instancePath:instancePath+"/resources/listChanged",schemaPath:"#/properties/resources/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
@@ -8621,7 +8636,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data5.subscribe !== undefined){
+if(data5.subscribe !== undefined && func0.call(data5, "subscribe")){
 var _errs18 = errors;
 if(typeof data5.subscribe !== "boolean"){
 validate107.errors = [{instancePath:instancePath+"/resources/subscribe",schemaPath:"#/properties/resources/properties/subscribe/type",keyword:"type",params:{type: "boolean"}}];
@@ -8645,12 +8660,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.tools !== undefined){
+if(data.tools !== undefined && func0.call(data, "tools")){
 var data8 = data.tools;
 var _errs20 = errors;
 if(errors === _errs20){
 if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
-if(data8.listChanged !== undefined){
+if(data8.listChanged !== undefined && func0.call(data8, "listChanged")){
 if(typeof data8.listChanged !== "boolean"){
 validate107.errors = [{instancePath:instancePath+"/tools/listChanged",schemaPath:"#/properties/tools/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
 return false;
@@ -8704,7 +8719,7 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.method === undefined) && (missing0 = "method")){
+if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
 validate108.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
@@ -8713,13 +8728,13 @@ var tag0 = data.method;
 if(typeof tag0 == "string"){
 if(tag0 === "notifications/cancelled"){
 if(!(validate20(data))){
-vErrors = vErrors === null ? func0(validate20.errors, instancePath) : vErrors.concat(func0(validate20.errors, instancePath));
+vErrors = vErrors === null ? func15(validate20.errors, instancePath) : vErrors.concat(func15(validate20.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "notifications/progress"){
 if(!(validate23(data))){
-vErrors = vErrors === null ? func0(validate23.errors, instancePath) : vErrors.concat(func0(validate23.errors, instancePath));
+vErrors = vErrors === null ? func15(validate23.errors, instancePath) : vErrors.concat(func15(validate23.errors, instancePath));
 errors = vErrors.length;
 }
 }
@@ -8728,12 +8743,12 @@ var _errs5 = errors;
 if(errors === _errs5){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing1;
-if((data.method === undefined) && (missing1 = "method")){
+if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing1 = "method")){
 validate108.errors = [{instancePath:instancePath,schemaPath:"ResourceListChangedNotification/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data0 = data.method;
 var _errs7 = errors;
 if(typeof data0 !== "string"){
@@ -8750,12 +8765,12 @@ else {
 var valid5 = true;
 }
 if(valid5){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data1 = data.params;
 var _errs9 = errors;
 if(errors === _errs9){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1._meta !== undefined){
+if(data1._meta !== undefined && func0.call(data1, "_meta")){
 var data2 = data1._meta;
 var _errs12 = errors;
 if(errors === _errs12){
@@ -8792,12 +8807,12 @@ var _errs16 = errors;
 if(errors === _errs16){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing2;
-if(((data.method === undefined) && (missing2 = "method")) || ((data.params === undefined) && (missing2 = "params"))){
+if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing2 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing2 = "params"))){
 validate108.errors = [{instancePath:instancePath,schemaPath:"ResourceUpdatedNotification/required",keyword:"required",params:{missingProperty: missing2}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data3 = data.method;
 var _errs18 = errors;
 if(typeof data3 !== "string"){
@@ -8814,18 +8829,18 @@ else {
 var valid9 = true;
 }
 if(valid9){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data4 = data.params;
 var _errs20 = errors;
 if(errors === _errs20){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 var missing3;
-if((data4.uri === undefined) && (missing3 = "uri")){
+if(((data4.uri === undefined) || (!(func0.call(data4, "uri")))) && (missing3 = "uri")){
 validate108.errors = [{instancePath:instancePath+"/params",schemaPath:"ResourceUpdatedNotification/properties/params/required",keyword:"required",params:{missingProperty: missing3}}];
 return false;
 }
 else {
-if(data4.uri !== undefined){
+if(data4.uri !== undefined && func0.call(data4, "uri")){
 if(typeof data4.uri !== "string"){
 validate108.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"ResourceUpdatedNotification/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -8857,12 +8872,12 @@ var _errs25 = errors;
 if(errors === _errs25){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing4;
-if((data.method === undefined) && (missing4 = "method")){
+if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing4 = "method")){
 validate108.errors = [{instancePath:instancePath,schemaPath:"PromptListChangedNotification/required",keyword:"required",params:{missingProperty: missing4}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data6 = data.method;
 var _errs27 = errors;
 if(typeof data6 !== "string"){
@@ -8879,12 +8894,12 @@ else {
 var valid13 = true;
 }
 if(valid13){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data7 = data.params;
 var _errs29 = errors;
 if(errors === _errs29){
 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
-if(data7._meta !== undefined){
+if(data7._meta !== undefined && func0.call(data7, "_meta")){
 var data8 = data7._meta;
 var _errs32 = errors;
 if(errors === _errs32){
@@ -8921,12 +8936,12 @@ var _errs36 = errors;
 if(errors === _errs36){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing5;
-if((data.method === undefined) && (missing5 = "method")){
+if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing5 = "method")){
 validate108.errors = [{instancePath:instancePath,schemaPath:"ToolListChangedNotification/required",keyword:"required",params:{missingProperty: missing5}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data9 = data.method;
 var _errs38 = errors;
 if(typeof data9 !== "string"){
@@ -8943,12 +8958,12 @@ else {
 var valid17 = true;
 }
 if(valid17){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data10 = data.params;
 var _errs40 = errors;
 if(errors === _errs40){
 if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
-if(data10._meta !== undefined){
+if(data10._meta !== undefined && func0.call(data10, "_meta")){
 var data11 = data10._meta;
 var _errs43 = errors;
 if(errors === _errs43){
@@ -8982,7 +8997,7 @@ return false;
 }
 else if(tag0 === "notifications/message"){
 if(!(validate86(data))){
-vErrors = vErrors === null ? func0(validate86.errors, instancePath) : vErrors.concat(func0(validate86.errors, instancePath));
+vErrors = vErrors === null ? func15(validate86.errors, instancePath) : vErrors.concat(func15(validate86.errors, instancePath));
 errors = vErrors.length;
 }
 }
@@ -9028,7 +9043,7 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.method === undefined) && (missing0 = "method")){
+if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
 validate112.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
@@ -9037,19 +9052,19 @@ var tag0 = data.method;
 if(typeof tag0 == "string"){
 if(tag0 === "ping"){
 if(!(validate28(data))){
-vErrors = vErrors === null ? func0(validate28.errors, instancePath) : vErrors.concat(func0(validate28.errors, instancePath));
+vErrors = vErrors === null ? func15(validate28.errors, instancePath) : vErrors.concat(func15(validate28.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "sampling/createMessage"){
 if(!(validate43(data))){
-vErrors = vErrors === null ? func0(validate43.errors, instancePath) : vErrors.concat(func0(validate43.errors, instancePath));
+vErrors = vErrors === null ? func15(validate43.errors, instancePath) : vErrors.concat(func15(validate43.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "roots/list"){
 if(!(validate82(data))){
-vErrors = vErrors === null ? func0(validate82.errors, instancePath) : vErrors.concat(func0(validate82.errors, instancePath));
+vErrors = vErrors === null ? func15(validate82.errors, instancePath) : vErrors.concat(func15(validate82.errors, instancePath));
 errors = vErrors.length;
 }
 }
@@ -9098,7 +9113,7 @@ var _errs1 = errors;
 var _errs2 = errors;
 if(errors === _errs2){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs5 = errors;
 if(errors === _errs5){
@@ -9133,7 +9148,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs8 = errors;
 if(!(validate60(data))){
-vErrors = vErrors === null ? func0(validate60.errors, instancePath) : vErrors.concat(func0(validate60.errors, instancePath));
+vErrors = vErrors === null ? func15(validate60.errors, instancePath) : vErrors.concat(func15(validate60.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs8 === errors;
@@ -9141,7 +9156,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs9 = errors;
 if(!(validate79(data))){
-vErrors = vErrors === null ? func0(validate79.errors, instancePath) : vErrors.concat(func0(validate79.errors, instancePath));
+vErrors = vErrors === null ? func15(validate79.errors, instancePath) : vErrors.concat(func15(validate79.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs9 === errors;
@@ -9149,7 +9164,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs10 = errors;
 if(!(validate75(data))){
-vErrors = vErrors === null ? func0(validate75.errors, instancePath) : vErrors.concat(func0(validate75.errors, instancePath));
+vErrors = vErrors === null ? func15(validate75.errors, instancePath) : vErrors.concat(func15(validate75.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs10 === errors;
@@ -9157,7 +9172,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs11 = errors;
 if(!(validate96(data))){
-vErrors = vErrors === null ? func0(validate96.errors, instancePath) : vErrors.concat(func0(validate96.errors, instancePath));
+vErrors = vErrors === null ? func15(validate96.errors, instancePath) : vErrors.concat(func15(validate96.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs11 === errors;
@@ -9165,7 +9180,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs12 = errors;
 if(!(validate71(data))){
-vErrors = vErrors === null ? func0(validate71.errors, instancePath) : vErrors.concat(func0(validate71.errors, instancePath));
+vErrors = vErrors === null ? func15(validate71.errors, instancePath) : vErrors.concat(func15(validate71.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs12 === errors;
@@ -9173,7 +9188,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs13 = errors;
 if(!(validate53(data))){
-vErrors = vErrors === null ? func0(validate53.errors, instancePath) : vErrors.concat(func0(validate53.errors, instancePath));
+vErrors = vErrors === null ? func15(validate53.errors, instancePath) : vErrors.concat(func15(validate53.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs13 === errors;
@@ -9181,7 +9196,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs14 = errors;
 if(!(validate84(data))){
-vErrors = vErrors === null ? func0(validate84.errors, instancePath) : vErrors.concat(func0(validate84.errors, instancePath));
+vErrors = vErrors === null ? func15(validate84.errors, instancePath) : vErrors.concat(func15(validate84.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs14 === errors;
@@ -9189,7 +9204,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs15 = errors;
 if(!(validate13(data))){
-vErrors = vErrors === null ? func0(validate13.errors, instancePath) : vErrors.concat(func0(validate13.errors, instancePath));
+vErrors = vErrors === null ? func15(validate13.errors, instancePath) : vErrors.concat(func15(validate13.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs15 === errors;
@@ -9200,7 +9215,7 @@ var _errs17 = errors;
 if(errors === _errs17){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.completion === undefined) && (missing0 = "completion")){
+if(((data.completion === undefined) || (!(func0.call(data, "completion")))) && (missing0 = "completion")){
 var err2 = {instancePath:instancePath,schemaPath:"CompleteResult/required",keyword:"required",params:{missingProperty: missing0}};
 if(vErrors === null){
 vErrors = [err2];
@@ -9211,7 +9226,7 @@ vErrors.push(err2);
 errors++;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data1 = data._meta;
 var _errs19 = errors;
 if(errors === _errs19){
@@ -9234,13 +9249,13 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data.completion !== undefined){
+if(data.completion !== undefined && func0.call(data, "completion")){
 var data2 = data.completion;
 var _errs22 = errors;
 if(errors === _errs22){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 var missing1;
-if((data2.values === undefined) && (missing1 = "values")){
+if(((data2.values === undefined) || (!(func0.call(data2, "values")))) && (missing1 = "values")){
 var err4 = {instancePath:instancePath+"/completion",schemaPath:"CompleteResult/properties/completion/required",keyword:"required",params:{missingProperty: missing1}};
 if(vErrors === null){
 vErrors = [err4];
@@ -9251,7 +9266,7 @@ vErrors.push(err4);
 errors++;
 }
 else {
-if(data2.hasMore !== undefined){
+if(data2.hasMore !== undefined && func0.call(data2, "hasMore")){
 var _errs24 = errors;
 if(typeof data2.hasMore !== "boolean"){
 var err5 = {instancePath:instancePath+"/completion/hasMore",schemaPath:"CompleteResult/properties/completion/properties/hasMore/type",keyword:"type",params:{type: "boolean"}};
@@ -9269,7 +9284,7 @@ else {
 var valid5 = true;
 }
 if(valid5){
-if(data2.total !== undefined){
+if(data2.total !== undefined && func0.call(data2, "total")){
 var data4 = data2.total;
 var _errs26 = errors;
 if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
@@ -9288,7 +9303,7 @@ else {
 var valid5 = true;
 }
 if(valid5){
-if(data2.values !== undefined){
+if(data2.values !== undefined && func0.call(data2, "values")){
 var data5 = data2.values;
 var _errs28 = errors;
 if(errors === _errs28){
@@ -9424,12 +9439,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
+if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
 validate125.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -9446,18 +9461,18 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 var missing1;
-if((data1.uri === undefined) && (missing1 = "uri")){
+if(((data1.uri === undefined) || (!(func0.call(data1, "uri")))) && (missing1 = "uri")){
 validate125.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data1.uri !== undefined){
+if(data1.uri !== undefined && func0.call(data1, "uri")){
 if(typeof data1.uri !== "string"){
 validate125.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"#/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -9510,12 +9525,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.text === undefined) && (missing0 = "text")) || ((data.uri === undefined) && (missing0 = "uri"))){
+if((((data.text === undefined) || (!(func0.call(data, "text")))) && (missing0 = "text")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
 validate126.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.mimeType !== undefined){
+if(data.mimeType !== undefined && func0.call(data, "mimeType")){
 var _errs1 = errors;
 if(typeof data.mimeType !== "string"){
 validate126.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
@@ -9527,7 +9542,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.text !== undefined){
+if(data.text !== undefined && func0.call(data, "text")){
 var _errs3 = errors;
 if(typeof data.text !== "string"){
 validate126.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"}}];
@@ -9539,7 +9554,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 var _errs5 = errors;
 if(typeof data.uri !== "string"){
 validate126.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
@@ -9584,12 +9599,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.inputSchema === undefined) && (missing0 = "inputSchema")) || ((data.name === undefined) && (missing0 = "name"))){
+if((((data.inputSchema === undefined) || (!(func0.call(data, "inputSchema")))) && (missing0 = "inputSchema")) || (((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name"))){
 validate127.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 var _errs1 = errors;
 if(typeof data.description !== "string"){
 validate127.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -9601,23 +9616,25 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.inputSchema !== undefined){
+if(data.inputSchema !== undefined && func0.call(data, "inputSchema")){
 var data1 = data.inputSchema;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 var missing1;
-if((data1.type === undefined) && (missing1 = "type")){
+if(((data1.type === undefined) || (!(func0.call(data1, "type")))) && (missing1 = "type")){
 validate127.errors = [{instancePath:instancePath+"/inputSchema",schemaPath:"#/properties/inputSchema/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data1.properties !== undefined){
+if(data1.properties !== undefined && func0.call(data1, "properties")){
 var data2 = data1.properties;
 var _errs5 = errors;
 if(errors === _errs5){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-for(var key0 in data2){
+var _arr0 = Object.keys(data2);
+for(var _i0=0; _i0<_arr0.length; _i0++){
+var key0 = _arr0[_i0];
 var data3 = data2[key0];
 var _errs8 = errors;
 if(errors === _errs8){
@@ -9645,7 +9662,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data1.required !== undefined){
+if(data1.required !== undefined && func0.call(data1, "required")){
 var data4 = data1.required;
 var _errs11 = errors;
 if(errors === _errs11){
@@ -9675,7 +9692,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data1.type !== undefined){
+if(data1.type !== undefined && func0.call(data1, "type")){
 var data6 = data1.type;
 var _errs15 = errors;
 if(typeof data6 !== "string"){
@@ -9706,7 +9723,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 var _errs17 = errors;
 if(typeof data.name !== "string"){
 validate127.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -9751,12 +9768,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.method === undefined) && (missing0 = "method")){
+if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
 validate128.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -9773,12 +9790,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1._meta !== undefined){
+if(data1._meta !== undefined && func0.call(data1, "_meta")){
 var data2 = data1._meta;
 var _errs6 = errors;
 if(errors === _errs6){
@@ -9834,12 +9851,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
+if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
 validate129.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -9856,18 +9873,18 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 var missing1;
-if((data1.uri === undefined) && (missing1 = "uri")){
+if(((data1.uri === undefined) || (!(func0.call(data1, "uri")))) && (missing1 = "uri")){
 validate129.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data1.uri !== undefined){
+if(data1.uri !== undefined && func0.call(data1, "uri")){
 if(typeof data1.uri !== "string"){
 validate129.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"#/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
 return false;

@@ -27,6 +27,7 @@ function require(id) {
 export const validateAnnotations = validate10;
 var schema11 = {"$id":"Annotations","properties":{"audience":{"items":{"$ref":"Role"},"type":"array"},"priority":{"maximum":1,"minimum":0,"type":"number"}},"type":"object"};
 var schema12 = {"$id":"Role","enum":["assistant","user"],"type":"string"};
+var func0 = Object.prototype.hasOwnProperty;
 
 function validate10(data, valCxt){
 "use strict"; /*# sourceURL="Annotations" */;
@@ -46,7 +47,7 @@ var vErrors = null;
 var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.audience !== undefined){
+if(data.audience !== undefined && func0.call(data, "audience")){
 var data0 = data.audience;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -81,7 +82,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.priority !== undefined){
+if(data.priority !== undefined && func0.call(data, "priority")){
 var data2 = data.priority;
 var _errs6 = errors;
 if(errors === _errs6){
@@ -120,7 +121,7 @@ return errors === 0;
 
 export const validateAudioContent = validate11;
 var schema13 = {"$id":"AudioContent","properties":{"annotations":{"$ref":"Annotations"},"data":{"type":"string"},"mimeType":{"type":"string"},"type":{"const":"audio","type":"string"}},"required":["data","mimeType","type"],"type":"object"};
-var func0 = rebaseErrors;
+var func15 = rebaseErrors;
 
 function validate11(data, valCxt){
 "use strict"; /*# sourceURL="AudioContent" */;
@@ -141,15 +142,15 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.data === undefined) && (missing0 = "data")) || ((data.mimeType === undefined) && (missing0 = "mimeType"))) || ((data.type === undefined) && (missing0 = "type"))){
+if(((((data.data === undefined) || (!(func0.call(data, "data")))) && (missing0 = "data")) || (((data.mimeType === undefined) || (!(func0.call(data, "mimeType")))) && (missing0 = "mimeType"))) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
 validate11.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.annotations !== undefined){
+if(data.annotations !== undefined && func0.call(data, "annotations")){
 var _errs1 = errors;
 if(!(validate10(data.annotations))){
-vErrors = vErrors === null ? func0(validate10.errors, instancePath+"/annotations") : vErrors.concat(func0(validate10.errors, instancePath+"/annotations"));
+vErrors = vErrors === null ? func15(validate10.errors, instancePath+"/annotations") : vErrors.concat(func15(validate10.errors, instancePath+"/annotations"));
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -158,7 +159,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.data !== undefined){
+if(data.data !== undefined && func0.call(data, "data")){
 var _errs2 = errors;
 if(typeof data.data !== "string"){
 validate11.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "string"}}];
@@ -170,7 +171,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mimeType !== undefined){
+if(data.mimeType !== undefined && func0.call(data, "mimeType")){
 var _errs4 = errors;
 if(typeof data.mimeType !== "string"){
 validate11.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
@@ -182,7 +183,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 var data3 = data.type;
 var _errs6 = errors;
 if(typeof data3 !== "string"){
@@ -234,12 +235,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.blob === undefined) && (missing0 = "blob")) || ((data.uri === undefined) && (missing0 = "uri"))){
+if((((data.blob === undefined) || (!(func0.call(data, "blob")))) && (missing0 = "blob")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
 validate13.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.blob !== undefined){
+if(data.blob !== undefined && func0.call(data, "blob")){
 var _errs1 = errors;
 if(typeof data.blob !== "string"){
 validate13.errors = [{instancePath:instancePath+"/blob",schemaPath:"#/properties/blob/type",keyword:"type",params:{type: "string"}}];
@@ -251,7 +252,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mimeType !== undefined){
+if(data.mimeType !== undefined && func0.call(data, "mimeType")){
 var _errs3 = errors;
 if(typeof data.mimeType !== "string"){
 validate13.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
@@ -263,7 +264,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 var _errs5 = errors;
 if(typeof data.uri !== "string"){
 validate13.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
@@ -309,12 +310,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
+if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
 validate14.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -331,18 +332,18 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 var missing1;
-if((data1.name === undefined) && (missing1 = "name")){
+if(((data1.name === undefined) || (!(func0.call(data1, "name")))) && (missing1 = "name")){
 validate14.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data1.arguments !== undefined){
+if(data1.arguments !== undefined && func0.call(data1, "arguments")){
 var data2 = data1.arguments;
 var _errs5 = errors;
 if(errors === _errs5){
@@ -359,7 +360,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data1.name !== undefined){
+if(data1.name !== undefined && func0.call(data1, "name")){
 var _errs8 = errors;
 if(typeof data1.name !== "string"){
 validate14.errors = [{instancePath:instancePath+"/params/name",schemaPath:"#/properties/params/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -418,15 +419,15 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.text === undefined) && (missing0 = "text")) || ((data.type === undefined) && (missing0 = "type"))){
+if((((data.text === undefined) || (!(func0.call(data, "text")))) && (missing0 = "text")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
 validate16.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.annotations !== undefined){
+if(data.annotations !== undefined && func0.call(data, "annotations")){
 var _errs1 = errors;
 if(!(validate10(data.annotations))){
-vErrors = vErrors === null ? func0(validate10.errors, instancePath+"/annotations") : vErrors.concat(func0(validate10.errors, instancePath+"/annotations"));
+vErrors = vErrors === null ? func15(validate10.errors, instancePath+"/annotations") : vErrors.concat(func15(validate10.errors, instancePath+"/annotations"));
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -435,7 +436,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.text !== undefined){
+if(data.text !== undefined && func0.call(data, "text")){
 var _errs2 = errors;
 if(typeof data.text !== "string"){
 validate16.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"}}];
@@ -447,7 +448,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 var data2 = data.type;
 var _errs4 = errors;
 if(typeof data2 !== "string"){
@@ -497,15 +498,15 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.data === undefined) && (missing0 = "data")) || ((data.mimeType === undefined) && (missing0 = "mimeType"))) || ((data.type === undefined) && (missing0 = "type"))){
+if(((((data.data === undefined) || (!(func0.call(data, "data")))) && (missing0 = "data")) || (((data.mimeType === undefined) || (!(func0.call(data, "mimeType")))) && (missing0 = "mimeType"))) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
 validate18.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.annotations !== undefined){
+if(data.annotations !== undefined && func0.call(data, "annotations")){
 var _errs1 = errors;
 if(!(validate10(data.annotations))){
-vErrors = vErrors === null ? func0(validate10.errors, instancePath+"/annotations") : vErrors.concat(func0(validate10.errors, instancePath+"/annotations"));
+vErrors = vErrors === null ? func15(validate10.errors, instancePath+"/annotations") : vErrors.concat(func15(validate10.errors, instancePath+"/annotations"));
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -514,7 +515,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.data !== undefined){
+if(data.data !== undefined && func0.call(data, "data")){
 var _errs2 = errors;
 if(typeof data.data !== "string"){
 validate18.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "string"}}];
@@ -526,7 +527,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mimeType !== undefined){
+if(data.mimeType !== undefined && func0.call(data, "mimeType")){
 var _errs4 = errors;
 if(typeof data.mimeType !== "string"){
 validate18.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
@@ -538,7 +539,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 var data3 = data.type;
 var _errs6 = errors;
 if(typeof data3 !== "string"){
@@ -590,15 +591,15 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.resource === undefined) && (missing0 = "resource")) || ((data.type === undefined) && (missing0 = "type"))){
+if((((data.resource === undefined) || (!(func0.call(data, "resource")))) && (missing0 = "resource")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
 validate20.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.annotations !== undefined){
+if(data.annotations !== undefined && func0.call(data, "annotations")){
 var _errs1 = errors;
 if(!(validate10(data.annotations))){
-vErrors = vErrors === null ? func0(validate10.errors, instancePath+"/annotations") : vErrors.concat(func0(validate10.errors, instancePath+"/annotations"));
+vErrors = vErrors === null ? func15(validate10.errors, instancePath+"/annotations") : vErrors.concat(func15(validate10.errors, instancePath+"/annotations"));
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -607,7 +608,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.resource !== undefined){
+if(data.resource !== undefined && func0.call(data, "resource")){
 var data1 = data.resource;
 var _errs2 = errors;
 var _errs3 = errors;
@@ -617,7 +618,7 @@ var _errs5 = errors;
 if(errors === _errs5){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 var missing1;
-if(((data1.text === undefined) && (missing1 = "text")) || ((data1.uri === undefined) && (missing1 = "uri"))){
+if((((data1.text === undefined) || (!(func0.call(data1, "text")))) && (missing1 = "text")) || (((data1.uri === undefined) || (!(func0.call(data1, "uri")))) && (missing1 = "uri"))){
 var err0 = {instancePath:instancePath+"/resource",schemaPath:"TextResourceContents/required",keyword:"required",params:{missingProperty: missing1}};
 if(vErrors === null){
 vErrors = [err0];
@@ -628,7 +629,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data1.mimeType !== undefined){
+if(data1.mimeType !== undefined && func0.call(data1, "mimeType")){
 var _errs7 = errors;
 if(typeof data1.mimeType !== "string"){
 var err1 = {instancePath:instancePath+"/resource/mimeType",schemaPath:"TextResourceContents/properties/mimeType/type",keyword:"type",params:{type: "string"}};
@@ -646,7 +647,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data1.text !== undefined){
+if(data1.text !== undefined && func0.call(data1, "text")){
 var _errs9 = errors;
 if(typeof data1.text !== "string"){
 var err2 = {instancePath:instancePath+"/resource/text",schemaPath:"TextResourceContents/properties/text/type",keyword:"type",params:{type: "string"}};
@@ -664,7 +665,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data1.uri !== undefined){
+if(data1.uri !== undefined && func0.call(data1, "uri")){
 var _errs11 = errors;
 if(typeof data1.uri !== "string"){
 var err3 = {instancePath:instancePath+"/resource/uri",schemaPath:"TextResourceContents/properties/uri/type",keyword:"type",params:{type: "string"}};
@@ -704,7 +705,7 @@ var _errs14 = errors;
 if(errors === _errs14){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 var missing2;
-if(((data1.blob === undefined) && (missing2 = "blob")) || ((data1.uri === undefined) && (missing2 = "uri"))){
+if((((data1.blob === undefined) || (!(func0.call(data1, "blob")))) && (missing2 = "blob")) || (((data1.uri === undefined) || (!(func0.call(data1, "uri")))) && (missing2 = "uri"))){
 var err5 = {instancePath:instancePath+"/resource",schemaPath:"BlobResourceContents/required",keyword:"required",params:{missingProperty: missing2}};
 if(vErrors === null){
 vErrors = [err5];
@@ -715,7 +716,7 @@ vErrors.push(err5);
 errors++;
 }
 else {
-if(data1.blob !== undefined){
+if(data1.blob !== undefined && func0.call(data1, "blob")){
 var _errs16 = errors;
 if(typeof data1.blob !== "string"){
 var err6 = {instancePath:instancePath+"/resource/blob",schemaPath:"BlobResourceContents/properties/blob/type",keyword:"type",params:{type: "string"}};
@@ -733,7 +734,7 @@ else {
 var valid5 = true;
 }
 if(valid5){
-if(data1.mimeType !== undefined){
+if(data1.mimeType !== undefined && func0.call(data1, "mimeType")){
 var _errs18 = errors;
 if(typeof data1.mimeType !== "string"){
 var err7 = {instancePath:instancePath+"/resource/mimeType",schemaPath:"BlobResourceContents/properties/mimeType/type",keyword:"type",params:{type: "string"}};
@@ -751,7 +752,7 @@ else {
 var valid5 = true;
 }
 if(valid5){
-if(data1.uri !== undefined){
+if(data1.uri !== undefined && func0.call(data1, "uri")){
 var _errs20 = errors;
 if(typeof data1.uri !== "string"){
 var err8 = {instancePath:instancePath+"/resource/uri",schemaPath:"BlobResourceContents/properties/uri/type",keyword:"type",params:{type: "string"}};
@@ -815,7 +816,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 var data8 = data.type;
 var _errs22 = errors;
 if(typeof data8 !== "string"){
@@ -864,12 +865,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.content === undefined) && (missing0 = "content")){
+if(((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content")){
 validate15.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -886,7 +887,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.content !== undefined){
+if(data.content !== undefined && func0.call(data, "content")){
 var data1 = data.content;
 var _errs4 = errors;
 if(errors === _errs4){
@@ -899,7 +900,7 @@ var _errs6 = errors;
 if(errors === _errs6){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 var missing1;
-if((data2.type === undefined) && (missing1 = "type")){
+if(((data2.type === undefined) || (!(func0.call(data2, "type")))) && (missing1 = "type")){
 validate15.errors = [{instancePath:instancePath+"/content/" + i0,schemaPath:"#/properties/content/items/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
@@ -908,25 +909,25 @@ var tag0 = data2.type;
 if(typeof tag0 == "string"){
 if(tag0 === "text"){
 if(!(validate16(data2))){
-vErrors = vErrors === null ? func0(validate16.errors, instancePath+"/content/" + i0) : vErrors.concat(func0(validate16.errors, instancePath+"/content/" + i0));
+vErrors = vErrors === null ? func15(validate16.errors, instancePath+"/content/" + i0) : vErrors.concat(func15(validate16.errors, instancePath+"/content/" + i0));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "image"){
 if(!(validate18(data2))){
-vErrors = vErrors === null ? func0(validate18.errors, instancePath+"/content/" + i0) : vErrors.concat(func0(validate18.errors, instancePath+"/content/" + i0));
+vErrors = vErrors === null ? func15(validate18.errors, instancePath+"/content/" + i0) : vErrors.concat(func15(validate18.errors, instancePath+"/content/" + i0));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "audio"){
 if(!(validate11(data2))){
-vErrors = vErrors === null ? func0(validate11.errors, instancePath+"/content/" + i0) : vErrors.concat(func0(validate11.errors, instancePath+"/content/" + i0));
+vErrors = vErrors === null ? func15(validate11.errors, instancePath+"/content/" + i0) : vErrors.concat(func15(validate11.errors, instancePath+"/content/" + i0));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "resource"){
 if(!(validate20(data2))){
-vErrors = vErrors === null ? func0(validate20.errors, instancePath+"/content/" + i0) : vErrors.concat(func0(validate20.errors, instancePath+"/content/" + i0));
+vErrors = vErrors === null ? func15(validate20.errors, instancePath+"/content/" + i0) : vErrors.concat(func15(validate20.errors, instancePath+"/content/" + i0));
 errors = vErrors.length;
 }
 }
@@ -963,7 +964,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.isError !== undefined){
+if(data.isError !== undefined && func0.call(data, "isError")){
 var _errs13 = errors;
 if(typeof data.isError !== "boolean"){
 validate15.errors = [{instancePath:instancePath+"/isError",schemaPath:"#/properties/isError/type",keyword:"type",params:{type: "boolean"}}];
@@ -1010,12 +1011,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
+if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
 validate26.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -1032,18 +1033,18 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 var missing1;
-if((data1.requestId === undefined) && (missing1 = "requestId")){
+if(((data1.requestId === undefined) || (!(func0.call(data1, "requestId")))) && (missing1 = "requestId")){
 validate26.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data1.reason !== undefined){
+if(data1.reason !== undefined && func0.call(data1, "reason")){
 var _errs5 = errors;
 if(typeof data1.reason !== "string"){
 validate26.errors = [{instancePath:instancePath+"/params/reason",schemaPath:"#/properties/params/properties/reason/type",keyword:"type",params:{type: "string"}}];
@@ -1055,7 +1056,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data1.requestId !== undefined){
+if(data1.requestId !== undefined && func0.call(data1, "requestId")){
 var data3 = data1.requestId;
 var _errs7 = errors;
 if((typeof data3 !== "string") && (!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))))){
@@ -1113,12 +1114,14 @@ var vErrors = null;
 var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.experimental !== undefined){
+if(data.experimental !== undefined && func0.call(data, "experimental")){
 var data0 = data.experimental;
 var _errs1 = errors;
 if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-for(var key0 in data0){
+var _arr0 = Object.keys(data0);
+for(var _i0=0; _i0<_arr0.length; _i0++){
+var key0 = _arr0[_i0];
 var data1 = data0[key0];
 var _errs4 = errors;
 if(errors === _errs4){
@@ -1146,12 +1149,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.roots !== undefined){
+if(data.roots !== undefined && func0.call(data, "roots")){
 var data2 = data.roots;
 var _errs7 = errors;
 if(errors === _errs7){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-if(data2.listChanged !== undefined){
+if(data2.listChanged !== undefined && func0.call(data2, "listChanged")){
 if(typeof data2.listChanged !== "boolean"){
 validate27.errors = [{instancePath:instancePath+"/roots/listChanged",schemaPath:"#/properties/roots/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
 return false;
@@ -1169,7 +1172,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.sampling !== undefined){
+if(data.sampling !== undefined && func0.call(data, "sampling")){
 var data4 = data.sampling;
 var _errs11 = errors;
 if(errors === _errs11){
@@ -1223,12 +1226,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
+if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
 validate29.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -1245,18 +1248,18 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 var missing1;
-if(((data1.progress === undefined) && (missing1 = "progress")) || ((data1.progressToken === undefined) && (missing1 = "progressToken"))){
+if((((data1.progress === undefined) || (!(func0.call(data1, "progress")))) && (missing1 = "progress")) || (((data1.progressToken === undefined) || (!(func0.call(data1, "progressToken")))) && (missing1 = "progressToken"))){
 validate29.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data1.message !== undefined){
+if(data1.message !== undefined && func0.call(data1, "message")){
 var _errs5 = errors;
 if(typeof data1.message !== "string"){
 validate29.errors = [{instancePath:instancePath+"/params/message",schemaPath:"#/properties/params/properties/message/type",keyword:"type",params:{type: "string"}}];
@@ -1268,7 +1271,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data1.progress !== undefined){
+if(data1.progress !== undefined && func0.call(data1, "progress")){
 var _errs7 = errors;
 if(!(typeof data1.progress == "number")){
 validate29.errors = [{instancePath:instancePath+"/params/progress",schemaPath:"#/properties/params/properties/progress/type",keyword:"type",params:{type: "number"}}];
@@ -1280,7 +1283,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data1.progressToken !== undefined){
+if(data1.progressToken !== undefined && func0.call(data1, "progressToken")){
 var data4 = data1.progressToken;
 var _errs9 = errors;
 if((typeof data4 !== "string") && (!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))))){
@@ -1293,7 +1296,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data1.total !== undefined){
+if(data1.total !== undefined && func0.call(data1, "total")){
 var _errs12 = errors;
 if(!(typeof data1.total == "number")){
 validate29.errors = [{instancePath:instancePath+"/params/total",schemaPath:"#/properties/params/properties/total/type",keyword:"type",params:{type: "number"}}];
@@ -1351,7 +1354,7 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.method === undefined) && (missing0 = "method")){
+if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
 validate28.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
@@ -1360,7 +1363,7 @@ var tag0 = data.method;
 if(typeof tag0 == "string"){
 if(tag0 === "notifications/cancelled"){
 if(!(validate26(data))){
-vErrors = vErrors === null ? func0(validate26.errors, instancePath) : vErrors.concat(func0(validate26.errors, instancePath));
+vErrors = vErrors === null ? func15(validate26.errors, instancePath) : vErrors.concat(func15(validate26.errors, instancePath));
 errors = vErrors.length;
 }
 }
@@ -1369,12 +1372,12 @@ var _errs4 = errors;
 if(errors === _errs4){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing1;
-if((data.method === undefined) && (missing1 = "method")){
+if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing1 = "method")){
 validate28.errors = [{instancePath:instancePath,schemaPath:"InitializedNotification/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data0 = data.method;
 var _errs6 = errors;
 if(typeof data0 !== "string"){
@@ -1391,12 +1394,12 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data1 = data.params;
 var _errs8 = errors;
 if(errors === _errs8){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1._meta !== undefined){
+if(data1._meta !== undefined && func0.call(data1, "_meta")){
 var data2 = data1._meta;
 var _errs11 = errors;
 if(errors === _errs11){
@@ -1430,7 +1433,7 @@ return false;
 }
 else if(tag0 === "notifications/progress"){
 if(!(validate29(data))){
-vErrors = vErrors === null ? func0(validate29.errors, instancePath) : vErrors.concat(func0(validate29.errors, instancePath));
+vErrors = vErrors === null ? func15(validate29.errors, instancePath) : vErrors.concat(func15(validate29.errors, instancePath));
 errors = vErrors.length;
 }
 }
@@ -1439,12 +1442,12 @@ var _errs16 = errors;
 if(errors === _errs16){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing2;
-if((data.method === undefined) && (missing2 = "method")){
+if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing2 = "method")){
 validate28.errors = [{instancePath:instancePath,schemaPath:"RootsListChangedNotification/required",keyword:"required",params:{missingProperty: missing2}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data3 = data.method;
 var _errs18 = errors;
 if(typeof data3 !== "string"){
@@ -1461,12 +1464,12 @@ else {
 var valid9 = true;
 }
 if(valid9){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data4 = data.params;
 var _errs20 = errors;
 if(errors === _errs20){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-if(data4._meta !== undefined){
+if(data4._meta !== undefined && func0.call(data4, "_meta")){
 var data5 = data4._meta;
 var _errs23 = errors;
 if(errors === _errs23){
@@ -1550,12 +1553,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
+if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
 validate33.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -1572,29 +1575,31 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 var missing1;
-if((((data1.capabilities === undefined) && (missing1 = "capabilities")) || ((data1.clientInfo === undefined) && (missing1 = "clientInfo"))) || ((data1.protocolVersion === undefined) && (missing1 = "protocolVersion"))){
+if(((((data1.capabilities === undefined) || (!(func0.call(data1, "capabilities")))) && (missing1 = "capabilities")) || (((data1.clientInfo === undefined) || (!(func0.call(data1, "clientInfo")))) && (missing1 = "clientInfo"))) || (((data1.protocolVersion === undefined) || (!(func0.call(data1, "protocolVersion")))) && (missing1 = "protocolVersion"))){
 validate33.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data1.capabilities !== undefined){
+if(data1.capabilities !== undefined && func0.call(data1, "capabilities")){
 var data2 = data1.capabilities;
 var _errs5 = errors;
 var _errs6 = errors;
 if(errors === _errs6){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-if(data2.experimental !== undefined){
+if(data2.experimental !== undefined && func0.call(data2, "experimental")){
 var data3 = data2.experimental;
 var _errs8 = errors;
 if(errors === _errs8){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-for(var key0 in data3){
+var _arr0 = Object.keys(data3);
+for(var _i0=0; _i0<_arr0.length; _i0++){
+var key0 = _arr0[_i0];
 var data4 = data3[key0];
 var _errs11 = errors;
 if(errors === _errs11){
@@ -1622,12 +1627,12 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data2.roots !== undefined){
+if(data2.roots !== undefined && func0.call(data2, "roots")){
 var data5 = data2.roots;
 var _errs14 = errors;
 if(errors === _errs14){
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
-if(data5.listChanged !== undefined){
+if(data5.listChanged !== undefined && func0.call(data5, "listChanged")){
 if(typeof data5.listChanged !== "boolean"){
 validate33.errors = [{instancePath:instancePath+"/params/capabilities/roots/listChanged",schemaPath:"ClientCapabilities/properties/roots/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
 return false;
@@ -1645,7 +1650,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data2.sampling !== undefined){
+if(data2.sampling !== undefined && func0.call(data2, "sampling")){
 var data7 = data2.sampling;
 var _errs18 = errors;
 if(errors === _errs18){
@@ -1675,19 +1680,19 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data1.clientInfo !== undefined){
+if(data1.clientInfo !== undefined && func0.call(data1, "clientInfo")){
 var data8 = data1.clientInfo;
 var _errs21 = errors;
 var _errs22 = errors;
 if(errors === _errs22){
 if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
 var missing2;
-if(((data8.name === undefined) && (missing2 = "name")) || ((data8.version === undefined) && (missing2 = "version"))){
+if((((data8.name === undefined) || (!(func0.call(data8, "name")))) && (missing2 = "name")) || (((data8.version === undefined) || (!(func0.call(data8, "version")))) && (missing2 = "version"))){
 validate33.errors = [{instancePath:instancePath+"/params/clientInfo",schemaPath:"Implementation/required",keyword:"required",params:{missingProperty: missing2}}];
 return false;
 }
 else {
-if(data8.name !== undefined){
+if(data8.name !== undefined && func0.call(data8, "name")){
 var _errs24 = errors;
 if(typeof data8.name !== "string"){
 validate33.errors = [{instancePath:instancePath+"/params/clientInfo/name",schemaPath:"Implementation/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -1699,7 +1704,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data8.version !== undefined){
+if(data8.version !== undefined && func0.call(data8, "version")){
 var _errs26 = errors;
 if(typeof data8.version !== "string"){
 validate33.errors = [{instancePath:instancePath+"/params/clientInfo/version",schemaPath:"Implementation/properties/version/type",keyword:"type",params:{type: "string"}}];
@@ -1724,7 +1729,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data1.protocolVersion !== undefined){
+if(data1.protocolVersion !== undefined && func0.call(data1, "protocolVersion")){
 var _errs28 = errors;
 if(typeof data1.protocolVersion !== "string"){
 validate33.errors = [{instancePath:instancePath+"/params/protocolVersion",schemaPath:"#/properties/params/properties/protocolVersion/type",keyword:"type",params:{type: "string"}}];
@@ -1782,12 +1787,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.method === undefined) && (missing0 = "method")){
+if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
 validate34.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -1804,17 +1809,17 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1._meta !== undefined){
+if(data1._meta !== undefined && func0.call(data1, "_meta")){
 var data2 = data1._meta;
 var _errs6 = errors;
 if(errors === _errs6){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-if(data2.progressToken !== undefined){
+if(data2.progressToken !== undefined && func0.call(data2, "progressToken")){
 var data3 = data2.progressToken;
 if((typeof data3 !== "string") && (!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))))){
 validate34.errors = [{instancePath:instancePath+"/params/_meta/progressToken",schemaPath:"ProgressToken/type",keyword:"type",params:{type: schema27.type}}];
@@ -1873,12 +1878,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
+if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
 validate35.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -1895,18 +1900,18 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 var missing1;
-if((data1.level === undefined) && (missing1 = "level")){
+if(((data1.level === undefined) || (!(func0.call(data1, "level")))) && (missing1 = "level")){
 validate35.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data1.level !== undefined){
+if(data1.level !== undefined && func0.call(data1, "level")){
 var data2 = data1.level;
 if(typeof data2 !== "string"){
 validate35.errors = [{instancePath:instancePath+"/params/level",schemaPath:"LoggingLevel/type",keyword:"type",params:{type: "string"}}];
@@ -1964,12 +1969,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
+if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
 validate36.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -1986,29 +1991,29 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 var missing1;
-if(((data1.argument === undefined) && (missing1 = "argument")) || ((data1.ref === undefined) && (missing1 = "ref"))){
+if((((data1.argument === undefined) || (!(func0.call(data1, "argument")))) && (missing1 = "argument")) || (((data1.ref === undefined) || (!(func0.call(data1, "ref")))) && (missing1 = "ref"))){
 validate36.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data1.argument !== undefined){
+if(data1.argument !== undefined && func0.call(data1, "argument")){
 var data2 = data1.argument;
 var _errs5 = errors;
 if(errors === _errs5){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 var missing2;
-if(((data2.name === undefined) && (missing2 = "name")) || ((data2.value === undefined) && (missing2 = "value"))){
+if((((data2.name === undefined) || (!(func0.call(data2, "name")))) && (missing2 = "name")) || (((data2.value === undefined) || (!(func0.call(data2, "value")))) && (missing2 = "value"))){
 validate36.errors = [{instancePath:instancePath+"/params/argument",schemaPath:"#/properties/params/properties/argument/required",keyword:"required",params:{missingProperty: missing2}}];
 return false;
 }
 else {
-if(data2.name !== undefined){
+if(data2.name !== undefined && func0.call(data2, "name")){
 var _errs7 = errors;
 if(typeof data2.name !== "string"){
 validate36.errors = [{instancePath:instancePath+"/params/argument/name",schemaPath:"#/properties/params/properties/argument/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -2020,7 +2025,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data2.value !== undefined){
+if(data2.value !== undefined && func0.call(data2, "value")){
 var _errs9 = errors;
 if(typeof data2.value !== "string"){
 validate36.errors = [{instancePath:instancePath+"/params/argument/value",schemaPath:"#/properties/params/properties/argument/properties/value/type",keyword:"type",params:{type: "string"}}];
@@ -2045,13 +2050,13 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data1.ref !== undefined){
+if(data1.ref !== undefined && func0.call(data1, "ref")){
 var data5 = data1.ref;
 var _errs11 = errors;
 if(errors === _errs11){
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 var missing3;
-if((data5.type === undefined) && (missing3 = "type")){
+if(((data5.type === undefined) || (!(func0.call(data5, "type")))) && (missing3 = "type")){
 validate36.errors = [{instancePath:instancePath+"/params/ref",schemaPath:"#/properties/params/properties/ref/required",keyword:"required",params:{missingProperty: missing3}}];
 return false;
 }
@@ -2063,12 +2068,12 @@ var _errs15 = errors;
 if(errors === _errs15){
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 var missing4;
-if(((data5.name === undefined) && (missing4 = "name")) || ((data5.type === undefined) && (missing4 = "type"))){
+if((((data5.name === undefined) || (!(func0.call(data5, "name")))) && (missing4 = "name")) || (((data5.type === undefined) || (!(func0.call(data5, "type")))) && (missing4 = "type"))){
 validate36.errors = [{instancePath:instancePath+"/params/ref",schemaPath:"PromptReference/required",keyword:"required",params:{missingProperty: missing4}}];
 return false;
 }
 else {
-if(data5.name !== undefined){
+if(data5.name !== undefined && func0.call(data5, "name")){
 var _errs17 = errors;
 if(typeof data5.name !== "string"){
 validate36.errors = [{instancePath:instancePath+"/params/ref/name",schemaPath:"PromptReference/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -2080,7 +2085,7 @@ else {
 var valid6 = true;
 }
 if(valid6){
-if(data5.type !== undefined){
+if(data5.type !== undefined && func0.call(data5, "type")){
 var data7 = data5.type;
 var _errs19 = errors;
 if(typeof data7 !== "string"){
@@ -2110,12 +2115,12 @@ var _errs22 = errors;
 if(errors === _errs22){
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 var missing5;
-if(((data5.type === undefined) && (missing5 = "type")) || ((data5.uri === undefined) && (missing5 = "uri"))){
+if((((data5.type === undefined) || (!(func0.call(data5, "type")))) && (missing5 = "type")) || (((data5.uri === undefined) || (!(func0.call(data5, "uri")))) && (missing5 = "uri"))){
 validate36.errors = [{instancePath:instancePath+"/params/ref",schemaPath:"ResourceReference/required",keyword:"required",params:{missingProperty: missing5}}];
 return false;
 }
 else {
-if(data5.type !== undefined){
+if(data5.type !== undefined && func0.call(data5, "type")){
 var data8 = data5.type;
 var _errs24 = errors;
 if(typeof data8 !== "string"){
@@ -2132,7 +2137,7 @@ else {
 var valid9 = true;
 }
 if(valid9){
-if(data5.uri !== undefined){
+if(data5.uri !== undefined && func0.call(data5, "uri")){
 var _errs26 = errors;
 if(typeof data5.uri !== "string"){
 validate36.errors = [{instancePath:instancePath+"/params/ref/uri",schemaPath:"ResourceReference/properties/uri/type",keyword:"type",params:{type: "string"}}];
@@ -2218,7 +2223,7 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.method === undefined) && (missing0 = "method")){
+if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
 validate32.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
@@ -2227,13 +2232,13 @@ var tag0 = data.method;
 if(typeof tag0 == "string"){
 if(tag0 === "initialize"){
 if(!(validate33(data))){
-vErrors = vErrors === null ? func0(validate33.errors, instancePath) : vErrors.concat(func0(validate33.errors, instancePath));
+vErrors = vErrors === null ? func15(validate33.errors, instancePath) : vErrors.concat(func15(validate33.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "ping"){
 if(!(validate34(data))){
-vErrors = vErrors === null ? func0(validate34.errors, instancePath) : vErrors.concat(func0(validate34.errors, instancePath));
+vErrors = vErrors === null ? func15(validate34.errors, instancePath) : vErrors.concat(func15(validate34.errors, instancePath));
 errors = vErrors.length;
 }
 }
@@ -2242,12 +2247,12 @@ var _errs5 = errors;
 if(errors === _errs5){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing1;
-if((data.method === undefined) && (missing1 = "method")){
+if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing1 = "method")){
 validate32.errors = [{instancePath:instancePath,schemaPath:"ListResourcesRequest/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data0 = data.method;
 var _errs7 = errors;
 if(typeof data0 !== "string"){
@@ -2264,12 +2269,12 @@ else {
 var valid5 = true;
 }
 if(valid5){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data1 = data.params;
 var _errs9 = errors;
 if(errors === _errs9){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1.cursor !== undefined){
+if(data1.cursor !== undefined && func0.call(data1, "cursor")){
 if(typeof data1.cursor !== "string"){
 validate32.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"ListResourcesRequest/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -2300,12 +2305,12 @@ var _errs14 = errors;
 if(errors === _errs14){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing2;
-if((data.method === undefined) && (missing2 = "method")){
+if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing2 = "method")){
 validate32.errors = [{instancePath:instancePath,schemaPath:"ListResourceTemplatesRequest/required",keyword:"required",params:{missingProperty: missing2}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data3 = data.method;
 var _errs16 = errors;
 if(typeof data3 !== "string"){
@@ -2322,12 +2327,12 @@ else {
 var valid9 = true;
 }
 if(valid9){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data4 = data.params;
 var _errs18 = errors;
 if(errors === _errs18){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-if(data4.cursor !== undefined){
+if(data4.cursor !== undefined && func0.call(data4, "cursor")){
 if(typeof data4.cursor !== "string"){
 validate32.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"ListResourceTemplatesRequest/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -2358,12 +2363,12 @@ var _errs23 = errors;
 if(errors === _errs23){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing3;
-if(((data.method === undefined) && (missing3 = "method")) || ((data.params === undefined) && (missing3 = "params"))){
+if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing3 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing3 = "params"))){
 validate32.errors = [{instancePath:instancePath,schemaPath:"ReadResourceRequest/required",keyword:"required",params:{missingProperty: missing3}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data6 = data.method;
 var _errs25 = errors;
 if(typeof data6 !== "string"){
@@ -2380,18 +2385,18 @@ else {
 var valid13 = true;
 }
 if(valid13){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data7 = data.params;
 var _errs27 = errors;
 if(errors === _errs27){
 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
 var missing4;
-if((data7.uri === undefined) && (missing4 = "uri")){
+if(((data7.uri === undefined) || (!(func0.call(data7, "uri")))) && (missing4 = "uri")){
 validate32.errors = [{instancePath:instancePath+"/params",schemaPath:"ReadResourceRequest/properties/params/required",keyword:"required",params:{missingProperty: missing4}}];
 return false;
 }
 else {
-if(data7.uri !== undefined){
+if(data7.uri !== undefined && func0.call(data7, "uri")){
 if(typeof data7.uri !== "string"){
 validate32.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"ReadResourceRequest/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -2423,12 +2428,12 @@ var _errs32 = errors;
 if(errors === _errs32){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing5;
-if(((data.method === undefined) && (missing5 = "method")) || ((data.params === undefined) && (missing5 = "params"))){
+if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing5 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing5 = "params"))){
 validate32.errors = [{instancePath:instancePath,schemaPath:"SubscribeRequest/required",keyword:"required",params:{missingProperty: missing5}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data9 = data.method;
 var _errs34 = errors;
 if(typeof data9 !== "string"){
@@ -2445,18 +2450,18 @@ else {
 var valid17 = true;
 }
 if(valid17){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data10 = data.params;
 var _errs36 = errors;
 if(errors === _errs36){
 if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
 var missing6;
-if((data10.uri === undefined) && (missing6 = "uri")){
+if(((data10.uri === undefined) || (!(func0.call(data10, "uri")))) && (missing6 = "uri")){
 validate32.errors = [{instancePath:instancePath+"/params",schemaPath:"SubscribeRequest/properties/params/required",keyword:"required",params:{missingProperty: missing6}}];
 return false;
 }
 else {
-if(data10.uri !== undefined){
+if(data10.uri !== undefined && func0.call(data10, "uri")){
 if(typeof data10.uri !== "string"){
 validate32.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"SubscribeRequest/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -2488,12 +2493,12 @@ var _errs41 = errors;
 if(errors === _errs41){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing7;
-if(((data.method === undefined) && (missing7 = "method")) || ((data.params === undefined) && (missing7 = "params"))){
+if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing7 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing7 = "params"))){
 validate32.errors = [{instancePath:instancePath,schemaPath:"UnsubscribeRequest/required",keyword:"required",params:{missingProperty: missing7}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data12 = data.method;
 var _errs43 = errors;
 if(typeof data12 !== "string"){
@@ -2510,18 +2515,18 @@ else {
 var valid21 = true;
 }
 if(valid21){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data13 = data.params;
 var _errs45 = errors;
 if(errors === _errs45){
 if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
 var missing8;
-if((data13.uri === undefined) && (missing8 = "uri")){
+if(((data13.uri === undefined) || (!(func0.call(data13, "uri")))) && (missing8 = "uri")){
 validate32.errors = [{instancePath:instancePath+"/params",schemaPath:"UnsubscribeRequest/properties/params/required",keyword:"required",params:{missingProperty: missing8}}];
 return false;
 }
 else {
-if(data13.uri !== undefined){
+if(data13.uri !== undefined && func0.call(data13, "uri")){
 if(typeof data13.uri !== "string"){
 validate32.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"UnsubscribeRequest/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -2553,12 +2558,12 @@ var _errs50 = errors;
 if(errors === _errs50){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing9;
-if((data.method === undefined) && (missing9 = "method")){
+if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing9 = "method")){
 validate32.errors = [{instancePath:instancePath,schemaPath:"ListPromptsRequest/required",keyword:"required",params:{missingProperty: missing9}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data15 = data.method;
 var _errs52 = errors;
 if(typeof data15 !== "string"){
@@ -2575,12 +2580,12 @@ else {
 var valid25 = true;
 }
 if(valid25){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data16 = data.params;
 var _errs54 = errors;
 if(errors === _errs54){
 if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
-if(data16.cursor !== undefined){
+if(data16.cursor !== undefined && func0.call(data16, "cursor")){
 if(typeof data16.cursor !== "string"){
 validate32.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"ListPromptsRequest/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -2611,12 +2616,12 @@ var _errs59 = errors;
 if(errors === _errs59){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing10;
-if(((data.method === undefined) && (missing10 = "method")) || ((data.params === undefined) && (missing10 = "params"))){
+if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing10 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing10 = "params"))){
 validate32.errors = [{instancePath:instancePath,schemaPath:"GetPromptRequest/required",keyword:"required",params:{missingProperty: missing10}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data18 = data.method;
 var _errs61 = errors;
 if(typeof data18 !== "string"){
@@ -2633,23 +2638,25 @@ else {
 var valid29 = true;
 }
 if(valid29){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data19 = data.params;
 var _errs63 = errors;
 if(errors === _errs63){
 if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
 var missing11;
-if((data19.name === undefined) && (missing11 = "name")){
+if(((data19.name === undefined) || (!(func0.call(data19, "name")))) && (missing11 = "name")){
 validate32.errors = [{instancePath:instancePath+"/params",schemaPath:"GetPromptRequest/properties/params/required",keyword:"required",params:{missingProperty: missing11}}];
 return false;
 }
 else {
-if(data19.arguments !== undefined){
+if(data19.arguments !== undefined && func0.call(data19, "arguments")){
 var data20 = data19.arguments;
 var _errs65 = errors;
 if(errors === _errs65){
 if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
-for(var key0 in data20){
+var _arr0 = Object.keys(data20);
+for(var _i0=0; _i0<_arr0.length; _i0++){
+var key0 = _arr0[_i0];
 var _errs68 = errors;
 if(typeof data20[key0] !== "string"){
 validate32.errors = [{instancePath:instancePath+"/params/arguments/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"GetPromptRequest/properties/params/properties/arguments/additionalProperties/type",keyword:"type",params:{type: "string"}}];
@@ -2672,7 +2679,7 @@ else {
 var valid30 = true;
 }
 if(valid30){
-if(data19.name !== undefined){
+if(data19.name !== undefined && func0.call(data19, "name")){
 var _errs70 = errors;
 if(typeof data19.name !== "string"){
 validate32.errors = [{instancePath:instancePath+"/params/name",schemaPath:"GetPromptRequest/properties/params/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -2710,12 +2717,12 @@ var _errs73 = errors;
 if(errors === _errs73){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing12;
-if((data.method === undefined) && (missing12 = "method")){
+if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing12 = "method")){
 validate32.errors = [{instancePath:instancePath,schemaPath:"ListToolsRequest/required",keyword:"required",params:{missingProperty: missing12}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data23 = data.method;
 var _errs75 = errors;
 if(typeof data23 !== "string"){
@@ -2732,12 +2739,12 @@ else {
 var valid34 = true;
 }
 if(valid34){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data24 = data.params;
 var _errs77 = errors;
 if(errors === _errs77){
 if(data24 && typeof data24 == "object" && !Array.isArray(data24)){
-if(data24.cursor !== undefined){
+if(data24.cursor !== undefined && func0.call(data24, "cursor")){
 if(typeof data24.cursor !== "string"){
 validate32.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"ListToolsRequest/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -2768,12 +2775,12 @@ var _errs82 = errors;
 if(errors === _errs82){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing13;
-if(((data.method === undefined) && (missing13 = "method")) || ((data.params === undefined) && (missing13 = "params"))){
+if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing13 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing13 = "params"))){
 validate32.errors = [{instancePath:instancePath,schemaPath:"CallToolRequest/required",keyword:"required",params:{missingProperty: missing13}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data26 = data.method;
 var _errs84 = errors;
 if(typeof data26 !== "string"){
@@ -2790,18 +2797,18 @@ else {
 var valid38 = true;
 }
 if(valid38){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data27 = data.params;
 var _errs86 = errors;
 if(errors === _errs86){
 if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
 var missing14;
-if((data27.name === undefined) && (missing14 = "name")){
+if(((data27.name === undefined) || (!(func0.call(data27, "name")))) && (missing14 = "name")){
 validate32.errors = [{instancePath:instancePath+"/params",schemaPath:"CallToolRequest/properties/params/required",keyword:"required",params:{missingProperty: missing14}}];
 return false;
 }
 else {
-if(data27.arguments !== undefined){
+if(data27.arguments !== undefined && func0.call(data27, "arguments")){
 var data28 = data27.arguments;
 var _errs88 = errors;
 if(errors === _errs88){
@@ -2818,7 +2825,7 @@ else {
 var valid39 = true;
 }
 if(valid39){
-if(data27.name !== undefined){
+if(data27.name !== undefined && func0.call(data27, "name")){
 var _errs91 = errors;
 if(typeof data27.name !== "string"){
 validate32.errors = [{instancePath:instancePath+"/params/name",schemaPath:"CallToolRequest/properties/params/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -2853,13 +2860,13 @@ return false;
 }
 else if(tag0 === "logging/setLevel"){
 if(!(validate35(data))){
-vErrors = vErrors === null ? func0(validate35.errors, instancePath) : vErrors.concat(func0(validate35.errors, instancePath));
+vErrors = vErrors === null ? func15(validate35.errors, instancePath) : vErrors.concat(func15(validate35.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "completion/complete"){
 if(!(validate36(data))){
-vErrors = vErrors === null ? func0(validate36.errors, instancePath) : vErrors.concat(func0(validate36.errors, instancePath));
+vErrors = vErrors === null ? func15(validate36.errors, instancePath) : vErrors.concat(func15(validate36.errors, instancePath));
 errors = vErrors.length;
 }
 }
@@ -2907,12 +2914,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.content === undefined) && (missing0 = "content")) || ((data.model === undefined) && (missing0 = "model"))) || ((data.role === undefined) && (missing0 = "role"))){
+if(((((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content")) || (((data.model === undefined) || (!(func0.call(data, "model")))) && (missing0 = "model"))) || (((data.role === undefined) || (!(func0.call(data, "role")))) && (missing0 = "role"))){
 validate42.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -2929,13 +2936,13 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.content !== undefined){
+if(data.content !== undefined && func0.call(data, "content")){
 var data1 = data.content;
 var _errs4 = errors;
 if(errors === _errs4){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 var missing1;
-if((data1.type === undefined) && (missing1 = "type")){
+if(((data1.type === undefined) || (!(func0.call(data1, "type")))) && (missing1 = "type")){
 validate42.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
@@ -2944,19 +2951,19 @@ var tag0 = data1.type;
 if(typeof tag0 == "string"){
 if(tag0 === "text"){
 if(!(validate16(data1))){
-vErrors = vErrors === null ? func0(validate16.errors, instancePath+"/content") : vErrors.concat(func0(validate16.errors, instancePath+"/content"));
+vErrors = vErrors === null ? func15(validate16.errors, instancePath+"/content") : vErrors.concat(func15(validate16.errors, instancePath+"/content"));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "image"){
 if(!(validate18(data1))){
-vErrors = vErrors === null ? func0(validate18.errors, instancePath+"/content") : vErrors.concat(func0(validate18.errors, instancePath+"/content"));
+vErrors = vErrors === null ? func15(validate18.errors, instancePath+"/content") : vErrors.concat(func15(validate18.errors, instancePath+"/content"));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "audio"){
 if(!(validate11(data1))){
-vErrors = vErrors === null ? func0(validate11.errors, instancePath+"/content") : vErrors.concat(func0(validate11.errors, instancePath+"/content"));
+vErrors = vErrors === null ? func15(validate11.errors, instancePath+"/content") : vErrors.concat(func15(validate11.errors, instancePath+"/content"));
 errors = vErrors.length;
 }
 }
@@ -2982,7 +2989,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.model !== undefined){
+if(data.model !== undefined && func0.call(data, "model")){
 var _errs10 = errors;
 if(typeof data.model !== "string"){
 validate42.errors = [{instancePath:instancePath+"/model",schemaPath:"#/properties/model/type",keyword:"type",params:{type: "string"}}];
@@ -2994,7 +3001,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.role !== undefined){
+if(data.role !== undefined && func0.call(data, "role")){
 var data3 = data.role;
 var _errs12 = errors;
 if(typeof data3 !== "string"){
@@ -3011,7 +3018,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.stopReason !== undefined){
+if(data.stopReason !== undefined && func0.call(data, "stopReason")){
 var _errs15 = errors;
 if(typeof data.stopReason !== "string"){
 validate42.errors = [{instancePath:instancePath+"/stopReason",schemaPath:"#/properties/stopReason/type",keyword:"type",params:{type: "string"}}];
@@ -3059,12 +3066,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.roots === undefined) && (missing0 = "roots")){
+if(((data.roots === undefined) || (!(func0.call(data, "roots")))) && (missing0 = "roots")){
 validate47.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -3081,7 +3088,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.roots !== undefined){
+if(data.roots !== undefined && func0.call(data, "roots")){
 var data1 = data.roots;
 var _errs4 = errors;
 if(errors === _errs4){
@@ -3095,12 +3102,12 @@ var _errs7 = errors;
 if(errors === _errs7){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 var missing1;
-if((data2.uri === undefined) && (missing1 = "uri")){
+if(((data2.uri === undefined) || (!(func0.call(data2, "uri")))) && (missing1 = "uri")){
 validate47.errors = [{instancePath:instancePath+"/roots/" + i0,schemaPath:"Root/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data2.name !== undefined){
+if(data2.name !== undefined && func0.call(data2, "name")){
 var _errs9 = errors;
 if(typeof data2.name !== "string"){
 validate47.errors = [{instancePath:instancePath+"/roots/" + i0+"/name",schemaPath:"Root/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -3112,7 +3119,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data2.uri !== undefined){
+if(data2.uri !== undefined && func0.call(data2, "uri")){
 var _errs11 = errors;
 if(typeof data2.uri !== "string"){
 validate47.errors = [{instancePath:instancePath+"/roots/" + i0+"/uri",schemaPath:"Root/properties/uri/type",keyword:"type",params:{type: "string"}}];
@@ -3182,7 +3189,7 @@ var _errs1 = errors;
 var _errs2 = errors;
 if(errors === _errs2){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs5 = errors;
 if(errors === _errs5){
@@ -3217,7 +3224,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs8 = errors;
 if(!(validate42(data))){
-vErrors = vErrors === null ? func0(validate42.errors, instancePath) : vErrors.concat(func0(validate42.errors, instancePath));
+vErrors = vErrors === null ? func15(validate42.errors, instancePath) : vErrors.concat(func15(validate42.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs8 === errors;
@@ -3225,7 +3232,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs9 = errors;
 if(!(validate47(data))){
-vErrors = vErrors === null ? func0(validate47.errors, instancePath) : vErrors.concat(func0(validate47.errors, instancePath));
+vErrors = vErrors === null ? func15(validate47.errors, instancePath) : vErrors.concat(func15(validate47.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs9 === errors;
@@ -3283,12 +3290,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.completion === undefined) && (missing0 = "completion")){
+if(((data.completion === undefined) || (!(func0.call(data, "completion")))) && (missing0 = "completion")){
 validate49.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -3305,18 +3312,18 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.completion !== undefined){
+if(data.completion !== undefined && func0.call(data, "completion")){
 var data1 = data.completion;
 var _errs4 = errors;
 if(errors === _errs4){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 var missing1;
-if((data1.values === undefined) && (missing1 = "values")){
+if(((data1.values === undefined) || (!(func0.call(data1, "values")))) && (missing1 = "values")){
 validate49.errors = [{instancePath:instancePath+"/completion",schemaPath:"#/properties/completion/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data1.hasMore !== undefined){
+if(data1.hasMore !== undefined && func0.call(data1, "hasMore")){
 var _errs6 = errors;
 if(typeof data1.hasMore !== "boolean"){
 validate49.errors = [{instancePath:instancePath+"/completion/hasMore",schemaPath:"#/properties/completion/properties/hasMore/type",keyword:"type",params:{type: "boolean"}}];
@@ -3328,7 +3335,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data1.total !== undefined){
+if(data1.total !== undefined && func0.call(data1, "total")){
 var data3 = data1.total;
 var _errs8 = errors;
 if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
@@ -3341,7 +3348,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data1.values !== undefined){
+if(data1.values !== undefined && func0.call(data1, "values")){
 var data4 = data1.values;
 var _errs10 = errors;
 if(errors === _errs10){
@@ -3419,18 +3426,18 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.content === undefined) && (missing0 = "content")) || ((data.role === undefined) && (missing0 = "role"))){
+if((((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content")) || (((data.role === undefined) || (!(func0.call(data, "role")))) && (missing0 = "role"))){
 validate51.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.content !== undefined){
+if(data.content !== undefined && func0.call(data, "content")){
 var data0 = data.content;
 var _errs1 = errors;
 if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 var missing1;
-if((data0.type === undefined) && (missing1 = "type")){
+if(((data0.type === undefined) || (!(func0.call(data0, "type")))) && (missing1 = "type")){
 validate51.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
@@ -3439,19 +3446,19 @@ var tag0 = data0.type;
 if(typeof tag0 == "string"){
 if(tag0 === "text"){
 if(!(validate16(data0))){
-vErrors = vErrors === null ? func0(validate16.errors, instancePath+"/content") : vErrors.concat(func0(validate16.errors, instancePath+"/content"));
+vErrors = vErrors === null ? func15(validate16.errors, instancePath+"/content") : vErrors.concat(func15(validate16.errors, instancePath+"/content"));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "image"){
 if(!(validate18(data0))){
-vErrors = vErrors === null ? func0(validate18.errors, instancePath+"/content") : vErrors.concat(func0(validate18.errors, instancePath+"/content"));
+vErrors = vErrors === null ? func15(validate18.errors, instancePath+"/content") : vErrors.concat(func15(validate18.errors, instancePath+"/content"));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "audio"){
 if(!(validate11(data0))){
-vErrors = vErrors === null ? func0(validate11.errors, instancePath+"/content") : vErrors.concat(func0(validate11.errors, instancePath+"/content"));
+vErrors = vErrors === null ? func15(validate11.errors, instancePath+"/content") : vErrors.concat(func15(validate11.errors, instancePath+"/content"));
 errors = vErrors.length;
 }
 }
@@ -3477,7 +3484,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.role !== undefined){
+if(data.role !== undefined && func0.call(data, "role")){
 var data1 = data.role;
 var _errs7 = errors;
 if(typeof data1 !== "string"){
@@ -3526,7 +3533,7 @@ var vErrors = null;
 var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.costPriority !== undefined){
+if(data.costPriority !== undefined && func0.call(data, "costPriority")){
 var data0 = data.costPriority;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -3553,7 +3560,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.hints !== undefined){
+if(data.hints !== undefined && func0.call(data, "hints")){
 var data1 = data.hints;
 var _errs3 = errors;
 if(errors === _errs3){
@@ -3566,7 +3573,7 @@ var _errs5 = errors;
 var _errs6 = errors;
 if(errors === _errs6){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-if(data2.name !== undefined){
+if(data2.name !== undefined && func0.call(data2, "name")){
 if(typeof data2.name !== "string"){
 validate56.errors = [{instancePath:instancePath+"/hints/" + i0+"/name",schemaPath:"ModelHint/properties/name/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -3595,7 +3602,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.intelligencePriority !== undefined){
+if(data.intelligencePriority !== undefined && func0.call(data, "intelligencePriority")){
 var data4 = data.intelligencePriority;
 var _errs10 = errors;
 if(errors === _errs10){
@@ -3622,7 +3629,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.speedPriority !== undefined){
+if(data.speedPriority !== undefined && func0.call(data, "speedPriority")){
 var data5 = data.speedPriority;
 var _errs12 = errors;
 if(errors === _errs12){
@@ -3681,12 +3688,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
+if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
 validate50.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -3703,18 +3710,18 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 var missing1;
-if(((data1.maxTokens === undefined) && (missing1 = "maxTokens")) || ((data1.messages === undefined) && (missing1 = "messages"))){
+if((((data1.maxTokens === undefined) || (!(func0.call(data1, "maxTokens")))) && (missing1 = "maxTokens")) || (((data1.messages === undefined) || (!(func0.call(data1, "messages")))) && (missing1 = "messages"))){
 validate50.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data1.includeContext !== undefined){
+if(data1.includeContext !== undefined && func0.call(data1, "includeContext")){
 var data2 = data1.includeContext;
 var _errs5 = errors;
 if(typeof data2 !== "string"){
@@ -3731,7 +3738,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data1.maxTokens !== undefined){
+if(data1.maxTokens !== undefined && func0.call(data1, "maxTokens")){
 var data3 = data1.maxTokens;
 var _errs7 = errors;
 if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
@@ -3744,7 +3751,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data1.messages !== undefined){
+if(data1.messages !== undefined && func0.call(data1, "messages")){
 var data4 = data1.messages;
 var _errs9 = errors;
 if(errors === _errs9){
@@ -3754,7 +3761,7 @@ var len0 = data4.length;
 for(var i0=0; i0<len0; i0++){
 var _errs11 = errors;
 if(!(validate51(data4[i0]))){
-vErrors = vErrors === null ? func0(validate51.errors, instancePath+"/params/messages/" + i0) : vErrors.concat(func0(validate51.errors, instancePath+"/params/messages/" + i0));
+vErrors = vErrors === null ? func15(validate51.errors, instancePath+"/params/messages/" + i0) : vErrors.concat(func15(validate51.errors, instancePath+"/params/messages/" + i0));
 errors = vErrors.length;
 }
 var valid2 = _errs11 === errors;
@@ -3774,7 +3781,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data1.metadata !== undefined){
+if(data1.metadata !== undefined && func0.call(data1, "metadata")){
 var data6 = data1.metadata;
 var _errs12 = errors;
 if(errors === _errs12){
@@ -3791,10 +3798,10 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data1.modelPreferences !== undefined){
+if(data1.modelPreferences !== undefined && func0.call(data1, "modelPreferences")){
 var _errs15 = errors;
 if(!(validate56(data1.modelPreferences))){
-vErrors = vErrors === null ? func0(validate56.errors, instancePath+"/params/modelPreferences") : vErrors.concat(func0(validate56.errors, instancePath+"/params/modelPreferences"));
+vErrors = vErrors === null ? func15(validate56.errors, instancePath+"/params/modelPreferences") : vErrors.concat(func15(validate56.errors, instancePath+"/params/modelPreferences"));
 errors = vErrors.length;
 }
 var valid1 = _errs15 === errors;
@@ -3803,7 +3810,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data1.stopSequences !== undefined){
+if(data1.stopSequences !== undefined && func0.call(data1, "stopSequences")){
 var data8 = data1.stopSequences;
 var _errs16 = errors;
 if(errors === _errs16){
@@ -3833,7 +3840,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data1.systemPrompt !== undefined){
+if(data1.systemPrompt !== undefined && func0.call(data1, "systemPrompt")){
 var _errs20 = errors;
 if(typeof data1.systemPrompt !== "string"){
 validate50.errors = [{instancePath:instancePath+"/params/systemPrompt",schemaPath:"#/properties/params/properties/systemPrompt/type",keyword:"type",params:{type: "string"}}];
@@ -3845,7 +3852,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data1.temperature !== undefined){
+if(data1.temperature !== undefined && func0.call(data1, "temperature")){
 var _errs22 = errors;
 if(!(typeof data1.temperature == "number")){
 validate50.errors = [{instancePath:instancePath+"/params/temperature",schemaPath:"#/properties/params/properties/temperature/type",keyword:"type",params:{type: "number"}}];
@@ -3940,7 +3947,7 @@ var errors = 0;
 var _errs0 = errors;
 if(errors === _errs0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs3 = errors;
 if(errors === _errs3){
@@ -3983,12 +3990,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
+if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
 validate60.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -4005,23 +4012,25 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 var missing1;
-if((data1.name === undefined) && (missing1 = "name")){
+if(((data1.name === undefined) || (!(func0.call(data1, "name")))) && (missing1 = "name")){
 validate60.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data1.arguments !== undefined){
+if(data1.arguments !== undefined && func0.call(data1, "arguments")){
 var data2 = data1.arguments;
 var _errs5 = errors;
 if(errors === _errs5){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-for(var key0 in data2){
+var _arr0 = Object.keys(data2);
+for(var _i0=0; _i0<_arr0.length; _i0++){
+var key0 = _arr0[_i0];
 var _errs8 = errors;
 if(typeof data2[key0] !== "string"){
 validate60.errors = [{instancePath:instancePath+"/params/arguments/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/params/properties/arguments/additionalProperties/type",keyword:"type",params:{type: "string"}}];
@@ -4044,7 +4053,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data1.name !== undefined){
+if(data1.name !== undefined && func0.call(data1, "name")){
 var _errs10 = errors;
 if(typeof data1.name !== "string"){
 validate60.errors = [{instancePath:instancePath+"/params/name",schemaPath:"#/properties/params/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -4103,18 +4112,18 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.content === undefined) && (missing0 = "content")) || ((data.role === undefined) && (missing0 = "role"))){
+if((((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content")) || (((data.role === undefined) || (!(func0.call(data, "role")))) && (missing0 = "role"))){
 validate62.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.content !== undefined){
+if(data.content !== undefined && func0.call(data, "content")){
 var data0 = data.content;
 var _errs1 = errors;
 if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 var missing1;
-if((data0.type === undefined) && (missing1 = "type")){
+if(((data0.type === undefined) || (!(func0.call(data0, "type")))) && (missing1 = "type")){
 validate62.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
@@ -4123,25 +4132,25 @@ var tag0 = data0.type;
 if(typeof tag0 == "string"){
 if(tag0 === "text"){
 if(!(validate16(data0))){
-vErrors = vErrors === null ? func0(validate16.errors, instancePath+"/content") : vErrors.concat(func0(validate16.errors, instancePath+"/content"));
+vErrors = vErrors === null ? func15(validate16.errors, instancePath+"/content") : vErrors.concat(func15(validate16.errors, instancePath+"/content"));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "image"){
 if(!(validate18(data0))){
-vErrors = vErrors === null ? func0(validate18.errors, instancePath+"/content") : vErrors.concat(func0(validate18.errors, instancePath+"/content"));
+vErrors = vErrors === null ? func15(validate18.errors, instancePath+"/content") : vErrors.concat(func15(validate18.errors, instancePath+"/content"));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "audio"){
 if(!(validate11(data0))){
-vErrors = vErrors === null ? func0(validate11.errors, instancePath+"/content") : vErrors.concat(func0(validate11.errors, instancePath+"/content"));
+vErrors = vErrors === null ? func15(validate11.errors, instancePath+"/content") : vErrors.concat(func15(validate11.errors, instancePath+"/content"));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "resource"){
 if(!(validate20(data0))){
-vErrors = vErrors === null ? func0(validate20.errors, instancePath+"/content") : vErrors.concat(func0(validate20.errors, instancePath+"/content"));
+vErrors = vErrors === null ? func15(validate20.errors, instancePath+"/content") : vErrors.concat(func15(validate20.errors, instancePath+"/content"));
 errors = vErrors.length;
 }
 }
@@ -4167,7 +4176,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.role !== undefined){
+if(data.role !== undefined && func0.call(data, "role")){
 var data1 = data.role;
 var _errs8 = errors;
 if(typeof data1 !== "string"){
@@ -4215,12 +4224,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.messages === undefined) && (missing0 = "messages")){
+if(((data.messages === undefined) || (!(func0.call(data, "messages")))) && (missing0 = "messages")){
 validate61.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -4237,7 +4246,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 var _errs4 = errors;
 if(typeof data.description !== "string"){
 validate61.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -4249,7 +4258,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.messages !== undefined){
+if(data.messages !== undefined && func0.call(data, "messages")){
 var data2 = data.messages;
 var _errs6 = errors;
 if(errors === _errs6){
@@ -4259,7 +4268,7 @@ var len0 = data2.length;
 for(var i0=0; i0<len0; i0++){
 var _errs8 = errors;
 if(!(validate62(data2[i0]))){
-vErrors = vErrors === null ? func0(validate62.errors, instancePath+"/messages/" + i0) : vErrors.concat(func0(validate62.errors, instancePath+"/messages/" + i0));
+vErrors = vErrors === null ? func15(validate62.errors, instancePath+"/messages/" + i0) : vErrors.concat(func15(validate62.errors, instancePath+"/messages/" + i0));
 errors = vErrors.length;
 }
 var valid1 = _errs8 === errors;
@@ -4314,12 +4323,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.name === undefined) && (missing0 = "name")) || ((data.version === undefined) && (missing0 = "version"))){
+if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.version === undefined) || (!(func0.call(data, "version")))) && (missing0 = "version"))){
 validate68.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 var _errs1 = errors;
 if(typeof data.name !== "string"){
 validate68.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -4331,7 +4340,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.version !== undefined){
+if(data.version !== undefined && func0.call(data, "version")){
 var _errs3 = errors;
 if(typeof data.version !== "string"){
 validate68.errors = [{instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"}}];
@@ -4379,12 +4388,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.capabilities === undefined) && (missing0 = "capabilities")) || ((data.protocolVersion === undefined) && (missing0 = "protocolVersion"))) || ((data.serverInfo === undefined) && (missing0 = "serverInfo"))){
+if(((((data.capabilities === undefined) || (!(func0.call(data, "capabilities")))) && (missing0 = "capabilities")) || (((data.protocolVersion === undefined) || (!(func0.call(data, "protocolVersion")))) && (missing0 = "protocolVersion"))) || (((data.serverInfo === undefined) || (!(func0.call(data, "serverInfo")))) && (missing0 = "serverInfo"))){
 validate69.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -4401,13 +4410,13 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.capabilities !== undefined){
+if(data.capabilities !== undefined && func0.call(data, "capabilities")){
 var data1 = data.capabilities;
 var _errs4 = errors;
 var _errs5 = errors;
 if(errors === _errs5){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1.completions !== undefined){
+if(data1.completions !== undefined && func0.call(data1, "completions")){
 var data2 = data1.completions;
 var _errs7 = errors;
 if(errors === _errs7){
@@ -4424,12 +4433,14 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data1.experimental !== undefined){
+if(data1.experimental !== undefined && func0.call(data1, "experimental")){
 var data3 = data1.experimental;
 var _errs10 = errors;
 if(errors === _errs10){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-for(var key0 in data3){
+var _arr0 = Object.keys(data3);
+for(var _i0=0; _i0<_arr0.length; _i0++){
+var key0 = _arr0[_i0];
 var data4 = data3[key0];
 var _errs13 = errors;
 if(errors === _errs13){
@@ -4457,7 +4468,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data1.logging !== undefined){
+if(data1.logging !== undefined && func0.call(data1, "logging")){
 var data5 = data1.logging;
 var _errs16 = errors;
 if(errors === _errs16){
@@ -4474,12 +4485,12 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data1.prompts !== undefined){
+if(data1.prompts !== undefined && func0.call(data1, "prompts")){
 var data6 = data1.prompts;
 var _errs19 = errors;
 if(errors === _errs19){
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-if(data6.listChanged !== undefined){
+if(data6.listChanged !== undefined && func0.call(data6, "listChanged")){
 if(typeof data6.listChanged !== "boolean"){
 validate69.errors = [{instancePath:instancePath+"/capabilities/prompts/listChanged",schemaPath:"ServerCapabilities/properties/prompts/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
 return false;
@@ -4497,12 +4508,12 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data1.resources !== undefined){
+if(data1.resources !== undefined && func0.call(data1, "resources")){
 var data8 = data1.resources;
 var _errs23 = errors;
 if(errors === _errs23){
 if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
-if(data8.listChanged !== undefined){
+if(data8.listChanged !== undefined && func0.call(data8, "listChanged")){
 var _errs25 = errors;
 if(typeof data8.listChanged !== "boolean"){
 validate69.errors = [{instancePath:instancePath+"/capabilities/resources/listChanged",schemaPath:"ServerCapabilities/properties/resources/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
@@ -4514,7 +4525,7 @@ else {
 var valid5 = true;
 }
 if(valid5){
-if(data8.subscribe !== undefined){
+if(data8.subscribe !== undefined && func0.call(data8, "subscribe")){
 var _errs27 = errors;
 if(typeof data8.subscribe !== "boolean"){
 validate69.errors = [{instancePath:instancePath+"/capabilities/resources/subscribe",schemaPath:"ServerCapabilities/properties/resources/properties/subscribe/type",keyword:"type",params:{type: "boolean"}}];
@@ -4538,12 +4549,12 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data1.tools !== undefined){
+if(data1.tools !== undefined && func0.call(data1, "tools")){
 var data11 = data1.tools;
 var _errs29 = errors;
 if(errors === _errs29){
 if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
-if(data11.listChanged !== undefined){
+if(data11.listChanged !== undefined && func0.call(data11, "listChanged")){
 if(typeof data11.listChanged !== "boolean"){
 validate69.errors = [{instancePath:instancePath+"/capabilities/tools/listChanged",schemaPath:"ServerCapabilities/properties/tools/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
 return false;
@@ -4577,7 +4588,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.instructions !== undefined){
+if(data.instructions !== undefined && func0.call(data, "instructions")){
 var _errs33 = errors;
 if(typeof data.instructions !== "string"){
 validate69.errors = [{instancePath:instancePath+"/instructions",schemaPath:"#/properties/instructions/type",keyword:"type",params:{type: "string"}}];
@@ -4589,7 +4600,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.protocolVersion !== undefined){
+if(data.protocolVersion !== undefined && func0.call(data, "protocolVersion")){
 var _errs35 = errors;
 if(typeof data.protocolVersion !== "string"){
 validate69.errors = [{instancePath:instancePath+"/protocolVersion",schemaPath:"#/properties/protocolVersion/type",keyword:"type",params:{type: "string"}}];
@@ -4601,19 +4612,19 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.serverInfo !== undefined){
+if(data.serverInfo !== undefined && func0.call(data, "serverInfo")){
 var data15 = data.serverInfo;
 var _errs37 = errors;
 var _errs38 = errors;
 if(errors === _errs38){
 if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
 var missing1;
-if(((data15.name === undefined) && (missing1 = "name")) || ((data15.version === undefined) && (missing1 = "version"))){
+if((((data15.name === undefined) || (!(func0.call(data15, "name")))) && (missing1 = "name")) || (((data15.version === undefined) || (!(func0.call(data15, "version")))) && (missing1 = "version"))){
 validate69.errors = [{instancePath:instancePath+"/serverInfo",schemaPath:"Implementation/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data15.name !== undefined){
+if(data15.name !== undefined && func0.call(data15, "name")){
 var _errs40 = errors;
 if(typeof data15.name !== "string"){
 validate69.errors = [{instancePath:instancePath+"/serverInfo/name",schemaPath:"Implementation/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -4625,7 +4636,7 @@ else {
 var valid8 = true;
 }
 if(valid8){
-if(data15.version !== undefined){
+if(data15.version !== undefined && func0.call(data15, "version")){
 var _errs42 = errors;
 if(typeof data15.version !== "string"){
 validate69.errors = [{instancePath:instancePath+"/serverInfo/version",schemaPath:"Implementation/properties/version/type",keyword:"type",params:{type: "string"}}];
@@ -4685,12 +4696,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.method === undefined) && (missing0 = "method")){
+if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
 validate70.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -4707,12 +4718,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1._meta !== undefined){
+if(data1._meta !== undefined && func0.call(data1, "_meta")){
 var data2 = data1._meta;
 var _errs6 = errors;
 if(errors === _errs6){
@@ -4771,12 +4782,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))){
+if(((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
 validate72.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 var data0 = data.id;
 var _errs1 = errors;
 if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
@@ -4789,7 +4800,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined){
+if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 var data1 = data.jsonrpc;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -4806,7 +4817,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var _errs6 = errors;
 if(typeof data.method !== "string"){
 validate72.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -4818,17 +4829,17 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data3 = data.params;
 var _errs8 = errors;
 if(errors === _errs8){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-if(data3._meta !== undefined){
+if(data3._meta !== undefined && func0.call(data3, "_meta")){
 var data4 = data3._meta;
 var _errs11 = errors;
 if(errors === _errs11){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-if(data4.progressToken !== undefined){
+if(data4.progressToken !== undefined && func0.call(data4, "progressToken")){
 var data5 = data4.progressToken;
 if((typeof data5 !== "string") && (!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))))){
 validate72.errors = [{instancePath:instancePath+"/params/_meta/progressToken",schemaPath:"ProgressToken/type",keyword:"type",params:{type: schema27.type}}];
@@ -4895,7 +4906,7 @@ var _errs2 = errors;
 var valid1 = false;
 var _errs3 = errors;
 if(!(validate72(data0))){
-vErrors = vErrors === null ? func0(validate72.errors, instancePath+"/" + i0) : vErrors.concat(func0(validate72.errors, instancePath+"/" + i0));
+vErrors = vErrors === null ? func15(validate72.errors, instancePath+"/" + i0) : vErrors.concat(func15(validate72.errors, instancePath+"/" + i0));
 errors = vErrors.length;
 }
 var _valid0 = _errs3 === errors;
@@ -4906,7 +4917,7 @@ var _errs5 = errors;
 if(errors === _errs5){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 var missing0;
-if(((data0.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data0.method === undefined) && (missing0 = "method"))){
+if((((data0.jsonrpc === undefined) || (!(func0.call(data0, "jsonrpc")))) && (missing0 = "jsonrpc")) || (((data0.method === undefined) || (!(func0.call(data0, "method")))) && (missing0 = "method"))){
 var err0 = {instancePath:instancePath+"/" + i0,schemaPath:"JSONRPCNotification/required",keyword:"required",params:{missingProperty: missing0}};
 if(vErrors === null){
 vErrors = [err0];
@@ -4917,7 +4928,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data0.jsonrpc !== undefined){
+if(data0.jsonrpc !== undefined && func0.call(data0, "jsonrpc")){
 var data1 = data0.jsonrpc;
 var _errs7 = errors;
 if(typeof data1 !== "string"){
@@ -4946,7 +4957,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data0.method !== undefined){
+if(data0.method !== undefined && func0.call(data0, "method")){
 var _errs9 = errors;
 if(typeof data0.method !== "string"){
 var err3 = {instancePath:instancePath+"/" + i0+"/method",schemaPath:"JSONRPCNotification/properties/method/type",keyword:"type",params:{type: "string"}};
@@ -4964,12 +4975,12 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data0.params !== undefined){
+if(data0.params !== undefined && func0.call(data0, "params")){
 var data3 = data0.params;
 var _errs11 = errors;
 if(errors === _errs11){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-if(data3._meta !== undefined){
+if(data3._meta !== undefined && func0.call(data3, "_meta")){
 var data4 = data3._meta;
 var _errs14 = errors;
 if(errors === _errs14){
@@ -5083,12 +5094,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.result === undefined) && (missing0 = "result"))){
+if(((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.result === undefined) || (!(func0.call(data, "result")))) && (missing0 = "result"))){
 validate75.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 var data0 = data.id;
 var _errs1 = errors;
 if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
@@ -5101,7 +5112,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined){
+if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 var data1 = data.jsonrpc;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -5118,13 +5129,13 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.result !== undefined){
+if(data.result !== undefined && func0.call(data, "result")){
 var data2 = data.result;
 var _errs6 = errors;
 var _errs7 = errors;
 if(errors === _errs7){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-if(data2._meta !== undefined){
+if(data2._meta !== undefined && func0.call(data2, "_meta")){
 var data3 = data2._meta;
 var _errs10 = errors;
 if(errors === _errs10){
@@ -5181,23 +5192,23 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.error === undefined) && (missing0 = "error")) || ((data.id === undefined) && (missing0 = "id"))) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))){
+if(((((data.error === undefined) || (!(func0.call(data, "error")))) && (missing0 = "error")) || (((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id"))) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))){
 validate77.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.error !== undefined){
+if(data.error !== undefined && func0.call(data, "error")){
 var data0 = data.error;
 var _errs1 = errors;
 if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 var missing1;
-if(((data0.code === undefined) && (missing1 = "code")) || ((data0.message === undefined) && (missing1 = "message"))){
+if((((data0.code === undefined) || (!(func0.call(data0, "code")))) && (missing1 = "code")) || (((data0.message === undefined) || (!(func0.call(data0, "message")))) && (missing1 = "message"))){
 validate77.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data0.code !== undefined){
+if(data0.code !== undefined && func0.call(data0, "code")){
 var data1 = data0.code;
 var _errs3 = errors;
 if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
@@ -5210,7 +5221,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data0.message !== undefined){
+if(data0.message !== undefined && func0.call(data0, "message")){
 var _errs5 = errors;
 if(typeof data0.message !== "string"){
 validate77.errors = [{instancePath:instancePath+"/error/message",schemaPath:"#/properties/error/properties/message/type",keyword:"type",params:{type: "string"}}];
@@ -5235,7 +5246,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 var data3 = data.id;
 var _errs7 = errors;
 if((typeof data3 !== "string") && (!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))))){
@@ -5248,7 +5259,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined){
+if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 var data4 = data.jsonrpc;
 var _errs10 = errors;
 if(typeof data4 !== "string"){
@@ -5305,7 +5316,7 @@ var _errs2 = errors;
 var valid1 = false;
 var _errs3 = errors;
 if(!(validate75(data0))){
-vErrors = vErrors === null ? func0(validate75.errors, instancePath+"/" + i0) : vErrors.concat(func0(validate75.errors, instancePath+"/" + i0));
+vErrors = vErrors === null ? func15(validate75.errors, instancePath+"/" + i0) : vErrors.concat(func15(validate75.errors, instancePath+"/" + i0));
 errors = vErrors.length;
 }
 var _valid0 = _errs3 === errors;
@@ -5313,7 +5324,7 @@ valid1 = valid1 || _valid0;
 if(!valid1){
 var _errs4 = errors;
 if(!(validate77(data0))){
-vErrors = vErrors === null ? func0(validate77.errors, instancePath+"/" + i0) : vErrors.concat(func0(validate77.errors, instancePath+"/" + i0));
+vErrors = vErrors === null ? func15(validate77.errors, instancePath+"/" + i0) : vErrors.concat(func15(validate77.errors, instancePath+"/" + i0));
 errors = vErrors.length;
 }
 var _valid0 = _errs4 === errors;
@@ -5382,7 +5393,7 @@ var _errs0 = errors;
 var valid0 = false;
 var _errs1 = errors;
 if(!(validate72(data))){
-vErrors = vErrors === null ? func0(validate72.errors, instancePath) : vErrors.concat(func0(validate72.errors, instancePath));
+vErrors = vErrors === null ? func15(validate72.errors, instancePath) : vErrors.concat(func15(validate72.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs1 === errors;
@@ -5393,7 +5404,7 @@ var _errs3 = errors;
 if(errors === _errs3){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))){
+if((((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
 var err0 = {instancePath:instancePath,schemaPath:"JSONRPCNotification/required",keyword:"required",params:{missingProperty: missing0}};
 if(vErrors === null){
 vErrors = [err0];
@@ -5404,7 +5415,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data.jsonrpc !== undefined){
+if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 var data0 = data.jsonrpc;
 var _errs5 = errors;
 if(typeof data0 !== "string"){
@@ -5433,7 +5444,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var _errs7 = errors;
 if(typeof data.method !== "string"){
 var err3 = {instancePath:instancePath+"/method",schemaPath:"JSONRPCNotification/properties/method/type",keyword:"type",params:{type: "string"}};
@@ -5451,12 +5462,12 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data2 = data.params;
 var _errs9 = errors;
 if(errors === _errs9){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-if(data2._meta !== undefined){
+if(data2._meta !== undefined && func0.call(data2, "_meta")){
 var data3 = data2._meta;
 var _errs12 = errors;
 if(errors === _errs12){
@@ -5521,7 +5532,7 @@ var _errs18 = errors;
 var valid5 = false;
 var _errs19 = errors;
 if(!(validate72(data4))){
-vErrors = vErrors === null ? func0(validate72.errors, instancePath+"/" + i0) : vErrors.concat(func0(validate72.errors, instancePath+"/" + i0));
+vErrors = vErrors === null ? func15(validate72.errors, instancePath+"/" + i0) : vErrors.concat(func15(validate72.errors, instancePath+"/" + i0));
 errors = vErrors.length;
 }
 var _valid1 = _errs19 === errors;
@@ -5532,7 +5543,7 @@ var _errs21 = errors;
 if(errors === _errs21){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 var missing1;
-if(((data4.jsonrpc === undefined) && (missing1 = "jsonrpc")) || ((data4.method === undefined) && (missing1 = "method"))){
+if((((data4.jsonrpc === undefined) || (!(func0.call(data4, "jsonrpc")))) && (missing1 = "jsonrpc")) || (((data4.method === undefined) || (!(func0.call(data4, "method")))) && (missing1 = "method"))){
 var err7 = {instancePath:instancePath+"/" + i0,schemaPath:"JSONRPCNotification/required",keyword:"required",params:{missingProperty: missing1}};
 if(vErrors === null){
 vErrors = [err7];
@@ -5543,7 +5554,7 @@ vErrors.push(err7);
 errors++;
 }
 else {
-if(data4.jsonrpc !== undefined){
+if(data4.jsonrpc !== undefined && func0.call(data4, "jsonrpc")){
 var data5 = data4.jsonrpc;
 var _errs23 = errors;
 if(typeof data5 !== "string"){
@@ -5572,7 +5583,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data4.method !== undefined){
+if(data4.method !== undefined && func0.call(data4, "method")){
 var _errs25 = errors;
 if(typeof data4.method !== "string"){
 var err10 = {instancePath:instancePath+"/" + i0+"/method",schemaPath:"JSONRPCNotification/properties/method/type",keyword:"type",params:{type: "string"}};
@@ -5590,12 +5601,12 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data4.params !== undefined){
+if(data4.params !== undefined && func0.call(data4, "params")){
 var data7 = data4.params;
 var _errs27 = errors;
 if(errors === _errs27){
 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
-if(data7._meta !== undefined){
+if(data7._meta !== undefined && func0.call(data7, "_meta")){
 var data8 = data7._meta;
 var _errs30 = errors;
 if(errors === _errs30){
@@ -5691,7 +5702,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs33 = errors;
 if(!(validate75(data))){
-vErrors = vErrors === null ? func0(validate75.errors, instancePath) : vErrors.concat(func0(validate75.errors, instancePath));
+vErrors = vErrors === null ? func15(validate75.errors, instancePath) : vErrors.concat(func15(validate75.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs33 === errors;
@@ -5699,7 +5710,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs34 = errors;
 if(!(validate77(data))){
-vErrors = vErrors === null ? func0(validate77.errors, instancePath) : vErrors.concat(func0(validate77.errors, instancePath));
+vErrors = vErrors === null ? func15(validate77.errors, instancePath) : vErrors.concat(func15(validate77.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs34 === errors;
@@ -5717,7 +5728,7 @@ var _errs38 = errors;
 var valid10 = false;
 var _errs39 = errors;
 if(!(validate75(data9))){
-vErrors = vErrors === null ? func0(validate75.errors, instancePath+"/" + i1) : vErrors.concat(func0(validate75.errors, instancePath+"/" + i1));
+vErrors = vErrors === null ? func15(validate75.errors, instancePath+"/" + i1) : vErrors.concat(func15(validate75.errors, instancePath+"/" + i1));
 errors = vErrors.length;
 }
 var _valid2 = _errs39 === errors;
@@ -5725,7 +5736,7 @@ valid10 = valid10 || _valid2;
 if(!valid10){
 var _errs40 = errors;
 if(!(validate77(data9))){
-vErrors = vErrors === null ? func0(validate77.errors, instancePath+"/" + i1) : vErrors.concat(func0(validate77.errors, instancePath+"/" + i1));
+vErrors = vErrors === null ? func15(validate77.errors, instancePath+"/" + i1) : vErrors.concat(func15(validate77.errors, instancePath+"/" + i1));
 errors = vErrors.length;
 }
 var _valid2 = _errs40 === errors;
@@ -5824,12 +5835,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))){
+if((((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
 validate86.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.jsonrpc !== undefined){
+if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 var data0 = data.jsonrpc;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -5846,7 +5857,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var _errs3 = errors;
 if(typeof data.method !== "string"){
 validate86.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -5858,12 +5869,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data2 = data.params;
 var _errs5 = errors;
 if(errors === _errs5){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-if(data2._meta !== undefined){
+if(data2._meta !== undefined && func0.call(data2, "_meta")){
 var data3 = data2._meta;
 var _errs8 = errors;
 if(errors === _errs8){
@@ -5924,12 +5935,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.method === undefined) && (missing0 = "method")){
+if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
 validate87.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -5946,12 +5957,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1.cursor !== undefined){
+if(data1.cursor !== undefined && func0.call(data1, "cursor")){
 if(typeof data1.cursor !== "string"){
 validate87.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -6004,12 +6015,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.name === undefined) && (missing0 = "name")){
+if(((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")){
 validate89.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.arguments !== undefined){
+if(data.arguments !== undefined && func0.call(data, "arguments")){
 var data0 = data.arguments;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -6023,12 +6034,12 @@ var _errs4 = errors;
 if(errors === _errs4){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 var missing1;
-if((data1.name === undefined) && (missing1 = "name")){
+if(((data1.name === undefined) || (!(func0.call(data1, "name")))) && (missing1 = "name")){
 validate89.errors = [{instancePath:instancePath+"/arguments/" + i0,schemaPath:"PromptArgument/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data1.description !== undefined){
+if(data1.description !== undefined && func0.call(data1, "description")){
 var _errs6 = errors;
 if(typeof data1.description !== "string"){
 validate89.errors = [{instancePath:instancePath+"/arguments/" + i0+"/description",schemaPath:"PromptArgument/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -6040,7 +6051,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data1.name !== undefined){
+if(data1.name !== undefined && func0.call(data1, "name")){
 var _errs8 = errors;
 if(typeof data1.name !== "string"){
 validate89.errors = [{instancePath:instancePath+"/arguments/" + i0+"/name",schemaPath:"PromptArgument/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -6052,7 +6063,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data1.required !== undefined){
+if(data1.required !== undefined && func0.call(data1, "required")){
 var _errs10 = errors;
 if(typeof data1.required !== "boolean"){
 validate89.errors = [{instancePath:instancePath+"/arguments/" + i0+"/required",schemaPath:"PromptArgument/properties/required/type",keyword:"type",params:{type: "boolean"}}];
@@ -6089,7 +6100,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 var _errs12 = errors;
 if(typeof data.description !== "string"){
 validate89.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -6101,7 +6112,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 var _errs14 = errors;
 if(typeof data.name !== "string"){
 validate89.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -6145,12 +6156,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.prompts === undefined) && (missing0 = "prompts")){
+if(((data.prompts === undefined) || (!(func0.call(data, "prompts")))) && (missing0 = "prompts")){
 validate88.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -6167,7 +6178,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.nextCursor !== undefined){
+if(data.nextCursor !== undefined && func0.call(data, "nextCursor")){
 var _errs4 = errors;
 if(typeof data.nextCursor !== "string"){
 validate88.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
@@ -6179,7 +6190,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.prompts !== undefined){
+if(data.prompts !== undefined && func0.call(data, "prompts")){
 var data2 = data.prompts;
 var _errs6 = errors;
 if(errors === _errs6){
@@ -6189,7 +6200,7 @@ var len0 = data2.length;
 for(var i0=0; i0<len0; i0++){
 var _errs8 = errors;
 if(!(validate89(data2[i0]))){
-vErrors = vErrors === null ? func0(validate89.errors, instancePath+"/prompts/" + i0) : vErrors.concat(func0(validate89.errors, instancePath+"/prompts/" + i0));
+vErrors = vErrors === null ? func15(validate89.errors, instancePath+"/prompts/" + i0) : vErrors.concat(func15(validate89.errors, instancePath+"/prompts/" + i0));
 errors = vErrors.length;
 }
 var valid1 = _errs8 === errors;
@@ -6242,12 +6253,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.method === undefined) && (missing0 = "method")){
+if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
 validate91.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -6264,12 +6275,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1.cursor !== undefined){
+if(data1.cursor !== undefined && func0.call(data1, "cursor")){
 if(typeof data1.cursor !== "string"){
 validate91.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -6321,15 +6332,15 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.name === undefined) && (missing0 = "name")) || ((data.uriTemplate === undefined) && (missing0 = "uriTemplate"))){
+if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.uriTemplate === undefined) || (!(func0.call(data, "uriTemplate")))) && (missing0 = "uriTemplate"))){
 validate93.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.annotations !== undefined){
+if(data.annotations !== undefined && func0.call(data, "annotations")){
 var _errs1 = errors;
 if(!(validate10(data.annotations))){
-vErrors = vErrors === null ? func0(validate10.errors, instancePath+"/annotations") : vErrors.concat(func0(validate10.errors, instancePath+"/annotations"));
+vErrors = vErrors === null ? func15(validate10.errors, instancePath+"/annotations") : vErrors.concat(func15(validate10.errors, instancePath+"/annotations"));
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -6338,7 +6349,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 var _errs2 = errors;
 if(typeof data.description !== "string"){
 validate93.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -6350,7 +6361,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mimeType !== undefined){
+if(data.mimeType !== undefined && func0.call(data, "mimeType")){
 var _errs4 = errors;
 if(typeof data.mimeType !== "string"){
 validate93.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
@@ -6362,7 +6373,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 var _errs6 = errors;
 if(typeof data.name !== "string"){
 validate93.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -6374,7 +6385,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uriTemplate !== undefined){
+if(data.uriTemplate !== undefined && func0.call(data, "uriTemplate")){
 var _errs8 = errors;
 if(typeof data.uriTemplate !== "string"){
 validate93.errors = [{instancePath:instancePath+"/uriTemplate",schemaPath:"#/properties/uriTemplate/type",keyword:"type",params:{type: "string"}}];
@@ -6420,12 +6431,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.resourceTemplates === undefined) && (missing0 = "resourceTemplates")){
+if(((data.resourceTemplates === undefined) || (!(func0.call(data, "resourceTemplates")))) && (missing0 = "resourceTemplates")){
 validate92.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -6442,7 +6453,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.nextCursor !== undefined){
+if(data.nextCursor !== undefined && func0.call(data, "nextCursor")){
 var _errs4 = errors;
 if(typeof data.nextCursor !== "string"){
 validate92.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
@@ -6454,7 +6465,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.resourceTemplates !== undefined){
+if(data.resourceTemplates !== undefined && func0.call(data, "resourceTemplates")){
 var data2 = data.resourceTemplates;
 var _errs6 = errors;
 if(errors === _errs6){
@@ -6464,7 +6475,7 @@ var len0 = data2.length;
 for(var i0=0; i0<len0; i0++){
 var _errs8 = errors;
 if(!(validate93(data2[i0]))){
-vErrors = vErrors === null ? func0(validate93.errors, instancePath+"/resourceTemplates/" + i0) : vErrors.concat(func0(validate93.errors, instancePath+"/resourceTemplates/" + i0));
+vErrors = vErrors === null ? func15(validate93.errors, instancePath+"/resourceTemplates/" + i0) : vErrors.concat(func15(validate93.errors, instancePath+"/resourceTemplates/" + i0));
 errors = vErrors.length;
 }
 var valid1 = _errs8 === errors;
@@ -6517,12 +6528,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.method === undefined) && (missing0 = "method")){
+if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
 validate96.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -6539,12 +6550,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1.cursor !== undefined){
+if(data1.cursor !== undefined && func0.call(data1, "cursor")){
 if(typeof data1.cursor !== "string"){
 validate96.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -6596,15 +6607,15 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.name === undefined) && (missing0 = "name")) || ((data.uri === undefined) && (missing0 = "uri"))){
+if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
 validate98.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.annotations !== undefined){
+if(data.annotations !== undefined && func0.call(data, "annotations")){
 var _errs1 = errors;
 if(!(validate10(data.annotations))){
-vErrors = vErrors === null ? func0(validate10.errors, instancePath+"/annotations") : vErrors.concat(func0(validate10.errors, instancePath+"/annotations"));
+vErrors = vErrors === null ? func15(validate10.errors, instancePath+"/annotations") : vErrors.concat(func15(validate10.errors, instancePath+"/annotations"));
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -6613,7 +6624,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 var _errs2 = errors;
 if(typeof data.description !== "string"){
 validate98.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -6625,7 +6636,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mimeType !== undefined){
+if(data.mimeType !== undefined && func0.call(data, "mimeType")){
 var _errs4 = errors;
 if(typeof data.mimeType !== "string"){
 validate98.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
@@ -6637,7 +6648,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 var _errs6 = errors;
 if(typeof data.name !== "string"){
 validate98.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -6649,7 +6660,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.size !== undefined){
+if(data.size !== undefined && func0.call(data, "size")){
 var data4 = data.size;
 var _errs8 = errors;
 if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
@@ -6662,7 +6673,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 var _errs10 = errors;
 if(typeof data.uri !== "string"){
 validate98.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
@@ -6709,12 +6720,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.resources === undefined) && (missing0 = "resources")){
+if(((data.resources === undefined) || (!(func0.call(data, "resources")))) && (missing0 = "resources")){
 validate97.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -6731,7 +6742,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.nextCursor !== undefined){
+if(data.nextCursor !== undefined && func0.call(data, "nextCursor")){
 var _errs4 = errors;
 if(typeof data.nextCursor !== "string"){
 validate97.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
@@ -6743,7 +6754,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.resources !== undefined){
+if(data.resources !== undefined && func0.call(data, "resources")){
 var data2 = data.resources;
 var _errs6 = errors;
 if(errors === _errs6){
@@ -6753,7 +6764,7 @@ var len0 = data2.length;
 for(var i0=0; i0<len0; i0++){
 var _errs8 = errors;
 if(!(validate98(data2[i0]))){
-vErrors = vErrors === null ? func0(validate98.errors, instancePath+"/resources/" + i0) : vErrors.concat(func0(validate98.errors, instancePath+"/resources/" + i0));
+vErrors = vErrors === null ? func15(validate98.errors, instancePath+"/resources/" + i0) : vErrors.concat(func15(validate98.errors, instancePath+"/resources/" + i0));
 errors = vErrors.length;
 }
 var valid1 = _errs8 === errors;
@@ -6807,12 +6818,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.method === undefined) && (missing0 = "method")){
+if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
 validate101.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -6829,17 +6840,17 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1._meta !== undefined){
+if(data1._meta !== undefined && func0.call(data1, "_meta")){
 var data2 = data1._meta;
 var _errs6 = errors;
 if(errors === _errs6){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-if(data2.progressToken !== undefined){
+if(data2.progressToken !== undefined && func0.call(data2, "progressToken")){
 var data3 = data2.progressToken;
 if((typeof data3 !== "string") && (!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))))){
 validate101.errors = [{instancePath:instancePath+"/params/_meta/progressToken",schemaPath:"ProgressToken/type",keyword:"type",params:{type: schema27.type}}];
@@ -6899,12 +6910,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.method === undefined) && (missing0 = "method")){
+if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
 validate102.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -6921,12 +6932,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1.cursor !== undefined){
+if(data1.cursor !== undefined && func0.call(data1, "cursor")){
 if(typeof data1.cursor !== "string"){
 validate102.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -6979,18 +6990,18 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.inputSchema === undefined) && (missing0 = "inputSchema")) || ((data.name === undefined) && (missing0 = "name"))){
+if((((data.inputSchema === undefined) || (!(func0.call(data, "inputSchema")))) && (missing0 = "inputSchema")) || (((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name"))){
 validate104.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.annotations !== undefined){
+if(data.annotations !== undefined && func0.call(data, "annotations")){
 var data0 = data.annotations;
 var _errs1 = errors;
 var _errs2 = errors;
 if(errors === _errs2){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-if(data0.destructiveHint !== undefined){
+if(data0.destructiveHint !== undefined && func0.call(data0, "destructiveHint")){
 var _errs4 = errors;
 if(typeof data0.destructiveHint !== "boolean"){
 validate104.errors = [{instancePath:instancePath+"/annotations/destructiveHint",schemaPath:"ToolAnnotations/properties/destructiveHint/type",keyword:"type",params:{type: "boolean"}}];
@@ -7002,7 +7013,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data0.idempotentHint !== undefined){
+if(data0.idempotentHint !== undefined && func0.call(data0, "idempotentHint")){
 var _errs6 = errors;
 if(typeof data0.idempotentHint !== "boolean"){
 validate104.errors = [{instancePath:instancePath+"/annotations/idempotentHint",schemaPath:"ToolAnnotations/properties/idempotentHint/type",keyword:"type",params:{type: "boolean"}}];
@@ -7014,7 +7025,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data0.openWorldHint !== undefined){
+if(data0.openWorldHint !== undefined && func0.call(data0, "openWorldHint")){
 var _errs8 = errors;
 if(typeof data0.openWorldHint !== "boolean"){
 validate104.errors = [{instancePath:instancePath+"/annotations/openWorldHint",schemaPath:"ToolAnnotations/properties/openWorldHint/type",keyword:"type",params:{type: "boolean"}}];
@@ -7026,7 +7037,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data0.readOnlyHint !== undefined){
+if(data0.readOnlyHint !== undefined && func0.call(data0, "readOnlyHint")){
 var _errs10 = errors;
 if(typeof data0.readOnlyHint !== "boolean"){
 validate104.errors = [{instancePath:instancePath+"/annotations/readOnlyHint",schemaPath:"ToolAnnotations/properties/readOnlyHint/type",keyword:"type",params:{type: "boolean"}}];
@@ -7038,7 +7049,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data0.title !== undefined){
+if(data0.title !== undefined && func0.call(data0, "title")){
 var _errs12 = errors;
 if(typeof data0.title !== "string"){
 validate104.errors = [{instancePath:instancePath+"/annotations/title",schemaPath:"ToolAnnotations/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -7065,7 +7076,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 var _errs14 = errors;
 if(typeof data.description !== "string"){
 validate104.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -7077,23 +7088,25 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.inputSchema !== undefined){
+if(data.inputSchema !== undefined && func0.call(data, "inputSchema")){
 var data7 = data.inputSchema;
 var _errs16 = errors;
 if(errors === _errs16){
 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
 var missing1;
-if((data7.type === undefined) && (missing1 = "type")){
+if(((data7.type === undefined) || (!(func0.call(data7, "type")))) && (missing1 = "type")){
 validate104.errors = [{instancePath:instancePath+"/inputSchema",schemaPath:"#/properties/inputSchema/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data7.properties !== undefined){
+if(data7.properties !== undefined && func0.call(data7, "properties")){
 var data8 = data7.properties;
 var _errs18 = errors;
 if(errors === _errs18){
 if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
-for(var key0 in data8){
+var _arr0 = Object.keys(data8);
+for(var _i0=0; _i0<_arr0.length; _i0++){
+var key0 = _arr0[_i0];
 var data9 = data8[key0];
 var _errs21 = errors;
 if(errors === _errs21){
@@ -7121,7 +7134,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data7.required !== undefined){
+if(data7.required !== undefined && func0.call(data7, "required")){
 var data10 = data7.required;
 var _errs24 = errors;
 if(errors === _errs24){
@@ -7151,7 +7164,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data7.type !== undefined){
+if(data7.type !== undefined && func0.call(data7, "type")){
 var data12 = data7.type;
 var _errs28 = errors;
 if(typeof data12 !== "string"){
@@ -7182,7 +7195,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 var _errs30 = errors;
 if(typeof data.name !== "string"){
 validate104.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -7227,12 +7240,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.tools === undefined) && (missing0 = "tools")){
+if(((data.tools === undefined) || (!(func0.call(data, "tools")))) && (missing0 = "tools")){
 validate103.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -7249,7 +7262,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.nextCursor !== undefined){
+if(data.nextCursor !== undefined && func0.call(data, "nextCursor")){
 var _errs4 = errors;
 if(typeof data.nextCursor !== "string"){
 validate103.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
@@ -7261,7 +7274,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.tools !== undefined){
+if(data.tools !== undefined && func0.call(data, "tools")){
 var data2 = data.tools;
 var _errs6 = errors;
 if(errors === _errs6){
@@ -7271,7 +7284,7 @@ var len0 = data2.length;
 for(var i0=0; i0<len0; i0++){
 var _errs8 = errors;
 if(!(validate104(data2[i0]))){
-vErrors = vErrors === null ? func0(validate104.errors, instancePath+"/tools/" + i0) : vErrors.concat(func0(validate104.errors, instancePath+"/tools/" + i0));
+vErrors = vErrors === null ? func15(validate104.errors, instancePath+"/tools/" + i0) : vErrors.concat(func15(validate104.errors, instancePath+"/tools/" + i0));
 errors = vErrors.length;
 }
 var valid1 = _errs8 === errors;
@@ -7355,12 +7368,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
+if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
 validate107.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -7377,18 +7390,18 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 var missing1;
-if(((data1.data === undefined) && (missing1 = "data")) || ((data1.level === undefined) && (missing1 = "level"))){
+if((((data1.data === undefined) || (!(func0.call(data1, "data")))) && (missing1 = "data")) || (((data1.level === undefined) || (!(func0.call(data1, "level")))) && (missing1 = "level"))){
 validate107.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data1.level !== undefined){
+if(data1.level !== undefined && func0.call(data1, "level")){
 var data2 = data1.level;
 var _errs5 = errors;
 if(typeof data2 !== "string"){
@@ -7405,7 +7418,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data1.logger !== undefined){
+if(data1.logger !== undefined && func0.call(data1, "logger")){
 var _errs8 = errors;
 if(typeof data1.logger !== "string"){
 validate107.errors = [{instancePath:instancePath+"/params/logger",schemaPath:"#/properties/params/properties/logger/type",keyword:"type",params:{type: "string"}}];
@@ -7461,7 +7474,7 @@ var vErrors = null;
 var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 if(typeof data.name !== "string"){
 validate108.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -7501,12 +7514,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.method === undefined) && (missing0 = "method")){
+if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
 validate109.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var _errs1 = errors;
 if(typeof data.method !== "string"){
 validate109.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -7518,12 +7531,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1._meta !== undefined){
+if(data1._meta !== undefined && func0.call(data1, "_meta")){
 var data2 = data1._meta;
 var _errs6 = errors;
 if(errors === _errs6){
@@ -7580,12 +7593,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.method === undefined) && (missing0 = "method")){
+if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
 validate110.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var _errs1 = errors;
 if(typeof data.method !== "string"){
 validate110.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -7597,12 +7610,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1.cursor !== undefined){
+if(data1.cursor !== undefined && func0.call(data1, "cursor")){
 if(typeof data1.cursor !== "string"){
 validate110.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -7652,7 +7665,7 @@ var vErrors = null;
 var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -7669,7 +7682,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.nextCursor !== undefined){
+if(data.nextCursor !== undefined && func0.call(data, "nextCursor")){
 var _errs4 = errors;
 if(typeof data.nextCursor !== "string"){
 validate111.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
@@ -7744,12 +7757,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.name === undefined) && (missing0 = "name")){
+if(((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")){
 validate113.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 var _errs1 = errors;
 if(typeof data.description !== "string"){
 validate113.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -7761,7 +7774,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 var _errs3 = errors;
 if(typeof data.name !== "string"){
 validate113.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -7773,7 +7786,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.required !== undefined){
+if(data.required !== undefined && func0.call(data, "required")){
 var _errs5 = errors;
 if(typeof data.required !== "boolean"){
 validate113.errors = [{instancePath:instancePath+"/required",schemaPath:"#/properties/required/type",keyword:"type",params:{type: "boolean"}}];
@@ -7819,12 +7832,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.method === undefined) && (missing0 = "method")){
+if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
 validate114.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -7841,12 +7854,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1._meta !== undefined){
+if(data1._meta !== undefined && func0.call(data1, "_meta")){
 var data2 = data1._meta;
 var _errs6 = errors;
 if(errors === _errs6){
@@ -7904,12 +7917,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.name === undefined) && (missing0 = "name")) || ((data.type === undefined) && (missing0 = "type"))){
+if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
 validate115.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 var _errs1 = errors;
 if(typeof data.name !== "string"){
 validate115.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -7921,7 +7934,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 var data1 = data.type;
 var _errs3 = errors;
 if(typeof data1 !== "string"){
@@ -7970,12 +7983,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
+if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
 validate116.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -7992,18 +8005,18 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 var missing1;
-if((data1.uri === undefined) && (missing1 = "uri")){
+if(((data1.uri === undefined) || (!(func0.call(data1, "uri")))) && (missing1 = "uri")){
 validate116.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data1.uri !== undefined){
+if(data1.uri !== undefined && func0.call(data1, "uri")){
 if(typeof data1.uri !== "string"){
 validate116.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"#/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -8055,12 +8068,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.contents === undefined) && (missing0 = "contents")){
+if(((data.contents === undefined) || (!(func0.call(data, "contents")))) && (missing0 = "contents")){
 validate117.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -8077,7 +8090,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.contents !== undefined){
+if(data.contents !== undefined && func0.call(data, "contents")){
 var data1 = data.contents;
 var _errs4 = errors;
 if(errors === _errs4){
@@ -8094,7 +8107,7 @@ var _errs9 = errors;
 if(errors === _errs9){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 var missing1;
-if(((data2.text === undefined) && (missing1 = "text")) || ((data2.uri === undefined) && (missing1 = "uri"))){
+if((((data2.text === undefined) || (!(func0.call(data2, "text")))) && (missing1 = "text")) || (((data2.uri === undefined) || (!(func0.call(data2, "uri")))) && (missing1 = "uri"))){
 var err0 = {instancePath:instancePath+"/contents/" + i0,schemaPath:"TextResourceContents/required",keyword:"required",params:{missingProperty: missing1}};
 if(vErrors === null){
 vErrors = [err0];
@@ -8105,7 +8118,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data2.mimeType !== undefined){
+if(data2.mimeType !== undefined && func0.call(data2, "mimeType")){
 var _errs11 = errors;
 if(typeof data2.mimeType !== "string"){
 var err1 = {instancePath:instancePath+"/contents/" + i0+"/mimeType",schemaPath:"TextResourceContents/properties/mimeType/type",keyword:"type",params:{type: "string"}};
@@ -8123,7 +8136,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data2.text !== undefined){
+if(data2.text !== undefined && func0.call(data2, "text")){
 var _errs13 = errors;
 if(typeof data2.text !== "string"){
 var err2 = {instancePath:instancePath+"/contents/" + i0+"/text",schemaPath:"TextResourceContents/properties/text/type",keyword:"type",params:{type: "string"}};
@@ -8141,7 +8154,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data2.uri !== undefined){
+if(data2.uri !== undefined && func0.call(data2, "uri")){
 var _errs15 = errors;
 if(typeof data2.uri !== "string"){
 var err3 = {instancePath:instancePath+"/contents/" + i0+"/uri",schemaPath:"TextResourceContents/properties/uri/type",keyword:"type",params:{type: "string"}};
@@ -8181,7 +8194,7 @@ var _errs18 = errors;
 if(errors === _errs18){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 var missing2;
-if(((data2.blob === undefined) && (missing2 = "blob")) || ((data2.uri === undefined) && (missing2 = "uri"))){
+if((((data2.blob === undefined) || (!(func0.call(data2, "blob")))) && (missing2 = "blob")) || (((data2.uri === undefined) || (!(func0.call(data2, "uri")))) && (missing2 = "uri"))){
 var err5 = {instancePath:instancePath+"/contents/" + i0,schemaPath:"BlobResourceContents/required",keyword:"required",params:{missingProperty: missing2}};
 if(vErrors === null){
 vErrors = [err5];
@@ -8192,7 +8205,7 @@ vErrors.push(err5);
 errors++;
 }
 else {
-if(data2.blob !== undefined){
+if(data2.blob !== undefined && func0.call(data2, "blob")){
 var _errs20 = errors;
 if(typeof data2.blob !== "string"){
 var err6 = {instancePath:instancePath+"/contents/" + i0+"/blob",schemaPath:"BlobResourceContents/properties/blob/type",keyword:"type",params:{type: "string"}};
@@ -8210,7 +8223,7 @@ else {
 var valid6 = true;
 }
 if(valid6){
-if(data2.mimeType !== undefined){
+if(data2.mimeType !== undefined && func0.call(data2, "mimeType")){
 var _errs22 = errors;
 if(typeof data2.mimeType !== "string"){
 var err7 = {instancePath:instancePath+"/contents/" + i0+"/mimeType",schemaPath:"BlobResourceContents/properties/mimeType/type",keyword:"type",params:{type: "string"}};
@@ -8228,7 +8241,7 @@ else {
 var valid6 = true;
 }
 if(valid6){
-if(data2.uri !== undefined){
+if(data2.uri !== undefined && func0.call(data2, "uri")){
 var _errs24 = errors;
 if(typeof data2.uri !== "string"){
 var err8 = {instancePath:instancePath+"/contents/" + i0+"/uri",schemaPath:"BlobResourceContents/properties/uri/type",keyword:"type",params:{type: "string"}};
@@ -8336,12 +8349,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.method === undefined) && (missing0 = "method")){
+if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
 validate118.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var _errs1 = errors;
 if(typeof data.method !== "string"){
 validate118.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -8353,17 +8366,17 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1._meta !== undefined){
+if(data1._meta !== undefined && func0.call(data1, "_meta")){
 var data2 = data1._meta;
 var _errs6 = errors;
 if(errors === _errs6){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-if(data2.progressToken !== undefined){
+if(data2.progressToken !== undefined && func0.call(data2, "progressToken")){
 var data3 = data2.progressToken;
 if((typeof data3 !== "string") && (!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))))){
 validate118.errors = [{instancePath:instancePath+"/params/_meta/progressToken",schemaPath:"ProgressToken/type",keyword:"type",params:{type: schema27.type}}];
@@ -8450,12 +8463,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.uri === undefined) && (missing0 = "uri")){
+if(((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri")){
 validate120.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.mimeType !== undefined){
+if(data.mimeType !== undefined && func0.call(data, "mimeType")){
 var _errs1 = errors;
 if(typeof data.mimeType !== "string"){
 validate120.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
@@ -8467,7 +8480,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 var _errs3 = errors;
 if(typeof data.uri !== "string"){
 validate120.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
@@ -8512,12 +8525,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.method === undefined) && (missing0 = "method")){
+if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
 validate121.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -8534,12 +8547,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1._meta !== undefined){
+if(data1._meta !== undefined && func0.call(data1, "_meta")){
 var data2 = data1._meta;
 var _errs6 = errors;
 if(errors === _errs6){
@@ -8595,12 +8608,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.type === undefined) && (missing0 = "type")) || ((data.uri === undefined) && (missing0 = "uri"))){
+if((((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
 validate122.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 var data0 = data.type;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -8617,7 +8630,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 var _errs3 = errors;
 if(typeof data.uri !== "string"){
 validate122.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
@@ -8664,12 +8677,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
+if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
 validate123.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -8686,18 +8699,18 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 var missing1;
-if((data1.uri === undefined) && (missing1 = "uri")){
+if(((data1.uri === undefined) || (!(func0.call(data1, "uri")))) && (missing1 = "uri")){
 validate123.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data1.uri !== undefined){
+if(data1.uri !== undefined && func0.call(data1, "uri")){
 if(typeof data1.uri !== "string"){
 validate123.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"#/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -8747,7 +8760,7 @@ var vErrors = null;
 var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs2 = errors;
 if(errors === _errs2){
@@ -8820,12 +8833,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.uri === undefined) && (missing0 = "uri")){
+if(((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri")){
 validate126.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 var _errs1 = errors;
 if(typeof data.name !== "string"){
 validate126.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -8837,7 +8850,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 var _errs3 = errors;
 if(typeof data.uri !== "string"){
 validate126.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
@@ -8881,12 +8894,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.method === undefined) && (missing0 = "method")){
+if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
 validate127.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -8903,12 +8916,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1._meta !== undefined){
+if(data1._meta !== undefined && func0.call(data1, "_meta")){
 var data2 = data1._meta;
 var _errs6 = errors;
 if(errors === _errs6){
@@ -8965,7 +8978,7 @@ var vErrors = null;
 var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.completions !== undefined){
+if(data.completions !== undefined && func0.call(data, "completions")){
 var data0 = data.completions;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -8982,12 +8995,14 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.experimental !== undefined){
+if(data.experimental !== undefined && func0.call(data, "experimental")){
 var data1 = data.experimental;
 var _errs4 = errors;
 if(errors === _errs4){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-for(var key0 in data1){
+var _arr0 = Object.keys(data1);
+for(var _i0=0; _i0<_arr0.length; _i0++){
+var key0 = _arr0[_i0];
 var data2 = data1[key0];
 var _errs7 = errors;
 if(errors === _errs7){
@@ -9015,7 +9030,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.logging !== undefined){
+if(data.logging !== undefined && func0.call(data, "logging")){
 var data3 = data.logging;
 var _errs10 = errors;
 if(errors === _errs10){
@@ -9032,12 +9047,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.prompts !== undefined){
+if(data.prompts !== undefined && func0.call(data, "prompts")){
 var data4 = data.prompts;
 var _errs13 = errors;
 if(errors === _errs13){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-if(data4.listChanged !== undefined){
+if(data4.listChanged !== undefined && func0.call(data4, "listChanged")){
 if(typeof data4.listChanged !== "boolean"){
 validate128.errors = [{instancePath:instancePath+"/prompts/listChanged",schemaPath:"#/properties/prompts/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
 return false;
@@ -9055,12 +9070,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.resources !== undefined){
+if(data.resources !== undefined && func0.call(data, "resources")){
 var data6 = data.resources;
 var _errs17 = errors;
 if(errors === _errs17){
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-if(data6.listChanged !== undefined){
+if(data6.listChanged !== undefined && func0.call(data6, "listChanged")){
 var _errs19 = errors;
 if(typeof data6.listChanged !== "boolean"){
 validate128.errors = [{instancePath:instancePath+"/resources/listChanged",schemaPath:"#/properties/resources/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
@@ -9072,7 +9087,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data6.subscribe !== undefined){
+if(data6.subscribe !== undefined && func0.call(data6, "subscribe")){
 var _errs21 = errors;
 if(typeof data6.subscribe !== "boolean"){
 validate128.errors = [{instancePath:instancePath+"/resources/subscribe",schemaPath:"#/properties/resources/properties/subscribe/type",keyword:"type",params:{type: "boolean"}}];
@@ -9096,12 +9111,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.tools !== undefined){
+if(data.tools !== undefined && func0.call(data, "tools")){
 var data9 = data.tools;
 var _errs23 = errors;
 if(errors === _errs23){
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
-if(data9.listChanged !== undefined){
+if(data9.listChanged !== undefined && func0.call(data9, "listChanged")){
 if(typeof data9.listChanged !== "boolean"){
 validate128.errors = [{instancePath:instancePath+"/tools/listChanged",schemaPath:"#/properties/tools/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
 return false;
@@ -9156,7 +9171,7 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.method === undefined) && (missing0 = "method")){
+if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
 validate129.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
@@ -9165,13 +9180,13 @@ var tag0 = data.method;
 if(typeof tag0 == "string"){
 if(tag0 === "notifications/cancelled"){
 if(!(validate26(data))){
-vErrors = vErrors === null ? func0(validate26.errors, instancePath) : vErrors.concat(func0(validate26.errors, instancePath));
+vErrors = vErrors === null ? func15(validate26.errors, instancePath) : vErrors.concat(func15(validate26.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "notifications/progress"){
 if(!(validate29(data))){
-vErrors = vErrors === null ? func0(validate29.errors, instancePath) : vErrors.concat(func0(validate29.errors, instancePath));
+vErrors = vErrors === null ? func15(validate29.errors, instancePath) : vErrors.concat(func15(validate29.errors, instancePath));
 errors = vErrors.length;
 }
 }
@@ -9180,12 +9195,12 @@ var _errs5 = errors;
 if(errors === _errs5){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing1;
-if((data.method === undefined) && (missing1 = "method")){
+if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing1 = "method")){
 validate129.errors = [{instancePath:instancePath,schemaPath:"ResourceListChangedNotification/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data0 = data.method;
 var _errs7 = errors;
 if(typeof data0 !== "string"){
@@ -9202,12 +9217,12 @@ else {
 var valid5 = true;
 }
 if(valid5){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data1 = data.params;
 var _errs9 = errors;
 if(errors === _errs9){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1._meta !== undefined){
+if(data1._meta !== undefined && func0.call(data1, "_meta")){
 var data2 = data1._meta;
 var _errs12 = errors;
 if(errors === _errs12){
@@ -9244,12 +9259,12 @@ var _errs16 = errors;
 if(errors === _errs16){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing2;
-if(((data.method === undefined) && (missing2 = "method")) || ((data.params === undefined) && (missing2 = "params"))){
+if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing2 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing2 = "params"))){
 validate129.errors = [{instancePath:instancePath,schemaPath:"ResourceUpdatedNotification/required",keyword:"required",params:{missingProperty: missing2}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data3 = data.method;
 var _errs18 = errors;
 if(typeof data3 !== "string"){
@@ -9266,18 +9281,18 @@ else {
 var valid9 = true;
 }
 if(valid9){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data4 = data.params;
 var _errs20 = errors;
 if(errors === _errs20){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 var missing3;
-if((data4.uri === undefined) && (missing3 = "uri")){
+if(((data4.uri === undefined) || (!(func0.call(data4, "uri")))) && (missing3 = "uri")){
 validate129.errors = [{instancePath:instancePath+"/params",schemaPath:"ResourceUpdatedNotification/properties/params/required",keyword:"required",params:{missingProperty: missing3}}];
 return false;
 }
 else {
-if(data4.uri !== undefined){
+if(data4.uri !== undefined && func0.call(data4, "uri")){
 if(typeof data4.uri !== "string"){
 validate129.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"ResourceUpdatedNotification/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -9309,12 +9324,12 @@ var _errs25 = errors;
 if(errors === _errs25){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing4;
-if((data.method === undefined) && (missing4 = "method")){
+if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing4 = "method")){
 validate129.errors = [{instancePath:instancePath,schemaPath:"PromptListChangedNotification/required",keyword:"required",params:{missingProperty: missing4}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data6 = data.method;
 var _errs27 = errors;
 if(typeof data6 !== "string"){
@@ -9331,12 +9346,12 @@ else {
 var valid13 = true;
 }
 if(valid13){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data7 = data.params;
 var _errs29 = errors;
 if(errors === _errs29){
 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
-if(data7._meta !== undefined){
+if(data7._meta !== undefined && func0.call(data7, "_meta")){
 var data8 = data7._meta;
 var _errs32 = errors;
 if(errors === _errs32){
@@ -9373,12 +9388,12 @@ var _errs36 = errors;
 if(errors === _errs36){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing5;
-if((data.method === undefined) && (missing5 = "method")){
+if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing5 = "method")){
 validate129.errors = [{instancePath:instancePath,schemaPath:"ToolListChangedNotification/required",keyword:"required",params:{missingProperty: missing5}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data9 = data.method;
 var _errs38 = errors;
 if(typeof data9 !== "string"){
@@ -9395,12 +9410,12 @@ else {
 var valid17 = true;
 }
 if(valid17){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data10 = data.params;
 var _errs40 = errors;
 if(errors === _errs40){
 if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
-if(data10._meta !== undefined){
+if(data10._meta !== undefined && func0.call(data10, "_meta")){
 var data11 = data10._meta;
 var _errs43 = errors;
 if(errors === _errs43){
@@ -9434,7 +9449,7 @@ return false;
 }
 else if(tag0 === "notifications/message"){
 if(!(validate107(data))){
-vErrors = vErrors === null ? func0(validate107.errors, instancePath) : vErrors.concat(func0(validate107.errors, instancePath));
+vErrors = vErrors === null ? func15(validate107.errors, instancePath) : vErrors.concat(func15(validate107.errors, instancePath));
 errors = vErrors.length;
 }
 }
@@ -9480,7 +9495,7 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.method === undefined) && (missing0 = "method")){
+if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
 validate133.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
@@ -9489,19 +9504,19 @@ var tag0 = data.method;
 if(typeof tag0 == "string"){
 if(tag0 === "ping"){
 if(!(validate34(data))){
-vErrors = vErrors === null ? func0(validate34.errors, instancePath) : vErrors.concat(func0(validate34.errors, instancePath));
+vErrors = vErrors === null ? func15(validate34.errors, instancePath) : vErrors.concat(func15(validate34.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "sampling/createMessage"){
 if(!(validate50(data))){
-vErrors = vErrors === null ? func0(validate50.errors, instancePath) : vErrors.concat(func0(validate50.errors, instancePath));
+vErrors = vErrors === null ? func15(validate50.errors, instancePath) : vErrors.concat(func15(validate50.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "roots/list"){
 if(!(validate101(data))){
-vErrors = vErrors === null ? func0(validate101.errors, instancePath) : vErrors.concat(func0(validate101.errors, instancePath));
+vErrors = vErrors === null ? func15(validate101.errors, instancePath) : vErrors.concat(func15(validate101.errors, instancePath));
 errors = vErrors.length;
 }
 }
@@ -9550,7 +9565,7 @@ var _errs1 = errors;
 var _errs2 = errors;
 if(errors === _errs2){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs5 = errors;
 if(errors === _errs5){
@@ -9585,7 +9600,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs8 = errors;
 if(!(validate69(data))){
-vErrors = vErrors === null ? func0(validate69.errors, instancePath) : vErrors.concat(func0(validate69.errors, instancePath));
+vErrors = vErrors === null ? func15(validate69.errors, instancePath) : vErrors.concat(func15(validate69.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs8 === errors;
@@ -9593,7 +9608,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs9 = errors;
 if(!(validate97(data))){
-vErrors = vErrors === null ? func0(validate97.errors, instancePath) : vErrors.concat(func0(validate97.errors, instancePath));
+vErrors = vErrors === null ? func15(validate97.errors, instancePath) : vErrors.concat(func15(validate97.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs9 === errors;
@@ -9601,7 +9616,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs10 = errors;
 if(!(validate92(data))){
-vErrors = vErrors === null ? func0(validate92.errors, instancePath) : vErrors.concat(func0(validate92.errors, instancePath));
+vErrors = vErrors === null ? func15(validate92.errors, instancePath) : vErrors.concat(func15(validate92.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs10 === errors;
@@ -9609,7 +9624,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs11 = errors;
 if(!(validate117(data))){
-vErrors = vErrors === null ? func0(validate117.errors, instancePath) : vErrors.concat(func0(validate117.errors, instancePath));
+vErrors = vErrors === null ? func15(validate117.errors, instancePath) : vErrors.concat(func15(validate117.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs11 === errors;
@@ -9617,7 +9632,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs12 = errors;
 if(!(validate88(data))){
-vErrors = vErrors === null ? func0(validate88.errors, instancePath) : vErrors.concat(func0(validate88.errors, instancePath));
+vErrors = vErrors === null ? func15(validate88.errors, instancePath) : vErrors.concat(func15(validate88.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs12 === errors;
@@ -9625,7 +9640,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs13 = errors;
 if(!(validate61(data))){
-vErrors = vErrors === null ? func0(validate61.errors, instancePath) : vErrors.concat(func0(validate61.errors, instancePath));
+vErrors = vErrors === null ? func15(validate61.errors, instancePath) : vErrors.concat(func15(validate61.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs13 === errors;
@@ -9633,7 +9648,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs14 = errors;
 if(!(validate103(data))){
-vErrors = vErrors === null ? func0(validate103.errors, instancePath) : vErrors.concat(func0(validate103.errors, instancePath));
+vErrors = vErrors === null ? func15(validate103.errors, instancePath) : vErrors.concat(func15(validate103.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs14 === errors;
@@ -9641,7 +9656,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs15 = errors;
 if(!(validate15(data))){
-vErrors = vErrors === null ? func0(validate15.errors, instancePath) : vErrors.concat(func0(validate15.errors, instancePath));
+vErrors = vErrors === null ? func15(validate15.errors, instancePath) : vErrors.concat(func15(validate15.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs15 === errors;
@@ -9652,7 +9667,7 @@ var _errs17 = errors;
 if(errors === _errs17){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.completion === undefined) && (missing0 = "completion")){
+if(((data.completion === undefined) || (!(func0.call(data, "completion")))) && (missing0 = "completion")){
 var err2 = {instancePath:instancePath,schemaPath:"CompleteResult/required",keyword:"required",params:{missingProperty: missing0}};
 if(vErrors === null){
 vErrors = [err2];
@@ -9663,7 +9678,7 @@ vErrors.push(err2);
 errors++;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data1 = data._meta;
 var _errs19 = errors;
 if(errors === _errs19){
@@ -9686,13 +9701,13 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data.completion !== undefined){
+if(data.completion !== undefined && func0.call(data, "completion")){
 var data2 = data.completion;
 var _errs22 = errors;
 if(errors === _errs22){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 var missing1;
-if((data2.values === undefined) && (missing1 = "values")){
+if(((data2.values === undefined) || (!(func0.call(data2, "values")))) && (missing1 = "values")){
 var err4 = {instancePath:instancePath+"/completion",schemaPath:"CompleteResult/properties/completion/required",keyword:"required",params:{missingProperty: missing1}};
 if(vErrors === null){
 vErrors = [err4];
@@ -9703,7 +9718,7 @@ vErrors.push(err4);
 errors++;
 }
 else {
-if(data2.hasMore !== undefined){
+if(data2.hasMore !== undefined && func0.call(data2, "hasMore")){
 var _errs24 = errors;
 if(typeof data2.hasMore !== "boolean"){
 var err5 = {instancePath:instancePath+"/completion/hasMore",schemaPath:"CompleteResult/properties/completion/properties/hasMore/type",keyword:"type",params:{type: "boolean"}};
@@ -9721,7 +9736,7 @@ else {
 var valid5 = true;
 }
 if(valid5){
-if(data2.total !== undefined){
+if(data2.total !== undefined && func0.call(data2, "total")){
 var data4 = data2.total;
 var _errs26 = errors;
 if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
@@ -9740,7 +9755,7 @@ else {
 var valid5 = true;
 }
 if(valid5){
-if(data2.values !== undefined){
+if(data2.values !== undefined && func0.call(data2, "values")){
 var data5 = data2.values;
 var _errs28 = errors;
 if(errors === _errs28){
@@ -9876,12 +9891,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
+if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
 validate146.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -9898,18 +9913,18 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 var missing1;
-if((data1.uri === undefined) && (missing1 = "uri")){
+if(((data1.uri === undefined) || (!(func0.call(data1, "uri")))) && (missing1 = "uri")){
 validate146.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data1.uri !== undefined){
+if(data1.uri !== undefined && func0.call(data1, "uri")){
 if(typeof data1.uri !== "string"){
 validate146.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"#/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -9962,12 +9977,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.text === undefined) && (missing0 = "text")) || ((data.uri === undefined) && (missing0 = "uri"))){
+if((((data.text === undefined) || (!(func0.call(data, "text")))) && (missing0 = "text")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
 validate147.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.mimeType !== undefined){
+if(data.mimeType !== undefined && func0.call(data, "mimeType")){
 var _errs1 = errors;
 if(typeof data.mimeType !== "string"){
 validate147.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
@@ -9979,7 +9994,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.text !== undefined){
+if(data.text !== undefined && func0.call(data, "text")){
 var _errs3 = errors;
 if(typeof data.text !== "string"){
 validate147.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"}}];
@@ -9991,7 +10006,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 var _errs5 = errors;
 if(typeof data.uri !== "string"){
 validate147.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
@@ -10037,7 +10052,7 @@ var vErrors = null;
 var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.destructiveHint !== undefined){
+if(data.destructiveHint !== undefined && func0.call(data, "destructiveHint")){
 var _errs1 = errors;
 if(typeof data.destructiveHint !== "boolean"){
 validate148.errors = [{instancePath:instancePath+"/destructiveHint",schemaPath:"#/properties/destructiveHint/type",keyword:"type",params:{type: "boolean"}}];
@@ -10049,7 +10064,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.idempotentHint !== undefined){
+if(data.idempotentHint !== undefined && func0.call(data, "idempotentHint")){
 var _errs3 = errors;
 if(typeof data.idempotentHint !== "boolean"){
 validate148.errors = [{instancePath:instancePath+"/idempotentHint",schemaPath:"#/properties/idempotentHint/type",keyword:"type",params:{type: "boolean"}}];
@@ -10061,7 +10076,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.openWorldHint !== undefined){
+if(data.openWorldHint !== undefined && func0.call(data, "openWorldHint")){
 var _errs5 = errors;
 if(typeof data.openWorldHint !== "boolean"){
 validate148.errors = [{instancePath:instancePath+"/openWorldHint",schemaPath:"#/properties/openWorldHint/type",keyword:"type",params:{type: "boolean"}}];
@@ -10073,7 +10088,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.readOnlyHint !== undefined){
+if(data.readOnlyHint !== undefined && func0.call(data, "readOnlyHint")){
 var _errs7 = errors;
 if(typeof data.readOnlyHint !== "boolean"){
 validate148.errors = [{instancePath:instancePath+"/readOnlyHint",schemaPath:"#/properties/readOnlyHint/type",keyword:"type",params:{type: "boolean"}}];
@@ -10085,7 +10100,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 var _errs9 = errors;
 if(typeof data.title !== "string"){
 validate148.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -10131,12 +10146,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.method === undefined) && (missing0 = "method")){
+if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
 validate149.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -10153,12 +10168,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1._meta !== undefined){
+if(data1._meta !== undefined && func0.call(data1, "_meta")){
 var data2 = data1._meta;
 var _errs6 = errors;
 if(errors === _errs6){
@@ -10214,12 +10229,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
+if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
 validate150.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -10236,18 +10251,18 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 var missing1;
-if((data1.uri === undefined) && (missing1 = "uri")){
+if(((data1.uri === undefined) || (!(func0.call(data1, "uri")))) && (missing1 = "uri")){
 validate150.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data1.uri !== undefined){
+if(data1.uri !== undefined && func0.call(data1, "uri")){
 if(typeof data1.uri !== "string"){
 validate150.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"#/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
 return false;

@@ -27,6 +27,7 @@ function require(id) {
 export const validateAnnotations = validate10;
 var schema11 = {"$id":"Annotations","properties":{"audience":{"items":{"$ref":"Role"},"type":"array"},"lastModified":{"type":"string"},"priority":{"maximum":1,"minimum":0,"type":"number"}},"type":"object"};
 var schema12 = {"$id":"Role","enum":["assistant","user"],"type":"string"};
+var func0 = Object.prototype.hasOwnProperty;
 
 function validate10(data, valCxt){
 "use strict"; /*# sourceURL="Annotations" */;
@@ -46,7 +47,7 @@ var vErrors = null;
 var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.audience !== undefined){
+if(data.audience !== undefined && func0.call(data, "audience")){
 var data0 = data.audience;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -81,7 +82,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.lastModified !== undefined){
+if(data.lastModified !== undefined && func0.call(data, "lastModified")){
 var _errs6 = errors;
 if(typeof data.lastModified !== "string"){
 validate10.errors = [{instancePath:instancePath+"/lastModified",schemaPath:"#/properties/lastModified/type",keyword:"type",params:{type: "string"}}];
@@ -93,7 +94,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.priority !== undefined){
+if(data.priority !== undefined && func0.call(data, "priority")){
 var data3 = data.priority;
 var _errs8 = errors;
 if(errors === _errs8){
@@ -133,7 +134,7 @@ return errors === 0;
 
 export const validateAudioContent = validate11;
 var schema13 = {"$id":"AudioContent","properties":{"_meta":{"additionalProperties":{},"type":"object"},"annotations":{"$ref":"Annotations"},"data":{"type":"string"},"mimeType":{"type":"string"},"type":{"const":"audio","type":"string"}},"required":["data","mimeType","type"],"type":"object"};
-var func0 = rebaseErrors;
+var func15 = rebaseErrors;
 
 function validate11(data, valCxt){
 "use strict"; /*# sourceURL="AudioContent" */;
@@ -154,12 +155,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.data === undefined) && (missing0 = "data")) || ((data.mimeType === undefined) && (missing0 = "mimeType"))) || ((data.type === undefined) && (missing0 = "type"))){
+if(((((data.data === undefined) || (!(func0.call(data, "data")))) && (missing0 = "data")) || (((data.mimeType === undefined) || (!(func0.call(data, "mimeType")))) && (missing0 = "mimeType"))) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
 validate11.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -176,10 +177,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.annotations !== undefined){
+if(data.annotations !== undefined && func0.call(data, "annotations")){
 var _errs4 = errors;
 if(!(validate10(data.annotations))){
-vErrors = vErrors === null ? func0(validate10.errors, instancePath+"/annotations") : vErrors.concat(func0(validate10.errors, instancePath+"/annotations"));
+vErrors = vErrors === null ? func15(validate10.errors, instancePath+"/annotations") : vErrors.concat(func15(validate10.errors, instancePath+"/annotations"));
 errors = vErrors.length;
 }
 var valid0 = _errs4 === errors;
@@ -188,7 +189,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.data !== undefined){
+if(data.data !== undefined && func0.call(data, "data")){
 var _errs5 = errors;
 if(typeof data.data !== "string"){
 validate11.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "string"}}];
@@ -200,7 +201,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mimeType !== undefined){
+if(data.mimeType !== undefined && func0.call(data, "mimeType")){
 var _errs7 = errors;
 if(typeof data.mimeType !== "string"){
 validate11.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
@@ -212,7 +213,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 var data4 = data.type;
 var _errs9 = errors;
 if(typeof data4 !== "string"){
@@ -265,12 +266,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.name === undefined) && (missing0 = "name")){
+if(((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")){
 validate13.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 var _errs1 = errors;
 if(typeof data.name !== "string"){
 validate13.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -282,7 +283,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 var _errs3 = errors;
 if(typeof data.title !== "string"){
 validate13.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -327,12 +328,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.blob === undefined) && (missing0 = "blob")) || ((data.uri === undefined) && (missing0 = "uri"))){
+if((((data.blob === undefined) || (!(func0.call(data, "blob")))) && (missing0 = "blob")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
 validate14.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -349,7 +350,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.blob !== undefined){
+if(data.blob !== undefined && func0.call(data, "blob")){
 var _errs4 = errors;
 if(typeof data.blob !== "string"){
 validate14.errors = [{instancePath:instancePath+"/blob",schemaPath:"#/properties/blob/type",keyword:"type",params:{type: "string"}}];
@@ -361,7 +362,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mimeType !== undefined){
+if(data.mimeType !== undefined && func0.call(data, "mimeType")){
 var _errs6 = errors;
 if(typeof data.mimeType !== "string"){
 validate14.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
@@ -373,7 +374,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 var _errs8 = errors;
 if(typeof data.uri !== "string"){
 validate14.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
@@ -420,12 +421,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.type === undefined) && (missing0 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
 validate15.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.default !== undefined){
+if(data.default !== undefined && func0.call(data, "default")){
 var _errs1 = errors;
 if(typeof data.default !== "boolean"){
 validate15.errors = [{instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "boolean"}}];
@@ -437,7 +438,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 var _errs3 = errors;
 if(typeof data.description !== "string"){
 validate15.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -449,7 +450,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 var _errs5 = errors;
 if(typeof data.title !== "string"){
 validate15.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -461,7 +462,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 var data3 = data.type;
 var _errs7 = errors;
 if(typeof data3 !== "string"){
@@ -513,12 +514,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
+if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
 validate16.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -535,18 +536,18 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 var missing1;
-if((data1.name === undefined) && (missing1 = "name")){
+if(((data1.name === undefined) || (!(func0.call(data1, "name")))) && (missing1 = "name")){
 validate16.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data1.arguments !== undefined){
+if(data1.arguments !== undefined && func0.call(data1, "arguments")){
 var data2 = data1.arguments;
 var _errs5 = errors;
 if(errors === _errs5){
@@ -563,7 +564,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data1.name !== undefined){
+if(data1.name !== undefined && func0.call(data1, "name")){
 var _errs8 = errors;
 if(typeof data1.name !== "string"){
 validate16.errors = [{instancePath:instancePath+"/params/name",schemaPath:"#/properties/params/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -623,12 +624,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.text === undefined) && (missing0 = "text")) || ((data.type === undefined) && (missing0 = "type"))){
+if((((data.text === undefined) || (!(func0.call(data, "text")))) && (missing0 = "text")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
 validate19.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -645,10 +646,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.annotations !== undefined){
+if(data.annotations !== undefined && func0.call(data, "annotations")){
 var _errs4 = errors;
 if(!(validate10(data.annotations))){
-vErrors = vErrors === null ? func0(validate10.errors, instancePath+"/annotations") : vErrors.concat(func0(validate10.errors, instancePath+"/annotations"));
+vErrors = vErrors === null ? func15(validate10.errors, instancePath+"/annotations") : vErrors.concat(func15(validate10.errors, instancePath+"/annotations"));
 errors = vErrors.length;
 }
 var valid0 = _errs4 === errors;
@@ -657,7 +658,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.text !== undefined){
+if(data.text !== undefined && func0.call(data, "text")){
 var _errs5 = errors;
 if(typeof data.text !== "string"){
 validate19.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"}}];
@@ -669,7 +670,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 var data3 = data.type;
 var _errs7 = errors;
 if(typeof data3 !== "string"){
@@ -720,12 +721,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.data === undefined) && (missing0 = "data")) || ((data.mimeType === undefined) && (missing0 = "mimeType"))) || ((data.type === undefined) && (missing0 = "type"))){
+if(((((data.data === undefined) || (!(func0.call(data, "data")))) && (missing0 = "data")) || (((data.mimeType === undefined) || (!(func0.call(data, "mimeType")))) && (missing0 = "mimeType"))) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
 validate21.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -742,10 +743,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.annotations !== undefined){
+if(data.annotations !== undefined && func0.call(data, "annotations")){
 var _errs4 = errors;
 if(!(validate10(data.annotations))){
-vErrors = vErrors === null ? func0(validate10.errors, instancePath+"/annotations") : vErrors.concat(func0(validate10.errors, instancePath+"/annotations"));
+vErrors = vErrors === null ? func15(validate10.errors, instancePath+"/annotations") : vErrors.concat(func15(validate10.errors, instancePath+"/annotations"));
 errors = vErrors.length;
 }
 var valid0 = _errs4 === errors;
@@ -754,7 +755,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.data !== undefined){
+if(data.data !== undefined && func0.call(data, "data")){
 var _errs5 = errors;
 if(typeof data.data !== "string"){
 validate21.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "string"}}];
@@ -766,7 +767,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mimeType !== undefined){
+if(data.mimeType !== undefined && func0.call(data, "mimeType")){
 var _errs7 = errors;
 if(typeof data.mimeType !== "string"){
 validate21.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
@@ -778,7 +779,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 var data4 = data.type;
 var _errs9 = errors;
 if(typeof data4 !== "string"){
@@ -830,12 +831,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.name === undefined) && (missing0 = "name")) || ((data.type === undefined) && (missing0 = "type"))) || ((data.uri === undefined) && (missing0 = "uri"))){
+if(((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
 validate23.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -852,10 +853,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.annotations !== undefined){
+if(data.annotations !== undefined && func0.call(data, "annotations")){
 var _errs4 = errors;
 if(!(validate10(data.annotations))){
-vErrors = vErrors === null ? func0(validate10.errors, instancePath+"/annotations") : vErrors.concat(func0(validate10.errors, instancePath+"/annotations"));
+vErrors = vErrors === null ? func15(validate10.errors, instancePath+"/annotations") : vErrors.concat(func15(validate10.errors, instancePath+"/annotations"));
 errors = vErrors.length;
 }
 var valid0 = _errs4 === errors;
@@ -864,7 +865,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 var _errs5 = errors;
 if(typeof data.description !== "string"){
 validate23.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -876,7 +877,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mimeType !== undefined){
+if(data.mimeType !== undefined && func0.call(data, "mimeType")){
 var _errs7 = errors;
 if(typeof data.mimeType !== "string"){
 validate23.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
@@ -888,7 +889,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 var _errs9 = errors;
 if(typeof data.name !== "string"){
 validate23.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -900,7 +901,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.size !== undefined){
+if(data.size !== undefined && func0.call(data, "size")){
 var data5 = data.size;
 var _errs11 = errors;
 if(!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))){
@@ -913,7 +914,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 var _errs13 = errors;
 if(typeof data.title !== "string"){
 validate23.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -925,7 +926,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 var data7 = data.type;
 var _errs15 = errors;
 if(typeof data7 !== "string"){
@@ -942,7 +943,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 var _errs17 = errors;
 if(typeof data.uri !== "string"){
 validate23.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
@@ -994,12 +995,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.resource === undefined) && (missing0 = "resource")) || ((data.type === undefined) && (missing0 = "type"))){
+if((((data.resource === undefined) || (!(func0.call(data, "resource")))) && (missing0 = "resource")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
 validate25.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -1016,10 +1017,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.annotations !== undefined){
+if(data.annotations !== undefined && func0.call(data, "annotations")){
 var _errs4 = errors;
 if(!(validate10(data.annotations))){
-vErrors = vErrors === null ? func0(validate10.errors, instancePath+"/annotations") : vErrors.concat(func0(validate10.errors, instancePath+"/annotations"));
+vErrors = vErrors === null ? func15(validate10.errors, instancePath+"/annotations") : vErrors.concat(func15(validate10.errors, instancePath+"/annotations"));
 errors = vErrors.length;
 }
 var valid0 = _errs4 === errors;
@@ -1028,7 +1029,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.resource !== undefined){
+if(data.resource !== undefined && func0.call(data, "resource")){
 var data2 = data.resource;
 var _errs5 = errors;
 var _errs6 = errors;
@@ -1038,7 +1039,7 @@ var _errs8 = errors;
 if(errors === _errs8){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 var missing1;
-if(((data2.text === undefined) && (missing1 = "text")) || ((data2.uri === undefined) && (missing1 = "uri"))){
+if((((data2.text === undefined) || (!(func0.call(data2, "text")))) && (missing1 = "text")) || (((data2.uri === undefined) || (!(func0.call(data2, "uri")))) && (missing1 = "uri"))){
 var err0 = {instancePath:instancePath+"/resource",schemaPath:"TextResourceContents/required",keyword:"required",params:{missingProperty: missing1}};
 if(vErrors === null){
 vErrors = [err0];
@@ -1049,7 +1050,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data2._meta !== undefined){
+if(data2._meta !== undefined && func0.call(data2, "_meta")){
 var data3 = data2._meta;
 var _errs10 = errors;
 if(errors === _errs10){
@@ -1072,7 +1073,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data2.mimeType !== undefined){
+if(data2.mimeType !== undefined && func0.call(data2, "mimeType")){
 var _errs13 = errors;
 if(typeof data2.mimeType !== "string"){
 var err2 = {instancePath:instancePath+"/resource/mimeType",schemaPath:"TextResourceContents/properties/mimeType/type",keyword:"type",params:{type: "string"}};
@@ -1090,7 +1091,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data2.text !== undefined){
+if(data2.text !== undefined && func0.call(data2, "text")){
 var _errs15 = errors;
 if(typeof data2.text !== "string"){
 var err3 = {instancePath:instancePath+"/resource/text",schemaPath:"TextResourceContents/properties/text/type",keyword:"type",params:{type: "string"}};
@@ -1108,7 +1109,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data2.uri !== undefined){
+if(data2.uri !== undefined && func0.call(data2, "uri")){
 var _errs17 = errors;
 if(typeof data2.uri !== "string"){
 var err4 = {instancePath:instancePath+"/resource/uri",schemaPath:"TextResourceContents/properties/uri/type",keyword:"type",params:{type: "string"}};
@@ -1149,7 +1150,7 @@ var _errs20 = errors;
 if(errors === _errs20){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 var missing2;
-if(((data2.blob === undefined) && (missing2 = "blob")) || ((data2.uri === undefined) && (missing2 = "uri"))){
+if((((data2.blob === undefined) || (!(func0.call(data2, "blob")))) && (missing2 = "blob")) || (((data2.uri === undefined) || (!(func0.call(data2, "uri")))) && (missing2 = "uri"))){
 var err6 = {instancePath:instancePath+"/resource",schemaPath:"BlobResourceContents/required",keyword:"required",params:{missingProperty: missing2}};
 if(vErrors === null){
 vErrors = [err6];
@@ -1160,7 +1161,7 @@ vErrors.push(err6);
 errors++;
 }
 else {
-if(data2._meta !== undefined){
+if(data2._meta !== undefined && func0.call(data2, "_meta")){
 var data7 = data2._meta;
 var _errs22 = errors;
 if(errors === _errs22){
@@ -1183,7 +1184,7 @@ else {
 var valid5 = true;
 }
 if(valid5){
-if(data2.blob !== undefined){
+if(data2.blob !== undefined && func0.call(data2, "blob")){
 var _errs25 = errors;
 if(typeof data2.blob !== "string"){
 var err8 = {instancePath:instancePath+"/resource/blob",schemaPath:"BlobResourceContents/properties/blob/type",keyword:"type",params:{type: "string"}};
@@ -1201,7 +1202,7 @@ else {
 var valid5 = true;
 }
 if(valid5){
-if(data2.mimeType !== undefined){
+if(data2.mimeType !== undefined && func0.call(data2, "mimeType")){
 var _errs27 = errors;
 if(typeof data2.mimeType !== "string"){
 var err9 = {instancePath:instancePath+"/resource/mimeType",schemaPath:"BlobResourceContents/properties/mimeType/type",keyword:"type",params:{type: "string"}};
@@ -1219,7 +1220,7 @@ else {
 var valid5 = true;
 }
 if(valid5){
-if(data2.uri !== undefined){
+if(data2.uri !== undefined && func0.call(data2, "uri")){
 var _errs29 = errors;
 if(typeof data2.uri !== "string"){
 var err10 = {instancePath:instancePath+"/resource/uri",schemaPath:"BlobResourceContents/properties/uri/type",keyword:"type",params:{type: "string"}};
@@ -1284,7 +1285,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 var data11 = data.type;
 var _errs31 = errors;
 if(typeof data11 !== "string"){
@@ -1334,7 +1335,7 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.type === undefined) && (missing0 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
 validate18.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
@@ -1343,31 +1344,31 @@ var tag0 = data.type;
 if(typeof tag0 == "string"){
 if(tag0 === "text"){
 if(!(validate19(data))){
-vErrors = vErrors === null ? func0(validate19.errors, instancePath) : vErrors.concat(func0(validate19.errors, instancePath));
+vErrors = vErrors === null ? func15(validate19.errors, instancePath) : vErrors.concat(func15(validate19.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "image"){
 if(!(validate21(data))){
-vErrors = vErrors === null ? func0(validate21.errors, instancePath) : vErrors.concat(func0(validate21.errors, instancePath));
+vErrors = vErrors === null ? func15(validate21.errors, instancePath) : vErrors.concat(func15(validate21.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "audio"){
 if(!(validate11(data))){
-vErrors = vErrors === null ? func0(validate11.errors, instancePath) : vErrors.concat(func0(validate11.errors, instancePath));
+vErrors = vErrors === null ? func15(validate11.errors, instancePath) : vErrors.concat(func15(validate11.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "resource_link"){
 if(!(validate23(data))){
-vErrors = vErrors === null ? func0(validate23.errors, instancePath) : vErrors.concat(func0(validate23.errors, instancePath));
+vErrors = vErrors === null ? func15(validate23.errors, instancePath) : vErrors.concat(func15(validate23.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "resource"){
 if(!(validate25(data))){
-vErrors = vErrors === null ? func0(validate25.errors, instancePath) : vErrors.concat(func0(validate25.errors, instancePath));
+vErrors = vErrors === null ? func15(validate25.errors, instancePath) : vErrors.concat(func15(validate25.errors, instancePath));
 errors = vErrors.length;
 }
 }
@@ -1411,12 +1412,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.content === undefined) && (missing0 = "content")){
+if(((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content")){
 validate17.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -1433,7 +1434,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.content !== undefined){
+if(data.content !== undefined && func0.call(data, "content")){
 var data1 = data.content;
 var _errs4 = errors;
 if(errors === _errs4){
@@ -1443,7 +1444,7 @@ var len0 = data1.length;
 for(var i0=0; i0<len0; i0++){
 var _errs6 = errors;
 if(!(validate18(data1[i0]))){
-vErrors = vErrors === null ? func0(validate18.errors, instancePath+"/content/" + i0) : vErrors.concat(func0(validate18.errors, instancePath+"/content/" + i0));
+vErrors = vErrors === null ? func15(validate18.errors, instancePath+"/content/" + i0) : vErrors.concat(func15(validate18.errors, instancePath+"/content/" + i0));
 errors = vErrors.length;
 }
 var valid1 = _errs6 === errors;
@@ -1463,7 +1464,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.isError !== undefined){
+if(data.isError !== undefined && func0.call(data, "isError")){
 var _errs7 = errors;
 if(typeof data.isError !== "boolean"){
 validate17.errors = [{instancePath:instancePath+"/isError",schemaPath:"#/properties/isError/type",keyword:"type",params:{type: "boolean"}}];
@@ -1475,7 +1476,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.structuredContent !== undefined){
+if(data.structuredContent !== undefined && func0.call(data, "structuredContent")){
 var data4 = data.structuredContent;
 var _errs9 = errors;
 if(errors === _errs9){
@@ -1528,12 +1529,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
+if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
 validate33.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -1550,18 +1551,18 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 var missing1;
-if((data1.requestId === undefined) && (missing1 = "requestId")){
+if(((data1.requestId === undefined) || (!(func0.call(data1, "requestId")))) && (missing1 = "requestId")){
 validate33.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data1.reason !== undefined){
+if(data1.reason !== undefined && func0.call(data1, "reason")){
 var _errs5 = errors;
 if(typeof data1.reason !== "string"){
 validate33.errors = [{instancePath:instancePath+"/params/reason",schemaPath:"#/properties/params/properties/reason/type",keyword:"type",params:{type: "string"}}];
@@ -1573,7 +1574,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data1.requestId !== undefined){
+if(data1.requestId !== undefined && func0.call(data1, "requestId")){
 var data3 = data1.requestId;
 var _errs7 = errors;
 if((typeof data3 !== "string") && (!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))))){
@@ -1631,7 +1632,7 @@ var vErrors = null;
 var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.elicitation !== undefined){
+if(data.elicitation !== undefined && func0.call(data, "elicitation")){
 var data0 = data.elicitation;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -1648,12 +1649,14 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.experimental !== undefined){
+if(data.experimental !== undefined && func0.call(data, "experimental")){
 var data1 = data.experimental;
 var _errs4 = errors;
 if(errors === _errs4){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-for(var key0 in data1){
+var _arr0 = Object.keys(data1);
+for(var _i0=0; _i0<_arr0.length; _i0++){
+var key0 = _arr0[_i0];
 var data2 = data1[key0];
 var _errs7 = errors;
 if(errors === _errs7){
@@ -1681,12 +1684,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.roots !== undefined){
+if(data.roots !== undefined && func0.call(data, "roots")){
 var data3 = data.roots;
 var _errs10 = errors;
 if(errors === _errs10){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-if(data3.listChanged !== undefined){
+if(data3.listChanged !== undefined && func0.call(data3, "listChanged")){
 if(typeof data3.listChanged !== "boolean"){
 validate34.errors = [{instancePath:instancePath+"/roots/listChanged",schemaPath:"#/properties/roots/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
 return false;
@@ -1704,7 +1707,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.sampling !== undefined){
+if(data.sampling !== undefined && func0.call(data, "sampling")){
 var data5 = data.sampling;
 var _errs14 = errors;
 if(errors === _errs14){
@@ -1759,12 +1762,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
+if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
 validate36.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -1781,18 +1784,18 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 var missing1;
-if(((data1.progress === undefined) && (missing1 = "progress")) || ((data1.progressToken === undefined) && (missing1 = "progressToken"))){
+if((((data1.progress === undefined) || (!(func0.call(data1, "progress")))) && (missing1 = "progress")) || (((data1.progressToken === undefined) || (!(func0.call(data1, "progressToken")))) && (missing1 = "progressToken"))){
 validate36.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data1.message !== undefined){
+if(data1.message !== undefined && func0.call(data1, "message")){
 var _errs5 = errors;
 if(typeof data1.message !== "string"){
 validate36.errors = [{instancePath:instancePath+"/params/message",schemaPath:"#/properties/params/properties/message/type",keyword:"type",params:{type: "string"}}];
@@ -1804,7 +1807,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data1.progress !== undefined){
+if(data1.progress !== undefined && func0.call(data1, "progress")){
 var _errs7 = errors;
 if(!(typeof data1.progress == "number")){
 validate36.errors = [{instancePath:instancePath+"/params/progress",schemaPath:"#/properties/params/properties/progress/type",keyword:"type",params:{type: "number"}}];
@@ -1816,7 +1819,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data1.progressToken !== undefined){
+if(data1.progressToken !== undefined && func0.call(data1, "progressToken")){
 var data4 = data1.progressToken;
 var _errs9 = errors;
 if((typeof data4 !== "string") && (!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))))){
@@ -1829,7 +1832,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data1.total !== undefined){
+if(data1.total !== undefined && func0.call(data1, "total")){
 var _errs12 = errors;
 if(!(typeof data1.total == "number")){
 validate36.errors = [{instancePath:instancePath+"/params/total",schemaPath:"#/properties/params/properties/total/type",keyword:"type",params:{type: "number"}}];
@@ -1887,7 +1890,7 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.method === undefined) && (missing0 = "method")){
+if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
 validate35.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
@@ -1896,7 +1899,7 @@ var tag0 = data.method;
 if(typeof tag0 == "string"){
 if(tag0 === "notifications/cancelled"){
 if(!(validate33(data))){
-vErrors = vErrors === null ? func0(validate33.errors, instancePath) : vErrors.concat(func0(validate33.errors, instancePath));
+vErrors = vErrors === null ? func15(validate33.errors, instancePath) : vErrors.concat(func15(validate33.errors, instancePath));
 errors = vErrors.length;
 }
 }
@@ -1905,12 +1908,12 @@ var _errs4 = errors;
 if(errors === _errs4){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing1;
-if((data.method === undefined) && (missing1 = "method")){
+if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing1 = "method")){
 validate35.errors = [{instancePath:instancePath,schemaPath:"InitializedNotification/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data0 = data.method;
 var _errs6 = errors;
 if(typeof data0 !== "string"){
@@ -1927,12 +1930,12 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data1 = data.params;
 var _errs8 = errors;
 if(errors === _errs8){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1._meta !== undefined){
+if(data1._meta !== undefined && func0.call(data1, "_meta")){
 var data2 = data1._meta;
 var _errs11 = errors;
 if(errors === _errs11){
@@ -1966,7 +1969,7 @@ return false;
 }
 else if(tag0 === "notifications/progress"){
 if(!(validate36(data))){
-vErrors = vErrors === null ? func0(validate36.errors, instancePath) : vErrors.concat(func0(validate36.errors, instancePath));
+vErrors = vErrors === null ? func15(validate36.errors, instancePath) : vErrors.concat(func15(validate36.errors, instancePath));
 errors = vErrors.length;
 }
 }
@@ -1975,12 +1978,12 @@ var _errs16 = errors;
 if(errors === _errs16){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing2;
-if((data.method === undefined) && (missing2 = "method")){
+if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing2 = "method")){
 validate35.errors = [{instancePath:instancePath,schemaPath:"RootsListChangedNotification/required",keyword:"required",params:{missingProperty: missing2}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data3 = data.method;
 var _errs18 = errors;
 if(typeof data3 !== "string"){
@@ -1997,12 +2000,12 @@ else {
 var valid9 = true;
 }
 if(valid9){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data4 = data.params;
 var _errs20 = errors;
 if(errors === _errs20){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-if(data4._meta !== undefined){
+if(data4._meta !== undefined && func0.call(data4, "_meta")){
 var data5 = data4._meta;
 var _errs23 = errors;
 if(errors === _errs23){
@@ -2086,12 +2089,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
+if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
 validate40.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -2108,24 +2111,24 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 var missing1;
-if((((data1.capabilities === undefined) && (missing1 = "capabilities")) || ((data1.clientInfo === undefined) && (missing1 = "clientInfo"))) || ((data1.protocolVersion === undefined) && (missing1 = "protocolVersion"))){
+if(((((data1.capabilities === undefined) || (!(func0.call(data1, "capabilities")))) && (missing1 = "capabilities")) || (((data1.clientInfo === undefined) || (!(func0.call(data1, "clientInfo")))) && (missing1 = "clientInfo"))) || (((data1.protocolVersion === undefined) || (!(func0.call(data1, "protocolVersion")))) && (missing1 = "protocolVersion"))){
 validate40.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data1.capabilities !== undefined){
+if(data1.capabilities !== undefined && func0.call(data1, "capabilities")){
 var data2 = data1.capabilities;
 var _errs5 = errors;
 var _errs6 = errors;
 if(errors === _errs6){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-if(data2.elicitation !== undefined){
+if(data2.elicitation !== undefined && func0.call(data2, "elicitation")){
 var data3 = data2.elicitation;
 var _errs8 = errors;
 if(errors === _errs8){
@@ -2142,12 +2145,14 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data2.experimental !== undefined){
+if(data2.experimental !== undefined && func0.call(data2, "experimental")){
 var data4 = data2.experimental;
 var _errs11 = errors;
 if(errors === _errs11){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-for(var key0 in data4){
+var _arr0 = Object.keys(data4);
+for(var _i0=0; _i0<_arr0.length; _i0++){
+var key0 = _arr0[_i0];
 var data5 = data4[key0];
 var _errs14 = errors;
 if(errors === _errs14){
@@ -2175,12 +2180,12 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data2.roots !== undefined){
+if(data2.roots !== undefined && func0.call(data2, "roots")){
 var data6 = data2.roots;
 var _errs17 = errors;
 if(errors === _errs17){
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-if(data6.listChanged !== undefined){
+if(data6.listChanged !== undefined && func0.call(data6, "listChanged")){
 if(typeof data6.listChanged !== "boolean"){
 validate40.errors = [{instancePath:instancePath+"/params/capabilities/roots/listChanged",schemaPath:"ClientCapabilities/properties/roots/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
 return false;
@@ -2198,7 +2203,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data2.sampling !== undefined){
+if(data2.sampling !== undefined && func0.call(data2, "sampling")){
 var data8 = data2.sampling;
 var _errs21 = errors;
 if(errors === _errs21){
@@ -2229,19 +2234,19 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data1.clientInfo !== undefined){
+if(data1.clientInfo !== undefined && func0.call(data1, "clientInfo")){
 var data9 = data1.clientInfo;
 var _errs24 = errors;
 var _errs25 = errors;
 if(errors === _errs25){
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
 var missing2;
-if(((data9.name === undefined) && (missing2 = "name")) || ((data9.version === undefined) && (missing2 = "version"))){
+if((((data9.name === undefined) || (!(func0.call(data9, "name")))) && (missing2 = "name")) || (((data9.version === undefined) || (!(func0.call(data9, "version")))) && (missing2 = "version"))){
 validate40.errors = [{instancePath:instancePath+"/params/clientInfo",schemaPath:"Implementation/required",keyword:"required",params:{missingProperty: missing2}}];
 return false;
 }
 else {
-if(data9.name !== undefined){
+if(data9.name !== undefined && func0.call(data9, "name")){
 var _errs27 = errors;
 if(typeof data9.name !== "string"){
 validate40.errors = [{instancePath:instancePath+"/params/clientInfo/name",schemaPath:"Implementation/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -2253,7 +2258,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data9.title !== undefined){
+if(data9.title !== undefined && func0.call(data9, "title")){
 var _errs29 = errors;
 if(typeof data9.title !== "string"){
 validate40.errors = [{instancePath:instancePath+"/params/clientInfo/title",schemaPath:"Implementation/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -2265,7 +2270,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data9.version !== undefined){
+if(data9.version !== undefined && func0.call(data9, "version")){
 var _errs31 = errors;
 if(typeof data9.version !== "string"){
 validate40.errors = [{instancePath:instancePath+"/params/clientInfo/version",schemaPath:"Implementation/properties/version/type",keyword:"type",params:{type: "string"}}];
@@ -2291,7 +2296,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data1.protocolVersion !== undefined){
+if(data1.protocolVersion !== undefined && func0.call(data1, "protocolVersion")){
 var _errs33 = errors;
 if(typeof data1.protocolVersion !== "string"){
 validate40.errors = [{instancePath:instancePath+"/params/protocolVersion",schemaPath:"#/properties/params/properties/protocolVersion/type",keyword:"type",params:{type: "string"}}];
@@ -2349,12 +2354,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.method === undefined) && (missing0 = "method")){
+if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
 validate41.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -2371,17 +2376,17 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1._meta !== undefined){
+if(data1._meta !== undefined && func0.call(data1, "_meta")){
 var data2 = data1._meta;
 var _errs6 = errors;
 if(errors === _errs6){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-if(data2.progressToken !== undefined){
+if(data2.progressToken !== undefined && func0.call(data2, "progressToken")){
 var data3 = data2.progressToken;
 if((typeof data3 !== "string") && (!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))))){
 validate41.errors = [{instancePath:instancePath+"/params/_meta/progressToken",schemaPath:"ProgressToken/type",keyword:"type",params:{type: schema31.type}}];
@@ -2440,12 +2445,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
+if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
 validate42.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -2462,18 +2467,18 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 var missing1;
-if((data1.level === undefined) && (missing1 = "level")){
+if(((data1.level === undefined) || (!(func0.call(data1, "level")))) && (missing1 = "level")){
 validate42.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data1.level !== undefined){
+if(data1.level !== undefined && func0.call(data1, "level")){
 var data2 = data1.level;
 if(typeof data2 !== "string"){
 validate42.errors = [{instancePath:instancePath+"/params/level",schemaPath:"LoggingLevel/type",keyword:"type",params:{type: "string"}}];
@@ -2531,12 +2536,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
+if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
 validate43.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -2553,29 +2558,29 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 var missing1;
-if(((data1.argument === undefined) && (missing1 = "argument")) || ((data1.ref === undefined) && (missing1 = "ref"))){
+if((((data1.argument === undefined) || (!(func0.call(data1, "argument")))) && (missing1 = "argument")) || (((data1.ref === undefined) || (!(func0.call(data1, "ref")))) && (missing1 = "ref"))){
 validate43.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data1.argument !== undefined){
+if(data1.argument !== undefined && func0.call(data1, "argument")){
 var data2 = data1.argument;
 var _errs5 = errors;
 if(errors === _errs5){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 var missing2;
-if(((data2.name === undefined) && (missing2 = "name")) || ((data2.value === undefined) && (missing2 = "value"))){
+if((((data2.name === undefined) || (!(func0.call(data2, "name")))) && (missing2 = "name")) || (((data2.value === undefined) || (!(func0.call(data2, "value")))) && (missing2 = "value"))){
 validate43.errors = [{instancePath:instancePath+"/params/argument",schemaPath:"#/properties/params/properties/argument/required",keyword:"required",params:{missingProperty: missing2}}];
 return false;
 }
 else {
-if(data2.name !== undefined){
+if(data2.name !== undefined && func0.call(data2, "name")){
 var _errs7 = errors;
 if(typeof data2.name !== "string"){
 validate43.errors = [{instancePath:instancePath+"/params/argument/name",schemaPath:"#/properties/params/properties/argument/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -2587,7 +2592,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data2.value !== undefined){
+if(data2.value !== undefined && func0.call(data2, "value")){
 var _errs9 = errors;
 if(typeof data2.value !== "string"){
 validate43.errors = [{instancePath:instancePath+"/params/argument/value",schemaPath:"#/properties/params/properties/argument/properties/value/type",keyword:"type",params:{type: "string"}}];
@@ -2612,17 +2617,19 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data1.context !== undefined){
+if(data1.context !== undefined && func0.call(data1, "context")){
 var data5 = data1.context;
 var _errs11 = errors;
 if(errors === _errs11){
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
-if(data5.arguments !== undefined){
+if(data5.arguments !== undefined && func0.call(data5, "arguments")){
 var data6 = data5.arguments;
 var _errs13 = errors;
 if(errors === _errs13){
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-for(var key0 in data6){
+var _arr0 = Object.keys(data6);
+for(var _i0=0; _i0<_arr0.length; _i0++){
+var key0 = _arr0[_i0];
 var _errs16 = errors;
 if(typeof data6[key0] !== "string"){
 validate43.errors = [{instancePath:instancePath+"/params/context/arguments/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/params/properties/context/properties/arguments/additionalProperties/type",keyword:"type",params:{type: "string"}}];
@@ -2652,13 +2659,13 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data1.ref !== undefined){
+if(data1.ref !== undefined && func0.call(data1, "ref")){
 var data8 = data1.ref;
 var _errs18 = errors;
 if(errors === _errs18){
 if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
 var missing3;
-if((data8.type === undefined) && (missing3 = "type")){
+if(((data8.type === undefined) || (!(func0.call(data8, "type")))) && (missing3 = "type")){
 validate43.errors = [{instancePath:instancePath+"/params/ref",schemaPath:"#/properties/params/properties/ref/required",keyword:"required",params:{missingProperty: missing3}}];
 return false;
 }
@@ -2670,12 +2677,12 @@ var _errs22 = errors;
 if(errors === _errs22){
 if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
 var missing4;
-if(((data8.name === undefined) && (missing4 = "name")) || ((data8.type === undefined) && (missing4 = "type"))){
+if((((data8.name === undefined) || (!(func0.call(data8, "name")))) && (missing4 = "name")) || (((data8.type === undefined) || (!(func0.call(data8, "type")))) && (missing4 = "type"))){
 validate43.errors = [{instancePath:instancePath+"/params/ref",schemaPath:"PromptReference/required",keyword:"required",params:{missingProperty: missing4}}];
 return false;
 }
 else {
-if(data8.name !== undefined){
+if(data8.name !== undefined && func0.call(data8, "name")){
 var _errs24 = errors;
 if(typeof data8.name !== "string"){
 validate43.errors = [{instancePath:instancePath+"/params/ref/name",schemaPath:"PromptReference/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -2687,7 +2694,7 @@ else {
 var valid8 = true;
 }
 if(valid8){
-if(data8.title !== undefined){
+if(data8.title !== undefined && func0.call(data8, "title")){
 var _errs26 = errors;
 if(typeof data8.title !== "string"){
 validate43.errors = [{instancePath:instancePath+"/params/ref/title",schemaPath:"PromptReference/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -2699,7 +2706,7 @@ else {
 var valid8 = true;
 }
 if(valid8){
-if(data8.type !== undefined){
+if(data8.type !== undefined && func0.call(data8, "type")){
 var data11 = data8.type;
 var _errs28 = errors;
 if(typeof data11 !== "string"){
@@ -2730,12 +2737,12 @@ var _errs31 = errors;
 if(errors === _errs31){
 if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
 var missing5;
-if(((data8.type === undefined) && (missing5 = "type")) || ((data8.uri === undefined) && (missing5 = "uri"))){
+if((((data8.type === undefined) || (!(func0.call(data8, "type")))) && (missing5 = "type")) || (((data8.uri === undefined) || (!(func0.call(data8, "uri")))) && (missing5 = "uri"))){
 validate43.errors = [{instancePath:instancePath+"/params/ref",schemaPath:"ResourceTemplateReference/required",keyword:"required",params:{missingProperty: missing5}}];
 return false;
 }
 else {
-if(data8.type !== undefined){
+if(data8.type !== undefined && func0.call(data8, "type")){
 var data12 = data8.type;
 var _errs33 = errors;
 if(typeof data12 !== "string"){
@@ -2752,7 +2759,7 @@ else {
 var valid11 = true;
 }
 if(valid11){
-if(data8.uri !== undefined){
+if(data8.uri !== undefined && func0.call(data8, "uri")){
 var _errs35 = errors;
 if(typeof data8.uri !== "string"){
 validate43.errors = [{instancePath:instancePath+"/params/ref/uri",schemaPath:"ResourceTemplateReference/properties/uri/type",keyword:"type",params:{type: "string"}}];
@@ -2839,7 +2846,7 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.method === undefined) && (missing0 = "method")){
+if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
 validate39.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
@@ -2848,13 +2855,13 @@ var tag0 = data.method;
 if(typeof tag0 == "string"){
 if(tag0 === "initialize"){
 if(!(validate40(data))){
-vErrors = vErrors === null ? func0(validate40.errors, instancePath) : vErrors.concat(func0(validate40.errors, instancePath));
+vErrors = vErrors === null ? func15(validate40.errors, instancePath) : vErrors.concat(func15(validate40.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "ping"){
 if(!(validate41(data))){
-vErrors = vErrors === null ? func0(validate41.errors, instancePath) : vErrors.concat(func0(validate41.errors, instancePath));
+vErrors = vErrors === null ? func15(validate41.errors, instancePath) : vErrors.concat(func15(validate41.errors, instancePath));
 errors = vErrors.length;
 }
 }
@@ -2863,12 +2870,12 @@ var _errs5 = errors;
 if(errors === _errs5){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing1;
-if((data.method === undefined) && (missing1 = "method")){
+if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing1 = "method")){
 validate39.errors = [{instancePath:instancePath,schemaPath:"ListResourcesRequest/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data0 = data.method;
 var _errs7 = errors;
 if(typeof data0 !== "string"){
@@ -2885,12 +2892,12 @@ else {
 var valid5 = true;
 }
 if(valid5){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data1 = data.params;
 var _errs9 = errors;
 if(errors === _errs9){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1.cursor !== undefined){
+if(data1.cursor !== undefined && func0.call(data1, "cursor")){
 if(typeof data1.cursor !== "string"){
 validate39.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"ListResourcesRequest/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -2921,12 +2928,12 @@ var _errs14 = errors;
 if(errors === _errs14){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing2;
-if((data.method === undefined) && (missing2 = "method")){
+if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing2 = "method")){
 validate39.errors = [{instancePath:instancePath,schemaPath:"ListResourceTemplatesRequest/required",keyword:"required",params:{missingProperty: missing2}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data3 = data.method;
 var _errs16 = errors;
 if(typeof data3 !== "string"){
@@ -2943,12 +2950,12 @@ else {
 var valid9 = true;
 }
 if(valid9){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data4 = data.params;
 var _errs18 = errors;
 if(errors === _errs18){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-if(data4.cursor !== undefined){
+if(data4.cursor !== undefined && func0.call(data4, "cursor")){
 if(typeof data4.cursor !== "string"){
 validate39.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"ListResourceTemplatesRequest/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -2979,12 +2986,12 @@ var _errs23 = errors;
 if(errors === _errs23){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing3;
-if(((data.method === undefined) && (missing3 = "method")) || ((data.params === undefined) && (missing3 = "params"))){
+if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing3 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing3 = "params"))){
 validate39.errors = [{instancePath:instancePath,schemaPath:"ReadResourceRequest/required",keyword:"required",params:{missingProperty: missing3}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data6 = data.method;
 var _errs25 = errors;
 if(typeof data6 !== "string"){
@@ -3001,18 +3008,18 @@ else {
 var valid13 = true;
 }
 if(valid13){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data7 = data.params;
 var _errs27 = errors;
 if(errors === _errs27){
 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
 var missing4;
-if((data7.uri === undefined) && (missing4 = "uri")){
+if(((data7.uri === undefined) || (!(func0.call(data7, "uri")))) && (missing4 = "uri")){
 validate39.errors = [{instancePath:instancePath+"/params",schemaPath:"ReadResourceRequest/properties/params/required",keyword:"required",params:{missingProperty: missing4}}];
 return false;
 }
 else {
-if(data7.uri !== undefined){
+if(data7.uri !== undefined && func0.call(data7, "uri")){
 if(typeof data7.uri !== "string"){
 validate39.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"ReadResourceRequest/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -3044,12 +3051,12 @@ var _errs32 = errors;
 if(errors === _errs32){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing5;
-if(((data.method === undefined) && (missing5 = "method")) || ((data.params === undefined) && (missing5 = "params"))){
+if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing5 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing5 = "params"))){
 validate39.errors = [{instancePath:instancePath,schemaPath:"SubscribeRequest/required",keyword:"required",params:{missingProperty: missing5}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data9 = data.method;
 var _errs34 = errors;
 if(typeof data9 !== "string"){
@@ -3066,18 +3073,18 @@ else {
 var valid17 = true;
 }
 if(valid17){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data10 = data.params;
 var _errs36 = errors;
 if(errors === _errs36){
 if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
 var missing6;
-if((data10.uri === undefined) && (missing6 = "uri")){
+if(((data10.uri === undefined) || (!(func0.call(data10, "uri")))) && (missing6 = "uri")){
 validate39.errors = [{instancePath:instancePath+"/params",schemaPath:"SubscribeRequest/properties/params/required",keyword:"required",params:{missingProperty: missing6}}];
 return false;
 }
 else {
-if(data10.uri !== undefined){
+if(data10.uri !== undefined && func0.call(data10, "uri")){
 if(typeof data10.uri !== "string"){
 validate39.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"SubscribeRequest/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -3109,12 +3116,12 @@ var _errs41 = errors;
 if(errors === _errs41){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing7;
-if(((data.method === undefined) && (missing7 = "method")) || ((data.params === undefined) && (missing7 = "params"))){
+if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing7 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing7 = "params"))){
 validate39.errors = [{instancePath:instancePath,schemaPath:"UnsubscribeRequest/required",keyword:"required",params:{missingProperty: missing7}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data12 = data.method;
 var _errs43 = errors;
 if(typeof data12 !== "string"){
@@ -3131,18 +3138,18 @@ else {
 var valid21 = true;
 }
 if(valid21){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data13 = data.params;
 var _errs45 = errors;
 if(errors === _errs45){
 if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
 var missing8;
-if((data13.uri === undefined) && (missing8 = "uri")){
+if(((data13.uri === undefined) || (!(func0.call(data13, "uri")))) && (missing8 = "uri")){
 validate39.errors = [{instancePath:instancePath+"/params",schemaPath:"UnsubscribeRequest/properties/params/required",keyword:"required",params:{missingProperty: missing8}}];
 return false;
 }
 else {
-if(data13.uri !== undefined){
+if(data13.uri !== undefined && func0.call(data13, "uri")){
 if(typeof data13.uri !== "string"){
 validate39.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"UnsubscribeRequest/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -3174,12 +3181,12 @@ var _errs50 = errors;
 if(errors === _errs50){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing9;
-if((data.method === undefined) && (missing9 = "method")){
+if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing9 = "method")){
 validate39.errors = [{instancePath:instancePath,schemaPath:"ListPromptsRequest/required",keyword:"required",params:{missingProperty: missing9}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data15 = data.method;
 var _errs52 = errors;
 if(typeof data15 !== "string"){
@@ -3196,12 +3203,12 @@ else {
 var valid25 = true;
 }
 if(valid25){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data16 = data.params;
 var _errs54 = errors;
 if(errors === _errs54){
 if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
-if(data16.cursor !== undefined){
+if(data16.cursor !== undefined && func0.call(data16, "cursor")){
 if(typeof data16.cursor !== "string"){
 validate39.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"ListPromptsRequest/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -3232,12 +3239,12 @@ var _errs59 = errors;
 if(errors === _errs59){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing10;
-if(((data.method === undefined) && (missing10 = "method")) || ((data.params === undefined) && (missing10 = "params"))){
+if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing10 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing10 = "params"))){
 validate39.errors = [{instancePath:instancePath,schemaPath:"GetPromptRequest/required",keyword:"required",params:{missingProperty: missing10}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data18 = data.method;
 var _errs61 = errors;
 if(typeof data18 !== "string"){
@@ -3254,23 +3261,25 @@ else {
 var valid29 = true;
 }
 if(valid29){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data19 = data.params;
 var _errs63 = errors;
 if(errors === _errs63){
 if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
 var missing11;
-if((data19.name === undefined) && (missing11 = "name")){
+if(((data19.name === undefined) || (!(func0.call(data19, "name")))) && (missing11 = "name")){
 validate39.errors = [{instancePath:instancePath+"/params",schemaPath:"GetPromptRequest/properties/params/required",keyword:"required",params:{missingProperty: missing11}}];
 return false;
 }
 else {
-if(data19.arguments !== undefined){
+if(data19.arguments !== undefined && func0.call(data19, "arguments")){
 var data20 = data19.arguments;
 var _errs65 = errors;
 if(errors === _errs65){
 if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
-for(var key0 in data20){
+var _arr0 = Object.keys(data20);
+for(var _i0=0; _i0<_arr0.length; _i0++){
+var key0 = _arr0[_i0];
 var _errs68 = errors;
 if(typeof data20[key0] !== "string"){
 validate39.errors = [{instancePath:instancePath+"/params/arguments/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"GetPromptRequest/properties/params/properties/arguments/additionalProperties/type",keyword:"type",params:{type: "string"}}];
@@ -3293,7 +3302,7 @@ else {
 var valid30 = true;
 }
 if(valid30){
-if(data19.name !== undefined){
+if(data19.name !== undefined && func0.call(data19, "name")){
 var _errs70 = errors;
 if(typeof data19.name !== "string"){
 validate39.errors = [{instancePath:instancePath+"/params/name",schemaPath:"GetPromptRequest/properties/params/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -3331,12 +3340,12 @@ var _errs73 = errors;
 if(errors === _errs73){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing12;
-if((data.method === undefined) && (missing12 = "method")){
+if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing12 = "method")){
 validate39.errors = [{instancePath:instancePath,schemaPath:"ListToolsRequest/required",keyword:"required",params:{missingProperty: missing12}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data23 = data.method;
 var _errs75 = errors;
 if(typeof data23 !== "string"){
@@ -3353,12 +3362,12 @@ else {
 var valid34 = true;
 }
 if(valid34){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data24 = data.params;
 var _errs77 = errors;
 if(errors === _errs77){
 if(data24 && typeof data24 == "object" && !Array.isArray(data24)){
-if(data24.cursor !== undefined){
+if(data24.cursor !== undefined && func0.call(data24, "cursor")){
 if(typeof data24.cursor !== "string"){
 validate39.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"ListToolsRequest/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -3389,12 +3398,12 @@ var _errs82 = errors;
 if(errors === _errs82){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing13;
-if(((data.method === undefined) && (missing13 = "method")) || ((data.params === undefined) && (missing13 = "params"))){
+if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing13 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing13 = "params"))){
 validate39.errors = [{instancePath:instancePath,schemaPath:"CallToolRequest/required",keyword:"required",params:{missingProperty: missing13}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data26 = data.method;
 var _errs84 = errors;
 if(typeof data26 !== "string"){
@@ -3411,18 +3420,18 @@ else {
 var valid38 = true;
 }
 if(valid38){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data27 = data.params;
 var _errs86 = errors;
 if(errors === _errs86){
 if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
 var missing14;
-if((data27.name === undefined) && (missing14 = "name")){
+if(((data27.name === undefined) || (!(func0.call(data27, "name")))) && (missing14 = "name")){
 validate39.errors = [{instancePath:instancePath+"/params",schemaPath:"CallToolRequest/properties/params/required",keyword:"required",params:{missingProperty: missing14}}];
 return false;
 }
 else {
-if(data27.arguments !== undefined){
+if(data27.arguments !== undefined && func0.call(data27, "arguments")){
 var data28 = data27.arguments;
 var _errs88 = errors;
 if(errors === _errs88){
@@ -3439,7 +3448,7 @@ else {
 var valid39 = true;
 }
 if(valid39){
-if(data27.name !== undefined){
+if(data27.name !== undefined && func0.call(data27, "name")){
 var _errs91 = errors;
 if(typeof data27.name !== "string"){
 validate39.errors = [{instancePath:instancePath+"/params/name",schemaPath:"CallToolRequest/properties/params/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -3474,13 +3483,13 @@ return false;
 }
 else if(tag0 === "logging/setLevel"){
 if(!(validate42(data))){
-vErrors = vErrors === null ? func0(validate42.errors, instancePath) : vErrors.concat(func0(validate42.errors, instancePath));
+vErrors = vErrors === null ? func15(validate42.errors, instancePath) : vErrors.concat(func15(validate42.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "completion/complete"){
 if(!(validate43(data))){
-vErrors = vErrors === null ? func0(validate43.errors, instancePath) : vErrors.concat(func0(validate43.errors, instancePath));
+vErrors = vErrors === null ? func15(validate43.errors, instancePath) : vErrors.concat(func15(validate43.errors, instancePath));
 errors = vErrors.length;
 }
 }
@@ -3529,12 +3538,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.content === undefined) && (missing0 = "content")) || ((data.model === undefined) && (missing0 = "model"))) || ((data.role === undefined) && (missing0 = "role"))){
+if(((((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content")) || (((data.model === undefined) || (!(func0.call(data, "model")))) && (missing0 = "model"))) || (((data.role === undefined) || (!(func0.call(data, "role")))) && (missing0 = "role"))){
 validate49.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -3551,13 +3560,13 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.content !== undefined){
+if(data.content !== undefined && func0.call(data, "content")){
 var data1 = data.content;
 var _errs4 = errors;
 if(errors === _errs4){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 var missing1;
-if((data1.type === undefined) && (missing1 = "type")){
+if(((data1.type === undefined) || (!(func0.call(data1, "type")))) && (missing1 = "type")){
 validate49.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
@@ -3566,19 +3575,19 @@ var tag0 = data1.type;
 if(typeof tag0 == "string"){
 if(tag0 === "text"){
 if(!(validate19(data1))){
-vErrors = vErrors === null ? func0(validate19.errors, instancePath+"/content") : vErrors.concat(func0(validate19.errors, instancePath+"/content"));
+vErrors = vErrors === null ? func15(validate19.errors, instancePath+"/content") : vErrors.concat(func15(validate19.errors, instancePath+"/content"));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "image"){
 if(!(validate21(data1))){
-vErrors = vErrors === null ? func0(validate21.errors, instancePath+"/content") : vErrors.concat(func0(validate21.errors, instancePath+"/content"));
+vErrors = vErrors === null ? func15(validate21.errors, instancePath+"/content") : vErrors.concat(func15(validate21.errors, instancePath+"/content"));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "audio"){
 if(!(validate11(data1))){
-vErrors = vErrors === null ? func0(validate11.errors, instancePath+"/content") : vErrors.concat(func0(validate11.errors, instancePath+"/content"));
+vErrors = vErrors === null ? func15(validate11.errors, instancePath+"/content") : vErrors.concat(func15(validate11.errors, instancePath+"/content"));
 errors = vErrors.length;
 }
 }
@@ -3604,7 +3613,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.model !== undefined){
+if(data.model !== undefined && func0.call(data, "model")){
 var _errs10 = errors;
 if(typeof data.model !== "string"){
 validate49.errors = [{instancePath:instancePath+"/model",schemaPath:"#/properties/model/type",keyword:"type",params:{type: "string"}}];
@@ -3616,7 +3625,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.role !== undefined){
+if(data.role !== undefined && func0.call(data, "role")){
 var data3 = data.role;
 var _errs12 = errors;
 if(typeof data3 !== "string"){
@@ -3633,7 +3642,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.stopReason !== undefined){
+if(data.stopReason !== undefined && func0.call(data, "stopReason")){
 var _errs15 = errors;
 if(typeof data.stopReason !== "string"){
 validate49.errors = [{instancePath:instancePath+"/stopReason",schemaPath:"#/properties/stopReason/type",keyword:"type",params:{type: "string"}}];
@@ -3681,12 +3690,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.roots === undefined) && (missing0 = "roots")){
+if(((data.roots === undefined) || (!(func0.call(data, "roots")))) && (missing0 = "roots")){
 validate54.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -3703,7 +3712,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.roots !== undefined){
+if(data.roots !== undefined && func0.call(data, "roots")){
 var data1 = data.roots;
 var _errs4 = errors;
 if(errors === _errs4){
@@ -3717,12 +3726,12 @@ var _errs7 = errors;
 if(errors === _errs7){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 var missing1;
-if((data2.uri === undefined) && (missing1 = "uri")){
+if(((data2.uri === undefined) || (!(func0.call(data2, "uri")))) && (missing1 = "uri")){
 validate54.errors = [{instancePath:instancePath+"/roots/" + i0,schemaPath:"Root/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data2._meta !== undefined){
+if(data2._meta !== undefined && func0.call(data2, "_meta")){
 var data3 = data2._meta;
 var _errs9 = errors;
 if(errors === _errs9){
@@ -3739,7 +3748,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data2.name !== undefined){
+if(data2.name !== undefined && func0.call(data2, "name")){
 var _errs12 = errors;
 if(typeof data2.name !== "string"){
 validate54.errors = [{instancePath:instancePath+"/roots/" + i0+"/name",schemaPath:"Root/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -3751,7 +3760,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data2.uri !== undefined){
+if(data2.uri !== undefined && func0.call(data2, "uri")){
 var _errs14 = errors;
 if(typeof data2.uri !== "string"){
 validate54.errors = [{instancePath:instancePath+"/roots/" + i0+"/uri",schemaPath:"Root/properties/uri/type",keyword:"type",params:{type: "string"}}];
@@ -3822,7 +3831,7 @@ var _errs1 = errors;
 var _errs2 = errors;
 if(errors === _errs2){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs5 = errors;
 if(errors === _errs5){
@@ -3857,7 +3866,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs8 = errors;
 if(!(validate49(data))){
-vErrors = vErrors === null ? func0(validate49.errors, instancePath) : vErrors.concat(func0(validate49.errors, instancePath));
+vErrors = vErrors === null ? func15(validate49.errors, instancePath) : vErrors.concat(func15(validate49.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs8 === errors;
@@ -3865,7 +3874,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs9 = errors;
 if(!(validate54(data))){
-vErrors = vErrors === null ? func0(validate54.errors, instancePath) : vErrors.concat(func0(validate54.errors, instancePath));
+vErrors = vErrors === null ? func15(validate54.errors, instancePath) : vErrors.concat(func15(validate54.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs9 === errors;
@@ -3876,7 +3885,7 @@ var _errs11 = errors;
 if(errors === _errs11){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.action === undefined) && (missing0 = "action")){
+if(((data.action === undefined) || (!(func0.call(data, "action")))) && (missing0 = "action")){
 var err2 = {instancePath:instancePath,schemaPath:"ElicitResult/required",keyword:"required",params:{missingProperty: missing0}};
 if(vErrors === null){
 vErrors = [err2];
@@ -3887,7 +3896,7 @@ vErrors.push(err2);
 errors++;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data1 = data._meta;
 var _errs13 = errors;
 if(errors === _errs13){
@@ -3910,7 +3919,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data.action !== undefined){
+if(data.action !== undefined && func0.call(data, "action")){
 var data2 = data.action;
 var _errs16 = errors;
 if(typeof data2 !== "string"){
@@ -3939,12 +3948,14 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data.content !== undefined){
+if(data.content !== undefined && func0.call(data, "content")){
 var data3 = data.content;
 var _errs18 = errors;
 if(errors === _errs18){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-for(var key0 in data3){
+var _arr0 = Object.keys(data3);
+for(var _i0=0; _i0<_arr0.length; _i0++){
+var key0 = _arr0[_i0];
 var data4 = data3[key0];
 var _errs21 = errors;
 if(((typeof data4 !== "string") && (!(typeof data4 == "number"))) && (typeof data4 !== "boolean")){
@@ -4050,12 +4061,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.completion === undefined) && (missing0 = "completion")){
+if(((data.completion === undefined) || (!(func0.call(data, "completion")))) && (missing0 = "completion")){
 validate56.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -4072,18 +4083,18 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.completion !== undefined){
+if(data.completion !== undefined && func0.call(data, "completion")){
 var data1 = data.completion;
 var _errs4 = errors;
 if(errors === _errs4){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 var missing1;
-if((data1.values === undefined) && (missing1 = "values")){
+if(((data1.values === undefined) || (!(func0.call(data1, "values")))) && (missing1 = "values")){
 validate56.errors = [{instancePath:instancePath+"/completion",schemaPath:"#/properties/completion/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data1.hasMore !== undefined){
+if(data1.hasMore !== undefined && func0.call(data1, "hasMore")){
 var _errs6 = errors;
 if(typeof data1.hasMore !== "boolean"){
 validate56.errors = [{instancePath:instancePath+"/completion/hasMore",schemaPath:"#/properties/completion/properties/hasMore/type",keyword:"type",params:{type: "boolean"}}];
@@ -4095,7 +4106,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data1.total !== undefined){
+if(data1.total !== undefined && func0.call(data1, "total")){
 var data3 = data1.total;
 var _errs8 = errors;
 if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
@@ -4108,7 +4119,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data1.values !== undefined){
+if(data1.values !== undefined && func0.call(data1, "values")){
 var data4 = data1.values;
 var _errs10 = errors;
 if(errors === _errs10){
@@ -4188,18 +4199,18 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.content === undefined) && (missing0 = "content")) || ((data.role === undefined) && (missing0 = "role"))){
+if((((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content")) || (((data.role === undefined) || (!(func0.call(data, "role")))) && (missing0 = "role"))){
 validate58.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.content !== undefined){
+if(data.content !== undefined && func0.call(data, "content")){
 var data0 = data.content;
 var _errs1 = errors;
 if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 var missing1;
-if((data0.type === undefined) && (missing1 = "type")){
+if(((data0.type === undefined) || (!(func0.call(data0, "type")))) && (missing1 = "type")){
 validate58.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
@@ -4208,19 +4219,19 @@ var tag0 = data0.type;
 if(typeof tag0 == "string"){
 if(tag0 === "text"){
 if(!(validate19(data0))){
-vErrors = vErrors === null ? func0(validate19.errors, instancePath+"/content") : vErrors.concat(func0(validate19.errors, instancePath+"/content"));
+vErrors = vErrors === null ? func15(validate19.errors, instancePath+"/content") : vErrors.concat(func15(validate19.errors, instancePath+"/content"));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "image"){
 if(!(validate21(data0))){
-vErrors = vErrors === null ? func0(validate21.errors, instancePath+"/content") : vErrors.concat(func0(validate21.errors, instancePath+"/content"));
+vErrors = vErrors === null ? func15(validate21.errors, instancePath+"/content") : vErrors.concat(func15(validate21.errors, instancePath+"/content"));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "audio"){
 if(!(validate11(data0))){
-vErrors = vErrors === null ? func0(validate11.errors, instancePath+"/content") : vErrors.concat(func0(validate11.errors, instancePath+"/content"));
+vErrors = vErrors === null ? func15(validate11.errors, instancePath+"/content") : vErrors.concat(func15(validate11.errors, instancePath+"/content"));
 errors = vErrors.length;
 }
 }
@@ -4246,7 +4257,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.role !== undefined){
+if(data.role !== undefined && func0.call(data, "role")){
 var data1 = data.role;
 var _errs7 = errors;
 if(typeof data1 !== "string"){
@@ -4295,7 +4306,7 @@ var vErrors = null;
 var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.costPriority !== undefined){
+if(data.costPriority !== undefined && func0.call(data, "costPriority")){
 var data0 = data.costPriority;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -4322,7 +4333,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.hints !== undefined){
+if(data.hints !== undefined && func0.call(data, "hints")){
 var data1 = data.hints;
 var _errs3 = errors;
 if(errors === _errs3){
@@ -4335,7 +4346,7 @@ var _errs5 = errors;
 var _errs6 = errors;
 if(errors === _errs6){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-if(data2.name !== undefined){
+if(data2.name !== undefined && func0.call(data2, "name")){
 if(typeof data2.name !== "string"){
 validate63.errors = [{instancePath:instancePath+"/hints/" + i0+"/name",schemaPath:"ModelHint/properties/name/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -4364,7 +4375,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.intelligencePriority !== undefined){
+if(data.intelligencePriority !== undefined && func0.call(data, "intelligencePriority")){
 var data4 = data.intelligencePriority;
 var _errs10 = errors;
 if(errors === _errs10){
@@ -4391,7 +4402,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.speedPriority !== undefined){
+if(data.speedPriority !== undefined && func0.call(data, "speedPriority")){
 var data5 = data.speedPriority;
 var _errs12 = errors;
 if(errors === _errs12){
@@ -4450,12 +4461,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
+if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
 validate57.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -4472,18 +4483,18 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 var missing1;
-if(((data1.maxTokens === undefined) && (missing1 = "maxTokens")) || ((data1.messages === undefined) && (missing1 = "messages"))){
+if((((data1.maxTokens === undefined) || (!(func0.call(data1, "maxTokens")))) && (missing1 = "maxTokens")) || (((data1.messages === undefined) || (!(func0.call(data1, "messages")))) && (missing1 = "messages"))){
 validate57.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data1.includeContext !== undefined){
+if(data1.includeContext !== undefined && func0.call(data1, "includeContext")){
 var data2 = data1.includeContext;
 var _errs5 = errors;
 if(typeof data2 !== "string"){
@@ -4500,7 +4511,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data1.maxTokens !== undefined){
+if(data1.maxTokens !== undefined && func0.call(data1, "maxTokens")){
 var data3 = data1.maxTokens;
 var _errs7 = errors;
 if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
@@ -4513,7 +4524,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data1.messages !== undefined){
+if(data1.messages !== undefined && func0.call(data1, "messages")){
 var data4 = data1.messages;
 var _errs9 = errors;
 if(errors === _errs9){
@@ -4523,7 +4534,7 @@ var len0 = data4.length;
 for(var i0=0; i0<len0; i0++){
 var _errs11 = errors;
 if(!(validate58(data4[i0]))){
-vErrors = vErrors === null ? func0(validate58.errors, instancePath+"/params/messages/" + i0) : vErrors.concat(func0(validate58.errors, instancePath+"/params/messages/" + i0));
+vErrors = vErrors === null ? func15(validate58.errors, instancePath+"/params/messages/" + i0) : vErrors.concat(func15(validate58.errors, instancePath+"/params/messages/" + i0));
 errors = vErrors.length;
 }
 var valid2 = _errs11 === errors;
@@ -4543,7 +4554,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data1.metadata !== undefined){
+if(data1.metadata !== undefined && func0.call(data1, "metadata")){
 var data6 = data1.metadata;
 var _errs12 = errors;
 if(errors === _errs12){
@@ -4560,10 +4571,10 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data1.modelPreferences !== undefined){
+if(data1.modelPreferences !== undefined && func0.call(data1, "modelPreferences")){
 var _errs15 = errors;
 if(!(validate63(data1.modelPreferences))){
-vErrors = vErrors === null ? func0(validate63.errors, instancePath+"/params/modelPreferences") : vErrors.concat(func0(validate63.errors, instancePath+"/params/modelPreferences"));
+vErrors = vErrors === null ? func15(validate63.errors, instancePath+"/params/modelPreferences") : vErrors.concat(func15(validate63.errors, instancePath+"/params/modelPreferences"));
 errors = vErrors.length;
 }
 var valid1 = _errs15 === errors;
@@ -4572,7 +4583,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data1.stopSequences !== undefined){
+if(data1.stopSequences !== undefined && func0.call(data1, "stopSequences")){
 var data8 = data1.stopSequences;
 var _errs16 = errors;
 if(errors === _errs16){
@@ -4602,7 +4613,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data1.systemPrompt !== undefined){
+if(data1.systemPrompt !== undefined && func0.call(data1, "systemPrompt")){
 var _errs20 = errors;
 if(typeof data1.systemPrompt !== "string"){
 validate57.errors = [{instancePath:instancePath+"/params/systemPrompt",schemaPath:"#/properties/params/properties/systemPrompt/type",keyword:"type",params:{type: "string"}}];
@@ -4614,7 +4625,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data1.temperature !== undefined){
+if(data1.temperature !== undefined && func0.call(data1, "temperature")){
 var _errs22 = errors;
 if(!(typeof data1.temperature == "number")){
 validate57.errors = [{instancePath:instancePath+"/params/temperature",schemaPath:"#/properties/params/properties/temperature/type",keyword:"type",params:{type: "number"}}];
@@ -4714,7 +4725,7 @@ var _errs1 = errors;
 if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.type === undefined) && (missing0 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
 var err0 = {instancePath:instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0}};
 if(vErrors === null){
 vErrors = [err0];
@@ -4732,7 +4743,7 @@ var _errs5 = errors;
 if(errors === _errs5){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing1;
-if((data.type === undefined) && (missing1 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing1 = "type")){
 var err1 = {instancePath:instancePath,schemaPath:"StringSchema/required",keyword:"required",params:{missingProperty: missing1}};
 if(vErrors === null){
 vErrors = [err1];
@@ -4743,7 +4754,7 @@ vErrors.push(err1);
 errors++;
 }
 else {
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 var _errs7 = errors;
 if(typeof data.description !== "string"){
 var err2 = {instancePath:instancePath+"/description",schemaPath:"StringSchema/properties/description/type",keyword:"type",params:{type: "string"}};
@@ -4761,7 +4772,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data.format !== undefined){
+if(data.format !== undefined && func0.call(data, "format")){
 var data1 = data.format;
 var _errs9 = errors;
 if(typeof data1 !== "string"){
@@ -4790,7 +4801,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data.maxLength !== undefined){
+if(data.maxLength !== undefined && func0.call(data, "maxLength")){
 var data2 = data.maxLength;
 var _errs11 = errors;
 if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){
@@ -4809,7 +4820,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data.minLength !== undefined){
+if(data.minLength !== undefined && func0.call(data, "minLength")){
 var data3 = data.minLength;
 var _errs13 = errors;
 if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
@@ -4828,7 +4839,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 var _errs15 = errors;
 if(typeof data.title !== "string"){
 var err7 = {instancePath:instancePath+"/title",schemaPath:"StringSchema/properties/title/type",keyword:"type",params:{type: "string"}};
@@ -4846,7 +4857,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 var data5 = data.type;
 var _errs17 = errors;
 if(typeof data5 !== "string"){
@@ -4898,7 +4909,7 @@ var _errs20 = errors;
 if(errors === _errs20){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing2;
-if((data.type === undefined) && (missing2 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing2 = "type")){
 var err11 = {instancePath:instancePath,schemaPath:"NumberSchema/required",keyword:"required",params:{missingProperty: missing2}};
 if(vErrors === null){
 vErrors = [err11];
@@ -4909,7 +4920,7 @@ vErrors.push(err11);
 errors++;
 }
 else {
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 var _errs22 = errors;
 if(typeof data.description !== "string"){
 var err12 = {instancePath:instancePath+"/description",schemaPath:"NumberSchema/properties/description/type",keyword:"type",params:{type: "string"}};
@@ -4927,7 +4938,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data.maximum !== undefined){
+if(data.maximum !== undefined && func0.call(data, "maximum")){
 var _errs24 = errors;
 if(!(typeof data.maximum == "number")){
 var err13 = {instancePath:instancePath+"/maximum",schemaPath:"NumberSchema/properties/maximum/type",keyword:"type",params:{type: "number"}};
@@ -4945,7 +4956,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data.minimum !== undefined){
+if(data.minimum !== undefined && func0.call(data, "minimum")){
 var _errs26 = errors;
 if(!(typeof data.minimum == "number")){
 var err14 = {instancePath:instancePath+"/minimum",schemaPath:"NumberSchema/properties/minimum/type",keyword:"type",params:{type: "number"}};
@@ -4963,7 +4974,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 var _errs28 = errors;
 if(typeof data.title !== "string"){
 var err15 = {instancePath:instancePath+"/title",schemaPath:"NumberSchema/properties/title/type",keyword:"type",params:{type: "string"}};
@@ -4981,7 +4992,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 var data10 = data.type;
 var _errs30 = errors;
 if(typeof data10 !== "string"){
@@ -5032,7 +5043,7 @@ var _errs33 = errors;
 if(errors === _errs33){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing3;
-if((data.type === undefined) && (missing3 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing3 = "type")){
 var err19 = {instancePath:instancePath,schemaPath:"NumberSchema/required",keyword:"required",params:{missingProperty: missing3}};
 if(vErrors === null){
 vErrors = [err19];
@@ -5043,7 +5054,7 @@ vErrors.push(err19);
 errors++;
 }
 else {
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 var _errs35 = errors;
 if(typeof data.description !== "string"){
 var err20 = {instancePath:instancePath+"/description",schemaPath:"NumberSchema/properties/description/type",keyword:"type",params:{type: "string"}};
@@ -5061,7 +5072,7 @@ else {
 var valid10 = true;
 }
 if(valid10){
-if(data.maximum !== undefined){
+if(data.maximum !== undefined && func0.call(data, "maximum")){
 var _errs37 = errors;
 if(!(typeof data.maximum == "number")){
 var err21 = {instancePath:instancePath+"/maximum",schemaPath:"NumberSchema/properties/maximum/type",keyword:"type",params:{type: "number"}};
@@ -5079,7 +5090,7 @@ else {
 var valid10 = true;
 }
 if(valid10){
-if(data.minimum !== undefined){
+if(data.minimum !== undefined && func0.call(data, "minimum")){
 var _errs39 = errors;
 if(!(typeof data.minimum == "number")){
 var err22 = {instancePath:instancePath+"/minimum",schemaPath:"NumberSchema/properties/minimum/type",keyword:"type",params:{type: "number"}};
@@ -5097,7 +5108,7 @@ else {
 var valid10 = true;
 }
 if(valid10){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 var _errs41 = errors;
 if(typeof data.title !== "string"){
 var err23 = {instancePath:instancePath+"/title",schemaPath:"NumberSchema/properties/title/type",keyword:"type",params:{type: "string"}};
@@ -5115,7 +5126,7 @@ else {
 var valid10 = true;
 }
 if(valid10){
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 var data15 = data.type;
 var _errs43 = errors;
 if(typeof data15 !== "string"){
@@ -5166,7 +5177,7 @@ var _errs46 = errors;
 if(errors === _errs46){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing4;
-if((data.type === undefined) && (missing4 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing4 = "type")){
 var err27 = {instancePath:instancePath,schemaPath:"BooleanSchema/required",keyword:"required",params:{missingProperty: missing4}};
 if(vErrors === null){
 vErrors = [err27];
@@ -5177,7 +5188,7 @@ vErrors.push(err27);
 errors++;
 }
 else {
-if(data.default !== undefined){
+if(data.default !== undefined && func0.call(data, "default")){
 var _errs48 = errors;
 if(typeof data.default !== "boolean"){
 var err28 = {instancePath:instancePath+"/default",schemaPath:"BooleanSchema/properties/default/type",keyword:"type",params:{type: "boolean"}};
@@ -5195,7 +5206,7 @@ else {
 var valid13 = true;
 }
 if(valid13){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 var _errs50 = errors;
 if(typeof data.description !== "string"){
 var err29 = {instancePath:instancePath+"/description",schemaPath:"BooleanSchema/properties/description/type",keyword:"type",params:{type: "string"}};
@@ -5213,7 +5224,7 @@ else {
 var valid13 = true;
 }
 if(valid13){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 var _errs52 = errors;
 if(typeof data.title !== "string"){
 var err30 = {instancePath:instancePath+"/title",schemaPath:"BooleanSchema/properties/title/type",keyword:"type",params:{type: "string"}};
@@ -5231,7 +5242,7 @@ else {
 var valid13 = true;
 }
 if(valid13){
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 var data19 = data.type;
 var _errs54 = errors;
 if(typeof data19 !== "string"){
@@ -5318,7 +5329,7 @@ var _errs57 = errors;
 if(errors === _errs57){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing5;
-if(((data.enum === undefined) && (missing5 = "enum")) || ((data.type === undefined) && (missing5 = "type"))){
+if((((data.enum === undefined) || (!(func0.call(data, "enum")))) && (missing5 = "enum")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing5 = "type"))){
 var err37 = {instancePath:instancePath,schemaPath:"EnumSchema/required",keyword:"required",params:{missingProperty: missing5}};
 if(vErrors === null){
 vErrors = [err37];
@@ -5329,7 +5340,7 @@ vErrors.push(err37);
 errors++;
 }
 else {
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 var _errs59 = errors;
 if(typeof data.description !== "string"){
 var err38 = {instancePath:instancePath+"/description",schemaPath:"EnumSchema/properties/description/type",keyword:"type",params:{type: "string"}};
@@ -5347,7 +5358,7 @@ else {
 var valid15 = true;
 }
 if(valid15){
-if(data.enum !== undefined){
+if(data.enum !== undefined && func0.call(data, "enum")){
 var data21 = data.enum;
 var _errs61 = errors;
 if(errors === _errs61){
@@ -5389,7 +5400,7 @@ else {
 var valid15 = true;
 }
 if(valid15){
-if(data.enumNames !== undefined){
+if(data.enumNames !== undefined && func0.call(data, "enumNames")){
 var data23 = data.enumNames;
 var _errs65 = errors;
 if(errors === _errs65){
@@ -5431,7 +5442,7 @@ else {
 var valid15 = true;
 }
 if(valid15){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 var _errs69 = errors;
 if(typeof data.title !== "string"){
 var err43 = {instancePath:instancePath+"/title",schemaPath:"EnumSchema/properties/title/type",keyword:"type",params:{type: "string"}};
@@ -5449,7 +5460,7 @@ else {
 var valid15 = true;
 }
 if(valid15){
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 var data26 = data.type;
 var _errs71 = errors;
 if(typeof data26 !== "string"){
@@ -5544,12 +5555,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
+if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
 validate66.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -5566,18 +5577,18 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 var missing1;
-if(((data1.message === undefined) && (missing1 = "message")) || ((data1.requestedSchema === undefined) && (missing1 = "requestedSchema"))){
+if((((data1.message === undefined) || (!(func0.call(data1, "message")))) && (missing1 = "message")) || (((data1.requestedSchema === undefined) || (!(func0.call(data1, "requestedSchema")))) && (missing1 = "requestedSchema"))){
 validate66.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data1.message !== undefined){
+if(data1.message !== undefined && func0.call(data1, "message")){
 var _errs5 = errors;
 if(typeof data1.message !== "string"){
 validate66.errors = [{instancePath:instancePath+"/params/message",schemaPath:"#/properties/params/properties/message/type",keyword:"type",params:{type: "string"}}];
@@ -5589,26 +5600,28 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data1.requestedSchema !== undefined){
+if(data1.requestedSchema !== undefined && func0.call(data1, "requestedSchema")){
 var data3 = data1.requestedSchema;
 var _errs7 = errors;
 if(errors === _errs7){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 var missing2;
-if(((data3.properties === undefined) && (missing2 = "properties")) || ((data3.type === undefined) && (missing2 = "type"))){
+if((((data3.properties === undefined) || (!(func0.call(data3, "properties")))) && (missing2 = "properties")) || (((data3.type === undefined) || (!(func0.call(data3, "type")))) && (missing2 = "type"))){
 validate66.errors = [{instancePath:instancePath+"/params/requestedSchema",schemaPath:"#/properties/params/properties/requestedSchema/required",keyword:"required",params:{missingProperty: missing2}}];
 return false;
 }
 else {
-if(data3.properties !== undefined){
+if(data3.properties !== undefined && func0.call(data3, "properties")){
 var data4 = data3.properties;
 var _errs9 = errors;
 if(errors === _errs9){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-for(var key0 in data4){
+var _arr0 = Object.keys(data4);
+for(var _i0=0; _i0<_arr0.length; _i0++){
+var key0 = _arr0[_i0];
 var _errs12 = errors;
 if(!(validate67(data4[key0]))){
-vErrors = vErrors === null ? func0(validate67.errors, instancePath+"/params/requestedSchema/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")) : vErrors.concat(func0(validate67.errors, instancePath+"/params/requestedSchema/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")));
+vErrors = vErrors === null ? func15(validate67.errors, instancePath+"/params/requestedSchema/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")) : vErrors.concat(func15(validate67.errors, instancePath+"/params/requestedSchema/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")));
 errors = vErrors.length;
 }
 var valid3 = _errs12 === errors;
@@ -5628,7 +5641,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data3.required !== undefined){
+if(data3.required !== undefined && func0.call(data3, "required")){
 var data6 = data3.required;
 var _errs13 = errors;
 if(errors === _errs13){
@@ -5658,7 +5671,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data3.type !== undefined){
+if(data3.type !== undefined && func0.call(data3, "type")){
 var data8 = data3.type;
 var _errs17 = errors;
 if(typeof data8 !== "string"){
@@ -5734,12 +5747,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.action === undefined) && (missing0 = "action")){
+if(((data.action === undefined) || (!(func0.call(data, "action")))) && (missing0 = "action")){
 validate69.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -5756,7 +5769,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.action !== undefined){
+if(data.action !== undefined && func0.call(data, "action")){
 var data1 = data.action;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -5773,12 +5786,14 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.content !== undefined){
+if(data.content !== undefined && func0.call(data, "content")){
 var data2 = data.content;
 var _errs6 = errors;
 if(errors === _errs6){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-for(var key0 in data2){
+var _arr0 = Object.keys(data2);
+for(var _i0=0; _i0<_arr0.length; _i0++){
+var key0 = _arr0[_i0];
 var data3 = data2[key0];
 var _errs9 = errors;
 if(((typeof data3 !== "string") && (!(typeof data3 == "number"))) && (typeof data3 !== "boolean")){
@@ -5838,7 +5853,7 @@ var errors = 0;
 var _errs0 = errors;
 if(errors === _errs0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs3 = errors;
 if(errors === _errs3){
@@ -5881,12 +5896,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.enum === undefined) && (missing0 = "enum")) || ((data.type === undefined) && (missing0 = "type"))){
+if((((data.enum === undefined) || (!(func0.call(data, "enum")))) && (missing0 = "enum")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
 validate71.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 var _errs1 = errors;
 if(typeof data.description !== "string"){
 validate71.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -5898,7 +5913,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.enum !== undefined){
+if(data.enum !== undefined && func0.call(data, "enum")){
 var data1 = data.enum;
 var _errs3 = errors;
 if(errors === _errs3){
@@ -5928,7 +5943,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.enumNames !== undefined){
+if(data.enumNames !== undefined && func0.call(data, "enumNames")){
 var data3 = data.enumNames;
 var _errs7 = errors;
 if(errors === _errs7){
@@ -5958,7 +5973,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 var _errs11 = errors;
 if(typeof data.title !== "string"){
 validate71.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -5970,7 +5985,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 var data6 = data.type;
 var _errs13 = errors;
 if(typeof data6 !== "string"){
@@ -6022,12 +6037,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
+if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
 validate72.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -6044,23 +6059,25 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 var missing1;
-if((data1.name === undefined) && (missing1 = "name")){
+if(((data1.name === undefined) || (!(func0.call(data1, "name")))) && (missing1 = "name")){
 validate72.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data1.arguments !== undefined){
+if(data1.arguments !== undefined && func0.call(data1, "arguments")){
 var data2 = data1.arguments;
 var _errs5 = errors;
 if(errors === _errs5){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-for(var key0 in data2){
+var _arr0 = Object.keys(data2);
+for(var _i0=0; _i0<_arr0.length; _i0++){
+var key0 = _arr0[_i0];
 var _errs8 = errors;
 if(typeof data2[key0] !== "string"){
 validate72.errors = [{instancePath:instancePath+"/params/arguments/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/params/properties/arguments/additionalProperties/type",keyword:"type",params:{type: "string"}}];
@@ -6083,7 +6100,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data1.name !== undefined){
+if(data1.name !== undefined && func0.call(data1, "name")){
 var _errs10 = errors;
 if(typeof data1.name !== "string"){
 validate72.errors = [{instancePath:instancePath+"/params/name",schemaPath:"#/properties/params/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -6142,15 +6159,15 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.content === undefined) && (missing0 = "content")) || ((data.role === undefined) && (missing0 = "role"))){
+if((((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content")) || (((data.role === undefined) || (!(func0.call(data, "role")))) && (missing0 = "role"))){
 validate74.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.content !== undefined){
+if(data.content !== undefined && func0.call(data, "content")){
 var _errs1 = errors;
 if(!(validate18(data.content))){
-vErrors = vErrors === null ? func0(validate18.errors, instancePath+"/content") : vErrors.concat(func0(validate18.errors, instancePath+"/content"));
+vErrors = vErrors === null ? func15(validate18.errors, instancePath+"/content") : vErrors.concat(func15(validate18.errors, instancePath+"/content"));
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -6159,7 +6176,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.role !== undefined){
+if(data.role !== undefined && func0.call(data, "role")){
 var data1 = data.role;
 var _errs2 = errors;
 if(typeof data1 !== "string"){
@@ -6207,12 +6224,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.messages === undefined) && (missing0 = "messages")){
+if(((data.messages === undefined) || (!(func0.call(data, "messages")))) && (missing0 = "messages")){
 validate73.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -6229,7 +6246,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 var _errs4 = errors;
 if(typeof data.description !== "string"){
 validate73.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -6241,7 +6258,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.messages !== undefined){
+if(data.messages !== undefined && func0.call(data, "messages")){
 var data2 = data.messages;
 var _errs6 = errors;
 if(errors === _errs6){
@@ -6251,7 +6268,7 @@ var len0 = data2.length;
 for(var i0=0; i0<len0; i0++){
 var _errs8 = errors;
 if(!(validate74(data2[i0]))){
-vErrors = vErrors === null ? func0(validate74.errors, instancePath+"/messages/" + i0) : vErrors.concat(func0(validate74.errors, instancePath+"/messages/" + i0));
+vErrors = vErrors === null ? func15(validate74.errors, instancePath+"/messages/" + i0) : vErrors.concat(func15(validate74.errors, instancePath+"/messages/" + i0));
 errors = vErrors.length;
 }
 var valid1 = _errs8 === errors;
@@ -6306,12 +6323,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.name === undefined) && (missing0 = "name")) || ((data.version === undefined) && (missing0 = "version"))){
+if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.version === undefined) || (!(func0.call(data, "version")))) && (missing0 = "version"))){
 validate77.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 var _errs1 = errors;
 if(typeof data.name !== "string"){
 validate77.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -6323,7 +6340,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 var _errs3 = errors;
 if(typeof data.title !== "string"){
 validate77.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -6335,7 +6352,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.version !== undefined){
+if(data.version !== undefined && func0.call(data, "version")){
 var _errs5 = errors;
 if(typeof data.version !== "string"){
 validate77.errors = [{instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"}}];
@@ -6384,12 +6401,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.capabilities === undefined) && (missing0 = "capabilities")) || ((data.protocolVersion === undefined) && (missing0 = "protocolVersion"))) || ((data.serverInfo === undefined) && (missing0 = "serverInfo"))){
+if(((((data.capabilities === undefined) || (!(func0.call(data, "capabilities")))) && (missing0 = "capabilities")) || (((data.protocolVersion === undefined) || (!(func0.call(data, "protocolVersion")))) && (missing0 = "protocolVersion"))) || (((data.serverInfo === undefined) || (!(func0.call(data, "serverInfo")))) && (missing0 = "serverInfo"))){
 validate78.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -6406,13 +6423,13 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.capabilities !== undefined){
+if(data.capabilities !== undefined && func0.call(data, "capabilities")){
 var data1 = data.capabilities;
 var _errs4 = errors;
 var _errs5 = errors;
 if(errors === _errs5){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1.completions !== undefined){
+if(data1.completions !== undefined && func0.call(data1, "completions")){
 var data2 = data1.completions;
 var _errs7 = errors;
 if(errors === _errs7){
@@ -6429,12 +6446,14 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data1.experimental !== undefined){
+if(data1.experimental !== undefined && func0.call(data1, "experimental")){
 var data3 = data1.experimental;
 var _errs10 = errors;
 if(errors === _errs10){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-for(var key0 in data3){
+var _arr0 = Object.keys(data3);
+for(var _i0=0; _i0<_arr0.length; _i0++){
+var key0 = _arr0[_i0];
 var data4 = data3[key0];
 var _errs13 = errors;
 if(errors === _errs13){
@@ -6462,7 +6481,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data1.logging !== undefined){
+if(data1.logging !== undefined && func0.call(data1, "logging")){
 var data5 = data1.logging;
 var _errs16 = errors;
 if(errors === _errs16){
@@ -6479,12 +6498,12 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data1.prompts !== undefined){
+if(data1.prompts !== undefined && func0.call(data1, "prompts")){
 var data6 = data1.prompts;
 var _errs19 = errors;
 if(errors === _errs19){
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-if(data6.listChanged !== undefined){
+if(data6.listChanged !== undefined && func0.call(data6, "listChanged")){
 if(typeof data6.listChanged !== "boolean"){
 validate78.errors = [{instancePath:instancePath+"/capabilities/prompts/listChanged",schemaPath:"ServerCapabilities/properties/prompts/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
 return false;
@@ -6502,12 +6521,12 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data1.resources !== undefined){
+if(data1.resources !== undefined && func0.call(data1, "resources")){
 var data8 = data1.resources;
 var _errs23 = errors;
 if(errors === _errs23){
 if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
-if(data8.listChanged !== undefined){
+if(data8.listChanged !== undefined && func0.call(data8, "listChanged")){
 var _errs25 = errors;
 if(typeof data8.listChanged !== "boolean"){
 validate78.errors = [{instancePath:instancePath+"/capabilities/resources/listChanged",schemaPath:"ServerCapabilities/properties/resources/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
@@ -6519,7 +6538,7 @@ else {
 var valid5 = true;
 }
 if(valid5){
-if(data8.subscribe !== undefined){
+if(data8.subscribe !== undefined && func0.call(data8, "subscribe")){
 var _errs27 = errors;
 if(typeof data8.subscribe !== "boolean"){
 validate78.errors = [{instancePath:instancePath+"/capabilities/resources/subscribe",schemaPath:"ServerCapabilities/properties/resources/properties/subscribe/type",keyword:"type",params:{type: "boolean"}}];
@@ -6543,12 +6562,12 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data1.tools !== undefined){
+if(data1.tools !== undefined && func0.call(data1, "tools")){
 var data11 = data1.tools;
 var _errs29 = errors;
 if(errors === _errs29){
 if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
-if(data11.listChanged !== undefined){
+if(data11.listChanged !== undefined && func0.call(data11, "listChanged")){
 if(typeof data11.listChanged !== "boolean"){
 validate78.errors = [{instancePath:instancePath+"/capabilities/tools/listChanged",schemaPath:"ServerCapabilities/properties/tools/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
 return false;
@@ -6582,7 +6601,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.instructions !== undefined){
+if(data.instructions !== undefined && func0.call(data, "instructions")){
 var _errs33 = errors;
 if(typeof data.instructions !== "string"){
 validate78.errors = [{instancePath:instancePath+"/instructions",schemaPath:"#/properties/instructions/type",keyword:"type",params:{type: "string"}}];
@@ -6594,7 +6613,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.protocolVersion !== undefined){
+if(data.protocolVersion !== undefined && func0.call(data, "protocolVersion")){
 var _errs35 = errors;
 if(typeof data.protocolVersion !== "string"){
 validate78.errors = [{instancePath:instancePath+"/protocolVersion",schemaPath:"#/properties/protocolVersion/type",keyword:"type",params:{type: "string"}}];
@@ -6606,19 +6625,19 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.serverInfo !== undefined){
+if(data.serverInfo !== undefined && func0.call(data, "serverInfo")){
 var data15 = data.serverInfo;
 var _errs37 = errors;
 var _errs38 = errors;
 if(errors === _errs38){
 if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
 var missing1;
-if(((data15.name === undefined) && (missing1 = "name")) || ((data15.version === undefined) && (missing1 = "version"))){
+if((((data15.name === undefined) || (!(func0.call(data15, "name")))) && (missing1 = "name")) || (((data15.version === undefined) || (!(func0.call(data15, "version")))) && (missing1 = "version"))){
 validate78.errors = [{instancePath:instancePath+"/serverInfo",schemaPath:"Implementation/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data15.name !== undefined){
+if(data15.name !== undefined && func0.call(data15, "name")){
 var _errs40 = errors;
 if(typeof data15.name !== "string"){
 validate78.errors = [{instancePath:instancePath+"/serverInfo/name",schemaPath:"Implementation/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -6630,7 +6649,7 @@ else {
 var valid8 = true;
 }
 if(valid8){
-if(data15.title !== undefined){
+if(data15.title !== undefined && func0.call(data15, "title")){
 var _errs42 = errors;
 if(typeof data15.title !== "string"){
 validate78.errors = [{instancePath:instancePath+"/serverInfo/title",schemaPath:"Implementation/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -6642,7 +6661,7 @@ else {
 var valid8 = true;
 }
 if(valid8){
-if(data15.version !== undefined){
+if(data15.version !== undefined && func0.call(data15, "version")){
 var _errs44 = errors;
 if(typeof data15.version !== "string"){
 validate78.errors = [{instancePath:instancePath+"/serverInfo/version",schemaPath:"Implementation/properties/version/type",keyword:"type",params:{type: "string"}}];
@@ -6703,12 +6722,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.method === undefined) && (missing0 = "method")){
+if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
 validate79.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -6725,12 +6744,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1._meta !== undefined){
+if(data1._meta !== undefined && func0.call(data1, "_meta")){
 var data2 = data1._meta;
 var _errs6 = errors;
 if(errors === _errs6){
@@ -6787,23 +6806,23 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.error === undefined) && (missing0 = "error")) || ((data.id === undefined) && (missing0 = "id"))) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))){
+if(((((data.error === undefined) || (!(func0.call(data, "error")))) && (missing0 = "error")) || (((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id"))) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))){
 validate80.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.error !== undefined){
+if(data.error !== undefined && func0.call(data, "error")){
 var data0 = data.error;
 var _errs1 = errors;
 if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 var missing1;
-if(((data0.code === undefined) && (missing1 = "code")) || ((data0.message === undefined) && (missing1 = "message"))){
+if((((data0.code === undefined) || (!(func0.call(data0, "code")))) && (missing1 = "code")) || (((data0.message === undefined) || (!(func0.call(data0, "message")))) && (missing1 = "message"))){
 validate80.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data0.code !== undefined){
+if(data0.code !== undefined && func0.call(data0, "code")){
 var data1 = data0.code;
 var _errs3 = errors;
 if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
@@ -6816,7 +6835,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data0.message !== undefined){
+if(data0.message !== undefined && func0.call(data0, "message")){
 var _errs5 = errors;
 if(typeof data0.message !== "string"){
 validate80.errors = [{instancePath:instancePath+"/error/message",schemaPath:"#/properties/error/properties/message/type",keyword:"type",params:{type: "string"}}];
@@ -6841,7 +6860,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 var data3 = data.id;
 var _errs7 = errors;
 if((typeof data3 !== "string") && (!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))))){
@@ -6854,7 +6873,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined){
+if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 var data4 = data.jsonrpc;
 var _errs10 = errors;
 if(typeof data4 !== "string"){
@@ -6907,12 +6926,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))){
+if(((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
 validate82.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 var data0 = data.id;
 var _errs1 = errors;
 if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
@@ -6925,7 +6944,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined){
+if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 var data1 = data.jsonrpc;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -6942,7 +6961,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var _errs6 = errors;
 if(typeof data.method !== "string"){
 validate82.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -6954,17 +6973,17 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data3 = data.params;
 var _errs8 = errors;
 if(errors === _errs8){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-if(data3._meta !== undefined){
+if(data3._meta !== undefined && func0.call(data3, "_meta")){
 var data4 = data3._meta;
 var _errs11 = errors;
 if(errors === _errs11){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-if(data4.progressToken !== undefined){
+if(data4.progressToken !== undefined && func0.call(data4, "progressToken")){
 var data5 = data4.progressToken;
 if((typeof data5 !== "string") && (!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))))){
 validate82.errors = [{instancePath:instancePath+"/params/_meta/progressToken",schemaPath:"ProgressToken/type",keyword:"type",params:{type: schema31.type}}];
@@ -7024,12 +7043,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.result === undefined) && (missing0 = "result"))){
+if(((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.result === undefined) || (!(func0.call(data, "result")))) && (missing0 = "result"))){
 validate84.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 var data0 = data.id;
 var _errs1 = errors;
 if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
@@ -7042,7 +7061,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined){
+if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 var data1 = data.jsonrpc;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -7059,13 +7078,13 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.result !== undefined){
+if(data.result !== undefined && func0.call(data, "result")){
 var data2 = data.result;
 var _errs6 = errors;
 var _errs7 = errors;
 if(errors === _errs7){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-if(data2._meta !== undefined){
+if(data2._meta !== undefined && func0.call(data2, "_meta")){
 var data3 = data2._meta;
 var _errs10 = errors;
 if(errors === _errs10){
@@ -7122,7 +7141,7 @@ var _errs0 = errors;
 var valid0 = false;
 var _errs1 = errors;
 if(!(validate82(data))){
-vErrors = vErrors === null ? func0(validate82.errors, instancePath) : vErrors.concat(func0(validate82.errors, instancePath));
+vErrors = vErrors === null ? func15(validate82.errors, instancePath) : vErrors.concat(func15(validate82.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs1 === errors;
@@ -7133,7 +7152,7 @@ var _errs3 = errors;
 if(errors === _errs3){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))){
+if((((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
 var err0 = {instancePath:instancePath,schemaPath:"JSONRPCNotification/required",keyword:"required",params:{missingProperty: missing0}};
 if(vErrors === null){
 vErrors = [err0];
@@ -7144,7 +7163,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data.jsonrpc !== undefined){
+if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 var data0 = data.jsonrpc;
 var _errs5 = errors;
 if(typeof data0 !== "string"){
@@ -7173,7 +7192,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var _errs7 = errors;
 if(typeof data.method !== "string"){
 var err3 = {instancePath:instancePath+"/method",schemaPath:"JSONRPCNotification/properties/method/type",keyword:"type",params:{type: "string"}};
@@ -7191,12 +7210,12 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data2 = data.params;
 var _errs9 = errors;
 if(errors === _errs9){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-if(data2._meta !== undefined){
+if(data2._meta !== undefined && func0.call(data2, "_meta")){
 var data3 = data2._meta;
 var _errs12 = errors;
 if(errors === _errs12){
@@ -7251,7 +7270,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs15 = errors;
 if(!(validate84(data))){
-vErrors = vErrors === null ? func0(validate84.errors, instancePath) : vErrors.concat(func0(validate84.errors, instancePath));
+vErrors = vErrors === null ? func15(validate84.errors, instancePath) : vErrors.concat(func15(validate84.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs15 === errors;
@@ -7259,7 +7278,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs16 = errors;
 if(!(validate80(data))){
-vErrors = vErrors === null ? func0(validate80.errors, instancePath) : vErrors.concat(func0(validate80.errors, instancePath));
+vErrors = vErrors === null ? func15(validate80.errors, instancePath) : vErrors.concat(func15(validate80.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs16 === errors;
@@ -7315,12 +7334,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))){
+if((((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
 validate87.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.jsonrpc !== undefined){
+if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 var data0 = data.jsonrpc;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -7337,7 +7356,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var _errs3 = errors;
 if(typeof data.method !== "string"){
 validate87.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -7349,12 +7368,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data2 = data.params;
 var _errs5 = errors;
 if(errors === _errs5){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-if(data2._meta !== undefined){
+if(data2._meta !== undefined && func0.call(data2, "_meta")){
 var data3 = data2._meta;
 var _errs8 = errors;
 if(errors === _errs8){
@@ -7415,12 +7434,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.method === undefined) && (missing0 = "method")){
+if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
 validate88.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -7437,12 +7456,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1.cursor !== undefined){
+if(data1.cursor !== undefined && func0.call(data1, "cursor")){
 if(typeof data1.cursor !== "string"){
 validate88.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -7495,12 +7514,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.name === undefined) && (missing0 = "name")){
+if(((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")){
 validate90.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -7517,7 +7536,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.arguments !== undefined){
+if(data.arguments !== undefined && func0.call(data, "arguments")){
 var data1 = data.arguments;
 var _errs4 = errors;
 if(errors === _errs4){
@@ -7531,12 +7550,12 @@ var _errs7 = errors;
 if(errors === _errs7){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 var missing1;
-if((data2.name === undefined) && (missing1 = "name")){
+if(((data2.name === undefined) || (!(func0.call(data2, "name")))) && (missing1 = "name")){
 validate90.errors = [{instancePath:instancePath+"/arguments/" + i0,schemaPath:"PromptArgument/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data2.description !== undefined){
+if(data2.description !== undefined && func0.call(data2, "description")){
 var _errs9 = errors;
 if(typeof data2.description !== "string"){
 validate90.errors = [{instancePath:instancePath+"/arguments/" + i0+"/description",schemaPath:"PromptArgument/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -7548,7 +7567,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data2.name !== undefined){
+if(data2.name !== undefined && func0.call(data2, "name")){
 var _errs11 = errors;
 if(typeof data2.name !== "string"){
 validate90.errors = [{instancePath:instancePath+"/arguments/" + i0+"/name",schemaPath:"PromptArgument/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -7560,7 +7579,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data2.required !== undefined){
+if(data2.required !== undefined && func0.call(data2, "required")){
 var _errs13 = errors;
 if(typeof data2.required !== "boolean"){
 validate90.errors = [{instancePath:instancePath+"/arguments/" + i0+"/required",schemaPath:"PromptArgument/properties/required/type",keyword:"type",params:{type: "boolean"}}];
@@ -7572,7 +7591,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data2.title !== undefined){
+if(data2.title !== undefined && func0.call(data2, "title")){
 var _errs15 = errors;
 if(typeof data2.title !== "string"){
 validate90.errors = [{instancePath:instancePath+"/arguments/" + i0+"/title",schemaPath:"PromptArgument/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -7610,7 +7629,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 var _errs17 = errors;
 if(typeof data.description !== "string"){
 validate90.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -7622,7 +7641,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 var _errs19 = errors;
 if(typeof data.name !== "string"){
 validate90.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -7634,7 +7653,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 var _errs21 = errors;
 if(typeof data.title !== "string"){
 validate90.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -7680,12 +7699,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.prompts === undefined) && (missing0 = "prompts")){
+if(((data.prompts === undefined) || (!(func0.call(data, "prompts")))) && (missing0 = "prompts")){
 validate89.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -7702,7 +7721,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.nextCursor !== undefined){
+if(data.nextCursor !== undefined && func0.call(data, "nextCursor")){
 var _errs4 = errors;
 if(typeof data.nextCursor !== "string"){
 validate89.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
@@ -7714,7 +7733,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.prompts !== undefined){
+if(data.prompts !== undefined && func0.call(data, "prompts")){
 var data2 = data.prompts;
 var _errs6 = errors;
 if(errors === _errs6){
@@ -7724,7 +7743,7 @@ var len0 = data2.length;
 for(var i0=0; i0<len0; i0++){
 var _errs8 = errors;
 if(!(validate90(data2[i0]))){
-vErrors = vErrors === null ? func0(validate90.errors, instancePath+"/prompts/" + i0) : vErrors.concat(func0(validate90.errors, instancePath+"/prompts/" + i0));
+vErrors = vErrors === null ? func15(validate90.errors, instancePath+"/prompts/" + i0) : vErrors.concat(func15(validate90.errors, instancePath+"/prompts/" + i0));
 errors = vErrors.length;
 }
 var valid1 = _errs8 === errors;
@@ -7777,12 +7796,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.method === undefined) && (missing0 = "method")){
+if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
 validate92.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -7799,12 +7818,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1.cursor !== undefined){
+if(data1.cursor !== undefined && func0.call(data1, "cursor")){
 if(typeof data1.cursor !== "string"){
 validate92.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -7856,12 +7875,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.name === undefined) && (missing0 = "name")) || ((data.uriTemplate === undefined) && (missing0 = "uriTemplate"))){
+if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.uriTemplate === undefined) || (!(func0.call(data, "uriTemplate")))) && (missing0 = "uriTemplate"))){
 validate94.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -7878,10 +7897,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.annotations !== undefined){
+if(data.annotations !== undefined && func0.call(data, "annotations")){
 var _errs4 = errors;
 if(!(validate10(data.annotations))){
-vErrors = vErrors === null ? func0(validate10.errors, instancePath+"/annotations") : vErrors.concat(func0(validate10.errors, instancePath+"/annotations"));
+vErrors = vErrors === null ? func15(validate10.errors, instancePath+"/annotations") : vErrors.concat(func15(validate10.errors, instancePath+"/annotations"));
 errors = vErrors.length;
 }
 var valid0 = _errs4 === errors;
@@ -7890,7 +7909,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 var _errs5 = errors;
 if(typeof data.description !== "string"){
 validate94.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -7902,7 +7921,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mimeType !== undefined){
+if(data.mimeType !== undefined && func0.call(data, "mimeType")){
 var _errs7 = errors;
 if(typeof data.mimeType !== "string"){
 validate94.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
@@ -7914,7 +7933,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 var _errs9 = errors;
 if(typeof data.name !== "string"){
 validate94.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -7926,7 +7945,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 var _errs11 = errors;
 if(typeof data.title !== "string"){
 validate94.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -7938,7 +7957,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uriTemplate !== undefined){
+if(data.uriTemplate !== undefined && func0.call(data, "uriTemplate")){
 var _errs13 = errors;
 if(typeof data.uriTemplate !== "string"){
 validate94.errors = [{instancePath:instancePath+"/uriTemplate",schemaPath:"#/properties/uriTemplate/type",keyword:"type",params:{type: "string"}}];
@@ -7986,12 +8005,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.resourceTemplates === undefined) && (missing0 = "resourceTemplates")){
+if(((data.resourceTemplates === undefined) || (!(func0.call(data, "resourceTemplates")))) && (missing0 = "resourceTemplates")){
 validate93.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -8008,7 +8027,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.nextCursor !== undefined){
+if(data.nextCursor !== undefined && func0.call(data, "nextCursor")){
 var _errs4 = errors;
 if(typeof data.nextCursor !== "string"){
 validate93.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
@@ -8020,7 +8039,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.resourceTemplates !== undefined){
+if(data.resourceTemplates !== undefined && func0.call(data, "resourceTemplates")){
 var data2 = data.resourceTemplates;
 var _errs6 = errors;
 if(errors === _errs6){
@@ -8030,7 +8049,7 @@ var len0 = data2.length;
 for(var i0=0; i0<len0; i0++){
 var _errs8 = errors;
 if(!(validate94(data2[i0]))){
-vErrors = vErrors === null ? func0(validate94.errors, instancePath+"/resourceTemplates/" + i0) : vErrors.concat(func0(validate94.errors, instancePath+"/resourceTemplates/" + i0));
+vErrors = vErrors === null ? func15(validate94.errors, instancePath+"/resourceTemplates/" + i0) : vErrors.concat(func15(validate94.errors, instancePath+"/resourceTemplates/" + i0));
 errors = vErrors.length;
 }
 var valid1 = _errs8 === errors;
@@ -8083,12 +8102,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.method === undefined) && (missing0 = "method")){
+if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
 validate97.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -8105,12 +8124,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1.cursor !== undefined){
+if(data1.cursor !== undefined && func0.call(data1, "cursor")){
 if(typeof data1.cursor !== "string"){
 validate97.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -8162,12 +8181,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.name === undefined) && (missing0 = "name")) || ((data.uri === undefined) && (missing0 = "uri"))){
+if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
 validate99.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -8184,10 +8203,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.annotations !== undefined){
+if(data.annotations !== undefined && func0.call(data, "annotations")){
 var _errs4 = errors;
 if(!(validate10(data.annotations))){
-vErrors = vErrors === null ? func0(validate10.errors, instancePath+"/annotations") : vErrors.concat(func0(validate10.errors, instancePath+"/annotations"));
+vErrors = vErrors === null ? func15(validate10.errors, instancePath+"/annotations") : vErrors.concat(func15(validate10.errors, instancePath+"/annotations"));
 errors = vErrors.length;
 }
 var valid0 = _errs4 === errors;
@@ -8196,7 +8215,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 var _errs5 = errors;
 if(typeof data.description !== "string"){
 validate99.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -8208,7 +8227,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mimeType !== undefined){
+if(data.mimeType !== undefined && func0.call(data, "mimeType")){
 var _errs7 = errors;
 if(typeof data.mimeType !== "string"){
 validate99.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
@@ -8220,7 +8239,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 var _errs9 = errors;
 if(typeof data.name !== "string"){
 validate99.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -8232,7 +8251,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.size !== undefined){
+if(data.size !== undefined && func0.call(data, "size")){
 var data5 = data.size;
 var _errs11 = errors;
 if(!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))){
@@ -8245,7 +8264,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 var _errs13 = errors;
 if(typeof data.title !== "string"){
 validate99.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -8257,7 +8276,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 var _errs15 = errors;
 if(typeof data.uri !== "string"){
 validate99.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
@@ -8306,12 +8325,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.resources === undefined) && (missing0 = "resources")){
+if(((data.resources === undefined) || (!(func0.call(data, "resources")))) && (missing0 = "resources")){
 validate98.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -8328,7 +8347,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.nextCursor !== undefined){
+if(data.nextCursor !== undefined && func0.call(data, "nextCursor")){
 var _errs4 = errors;
 if(typeof data.nextCursor !== "string"){
 validate98.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
@@ -8340,7 +8359,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.resources !== undefined){
+if(data.resources !== undefined && func0.call(data, "resources")){
 var data2 = data.resources;
 var _errs6 = errors;
 if(errors === _errs6){
@@ -8350,7 +8369,7 @@ var len0 = data2.length;
 for(var i0=0; i0<len0; i0++){
 var _errs8 = errors;
 if(!(validate99(data2[i0]))){
-vErrors = vErrors === null ? func0(validate99.errors, instancePath+"/resources/" + i0) : vErrors.concat(func0(validate99.errors, instancePath+"/resources/" + i0));
+vErrors = vErrors === null ? func15(validate99.errors, instancePath+"/resources/" + i0) : vErrors.concat(func15(validate99.errors, instancePath+"/resources/" + i0));
 errors = vErrors.length;
 }
 var valid1 = _errs8 === errors;
@@ -8404,12 +8423,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.method === undefined) && (missing0 = "method")){
+if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
 validate102.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -8426,17 +8445,17 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1._meta !== undefined){
+if(data1._meta !== undefined && func0.call(data1, "_meta")){
 var data2 = data1._meta;
 var _errs6 = errors;
 if(errors === _errs6){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-if(data2.progressToken !== undefined){
+if(data2.progressToken !== undefined && func0.call(data2, "progressToken")){
 var data3 = data2.progressToken;
 if((typeof data3 !== "string") && (!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))))){
 validate102.errors = [{instancePath:instancePath+"/params/_meta/progressToken",schemaPath:"ProgressToken/type",keyword:"type",params:{type: schema31.type}}];
@@ -8496,12 +8515,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.method === undefined) && (missing0 = "method")){
+if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
 validate103.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -8518,12 +8537,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1.cursor !== undefined){
+if(data1.cursor !== undefined && func0.call(data1, "cursor")){
 if(typeof data1.cursor !== "string"){
 validate103.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -8576,12 +8595,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.inputSchema === undefined) && (missing0 = "inputSchema")) || ((data.name === undefined) && (missing0 = "name"))){
+if((((data.inputSchema === undefined) || (!(func0.call(data, "inputSchema")))) && (missing0 = "inputSchema")) || (((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name"))){
 validate105.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -8598,13 +8617,13 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.annotations !== undefined){
+if(data.annotations !== undefined && func0.call(data, "annotations")){
 var data1 = data.annotations;
 var _errs4 = errors;
 var _errs5 = errors;
 if(errors === _errs5){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1.destructiveHint !== undefined){
+if(data1.destructiveHint !== undefined && func0.call(data1, "destructiveHint")){
 var _errs7 = errors;
 if(typeof data1.destructiveHint !== "boolean"){
 validate105.errors = [{instancePath:instancePath+"/annotations/destructiveHint",schemaPath:"ToolAnnotations/properties/destructiveHint/type",keyword:"type",params:{type: "boolean"}}];
@@ -8616,7 +8635,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data1.idempotentHint !== undefined){
+if(data1.idempotentHint !== undefined && func0.call(data1, "idempotentHint")){
 var _errs9 = errors;
 if(typeof data1.idempotentHint !== "boolean"){
 validate105.errors = [{instancePath:instancePath+"/annotations/idempotentHint",schemaPath:"ToolAnnotations/properties/idempotentHint/type",keyword:"type",params:{type: "boolean"}}];
@@ -8628,7 +8647,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data1.openWorldHint !== undefined){
+if(data1.openWorldHint !== undefined && func0.call(data1, "openWorldHint")){
 var _errs11 = errors;
 if(typeof data1.openWorldHint !== "boolean"){
 validate105.errors = [{instancePath:instancePath+"/annotations/openWorldHint",schemaPath:"ToolAnnotations/properties/openWorldHint/type",keyword:"type",params:{type: "boolean"}}];
@@ -8640,7 +8659,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data1.readOnlyHint !== undefined){
+if(data1.readOnlyHint !== undefined && func0.call(data1, "readOnlyHint")){
 var _errs13 = errors;
 if(typeof data1.readOnlyHint !== "boolean"){
 validate105.errors = [{instancePath:instancePath+"/annotations/readOnlyHint",schemaPath:"ToolAnnotations/properties/readOnlyHint/type",keyword:"type",params:{type: "boolean"}}];
@@ -8652,7 +8671,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data1.title !== undefined){
+if(data1.title !== undefined && func0.call(data1, "title")){
 var _errs15 = errors;
 if(typeof data1.title !== "string"){
 validate105.errors = [{instancePath:instancePath+"/annotations/title",schemaPath:"ToolAnnotations/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -8679,7 +8698,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 var _errs17 = errors;
 if(typeof data.description !== "string"){
 validate105.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -8691,23 +8710,25 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.inputSchema !== undefined){
+if(data.inputSchema !== undefined && func0.call(data, "inputSchema")){
 var data8 = data.inputSchema;
 var _errs19 = errors;
 if(errors === _errs19){
 if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
 var missing1;
-if((data8.type === undefined) && (missing1 = "type")){
+if(((data8.type === undefined) || (!(func0.call(data8, "type")))) && (missing1 = "type")){
 validate105.errors = [{instancePath:instancePath+"/inputSchema",schemaPath:"#/properties/inputSchema/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data8.properties !== undefined){
+if(data8.properties !== undefined && func0.call(data8, "properties")){
 var data9 = data8.properties;
 var _errs21 = errors;
 if(errors === _errs21){
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
-for(var key0 in data9){
+var _arr0 = Object.keys(data9);
+for(var _i0=0; _i0<_arr0.length; _i0++){
+var key0 = _arr0[_i0];
 var data10 = data9[key0];
 var _errs24 = errors;
 if(errors === _errs24){
@@ -8735,7 +8756,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data8.required !== undefined){
+if(data8.required !== undefined && func0.call(data8, "required")){
 var data11 = data8.required;
 var _errs27 = errors;
 if(errors === _errs27){
@@ -8765,7 +8786,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data8.type !== undefined){
+if(data8.type !== undefined && func0.call(data8, "type")){
 var data13 = data8.type;
 var _errs31 = errors;
 if(typeof data13 !== "string"){
@@ -8796,7 +8817,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 var _errs33 = errors;
 if(typeof data.name !== "string"){
 validate105.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -8808,23 +8829,25 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.outputSchema !== undefined){
+if(data.outputSchema !== undefined && func0.call(data, "outputSchema")){
 var data15 = data.outputSchema;
 var _errs35 = errors;
 if(errors === _errs35){
 if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
 var missing2;
-if((data15.type === undefined) && (missing2 = "type")){
+if(((data15.type === undefined) || (!(func0.call(data15, "type")))) && (missing2 = "type")){
 validate105.errors = [{instancePath:instancePath+"/outputSchema",schemaPath:"#/properties/outputSchema/required",keyword:"required",params:{missingProperty: missing2}}];
 return false;
 }
 else {
-if(data15.properties !== undefined){
+if(data15.properties !== undefined && func0.call(data15, "properties")){
 var data16 = data15.properties;
 var _errs37 = errors;
 if(errors === _errs37){
 if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
-for(var key1 in data16){
+var _arr1 = Object.keys(data16);
+for(var _i1=0; _i1<_arr1.length; _i1++){
+var key1 = _arr1[_i1];
 var data17 = data16[key1];
 var _errs40 = errors;
 if(errors === _errs40){
@@ -8852,7 +8875,7 @@ else {
 var valid6 = true;
 }
 if(valid6){
-if(data15.required !== undefined){
+if(data15.required !== undefined && func0.call(data15, "required")){
 var data18 = data15.required;
 var _errs43 = errors;
 if(errors === _errs43){
@@ -8882,7 +8905,7 @@ else {
 var valid6 = true;
 }
 if(valid6){
-if(data15.type !== undefined){
+if(data15.type !== undefined && func0.call(data15, "type")){
 var data20 = data15.type;
 var _errs47 = errors;
 if(typeof data20 !== "string"){
@@ -8913,7 +8936,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 var _errs49 = errors;
 if(typeof data.title !== "string"){
 validate105.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -8961,12 +8984,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.tools === undefined) && (missing0 = "tools")){
+if(((data.tools === undefined) || (!(func0.call(data, "tools")))) && (missing0 = "tools")){
 validate104.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -8983,7 +9006,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.nextCursor !== undefined){
+if(data.nextCursor !== undefined && func0.call(data, "nextCursor")){
 var _errs4 = errors;
 if(typeof data.nextCursor !== "string"){
 validate104.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
@@ -8995,7 +9018,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.tools !== undefined){
+if(data.tools !== undefined && func0.call(data, "tools")){
 var data2 = data.tools;
 var _errs6 = errors;
 if(errors === _errs6){
@@ -9005,7 +9028,7 @@ var len0 = data2.length;
 for(var i0=0; i0<len0; i0++){
 var _errs8 = errors;
 if(!(validate105(data2[i0]))){
-vErrors = vErrors === null ? func0(validate105.errors, instancePath+"/tools/" + i0) : vErrors.concat(func0(validate105.errors, instancePath+"/tools/" + i0));
+vErrors = vErrors === null ? func15(validate105.errors, instancePath+"/tools/" + i0) : vErrors.concat(func15(validate105.errors, instancePath+"/tools/" + i0));
 errors = vErrors.length;
 }
 var valid1 = _errs8 === errors;
@@ -9089,12 +9112,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
+if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
 validate108.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -9111,18 +9134,18 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 var missing1;
-if(((data1.data === undefined) && (missing1 = "data")) || ((data1.level === undefined) && (missing1 = "level"))){
+if((((data1.data === undefined) || (!(func0.call(data1, "data")))) && (missing1 = "data")) || (((data1.level === undefined) || (!(func0.call(data1, "level")))) && (missing1 = "level"))){
 validate108.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data1.level !== undefined){
+if(data1.level !== undefined && func0.call(data1, "level")){
 var data2 = data1.level;
 var _errs5 = errors;
 if(typeof data2 !== "string"){
@@ -9139,7 +9162,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data1.logger !== undefined){
+if(data1.logger !== undefined && func0.call(data1, "logger")){
 var _errs8 = errors;
 if(typeof data1.logger !== "string"){
 validate108.errors = [{instancePath:instancePath+"/params/logger",schemaPath:"#/properties/params/properties/logger/type",keyword:"type",params:{type: "string"}}];
@@ -9195,7 +9218,7 @@ var vErrors = null;
 var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 if(typeof data.name !== "string"){
 validate109.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -9235,12 +9258,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.method === undefined) && (missing0 = "method")){
+if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
 validate110.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var _errs1 = errors;
 if(typeof data.method !== "string"){
 validate110.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -9252,12 +9275,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1._meta !== undefined){
+if(data1._meta !== undefined && func0.call(data1, "_meta")){
 var data2 = data1._meta;
 var _errs6 = errors;
 if(errors === _errs6){
@@ -9313,12 +9336,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.type === undefined) && (missing0 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
 validate111.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 var _errs1 = errors;
 if(typeof data.description !== "string"){
 validate111.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -9330,7 +9353,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.maximum !== undefined){
+if(data.maximum !== undefined && func0.call(data, "maximum")){
 var _errs3 = errors;
 if(!(typeof data.maximum == "number")){
 validate111.errors = [{instancePath:instancePath+"/maximum",schemaPath:"#/properties/maximum/type",keyword:"type",params:{type: "number"}}];
@@ -9342,7 +9365,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.minimum !== undefined){
+if(data.minimum !== undefined && func0.call(data, "minimum")){
 var _errs5 = errors;
 if(!(typeof data.minimum == "number")){
 validate111.errors = [{instancePath:instancePath+"/minimum",schemaPath:"#/properties/minimum/type",keyword:"type",params:{type: "number"}}];
@@ -9354,7 +9377,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 var _errs7 = errors;
 if(typeof data.title !== "string"){
 validate111.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -9366,7 +9389,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 var data4 = data.type;
 var _errs9 = errors;
 if(typeof data4 !== "string"){
@@ -9419,12 +9442,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.method === undefined) && (missing0 = "method")){
+if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
 validate112.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var _errs1 = errors;
 if(typeof data.method !== "string"){
 validate112.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -9436,12 +9459,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1.cursor !== undefined){
+if(data1.cursor !== undefined && func0.call(data1, "cursor")){
 if(typeof data1.cursor !== "string"){
 validate112.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -9491,7 +9514,7 @@ var vErrors = null;
 var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -9508,7 +9531,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.nextCursor !== undefined){
+if(data.nextCursor !== undefined && func0.call(data, "nextCursor")){
 var _errs4 = errors;
 if(typeof data.nextCursor !== "string"){
 validate113.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
@@ -9585,12 +9608,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.name === undefined) && (missing0 = "name")){
+if(((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")){
 validate115.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 var _errs1 = errors;
 if(typeof data.description !== "string"){
 validate115.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -9602,7 +9625,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 var _errs3 = errors;
 if(typeof data.name !== "string"){
 validate115.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -9614,7 +9637,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.required !== undefined){
+if(data.required !== undefined && func0.call(data, "required")){
 var _errs5 = errors;
 if(typeof data.required !== "boolean"){
 validate115.errors = [{instancePath:instancePath+"/required",schemaPath:"#/properties/required/type",keyword:"type",params:{type: "boolean"}}];
@@ -9626,7 +9649,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 var _errs7 = errors;
 if(typeof data.title !== "string"){
 validate115.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -9673,12 +9696,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.method === undefined) && (missing0 = "method")){
+if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
 validate116.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -9695,12 +9718,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1._meta !== undefined){
+if(data1._meta !== undefined && func0.call(data1, "_meta")){
 var data2 = data1._meta;
 var _errs6 = errors;
 if(errors === _errs6){
@@ -9758,12 +9781,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.name === undefined) && (missing0 = "name")) || ((data.type === undefined) && (missing0 = "type"))){
+if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
 validate117.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 var _errs1 = errors;
 if(typeof data.name !== "string"){
 validate117.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -9775,7 +9798,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 var _errs3 = errors;
 if(typeof data.title !== "string"){
 validate117.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -9787,7 +9810,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 var data2 = data.type;
 var _errs5 = errors;
 if(typeof data2 !== "string"){
@@ -9837,12 +9860,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
+if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
 validate118.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -9859,18 +9882,18 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 var missing1;
-if((data1.uri === undefined) && (missing1 = "uri")){
+if(((data1.uri === undefined) || (!(func0.call(data1, "uri")))) && (missing1 = "uri")){
 validate118.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data1.uri !== undefined){
+if(data1.uri !== undefined && func0.call(data1, "uri")){
 if(typeof data1.uri !== "string"){
 validate118.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"#/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -9922,12 +9945,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.contents === undefined) && (missing0 = "contents")){
+if(((data.contents === undefined) || (!(func0.call(data, "contents")))) && (missing0 = "contents")){
 validate119.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -9944,7 +9967,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.contents !== undefined){
+if(data.contents !== undefined && func0.call(data, "contents")){
 var data1 = data.contents;
 var _errs4 = errors;
 if(errors === _errs4){
@@ -9961,7 +9984,7 @@ var _errs9 = errors;
 if(errors === _errs9){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 var missing1;
-if(((data2.text === undefined) && (missing1 = "text")) || ((data2.uri === undefined) && (missing1 = "uri"))){
+if((((data2.text === undefined) || (!(func0.call(data2, "text")))) && (missing1 = "text")) || (((data2.uri === undefined) || (!(func0.call(data2, "uri")))) && (missing1 = "uri"))){
 var err0 = {instancePath:instancePath+"/contents/" + i0,schemaPath:"TextResourceContents/required",keyword:"required",params:{missingProperty: missing1}};
 if(vErrors === null){
 vErrors = [err0];
@@ -9972,7 +9995,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data2._meta !== undefined){
+if(data2._meta !== undefined && func0.call(data2, "_meta")){
 var data3 = data2._meta;
 var _errs11 = errors;
 if(errors === _errs11){
@@ -9995,7 +10018,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data2.mimeType !== undefined){
+if(data2.mimeType !== undefined && func0.call(data2, "mimeType")){
 var _errs14 = errors;
 if(typeof data2.mimeType !== "string"){
 var err2 = {instancePath:instancePath+"/contents/" + i0+"/mimeType",schemaPath:"TextResourceContents/properties/mimeType/type",keyword:"type",params:{type: "string"}};
@@ -10013,7 +10036,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data2.text !== undefined){
+if(data2.text !== undefined && func0.call(data2, "text")){
 var _errs16 = errors;
 if(typeof data2.text !== "string"){
 var err3 = {instancePath:instancePath+"/contents/" + i0+"/text",schemaPath:"TextResourceContents/properties/text/type",keyword:"type",params:{type: "string"}};
@@ -10031,7 +10054,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data2.uri !== undefined){
+if(data2.uri !== undefined && func0.call(data2, "uri")){
 var _errs18 = errors;
 if(typeof data2.uri !== "string"){
 var err4 = {instancePath:instancePath+"/contents/" + i0+"/uri",schemaPath:"TextResourceContents/properties/uri/type",keyword:"type",params:{type: "string"}};
@@ -10072,7 +10095,7 @@ var _errs21 = errors;
 if(errors === _errs21){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 var missing2;
-if(((data2.blob === undefined) && (missing2 = "blob")) || ((data2.uri === undefined) && (missing2 = "uri"))){
+if((((data2.blob === undefined) || (!(func0.call(data2, "blob")))) && (missing2 = "blob")) || (((data2.uri === undefined) || (!(func0.call(data2, "uri")))) && (missing2 = "uri"))){
 var err6 = {instancePath:instancePath+"/contents/" + i0,schemaPath:"BlobResourceContents/required",keyword:"required",params:{missingProperty: missing2}};
 if(vErrors === null){
 vErrors = [err6];
@@ -10083,7 +10106,7 @@ vErrors.push(err6);
 errors++;
 }
 else {
-if(data2._meta !== undefined){
+if(data2._meta !== undefined && func0.call(data2, "_meta")){
 var data7 = data2._meta;
 var _errs23 = errors;
 if(errors === _errs23){
@@ -10106,7 +10129,7 @@ else {
 var valid6 = true;
 }
 if(valid6){
-if(data2.blob !== undefined){
+if(data2.blob !== undefined && func0.call(data2, "blob")){
 var _errs26 = errors;
 if(typeof data2.blob !== "string"){
 var err8 = {instancePath:instancePath+"/contents/" + i0+"/blob",schemaPath:"BlobResourceContents/properties/blob/type",keyword:"type",params:{type: "string"}};
@@ -10124,7 +10147,7 @@ else {
 var valid6 = true;
 }
 if(valid6){
-if(data2.mimeType !== undefined){
+if(data2.mimeType !== undefined && func0.call(data2, "mimeType")){
 var _errs28 = errors;
 if(typeof data2.mimeType !== "string"){
 var err9 = {instancePath:instancePath+"/contents/" + i0+"/mimeType",schemaPath:"BlobResourceContents/properties/mimeType/type",keyword:"type",params:{type: "string"}};
@@ -10142,7 +10165,7 @@ else {
 var valid6 = true;
 }
 if(valid6){
-if(data2.uri !== undefined){
+if(data2.uri !== undefined && func0.call(data2, "uri")){
 var _errs30 = errors;
 if(typeof data2.uri !== "string"){
 var err10 = {instancePath:instancePath+"/contents/" + i0+"/uri",schemaPath:"BlobResourceContents/properties/uri/type",keyword:"type",params:{type: "string"}};
@@ -10251,12 +10274,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.method === undefined) && (missing0 = "method")){
+if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
 validate120.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var _errs1 = errors;
 if(typeof data.method !== "string"){
 validate120.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -10268,17 +10291,17 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1._meta !== undefined){
+if(data1._meta !== undefined && func0.call(data1, "_meta")){
 var data2 = data1._meta;
 var _errs6 = errors;
 if(errors === _errs6){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-if(data2.progressToken !== undefined){
+if(data2.progressToken !== undefined && func0.call(data2, "progressToken")){
 var data3 = data2.progressToken;
 if((typeof data3 !== "string") && (!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))))){
 validate120.errors = [{instancePath:instancePath+"/params/_meta/progressToken",schemaPath:"ProgressToken/type",keyword:"type",params:{type: schema31.type}}];
@@ -10365,12 +10388,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.uri === undefined) && (missing0 = "uri")){
+if(((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri")){
 validate122.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -10387,7 +10410,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mimeType !== undefined){
+if(data.mimeType !== undefined && func0.call(data, "mimeType")){
 var _errs4 = errors;
 if(typeof data.mimeType !== "string"){
 validate122.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
@@ -10399,7 +10422,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 var _errs6 = errors;
 if(typeof data.uri !== "string"){
 validate122.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
@@ -10447,12 +10470,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.method === undefined) && (missing0 = "method")){
+if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
 validate123.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -10469,12 +10492,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1._meta !== undefined){
+if(data1._meta !== undefined && func0.call(data1, "_meta")){
 var data2 = data1._meta;
 var _errs6 = errors;
 if(errors === _errs6){
@@ -10532,12 +10555,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.type === undefined) && (missing0 = "type")) || ((data.uri === undefined) && (missing0 = "uri"))){
+if((((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
 validate124.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 var data0 = data.type;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -10554,7 +10577,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 var _errs3 = errors;
 if(typeof data.uri !== "string"){
 validate124.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
@@ -10599,12 +10622,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
+if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
 validate125.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -10621,18 +10644,18 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 var missing1;
-if((data1.uri === undefined) && (missing1 = "uri")){
+if(((data1.uri === undefined) || (!(func0.call(data1, "uri")))) && (missing1 = "uri")){
 validate125.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data1.uri !== undefined){
+if(data1.uri !== undefined && func0.call(data1, "uri")){
 if(typeof data1.uri !== "string"){
 validate125.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"#/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -10682,7 +10705,7 @@ var vErrors = null;
 var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs2 = errors;
 if(errors === _errs2){
@@ -10755,12 +10778,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.uri === undefined) && (missing0 = "uri")){
+if(((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri")){
 validate128.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -10777,7 +10800,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 var _errs4 = errors;
 if(typeof data.name !== "string"){
 validate128.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -10789,7 +10812,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 var _errs6 = errors;
 if(typeof data.uri !== "string"){
 validate128.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
@@ -10834,12 +10857,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.method === undefined) && (missing0 = "method")){
+if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
 validate129.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -10856,12 +10879,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1._meta !== undefined){
+if(data1._meta !== undefined && func0.call(data1, "_meta")){
 var data2 = data1._meta;
 var _errs6 = errors;
 if(errors === _errs6){
@@ -10918,7 +10941,7 @@ var vErrors = null;
 var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.completions !== undefined){
+if(data.completions !== undefined && func0.call(data, "completions")){
 var data0 = data.completions;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -10935,12 +10958,14 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.experimental !== undefined){
+if(data.experimental !== undefined && func0.call(data, "experimental")){
 var data1 = data.experimental;
 var _errs4 = errors;
 if(errors === _errs4){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-for(var key0 in data1){
+var _arr0 = Object.keys(data1);
+for(var _i0=0; _i0<_arr0.length; _i0++){
+var key0 = _arr0[_i0];
 var data2 = data1[key0];
 var _errs7 = errors;
 if(errors === _errs7){
@@ -10968,7 +10993,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.logging !== undefined){
+if(data.logging !== undefined && func0.call(data, "logging")){
 var data3 = data.logging;
 var _errs10 = errors;
 if(errors === _errs10){
@@ -10985,12 +11010,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.prompts !== undefined){
+if(data.prompts !== undefined && func0.call(data, "prompts")){
 var data4 = data.prompts;
 var _errs13 = errors;
 if(errors === _errs13){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-if(data4.listChanged !== undefined){
+if(data4.listChanged !== undefined && func0.call(data4, "listChanged")){
 if(typeof data4.listChanged !== "boolean"){
 validate130.errors = [{instancePath:instancePath+"/prompts/listChanged",schemaPath:"#/properties/prompts/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
 return false;
@@ -11008,12 +11033,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.resources !== undefined){
+if(data.resources !== undefined && func0.call(data, "resources")){
 var data6 = data.resources;
 var _errs17 = errors;
 if(errors === _errs17){
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-if(data6.listChanged !== undefined){
+if(data6.listChanged !== undefined && func0.call(data6, "listChanged")){
 var _errs19 = errors;
 if(typeof data6.listChanged !== "boolean"){
 validate130.errors = [{instancePath:instancePath+"/resources/listChanged",schemaPath:"#/properties/resources/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
@@ -11025,7 +11050,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data6.subscribe !== undefined){
+if(data6.subscribe !== undefined && func0.call(data6, "subscribe")){
 var _errs21 = errors;
 if(typeof data6.subscribe !== "boolean"){
 validate130.errors = [{instancePath:instancePath+"/resources/subscribe",schemaPath:"#/properties/resources/properties/subscribe/type",keyword:"type",params:{type: "boolean"}}];
@@ -11049,12 +11074,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.tools !== undefined){
+if(data.tools !== undefined && func0.call(data, "tools")){
 var data9 = data.tools;
 var _errs23 = errors;
 if(errors === _errs23){
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
-if(data9.listChanged !== undefined){
+if(data9.listChanged !== undefined && func0.call(data9, "listChanged")){
 if(typeof data9.listChanged !== "boolean"){
 validate130.errors = [{instancePath:instancePath+"/tools/listChanged",schemaPath:"#/properties/tools/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
 return false;
@@ -11109,7 +11134,7 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.method === undefined) && (missing0 = "method")){
+if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
 validate131.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
@@ -11118,13 +11143,13 @@ var tag0 = data.method;
 if(typeof tag0 == "string"){
 if(tag0 === "notifications/cancelled"){
 if(!(validate33(data))){
-vErrors = vErrors === null ? func0(validate33.errors, instancePath) : vErrors.concat(func0(validate33.errors, instancePath));
+vErrors = vErrors === null ? func15(validate33.errors, instancePath) : vErrors.concat(func15(validate33.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "notifications/progress"){
 if(!(validate36(data))){
-vErrors = vErrors === null ? func0(validate36.errors, instancePath) : vErrors.concat(func0(validate36.errors, instancePath));
+vErrors = vErrors === null ? func15(validate36.errors, instancePath) : vErrors.concat(func15(validate36.errors, instancePath));
 errors = vErrors.length;
 }
 }
@@ -11133,12 +11158,12 @@ var _errs5 = errors;
 if(errors === _errs5){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing1;
-if((data.method === undefined) && (missing1 = "method")){
+if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing1 = "method")){
 validate131.errors = [{instancePath:instancePath,schemaPath:"ResourceListChangedNotification/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data0 = data.method;
 var _errs7 = errors;
 if(typeof data0 !== "string"){
@@ -11155,12 +11180,12 @@ else {
 var valid5 = true;
 }
 if(valid5){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data1 = data.params;
 var _errs9 = errors;
 if(errors === _errs9){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1._meta !== undefined){
+if(data1._meta !== undefined && func0.call(data1, "_meta")){
 var data2 = data1._meta;
 var _errs12 = errors;
 if(errors === _errs12){
@@ -11197,12 +11222,12 @@ var _errs16 = errors;
 if(errors === _errs16){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing2;
-if(((data.method === undefined) && (missing2 = "method")) || ((data.params === undefined) && (missing2 = "params"))){
+if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing2 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing2 = "params"))){
 validate131.errors = [{instancePath:instancePath,schemaPath:"ResourceUpdatedNotification/required",keyword:"required",params:{missingProperty: missing2}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data3 = data.method;
 var _errs18 = errors;
 if(typeof data3 !== "string"){
@@ -11219,18 +11244,18 @@ else {
 var valid9 = true;
 }
 if(valid9){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data4 = data.params;
 var _errs20 = errors;
 if(errors === _errs20){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 var missing3;
-if((data4.uri === undefined) && (missing3 = "uri")){
+if(((data4.uri === undefined) || (!(func0.call(data4, "uri")))) && (missing3 = "uri")){
 validate131.errors = [{instancePath:instancePath+"/params",schemaPath:"ResourceUpdatedNotification/properties/params/required",keyword:"required",params:{missingProperty: missing3}}];
 return false;
 }
 else {
-if(data4.uri !== undefined){
+if(data4.uri !== undefined && func0.call(data4, "uri")){
 if(typeof data4.uri !== "string"){
 validate131.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"ResourceUpdatedNotification/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -11262,12 +11287,12 @@ var _errs25 = errors;
 if(errors === _errs25){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing4;
-if((data.method === undefined) && (missing4 = "method")){
+if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing4 = "method")){
 validate131.errors = [{instancePath:instancePath,schemaPath:"PromptListChangedNotification/required",keyword:"required",params:{missingProperty: missing4}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data6 = data.method;
 var _errs27 = errors;
 if(typeof data6 !== "string"){
@@ -11284,12 +11309,12 @@ else {
 var valid13 = true;
 }
 if(valid13){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data7 = data.params;
 var _errs29 = errors;
 if(errors === _errs29){
 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
-if(data7._meta !== undefined){
+if(data7._meta !== undefined && func0.call(data7, "_meta")){
 var data8 = data7._meta;
 var _errs32 = errors;
 if(errors === _errs32){
@@ -11326,12 +11351,12 @@ var _errs36 = errors;
 if(errors === _errs36){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing5;
-if((data.method === undefined) && (missing5 = "method")){
+if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing5 = "method")){
 validate131.errors = [{instancePath:instancePath,schemaPath:"ToolListChangedNotification/required",keyword:"required",params:{missingProperty: missing5}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data9 = data.method;
 var _errs38 = errors;
 if(typeof data9 !== "string"){
@@ -11348,12 +11373,12 @@ else {
 var valid17 = true;
 }
 if(valid17){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data10 = data.params;
 var _errs40 = errors;
 if(errors === _errs40){
 if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
-if(data10._meta !== undefined){
+if(data10._meta !== undefined && func0.call(data10, "_meta")){
 var data11 = data10._meta;
 var _errs43 = errors;
 if(errors === _errs43){
@@ -11387,7 +11412,7 @@ return false;
 }
 else if(tag0 === "notifications/message"){
 if(!(validate108(data))){
-vErrors = vErrors === null ? func0(validate108.errors, instancePath) : vErrors.concat(func0(validate108.errors, instancePath));
+vErrors = vErrors === null ? func15(validate108.errors, instancePath) : vErrors.concat(func15(validate108.errors, instancePath));
 errors = vErrors.length;
 }
 }
@@ -11433,7 +11458,7 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.method === undefined) && (missing0 = "method")){
+if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
 validate135.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
@@ -11442,25 +11467,25 @@ var tag0 = data.method;
 if(typeof tag0 == "string"){
 if(tag0 === "ping"){
 if(!(validate41(data))){
-vErrors = vErrors === null ? func0(validate41.errors, instancePath) : vErrors.concat(func0(validate41.errors, instancePath));
+vErrors = vErrors === null ? func15(validate41.errors, instancePath) : vErrors.concat(func15(validate41.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "sampling/createMessage"){
 if(!(validate57(data))){
-vErrors = vErrors === null ? func0(validate57.errors, instancePath) : vErrors.concat(func0(validate57.errors, instancePath));
+vErrors = vErrors === null ? func15(validate57.errors, instancePath) : vErrors.concat(func15(validate57.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "roots/list"){
 if(!(validate102(data))){
-vErrors = vErrors === null ? func0(validate102.errors, instancePath) : vErrors.concat(func0(validate102.errors, instancePath));
+vErrors = vErrors === null ? func15(validate102.errors, instancePath) : vErrors.concat(func15(validate102.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "elicitation/create"){
 if(!(validate66(data))){
-vErrors = vErrors === null ? func0(validate66.errors, instancePath) : vErrors.concat(func0(validate66.errors, instancePath));
+vErrors = vErrors === null ? func15(validate66.errors, instancePath) : vErrors.concat(func15(validate66.errors, instancePath));
 errors = vErrors.length;
 }
 }
@@ -11509,7 +11534,7 @@ var _errs1 = errors;
 var _errs2 = errors;
 if(errors === _errs2){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs5 = errors;
 if(errors === _errs5){
@@ -11544,7 +11569,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs8 = errors;
 if(!(validate78(data))){
-vErrors = vErrors === null ? func0(validate78.errors, instancePath) : vErrors.concat(func0(validate78.errors, instancePath));
+vErrors = vErrors === null ? func15(validate78.errors, instancePath) : vErrors.concat(func15(validate78.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs8 === errors;
@@ -11552,7 +11577,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs9 = errors;
 if(!(validate98(data))){
-vErrors = vErrors === null ? func0(validate98.errors, instancePath) : vErrors.concat(func0(validate98.errors, instancePath));
+vErrors = vErrors === null ? func15(validate98.errors, instancePath) : vErrors.concat(func15(validate98.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs9 === errors;
@@ -11560,7 +11585,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs10 = errors;
 if(!(validate93(data))){
-vErrors = vErrors === null ? func0(validate93.errors, instancePath) : vErrors.concat(func0(validate93.errors, instancePath));
+vErrors = vErrors === null ? func15(validate93.errors, instancePath) : vErrors.concat(func15(validate93.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs10 === errors;
@@ -11568,7 +11593,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs11 = errors;
 if(!(validate119(data))){
-vErrors = vErrors === null ? func0(validate119.errors, instancePath) : vErrors.concat(func0(validate119.errors, instancePath));
+vErrors = vErrors === null ? func15(validate119.errors, instancePath) : vErrors.concat(func15(validate119.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs11 === errors;
@@ -11576,7 +11601,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs12 = errors;
 if(!(validate89(data))){
-vErrors = vErrors === null ? func0(validate89.errors, instancePath) : vErrors.concat(func0(validate89.errors, instancePath));
+vErrors = vErrors === null ? func15(validate89.errors, instancePath) : vErrors.concat(func15(validate89.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs12 === errors;
@@ -11584,7 +11609,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs13 = errors;
 if(!(validate73(data))){
-vErrors = vErrors === null ? func0(validate73.errors, instancePath) : vErrors.concat(func0(validate73.errors, instancePath));
+vErrors = vErrors === null ? func15(validate73.errors, instancePath) : vErrors.concat(func15(validate73.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs13 === errors;
@@ -11592,7 +11617,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs14 = errors;
 if(!(validate104(data))){
-vErrors = vErrors === null ? func0(validate104.errors, instancePath) : vErrors.concat(func0(validate104.errors, instancePath));
+vErrors = vErrors === null ? func15(validate104.errors, instancePath) : vErrors.concat(func15(validate104.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs14 === errors;
@@ -11600,7 +11625,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs15 = errors;
 if(!(validate17(data))){
-vErrors = vErrors === null ? func0(validate17.errors, instancePath) : vErrors.concat(func0(validate17.errors, instancePath));
+vErrors = vErrors === null ? func15(validate17.errors, instancePath) : vErrors.concat(func15(validate17.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs15 === errors;
@@ -11611,7 +11636,7 @@ var _errs17 = errors;
 if(errors === _errs17){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.completion === undefined) && (missing0 = "completion")){
+if(((data.completion === undefined) || (!(func0.call(data, "completion")))) && (missing0 = "completion")){
 var err2 = {instancePath:instancePath,schemaPath:"CompleteResult/required",keyword:"required",params:{missingProperty: missing0}};
 if(vErrors === null){
 vErrors = [err2];
@@ -11622,7 +11647,7 @@ vErrors.push(err2);
 errors++;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data1 = data._meta;
 var _errs19 = errors;
 if(errors === _errs19){
@@ -11645,13 +11670,13 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data.completion !== undefined){
+if(data.completion !== undefined && func0.call(data, "completion")){
 var data2 = data.completion;
 var _errs22 = errors;
 if(errors === _errs22){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 var missing1;
-if((data2.values === undefined) && (missing1 = "values")){
+if(((data2.values === undefined) || (!(func0.call(data2, "values")))) && (missing1 = "values")){
 var err4 = {instancePath:instancePath+"/completion",schemaPath:"CompleteResult/properties/completion/required",keyword:"required",params:{missingProperty: missing1}};
 if(vErrors === null){
 vErrors = [err4];
@@ -11662,7 +11687,7 @@ vErrors.push(err4);
 errors++;
 }
 else {
-if(data2.hasMore !== undefined){
+if(data2.hasMore !== undefined && func0.call(data2, "hasMore")){
 var _errs24 = errors;
 if(typeof data2.hasMore !== "boolean"){
 var err5 = {instancePath:instancePath+"/completion/hasMore",schemaPath:"CompleteResult/properties/completion/properties/hasMore/type",keyword:"type",params:{type: "boolean"}};
@@ -11680,7 +11705,7 @@ else {
 var valid5 = true;
 }
 if(valid5){
-if(data2.total !== undefined){
+if(data2.total !== undefined && func0.call(data2, "total")){
 var data4 = data2.total;
 var _errs26 = errors;
 if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
@@ -11699,7 +11724,7 @@ else {
 var valid5 = true;
 }
 if(valid5){
-if(data2.values !== undefined){
+if(data2.values !== undefined && func0.call(data2, "values")){
 var data5 = data2.values;
 var _errs28 = errors;
 if(errors === _errs28){
@@ -11835,12 +11860,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.type === undefined) && (missing0 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
 validate149.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 var _errs1 = errors;
 if(typeof data.description !== "string"){
 validate149.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -11852,7 +11877,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.format !== undefined){
+if(data.format !== undefined && func0.call(data, "format")){
 var data1 = data.format;
 var _errs3 = errors;
 if(typeof data1 !== "string"){
@@ -11869,7 +11894,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.maxLength !== undefined){
+if(data.maxLength !== undefined && func0.call(data, "maxLength")){
 var data2 = data.maxLength;
 var _errs5 = errors;
 if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){
@@ -11882,7 +11907,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.minLength !== undefined){
+if(data.minLength !== undefined && func0.call(data, "minLength")){
 var data3 = data.minLength;
 var _errs7 = errors;
 if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
@@ -11895,7 +11920,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 var _errs9 = errors;
 if(typeof data.title !== "string"){
 validate149.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -11907,7 +11932,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 var data5 = data.type;
 var _errs11 = errors;
 if(typeof data5 !== "string"){
@@ -11960,12 +11985,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
+if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
 validate150.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -11982,18 +12007,18 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 var missing1;
-if((data1.uri === undefined) && (missing1 = "uri")){
+if(((data1.uri === undefined) || (!(func0.call(data1, "uri")))) && (missing1 = "uri")){
 validate150.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data1.uri !== undefined){
+if(data1.uri !== undefined && func0.call(data1, "uri")){
 if(typeof data1.uri !== "string"){
 validate150.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"#/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -12046,12 +12071,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.text === undefined) && (missing0 = "text")) || ((data.uri === undefined) && (missing0 = "uri"))){
+if((((data.text === undefined) || (!(func0.call(data, "text")))) && (missing0 = "text")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
 validate151.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -12068,7 +12093,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mimeType !== undefined){
+if(data.mimeType !== undefined && func0.call(data, "mimeType")){
 var _errs4 = errors;
 if(typeof data.mimeType !== "string"){
 validate151.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
@@ -12080,7 +12105,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.text !== undefined){
+if(data.text !== undefined && func0.call(data, "text")){
 var _errs6 = errors;
 if(typeof data.text !== "string"){
 validate151.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"}}];
@@ -12092,7 +12117,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 var _errs8 = errors;
 if(typeof data.uri !== "string"){
 validate151.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
@@ -12139,7 +12164,7 @@ var vErrors = null;
 var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.destructiveHint !== undefined){
+if(data.destructiveHint !== undefined && func0.call(data, "destructiveHint")){
 var _errs1 = errors;
 if(typeof data.destructiveHint !== "boolean"){
 validate152.errors = [{instancePath:instancePath+"/destructiveHint",schemaPath:"#/properties/destructiveHint/type",keyword:"type",params:{type: "boolean"}}];
@@ -12151,7 +12176,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.idempotentHint !== undefined){
+if(data.idempotentHint !== undefined && func0.call(data, "idempotentHint")){
 var _errs3 = errors;
 if(typeof data.idempotentHint !== "boolean"){
 validate152.errors = [{instancePath:instancePath+"/idempotentHint",schemaPath:"#/properties/idempotentHint/type",keyword:"type",params:{type: "boolean"}}];
@@ -12163,7 +12188,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.openWorldHint !== undefined){
+if(data.openWorldHint !== undefined && func0.call(data, "openWorldHint")){
 var _errs5 = errors;
 if(typeof data.openWorldHint !== "boolean"){
 validate152.errors = [{instancePath:instancePath+"/openWorldHint",schemaPath:"#/properties/openWorldHint/type",keyword:"type",params:{type: "boolean"}}];
@@ -12175,7 +12200,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.readOnlyHint !== undefined){
+if(data.readOnlyHint !== undefined && func0.call(data, "readOnlyHint")){
 var _errs7 = errors;
 if(typeof data.readOnlyHint !== "boolean"){
 validate152.errors = [{instancePath:instancePath+"/readOnlyHint",schemaPath:"#/properties/readOnlyHint/type",keyword:"type",params:{type: "boolean"}}];
@@ -12187,7 +12212,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 var _errs9 = errors;
 if(typeof data.title !== "string"){
 validate152.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -12233,12 +12258,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.method === undefined) && (missing0 = "method")){
+if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
 validate153.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -12255,12 +12280,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1._meta !== undefined){
+if(data1._meta !== undefined && func0.call(data1, "_meta")){
 var data2 = data1._meta;
 var _errs6 = errors;
 if(errors === _errs6){
@@ -12316,12 +12341,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
+if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
 validate154.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -12338,18 +12363,18 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 var missing1;
-if((data1.uri === undefined) && (missing1 = "uri")){
+if(((data1.uri === undefined) || (!(func0.call(data1, "uri")))) && (missing1 = "uri")){
 validate154.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data1.uri !== undefined){
+if(data1.uri !== undefined && func0.call(data1, "uri")){
 if(typeof data1.uri !== "string"){
 validate154.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"#/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
 return false;

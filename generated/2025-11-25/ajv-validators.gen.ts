@@ -27,6 +27,7 @@ function require(id) {
 export const validateAnnotations = validate10;
 var schema11 = {"$id":"Annotations","properties":{"audience":{"items":{"$ref":"Role"},"type":"array"},"lastModified":{"type":"string"},"priority":{"maximum":1,"minimum":0,"type":"number"}},"type":"object"};
 var schema12 = {"$id":"Role","enum":["assistant","user"],"type":"string"};
+var func0 = Object.prototype.hasOwnProperty;
 
 function validate10(data, valCxt){
 "use strict"; /*# sourceURL="Annotations" */;
@@ -46,7 +47,7 @@ var vErrors = null;
 var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.audience !== undefined){
+if(data.audience !== undefined && func0.call(data, "audience")){
 var data0 = data.audience;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -81,7 +82,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.lastModified !== undefined){
+if(data.lastModified !== undefined && func0.call(data, "lastModified")){
 var _errs6 = errors;
 if(typeof data.lastModified !== "string"){
 validate10.errors = [{instancePath:instancePath+"/lastModified",schemaPath:"#/properties/lastModified/type",keyword:"type",params:{type: "string"}}];
@@ -93,7 +94,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.priority !== undefined){
+if(data.priority !== undefined && func0.call(data, "priority")){
 var data3 = data.priority;
 var _errs8 = errors;
 if(errors === _errs8){
@@ -133,7 +134,7 @@ return errors === 0;
 
 export const validateAudioContent = validate11;
 var schema13 = {"$id":"AudioContent","properties":{"_meta":{"additionalProperties":{},"type":"object"},"annotations":{"$ref":"Annotations"},"data":{"type":"string"},"mimeType":{"type":"string"},"type":{"const":"audio","type":"string"}},"required":["data","mimeType","type"],"type":"object"};
-var func0 = rebaseErrors;
+var func15 = rebaseErrors;
 
 function validate11(data, valCxt){
 "use strict"; /*# sourceURL="AudioContent" */;
@@ -154,12 +155,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.data === undefined) && (missing0 = "data")) || ((data.mimeType === undefined) && (missing0 = "mimeType"))) || ((data.type === undefined) && (missing0 = "type"))){
+if(((((data.data === undefined) || (!(func0.call(data, "data")))) && (missing0 = "data")) || (((data.mimeType === undefined) || (!(func0.call(data, "mimeType")))) && (missing0 = "mimeType"))) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
 validate11.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -176,10 +177,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.annotations !== undefined){
+if(data.annotations !== undefined && func0.call(data, "annotations")){
 var _errs4 = errors;
 if(!(validate10(data.annotations))){
-vErrors = vErrors === null ? func0(validate10.errors, instancePath+"/annotations") : vErrors.concat(func0(validate10.errors, instancePath+"/annotations"));
+vErrors = vErrors === null ? func15(validate10.errors, instancePath+"/annotations") : vErrors.concat(func15(validate10.errors, instancePath+"/annotations"));
 errors = vErrors.length;
 }
 var valid0 = _errs4 === errors;
@@ -188,7 +189,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.data !== undefined){
+if(data.data !== undefined && func0.call(data, "data")){
 var _errs5 = errors;
 if(typeof data.data !== "string"){
 validate11.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "string"}}];
@@ -200,7 +201,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mimeType !== undefined){
+if(data.mimeType !== undefined && func0.call(data, "mimeType")){
 var _errs7 = errors;
 if(typeof data.mimeType !== "string"){
 validate11.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
@@ -212,7 +213,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 var data4 = data.type;
 var _errs9 = errors;
 if(typeof data4 !== "string"){
@@ -265,12 +266,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.name === undefined) && (missing0 = "name")){
+if(((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")){
 validate13.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 var _errs1 = errors;
 if(typeof data.name !== "string"){
 validate13.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -282,7 +283,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 var _errs3 = errors;
 if(typeof data.title !== "string"){
 validate13.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -327,12 +328,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.blob === undefined) && (missing0 = "blob")) || ((data.uri === undefined) && (missing0 = "uri"))){
+if((((data.blob === undefined) || (!(func0.call(data, "blob")))) && (missing0 = "blob")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
 validate14.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -349,7 +350,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.blob !== undefined){
+if(data.blob !== undefined && func0.call(data, "blob")){
 var _errs4 = errors;
 if(typeof data.blob !== "string"){
 validate14.errors = [{instancePath:instancePath+"/blob",schemaPath:"#/properties/blob/type",keyword:"type",params:{type: "string"}}];
@@ -361,7 +362,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mimeType !== undefined){
+if(data.mimeType !== undefined && func0.call(data, "mimeType")){
 var _errs6 = errors;
 if(typeof data.mimeType !== "string"){
 validate14.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
@@ -373,7 +374,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 var _errs8 = errors;
 if(typeof data.uri !== "string"){
 validate14.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
@@ -420,12 +421,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.type === undefined) && (missing0 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
 validate15.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.default !== undefined){
+if(data.default !== undefined && func0.call(data, "default")){
 var _errs1 = errors;
 if(typeof data.default !== "boolean"){
 validate15.errors = [{instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "boolean"}}];
@@ -437,7 +438,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 var _errs3 = errors;
 if(typeof data.description !== "string"){
 validate15.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -449,7 +450,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 var _errs5 = errors;
 if(typeof data.title !== "string"){
 validate15.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -461,7 +462,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 var data3 = data.type;
 var _errs7 = errors;
 if(typeof data3 !== "string"){
@@ -517,17 +518,17 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.name === undefined) && (missing0 = "name")){
+if(((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")){
 validate17.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-if(data0.progressToken !== undefined){
+if(data0.progressToken !== undefined && func0.call(data0, "progressToken")){
 var data1 = data0.progressToken;
 if((typeof data1 !== "string") && (!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))))){
 validate17.errors = [{instancePath:instancePath+"/_meta/progressToken",schemaPath:"ProgressToken/type",keyword:"type",params:{type: schema20.type}}];
@@ -546,7 +547,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.arguments !== undefined){
+if(data.arguments !== undefined && func0.call(data, "arguments")){
 var data2 = data.arguments;
 var _errs7 = errors;
 if(errors === _errs7){
@@ -563,7 +564,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 var _errs10 = errors;
 if(typeof data.name !== "string"){
 validate17.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -575,13 +576,13 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.task !== undefined){
+if(data.task !== undefined && func0.call(data, "task")){
 var data4 = data.task;
 var _errs12 = errors;
 var _errs13 = errors;
 if(errors === _errs13){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-if(data4.ttl !== undefined){
+if(data4.ttl !== undefined && func0.call(data4, "ttl")){
 var data5 = data4.ttl;
 if(!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))){
 validate17.errors = [{instancePath:instancePath+"/task/ttl",schemaPath:"TaskMetadata/properties/ttl/type",keyword:"type",params:{type: "integer"}}];
@@ -633,12 +634,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
+if((((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
 validate16.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 var data0 = data.id;
 var _errs1 = errors;
 if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
@@ -651,7 +652,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined){
+if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 var data1 = data.jsonrpc;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -668,7 +669,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data2 = data.method;
 var _errs6 = errors;
 if(typeof data2 !== "string"){
@@ -685,10 +686,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var _errs8 = errors;
 if(!(validate17(data.params))){
-vErrors = vErrors === null ? func0(validate17.errors, instancePath+"/params") : vErrors.concat(func0(validate17.errors, instancePath+"/params"));
+vErrors = vErrors === null ? func15(validate17.errors, instancePath+"/params") : vErrors.concat(func15(validate17.errors, instancePath+"/params"));
 errors = vErrors.length;
 }
 var valid0 = _errs8 === errors;
@@ -736,12 +737,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.text === undefined) && (missing0 = "text")) || ((data.type === undefined) && (missing0 = "type"))){
+if((((data.text === undefined) || (!(func0.call(data, "text")))) && (missing0 = "text")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
 validate21.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -758,10 +759,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.annotations !== undefined){
+if(data.annotations !== undefined && func0.call(data, "annotations")){
 var _errs4 = errors;
 if(!(validate10(data.annotations))){
-vErrors = vErrors === null ? func0(validate10.errors, instancePath+"/annotations") : vErrors.concat(func0(validate10.errors, instancePath+"/annotations"));
+vErrors = vErrors === null ? func15(validate10.errors, instancePath+"/annotations") : vErrors.concat(func15(validate10.errors, instancePath+"/annotations"));
 errors = vErrors.length;
 }
 var valid0 = _errs4 === errors;
@@ -770,7 +771,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.text !== undefined){
+if(data.text !== undefined && func0.call(data, "text")){
 var _errs5 = errors;
 if(typeof data.text !== "string"){
 validate21.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"}}];
@@ -782,7 +783,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 var data3 = data.type;
 var _errs7 = errors;
 if(typeof data3 !== "string"){
@@ -833,12 +834,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.data === undefined) && (missing0 = "data")) || ((data.mimeType === undefined) && (missing0 = "mimeType"))) || ((data.type === undefined) && (missing0 = "type"))){
+if(((((data.data === undefined) || (!(func0.call(data, "data")))) && (missing0 = "data")) || (((data.mimeType === undefined) || (!(func0.call(data, "mimeType")))) && (missing0 = "mimeType"))) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
 validate23.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -855,10 +856,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.annotations !== undefined){
+if(data.annotations !== undefined && func0.call(data, "annotations")){
 var _errs4 = errors;
 if(!(validate10(data.annotations))){
-vErrors = vErrors === null ? func0(validate10.errors, instancePath+"/annotations") : vErrors.concat(func0(validate10.errors, instancePath+"/annotations"));
+vErrors = vErrors === null ? func15(validate10.errors, instancePath+"/annotations") : vErrors.concat(func15(validate10.errors, instancePath+"/annotations"));
 errors = vErrors.length;
 }
 var valid0 = _errs4 === errors;
@@ -867,7 +868,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.data !== undefined){
+if(data.data !== undefined && func0.call(data, "data")){
 var _errs5 = errors;
 if(typeof data.data !== "string"){
 validate23.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "string"}}];
@@ -879,7 +880,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mimeType !== undefined){
+if(data.mimeType !== undefined && func0.call(data, "mimeType")){
 var _errs7 = errors;
 if(typeof data.mimeType !== "string"){
 validate23.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
@@ -891,7 +892,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 var data4 = data.type;
 var _errs9 = errors;
 if(typeof data4 !== "string"){
@@ -944,12 +945,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.name === undefined) && (missing0 = "name")) || ((data.type === undefined) && (missing0 = "type"))) || ((data.uri === undefined) && (missing0 = "uri"))){
+if(((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
 validate25.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -966,10 +967,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.annotations !== undefined){
+if(data.annotations !== undefined && func0.call(data, "annotations")){
 var _errs4 = errors;
 if(!(validate10(data.annotations))){
-vErrors = vErrors === null ? func0(validate10.errors, instancePath+"/annotations") : vErrors.concat(func0(validate10.errors, instancePath+"/annotations"));
+vErrors = vErrors === null ? func15(validate10.errors, instancePath+"/annotations") : vErrors.concat(func15(validate10.errors, instancePath+"/annotations"));
 errors = vErrors.length;
 }
 var valid0 = _errs4 === errors;
@@ -978,7 +979,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 var _errs5 = errors;
 if(typeof data.description !== "string"){
 validate25.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -990,7 +991,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.icons !== undefined){
+if(data.icons !== undefined && func0.call(data, "icons")){
 var data3 = data.icons;
 var _errs7 = errors;
 if(errors === _errs7){
@@ -1004,12 +1005,12 @@ var _errs10 = errors;
 if(errors === _errs10){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 var missing1;
-if((data4.src === undefined) && (missing1 = "src")){
+if(((data4.src === undefined) || (!(func0.call(data4, "src")))) && (missing1 = "src")){
 validate25.errors = [{instancePath:instancePath+"/icons/" + i0,schemaPath:"Icon/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data4.mimeType !== undefined){
+if(data4.mimeType !== undefined && func0.call(data4, "mimeType")){
 var _errs12 = errors;
 if(typeof data4.mimeType !== "string"){
 validate25.errors = [{instancePath:instancePath+"/icons/" + i0+"/mimeType",schemaPath:"Icon/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
@@ -1021,7 +1022,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data4.sizes !== undefined){
+if(data4.sizes !== undefined && func0.call(data4, "sizes")){
 var data6 = data4.sizes;
 var _errs14 = errors;
 if(errors === _errs14){
@@ -1051,7 +1052,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data4.src !== undefined){
+if(data4.src !== undefined && func0.call(data4, "src")){
 var _errs18 = errors;
 if(typeof data4.src !== "string"){
 validate25.errors = [{instancePath:instancePath+"/icons/" + i0+"/src",schemaPath:"Icon/properties/src/type",keyword:"type",params:{type: "string"}}];
@@ -1063,7 +1064,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data4.theme !== undefined){
+if(data4.theme !== undefined && func0.call(data4, "theme")){
 var data9 = data4.theme;
 var _errs20 = errors;
 if(typeof data9 !== "string"){
@@ -1106,7 +1107,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mimeType !== undefined){
+if(data.mimeType !== undefined && func0.call(data, "mimeType")){
 var _errs22 = errors;
 if(typeof data.mimeType !== "string"){
 validate25.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
@@ -1118,7 +1119,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 var _errs24 = errors;
 if(typeof data.name !== "string"){
 validate25.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -1130,7 +1131,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.size !== undefined){
+if(data.size !== undefined && func0.call(data, "size")){
 var data12 = data.size;
 var _errs26 = errors;
 if(!((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12)))){
@@ -1143,7 +1144,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 var _errs28 = errors;
 if(typeof data.title !== "string"){
 validate25.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -1155,7 +1156,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 var data14 = data.type;
 var _errs30 = errors;
 if(typeof data14 !== "string"){
@@ -1172,7 +1173,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 var _errs32 = errors;
 if(typeof data.uri !== "string"){
 validate25.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
@@ -1225,12 +1226,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.resource === undefined) && (missing0 = "resource")) || ((data.type === undefined) && (missing0 = "type"))){
+if((((data.resource === undefined) || (!(func0.call(data, "resource")))) && (missing0 = "resource")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
 validate27.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -1247,10 +1248,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.annotations !== undefined){
+if(data.annotations !== undefined && func0.call(data, "annotations")){
 var _errs4 = errors;
 if(!(validate10(data.annotations))){
-vErrors = vErrors === null ? func0(validate10.errors, instancePath+"/annotations") : vErrors.concat(func0(validate10.errors, instancePath+"/annotations"));
+vErrors = vErrors === null ? func15(validate10.errors, instancePath+"/annotations") : vErrors.concat(func15(validate10.errors, instancePath+"/annotations"));
 errors = vErrors.length;
 }
 var valid0 = _errs4 === errors;
@@ -1259,7 +1260,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.resource !== undefined){
+if(data.resource !== undefined && func0.call(data, "resource")){
 var data2 = data.resource;
 var _errs5 = errors;
 var _errs6 = errors;
@@ -1269,7 +1270,7 @@ var _errs8 = errors;
 if(errors === _errs8){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 var missing1;
-if(((data2.text === undefined) && (missing1 = "text")) || ((data2.uri === undefined) && (missing1 = "uri"))){
+if((((data2.text === undefined) || (!(func0.call(data2, "text")))) && (missing1 = "text")) || (((data2.uri === undefined) || (!(func0.call(data2, "uri")))) && (missing1 = "uri"))){
 var err0 = {instancePath:instancePath+"/resource",schemaPath:"TextResourceContents/required",keyword:"required",params:{missingProperty: missing1}};
 if(vErrors === null){
 vErrors = [err0];
@@ -1280,7 +1281,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data2._meta !== undefined){
+if(data2._meta !== undefined && func0.call(data2, "_meta")){
 var data3 = data2._meta;
 var _errs10 = errors;
 if(errors === _errs10){
@@ -1303,7 +1304,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data2.mimeType !== undefined){
+if(data2.mimeType !== undefined && func0.call(data2, "mimeType")){
 var _errs13 = errors;
 if(typeof data2.mimeType !== "string"){
 var err2 = {instancePath:instancePath+"/resource/mimeType",schemaPath:"TextResourceContents/properties/mimeType/type",keyword:"type",params:{type: "string"}};
@@ -1321,7 +1322,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data2.text !== undefined){
+if(data2.text !== undefined && func0.call(data2, "text")){
 var _errs15 = errors;
 if(typeof data2.text !== "string"){
 var err3 = {instancePath:instancePath+"/resource/text",schemaPath:"TextResourceContents/properties/text/type",keyword:"type",params:{type: "string"}};
@@ -1339,7 +1340,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data2.uri !== undefined){
+if(data2.uri !== undefined && func0.call(data2, "uri")){
 var _errs17 = errors;
 if(typeof data2.uri !== "string"){
 var err4 = {instancePath:instancePath+"/resource/uri",schemaPath:"TextResourceContents/properties/uri/type",keyword:"type",params:{type: "string"}};
@@ -1380,7 +1381,7 @@ var _errs20 = errors;
 if(errors === _errs20){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 var missing2;
-if(((data2.blob === undefined) && (missing2 = "blob")) || ((data2.uri === undefined) && (missing2 = "uri"))){
+if((((data2.blob === undefined) || (!(func0.call(data2, "blob")))) && (missing2 = "blob")) || (((data2.uri === undefined) || (!(func0.call(data2, "uri")))) && (missing2 = "uri"))){
 var err6 = {instancePath:instancePath+"/resource",schemaPath:"BlobResourceContents/required",keyword:"required",params:{missingProperty: missing2}};
 if(vErrors === null){
 vErrors = [err6];
@@ -1391,7 +1392,7 @@ vErrors.push(err6);
 errors++;
 }
 else {
-if(data2._meta !== undefined){
+if(data2._meta !== undefined && func0.call(data2, "_meta")){
 var data7 = data2._meta;
 var _errs22 = errors;
 if(errors === _errs22){
@@ -1414,7 +1415,7 @@ else {
 var valid5 = true;
 }
 if(valid5){
-if(data2.blob !== undefined){
+if(data2.blob !== undefined && func0.call(data2, "blob")){
 var _errs25 = errors;
 if(typeof data2.blob !== "string"){
 var err8 = {instancePath:instancePath+"/resource/blob",schemaPath:"BlobResourceContents/properties/blob/type",keyword:"type",params:{type: "string"}};
@@ -1432,7 +1433,7 @@ else {
 var valid5 = true;
 }
 if(valid5){
-if(data2.mimeType !== undefined){
+if(data2.mimeType !== undefined && func0.call(data2, "mimeType")){
 var _errs27 = errors;
 if(typeof data2.mimeType !== "string"){
 var err9 = {instancePath:instancePath+"/resource/mimeType",schemaPath:"BlobResourceContents/properties/mimeType/type",keyword:"type",params:{type: "string"}};
@@ -1450,7 +1451,7 @@ else {
 var valid5 = true;
 }
 if(valid5){
-if(data2.uri !== undefined){
+if(data2.uri !== undefined && func0.call(data2, "uri")){
 var _errs29 = errors;
 if(typeof data2.uri !== "string"){
 var err10 = {instancePath:instancePath+"/resource/uri",schemaPath:"BlobResourceContents/properties/uri/type",keyword:"type",params:{type: "string"}};
@@ -1515,7 +1516,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 var data11 = data.type;
 var _errs31 = errors;
 if(typeof data11 !== "string"){
@@ -1565,7 +1566,7 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.type === undefined) && (missing0 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
 validate20.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
@@ -1574,31 +1575,31 @@ var tag0 = data.type;
 if(typeof tag0 == "string"){
 if(tag0 === "text"){
 if(!(validate21(data))){
-vErrors = vErrors === null ? func0(validate21.errors, instancePath) : vErrors.concat(func0(validate21.errors, instancePath));
+vErrors = vErrors === null ? func15(validate21.errors, instancePath) : vErrors.concat(func15(validate21.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "image"){
 if(!(validate23(data))){
-vErrors = vErrors === null ? func0(validate23.errors, instancePath) : vErrors.concat(func0(validate23.errors, instancePath));
+vErrors = vErrors === null ? func15(validate23.errors, instancePath) : vErrors.concat(func15(validate23.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "audio"){
 if(!(validate11(data))){
-vErrors = vErrors === null ? func0(validate11.errors, instancePath) : vErrors.concat(func0(validate11.errors, instancePath));
+vErrors = vErrors === null ? func15(validate11.errors, instancePath) : vErrors.concat(func15(validate11.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "resource_link"){
 if(!(validate25(data))){
-vErrors = vErrors === null ? func0(validate25.errors, instancePath) : vErrors.concat(func0(validate25.errors, instancePath));
+vErrors = vErrors === null ? func15(validate25.errors, instancePath) : vErrors.concat(func15(validate25.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "resource"){
 if(!(validate27(data))){
-vErrors = vErrors === null ? func0(validate27.errors, instancePath) : vErrors.concat(func0(validate27.errors, instancePath));
+vErrors = vErrors === null ? func15(validate27.errors, instancePath) : vErrors.concat(func15(validate27.errors, instancePath));
 errors = vErrors.length;
 }
 }
@@ -1642,12 +1643,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.content === undefined) && (missing0 = "content")){
+if(((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content")){
 validate19.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -1664,7 +1665,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.content !== undefined){
+if(data.content !== undefined && func0.call(data, "content")){
 var data1 = data.content;
 var _errs4 = errors;
 if(errors === _errs4){
@@ -1674,7 +1675,7 @@ var len0 = data1.length;
 for(var i0=0; i0<len0; i0++){
 var _errs6 = errors;
 if(!(validate20(data1[i0]))){
-vErrors = vErrors === null ? func0(validate20.errors, instancePath+"/content/" + i0) : vErrors.concat(func0(validate20.errors, instancePath+"/content/" + i0));
+vErrors = vErrors === null ? func15(validate20.errors, instancePath+"/content/" + i0) : vErrors.concat(func15(validate20.errors, instancePath+"/content/" + i0));
 errors = vErrors.length;
 }
 var valid1 = _errs6 === errors;
@@ -1694,7 +1695,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.isError !== undefined){
+if(data.isError !== undefined && func0.call(data, "isError")){
 var _errs7 = errors;
 if(typeof data.isError !== "boolean"){
 validate19.errors = [{instancePath:instancePath+"/isError",schemaPath:"#/properties/isError/type",keyword:"type",params:{type: "boolean"}}];
@@ -1706,7 +1707,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.structuredContent !== undefined){
+if(data.structuredContent !== undefined && func0.call(data, "structuredContent")){
 var data4 = data.structuredContent;
 var _errs9 = errors;
 if(errors === _errs9){
@@ -1758,12 +1759,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
+if((((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
 validate35.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 var data0 = data.id;
 var _errs1 = errors;
 if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
@@ -1776,7 +1777,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined){
+if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 var data1 = data.jsonrpc;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -1793,7 +1794,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data2 = data.method;
 var _errs6 = errors;
 if(typeof data2 !== "string"){
@@ -1810,18 +1811,18 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data3 = data.params;
 var _errs8 = errors;
 if(errors === _errs8){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 var missing1;
-if((data3.taskId === undefined) && (missing1 = "taskId")){
+if(((data3.taskId === undefined) || (!(func0.call(data3, "taskId")))) && (missing1 = "taskId")){
 validate35.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data3.taskId !== undefined){
+if(data3.taskId !== undefined && func0.call(data3, "taskId")){
 if(typeof data3.taskId !== "string"){
 validate35.errors = [{instancePath:instancePath+"/params/taskId",schemaPath:"#/properties/params/properties/taskId/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -1878,12 +1879,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((((data.createdAt === undefined) && (missing0 = "createdAt")) || ((data.lastUpdatedAt === undefined) && (missing0 = "lastUpdatedAt"))) || ((data.status === undefined) && (missing0 = "status"))) || ((data.taskId === undefined) && (missing0 = "taskId"))) || ((data.ttl === undefined) && (missing0 = "ttl"))){
+if(((((((data.createdAt === undefined) || (!(func0.call(data, "createdAt")))) && (missing0 = "createdAt")) || (((data.lastUpdatedAt === undefined) || (!(func0.call(data, "lastUpdatedAt")))) && (missing0 = "lastUpdatedAt"))) || (((data.status === undefined) || (!(func0.call(data, "status")))) && (missing0 = "status"))) || (((data.taskId === undefined) || (!(func0.call(data, "taskId")))) && (missing0 = "taskId"))) || (((data.ttl === undefined) || (!(func0.call(data, "ttl")))) && (missing0 = "ttl"))){
 validate37.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.createdAt !== undefined){
+if(data.createdAt !== undefined && func0.call(data, "createdAt")){
 var _errs1 = errors;
 if(typeof data.createdAt !== "string"){
 validate37.errors = [{instancePath:instancePath+"/createdAt",schemaPath:"#/properties/createdAt/type",keyword:"type",params:{type: "string"}}];
@@ -1895,7 +1896,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.lastUpdatedAt !== undefined){
+if(data.lastUpdatedAt !== undefined && func0.call(data, "lastUpdatedAt")){
 var _errs3 = errors;
 if(typeof data.lastUpdatedAt !== "string"){
 validate37.errors = [{instancePath:instancePath+"/lastUpdatedAt",schemaPath:"#/properties/lastUpdatedAt/type",keyword:"type",params:{type: "string"}}];
@@ -1907,7 +1908,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.pollInterval !== undefined){
+if(data.pollInterval !== undefined && func0.call(data, "pollInterval")){
 var data2 = data.pollInterval;
 var _errs5 = errors;
 if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){
@@ -1920,7 +1921,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.status !== undefined){
+if(data.status !== undefined && func0.call(data, "status")){
 var data3 = data.status;
 var _errs7 = errors;
 if(typeof data3 !== "string"){
@@ -1937,7 +1938,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.statusMessage !== undefined){
+if(data.statusMessage !== undefined && func0.call(data, "statusMessage")){
 var _errs10 = errors;
 if(typeof data.statusMessage !== "string"){
 validate37.errors = [{instancePath:instancePath+"/statusMessage",schemaPath:"#/properties/statusMessage/type",keyword:"type",params:{type: "string"}}];
@@ -1949,7 +1950,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.taskId !== undefined){
+if(data.taskId !== undefined && func0.call(data, "taskId")){
 var _errs12 = errors;
 if(typeof data.taskId !== "string"){
 validate37.errors = [{instancePath:instancePath+"/taskId",schemaPath:"#/properties/taskId/type",keyword:"type",params:{type: "string"}}];
@@ -1961,7 +1962,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.ttl !== undefined){
+if(data.ttl !== undefined && func0.call(data, "ttl")){
 var data6 = data.ttl;
 var _errs14 = errors;
 if((!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))) && (data6 !== null)){
@@ -2011,7 +2012,7 @@ var _errs0 = errors;
 var _errs1 = errors;
 if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs4 = errors;
 if(errors === _errs4){
@@ -2033,7 +2034,7 @@ var valid0 = _errs0 === errors;
 if(valid0){
 var _errs7 = errors;
 if(!(validate37(data))){
-vErrors = vErrors === null ? func0(validate37.errors, instancePath) : vErrors.concat(func0(validate37.errors, instancePath));
+vErrors = vErrors === null ? func15(validate37.errors, instancePath) : vErrors.concat(func15(validate37.errors, instancePath));
 errors = vErrors.length;
 }
 var valid0 = _errs7 === errors;
@@ -2064,7 +2065,7 @@ var vErrors = null;
 var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -2081,7 +2082,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.reason !== undefined){
+if(data.reason !== undefined && func0.call(data, "reason")){
 var _errs4 = errors;
 if(typeof data.reason !== "string"){
 validate40.errors = [{instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: "string"}}];
@@ -2093,7 +2094,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.requestId !== undefined){
+if(data.requestId !== undefined && func0.call(data, "requestId")){
 var data2 = data.requestId;
 var _errs6 = errors;
 if((typeof data2 !== "string") && (!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))))){
@@ -2137,12 +2138,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
+if(((((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
 validate39.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.jsonrpc !== undefined){
+if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 var data0 = data.jsonrpc;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -2159,7 +2160,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data1 = data.method;
 var _errs3 = errors;
 if(typeof data1 !== "string"){
@@ -2176,10 +2177,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var _errs5 = errors;
 if(!(validate40(data.params))){
-vErrors = vErrors === null ? func0(validate40.errors, instancePath+"/params") : vErrors.concat(func0(validate40.errors, instancePath+"/params"));
+vErrors = vErrors === null ? func15(validate40.errors, instancePath+"/params") : vErrors.concat(func15(validate40.errors, instancePath+"/params"));
 errors = vErrors.length;
 }
 var valid0 = _errs5 === errors;
@@ -2223,12 +2224,12 @@ var vErrors = null;
 var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.elicitation !== undefined){
+if(data.elicitation !== undefined && func0.call(data, "elicitation")){
 var data0 = data.elicitation;
 var _errs1 = errors;
 if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-if(data0.form !== undefined){
+if(data0.form !== undefined && func0.call(data0, "form")){
 var data1 = data0.form;
 var _errs3 = errors;
 if(errors === _errs3){
@@ -2245,7 +2246,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data0.url !== undefined){
+if(data0.url !== undefined && func0.call(data0, "url")){
 var data2 = data0.url;
 var _errs6 = errors;
 if(errors === _errs6){
@@ -2274,12 +2275,14 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.experimental !== undefined){
+if(data.experimental !== undefined && func0.call(data, "experimental")){
 var data3 = data.experimental;
 var _errs9 = errors;
 if(errors === _errs9){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-for(var key0 in data3){
+var _arr0 = Object.keys(data3);
+for(var _i0=0; _i0<_arr0.length; _i0++){
+var key0 = _arr0[_i0];
 var data4 = data3[key0];
 var _errs12 = errors;
 if(errors === _errs12){
@@ -2307,12 +2310,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.roots !== undefined){
+if(data.roots !== undefined && func0.call(data, "roots")){
 var data5 = data.roots;
 var _errs15 = errors;
 if(errors === _errs15){
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
-if(data5.listChanged !== undefined){
+if(data5.listChanged !== undefined && func0.call(data5, "listChanged")){
 if(typeof data5.listChanged !== "boolean"){
 validate42.errors = [{instancePath:instancePath+"/roots/listChanged",schemaPath:"#/properties/roots/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
 return false;
@@ -2330,12 +2333,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.sampling !== undefined){
+if(data.sampling !== undefined && func0.call(data, "sampling")){
 var data7 = data.sampling;
 var _errs19 = errors;
 if(errors === _errs19){
 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
-if(data7.context !== undefined){
+if(data7.context !== undefined && func0.call(data7, "context")){
 var data8 = data7.context;
 var _errs21 = errors;
 if(errors === _errs21){
@@ -2352,7 +2355,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data7.tools !== undefined){
+if(data7.tools !== undefined && func0.call(data7, "tools")){
 var data9 = data7.tools;
 var _errs24 = errors;
 if(errors === _errs24){
@@ -2381,12 +2384,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.tasks !== undefined){
+if(data.tasks !== undefined && func0.call(data, "tasks")){
 var data10 = data.tasks;
 var _errs27 = errors;
 if(errors === _errs27){
 if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
-if(data10.cancel !== undefined){
+if(data10.cancel !== undefined && func0.call(data10, "cancel")){
 var data11 = data10.cancel;
 var _errs29 = errors;
 if(errors === _errs29){
@@ -2403,7 +2406,7 @@ else {
 var valid5 = true;
 }
 if(valid5){
-if(data10.list !== undefined){
+if(data10.list !== undefined && func0.call(data10, "list")){
 var data12 = data10.list;
 var _errs32 = errors;
 if(errors === _errs32){
@@ -2420,17 +2423,17 @@ else {
 var valid5 = true;
 }
 if(valid5){
-if(data10.requests !== undefined){
+if(data10.requests !== undefined && func0.call(data10, "requests")){
 var data13 = data10.requests;
 var _errs35 = errors;
 if(errors === _errs35){
 if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
-if(data13.elicitation !== undefined){
+if(data13.elicitation !== undefined && func0.call(data13, "elicitation")){
 var data14 = data13.elicitation;
 var _errs37 = errors;
 if(errors === _errs37){
 if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
-if(data14.create !== undefined){
+if(data14.create !== undefined && func0.call(data14, "create")){
 var data15 = data14.create;
 var _errs39 = errors;
 if(errors === _errs39){
@@ -2454,12 +2457,12 @@ else {
 var valid6 = true;
 }
 if(valid6){
-if(data13.sampling !== undefined){
+if(data13.sampling !== undefined && func0.call(data13, "sampling")){
 var data16 = data13.sampling;
 var _errs42 = errors;
 if(errors === _errs42){
 if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
-if(data16.createMessage !== undefined){
+if(data16.createMessage !== undefined && func0.call(data16, "createMessage")){
 var data17 = data16.createMessage;
 var _errs44 = errors;
 if(errors === _errs44){
@@ -2545,12 +2548,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))){
+if((((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
 validate44.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.jsonrpc !== undefined){
+if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 var data0 = data.jsonrpc;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -2567,7 +2570,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data1 = data.method;
 var _errs3 = errors;
 if(typeof data1 !== "string"){
@@ -2584,13 +2587,13 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data2 = data.params;
 var _errs5 = errors;
 var _errs6 = errors;
 if(errors === _errs6){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-if(data2._meta !== undefined){
+if(data2._meta !== undefined && func0.call(data2, "_meta")){
 var data3 = data2._meta;
 var _errs8 = errors;
 if(errors === _errs8){
@@ -2648,12 +2651,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.progress === undefined) && (missing0 = "progress")) || ((data.progressToken === undefined) && (missing0 = "progressToken"))){
+if((((data.progress === undefined) || (!(func0.call(data, "progress")))) && (missing0 = "progress")) || (((data.progressToken === undefined) || (!(func0.call(data, "progressToken")))) && (missing0 = "progressToken"))){
 validate46.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -2670,7 +2673,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.message !== undefined){
+if(data.message !== undefined && func0.call(data, "message")){
 var _errs4 = errors;
 if(typeof data.message !== "string"){
 validate46.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"}}];
@@ -2682,7 +2685,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.progress !== undefined){
+if(data.progress !== undefined && func0.call(data, "progress")){
 var _errs6 = errors;
 if(!(typeof data.progress == "number")){
 validate46.errors = [{instancePath:instancePath+"/progress",schemaPath:"#/properties/progress/type",keyword:"type",params:{type: "number"}}];
@@ -2694,7 +2697,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.progressToken !== undefined){
+if(data.progressToken !== undefined && func0.call(data, "progressToken")){
 var data3 = data.progressToken;
 var _errs8 = errors;
 if((typeof data3 !== "string") && (!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))))){
@@ -2707,7 +2710,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.total !== undefined){
+if(data.total !== undefined && func0.call(data, "total")){
 var _errs11 = errors;
 if(!(typeof data.total == "number")){
 validate46.errors = [{instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "number"}}];
@@ -2753,12 +2756,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
+if(((((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
 validate45.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.jsonrpc !== undefined){
+if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 var data0 = data.jsonrpc;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -2775,7 +2778,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data1 = data.method;
 var _errs3 = errors;
 if(typeof data1 !== "string"){
@@ -2792,10 +2795,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var _errs5 = errors;
 if(!(validate46(data.params))){
-vErrors = vErrors === null ? func0(validate46.errors, instancePath+"/params") : vErrors.concat(func0(validate46.errors, instancePath+"/params"));
+vErrors = vErrors === null ? func15(validate46.errors, instancePath+"/params") : vErrors.concat(func15(validate46.errors, instancePath+"/params"));
 errors = vErrors.length;
 }
 var valid0 = _errs5 === errors;
@@ -2839,7 +2842,7 @@ var _errs0 = errors;
 var _errs1 = errors;
 if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs3 = errors;
 if(errors === _errs3){
@@ -2861,7 +2864,7 @@ var valid0 = _errs0 === errors;
 if(valid0){
 var _errs6 = errors;
 if(!(validate37(data))){
-vErrors = vErrors === null ? func0(validate37.errors, instancePath) : vErrors.concat(func0(validate37.errors, instancePath));
+vErrors = vErrors === null ? func15(validate37.errors, instancePath) : vErrors.concat(func15(validate37.errors, instancePath));
 errors = vErrors.length;
 }
 var valid0 = _errs6 === errors;
@@ -2890,12 +2893,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
+if(((((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
 validate48.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.jsonrpc !== undefined){
+if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 var data0 = data.jsonrpc;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -2912,7 +2915,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data1 = data.method;
 var _errs3 = errors;
 if(typeof data1 !== "string"){
@@ -2929,10 +2932,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var _errs5 = errors;
 if(!(validate49(data.params))){
-vErrors = vErrors === null ? func0(validate49.errors, instancePath+"/params") : vErrors.concat(func0(validate49.errors, instancePath+"/params"));
+vErrors = vErrors === null ? func15(validate49.errors, instancePath+"/params") : vErrors.concat(func15(validate49.errors, instancePath+"/params"));
 errors = vErrors.length;
 }
 var valid0 = _errs5 === errors;
@@ -2974,12 +2977,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))){
+if((((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
 validate52.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.jsonrpc !== undefined){
+if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 var data0 = data.jsonrpc;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -2996,7 +2999,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data1 = data.method;
 var _errs3 = errors;
 if(typeof data1 !== "string"){
@@ -3013,13 +3016,13 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data2 = data.params;
 var _errs5 = errors;
 var _errs6 = errors;
 if(errors === _errs6){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-if(data2._meta !== undefined){
+if(data2._meta !== undefined && func0.call(data2, "_meta")){
 var data3 = data2._meta;
 var _errs8 = errors;
 if(errors === _errs8){
@@ -3075,7 +3078,7 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.method === undefined) && (missing0 = "method")){
+if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
 validate43.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
@@ -3084,31 +3087,31 @@ var tag0 = data.method;
 if(typeof tag0 == "string"){
 if(tag0 === "notifications/cancelled"){
 if(!(validate39(data))){
-vErrors = vErrors === null ? func0(validate39.errors, instancePath) : vErrors.concat(func0(validate39.errors, instancePath));
+vErrors = vErrors === null ? func15(validate39.errors, instancePath) : vErrors.concat(func15(validate39.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "notifications/initialized"){
 if(!(validate44(data))){
-vErrors = vErrors === null ? func0(validate44.errors, instancePath) : vErrors.concat(func0(validate44.errors, instancePath));
+vErrors = vErrors === null ? func15(validate44.errors, instancePath) : vErrors.concat(func15(validate44.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "notifications/progress"){
 if(!(validate45(data))){
-vErrors = vErrors === null ? func0(validate45.errors, instancePath) : vErrors.concat(func0(validate45.errors, instancePath));
+vErrors = vErrors === null ? func15(validate45.errors, instancePath) : vErrors.concat(func15(validate45.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "notifications/tasks/status"){
 if(!(validate48(data))){
-vErrors = vErrors === null ? func0(validate48.errors, instancePath) : vErrors.concat(func0(validate48.errors, instancePath));
+vErrors = vErrors === null ? func15(validate48.errors, instancePath) : vErrors.concat(func15(validate48.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "notifications/roots/list_changed"){
 if(!(validate52(data))){
-vErrors = vErrors === null ? func0(validate52.errors, instancePath) : vErrors.concat(func0(validate52.errors, instancePath));
+vErrors = vErrors === null ? func15(validate52.errors, instancePath) : vErrors.concat(func15(validate52.errors, instancePath));
 errors = vErrors.length;
 }
 }
@@ -3157,12 +3160,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.name === undefined) && (missing0 = "name")) || ((data.version === undefined) && (missing0 = "version"))){
+if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.version === undefined) || (!(func0.call(data, "version")))) && (missing0 = "version"))){
 validate61.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 var _errs1 = errors;
 if(typeof data.description !== "string"){
 validate61.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -3174,7 +3177,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.icons !== undefined){
+if(data.icons !== undefined && func0.call(data, "icons")){
 var data1 = data.icons;
 var _errs3 = errors;
 if(errors === _errs3){
@@ -3188,12 +3191,12 @@ var _errs6 = errors;
 if(errors === _errs6){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 var missing1;
-if((data2.src === undefined) && (missing1 = "src")){
+if(((data2.src === undefined) || (!(func0.call(data2, "src")))) && (missing1 = "src")){
 validate61.errors = [{instancePath:instancePath+"/icons/" + i0,schemaPath:"Icon/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data2.mimeType !== undefined){
+if(data2.mimeType !== undefined && func0.call(data2, "mimeType")){
 var _errs8 = errors;
 if(typeof data2.mimeType !== "string"){
 validate61.errors = [{instancePath:instancePath+"/icons/" + i0+"/mimeType",schemaPath:"Icon/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
@@ -3205,7 +3208,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data2.sizes !== undefined){
+if(data2.sizes !== undefined && func0.call(data2, "sizes")){
 var data4 = data2.sizes;
 var _errs10 = errors;
 if(errors === _errs10){
@@ -3235,7 +3238,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data2.src !== undefined){
+if(data2.src !== undefined && func0.call(data2, "src")){
 var _errs14 = errors;
 if(typeof data2.src !== "string"){
 validate61.errors = [{instancePath:instancePath+"/icons/" + i0+"/src",schemaPath:"Icon/properties/src/type",keyword:"type",params:{type: "string"}}];
@@ -3247,7 +3250,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data2.theme !== undefined){
+if(data2.theme !== undefined && func0.call(data2, "theme")){
 var data7 = data2.theme;
 var _errs16 = errors;
 if(typeof data7 !== "string"){
@@ -3290,7 +3293,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 var _errs18 = errors;
 if(typeof data.name !== "string"){
 validate61.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -3302,7 +3305,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 var _errs20 = errors;
 if(typeof data.title !== "string"){
 validate61.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -3314,7 +3317,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.version !== undefined){
+if(data.version !== undefined && func0.call(data, "version")){
 var _errs22 = errors;
 if(typeof data.version !== "string"){
 validate61.errors = [{instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"}}];
@@ -3326,7 +3329,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.websiteUrl !== undefined){
+if(data.websiteUrl !== undefined && func0.call(data, "websiteUrl")){
 var _errs24 = errors;
 if(typeof data.websiteUrl !== "string"){
 validate61.errors = [{instancePath:instancePath+"/websiteUrl",schemaPath:"#/properties/websiteUrl/type",keyword:"type",params:{type: "string"}}];
@@ -3373,17 +3376,17 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.capabilities === undefined) && (missing0 = "capabilities")) || ((data.clientInfo === undefined) && (missing0 = "clientInfo"))) || ((data.protocolVersion === undefined) && (missing0 = "protocolVersion"))){
+if(((((data.capabilities === undefined) || (!(func0.call(data, "capabilities")))) && (missing0 = "capabilities")) || (((data.clientInfo === undefined) || (!(func0.call(data, "clientInfo")))) && (missing0 = "clientInfo"))) || (((data.protocolVersion === undefined) || (!(func0.call(data, "protocolVersion")))) && (missing0 = "protocolVersion"))){
 validate60.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-if(data0.progressToken !== undefined){
+if(data0.progressToken !== undefined && func0.call(data0, "progressToken")){
 var data1 = data0.progressToken;
 if((typeof data1 !== "string") && (!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))))){
 validate60.errors = [{instancePath:instancePath+"/_meta/progressToken",schemaPath:"ProgressToken/type",keyword:"type",params:{type: schema20.type}}];
@@ -3402,18 +3405,18 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.capabilities !== undefined){
+if(data.capabilities !== undefined && func0.call(data, "capabilities")){
 var data2 = data.capabilities;
 var _errs7 = errors;
 var _errs8 = errors;
 if(errors === _errs8){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-if(data2.elicitation !== undefined){
+if(data2.elicitation !== undefined && func0.call(data2, "elicitation")){
 var data3 = data2.elicitation;
 var _errs10 = errors;
 if(errors === _errs10){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-if(data3.form !== undefined){
+if(data3.form !== undefined && func0.call(data3, "form")){
 var data4 = data3.form;
 var _errs12 = errors;
 if(errors === _errs12){
@@ -3430,7 +3433,7 @@ else {
 var valid5 = true;
 }
 if(valid5){
-if(data3.url !== undefined){
+if(data3.url !== undefined && func0.call(data3, "url")){
 var data5 = data3.url;
 var _errs15 = errors;
 if(errors === _errs15){
@@ -3459,12 +3462,14 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data2.experimental !== undefined){
+if(data2.experimental !== undefined && func0.call(data2, "experimental")){
 var data6 = data2.experimental;
 var _errs18 = errors;
 if(errors === _errs18){
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-for(var key0 in data6){
+var _arr0 = Object.keys(data6);
+for(var _i0=0; _i0<_arr0.length; _i0++){
+var key0 = _arr0[_i0];
 var data7 = data6[key0];
 var _errs21 = errors;
 if(errors === _errs21){
@@ -3492,12 +3497,12 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data2.roots !== undefined){
+if(data2.roots !== undefined && func0.call(data2, "roots")){
 var data8 = data2.roots;
 var _errs24 = errors;
 if(errors === _errs24){
 if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
-if(data8.listChanged !== undefined){
+if(data8.listChanged !== undefined && func0.call(data8, "listChanged")){
 if(typeof data8.listChanged !== "boolean"){
 validate60.errors = [{instancePath:instancePath+"/capabilities/roots/listChanged",schemaPath:"ClientCapabilities/properties/roots/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
 return false;
@@ -3515,12 +3520,12 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data2.sampling !== undefined){
+if(data2.sampling !== undefined && func0.call(data2, "sampling")){
 var data10 = data2.sampling;
 var _errs28 = errors;
 if(errors === _errs28){
 if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
-if(data10.context !== undefined){
+if(data10.context !== undefined && func0.call(data10, "context")){
 var data11 = data10.context;
 var _errs30 = errors;
 if(errors === _errs30){
@@ -3537,7 +3542,7 @@ else {
 var valid8 = true;
 }
 if(valid8){
-if(data10.tools !== undefined){
+if(data10.tools !== undefined && func0.call(data10, "tools")){
 var data12 = data10.tools;
 var _errs33 = errors;
 if(errors === _errs33){
@@ -3566,12 +3571,12 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data2.tasks !== undefined){
+if(data2.tasks !== undefined && func0.call(data2, "tasks")){
 var data13 = data2.tasks;
 var _errs36 = errors;
 if(errors === _errs36){
 if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
-if(data13.cancel !== undefined){
+if(data13.cancel !== undefined && func0.call(data13, "cancel")){
 var data14 = data13.cancel;
 var _errs38 = errors;
 if(errors === _errs38){
@@ -3588,7 +3593,7 @@ else {
 var valid9 = true;
 }
 if(valid9){
-if(data13.list !== undefined){
+if(data13.list !== undefined && func0.call(data13, "list")){
 var data15 = data13.list;
 var _errs41 = errors;
 if(errors === _errs41){
@@ -3605,17 +3610,17 @@ else {
 var valid9 = true;
 }
 if(valid9){
-if(data13.requests !== undefined){
+if(data13.requests !== undefined && func0.call(data13, "requests")){
 var data16 = data13.requests;
 var _errs44 = errors;
 if(errors === _errs44){
 if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
-if(data16.elicitation !== undefined){
+if(data16.elicitation !== undefined && func0.call(data16, "elicitation")){
 var data17 = data16.elicitation;
 var _errs46 = errors;
 if(errors === _errs46){
 if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
-if(data17.create !== undefined){
+if(data17.create !== undefined && func0.call(data17, "create")){
 var data18 = data17.create;
 var _errs48 = errors;
 if(errors === _errs48){
@@ -3639,12 +3644,12 @@ else {
 var valid10 = true;
 }
 if(valid10){
-if(data16.sampling !== undefined){
+if(data16.sampling !== undefined && func0.call(data16, "sampling")){
 var data19 = data16.sampling;
 var _errs51 = errors;
 if(errors === _errs51){
 if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
-if(data19.createMessage !== undefined){
+if(data19.createMessage !== undefined && func0.call(data19, "createMessage")){
 var data20 = data19.createMessage;
 var _errs53 = errors;
 if(errors === _errs53){
@@ -3708,10 +3713,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.clientInfo !== undefined){
+if(data.clientInfo !== undefined && func0.call(data, "clientInfo")){
 var _errs56 = errors;
 if(!(validate61(data.clientInfo))){
-vErrors = vErrors === null ? func0(validate61.errors, instancePath+"/clientInfo") : vErrors.concat(func0(validate61.errors, instancePath+"/clientInfo"));
+vErrors = vErrors === null ? func15(validate61.errors, instancePath+"/clientInfo") : vErrors.concat(func15(validate61.errors, instancePath+"/clientInfo"));
 errors = vErrors.length;
 }
 var valid0 = _errs56 === errors;
@@ -3720,7 +3725,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.protocolVersion !== undefined){
+if(data.protocolVersion !== undefined && func0.call(data, "protocolVersion")){
 var _errs57 = errors;
 if(typeof data.protocolVersion !== "string"){
 validate60.errors = [{instancePath:instancePath+"/protocolVersion",schemaPath:"#/properties/protocolVersion/type",keyword:"type",params:{type: "string"}}];
@@ -3765,12 +3770,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
+if((((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
 validate59.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 var data0 = data.id;
 var _errs1 = errors;
 if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
@@ -3783,7 +3788,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined){
+if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 var data1 = data.jsonrpc;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -3800,7 +3805,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data2 = data.method;
 var _errs6 = errors;
 if(typeof data2 !== "string"){
@@ -3817,10 +3822,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var _errs8 = errors;
 if(!(validate60(data.params))){
-vErrors = vErrors === null ? func0(validate60.errors, instancePath+"/params") : vErrors.concat(func0(validate60.errors, instancePath+"/params"));
+vErrors = vErrors === null ? func15(validate60.errors, instancePath+"/params") : vErrors.concat(func15(validate60.errors, instancePath+"/params"));
 errors = vErrors.length;
 }
 var valid0 = _errs8 === errors;
@@ -3863,12 +3868,12 @@ var vErrors = null;
 var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-if(data0.progressToken !== undefined){
+if(data0.progressToken !== undefined && func0.call(data0, "progressToken")){
 var data1 = data0.progressToken;
 if((typeof data1 !== "string") && (!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))))){
 validate65.errors = [{instancePath:instancePath+"/_meta/progressToken",schemaPath:"ProgressToken/type",keyword:"type",params:{type: schema20.type}}];
@@ -3912,12 +3917,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))){
+if(((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
 validate64.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 var data0 = data.id;
 var _errs1 = errors;
 if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
@@ -3930,7 +3935,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined){
+if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 var data1 = data.jsonrpc;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -3947,7 +3952,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data2 = data.method;
 var _errs6 = errors;
 if(typeof data2 !== "string"){
@@ -3964,10 +3969,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var _errs8 = errors;
 if(!(validate65(data.params))){
-vErrors = vErrors === null ? func0(validate65.errors, instancePath+"/params") : vErrors.concat(func0(validate65.errors, instancePath+"/params"));
+vErrors = vErrors === null ? func15(validate65.errors, instancePath+"/params") : vErrors.concat(func15(validate65.errors, instancePath+"/params"));
 errors = vErrors.length;
 }
 var valid0 = _errs8 === errors;
@@ -4010,12 +4015,12 @@ var vErrors = null;
 var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-if(data0.progressToken !== undefined){
+if(data0.progressToken !== undefined && func0.call(data0, "progressToken")){
 var data1 = data0.progressToken;
 if((typeof data1 !== "string") && (!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))))){
 validate68.errors = [{instancePath:instancePath+"/_meta/progressToken",schemaPath:"ProgressToken/type",keyword:"type",params:{type: schema20.type}}];
@@ -4034,7 +4039,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.cursor !== undefined){
+if(data.cursor !== undefined && func0.call(data, "cursor")){
 var _errs7 = errors;
 if(typeof data.cursor !== "string"){
 validate68.errors = [{instancePath:instancePath+"/cursor",schemaPath:"#/properties/cursor/type",keyword:"type",params:{type: "string"}}];
@@ -4076,12 +4081,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))){
+if(((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
 validate67.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 var data0 = data.id;
 var _errs1 = errors;
 if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
@@ -4094,7 +4099,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined){
+if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 var data1 = data.jsonrpc;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -4111,7 +4116,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data2 = data.method;
 var _errs6 = errors;
 if(typeof data2 !== "string"){
@@ -4128,10 +4133,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var _errs8 = errors;
 if(!(validate68(data.params))){
-vErrors = vErrors === null ? func0(validate68.errors, instancePath+"/params") : vErrors.concat(func0(validate68.errors, instancePath+"/params"));
+vErrors = vErrors === null ? func15(validate68.errors, instancePath+"/params") : vErrors.concat(func15(validate68.errors, instancePath+"/params"));
 errors = vErrors.length;
 }
 var valid0 = _errs8 === errors;
@@ -4174,12 +4179,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))){
+if(((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
 validate70.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 var data0 = data.id;
 var _errs1 = errors;
 if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
@@ -4192,7 +4197,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined){
+if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 var data1 = data.jsonrpc;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -4209,7 +4214,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data2 = data.method;
 var _errs6 = errors;
 if(typeof data2 !== "string"){
@@ -4226,10 +4231,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var _errs8 = errors;
 if(!(validate68(data.params))){
-vErrors = vErrors === null ? func0(validate68.errors, instancePath+"/params") : vErrors.concat(func0(validate68.errors, instancePath+"/params"));
+vErrors = vErrors === null ? func15(validate68.errors, instancePath+"/params") : vErrors.concat(func15(validate68.errors, instancePath+"/params"));
 errors = vErrors.length;
 }
 var valid0 = _errs8 === errors;
@@ -4273,17 +4278,17 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.uri === undefined) && (missing0 = "uri")){
+if(((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri")){
 validate73.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-if(data0.progressToken !== undefined){
+if(data0.progressToken !== undefined && func0.call(data0, "progressToken")){
 var data1 = data0.progressToken;
 if((typeof data1 !== "string") && (!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))))){
 validate73.errors = [{instancePath:instancePath+"/_meta/progressToken",schemaPath:"ProgressToken/type",keyword:"type",params:{type: schema20.type}}];
@@ -4302,7 +4307,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 var _errs7 = errors;
 if(typeof data.uri !== "string"){
 validate73.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
@@ -4345,12 +4350,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
+if((((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
 validate72.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 var data0 = data.id;
 var _errs1 = errors;
 if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
@@ -4363,7 +4368,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined){
+if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 var data1 = data.jsonrpc;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -4380,7 +4385,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data2 = data.method;
 var _errs6 = errors;
 if(typeof data2 !== "string"){
@@ -4397,10 +4402,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var _errs8 = errors;
 if(!(validate73(data.params))){
-vErrors = vErrors === null ? func0(validate73.errors, instancePath+"/params") : vErrors.concat(func0(validate73.errors, instancePath+"/params"));
+vErrors = vErrors === null ? func15(validate73.errors, instancePath+"/params") : vErrors.concat(func15(validate73.errors, instancePath+"/params"));
 errors = vErrors.length;
 }
 var valid0 = _errs8 === errors;
@@ -4444,17 +4449,17 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.uri === undefined) && (missing0 = "uri")){
+if(((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri")){
 validate76.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-if(data0.progressToken !== undefined){
+if(data0.progressToken !== undefined && func0.call(data0, "progressToken")){
 var data1 = data0.progressToken;
 if((typeof data1 !== "string") && (!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))))){
 validate76.errors = [{instancePath:instancePath+"/_meta/progressToken",schemaPath:"ProgressToken/type",keyword:"type",params:{type: schema20.type}}];
@@ -4473,7 +4478,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 var _errs7 = errors;
 if(typeof data.uri !== "string"){
 validate76.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
@@ -4516,12 +4521,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
+if((((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
 validate75.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 var data0 = data.id;
 var _errs1 = errors;
 if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
@@ -4534,7 +4539,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined){
+if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 var data1 = data.jsonrpc;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -4551,7 +4556,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data2 = data.method;
 var _errs6 = errors;
 if(typeof data2 !== "string"){
@@ -4568,10 +4573,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var _errs8 = errors;
 if(!(validate76(data.params))){
-vErrors = vErrors === null ? func0(validate76.errors, instancePath+"/params") : vErrors.concat(func0(validate76.errors, instancePath+"/params"));
+vErrors = vErrors === null ? func15(validate76.errors, instancePath+"/params") : vErrors.concat(func15(validate76.errors, instancePath+"/params"));
 errors = vErrors.length;
 }
 var valid0 = _errs8 === errors;
@@ -4615,17 +4620,17 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.uri === undefined) && (missing0 = "uri")){
+if(((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri")){
 validate79.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-if(data0.progressToken !== undefined){
+if(data0.progressToken !== undefined && func0.call(data0, "progressToken")){
 var data1 = data0.progressToken;
 if((typeof data1 !== "string") && (!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))))){
 validate79.errors = [{instancePath:instancePath+"/_meta/progressToken",schemaPath:"ProgressToken/type",keyword:"type",params:{type: schema20.type}}];
@@ -4644,7 +4649,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 var _errs7 = errors;
 if(typeof data.uri !== "string"){
 validate79.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
@@ -4687,12 +4692,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
+if((((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
 validate78.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 var data0 = data.id;
 var _errs1 = errors;
 if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
@@ -4705,7 +4710,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined){
+if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 var data1 = data.jsonrpc;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -4722,7 +4727,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data2 = data.method;
 var _errs6 = errors;
 if(typeof data2 !== "string"){
@@ -4739,10 +4744,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var _errs8 = errors;
 if(!(validate79(data.params))){
-vErrors = vErrors === null ? func0(validate79.errors, instancePath+"/params") : vErrors.concat(func0(validate79.errors, instancePath+"/params"));
+vErrors = vErrors === null ? func15(validate79.errors, instancePath+"/params") : vErrors.concat(func15(validate79.errors, instancePath+"/params"));
 errors = vErrors.length;
 }
 var valid0 = _errs8 === errors;
@@ -4785,12 +4790,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))){
+if(((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
 validate81.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 var data0 = data.id;
 var _errs1 = errors;
 if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
@@ -4803,7 +4808,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined){
+if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 var data1 = data.jsonrpc;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -4820,7 +4825,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data2 = data.method;
 var _errs6 = errors;
 if(typeof data2 !== "string"){
@@ -4837,10 +4842,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var _errs8 = errors;
 if(!(validate68(data.params))){
-vErrors = vErrors === null ? func0(validate68.errors, instancePath+"/params") : vErrors.concat(func0(validate68.errors, instancePath+"/params"));
+vErrors = vErrors === null ? func15(validate68.errors, instancePath+"/params") : vErrors.concat(func15(validate68.errors, instancePath+"/params"));
 errors = vErrors.length;
 }
 var valid0 = _errs8 === errors;
@@ -4884,17 +4889,17 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.name === undefined) && (missing0 = "name")){
+if(((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")){
 validate84.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-if(data0.progressToken !== undefined){
+if(data0.progressToken !== undefined && func0.call(data0, "progressToken")){
 var data1 = data0.progressToken;
 if((typeof data1 !== "string") && (!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))))){
 validate84.errors = [{instancePath:instancePath+"/_meta/progressToken",schemaPath:"ProgressToken/type",keyword:"type",params:{type: schema20.type}}];
@@ -4913,12 +4918,14 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.arguments !== undefined){
+if(data.arguments !== undefined && func0.call(data, "arguments")){
 var data2 = data.arguments;
 var _errs7 = errors;
 if(errors === _errs7){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-for(var key0 in data2){
+var _arr0 = Object.keys(data2);
+for(var _i0=0; _i0<_arr0.length; _i0++){
+var key0 = _arr0[_i0];
 var _errs10 = errors;
 if(typeof data2[key0] !== "string"){
 validate84.errors = [{instancePath:instancePath+"/arguments/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/arguments/additionalProperties/type",keyword:"type",params:{type: "string"}}];
@@ -4941,7 +4948,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 var _errs12 = errors;
 if(typeof data.name !== "string"){
 validate84.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -4985,12 +4992,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
+if((((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
 validate83.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 var data0 = data.id;
 var _errs1 = errors;
 if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
@@ -5003,7 +5010,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined){
+if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 var data1 = data.jsonrpc;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -5020,7 +5027,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data2 = data.method;
 var _errs6 = errors;
 if(typeof data2 !== "string"){
@@ -5037,10 +5044,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var _errs8 = errors;
 if(!(validate84(data.params))){
-vErrors = vErrors === null ? func0(validate84.errors, instancePath+"/params") : vErrors.concat(func0(validate84.errors, instancePath+"/params"));
+vErrors = vErrors === null ? func15(validate84.errors, instancePath+"/params") : vErrors.concat(func15(validate84.errors, instancePath+"/params"));
 errors = vErrors.length;
 }
 var valid0 = _errs8 === errors;
@@ -5083,12 +5090,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))){
+if(((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
 validate86.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 var data0 = data.id;
 var _errs1 = errors;
 if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
@@ -5101,7 +5108,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined){
+if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 var data1 = data.jsonrpc;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -5118,7 +5125,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data2 = data.method;
 var _errs6 = errors;
 if(typeof data2 !== "string"){
@@ -5135,10 +5142,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var _errs8 = errors;
 if(!(validate68(data.params))){
-vErrors = vErrors === null ? func0(validate68.errors, instancePath+"/params") : vErrors.concat(func0(validate68.errors, instancePath+"/params"));
+vErrors = vErrors === null ? func15(validate68.errors, instancePath+"/params") : vErrors.concat(func15(validate68.errors, instancePath+"/params"));
 errors = vErrors.length;
 }
 var valid0 = _errs8 === errors;
@@ -5181,12 +5188,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
+if((((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
 validate88.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 var data0 = data.id;
 var _errs1 = errors;
 if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
@@ -5199,7 +5206,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined){
+if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 var data1 = data.jsonrpc;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -5216,7 +5223,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data2 = data.method;
 var _errs6 = errors;
 if(typeof data2 !== "string"){
@@ -5233,18 +5240,18 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data3 = data.params;
 var _errs8 = errors;
 if(errors === _errs8){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 var missing1;
-if((data3.taskId === undefined) && (missing1 = "taskId")){
+if(((data3.taskId === undefined) || (!(func0.call(data3, "taskId")))) && (missing1 = "taskId")){
 validate88.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data3.taskId !== undefined){
+if(data3.taskId !== undefined && func0.call(data3, "taskId")){
 if(typeof data3.taskId !== "string"){
 validate88.errors = [{instancePath:instancePath+"/params/taskId",schemaPath:"#/properties/params/properties/taskId/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -5297,12 +5304,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
+if((((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
 validate89.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 var data0 = data.id;
 var _errs1 = errors;
 if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
@@ -5315,7 +5322,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined){
+if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 var data1 = data.jsonrpc;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -5332,7 +5339,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data2 = data.method;
 var _errs6 = errors;
 if(typeof data2 !== "string"){
@@ -5349,18 +5356,18 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data3 = data.params;
 var _errs8 = errors;
 if(errors === _errs8){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 var missing1;
-if((data3.taskId === undefined) && (missing1 = "taskId")){
+if(((data3.taskId === undefined) || (!(func0.call(data3, "taskId")))) && (missing1 = "taskId")){
 validate89.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data3.taskId !== undefined){
+if(data3.taskId !== undefined && func0.call(data3, "taskId")){
 if(typeof data3.taskId !== "string"){
 validate89.errors = [{instancePath:instancePath+"/params/taskId",schemaPath:"#/properties/params/properties/taskId/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -5413,12 +5420,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))){
+if(((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
 validate90.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 var data0 = data.id;
 var _errs1 = errors;
 if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
@@ -5431,7 +5438,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined){
+if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 var data1 = data.jsonrpc;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -5448,7 +5455,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data2 = data.method;
 var _errs6 = errors;
 if(typeof data2 !== "string"){
@@ -5465,10 +5472,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var _errs8 = errors;
 if(!(validate68(data.params))){
-vErrors = vErrors === null ? func0(validate68.errors, instancePath+"/params") : vErrors.concat(func0(validate68.errors, instancePath+"/params"));
+vErrors = vErrors === null ? func15(validate68.errors, instancePath+"/params") : vErrors.concat(func15(validate68.errors, instancePath+"/params"));
 errors = vErrors.length;
 }
 var valid0 = _errs8 === errors;
@@ -5513,17 +5520,17 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.level === undefined) && (missing0 = "level")){
+if(((data.level === undefined) || (!(func0.call(data, "level")))) && (missing0 = "level")){
 validate93.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-if(data0.progressToken !== undefined){
+if(data0.progressToken !== undefined && func0.call(data0, "progressToken")){
 var data1 = data0.progressToken;
 if((typeof data1 !== "string") && (!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))))){
 validate93.errors = [{instancePath:instancePath+"/_meta/progressToken",schemaPath:"ProgressToken/type",keyword:"type",params:{type: schema20.type}}];
@@ -5542,7 +5549,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.level !== undefined){
+if(data.level !== undefined && func0.call(data, "level")){
 var data2 = data.level;
 var _errs7 = errors;
 if(typeof data2 !== "string"){
@@ -5590,12 +5597,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
+if((((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
 validate92.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 var data0 = data.id;
 var _errs1 = errors;
 if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
@@ -5608,7 +5615,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined){
+if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 var data1 = data.jsonrpc;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -5625,7 +5632,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data2 = data.method;
 var _errs6 = errors;
 if(typeof data2 !== "string"){
@@ -5642,10 +5649,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var _errs8 = errors;
 if(!(validate93(data.params))){
-vErrors = vErrors === null ? func0(validate93.errors, instancePath+"/params") : vErrors.concat(func0(validate93.errors, instancePath+"/params"));
+vErrors = vErrors === null ? func15(validate93.errors, instancePath+"/params") : vErrors.concat(func15(validate93.errors, instancePath+"/params"));
 errors = vErrors.length;
 }
 var valid0 = _errs8 === errors;
@@ -5691,17 +5698,17 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.argument === undefined) && (missing0 = "argument")) || ((data.ref === undefined) && (missing0 = "ref"))){
+if((((data.argument === undefined) || (!(func0.call(data, "argument")))) && (missing0 = "argument")) || (((data.ref === undefined) || (!(func0.call(data, "ref")))) && (missing0 = "ref"))){
 validate96.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-if(data0.progressToken !== undefined){
+if(data0.progressToken !== undefined && func0.call(data0, "progressToken")){
 var data1 = data0.progressToken;
 if((typeof data1 !== "string") && (!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))))){
 validate96.errors = [{instancePath:instancePath+"/_meta/progressToken",schemaPath:"ProgressToken/type",keyword:"type",params:{type: schema20.type}}];
@@ -5720,18 +5727,18 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.argument !== undefined){
+if(data.argument !== undefined && func0.call(data, "argument")){
 var data2 = data.argument;
 var _errs7 = errors;
 if(errors === _errs7){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 var missing1;
-if(((data2.name === undefined) && (missing1 = "name")) || ((data2.value === undefined) && (missing1 = "value"))){
+if((((data2.name === undefined) || (!(func0.call(data2, "name")))) && (missing1 = "name")) || (((data2.value === undefined) || (!(func0.call(data2, "value")))) && (missing1 = "value"))){
 validate96.errors = [{instancePath:instancePath+"/argument",schemaPath:"#/properties/argument/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data2.name !== undefined){
+if(data2.name !== undefined && func0.call(data2, "name")){
 var _errs9 = errors;
 if(typeof data2.name !== "string"){
 validate96.errors = [{instancePath:instancePath+"/argument/name",schemaPath:"#/properties/argument/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -5743,7 +5750,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data2.value !== undefined){
+if(data2.value !== undefined && func0.call(data2, "value")){
 var _errs11 = errors;
 if(typeof data2.value !== "string"){
 validate96.errors = [{instancePath:instancePath+"/argument/value",schemaPath:"#/properties/argument/properties/value/type",keyword:"type",params:{type: "string"}}];
@@ -5768,17 +5775,19 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.context !== undefined){
+if(data.context !== undefined && func0.call(data, "context")){
 var data5 = data.context;
 var _errs13 = errors;
 if(errors === _errs13){
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
-if(data5.arguments !== undefined){
+if(data5.arguments !== undefined && func0.call(data5, "arguments")){
 var data6 = data5.arguments;
 var _errs15 = errors;
 if(errors === _errs15){
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-for(var key0 in data6){
+var _arr0 = Object.keys(data6);
+for(var _i0=0; _i0<_arr0.length; _i0++){
+var key0 = _arr0[_i0];
 var _errs18 = errors;
 if(typeof data6[key0] !== "string"){
 validate96.errors = [{instancePath:instancePath+"/context/arguments/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/context/properties/arguments/additionalProperties/type",keyword:"type",params:{type: "string"}}];
@@ -5808,13 +5817,13 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.ref !== undefined){
+if(data.ref !== undefined && func0.call(data, "ref")){
 var data8 = data.ref;
 var _errs20 = errors;
 if(errors === _errs20){
 if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
 var missing2;
-if((data8.type === undefined) && (missing2 = "type")){
+if(((data8.type === undefined) || (!(func0.call(data8, "type")))) && (missing2 = "type")){
 validate96.errors = [{instancePath:instancePath+"/ref",schemaPath:"#/properties/ref/required",keyword:"required",params:{missingProperty: missing2}}];
 return false;
 }
@@ -5826,12 +5835,12 @@ var _errs24 = errors;
 if(errors === _errs24){
 if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
 var missing3;
-if(((data8.name === undefined) && (missing3 = "name")) || ((data8.type === undefined) && (missing3 = "type"))){
+if((((data8.name === undefined) || (!(func0.call(data8, "name")))) && (missing3 = "name")) || (((data8.type === undefined) || (!(func0.call(data8, "type")))) && (missing3 = "type"))){
 validate96.errors = [{instancePath:instancePath+"/ref",schemaPath:"PromptReference/required",keyword:"required",params:{missingProperty: missing3}}];
 return false;
 }
 else {
-if(data8.name !== undefined){
+if(data8.name !== undefined && func0.call(data8, "name")){
 var _errs26 = errors;
 if(typeof data8.name !== "string"){
 validate96.errors = [{instancePath:instancePath+"/ref/name",schemaPath:"PromptReference/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -5843,7 +5852,7 @@ else {
 var valid9 = true;
 }
 if(valid9){
-if(data8.title !== undefined){
+if(data8.title !== undefined && func0.call(data8, "title")){
 var _errs28 = errors;
 if(typeof data8.title !== "string"){
 validate96.errors = [{instancePath:instancePath+"/ref/title",schemaPath:"PromptReference/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -5855,7 +5864,7 @@ else {
 var valid9 = true;
 }
 if(valid9){
-if(data8.type !== undefined){
+if(data8.type !== undefined && func0.call(data8, "type")){
 var data11 = data8.type;
 var _errs30 = errors;
 if(typeof data11 !== "string"){
@@ -5886,12 +5895,12 @@ var _errs33 = errors;
 if(errors === _errs33){
 if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
 var missing4;
-if(((data8.type === undefined) && (missing4 = "type")) || ((data8.uri === undefined) && (missing4 = "uri"))){
+if((((data8.type === undefined) || (!(func0.call(data8, "type")))) && (missing4 = "type")) || (((data8.uri === undefined) || (!(func0.call(data8, "uri")))) && (missing4 = "uri"))){
 validate96.errors = [{instancePath:instancePath+"/ref",schemaPath:"ResourceTemplateReference/required",keyword:"required",params:{missingProperty: missing4}}];
 return false;
 }
 else {
-if(data8.type !== undefined){
+if(data8.type !== undefined && func0.call(data8, "type")){
 var data12 = data8.type;
 var _errs35 = errors;
 if(typeof data12 !== "string"){
@@ -5908,7 +5917,7 @@ else {
 var valid12 = true;
 }
 if(valid12){
-if(data8.uri !== undefined){
+if(data8.uri !== undefined && func0.call(data8, "uri")){
 var _errs37 = errors;
 if(typeof data8.uri !== "string"){
 validate96.errors = [{instancePath:instancePath+"/ref/uri",schemaPath:"ResourceTemplateReference/properties/uri/type",keyword:"type",params:{type: "string"}}];
@@ -5983,12 +5992,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
+if((((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
 validate95.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 var data0 = data.id;
 var _errs1 = errors;
 if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
@@ -6001,7 +6010,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined){
+if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 var data1 = data.jsonrpc;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -6018,7 +6027,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data2 = data.method;
 var _errs6 = errors;
 if(typeof data2 !== "string"){
@@ -6035,10 +6044,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var _errs8 = errors;
 if(!(validate96(data.params))){
-vErrors = vErrors === null ? func0(validate96.errors, instancePath+"/params") : vErrors.concat(func0(validate96.errors, instancePath+"/params"));
+vErrors = vErrors === null ? func15(validate96.errors, instancePath+"/params") : vErrors.concat(func15(validate96.errors, instancePath+"/params"));
 errors = vErrors.length;
 }
 var valid0 = _errs8 === errors;
@@ -6080,7 +6089,7 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.method === undefined) && (missing0 = "method")){
+if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
 validate58.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
@@ -6089,103 +6098,103 @@ var tag0 = data.method;
 if(typeof tag0 == "string"){
 if(tag0 === "initialize"){
 if(!(validate59(data))){
-vErrors = vErrors === null ? func0(validate59.errors, instancePath) : vErrors.concat(func0(validate59.errors, instancePath));
+vErrors = vErrors === null ? func15(validate59.errors, instancePath) : vErrors.concat(func15(validate59.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "ping"){
 if(!(validate64(data))){
-vErrors = vErrors === null ? func0(validate64.errors, instancePath) : vErrors.concat(func0(validate64.errors, instancePath));
+vErrors = vErrors === null ? func15(validate64.errors, instancePath) : vErrors.concat(func15(validate64.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "resources/list"){
 if(!(validate67(data))){
-vErrors = vErrors === null ? func0(validate67.errors, instancePath) : vErrors.concat(func0(validate67.errors, instancePath));
+vErrors = vErrors === null ? func15(validate67.errors, instancePath) : vErrors.concat(func15(validate67.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "resources/templates/list"){
 if(!(validate70(data))){
-vErrors = vErrors === null ? func0(validate70.errors, instancePath) : vErrors.concat(func0(validate70.errors, instancePath));
+vErrors = vErrors === null ? func15(validate70.errors, instancePath) : vErrors.concat(func15(validate70.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "resources/read"){
 if(!(validate72(data))){
-vErrors = vErrors === null ? func0(validate72.errors, instancePath) : vErrors.concat(func0(validate72.errors, instancePath));
+vErrors = vErrors === null ? func15(validate72.errors, instancePath) : vErrors.concat(func15(validate72.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "resources/subscribe"){
 if(!(validate75(data))){
-vErrors = vErrors === null ? func0(validate75.errors, instancePath) : vErrors.concat(func0(validate75.errors, instancePath));
+vErrors = vErrors === null ? func15(validate75.errors, instancePath) : vErrors.concat(func15(validate75.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "resources/unsubscribe"){
 if(!(validate78(data))){
-vErrors = vErrors === null ? func0(validate78.errors, instancePath) : vErrors.concat(func0(validate78.errors, instancePath));
+vErrors = vErrors === null ? func15(validate78.errors, instancePath) : vErrors.concat(func15(validate78.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "prompts/list"){
 if(!(validate81(data))){
-vErrors = vErrors === null ? func0(validate81.errors, instancePath) : vErrors.concat(func0(validate81.errors, instancePath));
+vErrors = vErrors === null ? func15(validate81.errors, instancePath) : vErrors.concat(func15(validate81.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "prompts/get"){
 if(!(validate83(data))){
-vErrors = vErrors === null ? func0(validate83.errors, instancePath) : vErrors.concat(func0(validate83.errors, instancePath));
+vErrors = vErrors === null ? func15(validate83.errors, instancePath) : vErrors.concat(func15(validate83.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "tools/list"){
 if(!(validate86(data))){
-vErrors = vErrors === null ? func0(validate86.errors, instancePath) : vErrors.concat(func0(validate86.errors, instancePath));
+vErrors = vErrors === null ? func15(validate86.errors, instancePath) : vErrors.concat(func15(validate86.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "tools/call"){
 if(!(validate16(data))){
-vErrors = vErrors === null ? func0(validate16.errors, instancePath) : vErrors.concat(func0(validate16.errors, instancePath));
+vErrors = vErrors === null ? func15(validate16.errors, instancePath) : vErrors.concat(func15(validate16.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "tasks/get"){
 if(!(validate88(data))){
-vErrors = vErrors === null ? func0(validate88.errors, instancePath) : vErrors.concat(func0(validate88.errors, instancePath));
+vErrors = vErrors === null ? func15(validate88.errors, instancePath) : vErrors.concat(func15(validate88.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "tasks/result"){
 if(!(validate89(data))){
-vErrors = vErrors === null ? func0(validate89.errors, instancePath) : vErrors.concat(func0(validate89.errors, instancePath));
+vErrors = vErrors === null ? func15(validate89.errors, instancePath) : vErrors.concat(func15(validate89.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "tasks/cancel"){
 if(!(validate35(data))){
-vErrors = vErrors === null ? func0(validate35.errors, instancePath) : vErrors.concat(func0(validate35.errors, instancePath));
+vErrors = vErrors === null ? func15(validate35.errors, instancePath) : vErrors.concat(func15(validate35.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "tasks/list"){
 if(!(validate90(data))){
-vErrors = vErrors === null ? func0(validate90.errors, instancePath) : vErrors.concat(func0(validate90.errors, instancePath));
+vErrors = vErrors === null ? func15(validate90.errors, instancePath) : vErrors.concat(func15(validate90.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "logging/setLevel"){
 if(!(validate92(data))){
-vErrors = vErrors === null ? func0(validate92.errors, instancePath) : vErrors.concat(func0(validate92.errors, instancePath));
+vErrors = vErrors === null ? func15(validate92.errors, instancePath) : vErrors.concat(func15(validate92.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "completion/complete"){
 if(!(validate95(data))){
-vErrors = vErrors === null ? func0(validate95.errors, instancePath) : vErrors.concat(func0(validate95.errors, instancePath));
+vErrors = vErrors === null ? func15(validate95.errors, instancePath) : vErrors.concat(func15(validate95.errors, instancePath));
 errors = vErrors.length;
 }
 }
@@ -6235,7 +6244,7 @@ var _errs0 = errors;
 var _errs1 = errors;
 if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs4 = errors;
 if(errors === _errs4){
@@ -6257,7 +6266,7 @@ var valid0 = _errs0 === errors;
 if(valid0){
 var _errs7 = errors;
 if(!(validate37(data))){
-vErrors = vErrors === null ? func0(validate37.errors, instancePath) : vErrors.concat(func0(validate37.errors, instancePath));
+vErrors = vErrors === null ? func15(validate37.errors, instancePath) : vErrors.concat(func15(validate37.errors, instancePath));
 errors = vErrors.length;
 }
 var valid0 = _errs7 === errors;
@@ -6287,12 +6296,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.tasks === undefined) && (missing0 = "tasks")){
+if(((data.tasks === undefined) || (!(func0.call(data, "tasks")))) && (missing0 = "tasks")){
 validate120.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -6309,7 +6318,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.nextCursor !== undefined){
+if(data.nextCursor !== undefined && func0.call(data, "nextCursor")){
 var _errs4 = errors;
 if(typeof data.nextCursor !== "string"){
 validate120.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
@@ -6321,7 +6330,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.tasks !== undefined){
+if(data.tasks !== undefined && func0.call(data, "tasks")){
 var data2 = data.tasks;
 var _errs6 = errors;
 if(errors === _errs6){
@@ -6331,7 +6340,7 @@ var len0 = data2.length;
 for(var i0=0; i0<len0; i0++){
 var _errs8 = errors;
 if(!(validate37(data2[i0]))){
-vErrors = vErrors === null ? func0(validate37.errors, instancePath+"/tasks/" + i0) : vErrors.concat(func0(validate37.errors, instancePath+"/tasks/" + i0));
+vErrors = vErrors === null ? func15(validate37.errors, instancePath+"/tasks/" + i0) : vErrors.concat(func15(validate37.errors, instancePath+"/tasks/" + i0));
 errors = vErrors.length;
 }
 var valid1 = _errs8 === errors;
@@ -6386,12 +6395,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.content === undefined) && (missing0 = "content")) || ((data.toolUseId === undefined) && (missing0 = "toolUseId"))) || ((data.type === undefined) && (missing0 = "type"))){
+if(((((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content")) || (((data.toolUseId === undefined) || (!(func0.call(data, "toolUseId")))) && (missing0 = "toolUseId"))) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
 validate124.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -6408,7 +6417,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.content !== undefined){
+if(data.content !== undefined && func0.call(data, "content")){
 var data1 = data.content;
 var _errs4 = errors;
 if(errors === _errs4){
@@ -6418,7 +6427,7 @@ var len0 = data1.length;
 for(var i0=0; i0<len0; i0++){
 var _errs6 = errors;
 if(!(validate20(data1[i0]))){
-vErrors = vErrors === null ? func0(validate20.errors, instancePath+"/content/" + i0) : vErrors.concat(func0(validate20.errors, instancePath+"/content/" + i0));
+vErrors = vErrors === null ? func15(validate20.errors, instancePath+"/content/" + i0) : vErrors.concat(func15(validate20.errors, instancePath+"/content/" + i0));
 errors = vErrors.length;
 }
 var valid1 = _errs6 === errors;
@@ -6438,7 +6447,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.isError !== undefined){
+if(data.isError !== undefined && func0.call(data, "isError")){
 var _errs7 = errors;
 if(typeof data.isError !== "boolean"){
 validate124.errors = [{instancePath:instancePath+"/isError",schemaPath:"#/properties/isError/type",keyword:"type",params:{type: "boolean"}}];
@@ -6450,7 +6459,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.structuredContent !== undefined){
+if(data.structuredContent !== undefined && func0.call(data, "structuredContent")){
 var data4 = data.structuredContent;
 var _errs9 = errors;
 if(errors === _errs9){
@@ -6467,7 +6476,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.toolUseId !== undefined){
+if(data.toolUseId !== undefined && func0.call(data, "toolUseId")){
 var _errs12 = errors;
 if(typeof data.toolUseId !== "string"){
 validate124.errors = [{instancePath:instancePath+"/toolUseId",schemaPath:"#/properties/toolUseId/type",keyword:"type",params:{type: "string"}}];
@@ -6479,7 +6488,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 var data6 = data.type;
 var _errs14 = errors;
 if(typeof data6 !== "string"){
@@ -6532,7 +6541,7 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.type === undefined) && (missing0 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
 validate130.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
@@ -6541,19 +6550,19 @@ var tag0 = data.type;
 if(typeof tag0 == "string"){
 if(tag0 === "text"){
 if(!(validate21(data))){
-vErrors = vErrors === null ? func0(validate21.errors, instancePath) : vErrors.concat(func0(validate21.errors, instancePath));
+vErrors = vErrors === null ? func15(validate21.errors, instancePath) : vErrors.concat(func15(validate21.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "image"){
 if(!(validate23(data))){
-vErrors = vErrors === null ? func0(validate23.errors, instancePath) : vErrors.concat(func0(validate23.errors, instancePath));
+vErrors = vErrors === null ? func15(validate23.errors, instancePath) : vErrors.concat(func15(validate23.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "audio"){
 if(!(validate11(data))){
-vErrors = vErrors === null ? func0(validate11.errors, instancePath) : vErrors.concat(func0(validate11.errors, instancePath));
+vErrors = vErrors === null ? func15(validate11.errors, instancePath) : vErrors.concat(func15(validate11.errors, instancePath));
 errors = vErrors.length;
 }
 }
@@ -6562,12 +6571,12 @@ var _errs6 = errors;
 if(errors === _errs6){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing1;
-if(((((data.id === undefined) && (missing1 = "id")) || ((data.input === undefined) && (missing1 = "input"))) || ((data.name === undefined) && (missing1 = "name"))) || ((data.type === undefined) && (missing1 = "type"))){
+if((((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing1 = "id")) || (((data.input === undefined) || (!(func0.call(data, "input")))) && (missing1 = "input"))) || (((data.name === undefined) || (!(func0.call(data, "name")))) && (missing1 = "name"))) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing1 = "type"))){
 validate130.errors = [{instancePath:instancePath,schemaPath:"ToolUseContent/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs8 = errors;
 if(errors === _errs8){
@@ -6584,7 +6593,7 @@ else {
 var valid6 = true;
 }
 if(valid6){
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 var _errs11 = errors;
 if(typeof data.id !== "string"){
 validate130.errors = [{instancePath:instancePath+"/id",schemaPath:"ToolUseContent/properties/id/type",keyword:"type",params:{type: "string"}}];
@@ -6596,7 +6605,7 @@ else {
 var valid6 = true;
 }
 if(valid6){
-if(data.input !== undefined){
+if(data.input !== undefined && func0.call(data, "input")){
 var data2 = data.input;
 var _errs13 = errors;
 if(errors === _errs13){
@@ -6613,7 +6622,7 @@ else {
 var valid6 = true;
 }
 if(valid6){
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 var _errs16 = errors;
 if(typeof data.name !== "string"){
 validate130.errors = [{instancePath:instancePath+"/name",schemaPath:"ToolUseContent/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -6625,7 +6634,7 @@ else {
 var valid6 = true;
 }
 if(valid6){
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 var data4 = data.type;
 var _errs18 = errors;
 if(typeof data4 !== "string"){
@@ -6655,7 +6664,7 @@ return false;
 }
 else if(tag0 === "tool_result"){
 if(!(validate124(data))){
-vErrors = vErrors === null ? func0(validate124.errors, instancePath) : vErrors.concat(func0(validate124.errors, instancePath));
+vErrors = vErrors === null ? func15(validate124.errors, instancePath) : vErrors.concat(func15(validate124.errors, instancePath));
 errors = vErrors.length;
 }
 }
@@ -6699,12 +6708,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.content === undefined) && (missing0 = "content")) || ((data.model === undefined) && (missing0 = "model"))) || ((data.role === undefined) && (missing0 = "role"))){
+if(((((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content")) || (((data.model === undefined) || (!(func0.call(data, "model")))) && (missing0 = "model"))) || (((data.role === undefined) || (!(func0.call(data, "role")))) && (missing0 = "role"))){
 validate123.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -6721,7 +6730,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.content !== undefined){
+if(data.content !== undefined && func0.call(data, "content")){
 var data1 = data.content;
 var _errs4 = errors;
 var _errs5 = errors;
@@ -6753,7 +6762,7 @@ var _errs8 = errors;
 if(errors === _errs8){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 var missing1;
-if((data1.type === undefined) && (missing1 = "type")){
+if(((data1.type === undefined) || (!(func0.call(data1, "type")))) && (missing1 = "type")){
 validate123.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/then/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
@@ -6762,19 +6771,19 @@ var tag0 = data1.type;
 if(typeof tag0 == "string"){
 if(tag0 === "text"){
 if(!(validate21(data1))){
-vErrors = vErrors === null ? func0(validate21.errors, instancePath+"/content") : vErrors.concat(func0(validate21.errors, instancePath+"/content"));
+vErrors = vErrors === null ? func15(validate21.errors, instancePath+"/content") : vErrors.concat(func15(validate21.errors, instancePath+"/content"));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "image"){
 if(!(validate23(data1))){
-vErrors = vErrors === null ? func0(validate23.errors, instancePath+"/content") : vErrors.concat(func0(validate23.errors, instancePath+"/content"));
+vErrors = vErrors === null ? func15(validate23.errors, instancePath+"/content") : vErrors.concat(func15(validate23.errors, instancePath+"/content"));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "audio"){
 if(!(validate11(data1))){
-vErrors = vErrors === null ? func0(validate11.errors, instancePath+"/content") : vErrors.concat(func0(validate11.errors, instancePath+"/content"));
+vErrors = vErrors === null ? func15(validate11.errors, instancePath+"/content") : vErrors.concat(func15(validate11.errors, instancePath+"/content"));
 errors = vErrors.length;
 }
 }
@@ -6783,12 +6792,12 @@ var _errs15 = errors;
 if(errors === _errs15){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 var missing2;
-if(((((data1.id === undefined) && (missing2 = "id")) || ((data1.input === undefined) && (missing2 = "input"))) || ((data1.name === undefined) && (missing2 = "name"))) || ((data1.type === undefined) && (missing2 = "type"))){
+if((((((data1.id === undefined) || (!(func0.call(data1, "id")))) && (missing2 = "id")) || (((data1.input === undefined) || (!(func0.call(data1, "input")))) && (missing2 = "input"))) || (((data1.name === undefined) || (!(func0.call(data1, "name")))) && (missing2 = "name"))) || (((data1.type === undefined) || (!(func0.call(data1, "type")))) && (missing2 = "type"))){
 validate123.errors = [{instancePath:instancePath+"/content",schemaPath:"ToolUseContent/required",keyword:"required",params:{missingProperty: missing2}}];
 return false;
 }
 else {
-if(data1._meta !== undefined){
+if(data1._meta !== undefined && func0.call(data1, "_meta")){
 var data2 = data1._meta;
 var _errs17 = errors;
 if(errors === _errs17){
@@ -6805,7 +6814,7 @@ else {
 var valid8 = true;
 }
 if(valid8){
-if(data1.id !== undefined){
+if(data1.id !== undefined && func0.call(data1, "id")){
 var _errs20 = errors;
 if(typeof data1.id !== "string"){
 validate123.errors = [{instancePath:instancePath+"/content/id",schemaPath:"ToolUseContent/properties/id/type",keyword:"type",params:{type: "string"}}];
@@ -6817,7 +6826,7 @@ else {
 var valid8 = true;
 }
 if(valid8){
-if(data1.input !== undefined){
+if(data1.input !== undefined && func0.call(data1, "input")){
 var data4 = data1.input;
 var _errs22 = errors;
 if(errors === _errs22){
@@ -6834,7 +6843,7 @@ else {
 var valid8 = true;
 }
 if(valid8){
-if(data1.name !== undefined){
+if(data1.name !== undefined && func0.call(data1, "name")){
 var _errs25 = errors;
 if(typeof data1.name !== "string"){
 validate123.errors = [{instancePath:instancePath+"/content/name",schemaPath:"ToolUseContent/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -6846,7 +6855,7 @@ else {
 var valid8 = true;
 }
 if(valid8){
-if(data1.type !== undefined){
+if(data1.type !== undefined && func0.call(data1, "type")){
 var data6 = data1.type;
 var _errs27 = errors;
 if(typeof data6 !== "string"){
@@ -6876,7 +6885,7 @@ return false;
 }
 else if(tag0 === "tool_result"){
 if(!(validate124(data1))){
-vErrors = vErrors === null ? func0(validate124.errors, instancePath+"/content") : vErrors.concat(func0(validate124.errors, instancePath+"/content"));
+vErrors = vErrors === null ? func15(validate124.errors, instancePath+"/content") : vErrors.concat(func15(validate124.errors, instancePath+"/content"));
 errors = vErrors.length;
 }
 }
@@ -6909,7 +6918,7 @@ var len0 = data1.length;
 for(var i0=0; i0<len0; i0++){
 var _errs32 = errors;
 if(!(validate130(data1[i0]))){
-vErrors = vErrors === null ? func0(validate130.errors, instancePath+"/content/" + i0) : vErrors.concat(func0(validate130.errors, instancePath+"/content/" + i0));
+vErrors = vErrors === null ? func15(validate130.errors, instancePath+"/content/" + i0) : vErrors.concat(func15(validate130.errors, instancePath+"/content/" + i0));
 errors = vErrors.length;
 }
 var valid10 = _errs32 === errors;
@@ -6945,7 +6954,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.model !== undefined){
+if(data.model !== undefined && func0.call(data, "model")){
 var _errs33 = errors;
 if(typeof data.model !== "string"){
 validate123.errors = [{instancePath:instancePath+"/model",schemaPath:"#/properties/model/type",keyword:"type",params:{type: "string"}}];
@@ -6957,7 +6966,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.role !== undefined){
+if(data.role !== undefined && func0.call(data, "role")){
 var data9 = data.role;
 var _errs35 = errors;
 if(typeof data9 !== "string"){
@@ -6974,7 +6983,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.stopReason !== undefined){
+if(data.stopReason !== undefined && func0.call(data, "stopReason")){
 var _errs38 = errors;
 if(typeof data.stopReason !== "string"){
 validate123.errors = [{instancePath:instancePath+"/stopReason",schemaPath:"#/properties/stopReason/type",keyword:"type",params:{type: "string"}}];
@@ -7022,12 +7031,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.roots === undefined) && (missing0 = "roots")){
+if(((data.roots === undefined) || (!(func0.call(data, "roots")))) && (missing0 = "roots")){
 validate137.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -7044,7 +7053,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.roots !== undefined){
+if(data.roots !== undefined && func0.call(data, "roots")){
 var data1 = data.roots;
 var _errs4 = errors;
 if(errors === _errs4){
@@ -7058,12 +7067,12 @@ var _errs7 = errors;
 if(errors === _errs7){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 var missing1;
-if((data2.uri === undefined) && (missing1 = "uri")){
+if(((data2.uri === undefined) || (!(func0.call(data2, "uri")))) && (missing1 = "uri")){
 validate137.errors = [{instancePath:instancePath+"/roots/" + i0,schemaPath:"Root/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data2._meta !== undefined){
+if(data2._meta !== undefined && func0.call(data2, "_meta")){
 var data3 = data2._meta;
 var _errs9 = errors;
 if(errors === _errs9){
@@ -7080,7 +7089,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data2.name !== undefined){
+if(data2.name !== undefined && func0.call(data2, "name")){
 var _errs12 = errors;
 if(typeof data2.name !== "string"){
 validate137.errors = [{instancePath:instancePath+"/roots/" + i0+"/name",schemaPath:"Root/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -7092,7 +7101,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data2.uri !== undefined){
+if(data2.uri !== undefined && func0.call(data2, "uri")){
 var _errs14 = errors;
 if(typeof data2.uri !== "string"){
 validate137.errors = [{instancePath:instancePath+"/roots/" + i0+"/uri",schemaPath:"Root/properties/uri/type",keyword:"type",params:{type: "string"}}];
@@ -7163,7 +7172,7 @@ var _errs1 = errors;
 var _errs2 = errors;
 if(errors === _errs2){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs5 = errors;
 if(errors === _errs5){
@@ -7198,7 +7207,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs8 = errors;
 if(!(validate116(data))){
-vErrors = vErrors === null ? func0(validate116.errors, instancePath) : vErrors.concat(func0(validate116.errors, instancePath));
+vErrors = vErrors === null ? func15(validate116.errors, instancePath) : vErrors.concat(func15(validate116.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs8 === errors;
@@ -7208,7 +7217,7 @@ var _errs9 = errors;
 var _errs10 = errors;
 if(errors === _errs10){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data1 = data._meta;
 var _errs13 = errors;
 if(errors === _errs13){
@@ -7243,7 +7252,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs16 = errors;
 if(!(validate36(data))){
-vErrors = vErrors === null ? func0(validate36.errors, instancePath) : vErrors.concat(func0(validate36.errors, instancePath));
+vErrors = vErrors === null ? func15(validate36.errors, instancePath) : vErrors.concat(func15(validate36.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs16 === errors;
@@ -7251,7 +7260,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs17 = errors;
 if(!(validate120(data))){
-vErrors = vErrors === null ? func0(validate120.errors, instancePath) : vErrors.concat(func0(validate120.errors, instancePath));
+vErrors = vErrors === null ? func15(validate120.errors, instancePath) : vErrors.concat(func15(validate120.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs17 === errors;
@@ -7259,7 +7268,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs18 = errors;
 if(!(validate123(data))){
-vErrors = vErrors === null ? func0(validate123.errors, instancePath) : vErrors.concat(func0(validate123.errors, instancePath));
+vErrors = vErrors === null ? func15(validate123.errors, instancePath) : vErrors.concat(func15(validate123.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs18 === errors;
@@ -7267,7 +7276,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs19 = errors;
 if(!(validate137(data))){
-vErrors = vErrors === null ? func0(validate137.errors, instancePath) : vErrors.concat(func0(validate137.errors, instancePath));
+vErrors = vErrors === null ? func15(validate137.errors, instancePath) : vErrors.concat(func15(validate137.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs19 === errors;
@@ -7278,7 +7287,7 @@ var _errs21 = errors;
 if(errors === _errs21){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.action === undefined) && (missing0 = "action")){
+if(((data.action === undefined) || (!(func0.call(data, "action")))) && (missing0 = "action")){
 var err4 = {instancePath:instancePath,schemaPath:"ElicitResult/required",keyword:"required",params:{missingProperty: missing0}};
 if(vErrors === null){
 vErrors = [err4];
@@ -7289,7 +7298,7 @@ vErrors.push(err4);
 errors++;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data2 = data._meta;
 var _errs23 = errors;
 if(errors === _errs23){
@@ -7312,7 +7321,7 @@ else {
 var valid6 = true;
 }
 if(valid6){
-if(data.action !== undefined){
+if(data.action !== undefined && func0.call(data, "action")){
 var data3 = data.action;
 var _errs26 = errors;
 if(typeof data3 !== "string"){
@@ -7341,12 +7350,14 @@ else {
 var valid6 = true;
 }
 if(valid6){
-if(data.content !== undefined){
+if(data.content !== undefined && func0.call(data, "content")){
 var data4 = data.content;
 var _errs28 = errors;
 if(errors === _errs28){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-for(var key0 in data4){
+var _arr0 = Object.keys(data4);
+for(var _i0=0; _i0<_arr0.length; _i0++){
+var key0 = _arr0[_i0];
 var data5 = data4[key0];
 var _errs31 = errors;
 if((((!(Array.isArray(data5))) && (typeof data5 !== "string")) && (!(typeof data5 == "number"))) && (typeof data5 !== "boolean")){
@@ -7481,12 +7492,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.completion === undefined) && (missing0 = "completion")){
+if(((data.completion === undefined) || (!(func0.call(data, "completion")))) && (missing0 = "completion")){
 validate139.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -7503,18 +7514,18 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.completion !== undefined){
+if(data.completion !== undefined && func0.call(data, "completion")){
 var data1 = data.completion;
 var _errs4 = errors;
 if(errors === _errs4){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 var missing1;
-if((data1.values === undefined) && (missing1 = "values")){
+if(((data1.values === undefined) || (!(func0.call(data1, "values")))) && (missing1 = "values")){
 validate139.errors = [{instancePath:instancePath+"/completion",schemaPath:"#/properties/completion/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data1.hasMore !== undefined){
+if(data1.hasMore !== undefined && func0.call(data1, "hasMore")){
 var _errs6 = errors;
 if(typeof data1.hasMore !== "boolean"){
 validate139.errors = [{instancePath:instancePath+"/completion/hasMore",schemaPath:"#/properties/completion/properties/hasMore/type",keyword:"type",params:{type: "boolean"}}];
@@ -7526,7 +7537,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data1.total !== undefined){
+if(data1.total !== undefined && func0.call(data1, "total")){
 var data3 = data1.total;
 var _errs8 = errors;
 if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
@@ -7539,7 +7550,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data1.values !== undefined){
+if(data1.values !== undefined && func0.call(data1, "values")){
 var data4 = data1.values;
 var _errs10 = errors;
 if(errors === _errs10){
@@ -7621,12 +7632,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.content === undefined) && (missing0 = "content")) || ((data.role === undefined) && (missing0 = "role"))){
+if((((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content")) || (((data.role === undefined) || (!(func0.call(data, "role")))) && (missing0 = "role"))){
 validate142.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -7643,7 +7654,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.content !== undefined){
+if(data.content !== undefined && func0.call(data, "content")){
 var data1 = data.content;
 var _errs4 = errors;
 var _errs5 = errors;
@@ -7675,7 +7686,7 @@ var _errs8 = errors;
 if(errors === _errs8){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 var missing1;
-if((data1.type === undefined) && (missing1 = "type")){
+if(((data1.type === undefined) || (!(func0.call(data1, "type")))) && (missing1 = "type")){
 validate142.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/then/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
@@ -7684,19 +7695,19 @@ var tag0 = data1.type;
 if(typeof tag0 == "string"){
 if(tag0 === "text"){
 if(!(validate21(data1))){
-vErrors = vErrors === null ? func0(validate21.errors, instancePath+"/content") : vErrors.concat(func0(validate21.errors, instancePath+"/content"));
+vErrors = vErrors === null ? func15(validate21.errors, instancePath+"/content") : vErrors.concat(func15(validate21.errors, instancePath+"/content"));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "image"){
 if(!(validate23(data1))){
-vErrors = vErrors === null ? func0(validate23.errors, instancePath+"/content") : vErrors.concat(func0(validate23.errors, instancePath+"/content"));
+vErrors = vErrors === null ? func15(validate23.errors, instancePath+"/content") : vErrors.concat(func15(validate23.errors, instancePath+"/content"));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "audio"){
 if(!(validate11(data1))){
-vErrors = vErrors === null ? func0(validate11.errors, instancePath+"/content") : vErrors.concat(func0(validate11.errors, instancePath+"/content"));
+vErrors = vErrors === null ? func15(validate11.errors, instancePath+"/content") : vErrors.concat(func15(validate11.errors, instancePath+"/content"));
 errors = vErrors.length;
 }
 }
@@ -7705,12 +7716,12 @@ var _errs15 = errors;
 if(errors === _errs15){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 var missing2;
-if(((((data1.id === undefined) && (missing2 = "id")) || ((data1.input === undefined) && (missing2 = "input"))) || ((data1.name === undefined) && (missing2 = "name"))) || ((data1.type === undefined) && (missing2 = "type"))){
+if((((((data1.id === undefined) || (!(func0.call(data1, "id")))) && (missing2 = "id")) || (((data1.input === undefined) || (!(func0.call(data1, "input")))) && (missing2 = "input"))) || (((data1.name === undefined) || (!(func0.call(data1, "name")))) && (missing2 = "name"))) || (((data1.type === undefined) || (!(func0.call(data1, "type")))) && (missing2 = "type"))){
 validate142.errors = [{instancePath:instancePath+"/content",schemaPath:"ToolUseContent/required",keyword:"required",params:{missingProperty: missing2}}];
 return false;
 }
 else {
-if(data1._meta !== undefined){
+if(data1._meta !== undefined && func0.call(data1, "_meta")){
 var data2 = data1._meta;
 var _errs17 = errors;
 if(errors === _errs17){
@@ -7727,7 +7738,7 @@ else {
 var valid8 = true;
 }
 if(valid8){
-if(data1.id !== undefined){
+if(data1.id !== undefined && func0.call(data1, "id")){
 var _errs20 = errors;
 if(typeof data1.id !== "string"){
 validate142.errors = [{instancePath:instancePath+"/content/id",schemaPath:"ToolUseContent/properties/id/type",keyword:"type",params:{type: "string"}}];
@@ -7739,7 +7750,7 @@ else {
 var valid8 = true;
 }
 if(valid8){
-if(data1.input !== undefined){
+if(data1.input !== undefined && func0.call(data1, "input")){
 var data4 = data1.input;
 var _errs22 = errors;
 if(errors === _errs22){
@@ -7756,7 +7767,7 @@ else {
 var valid8 = true;
 }
 if(valid8){
-if(data1.name !== undefined){
+if(data1.name !== undefined && func0.call(data1, "name")){
 var _errs25 = errors;
 if(typeof data1.name !== "string"){
 validate142.errors = [{instancePath:instancePath+"/content/name",schemaPath:"ToolUseContent/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -7768,7 +7779,7 @@ else {
 var valid8 = true;
 }
 if(valid8){
-if(data1.type !== undefined){
+if(data1.type !== undefined && func0.call(data1, "type")){
 var data6 = data1.type;
 var _errs27 = errors;
 if(typeof data6 !== "string"){
@@ -7798,7 +7809,7 @@ return false;
 }
 else if(tag0 === "tool_result"){
 if(!(validate124(data1))){
-vErrors = vErrors === null ? func0(validate124.errors, instancePath+"/content") : vErrors.concat(func0(validate124.errors, instancePath+"/content"));
+vErrors = vErrors === null ? func15(validate124.errors, instancePath+"/content") : vErrors.concat(func15(validate124.errors, instancePath+"/content"));
 errors = vErrors.length;
 }
 }
@@ -7831,7 +7842,7 @@ var len0 = data1.length;
 for(var i0=0; i0<len0; i0++){
 var _errs32 = errors;
 if(!(validate130(data1[i0]))){
-vErrors = vErrors === null ? func0(validate130.errors, instancePath+"/content/" + i0) : vErrors.concat(func0(validate130.errors, instancePath+"/content/" + i0));
+vErrors = vErrors === null ? func15(validate130.errors, instancePath+"/content/" + i0) : vErrors.concat(func15(validate130.errors, instancePath+"/content/" + i0));
 errors = vErrors.length;
 }
 var valid10 = _errs32 === errors;
@@ -7867,7 +7878,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.role !== undefined){
+if(data.role !== undefined && func0.call(data, "role")){
 var data8 = data.role;
 var _errs33 = errors;
 if(typeof data8 !== "string"){
@@ -7917,7 +7928,7 @@ var vErrors = null;
 var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.costPriority !== undefined){
+if(data.costPriority !== undefined && func0.call(data, "costPriority")){
 var data0 = data.costPriority;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -7944,7 +7955,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.hints !== undefined){
+if(data.hints !== undefined && func0.call(data, "hints")){
 var data1 = data.hints;
 var _errs3 = errors;
 if(errors === _errs3){
@@ -7957,7 +7968,7 @@ var _errs5 = errors;
 var _errs6 = errors;
 if(errors === _errs6){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-if(data2.name !== undefined){
+if(data2.name !== undefined && func0.call(data2, "name")){
 if(typeof data2.name !== "string"){
 validate149.errors = [{instancePath:instancePath+"/hints/" + i0+"/name",schemaPath:"ModelHint/properties/name/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -7986,7 +7997,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.intelligencePriority !== undefined){
+if(data.intelligencePriority !== undefined && func0.call(data, "intelligencePriority")){
 var data4 = data.intelligencePriority;
 var _errs10 = errors;
 if(errors === _errs10){
@@ -8013,7 +8024,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.speedPriority !== undefined){
+if(data.speedPriority !== undefined && func0.call(data, "speedPriority")){
 var data5 = data.speedPriority;
 var _errs12 = errors;
 if(errors === _errs12){
@@ -8075,12 +8086,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.inputSchema === undefined) && (missing0 = "inputSchema")) || ((data.name === undefined) && (missing0 = "name"))){
+if((((data.inputSchema === undefined) || (!(func0.call(data, "inputSchema")))) && (missing0 = "inputSchema")) || (((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name"))){
 validate151.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -8097,13 +8108,13 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.annotations !== undefined){
+if(data.annotations !== undefined && func0.call(data, "annotations")){
 var data1 = data.annotations;
 var _errs4 = errors;
 var _errs5 = errors;
 if(errors === _errs5){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1.destructiveHint !== undefined){
+if(data1.destructiveHint !== undefined && func0.call(data1, "destructiveHint")){
 var _errs7 = errors;
 if(typeof data1.destructiveHint !== "boolean"){
 validate151.errors = [{instancePath:instancePath+"/annotations/destructiveHint",schemaPath:"ToolAnnotations/properties/destructiveHint/type",keyword:"type",params:{type: "boolean"}}];
@@ -8115,7 +8126,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data1.idempotentHint !== undefined){
+if(data1.idempotentHint !== undefined && func0.call(data1, "idempotentHint")){
 var _errs9 = errors;
 if(typeof data1.idempotentHint !== "boolean"){
 validate151.errors = [{instancePath:instancePath+"/annotations/idempotentHint",schemaPath:"ToolAnnotations/properties/idempotentHint/type",keyword:"type",params:{type: "boolean"}}];
@@ -8127,7 +8138,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data1.openWorldHint !== undefined){
+if(data1.openWorldHint !== undefined && func0.call(data1, "openWorldHint")){
 var _errs11 = errors;
 if(typeof data1.openWorldHint !== "boolean"){
 validate151.errors = [{instancePath:instancePath+"/annotations/openWorldHint",schemaPath:"ToolAnnotations/properties/openWorldHint/type",keyword:"type",params:{type: "boolean"}}];
@@ -8139,7 +8150,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data1.readOnlyHint !== undefined){
+if(data1.readOnlyHint !== undefined && func0.call(data1, "readOnlyHint")){
 var _errs13 = errors;
 if(typeof data1.readOnlyHint !== "boolean"){
 validate151.errors = [{instancePath:instancePath+"/annotations/readOnlyHint",schemaPath:"ToolAnnotations/properties/readOnlyHint/type",keyword:"type",params:{type: "boolean"}}];
@@ -8151,7 +8162,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data1.title !== undefined){
+if(data1.title !== undefined && func0.call(data1, "title")){
 var _errs15 = errors;
 if(typeof data1.title !== "string"){
 validate151.errors = [{instancePath:instancePath+"/annotations/title",schemaPath:"ToolAnnotations/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -8178,7 +8189,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 var _errs17 = errors;
 if(typeof data.description !== "string"){
 validate151.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -8190,13 +8201,13 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.execution !== undefined){
+if(data.execution !== undefined && func0.call(data, "execution")){
 var data8 = data.execution;
 var _errs19 = errors;
 var _errs20 = errors;
 if(errors === _errs20){
 if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
-if(data8.taskSupport !== undefined){
+if(data8.taskSupport !== undefined && func0.call(data8, "taskSupport")){
 var data9 = data8.taskSupport;
 if(typeof data9 !== "string"){
 validate151.errors = [{instancePath:instancePath+"/execution/taskSupport",schemaPath:"ToolExecution/properties/taskSupport/type",keyword:"type",params:{type: "string"}}];
@@ -8219,7 +8230,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.icons !== undefined){
+if(data.icons !== undefined && func0.call(data, "icons")){
 var data10 = data.icons;
 var _errs24 = errors;
 if(errors === _errs24){
@@ -8233,12 +8244,12 @@ var _errs27 = errors;
 if(errors === _errs27){
 if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
 var missing1;
-if((data11.src === undefined) && (missing1 = "src")){
+if(((data11.src === undefined) || (!(func0.call(data11, "src")))) && (missing1 = "src")){
 validate151.errors = [{instancePath:instancePath+"/icons/" + i0,schemaPath:"Icon/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data11.mimeType !== undefined){
+if(data11.mimeType !== undefined && func0.call(data11, "mimeType")){
 var _errs29 = errors;
 if(typeof data11.mimeType !== "string"){
 validate151.errors = [{instancePath:instancePath+"/icons/" + i0+"/mimeType",schemaPath:"Icon/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
@@ -8250,7 +8261,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data11.sizes !== undefined){
+if(data11.sizes !== undefined && func0.call(data11, "sizes")){
 var data13 = data11.sizes;
 var _errs31 = errors;
 if(errors === _errs31){
@@ -8280,7 +8291,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data11.src !== undefined){
+if(data11.src !== undefined && func0.call(data11, "src")){
 var _errs35 = errors;
 if(typeof data11.src !== "string"){
 validate151.errors = [{instancePath:instancePath+"/icons/" + i0+"/src",schemaPath:"Icon/properties/src/type",keyword:"type",params:{type: "string"}}];
@@ -8292,7 +8303,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data11.theme !== undefined){
+if(data11.theme !== undefined && func0.call(data11, "theme")){
 var data16 = data11.theme;
 var _errs37 = errors;
 if(typeof data16 !== "string"){
@@ -8335,18 +8346,18 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.inputSchema !== undefined){
+if(data.inputSchema !== undefined && func0.call(data, "inputSchema")){
 var data17 = data.inputSchema;
 var _errs39 = errors;
 if(errors === _errs39){
 if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
 var missing2;
-if((data17.type === undefined) && (missing2 = "type")){
+if(((data17.type === undefined) || (!(func0.call(data17, "type")))) && (missing2 = "type")){
 validate151.errors = [{instancePath:instancePath+"/inputSchema",schemaPath:"#/properties/inputSchema/required",keyword:"required",params:{missingProperty: missing2}}];
 return false;
 }
 else {
-if(data17.$schema !== undefined){
+if(data17.$schema !== undefined && func0.call(data17, "$schema")){
 var _errs41 = errors;
 if(typeof data17.$schema !== "string"){
 validate151.errors = [{instancePath:instancePath+"/inputSchema/$schema",schemaPath:"#/properties/inputSchema/properties/%24schema/type",keyword:"type",params:{type: "string"}}];
@@ -8358,12 +8369,14 @@ else {
 var valid9 = true;
 }
 if(valid9){
-if(data17.properties !== undefined){
+if(data17.properties !== undefined && func0.call(data17, "properties")){
 var data19 = data17.properties;
 var _errs43 = errors;
 if(errors === _errs43){
 if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
-for(var key0 in data19){
+var _arr0 = Object.keys(data19);
+for(var _i0=0; _i0<_arr0.length; _i0++){
+var key0 = _arr0[_i0];
 var data20 = data19[key0];
 var _errs46 = errors;
 if(errors === _errs46){
@@ -8391,7 +8404,7 @@ else {
 var valid9 = true;
 }
 if(valid9){
-if(data17.required !== undefined){
+if(data17.required !== undefined && func0.call(data17, "required")){
 var data21 = data17.required;
 var _errs49 = errors;
 if(errors === _errs49){
@@ -8421,7 +8434,7 @@ else {
 var valid9 = true;
 }
 if(valid9){
-if(data17.type !== undefined){
+if(data17.type !== undefined && func0.call(data17, "type")){
 var data23 = data17.type;
 var _errs53 = errors;
 if(typeof data23 !== "string"){
@@ -8453,7 +8466,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 var _errs55 = errors;
 if(typeof data.name !== "string"){
 validate151.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -8465,18 +8478,18 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.outputSchema !== undefined){
+if(data.outputSchema !== undefined && func0.call(data, "outputSchema")){
 var data25 = data.outputSchema;
 var _errs57 = errors;
 if(errors === _errs57){
 if(data25 && typeof data25 == "object" && !Array.isArray(data25)){
 var missing3;
-if((data25.type === undefined) && (missing3 = "type")){
+if(((data25.type === undefined) || (!(func0.call(data25, "type")))) && (missing3 = "type")){
 validate151.errors = [{instancePath:instancePath+"/outputSchema",schemaPath:"#/properties/outputSchema/required",keyword:"required",params:{missingProperty: missing3}}];
 return false;
 }
 else {
-if(data25.$schema !== undefined){
+if(data25.$schema !== undefined && func0.call(data25, "$schema")){
 var _errs59 = errors;
 if(typeof data25.$schema !== "string"){
 validate151.errors = [{instancePath:instancePath+"/outputSchema/$schema",schemaPath:"#/properties/outputSchema/properties/%24schema/type",keyword:"type",params:{type: "string"}}];
@@ -8488,12 +8501,14 @@ else {
 var valid12 = true;
 }
 if(valid12){
-if(data25.properties !== undefined){
+if(data25.properties !== undefined && func0.call(data25, "properties")){
 var data27 = data25.properties;
 var _errs61 = errors;
 if(errors === _errs61){
 if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
-for(var key1 in data27){
+var _arr1 = Object.keys(data27);
+for(var _i1=0; _i1<_arr1.length; _i1++){
+var key1 = _arr1[_i1];
 var data28 = data27[key1];
 var _errs64 = errors;
 if(errors === _errs64){
@@ -8521,7 +8536,7 @@ else {
 var valid12 = true;
 }
 if(valid12){
-if(data25.required !== undefined){
+if(data25.required !== undefined && func0.call(data25, "required")){
 var data29 = data25.required;
 var _errs67 = errors;
 if(errors === _errs67){
@@ -8551,7 +8566,7 @@ else {
 var valid12 = true;
 }
 if(valid12){
-if(data25.type !== undefined){
+if(data25.type !== undefined && func0.call(data25, "type")){
 var data31 = data25.type;
 var _errs71 = errors;
 if(typeof data31 !== "string"){
@@ -8583,7 +8598,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 var _errs73 = errors;
 if(typeof data.title !== "string"){
 validate151.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -8633,17 +8648,17 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.maxTokens === undefined) && (missing0 = "maxTokens")) || ((data.messages === undefined) && (missing0 = "messages"))){
+if((((data.maxTokens === undefined) || (!(func0.call(data, "maxTokens")))) && (missing0 = "maxTokens")) || (((data.messages === undefined) || (!(func0.call(data, "messages")))) && (missing0 = "messages"))){
 validate141.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-if(data0.progressToken !== undefined){
+if(data0.progressToken !== undefined && func0.call(data0, "progressToken")){
 var data1 = data0.progressToken;
 if((typeof data1 !== "string") && (!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))))){
 validate141.errors = [{instancePath:instancePath+"/_meta/progressToken",schemaPath:"ProgressToken/type",keyword:"type",params:{type: schema20.type}}];
@@ -8662,7 +8677,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.includeContext !== undefined){
+if(data.includeContext !== undefined && func0.call(data, "includeContext")){
 var data2 = data.includeContext;
 var _errs7 = errors;
 if(typeof data2 !== "string"){
@@ -8679,7 +8694,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.maxTokens !== undefined){
+if(data.maxTokens !== undefined && func0.call(data, "maxTokens")){
 var data3 = data.maxTokens;
 var _errs9 = errors;
 if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
@@ -8692,7 +8707,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.messages !== undefined){
+if(data.messages !== undefined && func0.call(data, "messages")){
 var data4 = data.messages;
 var _errs11 = errors;
 if(errors === _errs11){
@@ -8702,7 +8717,7 @@ var len0 = data4.length;
 for(var i0=0; i0<len0; i0++){
 var _errs13 = errors;
 if(!(validate142(data4[i0]))){
-vErrors = vErrors === null ? func0(validate142.errors, instancePath+"/messages/" + i0) : vErrors.concat(func0(validate142.errors, instancePath+"/messages/" + i0));
+vErrors = vErrors === null ? func15(validate142.errors, instancePath+"/messages/" + i0) : vErrors.concat(func15(validate142.errors, instancePath+"/messages/" + i0));
 errors = vErrors.length;
 }
 var valid3 = _errs13 === errors;
@@ -8722,7 +8737,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.metadata !== undefined){
+if(data.metadata !== undefined && func0.call(data, "metadata")){
 var data6 = data.metadata;
 var _errs14 = errors;
 if(errors === _errs14){
@@ -8739,10 +8754,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.modelPreferences !== undefined){
+if(data.modelPreferences !== undefined && func0.call(data, "modelPreferences")){
 var _errs17 = errors;
 if(!(validate149(data.modelPreferences))){
-vErrors = vErrors === null ? func0(validate149.errors, instancePath+"/modelPreferences") : vErrors.concat(func0(validate149.errors, instancePath+"/modelPreferences"));
+vErrors = vErrors === null ? func15(validate149.errors, instancePath+"/modelPreferences") : vErrors.concat(func15(validate149.errors, instancePath+"/modelPreferences"));
 errors = vErrors.length;
 }
 var valid0 = _errs17 === errors;
@@ -8751,7 +8766,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.stopSequences !== undefined){
+if(data.stopSequences !== undefined && func0.call(data, "stopSequences")){
 var data8 = data.stopSequences;
 var _errs18 = errors;
 if(errors === _errs18){
@@ -8781,7 +8796,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.systemPrompt !== undefined){
+if(data.systemPrompt !== undefined && func0.call(data, "systemPrompt")){
 var _errs22 = errors;
 if(typeof data.systemPrompt !== "string"){
 validate141.errors = [{instancePath:instancePath+"/systemPrompt",schemaPath:"#/properties/systemPrompt/type",keyword:"type",params:{type: "string"}}];
@@ -8793,13 +8808,13 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.task !== undefined){
+if(data.task !== undefined && func0.call(data, "task")){
 var data11 = data.task;
 var _errs24 = errors;
 var _errs25 = errors;
 if(errors === _errs25){
 if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
-if(data11.ttl !== undefined){
+if(data11.ttl !== undefined && func0.call(data11, "ttl")){
 var data12 = data11.ttl;
 if(!((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12)))){
 validate141.errors = [{instancePath:instancePath+"/task/ttl",schemaPath:"TaskMetadata/properties/ttl/type",keyword:"type",params:{type: "integer"}}];
@@ -8818,7 +8833,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.temperature !== undefined){
+if(data.temperature !== undefined && func0.call(data, "temperature")){
 var _errs29 = errors;
 if(!(typeof data.temperature == "number")){
 validate141.errors = [{instancePath:instancePath+"/temperature",schemaPath:"#/properties/temperature/type",keyword:"type",params:{type: "number"}}];
@@ -8830,13 +8845,13 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.toolChoice !== undefined){
+if(data.toolChoice !== undefined && func0.call(data, "toolChoice")){
 var data14 = data.toolChoice;
 var _errs31 = errors;
 var _errs32 = errors;
 if(errors === _errs32){
 if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
-if(data14.mode !== undefined){
+if(data14.mode !== undefined && func0.call(data14, "mode")){
 var data15 = data14.mode;
 if(typeof data15 !== "string"){
 validate141.errors = [{instancePath:instancePath+"/toolChoice/mode",schemaPath:"ToolChoice/properties/mode/type",keyword:"type",params:{type: "string"}}];
@@ -8859,7 +8874,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.tools !== undefined){
+if(data.tools !== undefined && func0.call(data, "tools")){
 var data16 = data.tools;
 var _errs36 = errors;
 if(errors === _errs36){
@@ -8869,7 +8884,7 @@ var len2 = data16.length;
 for(var i2=0; i2<len2; i2++){
 var _errs38 = errors;
 if(!(validate151(data16[i2]))){
-vErrors = vErrors === null ? func0(validate151.errors, instancePath+"/tools/" + i2) : vErrors.concat(func0(validate151.errors, instancePath+"/tools/" + i2));
+vErrors = vErrors === null ? func15(validate151.errors, instancePath+"/tools/" + i2) : vErrors.concat(func15(validate151.errors, instancePath+"/tools/" + i2));
 errors = vErrors.length;
 }
 var valid9 = _errs38 === errors;
@@ -8930,12 +8945,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
+if((((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
 validate140.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 var data0 = data.id;
 var _errs1 = errors;
 if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
@@ -8948,7 +8963,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined){
+if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 var data1 = data.jsonrpc;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -8965,7 +8980,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data2 = data.method;
 var _errs6 = errors;
 if(typeof data2 !== "string"){
@@ -8982,10 +8997,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var _errs8 = errors;
 if(!(validate141(data.params))){
-vErrors = vErrors === null ? func0(validate141.errors, instancePath+"/params") : vErrors.concat(func0(validate141.errors, instancePath+"/params"));
+vErrors = vErrors === null ? func15(validate141.errors, instancePath+"/params") : vErrors.concat(func15(validate141.errors, instancePath+"/params"));
 errors = vErrors.length;
 }
 var valid0 = _errs8 === errors;
@@ -9033,12 +9048,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.task === undefined) && (missing0 = "task")){
+if(((data.task === undefined) || (!(func0.call(data, "task")))) && (missing0 = "task")){
 validate154.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -9055,10 +9070,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.task !== undefined){
+if(data.task !== undefined && func0.call(data, "task")){
 var _errs4 = errors;
 if(!(validate37(data.task))){
-vErrors = vErrors === null ? func0(validate37.errors, instancePath+"/task") : vErrors.concat(func0(validate37.errors, instancePath+"/task"));
+vErrors = vErrors === null ? func15(validate37.errors, instancePath+"/task") : vErrors.concat(func15(validate37.errors, instancePath+"/task"));
 errors = vErrors.length;
 }
 var valid0 = _errs4 === errors;
@@ -9129,17 +9144,17 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((data.elicitationId === undefined) && (missing0 = "elicitationId")) || ((data.message === undefined) && (missing0 = "message"))) || ((data.mode === undefined) && (missing0 = "mode"))) || ((data.url === undefined) && (missing0 = "url"))){
+if((((((data.elicitationId === undefined) || (!(func0.call(data, "elicitationId")))) && (missing0 = "elicitationId")) || (((data.message === undefined) || (!(func0.call(data, "message")))) && (missing0 = "message"))) || (((data.mode === undefined) || (!(func0.call(data, "mode")))) && (missing0 = "mode"))) || (((data.url === undefined) || (!(func0.call(data, "url")))) && (missing0 = "url"))){
 validate159.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-if(data0.progressToken !== undefined){
+if(data0.progressToken !== undefined && func0.call(data0, "progressToken")){
 var data1 = data0.progressToken;
 if((typeof data1 !== "string") && (!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))))){
 validate159.errors = [{instancePath:instancePath+"/_meta/progressToken",schemaPath:"ProgressToken/type",keyword:"type",params:{type: schema20.type}}];
@@ -9158,7 +9173,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.elicitationId !== undefined){
+if(data.elicitationId !== undefined && func0.call(data, "elicitationId")){
 var _errs7 = errors;
 if(typeof data.elicitationId !== "string"){
 validate159.errors = [{instancePath:instancePath+"/elicitationId",schemaPath:"#/properties/elicitationId/type",keyword:"type",params:{type: "string"}}];
@@ -9170,7 +9185,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.message !== undefined){
+if(data.message !== undefined && func0.call(data, "message")){
 var _errs9 = errors;
 if(typeof data.message !== "string"){
 validate159.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"}}];
@@ -9182,7 +9197,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mode !== undefined){
+if(data.mode !== undefined && func0.call(data, "mode")){
 var data4 = data.mode;
 var _errs11 = errors;
 if(typeof data4 !== "string"){
@@ -9199,13 +9214,13 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.task !== undefined){
+if(data.task !== undefined && func0.call(data, "task")){
 var data5 = data.task;
 var _errs13 = errors;
 var _errs14 = errors;
 if(errors === _errs14){
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
-if(data5.ttl !== undefined){
+if(data5.ttl !== undefined && func0.call(data5, "ttl")){
 var data6 = data5.ttl;
 if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
 validate159.errors = [{instancePath:instancePath+"/task/ttl",schemaPath:"TaskMetadata/properties/ttl/type",keyword:"type",params:{type: "integer"}}];
@@ -9224,7 +9239,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.url !== undefined){
+if(data.url !== undefined && func0.call(data, "url")){
 var _errs18 = errors;
 if(typeof data.url !== "string"){
 validate159.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"}}];
@@ -9283,7 +9298,7 @@ var _errs1 = errors;
 if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.type === undefined) && (missing0 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
 var err0 = {instancePath:instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0}};
 if(vErrors === null){
 vErrors = [err0];
@@ -9301,7 +9316,7 @@ var _errs5 = errors;
 if(errors === _errs5){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing1;
-if((data.type === undefined) && (missing1 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing1 = "type")){
 var err1 = {instancePath:instancePath,schemaPath:"StringSchema/required",keyword:"required",params:{missingProperty: missing1}};
 if(vErrors === null){
 vErrors = [err1];
@@ -9312,7 +9327,7 @@ vErrors.push(err1);
 errors++;
 }
 else {
-if(data.default !== undefined){
+if(data.default !== undefined && func0.call(data, "default")){
 var _errs7 = errors;
 if(typeof data.default !== "string"){
 var err2 = {instancePath:instancePath+"/default",schemaPath:"StringSchema/properties/default/type",keyword:"type",params:{type: "string"}};
@@ -9330,7 +9345,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 var _errs9 = errors;
 if(typeof data.description !== "string"){
 var err3 = {instancePath:instancePath+"/description",schemaPath:"StringSchema/properties/description/type",keyword:"type",params:{type: "string"}};
@@ -9348,7 +9363,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data.format !== undefined){
+if(data.format !== undefined && func0.call(data, "format")){
 var data2 = data.format;
 var _errs11 = errors;
 if(typeof data2 !== "string"){
@@ -9377,7 +9392,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data.maxLength !== undefined){
+if(data.maxLength !== undefined && func0.call(data, "maxLength")){
 var data3 = data.maxLength;
 var _errs13 = errors;
 if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
@@ -9396,7 +9411,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data.minLength !== undefined){
+if(data.minLength !== undefined && func0.call(data, "minLength")){
 var data4 = data.minLength;
 var _errs15 = errors;
 if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
@@ -9415,7 +9430,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 var _errs17 = errors;
 if(typeof data.title !== "string"){
 var err8 = {instancePath:instancePath+"/title",schemaPath:"StringSchema/properties/title/type",keyword:"type",params:{type: "string"}};
@@ -9433,7 +9448,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 var data6 = data.type;
 var _errs19 = errors;
 if(typeof data6 !== "string"){
@@ -9486,7 +9501,7 @@ var _errs22 = errors;
 if(errors === _errs22){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing2;
-if((data.type === undefined) && (missing2 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing2 = "type")){
 var err12 = {instancePath:instancePath,schemaPath:"NumberSchema/required",keyword:"required",params:{missingProperty: missing2}};
 if(vErrors === null){
 vErrors = [err12];
@@ -9497,7 +9512,7 @@ vErrors.push(err12);
 errors++;
 }
 else {
-if(data.default !== undefined){
+if(data.default !== undefined && func0.call(data, "default")){
 var _errs24 = errors;
 if(!(typeof data.default == "number")){
 var err13 = {instancePath:instancePath+"/default",schemaPath:"NumberSchema/properties/default/type",keyword:"type",params:{type: "number"}};
@@ -9515,7 +9530,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 var _errs26 = errors;
 if(typeof data.description !== "string"){
 var err14 = {instancePath:instancePath+"/description",schemaPath:"NumberSchema/properties/description/type",keyword:"type",params:{type: "string"}};
@@ -9533,7 +9548,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data.maximum !== undefined){
+if(data.maximum !== undefined && func0.call(data, "maximum")){
 var _errs28 = errors;
 if(!(typeof data.maximum == "number")){
 var err15 = {instancePath:instancePath+"/maximum",schemaPath:"NumberSchema/properties/maximum/type",keyword:"type",params:{type: "number"}};
@@ -9551,7 +9566,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data.minimum !== undefined){
+if(data.minimum !== undefined && func0.call(data, "minimum")){
 var _errs30 = errors;
 if(!(typeof data.minimum == "number")){
 var err16 = {instancePath:instancePath+"/minimum",schemaPath:"NumberSchema/properties/minimum/type",keyword:"type",params:{type: "number"}};
@@ -9569,7 +9584,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 var _errs32 = errors;
 if(typeof data.title !== "string"){
 var err17 = {instancePath:instancePath+"/title",schemaPath:"NumberSchema/properties/title/type",keyword:"type",params:{type: "string"}};
@@ -9587,7 +9602,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 var data12 = data.type;
 var _errs34 = errors;
 if(typeof data12 !== "string"){
@@ -9639,7 +9654,7 @@ var _errs37 = errors;
 if(errors === _errs37){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing3;
-if((data.type === undefined) && (missing3 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing3 = "type")){
 var err21 = {instancePath:instancePath,schemaPath:"NumberSchema/required",keyword:"required",params:{missingProperty: missing3}};
 if(vErrors === null){
 vErrors = [err21];
@@ -9650,7 +9665,7 @@ vErrors.push(err21);
 errors++;
 }
 else {
-if(data.default !== undefined){
+if(data.default !== undefined && func0.call(data, "default")){
 var _errs39 = errors;
 if(!(typeof data.default == "number")){
 var err22 = {instancePath:instancePath+"/default",schemaPath:"NumberSchema/properties/default/type",keyword:"type",params:{type: "number"}};
@@ -9668,7 +9683,7 @@ else {
 var valid10 = true;
 }
 if(valid10){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 var _errs41 = errors;
 if(typeof data.description !== "string"){
 var err23 = {instancePath:instancePath+"/description",schemaPath:"NumberSchema/properties/description/type",keyword:"type",params:{type: "string"}};
@@ -9686,7 +9701,7 @@ else {
 var valid10 = true;
 }
 if(valid10){
-if(data.maximum !== undefined){
+if(data.maximum !== undefined && func0.call(data, "maximum")){
 var _errs43 = errors;
 if(!(typeof data.maximum == "number")){
 var err24 = {instancePath:instancePath+"/maximum",schemaPath:"NumberSchema/properties/maximum/type",keyword:"type",params:{type: "number"}};
@@ -9704,7 +9719,7 @@ else {
 var valid10 = true;
 }
 if(valid10){
-if(data.minimum !== undefined){
+if(data.minimum !== undefined && func0.call(data, "minimum")){
 var _errs45 = errors;
 if(!(typeof data.minimum == "number")){
 var err25 = {instancePath:instancePath+"/minimum",schemaPath:"NumberSchema/properties/minimum/type",keyword:"type",params:{type: "number"}};
@@ -9722,7 +9737,7 @@ else {
 var valid10 = true;
 }
 if(valid10){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 var _errs47 = errors;
 if(typeof data.title !== "string"){
 var err26 = {instancePath:instancePath+"/title",schemaPath:"NumberSchema/properties/title/type",keyword:"type",params:{type: "string"}};
@@ -9740,7 +9755,7 @@ else {
 var valid10 = true;
 }
 if(valid10){
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 var data18 = data.type;
 var _errs49 = errors;
 if(typeof data18 !== "string"){
@@ -9792,7 +9807,7 @@ var _errs52 = errors;
 if(errors === _errs52){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing4;
-if((data.type === undefined) && (missing4 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing4 = "type")){
 var err30 = {instancePath:instancePath,schemaPath:"BooleanSchema/required",keyword:"required",params:{missingProperty: missing4}};
 if(vErrors === null){
 vErrors = [err30];
@@ -9803,7 +9818,7 @@ vErrors.push(err30);
 errors++;
 }
 else {
-if(data.default !== undefined){
+if(data.default !== undefined && func0.call(data, "default")){
 var _errs54 = errors;
 if(typeof data.default !== "boolean"){
 var err31 = {instancePath:instancePath+"/default",schemaPath:"BooleanSchema/properties/default/type",keyword:"type",params:{type: "boolean"}};
@@ -9821,7 +9836,7 @@ else {
 var valid13 = true;
 }
 if(valid13){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 var _errs56 = errors;
 if(typeof data.description !== "string"){
 var err32 = {instancePath:instancePath+"/description",schemaPath:"BooleanSchema/properties/description/type",keyword:"type",params:{type: "string"}};
@@ -9839,7 +9854,7 @@ else {
 var valid13 = true;
 }
 if(valid13){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 var _errs58 = errors;
 if(typeof data.title !== "string"){
 var err33 = {instancePath:instancePath+"/title",schemaPath:"BooleanSchema/properties/title/type",keyword:"type",params:{type: "string"}};
@@ -9857,7 +9872,7 @@ else {
 var valid13 = true;
 }
 if(valid13){
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 var data22 = data.type;
 var _errs60 = errors;
 if(typeof data22 !== "string"){
@@ -9907,7 +9922,7 @@ var _errs63 = errors;
 if(errors === _errs63){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing5;
-if(((data.items === undefined) && (missing5 = "items")) || ((data.type === undefined) && (missing5 = "type"))){
+if((((data.items === undefined) || (!(func0.call(data, "items")))) && (missing5 = "items")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing5 = "type"))){
 var err37 = {instancePath:instancePath,schemaPath:"UntitledMultiSelectEnumSchema/required",keyword:"required",params:{missingProperty: missing5}};
 if(vErrors === null){
 vErrors = [err37];
@@ -9918,7 +9933,7 @@ vErrors.push(err37);
 errors++;
 }
 else {
-if(data.default !== undefined){
+if(data.default !== undefined && func0.call(data, "default")){
 var data23 = data.default;
 var _errs65 = errors;
 if(errors === _errs65){
@@ -9960,7 +9975,7 @@ else {
 var valid16 = true;
 }
 if(valid16){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 var _errs69 = errors;
 if(typeof data.description !== "string"){
 var err40 = {instancePath:instancePath+"/description",schemaPath:"UntitledMultiSelectEnumSchema/properties/description/type",keyword:"type",params:{type: "string"}};
@@ -9978,13 +9993,13 @@ else {
 var valid16 = true;
 }
 if(valid16){
-if(data.items !== undefined){
+if(data.items !== undefined && func0.call(data, "items")){
 var data26 = data.items;
 var _errs71 = errors;
 if(errors === _errs71){
 if(data26 && typeof data26 == "object" && !Array.isArray(data26)){
 var missing6;
-if(((data26.enum === undefined) && (missing6 = "enum")) || ((data26.type === undefined) && (missing6 = "type"))){
+if((((data26.enum === undefined) || (!(func0.call(data26, "enum")))) && (missing6 = "enum")) || (((data26.type === undefined) || (!(func0.call(data26, "type")))) && (missing6 = "type"))){
 var err41 = {instancePath:instancePath+"/items",schemaPath:"UntitledMultiSelectEnumSchema/properties/items/required",keyword:"required",params:{missingProperty: missing6}};
 if(vErrors === null){
 vErrors = [err41];
@@ -9995,7 +10010,7 @@ vErrors.push(err41);
 errors++;
 }
 else {
-if(data26.enum !== undefined){
+if(data26.enum !== undefined && func0.call(data26, "enum")){
 var data27 = data26.enum;
 var _errs73 = errors;
 if(errors === _errs73){
@@ -10037,7 +10052,7 @@ else {
 var valid18 = true;
 }
 if(valid18){
-if(data26.type !== undefined){
+if(data26.type !== undefined && func0.call(data26, "type")){
 var data29 = data26.type;
 var _errs77 = errors;
 if(typeof data29 !== "string"){
@@ -10085,7 +10100,7 @@ else {
 var valid16 = true;
 }
 if(valid16){
-if(data.maxItems !== undefined){
+if(data.maxItems !== undefined && func0.call(data, "maxItems")){
 var data30 = data.maxItems;
 var _errs79 = errors;
 if(!((typeof data30 == "number") && (!(data30 % 1) && !isNaN(data30)))){
@@ -10104,7 +10119,7 @@ else {
 var valid16 = true;
 }
 if(valid16){
-if(data.minItems !== undefined){
+if(data.minItems !== undefined && func0.call(data, "minItems")){
 var data31 = data.minItems;
 var _errs81 = errors;
 if(!((typeof data31 == "number") && (!(data31 % 1) && !isNaN(data31)))){
@@ -10123,7 +10138,7 @@ else {
 var valid16 = true;
 }
 if(valid16){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 var _errs83 = errors;
 if(typeof data.title !== "string"){
 var err49 = {instancePath:instancePath+"/title",schemaPath:"UntitledMultiSelectEnumSchema/properties/title/type",keyword:"type",params:{type: "string"}};
@@ -10141,7 +10156,7 @@ else {
 var valid16 = true;
 }
 if(valid16){
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 var data33 = data.type;
 var _errs85 = errors;
 if(typeof data33 !== "string"){
@@ -10231,7 +10246,7 @@ var _errs88 = errors;
 if(errors === _errs88){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing7;
-if(((data.enum === undefined) && (missing7 = "enum")) || ((data.type === undefined) && (missing7 = "type"))){
+if((((data.enum === undefined) || (!(func0.call(data, "enum")))) && (missing7 = "enum")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing7 = "type"))){
 var err56 = {instancePath:instancePath,schemaPath:"UntitledSingleSelectEnumSchema/required",keyword:"required",params:{missingProperty: missing7}};
 if(vErrors === null){
 vErrors = [err56];
@@ -10242,7 +10257,7 @@ vErrors.push(err56);
 errors++;
 }
 else {
-if(data.default !== undefined){
+if(data.default !== undefined && func0.call(data, "default")){
 var _errs90 = errors;
 if(typeof data.default !== "string"){
 var err57 = {instancePath:instancePath+"/default",schemaPath:"UntitledSingleSelectEnumSchema/properties/default/type",keyword:"type",params:{type: "string"}};
@@ -10260,7 +10275,7 @@ else {
 var valid21 = true;
 }
 if(valid21){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 var _errs92 = errors;
 if(typeof data.description !== "string"){
 var err58 = {instancePath:instancePath+"/description",schemaPath:"UntitledSingleSelectEnumSchema/properties/description/type",keyword:"type",params:{type: "string"}};
@@ -10278,7 +10293,7 @@ else {
 var valid21 = true;
 }
 if(valid21){
-if(data.enum !== undefined){
+if(data.enum !== undefined && func0.call(data, "enum")){
 var data36 = data.enum;
 var _errs94 = errors;
 if(errors === _errs94){
@@ -10320,7 +10335,7 @@ else {
 var valid21 = true;
 }
 if(valid21){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 var _errs98 = errors;
 if(typeof data.title !== "string"){
 var err61 = {instancePath:instancePath+"/title",schemaPath:"UntitledSingleSelectEnumSchema/properties/title/type",keyword:"type",params:{type: "string"}};
@@ -10338,7 +10353,7 @@ else {
 var valid21 = true;
 }
 if(valid21){
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 var data39 = data.type;
 var _errs100 = errors;
 if(typeof data39 !== "string"){
@@ -10391,7 +10406,7 @@ var _errs103 = errors;
 if(errors === _errs103){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing8;
-if(((data.oneOf === undefined) && (missing8 = "oneOf")) || ((data.type === undefined) && (missing8 = "type"))){
+if((((data.oneOf === undefined) || (!(func0.call(data, "oneOf")))) && (missing8 = "oneOf")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing8 = "type"))){
 var err65 = {instancePath:instancePath,schemaPath:"TitledSingleSelectEnumSchema/required",keyword:"required",params:{missingProperty: missing8}};
 if(vErrors === null){
 vErrors = [err65];
@@ -10402,7 +10417,7 @@ vErrors.push(err65);
 errors++;
 }
 else {
-if(data.default !== undefined){
+if(data.default !== undefined && func0.call(data, "default")){
 var _errs105 = errors;
 if(typeof data.default !== "string"){
 var err66 = {instancePath:instancePath+"/default",schemaPath:"TitledSingleSelectEnumSchema/properties/default/type",keyword:"type",params:{type: "string"}};
@@ -10420,7 +10435,7 @@ else {
 var valid24 = true;
 }
 if(valid24){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 var _errs107 = errors;
 if(typeof data.description !== "string"){
 var err67 = {instancePath:instancePath+"/description",schemaPath:"TitledSingleSelectEnumSchema/properties/description/type",keyword:"type",params:{type: "string"}};
@@ -10438,7 +10453,7 @@ else {
 var valid24 = true;
 }
 if(valid24){
-if(data.oneOf !== undefined){
+if(data.oneOf !== undefined && func0.call(data, "oneOf")){
 var data42 = data.oneOf;
 var _errs109 = errors;
 if(errors === _errs109){
@@ -10451,7 +10466,7 @@ var _errs111 = errors;
 if(errors === _errs111){
 if(data43 && typeof data43 == "object" && !Array.isArray(data43)){
 var missing9;
-if(((data43.const === undefined) && (missing9 = "const")) || ((data43.title === undefined) && (missing9 = "title"))){
+if((((data43.const === undefined) || (!(func0.call(data43, "const")))) && (missing9 = "const")) || (((data43.title === undefined) || (!(func0.call(data43, "title")))) && (missing9 = "title"))){
 var err68 = {instancePath:instancePath+"/oneOf/" + i3,schemaPath:"TitledSingleSelectEnumSchema/properties/oneOf/items/required",keyword:"required",params:{missingProperty: missing9}};
 if(vErrors === null){
 vErrors = [err68];
@@ -10462,7 +10477,7 @@ vErrors.push(err68);
 errors++;
 }
 else {
-if(data43.const !== undefined){
+if(data43.const !== undefined && func0.call(data43, "const")){
 var _errs113 = errors;
 if(typeof data43.const !== "string"){
 var err69 = {instancePath:instancePath+"/oneOf/" + i3+"/const",schemaPath:"TitledSingleSelectEnumSchema/properties/oneOf/items/properties/const/type",keyword:"type",params:{type: "string"}};
@@ -10480,7 +10495,7 @@ else {
 var valid26 = true;
 }
 if(valid26){
-if(data43.title !== undefined){
+if(data43.title !== undefined && func0.call(data43, "title")){
 var _errs115 = errors;
 if(typeof data43.title !== "string"){
 var err70 = {instancePath:instancePath+"/oneOf/" + i3+"/title",schemaPath:"TitledSingleSelectEnumSchema/properties/oneOf/items/properties/title/type",keyword:"type",params:{type: "string"}};
@@ -10534,7 +10549,7 @@ else {
 var valid24 = true;
 }
 if(valid24){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 var _errs117 = errors;
 if(typeof data.title !== "string"){
 var err73 = {instancePath:instancePath+"/title",schemaPath:"TitledSingleSelectEnumSchema/properties/title/type",keyword:"type",params:{type: "string"}};
@@ -10552,7 +10567,7 @@ else {
 var valid24 = true;
 }
 if(valid24){
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 var data47 = data.type;
 var _errs119 = errors;
 if(typeof data47 !== "string"){
@@ -10605,7 +10620,7 @@ var _errs122 = errors;
 if(errors === _errs122){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing10;
-if(((data.items === undefined) && (missing10 = "items")) || ((data.type === undefined) && (missing10 = "type"))){
+if((((data.items === undefined) || (!(func0.call(data, "items")))) && (missing10 = "items")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing10 = "type"))){
 var err77 = {instancePath:instancePath,schemaPath:"TitledMultiSelectEnumSchema/required",keyword:"required",params:{missingProperty: missing10}};
 if(vErrors === null){
 vErrors = [err77];
@@ -10616,7 +10631,7 @@ vErrors.push(err77);
 errors++;
 }
 else {
-if(data.default !== undefined){
+if(data.default !== undefined && func0.call(data, "default")){
 var data48 = data.default;
 var _errs124 = errors;
 if(errors === _errs124){
@@ -10658,7 +10673,7 @@ else {
 var valid28 = true;
 }
 if(valid28){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 var _errs128 = errors;
 if(typeof data.description !== "string"){
 var err80 = {instancePath:instancePath+"/description",schemaPath:"TitledMultiSelectEnumSchema/properties/description/type",keyword:"type",params:{type: "string"}};
@@ -10676,13 +10691,13 @@ else {
 var valid28 = true;
 }
 if(valid28){
-if(data.items !== undefined){
+if(data.items !== undefined && func0.call(data, "items")){
 var data51 = data.items;
 var _errs130 = errors;
 if(errors === _errs130){
 if(data51 && typeof data51 == "object" && !Array.isArray(data51)){
 var missing11;
-if((data51.anyOf === undefined) && (missing11 = "anyOf")){
+if(((data51.anyOf === undefined) || (!(func0.call(data51, "anyOf")))) && (missing11 = "anyOf")){
 var err81 = {instancePath:instancePath+"/items",schemaPath:"TitledMultiSelectEnumSchema/properties/items/required",keyword:"required",params:{missingProperty: missing11}};
 if(vErrors === null){
 vErrors = [err81];
@@ -10693,7 +10708,7 @@ vErrors.push(err81);
 errors++;
 }
 else {
-if(data51.anyOf !== undefined){
+if(data51.anyOf !== undefined && func0.call(data51, "anyOf")){
 var data52 = data51.anyOf;
 var _errs132 = errors;
 if(errors === _errs132){
@@ -10706,7 +10721,7 @@ var _errs134 = errors;
 if(errors === _errs134){
 if(data53 && typeof data53 == "object" && !Array.isArray(data53)){
 var missing12;
-if(((data53.const === undefined) && (missing12 = "const")) || ((data53.title === undefined) && (missing12 = "title"))){
+if((((data53.const === undefined) || (!(func0.call(data53, "const")))) && (missing12 = "const")) || (((data53.title === undefined) || (!(func0.call(data53, "title")))) && (missing12 = "title"))){
 var err82 = {instancePath:instancePath+"/items/anyOf/" + i5,schemaPath:"TitledMultiSelectEnumSchema/properties/items/properties/anyOf/items/required",keyword:"required",params:{missingProperty: missing12}};
 if(vErrors === null){
 vErrors = [err82];
@@ -10717,7 +10732,7 @@ vErrors.push(err82);
 errors++;
 }
 else {
-if(data53.const !== undefined){
+if(data53.const !== undefined && func0.call(data53, "const")){
 var _errs136 = errors;
 if(typeof data53.const !== "string"){
 var err83 = {instancePath:instancePath+"/items/anyOf/" + i5+"/const",schemaPath:"TitledMultiSelectEnumSchema/properties/items/properties/anyOf/items/properties/const/type",keyword:"type",params:{type: "string"}};
@@ -10735,7 +10750,7 @@ else {
 var valid32 = true;
 }
 if(valid32){
-if(data53.title !== undefined){
+if(data53.title !== undefined && func0.call(data53, "title")){
 var _errs138 = errors;
 if(typeof data53.title !== "string"){
 var err84 = {instancePath:instancePath+"/items/anyOf/" + i5+"/title",schemaPath:"TitledMultiSelectEnumSchema/properties/items/properties/anyOf/items/properties/title/type",keyword:"type",params:{type: "string"}};
@@ -10803,7 +10818,7 @@ else {
 var valid28 = true;
 }
 if(valid28){
-if(data.maxItems !== undefined){
+if(data.maxItems !== undefined && func0.call(data, "maxItems")){
 var data56 = data.maxItems;
 var _errs140 = errors;
 if(!((typeof data56 == "number") && (!(data56 % 1) && !isNaN(data56)))){
@@ -10822,7 +10837,7 @@ else {
 var valid28 = true;
 }
 if(valid28){
-if(data.minItems !== undefined){
+if(data.minItems !== undefined && func0.call(data, "minItems")){
 var data57 = data.minItems;
 var _errs142 = errors;
 if(!((typeof data57 == "number") && (!(data57 % 1) && !isNaN(data57)))){
@@ -10841,7 +10856,7 @@ else {
 var valid28 = true;
 }
 if(valid28){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 var _errs144 = errors;
 if(typeof data.title !== "string"){
 var err90 = {instancePath:instancePath+"/title",schemaPath:"TitledMultiSelectEnumSchema/properties/title/type",keyword:"type",params:{type: "string"}};
@@ -10859,7 +10874,7 @@ else {
 var valid28 = true;
 }
 if(valid28){
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 var data59 = data.type;
 var _errs146 = errors;
 if(typeof data59 !== "string"){
@@ -10914,7 +10929,7 @@ var _errs149 = errors;
 if(errors === _errs149){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing13;
-if(((data.enum === undefined) && (missing13 = "enum")) || ((data.type === undefined) && (missing13 = "type"))){
+if((((data.enum === undefined) || (!(func0.call(data, "enum")))) && (missing13 = "enum")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing13 = "type"))){
 var err94 = {instancePath:instancePath,schemaPath:"LegacyTitledEnumSchema/required",keyword:"required",params:{missingProperty: missing13}};
 if(vErrors === null){
 vErrors = [err94];
@@ -10925,7 +10940,7 @@ vErrors.push(err94);
 errors++;
 }
 else {
-if(data.default !== undefined){
+if(data.default !== undefined && func0.call(data, "default")){
 var _errs151 = errors;
 if(typeof data.default !== "string"){
 var err95 = {instancePath:instancePath+"/default",schemaPath:"LegacyTitledEnumSchema/properties/default/type",keyword:"type",params:{type: "string"}};
@@ -10943,7 +10958,7 @@ else {
 var valid34 = true;
 }
 if(valid34){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 var _errs153 = errors;
 if(typeof data.description !== "string"){
 var err96 = {instancePath:instancePath+"/description",schemaPath:"LegacyTitledEnumSchema/properties/description/type",keyword:"type",params:{type: "string"}};
@@ -10961,7 +10976,7 @@ else {
 var valid34 = true;
 }
 if(valid34){
-if(data.enum !== undefined){
+if(data.enum !== undefined && func0.call(data, "enum")){
 var data62 = data.enum;
 var _errs155 = errors;
 if(errors === _errs155){
@@ -11003,7 +11018,7 @@ else {
 var valid34 = true;
 }
 if(valid34){
-if(data.enumNames !== undefined){
+if(data.enumNames !== undefined && func0.call(data, "enumNames")){
 var data64 = data.enumNames;
 var _errs159 = errors;
 if(errors === _errs159){
@@ -11045,7 +11060,7 @@ else {
 var valid34 = true;
 }
 if(valid34){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 var _errs163 = errors;
 if(typeof data.title !== "string"){
 var err101 = {instancePath:instancePath+"/title",schemaPath:"LegacyTitledEnumSchema/properties/title/type",keyword:"type",params:{type: "string"}};
@@ -11063,7 +11078,7 @@ else {
 var valid34 = true;
 }
 if(valid34){
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 var data67 = data.type;
 var _errs165 = errors;
 if(typeof data67 !== "string"){
@@ -11162,17 +11177,17 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.message === undefined) && (missing0 = "message")) || ((data.requestedSchema === undefined) && (missing0 = "requestedSchema"))){
+if((((data.message === undefined) || (!(func0.call(data, "message")))) && (missing0 = "message")) || (((data.requestedSchema === undefined) || (!(func0.call(data, "requestedSchema")))) && (missing0 = "requestedSchema"))){
 validate161.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-if(data0.progressToken !== undefined){
+if(data0.progressToken !== undefined && func0.call(data0, "progressToken")){
 var data1 = data0.progressToken;
 if((typeof data1 !== "string") && (!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))))){
 validate161.errors = [{instancePath:instancePath+"/_meta/progressToken",schemaPath:"ProgressToken/type",keyword:"type",params:{type: schema20.type}}];
@@ -11191,7 +11206,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.message !== undefined){
+if(data.message !== undefined && func0.call(data, "message")){
 var _errs7 = errors;
 if(typeof data.message !== "string"){
 validate161.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"}}];
@@ -11203,7 +11218,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mode !== undefined){
+if(data.mode !== undefined && func0.call(data, "mode")){
 var data3 = data.mode;
 var _errs9 = errors;
 if(typeof data3 !== "string"){
@@ -11220,18 +11235,18 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.requestedSchema !== undefined){
+if(data.requestedSchema !== undefined && func0.call(data, "requestedSchema")){
 var data4 = data.requestedSchema;
 var _errs11 = errors;
 if(errors === _errs11){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 var missing1;
-if(((data4.properties === undefined) && (missing1 = "properties")) || ((data4.type === undefined) && (missing1 = "type"))){
+if((((data4.properties === undefined) || (!(func0.call(data4, "properties")))) && (missing1 = "properties")) || (((data4.type === undefined) || (!(func0.call(data4, "type")))) && (missing1 = "type"))){
 validate161.errors = [{instancePath:instancePath+"/requestedSchema",schemaPath:"#/properties/requestedSchema/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data4.$schema !== undefined){
+if(data4.$schema !== undefined && func0.call(data4, "$schema")){
 var _errs13 = errors;
 if(typeof data4.$schema !== "string"){
 validate161.errors = [{instancePath:instancePath+"/requestedSchema/$schema",schemaPath:"#/properties/requestedSchema/properties/%24schema/type",keyword:"type",params:{type: "string"}}];
@@ -11243,15 +11258,17 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data4.properties !== undefined){
+if(data4.properties !== undefined && func0.call(data4, "properties")){
 var data6 = data4.properties;
 var _errs15 = errors;
 if(errors === _errs15){
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-for(var key0 in data6){
+var _arr0 = Object.keys(data6);
+for(var _i0=0; _i0<_arr0.length; _i0++){
+var key0 = _arr0[_i0];
 var _errs18 = errors;
 if(!(validate162(data6[key0]))){
-vErrors = vErrors === null ? func0(validate162.errors, instancePath+"/requestedSchema/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")) : vErrors.concat(func0(validate162.errors, instancePath+"/requestedSchema/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")));
+vErrors = vErrors === null ? func15(validate162.errors, instancePath+"/requestedSchema/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")) : vErrors.concat(func15(validate162.errors, instancePath+"/requestedSchema/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")));
 errors = vErrors.length;
 }
 var valid4 = _errs18 === errors;
@@ -11271,7 +11288,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data4.required !== undefined){
+if(data4.required !== undefined && func0.call(data4, "required")){
 var data8 = data4.required;
 var _errs19 = errors;
 if(errors === _errs19){
@@ -11301,7 +11318,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data4.type !== undefined){
+if(data4.type !== undefined && func0.call(data4, "type")){
 var data10 = data4.type;
 var _errs23 = errors;
 if(typeof data10 !== "string"){
@@ -11333,13 +11350,13 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.task !== undefined){
+if(data.task !== undefined && func0.call(data, "task")){
 var data11 = data.task;
 var _errs25 = errors;
 var _errs26 = errors;
 if(errors === _errs26){
 if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
-if(data11.ttl !== undefined){
+if(data11.ttl !== undefined && func0.call(data11, "ttl")){
 var data12 = data11.ttl;
 if(!((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12)))){
 validate161.errors = [{instancePath:instancePath+"/task/ttl",schemaPath:"TaskMetadata/properties/ttl/type",keyword:"type",params:{type: "integer"}}];
@@ -11393,7 +11410,7 @@ var _errs0 = errors;
 var valid0 = false;
 var _errs1 = errors;
 if(!(validate159(data))){
-vErrors = vErrors === null ? func0(validate159.errors, instancePath) : vErrors.concat(func0(validate159.errors, instancePath));
+vErrors = vErrors === null ? func15(validate159.errors, instancePath) : vErrors.concat(func15(validate159.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs1 === errors;
@@ -11401,7 +11418,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs2 = errors;
 if(!(validate161(data))){
-vErrors = vErrors === null ? func0(validate161.errors, instancePath) : vErrors.concat(func0(validate161.errors, instancePath));
+vErrors = vErrors === null ? func15(validate161.errors, instancePath) : vErrors.concat(func15(validate161.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs2 === errors;
@@ -11454,12 +11471,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
+if((((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
 validate157.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 var data0 = data.id;
 var _errs1 = errors;
 if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
@@ -11472,7 +11489,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined){
+if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 var data1 = data.jsonrpc;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -11489,7 +11506,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data2 = data.method;
 var _errs6 = errors;
 if(typeof data2 !== "string"){
@@ -11506,10 +11523,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var _errs8 = errors;
 if(!(validate158(data.params))){
-vErrors = vErrors === null ? func0(validate158.errors, instancePath+"/params") : vErrors.concat(func0(validate158.errors, instancePath+"/params"));
+vErrors = vErrors === null ? func15(validate158.errors, instancePath+"/params") : vErrors.concat(func15(validate158.errors, instancePath+"/params"));
 errors = vErrors.length;
 }
 var valid0 = _errs8 === errors;
@@ -11558,12 +11575,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.action === undefined) && (missing0 = "action")){
+if(((data.action === undefined) || (!(func0.call(data, "action")))) && (missing0 = "action")){
 validate166.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -11580,7 +11597,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.action !== undefined){
+if(data.action !== undefined && func0.call(data, "action")){
 var data1 = data.action;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -11597,12 +11614,14 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.content !== undefined){
+if(data.content !== undefined && func0.call(data, "content")){
 var data2 = data.content;
 var _errs6 = errors;
 if(errors === _errs6){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-for(var key0 in data2){
+var _arr0 = Object.keys(data2);
+for(var _i0=0; _i0<_arr0.length; _i0++){
+var key0 = _arr0[_i0];
 var data3 = data2[key0];
 var _errs9 = errors;
 if((((!(Array.isArray(data3))) && (typeof data3 !== "string")) && (!(typeof data3 == "number"))) && (typeof data3 !== "boolean")){
@@ -11677,12 +11696,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
+if(((((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
 validate167.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.jsonrpc !== undefined){
+if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 var data0 = data.jsonrpc;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -11699,7 +11718,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data1 = data.method;
 var _errs3 = errors;
 if(typeof data1 !== "string"){
@@ -11716,18 +11735,18 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data2 = data.params;
 var _errs5 = errors;
 if(errors === _errs5){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 var missing1;
-if((data2.elicitationId === undefined) && (missing1 = "elicitationId")){
+if(((data2.elicitationId === undefined) || (!(func0.call(data2, "elicitationId")))) && (missing1 = "elicitationId")){
 validate167.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data2.elicitationId !== undefined){
+if(data2.elicitationId !== undefined && func0.call(data2, "elicitationId")){
 if(typeof data2.elicitationId !== "string"){
 validate167.errors = [{instancePath:instancePath+"/params/elicitationId",schemaPath:"#/properties/params/properties/elicitationId/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -11782,7 +11801,7 @@ var errors = 0;
 var _errs0 = errors;
 if(errors === _errs0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs3 = errors;
 if(errors === _errs3){
@@ -11829,7 +11848,7 @@ var _errs1 = errors;
 if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.type === undefined) && (missing0 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
 var err0 = {instancePath:instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0}};
 if(vErrors === null){
 vErrors = [err0];
@@ -11847,7 +11866,7 @@ var _errs5 = errors;
 if(errors === _errs5){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing1;
-if(((data.enum === undefined) && (missing1 = "enum")) || ((data.type === undefined) && (missing1 = "type"))){
+if((((data.enum === undefined) || (!(func0.call(data, "enum")))) && (missing1 = "enum")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing1 = "type"))){
 var err1 = {instancePath:instancePath,schemaPath:"UntitledSingleSelectEnumSchema/required",keyword:"required",params:{missingProperty: missing1}};
 if(vErrors === null){
 vErrors = [err1];
@@ -11858,7 +11877,7 @@ vErrors.push(err1);
 errors++;
 }
 else {
-if(data.default !== undefined){
+if(data.default !== undefined && func0.call(data, "default")){
 var _errs7 = errors;
 if(typeof data.default !== "string"){
 var err2 = {instancePath:instancePath+"/default",schemaPath:"UntitledSingleSelectEnumSchema/properties/default/type",keyword:"type",params:{type: "string"}};
@@ -11876,7 +11895,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 var _errs9 = errors;
 if(typeof data.description !== "string"){
 var err3 = {instancePath:instancePath+"/description",schemaPath:"UntitledSingleSelectEnumSchema/properties/description/type",keyword:"type",params:{type: "string"}};
@@ -11894,7 +11913,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data.enum !== undefined){
+if(data.enum !== undefined && func0.call(data, "enum")){
 var data2 = data.enum;
 var _errs11 = errors;
 if(errors === _errs11){
@@ -11936,7 +11955,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 var _errs15 = errors;
 if(typeof data.title !== "string"){
 var err6 = {instancePath:instancePath+"/title",schemaPath:"UntitledSingleSelectEnumSchema/properties/title/type",keyword:"type",params:{type: "string"}};
@@ -11954,7 +11973,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 var data5 = data.type;
 var _errs17 = errors;
 if(typeof data5 !== "string"){
@@ -12005,7 +12024,7 @@ var _errs20 = errors;
 if(errors === _errs20){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing2;
-if(((data.items === undefined) && (missing2 = "items")) || ((data.type === undefined) && (missing2 = "type"))){
+if((((data.items === undefined) || (!(func0.call(data, "items")))) && (missing2 = "items")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing2 = "type"))){
 var err10 = {instancePath:instancePath,schemaPath:"UntitledMultiSelectEnumSchema/required",keyword:"required",params:{missingProperty: missing2}};
 if(vErrors === null){
 vErrors = [err10];
@@ -12016,7 +12035,7 @@ vErrors.push(err10);
 errors++;
 }
 else {
-if(data.default !== undefined){
+if(data.default !== undefined && func0.call(data, "default")){
 var data6 = data.default;
 var _errs22 = errors;
 if(errors === _errs22){
@@ -12058,7 +12077,7 @@ else {
 var valid8 = true;
 }
 if(valid8){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 var _errs26 = errors;
 if(typeof data.description !== "string"){
 var err13 = {instancePath:instancePath+"/description",schemaPath:"UntitledMultiSelectEnumSchema/properties/description/type",keyword:"type",params:{type: "string"}};
@@ -12076,13 +12095,13 @@ else {
 var valid8 = true;
 }
 if(valid8){
-if(data.items !== undefined){
+if(data.items !== undefined && func0.call(data, "items")){
 var data9 = data.items;
 var _errs28 = errors;
 if(errors === _errs28){
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
 var missing3;
-if(((data9.enum === undefined) && (missing3 = "enum")) || ((data9.type === undefined) && (missing3 = "type"))){
+if((((data9.enum === undefined) || (!(func0.call(data9, "enum")))) && (missing3 = "enum")) || (((data9.type === undefined) || (!(func0.call(data9, "type")))) && (missing3 = "type"))){
 var err14 = {instancePath:instancePath+"/items",schemaPath:"UntitledMultiSelectEnumSchema/properties/items/required",keyword:"required",params:{missingProperty: missing3}};
 if(vErrors === null){
 vErrors = [err14];
@@ -12093,7 +12112,7 @@ vErrors.push(err14);
 errors++;
 }
 else {
-if(data9.enum !== undefined){
+if(data9.enum !== undefined && func0.call(data9, "enum")){
 var data10 = data9.enum;
 var _errs30 = errors;
 if(errors === _errs30){
@@ -12135,7 +12154,7 @@ else {
 var valid10 = true;
 }
 if(valid10){
-if(data9.type !== undefined){
+if(data9.type !== undefined && func0.call(data9, "type")){
 var data12 = data9.type;
 var _errs34 = errors;
 if(typeof data12 !== "string"){
@@ -12183,7 +12202,7 @@ else {
 var valid8 = true;
 }
 if(valid8){
-if(data.maxItems !== undefined){
+if(data.maxItems !== undefined && func0.call(data, "maxItems")){
 var data13 = data.maxItems;
 var _errs36 = errors;
 if(!((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13)))){
@@ -12202,7 +12221,7 @@ else {
 var valid8 = true;
 }
 if(valid8){
-if(data.minItems !== undefined){
+if(data.minItems !== undefined && func0.call(data, "minItems")){
 var data14 = data.minItems;
 var _errs38 = errors;
 if(!((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14)))){
@@ -12221,7 +12240,7 @@ else {
 var valid8 = true;
 }
 if(valid8){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 var _errs40 = errors;
 if(typeof data.title !== "string"){
 var err22 = {instancePath:instancePath+"/title",schemaPath:"UntitledMultiSelectEnumSchema/properties/title/type",keyword:"type",params:{type: "string"}};
@@ -12239,7 +12258,7 @@ else {
 var valid8 = true;
 }
 if(valid8){
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 var data16 = data.type;
 var _errs42 = errors;
 if(typeof data16 !== "string"){
@@ -12329,7 +12348,7 @@ var _errs45 = errors;
 if(errors === _errs45){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing4;
-if(((data.oneOf === undefined) && (missing4 = "oneOf")) || ((data.type === undefined) && (missing4 = "type"))){
+if((((data.oneOf === undefined) || (!(func0.call(data, "oneOf")))) && (missing4 = "oneOf")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing4 = "type"))){
 var err29 = {instancePath:instancePath,schemaPath:"TitledSingleSelectEnumSchema/required",keyword:"required",params:{missingProperty: missing4}};
 if(vErrors === null){
 vErrors = [err29];
@@ -12340,7 +12359,7 @@ vErrors.push(err29);
 errors++;
 }
 else {
-if(data.default !== undefined){
+if(data.default !== undefined && func0.call(data, "default")){
 var _errs47 = errors;
 if(typeof data.default !== "string"){
 var err30 = {instancePath:instancePath+"/default",schemaPath:"TitledSingleSelectEnumSchema/properties/default/type",keyword:"type",params:{type: "string"}};
@@ -12358,7 +12377,7 @@ else {
 var valid13 = true;
 }
 if(valid13){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 var _errs49 = errors;
 if(typeof data.description !== "string"){
 var err31 = {instancePath:instancePath+"/description",schemaPath:"TitledSingleSelectEnumSchema/properties/description/type",keyword:"type",params:{type: "string"}};
@@ -12376,7 +12395,7 @@ else {
 var valid13 = true;
 }
 if(valid13){
-if(data.oneOf !== undefined){
+if(data.oneOf !== undefined && func0.call(data, "oneOf")){
 var data19 = data.oneOf;
 var _errs51 = errors;
 if(errors === _errs51){
@@ -12389,7 +12408,7 @@ var _errs53 = errors;
 if(errors === _errs53){
 if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
 var missing5;
-if(((data20.const === undefined) && (missing5 = "const")) || ((data20.title === undefined) && (missing5 = "title"))){
+if((((data20.const === undefined) || (!(func0.call(data20, "const")))) && (missing5 = "const")) || (((data20.title === undefined) || (!(func0.call(data20, "title")))) && (missing5 = "title"))){
 var err32 = {instancePath:instancePath+"/oneOf/" + i3,schemaPath:"TitledSingleSelectEnumSchema/properties/oneOf/items/required",keyword:"required",params:{missingProperty: missing5}};
 if(vErrors === null){
 vErrors = [err32];
@@ -12400,7 +12419,7 @@ vErrors.push(err32);
 errors++;
 }
 else {
-if(data20.const !== undefined){
+if(data20.const !== undefined && func0.call(data20, "const")){
 var _errs55 = errors;
 if(typeof data20.const !== "string"){
 var err33 = {instancePath:instancePath+"/oneOf/" + i3+"/const",schemaPath:"TitledSingleSelectEnumSchema/properties/oneOf/items/properties/const/type",keyword:"type",params:{type: "string"}};
@@ -12418,7 +12437,7 @@ else {
 var valid15 = true;
 }
 if(valid15){
-if(data20.title !== undefined){
+if(data20.title !== undefined && func0.call(data20, "title")){
 var _errs57 = errors;
 if(typeof data20.title !== "string"){
 var err34 = {instancePath:instancePath+"/oneOf/" + i3+"/title",schemaPath:"TitledSingleSelectEnumSchema/properties/oneOf/items/properties/title/type",keyword:"type",params:{type: "string"}};
@@ -12472,7 +12491,7 @@ else {
 var valid13 = true;
 }
 if(valid13){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 var _errs59 = errors;
 if(typeof data.title !== "string"){
 var err37 = {instancePath:instancePath+"/title",schemaPath:"TitledSingleSelectEnumSchema/properties/title/type",keyword:"type",params:{type: "string"}};
@@ -12490,7 +12509,7 @@ else {
 var valid13 = true;
 }
 if(valid13){
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 var data24 = data.type;
 var _errs61 = errors;
 if(typeof data24 !== "string"){
@@ -12543,7 +12562,7 @@ var _errs64 = errors;
 if(errors === _errs64){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing6;
-if(((data.items === undefined) && (missing6 = "items")) || ((data.type === undefined) && (missing6 = "type"))){
+if((((data.items === undefined) || (!(func0.call(data, "items")))) && (missing6 = "items")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing6 = "type"))){
 var err41 = {instancePath:instancePath,schemaPath:"TitledMultiSelectEnumSchema/required",keyword:"required",params:{missingProperty: missing6}};
 if(vErrors === null){
 vErrors = [err41];
@@ -12554,7 +12573,7 @@ vErrors.push(err41);
 errors++;
 }
 else {
-if(data.default !== undefined){
+if(data.default !== undefined && func0.call(data, "default")){
 var data25 = data.default;
 var _errs66 = errors;
 if(errors === _errs66){
@@ -12596,7 +12615,7 @@ else {
 var valid17 = true;
 }
 if(valid17){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 var _errs70 = errors;
 if(typeof data.description !== "string"){
 var err44 = {instancePath:instancePath+"/description",schemaPath:"TitledMultiSelectEnumSchema/properties/description/type",keyword:"type",params:{type: "string"}};
@@ -12614,13 +12633,13 @@ else {
 var valid17 = true;
 }
 if(valid17){
-if(data.items !== undefined){
+if(data.items !== undefined && func0.call(data, "items")){
 var data28 = data.items;
 var _errs72 = errors;
 if(errors === _errs72){
 if(data28 && typeof data28 == "object" && !Array.isArray(data28)){
 var missing7;
-if((data28.anyOf === undefined) && (missing7 = "anyOf")){
+if(((data28.anyOf === undefined) || (!(func0.call(data28, "anyOf")))) && (missing7 = "anyOf")){
 var err45 = {instancePath:instancePath+"/items",schemaPath:"TitledMultiSelectEnumSchema/properties/items/required",keyword:"required",params:{missingProperty: missing7}};
 if(vErrors === null){
 vErrors = [err45];
@@ -12631,7 +12650,7 @@ vErrors.push(err45);
 errors++;
 }
 else {
-if(data28.anyOf !== undefined){
+if(data28.anyOf !== undefined && func0.call(data28, "anyOf")){
 var data29 = data28.anyOf;
 var _errs74 = errors;
 if(errors === _errs74){
@@ -12644,7 +12663,7 @@ var _errs76 = errors;
 if(errors === _errs76){
 if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
 var missing8;
-if(((data30.const === undefined) && (missing8 = "const")) || ((data30.title === undefined) && (missing8 = "title"))){
+if((((data30.const === undefined) || (!(func0.call(data30, "const")))) && (missing8 = "const")) || (((data30.title === undefined) || (!(func0.call(data30, "title")))) && (missing8 = "title"))){
 var err46 = {instancePath:instancePath+"/items/anyOf/" + i5,schemaPath:"TitledMultiSelectEnumSchema/properties/items/properties/anyOf/items/required",keyword:"required",params:{missingProperty: missing8}};
 if(vErrors === null){
 vErrors = [err46];
@@ -12655,7 +12674,7 @@ vErrors.push(err46);
 errors++;
 }
 else {
-if(data30.const !== undefined){
+if(data30.const !== undefined && func0.call(data30, "const")){
 var _errs78 = errors;
 if(typeof data30.const !== "string"){
 var err47 = {instancePath:instancePath+"/items/anyOf/" + i5+"/const",schemaPath:"TitledMultiSelectEnumSchema/properties/items/properties/anyOf/items/properties/const/type",keyword:"type",params:{type: "string"}};
@@ -12673,7 +12692,7 @@ else {
 var valid21 = true;
 }
 if(valid21){
-if(data30.title !== undefined){
+if(data30.title !== undefined && func0.call(data30, "title")){
 var _errs80 = errors;
 if(typeof data30.title !== "string"){
 var err48 = {instancePath:instancePath+"/items/anyOf/" + i5+"/title",schemaPath:"TitledMultiSelectEnumSchema/properties/items/properties/anyOf/items/properties/title/type",keyword:"type",params:{type: "string"}};
@@ -12741,7 +12760,7 @@ else {
 var valid17 = true;
 }
 if(valid17){
-if(data.maxItems !== undefined){
+if(data.maxItems !== undefined && func0.call(data, "maxItems")){
 var data33 = data.maxItems;
 var _errs82 = errors;
 if(!((typeof data33 == "number") && (!(data33 % 1) && !isNaN(data33)))){
@@ -12760,7 +12779,7 @@ else {
 var valid17 = true;
 }
 if(valid17){
-if(data.minItems !== undefined){
+if(data.minItems !== undefined && func0.call(data, "minItems")){
 var data34 = data.minItems;
 var _errs84 = errors;
 if(!((typeof data34 == "number") && (!(data34 % 1) && !isNaN(data34)))){
@@ -12779,7 +12798,7 @@ else {
 var valid17 = true;
 }
 if(valid17){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 var _errs86 = errors;
 if(typeof data.title !== "string"){
 var err54 = {instancePath:instancePath+"/title",schemaPath:"TitledMultiSelectEnumSchema/properties/title/type",keyword:"type",params:{type: "string"}};
@@ -12797,7 +12816,7 @@ else {
 var valid17 = true;
 }
 if(valid17){
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 var data36 = data.type;
 var _errs88 = errors;
 if(typeof data36 !== "string"){
@@ -12852,7 +12871,7 @@ var _errs91 = errors;
 if(errors === _errs91){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing9;
-if(((data.enum === undefined) && (missing9 = "enum")) || ((data.type === undefined) && (missing9 = "type"))){
+if((((data.enum === undefined) || (!(func0.call(data, "enum")))) && (missing9 = "enum")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing9 = "type"))){
 var err58 = {instancePath:instancePath,schemaPath:"LegacyTitledEnumSchema/required",keyword:"required",params:{missingProperty: missing9}};
 if(vErrors === null){
 vErrors = [err58];
@@ -12863,7 +12882,7 @@ vErrors.push(err58);
 errors++;
 }
 else {
-if(data.default !== undefined){
+if(data.default !== undefined && func0.call(data, "default")){
 var _errs93 = errors;
 if(typeof data.default !== "string"){
 var err59 = {instancePath:instancePath+"/default",schemaPath:"LegacyTitledEnumSchema/properties/default/type",keyword:"type",params:{type: "string"}};
@@ -12881,7 +12900,7 @@ else {
 var valid23 = true;
 }
 if(valid23){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 var _errs95 = errors;
 if(typeof data.description !== "string"){
 var err60 = {instancePath:instancePath+"/description",schemaPath:"LegacyTitledEnumSchema/properties/description/type",keyword:"type",params:{type: "string"}};
@@ -12899,7 +12918,7 @@ else {
 var valid23 = true;
 }
 if(valid23){
-if(data.enum !== undefined){
+if(data.enum !== undefined && func0.call(data, "enum")){
 var data39 = data.enum;
 var _errs97 = errors;
 if(errors === _errs97){
@@ -12941,7 +12960,7 @@ else {
 var valid23 = true;
 }
 if(valid23){
-if(data.enumNames !== undefined){
+if(data.enumNames !== undefined && func0.call(data, "enumNames")){
 var data41 = data.enumNames;
 var _errs101 = errors;
 if(errors === _errs101){
@@ -12983,7 +13002,7 @@ else {
 var valid23 = true;
 }
 if(valid23){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 var _errs105 = errors;
 if(typeof data.title !== "string"){
 var err65 = {instancePath:instancePath+"/title",schemaPath:"LegacyTitledEnumSchema/properties/title/type",keyword:"type",params:{type: "string"}};
@@ -13001,7 +13020,7 @@ else {
 var valid23 = true;
 }
 if(valid23){
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 var data44 = data.type;
 var _errs107 = errors;
 if(typeof data44 !== "string"){
@@ -13101,12 +13120,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.code === undefined) && (missing0 = "code")) || ((data.message === undefined) && (missing0 = "message"))){
+if((((data.code === undefined) || (!(func0.call(data, "code")))) && (missing0 = "code")) || (((data.message === undefined) || (!(func0.call(data, "message")))) && (missing0 = "message"))){
 validate170.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.code !== undefined){
+if(data.code !== undefined && func0.call(data, "code")){
 var data0 = data.code;
 var _errs1 = errors;
 if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
@@ -13119,7 +13138,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.message !== undefined){
+if(data.message !== undefined && func0.call(data, "message")){
 var _errs3 = errors;
 if(typeof data.message !== "string"){
 validate170.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"}}];
@@ -13169,15 +13188,15 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.content === undefined) && (missing0 = "content")) || ((data.role === undefined) && (missing0 = "role"))){
+if((((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content")) || (((data.role === undefined) || (!(func0.call(data, "role")))) && (missing0 = "role"))){
 validate172.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.content !== undefined){
+if(data.content !== undefined && func0.call(data, "content")){
 var _errs1 = errors;
 if(!(validate20(data.content))){
-vErrors = vErrors === null ? func0(validate20.errors, instancePath+"/content") : vErrors.concat(func0(validate20.errors, instancePath+"/content"));
+vErrors = vErrors === null ? func15(validate20.errors, instancePath+"/content") : vErrors.concat(func15(validate20.errors, instancePath+"/content"));
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -13186,7 +13205,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.role !== undefined){
+if(data.role !== undefined && func0.call(data, "role")){
 var data1 = data.role;
 var _errs2 = errors;
 if(typeof data1 !== "string"){
@@ -13234,12 +13253,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.messages === undefined) && (missing0 = "messages")){
+if(((data.messages === undefined) || (!(func0.call(data, "messages")))) && (missing0 = "messages")){
 validate171.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -13256,7 +13275,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 var _errs4 = errors;
 if(typeof data.description !== "string"){
 validate171.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -13268,7 +13287,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.messages !== undefined){
+if(data.messages !== undefined && func0.call(data, "messages")){
 var data2 = data.messages;
 var _errs6 = errors;
 if(errors === _errs6){
@@ -13278,7 +13297,7 @@ var len0 = data2.length;
 for(var i0=0; i0<len0; i0++){
 var _errs8 = errors;
 if(!(validate172(data2[i0]))){
-vErrors = vErrors === null ? func0(validate172.errors, instancePath+"/messages/" + i0) : vErrors.concat(func0(validate172.errors, instancePath+"/messages/" + i0));
+vErrors = vErrors === null ? func15(validate172.errors, instancePath+"/messages/" + i0) : vErrors.concat(func15(validate172.errors, instancePath+"/messages/" + i0));
 errors = vErrors.length;
 }
 var valid1 = _errs8 === errors;
@@ -13332,7 +13351,7 @@ var vErrors = null;
 var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs2 = errors;
 if(errors === _errs2){
@@ -13379,12 +13398,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.src === undefined) && (missing0 = "src")){
+if(((data.src === undefined) || (!(func0.call(data, "src")))) && (missing0 = "src")){
 validate176.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.mimeType !== undefined){
+if(data.mimeType !== undefined && func0.call(data, "mimeType")){
 var _errs1 = errors;
 if(typeof data.mimeType !== "string"){
 validate176.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
@@ -13396,7 +13415,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.sizes !== undefined){
+if(data.sizes !== undefined && func0.call(data, "sizes")){
 var data1 = data.sizes;
 var _errs3 = errors;
 if(errors === _errs3){
@@ -13426,7 +13445,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.src !== undefined){
+if(data.src !== undefined && func0.call(data, "src")){
 var _errs7 = errors;
 if(typeof data.src !== "string"){
 validate176.errors = [{instancePath:instancePath+"/src",schemaPath:"#/properties/src/type",keyword:"type",params:{type: "string"}}];
@@ -13438,7 +13457,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.theme !== undefined){
+if(data.theme !== undefined && func0.call(data, "theme")){
 var data4 = data.theme;
 var _errs9 = errors;
 if(typeof data4 !== "string"){
@@ -13489,7 +13508,7 @@ var vErrors = null;
 var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.icons !== undefined){
+if(data.icons !== undefined && func0.call(data, "icons")){
 var data0 = data.icons;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -13503,12 +13522,12 @@ var _errs4 = errors;
 if(errors === _errs4){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 var missing0;
-if((data1.src === undefined) && (missing0 = "src")){
+if(((data1.src === undefined) || (!(func0.call(data1, "src")))) && (missing0 = "src")){
 validate177.errors = [{instancePath:instancePath+"/icons/" + i0,schemaPath:"Icon/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data1.mimeType !== undefined){
+if(data1.mimeType !== undefined && func0.call(data1, "mimeType")){
 var _errs6 = errors;
 if(typeof data1.mimeType !== "string"){
 validate177.errors = [{instancePath:instancePath+"/icons/" + i0+"/mimeType",schemaPath:"Icon/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
@@ -13520,7 +13539,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data1.sizes !== undefined){
+if(data1.sizes !== undefined && func0.call(data1, "sizes")){
 var data3 = data1.sizes;
 var _errs8 = errors;
 if(errors === _errs8){
@@ -13550,7 +13569,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data1.src !== undefined){
+if(data1.src !== undefined && func0.call(data1, "src")){
 var _errs12 = errors;
 if(typeof data1.src !== "string"){
 validate177.errors = [{instancePath:instancePath+"/icons/" + i0+"/src",schemaPath:"Icon/properties/src/type",keyword:"type",params:{type: "string"}}];
@@ -13562,7 +13581,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data1.theme !== undefined){
+if(data1.theme !== undefined && func0.call(data1, "theme")){
 var data6 = data1.theme;
 var _errs14 = errors;
 if(typeof data6 !== "string"){
@@ -13641,12 +13660,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.capabilities === undefined) && (missing0 = "capabilities")) || ((data.protocolVersion === undefined) && (missing0 = "protocolVersion"))) || ((data.serverInfo === undefined) && (missing0 = "serverInfo"))){
+if(((((data.capabilities === undefined) || (!(func0.call(data, "capabilities")))) && (missing0 = "capabilities")) || (((data.protocolVersion === undefined) || (!(func0.call(data, "protocolVersion")))) && (missing0 = "protocolVersion"))) || (((data.serverInfo === undefined) || (!(func0.call(data, "serverInfo")))) && (missing0 = "serverInfo"))){
 validate178.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -13663,13 +13682,13 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.capabilities !== undefined){
+if(data.capabilities !== undefined && func0.call(data, "capabilities")){
 var data1 = data.capabilities;
 var _errs4 = errors;
 var _errs5 = errors;
 if(errors === _errs5){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1.completions !== undefined){
+if(data1.completions !== undefined && func0.call(data1, "completions")){
 var data2 = data1.completions;
 var _errs7 = errors;
 if(errors === _errs7){
@@ -13686,12 +13705,14 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data1.experimental !== undefined){
+if(data1.experimental !== undefined && func0.call(data1, "experimental")){
 var data3 = data1.experimental;
 var _errs10 = errors;
 if(errors === _errs10){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-for(var key0 in data3){
+var _arr0 = Object.keys(data3);
+for(var _i0=0; _i0<_arr0.length; _i0++){
+var key0 = _arr0[_i0];
 var data4 = data3[key0];
 var _errs13 = errors;
 if(errors === _errs13){
@@ -13719,7 +13740,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data1.logging !== undefined){
+if(data1.logging !== undefined && func0.call(data1, "logging")){
 var data5 = data1.logging;
 var _errs16 = errors;
 if(errors === _errs16){
@@ -13736,12 +13757,12 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data1.prompts !== undefined){
+if(data1.prompts !== undefined && func0.call(data1, "prompts")){
 var data6 = data1.prompts;
 var _errs19 = errors;
 if(errors === _errs19){
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-if(data6.listChanged !== undefined){
+if(data6.listChanged !== undefined && func0.call(data6, "listChanged")){
 if(typeof data6.listChanged !== "boolean"){
 validate178.errors = [{instancePath:instancePath+"/capabilities/prompts/listChanged",schemaPath:"ServerCapabilities/properties/prompts/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
 return false;
@@ -13759,12 +13780,12 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data1.resources !== undefined){
+if(data1.resources !== undefined && func0.call(data1, "resources")){
 var data8 = data1.resources;
 var _errs23 = errors;
 if(errors === _errs23){
 if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
-if(data8.listChanged !== undefined){
+if(data8.listChanged !== undefined && func0.call(data8, "listChanged")){
 var _errs25 = errors;
 if(typeof data8.listChanged !== "boolean"){
 validate178.errors = [{instancePath:instancePath+"/capabilities/resources/listChanged",schemaPath:"ServerCapabilities/properties/resources/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
@@ -13776,7 +13797,7 @@ else {
 var valid5 = true;
 }
 if(valid5){
-if(data8.subscribe !== undefined){
+if(data8.subscribe !== undefined && func0.call(data8, "subscribe")){
 var _errs27 = errors;
 if(typeof data8.subscribe !== "boolean"){
 validate178.errors = [{instancePath:instancePath+"/capabilities/resources/subscribe",schemaPath:"ServerCapabilities/properties/resources/properties/subscribe/type",keyword:"type",params:{type: "boolean"}}];
@@ -13800,12 +13821,12 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data1.tasks !== undefined){
+if(data1.tasks !== undefined && func0.call(data1, "tasks")){
 var data11 = data1.tasks;
 var _errs29 = errors;
 if(errors === _errs29){
 if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
-if(data11.cancel !== undefined){
+if(data11.cancel !== undefined && func0.call(data11, "cancel")){
 var data12 = data11.cancel;
 var _errs31 = errors;
 if(errors === _errs31){
@@ -13822,7 +13843,7 @@ else {
 var valid6 = true;
 }
 if(valid6){
-if(data11.list !== undefined){
+if(data11.list !== undefined && func0.call(data11, "list")){
 var data13 = data11.list;
 var _errs34 = errors;
 if(errors === _errs34){
@@ -13839,17 +13860,17 @@ else {
 var valid6 = true;
 }
 if(valid6){
-if(data11.requests !== undefined){
+if(data11.requests !== undefined && func0.call(data11, "requests")){
 var data14 = data11.requests;
 var _errs37 = errors;
 if(errors === _errs37){
 if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
-if(data14.tools !== undefined){
+if(data14.tools !== undefined && func0.call(data14, "tools")){
 var data15 = data14.tools;
 var _errs39 = errors;
 if(errors === _errs39){
 if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
-if(data15.call !== undefined){
+if(data15.call !== undefined && func0.call(data15, "call")){
 var data16 = data15.call;
 var _errs41 = errors;
 if(errors === _errs41){
@@ -13893,12 +13914,12 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data1.tools !== undefined){
+if(data1.tools !== undefined && func0.call(data1, "tools")){
 var data17 = data1.tools;
 var _errs44 = errors;
 if(errors === _errs44){
 if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
-if(data17.listChanged !== undefined){
+if(data17.listChanged !== undefined && func0.call(data17, "listChanged")){
 if(typeof data17.listChanged !== "boolean"){
 validate178.errors = [{instancePath:instancePath+"/capabilities/tools/listChanged",schemaPath:"ServerCapabilities/properties/tools/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
 return false;
@@ -13933,7 +13954,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.instructions !== undefined){
+if(data.instructions !== undefined && func0.call(data, "instructions")){
 var _errs48 = errors;
 if(typeof data.instructions !== "string"){
 validate178.errors = [{instancePath:instancePath+"/instructions",schemaPath:"#/properties/instructions/type",keyword:"type",params:{type: "string"}}];
@@ -13945,7 +13966,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.protocolVersion !== undefined){
+if(data.protocolVersion !== undefined && func0.call(data, "protocolVersion")){
 var _errs50 = errors;
 if(typeof data.protocolVersion !== "string"){
 validate178.errors = [{instancePath:instancePath+"/protocolVersion",schemaPath:"#/properties/protocolVersion/type",keyword:"type",params:{type: "string"}}];
@@ -13957,10 +13978,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.serverInfo !== undefined){
+if(data.serverInfo !== undefined && func0.call(data, "serverInfo")){
 var _errs52 = errors;
 if(!(validate61(data.serverInfo))){
-vErrors = vErrors === null ? func0(validate61.errors, instancePath+"/serverInfo") : vErrors.concat(func0(validate61.errors, instancePath+"/serverInfo"));
+vErrors = vErrors === null ? func15(validate61.errors, instancePath+"/serverInfo") : vErrors.concat(func15(validate61.errors, instancePath+"/serverInfo"));
 errors = vErrors.length;
 }
 var valid0 = _errs52 === errors;
@@ -14007,24 +14028,24 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.error === undefined) && (missing0 = "error")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))){
+if((((data.error === undefined) || (!(func0.call(data, "error")))) && (missing0 = "error")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))){
 validate180.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.error !== undefined){
+if(data.error !== undefined && func0.call(data, "error")){
 var data0 = data.error;
 var _errs1 = errors;
 var _errs2 = errors;
 if(errors === _errs2){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 var missing1;
-if(((data0.code === undefined) && (missing1 = "code")) || ((data0.message === undefined) && (missing1 = "message"))){
+if((((data0.code === undefined) || (!(func0.call(data0, "code")))) && (missing1 = "code")) || (((data0.message === undefined) || (!(func0.call(data0, "message")))) && (missing1 = "message"))){
 validate180.errors = [{instancePath:instancePath+"/error",schemaPath:"Error/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data0.code !== undefined){
+if(data0.code !== undefined && func0.call(data0, "code")){
 var data1 = data0.code;
 var _errs4 = errors;
 if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
@@ -14037,7 +14058,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data0.message !== undefined){
+if(data0.message !== undefined && func0.call(data0, "message")){
 var _errs6 = errors;
 if(typeof data0.message !== "string"){
 validate180.errors = [{instancePath:instancePath+"/error/message",schemaPath:"Error/properties/message/type",keyword:"type",params:{type: "string"}}];
@@ -14062,7 +14083,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 var data3 = data.id;
 var _errs8 = errors;
 if((typeof data3 !== "string") && (!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))))){
@@ -14075,7 +14096,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined){
+if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 var data4 = data.jsonrpc;
 var _errs11 = errors;
 if(typeof data4 !== "string"){
@@ -14128,12 +14149,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))){
+if(((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
 validate182.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 var data0 = data.id;
 var _errs1 = errors;
 if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
@@ -14146,7 +14167,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined){
+if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 var data1 = data.jsonrpc;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -14163,7 +14184,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var _errs6 = errors;
 if(typeof data.method !== "string"){
 validate182.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -14175,7 +14196,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data3 = data.params;
 var _errs8 = errors;
 if(errors === _errs8){
@@ -14226,12 +14247,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.result === undefined) && (missing0 = "result"))){
+if(((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.result === undefined) || (!(func0.call(data, "result")))) && (missing0 = "result"))){
 validate184.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 var data0 = data.id;
 var _errs1 = errors;
 if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
@@ -14244,7 +14265,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined){
+if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 var data1 = data.jsonrpc;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -14261,13 +14282,13 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.result !== undefined){
+if(data.result !== undefined && func0.call(data, "result")){
 var data2 = data.result;
 var _errs6 = errors;
 var _errs7 = errors;
 if(errors === _errs7){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-if(data2._meta !== undefined){
+if(data2._meta !== undefined && func0.call(data2, "_meta")){
 var data3 = data2._meta;
 var _errs10 = errors;
 if(errors === _errs10){
@@ -14324,7 +14345,7 @@ var _errs0 = errors;
 var valid0 = false;
 var _errs1 = errors;
 if(!(validate182(data))){
-vErrors = vErrors === null ? func0(validate182.errors, instancePath) : vErrors.concat(func0(validate182.errors, instancePath));
+vErrors = vErrors === null ? func15(validate182.errors, instancePath) : vErrors.concat(func15(validate182.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs1 === errors;
@@ -14335,7 +14356,7 @@ var _errs3 = errors;
 if(errors === _errs3){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))){
+if((((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
 var err0 = {instancePath:instancePath,schemaPath:"JSONRPCNotification/required",keyword:"required",params:{missingProperty: missing0}};
 if(vErrors === null){
 vErrors = [err0];
@@ -14346,7 +14367,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data.jsonrpc !== undefined){
+if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 var data0 = data.jsonrpc;
 var _errs5 = errors;
 if(typeof data0 !== "string"){
@@ -14375,7 +14396,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var _errs7 = errors;
 if(typeof data.method !== "string"){
 var err3 = {instancePath:instancePath+"/method",schemaPath:"JSONRPCNotification/properties/method/type",keyword:"type",params:{type: "string"}};
@@ -14393,7 +14414,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data2 = data.params;
 var _errs9 = errors;
 if(errors === _errs9){
@@ -14435,7 +14456,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs12 = errors;
 if(!(validate184(data))){
-vErrors = vErrors === null ? func0(validate184.errors, instancePath) : vErrors.concat(func0(validate184.errors, instancePath));
+vErrors = vErrors === null ? func15(validate184.errors, instancePath) : vErrors.concat(func15(validate184.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs12 === errors;
@@ -14443,7 +14464,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs13 = errors;
 if(!(validate180(data))){
-vErrors = vErrors === null ? func0(validate180.errors, instancePath) : vErrors.concat(func0(validate180.errors, instancePath));
+vErrors = vErrors === null ? func15(validate180.errors, instancePath) : vErrors.concat(func15(validate180.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs13 === errors;
@@ -14499,12 +14520,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))){
+if((((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
 validate187.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.jsonrpc !== undefined){
+if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 var data0 = data.jsonrpc;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -14521,7 +14542,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var _errs3 = errors;
 if(typeof data.method !== "string"){
 validate187.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -14533,7 +14554,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data2 = data.params;
 var _errs5 = errors;
 if(errors === _errs5){
@@ -14587,7 +14608,7 @@ var _errs0 = errors;
 var valid0 = false;
 var _errs1 = errors;
 if(!(validate184(data))){
-vErrors = vErrors === null ? func0(validate184.errors, instancePath) : vErrors.concat(func0(validate184.errors, instancePath));
+vErrors = vErrors === null ? func15(validate184.errors, instancePath) : vErrors.concat(func15(validate184.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs1 === errors;
@@ -14595,7 +14616,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs2 = errors;
 if(!(validate180(data))){
-vErrors = vErrors === null ? func0(validate180.errors, instancePath) : vErrors.concat(func0(validate180.errors, instancePath));
+vErrors = vErrors === null ? func15(validate180.errors, instancePath) : vErrors.concat(func15(validate180.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs2 === errors;
@@ -14651,12 +14672,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.enum === undefined) && (missing0 = "enum")) || ((data.type === undefined) && (missing0 = "type"))){
+if((((data.enum === undefined) || (!(func0.call(data, "enum")))) && (missing0 = "enum")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
 validate191.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.default !== undefined){
+if(data.default !== undefined && func0.call(data, "default")){
 var _errs1 = errors;
 if(typeof data.default !== "string"){
 validate191.errors = [{instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "string"}}];
@@ -14668,7 +14689,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 var _errs3 = errors;
 if(typeof data.description !== "string"){
 validate191.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -14680,7 +14701,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.enum !== undefined){
+if(data.enum !== undefined && func0.call(data, "enum")){
 var data2 = data.enum;
 var _errs5 = errors;
 if(errors === _errs5){
@@ -14710,7 +14731,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.enumNames !== undefined){
+if(data.enumNames !== undefined && func0.call(data, "enumNames")){
 var data4 = data.enumNames;
 var _errs9 = errors;
 if(errors === _errs9){
@@ -14740,7 +14761,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 var _errs13 = errors;
 if(typeof data.title !== "string"){
 validate191.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -14752,7 +14773,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 var data7 = data.type;
 var _errs15 = errors;
 if(typeof data7 !== "string"){
@@ -14810,12 +14831,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.name === undefined) && (missing0 = "name")){
+if(((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")){
 validate193.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -14832,7 +14853,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.arguments !== undefined){
+if(data.arguments !== undefined && func0.call(data, "arguments")){
 var data1 = data.arguments;
 var _errs4 = errors;
 if(errors === _errs4){
@@ -14846,12 +14867,12 @@ var _errs7 = errors;
 if(errors === _errs7){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 var missing1;
-if((data2.name === undefined) && (missing1 = "name")){
+if(((data2.name === undefined) || (!(func0.call(data2, "name")))) && (missing1 = "name")){
 validate193.errors = [{instancePath:instancePath+"/arguments/" + i0,schemaPath:"PromptArgument/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data2.description !== undefined){
+if(data2.description !== undefined && func0.call(data2, "description")){
 var _errs9 = errors;
 if(typeof data2.description !== "string"){
 validate193.errors = [{instancePath:instancePath+"/arguments/" + i0+"/description",schemaPath:"PromptArgument/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -14863,7 +14884,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data2.name !== undefined){
+if(data2.name !== undefined && func0.call(data2, "name")){
 var _errs11 = errors;
 if(typeof data2.name !== "string"){
 validate193.errors = [{instancePath:instancePath+"/arguments/" + i0+"/name",schemaPath:"PromptArgument/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -14875,7 +14896,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data2.required !== undefined){
+if(data2.required !== undefined && func0.call(data2, "required")){
 var _errs13 = errors;
 if(typeof data2.required !== "boolean"){
 validate193.errors = [{instancePath:instancePath+"/arguments/" + i0+"/required",schemaPath:"PromptArgument/properties/required/type",keyword:"type",params:{type: "boolean"}}];
@@ -14887,7 +14908,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data2.title !== undefined){
+if(data2.title !== undefined && func0.call(data2, "title")){
 var _errs15 = errors;
 if(typeof data2.title !== "string"){
 validate193.errors = [{instancePath:instancePath+"/arguments/" + i0+"/title",schemaPath:"PromptArgument/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -14925,7 +14946,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 var _errs17 = errors;
 if(typeof data.description !== "string"){
 validate193.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -14937,7 +14958,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.icons !== undefined){
+if(data.icons !== undefined && func0.call(data, "icons")){
 var data8 = data.icons;
 var _errs19 = errors;
 if(errors === _errs19){
@@ -14951,12 +14972,12 @@ var _errs22 = errors;
 if(errors === _errs22){
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
 var missing2;
-if((data9.src === undefined) && (missing2 = "src")){
+if(((data9.src === undefined) || (!(func0.call(data9, "src")))) && (missing2 = "src")){
 validate193.errors = [{instancePath:instancePath+"/icons/" + i1,schemaPath:"Icon/required",keyword:"required",params:{missingProperty: missing2}}];
 return false;
 }
 else {
-if(data9.mimeType !== undefined){
+if(data9.mimeType !== undefined && func0.call(data9, "mimeType")){
 var _errs24 = errors;
 if(typeof data9.mimeType !== "string"){
 validate193.errors = [{instancePath:instancePath+"/icons/" + i1+"/mimeType",schemaPath:"Icon/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
@@ -14968,7 +14989,7 @@ else {
 var valid6 = true;
 }
 if(valid6){
-if(data9.sizes !== undefined){
+if(data9.sizes !== undefined && func0.call(data9, "sizes")){
 var data11 = data9.sizes;
 var _errs26 = errors;
 if(errors === _errs26){
@@ -14998,7 +15019,7 @@ else {
 var valid6 = true;
 }
 if(valid6){
-if(data9.src !== undefined){
+if(data9.src !== undefined && func0.call(data9, "src")){
 var _errs30 = errors;
 if(typeof data9.src !== "string"){
 validate193.errors = [{instancePath:instancePath+"/icons/" + i1+"/src",schemaPath:"Icon/properties/src/type",keyword:"type",params:{type: "string"}}];
@@ -15010,7 +15031,7 @@ else {
 var valid6 = true;
 }
 if(valid6){
-if(data9.theme !== undefined){
+if(data9.theme !== undefined && func0.call(data9, "theme")){
 var data14 = data9.theme;
 var _errs32 = errors;
 if(typeof data14 !== "string"){
@@ -15053,7 +15074,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 var _errs34 = errors;
 if(typeof data.name !== "string"){
 validate193.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -15065,7 +15086,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 var _errs36 = errors;
 if(typeof data.title !== "string"){
 validate193.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -15112,12 +15133,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.prompts === undefined) && (missing0 = "prompts")){
+if(((data.prompts === undefined) || (!(func0.call(data, "prompts")))) && (missing0 = "prompts")){
 validate192.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -15134,7 +15155,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.nextCursor !== undefined){
+if(data.nextCursor !== undefined && func0.call(data, "nextCursor")){
 var _errs4 = errors;
 if(typeof data.nextCursor !== "string"){
 validate192.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
@@ -15146,7 +15167,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.prompts !== undefined){
+if(data.prompts !== undefined && func0.call(data, "prompts")){
 var data2 = data.prompts;
 var _errs6 = errors;
 if(errors === _errs6){
@@ -15156,7 +15177,7 @@ var len0 = data2.length;
 for(var i0=0; i0<len0; i0++){
 var _errs8 = errors;
 if(!(validate193(data2[i0]))){
-vErrors = vErrors === null ? func0(validate193.errors, instancePath+"/prompts/" + i0) : vErrors.concat(func0(validate193.errors, instancePath+"/prompts/" + i0));
+vErrors = vErrors === null ? func15(validate193.errors, instancePath+"/prompts/" + i0) : vErrors.concat(func15(validate193.errors, instancePath+"/prompts/" + i0));
 errors = vErrors.length;
 }
 var valid1 = _errs8 === errors;
@@ -15213,12 +15234,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.name === undefined) && (missing0 = "name")) || ((data.uriTemplate === undefined) && (missing0 = "uriTemplate"))){
+if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.uriTemplate === undefined) || (!(func0.call(data, "uriTemplate")))) && (missing0 = "uriTemplate"))){
 validate196.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -15235,10 +15256,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.annotations !== undefined){
+if(data.annotations !== undefined && func0.call(data, "annotations")){
 var _errs4 = errors;
 if(!(validate10(data.annotations))){
-vErrors = vErrors === null ? func0(validate10.errors, instancePath+"/annotations") : vErrors.concat(func0(validate10.errors, instancePath+"/annotations"));
+vErrors = vErrors === null ? func15(validate10.errors, instancePath+"/annotations") : vErrors.concat(func15(validate10.errors, instancePath+"/annotations"));
 errors = vErrors.length;
 }
 var valid0 = _errs4 === errors;
@@ -15247,7 +15268,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 var _errs5 = errors;
 if(typeof data.description !== "string"){
 validate196.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -15259,7 +15280,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.icons !== undefined){
+if(data.icons !== undefined && func0.call(data, "icons")){
 var data3 = data.icons;
 var _errs7 = errors;
 if(errors === _errs7){
@@ -15273,12 +15294,12 @@ var _errs10 = errors;
 if(errors === _errs10){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 var missing1;
-if((data4.src === undefined) && (missing1 = "src")){
+if(((data4.src === undefined) || (!(func0.call(data4, "src")))) && (missing1 = "src")){
 validate196.errors = [{instancePath:instancePath+"/icons/" + i0,schemaPath:"Icon/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data4.mimeType !== undefined){
+if(data4.mimeType !== undefined && func0.call(data4, "mimeType")){
 var _errs12 = errors;
 if(typeof data4.mimeType !== "string"){
 validate196.errors = [{instancePath:instancePath+"/icons/" + i0+"/mimeType",schemaPath:"Icon/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
@@ -15290,7 +15311,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data4.sizes !== undefined){
+if(data4.sizes !== undefined && func0.call(data4, "sizes")){
 var data6 = data4.sizes;
 var _errs14 = errors;
 if(errors === _errs14){
@@ -15320,7 +15341,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data4.src !== undefined){
+if(data4.src !== undefined && func0.call(data4, "src")){
 var _errs18 = errors;
 if(typeof data4.src !== "string"){
 validate196.errors = [{instancePath:instancePath+"/icons/" + i0+"/src",schemaPath:"Icon/properties/src/type",keyword:"type",params:{type: "string"}}];
@@ -15332,7 +15353,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data4.theme !== undefined){
+if(data4.theme !== undefined && func0.call(data4, "theme")){
 var data9 = data4.theme;
 var _errs20 = errors;
 if(typeof data9 !== "string"){
@@ -15375,7 +15396,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mimeType !== undefined){
+if(data.mimeType !== undefined && func0.call(data, "mimeType")){
 var _errs22 = errors;
 if(typeof data.mimeType !== "string"){
 validate196.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
@@ -15387,7 +15408,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 var _errs24 = errors;
 if(typeof data.name !== "string"){
 validate196.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -15399,7 +15420,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 var _errs26 = errors;
 if(typeof data.title !== "string"){
 validate196.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -15411,7 +15432,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uriTemplate !== undefined){
+if(data.uriTemplate !== undefined && func0.call(data, "uriTemplate")){
 var _errs28 = errors;
 if(typeof data.uriTemplate !== "string"){
 validate196.errors = [{instancePath:instancePath+"/uriTemplate",schemaPath:"#/properties/uriTemplate/type",keyword:"type",params:{type: "string"}}];
@@ -15460,12 +15481,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.resourceTemplates === undefined) && (missing0 = "resourceTemplates")){
+if(((data.resourceTemplates === undefined) || (!(func0.call(data, "resourceTemplates")))) && (missing0 = "resourceTemplates")){
 validate195.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -15482,7 +15503,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.nextCursor !== undefined){
+if(data.nextCursor !== undefined && func0.call(data, "nextCursor")){
 var _errs4 = errors;
 if(typeof data.nextCursor !== "string"){
 validate195.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
@@ -15494,7 +15515,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.resourceTemplates !== undefined){
+if(data.resourceTemplates !== undefined && func0.call(data, "resourceTemplates")){
 var data2 = data.resourceTemplates;
 var _errs6 = errors;
 if(errors === _errs6){
@@ -15504,7 +15525,7 @@ var len0 = data2.length;
 for(var i0=0; i0<len0; i0++){
 var _errs8 = errors;
 if(!(validate196(data2[i0]))){
-vErrors = vErrors === null ? func0(validate196.errors, instancePath+"/resourceTemplates/" + i0) : vErrors.concat(func0(validate196.errors, instancePath+"/resourceTemplates/" + i0));
+vErrors = vErrors === null ? func15(validate196.errors, instancePath+"/resourceTemplates/" + i0) : vErrors.concat(func15(validate196.errors, instancePath+"/resourceTemplates/" + i0));
 errors = vErrors.length;
 }
 var valid1 = _errs8 === errors;
@@ -15561,12 +15582,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.name === undefined) && (missing0 = "name")) || ((data.uri === undefined) && (missing0 = "uri"))){
+if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
 validate200.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -15583,10 +15604,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.annotations !== undefined){
+if(data.annotations !== undefined && func0.call(data, "annotations")){
 var _errs4 = errors;
 if(!(validate10(data.annotations))){
-vErrors = vErrors === null ? func0(validate10.errors, instancePath+"/annotations") : vErrors.concat(func0(validate10.errors, instancePath+"/annotations"));
+vErrors = vErrors === null ? func15(validate10.errors, instancePath+"/annotations") : vErrors.concat(func15(validate10.errors, instancePath+"/annotations"));
 errors = vErrors.length;
 }
 var valid0 = _errs4 === errors;
@@ -15595,7 +15616,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 var _errs5 = errors;
 if(typeof data.description !== "string"){
 validate200.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -15607,7 +15628,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.icons !== undefined){
+if(data.icons !== undefined && func0.call(data, "icons")){
 var data3 = data.icons;
 var _errs7 = errors;
 if(errors === _errs7){
@@ -15621,12 +15642,12 @@ var _errs10 = errors;
 if(errors === _errs10){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 var missing1;
-if((data4.src === undefined) && (missing1 = "src")){
+if(((data4.src === undefined) || (!(func0.call(data4, "src")))) && (missing1 = "src")){
 validate200.errors = [{instancePath:instancePath+"/icons/" + i0,schemaPath:"Icon/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data4.mimeType !== undefined){
+if(data4.mimeType !== undefined && func0.call(data4, "mimeType")){
 var _errs12 = errors;
 if(typeof data4.mimeType !== "string"){
 validate200.errors = [{instancePath:instancePath+"/icons/" + i0+"/mimeType",schemaPath:"Icon/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
@@ -15638,7 +15659,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data4.sizes !== undefined){
+if(data4.sizes !== undefined && func0.call(data4, "sizes")){
 var data6 = data4.sizes;
 var _errs14 = errors;
 if(errors === _errs14){
@@ -15668,7 +15689,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data4.src !== undefined){
+if(data4.src !== undefined && func0.call(data4, "src")){
 var _errs18 = errors;
 if(typeof data4.src !== "string"){
 validate200.errors = [{instancePath:instancePath+"/icons/" + i0+"/src",schemaPath:"Icon/properties/src/type",keyword:"type",params:{type: "string"}}];
@@ -15680,7 +15701,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data4.theme !== undefined){
+if(data4.theme !== undefined && func0.call(data4, "theme")){
 var data9 = data4.theme;
 var _errs20 = errors;
 if(typeof data9 !== "string"){
@@ -15723,7 +15744,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mimeType !== undefined){
+if(data.mimeType !== undefined && func0.call(data, "mimeType")){
 var _errs22 = errors;
 if(typeof data.mimeType !== "string"){
 validate200.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
@@ -15735,7 +15756,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 var _errs24 = errors;
 if(typeof data.name !== "string"){
 validate200.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -15747,7 +15768,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.size !== undefined){
+if(data.size !== undefined && func0.call(data, "size")){
 var data12 = data.size;
 var _errs26 = errors;
 if(!((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12)))){
@@ -15760,7 +15781,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 var _errs28 = errors;
 if(typeof data.title !== "string"){
 validate200.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -15772,7 +15793,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 var _errs30 = errors;
 if(typeof data.uri !== "string"){
 validate200.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
@@ -15822,12 +15843,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.resources === undefined) && (missing0 = "resources")){
+if(((data.resources === undefined) || (!(func0.call(data, "resources")))) && (missing0 = "resources")){
 validate199.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -15844,7 +15865,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.nextCursor !== undefined){
+if(data.nextCursor !== undefined && func0.call(data, "nextCursor")){
 var _errs4 = errors;
 if(typeof data.nextCursor !== "string"){
 validate199.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
@@ -15856,7 +15877,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.resources !== undefined){
+if(data.resources !== undefined && func0.call(data, "resources")){
 var data2 = data.resources;
 var _errs6 = errors;
 if(errors === _errs6){
@@ -15866,7 +15887,7 @@ var len0 = data2.length;
 for(var i0=0; i0<len0; i0++){
 var _errs8 = errors;
 if(!(validate200(data2[i0]))){
-vErrors = vErrors === null ? func0(validate200.errors, instancePath+"/resources/" + i0) : vErrors.concat(func0(validate200.errors, instancePath+"/resources/" + i0));
+vErrors = vErrors === null ? func15(validate200.errors, instancePath+"/resources/" + i0) : vErrors.concat(func15(validate200.errors, instancePath+"/resources/" + i0));
 errors = vErrors.length;
 }
 var valid1 = _errs8 === errors;
@@ -15920,12 +15941,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))){
+if(((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
 validate203.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 var data0 = data.id;
 var _errs1 = errors;
 if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
@@ -15938,7 +15959,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined){
+if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 var data1 = data.jsonrpc;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -15955,7 +15976,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data2 = data.method;
 var _errs6 = errors;
 if(typeof data2 !== "string"){
@@ -15972,10 +15993,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var _errs8 = errors;
 if(!(validate65(data.params))){
-vErrors = vErrors === null ? func0(validate65.errors, instancePath+"/params") : vErrors.concat(func0(validate65.errors, instancePath+"/params"));
+vErrors = vErrors === null ? func15(validate65.errors, instancePath+"/params") : vErrors.concat(func15(validate65.errors, instancePath+"/params"));
 errors = vErrors.length;
 }
 var valid0 = _errs8 === errors;
@@ -16027,12 +16048,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.tools === undefined) && (missing0 = "tools")){
+if(((data.tools === undefined) || (!(func0.call(data, "tools")))) && (missing0 = "tools")){
 validate205.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -16049,7 +16070,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.nextCursor !== undefined){
+if(data.nextCursor !== undefined && func0.call(data, "nextCursor")){
 var _errs4 = errors;
 if(typeof data.nextCursor !== "string"){
 validate205.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
@@ -16061,7 +16082,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.tools !== undefined){
+if(data.tools !== undefined && func0.call(data, "tools")){
 var data2 = data.tools;
 var _errs6 = errors;
 if(errors === _errs6){
@@ -16071,7 +16092,7 @@ var len0 = data2.length;
 for(var i0=0; i0<len0; i0++){
 var _errs8 = errors;
 if(!(validate151(data2[i0]))){
-vErrors = vErrors === null ? func0(validate151.errors, instancePath+"/tools/" + i0) : vErrors.concat(func0(validate151.errors, instancePath+"/tools/" + i0));
+vErrors = vErrors === null ? func15(validate151.errors, instancePath+"/tools/" + i0) : vErrors.concat(func15(validate151.errors, instancePath+"/tools/" + i0));
 errors = vErrors.length;
 }
 var valid1 = _errs8 === errors;
@@ -16156,12 +16177,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.data === undefined) && (missing0 = "data")) || ((data.level === undefined) && (missing0 = "level"))){
+if((((data.data === undefined) || (!(func0.call(data, "data")))) && (missing0 = "data")) || (((data.level === undefined) || (!(func0.call(data, "level")))) && (missing0 = "level"))){
 validate209.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -16178,7 +16199,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.level !== undefined){
+if(data.level !== undefined && func0.call(data, "level")){
 var data1 = data.level;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -16195,7 +16216,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.logger !== undefined){
+if(data.logger !== undefined && func0.call(data, "logger")){
 var _errs7 = errors;
 if(typeof data.logger !== "string"){
 validate209.errors = [{instancePath:instancePath+"/logger",schemaPath:"#/properties/logger/type",keyword:"type",params:{type: "string"}}];
@@ -16239,12 +16260,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
+if(((((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
 validate208.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.jsonrpc !== undefined){
+if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 var data0 = data.jsonrpc;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -16261,7 +16282,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data1 = data.method;
 var _errs3 = errors;
 if(typeof data1 !== "string"){
@@ -16278,10 +16299,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var _errs5 = errors;
 if(!(validate209(data.params))){
-vErrors = vErrors === null ? func0(validate209.errors, instancePath+"/params") : vErrors.concat(func0(validate209.errors, instancePath+"/params"));
+vErrors = vErrors === null ? func15(validate209.errors, instancePath+"/params") : vErrors.concat(func15(validate209.errors, instancePath+"/params"));
 errors = vErrors.length;
 }
 var valid0 = _errs5 === errors;
@@ -16324,7 +16345,7 @@ var vErrors = null;
 var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 if(typeof data.name !== "string"){
 validate211.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -16368,7 +16389,7 @@ var _errs2 = errors;
 if(errors === _errs2){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.items === undefined) && (missing0 = "items")) || ((data.type === undefined) && (missing0 = "type"))){
+if((((data.items === undefined) || (!(func0.call(data, "items")))) && (missing0 = "items")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
 var err0 = {instancePath:instancePath,schemaPath:"UntitledMultiSelectEnumSchema/required",keyword:"required",params:{missingProperty: missing0}};
 if(vErrors === null){
 vErrors = [err0];
@@ -16379,7 +16400,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data.default !== undefined){
+if(data.default !== undefined && func0.call(data, "default")){
 var data0 = data.default;
 var _errs4 = errors;
 if(errors === _errs4){
@@ -16421,7 +16442,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 var _errs8 = errors;
 if(typeof data.description !== "string"){
 var err3 = {instancePath:instancePath+"/description",schemaPath:"UntitledMultiSelectEnumSchema/properties/description/type",keyword:"type",params:{type: "string"}};
@@ -16439,13 +16460,13 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data.items !== undefined){
+if(data.items !== undefined && func0.call(data, "items")){
 var data3 = data.items;
 var _errs10 = errors;
 if(errors === _errs10){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 var missing1;
-if(((data3.enum === undefined) && (missing1 = "enum")) || ((data3.type === undefined) && (missing1 = "type"))){
+if((((data3.enum === undefined) || (!(func0.call(data3, "enum")))) && (missing1 = "enum")) || (((data3.type === undefined) || (!(func0.call(data3, "type")))) && (missing1 = "type"))){
 var err4 = {instancePath:instancePath+"/items",schemaPath:"UntitledMultiSelectEnumSchema/properties/items/required",keyword:"required",params:{missingProperty: missing1}};
 if(vErrors === null){
 vErrors = [err4];
@@ -16456,7 +16477,7 @@ vErrors.push(err4);
 errors++;
 }
 else {
-if(data3.enum !== undefined){
+if(data3.enum !== undefined && func0.call(data3, "enum")){
 var data4 = data3.enum;
 var _errs12 = errors;
 if(errors === _errs12){
@@ -16498,7 +16519,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data3.type !== undefined){
+if(data3.type !== undefined && func0.call(data3, "type")){
 var data6 = data3.type;
 var _errs16 = errors;
 if(typeof data6 !== "string"){
@@ -16546,7 +16567,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data.maxItems !== undefined){
+if(data.maxItems !== undefined && func0.call(data, "maxItems")){
 var data7 = data.maxItems;
 var _errs18 = errors;
 if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
@@ -16565,7 +16586,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data.minItems !== undefined){
+if(data.minItems !== undefined && func0.call(data, "minItems")){
 var data8 = data.minItems;
 var _errs20 = errors;
 if(!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8)))){
@@ -16584,7 +16605,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 var _errs22 = errors;
 if(typeof data.title !== "string"){
 var err12 = {instancePath:instancePath+"/title",schemaPath:"UntitledMultiSelectEnumSchema/properties/title/type",keyword:"type",params:{type: "string"}};
@@ -16602,7 +16623,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 var data10 = data.type;
 var _errs24 = errors;
 if(typeof data10 !== "string"){
@@ -16657,7 +16678,7 @@ var _errs27 = errors;
 if(errors === _errs27){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing2;
-if(((data.items === undefined) && (missing2 = "items")) || ((data.type === undefined) && (missing2 = "type"))){
+if((((data.items === undefined) || (!(func0.call(data, "items")))) && (missing2 = "items")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing2 = "type"))){
 var err16 = {instancePath:instancePath,schemaPath:"TitledMultiSelectEnumSchema/required",keyword:"required",params:{missingProperty: missing2}};
 if(vErrors === null){
 vErrors = [err16];
@@ -16668,7 +16689,7 @@ vErrors.push(err16);
 errors++;
 }
 else {
-if(data.default !== undefined){
+if(data.default !== undefined && func0.call(data, "default")){
 var data11 = data.default;
 var _errs29 = errors;
 if(errors === _errs29){
@@ -16710,7 +16731,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 var _errs33 = errors;
 if(typeof data.description !== "string"){
 var err19 = {instancePath:instancePath+"/description",schemaPath:"TitledMultiSelectEnumSchema/properties/description/type",keyword:"type",params:{type: "string"}};
@@ -16728,13 +16749,13 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data.items !== undefined){
+if(data.items !== undefined && func0.call(data, "items")){
 var data14 = data.items;
 var _errs35 = errors;
 if(errors === _errs35){
 if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
 var missing3;
-if((data14.anyOf === undefined) && (missing3 = "anyOf")){
+if(((data14.anyOf === undefined) || (!(func0.call(data14, "anyOf")))) && (missing3 = "anyOf")){
 var err20 = {instancePath:instancePath+"/items",schemaPath:"TitledMultiSelectEnumSchema/properties/items/required",keyword:"required",params:{missingProperty: missing3}};
 if(vErrors === null){
 vErrors = [err20];
@@ -16745,7 +16766,7 @@ vErrors.push(err20);
 errors++;
 }
 else {
-if(data14.anyOf !== undefined){
+if(data14.anyOf !== undefined && func0.call(data14, "anyOf")){
 var data15 = data14.anyOf;
 var _errs37 = errors;
 if(errors === _errs37){
@@ -16758,7 +16779,7 @@ var _errs39 = errors;
 if(errors === _errs39){
 if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
 var missing4;
-if(((data16.const === undefined) && (missing4 = "const")) || ((data16.title === undefined) && (missing4 = "title"))){
+if((((data16.const === undefined) || (!(func0.call(data16, "const")))) && (missing4 = "const")) || (((data16.title === undefined) || (!(func0.call(data16, "title")))) && (missing4 = "title"))){
 var err21 = {instancePath:instancePath+"/items/anyOf/" + i3,schemaPath:"TitledMultiSelectEnumSchema/properties/items/properties/anyOf/items/required",keyword:"required",params:{missingProperty: missing4}};
 if(vErrors === null){
 vErrors = [err21];
@@ -16769,7 +16790,7 @@ vErrors.push(err21);
 errors++;
 }
 else {
-if(data16.const !== undefined){
+if(data16.const !== undefined && func0.call(data16, "const")){
 var _errs41 = errors;
 if(typeof data16.const !== "string"){
 var err22 = {instancePath:instancePath+"/items/anyOf/" + i3+"/const",schemaPath:"TitledMultiSelectEnumSchema/properties/items/properties/anyOf/items/properties/const/type",keyword:"type",params:{type: "string"}};
@@ -16787,7 +16808,7 @@ else {
 var valid11 = true;
 }
 if(valid11){
-if(data16.title !== undefined){
+if(data16.title !== undefined && func0.call(data16, "title")){
 var _errs43 = errors;
 if(typeof data16.title !== "string"){
 var err23 = {instancePath:instancePath+"/items/anyOf/" + i3+"/title",schemaPath:"TitledMultiSelectEnumSchema/properties/items/properties/anyOf/items/properties/title/type",keyword:"type",params:{type: "string"}};
@@ -16855,7 +16876,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data.maxItems !== undefined){
+if(data.maxItems !== undefined && func0.call(data, "maxItems")){
 var data19 = data.maxItems;
 var _errs45 = errors;
 if(!((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19)))){
@@ -16874,7 +16895,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data.minItems !== undefined){
+if(data.minItems !== undefined && func0.call(data, "minItems")){
 var data20 = data.minItems;
 var _errs47 = errors;
 if(!((typeof data20 == "number") && (!(data20 % 1) && !isNaN(data20)))){
@@ -16893,7 +16914,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 var _errs49 = errors;
 if(typeof data.title !== "string"){
 var err29 = {instancePath:instancePath+"/title",schemaPath:"TitledMultiSelectEnumSchema/properties/title/type",keyword:"type",params:{type: "string"}};
@@ -16911,7 +16932,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 var data22 = data.type;
 var _errs51 = errors;
 if(typeof data22 !== "string"){
@@ -17010,12 +17031,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.method === undefined) && (missing0 = "method")){
+if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
 validate213.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var _errs1 = errors;
 if(typeof data.method !== "string"){
 validate213.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -17027,7 +17048,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
@@ -17075,7 +17096,7 @@ var vErrors = null;
 var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -17118,12 +17139,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.type === undefined) && (missing0 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
 validate215.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.default !== undefined){
+if(data.default !== undefined && func0.call(data, "default")){
 var _errs1 = errors;
 if(!(typeof data.default == "number")){
 validate215.errors = [{instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "number"}}];
@@ -17135,7 +17156,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 var _errs3 = errors;
 if(typeof data.description !== "string"){
 validate215.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -17147,7 +17168,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.maximum !== undefined){
+if(data.maximum !== undefined && func0.call(data, "maximum")){
 var _errs5 = errors;
 if(!(typeof data.maximum == "number")){
 validate215.errors = [{instancePath:instancePath+"/maximum",schemaPath:"#/properties/maximum/type",keyword:"type",params:{type: "number"}}];
@@ -17159,7 +17180,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.minimum !== undefined){
+if(data.minimum !== undefined && func0.call(data, "minimum")){
 var _errs7 = errors;
 if(!(typeof data.minimum == "number")){
 validate215.errors = [{instancePath:instancePath+"/minimum",schemaPath:"#/properties/minimum/type",keyword:"type",params:{type: "number"}}];
@@ -17171,7 +17192,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 var _errs9 = errors;
 if(typeof data.title !== "string"){
 validate215.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -17183,7 +17204,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 var data5 = data.type;
 var _errs11 = errors;
 if(typeof data5 !== "string"){
@@ -17237,12 +17258,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))){
+if(((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
 validate216.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 var data0 = data.id;
 var _errs1 = errors;
 if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
@@ -17255,7 +17276,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined){
+if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 var data1 = data.jsonrpc;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -17272,7 +17293,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var _errs6 = errors;
 if(typeof data.method !== "string"){
 validate216.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -17284,10 +17305,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var _errs8 = errors;
 if(!(validate68(data.params))){
-vErrors = vErrors === null ? func0(validate68.errors, instancePath+"/params") : vErrors.concat(func0(validate68.errors, instancePath+"/params"));
+vErrors = vErrors === null ? func15(validate68.errors, instancePath+"/params") : vErrors.concat(func15(validate68.errors, instancePath+"/params"));
 errors = vErrors.length;
 }
 var valid0 = _errs8 === errors;
@@ -17332,7 +17353,7 @@ var vErrors = null;
 var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -17349,7 +17370,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.nextCursor !== undefined){
+if(data.nextCursor !== undefined && func0.call(data, "nextCursor")){
 var _errs4 = errors;
 if(typeof data.nextCursor !== "string"){
 validate218.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
@@ -17428,12 +17449,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.name === undefined) && (missing0 = "name")){
+if(((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")){
 validate220.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 var _errs1 = errors;
 if(typeof data.description !== "string"){
 validate220.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -17445,7 +17466,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 var _errs3 = errors;
 if(typeof data.name !== "string"){
 validate220.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -17457,7 +17478,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.required !== undefined){
+if(data.required !== undefined && func0.call(data, "required")){
 var _errs5 = errors;
 if(typeof data.required !== "boolean"){
 validate220.errors = [{instancePath:instancePath+"/required",schemaPath:"#/properties/required/type",keyword:"type",params:{type: "boolean"}}];
@@ -17469,7 +17490,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 var _errs7 = errors;
 if(typeof data.title !== "string"){
 validate220.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -17516,12 +17537,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))){
+if((((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
 validate221.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.jsonrpc !== undefined){
+if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 var data0 = data.jsonrpc;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -17538,7 +17559,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data1 = data.method;
 var _errs3 = errors;
 if(typeof data1 !== "string"){
@@ -17555,13 +17576,13 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data2 = data.params;
 var _errs5 = errors;
 var _errs6 = errors;
 if(errors === _errs6){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-if(data2._meta !== undefined){
+if(data2._meta !== undefined && func0.call(data2, "_meta")){
 var data3 = data2._meta;
 var _errs8 = errors;
 if(errors === _errs8){
@@ -17620,12 +17641,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.name === undefined) && (missing0 = "name")) || ((data.type === undefined) && (missing0 = "type"))){
+if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
 validate222.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 var _errs1 = errors;
 if(typeof data.name !== "string"){
 validate222.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -17637,7 +17658,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 var _errs3 = errors;
 if(typeof data.title !== "string"){
 validate222.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -17649,7 +17670,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 var data2 = data.type;
 var _errs5 = errors;
 if(typeof data2 !== "string"){
@@ -17704,12 +17725,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.contents === undefined) && (missing0 = "contents")){
+if(((data.contents === undefined) || (!(func0.call(data, "contents")))) && (missing0 = "contents")){
 validate223.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -17726,7 +17747,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.contents !== undefined){
+if(data.contents !== undefined && func0.call(data, "contents")){
 var data1 = data.contents;
 var _errs4 = errors;
 if(errors === _errs4){
@@ -17743,7 +17764,7 @@ var _errs9 = errors;
 if(errors === _errs9){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 var missing1;
-if(((data2.text === undefined) && (missing1 = "text")) || ((data2.uri === undefined) && (missing1 = "uri"))){
+if((((data2.text === undefined) || (!(func0.call(data2, "text")))) && (missing1 = "text")) || (((data2.uri === undefined) || (!(func0.call(data2, "uri")))) && (missing1 = "uri"))){
 var err0 = {instancePath:instancePath+"/contents/" + i0,schemaPath:"TextResourceContents/required",keyword:"required",params:{missingProperty: missing1}};
 if(vErrors === null){
 vErrors = [err0];
@@ -17754,7 +17775,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data2._meta !== undefined){
+if(data2._meta !== undefined && func0.call(data2, "_meta")){
 var data3 = data2._meta;
 var _errs11 = errors;
 if(errors === _errs11){
@@ -17777,7 +17798,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data2.mimeType !== undefined){
+if(data2.mimeType !== undefined && func0.call(data2, "mimeType")){
 var _errs14 = errors;
 if(typeof data2.mimeType !== "string"){
 var err2 = {instancePath:instancePath+"/contents/" + i0+"/mimeType",schemaPath:"TextResourceContents/properties/mimeType/type",keyword:"type",params:{type: "string"}};
@@ -17795,7 +17816,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data2.text !== undefined){
+if(data2.text !== undefined && func0.call(data2, "text")){
 var _errs16 = errors;
 if(typeof data2.text !== "string"){
 var err3 = {instancePath:instancePath+"/contents/" + i0+"/text",schemaPath:"TextResourceContents/properties/text/type",keyword:"type",params:{type: "string"}};
@@ -17813,7 +17834,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data2.uri !== undefined){
+if(data2.uri !== undefined && func0.call(data2, "uri")){
 var _errs18 = errors;
 if(typeof data2.uri !== "string"){
 var err4 = {instancePath:instancePath+"/contents/" + i0+"/uri",schemaPath:"TextResourceContents/properties/uri/type",keyword:"type",params:{type: "string"}};
@@ -17854,7 +17875,7 @@ var _errs21 = errors;
 if(errors === _errs21){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 var missing2;
-if(((data2.blob === undefined) && (missing2 = "blob")) || ((data2.uri === undefined) && (missing2 = "uri"))){
+if((((data2.blob === undefined) || (!(func0.call(data2, "blob")))) && (missing2 = "blob")) || (((data2.uri === undefined) || (!(func0.call(data2, "uri")))) && (missing2 = "uri"))){
 var err6 = {instancePath:instancePath+"/contents/" + i0,schemaPath:"BlobResourceContents/required",keyword:"required",params:{missingProperty: missing2}};
 if(vErrors === null){
 vErrors = [err6];
@@ -17865,7 +17886,7 @@ vErrors.push(err6);
 errors++;
 }
 else {
-if(data2._meta !== undefined){
+if(data2._meta !== undefined && func0.call(data2, "_meta")){
 var data7 = data2._meta;
 var _errs23 = errors;
 if(errors === _errs23){
@@ -17888,7 +17909,7 @@ else {
 var valid6 = true;
 }
 if(valid6){
-if(data2.blob !== undefined){
+if(data2.blob !== undefined && func0.call(data2, "blob")){
 var _errs26 = errors;
 if(typeof data2.blob !== "string"){
 var err8 = {instancePath:instancePath+"/contents/" + i0+"/blob",schemaPath:"BlobResourceContents/properties/blob/type",keyword:"type",params:{type: "string"}};
@@ -17906,7 +17927,7 @@ else {
 var valid6 = true;
 }
 if(valid6){
-if(data2.mimeType !== undefined){
+if(data2.mimeType !== undefined && func0.call(data2, "mimeType")){
 var _errs28 = errors;
 if(typeof data2.mimeType !== "string"){
 var err9 = {instancePath:instancePath+"/contents/" + i0+"/mimeType",schemaPath:"BlobResourceContents/properties/mimeType/type",keyword:"type",params:{type: "string"}};
@@ -17924,7 +17945,7 @@ else {
 var valid6 = true;
 }
 if(valid6){
-if(data2.uri !== undefined){
+if(data2.uri !== undefined && func0.call(data2, "uri")){
 var _errs30 = errors;
 if(typeof data2.uri !== "string"){
 var err10 = {instancePath:instancePath+"/contents/" + i0+"/uri",schemaPath:"BlobResourceContents/properties/uri/type",keyword:"type",params:{type: "string"}};
@@ -18033,12 +18054,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.taskId === undefined) && (missing0 = "taskId")){
+if(((data.taskId === undefined) || (!(func0.call(data, "taskId")))) && (missing0 = "taskId")){
 validate224.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.taskId !== undefined){
+if(data.taskId !== undefined && func0.call(data, "taskId")){
 if(typeof data.taskId !== "string"){
 validate224.errors = [{instancePath:instancePath+"/taskId",schemaPath:"#/properties/taskId/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -18077,12 +18098,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.method === undefined) && (missing0 = "method")){
+if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
 validate225.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var _errs1 = errors;
 if(typeof data.method !== "string"){
 validate225.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -18094,7 +18115,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
@@ -18174,12 +18195,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.uri === undefined) && (missing0 = "uri")){
+if(((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri")){
 validate227.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -18196,7 +18217,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mimeType !== undefined){
+if(data.mimeType !== undefined && func0.call(data, "mimeType")){
 var _errs4 = errors;
 if(typeof data.mimeType !== "string"){
 validate227.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
@@ -18208,7 +18229,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 var _errs6 = errors;
 if(typeof data.uri !== "string"){
 validate227.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
@@ -18256,12 +18277,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))){
+if((((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
 validate228.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.jsonrpc !== undefined){
+if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 var data0 = data.jsonrpc;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -18278,7 +18299,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data1 = data.method;
 var _errs3 = errors;
 if(typeof data1 !== "string"){
@@ -18295,13 +18316,13 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data2 = data.params;
 var _errs5 = errors;
 var _errs6 = errors;
 if(errors === _errs6){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-if(data2._meta !== undefined){
+if(data2._meta !== undefined && func0.call(data2, "_meta")){
 var data3 = data2._meta;
 var _errs8 = errors;
 if(errors === _errs8){
@@ -18359,17 +18380,17 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.uri === undefined) && (missing0 = "uri")){
+if(((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri")){
 validate229.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-if(data0.progressToken !== undefined){
+if(data0.progressToken !== undefined && func0.call(data0, "progressToken")){
 var data1 = data0.progressToken;
 if((typeof data1 !== "string") && (!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))))){
 validate229.errors = [{instancePath:instancePath+"/_meta/progressToken",schemaPath:"ProgressToken/type",keyword:"type",params:{type: schema20.type}}];
@@ -18388,7 +18409,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 var _errs7 = errors;
 if(typeof data.uri !== "string"){
 validate229.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
@@ -18434,12 +18455,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.type === undefined) && (missing0 = "type")) || ((data.uri === undefined) && (missing0 = "uri"))){
+if((((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
 validate230.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 var data0 = data.type;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -18456,7 +18477,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 var _errs3 = errors;
 if(typeof data.uri !== "string"){
 validate230.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
@@ -18502,12 +18523,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
+if(((((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
 validate231.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.jsonrpc !== undefined){
+if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 var data0 = data.jsonrpc;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -18524,7 +18545,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data1 = data.method;
 var _errs3 = errors;
 if(typeof data1 !== "string"){
@@ -18541,19 +18562,19 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data2 = data.params;
 var _errs5 = errors;
 var _errs6 = errors;
 if(errors === _errs6){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 var missing1;
-if((data2.uri === undefined) && (missing1 = "uri")){
+if(((data2.uri === undefined) || (!(func0.call(data2, "uri")))) && (missing1 = "uri")){
 validate231.errors = [{instancePath:instancePath+"/params",schemaPath:"ResourceUpdatedNotificationParams/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data2._meta !== undefined){
+if(data2._meta !== undefined && func0.call(data2, "_meta")){
 var data3 = data2._meta;
 var _errs8 = errors;
 if(errors === _errs8){
@@ -18570,7 +18591,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data2.uri !== undefined){
+if(data2.uri !== undefined && func0.call(data2, "uri")){
 var _errs11 = errors;
 if(typeof data2.uri !== "string"){
 validate231.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"ResourceUpdatedNotificationParams/properties/uri/type",keyword:"type",params:{type: "string"}}];
@@ -18628,12 +18649,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.uri === undefined) && (missing0 = "uri")){
+if(((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri")){
 validate232.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -18650,7 +18671,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 var _errs4 = errors;
 if(typeof data.uri !== "string"){
 validate232.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
@@ -18693,7 +18714,7 @@ var vErrors = null;
 var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs2 = errors;
 if(errors === _errs2){
@@ -18766,12 +18787,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.uri === undefined) && (missing0 = "uri")){
+if(((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri")){
 validate235.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -18788,7 +18809,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 var _errs4 = errors;
 if(typeof data.name !== "string"){
 validate235.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -18800,7 +18821,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 var _errs6 = errors;
 if(typeof data.uri !== "string"){
 validate235.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
@@ -18850,7 +18871,7 @@ var vErrors = null;
 var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.completions !== undefined){
+if(data.completions !== undefined && func0.call(data, "completions")){
 var data0 = data.completions;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -18867,12 +18888,14 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.experimental !== undefined){
+if(data.experimental !== undefined && func0.call(data, "experimental")){
 var data1 = data.experimental;
 var _errs4 = errors;
 if(errors === _errs4){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-for(var key0 in data1){
+var _arr0 = Object.keys(data1);
+for(var _i0=0; _i0<_arr0.length; _i0++){
+var key0 = _arr0[_i0];
 var data2 = data1[key0];
 var _errs7 = errors;
 if(errors === _errs7){
@@ -18900,7 +18923,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.logging !== undefined){
+if(data.logging !== undefined && func0.call(data, "logging")){
 var data3 = data.logging;
 var _errs10 = errors;
 if(errors === _errs10){
@@ -18917,12 +18940,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.prompts !== undefined){
+if(data.prompts !== undefined && func0.call(data, "prompts")){
 var data4 = data.prompts;
 var _errs13 = errors;
 if(errors === _errs13){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-if(data4.listChanged !== undefined){
+if(data4.listChanged !== undefined && func0.call(data4, "listChanged")){
 if(typeof data4.listChanged !== "boolean"){
 validate236.errors = [{instancePath:instancePath+"/prompts/listChanged",schemaPath:"#/properties/prompts/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
 return false;
@@ -18940,12 +18963,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.resources !== undefined){
+if(data.resources !== undefined && func0.call(data, "resources")){
 var data6 = data.resources;
 var _errs17 = errors;
 if(errors === _errs17){
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-if(data6.listChanged !== undefined){
+if(data6.listChanged !== undefined && func0.call(data6, "listChanged")){
 var _errs19 = errors;
 if(typeof data6.listChanged !== "boolean"){
 validate236.errors = [{instancePath:instancePath+"/resources/listChanged",schemaPath:"#/properties/resources/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
@@ -18957,7 +18980,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data6.subscribe !== undefined){
+if(data6.subscribe !== undefined && func0.call(data6, "subscribe")){
 var _errs21 = errors;
 if(typeof data6.subscribe !== "boolean"){
 validate236.errors = [{instancePath:instancePath+"/resources/subscribe",schemaPath:"#/properties/resources/properties/subscribe/type",keyword:"type",params:{type: "boolean"}}];
@@ -18981,12 +19004,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.tasks !== undefined){
+if(data.tasks !== undefined && func0.call(data, "tasks")){
 var data9 = data.tasks;
 var _errs23 = errors;
 if(errors === _errs23){
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
-if(data9.cancel !== undefined){
+if(data9.cancel !== undefined && func0.call(data9, "cancel")){
 var data10 = data9.cancel;
 var _errs25 = errors;
 if(errors === _errs25){
@@ -19003,7 +19026,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data9.list !== undefined){
+if(data9.list !== undefined && func0.call(data9, "list")){
 var data11 = data9.list;
 var _errs28 = errors;
 if(errors === _errs28){
@@ -19020,17 +19043,17 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data9.requests !== undefined){
+if(data9.requests !== undefined && func0.call(data9, "requests")){
 var data12 = data9.requests;
 var _errs31 = errors;
 if(errors === _errs31){
 if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
-if(data12.tools !== undefined){
+if(data12.tools !== undefined && func0.call(data12, "tools")){
 var data13 = data12.tools;
 var _errs33 = errors;
 if(errors === _errs33){
 if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
-if(data13.call !== undefined){
+if(data13.call !== undefined && func0.call(data13, "call")){
 var data14 = data13.call;
 var _errs35 = errors;
 if(errors === _errs35){
@@ -19074,12 +19097,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.tools !== undefined){
+if(data.tools !== undefined && func0.call(data, "tools")){
 var data15 = data.tools;
 var _errs38 = errors;
 if(errors === _errs38){
 if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
-if(data15.listChanged !== undefined){
+if(data15.listChanged !== undefined && func0.call(data15, "listChanged")){
 if(typeof data15.listChanged !== "boolean"){
 validate236.errors = [{instancePath:instancePath+"/tools/listChanged",schemaPath:"#/properties/tools/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
 return false;
@@ -19135,12 +19158,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))){
+if((((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
 validate238.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.jsonrpc !== undefined){
+if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 var data0 = data.jsonrpc;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -19157,7 +19180,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data1 = data.method;
 var _errs3 = errors;
 if(typeof data1 !== "string"){
@@ -19174,13 +19197,13 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data2 = data.params;
 var _errs5 = errors;
 var _errs6 = errors;
 if(errors === _errs6){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-if(data2._meta !== undefined){
+if(data2._meta !== undefined && func0.call(data2, "_meta")){
 var data3 = data2._meta;
 var _errs8 = errors;
 if(errors === _errs8){
@@ -19236,7 +19259,7 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.method === undefined) && (missing0 = "method")){
+if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
 validate237.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
@@ -19245,49 +19268,49 @@ var tag0 = data.method;
 if(typeof tag0 == "string"){
 if(tag0 === "notifications/cancelled"){
 if(!(validate39(data))){
-vErrors = vErrors === null ? func0(validate39.errors, instancePath) : vErrors.concat(func0(validate39.errors, instancePath));
+vErrors = vErrors === null ? func15(validate39.errors, instancePath) : vErrors.concat(func15(validate39.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "notifications/progress"){
 if(!(validate45(data))){
-vErrors = vErrors === null ? func0(validate45.errors, instancePath) : vErrors.concat(func0(validate45.errors, instancePath));
+vErrors = vErrors === null ? func15(validate45.errors, instancePath) : vErrors.concat(func15(validate45.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "notifications/resources/list_changed"){
 if(!(validate228(data))){
-vErrors = vErrors === null ? func0(validate228.errors, instancePath) : vErrors.concat(func0(validate228.errors, instancePath));
+vErrors = vErrors === null ? func15(validate228.errors, instancePath) : vErrors.concat(func15(validate228.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "notifications/resources/updated"){
 if(!(validate231(data))){
-vErrors = vErrors === null ? func0(validate231.errors, instancePath) : vErrors.concat(func0(validate231.errors, instancePath));
+vErrors = vErrors === null ? func15(validate231.errors, instancePath) : vErrors.concat(func15(validate231.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "notifications/prompts/list_changed"){
 if(!(validate221(data))){
-vErrors = vErrors === null ? func0(validate221.errors, instancePath) : vErrors.concat(func0(validate221.errors, instancePath));
+vErrors = vErrors === null ? func15(validate221.errors, instancePath) : vErrors.concat(func15(validate221.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "notifications/tools/list_changed"){
 if(!(validate238(data))){
-vErrors = vErrors === null ? func0(validate238.errors, instancePath) : vErrors.concat(func0(validate238.errors, instancePath));
+vErrors = vErrors === null ? func15(validate238.errors, instancePath) : vErrors.concat(func15(validate238.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "notifications/tasks/status"){
 if(!(validate48(data))){
-vErrors = vErrors === null ? func0(validate48.errors, instancePath) : vErrors.concat(func0(validate48.errors, instancePath));
+vErrors = vErrors === null ? func15(validate48.errors, instancePath) : vErrors.concat(func15(validate48.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "notifications/message"){
 if(!(validate208(data))){
-vErrors = vErrors === null ? func0(validate208.errors, instancePath) : vErrors.concat(func0(validate208.errors, instancePath));
+vErrors = vErrors === null ? func15(validate208.errors, instancePath) : vErrors.concat(func15(validate208.errors, instancePath));
 errors = vErrors.length;
 }
 }
@@ -19296,12 +19319,12 @@ var _errs11 = errors;
 if(errors === _errs11){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing1;
-if((((data.jsonrpc === undefined) && (missing1 = "jsonrpc")) || ((data.method === undefined) && (missing1 = "method"))) || ((data.params === undefined) && (missing1 = "params"))){
+if(((((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing1 = "jsonrpc")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing1 = "method"))) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing1 = "params"))){
 validate237.errors = [{instancePath:instancePath,schemaPath:"ElicitationCompleteNotification/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data.jsonrpc !== undefined){
+if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 var data0 = data.jsonrpc;
 var _errs13 = errors;
 if(typeof data0 !== "string"){
@@ -19318,7 +19341,7 @@ else {
 var valid11 = true;
 }
 if(valid11){
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data1 = data.method;
 var _errs15 = errors;
 if(typeof data1 !== "string"){
@@ -19335,18 +19358,18 @@ else {
 var valid11 = true;
 }
 if(valid11){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data2 = data.params;
 var _errs17 = errors;
 if(errors === _errs17){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 var missing2;
-if((data2.elicitationId === undefined) && (missing2 = "elicitationId")){
+if(((data2.elicitationId === undefined) || (!(func0.call(data2, "elicitationId")))) && (missing2 = "elicitationId")){
 validate237.errors = [{instancePath:instancePath+"/params",schemaPath:"ElicitationCompleteNotification/properties/params/required",keyword:"required",params:{missingProperty: missing2}}];
 return false;
 }
 else {
-if(data2.elicitationId !== undefined){
+if(data2.elicitationId !== undefined && func0.call(data2, "elicitationId")){
 if(typeof data2.elicitationId !== "string"){
 validate237.errors = [{instancePath:instancePath+"/params/elicitationId",schemaPath:"ElicitationCompleteNotification/properties/params/properties/elicitationId/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -19416,7 +19439,7 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.method === undefined) && (missing0 = "method")){
+if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
 validate247.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
@@ -19425,49 +19448,49 @@ var tag0 = data.method;
 if(typeof tag0 == "string"){
 if(tag0 === "ping"){
 if(!(validate64(data))){
-vErrors = vErrors === null ? func0(validate64.errors, instancePath) : vErrors.concat(func0(validate64.errors, instancePath));
+vErrors = vErrors === null ? func15(validate64.errors, instancePath) : vErrors.concat(func15(validate64.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "tasks/get"){
 if(!(validate88(data))){
-vErrors = vErrors === null ? func0(validate88.errors, instancePath) : vErrors.concat(func0(validate88.errors, instancePath));
+vErrors = vErrors === null ? func15(validate88.errors, instancePath) : vErrors.concat(func15(validate88.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "tasks/result"){
 if(!(validate89(data))){
-vErrors = vErrors === null ? func0(validate89.errors, instancePath) : vErrors.concat(func0(validate89.errors, instancePath));
+vErrors = vErrors === null ? func15(validate89.errors, instancePath) : vErrors.concat(func15(validate89.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "tasks/cancel"){
 if(!(validate35(data))){
-vErrors = vErrors === null ? func0(validate35.errors, instancePath) : vErrors.concat(func0(validate35.errors, instancePath));
+vErrors = vErrors === null ? func15(validate35.errors, instancePath) : vErrors.concat(func15(validate35.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "tasks/list"){
 if(!(validate90(data))){
-vErrors = vErrors === null ? func0(validate90.errors, instancePath) : vErrors.concat(func0(validate90.errors, instancePath));
+vErrors = vErrors === null ? func15(validate90.errors, instancePath) : vErrors.concat(func15(validate90.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "sampling/createMessage"){
 if(!(validate140(data))){
-vErrors = vErrors === null ? func0(validate140.errors, instancePath) : vErrors.concat(func0(validate140.errors, instancePath));
+vErrors = vErrors === null ? func15(validate140.errors, instancePath) : vErrors.concat(func15(validate140.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "roots/list"){
 if(!(validate203(data))){
-vErrors = vErrors === null ? func0(validate203.errors, instancePath) : vErrors.concat(func0(validate203.errors, instancePath));
+vErrors = vErrors === null ? func15(validate203.errors, instancePath) : vErrors.concat(func15(validate203.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "elicitation/create"){
 if(!(validate157(data))){
-vErrors = vErrors === null ? func0(validate157.errors, instancePath) : vErrors.concat(func0(validate157.errors, instancePath));
+vErrors = vErrors === null ? func15(validate157.errors, instancePath) : vErrors.concat(func15(validate157.errors, instancePath));
 errors = vErrors.length;
 }
 }
@@ -19516,7 +19539,7 @@ var _errs1 = errors;
 var _errs2 = errors;
 if(errors === _errs2){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs5 = errors;
 if(errors === _errs5){
@@ -19551,7 +19574,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs8 = errors;
 if(!(validate178(data))){
-vErrors = vErrors === null ? func0(validate178.errors, instancePath) : vErrors.concat(func0(validate178.errors, instancePath));
+vErrors = vErrors === null ? func15(validate178.errors, instancePath) : vErrors.concat(func15(validate178.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs8 === errors;
@@ -19559,7 +19582,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs9 = errors;
 if(!(validate199(data))){
-vErrors = vErrors === null ? func0(validate199.errors, instancePath) : vErrors.concat(func0(validate199.errors, instancePath));
+vErrors = vErrors === null ? func15(validate199.errors, instancePath) : vErrors.concat(func15(validate199.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs9 === errors;
@@ -19567,7 +19590,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs10 = errors;
 if(!(validate195(data))){
-vErrors = vErrors === null ? func0(validate195.errors, instancePath) : vErrors.concat(func0(validate195.errors, instancePath));
+vErrors = vErrors === null ? func15(validate195.errors, instancePath) : vErrors.concat(func15(validate195.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs10 === errors;
@@ -19575,7 +19598,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs11 = errors;
 if(!(validate223(data))){
-vErrors = vErrors === null ? func0(validate223.errors, instancePath) : vErrors.concat(func0(validate223.errors, instancePath));
+vErrors = vErrors === null ? func15(validate223.errors, instancePath) : vErrors.concat(func15(validate223.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs11 === errors;
@@ -19583,7 +19606,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs12 = errors;
 if(!(validate192(data))){
-vErrors = vErrors === null ? func0(validate192.errors, instancePath) : vErrors.concat(func0(validate192.errors, instancePath));
+vErrors = vErrors === null ? func15(validate192.errors, instancePath) : vErrors.concat(func15(validate192.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs12 === errors;
@@ -19591,7 +19614,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs13 = errors;
 if(!(validate171(data))){
-vErrors = vErrors === null ? func0(validate171.errors, instancePath) : vErrors.concat(func0(validate171.errors, instancePath));
+vErrors = vErrors === null ? func15(validate171.errors, instancePath) : vErrors.concat(func15(validate171.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs13 === errors;
@@ -19599,7 +19622,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs14 = errors;
 if(!(validate205(data))){
-vErrors = vErrors === null ? func0(validate205.errors, instancePath) : vErrors.concat(func0(validate205.errors, instancePath));
+vErrors = vErrors === null ? func15(validate205.errors, instancePath) : vErrors.concat(func15(validate205.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs14 === errors;
@@ -19607,7 +19630,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs15 = errors;
 if(!(validate19(data))){
-vErrors = vErrors === null ? func0(validate19.errors, instancePath) : vErrors.concat(func0(validate19.errors, instancePath));
+vErrors = vErrors === null ? func15(validate19.errors, instancePath) : vErrors.concat(func15(validate19.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs15 === errors;
@@ -19615,7 +19638,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs16 = errors;
 if(!(validate116(data))){
-vErrors = vErrors === null ? func0(validate116.errors, instancePath) : vErrors.concat(func0(validate116.errors, instancePath));
+vErrors = vErrors === null ? func15(validate116.errors, instancePath) : vErrors.concat(func15(validate116.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs16 === errors;
@@ -19625,7 +19648,7 @@ var _errs17 = errors;
 var _errs18 = errors;
 if(errors === _errs18){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data1 = data._meta;
 var _errs21 = errors;
 if(errors === _errs21){
@@ -19660,7 +19683,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs24 = errors;
 if(!(validate36(data))){
-vErrors = vErrors === null ? func0(validate36.errors, instancePath) : vErrors.concat(func0(validate36.errors, instancePath));
+vErrors = vErrors === null ? func15(validate36.errors, instancePath) : vErrors.concat(func15(validate36.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs24 === errors;
@@ -19668,7 +19691,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs25 = errors;
 if(!(validate120(data))){
-vErrors = vErrors === null ? func0(validate120.errors, instancePath) : vErrors.concat(func0(validate120.errors, instancePath));
+vErrors = vErrors === null ? func15(validate120.errors, instancePath) : vErrors.concat(func15(validate120.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs25 === errors;
@@ -19679,7 +19702,7 @@ var _errs27 = errors;
 if(errors === _errs27){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.completion === undefined) && (missing0 = "completion")){
+if(((data.completion === undefined) || (!(func0.call(data, "completion")))) && (missing0 = "completion")){
 var err4 = {instancePath:instancePath,schemaPath:"CompleteResult/required",keyword:"required",params:{missingProperty: missing0}};
 if(vErrors === null){
 vErrors = [err4];
@@ -19690,7 +19713,7 @@ vErrors.push(err4);
 errors++;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data2 = data._meta;
 var _errs29 = errors;
 if(errors === _errs29){
@@ -19713,13 +19736,13 @@ else {
 var valid6 = true;
 }
 if(valid6){
-if(data.completion !== undefined){
+if(data.completion !== undefined && func0.call(data, "completion")){
 var data3 = data.completion;
 var _errs32 = errors;
 if(errors === _errs32){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 var missing1;
-if((data3.values === undefined) && (missing1 = "values")){
+if(((data3.values === undefined) || (!(func0.call(data3, "values")))) && (missing1 = "values")){
 var err6 = {instancePath:instancePath+"/completion",schemaPath:"CompleteResult/properties/completion/required",keyword:"required",params:{missingProperty: missing1}};
 if(vErrors === null){
 vErrors = [err6];
@@ -19730,7 +19753,7 @@ vErrors.push(err6);
 errors++;
 }
 else {
-if(data3.hasMore !== undefined){
+if(data3.hasMore !== undefined && func0.call(data3, "hasMore")){
 var _errs34 = errors;
 if(typeof data3.hasMore !== "boolean"){
 var err7 = {instancePath:instancePath+"/completion/hasMore",schemaPath:"CompleteResult/properties/completion/properties/hasMore/type",keyword:"type",params:{type: "boolean"}};
@@ -19748,7 +19771,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data3.total !== undefined){
+if(data3.total !== undefined && func0.call(data3, "total")){
 var data5 = data3.total;
 var _errs36 = errors;
 if(!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))){
@@ -19767,7 +19790,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data3.values !== undefined){
+if(data3.values !== undefined && func0.call(data3, "values")){
 var data6 = data3.values;
 var _errs38 = errors;
 if(errors === _errs38){
@@ -19914,7 +19937,7 @@ var _errs2 = errors;
 if(errors === _errs2){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.enum === undefined) && (missing0 = "enum")) || ((data.type === undefined) && (missing0 = "type"))){
+if((((data.enum === undefined) || (!(func0.call(data, "enum")))) && (missing0 = "enum")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
 var err0 = {instancePath:instancePath,schemaPath:"UntitledSingleSelectEnumSchema/required",keyword:"required",params:{missingProperty: missing0}};
 if(vErrors === null){
 vErrors = [err0];
@@ -19925,7 +19948,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data.default !== undefined){
+if(data.default !== undefined && func0.call(data, "default")){
 var _errs4 = errors;
 if(typeof data.default !== "string"){
 var err1 = {instancePath:instancePath+"/default",schemaPath:"UntitledSingleSelectEnumSchema/properties/default/type",keyword:"type",params:{type: "string"}};
@@ -19943,7 +19966,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 var _errs6 = errors;
 if(typeof data.description !== "string"){
 var err2 = {instancePath:instancePath+"/description",schemaPath:"UntitledSingleSelectEnumSchema/properties/description/type",keyword:"type",params:{type: "string"}};
@@ -19961,7 +19984,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data.enum !== undefined){
+if(data.enum !== undefined && func0.call(data, "enum")){
 var data2 = data.enum;
 var _errs8 = errors;
 if(errors === _errs8){
@@ -20003,7 +20026,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 var _errs12 = errors;
 if(typeof data.title !== "string"){
 var err5 = {instancePath:instancePath+"/title",schemaPath:"UntitledSingleSelectEnumSchema/properties/title/type",keyword:"type",params:{type: "string"}};
@@ -20021,7 +20044,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 var data5 = data.type;
 var _errs14 = errors;
 if(typeof data5 !== "string"){
@@ -20074,7 +20097,7 @@ var _errs17 = errors;
 if(errors === _errs17){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing1;
-if(((data.oneOf === undefined) && (missing1 = "oneOf")) || ((data.type === undefined) && (missing1 = "type"))){
+if((((data.oneOf === undefined) || (!(func0.call(data, "oneOf")))) && (missing1 = "oneOf")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing1 = "type"))){
 var err9 = {instancePath:instancePath,schemaPath:"TitledSingleSelectEnumSchema/required",keyword:"required",params:{missingProperty: missing1}};
 if(vErrors === null){
 vErrors = [err9];
@@ -20085,7 +20108,7 @@ vErrors.push(err9);
 errors++;
 }
 else {
-if(data.default !== undefined){
+if(data.default !== undefined && func0.call(data, "default")){
 var _errs19 = errors;
 if(typeof data.default !== "string"){
 var err10 = {instancePath:instancePath+"/default",schemaPath:"TitledSingleSelectEnumSchema/properties/default/type",keyword:"type",params:{type: "string"}};
@@ -20103,7 +20126,7 @@ else {
 var valid5 = true;
 }
 if(valid5){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 var _errs21 = errors;
 if(typeof data.description !== "string"){
 var err11 = {instancePath:instancePath+"/description",schemaPath:"TitledSingleSelectEnumSchema/properties/description/type",keyword:"type",params:{type: "string"}};
@@ -20121,7 +20144,7 @@ else {
 var valid5 = true;
 }
 if(valid5){
-if(data.oneOf !== undefined){
+if(data.oneOf !== undefined && func0.call(data, "oneOf")){
 var data8 = data.oneOf;
 var _errs23 = errors;
 if(errors === _errs23){
@@ -20134,7 +20157,7 @@ var _errs25 = errors;
 if(errors === _errs25){
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
 var missing2;
-if(((data9.const === undefined) && (missing2 = "const")) || ((data9.title === undefined) && (missing2 = "title"))){
+if((((data9.const === undefined) || (!(func0.call(data9, "const")))) && (missing2 = "const")) || (((data9.title === undefined) || (!(func0.call(data9, "title")))) && (missing2 = "title"))){
 var err12 = {instancePath:instancePath+"/oneOf/" + i1,schemaPath:"TitledSingleSelectEnumSchema/properties/oneOf/items/required",keyword:"required",params:{missingProperty: missing2}};
 if(vErrors === null){
 vErrors = [err12];
@@ -20145,7 +20168,7 @@ vErrors.push(err12);
 errors++;
 }
 else {
-if(data9.const !== undefined){
+if(data9.const !== undefined && func0.call(data9, "const")){
 var _errs27 = errors;
 if(typeof data9.const !== "string"){
 var err13 = {instancePath:instancePath+"/oneOf/" + i1+"/const",schemaPath:"TitledSingleSelectEnumSchema/properties/oneOf/items/properties/const/type",keyword:"type",params:{type: "string"}};
@@ -20163,7 +20186,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data9.title !== undefined){
+if(data9.title !== undefined && func0.call(data9, "title")){
 var _errs29 = errors;
 if(typeof data9.title !== "string"){
 var err14 = {instancePath:instancePath+"/oneOf/" + i1+"/title",schemaPath:"TitledSingleSelectEnumSchema/properties/oneOf/items/properties/title/type",keyword:"type",params:{type: "string"}};
@@ -20217,7 +20240,7 @@ else {
 var valid5 = true;
 }
 if(valid5){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 var _errs31 = errors;
 if(typeof data.title !== "string"){
 var err17 = {instancePath:instancePath+"/title",schemaPath:"TitledSingleSelectEnumSchema/properties/title/type",keyword:"type",params:{type: "string"}};
@@ -20235,7 +20258,7 @@ else {
 var valid5 = true;
 }
 if(valid5){
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 var data13 = data.type;
 var _errs33 = errors;
 if(typeof data13 !== "string"){
@@ -20331,12 +20354,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.type === undefined) && (missing0 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
 validate269.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.default !== undefined){
+if(data.default !== undefined && func0.call(data, "default")){
 var _errs1 = errors;
 if(typeof data.default !== "string"){
 validate269.errors = [{instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "string"}}];
@@ -20348,7 +20371,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 var _errs3 = errors;
 if(typeof data.description !== "string"){
 validate269.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -20360,7 +20383,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.format !== undefined){
+if(data.format !== undefined && func0.call(data, "format")){
 var data2 = data.format;
 var _errs5 = errors;
 if(typeof data2 !== "string"){
@@ -20377,7 +20400,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.maxLength !== undefined){
+if(data.maxLength !== undefined && func0.call(data, "maxLength")){
 var data3 = data.maxLength;
 var _errs7 = errors;
 if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
@@ -20390,7 +20413,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.minLength !== undefined){
+if(data.minLength !== undefined && func0.call(data, "minLength")){
 var data4 = data.minLength;
 var _errs9 = errors;
 if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
@@ -20403,7 +20426,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 var _errs11 = errors;
 if(typeof data.title !== "string"){
 validate269.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -20415,7 +20438,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 var data6 = data.type;
 var _errs13 = errors;
 if(typeof data6 !== "string"){
@@ -20475,12 +20498,12 @@ var vErrors = null;
 var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-if(data0.progressToken !== undefined){
+if(data0.progressToken !== undefined && func0.call(data0, "progressToken")){
 var data1 = data0.progressToken;
 if((typeof data1 !== "string") && (!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))))){
 validate270.errors = [{instancePath:instancePath+"/_meta/progressToken",schemaPath:"ProgressToken/type",keyword:"type",params:{type: schema20.type}}];
@@ -20499,13 +20522,13 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.task !== undefined){
+if(data.task !== undefined && func0.call(data, "task")){
 var data2 = data.task;
 var _errs7 = errors;
 var _errs8 = errors;
 if(errors === _errs8){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-if(data2.ttl !== undefined){
+if(data2.ttl !== undefined && func0.call(data2, "ttl")){
 var data3 = data2.ttl;
 if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
 validate270.errors = [{instancePath:instancePath+"/task/ttl",schemaPath:"TaskMetadata/properties/ttl/type",keyword:"type",params:{type: "integer"}}];
@@ -20554,7 +20577,7 @@ var vErrors = null;
 var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.ttl !== undefined){
+if(data.ttl !== undefined && func0.call(data, "ttl")){
 var data0 = data.ttl;
 if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
 validate271.errors = [{instancePath:instancePath+"/ttl",schemaPath:"#/properties/ttl/type",keyword:"type",params:{type: "integer"}}];
@@ -20628,12 +20651,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.text === undefined) && (missing0 = "text")) || ((data.uri === undefined) && (missing0 = "uri"))){
+if((((data.text === undefined) || (!(func0.call(data, "text")))) && (missing0 = "text")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
 validate273.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -20650,7 +20673,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mimeType !== undefined){
+if(data.mimeType !== undefined && func0.call(data, "mimeType")){
 var _errs4 = errors;
 if(typeof data.mimeType !== "string"){
 validate273.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
@@ -20662,7 +20685,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.text !== undefined){
+if(data.text !== undefined && func0.call(data, "text")){
 var _errs6 = errors;
 if(typeof data.text !== "string"){
 validate273.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"}}];
@@ -20674,7 +20697,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 var _errs8 = errors;
 if(typeof data.uri !== "string"){
 validate273.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
@@ -20720,12 +20743,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.items === undefined) && (missing0 = "items")) || ((data.type === undefined) && (missing0 = "type"))){
+if((((data.items === undefined) || (!(func0.call(data, "items")))) && (missing0 = "items")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
 validate274.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.default !== undefined){
+if(data.default !== undefined && func0.call(data, "default")){
 var data0 = data.default;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -20755,7 +20778,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 var _errs5 = errors;
 if(typeof data.description !== "string"){
 validate274.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -20767,18 +20790,18 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.items !== undefined){
+if(data.items !== undefined && func0.call(data, "items")){
 var data3 = data.items;
 var _errs7 = errors;
 if(errors === _errs7){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 var missing1;
-if((data3.anyOf === undefined) && (missing1 = "anyOf")){
+if(((data3.anyOf === undefined) || (!(func0.call(data3, "anyOf")))) && (missing1 = "anyOf")){
 validate274.errors = [{instancePath:instancePath+"/items",schemaPath:"#/properties/items/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data3.anyOf !== undefined){
+if(data3.anyOf !== undefined && func0.call(data3, "anyOf")){
 var data4 = data3.anyOf;
 var _errs9 = errors;
 if(errors === _errs9){
@@ -20791,12 +20814,12 @@ var _errs11 = errors;
 if(errors === _errs11){
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 var missing2;
-if(((data5.const === undefined) && (missing2 = "const")) || ((data5.title === undefined) && (missing2 = "title"))){
+if((((data5.const === undefined) || (!(func0.call(data5, "const")))) && (missing2 = "const")) || (((data5.title === undefined) || (!(func0.call(data5, "title")))) && (missing2 = "title"))){
 validate274.errors = [{instancePath:instancePath+"/items/anyOf/" + i1,schemaPath:"#/properties/items/properties/anyOf/items/required",keyword:"required",params:{missingProperty: missing2}}];
 return false;
 }
 else {
-if(data5.const !== undefined){
+if(data5.const !== undefined && func0.call(data5, "const")){
 var _errs13 = errors;
 if(typeof data5.const !== "string"){
 validate274.errors = [{instancePath:instancePath+"/items/anyOf/" + i1+"/const",schemaPath:"#/properties/items/properties/anyOf/items/properties/const/type",keyword:"type",params:{type: "string"}}];
@@ -20808,7 +20831,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data5.title !== undefined){
+if(data5.title !== undefined && func0.call(data5, "title")){
 var _errs15 = errors;
 if(typeof data5.title !== "string"){
 validate274.errors = [{instancePath:instancePath+"/items/anyOf/" + i1+"/title",schemaPath:"#/properties/items/properties/anyOf/items/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -20852,7 +20875,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.maxItems !== undefined){
+if(data.maxItems !== undefined && func0.call(data, "maxItems")){
 var data8 = data.maxItems;
 var _errs17 = errors;
 if(!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8)))){
@@ -20865,7 +20888,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.minItems !== undefined){
+if(data.minItems !== undefined && func0.call(data, "minItems")){
 var data9 = data.minItems;
 var _errs19 = errors;
 if(!((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9)))){
@@ -20878,7 +20901,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 var _errs21 = errors;
 if(typeof data.title !== "string"){
 validate274.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -20890,7 +20913,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 var data11 = data.type;
 var _errs23 = errors;
 if(typeof data11 !== "string"){
@@ -20944,12 +20967,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.oneOf === undefined) && (missing0 = "oneOf")) || ((data.type === undefined) && (missing0 = "type"))){
+if((((data.oneOf === undefined) || (!(func0.call(data, "oneOf")))) && (missing0 = "oneOf")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
 validate275.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.default !== undefined){
+if(data.default !== undefined && func0.call(data, "default")){
 var _errs1 = errors;
 if(typeof data.default !== "string"){
 validate275.errors = [{instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "string"}}];
@@ -20961,7 +20984,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 var _errs3 = errors;
 if(typeof data.description !== "string"){
 validate275.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -20973,7 +20996,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.oneOf !== undefined){
+if(data.oneOf !== undefined && func0.call(data, "oneOf")){
 var data2 = data.oneOf;
 var _errs5 = errors;
 if(errors === _errs5){
@@ -20986,12 +21009,12 @@ var _errs7 = errors;
 if(errors === _errs7){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 var missing1;
-if(((data3.const === undefined) && (missing1 = "const")) || ((data3.title === undefined) && (missing1 = "title"))){
+if((((data3.const === undefined) || (!(func0.call(data3, "const")))) && (missing1 = "const")) || (((data3.title === undefined) || (!(func0.call(data3, "title")))) && (missing1 = "title"))){
 validate275.errors = [{instancePath:instancePath+"/oneOf/" + i0,schemaPath:"#/properties/oneOf/items/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data3.const !== undefined){
+if(data3.const !== undefined && func0.call(data3, "const")){
 var _errs9 = errors;
 if(typeof data3.const !== "string"){
 validate275.errors = [{instancePath:instancePath+"/oneOf/" + i0+"/const",schemaPath:"#/properties/oneOf/items/properties/const/type",keyword:"type",params:{type: "string"}}];
@@ -21003,7 +21026,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data3.title !== undefined){
+if(data3.title !== undefined && func0.call(data3, "title")){
 var _errs11 = errors;
 if(typeof data3.title !== "string"){
 validate275.errors = [{instancePath:instancePath+"/oneOf/" + i0+"/title",schemaPath:"#/properties/oneOf/items/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -21039,7 +21062,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 var _errs13 = errors;
 if(typeof data.title !== "string"){
 validate275.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -21051,7 +21074,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 var data7 = data.type;
 var _errs15 = errors;
 if(typeof data7 !== "string"){
@@ -21104,7 +21127,7 @@ var vErrors = null;
 var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.destructiveHint !== undefined){
+if(data.destructiveHint !== undefined && func0.call(data, "destructiveHint")){
 var _errs1 = errors;
 if(typeof data.destructiveHint !== "boolean"){
 validate276.errors = [{instancePath:instancePath+"/destructiveHint",schemaPath:"#/properties/destructiveHint/type",keyword:"type",params:{type: "boolean"}}];
@@ -21116,7 +21139,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.idempotentHint !== undefined){
+if(data.idempotentHint !== undefined && func0.call(data, "idempotentHint")){
 var _errs3 = errors;
 if(typeof data.idempotentHint !== "boolean"){
 validate276.errors = [{instancePath:instancePath+"/idempotentHint",schemaPath:"#/properties/idempotentHint/type",keyword:"type",params:{type: "boolean"}}];
@@ -21128,7 +21151,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.openWorldHint !== undefined){
+if(data.openWorldHint !== undefined && func0.call(data, "openWorldHint")){
 var _errs5 = errors;
 if(typeof data.openWorldHint !== "boolean"){
 validate276.errors = [{instancePath:instancePath+"/openWorldHint",schemaPath:"#/properties/openWorldHint/type",keyword:"type",params:{type: "boolean"}}];
@@ -21140,7 +21163,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.readOnlyHint !== undefined){
+if(data.readOnlyHint !== undefined && func0.call(data, "readOnlyHint")){
 var _errs7 = errors;
 if(typeof data.readOnlyHint !== "boolean"){
 validate276.errors = [{instancePath:instancePath+"/readOnlyHint",schemaPath:"#/properties/readOnlyHint/type",keyword:"type",params:{type: "boolean"}}];
@@ -21152,7 +21175,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 var _errs9 = errors;
 if(typeof data.title !== "string"){
 validate276.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -21197,7 +21220,7 @@ var vErrors = null;
 var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.mode !== undefined){
+if(data.mode !== undefined && func0.call(data, "mode")){
 var data0 = data.mode;
 if(typeof data0 !== "string"){
 validate277.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/type",keyword:"type",params:{type: "string"}}];
@@ -21238,7 +21261,7 @@ var vErrors = null;
 var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.taskSupport !== undefined){
+if(data.taskSupport !== undefined && func0.call(data, "taskSupport")){
 var data0 = data.taskSupport;
 if(typeof data0 !== "string"){
 validate278.errors = [{instancePath:instancePath+"/taskSupport",schemaPath:"#/properties/taskSupport/type",keyword:"type",params:{type: "string"}}];
@@ -21284,12 +21307,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((data.id === undefined) && (missing0 = "id")) || ((data.input === undefined) && (missing0 = "input"))) || ((data.name === undefined) && (missing0 = "name"))) || ((data.type === undefined) && (missing0 = "type"))){
+if((((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.input === undefined) || (!(func0.call(data, "input")))) && (missing0 = "input"))) || (((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name"))) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
 validate279.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -21306,7 +21329,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 var _errs4 = errors;
 if(typeof data.id !== "string"){
 validate279.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"}}];
@@ -21318,7 +21341,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.input !== undefined){
+if(data.input !== undefined && func0.call(data, "input")){
 var data2 = data.input;
 var _errs6 = errors;
 if(errors === _errs6){
@@ -21335,7 +21358,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 var _errs9 = errors;
 if(typeof data.name !== "string"){
 validate279.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -21347,7 +21370,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 var data4 = data.type;
 var _errs11 = errors;
 if(typeof data4 !== "string"){
@@ -21400,12 +21423,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.error === undefined) && (missing0 = "error")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))){
+if((((data.error === undefined) || (!(func0.call(data, "error")))) && (missing0 = "error")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))){
 validate280.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.error !== undefined){
+if(data.error !== undefined && func0.call(data, "error")){
 var data0 = data.error;
 var _errs1 = errors;
 var _errs2 = errors;
@@ -21413,12 +21436,12 @@ var _errs3 = errors;
 if(errors === _errs3){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 var missing1;
-if(((data0.code === undefined) && (missing1 = "code")) || ((data0.message === undefined) && (missing1 = "message"))){
+if((((data0.code === undefined) || (!(func0.call(data0, "code")))) && (missing1 = "code")) || (((data0.message === undefined) || (!(func0.call(data0, "message")))) && (missing1 = "message"))){
 validate280.errors = [{instancePath:instancePath+"/error",schemaPath:"Error/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data0.code !== undefined){
+if(data0.code !== undefined && func0.call(data0, "code")){
 var data1 = data0.code;
 var _errs5 = errors;
 if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
@@ -21431,7 +21454,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data0.message !== undefined){
+if(data0.message !== undefined && func0.call(data0, "message")){
 var _errs7 = errors;
 if(typeof data0.message !== "string"){
 validate280.errors = [{instancePath:instancePath+"/error/message",schemaPath:"Error/properties/message/type",keyword:"type",params:{type: "string"}}];
@@ -21456,12 +21479,12 @@ var _errs9 = errors;
 if(errors === _errs9){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 var missing2;
-if(((data0.code === undefined) && (missing2 = "code")) || ((data0.data === undefined) && (missing2 = "data"))){
+if((((data0.code === undefined) || (!(func0.call(data0, "code")))) && (missing2 = "code")) || (((data0.data === undefined) || (!(func0.call(data0, "data")))) && (missing2 = "data"))){
 validate280.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/allOf/1/required",keyword:"required",params:{missingProperty: missing2}}];
 return false;
 }
 else {
-if(data0.code !== undefined){
+if(data0.code !== undefined && func0.call(data0, "code")){
 var data3 = data0.code;
 var _errs11 = errors;
 if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
@@ -21478,18 +21501,18 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data0.data !== undefined){
+if(data0.data !== undefined && func0.call(data0, "data")){
 var data4 = data0.data;
 var _errs13 = errors;
 if(errors === _errs13){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 var missing3;
-if((data4.elicitations === undefined) && (missing3 = "elicitations")){
+if(((data4.elicitations === undefined) || (!(func0.call(data4, "elicitations")))) && (missing3 = "elicitations")){
 validate280.errors = [{instancePath:instancePath+"/error/data",schemaPath:"#/properties/error/allOf/1/properties/data/required",keyword:"required",params:{missingProperty: missing3}}];
 return false;
 }
 else {
-if(data4.elicitations !== undefined){
+if(data4.elicitations !== undefined && func0.call(data4, "elicitations")){
 var data5 = data4.elicitations;
 var _errs16 = errors;
 if(errors === _errs16){
@@ -21499,7 +21522,7 @@ var len0 = data5.length;
 for(var i0=0; i0<len0; i0++){
 var _errs18 = errors;
 if(!(validate159(data5[i0]))){
-vErrors = vErrors === null ? func0(validate159.errors, instancePath+"/error/data/elicitations/" + i0) : vErrors.concat(func0(validate159.errors, instancePath+"/error/data/elicitations/" + i0));
+vErrors = vErrors === null ? func15(validate159.errors, instancePath+"/error/data/elicitations/" + i0) : vErrors.concat(func15(validate159.errors, instancePath+"/error/data/elicitations/" + i0));
 errors = vErrors.length;
 }
 var valid6 = _errs18 === errors;
@@ -21542,7 +21565,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 var data7 = data.id;
 var _errs19 = errors;
 if((typeof data7 !== "string") && (!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))))){
@@ -21555,7 +21578,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined){
+if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 var data8 = data.jsonrpc;
 var _errs22 = errors;
 if(typeof data8 !== "string"){
@@ -21609,12 +21632,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.items === undefined) && (missing0 = "items")) || ((data.type === undefined) && (missing0 = "type"))){
+if((((data.items === undefined) || (!(func0.call(data, "items")))) && (missing0 = "items")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
 validate282.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.default !== undefined){
+if(data.default !== undefined && func0.call(data, "default")){
 var data0 = data.default;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -21644,7 +21667,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 var _errs5 = errors;
 if(typeof data.description !== "string"){
 validate282.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -21656,18 +21679,18 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.items !== undefined){
+if(data.items !== undefined && func0.call(data, "items")){
 var data3 = data.items;
 var _errs7 = errors;
 if(errors === _errs7){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 var missing1;
-if(((data3.enum === undefined) && (missing1 = "enum")) || ((data3.type === undefined) && (missing1 = "type"))){
+if((((data3.enum === undefined) || (!(func0.call(data3, "enum")))) && (missing1 = "enum")) || (((data3.type === undefined) || (!(func0.call(data3, "type")))) && (missing1 = "type"))){
 validate282.errors = [{instancePath:instancePath+"/items",schemaPath:"#/properties/items/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data3.enum !== undefined){
+if(data3.enum !== undefined && func0.call(data3, "enum")){
 var data4 = data3.enum;
 var _errs9 = errors;
 if(errors === _errs9){
@@ -21697,7 +21720,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data3.type !== undefined){
+if(data3.type !== undefined && func0.call(data3, "type")){
 var data6 = data3.type;
 var _errs13 = errors;
 if(typeof data6 !== "string"){
@@ -21727,7 +21750,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.maxItems !== undefined){
+if(data.maxItems !== undefined && func0.call(data, "maxItems")){
 var data7 = data.maxItems;
 var _errs15 = errors;
 if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
@@ -21740,7 +21763,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.minItems !== undefined){
+if(data.minItems !== undefined && func0.call(data, "minItems")){
 var data8 = data.minItems;
 var _errs17 = errors;
 if(!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8)))){
@@ -21753,7 +21776,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 var _errs19 = errors;
 if(typeof data.title !== "string"){
 validate282.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -21765,7 +21788,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 var data10 = data.type;
 var _errs21 = errors;
 if(typeof data10 !== "string"){
@@ -21819,12 +21842,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.enum === undefined) && (missing0 = "enum")) || ((data.type === undefined) && (missing0 = "type"))){
+if((((data.enum === undefined) || (!(func0.call(data, "enum")))) && (missing0 = "enum")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
 validate283.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.default !== undefined){
+if(data.default !== undefined && func0.call(data, "default")){
 var _errs1 = errors;
 if(typeof data.default !== "string"){
 validate283.errors = [{instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "string"}}];
@@ -21836,7 +21859,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 var _errs3 = errors;
 if(typeof data.description !== "string"){
 validate283.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -21848,7 +21871,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.enum !== undefined){
+if(data.enum !== undefined && func0.call(data, "enum")){
 var data2 = data.enum;
 var _errs5 = errors;
 if(errors === _errs5){
@@ -21878,7 +21901,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 var _errs9 = errors;
 if(typeof data.title !== "string"){
 validate283.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -21890,7 +21913,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 var data5 = data.type;
 var _errs11 = errors;
 if(typeof data5 !== "string"){

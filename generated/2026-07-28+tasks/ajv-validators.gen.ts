@@ -29,6 +29,7 @@ function require(id) {
 export const validateAnnotations = validate10;
 var schema11 = {"$id":"Annotations","properties":{"audience":{"items":{"$ref":"Role"},"type":"array"},"lastModified":{"type":"string"},"priority":{"maximum":1,"minimum":0,"type":"number"}},"type":"object"};
 var schema12 = {"$id":"Role","enum":["assistant","user"],"type":"string"};
+var func0 = Object.prototype.hasOwnProperty;
 
 function validate10(data, valCxt){
 "use strict"; /*# sourceURL="Annotations" */;
@@ -48,7 +49,7 @@ var vErrors = null;
 var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.audience !== undefined){
+if(data.audience !== undefined && func0.call(data, "audience")){
 var data0 = data.audience;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -83,7 +84,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.lastModified !== undefined){
+if(data.lastModified !== undefined && func0.call(data, "lastModified")){
 var _errs6 = errors;
 if(typeof data.lastModified !== "string"){
 validate10.errors = [{instancePath:instancePath+"/lastModified",schemaPath:"#/properties/lastModified/type",keyword:"type",params:{type: "string"}}];
@@ -95,7 +96,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.priority !== undefined){
+if(data.priority !== undefined && func0.call(data, "priority")){
 var data3 = data.priority;
 var _errs8 = errors;
 if(errors === _errs8){
@@ -136,7 +137,7 @@ return errors === 0;
 export const validateAudioContent = validate11;
 var schema13 = {"$id":"AudioContent","properties":{"_meta":{"$ref":"MetaObject"},"annotations":{"$ref":"Annotations"},"data":{"type":"string"},"mimeType":{"type":"string"},"type":{"const":"audio","type":"string"}},"required":["data","mimeType","type"],"type":"object"};
 var schema14 = {"$id":"MetaObject","type":"object"};
-var func0 = rebaseErrors;
+var func15 = rebaseErrors;
 
 function validate11(data, valCxt){
 "use strict"; /*# sourceURL="AudioContent" */;
@@ -157,12 +158,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.data === undefined) && (missing0 = "data")) || ((data.mimeType === undefined) && (missing0 = "mimeType"))) || ((data.type === undefined) && (missing0 = "type"))){
+if(((((data.data === undefined) || (!(func0.call(data, "data")))) && (missing0 = "data")) || (((data.mimeType === undefined) || (!(func0.call(data, "mimeType")))) && (missing0 = "mimeType"))) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
 validate11.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs1 = errors;
 if(!(data0 && typeof data0 == "object" && !Array.isArray(data0))){
@@ -175,10 +176,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.annotations !== undefined){
+if(data.annotations !== undefined && func0.call(data, "annotations")){
 var _errs4 = errors;
 if(!(validate10(data.annotations))){
-vErrors = vErrors === null ? func0(validate10.errors, instancePath+"/annotations") : vErrors.concat(func0(validate10.errors, instancePath+"/annotations"));
+vErrors = vErrors === null ? func15(validate10.errors, instancePath+"/annotations") : vErrors.concat(func15(validate10.errors, instancePath+"/annotations"));
 errors = vErrors.length;
 }
 var valid0 = _errs4 === errors;
@@ -187,7 +188,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.data !== undefined){
+if(data.data !== undefined && func0.call(data, "data")){
 var _errs5 = errors;
 if(typeof data.data !== "string"){
 validate11.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "string"}}];
@@ -199,7 +200,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mimeType !== undefined){
+if(data.mimeType !== undefined && func0.call(data, "mimeType")){
 var _errs7 = errors;
 if(typeof data.mimeType !== "string"){
 validate11.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
@@ -211,7 +212,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 var data4 = data.type;
 var _errs9 = errors;
 if(typeof data4 !== "string"){
@@ -264,12 +265,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.name === undefined) && (missing0 = "name")){
+if(((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")){
 validate13.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 var _errs1 = errors;
 if(typeof data.name !== "string"){
 validate13.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -281,7 +282,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 var _errs3 = errors;
 if(typeof data.title !== "string"){
 validate13.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -326,12 +327,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.blob === undefined) && (missing0 = "blob")) || ((data.uri === undefined) && (missing0 = "uri"))){
+if((((data.blob === undefined) || (!(func0.call(data, "blob")))) && (missing0 = "blob")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
 validate14.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs1 = errors;
 if(!(data0 && typeof data0 == "object" && !Array.isArray(data0))){
@@ -344,7 +345,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.blob !== undefined){
+if(data.blob !== undefined && func0.call(data, "blob")){
 var _errs4 = errors;
 if(typeof data.blob !== "string"){
 validate14.errors = [{instancePath:instancePath+"/blob",schemaPath:"#/properties/blob/type",keyword:"type",params:{type: "string"}}];
@@ -356,7 +357,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mimeType !== undefined){
+if(data.mimeType !== undefined && func0.call(data, "mimeType")){
 var _errs6 = errors;
 if(typeof data.mimeType !== "string"){
 validate14.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
@@ -368,7 +369,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 var _errs8 = errors;
 if(typeof data.uri !== "string"){
 validate14.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
@@ -415,12 +416,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.type === undefined) && (missing0 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
 validate15.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.default !== undefined){
+if(data.default !== undefined && func0.call(data, "default")){
 var _errs1 = errors;
 if(typeof data.default !== "boolean"){
 validate15.errors = [{instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "boolean"}}];
@@ -432,7 +433,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 var _errs3 = errors;
 if(typeof data.description !== "string"){
 validate15.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -444,7 +445,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 var _errs5 = errors;
 if(typeof data.title !== "string"){
 validate15.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -456,7 +457,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 var data3 = data.type;
 var _errs7 = errors;
 if(typeof data3 !== "string"){
@@ -511,12 +512,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.name === undefined) && (missing0 = "name")) || ((data.version === undefined) && (missing0 = "version"))){
+if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.version === undefined) || (!(func0.call(data, "version")))) && (missing0 = "version"))){
 validate18.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 var _errs1 = errors;
 if(typeof data.description !== "string"){
 validate18.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -528,7 +529,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.icons !== undefined){
+if(data.icons !== undefined && func0.call(data, "icons")){
 var data1 = data.icons;
 var _errs3 = errors;
 if(errors === _errs3){
@@ -542,12 +543,12 @@ var _errs6 = errors;
 if(errors === _errs6){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 var missing1;
-if((data2.src === undefined) && (missing1 = "src")){
+if(((data2.src === undefined) || (!(func0.call(data2, "src")))) && (missing1 = "src")){
 validate18.errors = [{instancePath:instancePath+"/icons/" + i0,schemaPath:"Icon/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data2.mimeType !== undefined){
+if(data2.mimeType !== undefined && func0.call(data2, "mimeType")){
 var _errs8 = errors;
 if(typeof data2.mimeType !== "string"){
 validate18.errors = [{instancePath:instancePath+"/icons/" + i0+"/mimeType",schemaPath:"Icon/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
@@ -559,7 +560,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data2.sizes !== undefined){
+if(data2.sizes !== undefined && func0.call(data2, "sizes")){
 var data4 = data2.sizes;
 var _errs10 = errors;
 if(errors === _errs10){
@@ -589,7 +590,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data2.src !== undefined){
+if(data2.src !== undefined && func0.call(data2, "src")){
 var _errs14 = errors;
 if(typeof data2.src !== "string"){
 validate18.errors = [{instancePath:instancePath+"/icons/" + i0+"/src",schemaPath:"Icon/properties/src/type",keyword:"type",params:{type: "string"}}];
@@ -601,7 +602,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data2.theme !== undefined){
+if(data2.theme !== undefined && func0.call(data2, "theme")){
 var data7 = data2.theme;
 var _errs16 = errors;
 if(typeof data7 !== "string"){
@@ -644,7 +645,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 var _errs18 = errors;
 if(typeof data.name !== "string"){
 validate18.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -656,7 +657,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 var _errs20 = errors;
 if(typeof data.title !== "string"){
 validate18.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -668,7 +669,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.version !== undefined){
+if(data.version !== undefined && func0.call(data, "version")){
 var _errs22 = errors;
 if(typeof data.version !== "string"){
 validate18.errors = [{instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"}}];
@@ -680,7 +681,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.websiteUrl !== undefined){
+if(data.websiteUrl !== undefined && func0.call(data, "websiteUrl")){
 var _errs24 = errors;
 if(typeof data.websiteUrl !== "string"){
 validate18.errors = [{instancePath:instancePath+"/websiteUrl",schemaPath:"#/properties/websiteUrl/type",keyword:"type",params:{type: "string"}}];
@@ -726,9 +727,9 @@ var vErrors = null;
 var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data["io.modelcontextprotocol/serverInfo"] !== undefined){
+if(data["io.modelcontextprotocol/serverInfo"] !== undefined && func0.call(data, "io.modelcontextprotocol/serverInfo")){
 if(!(validate18(data["io.modelcontextprotocol/serverInfo"]))){
-vErrors = vErrors === null ? func0(validate18.errors, instancePath+"/io.modelcontextprotocol~1serverInfo") : vErrors.concat(func0(validate18.errors, instancePath+"/io.modelcontextprotocol~1serverInfo"));
+vErrors = vErrors === null ? func15(validate18.errors, instancePath+"/io.modelcontextprotocol~1serverInfo") : vErrors.concat(func15(validate18.errors, instancePath+"/io.modelcontextprotocol~1serverInfo"));
 errors = vErrors.length;
 }
 }
@@ -762,15 +763,15 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.cacheScope === undefined) && (missing0 = "cacheScope")) || ((data.resultType === undefined) && (missing0 = "resultType"))) || ((data.ttlMs === undefined) && (missing0 = "ttlMs"))){
+if(((((data.cacheScope === undefined) || (!(func0.call(data, "cacheScope")))) && (missing0 = "cacheScope")) || (((data.resultType === undefined) || (!(func0.call(data, "resultType")))) && (missing0 = "resultType"))) || (((data.ttlMs === undefined) || (!(func0.call(data, "ttlMs")))) && (missing0 = "ttlMs"))){
 validate16.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var _errs1 = errors;
 if(!(validate17(data._meta))){
-vErrors = vErrors === null ? func0(validate17.errors, instancePath+"/_meta") : vErrors.concat(func0(validate17.errors, instancePath+"/_meta"));
+vErrors = vErrors === null ? func15(validate17.errors, instancePath+"/_meta") : vErrors.concat(func15(validate17.errors, instancePath+"/_meta"));
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -779,7 +780,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.cacheScope !== undefined){
+if(data.cacheScope !== undefined && func0.call(data, "cacheScope")){
 var data1 = data.cacheScope;
 var _errs2 = errors;
 if(typeof data1 !== "string"){
@@ -796,7 +797,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.resultType !== undefined){
+if(data.resultType !== undefined && func0.call(data, "resultType")){
 var _errs4 = errors;
 if(typeof data.resultType !== "string"){
 validate16.errors = [{instancePath:instancePath+"/resultType",schemaPath:"#/properties/resultType/type",keyword:"type",params:{type: "string"}}];
@@ -808,7 +809,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.ttlMs !== undefined){
+if(data.ttlMs !== undefined && func0.call(data, "ttlMs")){
 var data3 = data.ttlMs;
 var _errs6 = errors;
 if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
@@ -852,7 +853,7 @@ var schema36 = {"$id":"ProgressToken","type":["string","integer"]};
 var schema27 = {"$id":"ClientCapabilities","properties":{"elicitation":{"properties":{"form":{"$ref":"JSONObject"},"url":{"$ref":"JSONObject"}},"type":"object"},"experimental":{"additionalProperties":{"$ref":"JSONObject"},"type":"object"},"extensions":{"additionalProperties":{"$ref":"JSONObject"},"type":"object","properties":{"io.modelcontextprotocol/tasks":{"$ref":"TasksExtensionCapability"}}},"roots":{"properties":{},"type":"object"},"sampling":{"properties":{"context":{"$ref":"JSONObject"},"tools":{"$ref":"JSONObject"}},"type":"object"}},"type":"object"};
 var schema28 = {"$id":"JSONObject","additionalProperties":{"x-mcp-json-value":true},"type":"object"};
 var schema32 = {"$id":"TasksExtensionCapability","type":"object","propertyNames":{"type":"string"},"additionalProperties":{"not":{}}};
-var func12 = isJsonValue;
+var func117 = isJsonValue;
 
 function validate24(data, valCxt){
 "use strict"; /*# sourceURL="ClientCapabilities" */;
@@ -872,20 +873,22 @@ var vErrors = null;
 var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.elicitation !== undefined){
+if(data.elicitation !== undefined && func0.call(data, "elicitation")){
 var data0 = data.elicitation;
 var _errs1 = errors;
 if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-if(data0.form !== undefined){
+if(data0.form !== undefined && func0.call(data0, "form")){
 var data1 = data0.form;
 var _errs3 = errors;
 var _errs4 = errors;
 if(errors === _errs4){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-for(var key0 in data1){
+var _arr0 = Object.keys(data1);
+for(var _i0=0; _i0<_arr0.length; _i0++){
+var key0 = _arr0[_i0];
 var _errs7 = errors;
-if(!func12(data1[key0])){
+if(!func117(data1[key0])){
 validate24.errors = [{instancePath:instancePath+"/elicitation/form/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"JSONObject/additionalProperties/x-mcp-json-value",keyword:"x-mcp-json-value",params:{}}];
 return false;
 }
@@ -906,15 +909,17 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data0.url !== undefined){
+if(data0.url !== undefined && func0.call(data0, "url")){
 var data3 = data0.url;
 var _errs8 = errors;
 var _errs9 = errors;
 if(errors === _errs9){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-for(var key1 in data3){
+var _arr1 = Object.keys(data3);
+for(var _i1=0; _i1<_arr1.length; _i1++){
+var key1 = _arr1[_i1];
 var _errs12 = errors;
-if(!func12(data3[key1])){
+if(!func117(data3[key1])){
 validate24.errors = [{instancePath:instancePath+"/elicitation/url/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"JSONObject/additionalProperties/x-mcp-json-value",keyword:"x-mcp-json-value",params:{}}];
 return false;
 }
@@ -947,20 +952,24 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.experimental !== undefined){
+if(data.experimental !== undefined && func0.call(data, "experimental")){
 var data5 = data.experimental;
 var _errs13 = errors;
 if(errors === _errs13){
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
-for(var key2 in data5){
+var _arr2 = Object.keys(data5);
+for(var _i2=0; _i2<_arr2.length; _i2++){
+var key2 = _arr2[_i2];
 var data6 = data5[key2];
 var _errs16 = errors;
 var _errs17 = errors;
 if(errors === _errs17){
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-for(var key3 in data6){
+var _arr3 = Object.keys(data6);
+for(var _i3=0; _i3<_arr3.length; _i3++){
+var key3 = _arr3[_i3];
 var _errs20 = errors;
-if(!func12(data6[key3])){
+if(!func117(data6[key3])){
 validate24.errors = [{instancePath:instancePath+"/experimental/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"JSONObject/additionalProperties/x-mcp-json-value",keyword:"x-mcp-json-value",params:{}}];
 return false;
 }
@@ -992,22 +1001,26 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.extensions !== undefined){
+if(data.extensions !== undefined && func0.call(data, "extensions")){
 var data8 = data.extensions;
 var _errs21 = errors;
 if(errors === _errs21){
 if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
 var _errs23 = errors;
-for(var key4 in data8){
+var _arr4 = Object.keys(data8);
+for(var _i4=0; _i4<_arr4.length; _i4++){
+var key4 = _arr4[_i4];
 if(!(key4 === "io.modelcontextprotocol/tasks")){
 var data9 = data8[key4];
 var _errs24 = errors;
 var _errs25 = errors;
 if(errors === _errs25){
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
-for(var key5 in data9){
+var _arr5 = Object.keys(data9);
+for(var _i5=0; _i5<_arr5.length; _i5++){
+var key5 = _arr5[_i5];
 var _errs28 = errors;
-if(!func12(data9[key5])){
+if(!func117(data9[key5])){
 validate24.errors = [{instancePath:instancePath+"/extensions/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"JSONObject/additionalProperties/x-mcp-json-value",keyword:"x-mcp-json-value",params:{}}];
 return false;
 }
@@ -1029,12 +1042,14 @@ break;
 }
 }
 if(_errs23 === errors){
-if(data8["io.modelcontextprotocol/tasks"] !== undefined){
+if(data8["io.modelcontextprotocol/tasks"] !== undefined && func0.call(data8, "io.modelcontextprotocol/tasks")){
 var data11 = data8["io.modelcontextprotocol/tasks"];
 var _errs30 = errors;
 if(errors === _errs30){
 if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
-for(var key6 in data11){
+var _arr6 = Object.keys(data11);
+for(var _i6=0; _i6<_arr6.length; _i6++){
+var key6 = _arr6[_i6];
 var _errs32 = errors;
 if(typeof key6 !== "string"){
 var err0 = {instancePath:instancePath+"/extensions/io.modelcontextprotocol~1tasks",schemaPath:"TasksExtensionCapability/propertyNames/type",keyword:"type",params:{type: "string"},propertyName:key6};
@@ -1062,7 +1077,9 @@ break;
 }
 }
 if(valid14){
-for(var key7 in data11){
+var _arr7 = Object.keys(data11);
+for(var _i7=0; _i7<_arr7.length; _i7++){
+var key7 = _arr7[_i7];
 var _errs35 = errors;
 validate24.errors = [{instancePath:instancePath+"/extensions/io.modelcontextprotocol~1tasks/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"TasksExtensionCapability/additionalProperties/not",keyword:"not",params:{}}];
 return false;
@@ -1092,7 +1109,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.roots !== undefined){
+if(data.roots !== undefined && func0.call(data, "roots")){
 var data13 = data.roots;
 var _errs37 = errors;
 if(errors === _errs37){
@@ -1107,20 +1124,22 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.sampling !== undefined){
+if(data.sampling !== undefined && func0.call(data, "sampling")){
 var data14 = data.sampling;
 var _errs39 = errors;
 if(errors === _errs39){
 if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
-if(data14.context !== undefined){
+if(data14.context !== undefined && func0.call(data14, "context")){
 var data15 = data14.context;
 var _errs41 = errors;
 var _errs42 = errors;
 if(errors === _errs42){
 if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
-for(var key8 in data15){
+var _arr8 = Object.keys(data15);
+for(var _i8=0; _i8<_arr8.length; _i8++){
+var key8 = _arr8[_i8];
 var _errs45 = errors;
-if(!func12(data15[key8])){
+if(!func117(data15[key8])){
 validate24.errors = [{instancePath:instancePath+"/sampling/context/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"JSONObject/additionalProperties/x-mcp-json-value",keyword:"x-mcp-json-value",params:{}}];
 return false;
 }
@@ -1141,15 +1160,17 @@ else {
 var valid16 = true;
 }
 if(valid16){
-if(data14.tools !== undefined){
+if(data14.tools !== undefined && func0.call(data14, "tools")){
 var data17 = data14.tools;
 var _errs46 = errors;
 var _errs47 = errors;
 if(errors === _errs47){
 if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
-for(var key9 in data17){
+var _arr9 = Object.keys(data17);
+for(var _i9=0; _i9<_arr9.length; _i9++){
+var key9 = _arr9[_i9];
 var _errs50 = errors;
-if(!func12(data17[key9])){
+if(!func117(data17[key9])){
 validate24.errors = [{instancePath:instancePath+"/sampling/tools/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"JSONObject/additionalProperties/x-mcp-json-value",keyword:"x-mcp-json-value",params:{}}];
 return false;
 }
@@ -1215,15 +1236,15 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data["io.modelcontextprotocol/clientCapabilities"] === undefined) && (missing0 = "io.modelcontextprotocol/clientCapabilities")) || ((data["io.modelcontextprotocol/protocolVersion"] === undefined) && (missing0 = "io.modelcontextprotocol/protocolVersion"))){
+if((((data["io.modelcontextprotocol/clientCapabilities"] === undefined) || (!(func0.call(data, "io.modelcontextprotocol/clientCapabilities")))) && (missing0 = "io.modelcontextprotocol/clientCapabilities")) || (((data["io.modelcontextprotocol/protocolVersion"] === undefined) || (!(func0.call(data, "io.modelcontextprotocol/protocolVersion")))) && (missing0 = "io.modelcontextprotocol/protocolVersion"))){
 validate23.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data["io.modelcontextprotocol/clientCapabilities"] !== undefined){
+if(data["io.modelcontextprotocol/clientCapabilities"] !== undefined && func0.call(data, "io.modelcontextprotocol/clientCapabilities")){
 var _errs1 = errors;
 if(!(validate24(data["io.modelcontextprotocol/clientCapabilities"]))){
-vErrors = vErrors === null ? func0(validate24.errors, instancePath+"/io.modelcontextprotocol~1clientCapabilities") : vErrors.concat(func0(validate24.errors, instancePath+"/io.modelcontextprotocol~1clientCapabilities"));
+vErrors = vErrors === null ? func15(validate24.errors, instancePath+"/io.modelcontextprotocol~1clientCapabilities") : vErrors.concat(func15(validate24.errors, instancePath+"/io.modelcontextprotocol~1clientCapabilities"));
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -1232,10 +1253,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data["io.modelcontextprotocol/clientInfo"] !== undefined){
+if(data["io.modelcontextprotocol/clientInfo"] !== undefined && func0.call(data, "io.modelcontextprotocol/clientInfo")){
 var _errs2 = errors;
 if(!(validate18(data["io.modelcontextprotocol/clientInfo"]))){
-vErrors = vErrors === null ? func0(validate18.errors, instancePath+"/io.modelcontextprotocol~1clientInfo") : vErrors.concat(func0(validate18.errors, instancePath+"/io.modelcontextprotocol~1clientInfo"));
+vErrors = vErrors === null ? func15(validate18.errors, instancePath+"/io.modelcontextprotocol~1clientInfo") : vErrors.concat(func15(validate18.errors, instancePath+"/io.modelcontextprotocol~1clientInfo"));
 errors = vErrors.length;
 }
 var valid0 = _errs2 === errors;
@@ -1244,7 +1265,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data["io.modelcontextprotocol/logLevel"] !== undefined){
+if(data["io.modelcontextprotocol/logLevel"] !== undefined && func0.call(data, "io.modelcontextprotocol/logLevel")){
 var data2 = data["io.modelcontextprotocol/logLevel"];
 var _errs3 = errors;
 if(typeof data2 !== "string"){
@@ -1261,7 +1282,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data["io.modelcontextprotocol/protocolVersion"] !== undefined){
+if(data["io.modelcontextprotocol/protocolVersion"] !== undefined && func0.call(data, "io.modelcontextprotocol/protocolVersion")){
 var _errs6 = errors;
 if(typeof data["io.modelcontextprotocol/protocolVersion"] !== "string"){
 validate23.errors = [{instancePath:instancePath+"/io.modelcontextprotocol~1protocolVersion",schemaPath:"#/properties/io.modelcontextprotocol~1protocolVersion/type",keyword:"type",params:{type: "string"}}];
@@ -1273,7 +1294,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.progressToken !== undefined){
+if(data.progressToken !== undefined && func0.call(data, "progressToken")){
 var data4 = data.progressToken;
 var _errs8 = errors;
 if((typeof data4 !== "string") && (!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))))){
@@ -1325,12 +1346,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.text === undefined) && (missing0 = "text")) || ((data.type === undefined) && (missing0 = "type"))){
+if((((data.text === undefined) || (!(func0.call(data, "text")))) && (missing0 = "text")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
 validate31.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs1 = errors;
 if(!(data0 && typeof data0 == "object" && !Array.isArray(data0))){
@@ -1343,10 +1364,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.annotations !== undefined){
+if(data.annotations !== undefined && func0.call(data, "annotations")){
 var _errs4 = errors;
 if(!(validate10(data.annotations))){
-vErrors = vErrors === null ? func0(validate10.errors, instancePath+"/annotations") : vErrors.concat(func0(validate10.errors, instancePath+"/annotations"));
+vErrors = vErrors === null ? func15(validate10.errors, instancePath+"/annotations") : vErrors.concat(func15(validate10.errors, instancePath+"/annotations"));
 errors = vErrors.length;
 }
 var valid0 = _errs4 === errors;
@@ -1355,7 +1376,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.text !== undefined){
+if(data.text !== undefined && func0.call(data, "text")){
 var _errs5 = errors;
 if(typeof data.text !== "string"){
 validate31.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"}}];
@@ -1367,7 +1388,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 var data3 = data.type;
 var _errs7 = errors;
 if(typeof data3 !== "string"){
@@ -1418,12 +1439,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.data === undefined) && (missing0 = "data")) || ((data.mimeType === undefined) && (missing0 = "mimeType"))) || ((data.type === undefined) && (missing0 = "type"))){
+if(((((data.data === undefined) || (!(func0.call(data, "data")))) && (missing0 = "data")) || (((data.mimeType === undefined) || (!(func0.call(data, "mimeType")))) && (missing0 = "mimeType"))) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
 validate33.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs1 = errors;
 if(!(data0 && typeof data0 == "object" && !Array.isArray(data0))){
@@ -1436,10 +1457,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.annotations !== undefined){
+if(data.annotations !== undefined && func0.call(data, "annotations")){
 var _errs4 = errors;
 if(!(validate10(data.annotations))){
-vErrors = vErrors === null ? func0(validate10.errors, instancePath+"/annotations") : vErrors.concat(func0(validate10.errors, instancePath+"/annotations"));
+vErrors = vErrors === null ? func15(validate10.errors, instancePath+"/annotations") : vErrors.concat(func15(validate10.errors, instancePath+"/annotations"));
 errors = vErrors.length;
 }
 var valid0 = _errs4 === errors;
@@ -1448,7 +1469,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.data !== undefined){
+if(data.data !== undefined && func0.call(data, "data")){
 var _errs5 = errors;
 if(typeof data.data !== "string"){
 validate33.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "string"}}];
@@ -1460,7 +1481,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mimeType !== undefined){
+if(data.mimeType !== undefined && func0.call(data, "mimeType")){
 var _errs7 = errors;
 if(typeof data.mimeType !== "string"){
 validate33.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
@@ -1472,7 +1493,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 var data4 = data.type;
 var _errs9 = errors;
 if(typeof data4 !== "string"){
@@ -1524,12 +1545,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((data.id === undefined) && (missing0 = "id")) || ((data.input === undefined) && (missing0 = "input"))) || ((data.name === undefined) && (missing0 = "name"))) || ((data.type === undefined) && (missing0 = "type"))){
+if((((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.input === undefined) || (!(func0.call(data, "input")))) && (missing0 = "input"))) || (((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name"))) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
 validate35.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs1 = errors;
 if(!(data0 && typeof data0 == "object" && !Array.isArray(data0))){
@@ -1542,7 +1563,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 var _errs4 = errors;
 if(typeof data.id !== "string"){
 validate35.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"}}];
@@ -1554,7 +1575,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.input !== undefined){
+if(data.input !== undefined && func0.call(data, "input")){
 var data2 = data.input;
 var _errs6 = errors;
 if(errors === _errs6){
@@ -1571,7 +1592,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 var _errs9 = errors;
 if(typeof data.name !== "string"){
 validate35.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -1583,7 +1604,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 var data4 = data.type;
 var _errs11 = errors;
 if(typeof data4 !== "string"){
@@ -1637,12 +1658,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.name === undefined) && (missing0 = "name")) || ((data.type === undefined) && (missing0 = "type"))) || ((data.uri === undefined) && (missing0 = "uri"))){
+if(((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
 validate38.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs1 = errors;
 if(!(data0 && typeof data0 == "object" && !Array.isArray(data0))){
@@ -1655,10 +1676,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.annotations !== undefined){
+if(data.annotations !== undefined && func0.call(data, "annotations")){
 var _errs4 = errors;
 if(!(validate10(data.annotations))){
-vErrors = vErrors === null ? func0(validate10.errors, instancePath+"/annotations") : vErrors.concat(func0(validate10.errors, instancePath+"/annotations"));
+vErrors = vErrors === null ? func15(validate10.errors, instancePath+"/annotations") : vErrors.concat(func15(validate10.errors, instancePath+"/annotations"));
 errors = vErrors.length;
 }
 var valid0 = _errs4 === errors;
@@ -1667,7 +1688,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 var _errs5 = errors;
 if(typeof data.description !== "string"){
 validate38.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -1679,7 +1700,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.icons !== undefined){
+if(data.icons !== undefined && func0.call(data, "icons")){
 var data3 = data.icons;
 var _errs7 = errors;
 if(errors === _errs7){
@@ -1693,12 +1714,12 @@ var _errs10 = errors;
 if(errors === _errs10){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 var missing1;
-if((data4.src === undefined) && (missing1 = "src")){
+if(((data4.src === undefined) || (!(func0.call(data4, "src")))) && (missing1 = "src")){
 validate38.errors = [{instancePath:instancePath+"/icons/" + i0,schemaPath:"Icon/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data4.mimeType !== undefined){
+if(data4.mimeType !== undefined && func0.call(data4, "mimeType")){
 var _errs12 = errors;
 if(typeof data4.mimeType !== "string"){
 validate38.errors = [{instancePath:instancePath+"/icons/" + i0+"/mimeType",schemaPath:"Icon/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
@@ -1710,7 +1731,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data4.sizes !== undefined){
+if(data4.sizes !== undefined && func0.call(data4, "sizes")){
 var data6 = data4.sizes;
 var _errs14 = errors;
 if(errors === _errs14){
@@ -1740,7 +1761,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data4.src !== undefined){
+if(data4.src !== undefined && func0.call(data4, "src")){
 var _errs18 = errors;
 if(typeof data4.src !== "string"){
 validate38.errors = [{instancePath:instancePath+"/icons/" + i0+"/src",schemaPath:"Icon/properties/src/type",keyword:"type",params:{type: "string"}}];
@@ -1752,7 +1773,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data4.theme !== undefined){
+if(data4.theme !== undefined && func0.call(data4, "theme")){
 var data9 = data4.theme;
 var _errs20 = errors;
 if(typeof data9 !== "string"){
@@ -1795,7 +1816,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mimeType !== undefined){
+if(data.mimeType !== undefined && func0.call(data, "mimeType")){
 var _errs22 = errors;
 if(typeof data.mimeType !== "string"){
 validate38.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
@@ -1807,7 +1828,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 var _errs24 = errors;
 if(typeof data.name !== "string"){
 validate38.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -1819,7 +1840,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.size !== undefined){
+if(data.size !== undefined && func0.call(data, "size")){
 var data12 = data.size;
 var _errs26 = errors;
 if(!((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12)))){
@@ -1832,7 +1853,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 var _errs28 = errors;
 if(typeof data.title !== "string"){
 validate38.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -1844,7 +1865,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 var data14 = data.type;
 var _errs30 = errors;
 if(typeof data14 !== "string"){
@@ -1861,7 +1882,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 var _errs32 = errors;
 if(typeof data.uri !== "string"){
 validate38.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
@@ -1914,12 +1935,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.text === undefined) && (missing0 = "text")) || ((data.uri === undefined) && (missing0 = "uri"))){
+if((((data.text === undefined) || (!(func0.call(data, "text")))) && (missing0 = "text")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
 validate42.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs1 = errors;
 if(!(data0 && typeof data0 == "object" && !Array.isArray(data0))){
@@ -1932,7 +1953,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mimeType !== undefined){
+if(data.mimeType !== undefined && func0.call(data, "mimeType")){
 var _errs4 = errors;
 if(typeof data.mimeType !== "string"){
 validate42.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
@@ -1944,7 +1965,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.text !== undefined){
+if(data.text !== undefined && func0.call(data, "text")){
 var _errs6 = errors;
 if(typeof data.text !== "string"){
 validate42.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"}}];
@@ -1956,7 +1977,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 var _errs8 = errors;
 if(typeof data.uri !== "string"){
 validate42.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
@@ -2001,12 +2022,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.resource === undefined) && (missing0 = "resource")) || ((data.type === undefined) && (missing0 = "type"))){
+if((((data.resource === undefined) || (!(func0.call(data, "resource")))) && (missing0 = "resource")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
 validate40.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs1 = errors;
 if(!(data0 && typeof data0 == "object" && !Array.isArray(data0))){
@@ -2019,10 +2040,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.annotations !== undefined){
+if(data.annotations !== undefined && func0.call(data, "annotations")){
 var _errs4 = errors;
 if(!(validate10(data.annotations))){
-vErrors = vErrors === null ? func0(validate10.errors, instancePath+"/annotations") : vErrors.concat(func0(validate10.errors, instancePath+"/annotations"));
+vErrors = vErrors === null ? func15(validate10.errors, instancePath+"/annotations") : vErrors.concat(func15(validate10.errors, instancePath+"/annotations"));
 errors = vErrors.length;
 }
 var valid0 = _errs4 === errors;
@@ -2031,14 +2052,14 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.resource !== undefined){
+if(data.resource !== undefined && func0.call(data, "resource")){
 var data2 = data.resource;
 var _errs5 = errors;
 var _errs6 = errors;
 var valid2 = false;
 var _errs7 = errors;
 if(!(validate42(data2))){
-vErrors = vErrors === null ? func0(validate42.errors, instancePath+"/resource") : vErrors.concat(func0(validate42.errors, instancePath+"/resource"));
+vErrors = vErrors === null ? func15(validate42.errors, instancePath+"/resource") : vErrors.concat(func15(validate42.errors, instancePath+"/resource"));
 errors = vErrors.length;
 }
 var _valid0 = _errs7 === errors;
@@ -2046,7 +2067,7 @@ valid2 = valid2 || _valid0;
 if(!valid2){
 var _errs8 = errors;
 if(!(validate14(data2))){
-vErrors = vErrors === null ? func0(validate14.errors, instancePath+"/resource") : vErrors.concat(func0(validate14.errors, instancePath+"/resource"));
+vErrors = vErrors === null ? func15(validate14.errors, instancePath+"/resource") : vErrors.concat(func15(validate14.errors, instancePath+"/resource"));
 errors = vErrors.length;
 }
 var _valid0 = _errs8 === errors;
@@ -2081,7 +2102,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 var data3 = data.type;
 var _errs9 = errors;
 if(typeof data3 !== "string"){
@@ -2131,7 +2152,7 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.type === undefined) && (missing0 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
 validate37.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
@@ -2140,31 +2161,31 @@ var tag0 = data.type;
 if(typeof tag0 == "string"){
 if(tag0 === "text"){
 if(!(validate31(data))){
-vErrors = vErrors === null ? func0(validate31.errors, instancePath) : vErrors.concat(func0(validate31.errors, instancePath));
+vErrors = vErrors === null ? func15(validate31.errors, instancePath) : vErrors.concat(func15(validate31.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "image"){
 if(!(validate33(data))){
-vErrors = vErrors === null ? func0(validate33.errors, instancePath) : vErrors.concat(func0(validate33.errors, instancePath));
+vErrors = vErrors === null ? func15(validate33.errors, instancePath) : vErrors.concat(func15(validate33.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "audio"){
 if(!(validate11(data))){
-vErrors = vErrors === null ? func0(validate11.errors, instancePath) : vErrors.concat(func0(validate11.errors, instancePath));
+vErrors = vErrors === null ? func15(validate11.errors, instancePath) : vErrors.concat(func15(validate11.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "resource_link"){
 if(!(validate38(data))){
-vErrors = vErrors === null ? func0(validate38.errors, instancePath) : vErrors.concat(func0(validate38.errors, instancePath));
+vErrors = vErrors === null ? func15(validate38.errors, instancePath) : vErrors.concat(func15(validate38.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "resource"){
 if(!(validate40(data))){
-vErrors = vErrors === null ? func0(validate40.errors, instancePath) : vErrors.concat(func0(validate40.errors, instancePath));
+vErrors = vErrors === null ? func15(validate40.errors, instancePath) : vErrors.concat(func15(validate40.errors, instancePath));
 errors = vErrors.length;
 }
 }
@@ -2208,12 +2229,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.content === undefined) && (missing0 = "content")) || ((data.toolUseId === undefined) && (missing0 = "toolUseId"))) || ((data.type === undefined) && (missing0 = "type"))){
+if(((((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content")) || (((data.toolUseId === undefined) || (!(func0.call(data, "toolUseId")))) && (missing0 = "toolUseId"))) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
 validate36.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs1 = errors;
 if(!(data0 && typeof data0 == "object" && !Array.isArray(data0))){
@@ -2226,7 +2247,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.content !== undefined){
+if(data.content !== undefined && func0.call(data, "content")){
 var data1 = data.content;
 var _errs4 = errors;
 if(errors === _errs4){
@@ -2236,7 +2257,7 @@ var len0 = data1.length;
 for(var i0=0; i0<len0; i0++){
 var _errs6 = errors;
 if(!(validate37(data1[i0]))){
-vErrors = vErrors === null ? func0(validate37.errors, instancePath+"/content/" + i0) : vErrors.concat(func0(validate37.errors, instancePath+"/content/" + i0));
+vErrors = vErrors === null ? func15(validate37.errors, instancePath+"/content/" + i0) : vErrors.concat(func15(validate37.errors, instancePath+"/content/" + i0));
 errors = vErrors.length;
 }
 var valid2 = _errs6 === errors;
@@ -2256,7 +2277,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.isError !== undefined){
+if(data.isError !== undefined && func0.call(data, "isError")){
 var _errs7 = errors;
 if(typeof data.isError !== "boolean"){
 validate36.errors = [{instancePath:instancePath+"/isError",schemaPath:"#/properties/isError/type",keyword:"type",params:{type: "boolean"}}];
@@ -2268,7 +2289,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.toolUseId !== undefined){
+if(data.toolUseId !== undefined && func0.call(data, "toolUseId")){
 var _errs9 = errors;
 if(typeof data.toolUseId !== "string"){
 validate36.errors = [{instancePath:instancePath+"/toolUseId",schemaPath:"#/properties/toolUseId/type",keyword:"type",params:{type: "string"}}];
@@ -2280,7 +2301,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 var data5 = data.type;
 var _errs11 = errors;
 if(typeof data5 !== "string"){
@@ -2332,7 +2353,7 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.type === undefined) && (missing0 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
 validate56.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
@@ -2341,31 +2362,31 @@ var tag0 = data.type;
 if(typeof tag0 == "string"){
 if(tag0 === "text"){
 if(!(validate31(data))){
-vErrors = vErrors === null ? func0(validate31.errors, instancePath) : vErrors.concat(func0(validate31.errors, instancePath));
+vErrors = vErrors === null ? func15(validate31.errors, instancePath) : vErrors.concat(func15(validate31.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "image"){
 if(!(validate33(data))){
-vErrors = vErrors === null ? func0(validate33.errors, instancePath) : vErrors.concat(func0(validate33.errors, instancePath));
+vErrors = vErrors === null ? func15(validate33.errors, instancePath) : vErrors.concat(func15(validate33.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "audio"){
 if(!(validate11(data))){
-vErrors = vErrors === null ? func0(validate11.errors, instancePath) : vErrors.concat(func0(validate11.errors, instancePath));
+vErrors = vErrors === null ? func15(validate11.errors, instancePath) : vErrors.concat(func15(validate11.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "tool_use"){
 if(!(validate35(data))){
-vErrors = vErrors === null ? func0(validate35.errors, instancePath) : vErrors.concat(func0(validate35.errors, instancePath));
+vErrors = vErrors === null ? func15(validate35.errors, instancePath) : vErrors.concat(func15(validate35.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "tool_result"){
 if(!(validate36(data))){
-vErrors = vErrors === null ? func0(validate36.errors, instancePath) : vErrors.concat(func0(validate36.errors, instancePath));
+vErrors = vErrors === null ? func15(validate36.errors, instancePath) : vErrors.concat(func15(validate36.errors, instancePath));
 errors = vErrors.length;
 }
 }
@@ -2409,12 +2430,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.content === undefined) && (missing0 = "content")) || ((data.model === undefined) && (missing0 = "model"))) || ((data.role === undefined) && (missing0 = "role"))){
+if(((((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content")) || (((data.model === undefined) || (!(func0.call(data, "model")))) && (missing0 = "model"))) || (((data.role === undefined) || (!(func0.call(data, "role")))) && (missing0 = "role"))){
 validate30.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs1 = errors;
 if(!(data0 && typeof data0 == "object" && !Array.isArray(data0))){
@@ -2427,7 +2448,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.content !== undefined){
+if(data.content !== undefined && func0.call(data, "content")){
 var data1 = data.content;
 var _errs4 = errors;
 var _errs5 = errors;
@@ -2459,7 +2480,7 @@ var _errs8 = errors;
 if(errors === _errs8){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 var missing1;
-if((data1.type === undefined) && (missing1 = "type")){
+if(((data1.type === undefined) || (!(func0.call(data1, "type")))) && (missing1 = "type")){
 validate30.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/then/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
@@ -2468,31 +2489,31 @@ var tag0 = data1.type;
 if(typeof tag0 == "string"){
 if(tag0 === "text"){
 if(!(validate31(data1))){
-vErrors = vErrors === null ? func0(validate31.errors, instancePath+"/content") : vErrors.concat(func0(validate31.errors, instancePath+"/content"));
+vErrors = vErrors === null ? func15(validate31.errors, instancePath+"/content") : vErrors.concat(func15(validate31.errors, instancePath+"/content"));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "image"){
 if(!(validate33(data1))){
-vErrors = vErrors === null ? func0(validate33.errors, instancePath+"/content") : vErrors.concat(func0(validate33.errors, instancePath+"/content"));
+vErrors = vErrors === null ? func15(validate33.errors, instancePath+"/content") : vErrors.concat(func15(validate33.errors, instancePath+"/content"));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "audio"){
 if(!(validate11(data1))){
-vErrors = vErrors === null ? func0(validate11.errors, instancePath+"/content") : vErrors.concat(func0(validate11.errors, instancePath+"/content"));
+vErrors = vErrors === null ? func15(validate11.errors, instancePath+"/content") : vErrors.concat(func15(validate11.errors, instancePath+"/content"));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "tool_use"){
 if(!(validate35(data1))){
-vErrors = vErrors === null ? func0(validate35.errors, instancePath+"/content") : vErrors.concat(func0(validate35.errors, instancePath+"/content"));
+vErrors = vErrors === null ? func15(validate35.errors, instancePath+"/content") : vErrors.concat(func15(validate35.errors, instancePath+"/content"));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "tool_result"){
 if(!(validate36(data1))){
-vErrors = vErrors === null ? func0(validate36.errors, instancePath+"/content") : vErrors.concat(func0(validate36.errors, instancePath+"/content"));
+vErrors = vErrors === null ? func15(validate36.errors, instancePath+"/content") : vErrors.concat(func15(validate36.errors, instancePath+"/content"));
 errors = vErrors.length;
 }
 }
@@ -2525,7 +2546,7 @@ var len0 = data1.length;
 for(var i0=0; i0<len0; i0++){
 var _errs18 = errors;
 if(!(validate56(data1[i0]))){
-vErrors = vErrors === null ? func0(validate56.errors, instancePath+"/content/" + i0) : vErrors.concat(func0(validate56.errors, instancePath+"/content/" + i0));
+vErrors = vErrors === null ? func15(validate56.errors, instancePath+"/content/" + i0) : vErrors.concat(func15(validate56.errors, instancePath+"/content/" + i0));
 errors = vErrors.length;
 }
 var valid9 = _errs18 === errors;
@@ -2561,7 +2582,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.model !== undefined){
+if(data.model !== undefined && func0.call(data, "model")){
 var _errs19 = errors;
 if(typeof data.model !== "string"){
 validate30.errors = [{instancePath:instancePath+"/model",schemaPath:"#/properties/model/type",keyword:"type",params:{type: "string"}}];
@@ -2573,7 +2594,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.role !== undefined){
+if(data.role !== undefined && func0.call(data, "role")){
 var data4 = data.role;
 var _errs21 = errors;
 if(typeof data4 !== "string"){
@@ -2590,7 +2611,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.stopReason !== undefined){
+if(data.stopReason !== undefined && func0.call(data, "stopReason")){
 var _errs24 = errors;
 if(typeof data.stopReason !== "string"){
 validate30.errors = [{instancePath:instancePath+"/stopReason",schemaPath:"#/properties/stopReason/type",keyword:"type",params:{type: "string"}}];
@@ -2638,12 +2659,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.uri === undefined) && (missing0 = "uri")){
+if(((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri")){
 validate65.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs1 = errors;
 if(!(data0 && typeof data0 == "object" && !Array.isArray(data0))){
@@ -2656,7 +2677,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 var _errs4 = errors;
 if(typeof data.name !== "string"){
 validate65.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -2668,7 +2689,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 var _errs6 = errors;
 if(typeof data.uri !== "string"){
 validate65.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
@@ -2712,12 +2733,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.roots === undefined) && (missing0 = "roots")){
+if(((data.roots === undefined) || (!(func0.call(data, "roots")))) && (missing0 = "roots")){
 validate64.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.roots !== undefined){
+if(data.roots !== undefined && func0.call(data, "roots")){
 var data0 = data.roots;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -2727,7 +2748,7 @@ var len0 = data0.length;
 for(var i0=0; i0<len0; i0++){
 var _errs3 = errors;
 if(!(validate65(data0[i0]))){
-vErrors = vErrors === null ? func0(validate65.errors, instancePath+"/roots/" + i0) : vErrors.concat(func0(validate65.errors, instancePath+"/roots/" + i0));
+vErrors = vErrors === null ? func15(validate65.errors, instancePath+"/roots/" + i0) : vErrors.concat(func15(validate65.errors, instancePath+"/roots/" + i0));
 errors = vErrors.length;
 }
 var valid1 = _errs3 === errors;
@@ -2774,7 +2795,7 @@ var _errs0 = errors;
 var valid0 = false;
 var _errs1 = errors;
 if(!(validate30(data))){
-vErrors = vErrors === null ? func0(validate30.errors, instancePath) : vErrors.concat(func0(validate30.errors, instancePath));
+vErrors = vErrors === null ? func15(validate30.errors, instancePath) : vErrors.concat(func15(validate30.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs1 === errors;
@@ -2782,7 +2803,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs2 = errors;
 if(!(validate64(data))){
-vErrors = vErrors === null ? func0(validate64.errors, instancePath) : vErrors.concat(func0(validate64.errors, instancePath));
+vErrors = vErrors === null ? func15(validate64.errors, instancePath) : vErrors.concat(func15(validate64.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs2 === errors;
@@ -2793,7 +2814,7 @@ var _errs4 = errors;
 if(errors === _errs4){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.action === undefined) && (missing0 = "action")){
+if(((data.action === undefined) || (!(func0.call(data, "action")))) && (missing0 = "action")){
 var err0 = {instancePath:instancePath,schemaPath:"ElicitResult/required",keyword:"required",params:{missingProperty: missing0}};
 if(vErrors === null){
 vErrors = [err0];
@@ -2804,7 +2825,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data.action !== undefined){
+if(data.action !== undefined && func0.call(data, "action")){
 var data0 = data.action;
 var _errs6 = errors;
 if(typeof data0 !== "string"){
@@ -2833,12 +2854,14 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data.content !== undefined){
+if(data.content !== undefined && func0.call(data, "content")){
 var data1 = data.content;
 var _errs8 = errors;
 if(errors === _errs8){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-for(var key0 in data1){
+var _arr0 = Object.keys(data1);
+for(var _i0=0; _i0<_arr0.length; _i0++){
+var key0 = _arr0[_i0];
 var data2 = data1[key0];
 var _errs11 = errors;
 if((((!(Array.isArray(data2))) && (typeof data2 !== "string")) && (!(typeof data2 == "number"))) && (typeof data2 !== "boolean")){
@@ -2960,10 +2983,12 @@ var vErrors = null;
 var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-for(var key0 in data){
+var _arr0 = Object.keys(data);
+for(var _i0=0; _i0<_arr0.length; _i0++){
+var key0 = _arr0[_i0];
 var _errs2 = errors;
 if(!(validate29(data[key0]))){
-vErrors = vErrors === null ? func0(validate29.errors, instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")) : vErrors.concat(func0(validate29.errors, instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")));
+vErrors = vErrors === null ? func15(validate29.errors, instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")) : vErrors.concat(func15(validate29.errors, instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")));
 errors = vErrors.length;
 }
 var valid0 = _errs2 === errors;
@@ -3001,15 +3026,15 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data._meta === undefined) && (missing0 = "_meta")) || ((data.name === undefined) && (missing0 = "name"))){
+if((((data._meta === undefined) || (!(func0.call(data, "_meta")))) && (missing0 = "_meta")) || (((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name"))){
 validate22.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var _errs1 = errors;
 if(!(validate23(data._meta))){
-vErrors = vErrors === null ? func0(validate23.errors, instancePath+"/_meta") : vErrors.concat(func0(validate23.errors, instancePath+"/_meta"));
+vErrors = vErrors === null ? func15(validate23.errors, instancePath+"/_meta") : vErrors.concat(func15(validate23.errors, instancePath+"/_meta"));
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -3018,7 +3043,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.arguments !== undefined){
+if(data.arguments !== undefined && func0.call(data, "arguments")){
 var data1 = data.arguments;
 var _errs2 = errors;
 if(errors === _errs2){
@@ -3035,10 +3060,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.inputResponses !== undefined){
+if(data.inputResponses !== undefined && func0.call(data, "inputResponses")){
 var _errs5 = errors;
 if(!(validate28(data.inputResponses))){
-vErrors = vErrors === null ? func0(validate28.errors, instancePath+"/inputResponses") : vErrors.concat(func0(validate28.errors, instancePath+"/inputResponses"));
+vErrors = vErrors === null ? func15(validate28.errors, instancePath+"/inputResponses") : vErrors.concat(func15(validate28.errors, instancePath+"/inputResponses"));
 errors = vErrors.length;
 }
 var valid0 = _errs5 === errors;
@@ -3047,7 +3072,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 var _errs6 = errors;
 if(typeof data.name !== "string"){
 validate22.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -3059,7 +3084,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.requestState !== undefined){
+if(data.requestState !== undefined && func0.call(data, "requestState")){
 var _errs8 = errors;
 if(typeof data.requestState !== "string"){
 validate22.errors = [{instancePath:instancePath+"/requestState",schemaPath:"#/properties/requestState/type",keyword:"type",params:{type: "string"}}];
@@ -3105,12 +3130,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
+if((((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
 validate21.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 var data0 = data.id;
 var _errs1 = errors;
 if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
@@ -3123,7 +3148,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined){
+if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 var data1 = data.jsonrpc;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -3140,7 +3165,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data2 = data.method;
 var _errs6 = errors;
 if(typeof data2 !== "string"){
@@ -3157,10 +3182,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var _errs8 = errors;
 if(!(validate22(data.params))){
-vErrors = vErrors === null ? func0(validate22.errors, instancePath+"/params") : vErrors.concat(func0(validate22.errors, instancePath+"/params"));
+vErrors = vErrors === null ? func15(validate22.errors, instancePath+"/params") : vErrors.concat(func15(validate22.errors, instancePath+"/params"));
 errors = vErrors.length;
 }
 var valid0 = _errs8 === errors;
@@ -3206,15 +3231,15 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.content === undefined) && (missing0 = "content")) || ((data.resultType === undefined) && (missing0 = "resultType"))){
+if((((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content")) || (((data.resultType === undefined) || (!(func0.call(data, "resultType")))) && (missing0 = "resultType"))){
 validate71.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var _errs1 = errors;
 if(!(validate17(data._meta))){
-vErrors = vErrors === null ? func0(validate17.errors, instancePath+"/_meta") : vErrors.concat(func0(validate17.errors, instancePath+"/_meta"));
+vErrors = vErrors === null ? func15(validate17.errors, instancePath+"/_meta") : vErrors.concat(func15(validate17.errors, instancePath+"/_meta"));
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -3223,7 +3248,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.content !== undefined){
+if(data.content !== undefined && func0.call(data, "content")){
 var data1 = data.content;
 var _errs2 = errors;
 if(errors === _errs2){
@@ -3233,7 +3258,7 @@ var len0 = data1.length;
 for(var i0=0; i0<len0; i0++){
 var _errs4 = errors;
 if(!(validate37(data1[i0]))){
-vErrors = vErrors === null ? func0(validate37.errors, instancePath+"/content/" + i0) : vErrors.concat(func0(validate37.errors, instancePath+"/content/" + i0));
+vErrors = vErrors === null ? func15(validate37.errors, instancePath+"/content/" + i0) : vErrors.concat(func15(validate37.errors, instancePath+"/content/" + i0));
 errors = vErrors.length;
 }
 var valid1 = _errs4 === errors;
@@ -3253,7 +3278,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.isError !== undefined){
+if(data.isError !== undefined && func0.call(data, "isError")){
 var _errs5 = errors;
 if(typeof data.isError !== "boolean"){
 validate71.errors = [{instancePath:instancePath+"/isError",schemaPath:"#/properties/isError/type",keyword:"type",params:{type: "boolean"}}];
@@ -3265,7 +3290,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.resultType !== undefined){
+if(data.resultType !== undefined && func0.call(data, "resultType")){
 var data4 = data.resultType;
 var _errs7 = errors;
 if(typeof data4 !== "string"){
@@ -3324,12 +3349,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.content === undefined) && (missing0 = "content")) || ((data.role === undefined) && (missing0 = "role"))){
+if((((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content")) || (((data.role === undefined) || (!(func0.call(data, "role")))) && (missing0 = "role"))){
 validate81.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs1 = errors;
 if(!(data0 && typeof data0 == "object" && !Array.isArray(data0))){
@@ -3342,7 +3367,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.content !== undefined){
+if(data.content !== undefined && func0.call(data, "content")){
 var data1 = data.content;
 var _errs4 = errors;
 var _errs5 = errors;
@@ -3374,7 +3399,7 @@ var _errs8 = errors;
 if(errors === _errs8){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 var missing1;
-if((data1.type === undefined) && (missing1 = "type")){
+if(((data1.type === undefined) || (!(func0.call(data1, "type")))) && (missing1 = "type")){
 validate81.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/then/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
@@ -3383,31 +3408,31 @@ var tag0 = data1.type;
 if(typeof tag0 == "string"){
 if(tag0 === "text"){
 if(!(validate31(data1))){
-vErrors = vErrors === null ? func0(validate31.errors, instancePath+"/content") : vErrors.concat(func0(validate31.errors, instancePath+"/content"));
+vErrors = vErrors === null ? func15(validate31.errors, instancePath+"/content") : vErrors.concat(func15(validate31.errors, instancePath+"/content"));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "image"){
 if(!(validate33(data1))){
-vErrors = vErrors === null ? func0(validate33.errors, instancePath+"/content") : vErrors.concat(func0(validate33.errors, instancePath+"/content"));
+vErrors = vErrors === null ? func15(validate33.errors, instancePath+"/content") : vErrors.concat(func15(validate33.errors, instancePath+"/content"));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "audio"){
 if(!(validate11(data1))){
-vErrors = vErrors === null ? func0(validate11.errors, instancePath+"/content") : vErrors.concat(func0(validate11.errors, instancePath+"/content"));
+vErrors = vErrors === null ? func15(validate11.errors, instancePath+"/content") : vErrors.concat(func15(validate11.errors, instancePath+"/content"));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "tool_use"){
 if(!(validate35(data1))){
-vErrors = vErrors === null ? func0(validate35.errors, instancePath+"/content") : vErrors.concat(func0(validate35.errors, instancePath+"/content"));
+vErrors = vErrors === null ? func15(validate35.errors, instancePath+"/content") : vErrors.concat(func15(validate35.errors, instancePath+"/content"));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "tool_result"){
 if(!(validate36(data1))){
-vErrors = vErrors === null ? func0(validate36.errors, instancePath+"/content") : vErrors.concat(func0(validate36.errors, instancePath+"/content"));
+vErrors = vErrors === null ? func15(validate36.errors, instancePath+"/content") : vErrors.concat(func15(validate36.errors, instancePath+"/content"));
 errors = vErrors.length;
 }
 }
@@ -3440,7 +3465,7 @@ var len0 = data1.length;
 for(var i0=0; i0<len0; i0++){
 var _errs18 = errors;
 if(!(validate56(data1[i0]))){
-vErrors = vErrors === null ? func0(validate56.errors, instancePath+"/content/" + i0) : vErrors.concat(func0(validate56.errors, instancePath+"/content/" + i0));
+vErrors = vErrors === null ? func15(validate56.errors, instancePath+"/content/" + i0) : vErrors.concat(func15(validate56.errors, instancePath+"/content/" + i0));
 errors = vErrors.length;
 }
 var valid9 = _errs18 === errors;
@@ -3476,7 +3501,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.role !== undefined){
+if(data.role !== undefined && func0.call(data, "role")){
 var data3 = data.role;
 var _errs19 = errors;
 if(typeof data3 !== "string"){
@@ -3526,7 +3551,7 @@ var vErrors = null;
 var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.costPriority !== undefined){
+if(data.costPriority !== undefined && func0.call(data, "costPriority")){
 var data0 = data.costPriority;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -3553,7 +3578,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.hints !== undefined){
+if(data.hints !== undefined && func0.call(data, "hints")){
 var data1 = data.hints;
 var _errs3 = errors;
 if(errors === _errs3){
@@ -3566,7 +3591,7 @@ var _errs5 = errors;
 var _errs6 = errors;
 if(errors === _errs6){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-if(data2.name !== undefined){
+if(data2.name !== undefined && func0.call(data2, "name")){
 if(typeof data2.name !== "string"){
 validate89.errors = [{instancePath:instancePath+"/hints/" + i0+"/name",schemaPath:"ModelHint/properties/name/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -3595,7 +3620,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.intelligencePriority !== undefined){
+if(data.intelligencePriority !== undefined && func0.call(data, "intelligencePriority")){
 var data4 = data.intelligencePriority;
 var _errs10 = errors;
 if(errors === _errs10){
@@ -3622,7 +3647,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.speedPriority !== undefined){
+if(data.speedPriority !== undefined && func0.call(data, "speedPriority")){
 var data5 = data.speedPriority;
 var _errs12 = errors;
 if(errors === _errs12){
@@ -3683,12 +3708,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.inputSchema === undefined) && (missing0 = "inputSchema")) || ((data.name === undefined) && (missing0 = "name"))){
+if((((data.inputSchema === undefined) || (!(func0.call(data, "inputSchema")))) && (missing0 = "inputSchema")) || (((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name"))){
 validate91.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs1 = errors;
 if(!(data0 && typeof data0 == "object" && !Array.isArray(data0))){
@@ -3701,13 +3726,13 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.annotations !== undefined){
+if(data.annotations !== undefined && func0.call(data, "annotations")){
 var data1 = data.annotations;
 var _errs4 = errors;
 var _errs5 = errors;
 if(errors === _errs5){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1.destructiveHint !== undefined){
+if(data1.destructiveHint !== undefined && func0.call(data1, "destructiveHint")){
 var _errs7 = errors;
 if(typeof data1.destructiveHint !== "boolean"){
 validate91.errors = [{instancePath:instancePath+"/annotations/destructiveHint",schemaPath:"ToolAnnotations/properties/destructiveHint/type",keyword:"type",params:{type: "boolean"}}];
@@ -3719,7 +3744,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data1.idempotentHint !== undefined){
+if(data1.idempotentHint !== undefined && func0.call(data1, "idempotentHint")){
 var _errs9 = errors;
 if(typeof data1.idempotentHint !== "boolean"){
 validate91.errors = [{instancePath:instancePath+"/annotations/idempotentHint",schemaPath:"ToolAnnotations/properties/idempotentHint/type",keyword:"type",params:{type: "boolean"}}];
@@ -3731,7 +3756,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data1.openWorldHint !== undefined){
+if(data1.openWorldHint !== undefined && func0.call(data1, "openWorldHint")){
 var _errs11 = errors;
 if(typeof data1.openWorldHint !== "boolean"){
 validate91.errors = [{instancePath:instancePath+"/annotations/openWorldHint",schemaPath:"ToolAnnotations/properties/openWorldHint/type",keyword:"type",params:{type: "boolean"}}];
@@ -3743,7 +3768,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data1.readOnlyHint !== undefined){
+if(data1.readOnlyHint !== undefined && func0.call(data1, "readOnlyHint")){
 var _errs13 = errors;
 if(typeof data1.readOnlyHint !== "boolean"){
 validate91.errors = [{instancePath:instancePath+"/annotations/readOnlyHint",schemaPath:"ToolAnnotations/properties/readOnlyHint/type",keyword:"type",params:{type: "boolean"}}];
@@ -3755,7 +3780,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data1.title !== undefined){
+if(data1.title !== undefined && func0.call(data1, "title")){
 var _errs15 = errors;
 if(typeof data1.title !== "string"){
 validate91.errors = [{instancePath:instancePath+"/annotations/title",schemaPath:"ToolAnnotations/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -3782,7 +3807,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 var _errs17 = errors;
 if(typeof data.description !== "string"){
 validate91.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -3794,7 +3819,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.icons !== undefined){
+if(data.icons !== undefined && func0.call(data, "icons")){
 var data8 = data.icons;
 var _errs19 = errors;
 if(errors === _errs19){
@@ -3808,12 +3833,12 @@ var _errs22 = errors;
 if(errors === _errs22){
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
 var missing1;
-if((data9.src === undefined) && (missing1 = "src")){
+if(((data9.src === undefined) || (!(func0.call(data9, "src")))) && (missing1 = "src")){
 validate91.errors = [{instancePath:instancePath+"/icons/" + i0,schemaPath:"Icon/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data9.mimeType !== undefined){
+if(data9.mimeType !== undefined && func0.call(data9, "mimeType")){
 var _errs24 = errors;
 if(typeof data9.mimeType !== "string"){
 validate91.errors = [{instancePath:instancePath+"/icons/" + i0+"/mimeType",schemaPath:"Icon/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
@@ -3825,7 +3850,7 @@ else {
 var valid6 = true;
 }
 if(valid6){
-if(data9.sizes !== undefined){
+if(data9.sizes !== undefined && func0.call(data9, "sizes")){
 var data11 = data9.sizes;
 var _errs26 = errors;
 if(errors === _errs26){
@@ -3855,7 +3880,7 @@ else {
 var valid6 = true;
 }
 if(valid6){
-if(data9.src !== undefined){
+if(data9.src !== undefined && func0.call(data9, "src")){
 var _errs30 = errors;
 if(typeof data9.src !== "string"){
 validate91.errors = [{instancePath:instancePath+"/icons/" + i0+"/src",schemaPath:"Icon/properties/src/type",keyword:"type",params:{type: "string"}}];
@@ -3867,7 +3892,7 @@ else {
 var valid6 = true;
 }
 if(valid6){
-if(data9.theme !== undefined){
+if(data9.theme !== undefined && func0.call(data9, "theme")){
 var data14 = data9.theme;
 var _errs32 = errors;
 if(typeof data14 !== "string"){
@@ -3910,18 +3935,18 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.inputSchema !== undefined){
+if(data.inputSchema !== undefined && func0.call(data, "inputSchema")){
 var data15 = data.inputSchema;
 var _errs34 = errors;
 if(errors === _errs34){
 if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
 var missing2;
-if((data15.type === undefined) && (missing2 = "type")){
+if(((data15.type === undefined) || (!(func0.call(data15, "type")))) && (missing2 = "type")){
 validate91.errors = [{instancePath:instancePath+"/inputSchema",schemaPath:"#/properties/inputSchema/required",keyword:"required",params:{missingProperty: missing2}}];
 return false;
 }
 else {
-if(data15.$schema !== undefined){
+if(data15.$schema !== undefined && func0.call(data15, "$schema")){
 var _errs37 = errors;
 if(typeof data15.$schema !== "string"){
 validate91.errors = [{instancePath:instancePath+"/inputSchema/$schema",schemaPath:"#/properties/inputSchema/properties/%24schema/type",keyword:"type",params:{type: "string"}}];
@@ -3933,7 +3958,7 @@ else {
 var valid8 = true;
 }
 if(valid8){
-if(data15.type !== undefined){
+if(data15.type !== undefined && func0.call(data15, "type")){
 var data17 = data15.type;
 var _errs39 = errors;
 if(typeof data17 !== "string"){
@@ -3963,7 +3988,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 var _errs41 = errors;
 if(typeof data.name !== "string"){
 validate91.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -3975,12 +4000,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.outputSchema !== undefined){
+if(data.outputSchema !== undefined && func0.call(data, "outputSchema")){
 var data19 = data.outputSchema;
 var _errs43 = errors;
 if(errors === _errs43){
 if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
-if(data19.$schema !== undefined){
+if(data19.$schema !== undefined && func0.call(data19, "$schema")){
 if(typeof data19.$schema !== "string"){
 validate91.errors = [{instancePath:instancePath+"/outputSchema/$schema",schemaPath:"#/properties/outputSchema/properties/%24schema/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -3998,7 +4023,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 var _errs48 = errors;
 if(typeof data.title !== "string"){
 validate91.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -4047,12 +4072,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.maxTokens === undefined) && (missing0 = "maxTokens")) || ((data.messages === undefined) && (missing0 = "messages"))){
+if((((data.maxTokens === undefined) || (!(func0.call(data, "maxTokens")))) && (missing0 = "maxTokens")) || (((data.messages === undefined) || (!(func0.call(data, "messages")))) && (missing0 = "messages"))){
 validate80.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.includeContext !== undefined){
+if(data.includeContext !== undefined && func0.call(data, "includeContext")){
 var data0 = data.includeContext;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -4069,7 +4094,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.maxTokens !== undefined){
+if(data.maxTokens !== undefined && func0.call(data, "maxTokens")){
 var data1 = data.maxTokens;
 var _errs3 = errors;
 if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
@@ -4082,7 +4107,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.messages !== undefined){
+if(data.messages !== undefined && func0.call(data, "messages")){
 var data2 = data.messages;
 var _errs5 = errors;
 if(errors === _errs5){
@@ -4092,7 +4117,7 @@ var len0 = data2.length;
 for(var i0=0; i0<len0; i0++){
 var _errs7 = errors;
 if(!(validate81(data2[i0]))){
-vErrors = vErrors === null ? func0(validate81.errors, instancePath+"/messages/" + i0) : vErrors.concat(func0(validate81.errors, instancePath+"/messages/" + i0));
+vErrors = vErrors === null ? func15(validate81.errors, instancePath+"/messages/" + i0) : vErrors.concat(func15(validate81.errors, instancePath+"/messages/" + i0));
 errors = vErrors.length;
 }
 var valid1 = _errs7 === errors;
@@ -4112,15 +4137,17 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.metadata !== undefined){
+if(data.metadata !== undefined && func0.call(data, "metadata")){
 var data4 = data.metadata;
 var _errs8 = errors;
 var _errs9 = errors;
 if(errors === _errs9){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-for(var key0 in data4){
+var _arr0 = Object.keys(data4);
+for(var _i0=0; _i0<_arr0.length; _i0++){
+var key0 = _arr0[_i0];
 var _errs12 = errors;
-if(!func12(data4[key0])){
+if(!func117(data4[key0])){
 validate80.errors = [{instancePath:instancePath+"/metadata/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"JSONObject/additionalProperties/x-mcp-json-value",keyword:"x-mcp-json-value",params:{}}];
 return false;
 }
@@ -4141,10 +4168,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.modelPreferences !== undefined){
+if(data.modelPreferences !== undefined && func0.call(data, "modelPreferences")){
 var _errs13 = errors;
 if(!(validate89(data.modelPreferences))){
-vErrors = vErrors === null ? func0(validate89.errors, instancePath+"/modelPreferences") : vErrors.concat(func0(validate89.errors, instancePath+"/modelPreferences"));
+vErrors = vErrors === null ? func15(validate89.errors, instancePath+"/modelPreferences") : vErrors.concat(func15(validate89.errors, instancePath+"/modelPreferences"));
 errors = vErrors.length;
 }
 var valid0 = _errs13 === errors;
@@ -4153,7 +4180,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.stopSequences !== undefined){
+if(data.stopSequences !== undefined && func0.call(data, "stopSequences")){
 var data7 = data.stopSequences;
 var _errs14 = errors;
 if(errors === _errs14){
@@ -4183,7 +4210,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.systemPrompt !== undefined){
+if(data.systemPrompt !== undefined && func0.call(data, "systemPrompt")){
 var _errs18 = errors;
 if(typeof data.systemPrompt !== "string"){
 validate80.errors = [{instancePath:instancePath+"/systemPrompt",schemaPath:"#/properties/systemPrompt/type",keyword:"type",params:{type: "string"}}];
@@ -4195,7 +4222,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.temperature !== undefined){
+if(data.temperature !== undefined && func0.call(data, "temperature")){
 var _errs20 = errors;
 if(!(typeof data.temperature == "number")){
 validate80.errors = [{instancePath:instancePath+"/temperature",schemaPath:"#/properties/temperature/type",keyword:"type",params:{type: "number"}}];
@@ -4207,13 +4234,13 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.toolChoice !== undefined){
+if(data.toolChoice !== undefined && func0.call(data, "toolChoice")){
 var data11 = data.toolChoice;
 var _errs22 = errors;
 var _errs23 = errors;
 if(errors === _errs23){
 if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
-if(data11.mode !== undefined){
+if(data11.mode !== undefined && func0.call(data11, "mode")){
 var data12 = data11.mode;
 if(typeof data12 !== "string"){
 validate80.errors = [{instancePath:instancePath+"/toolChoice/mode",schemaPath:"ToolChoice/properties/mode/type",keyword:"type",params:{type: "string"}}];
@@ -4236,7 +4263,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.tools !== undefined){
+if(data.tools !== undefined && func0.call(data, "tools")){
 var data13 = data.tools;
 var _errs27 = errors;
 if(errors === _errs27){
@@ -4246,7 +4273,7 @@ var len2 = data13.length;
 for(var i2=0; i2<len2; i2++){
 var _errs29 = errors;
 if(!(validate91(data13[i2]))){
-vErrors = vErrors === null ? func0(validate91.errors, instancePath+"/tools/" + i2) : vErrors.concat(func0(validate91.errors, instancePath+"/tools/" + i2));
+vErrors = vErrors === null ? func15(validate91.errors, instancePath+"/tools/" + i2) : vErrors.concat(func15(validate91.errors, instancePath+"/tools/" + i2));
 errors = vErrors.length;
 }
 var valid7 = _errs29 === errors;
@@ -4305,12 +4332,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
+if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
 validate79.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -4327,10 +4354,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var _errs3 = errors;
 if(!(validate80(data.params))){
-vErrors = vErrors === null ? func0(validate80.errors, instancePath+"/params") : vErrors.concat(func0(validate80.errors, instancePath+"/params"));
+vErrors = vErrors === null ? func15(validate80.errors, instancePath+"/params") : vErrors.concat(func15(validate80.errors, instancePath+"/params"));
 errors = vErrors.length;
 }
 var valid0 = _errs3 === errors;
@@ -4371,12 +4398,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.method === undefined) && (missing0 = "method")){
+if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
 validate94.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -4393,12 +4420,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1._meta !== undefined){
+if(data1._meta !== undefined && func0.call(data1, "_meta")){
 var data2 = data1._meta;
 if(!(data2 && typeof data2 == "object" && !Array.isArray(data2))){
 validate94.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"MetaObject/type",keyword:"type",params:{type: "object"}}];
@@ -4463,7 +4490,7 @@ var _errs1 = errors;
 if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.type === undefined) && (missing0 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
 var err0 = {instancePath:instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0}};
 if(vErrors === null){
 vErrors = [err0];
@@ -4481,7 +4508,7 @@ var _errs5 = errors;
 if(errors === _errs5){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing1;
-if((data.type === undefined) && (missing1 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing1 = "type")){
 var err1 = {instancePath:instancePath,schemaPath:"StringSchema/required",keyword:"required",params:{missingProperty: missing1}};
 if(vErrors === null){
 vErrors = [err1];
@@ -4492,7 +4519,7 @@ vErrors.push(err1);
 errors++;
 }
 else {
-if(data.default !== undefined){
+if(data.default !== undefined && func0.call(data, "default")){
 var _errs7 = errors;
 if(typeof data.default !== "string"){
 var err2 = {instancePath:instancePath+"/default",schemaPath:"StringSchema/properties/default/type",keyword:"type",params:{type: "string"}};
@@ -4510,7 +4537,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 var _errs9 = errors;
 if(typeof data.description !== "string"){
 var err3 = {instancePath:instancePath+"/description",schemaPath:"StringSchema/properties/description/type",keyword:"type",params:{type: "string"}};
@@ -4528,7 +4555,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data.format !== undefined){
+if(data.format !== undefined && func0.call(data, "format")){
 var data2 = data.format;
 var _errs11 = errors;
 if(typeof data2 !== "string"){
@@ -4557,7 +4584,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data.maxLength !== undefined){
+if(data.maxLength !== undefined && func0.call(data, "maxLength")){
 var data3 = data.maxLength;
 var _errs13 = errors;
 if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
@@ -4576,7 +4603,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data.minLength !== undefined){
+if(data.minLength !== undefined && func0.call(data, "minLength")){
 var data4 = data.minLength;
 var _errs15 = errors;
 if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
@@ -4595,7 +4622,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 var _errs17 = errors;
 if(typeof data.title !== "string"){
 var err8 = {instancePath:instancePath+"/title",schemaPath:"StringSchema/properties/title/type",keyword:"type",params:{type: "string"}};
@@ -4613,7 +4640,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 var data6 = data.type;
 var _errs19 = errors;
 if(typeof data6 !== "string"){
@@ -4666,7 +4693,7 @@ var _errs22 = errors;
 if(errors === _errs22){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing2;
-if((data.type === undefined) && (missing2 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing2 = "type")){
 var err12 = {instancePath:instancePath,schemaPath:"NumberSchema/required",keyword:"required",params:{missingProperty: missing2}};
 if(vErrors === null){
 vErrors = [err12];
@@ -4677,7 +4704,7 @@ vErrors.push(err12);
 errors++;
 }
 else {
-if(data.default !== undefined){
+if(data.default !== undefined && func0.call(data, "default")){
 var _errs24 = errors;
 if(!(typeof data.default == "number")){
 var err13 = {instancePath:instancePath+"/default",schemaPath:"NumberSchema/properties/default/type",keyword:"type",params:{type: "number"}};
@@ -4695,7 +4722,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 var _errs26 = errors;
 if(typeof data.description !== "string"){
 var err14 = {instancePath:instancePath+"/description",schemaPath:"NumberSchema/properties/description/type",keyword:"type",params:{type: "string"}};
@@ -4713,7 +4740,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data.maximum !== undefined){
+if(data.maximum !== undefined && func0.call(data, "maximum")){
 var _errs28 = errors;
 if(!(typeof data.maximum == "number")){
 var err15 = {instancePath:instancePath+"/maximum",schemaPath:"NumberSchema/properties/maximum/type",keyword:"type",params:{type: "number"}};
@@ -4731,7 +4758,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data.minimum !== undefined){
+if(data.minimum !== undefined && func0.call(data, "minimum")){
 var _errs30 = errors;
 if(!(typeof data.minimum == "number")){
 var err16 = {instancePath:instancePath+"/minimum",schemaPath:"NumberSchema/properties/minimum/type",keyword:"type",params:{type: "number"}};
@@ -4749,7 +4776,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 var _errs32 = errors;
 if(typeof data.title !== "string"){
 var err17 = {instancePath:instancePath+"/title",schemaPath:"NumberSchema/properties/title/type",keyword:"type",params:{type: "string"}};
@@ -4767,7 +4794,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 var data12 = data.type;
 var _errs34 = errors;
 if(typeof data12 !== "string"){
@@ -4819,7 +4846,7 @@ var _errs37 = errors;
 if(errors === _errs37){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing3;
-if((data.type === undefined) && (missing3 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing3 = "type")){
 var err21 = {instancePath:instancePath,schemaPath:"NumberSchema/required",keyword:"required",params:{missingProperty: missing3}};
 if(vErrors === null){
 vErrors = [err21];
@@ -4830,7 +4857,7 @@ vErrors.push(err21);
 errors++;
 }
 else {
-if(data.default !== undefined){
+if(data.default !== undefined && func0.call(data, "default")){
 var _errs39 = errors;
 if(!(typeof data.default == "number")){
 var err22 = {instancePath:instancePath+"/default",schemaPath:"NumberSchema/properties/default/type",keyword:"type",params:{type: "number"}};
@@ -4848,7 +4875,7 @@ else {
 var valid10 = true;
 }
 if(valid10){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 var _errs41 = errors;
 if(typeof data.description !== "string"){
 var err23 = {instancePath:instancePath+"/description",schemaPath:"NumberSchema/properties/description/type",keyword:"type",params:{type: "string"}};
@@ -4866,7 +4893,7 @@ else {
 var valid10 = true;
 }
 if(valid10){
-if(data.maximum !== undefined){
+if(data.maximum !== undefined && func0.call(data, "maximum")){
 var _errs43 = errors;
 if(!(typeof data.maximum == "number")){
 var err24 = {instancePath:instancePath+"/maximum",schemaPath:"NumberSchema/properties/maximum/type",keyword:"type",params:{type: "number"}};
@@ -4884,7 +4911,7 @@ else {
 var valid10 = true;
 }
 if(valid10){
-if(data.minimum !== undefined){
+if(data.minimum !== undefined && func0.call(data, "minimum")){
 var _errs45 = errors;
 if(!(typeof data.minimum == "number")){
 var err25 = {instancePath:instancePath+"/minimum",schemaPath:"NumberSchema/properties/minimum/type",keyword:"type",params:{type: "number"}};
@@ -4902,7 +4929,7 @@ else {
 var valid10 = true;
 }
 if(valid10){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 var _errs47 = errors;
 if(typeof data.title !== "string"){
 var err26 = {instancePath:instancePath+"/title",schemaPath:"NumberSchema/properties/title/type",keyword:"type",params:{type: "string"}};
@@ -4920,7 +4947,7 @@ else {
 var valid10 = true;
 }
 if(valid10){
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 var data18 = data.type;
 var _errs49 = errors;
 if(typeof data18 !== "string"){
@@ -4972,7 +4999,7 @@ var _errs52 = errors;
 if(errors === _errs52){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing4;
-if((data.type === undefined) && (missing4 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing4 = "type")){
 var err30 = {instancePath:instancePath,schemaPath:"BooleanSchema/required",keyword:"required",params:{missingProperty: missing4}};
 if(vErrors === null){
 vErrors = [err30];
@@ -4983,7 +5010,7 @@ vErrors.push(err30);
 errors++;
 }
 else {
-if(data.default !== undefined){
+if(data.default !== undefined && func0.call(data, "default")){
 var _errs54 = errors;
 if(typeof data.default !== "boolean"){
 var err31 = {instancePath:instancePath+"/default",schemaPath:"BooleanSchema/properties/default/type",keyword:"type",params:{type: "boolean"}};
@@ -5001,7 +5028,7 @@ else {
 var valid13 = true;
 }
 if(valid13){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 var _errs56 = errors;
 if(typeof data.description !== "string"){
 var err32 = {instancePath:instancePath+"/description",schemaPath:"BooleanSchema/properties/description/type",keyword:"type",params:{type: "string"}};
@@ -5019,7 +5046,7 @@ else {
 var valid13 = true;
 }
 if(valid13){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 var _errs58 = errors;
 if(typeof data.title !== "string"){
 var err33 = {instancePath:instancePath+"/title",schemaPath:"BooleanSchema/properties/title/type",keyword:"type",params:{type: "string"}};
@@ -5037,7 +5064,7 @@ else {
 var valid13 = true;
 }
 if(valid13){
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 var data22 = data.type;
 var _errs60 = errors;
 if(typeof data22 !== "string"){
@@ -5087,7 +5114,7 @@ var _errs63 = errors;
 if(errors === _errs63){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing5;
-if(((data.items === undefined) && (missing5 = "items")) || ((data.type === undefined) && (missing5 = "type"))){
+if((((data.items === undefined) || (!(func0.call(data, "items")))) && (missing5 = "items")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing5 = "type"))){
 var err37 = {instancePath:instancePath,schemaPath:"UntitledMultiSelectEnumSchema/required",keyword:"required",params:{missingProperty: missing5}};
 if(vErrors === null){
 vErrors = [err37];
@@ -5098,7 +5125,7 @@ vErrors.push(err37);
 errors++;
 }
 else {
-if(data.default !== undefined){
+if(data.default !== undefined && func0.call(data, "default")){
 var data23 = data.default;
 var _errs65 = errors;
 if(errors === _errs65){
@@ -5140,7 +5167,7 @@ else {
 var valid16 = true;
 }
 if(valid16){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 var _errs69 = errors;
 if(typeof data.description !== "string"){
 var err40 = {instancePath:instancePath+"/description",schemaPath:"UntitledMultiSelectEnumSchema/properties/description/type",keyword:"type",params:{type: "string"}};
@@ -5158,13 +5185,13 @@ else {
 var valid16 = true;
 }
 if(valid16){
-if(data.items !== undefined){
+if(data.items !== undefined && func0.call(data, "items")){
 var data26 = data.items;
 var _errs71 = errors;
 if(errors === _errs71){
 if(data26 && typeof data26 == "object" && !Array.isArray(data26)){
 var missing6;
-if(((data26.enum === undefined) && (missing6 = "enum")) || ((data26.type === undefined) && (missing6 = "type"))){
+if((((data26.enum === undefined) || (!(func0.call(data26, "enum")))) && (missing6 = "enum")) || (((data26.type === undefined) || (!(func0.call(data26, "type")))) && (missing6 = "type"))){
 var err41 = {instancePath:instancePath+"/items",schemaPath:"UntitledMultiSelectEnumSchema/properties/items/required",keyword:"required",params:{missingProperty: missing6}};
 if(vErrors === null){
 vErrors = [err41];
@@ -5175,7 +5202,7 @@ vErrors.push(err41);
 errors++;
 }
 else {
-if(data26.enum !== undefined){
+if(data26.enum !== undefined && func0.call(data26, "enum")){
 var data27 = data26.enum;
 var _errs73 = errors;
 if(errors === _errs73){
@@ -5217,7 +5244,7 @@ else {
 var valid18 = true;
 }
 if(valid18){
-if(data26.type !== undefined){
+if(data26.type !== undefined && func0.call(data26, "type")){
 var data29 = data26.type;
 var _errs77 = errors;
 if(typeof data29 !== "string"){
@@ -5265,7 +5292,7 @@ else {
 var valid16 = true;
 }
 if(valid16){
-if(data.maxItems !== undefined){
+if(data.maxItems !== undefined && func0.call(data, "maxItems")){
 var data30 = data.maxItems;
 var _errs79 = errors;
 if(!((typeof data30 == "number") && (!(data30 % 1) && !isNaN(data30)))){
@@ -5284,7 +5311,7 @@ else {
 var valid16 = true;
 }
 if(valid16){
-if(data.minItems !== undefined){
+if(data.minItems !== undefined && func0.call(data, "minItems")){
 var data31 = data.minItems;
 var _errs81 = errors;
 if(!((typeof data31 == "number") && (!(data31 % 1) && !isNaN(data31)))){
@@ -5303,7 +5330,7 @@ else {
 var valid16 = true;
 }
 if(valid16){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 var _errs83 = errors;
 if(typeof data.title !== "string"){
 var err49 = {instancePath:instancePath+"/title",schemaPath:"UntitledMultiSelectEnumSchema/properties/title/type",keyword:"type",params:{type: "string"}};
@@ -5321,7 +5348,7 @@ else {
 var valid16 = true;
 }
 if(valid16){
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 var data33 = data.type;
 var _errs85 = errors;
 if(typeof data33 !== "string"){
@@ -5411,7 +5438,7 @@ var _errs88 = errors;
 if(errors === _errs88){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing7;
-if(((data.enum === undefined) && (missing7 = "enum")) || ((data.type === undefined) && (missing7 = "type"))){
+if((((data.enum === undefined) || (!(func0.call(data, "enum")))) && (missing7 = "enum")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing7 = "type"))){
 var err56 = {instancePath:instancePath,schemaPath:"UntitledSingleSelectEnumSchema/required",keyword:"required",params:{missingProperty: missing7}};
 if(vErrors === null){
 vErrors = [err56];
@@ -5422,7 +5449,7 @@ vErrors.push(err56);
 errors++;
 }
 else {
-if(data.default !== undefined){
+if(data.default !== undefined && func0.call(data, "default")){
 var _errs90 = errors;
 if(typeof data.default !== "string"){
 var err57 = {instancePath:instancePath+"/default",schemaPath:"UntitledSingleSelectEnumSchema/properties/default/type",keyword:"type",params:{type: "string"}};
@@ -5440,7 +5467,7 @@ else {
 var valid21 = true;
 }
 if(valid21){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 var _errs92 = errors;
 if(typeof data.description !== "string"){
 var err58 = {instancePath:instancePath+"/description",schemaPath:"UntitledSingleSelectEnumSchema/properties/description/type",keyword:"type",params:{type: "string"}};
@@ -5458,7 +5485,7 @@ else {
 var valid21 = true;
 }
 if(valid21){
-if(data.enum !== undefined){
+if(data.enum !== undefined && func0.call(data, "enum")){
 var data36 = data.enum;
 var _errs94 = errors;
 if(errors === _errs94){
@@ -5500,7 +5527,7 @@ else {
 var valid21 = true;
 }
 if(valid21){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 var _errs98 = errors;
 if(typeof data.title !== "string"){
 var err61 = {instancePath:instancePath+"/title",schemaPath:"UntitledSingleSelectEnumSchema/properties/title/type",keyword:"type",params:{type: "string"}};
@@ -5518,7 +5545,7 @@ else {
 var valid21 = true;
 }
 if(valid21){
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 var data39 = data.type;
 var _errs100 = errors;
 if(typeof data39 !== "string"){
@@ -5571,7 +5598,7 @@ var _errs103 = errors;
 if(errors === _errs103){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing8;
-if(((data.oneOf === undefined) && (missing8 = "oneOf")) || ((data.type === undefined) && (missing8 = "type"))){
+if((((data.oneOf === undefined) || (!(func0.call(data, "oneOf")))) && (missing8 = "oneOf")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing8 = "type"))){
 var err65 = {instancePath:instancePath,schemaPath:"TitledSingleSelectEnumSchema/required",keyword:"required",params:{missingProperty: missing8}};
 if(vErrors === null){
 vErrors = [err65];
@@ -5582,7 +5609,7 @@ vErrors.push(err65);
 errors++;
 }
 else {
-if(data.default !== undefined){
+if(data.default !== undefined && func0.call(data, "default")){
 var _errs105 = errors;
 if(typeof data.default !== "string"){
 var err66 = {instancePath:instancePath+"/default",schemaPath:"TitledSingleSelectEnumSchema/properties/default/type",keyword:"type",params:{type: "string"}};
@@ -5600,7 +5627,7 @@ else {
 var valid24 = true;
 }
 if(valid24){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 var _errs107 = errors;
 if(typeof data.description !== "string"){
 var err67 = {instancePath:instancePath+"/description",schemaPath:"TitledSingleSelectEnumSchema/properties/description/type",keyword:"type",params:{type: "string"}};
@@ -5618,7 +5645,7 @@ else {
 var valid24 = true;
 }
 if(valid24){
-if(data.oneOf !== undefined){
+if(data.oneOf !== undefined && func0.call(data, "oneOf")){
 var data42 = data.oneOf;
 var _errs109 = errors;
 if(errors === _errs109){
@@ -5631,7 +5658,7 @@ var _errs111 = errors;
 if(errors === _errs111){
 if(data43 && typeof data43 == "object" && !Array.isArray(data43)){
 var missing9;
-if(((data43.const === undefined) && (missing9 = "const")) || ((data43.title === undefined) && (missing9 = "title"))){
+if((((data43.const === undefined) || (!(func0.call(data43, "const")))) && (missing9 = "const")) || (((data43.title === undefined) || (!(func0.call(data43, "title")))) && (missing9 = "title"))){
 var err68 = {instancePath:instancePath+"/oneOf/" + i3,schemaPath:"TitledSingleSelectEnumSchema/properties/oneOf/items/required",keyword:"required",params:{missingProperty: missing9}};
 if(vErrors === null){
 vErrors = [err68];
@@ -5642,7 +5669,7 @@ vErrors.push(err68);
 errors++;
 }
 else {
-if(data43.const !== undefined){
+if(data43.const !== undefined && func0.call(data43, "const")){
 var _errs113 = errors;
 if(typeof data43.const !== "string"){
 var err69 = {instancePath:instancePath+"/oneOf/" + i3+"/const",schemaPath:"TitledSingleSelectEnumSchema/properties/oneOf/items/properties/const/type",keyword:"type",params:{type: "string"}};
@@ -5660,7 +5687,7 @@ else {
 var valid26 = true;
 }
 if(valid26){
-if(data43.title !== undefined){
+if(data43.title !== undefined && func0.call(data43, "title")){
 var _errs115 = errors;
 if(typeof data43.title !== "string"){
 var err70 = {instancePath:instancePath+"/oneOf/" + i3+"/title",schemaPath:"TitledSingleSelectEnumSchema/properties/oneOf/items/properties/title/type",keyword:"type",params:{type: "string"}};
@@ -5714,7 +5741,7 @@ else {
 var valid24 = true;
 }
 if(valid24){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 var _errs117 = errors;
 if(typeof data.title !== "string"){
 var err73 = {instancePath:instancePath+"/title",schemaPath:"TitledSingleSelectEnumSchema/properties/title/type",keyword:"type",params:{type: "string"}};
@@ -5732,7 +5759,7 @@ else {
 var valid24 = true;
 }
 if(valid24){
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 var data47 = data.type;
 var _errs119 = errors;
 if(typeof data47 !== "string"){
@@ -5785,7 +5812,7 @@ var _errs122 = errors;
 if(errors === _errs122){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing10;
-if(((data.items === undefined) && (missing10 = "items")) || ((data.type === undefined) && (missing10 = "type"))){
+if((((data.items === undefined) || (!(func0.call(data, "items")))) && (missing10 = "items")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing10 = "type"))){
 var err77 = {instancePath:instancePath,schemaPath:"TitledMultiSelectEnumSchema/required",keyword:"required",params:{missingProperty: missing10}};
 if(vErrors === null){
 vErrors = [err77];
@@ -5796,7 +5823,7 @@ vErrors.push(err77);
 errors++;
 }
 else {
-if(data.default !== undefined){
+if(data.default !== undefined && func0.call(data, "default")){
 var data48 = data.default;
 var _errs124 = errors;
 if(errors === _errs124){
@@ -5838,7 +5865,7 @@ else {
 var valid28 = true;
 }
 if(valid28){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 var _errs128 = errors;
 if(typeof data.description !== "string"){
 var err80 = {instancePath:instancePath+"/description",schemaPath:"TitledMultiSelectEnumSchema/properties/description/type",keyword:"type",params:{type: "string"}};
@@ -5856,13 +5883,13 @@ else {
 var valid28 = true;
 }
 if(valid28){
-if(data.items !== undefined){
+if(data.items !== undefined && func0.call(data, "items")){
 var data51 = data.items;
 var _errs130 = errors;
 if(errors === _errs130){
 if(data51 && typeof data51 == "object" && !Array.isArray(data51)){
 var missing11;
-if((data51.anyOf === undefined) && (missing11 = "anyOf")){
+if(((data51.anyOf === undefined) || (!(func0.call(data51, "anyOf")))) && (missing11 = "anyOf")){
 var err81 = {instancePath:instancePath+"/items",schemaPath:"TitledMultiSelectEnumSchema/properties/items/required",keyword:"required",params:{missingProperty: missing11}};
 if(vErrors === null){
 vErrors = [err81];
@@ -5873,7 +5900,7 @@ vErrors.push(err81);
 errors++;
 }
 else {
-if(data51.anyOf !== undefined){
+if(data51.anyOf !== undefined && func0.call(data51, "anyOf")){
 var data52 = data51.anyOf;
 var _errs132 = errors;
 if(errors === _errs132){
@@ -5886,7 +5913,7 @@ var _errs134 = errors;
 if(errors === _errs134){
 if(data53 && typeof data53 == "object" && !Array.isArray(data53)){
 var missing12;
-if(((data53.const === undefined) && (missing12 = "const")) || ((data53.title === undefined) && (missing12 = "title"))){
+if((((data53.const === undefined) || (!(func0.call(data53, "const")))) && (missing12 = "const")) || (((data53.title === undefined) || (!(func0.call(data53, "title")))) && (missing12 = "title"))){
 var err82 = {instancePath:instancePath+"/items/anyOf/" + i5,schemaPath:"TitledMultiSelectEnumSchema/properties/items/properties/anyOf/items/required",keyword:"required",params:{missingProperty: missing12}};
 if(vErrors === null){
 vErrors = [err82];
@@ -5897,7 +5924,7 @@ vErrors.push(err82);
 errors++;
 }
 else {
-if(data53.const !== undefined){
+if(data53.const !== undefined && func0.call(data53, "const")){
 var _errs136 = errors;
 if(typeof data53.const !== "string"){
 var err83 = {instancePath:instancePath+"/items/anyOf/" + i5+"/const",schemaPath:"TitledMultiSelectEnumSchema/properties/items/properties/anyOf/items/properties/const/type",keyword:"type",params:{type: "string"}};
@@ -5915,7 +5942,7 @@ else {
 var valid32 = true;
 }
 if(valid32){
-if(data53.title !== undefined){
+if(data53.title !== undefined && func0.call(data53, "title")){
 var _errs138 = errors;
 if(typeof data53.title !== "string"){
 var err84 = {instancePath:instancePath+"/items/anyOf/" + i5+"/title",schemaPath:"TitledMultiSelectEnumSchema/properties/items/properties/anyOf/items/properties/title/type",keyword:"type",params:{type: "string"}};
@@ -5983,7 +6010,7 @@ else {
 var valid28 = true;
 }
 if(valid28){
-if(data.maxItems !== undefined){
+if(data.maxItems !== undefined && func0.call(data, "maxItems")){
 var data56 = data.maxItems;
 var _errs140 = errors;
 if(!((typeof data56 == "number") && (!(data56 % 1) && !isNaN(data56)))){
@@ -6002,7 +6029,7 @@ else {
 var valid28 = true;
 }
 if(valid28){
-if(data.minItems !== undefined){
+if(data.minItems !== undefined && func0.call(data, "minItems")){
 var data57 = data.minItems;
 var _errs142 = errors;
 if(!((typeof data57 == "number") && (!(data57 % 1) && !isNaN(data57)))){
@@ -6021,7 +6048,7 @@ else {
 var valid28 = true;
 }
 if(valid28){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 var _errs144 = errors;
 if(typeof data.title !== "string"){
 var err90 = {instancePath:instancePath+"/title",schemaPath:"TitledMultiSelectEnumSchema/properties/title/type",keyword:"type",params:{type: "string"}};
@@ -6039,7 +6066,7 @@ else {
 var valid28 = true;
 }
 if(valid28){
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 var data59 = data.type;
 var _errs146 = errors;
 if(typeof data59 !== "string"){
@@ -6094,7 +6121,7 @@ var _errs149 = errors;
 if(errors === _errs149){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing13;
-if(((data.enum === undefined) && (missing13 = "enum")) || ((data.type === undefined) && (missing13 = "type"))){
+if((((data.enum === undefined) || (!(func0.call(data, "enum")))) && (missing13 = "enum")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing13 = "type"))){
 var err94 = {instancePath:instancePath,schemaPath:"LegacyTitledEnumSchema/required",keyword:"required",params:{missingProperty: missing13}};
 if(vErrors === null){
 vErrors = [err94];
@@ -6105,7 +6132,7 @@ vErrors.push(err94);
 errors++;
 }
 else {
-if(data.default !== undefined){
+if(data.default !== undefined && func0.call(data, "default")){
 var _errs151 = errors;
 if(typeof data.default !== "string"){
 var err95 = {instancePath:instancePath+"/default",schemaPath:"LegacyTitledEnumSchema/properties/default/type",keyword:"type",params:{type: "string"}};
@@ -6123,7 +6150,7 @@ else {
 var valid34 = true;
 }
 if(valid34){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 var _errs153 = errors;
 if(typeof data.description !== "string"){
 var err96 = {instancePath:instancePath+"/description",schemaPath:"LegacyTitledEnumSchema/properties/description/type",keyword:"type",params:{type: "string"}};
@@ -6141,7 +6168,7 @@ else {
 var valid34 = true;
 }
 if(valid34){
-if(data.enum !== undefined){
+if(data.enum !== undefined && func0.call(data, "enum")){
 var data62 = data.enum;
 var _errs155 = errors;
 if(errors === _errs155){
@@ -6183,7 +6210,7 @@ else {
 var valid34 = true;
 }
 if(valid34){
-if(data.enumNames !== undefined){
+if(data.enumNames !== undefined && func0.call(data, "enumNames")){
 var data64 = data.enumNames;
 var _errs159 = errors;
 if(errors === _errs159){
@@ -6225,7 +6252,7 @@ else {
 var valid34 = true;
 }
 if(valid34){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 var _errs163 = errors;
 if(typeof data.title !== "string"){
 var err101 = {instancePath:instancePath+"/title",schemaPath:"LegacyTitledEnumSchema/properties/title/type",keyword:"type",params:{type: "string"}};
@@ -6243,7 +6270,7 @@ else {
 var valid34 = true;
 }
 if(valid34){
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 var data67 = data.type;
 var _errs165 = errors;
 if(typeof data67 !== "string"){
@@ -6342,12 +6369,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.message === undefined) && (missing0 = "message")) || ((data.requestedSchema === undefined) && (missing0 = "requestedSchema"))){
+if((((data.message === undefined) || (!(func0.call(data, "message")))) && (missing0 = "message")) || (((data.requestedSchema === undefined) || (!(func0.call(data, "requestedSchema")))) && (missing0 = "requestedSchema"))){
 validate97.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.message !== undefined){
+if(data.message !== undefined && func0.call(data, "message")){
 var _errs1 = errors;
 if(typeof data.message !== "string"){
 validate97.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"}}];
@@ -6359,7 +6386,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mode !== undefined){
+if(data.mode !== undefined && func0.call(data, "mode")){
 var data1 = data.mode;
 var _errs3 = errors;
 if(typeof data1 !== "string"){
@@ -6376,18 +6403,18 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.requestedSchema !== undefined){
+if(data.requestedSchema !== undefined && func0.call(data, "requestedSchema")){
 var data2 = data.requestedSchema;
 var _errs5 = errors;
 if(errors === _errs5){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 var missing1;
-if(((data2.properties === undefined) && (missing1 = "properties")) || ((data2.type === undefined) && (missing1 = "type"))){
+if((((data2.properties === undefined) || (!(func0.call(data2, "properties")))) && (missing1 = "properties")) || (((data2.type === undefined) || (!(func0.call(data2, "type")))) && (missing1 = "type"))){
 validate97.errors = [{instancePath:instancePath+"/requestedSchema",schemaPath:"#/properties/requestedSchema/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data2.$schema !== undefined){
+if(data2.$schema !== undefined && func0.call(data2, "$schema")){
 var _errs7 = errors;
 if(typeof data2.$schema !== "string"){
 validate97.errors = [{instancePath:instancePath+"/requestedSchema/$schema",schemaPath:"#/properties/requestedSchema/properties/%24schema/type",keyword:"type",params:{type: "string"}}];
@@ -6399,15 +6426,17 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data2.properties !== undefined){
+if(data2.properties !== undefined && func0.call(data2, "properties")){
 var data4 = data2.properties;
 var _errs9 = errors;
 if(errors === _errs9){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-for(var key0 in data4){
+var _arr0 = Object.keys(data4);
+for(var _i0=0; _i0<_arr0.length; _i0++){
+var key0 = _arr0[_i0];
 var _errs12 = errors;
 if(!(validate98(data4[key0]))){
-vErrors = vErrors === null ? func0(validate98.errors, instancePath+"/requestedSchema/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")) : vErrors.concat(func0(validate98.errors, instancePath+"/requestedSchema/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")));
+vErrors = vErrors === null ? func15(validate98.errors, instancePath+"/requestedSchema/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")) : vErrors.concat(func15(validate98.errors, instancePath+"/requestedSchema/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")));
 errors = vErrors.length;
 }
 var valid2 = _errs12 === errors;
@@ -6427,7 +6456,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data2.required !== undefined){
+if(data2.required !== undefined && func0.call(data2, "required")){
 var data6 = data2.required;
 var _errs13 = errors;
 if(errors === _errs13){
@@ -6457,7 +6486,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data2.type !== undefined){
+if(data2.type !== undefined && func0.call(data2, "type")){
 var data8 = data2.type;
 var _errs17 = errors;
 if(typeof data8 !== "string"){
@@ -6522,7 +6551,7 @@ var _errs0 = errors;
 var valid0 = false;
 var _errs1 = errors;
 if(!(validate97(data))){
-vErrors = vErrors === null ? func0(validate97.errors, instancePath) : vErrors.concat(func0(validate97.errors, instancePath));
+vErrors = vErrors === null ? func15(validate97.errors, instancePath) : vErrors.concat(func15(validate97.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs1 === errors;
@@ -6533,7 +6562,7 @@ var _errs3 = errors;
 if(errors === _errs3){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.message === undefined) && (missing0 = "message")) || ((data.mode === undefined) && (missing0 = "mode"))) || ((data.url === undefined) && (missing0 = "url"))){
+if(((((data.message === undefined) || (!(func0.call(data, "message")))) && (missing0 = "message")) || (((data.mode === undefined) || (!(func0.call(data, "mode")))) && (missing0 = "mode"))) || (((data.url === undefined) || (!(func0.call(data, "url")))) && (missing0 = "url"))){
 var err0 = {instancePath:instancePath,schemaPath:"ElicitRequestURLParams/required",keyword:"required",params:{missingProperty: missing0}};
 if(vErrors === null){
 vErrors = [err0];
@@ -6544,7 +6573,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data.message !== undefined){
+if(data.message !== undefined && func0.call(data, "message")){
 var _errs5 = errors;
 if(typeof data.message !== "string"){
 var err1 = {instancePath:instancePath+"/message",schemaPath:"ElicitRequestURLParams/properties/message/type",keyword:"type",params:{type: "string"}};
@@ -6562,7 +6591,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data.mode !== undefined){
+if(data.mode !== undefined && func0.call(data, "mode")){
 var data1 = data.mode;
 var _errs7 = errors;
 if(typeof data1 !== "string"){
@@ -6591,7 +6620,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data.url !== undefined){
+if(data.url !== undefined && func0.call(data, "url")){
 var _errs9 = errors;
 if(typeof data.url !== "string"){
 var err4 = {instancePath:instancePath+"/url",schemaPath:"ElicitRequestURLParams/properties/url/type",keyword:"type",params:{type: "string"}};
@@ -6673,12 +6702,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
+if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
 validate95.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -6695,10 +6724,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var _errs3 = errors;
 if(!(validate96(data.params))){
-vErrors = vErrors === null ? func0(validate96.errors, instancePath+"/params") : vErrors.concat(func0(validate96.errors, instancePath+"/params"));
+vErrors = vErrors === null ? func15(validate96.errors, instancePath+"/params") : vErrors.concat(func15(validate96.errors, instancePath+"/params"));
 errors = vErrors.length;
 }
 var valid0 = _errs3 === errors;
@@ -6738,7 +6767,7 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.method === undefined) && (missing0 = "method")){
+if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
 validate78.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
@@ -6747,19 +6776,19 @@ var tag0 = data.method;
 if(typeof tag0 == "string"){
 if(tag0 === "sampling/createMessage"){
 if(!(validate79(data))){
-vErrors = vErrors === null ? func0(validate79.errors, instancePath) : vErrors.concat(func0(validate79.errors, instancePath));
+vErrors = vErrors === null ? func15(validate79.errors, instancePath) : vErrors.concat(func15(validate79.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "roots/list"){
 if(!(validate94(data))){
-vErrors = vErrors === null ? func0(validate94.errors, instancePath) : vErrors.concat(func0(validate94.errors, instancePath));
+vErrors = vErrors === null ? func15(validate94.errors, instancePath) : vErrors.concat(func15(validate94.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "elicitation/create"){
 if(!(validate95(data))){
-vErrors = vErrors === null ? func0(validate95.errors, instancePath) : vErrors.concat(func0(validate95.errors, instancePath));
+vErrors = vErrors === null ? func15(validate95.errors, instancePath) : vErrors.concat(func15(validate95.errors, instancePath));
 errors = vErrors.length;
 }
 }
@@ -6802,10 +6831,12 @@ var vErrors = null;
 var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-for(var key0 in data){
+var _arr0 = Object.keys(data);
+for(var _i0=0; _i0<_arr0.length; _i0++){
+var key0 = _arr0[_i0];
 var _errs2 = errors;
 if(!(validate78(data[key0]))){
-vErrors = vErrors === null ? func0(validate78.errors, instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")) : vErrors.concat(func0(validate78.errors, instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")));
+vErrors = vErrors === null ? func15(validate78.errors, instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")) : vErrors.concat(func15(validate78.errors, instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")));
 errors = vErrors.length;
 }
 var valid0 = _errs2 === errors;
@@ -6845,7 +6876,7 @@ var valid0 = false;
 var _errs2 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.inputRequests === undefined) && (missing0 = "inputRequests")){
+if(((data.inputRequests === undefined) || (!(func0.call(data, "inputRequests")))) && (missing0 = "inputRequests")){
 var err0 = {instancePath:instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0}};
 if(vErrors === null){
 vErrors = [err0];
@@ -6862,7 +6893,7 @@ if(!valid0){
 var _errs3 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing1;
-if((data.requestState === undefined) && (missing1 = "requestState")){
+if(((data.requestState === undefined) || (!(func0.call(data, "requestState")))) && (missing1 = "requestState")){
 var err1 = {instancePath:instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: missing1}};
 if(vErrors === null){
 vErrors = [err1];
@@ -6902,15 +6933,15 @@ vErrors = null;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing2;
-if((data.resultType === undefined) && (missing2 = "resultType")){
+if(((data.resultType === undefined) || (!(func0.call(data, "resultType")))) && (missing2 = "resultType")){
 validate75.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing2}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var _errs4 = errors;
 if(!(validate17(data._meta))){
-vErrors = vErrors === null ? func0(validate17.errors, instancePath+"/_meta") : vErrors.concat(func0(validate17.errors, instancePath+"/_meta"));
+vErrors = vErrors === null ? func15(validate17.errors, instancePath+"/_meta") : vErrors.concat(func15(validate17.errors, instancePath+"/_meta"));
 errors = vErrors.length;
 }
 var valid1 = _errs4 === errors;
@@ -6919,10 +6950,10 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data.inputRequests !== undefined){
+if(data.inputRequests !== undefined && func0.call(data, "inputRequests")){
 var _errs5 = errors;
 if(!(validate77(data.inputRequests))){
-vErrors = vErrors === null ? func0(validate77.errors, instancePath+"/inputRequests") : vErrors.concat(func0(validate77.errors, instancePath+"/inputRequests"));
+vErrors = vErrors === null ? func15(validate77.errors, instancePath+"/inputRequests") : vErrors.concat(func15(validate77.errors, instancePath+"/inputRequests"));
 errors = vErrors.length;
 }
 var valid1 = _errs5 === errors;
@@ -6931,7 +6962,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data.requestState !== undefined){
+if(data.requestState !== undefined && func0.call(data, "requestState")){
 var _errs6 = errors;
 if(typeof data.requestState !== "string"){
 validate75.errors = [{instancePath:instancePath+"/requestState",schemaPath:"#/properties/requestState/type",keyword:"type",params:{type: "string"}}];
@@ -6943,7 +6974,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data.resultType !== undefined){
+if(data.resultType !== undefined && func0.call(data, "resultType")){
 var data3 = data.resultType;
 var _errs8 = errors;
 if(typeof data3 !== "string"){
@@ -6995,15 +7026,15 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.resultType === undefined) && (missing0 = "resultType")){
+if(((data.resultType === undefined) || (!(func0.call(data, "resultType")))) && (missing0 = "resultType")){
 validate110.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var _errs2 = errors;
 if(!(validate17(data._meta))){
-vErrors = vErrors === null ? func0(validate17.errors, instancePath+"/_meta") : vErrors.concat(func0(validate17.errors, instancePath+"/_meta"));
+vErrors = vErrors === null ? func15(validate17.errors, instancePath+"/_meta") : vErrors.concat(func15(validate17.errors, instancePath+"/_meta"));
 errors = vErrors.length;
 }
 var valid0 = _errs2 === errors;
@@ -7012,7 +7043,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.resultType !== undefined){
+if(data.resultType !== undefined && func0.call(data, "resultType")){
 var _errs3 = errors;
 if(typeof data.resultType !== "string"){
 validate110.errors = [{instancePath:instancePath+"/resultType",schemaPath:"#/properties/resultType/type",keyword:"type",params:{type: "string"}}];
@@ -7054,7 +7085,7 @@ var vErrors = null;
 var errors = 0;
 var _errs0 = errors;
 if(!(validate110(data))){
-vErrors = vErrors === null ? func0(validate110.errors, instancePath) : vErrors.concat(func0(validate110.errors, instancePath));
+vErrors = vErrors === null ? func15(validate110.errors, instancePath) : vErrors.concat(func15(validate110.errors, instancePath));
 errors = vErrors.length;
 }
 var valid0 = _errs0 === errors;
@@ -7063,12 +7094,12 @@ var _errs1 = errors;
 if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((((data.taskId === undefined) && (missing0 = "taskId")) || ((data.status === undefined) && (missing0 = "status"))) || ((data.createdAt === undefined) && (missing0 = "createdAt"))) || ((data.lastUpdatedAt === undefined) && (missing0 = "lastUpdatedAt"))) || ((data.ttlMs === undefined) && (missing0 = "ttlMs"))){
+if(((((((data.taskId === undefined) || (!(func0.call(data, "taskId")))) && (missing0 = "taskId")) || (((data.status === undefined) || (!(func0.call(data, "status")))) && (missing0 = "status"))) || (((data.createdAt === undefined) || (!(func0.call(data, "createdAt")))) && (missing0 = "createdAt"))) || (((data.lastUpdatedAt === undefined) || (!(func0.call(data, "lastUpdatedAt")))) && (missing0 = "lastUpdatedAt"))) || (((data.ttlMs === undefined) || (!(func0.call(data, "ttlMs")))) && (missing0 = "ttlMs"))){
 validate109.errors = [{instancePath:instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.taskId !== undefined){
+if(data.taskId !== undefined && func0.call(data, "taskId")){
 var _errs3 = errors;
 if(typeof data.taskId !== "string"){
 validate109.errors = [{instancePath:instancePath+"/taskId",schemaPath:"#/allOf/1/properties/taskId/type",keyword:"type",params:{type: "string"}}];
@@ -7080,7 +7111,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data.status !== undefined){
+if(data.status !== undefined && func0.call(data, "status")){
 var data1 = data.status;
 var _errs5 = errors;
 var _errs6 = errors;
@@ -7237,7 +7268,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data.statusMessage !== undefined){
+if(data.statusMessage !== undefined && func0.call(data, "statusMessage")){
 var _errs17 = errors;
 if(typeof data.statusMessage !== "string"){
 validate109.errors = [{instancePath:instancePath+"/statusMessage",schemaPath:"#/allOf/1/properties/statusMessage/type",keyword:"type",params:{type: "string"}}];
@@ -7249,7 +7280,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data.createdAt !== undefined){
+if(data.createdAt !== undefined && func0.call(data, "createdAt")){
 var _errs19 = errors;
 if(typeof data.createdAt !== "string"){
 validate109.errors = [{instancePath:instancePath+"/createdAt",schemaPath:"#/allOf/1/properties/createdAt/type",keyword:"type",params:{type: "string"}}];
@@ -7261,7 +7292,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data.lastUpdatedAt !== undefined){
+if(data.lastUpdatedAt !== undefined && func0.call(data, "lastUpdatedAt")){
 var _errs21 = errors;
 if(typeof data.lastUpdatedAt !== "string"){
 validate109.errors = [{instancePath:instancePath+"/lastUpdatedAt",schemaPath:"#/allOf/1/properties/lastUpdatedAt/type",keyword:"type",params:{type: "string"}}];
@@ -7273,7 +7304,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data.ttlMs !== undefined){
+if(data.ttlMs !== undefined && func0.call(data, "ttlMs")){
 var data5 = data.ttlMs;
 var _errs23 = errors;
 if((!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))) && (data5 !== null)){
@@ -7300,7 +7331,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data.pollIntervalMs !== undefined){
+if(data.pollIntervalMs !== undefined && func0.call(data, "pollIntervalMs")){
 var data6 = data.pollIntervalMs;
 var _errs25 = errors;
 if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
@@ -7345,12 +7376,12 @@ var _errs27 = errors;
 if(errors === _errs27){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing1;
-if((data.resultType === undefined) && (missing1 = "resultType")){
+if(((data.resultType === undefined) || (!(func0.call(data, "resultType")))) && (missing1 = "resultType")){
 validate109.errors = [{instancePath:instancePath,schemaPath:"#/allOf/2/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data.resultType !== undefined){
+if(data.resultType !== undefined && func0.call(data, "resultType")){
 var data7 = data.resultType;
 if(typeof data7 !== "string"){
 validate109.errors = [{instancePath:instancePath+"/resultType",schemaPath:"#/allOf/2/properties/resultType/type",keyword:"type",params:{type: "string"}}];
@@ -7395,12 +7426,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.result === undefined) && (missing0 = "result"))){
+if(((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.result === undefined) || (!(func0.call(data, "result")))) && (missing0 = "result"))){
 validate74.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 var data0 = data.id;
 var _errs1 = errors;
 if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
@@ -7413,7 +7444,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined){
+if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 var data1 = data.jsonrpc;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -7430,7 +7461,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.result !== undefined){
+if(data.result !== undefined && func0.call(data, "result")){
 var data2 = data.result;
 var _errs6 = errors;
 var _errs7 = errors;
@@ -7439,7 +7470,7 @@ var _errs8 = errors;
 if(errors === _errs8){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 var missing1;
-if((data2.resultType === undefined) && (missing1 = "resultType")){
+if(((data2.resultType === undefined) || (!(func0.call(data2, "resultType")))) && (missing1 = "resultType")){
 var err0 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/anyOf/0/required",keyword:"required",params:{missingProperty: missing1}};
 if(vErrors === null){
 vErrors = [err0];
@@ -7454,13 +7485,13 @@ var tag0 = data2.resultType;
 if(typeof tag0 == "string"){
 if(tag0 === "input_required"){
 if(!(validate75(data2))){
-vErrors = vErrors === null ? func0(validate75.errors, instancePath+"/result") : vErrors.concat(func0(validate75.errors, instancePath+"/result"));
+vErrors = vErrors === null ? func15(validate75.errors, instancePath+"/result") : vErrors.concat(func15(validate75.errors, instancePath+"/result"));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "complete"){
 if(!(validate71(data2))){
-vErrors = vErrors === null ? func0(validate71.errors, instancePath+"/result") : vErrors.concat(func0(validate71.errors, instancePath+"/result"));
+vErrors = vErrors === null ? func15(validate71.errors, instancePath+"/result") : vErrors.concat(func15(validate71.errors, instancePath+"/result"));
 errors = vErrors.length;
 }
 }
@@ -7503,7 +7534,7 @@ valid2 = valid2 || _valid0;
 if(!valid2){
 var _errs13 = errors;
 if(!(validate109(data2))){
-vErrors = vErrors === null ? func0(validate109.errors, instancePath+"/result") : vErrors.concat(func0(validate109.errors, instancePath+"/result"));
+vErrors = vErrors === null ? func15(validate109.errors, instancePath+"/result") : vErrors.concat(func15(validate109.errors, instancePath+"/result"));
 errors = vErrors.length;
 }
 var _valid0 = _errs13 === errors;
@@ -7573,7 +7604,7 @@ var vErrors = null;
 var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data["io.modelcontextprotocol/subscriptionId"] !== undefined){
+if(data["io.modelcontextprotocol/subscriptionId"] !== undefined && func0.call(data, "io.modelcontextprotocol/subscriptionId")){
 var data0 = data["io.modelcontextprotocol/subscriptionId"];
 if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
 validate116.errors = [{instancePath:instancePath+"/io.modelcontextprotocol~1subscriptionId",schemaPath:"RequestId/type",keyword:"type",params:{type: schema24.type}}];
@@ -7610,15 +7641,15 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.requestId === undefined) && (missing0 = "requestId")){
+if(((data.requestId === undefined) || (!(func0.call(data, "requestId")))) && (missing0 = "requestId")){
 validate115.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var _errs1 = errors;
 if(!(validate116(data._meta))){
-vErrors = vErrors === null ? func0(validate116.errors, instancePath+"/_meta") : vErrors.concat(func0(validate116.errors, instancePath+"/_meta"));
+vErrors = vErrors === null ? func15(validate116.errors, instancePath+"/_meta") : vErrors.concat(func15(validate116.errors, instancePath+"/_meta"));
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -7627,7 +7658,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.reason !== undefined){
+if(data.reason !== undefined && func0.call(data, "reason")){
 var _errs2 = errors;
 if(typeof data.reason !== "string"){
 validate115.errors = [{instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: "string"}}];
@@ -7639,7 +7670,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.requestId !== undefined){
+if(data.requestId !== undefined && func0.call(data, "requestId")){
 var data2 = data.requestId;
 var _errs4 = errors;
 if((typeof data2 !== "string") && (!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))))){
@@ -7684,12 +7715,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
+if(((((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
 validate114.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.jsonrpc !== undefined){
+if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 var data0 = data.jsonrpc;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -7706,7 +7737,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data1 = data.method;
 var _errs3 = errors;
 if(typeof data1 !== "string"){
@@ -7723,10 +7754,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var _errs5 = errors;
 if(!(validate115(data.params))){
-vErrors = vErrors === null ? func0(validate115.errors, instancePath+"/params") : vErrors.concat(func0(validate115.errors, instancePath+"/params"));
+vErrors = vErrors === null ? func15(validate115.errors, instancePath+"/params") : vErrors.concat(func15(validate115.errors, instancePath+"/params"));
 errors = vErrors.length;
 }
 var valid0 = _errs5 === errors;
@@ -7773,12 +7804,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
+if(((((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
 validate119.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.jsonrpc !== undefined){
+if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 var data0 = data.jsonrpc;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -7795,7 +7826,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data1 = data.method;
 var _errs3 = errors;
 if(typeof data1 !== "string"){
@@ -7812,10 +7843,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var _errs5 = errors;
 if(!(validate115(data.params))){
-vErrors = vErrors === null ? func0(validate115.errors, instancePath+"/params") : vErrors.concat(func0(validate115.errors, instancePath+"/params"));
+vErrors = vErrors === null ? func15(validate115.errors, instancePath+"/params") : vErrors.concat(func15(validate115.errors, instancePath+"/params"));
 errors = vErrors.length;
 }
 var valid0 = _errs5 === errors;
@@ -7860,14 +7891,14 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data._meta === undefined) && (missing0 = "_meta")){
+if(((data._meta === undefined) || (!(func0.call(data, "_meta")))) && (missing0 = "_meta")){
 validate123.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 if(!(validate23(data._meta))){
-vErrors = vErrors === null ? func0(validate23.errors, instancePath+"/_meta") : vErrors.concat(func0(validate23.errors, instancePath+"/_meta"));
+vErrors = vErrors === null ? func15(validate23.errors, instancePath+"/_meta") : vErrors.concat(func15(validate23.errors, instancePath+"/_meta"));
 errors = vErrors.length;
 }
 }
@@ -7902,12 +7933,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
+if((((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
 validate122.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 var data0 = data.id;
 var _errs1 = errors;
 if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
@@ -7920,7 +7951,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined){
+if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 var data1 = data.jsonrpc;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -7937,7 +7968,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data2 = data.method;
 var _errs6 = errors;
 if(typeof data2 !== "string"){
@@ -7954,10 +7985,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var _errs8 = errors;
 if(!(validate123(data.params))){
-vErrors = vErrors === null ? func0(validate123.errors, instancePath+"/params") : vErrors.concat(func0(validate123.errors, instancePath+"/params"));
+vErrors = vErrors === null ? func15(validate123.errors, instancePath+"/params") : vErrors.concat(func15(validate123.errors, instancePath+"/params"));
 errors = vErrors.length;
 }
 var valid0 = _errs8 === errors;
@@ -8001,15 +8032,15 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data._meta === undefined) && (missing0 = "_meta")){
+if(((data._meta === undefined) || (!(func0.call(data, "_meta")))) && (missing0 = "_meta")){
 validate127.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var _errs1 = errors;
 if(!(validate23(data._meta))){
-vErrors = vErrors === null ? func0(validate23.errors, instancePath+"/_meta") : vErrors.concat(func0(validate23.errors, instancePath+"/_meta"));
+vErrors = vErrors === null ? func15(validate23.errors, instancePath+"/_meta") : vErrors.concat(func15(validate23.errors, instancePath+"/_meta"));
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -8018,7 +8049,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.cursor !== undefined){
+if(data.cursor !== undefined && func0.call(data, "cursor")){
 var _errs2 = errors;
 if(typeof data.cursor !== "string"){
 validate127.errors = [{instancePath:instancePath+"/cursor",schemaPath:"#/properties/cursor/type",keyword:"type",params:{type: "string"}}];
@@ -8061,12 +8092,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
+if((((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
 validate126.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 var data0 = data.id;
 var _errs1 = errors;
 if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
@@ -8079,7 +8110,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined){
+if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 var data1 = data.jsonrpc;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -8096,7 +8127,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data2 = data.method;
 var _errs6 = errors;
 if(typeof data2 !== "string"){
@@ -8113,10 +8144,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var _errs8 = errors;
 if(!(validate127(data.params))){
-vErrors = vErrors === null ? func0(validate127.errors, instancePath+"/params") : vErrors.concat(func0(validate127.errors, instancePath+"/params"));
+vErrors = vErrors === null ? func15(validate127.errors, instancePath+"/params") : vErrors.concat(func15(validate127.errors, instancePath+"/params"));
 errors = vErrors.length;
 }
 var valid0 = _errs8 === errors;
@@ -8159,12 +8190,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
+if((((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
 validate130.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 var data0 = data.id;
 var _errs1 = errors;
 if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
@@ -8177,7 +8208,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined){
+if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 var data1 = data.jsonrpc;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -8194,7 +8225,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data2 = data.method;
 var _errs6 = errors;
 if(typeof data2 !== "string"){
@@ -8211,10 +8242,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var _errs8 = errors;
 if(!(validate127(data.params))){
-vErrors = vErrors === null ? func0(validate127.errors, instancePath+"/params") : vErrors.concat(func0(validate127.errors, instancePath+"/params"));
+vErrors = vErrors === null ? func15(validate127.errors, instancePath+"/params") : vErrors.concat(func15(validate127.errors, instancePath+"/params"));
 errors = vErrors.length;
 }
 var valid0 = _errs8 === errors;
@@ -8258,15 +8289,15 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data._meta === undefined) && (missing0 = "_meta")) || ((data.uri === undefined) && (missing0 = "uri"))){
+if((((data._meta === undefined) || (!(func0.call(data, "_meta")))) && (missing0 = "_meta")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
 validate133.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var _errs1 = errors;
 if(!(validate23(data._meta))){
-vErrors = vErrors === null ? func0(validate23.errors, instancePath+"/_meta") : vErrors.concat(func0(validate23.errors, instancePath+"/_meta"));
+vErrors = vErrors === null ? func15(validate23.errors, instancePath+"/_meta") : vErrors.concat(func15(validate23.errors, instancePath+"/_meta"));
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -8275,10 +8306,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.inputResponses !== undefined){
+if(data.inputResponses !== undefined && func0.call(data, "inputResponses")){
 var _errs2 = errors;
 if(!(validate28(data.inputResponses))){
-vErrors = vErrors === null ? func0(validate28.errors, instancePath+"/inputResponses") : vErrors.concat(func0(validate28.errors, instancePath+"/inputResponses"));
+vErrors = vErrors === null ? func15(validate28.errors, instancePath+"/inputResponses") : vErrors.concat(func15(validate28.errors, instancePath+"/inputResponses"));
 errors = vErrors.length;
 }
 var valid0 = _errs2 === errors;
@@ -8287,7 +8318,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.requestState !== undefined){
+if(data.requestState !== undefined && func0.call(data, "requestState")){
 var _errs3 = errors;
 if(typeof data.requestState !== "string"){
 validate133.errors = [{instancePath:instancePath+"/requestState",schemaPath:"#/properties/requestState/type",keyword:"type",params:{type: "string"}}];
@@ -8299,7 +8330,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 var _errs5 = errors;
 if(typeof data.uri !== "string"){
 validate133.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
@@ -8344,12 +8375,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
+if((((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
 validate132.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 var data0 = data.id;
 var _errs1 = errors;
 if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
@@ -8362,7 +8393,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined){
+if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 var data1 = data.jsonrpc;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -8379,7 +8410,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data2 = data.method;
 var _errs6 = errors;
 if(typeof data2 !== "string"){
@@ -8396,10 +8427,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var _errs8 = errors;
 if(!(validate133(data.params))){
-vErrors = vErrors === null ? func0(validate133.errors, instancePath+"/params") : vErrors.concat(func0(validate133.errors, instancePath+"/params"));
+vErrors = vErrors === null ? func15(validate133.errors, instancePath+"/params") : vErrors.concat(func15(validate133.errors, instancePath+"/params"));
 errors = vErrors.length;
 }
 var valid0 = _errs8 === errors;
@@ -8444,15 +8475,15 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data._meta === undefined) && (missing0 = "_meta")) || ((data.notifications === undefined) && (missing0 = "notifications"))){
+if((((data._meta === undefined) || (!(func0.call(data, "_meta")))) && (missing0 = "_meta")) || (((data.notifications === undefined) || (!(func0.call(data, "notifications")))) && (missing0 = "notifications"))){
 validate138.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var _errs1 = errors;
 if(!(validate23(data._meta))){
-vErrors = vErrors === null ? func0(validate23.errors, instancePath+"/_meta") : vErrors.concat(func0(validate23.errors, instancePath+"/_meta"));
+vErrors = vErrors === null ? func15(validate23.errors, instancePath+"/_meta") : vErrors.concat(func15(validate23.errors, instancePath+"/_meta"));
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -8461,13 +8492,13 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.notifications !== undefined){
+if(data.notifications !== undefined && func0.call(data, "notifications")){
 var data1 = data.notifications;
 var _errs2 = errors;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1.promptsListChanged !== undefined){
+if(data1.promptsListChanged !== undefined && func0.call(data1, "promptsListChanged")){
 var _errs5 = errors;
 if(typeof data1.promptsListChanged !== "boolean"){
 validate138.errors = [{instancePath:instancePath+"/notifications/promptsListChanged",schemaPath:"SubscriptionFilter/properties/promptsListChanged/type",keyword:"type",params:{type: "boolean"}}];
@@ -8479,7 +8510,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data1.resourceSubscriptions !== undefined){
+if(data1.resourceSubscriptions !== undefined && func0.call(data1, "resourceSubscriptions")){
 var data3 = data1.resourceSubscriptions;
 var _errs7 = errors;
 if(errors === _errs7){
@@ -8509,7 +8540,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data1.resourcesListChanged !== undefined){
+if(data1.resourcesListChanged !== undefined && func0.call(data1, "resourcesListChanged")){
 var _errs11 = errors;
 if(typeof data1.resourcesListChanged !== "boolean"){
 validate138.errors = [{instancePath:instancePath+"/notifications/resourcesListChanged",schemaPath:"SubscriptionFilter/properties/resourcesListChanged/type",keyword:"type",params:{type: "boolean"}}];
@@ -8521,7 +8552,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data1.toolsListChanged !== undefined){
+if(data1.toolsListChanged !== undefined && func0.call(data1, "toolsListChanged")){
 var _errs13 = errors;
 if(typeof data1.toolsListChanged !== "boolean"){
 validate138.errors = [{instancePath:instancePath+"/notifications/toolsListChanged",schemaPath:"SubscriptionFilter/properties/toolsListChanged/type",keyword:"type",params:{type: "boolean"}}];
@@ -8533,7 +8564,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data1.taskIds !== undefined){
+if(data1.taskIds !== undefined && func0.call(data1, "taskIds")){
 var data7 = data1.taskIds;
 var _errs15 = errors;
 if(errors === _errs15){
@@ -8609,12 +8640,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
+if((((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
 validate137.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 var data0 = data.id;
 var _errs1 = errors;
 if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
@@ -8627,7 +8658,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined){
+if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 var data1 = data.jsonrpc;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -8644,7 +8675,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data2 = data.method;
 var _errs6 = errors;
 if(typeof data2 !== "string"){
@@ -8661,10 +8692,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var _errs8 = errors;
 if(!(validate138(data.params))){
-vErrors = vErrors === null ? func0(validate138.errors, instancePath+"/params") : vErrors.concat(func0(validate138.errors, instancePath+"/params"));
+vErrors = vErrors === null ? func15(validate138.errors, instancePath+"/params") : vErrors.concat(func15(validate138.errors, instancePath+"/params"));
 errors = vErrors.length;
 }
 var valid0 = _errs8 === errors;
@@ -8707,12 +8738,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
+if((((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
 validate141.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 var data0 = data.id;
 var _errs1 = errors;
 if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
@@ -8725,7 +8756,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined){
+if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 var data1 = data.jsonrpc;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -8742,7 +8773,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data2 = data.method;
 var _errs6 = errors;
 if(typeof data2 !== "string"){
@@ -8759,10 +8790,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var _errs8 = errors;
 if(!(validate127(data.params))){
-vErrors = vErrors === null ? func0(validate127.errors, instancePath+"/params") : vErrors.concat(func0(validate127.errors, instancePath+"/params"));
+vErrors = vErrors === null ? func15(validate127.errors, instancePath+"/params") : vErrors.concat(func15(validate127.errors, instancePath+"/params"));
 errors = vErrors.length;
 }
 var valid0 = _errs8 === errors;
@@ -8806,15 +8837,15 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data._meta === undefined) && (missing0 = "_meta")) || ((data.name === undefined) && (missing0 = "name"))){
+if((((data._meta === undefined) || (!(func0.call(data, "_meta")))) && (missing0 = "_meta")) || (((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name"))){
 validate144.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var _errs1 = errors;
 if(!(validate23(data._meta))){
-vErrors = vErrors === null ? func0(validate23.errors, instancePath+"/_meta") : vErrors.concat(func0(validate23.errors, instancePath+"/_meta"));
+vErrors = vErrors === null ? func15(validate23.errors, instancePath+"/_meta") : vErrors.concat(func15(validate23.errors, instancePath+"/_meta"));
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -8823,12 +8854,14 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.arguments !== undefined){
+if(data.arguments !== undefined && func0.call(data, "arguments")){
 var data1 = data.arguments;
 var _errs2 = errors;
 if(errors === _errs2){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-for(var key0 in data1){
+var _arr0 = Object.keys(data1);
+for(var _i0=0; _i0<_arr0.length; _i0++){
+var key0 = _arr0[_i0];
 var _errs5 = errors;
 if(typeof data1[key0] !== "string"){
 validate144.errors = [{instancePath:instancePath+"/arguments/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/arguments/additionalProperties/type",keyword:"type",params:{type: "string"}}];
@@ -8851,10 +8884,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.inputResponses !== undefined){
+if(data.inputResponses !== undefined && func0.call(data, "inputResponses")){
 var _errs7 = errors;
 if(!(validate28(data.inputResponses))){
-vErrors = vErrors === null ? func0(validate28.errors, instancePath+"/inputResponses") : vErrors.concat(func0(validate28.errors, instancePath+"/inputResponses"));
+vErrors = vErrors === null ? func15(validate28.errors, instancePath+"/inputResponses") : vErrors.concat(func15(validate28.errors, instancePath+"/inputResponses"));
 errors = vErrors.length;
 }
 var valid0 = _errs7 === errors;
@@ -8863,7 +8896,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 var _errs8 = errors;
 if(typeof data.name !== "string"){
 validate144.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -8875,7 +8908,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.requestState !== undefined){
+if(data.requestState !== undefined && func0.call(data, "requestState")){
 var _errs10 = errors;
 if(typeof data.requestState !== "string"){
 validate144.errors = [{instancePath:instancePath+"/requestState",schemaPath:"#/properties/requestState/type",keyword:"type",params:{type: "string"}}];
@@ -8921,12 +8954,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
+if((((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
 validate143.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 var data0 = data.id;
 var _errs1 = errors;
 if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
@@ -8939,7 +8972,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined){
+if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 var data1 = data.jsonrpc;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -8956,7 +8989,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data2 = data.method;
 var _errs6 = errors;
 if(typeof data2 !== "string"){
@@ -8973,10 +9006,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var _errs8 = errors;
 if(!(validate144(data.params))){
-vErrors = vErrors === null ? func0(validate144.errors, instancePath+"/params") : vErrors.concat(func0(validate144.errors, instancePath+"/params"));
+vErrors = vErrors === null ? func15(validate144.errors, instancePath+"/params") : vErrors.concat(func15(validate144.errors, instancePath+"/params"));
 errors = vErrors.length;
 }
 var valid0 = _errs8 === errors;
@@ -9019,12 +9052,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
+if((((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
 validate148.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 var data0 = data.id;
 var _errs1 = errors;
 if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
@@ -9037,7 +9070,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined){
+if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 var data1 = data.jsonrpc;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -9054,7 +9087,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data2 = data.method;
 var _errs6 = errors;
 if(typeof data2 !== "string"){
@@ -9071,10 +9104,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var _errs8 = errors;
 if(!(validate127(data.params))){
-vErrors = vErrors === null ? func0(validate127.errors, instancePath+"/params") : vErrors.concat(func0(validate127.errors, instancePath+"/params"));
+vErrors = vErrors === null ? func15(validate127.errors, instancePath+"/params") : vErrors.concat(func15(validate127.errors, instancePath+"/params"));
 errors = vErrors.length;
 }
 var valid0 = _errs8 === errors;
@@ -9120,15 +9153,15 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data._meta === undefined) && (missing0 = "_meta")) || ((data.argument === undefined) && (missing0 = "argument"))) || ((data.ref === undefined) && (missing0 = "ref"))){
+if(((((data._meta === undefined) || (!(func0.call(data, "_meta")))) && (missing0 = "_meta")) || (((data.argument === undefined) || (!(func0.call(data, "argument")))) && (missing0 = "argument"))) || (((data.ref === undefined) || (!(func0.call(data, "ref")))) && (missing0 = "ref"))){
 validate151.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var _errs1 = errors;
 if(!(validate23(data._meta))){
-vErrors = vErrors === null ? func0(validate23.errors, instancePath+"/_meta") : vErrors.concat(func0(validate23.errors, instancePath+"/_meta"));
+vErrors = vErrors === null ? func15(validate23.errors, instancePath+"/_meta") : vErrors.concat(func15(validate23.errors, instancePath+"/_meta"));
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -9137,18 +9170,18 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.argument !== undefined){
+if(data.argument !== undefined && func0.call(data, "argument")){
 var data1 = data.argument;
 var _errs2 = errors;
 if(errors === _errs2){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 var missing1;
-if(((data1.name === undefined) && (missing1 = "name")) || ((data1.value === undefined) && (missing1 = "value"))){
+if((((data1.name === undefined) || (!(func0.call(data1, "name")))) && (missing1 = "name")) || (((data1.value === undefined) || (!(func0.call(data1, "value")))) && (missing1 = "value"))){
 validate151.errors = [{instancePath:instancePath+"/argument",schemaPath:"#/properties/argument/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data1.name !== undefined){
+if(data1.name !== undefined && func0.call(data1, "name")){
 var _errs4 = errors;
 if(typeof data1.name !== "string"){
 validate151.errors = [{instancePath:instancePath+"/argument/name",schemaPath:"#/properties/argument/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -9160,7 +9193,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data1.value !== undefined){
+if(data1.value !== undefined && func0.call(data1, "value")){
 var _errs6 = errors;
 if(typeof data1.value !== "string"){
 validate151.errors = [{instancePath:instancePath+"/argument/value",schemaPath:"#/properties/argument/properties/value/type",keyword:"type",params:{type: "string"}}];
@@ -9185,17 +9218,19 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.context !== undefined){
+if(data.context !== undefined && func0.call(data, "context")){
 var data4 = data.context;
 var _errs8 = errors;
 if(errors === _errs8){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-if(data4.arguments !== undefined){
+if(data4.arguments !== undefined && func0.call(data4, "arguments")){
 var data5 = data4.arguments;
 var _errs10 = errors;
 if(errors === _errs10){
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
-for(var key0 in data5){
+var _arr0 = Object.keys(data5);
+for(var _i0=0; _i0<_arr0.length; _i0++){
+var key0 = _arr0[_i0];
 var _errs13 = errors;
 if(typeof data5[key0] !== "string"){
 validate151.errors = [{instancePath:instancePath+"/context/arguments/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/context/properties/arguments/additionalProperties/type",keyword:"type",params:{type: "string"}}];
@@ -9225,13 +9260,13 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.ref !== undefined){
+if(data.ref !== undefined && func0.call(data, "ref")){
 var data7 = data.ref;
 var _errs15 = errors;
 if(errors === _errs15){
 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
 var missing2;
-if((data7.type === undefined) && (missing2 = "type")){
+if(((data7.type === undefined) || (!(func0.call(data7, "type")))) && (missing2 = "type")){
 validate151.errors = [{instancePath:instancePath+"/ref",schemaPath:"#/properties/ref/required",keyword:"required",params:{missingProperty: missing2}}];
 return false;
 }
@@ -9243,12 +9278,12 @@ var _errs19 = errors;
 if(errors === _errs19){
 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
 var missing3;
-if(((data7.name === undefined) && (missing3 = "name")) || ((data7.type === undefined) && (missing3 = "type"))){
+if((((data7.name === undefined) || (!(func0.call(data7, "name")))) && (missing3 = "name")) || (((data7.type === undefined) || (!(func0.call(data7, "type")))) && (missing3 = "type"))){
 validate151.errors = [{instancePath:instancePath+"/ref",schemaPath:"PromptReference/required",keyword:"required",params:{missingProperty: missing3}}];
 return false;
 }
 else {
-if(data7.name !== undefined){
+if(data7.name !== undefined && func0.call(data7, "name")){
 var _errs21 = errors;
 if(typeof data7.name !== "string"){
 validate151.errors = [{instancePath:instancePath+"/ref/name",schemaPath:"PromptReference/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -9260,7 +9295,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data7.title !== undefined){
+if(data7.title !== undefined && func0.call(data7, "title")){
 var _errs23 = errors;
 if(typeof data7.title !== "string"){
 validate151.errors = [{instancePath:instancePath+"/ref/title",schemaPath:"PromptReference/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -9272,7 +9307,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data7.type !== undefined){
+if(data7.type !== undefined && func0.call(data7, "type")){
 var data10 = data7.type;
 var _errs25 = errors;
 if(typeof data10 !== "string"){
@@ -9303,12 +9338,12 @@ var _errs28 = errors;
 if(errors === _errs28){
 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
 var missing4;
-if(((data7.type === undefined) && (missing4 = "type")) || ((data7.uri === undefined) && (missing4 = "uri"))){
+if((((data7.type === undefined) || (!(func0.call(data7, "type")))) && (missing4 = "type")) || (((data7.uri === undefined) || (!(func0.call(data7, "uri")))) && (missing4 = "uri"))){
 validate151.errors = [{instancePath:instancePath+"/ref",schemaPath:"ResourceTemplateReference/required",keyword:"required",params:{missingProperty: missing4}}];
 return false;
 }
 else {
-if(data7.type !== undefined){
+if(data7.type !== undefined && func0.call(data7, "type")){
 var data11 = data7.type;
 var _errs30 = errors;
 if(typeof data11 !== "string"){
@@ -9325,7 +9360,7 @@ else {
 var valid10 = true;
 }
 if(valid10){
-if(data7.uri !== undefined){
+if(data7.uri !== undefined && func0.call(data7, "uri")){
 var _errs32 = errors;
 if(typeof data7.uri !== "string"){
 validate151.errors = [{instancePath:instancePath+"/ref/uri",schemaPath:"ResourceTemplateReference/properties/uri/type",keyword:"type",params:{type: "string"}}];
@@ -9400,12 +9435,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
+if((((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
 validate150.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 var data0 = data.id;
 var _errs1 = errors;
 if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
@@ -9418,7 +9453,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined){
+if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 var data1 = data.jsonrpc;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -9435,7 +9470,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data2 = data.method;
 var _errs6 = errors;
 if(typeof data2 !== "string"){
@@ -9452,10 +9487,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var _errs8 = errors;
 if(!(validate151(data.params))){
-vErrors = vErrors === null ? func0(validate151.errors, instancePath+"/params") : vErrors.concat(func0(validate151.errors, instancePath+"/params"));
+vErrors = vErrors === null ? func15(validate151.errors, instancePath+"/params") : vErrors.concat(func15(validate151.errors, instancePath+"/params"));
 errors = vErrors.length;
 }
 var valid0 = _errs8 === errors;
@@ -9497,7 +9532,7 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.method === undefined) && (missing0 = "method")){
+if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
 validate121.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
@@ -9506,61 +9541,61 @@ var tag0 = data.method;
 if(typeof tag0 == "string"){
 if(tag0 === "server/discover"){
 if(!(validate122(data))){
-vErrors = vErrors === null ? func0(validate122.errors, instancePath) : vErrors.concat(func0(validate122.errors, instancePath));
+vErrors = vErrors === null ? func15(validate122.errors, instancePath) : vErrors.concat(func15(validate122.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "resources/list"){
 if(!(validate126(data))){
-vErrors = vErrors === null ? func0(validate126.errors, instancePath) : vErrors.concat(func0(validate126.errors, instancePath));
+vErrors = vErrors === null ? func15(validate126.errors, instancePath) : vErrors.concat(func15(validate126.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "resources/templates/list"){
 if(!(validate130(data))){
-vErrors = vErrors === null ? func0(validate130.errors, instancePath) : vErrors.concat(func0(validate130.errors, instancePath));
+vErrors = vErrors === null ? func15(validate130.errors, instancePath) : vErrors.concat(func15(validate130.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "resources/read"){
 if(!(validate132(data))){
-vErrors = vErrors === null ? func0(validate132.errors, instancePath) : vErrors.concat(func0(validate132.errors, instancePath));
+vErrors = vErrors === null ? func15(validate132.errors, instancePath) : vErrors.concat(func15(validate132.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "subscriptions/listen"){
 if(!(validate137(data))){
-vErrors = vErrors === null ? func0(validate137.errors, instancePath) : vErrors.concat(func0(validate137.errors, instancePath));
+vErrors = vErrors === null ? func15(validate137.errors, instancePath) : vErrors.concat(func15(validate137.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "prompts/list"){
 if(!(validate141(data))){
-vErrors = vErrors === null ? func0(validate141.errors, instancePath) : vErrors.concat(func0(validate141.errors, instancePath));
+vErrors = vErrors === null ? func15(validate141.errors, instancePath) : vErrors.concat(func15(validate141.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "prompts/get"){
 if(!(validate143(data))){
-vErrors = vErrors === null ? func0(validate143.errors, instancePath) : vErrors.concat(func0(validate143.errors, instancePath));
+vErrors = vErrors === null ? func15(validate143.errors, instancePath) : vErrors.concat(func15(validate143.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "tools/list"){
 if(!(validate148(data))){
-vErrors = vErrors === null ? func0(validate148.errors, instancePath) : vErrors.concat(func0(validate148.errors, instancePath));
+vErrors = vErrors === null ? func15(validate148.errors, instancePath) : vErrors.concat(func15(validate148.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "tools/call"){
 if(!(validate21(data))){
-vErrors = vErrors === null ? func0(validate21.errors, instancePath) : vErrors.concat(func0(validate21.errors, instancePath));
+vErrors = vErrors === null ? func15(validate21.errors, instancePath) : vErrors.concat(func15(validate21.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "completion/complete"){
 if(!(validate150(data))){
-vErrors = vErrors === null ? func0(validate150.errors, instancePath) : vErrors.concat(func0(validate150.errors, instancePath));
+vErrors = vErrors === null ? func15(validate150.errors, instancePath) : vErrors.concat(func15(validate150.errors, instancePath));
 errors = vErrors.length;
 }
 }
@@ -9604,7 +9639,7 @@ var rootData = data;
 var vErrors = null;
 var errors = 0;
 if(!(validate110(data))){
-vErrors = vErrors === null ? func0(validate110.errors, instancePath) : vErrors.concat(func0(validate110.errors, instancePath));
+vErrors = vErrors === null ? func15(validate110.errors, instancePath) : vErrors.concat(func15(validate110.errors, instancePath));
 errors = vErrors.length;
 }
 validate164.errors = vErrors;
@@ -9637,15 +9672,15 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.completion === undefined) && (missing0 = "completion")) || ((data.resultType === undefined) && (missing0 = "resultType"))){
+if((((data.completion === undefined) || (!(func0.call(data, "completion")))) && (missing0 = "completion")) || (((data.resultType === undefined) || (!(func0.call(data, "resultType")))) && (missing0 = "resultType"))){
 validate166.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var _errs1 = errors;
 if(!(validate17(data._meta))){
-vErrors = vErrors === null ? func0(validate17.errors, instancePath+"/_meta") : vErrors.concat(func0(validate17.errors, instancePath+"/_meta"));
+vErrors = vErrors === null ? func15(validate17.errors, instancePath+"/_meta") : vErrors.concat(func15(validate17.errors, instancePath+"/_meta"));
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -9654,18 +9689,18 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.completion !== undefined){
+if(data.completion !== undefined && func0.call(data, "completion")){
 var data1 = data.completion;
 var _errs2 = errors;
 if(errors === _errs2){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 var missing1;
-if((data1.values === undefined) && (missing1 = "values")){
+if(((data1.values === undefined) || (!(func0.call(data1, "values")))) && (missing1 = "values")){
 validate166.errors = [{instancePath:instancePath+"/completion",schemaPath:"#/properties/completion/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data1.hasMore !== undefined){
+if(data1.hasMore !== undefined && func0.call(data1, "hasMore")){
 var _errs4 = errors;
 if(typeof data1.hasMore !== "boolean"){
 validate166.errors = [{instancePath:instancePath+"/completion/hasMore",schemaPath:"#/properties/completion/properties/hasMore/type",keyword:"type",params:{type: "boolean"}}];
@@ -9677,7 +9712,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data1.total !== undefined){
+if(data1.total !== undefined && func0.call(data1, "total")){
 var data3 = data1.total;
 var _errs6 = errors;
 if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
@@ -9690,7 +9725,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data1.values !== undefined){
+if(data1.values !== undefined && func0.call(data1, "values")){
 var data4 = data1.values;
 var _errs8 = errors;
 if(errors === _errs8){
@@ -9740,7 +9775,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.resultType !== undefined){
+if(data.resultType !== undefined && func0.call(data, "resultType")){
 var data6 = data.resultType;
 var _errs12 = errors;
 if(typeof data6 !== "string"){
@@ -9791,12 +9826,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.result === undefined) && (missing0 = "result"))){
+if(((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.result === undefined) || (!(func0.call(data, "result")))) && (missing0 = "result"))){
 validate168.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 var data0 = data.id;
 var _errs1 = errors;
 if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
@@ -9809,7 +9844,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined){
+if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 var data1 = data.jsonrpc;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -9826,10 +9861,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.result !== undefined){
+if(data.result !== undefined && func0.call(data, "result")){
 var _errs6 = errors;
 if(!(validate166(data.result))){
-vErrors = vErrors === null ? func0(validate166.errors, instancePath+"/result") : vErrors.concat(func0(validate166.errors, instancePath+"/result"));
+vErrors = vErrors === null ? func15(validate166.errors, instancePath+"/result") : vErrors.concat(func15(validate166.errors, instancePath+"/result"));
 errors = vErrors.length;
 }
 var valid0 = _errs6 === errors;
@@ -9909,15 +9944,17 @@ var vErrors = null;
 var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.completions !== undefined){
+if(data.completions !== undefined && func0.call(data, "completions")){
 var data0 = data.completions;
 var _errs1 = errors;
 var _errs2 = errors;
 if(errors === _errs2){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-for(var key0 in data0){
+var _arr0 = Object.keys(data0);
+for(var _i0=0; _i0<_arr0.length; _i0++){
+var key0 = _arr0[_i0];
 var _errs5 = errors;
-if(!func12(data0[key0])){
+if(!func117(data0[key0])){
 validate173.errors = [{instancePath:instancePath+"/completions/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"JSONObject/additionalProperties/x-mcp-json-value",keyword:"x-mcp-json-value",params:{}}];
 return false;
 }
@@ -9938,20 +9975,24 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.experimental !== undefined){
+if(data.experimental !== undefined && func0.call(data, "experimental")){
 var data2 = data.experimental;
 var _errs6 = errors;
 if(errors === _errs6){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-for(var key1 in data2){
+var _arr1 = Object.keys(data2);
+for(var _i1=0; _i1<_arr1.length; _i1++){
+var key1 = _arr1[_i1];
 var data3 = data2[key1];
 var _errs9 = errors;
 var _errs10 = errors;
 if(errors === _errs10){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-for(var key2 in data3){
+var _arr2 = Object.keys(data3);
+for(var _i2=0; _i2<_arr2.length; _i2++){
+var key2 = _arr2[_i2];
 var _errs13 = errors;
-if(!func12(data3[key2])){
+if(!func117(data3[key2])){
 validate173.errors = [{instancePath:instancePath+"/experimental/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"JSONObject/additionalProperties/x-mcp-json-value",keyword:"x-mcp-json-value",params:{}}];
 return false;
 }
@@ -9983,22 +10024,26 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.extensions !== undefined){
+if(data.extensions !== undefined && func0.call(data, "extensions")){
 var data5 = data.extensions;
 var _errs14 = errors;
 if(errors === _errs14){
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 var _errs16 = errors;
-for(var key3 in data5){
+var _arr3 = Object.keys(data5);
+for(var _i3=0; _i3<_arr3.length; _i3++){
+var key3 = _arr3[_i3];
 if(!(key3 === "io.modelcontextprotocol/tasks")){
 var data6 = data5[key3];
 var _errs17 = errors;
 var _errs18 = errors;
 if(errors === _errs18){
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-for(var key4 in data6){
+var _arr4 = Object.keys(data6);
+for(var _i4=0; _i4<_arr4.length; _i4++){
+var key4 = _arr4[_i4];
 var _errs21 = errors;
-if(!func12(data6[key4])){
+if(!func117(data6[key4])){
 validate173.errors = [{instancePath:instancePath+"/extensions/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"JSONObject/additionalProperties/x-mcp-json-value",keyword:"x-mcp-json-value",params:{}}];
 return false;
 }
@@ -10020,12 +10065,14 @@ break;
 }
 }
 if(_errs16 === errors){
-if(data5["io.modelcontextprotocol/tasks"] !== undefined){
+if(data5["io.modelcontextprotocol/tasks"] !== undefined && func0.call(data5, "io.modelcontextprotocol/tasks")){
 var data8 = data5["io.modelcontextprotocol/tasks"];
 var _errs23 = errors;
 if(errors === _errs23){
 if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
-for(var key5 in data8){
+var _arr5 = Object.keys(data8);
+for(var _i5=0; _i5<_arr5.length; _i5++){
+var key5 = _arr5[_i5];
 var _errs25 = errors;
 if(typeof key5 !== "string"){
 var err0 = {instancePath:instancePath+"/extensions/io.modelcontextprotocol~1tasks",schemaPath:"TasksExtensionCapability/propertyNames/type",keyword:"type",params:{type: "string"},propertyName:key5};
@@ -10053,7 +10100,9 @@ break;
 }
 }
 if(valid11){
-for(var key6 in data8){
+var _arr6 = Object.keys(data8);
+for(var _i6=0; _i6<_arr6.length; _i6++){
+var key6 = _arr6[_i6];
 var _errs28 = errors;
 validate173.errors = [{instancePath:instancePath+"/extensions/io.modelcontextprotocol~1tasks/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"TasksExtensionCapability/additionalProperties/not",keyword:"not",params:{}}];
 return false;
@@ -10083,15 +10132,17 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.logging !== undefined){
+if(data.logging !== undefined && func0.call(data, "logging")){
 var data10 = data.logging;
 var _errs30 = errors;
 var _errs31 = errors;
 if(errors === _errs31){
 if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
-for(var key7 in data10){
+var _arr7 = Object.keys(data10);
+for(var _i7=0; _i7<_arr7.length; _i7++){
+var key7 = _arr7[_i7];
 var _errs34 = errors;
-if(!func12(data10[key7])){
+if(!func117(data10[key7])){
 validate173.errors = [{instancePath:instancePath+"/logging/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"JSONObject/additionalProperties/x-mcp-json-value",keyword:"x-mcp-json-value",params:{}}];
 return false;
 }
@@ -10112,12 +10163,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.prompts !== undefined){
+if(data.prompts !== undefined && func0.call(data, "prompts")){
 var data12 = data.prompts;
 var _errs35 = errors;
 if(errors === _errs35){
 if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
-if(data12.listChanged !== undefined){
+if(data12.listChanged !== undefined && func0.call(data12, "listChanged")){
 if(typeof data12.listChanged !== "boolean"){
 validate173.errors = [{instancePath:instancePath+"/prompts/listChanged",schemaPath:"#/properties/prompts/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
 return false;
@@ -10135,12 +10186,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.resources !== undefined){
+if(data.resources !== undefined && func0.call(data, "resources")){
 var data14 = data.resources;
 var _errs39 = errors;
 if(errors === _errs39){
 if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
-if(data14.listChanged !== undefined){
+if(data14.listChanged !== undefined && func0.call(data14, "listChanged")){
 var _errs41 = errors;
 if(typeof data14.listChanged !== "boolean"){
 validate173.errors = [{instancePath:instancePath+"/resources/listChanged",schemaPath:"#/properties/resources/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
@@ -10152,7 +10203,7 @@ else {
 var valid16 = true;
 }
 if(valid16){
-if(data14.subscribe !== undefined){
+if(data14.subscribe !== undefined && func0.call(data14, "subscribe")){
 var _errs43 = errors;
 if(typeof data14.subscribe !== "boolean"){
 validate173.errors = [{instancePath:instancePath+"/resources/subscribe",schemaPath:"#/properties/resources/properties/subscribe/type",keyword:"type",params:{type: "boolean"}}];
@@ -10176,12 +10227,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.tools !== undefined){
+if(data.tools !== undefined && func0.call(data, "tools")){
 var data17 = data.tools;
 var _errs45 = errors;
 if(errors === _errs45){
 if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
-if(data17.listChanged !== undefined){
+if(data17.listChanged !== undefined && func0.call(data17, "listChanged")){
 if(typeof data17.listChanged !== "boolean"){
 validate173.errors = [{instancePath:instancePath+"/tools/listChanged",schemaPath:"#/properties/tools/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
 return false;
@@ -10234,15 +10285,15 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((((data.cacheScope === undefined) && (missing0 = "cacheScope")) || ((data.capabilities === undefined) && (missing0 = "capabilities"))) || ((data.resultType === undefined) && (missing0 = "resultType"))) || ((data.supportedVersions === undefined) && (missing0 = "supportedVersions"))) || ((data.ttlMs === undefined) && (missing0 = "ttlMs"))){
+if(((((((data.cacheScope === undefined) || (!(func0.call(data, "cacheScope")))) && (missing0 = "cacheScope")) || (((data.capabilities === undefined) || (!(func0.call(data, "capabilities")))) && (missing0 = "capabilities"))) || (((data.resultType === undefined) || (!(func0.call(data, "resultType")))) && (missing0 = "resultType"))) || (((data.supportedVersions === undefined) || (!(func0.call(data, "supportedVersions")))) && (missing0 = "supportedVersions"))) || (((data.ttlMs === undefined) || (!(func0.call(data, "ttlMs")))) && (missing0 = "ttlMs"))){
 validate171.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var _errs1 = errors;
 if(!(validate17(data._meta))){
-vErrors = vErrors === null ? func0(validate17.errors, instancePath+"/_meta") : vErrors.concat(func0(validate17.errors, instancePath+"/_meta"));
+vErrors = vErrors === null ? func15(validate17.errors, instancePath+"/_meta") : vErrors.concat(func15(validate17.errors, instancePath+"/_meta"));
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -10251,7 +10302,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.cacheScope !== undefined){
+if(data.cacheScope !== undefined && func0.call(data, "cacheScope")){
 var data1 = data.cacheScope;
 var _errs2 = errors;
 if(typeof data1 !== "string"){
@@ -10268,10 +10319,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.capabilities !== undefined){
+if(data.capabilities !== undefined && func0.call(data, "capabilities")){
 var _errs4 = errors;
 if(!(validate173(data.capabilities))){
-vErrors = vErrors === null ? func0(validate173.errors, instancePath+"/capabilities") : vErrors.concat(func0(validate173.errors, instancePath+"/capabilities"));
+vErrors = vErrors === null ? func15(validate173.errors, instancePath+"/capabilities") : vErrors.concat(func15(validate173.errors, instancePath+"/capabilities"));
 errors = vErrors.length;
 }
 var valid0 = _errs4 === errors;
@@ -10280,7 +10331,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.instructions !== undefined){
+if(data.instructions !== undefined && func0.call(data, "instructions")){
 var _errs5 = errors;
 if(typeof data.instructions !== "string"){
 validate171.errors = [{instancePath:instancePath+"/instructions",schemaPath:"#/properties/instructions/type",keyword:"type",params:{type: "string"}}];
@@ -10292,7 +10343,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.resultType !== undefined){
+if(data.resultType !== undefined && func0.call(data, "resultType")){
 var data4 = data.resultType;
 var _errs7 = errors;
 if(typeof data4 !== "string"){
@@ -10309,7 +10360,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.supportedVersions !== undefined){
+if(data.supportedVersions !== undefined && func0.call(data, "supportedVersions")){
 var data5 = data.supportedVersions;
 var _errs9 = errors;
 if(errors === _errs9){
@@ -10339,7 +10390,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.ttlMs !== undefined){
+if(data.ttlMs !== undefined && func0.call(data, "ttlMs")){
 var data7 = data.ttlMs;
 var _errs13 = errors;
 if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
@@ -10398,12 +10449,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.result === undefined) && (missing0 = "result"))){
+if(((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.result === undefined) || (!(func0.call(data, "result")))) && (missing0 = "result"))){
 validate175.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 var data0 = data.id;
 var _errs1 = errors;
 if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
@@ -10416,7 +10467,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined){
+if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 var data1 = data.jsonrpc;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -10433,10 +10484,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.result !== undefined){
+if(data.result !== undefined && func0.call(data, "result")){
 var _errs6 = errors;
 if(!(validate171(data.result))){
-vErrors = vErrors === null ? func0(validate171.errors, instancePath+"/result") : vErrors.concat(func0(validate171.errors, instancePath+"/result"));
+vErrors = vErrors === null ? func15(validate171.errors, instancePath+"/result") : vErrors.concat(func15(validate171.errors, instancePath+"/result"));
 errors = vErrors.length;
 }
 var valid0 = _errs6 === errors;
@@ -10484,12 +10535,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.message === undefined) && (missing0 = "message")) || ((data.mode === undefined) && (missing0 = "mode"))) || ((data.url === undefined) && (missing0 = "url"))){
+if(((((data.message === undefined) || (!(func0.call(data, "message")))) && (missing0 = "message")) || (((data.mode === undefined) || (!(func0.call(data, "mode")))) && (missing0 = "mode"))) || (((data.url === undefined) || (!(func0.call(data, "url")))) && (missing0 = "url"))){
 validate177.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.message !== undefined){
+if(data.message !== undefined && func0.call(data, "message")){
 var _errs1 = errors;
 if(typeof data.message !== "string"){
 validate177.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"}}];
@@ -10501,7 +10552,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mode !== undefined){
+if(data.mode !== undefined && func0.call(data, "mode")){
 var data1 = data.mode;
 var _errs3 = errors;
 if(typeof data1 !== "string"){
@@ -10518,7 +10569,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.url !== undefined){
+if(data.url !== undefined && func0.call(data, "url")){
 var _errs5 = errors;
 if(typeof data.url !== "string"){
 validate177.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"}}];
@@ -10563,12 +10614,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.action === undefined) && (missing0 = "action")){
+if(((data.action === undefined) || (!(func0.call(data, "action")))) && (missing0 = "action")){
 validate178.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.action !== undefined){
+if(data.action !== undefined && func0.call(data, "action")){
 var data0 = data.action;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -10585,12 +10636,14 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.content !== undefined){
+if(data.content !== undefined && func0.call(data, "content")){
 var data1 = data.content;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-for(var key0 in data1){
+var _arr0 = Object.keys(data1);
+for(var _i0=0; _i0<_arr0.length; _i0++){
+var key0 = _arr0[_i0];
 var data2 = data1[key0];
 var _errs6 = errors;
 if((((!(Array.isArray(data2))) && (typeof data2 !== "string")) && (!(typeof data2 == "number"))) && (typeof data2 !== "boolean")){
@@ -10664,7 +10717,7 @@ var rootData = data;
 var vErrors = null;
 var errors = 0;
 if(!(validate110(data))){
-vErrors = vErrors === null ? func0(validate110.errors, instancePath) : vErrors.concat(func0(validate110.errors, instancePath));
+vErrors = vErrors === null ? func15(validate110.errors, instancePath) : vErrors.concat(func15(validate110.errors, instancePath));
 errors = vErrors.length;
 }
 validate179.errors = vErrors;
@@ -10696,7 +10749,7 @@ var _errs1 = errors;
 if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.type === undefined) && (missing0 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
 var err0 = {instancePath:instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0}};
 if(vErrors === null){
 vErrors = [err0];
@@ -10714,7 +10767,7 @@ var _errs5 = errors;
 if(errors === _errs5){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing1;
-if(((data.enum === undefined) && (missing1 = "enum")) || ((data.type === undefined) && (missing1 = "type"))){
+if((((data.enum === undefined) || (!(func0.call(data, "enum")))) && (missing1 = "enum")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing1 = "type"))){
 var err1 = {instancePath:instancePath,schemaPath:"UntitledSingleSelectEnumSchema/required",keyword:"required",params:{missingProperty: missing1}};
 if(vErrors === null){
 vErrors = [err1];
@@ -10725,7 +10778,7 @@ vErrors.push(err1);
 errors++;
 }
 else {
-if(data.default !== undefined){
+if(data.default !== undefined && func0.call(data, "default")){
 var _errs7 = errors;
 if(typeof data.default !== "string"){
 var err2 = {instancePath:instancePath+"/default",schemaPath:"UntitledSingleSelectEnumSchema/properties/default/type",keyword:"type",params:{type: "string"}};
@@ -10743,7 +10796,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 var _errs9 = errors;
 if(typeof data.description !== "string"){
 var err3 = {instancePath:instancePath+"/description",schemaPath:"UntitledSingleSelectEnumSchema/properties/description/type",keyword:"type",params:{type: "string"}};
@@ -10761,7 +10814,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data.enum !== undefined){
+if(data.enum !== undefined && func0.call(data, "enum")){
 var data2 = data.enum;
 var _errs11 = errors;
 if(errors === _errs11){
@@ -10803,7 +10856,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 var _errs15 = errors;
 if(typeof data.title !== "string"){
 var err6 = {instancePath:instancePath+"/title",schemaPath:"UntitledSingleSelectEnumSchema/properties/title/type",keyword:"type",params:{type: "string"}};
@@ -10821,7 +10874,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 var data5 = data.type;
 var _errs17 = errors;
 if(typeof data5 !== "string"){
@@ -10872,7 +10925,7 @@ var _errs20 = errors;
 if(errors === _errs20){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing2;
-if(((data.items === undefined) && (missing2 = "items")) || ((data.type === undefined) && (missing2 = "type"))){
+if((((data.items === undefined) || (!(func0.call(data, "items")))) && (missing2 = "items")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing2 = "type"))){
 var err10 = {instancePath:instancePath,schemaPath:"UntitledMultiSelectEnumSchema/required",keyword:"required",params:{missingProperty: missing2}};
 if(vErrors === null){
 vErrors = [err10];
@@ -10883,7 +10936,7 @@ vErrors.push(err10);
 errors++;
 }
 else {
-if(data.default !== undefined){
+if(data.default !== undefined && func0.call(data, "default")){
 var data6 = data.default;
 var _errs22 = errors;
 if(errors === _errs22){
@@ -10925,7 +10978,7 @@ else {
 var valid8 = true;
 }
 if(valid8){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 var _errs26 = errors;
 if(typeof data.description !== "string"){
 var err13 = {instancePath:instancePath+"/description",schemaPath:"UntitledMultiSelectEnumSchema/properties/description/type",keyword:"type",params:{type: "string"}};
@@ -10943,13 +10996,13 @@ else {
 var valid8 = true;
 }
 if(valid8){
-if(data.items !== undefined){
+if(data.items !== undefined && func0.call(data, "items")){
 var data9 = data.items;
 var _errs28 = errors;
 if(errors === _errs28){
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
 var missing3;
-if(((data9.enum === undefined) && (missing3 = "enum")) || ((data9.type === undefined) && (missing3 = "type"))){
+if((((data9.enum === undefined) || (!(func0.call(data9, "enum")))) && (missing3 = "enum")) || (((data9.type === undefined) || (!(func0.call(data9, "type")))) && (missing3 = "type"))){
 var err14 = {instancePath:instancePath+"/items",schemaPath:"UntitledMultiSelectEnumSchema/properties/items/required",keyword:"required",params:{missingProperty: missing3}};
 if(vErrors === null){
 vErrors = [err14];
@@ -10960,7 +11013,7 @@ vErrors.push(err14);
 errors++;
 }
 else {
-if(data9.enum !== undefined){
+if(data9.enum !== undefined && func0.call(data9, "enum")){
 var data10 = data9.enum;
 var _errs30 = errors;
 if(errors === _errs30){
@@ -11002,7 +11055,7 @@ else {
 var valid10 = true;
 }
 if(valid10){
-if(data9.type !== undefined){
+if(data9.type !== undefined && func0.call(data9, "type")){
 var data12 = data9.type;
 var _errs34 = errors;
 if(typeof data12 !== "string"){
@@ -11050,7 +11103,7 @@ else {
 var valid8 = true;
 }
 if(valid8){
-if(data.maxItems !== undefined){
+if(data.maxItems !== undefined && func0.call(data, "maxItems")){
 var data13 = data.maxItems;
 var _errs36 = errors;
 if(!((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13)))){
@@ -11069,7 +11122,7 @@ else {
 var valid8 = true;
 }
 if(valid8){
-if(data.minItems !== undefined){
+if(data.minItems !== undefined && func0.call(data, "minItems")){
 var data14 = data.minItems;
 var _errs38 = errors;
 if(!((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14)))){
@@ -11088,7 +11141,7 @@ else {
 var valid8 = true;
 }
 if(valid8){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 var _errs40 = errors;
 if(typeof data.title !== "string"){
 var err22 = {instancePath:instancePath+"/title",schemaPath:"UntitledMultiSelectEnumSchema/properties/title/type",keyword:"type",params:{type: "string"}};
@@ -11106,7 +11159,7 @@ else {
 var valid8 = true;
 }
 if(valid8){
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 var data16 = data.type;
 var _errs42 = errors;
 if(typeof data16 !== "string"){
@@ -11196,7 +11249,7 @@ var _errs45 = errors;
 if(errors === _errs45){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing4;
-if(((data.oneOf === undefined) && (missing4 = "oneOf")) || ((data.type === undefined) && (missing4 = "type"))){
+if((((data.oneOf === undefined) || (!(func0.call(data, "oneOf")))) && (missing4 = "oneOf")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing4 = "type"))){
 var err29 = {instancePath:instancePath,schemaPath:"TitledSingleSelectEnumSchema/required",keyword:"required",params:{missingProperty: missing4}};
 if(vErrors === null){
 vErrors = [err29];
@@ -11207,7 +11260,7 @@ vErrors.push(err29);
 errors++;
 }
 else {
-if(data.default !== undefined){
+if(data.default !== undefined && func0.call(data, "default")){
 var _errs47 = errors;
 if(typeof data.default !== "string"){
 var err30 = {instancePath:instancePath+"/default",schemaPath:"TitledSingleSelectEnumSchema/properties/default/type",keyword:"type",params:{type: "string"}};
@@ -11225,7 +11278,7 @@ else {
 var valid13 = true;
 }
 if(valid13){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 var _errs49 = errors;
 if(typeof data.description !== "string"){
 var err31 = {instancePath:instancePath+"/description",schemaPath:"TitledSingleSelectEnumSchema/properties/description/type",keyword:"type",params:{type: "string"}};
@@ -11243,7 +11296,7 @@ else {
 var valid13 = true;
 }
 if(valid13){
-if(data.oneOf !== undefined){
+if(data.oneOf !== undefined && func0.call(data, "oneOf")){
 var data19 = data.oneOf;
 var _errs51 = errors;
 if(errors === _errs51){
@@ -11256,7 +11309,7 @@ var _errs53 = errors;
 if(errors === _errs53){
 if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
 var missing5;
-if(((data20.const === undefined) && (missing5 = "const")) || ((data20.title === undefined) && (missing5 = "title"))){
+if((((data20.const === undefined) || (!(func0.call(data20, "const")))) && (missing5 = "const")) || (((data20.title === undefined) || (!(func0.call(data20, "title")))) && (missing5 = "title"))){
 var err32 = {instancePath:instancePath+"/oneOf/" + i3,schemaPath:"TitledSingleSelectEnumSchema/properties/oneOf/items/required",keyword:"required",params:{missingProperty: missing5}};
 if(vErrors === null){
 vErrors = [err32];
@@ -11267,7 +11320,7 @@ vErrors.push(err32);
 errors++;
 }
 else {
-if(data20.const !== undefined){
+if(data20.const !== undefined && func0.call(data20, "const")){
 var _errs55 = errors;
 if(typeof data20.const !== "string"){
 var err33 = {instancePath:instancePath+"/oneOf/" + i3+"/const",schemaPath:"TitledSingleSelectEnumSchema/properties/oneOf/items/properties/const/type",keyword:"type",params:{type: "string"}};
@@ -11285,7 +11338,7 @@ else {
 var valid15 = true;
 }
 if(valid15){
-if(data20.title !== undefined){
+if(data20.title !== undefined && func0.call(data20, "title")){
 var _errs57 = errors;
 if(typeof data20.title !== "string"){
 var err34 = {instancePath:instancePath+"/oneOf/" + i3+"/title",schemaPath:"TitledSingleSelectEnumSchema/properties/oneOf/items/properties/title/type",keyword:"type",params:{type: "string"}};
@@ -11339,7 +11392,7 @@ else {
 var valid13 = true;
 }
 if(valid13){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 var _errs59 = errors;
 if(typeof data.title !== "string"){
 var err37 = {instancePath:instancePath+"/title",schemaPath:"TitledSingleSelectEnumSchema/properties/title/type",keyword:"type",params:{type: "string"}};
@@ -11357,7 +11410,7 @@ else {
 var valid13 = true;
 }
 if(valid13){
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 var data24 = data.type;
 var _errs61 = errors;
 if(typeof data24 !== "string"){
@@ -11410,7 +11463,7 @@ var _errs64 = errors;
 if(errors === _errs64){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing6;
-if(((data.items === undefined) && (missing6 = "items")) || ((data.type === undefined) && (missing6 = "type"))){
+if((((data.items === undefined) || (!(func0.call(data, "items")))) && (missing6 = "items")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing6 = "type"))){
 var err41 = {instancePath:instancePath,schemaPath:"TitledMultiSelectEnumSchema/required",keyword:"required",params:{missingProperty: missing6}};
 if(vErrors === null){
 vErrors = [err41];
@@ -11421,7 +11474,7 @@ vErrors.push(err41);
 errors++;
 }
 else {
-if(data.default !== undefined){
+if(data.default !== undefined && func0.call(data, "default")){
 var data25 = data.default;
 var _errs66 = errors;
 if(errors === _errs66){
@@ -11463,7 +11516,7 @@ else {
 var valid17 = true;
 }
 if(valid17){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 var _errs70 = errors;
 if(typeof data.description !== "string"){
 var err44 = {instancePath:instancePath+"/description",schemaPath:"TitledMultiSelectEnumSchema/properties/description/type",keyword:"type",params:{type: "string"}};
@@ -11481,13 +11534,13 @@ else {
 var valid17 = true;
 }
 if(valid17){
-if(data.items !== undefined){
+if(data.items !== undefined && func0.call(data, "items")){
 var data28 = data.items;
 var _errs72 = errors;
 if(errors === _errs72){
 if(data28 && typeof data28 == "object" && !Array.isArray(data28)){
 var missing7;
-if((data28.anyOf === undefined) && (missing7 = "anyOf")){
+if(((data28.anyOf === undefined) || (!(func0.call(data28, "anyOf")))) && (missing7 = "anyOf")){
 var err45 = {instancePath:instancePath+"/items",schemaPath:"TitledMultiSelectEnumSchema/properties/items/required",keyword:"required",params:{missingProperty: missing7}};
 if(vErrors === null){
 vErrors = [err45];
@@ -11498,7 +11551,7 @@ vErrors.push(err45);
 errors++;
 }
 else {
-if(data28.anyOf !== undefined){
+if(data28.anyOf !== undefined && func0.call(data28, "anyOf")){
 var data29 = data28.anyOf;
 var _errs74 = errors;
 if(errors === _errs74){
@@ -11511,7 +11564,7 @@ var _errs76 = errors;
 if(errors === _errs76){
 if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
 var missing8;
-if(((data30.const === undefined) && (missing8 = "const")) || ((data30.title === undefined) && (missing8 = "title"))){
+if((((data30.const === undefined) || (!(func0.call(data30, "const")))) && (missing8 = "const")) || (((data30.title === undefined) || (!(func0.call(data30, "title")))) && (missing8 = "title"))){
 var err46 = {instancePath:instancePath+"/items/anyOf/" + i5,schemaPath:"TitledMultiSelectEnumSchema/properties/items/properties/anyOf/items/required",keyword:"required",params:{missingProperty: missing8}};
 if(vErrors === null){
 vErrors = [err46];
@@ -11522,7 +11575,7 @@ vErrors.push(err46);
 errors++;
 }
 else {
-if(data30.const !== undefined){
+if(data30.const !== undefined && func0.call(data30, "const")){
 var _errs78 = errors;
 if(typeof data30.const !== "string"){
 var err47 = {instancePath:instancePath+"/items/anyOf/" + i5+"/const",schemaPath:"TitledMultiSelectEnumSchema/properties/items/properties/anyOf/items/properties/const/type",keyword:"type",params:{type: "string"}};
@@ -11540,7 +11593,7 @@ else {
 var valid21 = true;
 }
 if(valid21){
-if(data30.title !== undefined){
+if(data30.title !== undefined && func0.call(data30, "title")){
 var _errs80 = errors;
 if(typeof data30.title !== "string"){
 var err48 = {instancePath:instancePath+"/items/anyOf/" + i5+"/title",schemaPath:"TitledMultiSelectEnumSchema/properties/items/properties/anyOf/items/properties/title/type",keyword:"type",params:{type: "string"}};
@@ -11608,7 +11661,7 @@ else {
 var valid17 = true;
 }
 if(valid17){
-if(data.maxItems !== undefined){
+if(data.maxItems !== undefined && func0.call(data, "maxItems")){
 var data33 = data.maxItems;
 var _errs82 = errors;
 if(!((typeof data33 == "number") && (!(data33 % 1) && !isNaN(data33)))){
@@ -11627,7 +11680,7 @@ else {
 var valid17 = true;
 }
 if(valid17){
-if(data.minItems !== undefined){
+if(data.minItems !== undefined && func0.call(data, "minItems")){
 var data34 = data.minItems;
 var _errs84 = errors;
 if(!((typeof data34 == "number") && (!(data34 % 1) && !isNaN(data34)))){
@@ -11646,7 +11699,7 @@ else {
 var valid17 = true;
 }
 if(valid17){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 var _errs86 = errors;
 if(typeof data.title !== "string"){
 var err54 = {instancePath:instancePath+"/title",schemaPath:"TitledMultiSelectEnumSchema/properties/title/type",keyword:"type",params:{type: "string"}};
@@ -11664,7 +11717,7 @@ else {
 var valid17 = true;
 }
 if(valid17){
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 var data36 = data.type;
 var _errs88 = errors;
 if(typeof data36 !== "string"){
@@ -11719,7 +11772,7 @@ var _errs91 = errors;
 if(errors === _errs91){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing9;
-if(((data.enum === undefined) && (missing9 = "enum")) || ((data.type === undefined) && (missing9 = "type"))){
+if((((data.enum === undefined) || (!(func0.call(data, "enum")))) && (missing9 = "enum")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing9 = "type"))){
 var err58 = {instancePath:instancePath,schemaPath:"LegacyTitledEnumSchema/required",keyword:"required",params:{missingProperty: missing9}};
 if(vErrors === null){
 vErrors = [err58];
@@ -11730,7 +11783,7 @@ vErrors.push(err58);
 errors++;
 }
 else {
-if(data.default !== undefined){
+if(data.default !== undefined && func0.call(data, "default")){
 var _errs93 = errors;
 if(typeof data.default !== "string"){
 var err59 = {instancePath:instancePath+"/default",schemaPath:"LegacyTitledEnumSchema/properties/default/type",keyword:"type",params:{type: "string"}};
@@ -11748,7 +11801,7 @@ else {
 var valid23 = true;
 }
 if(valid23){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 var _errs95 = errors;
 if(typeof data.description !== "string"){
 var err60 = {instancePath:instancePath+"/description",schemaPath:"LegacyTitledEnumSchema/properties/description/type",keyword:"type",params:{type: "string"}};
@@ -11766,7 +11819,7 @@ else {
 var valid23 = true;
 }
 if(valid23){
-if(data.enum !== undefined){
+if(data.enum !== undefined && func0.call(data, "enum")){
 var data39 = data.enum;
 var _errs97 = errors;
 if(errors === _errs97){
@@ -11808,7 +11861,7 @@ else {
 var valid23 = true;
 }
 if(valid23){
-if(data.enumNames !== undefined){
+if(data.enumNames !== undefined && func0.call(data, "enumNames")){
 var data41 = data.enumNames;
 var _errs101 = errors;
 if(errors === _errs101){
@@ -11850,7 +11903,7 @@ else {
 var valid23 = true;
 }
 if(valid23){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 var _errs105 = errors;
 if(typeof data.title !== "string"){
 var err65 = {instancePath:instancePath+"/title",schemaPath:"LegacyTitledEnumSchema/properties/title/type",keyword:"type",params:{type: "string"}};
@@ -11868,7 +11921,7 @@ else {
 var valid23 = true;
 }
 if(valid23){
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 var data44 = data.type;
 var _errs107 = errors;
 if(typeof data44 !== "string"){
@@ -11968,12 +12021,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.code === undefined) && (missing0 = "code")) || ((data.message === undefined) && (missing0 = "message"))){
+if((((data.code === undefined) || (!(func0.call(data, "code")))) && (missing0 = "code")) || (((data.message === undefined) || (!(func0.call(data, "message")))) && (missing0 = "message"))){
 validate182.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.code !== undefined){
+if(data.code !== undefined && func0.call(data, "code")){
 var data0 = data.code;
 var _errs1 = errors;
 if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
@@ -11986,7 +12039,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.message !== undefined){
+if(data.message !== undefined && func0.call(data, "message")){
 var _errs3 = errors;
 if(typeof data.message !== "string"){
 validate182.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"}}];
@@ -12036,15 +12089,15 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.content === undefined) && (missing0 = "content")) || ((data.role === undefined) && (missing0 = "role"))){
+if((((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content")) || (((data.role === undefined) || (!(func0.call(data, "role")))) && (missing0 = "role"))){
 validate185.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.content !== undefined){
+if(data.content !== undefined && func0.call(data, "content")){
 var _errs1 = errors;
 if(!(validate37(data.content))){
-vErrors = vErrors === null ? func0(validate37.errors, instancePath+"/content") : vErrors.concat(func0(validate37.errors, instancePath+"/content"));
+vErrors = vErrors === null ? func15(validate37.errors, instancePath+"/content") : vErrors.concat(func15(validate37.errors, instancePath+"/content"));
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -12053,7 +12106,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.role !== undefined){
+if(data.role !== undefined && func0.call(data, "role")){
 var data1 = data.role;
 var _errs2 = errors;
 if(typeof data1 !== "string"){
@@ -12101,15 +12154,15 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.messages === undefined) && (missing0 = "messages")) || ((data.resultType === undefined) && (missing0 = "resultType"))){
+if((((data.messages === undefined) || (!(func0.call(data, "messages")))) && (missing0 = "messages")) || (((data.resultType === undefined) || (!(func0.call(data, "resultType")))) && (missing0 = "resultType"))){
 validate183.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var _errs1 = errors;
 if(!(validate17(data._meta))){
-vErrors = vErrors === null ? func0(validate17.errors, instancePath+"/_meta") : vErrors.concat(func0(validate17.errors, instancePath+"/_meta"));
+vErrors = vErrors === null ? func15(validate17.errors, instancePath+"/_meta") : vErrors.concat(func15(validate17.errors, instancePath+"/_meta"));
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -12118,7 +12171,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 var _errs2 = errors;
 if(typeof data.description !== "string"){
 validate183.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -12130,7 +12183,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.messages !== undefined){
+if(data.messages !== undefined && func0.call(data, "messages")){
 var data2 = data.messages;
 var _errs4 = errors;
 if(errors === _errs4){
@@ -12140,7 +12193,7 @@ var len0 = data2.length;
 for(var i0=0; i0<len0; i0++){
 var _errs6 = errors;
 if(!(validate185(data2[i0]))){
-vErrors = vErrors === null ? func0(validate185.errors, instancePath+"/messages/" + i0) : vErrors.concat(func0(validate185.errors, instancePath+"/messages/" + i0));
+vErrors = vErrors === null ? func15(validate185.errors, instancePath+"/messages/" + i0) : vErrors.concat(func15(validate185.errors, instancePath+"/messages/" + i0));
 errors = vErrors.length;
 }
 var valid1 = _errs6 === errors;
@@ -12160,7 +12213,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.resultType !== undefined){
+if(data.resultType !== undefined && func0.call(data, "resultType")){
 var data4 = data.resultType;
 var _errs7 = errors;
 if(typeof data4 !== "string"){
@@ -12212,12 +12265,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.result === undefined) && (missing0 = "result"))){
+if(((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.result === undefined) || (!(func0.call(data, "result")))) && (missing0 = "result"))){
 validate188.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 var data0 = data.id;
 var _errs1 = errors;
 if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
@@ -12230,7 +12283,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined){
+if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 var data1 = data.jsonrpc;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -12247,13 +12300,13 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.result !== undefined){
+if(data.result !== undefined && func0.call(data, "result")){
 var data2 = data.result;
 var _errs6 = errors;
 if(errors === _errs6){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 var missing1;
-if((data2.resultType === undefined) && (missing1 = "resultType")){
+if(((data2.resultType === undefined) || (!(func0.call(data2, "resultType")))) && (missing1 = "resultType")){
 validate188.errors = [{instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
@@ -12262,13 +12315,13 @@ var tag0 = data2.resultType;
 if(typeof tag0 == "string"){
 if(tag0 === "input_required"){
 if(!(validate75(data2))){
-vErrors = vErrors === null ? func0(validate75.errors, instancePath+"/result") : vErrors.concat(func0(validate75.errors, instancePath+"/result"));
+vErrors = vErrors === null ? func15(validate75.errors, instancePath+"/result") : vErrors.concat(func15(validate75.errors, instancePath+"/result"));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "complete"){
 if(!(validate183(data2))){
-vErrors = vErrors === null ? func0(validate183.errors, instancePath+"/result") : vErrors.concat(func0(validate183.errors, instancePath+"/result"));
+vErrors = vErrors === null ? func15(validate183.errors, instancePath+"/result") : vErrors.concat(func15(validate183.errors, instancePath+"/result"));
 errors = vErrors.length;
 }
 }
@@ -12328,12 +12381,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.error === undefined) && (missing0 = "error")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))){
+if((((data.error === undefined) || (!(func0.call(data, "error")))) && (missing0 = "error")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))){
 validate191.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.error !== undefined){
+if(data.error !== undefined && func0.call(data, "error")){
 var data0 = data.error;
 var _errs1 = errors;
 var _errs2 = errors;
@@ -12341,12 +12394,12 @@ var _errs3 = errors;
 if(errors === _errs3){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 var missing1;
-if(((data0.code === undefined) && (missing1 = "code")) || ((data0.message === undefined) && (missing1 = "message"))){
+if((((data0.code === undefined) || (!(func0.call(data0, "code")))) && (missing1 = "code")) || (((data0.message === undefined) || (!(func0.call(data0, "message")))) && (missing1 = "message"))){
 validate191.errors = [{instancePath:instancePath+"/error",schemaPath:"Error/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data0.code !== undefined){
+if(data0.code !== undefined && func0.call(data0, "code")){
 var data1 = data0.code;
 var _errs5 = errors;
 if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
@@ -12359,7 +12412,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data0.message !== undefined){
+if(data0.message !== undefined && func0.call(data0, "message")){
 var _errs7 = errors;
 if(typeof data0.message !== "string"){
 validate191.errors = [{instancePath:instancePath+"/error/message",schemaPath:"Error/properties/message/type",keyword:"type",params:{type: "string"}}];
@@ -12384,12 +12437,12 @@ var _errs9 = errors;
 if(errors === _errs9){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 var missing2;
-if((data0.code === undefined) && (missing2 = "code")){
+if(((data0.code === undefined) || (!(func0.call(data0, "code")))) && (missing2 = "code")){
 validate191.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/allOf/1/required",keyword:"required",params:{missingProperty: missing2}}];
 return false;
 }
 else {
-if(data0.code !== undefined){
+if(data0.code !== undefined && func0.call(data0, "code")){
 var data3 = data0.code;
 if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
 validate191.errors = [{instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/allOf/1/properties/code/type",keyword:"type",params:{type: "integer"}}];
@@ -12415,7 +12468,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 var data4 = data.id;
 var _errs13 = errors;
 if((typeof data4 !== "string") && (!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))))){
@@ -12428,7 +12481,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined){
+if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 var data5 = data.jsonrpc;
 var _errs16 = errors;
 if(typeof data5 !== "string"){
@@ -12478,12 +12531,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.src === undefined) && (missing0 = "src")){
+if(((data.src === undefined) || (!(func0.call(data, "src")))) && (missing0 = "src")){
 validate192.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.mimeType !== undefined){
+if(data.mimeType !== undefined && func0.call(data, "mimeType")){
 var _errs1 = errors;
 if(typeof data.mimeType !== "string"){
 validate192.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
@@ -12495,7 +12548,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.sizes !== undefined){
+if(data.sizes !== undefined && func0.call(data, "sizes")){
 var data1 = data.sizes;
 var _errs3 = errors;
 if(errors === _errs3){
@@ -12525,7 +12578,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.src !== undefined){
+if(data.src !== undefined && func0.call(data, "src")){
 var _errs7 = errors;
 if(typeof data.src !== "string"){
 validate192.errors = [{instancePath:instancePath+"/src",schemaPath:"#/properties/src/type",keyword:"type",params:{type: "string"}}];
@@ -12537,7 +12590,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.theme !== undefined){
+if(data.theme !== undefined && func0.call(data, "theme")){
 var data4 = data.theme;
 var _errs9 = errors;
 if(typeof data4 !== "string"){
@@ -12588,7 +12641,7 @@ var vErrors = null;
 var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.icons !== undefined){
+if(data.icons !== undefined && func0.call(data, "icons")){
 var data0 = data.icons;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -12602,12 +12655,12 @@ var _errs4 = errors;
 if(errors === _errs4){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 var missing0;
-if((data1.src === undefined) && (missing0 = "src")){
+if(((data1.src === undefined) || (!(func0.call(data1, "src")))) && (missing0 = "src")){
 validate193.errors = [{instancePath:instancePath+"/icons/" + i0,schemaPath:"Icon/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data1.mimeType !== undefined){
+if(data1.mimeType !== undefined && func0.call(data1, "mimeType")){
 var _errs6 = errors;
 if(typeof data1.mimeType !== "string"){
 validate193.errors = [{instancePath:instancePath+"/icons/" + i0+"/mimeType",schemaPath:"Icon/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
@@ -12619,7 +12672,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data1.sizes !== undefined){
+if(data1.sizes !== undefined && func0.call(data1, "sizes")){
 var data3 = data1.sizes;
 var _errs8 = errors;
 if(errors === _errs8){
@@ -12649,7 +12702,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data1.src !== undefined){
+if(data1.src !== undefined && func0.call(data1, "src")){
 var _errs12 = errors;
 if(typeof data1.src !== "string"){
 validate193.errors = [{instancePath:instancePath+"/icons/" + i0+"/src",schemaPath:"Icon/properties/src/type",keyword:"type",params:{type: "string"}}];
@@ -12661,7 +12714,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data1.theme !== undefined){
+if(data1.theme !== undefined && func0.call(data1, "theme")){
 var data6 = data1.theme;
 var _errs14 = errors;
 if(typeof data6 !== "string"){
@@ -12743,15 +12796,15 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data._meta === undefined) && (missing0 = "_meta")){
+if(((data._meta === undefined) || (!(func0.call(data, "_meta")))) && (missing0 = "_meta")){
 validate194.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var _errs1 = errors;
 if(!(validate23(data._meta))){
-vErrors = vErrors === null ? func0(validate23.errors, instancePath+"/_meta") : vErrors.concat(func0(validate23.errors, instancePath+"/_meta"));
+vErrors = vErrors === null ? func15(validate23.errors, instancePath+"/_meta") : vErrors.concat(func15(validate23.errors, instancePath+"/_meta"));
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -12760,10 +12813,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.inputResponses !== undefined){
+if(data.inputResponses !== undefined && func0.call(data, "inputResponses")){
 var _errs2 = errors;
 if(!(validate28(data.inputResponses))){
-vErrors = vErrors === null ? func0(validate28.errors, instancePath+"/inputResponses") : vErrors.concat(func0(validate28.errors, instancePath+"/inputResponses"));
+vErrors = vErrors === null ? func15(validate28.errors, instancePath+"/inputResponses") : vErrors.concat(func15(validate28.errors, instancePath+"/inputResponses"));
 errors = vErrors.length;
 }
 var valid0 = _errs2 === errors;
@@ -12772,7 +12825,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.requestState !== undefined){
+if(data.requestState !== undefined && func0.call(data, "requestState")){
 var _errs3 = errors;
 if(typeof data.requestState !== "string"){
 validate194.errors = [{instancePath:instancePath+"/requestState",schemaPath:"#/properties/requestState/type",keyword:"type",params:{type: "string"}}];
@@ -12820,12 +12873,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.code === undefined) && (missing0 = "code")) || ((data.message === undefined) && (missing0 = "message"))){
+if((((data.code === undefined) || (!(func0.call(data, "code")))) && (missing0 = "code")) || (((data.message === undefined) || (!(func0.call(data, "message")))) && (missing0 = "message"))){
 validate197.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.code !== undefined){
+if(data.code !== undefined && func0.call(data, "code")){
 var data0 = data.code;
 var _errs1 = errors;
 if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
@@ -12842,7 +12895,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.message !== undefined){
+if(data.message !== undefined && func0.call(data, "message")){
 var _errs3 = errors;
 if(typeof data.message !== "string"){
 validate197.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"}}];
@@ -12887,12 +12940,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.code === undefined) && (missing0 = "code")) || ((data.message === undefined) && (missing0 = "message"))){
+if((((data.code === undefined) || (!(func0.call(data, "code")))) && (missing0 = "code")) || (((data.message === undefined) || (!(func0.call(data, "message")))) && (missing0 = "message"))){
 validate198.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.code !== undefined){
+if(data.code !== undefined && func0.call(data, "code")){
 var data0 = data.code;
 var _errs1 = errors;
 if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
@@ -12909,7 +12962,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.message !== undefined){
+if(data.message !== undefined && func0.call(data, "message")){
 var _errs3 = errors;
 if(typeof data.message !== "string"){
 validate198.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"}}];
@@ -12954,12 +13007,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.code === undefined) && (missing0 = "code")) || ((data.message === undefined) && (missing0 = "message"))){
+if((((data.code === undefined) || (!(func0.call(data, "code")))) && (missing0 = "code")) || (((data.message === undefined) || (!(func0.call(data, "message")))) && (missing0 = "message"))){
 validate199.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.code !== undefined){
+if(data.code !== undefined && func0.call(data, "code")){
 var data0 = data.code;
 var _errs1 = errors;
 if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
@@ -12976,7 +13029,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.message !== undefined){
+if(data.message !== undefined && func0.call(data, "message")){
 var _errs3 = errors;
 if(typeof data.message !== "string"){
 validate199.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"}}];
@@ -13024,7 +13077,7 @@ var valid0 = true;
 var len0 = data.length;
 for(var i0=0; i0<len0; i0++){
 var _errs1 = errors;
-if(!func12(data[i0])){
+if(!func117(data[i0])){
 validate200.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/x-mcp-json-value",keyword:"x-mcp-json-value",params:{}}];
 return false;
 }
@@ -13063,9 +13116,11 @@ var vErrors = null;
 var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-for(var key0 in data){
+var _arr0 = Object.keys(data);
+for(var _i0=0; _i0<_arr0.length; _i0++){
+var key0 = _arr0[_i0];
 var _errs2 = errors;
-if(!func12(data[key0])){
+if(!func117(data[key0])){
 validate201.errors = [{instancePath:instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/x-mcp-json-value",keyword:"x-mcp-json-value",params:{}}];
 return false;
 }
@@ -13106,24 +13161,24 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.error === undefined) && (missing0 = "error")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))){
+if((((data.error === undefined) || (!(func0.call(data, "error")))) && (missing0 = "error")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))){
 validate202.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.error !== undefined){
+if(data.error !== undefined && func0.call(data, "error")){
 var data0 = data.error;
 var _errs1 = errors;
 var _errs2 = errors;
 if(errors === _errs2){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 var missing1;
-if(((data0.code === undefined) && (missing1 = "code")) || ((data0.message === undefined) && (missing1 = "message"))){
+if((((data0.code === undefined) || (!(func0.call(data0, "code")))) && (missing1 = "code")) || (((data0.message === undefined) || (!(func0.call(data0, "message")))) && (missing1 = "message"))){
 validate202.errors = [{instancePath:instancePath+"/error",schemaPath:"Error/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data0.code !== undefined){
+if(data0.code !== undefined && func0.call(data0, "code")){
 var data1 = data0.code;
 var _errs4 = errors;
 if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
@@ -13136,7 +13191,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data0.message !== undefined){
+if(data0.message !== undefined && func0.call(data0, "message")){
 var _errs6 = errors;
 if(typeof data0.message !== "string"){
 validate202.errors = [{instancePath:instancePath+"/error/message",schemaPath:"Error/properties/message/type",keyword:"type",params:{type: "string"}}];
@@ -13161,7 +13216,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 var data3 = data.id;
 var _errs8 = errors;
 if((typeof data3 !== "string") && (!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))))){
@@ -13174,7 +13229,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined){
+if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 var data4 = data.jsonrpc;
 var _errs11 = errors;
 if(typeof data4 !== "string"){
@@ -13227,12 +13282,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))){
+if(((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
 validate204.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 var data0 = data.id;
 var _errs1 = errors;
 if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
@@ -13245,7 +13300,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined){
+if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 var data1 = data.jsonrpc;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -13262,7 +13317,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var _errs6 = errors;
 if(typeof data.method !== "string"){
 validate204.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -13274,7 +13329,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data3 = data.params;
 var _errs8 = errors;
 if(errors === _errs8){
@@ -13325,12 +13380,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.result === undefined) && (missing0 = "result"))){
+if(((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.result === undefined) || (!(func0.call(data, "result")))) && (missing0 = "result"))){
 validate206.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 var data0 = data.id;
 var _errs1 = errors;
 if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
@@ -13343,7 +13398,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined){
+if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 var data1 = data.jsonrpc;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -13360,10 +13415,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.result !== undefined){
+if(data.result !== undefined && func0.call(data, "result")){
 var _errs6 = errors;
 if(!(validate110(data.result))){
-vErrors = vErrors === null ? func0(validate110.errors, instancePath+"/result") : vErrors.concat(func0(validate110.errors, instancePath+"/result"));
+vErrors = vErrors === null ? func15(validate110.errors, instancePath+"/result") : vErrors.concat(func15(validate110.errors, instancePath+"/result"));
 errors = vErrors.length;
 }
 var valid0 = _errs6 === errors;
@@ -13405,7 +13460,7 @@ var _errs0 = errors;
 var valid0 = false;
 var _errs1 = errors;
 if(!(validate204(data))){
-vErrors = vErrors === null ? func0(validate204.errors, instancePath) : vErrors.concat(func0(validate204.errors, instancePath));
+vErrors = vErrors === null ? func15(validate204.errors, instancePath) : vErrors.concat(func15(validate204.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs1 === errors;
@@ -13416,7 +13471,7 @@ var _errs3 = errors;
 if(errors === _errs3){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))){
+if((((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
 var err0 = {instancePath:instancePath,schemaPath:"JSONRPCNotification/required",keyword:"required",params:{missingProperty: missing0}};
 if(vErrors === null){
 vErrors = [err0];
@@ -13427,7 +13482,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data.jsonrpc !== undefined){
+if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 var data0 = data.jsonrpc;
 var _errs5 = errors;
 if(typeof data0 !== "string"){
@@ -13456,7 +13511,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var _errs7 = errors;
 if(typeof data.method !== "string"){
 var err3 = {instancePath:instancePath+"/method",schemaPath:"JSONRPCNotification/properties/method/type",keyword:"type",params:{type: "string"}};
@@ -13474,7 +13529,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data2 = data.params;
 var _errs9 = errors;
 if(errors === _errs9){
@@ -13516,7 +13571,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs12 = errors;
 if(!(validate206(data))){
-vErrors = vErrors === null ? func0(validate206.errors, instancePath) : vErrors.concat(func0(validate206.errors, instancePath));
+vErrors = vErrors === null ? func15(validate206.errors, instancePath) : vErrors.concat(func15(validate206.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs12 === errors;
@@ -13524,7 +13579,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs13 = errors;
 if(!(validate202(data))){
-vErrors = vErrors === null ? func0(validate202.errors, instancePath) : vErrors.concat(func0(validate202.errors, instancePath));
+vErrors = vErrors === null ? func15(validate202.errors, instancePath) : vErrors.concat(func15(validate202.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs13 === errors;
@@ -13580,12 +13635,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))){
+if((((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
 validate210.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.jsonrpc !== undefined){
+if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 var data0 = data.jsonrpc;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -13602,7 +13657,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var _errs3 = errors;
 if(typeof data.method !== "string"){
 validate210.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -13614,7 +13669,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data2 = data.params;
 var _errs5 = errors;
 if(errors === _errs5){
@@ -13668,7 +13723,7 @@ var _errs0 = errors;
 var valid0 = false;
 var _errs1 = errors;
 if(!(validate206(data))){
-vErrors = vErrors === null ? func0(validate206.errors, instancePath) : vErrors.concat(func0(validate206.errors, instancePath));
+vErrors = vErrors === null ? func15(validate206.errors, instancePath) : vErrors.concat(func15(validate206.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs1 === errors;
@@ -13676,7 +13731,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs2 = errors;
 if(!(validate202(data))){
-vErrors = vErrors === null ? func0(validate202.errors, instancePath) : vErrors.concat(func0(validate202.errors, instancePath));
+vErrors = vErrors === null ? func15(validate202.errors, instancePath) : vErrors.concat(func15(validate202.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs2 === errors;
@@ -13730,7 +13785,7 @@ var rootData = data;
 }
 var vErrors = null;
 var errors = 0;
-if(!func12(data)){
+if(!func117(data)){
 validate214.errors = [{instancePath:instancePath,schemaPath:"#/x-mcp-json-value",keyword:"x-mcp-json-value",params:{}}];
 return false;
 }
@@ -13759,12 +13814,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.enum === undefined) && (missing0 = "enum")) || ((data.type === undefined) && (missing0 = "type"))){
+if((((data.enum === undefined) || (!(func0.call(data, "enum")))) && (missing0 = "enum")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
 validate215.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.default !== undefined){
+if(data.default !== undefined && func0.call(data, "default")){
 var _errs1 = errors;
 if(typeof data.default !== "string"){
 validate215.errors = [{instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "string"}}];
@@ -13776,7 +13831,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 var _errs3 = errors;
 if(typeof data.description !== "string"){
 validate215.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -13788,7 +13843,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.enum !== undefined){
+if(data.enum !== undefined && func0.call(data, "enum")){
 var data2 = data.enum;
 var _errs5 = errors;
 if(errors === _errs5){
@@ -13818,7 +13873,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.enumNames !== undefined){
+if(data.enumNames !== undefined && func0.call(data, "enumNames")){
 var data4 = data.enumNames;
 var _errs9 = errors;
 if(errors === _errs9){
@@ -13848,7 +13903,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 var _errs13 = errors;
 if(typeof data.title !== "string"){
 validate215.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -13860,7 +13915,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 var data7 = data.type;
 var _errs15 = errors;
 if(typeof data7 !== "string"){
@@ -13918,12 +13973,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.name === undefined) && (missing0 = "name")){
+if(((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")){
 validate218.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs1 = errors;
 if(!(data0 && typeof data0 == "object" && !Array.isArray(data0))){
@@ -13936,7 +13991,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.arguments !== undefined){
+if(data.arguments !== undefined && func0.call(data, "arguments")){
 var data1 = data.arguments;
 var _errs4 = errors;
 if(errors === _errs4){
@@ -13950,12 +14005,12 @@ var _errs7 = errors;
 if(errors === _errs7){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 var missing1;
-if((data2.name === undefined) && (missing1 = "name")){
+if(((data2.name === undefined) || (!(func0.call(data2, "name")))) && (missing1 = "name")){
 validate218.errors = [{instancePath:instancePath+"/arguments/" + i0,schemaPath:"PromptArgument/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data2.description !== undefined){
+if(data2.description !== undefined && func0.call(data2, "description")){
 var _errs9 = errors;
 if(typeof data2.description !== "string"){
 validate218.errors = [{instancePath:instancePath+"/arguments/" + i0+"/description",schemaPath:"PromptArgument/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -13967,7 +14022,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data2.name !== undefined){
+if(data2.name !== undefined && func0.call(data2, "name")){
 var _errs11 = errors;
 if(typeof data2.name !== "string"){
 validate218.errors = [{instancePath:instancePath+"/arguments/" + i0+"/name",schemaPath:"PromptArgument/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -13979,7 +14034,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data2.required !== undefined){
+if(data2.required !== undefined && func0.call(data2, "required")){
 var _errs13 = errors;
 if(typeof data2.required !== "boolean"){
 validate218.errors = [{instancePath:instancePath+"/arguments/" + i0+"/required",schemaPath:"PromptArgument/properties/required/type",keyword:"type",params:{type: "boolean"}}];
@@ -13991,7 +14046,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data2.title !== undefined){
+if(data2.title !== undefined && func0.call(data2, "title")){
 var _errs15 = errors;
 if(typeof data2.title !== "string"){
 validate218.errors = [{instancePath:instancePath+"/arguments/" + i0+"/title",schemaPath:"PromptArgument/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -14029,7 +14084,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 var _errs17 = errors;
 if(typeof data.description !== "string"){
 validate218.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -14041,7 +14096,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.icons !== undefined){
+if(data.icons !== undefined && func0.call(data, "icons")){
 var data8 = data.icons;
 var _errs19 = errors;
 if(errors === _errs19){
@@ -14055,12 +14110,12 @@ var _errs22 = errors;
 if(errors === _errs22){
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
 var missing2;
-if((data9.src === undefined) && (missing2 = "src")){
+if(((data9.src === undefined) || (!(func0.call(data9, "src")))) && (missing2 = "src")){
 validate218.errors = [{instancePath:instancePath+"/icons/" + i1,schemaPath:"Icon/required",keyword:"required",params:{missingProperty: missing2}}];
 return false;
 }
 else {
-if(data9.mimeType !== undefined){
+if(data9.mimeType !== undefined && func0.call(data9, "mimeType")){
 var _errs24 = errors;
 if(typeof data9.mimeType !== "string"){
 validate218.errors = [{instancePath:instancePath+"/icons/" + i1+"/mimeType",schemaPath:"Icon/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
@@ -14072,7 +14127,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data9.sizes !== undefined){
+if(data9.sizes !== undefined && func0.call(data9, "sizes")){
 var data11 = data9.sizes;
 var _errs26 = errors;
 if(errors === _errs26){
@@ -14102,7 +14157,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data9.src !== undefined){
+if(data9.src !== undefined && func0.call(data9, "src")){
 var _errs30 = errors;
 if(typeof data9.src !== "string"){
 validate218.errors = [{instancePath:instancePath+"/icons/" + i1+"/src",schemaPath:"Icon/properties/src/type",keyword:"type",params:{type: "string"}}];
@@ -14114,7 +14169,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data9.theme !== undefined){
+if(data9.theme !== undefined && func0.call(data9, "theme")){
 var data14 = data9.theme;
 var _errs32 = errors;
 if(typeof data14 !== "string"){
@@ -14157,7 +14212,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 var _errs34 = errors;
 if(typeof data.name !== "string"){
 validate218.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -14169,7 +14224,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 var _errs36 = errors;
 if(typeof data.title !== "string"){
 validate218.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -14216,15 +14271,15 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((data.cacheScope === undefined) && (missing0 = "cacheScope")) || ((data.prompts === undefined) && (missing0 = "prompts"))) || ((data.resultType === undefined) && (missing0 = "resultType"))) || ((data.ttlMs === undefined) && (missing0 = "ttlMs"))){
+if((((((data.cacheScope === undefined) || (!(func0.call(data, "cacheScope")))) && (missing0 = "cacheScope")) || (((data.prompts === undefined) || (!(func0.call(data, "prompts")))) && (missing0 = "prompts"))) || (((data.resultType === undefined) || (!(func0.call(data, "resultType")))) && (missing0 = "resultType"))) || (((data.ttlMs === undefined) || (!(func0.call(data, "ttlMs")))) && (missing0 = "ttlMs"))){
 validate216.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var _errs1 = errors;
 if(!(validate17(data._meta))){
-vErrors = vErrors === null ? func0(validate17.errors, instancePath+"/_meta") : vErrors.concat(func0(validate17.errors, instancePath+"/_meta"));
+vErrors = vErrors === null ? func15(validate17.errors, instancePath+"/_meta") : vErrors.concat(func15(validate17.errors, instancePath+"/_meta"));
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -14233,7 +14288,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.cacheScope !== undefined){
+if(data.cacheScope !== undefined && func0.call(data, "cacheScope")){
 var data1 = data.cacheScope;
 var _errs2 = errors;
 if(typeof data1 !== "string"){
@@ -14250,7 +14305,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.nextCursor !== undefined){
+if(data.nextCursor !== undefined && func0.call(data, "nextCursor")){
 var _errs4 = errors;
 if(typeof data.nextCursor !== "string"){
 validate216.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
@@ -14262,7 +14317,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.prompts !== undefined){
+if(data.prompts !== undefined && func0.call(data, "prompts")){
 var data3 = data.prompts;
 var _errs6 = errors;
 if(errors === _errs6){
@@ -14272,7 +14327,7 @@ var len0 = data3.length;
 for(var i0=0; i0<len0; i0++){
 var _errs8 = errors;
 if(!(validate218(data3[i0]))){
-vErrors = vErrors === null ? func0(validate218.errors, instancePath+"/prompts/" + i0) : vErrors.concat(func0(validate218.errors, instancePath+"/prompts/" + i0));
+vErrors = vErrors === null ? func15(validate218.errors, instancePath+"/prompts/" + i0) : vErrors.concat(func15(validate218.errors, instancePath+"/prompts/" + i0));
 errors = vErrors.length;
 }
 var valid1 = _errs8 === errors;
@@ -14292,7 +14347,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.resultType !== undefined){
+if(data.resultType !== undefined && func0.call(data, "resultType")){
 var data5 = data.resultType;
 var _errs9 = errors;
 if(typeof data5 !== "string"){
@@ -14309,7 +14364,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.ttlMs !== undefined){
+if(data.ttlMs !== undefined && func0.call(data, "ttlMs")){
 var data6 = data.ttlMs;
 var _errs11 = errors;
 if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
@@ -14367,12 +14422,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.result === undefined) && (missing0 = "result"))){
+if(((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.result === undefined) || (!(func0.call(data, "result")))) && (missing0 = "result"))){
 validate220.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 var data0 = data.id;
 var _errs1 = errors;
 if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
@@ -14385,7 +14440,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined){
+if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 var data1 = data.jsonrpc;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -14402,10 +14457,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.result !== undefined){
+if(data.result !== undefined && func0.call(data, "result")){
 var _errs6 = errors;
 if(!(validate216(data.result))){
-vErrors = vErrors === null ? func0(validate216.errors, instancePath+"/result") : vErrors.concat(func0(validate216.errors, instancePath+"/result"));
+vErrors = vErrors === null ? func15(validate216.errors, instancePath+"/result") : vErrors.concat(func15(validate216.errors, instancePath+"/result"));
 errors = vErrors.length;
 }
 var valid0 = _errs6 === errors;
@@ -14451,12 +14506,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.name === undefined) && (missing0 = "name")) || ((data.uriTemplate === undefined) && (missing0 = "uriTemplate"))){
+if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.uriTemplate === undefined) || (!(func0.call(data, "uriTemplate")))) && (missing0 = "uriTemplate"))){
 validate224.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs1 = errors;
 if(!(data0 && typeof data0 == "object" && !Array.isArray(data0))){
@@ -14469,10 +14524,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.annotations !== undefined){
+if(data.annotations !== undefined && func0.call(data, "annotations")){
 var _errs4 = errors;
 if(!(validate10(data.annotations))){
-vErrors = vErrors === null ? func0(validate10.errors, instancePath+"/annotations") : vErrors.concat(func0(validate10.errors, instancePath+"/annotations"));
+vErrors = vErrors === null ? func15(validate10.errors, instancePath+"/annotations") : vErrors.concat(func15(validate10.errors, instancePath+"/annotations"));
 errors = vErrors.length;
 }
 var valid0 = _errs4 === errors;
@@ -14481,7 +14536,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 var _errs5 = errors;
 if(typeof data.description !== "string"){
 validate224.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -14493,7 +14548,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.icons !== undefined){
+if(data.icons !== undefined && func0.call(data, "icons")){
 var data3 = data.icons;
 var _errs7 = errors;
 if(errors === _errs7){
@@ -14507,12 +14562,12 @@ var _errs10 = errors;
 if(errors === _errs10){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 var missing1;
-if((data4.src === undefined) && (missing1 = "src")){
+if(((data4.src === undefined) || (!(func0.call(data4, "src")))) && (missing1 = "src")){
 validate224.errors = [{instancePath:instancePath+"/icons/" + i0,schemaPath:"Icon/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data4.mimeType !== undefined){
+if(data4.mimeType !== undefined && func0.call(data4, "mimeType")){
 var _errs12 = errors;
 if(typeof data4.mimeType !== "string"){
 validate224.errors = [{instancePath:instancePath+"/icons/" + i0+"/mimeType",schemaPath:"Icon/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
@@ -14524,7 +14579,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data4.sizes !== undefined){
+if(data4.sizes !== undefined && func0.call(data4, "sizes")){
 var data6 = data4.sizes;
 var _errs14 = errors;
 if(errors === _errs14){
@@ -14554,7 +14609,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data4.src !== undefined){
+if(data4.src !== undefined && func0.call(data4, "src")){
 var _errs18 = errors;
 if(typeof data4.src !== "string"){
 validate224.errors = [{instancePath:instancePath+"/icons/" + i0+"/src",schemaPath:"Icon/properties/src/type",keyword:"type",params:{type: "string"}}];
@@ -14566,7 +14621,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data4.theme !== undefined){
+if(data4.theme !== undefined && func0.call(data4, "theme")){
 var data9 = data4.theme;
 var _errs20 = errors;
 if(typeof data9 !== "string"){
@@ -14609,7 +14664,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mimeType !== undefined){
+if(data.mimeType !== undefined && func0.call(data, "mimeType")){
 var _errs22 = errors;
 if(typeof data.mimeType !== "string"){
 validate224.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
@@ -14621,7 +14676,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 var _errs24 = errors;
 if(typeof data.name !== "string"){
 validate224.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -14633,7 +14688,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 var _errs26 = errors;
 if(typeof data.title !== "string"){
 validate224.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -14645,7 +14700,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uriTemplate !== undefined){
+if(data.uriTemplate !== undefined && func0.call(data, "uriTemplate")){
 var _errs28 = errors;
 if(typeof data.uriTemplate !== "string"){
 validate224.errors = [{instancePath:instancePath+"/uriTemplate",schemaPath:"#/properties/uriTemplate/type",keyword:"type",params:{type: "string"}}];
@@ -14694,15 +14749,15 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((data.cacheScope === undefined) && (missing0 = "cacheScope")) || ((data.resourceTemplates === undefined) && (missing0 = "resourceTemplates"))) || ((data.resultType === undefined) && (missing0 = "resultType"))) || ((data.ttlMs === undefined) && (missing0 = "ttlMs"))){
+if((((((data.cacheScope === undefined) || (!(func0.call(data, "cacheScope")))) && (missing0 = "cacheScope")) || (((data.resourceTemplates === undefined) || (!(func0.call(data, "resourceTemplates")))) && (missing0 = "resourceTemplates"))) || (((data.resultType === undefined) || (!(func0.call(data, "resultType")))) && (missing0 = "resultType"))) || (((data.ttlMs === undefined) || (!(func0.call(data, "ttlMs")))) && (missing0 = "ttlMs"))){
 validate222.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var _errs1 = errors;
 if(!(validate17(data._meta))){
-vErrors = vErrors === null ? func0(validate17.errors, instancePath+"/_meta") : vErrors.concat(func0(validate17.errors, instancePath+"/_meta"));
+vErrors = vErrors === null ? func15(validate17.errors, instancePath+"/_meta") : vErrors.concat(func15(validate17.errors, instancePath+"/_meta"));
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -14711,7 +14766,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.cacheScope !== undefined){
+if(data.cacheScope !== undefined && func0.call(data, "cacheScope")){
 var data1 = data.cacheScope;
 var _errs2 = errors;
 if(typeof data1 !== "string"){
@@ -14728,7 +14783,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.nextCursor !== undefined){
+if(data.nextCursor !== undefined && func0.call(data, "nextCursor")){
 var _errs4 = errors;
 if(typeof data.nextCursor !== "string"){
 validate222.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
@@ -14740,7 +14795,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.resourceTemplates !== undefined){
+if(data.resourceTemplates !== undefined && func0.call(data, "resourceTemplates")){
 var data3 = data.resourceTemplates;
 var _errs6 = errors;
 if(errors === _errs6){
@@ -14750,7 +14805,7 @@ var len0 = data3.length;
 for(var i0=0; i0<len0; i0++){
 var _errs8 = errors;
 if(!(validate224(data3[i0]))){
-vErrors = vErrors === null ? func0(validate224.errors, instancePath+"/resourceTemplates/" + i0) : vErrors.concat(func0(validate224.errors, instancePath+"/resourceTemplates/" + i0));
+vErrors = vErrors === null ? func15(validate224.errors, instancePath+"/resourceTemplates/" + i0) : vErrors.concat(func15(validate224.errors, instancePath+"/resourceTemplates/" + i0));
 errors = vErrors.length;
 }
 var valid1 = _errs8 === errors;
@@ -14770,7 +14825,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.resultType !== undefined){
+if(data.resultType !== undefined && func0.call(data, "resultType")){
 var data5 = data.resultType;
 var _errs9 = errors;
 if(typeof data5 !== "string"){
@@ -14787,7 +14842,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.ttlMs !== undefined){
+if(data.ttlMs !== undefined && func0.call(data, "ttlMs")){
 var data6 = data.ttlMs;
 var _errs11 = errors;
 if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
@@ -14845,12 +14900,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.result === undefined) && (missing0 = "result"))){
+if(((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.result === undefined) || (!(func0.call(data, "result")))) && (missing0 = "result"))){
 validate227.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 var data0 = data.id;
 var _errs1 = errors;
 if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
@@ -14863,7 +14918,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined){
+if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 var data1 = data.jsonrpc;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -14880,10 +14935,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.result !== undefined){
+if(data.result !== undefined && func0.call(data, "result")){
 var _errs6 = errors;
 if(!(validate222(data.result))){
-vErrors = vErrors === null ? func0(validate222.errors, instancePath+"/result") : vErrors.concat(func0(validate222.errors, instancePath+"/result"));
+vErrors = vErrors === null ? func15(validate222.errors, instancePath+"/result") : vErrors.concat(func15(validate222.errors, instancePath+"/result"));
 errors = vErrors.length;
 }
 var valid0 = _errs6 === errors;
@@ -14929,12 +14984,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.name === undefined) && (missing0 = "name")) || ((data.uri === undefined) && (missing0 = "uri"))){
+if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
 validate231.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs1 = errors;
 if(!(data0 && typeof data0 == "object" && !Array.isArray(data0))){
@@ -14947,10 +15002,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.annotations !== undefined){
+if(data.annotations !== undefined && func0.call(data, "annotations")){
 var _errs4 = errors;
 if(!(validate10(data.annotations))){
-vErrors = vErrors === null ? func0(validate10.errors, instancePath+"/annotations") : vErrors.concat(func0(validate10.errors, instancePath+"/annotations"));
+vErrors = vErrors === null ? func15(validate10.errors, instancePath+"/annotations") : vErrors.concat(func15(validate10.errors, instancePath+"/annotations"));
 errors = vErrors.length;
 }
 var valid0 = _errs4 === errors;
@@ -14959,7 +15014,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 var _errs5 = errors;
 if(typeof data.description !== "string"){
 validate231.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -14971,7 +15026,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.icons !== undefined){
+if(data.icons !== undefined && func0.call(data, "icons")){
 var data3 = data.icons;
 var _errs7 = errors;
 if(errors === _errs7){
@@ -14985,12 +15040,12 @@ var _errs10 = errors;
 if(errors === _errs10){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 var missing1;
-if((data4.src === undefined) && (missing1 = "src")){
+if(((data4.src === undefined) || (!(func0.call(data4, "src")))) && (missing1 = "src")){
 validate231.errors = [{instancePath:instancePath+"/icons/" + i0,schemaPath:"Icon/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data4.mimeType !== undefined){
+if(data4.mimeType !== undefined && func0.call(data4, "mimeType")){
 var _errs12 = errors;
 if(typeof data4.mimeType !== "string"){
 validate231.errors = [{instancePath:instancePath+"/icons/" + i0+"/mimeType",schemaPath:"Icon/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
@@ -15002,7 +15057,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data4.sizes !== undefined){
+if(data4.sizes !== undefined && func0.call(data4, "sizes")){
 var data6 = data4.sizes;
 var _errs14 = errors;
 if(errors === _errs14){
@@ -15032,7 +15087,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data4.src !== undefined){
+if(data4.src !== undefined && func0.call(data4, "src")){
 var _errs18 = errors;
 if(typeof data4.src !== "string"){
 validate231.errors = [{instancePath:instancePath+"/icons/" + i0+"/src",schemaPath:"Icon/properties/src/type",keyword:"type",params:{type: "string"}}];
@@ -15044,7 +15099,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data4.theme !== undefined){
+if(data4.theme !== undefined && func0.call(data4, "theme")){
 var data9 = data4.theme;
 var _errs20 = errors;
 if(typeof data9 !== "string"){
@@ -15087,7 +15142,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mimeType !== undefined){
+if(data.mimeType !== undefined && func0.call(data, "mimeType")){
 var _errs22 = errors;
 if(typeof data.mimeType !== "string"){
 validate231.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
@@ -15099,7 +15154,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 var _errs24 = errors;
 if(typeof data.name !== "string"){
 validate231.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -15111,7 +15166,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.size !== undefined){
+if(data.size !== undefined && func0.call(data, "size")){
 var data12 = data.size;
 var _errs26 = errors;
 if(!((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12)))){
@@ -15124,7 +15179,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 var _errs28 = errors;
 if(typeof data.title !== "string"){
 validate231.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -15136,7 +15191,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 var _errs30 = errors;
 if(typeof data.uri !== "string"){
 validate231.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
@@ -15186,15 +15241,15 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((data.cacheScope === undefined) && (missing0 = "cacheScope")) || ((data.resources === undefined) && (missing0 = "resources"))) || ((data.resultType === undefined) && (missing0 = "resultType"))) || ((data.ttlMs === undefined) && (missing0 = "ttlMs"))){
+if((((((data.cacheScope === undefined) || (!(func0.call(data, "cacheScope")))) && (missing0 = "cacheScope")) || (((data.resources === undefined) || (!(func0.call(data, "resources")))) && (missing0 = "resources"))) || (((data.resultType === undefined) || (!(func0.call(data, "resultType")))) && (missing0 = "resultType"))) || (((data.ttlMs === undefined) || (!(func0.call(data, "ttlMs")))) && (missing0 = "ttlMs"))){
 validate229.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var _errs1 = errors;
 if(!(validate17(data._meta))){
-vErrors = vErrors === null ? func0(validate17.errors, instancePath+"/_meta") : vErrors.concat(func0(validate17.errors, instancePath+"/_meta"));
+vErrors = vErrors === null ? func15(validate17.errors, instancePath+"/_meta") : vErrors.concat(func15(validate17.errors, instancePath+"/_meta"));
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -15203,7 +15258,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.cacheScope !== undefined){
+if(data.cacheScope !== undefined && func0.call(data, "cacheScope")){
 var data1 = data.cacheScope;
 var _errs2 = errors;
 if(typeof data1 !== "string"){
@@ -15220,7 +15275,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.nextCursor !== undefined){
+if(data.nextCursor !== undefined && func0.call(data, "nextCursor")){
 var _errs4 = errors;
 if(typeof data.nextCursor !== "string"){
 validate229.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
@@ -15232,7 +15287,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.resources !== undefined){
+if(data.resources !== undefined && func0.call(data, "resources")){
 var data3 = data.resources;
 var _errs6 = errors;
 if(errors === _errs6){
@@ -15242,7 +15297,7 @@ var len0 = data3.length;
 for(var i0=0; i0<len0; i0++){
 var _errs8 = errors;
 if(!(validate231(data3[i0]))){
-vErrors = vErrors === null ? func0(validate231.errors, instancePath+"/resources/" + i0) : vErrors.concat(func0(validate231.errors, instancePath+"/resources/" + i0));
+vErrors = vErrors === null ? func15(validate231.errors, instancePath+"/resources/" + i0) : vErrors.concat(func15(validate231.errors, instancePath+"/resources/" + i0));
 errors = vErrors.length;
 }
 var valid1 = _errs8 === errors;
@@ -15262,7 +15317,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.resultType !== undefined){
+if(data.resultType !== undefined && func0.call(data, "resultType")){
 var data5 = data.resultType;
 var _errs9 = errors;
 if(typeof data5 !== "string"){
@@ -15279,7 +15334,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.ttlMs !== undefined){
+if(data.ttlMs !== undefined && func0.call(data, "ttlMs")){
 var data6 = data.ttlMs;
 var _errs11 = errors;
 if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
@@ -15337,12 +15392,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.result === undefined) && (missing0 = "result"))){
+if(((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.result === undefined) || (!(func0.call(data, "result")))) && (missing0 = "result"))){
 validate234.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 var data0 = data.id;
 var _errs1 = errors;
 if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
@@ -15355,7 +15410,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined){
+if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 var data1 = data.jsonrpc;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -15372,10 +15427,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.result !== undefined){
+if(data.result !== undefined && func0.call(data, "result")){
 var _errs6 = errors;
 if(!(validate229(data.result))){
-vErrors = vErrors === null ? func0(validate229.errors, instancePath+"/result") : vErrors.concat(func0(validate229.errors, instancePath+"/result"));
+vErrors = vErrors === null ? func15(validate229.errors, instancePath+"/result") : vErrors.concat(func15(validate229.errors, instancePath+"/result"));
 errors = vErrors.length;
 }
 var valid0 = _errs6 === errors;
@@ -15424,15 +15479,15 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((data.cacheScope === undefined) && (missing0 = "cacheScope")) || ((data.resultType === undefined) && (missing0 = "resultType"))) || ((data.tools === undefined) && (missing0 = "tools"))) || ((data.ttlMs === undefined) && (missing0 = "ttlMs"))){
+if((((((data.cacheScope === undefined) || (!(func0.call(data, "cacheScope")))) && (missing0 = "cacheScope")) || (((data.resultType === undefined) || (!(func0.call(data, "resultType")))) && (missing0 = "resultType"))) || (((data.tools === undefined) || (!(func0.call(data, "tools")))) && (missing0 = "tools"))) || (((data.ttlMs === undefined) || (!(func0.call(data, "ttlMs")))) && (missing0 = "ttlMs"))){
 validate236.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var _errs1 = errors;
 if(!(validate17(data._meta))){
-vErrors = vErrors === null ? func0(validate17.errors, instancePath+"/_meta") : vErrors.concat(func0(validate17.errors, instancePath+"/_meta"));
+vErrors = vErrors === null ? func15(validate17.errors, instancePath+"/_meta") : vErrors.concat(func15(validate17.errors, instancePath+"/_meta"));
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -15441,7 +15496,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.cacheScope !== undefined){
+if(data.cacheScope !== undefined && func0.call(data, "cacheScope")){
 var data1 = data.cacheScope;
 var _errs2 = errors;
 if(typeof data1 !== "string"){
@@ -15458,7 +15513,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.nextCursor !== undefined){
+if(data.nextCursor !== undefined && func0.call(data, "nextCursor")){
 var _errs4 = errors;
 if(typeof data.nextCursor !== "string"){
 validate236.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
@@ -15470,7 +15525,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.resultType !== undefined){
+if(data.resultType !== undefined && func0.call(data, "resultType")){
 var data3 = data.resultType;
 var _errs6 = errors;
 if(typeof data3 !== "string"){
@@ -15487,7 +15542,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.tools !== undefined){
+if(data.tools !== undefined && func0.call(data, "tools")){
 var data4 = data.tools;
 var _errs8 = errors;
 if(errors === _errs8){
@@ -15497,7 +15552,7 @@ var len0 = data4.length;
 for(var i0=0; i0<len0; i0++){
 var _errs10 = errors;
 if(!(validate91(data4[i0]))){
-vErrors = vErrors === null ? func0(validate91.errors, instancePath+"/tools/" + i0) : vErrors.concat(func0(validate91.errors, instancePath+"/tools/" + i0));
+vErrors = vErrors === null ? func15(validate91.errors, instancePath+"/tools/" + i0) : vErrors.concat(func15(validate91.errors, instancePath+"/tools/" + i0));
 errors = vErrors.length;
 }
 var valid1 = _errs10 === errors;
@@ -15517,7 +15572,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.ttlMs !== undefined){
+if(data.ttlMs !== undefined && func0.call(data, "ttlMs")){
 var data6 = data.ttlMs;
 var _errs11 = errors;
 if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
@@ -15575,12 +15630,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.result === undefined) && (missing0 = "result"))){
+if(((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.result === undefined) || (!(func0.call(data, "result")))) && (missing0 = "result"))){
 validate239.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 var data0 = data.id;
 var _errs1 = errors;
 if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
@@ -15593,7 +15648,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined){
+if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 var data1 = data.jsonrpc;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -15610,10 +15665,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.result !== undefined){
+if(data.result !== undefined && func0.call(data, "result")){
 var _errs6 = errors;
 if(!(validate236(data.result))){
-vErrors = vErrors === null ? func0(validate236.errors, instancePath+"/result") : vErrors.concat(func0(validate236.errors, instancePath+"/result"));
+vErrors = vErrors === null ? func15(validate236.errors, instancePath+"/result") : vErrors.concat(func15(validate236.errors, instancePath+"/result"));
 errors = vErrors.length;
 }
 var valid0 = _errs6 === errors;
@@ -15687,15 +15742,15 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.data === undefined) && (missing0 = "data")) || ((data.level === undefined) && (missing0 = "level"))){
+if((((data.data === undefined) || (!(func0.call(data, "data")))) && (missing0 = "data")) || (((data.level === undefined) || (!(func0.call(data, "level")))) && (missing0 = "level"))){
 validate243.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var _errs1 = errors;
 if(!(validate116(data._meta))){
-vErrors = vErrors === null ? func0(validate116.errors, instancePath+"/_meta") : vErrors.concat(func0(validate116.errors, instancePath+"/_meta"));
+vErrors = vErrors === null ? func15(validate116.errors, instancePath+"/_meta") : vErrors.concat(func15(validate116.errors, instancePath+"/_meta"));
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -15704,7 +15759,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.level !== undefined){
+if(data.level !== undefined && func0.call(data, "level")){
 var data1 = data.level;
 var _errs2 = errors;
 if(typeof data1 !== "string"){
@@ -15721,7 +15776,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.logger !== undefined){
+if(data.logger !== undefined && func0.call(data, "logger")){
 var _errs5 = errors;
 if(typeof data.logger !== "string"){
 validate243.errors = [{instancePath:instancePath+"/logger",schemaPath:"#/properties/logger/type",keyword:"type",params:{type: "string"}}];
@@ -15765,12 +15820,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
+if(((((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
 validate242.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.jsonrpc !== undefined){
+if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 var data0 = data.jsonrpc;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -15787,7 +15842,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data1 = data.method;
 var _errs3 = errors;
 if(typeof data1 !== "string"){
@@ -15804,10 +15859,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var _errs5 = errors;
 if(!(validate243(data.params))){
-vErrors = vErrors === null ? func0(validate243.errors, instancePath+"/params") : vErrors.concat(func0(validate243.errors, instancePath+"/params"));
+vErrors = vErrors === null ? func15(validate243.errors, instancePath+"/params") : vErrors.concat(func15(validate243.errors, instancePath+"/params"));
 errors = vErrors.length;
 }
 var valid0 = _errs5 === errors;
@@ -15878,12 +15933,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.code === undefined) && (missing0 = "code")) || ((data.message === undefined) && (missing0 = "message"))){
+if((((data.code === undefined) || (!(func0.call(data, "code")))) && (missing0 = "code")) || (((data.message === undefined) || (!(func0.call(data, "message")))) && (missing0 = "message"))){
 validate247.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.code !== undefined){
+if(data.code !== undefined && func0.call(data, "code")){
 var data0 = data.code;
 var _errs1 = errors;
 if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
@@ -15900,7 +15955,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.message !== undefined){
+if(data.message !== undefined && func0.call(data, "message")){
 var _errs3 = errors;
 if(typeof data.message !== "string"){
 validate247.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"}}];
@@ -15945,12 +16000,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.error === undefined) && (missing0 = "error")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))){
+if((((data.error === undefined) || (!(func0.call(data, "error")))) && (missing0 = "error")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))){
 validate248.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.error !== undefined){
+if(data.error !== undefined && func0.call(data, "error")){
 var data0 = data.error;
 var _errs1 = errors;
 var _errs2 = errors;
@@ -15958,12 +16013,12 @@ var _errs3 = errors;
 if(errors === _errs3){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 var missing1;
-if(((data0.code === undefined) && (missing1 = "code")) || ((data0.message === undefined) && (missing1 = "message"))){
+if((((data0.code === undefined) || (!(func0.call(data0, "code")))) && (missing1 = "code")) || (((data0.message === undefined) || (!(func0.call(data0, "message")))) && (missing1 = "message"))){
 validate248.errors = [{instancePath:instancePath+"/error",schemaPath:"Error/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data0.code !== undefined){
+if(data0.code !== undefined && func0.call(data0, "code")){
 var data1 = data0.code;
 var _errs5 = errors;
 if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
@@ -15976,7 +16031,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data0.message !== undefined){
+if(data0.message !== undefined && func0.call(data0, "message")){
 var _errs7 = errors;
 if(typeof data0.message !== "string"){
 validate248.errors = [{instancePath:instancePath+"/error/message",schemaPath:"Error/properties/message/type",keyword:"type",params:{type: "string"}}];
@@ -16001,12 +16056,12 @@ var _errs9 = errors;
 if(errors === _errs9){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 var missing2;
-if(((data0.code === undefined) && (missing2 = "code")) || ((data0.data === undefined) && (missing2 = "data"))){
+if((((data0.code === undefined) || (!(func0.call(data0, "code")))) && (missing2 = "code")) || (((data0.data === undefined) || (!(func0.call(data0, "data")))) && (missing2 = "data"))){
 validate248.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/allOf/1/required",keyword:"required",params:{missingProperty: missing2}}];
 return false;
 }
 else {
-if(data0.code !== undefined){
+if(data0.code !== undefined && func0.call(data0, "code")){
 var data3 = data0.code;
 var _errs11 = errors;
 if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
@@ -16023,20 +16078,20 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data0.data !== undefined){
+if(data0.data !== undefined && func0.call(data0, "data")){
 var data4 = data0.data;
 var _errs13 = errors;
 if(errors === _errs13){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 var missing3;
-if((data4.requiredCapabilities === undefined) && (missing3 = "requiredCapabilities")){
+if(((data4.requiredCapabilities === undefined) || (!(func0.call(data4, "requiredCapabilities")))) && (missing3 = "requiredCapabilities")){
 validate248.errors = [{instancePath:instancePath+"/error/data",schemaPath:"#/properties/error/allOf/1/properties/data/required",keyword:"required",params:{missingProperty: missing3}}];
 return false;
 }
 else {
-if(data4.requiredCapabilities !== undefined){
+if(data4.requiredCapabilities !== undefined && func0.call(data4, "requiredCapabilities")){
 if(!(validate24(data4.requiredCapabilities))){
-vErrors = vErrors === null ? func0(validate24.errors, instancePath+"/error/data/requiredCapabilities") : vErrors.concat(func0(validate24.errors, instancePath+"/error/data/requiredCapabilities"));
+vErrors = vErrors === null ? func15(validate24.errors, instancePath+"/error/data/requiredCapabilities") : vErrors.concat(func15(validate24.errors, instancePath+"/error/data/requiredCapabilities"));
 errors = vErrors.length;
 }
 }
@@ -16068,7 +16123,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 var data6 = data.id;
 var _errs16 = errors;
 if((typeof data6 !== "string") && (!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))))){
@@ -16081,7 +16136,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined){
+if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 var data7 = data.jsonrpc;
 var _errs19 = errors;
 if(typeof data7 !== "string"){
@@ -16130,7 +16185,7 @@ var vErrors = null;
 var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 if(typeof data.name !== "string"){
 validate250.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -16174,7 +16229,7 @@ var _errs2 = errors;
 if(errors === _errs2){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.items === undefined) && (missing0 = "items")) || ((data.type === undefined) && (missing0 = "type"))){
+if((((data.items === undefined) || (!(func0.call(data, "items")))) && (missing0 = "items")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
 var err0 = {instancePath:instancePath,schemaPath:"UntitledMultiSelectEnumSchema/required",keyword:"required",params:{missingProperty: missing0}};
 if(vErrors === null){
 vErrors = [err0];
@@ -16185,7 +16240,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data.default !== undefined){
+if(data.default !== undefined && func0.call(data, "default")){
 var data0 = data.default;
 var _errs4 = errors;
 if(errors === _errs4){
@@ -16227,7 +16282,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 var _errs8 = errors;
 if(typeof data.description !== "string"){
 var err3 = {instancePath:instancePath+"/description",schemaPath:"UntitledMultiSelectEnumSchema/properties/description/type",keyword:"type",params:{type: "string"}};
@@ -16245,13 +16300,13 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data.items !== undefined){
+if(data.items !== undefined && func0.call(data, "items")){
 var data3 = data.items;
 var _errs10 = errors;
 if(errors === _errs10){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 var missing1;
-if(((data3.enum === undefined) && (missing1 = "enum")) || ((data3.type === undefined) && (missing1 = "type"))){
+if((((data3.enum === undefined) || (!(func0.call(data3, "enum")))) && (missing1 = "enum")) || (((data3.type === undefined) || (!(func0.call(data3, "type")))) && (missing1 = "type"))){
 var err4 = {instancePath:instancePath+"/items",schemaPath:"UntitledMultiSelectEnumSchema/properties/items/required",keyword:"required",params:{missingProperty: missing1}};
 if(vErrors === null){
 vErrors = [err4];
@@ -16262,7 +16317,7 @@ vErrors.push(err4);
 errors++;
 }
 else {
-if(data3.enum !== undefined){
+if(data3.enum !== undefined && func0.call(data3, "enum")){
 var data4 = data3.enum;
 var _errs12 = errors;
 if(errors === _errs12){
@@ -16304,7 +16359,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data3.type !== undefined){
+if(data3.type !== undefined && func0.call(data3, "type")){
 var data6 = data3.type;
 var _errs16 = errors;
 if(typeof data6 !== "string"){
@@ -16352,7 +16407,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data.maxItems !== undefined){
+if(data.maxItems !== undefined && func0.call(data, "maxItems")){
 var data7 = data.maxItems;
 var _errs18 = errors;
 if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
@@ -16371,7 +16426,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data.minItems !== undefined){
+if(data.minItems !== undefined && func0.call(data, "minItems")){
 var data8 = data.minItems;
 var _errs20 = errors;
 if(!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8)))){
@@ -16390,7 +16445,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 var _errs22 = errors;
 if(typeof data.title !== "string"){
 var err12 = {instancePath:instancePath+"/title",schemaPath:"UntitledMultiSelectEnumSchema/properties/title/type",keyword:"type",params:{type: "string"}};
@@ -16408,7 +16463,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 var data10 = data.type;
 var _errs24 = errors;
 if(typeof data10 !== "string"){
@@ -16463,7 +16518,7 @@ var _errs27 = errors;
 if(errors === _errs27){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing2;
-if(((data.items === undefined) && (missing2 = "items")) || ((data.type === undefined) && (missing2 = "type"))){
+if((((data.items === undefined) || (!(func0.call(data, "items")))) && (missing2 = "items")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing2 = "type"))){
 var err16 = {instancePath:instancePath,schemaPath:"TitledMultiSelectEnumSchema/required",keyword:"required",params:{missingProperty: missing2}};
 if(vErrors === null){
 vErrors = [err16];
@@ -16474,7 +16529,7 @@ vErrors.push(err16);
 errors++;
 }
 else {
-if(data.default !== undefined){
+if(data.default !== undefined && func0.call(data, "default")){
 var data11 = data.default;
 var _errs29 = errors;
 if(errors === _errs29){
@@ -16516,7 +16571,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 var _errs33 = errors;
 if(typeof data.description !== "string"){
 var err19 = {instancePath:instancePath+"/description",schemaPath:"TitledMultiSelectEnumSchema/properties/description/type",keyword:"type",params:{type: "string"}};
@@ -16534,13 +16589,13 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data.items !== undefined){
+if(data.items !== undefined && func0.call(data, "items")){
 var data14 = data.items;
 var _errs35 = errors;
 if(errors === _errs35){
 if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
 var missing3;
-if((data14.anyOf === undefined) && (missing3 = "anyOf")){
+if(((data14.anyOf === undefined) || (!(func0.call(data14, "anyOf")))) && (missing3 = "anyOf")){
 var err20 = {instancePath:instancePath+"/items",schemaPath:"TitledMultiSelectEnumSchema/properties/items/required",keyword:"required",params:{missingProperty: missing3}};
 if(vErrors === null){
 vErrors = [err20];
@@ -16551,7 +16606,7 @@ vErrors.push(err20);
 errors++;
 }
 else {
-if(data14.anyOf !== undefined){
+if(data14.anyOf !== undefined && func0.call(data14, "anyOf")){
 var data15 = data14.anyOf;
 var _errs37 = errors;
 if(errors === _errs37){
@@ -16564,7 +16619,7 @@ var _errs39 = errors;
 if(errors === _errs39){
 if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
 var missing4;
-if(((data16.const === undefined) && (missing4 = "const")) || ((data16.title === undefined) && (missing4 = "title"))){
+if((((data16.const === undefined) || (!(func0.call(data16, "const")))) && (missing4 = "const")) || (((data16.title === undefined) || (!(func0.call(data16, "title")))) && (missing4 = "title"))){
 var err21 = {instancePath:instancePath+"/items/anyOf/" + i3,schemaPath:"TitledMultiSelectEnumSchema/properties/items/properties/anyOf/items/required",keyword:"required",params:{missingProperty: missing4}};
 if(vErrors === null){
 vErrors = [err21];
@@ -16575,7 +16630,7 @@ vErrors.push(err21);
 errors++;
 }
 else {
-if(data16.const !== undefined){
+if(data16.const !== undefined && func0.call(data16, "const")){
 var _errs41 = errors;
 if(typeof data16.const !== "string"){
 var err22 = {instancePath:instancePath+"/items/anyOf/" + i3+"/const",schemaPath:"TitledMultiSelectEnumSchema/properties/items/properties/anyOf/items/properties/const/type",keyword:"type",params:{type: "string"}};
@@ -16593,7 +16648,7 @@ else {
 var valid11 = true;
 }
 if(valid11){
-if(data16.title !== undefined){
+if(data16.title !== undefined && func0.call(data16, "title")){
 var _errs43 = errors;
 if(typeof data16.title !== "string"){
 var err23 = {instancePath:instancePath+"/items/anyOf/" + i3+"/title",schemaPath:"TitledMultiSelectEnumSchema/properties/items/properties/anyOf/items/properties/title/type",keyword:"type",params:{type: "string"}};
@@ -16661,7 +16716,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data.maxItems !== undefined){
+if(data.maxItems !== undefined && func0.call(data, "maxItems")){
 var data19 = data.maxItems;
 var _errs45 = errors;
 if(!((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19)))){
@@ -16680,7 +16735,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data.minItems !== undefined){
+if(data.minItems !== undefined && func0.call(data, "minItems")){
 var data20 = data.minItems;
 var _errs47 = errors;
 if(!((typeof data20 == "number") && (!(data20 % 1) && !isNaN(data20)))){
@@ -16699,7 +16754,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 var _errs49 = errors;
 if(typeof data.title !== "string"){
 var err29 = {instancePath:instancePath+"/title",schemaPath:"TitledMultiSelectEnumSchema/properties/title/type",keyword:"type",params:{type: "string"}};
@@ -16717,7 +16772,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 var data22 = data.type;
 var _errs51 = errors;
 if(typeof data22 !== "string"){
@@ -16816,12 +16871,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.method === undefined) && (missing0 = "method")){
+if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
 validate252.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var _errs1 = errors;
 if(typeof data.method !== "string"){
 validate252.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -16833,7 +16888,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
@@ -16884,9 +16939,9 @@ var vErrors = null;
 var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 if(!(validate116(data._meta))){
-vErrors = vErrors === null ? func0(validate116.errors, instancePath+"/_meta") : vErrors.concat(func0(validate116.errors, instancePath+"/_meta"));
+vErrors = vErrors === null ? func15(validate116.errors, instancePath+"/_meta") : vErrors.concat(func15(validate116.errors, instancePath+"/_meta"));
 errors = vErrors.length;
 }
 }
@@ -16921,12 +16976,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.type === undefined) && (missing0 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
 validate255.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.default !== undefined){
+if(data.default !== undefined && func0.call(data, "default")){
 var _errs1 = errors;
 if(!(typeof data.default == "number")){
 validate255.errors = [{instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "number"}}];
@@ -16938,7 +16993,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 var _errs3 = errors;
 if(typeof data.description !== "string"){
 validate255.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -16950,7 +17005,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.maximum !== undefined){
+if(data.maximum !== undefined && func0.call(data, "maximum")){
 var _errs5 = errors;
 if(!(typeof data.maximum == "number")){
 validate255.errors = [{instancePath:instancePath+"/maximum",schemaPath:"#/properties/maximum/type",keyword:"type",params:{type: "number"}}];
@@ -16962,7 +17017,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.minimum !== undefined){
+if(data.minimum !== undefined && func0.call(data, "minimum")){
 var _errs7 = errors;
 if(!(typeof data.minimum == "number")){
 validate255.errors = [{instancePath:instancePath+"/minimum",schemaPath:"#/properties/minimum/type",keyword:"type",params:{type: "number"}}];
@@ -16974,7 +17029,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 var _errs9 = errors;
 if(typeof data.title !== "string"){
 validate255.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -16986,7 +17041,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 var data5 = data.type;
 var _errs11 = errors;
 if(typeof data5 !== "string"){
@@ -17040,12 +17095,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
+if((((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
 validate256.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 var data0 = data.id;
 var _errs1 = errors;
 if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
@@ -17058,7 +17113,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined){
+if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 var data1 = data.jsonrpc;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -17075,7 +17130,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var _errs6 = errors;
 if(typeof data.method !== "string"){
 validate256.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -17087,10 +17142,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var _errs8 = errors;
 if(!(validate127(data.params))){
-vErrors = vErrors === null ? func0(validate127.errors, instancePath+"/params") : vErrors.concat(func0(validate127.errors, instancePath+"/params"));
+vErrors = vErrors === null ? func15(validate127.errors, instancePath+"/params") : vErrors.concat(func15(validate127.errors, instancePath+"/params"));
 errors = vErrors.length;
 }
 var valid0 = _errs8 === errors;
@@ -17136,15 +17191,15 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.resultType === undefined) && (missing0 = "resultType")){
+if(((data.resultType === undefined) || (!(func0.call(data, "resultType")))) && (missing0 = "resultType")){
 validate258.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var _errs1 = errors;
 if(!(validate17(data._meta))){
-vErrors = vErrors === null ? func0(validate17.errors, instancePath+"/_meta") : vErrors.concat(func0(validate17.errors, instancePath+"/_meta"));
+vErrors = vErrors === null ? func15(validate17.errors, instancePath+"/_meta") : vErrors.concat(func15(validate17.errors, instancePath+"/_meta"));
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -17153,7 +17208,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.nextCursor !== undefined){
+if(data.nextCursor !== undefined && func0.call(data, "nextCursor")){
 var _errs2 = errors;
 if(typeof data.nextCursor !== "string"){
 validate258.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
@@ -17165,7 +17220,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.resultType !== undefined){
+if(data.resultType !== undefined && func0.call(data, "resultType")){
 var _errs4 = errors;
 if(typeof data.resultType !== "string"){
 validate258.errors = [{instancePath:instancePath+"/resultType",schemaPath:"#/properties/resultType/type",keyword:"type",params:{type: "string"}}];
@@ -17211,12 +17266,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.code === undefined) && (missing0 = "code")) || ((data.message === undefined) && (missing0 = "message"))){
+if((((data.code === undefined) || (!(func0.call(data, "code")))) && (missing0 = "code")) || (((data.message === undefined) || (!(func0.call(data, "message")))) && (missing0 = "message"))){
 validate260.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.code !== undefined){
+if(data.code !== undefined && func0.call(data, "code")){
 var data0 = data.code;
 var _errs1 = errors;
 if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
@@ -17233,7 +17288,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.message !== undefined){
+if(data.message !== undefined && func0.call(data, "message")){
 var _errs3 = errors;
 if(typeof data.message !== "string"){
 validate260.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"}}];
@@ -17281,15 +17336,15 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.progress === undefined) && (missing0 = "progress")) || ((data.progressToken === undefined) && (missing0 = "progressToken"))){
+if((((data.progress === undefined) || (!(func0.call(data, "progress")))) && (missing0 = "progress")) || (((data.progressToken === undefined) || (!(func0.call(data, "progressToken")))) && (missing0 = "progressToken"))){
 validate262.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var _errs1 = errors;
 if(!(validate116(data._meta))){
-vErrors = vErrors === null ? func0(validate116.errors, instancePath+"/_meta") : vErrors.concat(func0(validate116.errors, instancePath+"/_meta"));
+vErrors = vErrors === null ? func15(validate116.errors, instancePath+"/_meta") : vErrors.concat(func15(validate116.errors, instancePath+"/_meta"));
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -17298,7 +17353,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.message !== undefined){
+if(data.message !== undefined && func0.call(data, "message")){
 var _errs2 = errors;
 if(typeof data.message !== "string"){
 validate262.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"}}];
@@ -17310,7 +17365,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.progress !== undefined){
+if(data.progress !== undefined && func0.call(data, "progress")){
 var _errs4 = errors;
 if(!(typeof data.progress == "number")){
 validate262.errors = [{instancePath:instancePath+"/progress",schemaPath:"#/properties/progress/type",keyword:"type",params:{type: "number"}}];
@@ -17322,7 +17377,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.progressToken !== undefined){
+if(data.progressToken !== undefined && func0.call(data, "progressToken")){
 var data3 = data.progressToken;
 var _errs6 = errors;
 if((typeof data3 !== "string") && (!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))))){
@@ -17335,7 +17390,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.total !== undefined){
+if(data.total !== undefined && func0.call(data, "total")){
 var _errs9 = errors;
 if(!(typeof data.total == "number")){
 validate262.errors = [{instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "number"}}];
@@ -17381,12 +17436,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
+if(((((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
 validate261.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.jsonrpc !== undefined){
+if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 var data0 = data.jsonrpc;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -17403,7 +17458,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data1 = data.method;
 var _errs3 = errors;
 if(typeof data1 !== "string"){
@@ -17420,10 +17475,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var _errs5 = errors;
 if(!(validate262(data.params))){
-vErrors = vErrors === null ? func0(validate262.errors, instancePath+"/params") : vErrors.concat(func0(validate262.errors, instancePath+"/params"));
+vErrors = vErrors === null ? func15(validate262.errors, instancePath+"/params") : vErrors.concat(func15(validate262.errors, instancePath+"/params"));
 errors = vErrors.length;
 }
 var valid0 = _errs5 === errors;
@@ -17495,12 +17550,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.name === undefined) && (missing0 = "name")){
+if(((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")){
 validate266.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 var _errs1 = errors;
 if(typeof data.description !== "string"){
 validate266.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -17512,7 +17567,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 var _errs3 = errors;
 if(typeof data.name !== "string"){
 validate266.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -17524,7 +17579,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.required !== undefined){
+if(data.required !== undefined && func0.call(data, "required")){
 var _errs5 = errors;
 if(typeof data.required !== "boolean"){
 validate266.errors = [{instancePath:instancePath+"/required",schemaPath:"#/properties/required/type",keyword:"type",params:{type: "boolean"}}];
@@ -17536,7 +17591,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 var _errs7 = errors;
 if(typeof data.title !== "string"){
 validate266.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -17583,12 +17638,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))){
+if((((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
 validate267.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.jsonrpc !== undefined){
+if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 var data0 = data.jsonrpc;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -17605,7 +17660,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data1 = data.method;
 var _errs3 = errors;
 if(typeof data1 !== "string"){
@@ -17622,10 +17677,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var _errs5 = errors;
 if(!(validate253(data.params))){
-vErrors = vErrors === null ? func0(validate253.errors, instancePath+"/params") : vErrors.concat(func0(validate253.errors, instancePath+"/params"));
+vErrors = vErrors === null ? func15(validate253.errors, instancePath+"/params") : vErrors.concat(func15(validate253.errors, instancePath+"/params"));
 errors = vErrors.length;
 }
 var valid0 = _errs5 === errors;
@@ -17669,12 +17724,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.name === undefined) && (missing0 = "name")) || ((data.type === undefined) && (missing0 = "type"))){
+if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
 validate269.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.name !== undefined){
+if(data.name !== undefined && func0.call(data, "name")){
 var _errs1 = errors;
 if(typeof data.name !== "string"){
 validate269.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -17686,7 +17741,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 var _errs3 = errors;
 if(typeof data.title !== "string"){
 validate269.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -17698,7 +17753,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 var data2 = data.type;
 var _errs5 = errors;
 if(typeof data2 !== "string"){
@@ -17753,15 +17808,15 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((data.cacheScope === undefined) && (missing0 = "cacheScope")) || ((data.contents === undefined) && (missing0 = "contents"))) || ((data.resultType === undefined) && (missing0 = "resultType"))) || ((data.ttlMs === undefined) && (missing0 = "ttlMs"))){
+if((((((data.cacheScope === undefined) || (!(func0.call(data, "cacheScope")))) && (missing0 = "cacheScope")) || (((data.contents === undefined) || (!(func0.call(data, "contents")))) && (missing0 = "contents"))) || (((data.resultType === undefined) || (!(func0.call(data, "resultType")))) && (missing0 = "resultType"))) || (((data.ttlMs === undefined) || (!(func0.call(data, "ttlMs")))) && (missing0 = "ttlMs"))){
 validate270.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var _errs1 = errors;
 if(!(validate17(data._meta))){
-vErrors = vErrors === null ? func0(validate17.errors, instancePath+"/_meta") : vErrors.concat(func0(validate17.errors, instancePath+"/_meta"));
+vErrors = vErrors === null ? func15(validate17.errors, instancePath+"/_meta") : vErrors.concat(func15(validate17.errors, instancePath+"/_meta"));
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -17770,7 +17825,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.cacheScope !== undefined){
+if(data.cacheScope !== undefined && func0.call(data, "cacheScope")){
 var data1 = data.cacheScope;
 var _errs2 = errors;
 if(typeof data1 !== "string"){
@@ -17787,7 +17842,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.contents !== undefined){
+if(data.contents !== undefined && func0.call(data, "contents")){
 var data2 = data.contents;
 var _errs4 = errors;
 if(errors === _errs4){
@@ -17801,7 +17856,7 @@ var _errs7 = errors;
 var valid2 = false;
 var _errs8 = errors;
 if(!(validate42(data3))){
-vErrors = vErrors === null ? func0(validate42.errors, instancePath+"/contents/" + i0) : vErrors.concat(func0(validate42.errors, instancePath+"/contents/" + i0));
+vErrors = vErrors === null ? func15(validate42.errors, instancePath+"/contents/" + i0) : vErrors.concat(func15(validate42.errors, instancePath+"/contents/" + i0));
 errors = vErrors.length;
 }
 var _valid0 = _errs8 === errors;
@@ -17809,7 +17864,7 @@ valid2 = valid2 || _valid0;
 if(!valid2){
 var _errs9 = errors;
 if(!(validate14(data3))){
-vErrors = vErrors === null ? func0(validate14.errors, instancePath+"/contents/" + i0) : vErrors.concat(func0(validate14.errors, instancePath+"/contents/" + i0));
+vErrors = vErrors === null ? func15(validate14.errors, instancePath+"/contents/" + i0) : vErrors.concat(func15(validate14.errors, instancePath+"/contents/" + i0));
 errors = vErrors.length;
 }
 var _valid0 = _errs9 === errors;
@@ -17855,7 +17910,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.resultType !== undefined){
+if(data.resultType !== undefined && func0.call(data, "resultType")){
 var data4 = data.resultType;
 var _errs10 = errors;
 if(typeof data4 !== "string"){
@@ -17872,7 +17927,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.ttlMs !== undefined){
+if(data.ttlMs !== undefined && func0.call(data, "ttlMs")){
 var data5 = data.ttlMs;
 var _errs12 = errors;
 if(!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))){
@@ -17929,12 +17984,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.result === undefined) && (missing0 = "result"))){
+if(((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.result === undefined) || (!(func0.call(data, "result")))) && (missing0 = "result"))){
 validate274.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 var data0 = data.id;
 var _errs1 = errors;
 if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
@@ -17947,7 +18002,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined){
+if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 var data1 = data.jsonrpc;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -17964,13 +18019,13 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.result !== undefined){
+if(data.result !== undefined && func0.call(data, "result")){
 var data2 = data.result;
 var _errs6 = errors;
 if(errors === _errs6){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 var missing1;
-if((data2.resultType === undefined) && (missing1 = "resultType")){
+if(((data2.resultType === undefined) || (!(func0.call(data2, "resultType")))) && (missing1 = "resultType")){
 validate274.errors = [{instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
@@ -17979,13 +18034,13 @@ var tag0 = data2.resultType;
 if(typeof tag0 == "string"){
 if(tag0 === "input_required"){
 if(!(validate75(data2))){
-vErrors = vErrors === null ? func0(validate75.errors, instancePath+"/result") : vErrors.concat(func0(validate75.errors, instancePath+"/result"));
+vErrors = vErrors === null ? func15(validate75.errors, instancePath+"/result") : vErrors.concat(func15(validate75.errors, instancePath+"/result"));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "complete"){
 if(!(validate270(data2))){
-vErrors = vErrors === null ? func0(validate270.errors, instancePath+"/result") : vErrors.concat(func0(validate270.errors, instancePath+"/result"));
+vErrors = vErrors === null ? func15(validate270.errors, instancePath+"/result") : vErrors.concat(func15(validate270.errors, instancePath+"/result"));
 errors = vErrors.length;
 }
 }
@@ -18045,12 +18100,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.method === undefined) && (missing0 = "method")){
+if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
 validate277.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var _errs1 = errors;
 if(typeof data.method !== "string"){
 validate277.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -18062,7 +18117,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
@@ -18144,12 +18199,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.uri === undefined) && (missing0 = "uri")){
+if(((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri")){
 validate279.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var data0 = data._meta;
 var _errs1 = errors;
 if(!(data0 && typeof data0 == "object" && !Array.isArray(data0))){
@@ -18162,7 +18217,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mimeType !== undefined){
+if(data.mimeType !== undefined && func0.call(data, "mimeType")){
 var _errs4 = errors;
 if(typeof data.mimeType !== "string"){
 validate279.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
@@ -18174,7 +18229,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 var _errs6 = errors;
 if(typeof data.uri !== "string"){
 validate279.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
@@ -18222,12 +18277,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))){
+if((((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
 validate280.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.jsonrpc !== undefined){
+if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 var data0 = data.jsonrpc;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -18244,7 +18299,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data1 = data.method;
 var _errs3 = errors;
 if(typeof data1 !== "string"){
@@ -18261,10 +18316,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var _errs5 = errors;
 if(!(validate253(data.params))){
-vErrors = vErrors === null ? func0(validate253.errors, instancePath+"/params") : vErrors.concat(func0(validate253.errors, instancePath+"/params"));
+vErrors = vErrors === null ? func15(validate253.errors, instancePath+"/params") : vErrors.concat(func15(validate253.errors, instancePath+"/params"));
 errors = vErrors.length;
 }
 var valid0 = _errs5 === errors;
@@ -18307,15 +18362,15 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data._meta === undefined) && (missing0 = "_meta")) || ((data.uri === undefined) && (missing0 = "uri"))){
+if((((data._meta === undefined) || (!(func0.call(data, "_meta")))) && (missing0 = "_meta")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
 validate282.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var _errs1 = errors;
 if(!(validate23(data._meta))){
-vErrors = vErrors === null ? func0(validate23.errors, instancePath+"/_meta") : vErrors.concat(func0(validate23.errors, instancePath+"/_meta"));
+vErrors = vErrors === null ? func15(validate23.errors, instancePath+"/_meta") : vErrors.concat(func15(validate23.errors, instancePath+"/_meta"));
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -18324,7 +18379,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 var _errs2 = errors;
 if(typeof data.uri !== "string"){
 validate282.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
@@ -18370,12 +18425,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.type === undefined) && (missing0 = "type")) || ((data.uri === undefined) && (missing0 = "uri"))){
+if((((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
 validate284.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 var data0 = data.type;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -18392,7 +18447,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 var _errs3 = errors;
 if(typeof data.uri !== "string"){
 validate284.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
@@ -18438,15 +18493,15 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.uri === undefined) && (missing0 = "uri")){
+if(((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri")){
 validate286.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var _errs1 = errors;
 if(!(validate116(data._meta))){
-vErrors = vErrors === null ? func0(validate116.errors, instancePath+"/_meta") : vErrors.concat(func0(validate116.errors, instancePath+"/_meta"));
+vErrors = vErrors === null ? func15(validate116.errors, instancePath+"/_meta") : vErrors.concat(func15(validate116.errors, instancePath+"/_meta"));
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -18455,7 +18510,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined){
+if(data.uri !== undefined && func0.call(data, "uri")){
 var _errs2 = errors;
 if(typeof data.uri !== "string"){
 validate286.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
@@ -18498,12 +18553,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
+if(((((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
 validate285.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.jsonrpc !== undefined){
+if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 var data0 = data.jsonrpc;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -18520,7 +18575,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data1 = data.method;
 var _errs3 = errors;
 if(typeof data1 !== "string"){
@@ -18537,10 +18592,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var _errs5 = errors;
 if(!(validate286(data.params))){
-vErrors = vErrors === null ? func0(validate286.errors, instancePath+"/params") : vErrors.concat(func0(validate286.errors, instancePath+"/params"));
+vErrors = vErrors === null ? func15(validate286.errors, instancePath+"/params") : vErrors.concat(func15(validate286.errors, instancePath+"/params"));
 errors = vErrors.length;
 }
 var valid0 = _errs5 === errors;
@@ -18656,15 +18711,15 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.notifications === undefined) && (missing0 = "notifications")){
+if(((data.notifications === undefined) || (!(func0.call(data, "notifications")))) && (missing0 = "notifications")){
 validate293.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var _errs1 = errors;
 if(!(validate116(data._meta))){
-vErrors = vErrors === null ? func0(validate116.errors, instancePath+"/_meta") : vErrors.concat(func0(validate116.errors, instancePath+"/_meta"));
+vErrors = vErrors === null ? func15(validate116.errors, instancePath+"/_meta") : vErrors.concat(func15(validate116.errors, instancePath+"/_meta"));
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -18673,13 +18728,13 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.notifications !== undefined){
+if(data.notifications !== undefined && func0.call(data, "notifications")){
 var data1 = data.notifications;
 var _errs2 = errors;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1.promptsListChanged !== undefined){
+if(data1.promptsListChanged !== undefined && func0.call(data1, "promptsListChanged")){
 var _errs5 = errors;
 if(typeof data1.promptsListChanged !== "boolean"){
 validate293.errors = [{instancePath:instancePath+"/notifications/promptsListChanged",schemaPath:"SubscriptionFilter/properties/promptsListChanged/type",keyword:"type",params:{type: "boolean"}}];
@@ -18691,7 +18746,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data1.resourceSubscriptions !== undefined){
+if(data1.resourceSubscriptions !== undefined && func0.call(data1, "resourceSubscriptions")){
 var data3 = data1.resourceSubscriptions;
 var _errs7 = errors;
 if(errors === _errs7){
@@ -18721,7 +18776,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data1.resourcesListChanged !== undefined){
+if(data1.resourcesListChanged !== undefined && func0.call(data1, "resourcesListChanged")){
 var _errs11 = errors;
 if(typeof data1.resourcesListChanged !== "boolean"){
 validate293.errors = [{instancePath:instancePath+"/notifications/resourcesListChanged",schemaPath:"SubscriptionFilter/properties/resourcesListChanged/type",keyword:"type",params:{type: "boolean"}}];
@@ -18733,7 +18788,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data1.toolsListChanged !== undefined){
+if(data1.toolsListChanged !== undefined && func0.call(data1, "toolsListChanged")){
 var _errs13 = errors;
 if(typeof data1.toolsListChanged !== "boolean"){
 validate293.errors = [{instancePath:instancePath+"/notifications/toolsListChanged",schemaPath:"SubscriptionFilter/properties/toolsListChanged/type",keyword:"type",params:{type: "boolean"}}];
@@ -18745,7 +18800,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data1.taskIds !== undefined){
+if(data1.taskIds !== undefined && func0.call(data1, "taskIds")){
 var data7 = data1.taskIds;
 var _errs15 = errors;
 if(errors === _errs15){
@@ -18821,12 +18876,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
+if(((((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
 validate292.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.jsonrpc !== undefined){
+if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 var data0 = data.jsonrpc;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -18843,7 +18898,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data1 = data.method;
 var _errs3 = errors;
 if(typeof data1 !== "string"){
@@ -18860,10 +18915,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var _errs5 = errors;
 if(!(validate293(data.params))){
-vErrors = vErrors === null ? func0(validate293.errors, instancePath+"/params") : vErrors.concat(func0(validate293.errors, instancePath+"/params"));
+vErrors = vErrors === null ? func15(validate293.errors, instancePath+"/params") : vErrors.concat(func15(validate293.errors, instancePath+"/params"));
 errors = vErrors.length;
 }
 var valid0 = _errs5 === errors;
@@ -18905,12 +18960,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))){
+if((((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
 validate296.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.jsonrpc !== undefined){
+if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 var data0 = data.jsonrpc;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -18927,7 +18982,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data1 = data.method;
 var _errs3 = errors;
 if(typeof data1 !== "string"){
@@ -18944,10 +18999,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var _errs5 = errors;
 if(!(validate253(data.params))){
-vErrors = vErrors === null ? func0(validate253.errors, instancePath+"/params") : vErrors.concat(func0(validate253.errors, instancePath+"/params"));
+vErrors = vErrors === null ? func15(validate253.errors, instancePath+"/params") : vErrors.concat(func15(validate253.errors, instancePath+"/params"));
 errors = vErrors.length;
 }
 var valid0 = _errs5 === errors;
@@ -18988,7 +19043,7 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.method === undefined) && (missing0 = "method")){
+if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
 validate291.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
@@ -18997,49 +19052,49 @@ var tag0 = data.method;
 if(typeof tag0 == "string"){
 if(tag0 === "notifications/cancelled"){
 if(!(validate114(data))){
-vErrors = vErrors === null ? func0(validate114.errors, instancePath) : vErrors.concat(func0(validate114.errors, instancePath));
+vErrors = vErrors === null ? func15(validate114.errors, instancePath) : vErrors.concat(func15(validate114.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "notifications/progress"){
 if(!(validate261(data))){
-vErrors = vErrors === null ? func0(validate261.errors, instancePath) : vErrors.concat(func0(validate261.errors, instancePath));
+vErrors = vErrors === null ? func15(validate261.errors, instancePath) : vErrors.concat(func15(validate261.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "notifications/resources/list_changed"){
 if(!(validate280(data))){
-vErrors = vErrors === null ? func0(validate280.errors, instancePath) : vErrors.concat(func0(validate280.errors, instancePath));
+vErrors = vErrors === null ? func15(validate280.errors, instancePath) : vErrors.concat(func15(validate280.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "notifications/subscriptions/acknowledged"){
 if(!(validate292(data))){
-vErrors = vErrors === null ? func0(validate292.errors, instancePath) : vErrors.concat(func0(validate292.errors, instancePath));
+vErrors = vErrors === null ? func15(validate292.errors, instancePath) : vErrors.concat(func15(validate292.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "notifications/resources/updated"){
 if(!(validate285(data))){
-vErrors = vErrors === null ? func0(validate285.errors, instancePath) : vErrors.concat(func0(validate285.errors, instancePath));
+vErrors = vErrors === null ? func15(validate285.errors, instancePath) : vErrors.concat(func15(validate285.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "notifications/prompts/list_changed"){
 if(!(validate267(data))){
-vErrors = vErrors === null ? func0(validate267.errors, instancePath) : vErrors.concat(func0(validate267.errors, instancePath));
+vErrors = vErrors === null ? func15(validate267.errors, instancePath) : vErrors.concat(func15(validate267.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "notifications/tools/list_changed"){
 if(!(validate296(data))){
-vErrors = vErrors === null ? func0(validate296.errors, instancePath) : vErrors.concat(func0(validate296.errors, instancePath));
+vErrors = vErrors === null ? func15(validate296.errors, instancePath) : vErrors.concat(func15(validate296.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "notifications/message"){
 if(!(validate242(data))){
-vErrors = vErrors === null ? func0(validate242.errors, instancePath) : vErrors.concat(func0(validate242.errors, instancePath));
+vErrors = vErrors === null ? func15(validate242.errors, instancePath) : vErrors.concat(func15(validate242.errors, instancePath));
 errors = vErrors.length;
 }
 }
@@ -19087,15 +19142,15 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data["io.modelcontextprotocol/subscriptionId"] === undefined) && (missing0 = "io.modelcontextprotocol/subscriptionId")){
+if(((data["io.modelcontextprotocol/subscriptionId"] === undefined) || (!(func0.call(data, "io.modelcontextprotocol/subscriptionId")))) && (missing0 = "io.modelcontextprotocol/subscriptionId")){
 validate314.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data["io.modelcontextprotocol/serverInfo"] !== undefined){
+if(data["io.modelcontextprotocol/serverInfo"] !== undefined && func0.call(data, "io.modelcontextprotocol/serverInfo")){
 var _errs1 = errors;
 if(!(validate18(data["io.modelcontextprotocol/serverInfo"]))){
-vErrors = vErrors === null ? func0(validate18.errors, instancePath+"/io.modelcontextprotocol~1serverInfo") : vErrors.concat(func0(validate18.errors, instancePath+"/io.modelcontextprotocol~1serverInfo"));
+vErrors = vErrors === null ? func15(validate18.errors, instancePath+"/io.modelcontextprotocol~1serverInfo") : vErrors.concat(func15(validate18.errors, instancePath+"/io.modelcontextprotocol~1serverInfo"));
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -19104,7 +19159,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data["io.modelcontextprotocol/subscriptionId"] !== undefined){
+if(data["io.modelcontextprotocol/subscriptionId"] !== undefined && func0.call(data, "io.modelcontextprotocol/subscriptionId")){
 var data1 = data["io.modelcontextprotocol/subscriptionId"];
 var _errs2 = errors;
 if((typeof data1 !== "string") && (!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))))){
@@ -19148,15 +19203,15 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data._meta === undefined) && (missing0 = "_meta")) || ((data.resultType === undefined) && (missing0 = "resultType"))){
+if((((data._meta === undefined) || (!(func0.call(data, "_meta")))) && (missing0 = "_meta")) || (((data.resultType === undefined) || (!(func0.call(data, "resultType")))) && (missing0 = "resultType"))){
 validate313.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 var _errs1 = errors;
 if(!(validate314(data._meta))){
-vErrors = vErrors === null ? func0(validate314.errors, instancePath+"/_meta") : vErrors.concat(func0(validate314.errors, instancePath+"/_meta"));
+vErrors = vErrors === null ? func15(validate314.errors, instancePath+"/_meta") : vErrors.concat(func15(validate314.errors, instancePath+"/_meta"));
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -19165,7 +19220,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.resultType !== undefined){
+if(data.resultType !== undefined && func0.call(data, "resultType")){
 var data1 = data.resultType;
 var _errs2 = errors;
 if(typeof data1 !== "string"){
@@ -19216,7 +19271,7 @@ var _errs1 = errors;
 if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.resultType === undefined) && (missing0 = "resultType")){
+if(((data.resultType === undefined) || (!(func0.call(data, "resultType")))) && (missing0 = "resultType")){
 var err0 = {instancePath:instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0}};
 if(vErrors === null){
 vErrors = [err0];
@@ -19231,13 +19286,13 @@ var tag0 = data.resultType;
 if(typeof tag0 == "string"){
 if(tag0 === "input_required"){
 if(!(validate75(data))){
-vErrors = vErrors === null ? func0(validate75.errors, instancePath) : vErrors.concat(func0(validate75.errors, instancePath));
+vErrors = vErrors === null ? func15(validate75.errors, instancePath) : vErrors.concat(func15(validate75.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "complete"){
 if(!(validate171(data))){
-vErrors = vErrors === null ? func0(validate171.errors, instancePath) : vErrors.concat(func0(validate171.errors, instancePath));
+vErrors = vErrors === null ? func15(validate171.errors, instancePath) : vErrors.concat(func15(validate171.errors, instancePath));
 errors = vErrors.length;
 }
 }
@@ -19280,7 +19335,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs6 = errors;
 if(!(validate110(data))){
-vErrors = vErrors === null ? func0(validate110.errors, instancePath) : vErrors.concat(func0(validate110.errors, instancePath));
+vErrors = vErrors === null ? func15(validate110.errors, instancePath) : vErrors.concat(func15(validate110.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs6 === errors;
@@ -19288,7 +19343,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs7 = errors;
 if(!(validate229(data))){
-vErrors = vErrors === null ? func0(validate229.errors, instancePath) : vErrors.concat(func0(validate229.errors, instancePath));
+vErrors = vErrors === null ? func15(validate229.errors, instancePath) : vErrors.concat(func15(validate229.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs7 === errors;
@@ -19296,7 +19351,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs8 = errors;
 if(!(validate222(data))){
-vErrors = vErrors === null ? func0(validate222.errors, instancePath) : vErrors.concat(func0(validate222.errors, instancePath));
+vErrors = vErrors === null ? func15(validate222.errors, instancePath) : vErrors.concat(func15(validate222.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs8 === errors;
@@ -19304,7 +19359,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs9 = errors;
 if(!(validate270(data))){
-vErrors = vErrors === null ? func0(validate270.errors, instancePath) : vErrors.concat(func0(validate270.errors, instancePath));
+vErrors = vErrors === null ? func15(validate270.errors, instancePath) : vErrors.concat(func15(validate270.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs9 === errors;
@@ -19312,7 +19367,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs10 = errors;
 if(!(validate313(data))){
-vErrors = vErrors === null ? func0(validate313.errors, instancePath) : vErrors.concat(func0(validate313.errors, instancePath));
+vErrors = vErrors === null ? func15(validate313.errors, instancePath) : vErrors.concat(func15(validate313.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs10 === errors;
@@ -19320,7 +19375,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs11 = errors;
 if(!(validate216(data))){
-vErrors = vErrors === null ? func0(validate216.errors, instancePath) : vErrors.concat(func0(validate216.errors, instancePath));
+vErrors = vErrors === null ? func15(validate216.errors, instancePath) : vErrors.concat(func15(validate216.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs11 === errors;
@@ -19328,7 +19383,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs12 = errors;
 if(!(validate183(data))){
-vErrors = vErrors === null ? func0(validate183.errors, instancePath) : vErrors.concat(func0(validate183.errors, instancePath));
+vErrors = vErrors === null ? func15(validate183.errors, instancePath) : vErrors.concat(func15(validate183.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs12 === errors;
@@ -19336,7 +19391,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs13 = errors;
 if(!(validate236(data))){
-vErrors = vErrors === null ? func0(validate236.errors, instancePath) : vErrors.concat(func0(validate236.errors, instancePath));
+vErrors = vErrors === null ? func15(validate236.errors, instancePath) : vErrors.concat(func15(validate236.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs13 === errors;
@@ -19344,7 +19399,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs14 = errors;
 if(!(validate71(data))){
-vErrors = vErrors === null ? func0(validate71.errors, instancePath) : vErrors.concat(func0(validate71.errors, instancePath));
+vErrors = vErrors === null ? func15(validate71.errors, instancePath) : vErrors.concat(func15(validate71.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs14 === errors;
@@ -19352,7 +19407,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs15 = errors;
 if(!(validate166(data))){
-vErrors = vErrors === null ? func0(validate166.errors, instancePath) : vErrors.concat(func0(validate166.errors, instancePath));
+vErrors = vErrors === null ? func15(validate166.errors, instancePath) : vErrors.concat(func15(validate166.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs15 === errors;
@@ -19420,7 +19475,7 @@ var _errs2 = errors;
 if(errors === _errs2){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.enum === undefined) && (missing0 = "enum")) || ((data.type === undefined) && (missing0 = "type"))){
+if((((data.enum === undefined) || (!(func0.call(data, "enum")))) && (missing0 = "enum")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
 var err0 = {instancePath:instancePath,schemaPath:"UntitledSingleSelectEnumSchema/required",keyword:"required",params:{missingProperty: missing0}};
 if(vErrors === null){
 vErrors = [err0];
@@ -19431,7 +19486,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data.default !== undefined){
+if(data.default !== undefined && func0.call(data, "default")){
 var _errs4 = errors;
 if(typeof data.default !== "string"){
 var err1 = {instancePath:instancePath+"/default",schemaPath:"UntitledSingleSelectEnumSchema/properties/default/type",keyword:"type",params:{type: "string"}};
@@ -19449,7 +19504,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 var _errs6 = errors;
 if(typeof data.description !== "string"){
 var err2 = {instancePath:instancePath+"/description",schemaPath:"UntitledSingleSelectEnumSchema/properties/description/type",keyword:"type",params:{type: "string"}};
@@ -19467,7 +19522,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data.enum !== undefined){
+if(data.enum !== undefined && func0.call(data, "enum")){
 var data2 = data.enum;
 var _errs8 = errors;
 if(errors === _errs8){
@@ -19509,7 +19564,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 var _errs12 = errors;
 if(typeof data.title !== "string"){
 var err5 = {instancePath:instancePath+"/title",schemaPath:"UntitledSingleSelectEnumSchema/properties/title/type",keyword:"type",params:{type: "string"}};
@@ -19527,7 +19582,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 var data5 = data.type;
 var _errs14 = errors;
 if(typeof data5 !== "string"){
@@ -19580,7 +19635,7 @@ var _errs17 = errors;
 if(errors === _errs17){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing1;
-if(((data.oneOf === undefined) && (missing1 = "oneOf")) || ((data.type === undefined) && (missing1 = "type"))){
+if((((data.oneOf === undefined) || (!(func0.call(data, "oneOf")))) && (missing1 = "oneOf")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing1 = "type"))){
 var err9 = {instancePath:instancePath,schemaPath:"TitledSingleSelectEnumSchema/required",keyword:"required",params:{missingProperty: missing1}};
 if(vErrors === null){
 vErrors = [err9];
@@ -19591,7 +19646,7 @@ vErrors.push(err9);
 errors++;
 }
 else {
-if(data.default !== undefined){
+if(data.default !== undefined && func0.call(data, "default")){
 var _errs19 = errors;
 if(typeof data.default !== "string"){
 var err10 = {instancePath:instancePath+"/default",schemaPath:"TitledSingleSelectEnumSchema/properties/default/type",keyword:"type",params:{type: "string"}};
@@ -19609,7 +19664,7 @@ else {
 var valid5 = true;
 }
 if(valid5){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 var _errs21 = errors;
 if(typeof data.description !== "string"){
 var err11 = {instancePath:instancePath+"/description",schemaPath:"TitledSingleSelectEnumSchema/properties/description/type",keyword:"type",params:{type: "string"}};
@@ -19627,7 +19682,7 @@ else {
 var valid5 = true;
 }
 if(valid5){
-if(data.oneOf !== undefined){
+if(data.oneOf !== undefined && func0.call(data, "oneOf")){
 var data8 = data.oneOf;
 var _errs23 = errors;
 if(errors === _errs23){
@@ -19640,7 +19695,7 @@ var _errs25 = errors;
 if(errors === _errs25){
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
 var missing2;
-if(((data9.const === undefined) && (missing2 = "const")) || ((data9.title === undefined) && (missing2 = "title"))){
+if((((data9.const === undefined) || (!(func0.call(data9, "const")))) && (missing2 = "const")) || (((data9.title === undefined) || (!(func0.call(data9, "title")))) && (missing2 = "title"))){
 var err12 = {instancePath:instancePath+"/oneOf/" + i1,schemaPath:"TitledSingleSelectEnumSchema/properties/oneOf/items/required",keyword:"required",params:{missingProperty: missing2}};
 if(vErrors === null){
 vErrors = [err12];
@@ -19651,7 +19706,7 @@ vErrors.push(err12);
 errors++;
 }
 else {
-if(data9.const !== undefined){
+if(data9.const !== undefined && func0.call(data9, "const")){
 var _errs27 = errors;
 if(typeof data9.const !== "string"){
 var err13 = {instancePath:instancePath+"/oneOf/" + i1+"/const",schemaPath:"TitledSingleSelectEnumSchema/properties/oneOf/items/properties/const/type",keyword:"type",params:{type: "string"}};
@@ -19669,7 +19724,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data9.title !== undefined){
+if(data9.title !== undefined && func0.call(data9, "title")){
 var _errs29 = errors;
 if(typeof data9.title !== "string"){
 var err14 = {instancePath:instancePath+"/oneOf/" + i1+"/title",schemaPath:"TitledSingleSelectEnumSchema/properties/oneOf/items/properties/title/type",keyword:"type",params:{type: "string"}};
@@ -19723,7 +19778,7 @@ else {
 var valid5 = true;
 }
 if(valid5){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 var _errs31 = errors;
 if(typeof data.title !== "string"){
 var err17 = {instancePath:instancePath+"/title",schemaPath:"TitledSingleSelectEnumSchema/properties/title/type",keyword:"type",params:{type: "string"}};
@@ -19741,7 +19796,7 @@ else {
 var valid5 = true;
 }
 if(valid5){
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 var data13 = data.type;
 var _errs33 = errors;
 if(typeof data13 !== "string"){
@@ -19837,12 +19892,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.type === undefined) && (missing0 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
 validate324.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.default !== undefined){
+if(data.default !== undefined && func0.call(data, "default")){
 var _errs1 = errors;
 if(typeof data.default !== "string"){
 validate324.errors = [{instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "string"}}];
@@ -19854,7 +19909,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 var _errs3 = errors;
 if(typeof data.description !== "string"){
 validate324.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -19866,7 +19921,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.format !== undefined){
+if(data.format !== undefined && func0.call(data, "format")){
 var data2 = data.format;
 var _errs5 = errors;
 if(typeof data2 !== "string"){
@@ -19883,7 +19938,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.maxLength !== undefined){
+if(data.maxLength !== undefined && func0.call(data, "maxLength")){
 var data3 = data.maxLength;
 var _errs7 = errors;
 if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
@@ -19896,7 +19951,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.minLength !== undefined){
+if(data.minLength !== undefined && func0.call(data, "minLength")){
 var data4 = data.minLength;
 var _errs9 = errors;
 if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
@@ -19909,7 +19964,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 var _errs11 = errors;
 if(typeof data.title !== "string"){
 validate324.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -19921,7 +19976,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 var data6 = data.type;
 var _errs13 = errors;
 if(typeof data6 !== "string"){
@@ -19974,7 +20029,7 @@ var vErrors = null;
 var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.promptsListChanged !== undefined){
+if(data.promptsListChanged !== undefined && func0.call(data, "promptsListChanged")){
 var _errs1 = errors;
 if(typeof data.promptsListChanged !== "boolean"){
 validate325.errors = [{instancePath:instancePath+"/promptsListChanged",schemaPath:"#/properties/promptsListChanged/type",keyword:"type",params:{type: "boolean"}}];
@@ -19986,7 +20041,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.resourceSubscriptions !== undefined){
+if(data.resourceSubscriptions !== undefined && func0.call(data, "resourceSubscriptions")){
 var data1 = data.resourceSubscriptions;
 var _errs3 = errors;
 if(errors === _errs3){
@@ -20016,7 +20071,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.resourcesListChanged !== undefined){
+if(data.resourcesListChanged !== undefined && func0.call(data, "resourcesListChanged")){
 var _errs7 = errors;
 if(typeof data.resourcesListChanged !== "boolean"){
 validate325.errors = [{instancePath:instancePath+"/resourcesListChanged",schemaPath:"#/properties/resourcesListChanged/type",keyword:"type",params:{type: "boolean"}}];
@@ -20028,7 +20083,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.toolsListChanged !== undefined){
+if(data.toolsListChanged !== undefined && func0.call(data, "toolsListChanged")){
 var _errs9 = errors;
 if(typeof data.toolsListChanged !== "boolean"){
 validate325.errors = [{instancePath:instancePath+"/toolsListChanged",schemaPath:"#/properties/toolsListChanged/type",keyword:"type",params:{type: "boolean"}}];
@@ -20040,7 +20095,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.taskIds !== undefined){
+if(data.taskIds !== undefined && func0.call(data, "taskIds")){
 var data5 = data.taskIds;
 var _errs11 = errors;
 if(errors === _errs11){
@@ -20117,12 +20172,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.result === undefined) && (missing0 = "result"))){
+if(((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.result === undefined) || (!(func0.call(data, "result")))) && (missing0 = "result"))){
 validate326.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 var data0 = data.id;
 var _errs1 = errors;
 if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
@@ -20135,7 +20190,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined){
+if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 var data1 = data.jsonrpc;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -20152,10 +20207,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.result !== undefined){
+if(data.result !== undefined && func0.call(data, "result")){
 var _errs6 = errors;
 if(!(validate313(data.result))){
-vErrors = vErrors === null ? func0(validate313.errors, instancePath+"/result") : vErrors.concat(func0(validate313.errors, instancePath+"/result"));
+vErrors = vErrors === null ? func15(validate313.errors, instancePath+"/result") : vErrors.concat(func15(validate313.errors, instancePath+"/result"));
 errors = vErrors.length;
 }
 var valid0 = _errs6 === errors;
@@ -20201,12 +20256,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.items === undefined) && (missing0 = "items")) || ((data.type === undefined) && (missing0 = "type"))){
+if((((data.items === undefined) || (!(func0.call(data, "items")))) && (missing0 = "items")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
 validate328.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.default !== undefined){
+if(data.default !== undefined && func0.call(data, "default")){
 var data0 = data.default;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -20236,7 +20291,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 var _errs5 = errors;
 if(typeof data.description !== "string"){
 validate328.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -20248,18 +20303,18 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.items !== undefined){
+if(data.items !== undefined && func0.call(data, "items")){
 var data3 = data.items;
 var _errs7 = errors;
 if(errors === _errs7){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 var missing1;
-if((data3.anyOf === undefined) && (missing1 = "anyOf")){
+if(((data3.anyOf === undefined) || (!(func0.call(data3, "anyOf")))) && (missing1 = "anyOf")){
 validate328.errors = [{instancePath:instancePath+"/items",schemaPath:"#/properties/items/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data3.anyOf !== undefined){
+if(data3.anyOf !== undefined && func0.call(data3, "anyOf")){
 var data4 = data3.anyOf;
 var _errs9 = errors;
 if(errors === _errs9){
@@ -20272,12 +20327,12 @@ var _errs11 = errors;
 if(errors === _errs11){
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 var missing2;
-if(((data5.const === undefined) && (missing2 = "const")) || ((data5.title === undefined) && (missing2 = "title"))){
+if((((data5.const === undefined) || (!(func0.call(data5, "const")))) && (missing2 = "const")) || (((data5.title === undefined) || (!(func0.call(data5, "title")))) && (missing2 = "title"))){
 validate328.errors = [{instancePath:instancePath+"/items/anyOf/" + i1,schemaPath:"#/properties/items/properties/anyOf/items/required",keyword:"required",params:{missingProperty: missing2}}];
 return false;
 }
 else {
-if(data5.const !== undefined){
+if(data5.const !== undefined && func0.call(data5, "const")){
 var _errs13 = errors;
 if(typeof data5.const !== "string"){
 validate328.errors = [{instancePath:instancePath+"/items/anyOf/" + i1+"/const",schemaPath:"#/properties/items/properties/anyOf/items/properties/const/type",keyword:"type",params:{type: "string"}}];
@@ -20289,7 +20344,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data5.title !== undefined){
+if(data5.title !== undefined && func0.call(data5, "title")){
 var _errs15 = errors;
 if(typeof data5.title !== "string"){
 validate328.errors = [{instancePath:instancePath+"/items/anyOf/" + i1+"/title",schemaPath:"#/properties/items/properties/anyOf/items/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -20333,7 +20388,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.maxItems !== undefined){
+if(data.maxItems !== undefined && func0.call(data, "maxItems")){
 var data8 = data.maxItems;
 var _errs17 = errors;
 if(!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8)))){
@@ -20346,7 +20401,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.minItems !== undefined){
+if(data.minItems !== undefined && func0.call(data, "minItems")){
 var data9 = data.minItems;
 var _errs19 = errors;
 if(!((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9)))){
@@ -20359,7 +20414,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 var _errs21 = errors;
 if(typeof data.title !== "string"){
 validate328.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -20371,7 +20426,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 var data11 = data.type;
 var _errs23 = errors;
 if(typeof data11 !== "string"){
@@ -20425,12 +20480,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.oneOf === undefined) && (missing0 = "oneOf")) || ((data.type === undefined) && (missing0 = "type"))){
+if((((data.oneOf === undefined) || (!(func0.call(data, "oneOf")))) && (missing0 = "oneOf")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
 validate329.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.default !== undefined){
+if(data.default !== undefined && func0.call(data, "default")){
 var _errs1 = errors;
 if(typeof data.default !== "string"){
 validate329.errors = [{instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "string"}}];
@@ -20442,7 +20497,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 var _errs3 = errors;
 if(typeof data.description !== "string"){
 validate329.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -20454,7 +20509,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.oneOf !== undefined){
+if(data.oneOf !== undefined && func0.call(data, "oneOf")){
 var data2 = data.oneOf;
 var _errs5 = errors;
 if(errors === _errs5){
@@ -20467,12 +20522,12 @@ var _errs7 = errors;
 if(errors === _errs7){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 var missing1;
-if(((data3.const === undefined) && (missing1 = "const")) || ((data3.title === undefined) && (missing1 = "title"))){
+if((((data3.const === undefined) || (!(func0.call(data3, "const")))) && (missing1 = "const")) || (((data3.title === undefined) || (!(func0.call(data3, "title")))) && (missing1 = "title"))){
 validate329.errors = [{instancePath:instancePath+"/oneOf/" + i0,schemaPath:"#/properties/oneOf/items/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data3.const !== undefined){
+if(data3.const !== undefined && func0.call(data3, "const")){
 var _errs9 = errors;
 if(typeof data3.const !== "string"){
 validate329.errors = [{instancePath:instancePath+"/oneOf/" + i0+"/const",schemaPath:"#/properties/oneOf/items/properties/const/type",keyword:"type",params:{type: "string"}}];
@@ -20484,7 +20539,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data3.title !== undefined){
+if(data3.title !== undefined && func0.call(data3, "title")){
 var _errs11 = errors;
 if(typeof data3.title !== "string"){
 validate329.errors = [{instancePath:instancePath+"/oneOf/" + i0+"/title",schemaPath:"#/properties/oneOf/items/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -20520,7 +20575,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 var _errs13 = errors;
 if(typeof data.title !== "string"){
 validate329.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -20532,7 +20587,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 var data7 = data.type;
 var _errs15 = errors;
 if(typeof data7 !== "string"){
@@ -20585,7 +20640,7 @@ var vErrors = null;
 var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.destructiveHint !== undefined){
+if(data.destructiveHint !== undefined && func0.call(data, "destructiveHint")){
 var _errs1 = errors;
 if(typeof data.destructiveHint !== "boolean"){
 validate330.errors = [{instancePath:instancePath+"/destructiveHint",schemaPath:"#/properties/destructiveHint/type",keyword:"type",params:{type: "boolean"}}];
@@ -20597,7 +20652,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.idempotentHint !== undefined){
+if(data.idempotentHint !== undefined && func0.call(data, "idempotentHint")){
 var _errs3 = errors;
 if(typeof data.idempotentHint !== "boolean"){
 validate330.errors = [{instancePath:instancePath+"/idempotentHint",schemaPath:"#/properties/idempotentHint/type",keyword:"type",params:{type: "boolean"}}];
@@ -20609,7 +20664,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.openWorldHint !== undefined){
+if(data.openWorldHint !== undefined && func0.call(data, "openWorldHint")){
 var _errs5 = errors;
 if(typeof data.openWorldHint !== "boolean"){
 validate330.errors = [{instancePath:instancePath+"/openWorldHint",schemaPath:"#/properties/openWorldHint/type",keyword:"type",params:{type: "boolean"}}];
@@ -20621,7 +20676,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.readOnlyHint !== undefined){
+if(data.readOnlyHint !== undefined && func0.call(data, "readOnlyHint")){
 var _errs7 = errors;
 if(typeof data.readOnlyHint !== "boolean"){
 validate330.errors = [{instancePath:instancePath+"/readOnlyHint",schemaPath:"#/properties/readOnlyHint/type",keyword:"type",params:{type: "boolean"}}];
@@ -20633,7 +20688,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 var _errs9 = errors;
 if(typeof data.title !== "string"){
 validate330.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -20678,7 +20733,7 @@ var vErrors = null;
 var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.mode !== undefined){
+if(data.mode !== undefined && func0.call(data, "mode")){
 var data0 = data.mode;
 if(typeof data0 !== "string"){
 validate331.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/type",keyword:"type",params:{type: "string"}}];
@@ -20727,12 +20782,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.error === undefined) && (missing0 = "error")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))){
+if((((data.error === undefined) || (!(func0.call(data, "error")))) && (missing0 = "error")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))){
 validate332.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.error !== undefined){
+if(data.error !== undefined && func0.call(data, "error")){
 var data0 = data.error;
 var _errs1 = errors;
 var _errs2 = errors;
@@ -20740,12 +20795,12 @@ var _errs3 = errors;
 if(errors === _errs3){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 var missing1;
-if(((data0.code === undefined) && (missing1 = "code")) || ((data0.message === undefined) && (missing1 = "message"))){
+if((((data0.code === undefined) || (!(func0.call(data0, "code")))) && (missing1 = "code")) || (((data0.message === undefined) || (!(func0.call(data0, "message")))) && (missing1 = "message"))){
 validate332.errors = [{instancePath:instancePath+"/error",schemaPath:"Error/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data0.code !== undefined){
+if(data0.code !== undefined && func0.call(data0, "code")){
 var data1 = data0.code;
 var _errs5 = errors;
 if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
@@ -20758,7 +20813,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data0.message !== undefined){
+if(data0.message !== undefined && func0.call(data0, "message")){
 var _errs7 = errors;
 if(typeof data0.message !== "string"){
 validate332.errors = [{instancePath:instancePath+"/error/message",schemaPath:"Error/properties/message/type",keyword:"type",params:{type: "string"}}];
@@ -20783,12 +20838,12 @@ var _errs9 = errors;
 if(errors === _errs9){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 var missing2;
-if(((data0.code === undefined) && (missing2 = "code")) || ((data0.data === undefined) && (missing2 = "data"))){
+if((((data0.code === undefined) || (!(func0.call(data0, "code")))) && (missing2 = "code")) || (((data0.data === undefined) || (!(func0.call(data0, "data")))) && (missing2 = "data"))){
 validate332.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/allOf/1/required",keyword:"required",params:{missingProperty: missing2}}];
 return false;
 }
 else {
-if(data0.code !== undefined){
+if(data0.code !== undefined && func0.call(data0, "code")){
 var data3 = data0.code;
 var _errs11 = errors;
 if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
@@ -20805,18 +20860,18 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data0.data !== undefined){
+if(data0.data !== undefined && func0.call(data0, "data")){
 var data4 = data0.data;
 var _errs13 = errors;
 if(errors === _errs13){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 var missing3;
-if(((data4.requested === undefined) && (missing3 = "requested")) || ((data4.supported === undefined) && (missing3 = "supported"))){
+if((((data4.requested === undefined) || (!(func0.call(data4, "requested")))) && (missing3 = "requested")) || (((data4.supported === undefined) || (!(func0.call(data4, "supported")))) && (missing3 = "supported"))){
 validate332.errors = [{instancePath:instancePath+"/error/data",schemaPath:"#/properties/error/allOf/1/properties/data/required",keyword:"required",params:{missingProperty: missing3}}];
 return false;
 }
 else {
-if(data4.requested !== undefined){
+if(data4.requested !== undefined && func0.call(data4, "requested")){
 var _errs15 = errors;
 if(typeof data4.requested !== "string"){
 validate332.errors = [{instancePath:instancePath+"/error/data/requested",schemaPath:"#/properties/error/allOf/1/properties/data/properties/requested/type",keyword:"type",params:{type: "string"}}];
@@ -20828,7 +20883,7 @@ else {
 var valid5 = true;
 }
 if(valid5){
-if(data4.supported !== undefined){
+if(data4.supported !== undefined && func0.call(data4, "supported")){
 var data6 = data4.supported;
 var _errs17 = errors;
 if(errors === _errs17){
@@ -20886,7 +20941,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.id !== undefined){
+if(data.id !== undefined && func0.call(data, "id")){
 var data8 = data.id;
 var _errs21 = errors;
 if((typeof data8 !== "string") && (!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))))){
@@ -20899,7 +20954,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined){
+if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 var data9 = data.jsonrpc;
 var _errs24 = errors;
 if(typeof data9 !== "string"){
@@ -20949,12 +21004,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.items === undefined) && (missing0 = "items")) || ((data.type === undefined) && (missing0 = "type"))){
+if((((data.items === undefined) || (!(func0.call(data, "items")))) && (missing0 = "items")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
 validate333.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.default !== undefined){
+if(data.default !== undefined && func0.call(data, "default")){
 var data0 = data.default;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -20984,7 +21039,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 var _errs5 = errors;
 if(typeof data.description !== "string"){
 validate333.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -20996,18 +21051,18 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.items !== undefined){
+if(data.items !== undefined && func0.call(data, "items")){
 var data3 = data.items;
 var _errs7 = errors;
 if(errors === _errs7){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 var missing1;
-if(((data3.enum === undefined) && (missing1 = "enum")) || ((data3.type === undefined) && (missing1 = "type"))){
+if((((data3.enum === undefined) || (!(func0.call(data3, "enum")))) && (missing1 = "enum")) || (((data3.type === undefined) || (!(func0.call(data3, "type")))) && (missing1 = "type"))){
 validate333.errors = [{instancePath:instancePath+"/items",schemaPath:"#/properties/items/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data3.enum !== undefined){
+if(data3.enum !== undefined && func0.call(data3, "enum")){
 var data4 = data3.enum;
 var _errs9 = errors;
 if(errors === _errs9){
@@ -21037,7 +21092,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data3.type !== undefined){
+if(data3.type !== undefined && func0.call(data3, "type")){
 var data6 = data3.type;
 var _errs13 = errors;
 if(typeof data6 !== "string"){
@@ -21067,7 +21122,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.maxItems !== undefined){
+if(data.maxItems !== undefined && func0.call(data, "maxItems")){
 var data7 = data.maxItems;
 var _errs15 = errors;
 if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
@@ -21080,7 +21135,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.minItems !== undefined){
+if(data.minItems !== undefined && func0.call(data, "minItems")){
 var data8 = data.minItems;
 var _errs17 = errors;
 if(!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8)))){
@@ -21093,7 +21148,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 var _errs19 = errors;
 if(typeof data.title !== "string"){
 validate333.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -21105,7 +21160,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 var data10 = data.type;
 var _errs21 = errors;
 if(typeof data10 !== "string"){
@@ -21159,12 +21214,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.enum === undefined) && (missing0 = "enum")) || ((data.type === undefined) && (missing0 = "type"))){
+if((((data.enum === undefined) || (!(func0.call(data, "enum")))) && (missing0 = "enum")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
 validate334.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.default !== undefined){
+if(data.default !== undefined && func0.call(data, "default")){
 var _errs1 = errors;
 if(typeof data.default !== "string"){
 validate334.errors = [{instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "string"}}];
@@ -21176,7 +21231,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined){
+if(data.description !== undefined && func0.call(data, "description")){
 var _errs3 = errors;
 if(typeof data.description !== "string"){
 validate334.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -21188,7 +21243,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.enum !== undefined){
+if(data.enum !== undefined && func0.call(data, "enum")){
 var data2 = data.enum;
 var _errs5 = errors;
 if(errors === _errs5){
@@ -21218,7 +21273,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined){
+if(data.title !== undefined && func0.call(data, "title")){
 var _errs9 = errors;
 if(typeof data.title !== "string"){
 validate334.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -21230,7 +21285,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.type !== undefined){
+if(data.type !== undefined && func0.call(data, "type")){
 var data5 = data.type;
 var _errs11 = errors;
 if(typeof data5 !== "string"){
@@ -21282,7 +21337,7 @@ var vErrors = null;
 var errors = 0;
 var _errs0 = errors;
 if(!(validate204(data))){
-vErrors = vErrors === null ? func0(validate204.errors, instancePath) : vErrors.concat(func0(validate204.errors, instancePath));
+vErrors = vErrors === null ? func15(validate204.errors, instancePath) : vErrors.concat(func15(validate204.errors, instancePath));
 errors = vErrors.length;
 }
 var valid0 = _errs0 === errors;
@@ -21291,12 +21346,12 @@ var _errs1 = errors;
 if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
+if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
 validate335.errors = [{instancePath:instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data0 = data.method;
 var _errs3 = errors;
 if(typeof data0 !== "string"){
@@ -21313,18 +21368,18 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data1 = data.params;
 var _errs5 = errors;
 if(errors === _errs5){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 var missing1;
-if((data1.taskId === undefined) && (missing1 = "taskId")){
+if(((data1.taskId === undefined) || (!(func0.call(data1, "taskId")))) && (missing1 = "taskId")){
 validate335.errors = [{instancePath:instancePath+"/params",schemaPath:"#/allOf/1/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data1.taskId !== undefined){
+if(data1.taskId !== undefined && func0.call(data1, "taskId")){
 if(typeof data1.taskId !== "string"){
 validate335.errors = [{instancePath:instancePath+"/params/taskId",schemaPath:"#/allOf/1/properties/params/properties/taskId/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -21377,7 +21432,7 @@ var vErrors = null;
 var errors = 0;
 var _errs0 = errors;
 if(!(validate110(data))){
-vErrors = vErrors === null ? func0(validate110.errors, instancePath) : vErrors.concat(func0(validate110.errors, instancePath));
+vErrors = vErrors === null ? func15(validate110.errors, instancePath) : vErrors.concat(func15(validate110.errors, instancePath));
 errors = vErrors.length;
 }
 var valid0 = _errs0 === errors;
@@ -21386,12 +21441,12 @@ var _errs1 = errors;
 if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.resultType === undefined) && (missing0 = "resultType")){
+if(((data.resultType === undefined) || (!(func0.call(data, "resultType")))) && (missing0 = "resultType")){
 validate337.errors = [{instancePath:instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.resultType !== undefined){
+if(data.resultType !== undefined && func0.call(data, "resultType")){
 var data0 = data.resultType;
 if(typeof data0 !== "string"){
 validate337.errors = [{instancePath:instancePath+"/resultType",schemaPath:"#/allOf/1/properties/resultType/type",keyword:"type",params:{type: "string"}}];
@@ -21437,12 +21492,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((((data.taskId === undefined) && (missing0 = "taskId")) || ((data.status === undefined) && (missing0 = "status"))) || ((data.createdAt === undefined) && (missing0 = "createdAt"))) || ((data.lastUpdatedAt === undefined) && (missing0 = "lastUpdatedAt"))) || ((data.ttlMs === undefined) && (missing0 = "ttlMs"))){
+if(((((((data.taskId === undefined) || (!(func0.call(data, "taskId")))) && (missing0 = "taskId")) || (((data.status === undefined) || (!(func0.call(data, "status")))) && (missing0 = "status"))) || (((data.createdAt === undefined) || (!(func0.call(data, "createdAt")))) && (missing0 = "createdAt"))) || (((data.lastUpdatedAt === undefined) || (!(func0.call(data, "lastUpdatedAt")))) && (missing0 = "lastUpdatedAt"))) || (((data.ttlMs === undefined) || (!(func0.call(data, "ttlMs")))) && (missing0 = "ttlMs"))){
 validate339.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.taskId !== undefined){
+if(data.taskId !== undefined && func0.call(data, "taskId")){
 var _errs1 = errors;
 if(typeof data.taskId !== "string"){
 validate339.errors = [{instancePath:instancePath+"/taskId",schemaPath:"#/properties/taskId/type",keyword:"type",params:{type: "string"}}];
@@ -21454,7 +21509,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.status !== undefined){
+if(data.status !== undefined && func0.call(data, "status")){
 var data1 = data.status;
 var _errs3 = errors;
 if(typeof data1 !== "string"){
@@ -21471,7 +21526,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.statusMessage !== undefined){
+if(data.statusMessage !== undefined && func0.call(data, "statusMessage")){
 var _errs5 = errors;
 if(typeof data.statusMessage !== "string"){
 validate339.errors = [{instancePath:instancePath+"/statusMessage",schemaPath:"#/properties/statusMessage/type",keyword:"type",params:{type: "string"}}];
@@ -21483,7 +21538,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.createdAt !== undefined){
+if(data.createdAt !== undefined && func0.call(data, "createdAt")){
 var _errs7 = errors;
 if(typeof data.createdAt !== "string"){
 validate339.errors = [{instancePath:instancePath+"/createdAt",schemaPath:"#/properties/createdAt/type",keyword:"type",params:{type: "string"}}];
@@ -21495,7 +21550,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.lastUpdatedAt !== undefined){
+if(data.lastUpdatedAt !== undefined && func0.call(data, "lastUpdatedAt")){
 var _errs9 = errors;
 if(typeof data.lastUpdatedAt !== "string"){
 validate339.errors = [{instancePath:instancePath+"/lastUpdatedAt",schemaPath:"#/properties/lastUpdatedAt/type",keyword:"type",params:{type: "string"}}];
@@ -21507,7 +21562,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.ttlMs !== undefined){
+if(data.ttlMs !== undefined && func0.call(data, "ttlMs")){
 var data5 = data.ttlMs;
 var _errs11 = errors;
 if((!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))) && (data5 !== null)){
@@ -21534,7 +21589,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.pollIntervalMs !== undefined){
+if(data.pollIntervalMs !== undefined && func0.call(data, "pollIntervalMs")){
 var data6 = data.pollIntervalMs;
 var _errs13 = errors;
 if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
@@ -21599,12 +21654,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((((data.taskId === undefined) && (missing0 = "taskId")) || ((data.status === undefined) && (missing0 = "status"))) || ((data.createdAt === undefined) && (missing0 = "createdAt"))) || ((data.lastUpdatedAt === undefined) && (missing0 = "lastUpdatedAt"))) || ((data.ttlMs === undefined) && (missing0 = "ttlMs"))) || ((data.result === undefined) && (missing0 = "result"))){
+if((((((((data.taskId === undefined) || (!(func0.call(data, "taskId")))) && (missing0 = "taskId")) || (((data.status === undefined) || (!(func0.call(data, "status")))) && (missing0 = "status"))) || (((data.createdAt === undefined) || (!(func0.call(data, "createdAt")))) && (missing0 = "createdAt"))) || (((data.lastUpdatedAt === undefined) || (!(func0.call(data, "lastUpdatedAt")))) && (missing0 = "lastUpdatedAt"))) || (((data.ttlMs === undefined) || (!(func0.call(data, "ttlMs")))) && (missing0 = "ttlMs"))) || (((data.result === undefined) || (!(func0.call(data, "result")))) && (missing0 = "result"))){
 validate340.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.taskId !== undefined){
+if(data.taskId !== undefined && func0.call(data, "taskId")){
 var _errs1 = errors;
 if(typeof data.taskId !== "string"){
 validate340.errors = [{instancePath:instancePath+"/taskId",schemaPath:"#/properties/taskId/type",keyword:"type",params:{type: "string"}}];
@@ -21616,7 +21671,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.status !== undefined){
+if(data.status !== undefined && func0.call(data, "status")){
 var data1 = data.status;
 var _errs3 = errors;
 if(typeof data1 !== "string"){
@@ -21633,7 +21688,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.statusMessage !== undefined){
+if(data.statusMessage !== undefined && func0.call(data, "statusMessage")){
 var _errs5 = errors;
 if(typeof data.statusMessage !== "string"){
 validate340.errors = [{instancePath:instancePath+"/statusMessage",schemaPath:"#/properties/statusMessage/type",keyword:"type",params:{type: "string"}}];
@@ -21645,7 +21700,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.createdAt !== undefined){
+if(data.createdAt !== undefined && func0.call(data, "createdAt")){
 var _errs7 = errors;
 if(typeof data.createdAt !== "string"){
 validate340.errors = [{instancePath:instancePath+"/createdAt",schemaPath:"#/properties/createdAt/type",keyword:"type",params:{type: "string"}}];
@@ -21657,7 +21712,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.lastUpdatedAt !== undefined){
+if(data.lastUpdatedAt !== undefined && func0.call(data, "lastUpdatedAt")){
 var _errs9 = errors;
 if(typeof data.lastUpdatedAt !== "string"){
 validate340.errors = [{instancePath:instancePath+"/lastUpdatedAt",schemaPath:"#/properties/lastUpdatedAt/type",keyword:"type",params:{type: "string"}}];
@@ -21669,7 +21724,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.ttlMs !== undefined){
+if(data.ttlMs !== undefined && func0.call(data, "ttlMs")){
 var data5 = data.ttlMs;
 var _errs11 = errors;
 if((!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))) && (data5 !== null)){
@@ -21696,7 +21751,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.pollIntervalMs !== undefined){
+if(data.pollIntervalMs !== undefined && func0.call(data, "pollIntervalMs")){
 var data6 = data.pollIntervalMs;
 var _errs13 = errors;
 if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
@@ -21723,12 +21778,14 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.result !== undefined){
+if(data.result !== undefined && func0.call(data, "result")){
 var data7 = data.result;
 var _errs15 = errors;
 if(errors === _errs15){
 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
-for(var key0 in data7){
+var _arr0 = Object.keys(data7);
+for(var _i0=0; _i0<_arr0.length; _i0++){
+var key0 = _arr0[_i0];
 var _errs17 = errors;
 if(typeof key0 !== "string"){
 var err0 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/propertyNames/type",keyword:"type",params:{type: "string"},propertyName:key0};
@@ -21809,7 +21866,7 @@ var _errs0 = errors;
 if(errors === _errs0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.status === undefined) && (missing0 = "status")){
+if(((data.status === undefined) || (!(func0.call(data, "status")))) && (missing0 = "status")){
 validate341.errors = [{instancePath:instancePath,schemaPath:"#/allOf/0/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
@@ -21821,12 +21878,12 @@ var _errs3 = errors;
 if(errors === _errs3){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing1;
-if((((((data.taskId === undefined) && (missing1 = "taskId")) || ((data.status === undefined) && (missing1 = "status"))) || ((data.createdAt === undefined) && (missing1 = "createdAt"))) || ((data.lastUpdatedAt === undefined) && (missing1 = "lastUpdatedAt"))) || ((data.ttlMs === undefined) && (missing1 = "ttlMs"))){
+if(((((((data.taskId === undefined) || (!(func0.call(data, "taskId")))) && (missing1 = "taskId")) || (((data.status === undefined) || (!(func0.call(data, "status")))) && (missing1 = "status"))) || (((data.createdAt === undefined) || (!(func0.call(data, "createdAt")))) && (missing1 = "createdAt"))) || (((data.lastUpdatedAt === undefined) || (!(func0.call(data, "lastUpdatedAt")))) && (missing1 = "lastUpdatedAt"))) || (((data.ttlMs === undefined) || (!(func0.call(data, "ttlMs")))) && (missing1 = "ttlMs"))){
 validate341.errors = [{instancePath:instancePath,schemaPath:"#/allOf/0/oneOf/0/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data.taskId !== undefined){
+if(data.taskId !== undefined && func0.call(data, "taskId")){
 var _errs5 = errors;
 if(typeof data.taskId !== "string"){
 validate341.errors = [{instancePath:instancePath+"/taskId",schemaPath:"#/allOf/0/oneOf/0/properties/taskId/type",keyword:"type",params:{type: "string"}}];
@@ -21838,7 +21895,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data.status !== undefined){
+if(data.status !== undefined && func0.call(data, "status")){
 var data1 = data.status;
 var _errs7 = errors;
 if(typeof data1 !== "string"){
@@ -21855,7 +21912,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data.statusMessage !== undefined){
+if(data.statusMessage !== undefined && func0.call(data, "statusMessage")){
 var _errs9 = errors;
 if(typeof data.statusMessage !== "string"){
 validate341.errors = [{instancePath:instancePath+"/statusMessage",schemaPath:"#/allOf/0/oneOf/0/properties/statusMessage/type",keyword:"type",params:{type: "string"}}];
@@ -21867,7 +21924,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data.createdAt !== undefined){
+if(data.createdAt !== undefined && func0.call(data, "createdAt")){
 var _errs11 = errors;
 if(typeof data.createdAt !== "string"){
 validate341.errors = [{instancePath:instancePath+"/createdAt",schemaPath:"#/allOf/0/oneOf/0/properties/createdAt/type",keyword:"type",params:{type: "string"}}];
@@ -21879,7 +21936,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data.lastUpdatedAt !== undefined){
+if(data.lastUpdatedAt !== undefined && func0.call(data, "lastUpdatedAt")){
 var _errs13 = errors;
 if(typeof data.lastUpdatedAt !== "string"){
 validate341.errors = [{instancePath:instancePath+"/lastUpdatedAt",schemaPath:"#/allOf/0/oneOf/0/properties/lastUpdatedAt/type",keyword:"type",params:{type: "string"}}];
@@ -21891,7 +21948,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data.ttlMs !== undefined){
+if(data.ttlMs !== undefined && func0.call(data, "ttlMs")){
 var data5 = data.ttlMs;
 var _errs15 = errors;
 if((!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))) && (data5 !== null)){
@@ -21918,7 +21975,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data.pollIntervalMs !== undefined){
+if(data.pollIntervalMs !== undefined && func0.call(data, "pollIntervalMs")){
 var data6 = data.pollIntervalMs;
 var _errs17 = errors;
 if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
@@ -21963,12 +22020,12 @@ var _errs19 = errors;
 if(errors === _errs19){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing2;
-if(((((((data.taskId === undefined) && (missing2 = "taskId")) || ((data.status === undefined) && (missing2 = "status"))) || ((data.createdAt === undefined) && (missing2 = "createdAt"))) || ((data.lastUpdatedAt === undefined) && (missing2 = "lastUpdatedAt"))) || ((data.ttlMs === undefined) && (missing2 = "ttlMs"))) || ((data.inputRequests === undefined) && (missing2 = "inputRequests"))){
+if((((((((data.taskId === undefined) || (!(func0.call(data, "taskId")))) && (missing2 = "taskId")) || (((data.status === undefined) || (!(func0.call(data, "status")))) && (missing2 = "status"))) || (((data.createdAt === undefined) || (!(func0.call(data, "createdAt")))) && (missing2 = "createdAt"))) || (((data.lastUpdatedAt === undefined) || (!(func0.call(data, "lastUpdatedAt")))) && (missing2 = "lastUpdatedAt"))) || (((data.ttlMs === undefined) || (!(func0.call(data, "ttlMs")))) && (missing2 = "ttlMs"))) || (((data.inputRequests === undefined) || (!(func0.call(data, "inputRequests")))) && (missing2 = "inputRequests"))){
 validate341.errors = [{instancePath:instancePath,schemaPath:"#/allOf/0/oneOf/1/required",keyword:"required",params:{missingProperty: missing2}}];
 return false;
 }
 else {
-if(data.taskId !== undefined){
+if(data.taskId !== undefined && func0.call(data, "taskId")){
 var _errs21 = errors;
 if(typeof data.taskId !== "string"){
 validate341.errors = [{instancePath:instancePath+"/taskId",schemaPath:"#/allOf/0/oneOf/1/properties/taskId/type",keyword:"type",params:{type: "string"}}];
@@ -21980,7 +22037,7 @@ else {
 var valid5 = true;
 }
 if(valid5){
-if(data.status !== undefined){
+if(data.status !== undefined && func0.call(data, "status")){
 var data8 = data.status;
 var _errs23 = errors;
 if(typeof data8 !== "string"){
@@ -21997,7 +22054,7 @@ else {
 var valid5 = true;
 }
 if(valid5){
-if(data.statusMessage !== undefined){
+if(data.statusMessage !== undefined && func0.call(data, "statusMessage")){
 var _errs25 = errors;
 if(typeof data.statusMessage !== "string"){
 validate341.errors = [{instancePath:instancePath+"/statusMessage",schemaPath:"#/allOf/0/oneOf/1/properties/statusMessage/type",keyword:"type",params:{type: "string"}}];
@@ -22009,7 +22066,7 @@ else {
 var valid5 = true;
 }
 if(valid5){
-if(data.createdAt !== undefined){
+if(data.createdAt !== undefined && func0.call(data, "createdAt")){
 var _errs27 = errors;
 if(typeof data.createdAt !== "string"){
 validate341.errors = [{instancePath:instancePath+"/createdAt",schemaPath:"#/allOf/0/oneOf/1/properties/createdAt/type",keyword:"type",params:{type: "string"}}];
@@ -22021,7 +22078,7 @@ else {
 var valid5 = true;
 }
 if(valid5){
-if(data.lastUpdatedAt !== undefined){
+if(data.lastUpdatedAt !== undefined && func0.call(data, "lastUpdatedAt")){
 var _errs29 = errors;
 if(typeof data.lastUpdatedAt !== "string"){
 validate341.errors = [{instancePath:instancePath+"/lastUpdatedAt",schemaPath:"#/allOf/0/oneOf/1/properties/lastUpdatedAt/type",keyword:"type",params:{type: "string"}}];
@@ -22033,7 +22090,7 @@ else {
 var valid5 = true;
 }
 if(valid5){
-if(data.ttlMs !== undefined){
+if(data.ttlMs !== undefined && func0.call(data, "ttlMs")){
 var data12 = data.ttlMs;
 var _errs31 = errors;
 if((!((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12)))) && (data12 !== null)){
@@ -22060,7 +22117,7 @@ else {
 var valid5 = true;
 }
 if(valid5){
-if(data.pollIntervalMs !== undefined){
+if(data.pollIntervalMs !== undefined && func0.call(data, "pollIntervalMs")){
 var data13 = data.pollIntervalMs;
 var _errs33 = errors;
 if(!((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13)))){
@@ -22087,10 +22144,10 @@ else {
 var valid5 = true;
 }
 if(valid5){
-if(data.inputRequests !== undefined){
+if(data.inputRequests !== undefined && func0.call(data, "inputRequests")){
 var _errs35 = errors;
 if(!(validate77(data.inputRequests))){
-vErrors = vErrors === null ? func0(validate77.errors, instancePath+"/inputRequests") : vErrors.concat(func0(validate77.errors, instancePath+"/inputRequests"));
+vErrors = vErrors === null ? func15(validate77.errors, instancePath+"/inputRequests") : vErrors.concat(func15(validate77.errors, instancePath+"/inputRequests"));
 errors = vErrors.length;
 }
 var valid5 = _errs35 === errors;
@@ -22118,12 +22175,12 @@ var _errs36 = errors;
 if(errors === _errs36){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing3;
-if(((((((data.taskId === undefined) && (missing3 = "taskId")) || ((data.status === undefined) && (missing3 = "status"))) || ((data.createdAt === undefined) && (missing3 = "createdAt"))) || ((data.lastUpdatedAt === undefined) && (missing3 = "lastUpdatedAt"))) || ((data.ttlMs === undefined) && (missing3 = "ttlMs"))) || ((data.result === undefined) && (missing3 = "result"))){
+if((((((((data.taskId === undefined) || (!(func0.call(data, "taskId")))) && (missing3 = "taskId")) || (((data.status === undefined) || (!(func0.call(data, "status")))) && (missing3 = "status"))) || (((data.createdAt === undefined) || (!(func0.call(data, "createdAt")))) && (missing3 = "createdAt"))) || (((data.lastUpdatedAt === undefined) || (!(func0.call(data, "lastUpdatedAt")))) && (missing3 = "lastUpdatedAt"))) || (((data.ttlMs === undefined) || (!(func0.call(data, "ttlMs")))) && (missing3 = "ttlMs"))) || (((data.result === undefined) || (!(func0.call(data, "result")))) && (missing3 = "result"))){
 validate341.errors = [{instancePath:instancePath,schemaPath:"#/allOf/0/oneOf/2/required",keyword:"required",params:{missingProperty: missing3}}];
 return false;
 }
 else {
-if(data.taskId !== undefined){
+if(data.taskId !== undefined && func0.call(data, "taskId")){
 var _errs38 = errors;
 if(typeof data.taskId !== "string"){
 validate341.errors = [{instancePath:instancePath+"/taskId",schemaPath:"#/allOf/0/oneOf/2/properties/taskId/type",keyword:"type",params:{type: "string"}}];
@@ -22135,7 +22192,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data.status !== undefined){
+if(data.status !== undefined && func0.call(data, "status")){
 var data16 = data.status;
 var _errs40 = errors;
 if(typeof data16 !== "string"){
@@ -22152,7 +22209,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data.statusMessage !== undefined){
+if(data.statusMessage !== undefined && func0.call(data, "statusMessage")){
 var _errs42 = errors;
 if(typeof data.statusMessage !== "string"){
 validate341.errors = [{instancePath:instancePath+"/statusMessage",schemaPath:"#/allOf/0/oneOf/2/properties/statusMessage/type",keyword:"type",params:{type: "string"}}];
@@ -22164,7 +22221,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data.createdAt !== undefined){
+if(data.createdAt !== undefined && func0.call(data, "createdAt")){
 var _errs44 = errors;
 if(typeof data.createdAt !== "string"){
 validate341.errors = [{instancePath:instancePath+"/createdAt",schemaPath:"#/allOf/0/oneOf/2/properties/createdAt/type",keyword:"type",params:{type: "string"}}];
@@ -22176,7 +22233,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data.lastUpdatedAt !== undefined){
+if(data.lastUpdatedAt !== undefined && func0.call(data, "lastUpdatedAt")){
 var _errs46 = errors;
 if(typeof data.lastUpdatedAt !== "string"){
 validate341.errors = [{instancePath:instancePath+"/lastUpdatedAt",schemaPath:"#/allOf/0/oneOf/2/properties/lastUpdatedAt/type",keyword:"type",params:{type: "string"}}];
@@ -22188,7 +22245,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data.ttlMs !== undefined){
+if(data.ttlMs !== undefined && func0.call(data, "ttlMs")){
 var data20 = data.ttlMs;
 var _errs48 = errors;
 if((!((typeof data20 == "number") && (!(data20 % 1) && !isNaN(data20)))) && (data20 !== null)){
@@ -22215,7 +22272,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data.pollIntervalMs !== undefined){
+if(data.pollIntervalMs !== undefined && func0.call(data, "pollIntervalMs")){
 var data21 = data.pollIntervalMs;
 var _errs50 = errors;
 if(!((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21)))){
@@ -22242,12 +22299,14 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data.result !== undefined){
+if(data.result !== undefined && func0.call(data, "result")){
 var data22 = data.result;
 var _errs52 = errors;
 if(errors === _errs52){
 if(data22 && typeof data22 == "object" && !Array.isArray(data22)){
-for(var key0 in data22){
+var _arr0 = Object.keys(data22);
+for(var _i0=0; _i0<_arr0.length; _i0++){
+var key0 = _arr0[_i0];
 var _errs54 = errors;
 if(typeof key0 !== "string"){
 var err0 = {instancePath:instancePath+"/result",schemaPath:"#/allOf/0/oneOf/2/properties/result/propertyNames/type",keyword:"type",params:{type: "string"},propertyName:key0};
@@ -22305,12 +22364,12 @@ var _errs57 = errors;
 if(errors === _errs57){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing4;
-if(((((((data.taskId === undefined) && (missing4 = "taskId")) || ((data.status === undefined) && (missing4 = "status"))) || ((data.createdAt === undefined) && (missing4 = "createdAt"))) || ((data.lastUpdatedAt === undefined) && (missing4 = "lastUpdatedAt"))) || ((data.ttlMs === undefined) && (missing4 = "ttlMs"))) || ((data.error === undefined) && (missing4 = "error"))){
+if((((((((data.taskId === undefined) || (!(func0.call(data, "taskId")))) && (missing4 = "taskId")) || (((data.status === undefined) || (!(func0.call(data, "status")))) && (missing4 = "status"))) || (((data.createdAt === undefined) || (!(func0.call(data, "createdAt")))) && (missing4 = "createdAt"))) || (((data.lastUpdatedAt === undefined) || (!(func0.call(data, "lastUpdatedAt")))) && (missing4 = "lastUpdatedAt"))) || (((data.ttlMs === undefined) || (!(func0.call(data, "ttlMs")))) && (missing4 = "ttlMs"))) || (((data.error === undefined) || (!(func0.call(data, "error")))) && (missing4 = "error"))){
 validate341.errors = [{instancePath:instancePath,schemaPath:"#/allOf/0/oneOf/3/required",keyword:"required",params:{missingProperty: missing4}}];
 return false;
 }
 else {
-if(data.taskId !== undefined){
+if(data.taskId !== undefined && func0.call(data, "taskId")){
 var _errs59 = errors;
 if(typeof data.taskId !== "string"){
 validate341.errors = [{instancePath:instancePath+"/taskId",schemaPath:"#/allOf/0/oneOf/3/properties/taskId/type",keyword:"type",params:{type: "string"}}];
@@ -22322,7 +22381,7 @@ else {
 var valid10 = true;
 }
 if(valid10){
-if(data.status !== undefined){
+if(data.status !== undefined && func0.call(data, "status")){
 var data24 = data.status;
 var _errs61 = errors;
 if(typeof data24 !== "string"){
@@ -22339,7 +22398,7 @@ else {
 var valid10 = true;
 }
 if(valid10){
-if(data.statusMessage !== undefined){
+if(data.statusMessage !== undefined && func0.call(data, "statusMessage")){
 var _errs63 = errors;
 if(typeof data.statusMessage !== "string"){
 validate341.errors = [{instancePath:instancePath+"/statusMessage",schemaPath:"#/allOf/0/oneOf/3/properties/statusMessage/type",keyword:"type",params:{type: "string"}}];
@@ -22351,7 +22410,7 @@ else {
 var valid10 = true;
 }
 if(valid10){
-if(data.createdAt !== undefined){
+if(data.createdAt !== undefined && func0.call(data, "createdAt")){
 var _errs65 = errors;
 if(typeof data.createdAt !== "string"){
 validate341.errors = [{instancePath:instancePath+"/createdAt",schemaPath:"#/allOf/0/oneOf/3/properties/createdAt/type",keyword:"type",params:{type: "string"}}];
@@ -22363,7 +22422,7 @@ else {
 var valid10 = true;
 }
 if(valid10){
-if(data.lastUpdatedAt !== undefined){
+if(data.lastUpdatedAt !== undefined && func0.call(data, "lastUpdatedAt")){
 var _errs67 = errors;
 if(typeof data.lastUpdatedAt !== "string"){
 validate341.errors = [{instancePath:instancePath+"/lastUpdatedAt",schemaPath:"#/allOf/0/oneOf/3/properties/lastUpdatedAt/type",keyword:"type",params:{type: "string"}}];
@@ -22375,7 +22434,7 @@ else {
 var valid10 = true;
 }
 if(valid10){
-if(data.ttlMs !== undefined){
+if(data.ttlMs !== undefined && func0.call(data, "ttlMs")){
 var data28 = data.ttlMs;
 var _errs69 = errors;
 if((!((typeof data28 == "number") && (!(data28 % 1) && !isNaN(data28)))) && (data28 !== null)){
@@ -22402,7 +22461,7 @@ else {
 var valid10 = true;
 }
 if(valid10){
-if(data.pollIntervalMs !== undefined){
+if(data.pollIntervalMs !== undefined && func0.call(data, "pollIntervalMs")){
 var data29 = data.pollIntervalMs;
 var _errs71 = errors;
 if(!((typeof data29 == "number") && (!(data29 % 1) && !isNaN(data29)))){
@@ -22429,19 +22488,19 @@ else {
 var valid10 = true;
 }
 if(valid10){
-if(data.error !== undefined){
+if(data.error !== undefined && func0.call(data, "error")){
 var data30 = data.error;
 var _errs73 = errors;
 var _errs74 = errors;
 if(errors === _errs74){
 if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
 var missing5;
-if(((data30.code === undefined) && (missing5 = "code")) || ((data30.message === undefined) && (missing5 = "message"))){
+if((((data30.code === undefined) || (!(func0.call(data30, "code")))) && (missing5 = "code")) || (((data30.message === undefined) || (!(func0.call(data30, "message")))) && (missing5 = "message"))){
 validate341.errors = [{instancePath:instancePath+"/error",schemaPath:"Error/required",keyword:"required",params:{missingProperty: missing5}}];
 return false;
 }
 else {
-if(data30.code !== undefined){
+if(data30.code !== undefined && func0.call(data30, "code")){
 var data31 = data30.code;
 var _errs76 = errors;
 if(!((typeof data31 == "number") && (!(data31 % 1) && !isNaN(data31)))){
@@ -22454,7 +22513,7 @@ else {
 var valid12 = true;
 }
 if(valid12){
-if(data30.message !== undefined){
+if(data30.message !== undefined && func0.call(data30, "message")){
 var _errs78 = errors;
 if(typeof data30.message !== "string"){
 validate341.errors = [{instancePath:instancePath+"/error/message",schemaPath:"Error/properties/message/type",keyword:"type",params:{type: "string"}}];
@@ -22498,12 +22557,12 @@ var _errs80 = errors;
 if(errors === _errs80){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing6;
-if((((((data.taskId === undefined) && (missing6 = "taskId")) || ((data.status === undefined) && (missing6 = "status"))) || ((data.createdAt === undefined) && (missing6 = "createdAt"))) || ((data.lastUpdatedAt === undefined) && (missing6 = "lastUpdatedAt"))) || ((data.ttlMs === undefined) && (missing6 = "ttlMs"))){
+if(((((((data.taskId === undefined) || (!(func0.call(data, "taskId")))) && (missing6 = "taskId")) || (((data.status === undefined) || (!(func0.call(data, "status")))) && (missing6 = "status"))) || (((data.createdAt === undefined) || (!(func0.call(data, "createdAt")))) && (missing6 = "createdAt"))) || (((data.lastUpdatedAt === undefined) || (!(func0.call(data, "lastUpdatedAt")))) && (missing6 = "lastUpdatedAt"))) || (((data.ttlMs === undefined) || (!(func0.call(data, "ttlMs")))) && (missing6 = "ttlMs"))){
 validate341.errors = [{instancePath:instancePath,schemaPath:"#/allOf/0/oneOf/4/required",keyword:"required",params:{missingProperty: missing6}}];
 return false;
 }
 else {
-if(data.taskId !== undefined){
+if(data.taskId !== undefined && func0.call(data, "taskId")){
 var _errs82 = errors;
 if(typeof data.taskId !== "string"){
 validate341.errors = [{instancePath:instancePath+"/taskId",schemaPath:"#/allOf/0/oneOf/4/properties/taskId/type",keyword:"type",params:{type: "string"}}];
@@ -22515,7 +22574,7 @@ else {
 var valid14 = true;
 }
 if(valid14){
-if(data.status !== undefined){
+if(data.status !== undefined && func0.call(data, "status")){
 var data34 = data.status;
 var _errs84 = errors;
 if(typeof data34 !== "string"){
@@ -22532,7 +22591,7 @@ else {
 var valid14 = true;
 }
 if(valid14){
-if(data.statusMessage !== undefined){
+if(data.statusMessage !== undefined && func0.call(data, "statusMessage")){
 var _errs86 = errors;
 if(typeof data.statusMessage !== "string"){
 validate341.errors = [{instancePath:instancePath+"/statusMessage",schemaPath:"#/allOf/0/oneOf/4/properties/statusMessage/type",keyword:"type",params:{type: "string"}}];
@@ -22544,7 +22603,7 @@ else {
 var valid14 = true;
 }
 if(valid14){
-if(data.createdAt !== undefined){
+if(data.createdAt !== undefined && func0.call(data, "createdAt")){
 var _errs88 = errors;
 if(typeof data.createdAt !== "string"){
 validate341.errors = [{instancePath:instancePath+"/createdAt",schemaPath:"#/allOf/0/oneOf/4/properties/createdAt/type",keyword:"type",params:{type: "string"}}];
@@ -22556,7 +22615,7 @@ else {
 var valid14 = true;
 }
 if(valid14){
-if(data.lastUpdatedAt !== undefined){
+if(data.lastUpdatedAt !== undefined && func0.call(data, "lastUpdatedAt")){
 var _errs90 = errors;
 if(typeof data.lastUpdatedAt !== "string"){
 validate341.errors = [{instancePath:instancePath+"/lastUpdatedAt",schemaPath:"#/allOf/0/oneOf/4/properties/lastUpdatedAt/type",keyword:"type",params:{type: "string"}}];
@@ -22568,7 +22627,7 @@ else {
 var valid14 = true;
 }
 if(valid14){
-if(data.ttlMs !== undefined){
+if(data.ttlMs !== undefined && func0.call(data, "ttlMs")){
 var data38 = data.ttlMs;
 var _errs92 = errors;
 if((!((typeof data38 == "number") && (!(data38 % 1) && !isNaN(data38)))) && (data38 !== null)){
@@ -22595,7 +22654,7 @@ else {
 var valid14 = true;
 }
 if(valid14){
-if(data.pollIntervalMs !== undefined){
+if(data.pollIntervalMs !== undefined && func0.call(data, "pollIntervalMs")){
 var data39 = data.pollIntervalMs;
 var _errs94 = errors;
 if(!((typeof data39 == "number") && (!(data39 % 1) && !isNaN(data39)))){
@@ -22677,12 +22736,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((((data.taskId === undefined) && (missing0 = "taskId")) || ((data.status === undefined) && (missing0 = "status"))) || ((data.createdAt === undefined) && (missing0 = "createdAt"))) || ((data.lastUpdatedAt === undefined) && (missing0 = "lastUpdatedAt"))) || ((data.ttlMs === undefined) && (missing0 = "ttlMs"))) || ((data.error === undefined) && (missing0 = "error"))){
+if((((((((data.taskId === undefined) || (!(func0.call(data, "taskId")))) && (missing0 = "taskId")) || (((data.status === undefined) || (!(func0.call(data, "status")))) && (missing0 = "status"))) || (((data.createdAt === undefined) || (!(func0.call(data, "createdAt")))) && (missing0 = "createdAt"))) || (((data.lastUpdatedAt === undefined) || (!(func0.call(data, "lastUpdatedAt")))) && (missing0 = "lastUpdatedAt"))) || (((data.ttlMs === undefined) || (!(func0.call(data, "ttlMs")))) && (missing0 = "ttlMs"))) || (((data.error === undefined) || (!(func0.call(data, "error")))) && (missing0 = "error"))){
 validate343.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.taskId !== undefined){
+if(data.taskId !== undefined && func0.call(data, "taskId")){
 var _errs1 = errors;
 if(typeof data.taskId !== "string"){
 validate343.errors = [{instancePath:instancePath+"/taskId",schemaPath:"#/properties/taskId/type",keyword:"type",params:{type: "string"}}];
@@ -22694,7 +22753,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.status !== undefined){
+if(data.status !== undefined && func0.call(data, "status")){
 var data1 = data.status;
 var _errs3 = errors;
 if(typeof data1 !== "string"){
@@ -22711,7 +22770,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.statusMessage !== undefined){
+if(data.statusMessage !== undefined && func0.call(data, "statusMessage")){
 var _errs5 = errors;
 if(typeof data.statusMessage !== "string"){
 validate343.errors = [{instancePath:instancePath+"/statusMessage",schemaPath:"#/properties/statusMessage/type",keyword:"type",params:{type: "string"}}];
@@ -22723,7 +22782,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.createdAt !== undefined){
+if(data.createdAt !== undefined && func0.call(data, "createdAt")){
 var _errs7 = errors;
 if(typeof data.createdAt !== "string"){
 validate343.errors = [{instancePath:instancePath+"/createdAt",schemaPath:"#/properties/createdAt/type",keyword:"type",params:{type: "string"}}];
@@ -22735,7 +22794,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.lastUpdatedAt !== undefined){
+if(data.lastUpdatedAt !== undefined && func0.call(data, "lastUpdatedAt")){
 var _errs9 = errors;
 if(typeof data.lastUpdatedAt !== "string"){
 validate343.errors = [{instancePath:instancePath+"/lastUpdatedAt",schemaPath:"#/properties/lastUpdatedAt/type",keyword:"type",params:{type: "string"}}];
@@ -22747,7 +22806,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.ttlMs !== undefined){
+if(data.ttlMs !== undefined && func0.call(data, "ttlMs")){
 var data5 = data.ttlMs;
 var _errs11 = errors;
 if((!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))) && (data5 !== null)){
@@ -22774,7 +22833,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.pollIntervalMs !== undefined){
+if(data.pollIntervalMs !== undefined && func0.call(data, "pollIntervalMs")){
 var data6 = data.pollIntervalMs;
 var _errs13 = errors;
 if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
@@ -22801,19 +22860,19 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.error !== undefined){
+if(data.error !== undefined && func0.call(data, "error")){
 var data7 = data.error;
 var _errs15 = errors;
 var _errs16 = errors;
 if(errors === _errs16){
 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
 var missing1;
-if(((data7.code === undefined) && (missing1 = "code")) || ((data7.message === undefined) && (missing1 = "message"))){
+if((((data7.code === undefined) || (!(func0.call(data7, "code")))) && (missing1 = "code")) || (((data7.message === undefined) || (!(func0.call(data7, "message")))) && (missing1 = "message"))){
 validate343.errors = [{instancePath:instancePath+"/error",schemaPath:"Error/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data7.code !== undefined){
+if(data7.code !== undefined && func0.call(data7, "code")){
 var data8 = data7.code;
 var _errs18 = errors;
 if(!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8)))){
@@ -22826,7 +22885,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data7.message !== undefined){
+if(data7.message !== undefined && func0.call(data7, "message")){
 var _errs20 = errors;
 if(typeof data7.message !== "string"){
 validate343.errors = [{instancePath:instancePath+"/error/message",schemaPath:"Error/properties/message/type",keyword:"type",params:{type: "string"}}];
@@ -22889,7 +22948,7 @@ var vErrors = null;
 var errors = 0;
 var _errs0 = errors;
 if(!(validate204(data))){
-vErrors = vErrors === null ? func0(validate204.errors, instancePath) : vErrors.concat(func0(validate204.errors, instancePath));
+vErrors = vErrors === null ? func15(validate204.errors, instancePath) : vErrors.concat(func15(validate204.errors, instancePath));
 errors = vErrors.length;
 }
 var valid0 = _errs0 === errors;
@@ -22898,12 +22957,12 @@ var _errs1 = errors;
 if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
+if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
 validate344.errors = [{instancePath:instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data0 = data.method;
 var _errs3 = errors;
 if(typeof data0 !== "string"){
@@ -22920,18 +22979,18 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data1 = data.params;
 var _errs5 = errors;
 if(errors === _errs5){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 var missing1;
-if((data1.taskId === undefined) && (missing1 = "taskId")){
+if(((data1.taskId === undefined) || (!(func0.call(data1, "taskId")))) && (missing1 = "taskId")){
 validate344.errors = [{instancePath:instancePath+"/params",schemaPath:"#/allOf/1/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data1.taskId !== undefined){
+if(data1.taskId !== undefined && func0.call(data1, "taskId")){
 if(typeof data1.taskId !== "string"){
 validate344.errors = [{instancePath:instancePath+"/params/taskId",schemaPath:"#/allOf/1/properties/params/properties/taskId/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -22984,7 +23043,7 @@ var vErrors = null;
 var errors = 0;
 var _errs0 = errors;
 if(!(validate110(data))){
-vErrors = vErrors === null ? func0(validate110.errors, instancePath) : vErrors.concat(func0(validate110.errors, instancePath));
+vErrors = vErrors === null ? func15(validate110.errors, instancePath) : vErrors.concat(func15(validate110.errors, instancePath));
 errors = vErrors.length;
 }
 var valid0 = _errs0 === errors;
@@ -22993,7 +23052,7 @@ var _errs1 = errors;
 if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.status === undefined) && (missing0 = "status")){
+if(((data.status === undefined) || (!(func0.call(data, "status")))) && (missing0 = "status")){
 validate346.errors = [{instancePath:instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
@@ -23005,12 +23064,12 @@ var _errs4 = errors;
 if(errors === _errs4){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing1;
-if((((((data.taskId === undefined) && (missing1 = "taskId")) || ((data.status === undefined) && (missing1 = "status"))) || ((data.createdAt === undefined) && (missing1 = "createdAt"))) || ((data.lastUpdatedAt === undefined) && (missing1 = "lastUpdatedAt"))) || ((data.ttlMs === undefined) && (missing1 = "ttlMs"))){
+if(((((((data.taskId === undefined) || (!(func0.call(data, "taskId")))) && (missing1 = "taskId")) || (((data.status === undefined) || (!(func0.call(data, "status")))) && (missing1 = "status"))) || (((data.createdAt === undefined) || (!(func0.call(data, "createdAt")))) && (missing1 = "createdAt"))) || (((data.lastUpdatedAt === undefined) || (!(func0.call(data, "lastUpdatedAt")))) && (missing1 = "lastUpdatedAt"))) || (((data.ttlMs === undefined) || (!(func0.call(data, "ttlMs")))) && (missing1 = "ttlMs"))){
 validate346.errors = [{instancePath:instancePath,schemaPath:"#/allOf/1/oneOf/0/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data.taskId !== undefined){
+if(data.taskId !== undefined && func0.call(data, "taskId")){
 var _errs6 = errors;
 if(typeof data.taskId !== "string"){
 validate346.errors = [{instancePath:instancePath+"/taskId",schemaPath:"#/allOf/1/oneOf/0/properties/taskId/type",keyword:"type",params:{type: "string"}}];
@@ -23022,7 +23081,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data.status !== undefined){
+if(data.status !== undefined && func0.call(data, "status")){
 var data1 = data.status;
 var _errs8 = errors;
 if(typeof data1 !== "string"){
@@ -23039,7 +23098,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data.statusMessage !== undefined){
+if(data.statusMessage !== undefined && func0.call(data, "statusMessage")){
 var _errs10 = errors;
 if(typeof data.statusMessage !== "string"){
 validate346.errors = [{instancePath:instancePath+"/statusMessage",schemaPath:"#/allOf/1/oneOf/0/properties/statusMessage/type",keyword:"type",params:{type: "string"}}];
@@ -23051,7 +23110,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data.createdAt !== undefined){
+if(data.createdAt !== undefined && func0.call(data, "createdAt")){
 var _errs12 = errors;
 if(typeof data.createdAt !== "string"){
 validate346.errors = [{instancePath:instancePath+"/createdAt",schemaPath:"#/allOf/1/oneOf/0/properties/createdAt/type",keyword:"type",params:{type: "string"}}];
@@ -23063,7 +23122,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data.lastUpdatedAt !== undefined){
+if(data.lastUpdatedAt !== undefined && func0.call(data, "lastUpdatedAt")){
 var _errs14 = errors;
 if(typeof data.lastUpdatedAt !== "string"){
 validate346.errors = [{instancePath:instancePath+"/lastUpdatedAt",schemaPath:"#/allOf/1/oneOf/0/properties/lastUpdatedAt/type",keyword:"type",params:{type: "string"}}];
@@ -23075,7 +23134,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data.ttlMs !== undefined){
+if(data.ttlMs !== undefined && func0.call(data, "ttlMs")){
 var data5 = data.ttlMs;
 var _errs16 = errors;
 if((!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))) && (data5 !== null)){
@@ -23102,7 +23161,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data.pollIntervalMs !== undefined){
+if(data.pollIntervalMs !== undefined && func0.call(data, "pollIntervalMs")){
 var data6 = data.pollIntervalMs;
 var _errs18 = errors;
 if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
@@ -23147,12 +23206,12 @@ var _errs20 = errors;
 if(errors === _errs20){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing2;
-if(((((((data.taskId === undefined) && (missing2 = "taskId")) || ((data.status === undefined) && (missing2 = "status"))) || ((data.createdAt === undefined) && (missing2 = "createdAt"))) || ((data.lastUpdatedAt === undefined) && (missing2 = "lastUpdatedAt"))) || ((data.ttlMs === undefined) && (missing2 = "ttlMs"))) || ((data.inputRequests === undefined) && (missing2 = "inputRequests"))){
+if((((((((data.taskId === undefined) || (!(func0.call(data, "taskId")))) && (missing2 = "taskId")) || (((data.status === undefined) || (!(func0.call(data, "status")))) && (missing2 = "status"))) || (((data.createdAt === undefined) || (!(func0.call(data, "createdAt")))) && (missing2 = "createdAt"))) || (((data.lastUpdatedAt === undefined) || (!(func0.call(data, "lastUpdatedAt")))) && (missing2 = "lastUpdatedAt"))) || (((data.ttlMs === undefined) || (!(func0.call(data, "ttlMs")))) && (missing2 = "ttlMs"))) || (((data.inputRequests === undefined) || (!(func0.call(data, "inputRequests")))) && (missing2 = "inputRequests"))){
 validate346.errors = [{instancePath:instancePath,schemaPath:"#/allOf/1/oneOf/1/required",keyword:"required",params:{missingProperty: missing2}}];
 return false;
 }
 else {
-if(data.taskId !== undefined){
+if(data.taskId !== undefined && func0.call(data, "taskId")){
 var _errs22 = errors;
 if(typeof data.taskId !== "string"){
 validate346.errors = [{instancePath:instancePath+"/taskId",schemaPath:"#/allOf/1/oneOf/1/properties/taskId/type",keyword:"type",params:{type: "string"}}];
@@ -23164,7 +23223,7 @@ else {
 var valid5 = true;
 }
 if(valid5){
-if(data.status !== undefined){
+if(data.status !== undefined && func0.call(data, "status")){
 var data8 = data.status;
 var _errs24 = errors;
 if(typeof data8 !== "string"){
@@ -23181,7 +23240,7 @@ else {
 var valid5 = true;
 }
 if(valid5){
-if(data.statusMessage !== undefined){
+if(data.statusMessage !== undefined && func0.call(data, "statusMessage")){
 var _errs26 = errors;
 if(typeof data.statusMessage !== "string"){
 validate346.errors = [{instancePath:instancePath+"/statusMessage",schemaPath:"#/allOf/1/oneOf/1/properties/statusMessage/type",keyword:"type",params:{type: "string"}}];
@@ -23193,7 +23252,7 @@ else {
 var valid5 = true;
 }
 if(valid5){
-if(data.createdAt !== undefined){
+if(data.createdAt !== undefined && func0.call(data, "createdAt")){
 var _errs28 = errors;
 if(typeof data.createdAt !== "string"){
 validate346.errors = [{instancePath:instancePath+"/createdAt",schemaPath:"#/allOf/1/oneOf/1/properties/createdAt/type",keyword:"type",params:{type: "string"}}];
@@ -23205,7 +23264,7 @@ else {
 var valid5 = true;
 }
 if(valid5){
-if(data.lastUpdatedAt !== undefined){
+if(data.lastUpdatedAt !== undefined && func0.call(data, "lastUpdatedAt")){
 var _errs30 = errors;
 if(typeof data.lastUpdatedAt !== "string"){
 validate346.errors = [{instancePath:instancePath+"/lastUpdatedAt",schemaPath:"#/allOf/1/oneOf/1/properties/lastUpdatedAt/type",keyword:"type",params:{type: "string"}}];
@@ -23217,7 +23276,7 @@ else {
 var valid5 = true;
 }
 if(valid5){
-if(data.ttlMs !== undefined){
+if(data.ttlMs !== undefined && func0.call(data, "ttlMs")){
 var data12 = data.ttlMs;
 var _errs32 = errors;
 if((!((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12)))) && (data12 !== null)){
@@ -23244,7 +23303,7 @@ else {
 var valid5 = true;
 }
 if(valid5){
-if(data.pollIntervalMs !== undefined){
+if(data.pollIntervalMs !== undefined && func0.call(data, "pollIntervalMs")){
 var data13 = data.pollIntervalMs;
 var _errs34 = errors;
 if(!((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13)))){
@@ -23271,10 +23330,10 @@ else {
 var valid5 = true;
 }
 if(valid5){
-if(data.inputRequests !== undefined){
+if(data.inputRequests !== undefined && func0.call(data, "inputRequests")){
 var _errs36 = errors;
 if(!(validate77(data.inputRequests))){
-vErrors = vErrors === null ? func0(validate77.errors, instancePath+"/inputRequests") : vErrors.concat(func0(validate77.errors, instancePath+"/inputRequests"));
+vErrors = vErrors === null ? func15(validate77.errors, instancePath+"/inputRequests") : vErrors.concat(func15(validate77.errors, instancePath+"/inputRequests"));
 errors = vErrors.length;
 }
 var valid5 = _errs36 === errors;
@@ -23302,12 +23361,12 @@ var _errs37 = errors;
 if(errors === _errs37){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing3;
-if(((((((data.taskId === undefined) && (missing3 = "taskId")) || ((data.status === undefined) && (missing3 = "status"))) || ((data.createdAt === undefined) && (missing3 = "createdAt"))) || ((data.lastUpdatedAt === undefined) && (missing3 = "lastUpdatedAt"))) || ((data.ttlMs === undefined) && (missing3 = "ttlMs"))) || ((data.result === undefined) && (missing3 = "result"))){
+if((((((((data.taskId === undefined) || (!(func0.call(data, "taskId")))) && (missing3 = "taskId")) || (((data.status === undefined) || (!(func0.call(data, "status")))) && (missing3 = "status"))) || (((data.createdAt === undefined) || (!(func0.call(data, "createdAt")))) && (missing3 = "createdAt"))) || (((data.lastUpdatedAt === undefined) || (!(func0.call(data, "lastUpdatedAt")))) && (missing3 = "lastUpdatedAt"))) || (((data.ttlMs === undefined) || (!(func0.call(data, "ttlMs")))) && (missing3 = "ttlMs"))) || (((data.result === undefined) || (!(func0.call(data, "result")))) && (missing3 = "result"))){
 validate346.errors = [{instancePath:instancePath,schemaPath:"#/allOf/1/oneOf/2/required",keyword:"required",params:{missingProperty: missing3}}];
 return false;
 }
 else {
-if(data.taskId !== undefined){
+if(data.taskId !== undefined && func0.call(data, "taskId")){
 var _errs39 = errors;
 if(typeof data.taskId !== "string"){
 validate346.errors = [{instancePath:instancePath+"/taskId",schemaPath:"#/allOf/1/oneOf/2/properties/taskId/type",keyword:"type",params:{type: "string"}}];
@@ -23319,7 +23378,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data.status !== undefined){
+if(data.status !== undefined && func0.call(data, "status")){
 var data16 = data.status;
 var _errs41 = errors;
 if(typeof data16 !== "string"){
@@ -23336,7 +23395,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data.statusMessage !== undefined){
+if(data.statusMessage !== undefined && func0.call(data, "statusMessage")){
 var _errs43 = errors;
 if(typeof data.statusMessage !== "string"){
 validate346.errors = [{instancePath:instancePath+"/statusMessage",schemaPath:"#/allOf/1/oneOf/2/properties/statusMessage/type",keyword:"type",params:{type: "string"}}];
@@ -23348,7 +23407,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data.createdAt !== undefined){
+if(data.createdAt !== undefined && func0.call(data, "createdAt")){
 var _errs45 = errors;
 if(typeof data.createdAt !== "string"){
 validate346.errors = [{instancePath:instancePath+"/createdAt",schemaPath:"#/allOf/1/oneOf/2/properties/createdAt/type",keyword:"type",params:{type: "string"}}];
@@ -23360,7 +23419,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data.lastUpdatedAt !== undefined){
+if(data.lastUpdatedAt !== undefined && func0.call(data, "lastUpdatedAt")){
 var _errs47 = errors;
 if(typeof data.lastUpdatedAt !== "string"){
 validate346.errors = [{instancePath:instancePath+"/lastUpdatedAt",schemaPath:"#/allOf/1/oneOf/2/properties/lastUpdatedAt/type",keyword:"type",params:{type: "string"}}];
@@ -23372,7 +23431,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data.ttlMs !== undefined){
+if(data.ttlMs !== undefined && func0.call(data, "ttlMs")){
 var data20 = data.ttlMs;
 var _errs49 = errors;
 if((!((typeof data20 == "number") && (!(data20 % 1) && !isNaN(data20)))) && (data20 !== null)){
@@ -23399,7 +23458,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data.pollIntervalMs !== undefined){
+if(data.pollIntervalMs !== undefined && func0.call(data, "pollIntervalMs")){
 var data21 = data.pollIntervalMs;
 var _errs51 = errors;
 if(!((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21)))){
@@ -23426,12 +23485,14 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data.result !== undefined){
+if(data.result !== undefined && func0.call(data, "result")){
 var data22 = data.result;
 var _errs53 = errors;
 if(errors === _errs53){
 if(data22 && typeof data22 == "object" && !Array.isArray(data22)){
-for(var key0 in data22){
+var _arr0 = Object.keys(data22);
+for(var _i0=0; _i0<_arr0.length; _i0++){
+var key0 = _arr0[_i0];
 var _errs55 = errors;
 if(typeof key0 !== "string"){
 var err0 = {instancePath:instancePath+"/result",schemaPath:"#/allOf/1/oneOf/2/properties/result/propertyNames/type",keyword:"type",params:{type: "string"},propertyName:key0};
@@ -23489,12 +23550,12 @@ var _errs58 = errors;
 if(errors === _errs58){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing4;
-if(((((((data.taskId === undefined) && (missing4 = "taskId")) || ((data.status === undefined) && (missing4 = "status"))) || ((data.createdAt === undefined) && (missing4 = "createdAt"))) || ((data.lastUpdatedAt === undefined) && (missing4 = "lastUpdatedAt"))) || ((data.ttlMs === undefined) && (missing4 = "ttlMs"))) || ((data.error === undefined) && (missing4 = "error"))){
+if((((((((data.taskId === undefined) || (!(func0.call(data, "taskId")))) && (missing4 = "taskId")) || (((data.status === undefined) || (!(func0.call(data, "status")))) && (missing4 = "status"))) || (((data.createdAt === undefined) || (!(func0.call(data, "createdAt")))) && (missing4 = "createdAt"))) || (((data.lastUpdatedAt === undefined) || (!(func0.call(data, "lastUpdatedAt")))) && (missing4 = "lastUpdatedAt"))) || (((data.ttlMs === undefined) || (!(func0.call(data, "ttlMs")))) && (missing4 = "ttlMs"))) || (((data.error === undefined) || (!(func0.call(data, "error")))) && (missing4 = "error"))){
 validate346.errors = [{instancePath:instancePath,schemaPath:"#/allOf/1/oneOf/3/required",keyword:"required",params:{missingProperty: missing4}}];
 return false;
 }
 else {
-if(data.taskId !== undefined){
+if(data.taskId !== undefined && func0.call(data, "taskId")){
 var _errs60 = errors;
 if(typeof data.taskId !== "string"){
 validate346.errors = [{instancePath:instancePath+"/taskId",schemaPath:"#/allOf/1/oneOf/3/properties/taskId/type",keyword:"type",params:{type: "string"}}];
@@ -23506,7 +23567,7 @@ else {
 var valid10 = true;
 }
 if(valid10){
-if(data.status !== undefined){
+if(data.status !== undefined && func0.call(data, "status")){
 var data24 = data.status;
 var _errs62 = errors;
 if(typeof data24 !== "string"){
@@ -23523,7 +23584,7 @@ else {
 var valid10 = true;
 }
 if(valid10){
-if(data.statusMessage !== undefined){
+if(data.statusMessage !== undefined && func0.call(data, "statusMessage")){
 var _errs64 = errors;
 if(typeof data.statusMessage !== "string"){
 validate346.errors = [{instancePath:instancePath+"/statusMessage",schemaPath:"#/allOf/1/oneOf/3/properties/statusMessage/type",keyword:"type",params:{type: "string"}}];
@@ -23535,7 +23596,7 @@ else {
 var valid10 = true;
 }
 if(valid10){
-if(data.createdAt !== undefined){
+if(data.createdAt !== undefined && func0.call(data, "createdAt")){
 var _errs66 = errors;
 if(typeof data.createdAt !== "string"){
 validate346.errors = [{instancePath:instancePath+"/createdAt",schemaPath:"#/allOf/1/oneOf/3/properties/createdAt/type",keyword:"type",params:{type: "string"}}];
@@ -23547,7 +23608,7 @@ else {
 var valid10 = true;
 }
 if(valid10){
-if(data.lastUpdatedAt !== undefined){
+if(data.lastUpdatedAt !== undefined && func0.call(data, "lastUpdatedAt")){
 var _errs68 = errors;
 if(typeof data.lastUpdatedAt !== "string"){
 validate346.errors = [{instancePath:instancePath+"/lastUpdatedAt",schemaPath:"#/allOf/1/oneOf/3/properties/lastUpdatedAt/type",keyword:"type",params:{type: "string"}}];
@@ -23559,7 +23620,7 @@ else {
 var valid10 = true;
 }
 if(valid10){
-if(data.ttlMs !== undefined){
+if(data.ttlMs !== undefined && func0.call(data, "ttlMs")){
 var data28 = data.ttlMs;
 var _errs70 = errors;
 if((!((typeof data28 == "number") && (!(data28 % 1) && !isNaN(data28)))) && (data28 !== null)){
@@ -23586,7 +23647,7 @@ else {
 var valid10 = true;
 }
 if(valid10){
-if(data.pollIntervalMs !== undefined){
+if(data.pollIntervalMs !== undefined && func0.call(data, "pollIntervalMs")){
 var data29 = data.pollIntervalMs;
 var _errs72 = errors;
 if(!((typeof data29 == "number") && (!(data29 % 1) && !isNaN(data29)))){
@@ -23613,19 +23674,19 @@ else {
 var valid10 = true;
 }
 if(valid10){
-if(data.error !== undefined){
+if(data.error !== undefined && func0.call(data, "error")){
 var data30 = data.error;
 var _errs74 = errors;
 var _errs75 = errors;
 if(errors === _errs75){
 if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
 var missing5;
-if(((data30.code === undefined) && (missing5 = "code")) || ((data30.message === undefined) && (missing5 = "message"))){
+if((((data30.code === undefined) || (!(func0.call(data30, "code")))) && (missing5 = "code")) || (((data30.message === undefined) || (!(func0.call(data30, "message")))) && (missing5 = "message"))){
 validate346.errors = [{instancePath:instancePath+"/error",schemaPath:"Error/required",keyword:"required",params:{missingProperty: missing5}}];
 return false;
 }
 else {
-if(data30.code !== undefined){
+if(data30.code !== undefined && func0.call(data30, "code")){
 var data31 = data30.code;
 var _errs77 = errors;
 if(!((typeof data31 == "number") && (!(data31 % 1) && !isNaN(data31)))){
@@ -23638,7 +23699,7 @@ else {
 var valid12 = true;
 }
 if(valid12){
-if(data30.message !== undefined){
+if(data30.message !== undefined && func0.call(data30, "message")){
 var _errs79 = errors;
 if(typeof data30.message !== "string"){
 validate346.errors = [{instancePath:instancePath+"/error/message",schemaPath:"Error/properties/message/type",keyword:"type",params:{type: "string"}}];
@@ -23682,12 +23743,12 @@ var _errs81 = errors;
 if(errors === _errs81){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing6;
-if((((((data.taskId === undefined) && (missing6 = "taskId")) || ((data.status === undefined) && (missing6 = "status"))) || ((data.createdAt === undefined) && (missing6 = "createdAt"))) || ((data.lastUpdatedAt === undefined) && (missing6 = "lastUpdatedAt"))) || ((data.ttlMs === undefined) && (missing6 = "ttlMs"))){
+if(((((((data.taskId === undefined) || (!(func0.call(data, "taskId")))) && (missing6 = "taskId")) || (((data.status === undefined) || (!(func0.call(data, "status")))) && (missing6 = "status"))) || (((data.createdAt === undefined) || (!(func0.call(data, "createdAt")))) && (missing6 = "createdAt"))) || (((data.lastUpdatedAt === undefined) || (!(func0.call(data, "lastUpdatedAt")))) && (missing6 = "lastUpdatedAt"))) || (((data.ttlMs === undefined) || (!(func0.call(data, "ttlMs")))) && (missing6 = "ttlMs"))){
 validate346.errors = [{instancePath:instancePath,schemaPath:"#/allOf/1/oneOf/4/required",keyword:"required",params:{missingProperty: missing6}}];
 return false;
 }
 else {
-if(data.taskId !== undefined){
+if(data.taskId !== undefined && func0.call(data, "taskId")){
 var _errs83 = errors;
 if(typeof data.taskId !== "string"){
 validate346.errors = [{instancePath:instancePath+"/taskId",schemaPath:"#/allOf/1/oneOf/4/properties/taskId/type",keyword:"type",params:{type: "string"}}];
@@ -23699,7 +23760,7 @@ else {
 var valid14 = true;
 }
 if(valid14){
-if(data.status !== undefined){
+if(data.status !== undefined && func0.call(data, "status")){
 var data34 = data.status;
 var _errs85 = errors;
 if(typeof data34 !== "string"){
@@ -23716,7 +23777,7 @@ else {
 var valid14 = true;
 }
 if(valid14){
-if(data.statusMessage !== undefined){
+if(data.statusMessage !== undefined && func0.call(data, "statusMessage")){
 var _errs87 = errors;
 if(typeof data.statusMessage !== "string"){
 validate346.errors = [{instancePath:instancePath+"/statusMessage",schemaPath:"#/allOf/1/oneOf/4/properties/statusMessage/type",keyword:"type",params:{type: "string"}}];
@@ -23728,7 +23789,7 @@ else {
 var valid14 = true;
 }
 if(valid14){
-if(data.createdAt !== undefined){
+if(data.createdAt !== undefined && func0.call(data, "createdAt")){
 var _errs89 = errors;
 if(typeof data.createdAt !== "string"){
 validate346.errors = [{instancePath:instancePath+"/createdAt",schemaPath:"#/allOf/1/oneOf/4/properties/createdAt/type",keyword:"type",params:{type: "string"}}];
@@ -23740,7 +23801,7 @@ else {
 var valid14 = true;
 }
 if(valid14){
-if(data.lastUpdatedAt !== undefined){
+if(data.lastUpdatedAt !== undefined && func0.call(data, "lastUpdatedAt")){
 var _errs91 = errors;
 if(typeof data.lastUpdatedAt !== "string"){
 validate346.errors = [{instancePath:instancePath+"/lastUpdatedAt",schemaPath:"#/allOf/1/oneOf/4/properties/lastUpdatedAt/type",keyword:"type",params:{type: "string"}}];
@@ -23752,7 +23813,7 @@ else {
 var valid14 = true;
 }
 if(valid14){
-if(data.ttlMs !== undefined){
+if(data.ttlMs !== undefined && func0.call(data, "ttlMs")){
 var data38 = data.ttlMs;
 var _errs93 = errors;
 if((!((typeof data38 == "number") && (!(data38 % 1) && !isNaN(data38)))) && (data38 !== null)){
@@ -23779,7 +23840,7 @@ else {
 var valid14 = true;
 }
 if(valid14){
-if(data.pollIntervalMs !== undefined){
+if(data.pollIntervalMs !== undefined && func0.call(data, "pollIntervalMs")){
 var data39 = data.pollIntervalMs;
 var _errs95 = errors;
 if(!((typeof data39 == "number") && (!(data39 % 1) && !isNaN(data39)))){
@@ -23841,12 +23902,12 @@ var _errs97 = errors;
 if(errors === _errs97){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing7;
-if((data.resultType === undefined) && (missing7 = "resultType")){
+if(((data.resultType === undefined) || (!(func0.call(data, "resultType")))) && (missing7 = "resultType")){
 validate346.errors = [{instancePath:instancePath,schemaPath:"#/allOf/2/required",keyword:"required",params:{missingProperty: missing7}}];
 return false;
 }
 else {
-if(data.resultType !== undefined){
+if(data.resultType !== undefined && func0.call(data, "resultType")){
 var data40 = data.resultType;
 if(typeof data40 !== "string"){
 validate346.errors = [{instancePath:instancePath+"/resultType",schemaPath:"#/allOf/2/properties/resultType/type",keyword:"type",params:{type: "string"}}];
@@ -23893,12 +23954,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((((data.taskId === undefined) && (missing0 = "taskId")) || ((data.status === undefined) && (missing0 = "status"))) || ((data.createdAt === undefined) && (missing0 = "createdAt"))) || ((data.lastUpdatedAt === undefined) && (missing0 = "lastUpdatedAt"))) || ((data.ttlMs === undefined) && (missing0 = "ttlMs"))) || ((data.inputRequests === undefined) && (missing0 = "inputRequests"))){
+if((((((((data.taskId === undefined) || (!(func0.call(data, "taskId")))) && (missing0 = "taskId")) || (((data.status === undefined) || (!(func0.call(data, "status")))) && (missing0 = "status"))) || (((data.createdAt === undefined) || (!(func0.call(data, "createdAt")))) && (missing0 = "createdAt"))) || (((data.lastUpdatedAt === undefined) || (!(func0.call(data, "lastUpdatedAt")))) && (missing0 = "lastUpdatedAt"))) || (((data.ttlMs === undefined) || (!(func0.call(data, "ttlMs")))) && (missing0 = "ttlMs"))) || (((data.inputRequests === undefined) || (!(func0.call(data, "inputRequests")))) && (missing0 = "inputRequests"))){
 validate349.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.taskId !== undefined){
+if(data.taskId !== undefined && func0.call(data, "taskId")){
 var _errs1 = errors;
 if(typeof data.taskId !== "string"){
 validate349.errors = [{instancePath:instancePath+"/taskId",schemaPath:"#/properties/taskId/type",keyword:"type",params:{type: "string"}}];
@@ -23910,7 +23971,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.status !== undefined){
+if(data.status !== undefined && func0.call(data, "status")){
 var data1 = data.status;
 var _errs3 = errors;
 if(typeof data1 !== "string"){
@@ -23927,7 +23988,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.statusMessage !== undefined){
+if(data.statusMessage !== undefined && func0.call(data, "statusMessage")){
 var _errs5 = errors;
 if(typeof data.statusMessage !== "string"){
 validate349.errors = [{instancePath:instancePath+"/statusMessage",schemaPath:"#/properties/statusMessage/type",keyword:"type",params:{type: "string"}}];
@@ -23939,7 +24000,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.createdAt !== undefined){
+if(data.createdAt !== undefined && func0.call(data, "createdAt")){
 var _errs7 = errors;
 if(typeof data.createdAt !== "string"){
 validate349.errors = [{instancePath:instancePath+"/createdAt",schemaPath:"#/properties/createdAt/type",keyword:"type",params:{type: "string"}}];
@@ -23951,7 +24012,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.lastUpdatedAt !== undefined){
+if(data.lastUpdatedAt !== undefined && func0.call(data, "lastUpdatedAt")){
 var _errs9 = errors;
 if(typeof data.lastUpdatedAt !== "string"){
 validate349.errors = [{instancePath:instancePath+"/lastUpdatedAt",schemaPath:"#/properties/lastUpdatedAt/type",keyword:"type",params:{type: "string"}}];
@@ -23963,7 +24024,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.ttlMs !== undefined){
+if(data.ttlMs !== undefined && func0.call(data, "ttlMs")){
 var data5 = data.ttlMs;
 var _errs11 = errors;
 if((!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))) && (data5 !== null)){
@@ -23990,7 +24051,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.pollIntervalMs !== undefined){
+if(data.pollIntervalMs !== undefined && func0.call(data, "pollIntervalMs")){
 var data6 = data.pollIntervalMs;
 var _errs13 = errors;
 if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
@@ -24017,10 +24078,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.inputRequests !== undefined){
+if(data.inputRequests !== undefined && func0.call(data, "inputRequests")){
 var _errs15 = errors;
 if(!(validate77(data.inputRequests))){
-vErrors = vErrors === null ? func0(validate77.errors, instancePath+"/inputRequests") : vErrors.concat(func0(validate77.errors, instancePath+"/inputRequests"));
+vErrors = vErrors === null ? func15(validate77.errors, instancePath+"/inputRequests") : vErrors.concat(func15(validate77.errors, instancePath+"/inputRequests"));
 errors = vErrors.length;
 }
 var valid0 = _errs15 === errors;
@@ -24068,12 +24129,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((((data.taskId === undefined) && (missing0 = "taskId")) || ((data.status === undefined) && (missing0 = "status"))) || ((data.createdAt === undefined) && (missing0 = "createdAt"))) || ((data.lastUpdatedAt === undefined) && (missing0 = "lastUpdatedAt"))) || ((data.ttlMs === undefined) && (missing0 = "ttlMs"))){
+if(((((((data.taskId === undefined) || (!(func0.call(data, "taskId")))) && (missing0 = "taskId")) || (((data.status === undefined) || (!(func0.call(data, "status")))) && (missing0 = "status"))) || (((data.createdAt === undefined) || (!(func0.call(data, "createdAt")))) && (missing0 = "createdAt"))) || (((data.lastUpdatedAt === undefined) || (!(func0.call(data, "lastUpdatedAt")))) && (missing0 = "lastUpdatedAt"))) || (((data.ttlMs === undefined) || (!(func0.call(data, "ttlMs")))) && (missing0 = "ttlMs"))){
 validate351.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.taskId !== undefined){
+if(data.taskId !== undefined && func0.call(data, "taskId")){
 var _errs1 = errors;
 if(typeof data.taskId !== "string"){
 validate351.errors = [{instancePath:instancePath+"/taskId",schemaPath:"#/properties/taskId/type",keyword:"type",params:{type: "string"}}];
@@ -24085,7 +24146,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.status !== undefined){
+if(data.status !== undefined && func0.call(data, "status")){
 var data1 = data.status;
 var _errs3 = errors;
 var _errs4 = errors;
@@ -24242,7 +24303,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.statusMessage !== undefined){
+if(data.statusMessage !== undefined && func0.call(data, "statusMessage")){
 var _errs15 = errors;
 if(typeof data.statusMessage !== "string"){
 validate351.errors = [{instancePath:instancePath+"/statusMessage",schemaPath:"#/properties/statusMessage/type",keyword:"type",params:{type: "string"}}];
@@ -24254,7 +24315,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.createdAt !== undefined){
+if(data.createdAt !== undefined && func0.call(data, "createdAt")){
 var _errs17 = errors;
 if(typeof data.createdAt !== "string"){
 validate351.errors = [{instancePath:instancePath+"/createdAt",schemaPath:"#/properties/createdAt/type",keyword:"type",params:{type: "string"}}];
@@ -24266,7 +24327,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.lastUpdatedAt !== undefined){
+if(data.lastUpdatedAt !== undefined && func0.call(data, "lastUpdatedAt")){
 var _errs19 = errors;
 if(typeof data.lastUpdatedAt !== "string"){
 validate351.errors = [{instancePath:instancePath+"/lastUpdatedAt",schemaPath:"#/properties/lastUpdatedAt/type",keyword:"type",params:{type: "string"}}];
@@ -24278,7 +24339,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.ttlMs !== undefined){
+if(data.ttlMs !== undefined && func0.call(data, "ttlMs")){
 var data5 = data.ttlMs;
 var _errs21 = errors;
 if((!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))) && (data5 !== null)){
@@ -24305,7 +24366,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.pollIntervalMs !== undefined){
+if(data.pollIntervalMs !== undefined && func0.call(data, "pollIntervalMs")){
 var data6 = data.pollIntervalMs;
 var _errs23 = errors;
 if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
@@ -24369,7 +24430,7 @@ var vErrors = null;
 var errors = 0;
 var _errs0 = errors;
 if(!(validate253(data))){
-vErrors = vErrors === null ? func0(validate253.errors, instancePath) : vErrors.concat(func0(validate253.errors, instancePath));
+vErrors = vErrors === null ? func15(validate253.errors, instancePath) : vErrors.concat(func15(validate253.errors, instancePath));
 errors = vErrors.length;
 }
 var valid0 = _errs0 === errors;
@@ -24378,7 +24439,7 @@ var _errs1 = errors;
 if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.status === undefined) && (missing0 = "status")){
+if(((data.status === undefined) || (!(func0.call(data, "status")))) && (missing0 = "status")){
 validate352.errors = [{instancePath:instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
@@ -24390,12 +24451,12 @@ var _errs4 = errors;
 if(errors === _errs4){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing1;
-if((((((data.taskId === undefined) && (missing1 = "taskId")) || ((data.status === undefined) && (missing1 = "status"))) || ((data.createdAt === undefined) && (missing1 = "createdAt"))) || ((data.lastUpdatedAt === undefined) && (missing1 = "lastUpdatedAt"))) || ((data.ttlMs === undefined) && (missing1 = "ttlMs"))){
+if(((((((data.taskId === undefined) || (!(func0.call(data, "taskId")))) && (missing1 = "taskId")) || (((data.status === undefined) || (!(func0.call(data, "status")))) && (missing1 = "status"))) || (((data.createdAt === undefined) || (!(func0.call(data, "createdAt")))) && (missing1 = "createdAt"))) || (((data.lastUpdatedAt === undefined) || (!(func0.call(data, "lastUpdatedAt")))) && (missing1 = "lastUpdatedAt"))) || (((data.ttlMs === undefined) || (!(func0.call(data, "ttlMs")))) && (missing1 = "ttlMs"))){
 validate352.errors = [{instancePath:instancePath,schemaPath:"#/allOf/1/oneOf/0/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data.taskId !== undefined){
+if(data.taskId !== undefined && func0.call(data, "taskId")){
 var _errs6 = errors;
 if(typeof data.taskId !== "string"){
 validate352.errors = [{instancePath:instancePath+"/taskId",schemaPath:"#/allOf/1/oneOf/0/properties/taskId/type",keyword:"type",params:{type: "string"}}];
@@ -24407,7 +24468,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data.status !== undefined){
+if(data.status !== undefined && func0.call(data, "status")){
 var data1 = data.status;
 var _errs8 = errors;
 if(typeof data1 !== "string"){
@@ -24424,7 +24485,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data.statusMessage !== undefined){
+if(data.statusMessage !== undefined && func0.call(data, "statusMessage")){
 var _errs10 = errors;
 if(typeof data.statusMessage !== "string"){
 validate352.errors = [{instancePath:instancePath+"/statusMessage",schemaPath:"#/allOf/1/oneOf/0/properties/statusMessage/type",keyword:"type",params:{type: "string"}}];
@@ -24436,7 +24497,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data.createdAt !== undefined){
+if(data.createdAt !== undefined && func0.call(data, "createdAt")){
 var _errs12 = errors;
 if(typeof data.createdAt !== "string"){
 validate352.errors = [{instancePath:instancePath+"/createdAt",schemaPath:"#/allOf/1/oneOf/0/properties/createdAt/type",keyword:"type",params:{type: "string"}}];
@@ -24448,7 +24509,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data.lastUpdatedAt !== undefined){
+if(data.lastUpdatedAt !== undefined && func0.call(data, "lastUpdatedAt")){
 var _errs14 = errors;
 if(typeof data.lastUpdatedAt !== "string"){
 validate352.errors = [{instancePath:instancePath+"/lastUpdatedAt",schemaPath:"#/allOf/1/oneOf/0/properties/lastUpdatedAt/type",keyword:"type",params:{type: "string"}}];
@@ -24460,7 +24521,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data.ttlMs !== undefined){
+if(data.ttlMs !== undefined && func0.call(data, "ttlMs")){
 var data5 = data.ttlMs;
 var _errs16 = errors;
 if((!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))) && (data5 !== null)){
@@ -24487,7 +24548,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data.pollIntervalMs !== undefined){
+if(data.pollIntervalMs !== undefined && func0.call(data, "pollIntervalMs")){
 var data6 = data.pollIntervalMs;
 var _errs18 = errors;
 if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
@@ -24532,12 +24593,12 @@ var _errs20 = errors;
 if(errors === _errs20){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing2;
-if(((((((data.taskId === undefined) && (missing2 = "taskId")) || ((data.status === undefined) && (missing2 = "status"))) || ((data.createdAt === undefined) && (missing2 = "createdAt"))) || ((data.lastUpdatedAt === undefined) && (missing2 = "lastUpdatedAt"))) || ((data.ttlMs === undefined) && (missing2 = "ttlMs"))) || ((data.inputRequests === undefined) && (missing2 = "inputRequests"))){
+if((((((((data.taskId === undefined) || (!(func0.call(data, "taskId")))) && (missing2 = "taskId")) || (((data.status === undefined) || (!(func0.call(data, "status")))) && (missing2 = "status"))) || (((data.createdAt === undefined) || (!(func0.call(data, "createdAt")))) && (missing2 = "createdAt"))) || (((data.lastUpdatedAt === undefined) || (!(func0.call(data, "lastUpdatedAt")))) && (missing2 = "lastUpdatedAt"))) || (((data.ttlMs === undefined) || (!(func0.call(data, "ttlMs")))) && (missing2 = "ttlMs"))) || (((data.inputRequests === undefined) || (!(func0.call(data, "inputRequests")))) && (missing2 = "inputRequests"))){
 validate352.errors = [{instancePath:instancePath,schemaPath:"#/allOf/1/oneOf/1/required",keyword:"required",params:{missingProperty: missing2}}];
 return false;
 }
 else {
-if(data.taskId !== undefined){
+if(data.taskId !== undefined && func0.call(data, "taskId")){
 var _errs22 = errors;
 if(typeof data.taskId !== "string"){
 validate352.errors = [{instancePath:instancePath+"/taskId",schemaPath:"#/allOf/1/oneOf/1/properties/taskId/type",keyword:"type",params:{type: "string"}}];
@@ -24549,7 +24610,7 @@ else {
 var valid5 = true;
 }
 if(valid5){
-if(data.status !== undefined){
+if(data.status !== undefined && func0.call(data, "status")){
 var data8 = data.status;
 var _errs24 = errors;
 if(typeof data8 !== "string"){
@@ -24566,7 +24627,7 @@ else {
 var valid5 = true;
 }
 if(valid5){
-if(data.statusMessage !== undefined){
+if(data.statusMessage !== undefined && func0.call(data, "statusMessage")){
 var _errs26 = errors;
 if(typeof data.statusMessage !== "string"){
 validate352.errors = [{instancePath:instancePath+"/statusMessage",schemaPath:"#/allOf/1/oneOf/1/properties/statusMessage/type",keyword:"type",params:{type: "string"}}];
@@ -24578,7 +24639,7 @@ else {
 var valid5 = true;
 }
 if(valid5){
-if(data.createdAt !== undefined){
+if(data.createdAt !== undefined && func0.call(data, "createdAt")){
 var _errs28 = errors;
 if(typeof data.createdAt !== "string"){
 validate352.errors = [{instancePath:instancePath+"/createdAt",schemaPath:"#/allOf/1/oneOf/1/properties/createdAt/type",keyword:"type",params:{type: "string"}}];
@@ -24590,7 +24651,7 @@ else {
 var valid5 = true;
 }
 if(valid5){
-if(data.lastUpdatedAt !== undefined){
+if(data.lastUpdatedAt !== undefined && func0.call(data, "lastUpdatedAt")){
 var _errs30 = errors;
 if(typeof data.lastUpdatedAt !== "string"){
 validate352.errors = [{instancePath:instancePath+"/lastUpdatedAt",schemaPath:"#/allOf/1/oneOf/1/properties/lastUpdatedAt/type",keyword:"type",params:{type: "string"}}];
@@ -24602,7 +24663,7 @@ else {
 var valid5 = true;
 }
 if(valid5){
-if(data.ttlMs !== undefined){
+if(data.ttlMs !== undefined && func0.call(data, "ttlMs")){
 var data12 = data.ttlMs;
 var _errs32 = errors;
 if((!((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12)))) && (data12 !== null)){
@@ -24629,7 +24690,7 @@ else {
 var valid5 = true;
 }
 if(valid5){
-if(data.pollIntervalMs !== undefined){
+if(data.pollIntervalMs !== undefined && func0.call(data, "pollIntervalMs")){
 var data13 = data.pollIntervalMs;
 var _errs34 = errors;
 if(!((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13)))){
@@ -24656,10 +24717,10 @@ else {
 var valid5 = true;
 }
 if(valid5){
-if(data.inputRequests !== undefined){
+if(data.inputRequests !== undefined && func0.call(data, "inputRequests")){
 var _errs36 = errors;
 if(!(validate77(data.inputRequests))){
-vErrors = vErrors === null ? func0(validate77.errors, instancePath+"/inputRequests") : vErrors.concat(func0(validate77.errors, instancePath+"/inputRequests"));
+vErrors = vErrors === null ? func15(validate77.errors, instancePath+"/inputRequests") : vErrors.concat(func15(validate77.errors, instancePath+"/inputRequests"));
 errors = vErrors.length;
 }
 var valid5 = _errs36 === errors;
@@ -24687,12 +24748,12 @@ var _errs37 = errors;
 if(errors === _errs37){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing3;
-if(((((((data.taskId === undefined) && (missing3 = "taskId")) || ((data.status === undefined) && (missing3 = "status"))) || ((data.createdAt === undefined) && (missing3 = "createdAt"))) || ((data.lastUpdatedAt === undefined) && (missing3 = "lastUpdatedAt"))) || ((data.ttlMs === undefined) && (missing3 = "ttlMs"))) || ((data.result === undefined) && (missing3 = "result"))){
+if((((((((data.taskId === undefined) || (!(func0.call(data, "taskId")))) && (missing3 = "taskId")) || (((data.status === undefined) || (!(func0.call(data, "status")))) && (missing3 = "status"))) || (((data.createdAt === undefined) || (!(func0.call(data, "createdAt")))) && (missing3 = "createdAt"))) || (((data.lastUpdatedAt === undefined) || (!(func0.call(data, "lastUpdatedAt")))) && (missing3 = "lastUpdatedAt"))) || (((data.ttlMs === undefined) || (!(func0.call(data, "ttlMs")))) && (missing3 = "ttlMs"))) || (((data.result === undefined) || (!(func0.call(data, "result")))) && (missing3 = "result"))){
 validate352.errors = [{instancePath:instancePath,schemaPath:"#/allOf/1/oneOf/2/required",keyword:"required",params:{missingProperty: missing3}}];
 return false;
 }
 else {
-if(data.taskId !== undefined){
+if(data.taskId !== undefined && func0.call(data, "taskId")){
 var _errs39 = errors;
 if(typeof data.taskId !== "string"){
 validate352.errors = [{instancePath:instancePath+"/taskId",schemaPath:"#/allOf/1/oneOf/2/properties/taskId/type",keyword:"type",params:{type: "string"}}];
@@ -24704,7 +24765,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data.status !== undefined){
+if(data.status !== undefined && func0.call(data, "status")){
 var data16 = data.status;
 var _errs41 = errors;
 if(typeof data16 !== "string"){
@@ -24721,7 +24782,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data.statusMessage !== undefined){
+if(data.statusMessage !== undefined && func0.call(data, "statusMessage")){
 var _errs43 = errors;
 if(typeof data.statusMessage !== "string"){
 validate352.errors = [{instancePath:instancePath+"/statusMessage",schemaPath:"#/allOf/1/oneOf/2/properties/statusMessage/type",keyword:"type",params:{type: "string"}}];
@@ -24733,7 +24794,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data.createdAt !== undefined){
+if(data.createdAt !== undefined && func0.call(data, "createdAt")){
 var _errs45 = errors;
 if(typeof data.createdAt !== "string"){
 validate352.errors = [{instancePath:instancePath+"/createdAt",schemaPath:"#/allOf/1/oneOf/2/properties/createdAt/type",keyword:"type",params:{type: "string"}}];
@@ -24745,7 +24806,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data.lastUpdatedAt !== undefined){
+if(data.lastUpdatedAt !== undefined && func0.call(data, "lastUpdatedAt")){
 var _errs47 = errors;
 if(typeof data.lastUpdatedAt !== "string"){
 validate352.errors = [{instancePath:instancePath+"/lastUpdatedAt",schemaPath:"#/allOf/1/oneOf/2/properties/lastUpdatedAt/type",keyword:"type",params:{type: "string"}}];
@@ -24757,7 +24818,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data.ttlMs !== undefined){
+if(data.ttlMs !== undefined && func0.call(data, "ttlMs")){
 var data20 = data.ttlMs;
 var _errs49 = errors;
 if((!((typeof data20 == "number") && (!(data20 % 1) && !isNaN(data20)))) && (data20 !== null)){
@@ -24784,7 +24845,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data.pollIntervalMs !== undefined){
+if(data.pollIntervalMs !== undefined && func0.call(data, "pollIntervalMs")){
 var data21 = data.pollIntervalMs;
 var _errs51 = errors;
 if(!((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21)))){
@@ -24811,12 +24872,14 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data.result !== undefined){
+if(data.result !== undefined && func0.call(data, "result")){
 var data22 = data.result;
 var _errs53 = errors;
 if(errors === _errs53){
 if(data22 && typeof data22 == "object" && !Array.isArray(data22)){
-for(var key0 in data22){
+var _arr0 = Object.keys(data22);
+for(var _i0=0; _i0<_arr0.length; _i0++){
+var key0 = _arr0[_i0];
 var _errs55 = errors;
 if(typeof key0 !== "string"){
 var err0 = {instancePath:instancePath+"/result",schemaPath:"#/allOf/1/oneOf/2/properties/result/propertyNames/type",keyword:"type",params:{type: "string"},propertyName:key0};
@@ -24874,12 +24937,12 @@ var _errs58 = errors;
 if(errors === _errs58){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing4;
-if(((((((data.taskId === undefined) && (missing4 = "taskId")) || ((data.status === undefined) && (missing4 = "status"))) || ((data.createdAt === undefined) && (missing4 = "createdAt"))) || ((data.lastUpdatedAt === undefined) && (missing4 = "lastUpdatedAt"))) || ((data.ttlMs === undefined) && (missing4 = "ttlMs"))) || ((data.error === undefined) && (missing4 = "error"))){
+if((((((((data.taskId === undefined) || (!(func0.call(data, "taskId")))) && (missing4 = "taskId")) || (((data.status === undefined) || (!(func0.call(data, "status")))) && (missing4 = "status"))) || (((data.createdAt === undefined) || (!(func0.call(data, "createdAt")))) && (missing4 = "createdAt"))) || (((data.lastUpdatedAt === undefined) || (!(func0.call(data, "lastUpdatedAt")))) && (missing4 = "lastUpdatedAt"))) || (((data.ttlMs === undefined) || (!(func0.call(data, "ttlMs")))) && (missing4 = "ttlMs"))) || (((data.error === undefined) || (!(func0.call(data, "error")))) && (missing4 = "error"))){
 validate352.errors = [{instancePath:instancePath,schemaPath:"#/allOf/1/oneOf/3/required",keyword:"required",params:{missingProperty: missing4}}];
 return false;
 }
 else {
-if(data.taskId !== undefined){
+if(data.taskId !== undefined && func0.call(data, "taskId")){
 var _errs60 = errors;
 if(typeof data.taskId !== "string"){
 validate352.errors = [{instancePath:instancePath+"/taskId",schemaPath:"#/allOf/1/oneOf/3/properties/taskId/type",keyword:"type",params:{type: "string"}}];
@@ -24891,7 +24954,7 @@ else {
 var valid10 = true;
 }
 if(valid10){
-if(data.status !== undefined){
+if(data.status !== undefined && func0.call(data, "status")){
 var data24 = data.status;
 var _errs62 = errors;
 if(typeof data24 !== "string"){
@@ -24908,7 +24971,7 @@ else {
 var valid10 = true;
 }
 if(valid10){
-if(data.statusMessage !== undefined){
+if(data.statusMessage !== undefined && func0.call(data, "statusMessage")){
 var _errs64 = errors;
 if(typeof data.statusMessage !== "string"){
 validate352.errors = [{instancePath:instancePath+"/statusMessage",schemaPath:"#/allOf/1/oneOf/3/properties/statusMessage/type",keyword:"type",params:{type: "string"}}];
@@ -24920,7 +24983,7 @@ else {
 var valid10 = true;
 }
 if(valid10){
-if(data.createdAt !== undefined){
+if(data.createdAt !== undefined && func0.call(data, "createdAt")){
 var _errs66 = errors;
 if(typeof data.createdAt !== "string"){
 validate352.errors = [{instancePath:instancePath+"/createdAt",schemaPath:"#/allOf/1/oneOf/3/properties/createdAt/type",keyword:"type",params:{type: "string"}}];
@@ -24932,7 +24995,7 @@ else {
 var valid10 = true;
 }
 if(valid10){
-if(data.lastUpdatedAt !== undefined){
+if(data.lastUpdatedAt !== undefined && func0.call(data, "lastUpdatedAt")){
 var _errs68 = errors;
 if(typeof data.lastUpdatedAt !== "string"){
 validate352.errors = [{instancePath:instancePath+"/lastUpdatedAt",schemaPath:"#/allOf/1/oneOf/3/properties/lastUpdatedAt/type",keyword:"type",params:{type: "string"}}];
@@ -24944,7 +25007,7 @@ else {
 var valid10 = true;
 }
 if(valid10){
-if(data.ttlMs !== undefined){
+if(data.ttlMs !== undefined && func0.call(data, "ttlMs")){
 var data28 = data.ttlMs;
 var _errs70 = errors;
 if((!((typeof data28 == "number") && (!(data28 % 1) && !isNaN(data28)))) && (data28 !== null)){
@@ -24971,7 +25034,7 @@ else {
 var valid10 = true;
 }
 if(valid10){
-if(data.pollIntervalMs !== undefined){
+if(data.pollIntervalMs !== undefined && func0.call(data, "pollIntervalMs")){
 var data29 = data.pollIntervalMs;
 var _errs72 = errors;
 if(!((typeof data29 == "number") && (!(data29 % 1) && !isNaN(data29)))){
@@ -24998,19 +25061,19 @@ else {
 var valid10 = true;
 }
 if(valid10){
-if(data.error !== undefined){
+if(data.error !== undefined && func0.call(data, "error")){
 var data30 = data.error;
 var _errs74 = errors;
 var _errs75 = errors;
 if(errors === _errs75){
 if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
 var missing5;
-if(((data30.code === undefined) && (missing5 = "code")) || ((data30.message === undefined) && (missing5 = "message"))){
+if((((data30.code === undefined) || (!(func0.call(data30, "code")))) && (missing5 = "code")) || (((data30.message === undefined) || (!(func0.call(data30, "message")))) && (missing5 = "message"))){
 validate352.errors = [{instancePath:instancePath+"/error",schemaPath:"Error/required",keyword:"required",params:{missingProperty: missing5}}];
 return false;
 }
 else {
-if(data30.code !== undefined){
+if(data30.code !== undefined && func0.call(data30, "code")){
 var data31 = data30.code;
 var _errs77 = errors;
 if(!((typeof data31 == "number") && (!(data31 % 1) && !isNaN(data31)))){
@@ -25023,7 +25086,7 @@ else {
 var valid12 = true;
 }
 if(valid12){
-if(data30.message !== undefined){
+if(data30.message !== undefined && func0.call(data30, "message")){
 var _errs79 = errors;
 if(typeof data30.message !== "string"){
 validate352.errors = [{instancePath:instancePath+"/error/message",schemaPath:"Error/properties/message/type",keyword:"type",params:{type: "string"}}];
@@ -25067,12 +25130,12 @@ var _errs81 = errors;
 if(errors === _errs81){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing6;
-if((((((data.taskId === undefined) && (missing6 = "taskId")) || ((data.status === undefined) && (missing6 = "status"))) || ((data.createdAt === undefined) && (missing6 = "createdAt"))) || ((data.lastUpdatedAt === undefined) && (missing6 = "lastUpdatedAt"))) || ((data.ttlMs === undefined) && (missing6 = "ttlMs"))){
+if(((((((data.taskId === undefined) || (!(func0.call(data, "taskId")))) && (missing6 = "taskId")) || (((data.status === undefined) || (!(func0.call(data, "status")))) && (missing6 = "status"))) || (((data.createdAt === undefined) || (!(func0.call(data, "createdAt")))) && (missing6 = "createdAt"))) || (((data.lastUpdatedAt === undefined) || (!(func0.call(data, "lastUpdatedAt")))) && (missing6 = "lastUpdatedAt"))) || (((data.ttlMs === undefined) || (!(func0.call(data, "ttlMs")))) && (missing6 = "ttlMs"))){
 validate352.errors = [{instancePath:instancePath,schemaPath:"#/allOf/1/oneOf/4/required",keyword:"required",params:{missingProperty: missing6}}];
 return false;
 }
 else {
-if(data.taskId !== undefined){
+if(data.taskId !== undefined && func0.call(data, "taskId")){
 var _errs83 = errors;
 if(typeof data.taskId !== "string"){
 validate352.errors = [{instancePath:instancePath+"/taskId",schemaPath:"#/allOf/1/oneOf/4/properties/taskId/type",keyword:"type",params:{type: "string"}}];
@@ -25084,7 +25147,7 @@ else {
 var valid14 = true;
 }
 if(valid14){
-if(data.status !== undefined){
+if(data.status !== undefined && func0.call(data, "status")){
 var data34 = data.status;
 var _errs85 = errors;
 if(typeof data34 !== "string"){
@@ -25101,7 +25164,7 @@ else {
 var valid14 = true;
 }
 if(valid14){
-if(data.statusMessage !== undefined){
+if(data.statusMessage !== undefined && func0.call(data, "statusMessage")){
 var _errs87 = errors;
 if(typeof data.statusMessage !== "string"){
 validate352.errors = [{instancePath:instancePath+"/statusMessage",schemaPath:"#/allOf/1/oneOf/4/properties/statusMessage/type",keyword:"type",params:{type: "string"}}];
@@ -25113,7 +25176,7 @@ else {
 var valid14 = true;
 }
 if(valid14){
-if(data.createdAt !== undefined){
+if(data.createdAt !== undefined && func0.call(data, "createdAt")){
 var _errs89 = errors;
 if(typeof data.createdAt !== "string"){
 validate352.errors = [{instancePath:instancePath+"/createdAt",schemaPath:"#/allOf/1/oneOf/4/properties/createdAt/type",keyword:"type",params:{type: "string"}}];
@@ -25125,7 +25188,7 @@ else {
 var valid14 = true;
 }
 if(valid14){
-if(data.lastUpdatedAt !== undefined){
+if(data.lastUpdatedAt !== undefined && func0.call(data, "lastUpdatedAt")){
 var _errs91 = errors;
 if(typeof data.lastUpdatedAt !== "string"){
 validate352.errors = [{instancePath:instancePath+"/lastUpdatedAt",schemaPath:"#/allOf/1/oneOf/4/properties/lastUpdatedAt/type",keyword:"type",params:{type: "string"}}];
@@ -25137,7 +25200,7 @@ else {
 var valid14 = true;
 }
 if(valid14){
-if(data.ttlMs !== undefined){
+if(data.ttlMs !== undefined && func0.call(data, "ttlMs")){
 var data38 = data.ttlMs;
 var _errs93 = errors;
 if((!((typeof data38 == "number") && (!(data38 % 1) && !isNaN(data38)))) && (data38 !== null)){
@@ -25164,7 +25227,7 @@ else {
 var valid14 = true;
 }
 if(valid14){
-if(data.pollIntervalMs !== undefined){
+if(data.pollIntervalMs !== undefined && func0.call(data, "pollIntervalMs")){
 var data39 = data.pollIntervalMs;
 var _errs95 = errors;
 if(!((typeof data39 == "number") && (!(data39 % 1) && !isNaN(data39)))){
@@ -25225,7 +25288,9 @@ if(valid0){
 var _errs97 = errors;
 if(errors === _errs97){
 if(data && typeof data == "object" && !Array.isArray(data)){
-for(var key1 in data){
+var _arr1 = Object.keys(data);
+for(var _i1=0; _i1<_arr1.length; _i1++){
+var key1 = _arr1[_i1];
 var _errs99 = errors;
 if(typeof key1 !== "string"){
 var err2 = {instancePath:instancePath,schemaPath:"#/allOf/2/propertyNames/type",keyword:"type",params:{type: "string"},propertyName:key1};
@@ -25289,12 +25354,12 @@ var _errs1 = errors;
 if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))){
+if((((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
 validate355.errors = [{instancePath:instancePath,schemaPath:"JSONRPCNotification/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.jsonrpc !== undefined){
+if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
 var data0 = data.jsonrpc;
 var _errs3 = errors;
 if(typeof data0 !== "string"){
@@ -25311,7 +25376,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var _errs5 = errors;
 if(typeof data.method !== "string"){
 validate355.errors = [{instancePath:instancePath+"/method",schemaPath:"JSONRPCNotification/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -25323,7 +25388,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data2 = data.params;
 var _errs7 = errors;
 if(errors === _errs7){
@@ -25354,12 +25419,12 @@ var _errs10 = errors;
 if(errors === _errs10){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing1;
-if(((data.method === undefined) && (missing1 = "method")) || ((data.params === undefined) && (missing1 = "params"))){
+if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing1 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing1 = "params"))){
 validate355.errors = [{instancePath:instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data3 = data.method;
 var _errs12 = errors;
 if(typeof data3 !== "string"){
@@ -25376,12 +25441,12 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data4 = data.params;
 var _errs14 = errors;
 var _errs15 = errors;
 if(!(validate253(data4))){
-vErrors = vErrors === null ? func0(validate253.errors, instancePath+"/params") : vErrors.concat(func0(validate253.errors, instancePath+"/params"));
+vErrors = vErrors === null ? func15(validate253.errors, instancePath+"/params") : vErrors.concat(func15(validate253.errors, instancePath+"/params"));
 errors = vErrors.length;
 }
 var valid4 = _errs15 === errors;
@@ -25390,7 +25455,7 @@ var _errs16 = errors;
 if(errors === _errs16){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 var missing2;
-if((data4.status === undefined) && (missing2 = "status")){
+if(((data4.status === undefined) || (!(func0.call(data4, "status")))) && (missing2 = "status")){
 validate355.errors = [{instancePath:instancePath+"/params",schemaPath:"#/allOf/1/properties/params/allOf/1/required",keyword:"required",params:{missingProperty: missing2}}];
 return false;
 }
@@ -25402,12 +25467,12 @@ var _errs19 = errors;
 if(errors === _errs19){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 var missing3;
-if((((((data4.taskId === undefined) && (missing3 = "taskId")) || ((data4.status === undefined) && (missing3 = "status"))) || ((data4.createdAt === undefined) && (missing3 = "createdAt"))) || ((data4.lastUpdatedAt === undefined) && (missing3 = "lastUpdatedAt"))) || ((data4.ttlMs === undefined) && (missing3 = "ttlMs"))){
+if(((((((data4.taskId === undefined) || (!(func0.call(data4, "taskId")))) && (missing3 = "taskId")) || (((data4.status === undefined) || (!(func0.call(data4, "status")))) && (missing3 = "status"))) || (((data4.createdAt === undefined) || (!(func0.call(data4, "createdAt")))) && (missing3 = "createdAt"))) || (((data4.lastUpdatedAt === undefined) || (!(func0.call(data4, "lastUpdatedAt")))) && (missing3 = "lastUpdatedAt"))) || (((data4.ttlMs === undefined) || (!(func0.call(data4, "ttlMs")))) && (missing3 = "ttlMs"))){
 validate355.errors = [{instancePath:instancePath+"/params",schemaPath:"#/allOf/1/properties/params/allOf/1/oneOf/0/required",keyword:"required",params:{missingProperty: missing3}}];
 return false;
 }
 else {
-if(data4.taskId !== undefined){
+if(data4.taskId !== undefined && func0.call(data4, "taskId")){
 var _errs21 = errors;
 if(typeof data4.taskId !== "string"){
 validate355.errors = [{instancePath:instancePath+"/params/taskId",schemaPath:"#/allOf/1/properties/params/allOf/1/oneOf/0/properties/taskId/type",keyword:"type",params:{type: "string"}}];
@@ -25419,7 +25484,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data4.status !== undefined){
+if(data4.status !== undefined && func0.call(data4, "status")){
 var data6 = data4.status;
 var _errs23 = errors;
 if(typeof data6 !== "string"){
@@ -25436,7 +25501,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data4.statusMessage !== undefined){
+if(data4.statusMessage !== undefined && func0.call(data4, "statusMessage")){
 var _errs25 = errors;
 if(typeof data4.statusMessage !== "string"){
 validate355.errors = [{instancePath:instancePath+"/params/statusMessage",schemaPath:"#/allOf/1/properties/params/allOf/1/oneOf/0/properties/statusMessage/type",keyword:"type",params:{type: "string"}}];
@@ -25448,7 +25513,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data4.createdAt !== undefined){
+if(data4.createdAt !== undefined && func0.call(data4, "createdAt")){
 var _errs27 = errors;
 if(typeof data4.createdAt !== "string"){
 validate355.errors = [{instancePath:instancePath+"/params/createdAt",schemaPath:"#/allOf/1/properties/params/allOf/1/oneOf/0/properties/createdAt/type",keyword:"type",params:{type: "string"}}];
@@ -25460,7 +25525,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data4.lastUpdatedAt !== undefined){
+if(data4.lastUpdatedAt !== undefined && func0.call(data4, "lastUpdatedAt")){
 var _errs29 = errors;
 if(typeof data4.lastUpdatedAt !== "string"){
 validate355.errors = [{instancePath:instancePath+"/params/lastUpdatedAt",schemaPath:"#/allOf/1/properties/params/allOf/1/oneOf/0/properties/lastUpdatedAt/type",keyword:"type",params:{type: "string"}}];
@@ -25472,7 +25537,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data4.ttlMs !== undefined){
+if(data4.ttlMs !== undefined && func0.call(data4, "ttlMs")){
 var data10 = data4.ttlMs;
 var _errs31 = errors;
 if((!((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10)))) && (data10 !== null)){
@@ -25499,7 +25564,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data4.pollIntervalMs !== undefined){
+if(data4.pollIntervalMs !== undefined && func0.call(data4, "pollIntervalMs")){
 var data11 = data4.pollIntervalMs;
 var _errs33 = errors;
 if(!((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11)))){
@@ -25544,12 +25609,12 @@ var _errs35 = errors;
 if(errors === _errs35){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 var missing4;
-if(((((((data4.taskId === undefined) && (missing4 = "taskId")) || ((data4.status === undefined) && (missing4 = "status"))) || ((data4.createdAt === undefined) && (missing4 = "createdAt"))) || ((data4.lastUpdatedAt === undefined) && (missing4 = "lastUpdatedAt"))) || ((data4.ttlMs === undefined) && (missing4 = "ttlMs"))) || ((data4.inputRequests === undefined) && (missing4 = "inputRequests"))){
+if((((((((data4.taskId === undefined) || (!(func0.call(data4, "taskId")))) && (missing4 = "taskId")) || (((data4.status === undefined) || (!(func0.call(data4, "status")))) && (missing4 = "status"))) || (((data4.createdAt === undefined) || (!(func0.call(data4, "createdAt")))) && (missing4 = "createdAt"))) || (((data4.lastUpdatedAt === undefined) || (!(func0.call(data4, "lastUpdatedAt")))) && (missing4 = "lastUpdatedAt"))) || (((data4.ttlMs === undefined) || (!(func0.call(data4, "ttlMs")))) && (missing4 = "ttlMs"))) || (((data4.inputRequests === undefined) || (!(func0.call(data4, "inputRequests")))) && (missing4 = "inputRequests"))){
 validate355.errors = [{instancePath:instancePath+"/params",schemaPath:"#/allOf/1/properties/params/allOf/1/oneOf/1/required",keyword:"required",params:{missingProperty: missing4}}];
 return false;
 }
 else {
-if(data4.taskId !== undefined){
+if(data4.taskId !== undefined && func0.call(data4, "taskId")){
 var _errs37 = errors;
 if(typeof data4.taskId !== "string"){
 validate355.errors = [{instancePath:instancePath+"/params/taskId",schemaPath:"#/allOf/1/properties/params/allOf/1/oneOf/1/properties/taskId/type",keyword:"type",params:{type: "string"}}];
@@ -25561,7 +25626,7 @@ else {
 var valid9 = true;
 }
 if(valid9){
-if(data4.status !== undefined){
+if(data4.status !== undefined && func0.call(data4, "status")){
 var data13 = data4.status;
 var _errs39 = errors;
 if(typeof data13 !== "string"){
@@ -25578,7 +25643,7 @@ else {
 var valid9 = true;
 }
 if(valid9){
-if(data4.statusMessage !== undefined){
+if(data4.statusMessage !== undefined && func0.call(data4, "statusMessage")){
 var _errs41 = errors;
 if(typeof data4.statusMessage !== "string"){
 validate355.errors = [{instancePath:instancePath+"/params/statusMessage",schemaPath:"#/allOf/1/properties/params/allOf/1/oneOf/1/properties/statusMessage/type",keyword:"type",params:{type: "string"}}];
@@ -25590,7 +25655,7 @@ else {
 var valid9 = true;
 }
 if(valid9){
-if(data4.createdAt !== undefined){
+if(data4.createdAt !== undefined && func0.call(data4, "createdAt")){
 var _errs43 = errors;
 if(typeof data4.createdAt !== "string"){
 validate355.errors = [{instancePath:instancePath+"/params/createdAt",schemaPath:"#/allOf/1/properties/params/allOf/1/oneOf/1/properties/createdAt/type",keyword:"type",params:{type: "string"}}];
@@ -25602,7 +25667,7 @@ else {
 var valid9 = true;
 }
 if(valid9){
-if(data4.lastUpdatedAt !== undefined){
+if(data4.lastUpdatedAt !== undefined && func0.call(data4, "lastUpdatedAt")){
 var _errs45 = errors;
 if(typeof data4.lastUpdatedAt !== "string"){
 validate355.errors = [{instancePath:instancePath+"/params/lastUpdatedAt",schemaPath:"#/allOf/1/properties/params/allOf/1/oneOf/1/properties/lastUpdatedAt/type",keyword:"type",params:{type: "string"}}];
@@ -25614,7 +25679,7 @@ else {
 var valid9 = true;
 }
 if(valid9){
-if(data4.ttlMs !== undefined){
+if(data4.ttlMs !== undefined && func0.call(data4, "ttlMs")){
 var data17 = data4.ttlMs;
 var _errs47 = errors;
 if((!((typeof data17 == "number") && (!(data17 % 1) && !isNaN(data17)))) && (data17 !== null)){
@@ -25641,7 +25706,7 @@ else {
 var valid9 = true;
 }
 if(valid9){
-if(data4.pollIntervalMs !== undefined){
+if(data4.pollIntervalMs !== undefined && func0.call(data4, "pollIntervalMs")){
 var data18 = data4.pollIntervalMs;
 var _errs49 = errors;
 if(!((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18)))){
@@ -25668,10 +25733,10 @@ else {
 var valid9 = true;
 }
 if(valid9){
-if(data4.inputRequests !== undefined){
+if(data4.inputRequests !== undefined && func0.call(data4, "inputRequests")){
 var _errs51 = errors;
 if(!(validate77(data4.inputRequests))){
-vErrors = vErrors === null ? func0(validate77.errors, instancePath+"/params/inputRequests") : vErrors.concat(func0(validate77.errors, instancePath+"/params/inputRequests"));
+vErrors = vErrors === null ? func15(validate77.errors, instancePath+"/params/inputRequests") : vErrors.concat(func15(validate77.errors, instancePath+"/params/inputRequests"));
 errors = vErrors.length;
 }
 var valid9 = _errs51 === errors;
@@ -25699,12 +25764,12 @@ var _errs52 = errors;
 if(errors === _errs52){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 var missing5;
-if(((((((data4.taskId === undefined) && (missing5 = "taskId")) || ((data4.status === undefined) && (missing5 = "status"))) || ((data4.createdAt === undefined) && (missing5 = "createdAt"))) || ((data4.lastUpdatedAt === undefined) && (missing5 = "lastUpdatedAt"))) || ((data4.ttlMs === undefined) && (missing5 = "ttlMs"))) || ((data4.result === undefined) && (missing5 = "result"))){
+if((((((((data4.taskId === undefined) || (!(func0.call(data4, "taskId")))) && (missing5 = "taskId")) || (((data4.status === undefined) || (!(func0.call(data4, "status")))) && (missing5 = "status"))) || (((data4.createdAt === undefined) || (!(func0.call(data4, "createdAt")))) && (missing5 = "createdAt"))) || (((data4.lastUpdatedAt === undefined) || (!(func0.call(data4, "lastUpdatedAt")))) && (missing5 = "lastUpdatedAt"))) || (((data4.ttlMs === undefined) || (!(func0.call(data4, "ttlMs")))) && (missing5 = "ttlMs"))) || (((data4.result === undefined) || (!(func0.call(data4, "result")))) && (missing5 = "result"))){
 validate355.errors = [{instancePath:instancePath+"/params",schemaPath:"#/allOf/1/properties/params/allOf/1/oneOf/2/required",keyword:"required",params:{missingProperty: missing5}}];
 return false;
 }
 else {
-if(data4.taskId !== undefined){
+if(data4.taskId !== undefined && func0.call(data4, "taskId")){
 var _errs54 = errors;
 if(typeof data4.taskId !== "string"){
 validate355.errors = [{instancePath:instancePath+"/params/taskId",schemaPath:"#/allOf/1/properties/params/allOf/1/oneOf/2/properties/taskId/type",keyword:"type",params:{type: "string"}}];
@@ -25716,7 +25781,7 @@ else {
 var valid11 = true;
 }
 if(valid11){
-if(data4.status !== undefined){
+if(data4.status !== undefined && func0.call(data4, "status")){
 var data21 = data4.status;
 var _errs56 = errors;
 if(typeof data21 !== "string"){
@@ -25733,7 +25798,7 @@ else {
 var valid11 = true;
 }
 if(valid11){
-if(data4.statusMessage !== undefined){
+if(data4.statusMessage !== undefined && func0.call(data4, "statusMessage")){
 var _errs58 = errors;
 if(typeof data4.statusMessage !== "string"){
 validate355.errors = [{instancePath:instancePath+"/params/statusMessage",schemaPath:"#/allOf/1/properties/params/allOf/1/oneOf/2/properties/statusMessage/type",keyword:"type",params:{type: "string"}}];
@@ -25745,7 +25810,7 @@ else {
 var valid11 = true;
 }
 if(valid11){
-if(data4.createdAt !== undefined){
+if(data4.createdAt !== undefined && func0.call(data4, "createdAt")){
 var _errs60 = errors;
 if(typeof data4.createdAt !== "string"){
 validate355.errors = [{instancePath:instancePath+"/params/createdAt",schemaPath:"#/allOf/1/properties/params/allOf/1/oneOf/2/properties/createdAt/type",keyword:"type",params:{type: "string"}}];
@@ -25757,7 +25822,7 @@ else {
 var valid11 = true;
 }
 if(valid11){
-if(data4.lastUpdatedAt !== undefined){
+if(data4.lastUpdatedAt !== undefined && func0.call(data4, "lastUpdatedAt")){
 var _errs62 = errors;
 if(typeof data4.lastUpdatedAt !== "string"){
 validate355.errors = [{instancePath:instancePath+"/params/lastUpdatedAt",schemaPath:"#/allOf/1/properties/params/allOf/1/oneOf/2/properties/lastUpdatedAt/type",keyword:"type",params:{type: "string"}}];
@@ -25769,7 +25834,7 @@ else {
 var valid11 = true;
 }
 if(valid11){
-if(data4.ttlMs !== undefined){
+if(data4.ttlMs !== undefined && func0.call(data4, "ttlMs")){
 var data25 = data4.ttlMs;
 var _errs64 = errors;
 if((!((typeof data25 == "number") && (!(data25 % 1) && !isNaN(data25)))) && (data25 !== null)){
@@ -25796,7 +25861,7 @@ else {
 var valid11 = true;
 }
 if(valid11){
-if(data4.pollIntervalMs !== undefined){
+if(data4.pollIntervalMs !== undefined && func0.call(data4, "pollIntervalMs")){
 var data26 = data4.pollIntervalMs;
 var _errs66 = errors;
 if(!((typeof data26 == "number") && (!(data26 % 1) && !isNaN(data26)))){
@@ -25823,12 +25888,14 @@ else {
 var valid11 = true;
 }
 if(valid11){
-if(data4.result !== undefined){
+if(data4.result !== undefined && func0.call(data4, "result")){
 var data27 = data4.result;
 var _errs68 = errors;
 if(errors === _errs68){
 if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
-for(var key0 in data27){
+var _arr0 = Object.keys(data27);
+for(var _i0=0; _i0<_arr0.length; _i0++){
+var key0 = _arr0[_i0];
 var _errs70 = errors;
 if(typeof key0 !== "string"){
 var err0 = {instancePath:instancePath+"/params/result",schemaPath:"#/allOf/1/properties/params/allOf/1/oneOf/2/properties/result/propertyNames/type",keyword:"type",params:{type: "string"},propertyName:key0};
@@ -25886,12 +25953,12 @@ var _errs73 = errors;
 if(errors === _errs73){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 var missing6;
-if(((((((data4.taskId === undefined) && (missing6 = "taskId")) || ((data4.status === undefined) && (missing6 = "status"))) || ((data4.createdAt === undefined) && (missing6 = "createdAt"))) || ((data4.lastUpdatedAt === undefined) && (missing6 = "lastUpdatedAt"))) || ((data4.ttlMs === undefined) && (missing6 = "ttlMs"))) || ((data4.error === undefined) && (missing6 = "error"))){
+if((((((((data4.taskId === undefined) || (!(func0.call(data4, "taskId")))) && (missing6 = "taskId")) || (((data4.status === undefined) || (!(func0.call(data4, "status")))) && (missing6 = "status"))) || (((data4.createdAt === undefined) || (!(func0.call(data4, "createdAt")))) && (missing6 = "createdAt"))) || (((data4.lastUpdatedAt === undefined) || (!(func0.call(data4, "lastUpdatedAt")))) && (missing6 = "lastUpdatedAt"))) || (((data4.ttlMs === undefined) || (!(func0.call(data4, "ttlMs")))) && (missing6 = "ttlMs"))) || (((data4.error === undefined) || (!(func0.call(data4, "error")))) && (missing6 = "error"))){
 validate355.errors = [{instancePath:instancePath+"/params",schemaPath:"#/allOf/1/properties/params/allOf/1/oneOf/3/required",keyword:"required",params:{missingProperty: missing6}}];
 return false;
 }
 else {
-if(data4.taskId !== undefined){
+if(data4.taskId !== undefined && func0.call(data4, "taskId")){
 var _errs75 = errors;
 if(typeof data4.taskId !== "string"){
 validate355.errors = [{instancePath:instancePath+"/params/taskId",schemaPath:"#/allOf/1/properties/params/allOf/1/oneOf/3/properties/taskId/type",keyword:"type",params:{type: "string"}}];
@@ -25903,7 +25970,7 @@ else {
 var valid14 = true;
 }
 if(valid14){
-if(data4.status !== undefined){
+if(data4.status !== undefined && func0.call(data4, "status")){
 var data29 = data4.status;
 var _errs77 = errors;
 if(typeof data29 !== "string"){
@@ -25920,7 +25987,7 @@ else {
 var valid14 = true;
 }
 if(valid14){
-if(data4.statusMessage !== undefined){
+if(data4.statusMessage !== undefined && func0.call(data4, "statusMessage")){
 var _errs79 = errors;
 if(typeof data4.statusMessage !== "string"){
 validate355.errors = [{instancePath:instancePath+"/params/statusMessage",schemaPath:"#/allOf/1/properties/params/allOf/1/oneOf/3/properties/statusMessage/type",keyword:"type",params:{type: "string"}}];
@@ -25932,7 +25999,7 @@ else {
 var valid14 = true;
 }
 if(valid14){
-if(data4.createdAt !== undefined){
+if(data4.createdAt !== undefined && func0.call(data4, "createdAt")){
 var _errs81 = errors;
 if(typeof data4.createdAt !== "string"){
 validate355.errors = [{instancePath:instancePath+"/params/createdAt",schemaPath:"#/allOf/1/properties/params/allOf/1/oneOf/3/properties/createdAt/type",keyword:"type",params:{type: "string"}}];
@@ -25944,7 +26011,7 @@ else {
 var valid14 = true;
 }
 if(valid14){
-if(data4.lastUpdatedAt !== undefined){
+if(data4.lastUpdatedAt !== undefined && func0.call(data4, "lastUpdatedAt")){
 var _errs83 = errors;
 if(typeof data4.lastUpdatedAt !== "string"){
 validate355.errors = [{instancePath:instancePath+"/params/lastUpdatedAt",schemaPath:"#/allOf/1/properties/params/allOf/1/oneOf/3/properties/lastUpdatedAt/type",keyword:"type",params:{type: "string"}}];
@@ -25956,7 +26023,7 @@ else {
 var valid14 = true;
 }
 if(valid14){
-if(data4.ttlMs !== undefined){
+if(data4.ttlMs !== undefined && func0.call(data4, "ttlMs")){
 var data33 = data4.ttlMs;
 var _errs85 = errors;
 if((!((typeof data33 == "number") && (!(data33 % 1) && !isNaN(data33)))) && (data33 !== null)){
@@ -25983,7 +26050,7 @@ else {
 var valid14 = true;
 }
 if(valid14){
-if(data4.pollIntervalMs !== undefined){
+if(data4.pollIntervalMs !== undefined && func0.call(data4, "pollIntervalMs")){
 var data34 = data4.pollIntervalMs;
 var _errs87 = errors;
 if(!((typeof data34 == "number") && (!(data34 % 1) && !isNaN(data34)))){
@@ -26010,19 +26077,19 @@ else {
 var valid14 = true;
 }
 if(valid14){
-if(data4.error !== undefined){
+if(data4.error !== undefined && func0.call(data4, "error")){
 var data35 = data4.error;
 var _errs89 = errors;
 var _errs90 = errors;
 if(errors === _errs90){
 if(data35 && typeof data35 == "object" && !Array.isArray(data35)){
 var missing7;
-if(((data35.code === undefined) && (missing7 = "code")) || ((data35.message === undefined) && (missing7 = "message"))){
+if((((data35.code === undefined) || (!(func0.call(data35, "code")))) && (missing7 = "code")) || (((data35.message === undefined) || (!(func0.call(data35, "message")))) && (missing7 = "message"))){
 validate355.errors = [{instancePath:instancePath+"/params/error",schemaPath:"Error/required",keyword:"required",params:{missingProperty: missing7}}];
 return false;
 }
 else {
-if(data35.code !== undefined){
+if(data35.code !== undefined && func0.call(data35, "code")){
 var data36 = data35.code;
 var _errs92 = errors;
 if(!((typeof data36 == "number") && (!(data36 % 1) && !isNaN(data36)))){
@@ -26035,7 +26102,7 @@ else {
 var valid16 = true;
 }
 if(valid16){
-if(data35.message !== undefined){
+if(data35.message !== undefined && func0.call(data35, "message")){
 var _errs94 = errors;
 if(typeof data35.message !== "string"){
 validate355.errors = [{instancePath:instancePath+"/params/error/message",schemaPath:"Error/properties/message/type",keyword:"type",params:{type: "string"}}];
@@ -26079,12 +26146,12 @@ var _errs96 = errors;
 if(errors === _errs96){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 var missing8;
-if((((((data4.taskId === undefined) && (missing8 = "taskId")) || ((data4.status === undefined) && (missing8 = "status"))) || ((data4.createdAt === undefined) && (missing8 = "createdAt"))) || ((data4.lastUpdatedAt === undefined) && (missing8 = "lastUpdatedAt"))) || ((data4.ttlMs === undefined) && (missing8 = "ttlMs"))){
+if(((((((data4.taskId === undefined) || (!(func0.call(data4, "taskId")))) && (missing8 = "taskId")) || (((data4.status === undefined) || (!(func0.call(data4, "status")))) && (missing8 = "status"))) || (((data4.createdAt === undefined) || (!(func0.call(data4, "createdAt")))) && (missing8 = "createdAt"))) || (((data4.lastUpdatedAt === undefined) || (!(func0.call(data4, "lastUpdatedAt")))) && (missing8 = "lastUpdatedAt"))) || (((data4.ttlMs === undefined) || (!(func0.call(data4, "ttlMs")))) && (missing8 = "ttlMs"))){
 validate355.errors = [{instancePath:instancePath+"/params",schemaPath:"#/allOf/1/properties/params/allOf/1/oneOf/4/required",keyword:"required",params:{missingProperty: missing8}}];
 return false;
 }
 else {
-if(data4.taskId !== undefined){
+if(data4.taskId !== undefined && func0.call(data4, "taskId")){
 var _errs98 = errors;
 if(typeof data4.taskId !== "string"){
 validate355.errors = [{instancePath:instancePath+"/params/taskId",schemaPath:"#/allOf/1/properties/params/allOf/1/oneOf/4/properties/taskId/type",keyword:"type",params:{type: "string"}}];
@@ -26096,7 +26163,7 @@ else {
 var valid18 = true;
 }
 if(valid18){
-if(data4.status !== undefined){
+if(data4.status !== undefined && func0.call(data4, "status")){
 var data39 = data4.status;
 var _errs100 = errors;
 if(typeof data39 !== "string"){
@@ -26113,7 +26180,7 @@ else {
 var valid18 = true;
 }
 if(valid18){
-if(data4.statusMessage !== undefined){
+if(data4.statusMessage !== undefined && func0.call(data4, "statusMessage")){
 var _errs102 = errors;
 if(typeof data4.statusMessage !== "string"){
 validate355.errors = [{instancePath:instancePath+"/params/statusMessage",schemaPath:"#/allOf/1/properties/params/allOf/1/oneOf/4/properties/statusMessage/type",keyword:"type",params:{type: "string"}}];
@@ -26125,7 +26192,7 @@ else {
 var valid18 = true;
 }
 if(valid18){
-if(data4.createdAt !== undefined){
+if(data4.createdAt !== undefined && func0.call(data4, "createdAt")){
 var _errs104 = errors;
 if(typeof data4.createdAt !== "string"){
 validate355.errors = [{instancePath:instancePath+"/params/createdAt",schemaPath:"#/allOf/1/properties/params/allOf/1/oneOf/4/properties/createdAt/type",keyword:"type",params:{type: "string"}}];
@@ -26137,7 +26204,7 @@ else {
 var valid18 = true;
 }
 if(valid18){
-if(data4.lastUpdatedAt !== undefined){
+if(data4.lastUpdatedAt !== undefined && func0.call(data4, "lastUpdatedAt")){
 var _errs106 = errors;
 if(typeof data4.lastUpdatedAt !== "string"){
 validate355.errors = [{instancePath:instancePath+"/params/lastUpdatedAt",schemaPath:"#/allOf/1/properties/params/allOf/1/oneOf/4/properties/lastUpdatedAt/type",keyword:"type",params:{type: "string"}}];
@@ -26149,7 +26216,7 @@ else {
 var valid18 = true;
 }
 if(valid18){
-if(data4.ttlMs !== undefined){
+if(data4.ttlMs !== undefined && func0.call(data4, "ttlMs")){
 var data43 = data4.ttlMs;
 var _errs108 = errors;
 if((!((typeof data43 == "number") && (!(data43 % 1) && !isNaN(data43)))) && (data43 !== null)){
@@ -26176,7 +26243,7 @@ else {
 var valid18 = true;
 }
 if(valid18){
-if(data4.pollIntervalMs !== undefined){
+if(data4.pollIntervalMs !== undefined && func0.call(data4, "pollIntervalMs")){
 var data44 = data4.pollIntervalMs;
 var _errs110 = errors;
 if(!((typeof data44 == "number") && (!(data44 % 1) && !isNaN(data44)))){
@@ -26237,7 +26304,9 @@ if(valid4){
 var _errs112 = errors;
 if(errors === _errs112){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-for(var key1 in data4){
+var _arr1 = Object.keys(data4);
+for(var _i1=0; _i1<_arr1.length; _i1++){
+var key1 = _arr1[_i1];
 var _errs114 = errors;
 if(typeof key1 !== "string"){
 var err2 = {instancePath:instancePath+"/params",schemaPath:"#/allOf/1/properties/params/allOf/2/propertyNames/type",keyword:"type",params:{type: "string"},propertyName:key1};
@@ -26484,7 +26553,7 @@ var vErrors = null;
 var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.taskIds !== undefined){
+if(data.taskIds !== undefined && func0.call(data, "taskIds")){
 var data0 = data.taskIds;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -26540,7 +26609,7 @@ var vErrors = null;
 var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.taskIds !== undefined){
+if(data.taskIds !== undefined && func0.call(data, "taskIds")){
 var data0 = data.taskIds;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -26595,7 +26664,9 @@ var vErrors = null;
 var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-for(var key0 in data){
+var _arr0 = Object.keys(data);
+for(var _i0=0; _i0<_arr0.length; _i0++){
+var key0 = _arr0[_i0];
 var _errs1 = errors;
 if(typeof key0 !== "string"){
 var err0 = {instancePath:instancePath,schemaPath:"#/propertyNames/type",keyword:"type",params:{type: "string"},propertyName:key0};
@@ -26623,7 +26694,9 @@ break;
 }
 }
 if(valid0){
-for(var key1 in data){
+var _arr1 = Object.keys(data);
+for(var _i1=0; _i1<_arr1.length; _i1++){
+var key1 = _arr1[_i1];
 var _errs4 = errors;
 validate361.errors = [{instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/not",keyword:"not",params:{}}];
 return false;
@@ -26664,7 +26737,7 @@ var vErrors = null;
 var errors = 0;
 var _errs0 = errors;
 if(!(validate204(data))){
-vErrors = vErrors === null ? func0(validate204.errors, instancePath) : vErrors.concat(func0(validate204.errors, instancePath));
+vErrors = vErrors === null ? func15(validate204.errors, instancePath) : vErrors.concat(func15(validate204.errors, instancePath));
 errors = vErrors.length;
 }
 var valid0 = _errs0 === errors;
@@ -26673,12 +26746,12 @@ var _errs1 = errors;
 if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
+if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
 validate362.errors = [{instancePath:instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined){
+if(data.method !== undefined && func0.call(data, "method")){
 var data0 = data.method;
 var _errs3 = errors;
 if(typeof data0 !== "string"){
@@ -26695,18 +26768,18 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data.params !== undefined){
+if(data.params !== undefined && func0.call(data, "params")){
 var data1 = data.params;
 var _errs5 = errors;
 if(errors === _errs5){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 var missing1;
-if(((data1.taskId === undefined) && (missing1 = "taskId")) || ((data1.inputResponses === undefined) && (missing1 = "inputResponses"))){
+if((((data1.taskId === undefined) || (!(func0.call(data1, "taskId")))) && (missing1 = "taskId")) || (((data1.inputResponses === undefined) || (!(func0.call(data1, "inputResponses")))) && (missing1 = "inputResponses"))){
 validate362.errors = [{instancePath:instancePath+"/params",schemaPath:"#/allOf/1/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data1.taskId !== undefined){
+if(data1.taskId !== undefined && func0.call(data1, "taskId")){
 var _errs7 = errors;
 if(typeof data1.taskId !== "string"){
 validate362.errors = [{instancePath:instancePath+"/params/taskId",schemaPath:"#/allOf/1/properties/params/properties/taskId/type",keyword:"type",params:{type: "string"}}];
@@ -26718,10 +26791,10 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data1.inputResponses !== undefined){
+if(data1.inputResponses !== undefined && func0.call(data1, "inputResponses")){
 var _errs9 = errors;
 if(!(validate28(data1.inputResponses))){
-vErrors = vErrors === null ? func0(validate28.errors, instancePath+"/params/inputResponses") : vErrors.concat(func0(validate28.errors, instancePath+"/params/inputResponses"));
+vErrors = vErrors === null ? func15(validate28.errors, instancePath+"/params/inputResponses") : vErrors.concat(func15(validate28.errors, instancePath+"/params/inputResponses"));
 errors = vErrors.length;
 }
 var valid2 = _errs9 === errors;
@@ -26777,7 +26850,7 @@ var vErrors = null;
 var errors = 0;
 var _errs0 = errors;
 if(!(validate110(data))){
-vErrors = vErrors === null ? func0(validate110.errors, instancePath) : vErrors.concat(func0(validate110.errors, instancePath));
+vErrors = vErrors === null ? func15(validate110.errors, instancePath) : vErrors.concat(func15(validate110.errors, instancePath));
 errors = vErrors.length;
 }
 var valid0 = _errs0 === errors;
@@ -26786,12 +26859,12 @@ var _errs1 = errors;
 if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((data.resultType === undefined) && (missing0 = "resultType")){
+if(((data.resultType === undefined) || (!(func0.call(data, "resultType")))) && (missing0 = "resultType")){
 validate365.errors = [{instancePath:instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.resultType !== undefined){
+if(data.resultType !== undefined && func0.call(data, "resultType")){
 var data0 = data.resultType;
 if(typeof data0 !== "string"){
 validate365.errors = [{instancePath:instancePath+"/resultType",schemaPath:"#/allOf/1/properties/resultType/type",keyword:"type",params:{type: "string"}}];
@@ -26837,12 +26910,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((((data.taskId === undefined) && (missing0 = "taskId")) || ((data.status === undefined) && (missing0 = "status"))) || ((data.createdAt === undefined) && (missing0 = "createdAt"))) || ((data.lastUpdatedAt === undefined) && (missing0 = "lastUpdatedAt"))) || ((data.ttlMs === undefined) && (missing0 = "ttlMs"))){
+if(((((((data.taskId === undefined) || (!(func0.call(data, "taskId")))) && (missing0 = "taskId")) || (((data.status === undefined) || (!(func0.call(data, "status")))) && (missing0 = "status"))) || (((data.createdAt === undefined) || (!(func0.call(data, "createdAt")))) && (missing0 = "createdAt"))) || (((data.lastUpdatedAt === undefined) || (!(func0.call(data, "lastUpdatedAt")))) && (missing0 = "lastUpdatedAt"))) || (((data.ttlMs === undefined) || (!(func0.call(data, "ttlMs")))) && (missing0 = "ttlMs"))){
 validate367.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.taskId !== undefined){
+if(data.taskId !== undefined && func0.call(data, "taskId")){
 var _errs1 = errors;
 if(typeof data.taskId !== "string"){
 validate367.errors = [{instancePath:instancePath+"/taskId",schemaPath:"#/properties/taskId/type",keyword:"type",params:{type: "string"}}];
@@ -26854,7 +26927,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.status !== undefined){
+if(data.status !== undefined && func0.call(data, "status")){
 var data1 = data.status;
 var _errs3 = errors;
 if(typeof data1 !== "string"){
@@ -26871,7 +26944,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.statusMessage !== undefined){
+if(data.statusMessage !== undefined && func0.call(data, "statusMessage")){
 var _errs5 = errors;
 if(typeof data.statusMessage !== "string"){
 validate367.errors = [{instancePath:instancePath+"/statusMessage",schemaPath:"#/properties/statusMessage/type",keyword:"type",params:{type: "string"}}];
@@ -26883,7 +26956,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.createdAt !== undefined){
+if(data.createdAt !== undefined && func0.call(data, "createdAt")){
 var _errs7 = errors;
 if(typeof data.createdAt !== "string"){
 validate367.errors = [{instancePath:instancePath+"/createdAt",schemaPath:"#/properties/createdAt/type",keyword:"type",params:{type: "string"}}];
@@ -26895,7 +26968,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.lastUpdatedAt !== undefined){
+if(data.lastUpdatedAt !== undefined && func0.call(data, "lastUpdatedAt")){
 var _errs9 = errors;
 if(typeof data.lastUpdatedAt !== "string"){
 validate367.errors = [{instancePath:instancePath+"/lastUpdatedAt",schemaPath:"#/properties/lastUpdatedAt/type",keyword:"type",params:{type: "string"}}];
@@ -26907,7 +26980,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.ttlMs !== undefined){
+if(data.ttlMs !== undefined && func0.call(data, "ttlMs")){
 var data5 = data.ttlMs;
 var _errs11 = errors;
 if((!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))) && (data5 !== null)){
@@ -26934,7 +27007,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.pollIntervalMs !== undefined){
+if(data.pollIntervalMs !== undefined && func0.call(data, "pollIntervalMs")){
 var data6 = data.pollIntervalMs;
 var _errs13 = errors;
 if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){

@@ -11,6 +11,8 @@ import { _, Name, type Ajv, type KeywordCxt, type Options } from "ajv";
 import { strConcat } from "ajv/dist/compile/codegen/index.js";
 import { resolveRef, SchemaEnv } from "ajv/dist/compile/index.js";
 import { getValidate } from "ajv/dist/vocabularies/core/ref.js";
+import { isJsonObject, type JsonObject, type JsonValue } from "../load/json.js";
+import { mapSchema } from "../load/schema-walk.js";
 import { JSON_VALUE_KEYWORD } from "./names.js";
 import { isJsonValue, rebaseErrors } from "./static/support.js";
 
@@ -21,7 +23,10 @@ import { isJsonValue, rebaseErrors } from "./static/support.js";
  * `code.es5` makes each validator take its context as one plain parameter
  * (`function validate12(data, valCxt)`) instead of destructuring it with
  * defaults, which costs an object on every call made without one (as the
- * `$ref` keyword below makes them).
+ * `$ref` keyword below makes them). `ownProperties` counts only a value's
+ * own properties as present: `required: ["constructor"]` is not met by
+ * `{}`, and an optional `toString` that is left out is not checked
+ * against its schema (it would be Object.prototype's function).
  */
 export const AJV_OPTIONS: Readonly<Options> = {
   code: { source: true, esm: true, lines: true, es5: true },
@@ -32,7 +37,40 @@ export const AJV_OPTIONS: Readonly<Options> = {
   validateFormats: false,
   allErrors: false,
   discriminator: true,
+  ownProperties: true,
 };
+
+/** The pattern that matches exactly the property name `__proto__`. */
+const PROTO_PATTERN = "^__proto__$";
+
+/**
+ * The schema with every `properties.__proto__` moved to
+ * `patternProperties["^__proto__$"]`, which means the same. ajv leaves a
+ * property of that name out of `properties` (it guards its own code
+ * against prototype pollution), so it would go unchecked, and under
+ * `additionalProperties: false` be refused; a pattern property is checked
+ * on the value's own keys, so `__proto__` is a name like any other.
+ */
+export function protoPropertiesAsPatterns(schema: JsonValue): JsonValue {
+  return mapSchema(schema, (node) => {
+    const properties = node.properties;
+    if (!isJsonObject(properties) || !Object.hasOwn(properties, "__proto__")) return node;
+    const moved = properties["__proto__"]!;
+    const rest = Object.fromEntries(
+      Object.entries(properties).filter(([name]) => name !== "__proto__"),
+    );
+    const patterns = isJsonObject(node.patternProperties) ? node.patternProperties : {};
+    const both: JsonValue = Object.hasOwn(patterns, PROTO_PATTERN)
+      ? { allOf: [patterns[PROTO_PATTERN]!, moved] }
+      : moved;
+    const out: JsonObject = {
+      ...node,
+      properties: rest,
+      patternProperties: { ...patterns, [PROTO_PATTERN]: both },
+    };
+    return out;
+  });
+}
 
 /** The support functions the keywords' code calls, by the name the generated module imports them as. */
 export const KEYWORD_HELPERS = ["isJsonValue", "rebaseErrors"] as const;

@@ -14,7 +14,7 @@ import { isJsonObject, type JsonObject, type JsonValue } from "../load/json.js";
 import { mapSchema } from "../load/schema-walk.js";
 import { refName } from "../model/build-declarations.js";
 import type { Declaration, McpModel } from "../model/types.js";
-import { KEYWORD_HELPERS } from "./ajv-setup.js";
+import { KEYWORD_HELPERS, protoPropertiesAsPatterns } from "./ajv-setup.js";
 import {
   AJV_RUNTIME_HELPERS,
   AJV_RUNTIME_REQUIRE,
@@ -132,7 +132,9 @@ export function validatorSchema(
   const discriminated = mapSchema(root, (node) =>
     dispatchOnType(mergeByType(discriminateUnion(node, resolve), resolve), resolve),
   );
-  const shaped = mapSchema(discriminated, stripAnnotations) as JsonObject;
+  const shaped = protoPropertiesAsPatterns(
+    mapSchema(discriminated, stripAnnotations),
+  ) as JsonObject;
   return { $id: decl.name, ...shaped };
 }
 

@@ -71,14 +71,14 @@ function mapKeyword(
   if ((LIST.includes(key) || key === "items") && Array.isArray(value))
     return value.map((v, i) => mapSchema(v, rewrite, `${pointer}/${i}`));
   if ((MAP.includes(key) || key === "dependencies") && isJsonObject(value)) {
-    const out: JsonObject = {};
-    for (const [name, v] of Object.entries(value)) {
-      // draft-07 `dependencies` mixes schemas with arrays of property names.
-      out[name] = Array.isArray(v)
-        ? v
-        : mapSchema(v, rewrite, `${pointer}/${escapePointerSegment(name)}`);
-    }
-    return out;
+    // fromEntries defines own properties: assigned, a property named __proto__ would set the prototype and vanish.
+    return Object.fromEntries(
+      Object.entries(value).map(([name, v]) => [
+        name,
+        // draft-07 `dependencies` mixes schemas with arrays of property names.
+        Array.isArray(v) ? v : mapSchema(v, rewrite, `${pointer}/${escapePointerSegment(name)}`),
+      ]),
+    );
   }
   return value;
 }

@@ -15,6 +15,7 @@ import formatsPlugin from "ajv-formats";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import standalone from "ajv/dist/standalone/index.js";
 import { diagnostic, McpGenError, type Diagnostic } from "../diagnostics.js";
+import { protoPropertiesAsPatterns } from "../emit/ajv-setup.js";
 import { AJV_RUNTIME_HELPERS, AJV_RUNTIME_REQUIRE } from "../emit/compile-validators.js";
 import { hardline, indent, join } from "../emit/doc.js";
 import { prepareSchema } from "../emit/emit-types.js";
@@ -617,7 +618,10 @@ function compileValidators(
       const { $schema: _s, ...rest } = schema;
       groups[dialect].push({
         id,
-        schema: { ...rest, $id: `mcp-gen:tool:${escapePointerSegment(tool.name)}:${kind}` },
+        schema: {
+          ...(protoPropertiesAsPatterns(rest) as JsonObject),
+          $id: `mcp-gen:tool:${escapePointerSegment(tool.name)}:${kind}`,
+        },
       });
       return `check(${dialect === "2020-12" ? "checks2020" : "checks07"}.${id})`;
     };

@@ -14,6 +14,10 @@
  *      schema.safeParse(value).success, with the schema named for the
  *      example's definition in zod-mapping.json (same-name exports only).
  *   J: JSON.parse(text) of each example's own file text.
+ *   B: with `baseline` (a folder holding another generation of
+ *      generated/<rev>/, e.g. one made before a change to the emitter):
+ *      G's calls on that folder's module, to see what a change costs,
+ *      side by side in the same process and rounds.
  *
  * The mix is every example whose definition has a zod schema and that G, N
  * and Z accept. One process; after a calibrating warm-up, every round runs
@@ -24,7 +28,8 @@
  * afterwards.
  */
 import { readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 import { isDeepStrictEqual } from "node:util";
 import * as zod from "@modelcontextprotocol/core";
 import * as generated from "../../generated/2026-07-28/index.js";
@@ -35,6 +40,8 @@ export interface ValidationOptions {
   rounds: number;
   batchMs: number;
   schemaDir: string;
+  /** A folder holding another generation of generated/<rev>/ (its index.ts), timed as B. */
+  baseline?: string;
 }
 
 interface SafeParser {
@@ -51,12 +58,19 @@ interface Case {
   byNameValue: unknown;
   zod: SafeParser;
   zodValue: unknown;
+  base: (value: unknown) => boolean;
+  baseValue: unknown;
 }
+
+/** What G calls, from a generated module: parseMessage and the is<Definition> guards. */
+type GeneratedModule = Record<string, unknown> & {
+  parseMessage: (value: unknown) => { ok: boolean };
+};
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === "object" && v !== null && !Array.isArray(v);
 
-function loadCases(schemaDir: string) {
+function loadCases(schemaDir: string, baseline: GeneratedModule | undefined) {
   const root = join(schemaDir, REVISION, "examples");
   const zodExports = zod as unknown as Record<string, SafeParser | undefined>;
   // Definition → same-name zod export of @modelcontextprotocol/core ("none" when it has none).
@@ -84,7 +98,12 @@ function loadCases(schemaDir: string) {
       const text = readFileSync(join(root, def, file), "utf8");
       const sample = JSON.parse(text) as unknown;
       const message = isObject(sample) && "jsonrpc" in sample && "method" in sample;
-      const gen = message ? (v: unknown) => parseMessage(v).ok : guardOf(def);
+      const gen = message ? (v: unknown) => parseMessage(v).ok : guardOf(generated, def);
+      const base = !baseline
+        ? gen
+        : message
+          ? (v: unknown) => baseline.parseMessage(v).ok
+          : guardOf(baseline, def);
       const byName = message ? gen : (v: unknown) => validate(def as DefinitionName, v).ok;
       const c: Case = {
         name,
@@ -96,10 +115,14 @@ function loadCases(schemaDir: string) {
         byNameValue: JSON.parse(text),
         zod: schema,
         zodValue: JSON.parse(text),
+        base,
+        baseValue: JSON.parse(text),
       };
       const g = gen(c.genValue);
       if (byName(c.byNameValue) !== g)
         throw new Error(`bench: is${def} and validate("${def}") disagree on ${name}`);
+      if (base(c.baseValue) !== g)
+        throw new Error(`bench: the baseline and the generated module disagree on ${name}`);
       const z = schema.safeParse(c.zodValue).success;
       if (g && z) cases.push(c);
       else
@@ -112,8 +135,8 @@ function loadCases(schemaDir: string) {
 }
 
 /** The generated guard `is<Definition>` of a definition. */
-function guardOf(def: string): (value: unknown) => boolean {
-  const guard = (generated as unknown as Record<string, unknown>)[`is${def}`];
+function guardOf(module: object, def: string): (value: unknown) => boolean {
+  const guard = (module as Record<string, unknown>)[`is${def}`];
   if (typeof guard !== "function") throw new Error(`bench: the generated module has no is${def}`);
   return guard as (value: unknown) => boolean;
 }
@@ -139,6 +162,17 @@ function runByName(cases: readonly Case[], iters: number): number {
     for (let j = 0; j < cases.length; j++) {
       const c = cases[j]!;
       if (c.byName(c.byNameValue)) ok++;
+    }
+  }
+  return ok;
+}
+
+function runBase(cases: readonly Case[], iters: number): number {
+  let ok = 0;
+  for (let i = 0; i < iters; i++) {
+    for (let j = 0; j < cases.length; j++) {
+      const c = cases[j]!;
+      if (c.base(c.baseValue)) ok++;
     }
   }
   return ok;
@@ -191,7 +225,7 @@ function runOrders(n: number): number[][] {
 }
 
 interface Contender {
-  key: "G" | "N" | "Z" | "J" | "H";
+  key: "G" | "N" | "Z" | "J" | "H" | "B";
   run: (cases: readonly Case[], iters: number) => number;
   iters: number;
   ns: number[];
@@ -221,8 +255,9 @@ function calibrate(c: Contender, cases: readonly Case[], ms: number, batchMs: nu
   return Math.max(1, Math.round((batchMs * 1e6) / (ns * cases.length)));
 }
 
-export function benchValidation(o: ValidationOptions): boolean {
-  const { cases, total, unmapped, rejected } = loadCases(o.schemaDir);
+export async function benchValidation(o: ValidationOptions): Promise<boolean> {
+  const baseline = o.baseline === undefined ? undefined : await loadBaseline(o.baseline);
+  const { cases, total, unmapped, rejected } = loadCases(o.schemaDir, baseline);
   if (cases.length === 0) throw new Error("bench: no example is accepted by both sides");
   const viaMessage = cases.filter((c) => c.via === "parseMessage").length;
   const bytes = cases.reduce((n, c) => n + Buffer.byteLength(c.text), 0);
@@ -233,6 +268,7 @@ export function benchValidation(o: ValidationOptions): boolean {
     { key: "N", run: runByName, iters: 0, ns: [] },
     { key: "Z", run: runZod, iters: 0, ns: [] },
     { key: "J", run: runJson, iters: 0, ns: [] },
+    ...(baseline ? [{ key: "B" as const, run: runBase, iters: 0, ns: [] }] : []),
   ];
   process.stdout.write(`\n[2/3] validation: warm-up + ${o.rounds} rounds `);
   for (const c of contenders) c.iters = calibrate(c, cases, 1000, o.batchMs);
@@ -250,18 +286,20 @@ export function benchValidation(o: ValidationOptions): boolean {
   for (const c of cases) {
     if (
       !isDeepStrictEqual(c.genValue, JSON.parse(c.text)) ||
-      !isDeepStrictEqual(c.byNameValue, JSON.parse(c.text))
+      !isDeepStrictEqual(c.byNameValue, JSON.parse(c.text)) ||
+      !isDeepStrictEqual(c.baseValue, JSON.parse(c.text))
     )
       throw new Error(`bench: the generated validator changed its input ${c.name}`);
   }
   const zodMutated = cases.filter((c) => !isDeepStrictEqual(c.zodValue, JSON.parse(c.text))).length;
 
-  const [h, g, n, z, j] = contenders.map((c) => c.ns) as [
+  const [h, g, n, z, j, b] = contenders.map((c) => c.ns) as [
     number[],
     number[],
     number[],
     number[],
     number[],
+    number[] | undefined,
   ];
   const iters = contenders.map((c) => `${c.key} ${c.iters}`).join(", ");
   return printTable({
@@ -274,6 +312,7 @@ export function benchValidation(o: ValidationOptions): boolean {
       { label: "Z  @modelcontextprotocol/core zod safeParse", values: z },
       { label: "J  JSON.parse(text)", values: j },
       { label: "H  harness only (no-op call, for reference)", values: h },
+      ...(b ? [{ label: `B  G on the baseline ${o.baseline}`, values: b }] : []),
     ],
     ratios: [
       {
@@ -289,16 +328,28 @@ export function benchValidation(o: ValidationOptions): boolean {
         met: (m) => m <= 0.1,
       },
       { label: "N / J  (validate by name, for reference)", values: ratios(n, j) },
+      ...(b ? [{ label: "G / B  (cost relative to the baseline)", values: ratios(g, b) }] : []),
     ],
     notes: [
       `mix: ${cases.length} examples accepted by both sides, of ${total} examples (${total - unmapped.length} have a same-name zod schema, ${unmapped.length} have none)`,
       `     ${viaMessage} JSON-RPC messages through parseMessage(value), ${cases.length - viaMessage} through is<Definition>(value) (G) or validate(definition, value) (N); ${Math.round(bytes / cases.length)} bytes of JSON text on average`,
       ...rejected.map((r) => `     left out: ${r}`),
-      `iterations over the whole mix per batch: ${iters}; each round runs H, then G, N, Z and J in the next of their ${orders.length} orders`,
+      `iterations over the whole mix per batch: ${iters}; each round runs H, then ${measured.map((c) => c.key).join(", ")} in the next of their ${orders.length} orders`,
       `median harness overhead ${median(h).toFixed(1)} ns/message is included in G, N, Z and J alike (not subtracted)`,
       ...(zodMutated > 0
         ? [`zod changed ${zodMutated} of its own input copies while parsing`]
         : []),
     ],
   });
+}
+
+/** The baseline's generated module: `<folder>/index.ts` (or index.js), loaded as G's is. */
+async function loadBaseline(folder: string): Promise<GeneratedModule> {
+  const index = readdirSync(folder).find((f) => f === "index.ts" || f === "index.js");
+  if (index === undefined)
+    throw new Error(`bench: --baseline ${folder} holds no index.ts or index.js of a generation`);
+  const module = (await import(pathToFileURL(resolve(folder, index)).href)) as GeneratedModule;
+  if (typeof module.parseMessage !== "function")
+    throw new Error(`bench: --baseline ${folder}: its index exports no parseMessage`);
+  return module;
 }

@@ -150,6 +150,11 @@ describe("a hostile tools.json, scaffolded", () => {
       '{"constructor":"c","__proto__":{"polluted":"yes"}}',
       true,
     ],
+    [
+      "a valid __proto__ is accepted, not taken for an additional property",
+      '{"constructor":"c","__proto__":{"polluted":true}}',
+      false,
+    ],
     ["hasOwnProperty as an own property", '{"constructor":"c","hasOwnProperty":1}', false],
   ])("%s", async (_title, args, isError) => {
     const body = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"inherited","arguments":${args},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`;

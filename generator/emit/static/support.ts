@@ -201,7 +201,7 @@ export function parseMessageWith(tables: MessageTables, input: unknown): ParseRe
   if (method === undefined) return parseResponseEnvelope(tables, value, id);
   if (typeof method !== "string")
     return failure(INVALID_REQUEST, "Invalid Request", id, { reason: "method must be a string" });
-  const isRequest = "id" in value;
+  const isRequest = Object.hasOwn(value, "id");
   if (isRequest && id === null)
     return failure(INVALID_REQUEST, "Invalid Request", null, {
       reason: "id must be a string or a number",
@@ -245,12 +245,12 @@ function parseResponseEnvelope(
   value: Record<string, unknown>,
   id: string | number | null,
 ): ParseResult<unknown> {
-  if ("error" in value) {
+  if (Object.hasOwn(value, "error")) {
     return tables.errorResponse(value)
       ? { ok: true, message: value }
       : invalidResponse(tables.errorResponse, id);
   }
-  if (!("result" in value) || !isObject(value.result))
+  if (!Object.hasOwn(value, "result") || !isObject(value.result))
     return failure(INVALID_REQUEST, "Invalid Request", id, {
       reason: "a message needs method, result or error",
     });
@@ -291,7 +291,7 @@ export function parseResponseWith(
   const id = readId(value);
   if (value.jsonrpc !== "2.0")
     return failure(INVALID_REQUEST, "Invalid response", id, { reason: 'jsonrpc must be "2.0"' });
-  if ("error" in value)
+  if (Object.hasOwn(value, "error"))
     return tables.errorResponse(value)
       ? { ok: true, message: value }
       : invalidResponse(tables.errorResponse, id);
@@ -430,7 +430,9 @@ export function isJsonValue(value: unknown): boolean {
         return true;
       }
       const record = value as Record<string, unknown>;
-      for (const key in record) if (!isJsonValue(record[key])) return false;
+      // Own properties only, as the validators count them (ajv's ownProperties).
+      for (const key in record)
+        if (Object.hasOwn(record, key) && !isJsonValue(record[key])) return false;
       return true;
     }
     default:
