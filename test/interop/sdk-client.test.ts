@@ -286,7 +286,7 @@ export const tools: ToolHandlers = {
               "Invalid arguments for tool get_weather (3 problems):",
               "- /unit: is not allowed",
               "- /city: must be at least 1 characters long",
-              '- /day: must satisfy format {"format":"date"}',
+              '- /day: must be a valid date (format "date")',
             ].join("\n"),
           },
         ]);

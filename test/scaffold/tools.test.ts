@@ -283,7 +283,7 @@ describe("--tools: the project's code at run time", () => {
       "get_weather",
       { city: "Oslo", stations: [{ id: "a" }, { id: "a" }] },
       "/stations",
-      'must satisfy uniqueItems {"i":1,"j":0}',
+      "must not have duplicate items (items 0 and 1 are equal)",
     ],
   ])(
     "%s with %j is a tool execution error naming %s, and its handler is not called",

@@ -112,6 +112,22 @@ export function describeError(error: CompiledValidatorError, pathPrefix = ""): V
       return { path: at, message: `must be at most ${String(p.limit)} characters long` };
     case "pattern":
       return { path: at, message: `must match the pattern ${String(p.pattern)}` };
+    case "format":
+      return {
+        path: at,
+        message: `must be a valid ${String(p.format)} (format "${String(p.format)}")`,
+      };
+    case "multipleOf":
+      return { path: at, message: `must be a multiple of ${String(p.multipleOf)}` };
+    case "uniqueItems":
+      return {
+        path: at,
+        message: `must not have duplicate items (items ${String(p.j)} and ${String(p.i)} are equal)`,
+      };
+    case "minProperties":
+      return { path: at, message: `must have at least ${String(p.limit)} properties` };
+    case "maxProperties":
+      return { path: at, message: `must have at most ${String(p.limit)} properties` };
     default:
       return { path: at, message: `must satisfy ${error.keyword} ${JSON.stringify(p)}` };
   }
