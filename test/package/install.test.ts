@@ -206,3 +206,43 @@ describe("a server scaffolded by it inside a monorepo", () => {
     10 * MINUTE,
   );
 });
+
+describe("the tarball installed globally (npm install -g)", () => {
+  let prefix: string;
+  let project: string;
+
+  beforeAll(async () => {
+    prefix = tempDir("global");
+    expectOk(
+      await run(
+        "npm",
+        ["install", "-g", "--prefix", prefix, "--no-audit", "--no-fund", tarball],
+        work,
+        8 * MINUTE,
+      ),
+      "npm install -g <tarball>",
+    );
+    const dir = tempDir("global-project");
+    project = join(dir, "srv");
+    expectOk(await run(join(prefix, "bin", "mcp-gen"), ["server", "srv"], dir), "mcp-gen server");
+  }, 10 * MINUTE);
+
+  it(
+    "a project depends on the installed folder, and npm install there does not try to build it again",
+    async () => {
+      const manifest = JSON.parse(readFileSync(join(project, "package.json"), "utf8")) as {
+        devDependencies: Record<string, string>;
+      };
+      expect(manifest.devDependencies["mcp-gen"]).toBe(
+        `file:${realpathSync(join(prefix, "lib", "node_modules", "mcp-gen"))}`,
+      );
+      // npm links a folder dependency and runs its prepare script; an installed mcp-gen has no sources to build.
+      expectOk(
+        await run("npm", ["install", "--no-audit", "--no-fund"], project, 8 * MINUTE),
+        "npm install in the project",
+      );
+      expectOk(await run("npm", ["run", "regenerate"], project), "npm run regenerate");
+    },
+    10 * MINUTE,
+  );
+});
