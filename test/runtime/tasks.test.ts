@@ -196,6 +196,32 @@ describe("tasks: creation and per-tool task support", () => {
   });
 });
 
+describe("tasks: legacy sessions", () => {
+  it("a 2025-11-25 client's tools/list shows no execution.taskSupport (its own task mechanism is not served)", async () => {
+    const { server } = tasksServer();
+    const session = server.openSession();
+    const exchange = { sink: { notify() {} }, signal: new AbortController().signal };
+    await session.serve(
+      {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: {
+          protocolVersion: "2025-11-25",
+          capabilities: {},
+          clientInfo: { name: "legacy", version: "1" },
+        },
+      },
+      exchange,
+    );
+    const listed = await session.serve({ jsonrpc: "2.0", id: 2, method: "tools/list" }, exchange);
+    const tools = (
+      listed.response as unknown as { result: { tools: Array<Record<string, unknown>> } }
+    ).result.tools;
+    expect(tools.find((t) => t.name === "slow")).not.toHaveProperty("execution");
+  });
+});
+
 describe("tasks: the requests of the extension", () => {
   it("tasks/get, tasks/update and tasks/cancel need the extension before anything else (-32021), then a known task (-32602)", async () => {
     const { server } = tasksServer();

@@ -429,9 +429,12 @@ export class ServerFeatures {
     rejectCursor(params);
     return {
       tools: [...this.tools.values()].map(({ definition }) => {
-        if (era === "modern" || !definition.outputSchema || isObjectSchema(definition.outputSchema))
-          return definition;
-        const { outputSchema: _dropped, ...rest } = definition;
+        if (era === "modern") return definition;
+        // 2025-11-25 defines execution.taskSupport for its own task mechanism, which this runtime does not serve.
+        const { execution: _execution, ...legacyDefinition } = definition;
+        if (!legacyDefinition.outputSchema || isObjectSchema(legacyDefinition.outputSchema))
+          return legacyDefinition;
+        const { outputSchema: _dropped, ...rest } = legacyDefinition;
         return rest;
       }),
     };
