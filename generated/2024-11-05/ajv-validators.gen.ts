@@ -27,7 +27,6 @@ function require(id) {
 export const validateAnnotated = validate10;
 var schema11 = {"$id":"Annotated","properties":{"annotations":{"properties":{"audience":{"items":{"$ref":"Role"},"type":"array"},"priority":{"maximum":1,"minimum":0,"type":"number"}},"type":"object"}},"type":"object"};
 var schema12 = {"$id":"Role","enum":["assistant","user"],"type":"string"};
-var func0 = Object.prototype.hasOwnProperty;
 
 function validate10(data, valCxt){
 "use strict"; /*# sourceURL="Annotated" */;
@@ -47,12 +46,12 @@ var vErrors = null;
 var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.annotations !== undefined && func0.call(data, "annotations")){
+if(data.annotations !== undefined){
 var data0 = data.annotations;
 var _errs1 = errors;
 if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-if(data0.audience !== undefined && func0.call(data0, "audience")){
+if(data0.audience !== undefined){
 var data1 = data0.audience;
 var _errs3 = errors;
 if(errors === _errs3){
@@ -87,7 +86,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data0.priority !== undefined && func0.call(data0, "priority")){
+if(data0.priority !== undefined){
 var data3 = data0.priority;
 var _errs8 = errors;
 if(errors === _errs8){
@@ -153,12 +152,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.blob === undefined) || (!(func0.call(data, "blob")))) && (missing0 = "blob")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
+if(((data.blob === undefined) && (missing0 = "blob")) || ((data.uri === undefined) && (missing0 = "uri"))){
 validate11.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.blob !== undefined && func0.call(data, "blob")){
+if(data.blob !== undefined){
 var _errs1 = errors;
 if(typeof data.blob !== "string"){
 validate11.errors = [{instancePath:instancePath+"/blob",schemaPath:"#/properties/blob/type",keyword:"type",params:{type: "string"}}];
@@ -170,7 +169,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mimeType !== undefined && func0.call(data, "mimeType")){
+if(data.mimeType !== undefined){
 var _errs3 = errors;
 if(typeof data.mimeType !== "string"){
 validate11.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
@@ -182,7 +181,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined && func0.call(data, "uri")){
+if(data.uri !== undefined){
 var _errs5 = errors;
 if(typeof data.uri !== "string"){
 validate11.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
@@ -228,12 +227,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
+if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
 validate12.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -250,18 +249,18 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 var missing1;
-if(((data1.name === undefined) || (!(func0.call(data1, "name")))) && (missing1 = "name")){
+if((data1.name === undefined) && (missing1 = "name")){
 validate12.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data1.arguments !== undefined && func0.call(data1, "arguments")){
+if(data1.arguments !== undefined){
 var data2 = data1.arguments;
 var _errs5 = errors;
 if(errors === _errs5){
@@ -278,7 +277,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data1.name !== undefined && func0.call(data1, "name")){
+if(data1.name !== undefined){
 var _errs8 = errors;
 if(typeof data1.name !== "string"){
 validate12.errors = [{instancePath:instancePath+"/params/name",schemaPath:"#/properties/params/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -316,7 +315,6 @@ return errors === 0;
 
 export const validateCallToolResult = validate13;
 var schema15 = {"$id":"CallToolResult","properties":{"_meta":{"additionalProperties":{},"type":"object"},"content":{"items":{"type":"object","required":["type"],"discriminator":{"propertyName":"type"},"oneOf":[{"$ref":"TextContent"},{"$ref":"ImageContent"},{"$ref":"EmbeddedResource"}]},"type":"array"},"isError":{"type":"boolean"}},"required":["content"],"type":"object"};
-var func15 = rebaseErrors;
 var schema16 = {"$id":"TextContent","properties":{"annotations":{"properties":{"audience":{"items":{"$ref":"Role"},"type":"array"},"priority":{"maximum":1,"minimum":0,"type":"number"}},"type":"object"},"text":{"type":"string"},"type":{"const":"text","type":"string"}},"required":["text","type"],"type":"object"};
 
 function validate14(data, valCxt){
@@ -338,17 +336,17 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.text === undefined) || (!(func0.call(data, "text")))) && (missing0 = "text")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
+if(((data.text === undefined) && (missing0 = "text")) || ((data.type === undefined) && (missing0 = "type"))){
 validate14.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.annotations !== undefined && func0.call(data, "annotations")){
+if(data.annotations !== undefined){
 var data0 = data.annotations;
 var _errs1 = errors;
 if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-if(data0.audience !== undefined && func0.call(data0, "audience")){
+if(data0.audience !== undefined){
 var data1 = data0.audience;
 var _errs3 = errors;
 if(errors === _errs3){
@@ -383,7 +381,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data0.priority !== undefined && func0.call(data0, "priority")){
+if(data0.priority !== undefined){
 var data3 = data0.priority;
 var _errs8 = errors;
 if(errors === _errs8){
@@ -422,7 +420,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.text !== undefined && func0.call(data, "text")){
+if(data.text !== undefined){
 var _errs10 = errors;
 if(typeof data.text !== "string"){
 validate14.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"}}];
@@ -434,7 +432,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.type !== undefined && func0.call(data, "type")){
+if(data.type !== undefined){
 var data5 = data.type;
 var _errs12 = errors;
 if(typeof data5 !== "string"){
@@ -484,17 +482,17 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((data.data === undefined) || (!(func0.call(data, "data")))) && (missing0 = "data")) || (((data.mimeType === undefined) || (!(func0.call(data, "mimeType")))) && (missing0 = "mimeType"))) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
+if((((data.data === undefined) && (missing0 = "data")) || ((data.mimeType === undefined) && (missing0 = "mimeType"))) || ((data.type === undefined) && (missing0 = "type"))){
 validate15.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.annotations !== undefined && func0.call(data, "annotations")){
+if(data.annotations !== undefined){
 var data0 = data.annotations;
 var _errs1 = errors;
 if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-if(data0.audience !== undefined && func0.call(data0, "audience")){
+if(data0.audience !== undefined){
 var data1 = data0.audience;
 var _errs3 = errors;
 if(errors === _errs3){
@@ -529,7 +527,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data0.priority !== undefined && func0.call(data0, "priority")){
+if(data0.priority !== undefined){
 var data3 = data0.priority;
 var _errs8 = errors;
 if(errors === _errs8){
@@ -568,7 +566,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.data !== undefined && func0.call(data, "data")){
+if(data.data !== undefined){
 var _errs10 = errors;
 if(typeof data.data !== "string"){
 validate15.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "string"}}];
@@ -580,7 +578,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mimeType !== undefined && func0.call(data, "mimeType")){
+if(data.mimeType !== undefined){
 var _errs12 = errors;
 if(typeof data.mimeType !== "string"){
 validate15.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
@@ -592,7 +590,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.type !== undefined && func0.call(data, "type")){
+if(data.type !== undefined){
 var data6 = data.type;
 var _errs14 = errors;
 if(typeof data6 !== "string"){
@@ -644,17 +642,17 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.resource === undefined) || (!(func0.call(data, "resource")))) && (missing0 = "resource")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
+if(((data.resource === undefined) && (missing0 = "resource")) || ((data.type === undefined) && (missing0 = "type"))){
 validate16.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.annotations !== undefined && func0.call(data, "annotations")){
+if(data.annotations !== undefined){
 var data0 = data.annotations;
 var _errs1 = errors;
 if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-if(data0.audience !== undefined && func0.call(data0, "audience")){
+if(data0.audience !== undefined){
 var data1 = data0.audience;
 var _errs3 = errors;
 if(errors === _errs3){
@@ -689,7 +687,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data0.priority !== undefined && func0.call(data0, "priority")){
+if(data0.priority !== undefined){
 var data3 = data0.priority;
 var _errs8 = errors;
 if(errors === _errs8){
@@ -728,7 +726,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.resource !== undefined && func0.call(data, "resource")){
+if(data.resource !== undefined){
 var data4 = data.resource;
 var _errs10 = errors;
 var _errs11 = errors;
@@ -738,7 +736,7 @@ var _errs13 = errors;
 if(errors === _errs13){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 var missing1;
-if((((data4.text === undefined) || (!(func0.call(data4, "text")))) && (missing1 = "text")) || (((data4.uri === undefined) || (!(func0.call(data4, "uri")))) && (missing1 = "uri"))){
+if(((data4.text === undefined) && (missing1 = "text")) || ((data4.uri === undefined) && (missing1 = "uri"))){
 var err0 = {instancePath:instancePath+"/resource",schemaPath:"TextResourceContents/required",keyword:"required",params:{missingProperty: missing1}};
 if(vErrors === null){
 vErrors = [err0];
@@ -749,7 +747,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data4.mimeType !== undefined && func0.call(data4, "mimeType")){
+if(data4.mimeType !== undefined){
 var _errs15 = errors;
 if(typeof data4.mimeType !== "string"){
 var err1 = {instancePath:instancePath+"/resource/mimeType",schemaPath:"TextResourceContents/properties/mimeType/type",keyword:"type",params:{type: "string"}};
@@ -767,7 +765,7 @@ else {
 var valid6 = true;
 }
 if(valid6){
-if(data4.text !== undefined && func0.call(data4, "text")){
+if(data4.text !== undefined){
 var _errs17 = errors;
 if(typeof data4.text !== "string"){
 var err2 = {instancePath:instancePath+"/resource/text",schemaPath:"TextResourceContents/properties/text/type",keyword:"type",params:{type: "string"}};
@@ -785,7 +783,7 @@ else {
 var valid6 = true;
 }
 if(valid6){
-if(data4.uri !== undefined && func0.call(data4, "uri")){
+if(data4.uri !== undefined){
 var _errs19 = errors;
 if(typeof data4.uri !== "string"){
 var err3 = {instancePath:instancePath+"/resource/uri",schemaPath:"TextResourceContents/properties/uri/type",keyword:"type",params:{type: "string"}};
@@ -825,7 +823,7 @@ var _errs22 = errors;
 if(errors === _errs22){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 var missing2;
-if((((data4.blob === undefined) || (!(func0.call(data4, "blob")))) && (missing2 = "blob")) || (((data4.uri === undefined) || (!(func0.call(data4, "uri")))) && (missing2 = "uri"))){
+if(((data4.blob === undefined) && (missing2 = "blob")) || ((data4.uri === undefined) && (missing2 = "uri"))){
 var err5 = {instancePath:instancePath+"/resource",schemaPath:"BlobResourceContents/required",keyword:"required",params:{missingProperty: missing2}};
 if(vErrors === null){
 vErrors = [err5];
@@ -836,7 +834,7 @@ vErrors.push(err5);
 errors++;
 }
 else {
-if(data4.blob !== undefined && func0.call(data4, "blob")){
+if(data4.blob !== undefined){
 var _errs24 = errors;
 if(typeof data4.blob !== "string"){
 var err6 = {instancePath:instancePath+"/resource/blob",schemaPath:"BlobResourceContents/properties/blob/type",keyword:"type",params:{type: "string"}};
@@ -854,7 +852,7 @@ else {
 var valid8 = true;
 }
 if(valid8){
-if(data4.mimeType !== undefined && func0.call(data4, "mimeType")){
+if(data4.mimeType !== undefined){
 var _errs26 = errors;
 if(typeof data4.mimeType !== "string"){
 var err7 = {instancePath:instancePath+"/resource/mimeType",schemaPath:"BlobResourceContents/properties/mimeType/type",keyword:"type",params:{type: "string"}};
@@ -872,7 +870,7 @@ else {
 var valid8 = true;
 }
 if(valid8){
-if(data4.uri !== undefined && func0.call(data4, "uri")){
+if(data4.uri !== undefined){
 var _errs28 = errors;
 if(typeof data4.uri !== "string"){
 var err8 = {instancePath:instancePath+"/resource/uri",schemaPath:"BlobResourceContents/properties/uri/type",keyword:"type",params:{type: "string"}};
@@ -936,7 +934,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.type !== undefined && func0.call(data, "type")){
+if(data.type !== undefined){
 var data11 = data.type;
 var _errs30 = errors;
 if(typeof data11 !== "string"){
@@ -965,6 +963,7 @@ validate16.errors = vErrors;
 return errors === 0;
 }
 
+var func0 = rebaseErrors;
 
 function validate13(data, valCxt){
 "use strict"; /*# sourceURL="CallToolResult" */;
@@ -985,12 +984,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content")){
+if((data.content === undefined) && (missing0 = "content")){
 validate13.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -1007,7 +1006,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.content !== undefined && func0.call(data, "content")){
+if(data.content !== undefined){
 var data1 = data.content;
 var _errs4 = errors;
 if(errors === _errs4){
@@ -1020,7 +1019,7 @@ var _errs6 = errors;
 if(errors === _errs6){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 var missing1;
-if(((data2.type === undefined) || (!(func0.call(data2, "type")))) && (missing1 = "type")){
+if((data2.type === undefined) && (missing1 = "type")){
 validate13.errors = [{instancePath:instancePath+"/content/" + i0,schemaPath:"#/properties/content/items/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
@@ -1029,19 +1028,19 @@ var tag0 = data2.type;
 if(typeof tag0 == "string"){
 if(tag0 === "text"){
 if(!(validate14(data2))){
-vErrors = vErrors === null ? func15(validate14.errors, instancePath+"/content/" + i0) : vErrors.concat(func15(validate14.errors, instancePath+"/content/" + i0));
+vErrors = vErrors === null ? func0(validate14.errors, instancePath+"/content/" + i0) : vErrors.concat(func0(validate14.errors, instancePath+"/content/" + i0));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "image"){
 if(!(validate15(data2))){
-vErrors = vErrors === null ? func15(validate15.errors, instancePath+"/content/" + i0) : vErrors.concat(func15(validate15.errors, instancePath+"/content/" + i0));
+vErrors = vErrors === null ? func0(validate15.errors, instancePath+"/content/" + i0) : vErrors.concat(func0(validate15.errors, instancePath+"/content/" + i0));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "resource"){
 if(!(validate16(data2))){
-vErrors = vErrors === null ? func15(validate16.errors, instancePath+"/content/" + i0) : vErrors.concat(func15(validate16.errors, instancePath+"/content/" + i0));
+vErrors = vErrors === null ? func0(validate16.errors, instancePath+"/content/" + i0) : vErrors.concat(func0(validate16.errors, instancePath+"/content/" + i0));
 errors = vErrors.length;
 }
 }
@@ -1078,7 +1077,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.isError !== undefined && func0.call(data, "isError")){
+if(data.isError !== undefined){
 var _errs12 = errors;
 if(typeof data.isError !== "boolean"){
 validate13.errors = [{instancePath:instancePath+"/isError",schemaPath:"#/properties/isError/type",keyword:"type",params:{type: "boolean"}}];
@@ -1125,12 +1124,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
+if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
 validate20.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -1147,18 +1146,18 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 var missing1;
-if(((data1.requestId === undefined) || (!(func0.call(data1, "requestId")))) && (missing1 = "requestId")){
+if((data1.requestId === undefined) && (missing1 = "requestId")){
 validate20.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data1.reason !== undefined && func0.call(data1, "reason")){
+if(data1.reason !== undefined){
 var _errs5 = errors;
 if(typeof data1.reason !== "string"){
 validate20.errors = [{instancePath:instancePath+"/params/reason",schemaPath:"#/properties/params/properties/reason/type",keyword:"type",params:{type: "string"}}];
@@ -1170,7 +1169,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data1.requestId !== undefined && func0.call(data1, "requestId")){
+if(data1.requestId !== undefined){
 var data3 = data1.requestId;
 var _errs7 = errors;
 if((typeof data3 !== "string") && (!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))))){
@@ -1228,14 +1227,12 @@ var vErrors = null;
 var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.experimental !== undefined && func0.call(data, "experimental")){
+if(data.experimental !== undefined){
 var data0 = data.experimental;
 var _errs1 = errors;
 if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-var _arr0 = Object.keys(data0);
-for(var _i0=0; _i0<_arr0.length; _i0++){
-var key0 = _arr0[_i0];
+for(var key0 in data0){
 var data1 = data0[key0];
 var _errs4 = errors;
 if(errors === _errs4){
@@ -1263,12 +1260,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.roots !== undefined && func0.call(data, "roots")){
+if(data.roots !== undefined){
 var data2 = data.roots;
 var _errs7 = errors;
 if(errors === _errs7){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-if(data2.listChanged !== undefined && func0.call(data2, "listChanged")){
+if(data2.listChanged !== undefined){
 if(typeof data2.listChanged !== "boolean"){
 validate21.errors = [{instancePath:instancePath+"/roots/listChanged",schemaPath:"#/properties/roots/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
 return false;
@@ -1286,7 +1283,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.sampling !== undefined && func0.call(data, "sampling")){
+if(data.sampling !== undefined){
 var data4 = data.sampling;
 var _errs11 = errors;
 if(errors === _errs11){
@@ -1340,12 +1337,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
+if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
 validate23.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -1362,18 +1359,18 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 var missing1;
-if((((data1.progress === undefined) || (!(func0.call(data1, "progress")))) && (missing1 = "progress")) || (((data1.progressToken === undefined) || (!(func0.call(data1, "progressToken")))) && (missing1 = "progressToken"))){
+if(((data1.progress === undefined) && (missing1 = "progress")) || ((data1.progressToken === undefined) && (missing1 = "progressToken"))){
 validate23.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data1.progress !== undefined && func0.call(data1, "progress")){
+if(data1.progress !== undefined){
 var _errs5 = errors;
 if(!(typeof data1.progress == "number")){
 validate23.errors = [{instancePath:instancePath+"/params/progress",schemaPath:"#/properties/params/properties/progress/type",keyword:"type",params:{type: "number"}}];
@@ -1385,7 +1382,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data1.progressToken !== undefined && func0.call(data1, "progressToken")){
+if(data1.progressToken !== undefined){
 var data3 = data1.progressToken;
 var _errs7 = errors;
 if((typeof data3 !== "string") && (!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))))){
@@ -1398,7 +1395,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data1.total !== undefined && func0.call(data1, "total")){
+if(data1.total !== undefined){
 var _errs10 = errors;
 if(!(typeof data1.total == "number")){
 validate23.errors = [{instancePath:instancePath+"/params/total",schemaPath:"#/properties/params/properties/total/type",keyword:"type",params:{type: "number"}}];
@@ -1455,7 +1452,7 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
+if((data.method === undefined) && (missing0 = "method")){
 validate22.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
@@ -1464,7 +1461,7 @@ var tag0 = data.method;
 if(typeof tag0 == "string"){
 if(tag0 === "notifications/cancelled"){
 if(!(validate20(data))){
-vErrors = vErrors === null ? func15(validate20.errors, instancePath) : vErrors.concat(func15(validate20.errors, instancePath));
+vErrors = vErrors === null ? func0(validate20.errors, instancePath) : vErrors.concat(func0(validate20.errors, instancePath));
 errors = vErrors.length;
 }
 }
@@ -1473,12 +1470,12 @@ var _errs4 = errors;
 if(errors === _errs4){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing1;
-if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing1 = "method")){
+if((data.method === undefined) && (missing1 = "method")){
 validate22.errors = [{instancePath:instancePath,schemaPath:"InitializedNotification/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data0 = data.method;
 var _errs6 = errors;
 if(typeof data0 !== "string"){
@@ -1495,12 +1492,12 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data1 = data.params;
 var _errs8 = errors;
 if(errors === _errs8){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1._meta !== undefined && func0.call(data1, "_meta")){
+if(data1._meta !== undefined){
 var data2 = data1._meta;
 var _errs11 = errors;
 if(errors === _errs11){
@@ -1534,7 +1531,7 @@ return false;
 }
 else if(tag0 === "notifications/progress"){
 if(!(validate23(data))){
-vErrors = vErrors === null ? func15(validate23.errors, instancePath) : vErrors.concat(func15(validate23.errors, instancePath));
+vErrors = vErrors === null ? func0(validate23.errors, instancePath) : vErrors.concat(func0(validate23.errors, instancePath));
 errors = vErrors.length;
 }
 }
@@ -1543,12 +1540,12 @@ var _errs16 = errors;
 if(errors === _errs16){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing2;
-if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing2 = "method")){
+if((data.method === undefined) && (missing2 = "method")){
 validate22.errors = [{instancePath:instancePath,schemaPath:"RootsListChangedNotification/required",keyword:"required",params:{missingProperty: missing2}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data3 = data.method;
 var _errs18 = errors;
 if(typeof data3 !== "string"){
@@ -1565,12 +1562,12 @@ else {
 var valid9 = true;
 }
 if(valid9){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data4 = data.params;
 var _errs20 = errors;
 if(errors === _errs20){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-if(data4._meta !== undefined && func0.call(data4, "_meta")){
+if(data4._meta !== undefined){
 var data5 = data4._meta;
 var _errs23 = errors;
 if(errors === _errs23){
@@ -1654,12 +1651,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
+if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
 validate27.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -1676,31 +1673,29 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 var missing1;
-if(((((data1.capabilities === undefined) || (!(func0.call(data1, "capabilities")))) && (missing1 = "capabilities")) || (((data1.clientInfo === undefined) || (!(func0.call(data1, "clientInfo")))) && (missing1 = "clientInfo"))) || (((data1.protocolVersion === undefined) || (!(func0.call(data1, "protocolVersion")))) && (missing1 = "protocolVersion"))){
+if((((data1.capabilities === undefined) && (missing1 = "capabilities")) || ((data1.clientInfo === undefined) && (missing1 = "clientInfo"))) || ((data1.protocolVersion === undefined) && (missing1 = "protocolVersion"))){
 validate27.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data1.capabilities !== undefined && func0.call(data1, "capabilities")){
+if(data1.capabilities !== undefined){
 var data2 = data1.capabilities;
 var _errs5 = errors;
 var _errs6 = errors;
 if(errors === _errs6){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-if(data2.experimental !== undefined && func0.call(data2, "experimental")){
+if(data2.experimental !== undefined){
 var data3 = data2.experimental;
 var _errs8 = errors;
 if(errors === _errs8){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-var _arr0 = Object.keys(data3);
-for(var _i0=0; _i0<_arr0.length; _i0++){
-var key0 = _arr0[_i0];
+for(var key0 in data3){
 var data4 = data3[key0];
 var _errs11 = errors;
 if(errors === _errs11){
@@ -1728,12 +1723,12 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data2.roots !== undefined && func0.call(data2, "roots")){
+if(data2.roots !== undefined){
 var data5 = data2.roots;
 var _errs14 = errors;
 if(errors === _errs14){
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
-if(data5.listChanged !== undefined && func0.call(data5, "listChanged")){
+if(data5.listChanged !== undefined){
 if(typeof data5.listChanged !== "boolean"){
 validate27.errors = [{instancePath:instancePath+"/params/capabilities/roots/listChanged",schemaPath:"ClientCapabilities/properties/roots/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
 return false;
@@ -1751,7 +1746,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data2.sampling !== undefined && func0.call(data2, "sampling")){
+if(data2.sampling !== undefined){
 var data7 = data2.sampling;
 var _errs18 = errors;
 if(errors === _errs18){
@@ -1781,19 +1776,19 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data1.clientInfo !== undefined && func0.call(data1, "clientInfo")){
+if(data1.clientInfo !== undefined){
 var data8 = data1.clientInfo;
 var _errs21 = errors;
 var _errs22 = errors;
 if(errors === _errs22){
 if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
 var missing2;
-if((((data8.name === undefined) || (!(func0.call(data8, "name")))) && (missing2 = "name")) || (((data8.version === undefined) || (!(func0.call(data8, "version")))) && (missing2 = "version"))){
+if(((data8.name === undefined) && (missing2 = "name")) || ((data8.version === undefined) && (missing2 = "version"))){
 validate27.errors = [{instancePath:instancePath+"/params/clientInfo",schemaPath:"Implementation/required",keyword:"required",params:{missingProperty: missing2}}];
 return false;
 }
 else {
-if(data8.name !== undefined && func0.call(data8, "name")){
+if(data8.name !== undefined){
 var _errs24 = errors;
 if(typeof data8.name !== "string"){
 validate27.errors = [{instancePath:instancePath+"/params/clientInfo/name",schemaPath:"Implementation/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -1805,7 +1800,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data8.version !== undefined && func0.call(data8, "version")){
+if(data8.version !== undefined){
 var _errs26 = errors;
 if(typeof data8.version !== "string"){
 validate27.errors = [{instancePath:instancePath+"/params/clientInfo/version",schemaPath:"Implementation/properties/version/type",keyword:"type",params:{type: "string"}}];
@@ -1830,7 +1825,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data1.protocolVersion !== undefined && func0.call(data1, "protocolVersion")){
+if(data1.protocolVersion !== undefined){
 var _errs28 = errors;
 if(typeof data1.protocolVersion !== "string"){
 validate27.errors = [{instancePath:instancePath+"/params/protocolVersion",schemaPath:"#/properties/params/properties/protocolVersion/type",keyword:"type",params:{type: "string"}}];
@@ -1888,12 +1883,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
+if((data.method === undefined) && (missing0 = "method")){
 validate28.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -1910,17 +1905,17 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1._meta !== undefined && func0.call(data1, "_meta")){
+if(data1._meta !== undefined){
 var data2 = data1._meta;
 var _errs6 = errors;
 if(errors === _errs6){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-if(data2.progressToken !== undefined && func0.call(data2, "progressToken")){
+if(data2.progressToken !== undefined){
 var data3 = data2.progressToken;
 if((typeof data3 !== "string") && (!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))))){
 validate28.errors = [{instancePath:instancePath+"/params/_meta/progressToken",schemaPath:"ProgressToken/type",keyword:"type",params:{type: schema29.type}}];
@@ -1979,12 +1974,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
+if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
 validate29.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -2001,18 +1996,18 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 var missing1;
-if(((data1.level === undefined) || (!(func0.call(data1, "level")))) && (missing1 = "level")){
+if((data1.level === undefined) && (missing1 = "level")){
 validate29.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data1.level !== undefined && func0.call(data1, "level")){
+if(data1.level !== undefined){
 var data2 = data1.level;
 if(typeof data2 !== "string"){
 validate29.errors = [{instancePath:instancePath+"/params/level",schemaPath:"LoggingLevel/type",keyword:"type",params:{type: "string"}}];
@@ -2070,12 +2065,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
+if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
 validate30.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -2092,29 +2087,29 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 var missing1;
-if((((data1.argument === undefined) || (!(func0.call(data1, "argument")))) && (missing1 = "argument")) || (((data1.ref === undefined) || (!(func0.call(data1, "ref")))) && (missing1 = "ref"))){
+if(((data1.argument === undefined) && (missing1 = "argument")) || ((data1.ref === undefined) && (missing1 = "ref"))){
 validate30.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data1.argument !== undefined && func0.call(data1, "argument")){
+if(data1.argument !== undefined){
 var data2 = data1.argument;
 var _errs5 = errors;
 if(errors === _errs5){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 var missing2;
-if((((data2.name === undefined) || (!(func0.call(data2, "name")))) && (missing2 = "name")) || (((data2.value === undefined) || (!(func0.call(data2, "value")))) && (missing2 = "value"))){
+if(((data2.name === undefined) && (missing2 = "name")) || ((data2.value === undefined) && (missing2 = "value"))){
 validate30.errors = [{instancePath:instancePath+"/params/argument",schemaPath:"#/properties/params/properties/argument/required",keyword:"required",params:{missingProperty: missing2}}];
 return false;
 }
 else {
-if(data2.name !== undefined && func0.call(data2, "name")){
+if(data2.name !== undefined){
 var _errs7 = errors;
 if(typeof data2.name !== "string"){
 validate30.errors = [{instancePath:instancePath+"/params/argument/name",schemaPath:"#/properties/params/properties/argument/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -2126,7 +2121,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data2.value !== undefined && func0.call(data2, "value")){
+if(data2.value !== undefined){
 var _errs9 = errors;
 if(typeof data2.value !== "string"){
 validate30.errors = [{instancePath:instancePath+"/params/argument/value",schemaPath:"#/properties/params/properties/argument/properties/value/type",keyword:"type",params:{type: "string"}}];
@@ -2151,13 +2146,13 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data1.ref !== undefined && func0.call(data1, "ref")){
+if(data1.ref !== undefined){
 var data5 = data1.ref;
 var _errs11 = errors;
 if(errors === _errs11){
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 var missing3;
-if(((data5.type === undefined) || (!(func0.call(data5, "type")))) && (missing3 = "type")){
+if((data5.type === undefined) && (missing3 = "type")){
 validate30.errors = [{instancePath:instancePath+"/params/ref",schemaPath:"#/properties/params/properties/ref/required",keyword:"required",params:{missingProperty: missing3}}];
 return false;
 }
@@ -2169,12 +2164,12 @@ var _errs15 = errors;
 if(errors === _errs15){
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 var missing4;
-if((((data5.name === undefined) || (!(func0.call(data5, "name")))) && (missing4 = "name")) || (((data5.type === undefined) || (!(func0.call(data5, "type")))) && (missing4 = "type"))){
+if(((data5.name === undefined) && (missing4 = "name")) || ((data5.type === undefined) && (missing4 = "type"))){
 validate30.errors = [{instancePath:instancePath+"/params/ref",schemaPath:"PromptReference/required",keyword:"required",params:{missingProperty: missing4}}];
 return false;
 }
 else {
-if(data5.name !== undefined && func0.call(data5, "name")){
+if(data5.name !== undefined){
 var _errs17 = errors;
 if(typeof data5.name !== "string"){
 validate30.errors = [{instancePath:instancePath+"/params/ref/name",schemaPath:"PromptReference/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -2186,7 +2181,7 @@ else {
 var valid6 = true;
 }
 if(valid6){
-if(data5.type !== undefined && func0.call(data5, "type")){
+if(data5.type !== undefined){
 var data7 = data5.type;
 var _errs19 = errors;
 if(typeof data7 !== "string"){
@@ -2216,12 +2211,12 @@ var _errs22 = errors;
 if(errors === _errs22){
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 var missing5;
-if((((data5.type === undefined) || (!(func0.call(data5, "type")))) && (missing5 = "type")) || (((data5.uri === undefined) || (!(func0.call(data5, "uri")))) && (missing5 = "uri"))){
+if(((data5.type === undefined) && (missing5 = "type")) || ((data5.uri === undefined) && (missing5 = "uri"))){
 validate30.errors = [{instancePath:instancePath+"/params/ref",schemaPath:"ResourceReference/required",keyword:"required",params:{missingProperty: missing5}}];
 return false;
 }
 else {
-if(data5.type !== undefined && func0.call(data5, "type")){
+if(data5.type !== undefined){
 var data8 = data5.type;
 var _errs24 = errors;
 if(typeof data8 !== "string"){
@@ -2238,7 +2233,7 @@ else {
 var valid9 = true;
 }
 if(valid9){
-if(data5.uri !== undefined && func0.call(data5, "uri")){
+if(data5.uri !== undefined){
 var _errs26 = errors;
 if(typeof data5.uri !== "string"){
 validate30.errors = [{instancePath:instancePath+"/params/ref/uri",schemaPath:"ResourceReference/properties/uri/type",keyword:"type",params:{type: "string"}}];
@@ -2324,7 +2319,7 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
+if((data.method === undefined) && (missing0 = "method")){
 validate26.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
@@ -2333,13 +2328,13 @@ var tag0 = data.method;
 if(typeof tag0 == "string"){
 if(tag0 === "initialize"){
 if(!(validate27(data))){
-vErrors = vErrors === null ? func15(validate27.errors, instancePath) : vErrors.concat(func15(validate27.errors, instancePath));
+vErrors = vErrors === null ? func0(validate27.errors, instancePath) : vErrors.concat(func0(validate27.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "ping"){
 if(!(validate28(data))){
-vErrors = vErrors === null ? func15(validate28.errors, instancePath) : vErrors.concat(func15(validate28.errors, instancePath));
+vErrors = vErrors === null ? func0(validate28.errors, instancePath) : vErrors.concat(func0(validate28.errors, instancePath));
 errors = vErrors.length;
 }
 }
@@ -2348,12 +2343,12 @@ var _errs5 = errors;
 if(errors === _errs5){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing1;
-if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing1 = "method")){
+if((data.method === undefined) && (missing1 = "method")){
 validate26.errors = [{instancePath:instancePath,schemaPath:"ListResourcesRequest/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data0 = data.method;
 var _errs7 = errors;
 if(typeof data0 !== "string"){
@@ -2370,12 +2365,12 @@ else {
 var valid5 = true;
 }
 if(valid5){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data1 = data.params;
 var _errs9 = errors;
 if(errors === _errs9){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1.cursor !== undefined && func0.call(data1, "cursor")){
+if(data1.cursor !== undefined){
 if(typeof data1.cursor !== "string"){
 validate26.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"ListResourcesRequest/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -2406,12 +2401,12 @@ var _errs14 = errors;
 if(errors === _errs14){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing2;
-if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing2 = "method")){
+if((data.method === undefined) && (missing2 = "method")){
 validate26.errors = [{instancePath:instancePath,schemaPath:"ListResourceTemplatesRequest/required",keyword:"required",params:{missingProperty: missing2}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data3 = data.method;
 var _errs16 = errors;
 if(typeof data3 !== "string"){
@@ -2428,12 +2423,12 @@ else {
 var valid9 = true;
 }
 if(valid9){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data4 = data.params;
 var _errs18 = errors;
 if(errors === _errs18){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-if(data4.cursor !== undefined && func0.call(data4, "cursor")){
+if(data4.cursor !== undefined){
 if(typeof data4.cursor !== "string"){
 validate26.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"ListResourceTemplatesRequest/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -2464,12 +2459,12 @@ var _errs23 = errors;
 if(errors === _errs23){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing3;
-if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing3 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing3 = "params"))){
+if(((data.method === undefined) && (missing3 = "method")) || ((data.params === undefined) && (missing3 = "params"))){
 validate26.errors = [{instancePath:instancePath,schemaPath:"ReadResourceRequest/required",keyword:"required",params:{missingProperty: missing3}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data6 = data.method;
 var _errs25 = errors;
 if(typeof data6 !== "string"){
@@ -2486,18 +2481,18 @@ else {
 var valid13 = true;
 }
 if(valid13){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data7 = data.params;
 var _errs27 = errors;
 if(errors === _errs27){
 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
 var missing4;
-if(((data7.uri === undefined) || (!(func0.call(data7, "uri")))) && (missing4 = "uri")){
+if((data7.uri === undefined) && (missing4 = "uri")){
 validate26.errors = [{instancePath:instancePath+"/params",schemaPath:"ReadResourceRequest/properties/params/required",keyword:"required",params:{missingProperty: missing4}}];
 return false;
 }
 else {
-if(data7.uri !== undefined && func0.call(data7, "uri")){
+if(data7.uri !== undefined){
 if(typeof data7.uri !== "string"){
 validate26.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"ReadResourceRequest/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -2529,12 +2524,12 @@ var _errs32 = errors;
 if(errors === _errs32){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing5;
-if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing5 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing5 = "params"))){
+if(((data.method === undefined) && (missing5 = "method")) || ((data.params === undefined) && (missing5 = "params"))){
 validate26.errors = [{instancePath:instancePath,schemaPath:"SubscribeRequest/required",keyword:"required",params:{missingProperty: missing5}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data9 = data.method;
 var _errs34 = errors;
 if(typeof data9 !== "string"){
@@ -2551,18 +2546,18 @@ else {
 var valid17 = true;
 }
 if(valid17){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data10 = data.params;
 var _errs36 = errors;
 if(errors === _errs36){
 if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
 var missing6;
-if(((data10.uri === undefined) || (!(func0.call(data10, "uri")))) && (missing6 = "uri")){
+if((data10.uri === undefined) && (missing6 = "uri")){
 validate26.errors = [{instancePath:instancePath+"/params",schemaPath:"SubscribeRequest/properties/params/required",keyword:"required",params:{missingProperty: missing6}}];
 return false;
 }
 else {
-if(data10.uri !== undefined && func0.call(data10, "uri")){
+if(data10.uri !== undefined){
 if(typeof data10.uri !== "string"){
 validate26.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"SubscribeRequest/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -2594,12 +2589,12 @@ var _errs41 = errors;
 if(errors === _errs41){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing7;
-if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing7 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing7 = "params"))){
+if(((data.method === undefined) && (missing7 = "method")) || ((data.params === undefined) && (missing7 = "params"))){
 validate26.errors = [{instancePath:instancePath,schemaPath:"UnsubscribeRequest/required",keyword:"required",params:{missingProperty: missing7}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data12 = data.method;
 var _errs43 = errors;
 if(typeof data12 !== "string"){
@@ -2616,18 +2611,18 @@ else {
 var valid21 = true;
 }
 if(valid21){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data13 = data.params;
 var _errs45 = errors;
 if(errors === _errs45){
 if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
 var missing8;
-if(((data13.uri === undefined) || (!(func0.call(data13, "uri")))) && (missing8 = "uri")){
+if((data13.uri === undefined) && (missing8 = "uri")){
 validate26.errors = [{instancePath:instancePath+"/params",schemaPath:"UnsubscribeRequest/properties/params/required",keyword:"required",params:{missingProperty: missing8}}];
 return false;
 }
 else {
-if(data13.uri !== undefined && func0.call(data13, "uri")){
+if(data13.uri !== undefined){
 if(typeof data13.uri !== "string"){
 validate26.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"UnsubscribeRequest/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -2659,12 +2654,12 @@ var _errs50 = errors;
 if(errors === _errs50){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing9;
-if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing9 = "method")){
+if((data.method === undefined) && (missing9 = "method")){
 validate26.errors = [{instancePath:instancePath,schemaPath:"ListPromptsRequest/required",keyword:"required",params:{missingProperty: missing9}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data15 = data.method;
 var _errs52 = errors;
 if(typeof data15 !== "string"){
@@ -2681,12 +2676,12 @@ else {
 var valid25 = true;
 }
 if(valid25){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data16 = data.params;
 var _errs54 = errors;
 if(errors === _errs54){
 if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
-if(data16.cursor !== undefined && func0.call(data16, "cursor")){
+if(data16.cursor !== undefined){
 if(typeof data16.cursor !== "string"){
 validate26.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"ListPromptsRequest/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -2717,12 +2712,12 @@ var _errs59 = errors;
 if(errors === _errs59){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing10;
-if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing10 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing10 = "params"))){
+if(((data.method === undefined) && (missing10 = "method")) || ((data.params === undefined) && (missing10 = "params"))){
 validate26.errors = [{instancePath:instancePath,schemaPath:"GetPromptRequest/required",keyword:"required",params:{missingProperty: missing10}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data18 = data.method;
 var _errs61 = errors;
 if(typeof data18 !== "string"){
@@ -2739,25 +2734,23 @@ else {
 var valid29 = true;
 }
 if(valid29){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data19 = data.params;
 var _errs63 = errors;
 if(errors === _errs63){
 if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
 var missing11;
-if(((data19.name === undefined) || (!(func0.call(data19, "name")))) && (missing11 = "name")){
+if((data19.name === undefined) && (missing11 = "name")){
 validate26.errors = [{instancePath:instancePath+"/params",schemaPath:"GetPromptRequest/properties/params/required",keyword:"required",params:{missingProperty: missing11}}];
 return false;
 }
 else {
-if(data19.arguments !== undefined && func0.call(data19, "arguments")){
+if(data19.arguments !== undefined){
 var data20 = data19.arguments;
 var _errs65 = errors;
 if(errors === _errs65){
 if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
-var _arr0 = Object.keys(data20);
-for(var _i0=0; _i0<_arr0.length; _i0++){
-var key0 = _arr0[_i0];
+for(var key0 in data20){
 var _errs68 = errors;
 if(typeof data20[key0] !== "string"){
 validate26.errors = [{instancePath:instancePath+"/params/arguments/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"GetPromptRequest/properties/params/properties/arguments/additionalProperties/type",keyword:"type",params:{type: "string"}}];
@@ -2780,7 +2773,7 @@ else {
 var valid30 = true;
 }
 if(valid30){
-if(data19.name !== undefined && func0.call(data19, "name")){
+if(data19.name !== undefined){
 var _errs70 = errors;
 if(typeof data19.name !== "string"){
 validate26.errors = [{instancePath:instancePath+"/params/name",schemaPath:"GetPromptRequest/properties/params/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -2818,12 +2811,12 @@ var _errs73 = errors;
 if(errors === _errs73){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing12;
-if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing12 = "method")){
+if((data.method === undefined) && (missing12 = "method")){
 validate26.errors = [{instancePath:instancePath,schemaPath:"ListToolsRequest/required",keyword:"required",params:{missingProperty: missing12}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data23 = data.method;
 var _errs75 = errors;
 if(typeof data23 !== "string"){
@@ -2840,12 +2833,12 @@ else {
 var valid34 = true;
 }
 if(valid34){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data24 = data.params;
 var _errs77 = errors;
 if(errors === _errs77){
 if(data24 && typeof data24 == "object" && !Array.isArray(data24)){
-if(data24.cursor !== undefined && func0.call(data24, "cursor")){
+if(data24.cursor !== undefined){
 if(typeof data24.cursor !== "string"){
 validate26.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"ListToolsRequest/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -2876,12 +2869,12 @@ var _errs82 = errors;
 if(errors === _errs82){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing13;
-if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing13 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing13 = "params"))){
+if(((data.method === undefined) && (missing13 = "method")) || ((data.params === undefined) && (missing13 = "params"))){
 validate26.errors = [{instancePath:instancePath,schemaPath:"CallToolRequest/required",keyword:"required",params:{missingProperty: missing13}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data26 = data.method;
 var _errs84 = errors;
 if(typeof data26 !== "string"){
@@ -2898,18 +2891,18 @@ else {
 var valid38 = true;
 }
 if(valid38){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data27 = data.params;
 var _errs86 = errors;
 if(errors === _errs86){
 if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
 var missing14;
-if(((data27.name === undefined) || (!(func0.call(data27, "name")))) && (missing14 = "name")){
+if((data27.name === undefined) && (missing14 = "name")){
 validate26.errors = [{instancePath:instancePath+"/params",schemaPath:"CallToolRequest/properties/params/required",keyword:"required",params:{missingProperty: missing14}}];
 return false;
 }
 else {
-if(data27.arguments !== undefined && func0.call(data27, "arguments")){
+if(data27.arguments !== undefined){
 var data28 = data27.arguments;
 var _errs88 = errors;
 if(errors === _errs88){
@@ -2926,7 +2919,7 @@ else {
 var valid39 = true;
 }
 if(valid39){
-if(data27.name !== undefined && func0.call(data27, "name")){
+if(data27.name !== undefined){
 var _errs91 = errors;
 if(typeof data27.name !== "string"){
 validate26.errors = [{instancePath:instancePath+"/params/name",schemaPath:"CallToolRequest/properties/params/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -2961,13 +2954,13 @@ return false;
 }
 else if(tag0 === "logging/setLevel"){
 if(!(validate29(data))){
-vErrors = vErrors === null ? func15(validate29.errors, instancePath) : vErrors.concat(func15(validate29.errors, instancePath));
+vErrors = vErrors === null ? func0(validate29.errors, instancePath) : vErrors.concat(func0(validate29.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "completion/complete"){
 if(!(validate30(data))){
-vErrors = vErrors === null ? func15(validate30.errors, instancePath) : vErrors.concat(func15(validate30.errors, instancePath));
+vErrors = vErrors === null ? func0(validate30.errors, instancePath) : vErrors.concat(func0(validate30.errors, instancePath));
 errors = vErrors.length;
 }
 }
@@ -3015,12 +3008,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content")) || (((data.model === undefined) || (!(func0.call(data, "model")))) && (missing0 = "model"))) || (((data.role === undefined) || (!(func0.call(data, "role")))) && (missing0 = "role"))){
+if((((data.content === undefined) && (missing0 = "content")) || ((data.model === undefined) && (missing0 = "model"))) || ((data.role === undefined) && (missing0 = "role"))){
 validate36.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -3037,13 +3030,13 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.content !== undefined && func0.call(data, "content")){
+if(data.content !== undefined){
 var data1 = data.content;
 var _errs4 = errors;
 if(errors === _errs4){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 var missing1;
-if(((data1.type === undefined) || (!(func0.call(data1, "type")))) && (missing1 = "type")){
+if((data1.type === undefined) && (missing1 = "type")){
 validate36.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
@@ -3052,13 +3045,13 @@ var tag0 = data1.type;
 if(typeof tag0 == "string"){
 if(tag0 === "text"){
 if(!(validate14(data1))){
-vErrors = vErrors === null ? func15(validate14.errors, instancePath+"/content") : vErrors.concat(func15(validate14.errors, instancePath+"/content"));
+vErrors = vErrors === null ? func0(validate14.errors, instancePath+"/content") : vErrors.concat(func0(validate14.errors, instancePath+"/content"));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "image"){
 if(!(validate15(data1))){
-vErrors = vErrors === null ? func15(validate15.errors, instancePath+"/content") : vErrors.concat(func15(validate15.errors, instancePath+"/content"));
+vErrors = vErrors === null ? func0(validate15.errors, instancePath+"/content") : vErrors.concat(func0(validate15.errors, instancePath+"/content"));
 errors = vErrors.length;
 }
 }
@@ -3084,7 +3077,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.model !== undefined && func0.call(data, "model")){
+if(data.model !== undefined){
 var _errs9 = errors;
 if(typeof data.model !== "string"){
 validate36.errors = [{instancePath:instancePath+"/model",schemaPath:"#/properties/model/type",keyword:"type",params:{type: "string"}}];
@@ -3096,7 +3089,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.role !== undefined && func0.call(data, "role")){
+if(data.role !== undefined){
 var data3 = data.role;
 var _errs11 = errors;
 if(typeof data3 !== "string"){
@@ -3113,7 +3106,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.stopReason !== undefined && func0.call(data, "stopReason")){
+if(data.stopReason !== undefined){
 var _errs14 = errors;
 if(typeof data.stopReason !== "string"){
 validate36.errors = [{instancePath:instancePath+"/stopReason",schemaPath:"#/properties/stopReason/type",keyword:"type",params:{type: "string"}}];
@@ -3161,12 +3154,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.roots === undefined) || (!(func0.call(data, "roots")))) && (missing0 = "roots")){
+if((data.roots === undefined) && (missing0 = "roots")){
 validate40.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -3183,7 +3176,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.roots !== undefined && func0.call(data, "roots")){
+if(data.roots !== undefined){
 var data1 = data.roots;
 var _errs4 = errors;
 if(errors === _errs4){
@@ -3197,12 +3190,12 @@ var _errs7 = errors;
 if(errors === _errs7){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 var missing1;
-if(((data2.uri === undefined) || (!(func0.call(data2, "uri")))) && (missing1 = "uri")){
+if((data2.uri === undefined) && (missing1 = "uri")){
 validate40.errors = [{instancePath:instancePath+"/roots/" + i0,schemaPath:"Root/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data2.name !== undefined && func0.call(data2, "name")){
+if(data2.name !== undefined){
 var _errs9 = errors;
 if(typeof data2.name !== "string"){
 validate40.errors = [{instancePath:instancePath+"/roots/" + i0+"/name",schemaPath:"Root/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -3214,7 +3207,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data2.uri !== undefined && func0.call(data2, "uri")){
+if(data2.uri !== undefined){
 var _errs11 = errors;
 if(typeof data2.uri !== "string"){
 validate40.errors = [{instancePath:instancePath+"/roots/" + i0+"/uri",schemaPath:"Root/properties/uri/type",keyword:"type",params:{type: "string"}}];
@@ -3284,7 +3277,7 @@ var _errs1 = errors;
 var _errs2 = errors;
 if(errors === _errs2){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs5 = errors;
 if(errors === _errs5){
@@ -3319,7 +3312,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs8 = errors;
 if(!(validate36(data))){
-vErrors = vErrors === null ? func15(validate36.errors, instancePath) : vErrors.concat(func15(validate36.errors, instancePath));
+vErrors = vErrors === null ? func0(validate36.errors, instancePath) : vErrors.concat(func0(validate36.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs8 === errors;
@@ -3327,7 +3320,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs9 = errors;
 if(!(validate40(data))){
-vErrors = vErrors === null ? func15(validate40.errors, instancePath) : vErrors.concat(func15(validate40.errors, instancePath));
+vErrors = vErrors === null ? func0(validate40.errors, instancePath) : vErrors.concat(func0(validate40.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs9 === errors;
@@ -3385,12 +3378,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.completion === undefined) || (!(func0.call(data, "completion")))) && (missing0 = "completion")){
+if((data.completion === undefined) && (missing0 = "completion")){
 validate42.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -3407,18 +3400,18 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.completion !== undefined && func0.call(data, "completion")){
+if(data.completion !== undefined){
 var data1 = data.completion;
 var _errs4 = errors;
 if(errors === _errs4){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 var missing1;
-if(((data1.values === undefined) || (!(func0.call(data1, "values")))) && (missing1 = "values")){
+if((data1.values === undefined) && (missing1 = "values")){
 validate42.errors = [{instancePath:instancePath+"/completion",schemaPath:"#/properties/completion/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data1.hasMore !== undefined && func0.call(data1, "hasMore")){
+if(data1.hasMore !== undefined){
 var _errs6 = errors;
 if(typeof data1.hasMore !== "boolean"){
 validate42.errors = [{instancePath:instancePath+"/completion/hasMore",schemaPath:"#/properties/completion/properties/hasMore/type",keyword:"type",params:{type: "boolean"}}];
@@ -3430,7 +3423,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data1.total !== undefined && func0.call(data1, "total")){
+if(data1.total !== undefined){
 var data3 = data1.total;
 var _errs8 = errors;
 if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
@@ -3443,7 +3436,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data1.values !== undefined && func0.call(data1, "values")){
+if(data1.values !== undefined){
 var data4 = data1.values;
 var _errs10 = errors;
 if(errors === _errs10){
@@ -3521,18 +3514,18 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content")) || (((data.role === undefined) || (!(func0.call(data, "role")))) && (missing0 = "role"))){
+if(((data.content === undefined) && (missing0 = "content")) || ((data.role === undefined) && (missing0 = "role"))){
 validate44.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.content !== undefined && func0.call(data, "content")){
+if(data.content !== undefined){
 var data0 = data.content;
 var _errs1 = errors;
 if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 var missing1;
-if(((data0.type === undefined) || (!(func0.call(data0, "type")))) && (missing1 = "type")){
+if((data0.type === undefined) && (missing1 = "type")){
 validate44.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
@@ -3541,13 +3534,13 @@ var tag0 = data0.type;
 if(typeof tag0 == "string"){
 if(tag0 === "text"){
 if(!(validate14(data0))){
-vErrors = vErrors === null ? func15(validate14.errors, instancePath+"/content") : vErrors.concat(func15(validate14.errors, instancePath+"/content"));
+vErrors = vErrors === null ? func0(validate14.errors, instancePath+"/content") : vErrors.concat(func0(validate14.errors, instancePath+"/content"));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "image"){
 if(!(validate15(data0))){
-vErrors = vErrors === null ? func15(validate15.errors, instancePath+"/content") : vErrors.concat(func15(validate15.errors, instancePath+"/content"));
+vErrors = vErrors === null ? func0(validate15.errors, instancePath+"/content") : vErrors.concat(func0(validate15.errors, instancePath+"/content"));
 errors = vErrors.length;
 }
 }
@@ -3573,7 +3566,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.role !== undefined && func0.call(data, "role")){
+if(data.role !== undefined){
 var data1 = data.role;
 var _errs6 = errors;
 if(typeof data1 !== "string"){
@@ -3622,7 +3615,7 @@ var vErrors = null;
 var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.costPriority !== undefined && func0.call(data, "costPriority")){
+if(data.costPriority !== undefined){
 var data0 = data.costPriority;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -3649,7 +3642,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.hints !== undefined && func0.call(data, "hints")){
+if(data.hints !== undefined){
 var data1 = data.hints;
 var _errs3 = errors;
 if(errors === _errs3){
@@ -3662,7 +3655,7 @@ var _errs5 = errors;
 var _errs6 = errors;
 if(errors === _errs6){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-if(data2.name !== undefined && func0.call(data2, "name")){
+if(data2.name !== undefined){
 if(typeof data2.name !== "string"){
 validate48.errors = [{instancePath:instancePath+"/hints/" + i0+"/name",schemaPath:"ModelHint/properties/name/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -3691,7 +3684,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.intelligencePriority !== undefined && func0.call(data, "intelligencePriority")){
+if(data.intelligencePriority !== undefined){
 var data4 = data.intelligencePriority;
 var _errs10 = errors;
 if(errors === _errs10){
@@ -3718,7 +3711,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.speedPriority !== undefined && func0.call(data, "speedPriority")){
+if(data.speedPriority !== undefined){
 var data5 = data.speedPriority;
 var _errs12 = errors;
 if(errors === _errs12){
@@ -3777,12 +3770,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
+if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
 validate43.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -3799,18 +3792,18 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 var missing1;
-if((((data1.maxTokens === undefined) || (!(func0.call(data1, "maxTokens")))) && (missing1 = "maxTokens")) || (((data1.messages === undefined) || (!(func0.call(data1, "messages")))) && (missing1 = "messages"))){
+if(((data1.maxTokens === undefined) && (missing1 = "maxTokens")) || ((data1.messages === undefined) && (missing1 = "messages"))){
 validate43.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data1.includeContext !== undefined && func0.call(data1, "includeContext")){
+if(data1.includeContext !== undefined){
 var data2 = data1.includeContext;
 var _errs5 = errors;
 if(typeof data2 !== "string"){
@@ -3827,7 +3820,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data1.maxTokens !== undefined && func0.call(data1, "maxTokens")){
+if(data1.maxTokens !== undefined){
 var data3 = data1.maxTokens;
 var _errs7 = errors;
 if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
@@ -3840,7 +3833,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data1.messages !== undefined && func0.call(data1, "messages")){
+if(data1.messages !== undefined){
 var data4 = data1.messages;
 var _errs9 = errors;
 if(errors === _errs9){
@@ -3850,7 +3843,7 @@ var len0 = data4.length;
 for(var i0=0; i0<len0; i0++){
 var _errs11 = errors;
 if(!(validate44(data4[i0]))){
-vErrors = vErrors === null ? func15(validate44.errors, instancePath+"/params/messages/" + i0) : vErrors.concat(func15(validate44.errors, instancePath+"/params/messages/" + i0));
+vErrors = vErrors === null ? func0(validate44.errors, instancePath+"/params/messages/" + i0) : vErrors.concat(func0(validate44.errors, instancePath+"/params/messages/" + i0));
 errors = vErrors.length;
 }
 var valid2 = _errs11 === errors;
@@ -3870,7 +3863,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data1.metadata !== undefined && func0.call(data1, "metadata")){
+if(data1.metadata !== undefined){
 var data6 = data1.metadata;
 var _errs12 = errors;
 if(errors === _errs12){
@@ -3887,10 +3880,10 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data1.modelPreferences !== undefined && func0.call(data1, "modelPreferences")){
+if(data1.modelPreferences !== undefined){
 var _errs15 = errors;
 if(!(validate48(data1.modelPreferences))){
-vErrors = vErrors === null ? func15(validate48.errors, instancePath+"/params/modelPreferences") : vErrors.concat(func15(validate48.errors, instancePath+"/params/modelPreferences"));
+vErrors = vErrors === null ? func0(validate48.errors, instancePath+"/params/modelPreferences") : vErrors.concat(func0(validate48.errors, instancePath+"/params/modelPreferences"));
 errors = vErrors.length;
 }
 var valid1 = _errs15 === errors;
@@ -3899,7 +3892,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data1.stopSequences !== undefined && func0.call(data1, "stopSequences")){
+if(data1.stopSequences !== undefined){
 var data8 = data1.stopSequences;
 var _errs16 = errors;
 if(errors === _errs16){
@@ -3929,7 +3922,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data1.systemPrompt !== undefined && func0.call(data1, "systemPrompt")){
+if(data1.systemPrompt !== undefined){
 var _errs20 = errors;
 if(typeof data1.systemPrompt !== "string"){
 validate43.errors = [{instancePath:instancePath+"/params/systemPrompt",schemaPath:"#/properties/params/properties/systemPrompt/type",keyword:"type",params:{type: "string"}}];
@@ -3941,7 +3934,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data1.temperature !== undefined && func0.call(data1, "temperature")){
+if(data1.temperature !== undefined){
 var _errs22 = errors;
 if(!(typeof data1.temperature == "number")){
 validate43.errors = [{instancePath:instancePath+"/params/temperature",schemaPath:"#/properties/params/properties/temperature/type",keyword:"type",params:{type: "number"}}];
@@ -4036,7 +4029,7 @@ var errors = 0;
 var _errs0 = errors;
 if(errors === _errs0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs3 = errors;
 if(errors === _errs3){
@@ -4079,12 +4072,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
+if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
 validate52.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -4101,25 +4094,23 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 var missing1;
-if(((data1.name === undefined) || (!(func0.call(data1, "name")))) && (missing1 = "name")){
+if((data1.name === undefined) && (missing1 = "name")){
 validate52.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data1.arguments !== undefined && func0.call(data1, "arguments")){
+if(data1.arguments !== undefined){
 var data2 = data1.arguments;
 var _errs5 = errors;
 if(errors === _errs5){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-var _arr0 = Object.keys(data2);
-for(var _i0=0; _i0<_arr0.length; _i0++){
-var key0 = _arr0[_i0];
+for(var key0 in data2){
 var _errs8 = errors;
 if(typeof data2[key0] !== "string"){
 validate52.errors = [{instancePath:instancePath+"/params/arguments/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/params/properties/arguments/additionalProperties/type",keyword:"type",params:{type: "string"}}];
@@ -4142,7 +4133,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data1.name !== undefined && func0.call(data1, "name")){
+if(data1.name !== undefined){
 var _errs10 = errors;
 if(typeof data1.name !== "string"){
 validate52.errors = [{instancePath:instancePath+"/params/name",schemaPath:"#/properties/params/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -4201,18 +4192,18 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content")) || (((data.role === undefined) || (!(func0.call(data, "role")))) && (missing0 = "role"))){
+if(((data.content === undefined) && (missing0 = "content")) || ((data.role === undefined) && (missing0 = "role"))){
 validate54.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.content !== undefined && func0.call(data, "content")){
+if(data.content !== undefined){
 var data0 = data.content;
 var _errs1 = errors;
 if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 var missing1;
-if(((data0.type === undefined) || (!(func0.call(data0, "type")))) && (missing1 = "type")){
+if((data0.type === undefined) && (missing1 = "type")){
 validate54.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
@@ -4221,19 +4212,19 @@ var tag0 = data0.type;
 if(typeof tag0 == "string"){
 if(tag0 === "text"){
 if(!(validate14(data0))){
-vErrors = vErrors === null ? func15(validate14.errors, instancePath+"/content") : vErrors.concat(func15(validate14.errors, instancePath+"/content"));
+vErrors = vErrors === null ? func0(validate14.errors, instancePath+"/content") : vErrors.concat(func0(validate14.errors, instancePath+"/content"));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "image"){
 if(!(validate15(data0))){
-vErrors = vErrors === null ? func15(validate15.errors, instancePath+"/content") : vErrors.concat(func15(validate15.errors, instancePath+"/content"));
+vErrors = vErrors === null ? func0(validate15.errors, instancePath+"/content") : vErrors.concat(func0(validate15.errors, instancePath+"/content"));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "resource"){
 if(!(validate16(data0))){
-vErrors = vErrors === null ? func15(validate16.errors, instancePath+"/content") : vErrors.concat(func15(validate16.errors, instancePath+"/content"));
+vErrors = vErrors === null ? func0(validate16.errors, instancePath+"/content") : vErrors.concat(func0(validate16.errors, instancePath+"/content"));
 errors = vErrors.length;
 }
 }
@@ -4259,7 +4250,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.role !== undefined && func0.call(data, "role")){
+if(data.role !== undefined){
 var data1 = data.role;
 var _errs7 = errors;
 if(typeof data1 !== "string"){
@@ -4307,12 +4298,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.messages === undefined) || (!(func0.call(data, "messages")))) && (missing0 = "messages")){
+if((data.messages === undefined) && (missing0 = "messages")){
 validate53.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -4329,7 +4320,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined && func0.call(data, "description")){
+if(data.description !== undefined){
 var _errs4 = errors;
 if(typeof data.description !== "string"){
 validate53.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -4341,7 +4332,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.messages !== undefined && func0.call(data, "messages")){
+if(data.messages !== undefined){
 var data2 = data.messages;
 var _errs6 = errors;
 if(errors === _errs6){
@@ -4351,7 +4342,7 @@ var len0 = data2.length;
 for(var i0=0; i0<len0; i0++){
 var _errs8 = errors;
 if(!(validate54(data2[i0]))){
-vErrors = vErrors === null ? func15(validate54.errors, instancePath+"/messages/" + i0) : vErrors.concat(func15(validate54.errors, instancePath+"/messages/" + i0));
+vErrors = vErrors === null ? func0(validate54.errors, instancePath+"/messages/" + i0) : vErrors.concat(func0(validate54.errors, instancePath+"/messages/" + i0));
 errors = vErrors.length;
 }
 var valid1 = _errs8 === errors;
@@ -4406,12 +4397,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.version === undefined) || (!(func0.call(data, "version")))) && (missing0 = "version"))){
+if(((data.name === undefined) && (missing0 = "name")) || ((data.version === undefined) && (missing0 = "version"))){
 validate59.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.name !== undefined && func0.call(data, "name")){
+if(data.name !== undefined){
 var _errs1 = errors;
 if(typeof data.name !== "string"){
 validate59.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -4423,7 +4414,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.version !== undefined && func0.call(data, "version")){
+if(data.version !== undefined){
 var _errs3 = errors;
 if(typeof data.version !== "string"){
 validate59.errors = [{instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"}}];
@@ -4471,12 +4462,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((data.capabilities === undefined) || (!(func0.call(data, "capabilities")))) && (missing0 = "capabilities")) || (((data.protocolVersion === undefined) || (!(func0.call(data, "protocolVersion")))) && (missing0 = "protocolVersion"))) || (((data.serverInfo === undefined) || (!(func0.call(data, "serverInfo")))) && (missing0 = "serverInfo"))){
+if((((data.capabilities === undefined) && (missing0 = "capabilities")) || ((data.protocolVersion === undefined) && (missing0 = "protocolVersion"))) || ((data.serverInfo === undefined) && (missing0 = "serverInfo"))){
 validate60.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -4493,20 +4484,18 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.capabilities !== undefined && func0.call(data, "capabilities")){
+if(data.capabilities !== undefined){
 var data1 = data.capabilities;
 var _errs4 = errors;
 var _errs5 = errors;
 if(errors === _errs5){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1.experimental !== undefined && func0.call(data1, "experimental")){
+if(data1.experimental !== undefined){
 var data2 = data1.experimental;
 var _errs7 = errors;
 if(errors === _errs7){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-var _arr0 = Object.keys(data2);
-for(var _i0=0; _i0<_arr0.length; _i0++){
-var key0 = _arr0[_i0];
+for(var key0 in data2){
 var data3 = data2[key0];
 var _errs10 = errors;
 if(errors === _errs10){
@@ -4534,7 +4523,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data1.logging !== undefined && func0.call(data1, "logging")){
+if(data1.logging !== undefined){
 var data4 = data1.logging;
 var _errs13 = errors;
 if(errors === _errs13){
@@ -4551,12 +4540,12 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data1.prompts !== undefined && func0.call(data1, "prompts")){
+if(data1.prompts !== undefined){
 var data5 = data1.prompts;
 var _errs16 = errors;
 if(errors === _errs16){
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
-if(data5.listChanged !== undefined && func0.call(data5, "listChanged")){
+if(data5.listChanged !== undefined){
 if(typeof data5.listChanged !== "boolean"){
 validate60.errors = [{instancePath:instancePath+"/capabilities/prompts/listChanged",schemaPath:"ServerCapabilities/properties/prompts/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
 return false;
@@ -4574,12 +4563,12 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data1.resources !== undefined && func0.call(data1, "resources")){
+if(data1.resources !== undefined){
 var data7 = data1.resources;
 var _errs20 = errors;
 if(errors === _errs20){
 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
-if(data7.listChanged !== undefined && func0.call(data7, "listChanged")){
+if(data7.listChanged !== undefined){
 var _errs22 = errors;
 if(typeof data7.listChanged !== "boolean"){
 validate60.errors = [{instancePath:instancePath+"/capabilities/resources/listChanged",schemaPath:"ServerCapabilities/properties/resources/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
@@ -4591,7 +4580,7 @@ else {
 var valid5 = true;
 }
 if(valid5){
-if(data7.subscribe !== undefined && func0.call(data7, "subscribe")){
+if(data7.subscribe !== undefined){
 var _errs24 = errors;
 if(typeof data7.subscribe !== "boolean"){
 validate60.errors = [{instancePath:instancePath+"/capabilities/resources/subscribe",schemaPath:"ServerCapabilities/properties/resources/properties/subscribe/type",keyword:"type",params:{type: "boolean"}}];
@@ -4615,12 +4604,12 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data1.tools !== undefined && func0.call(data1, "tools")){
+if(data1.tools !== undefined){
 var data10 = data1.tools;
 var _errs26 = errors;
 if(errors === _errs26){
 if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
-if(data10.listChanged !== undefined && func0.call(data10, "listChanged")){
+if(data10.listChanged !== undefined){
 if(typeof data10.listChanged !== "boolean"){
 validate60.errors = [{instancePath:instancePath+"/capabilities/tools/listChanged",schemaPath:"ServerCapabilities/properties/tools/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
 return false;
@@ -4653,7 +4642,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.instructions !== undefined && func0.call(data, "instructions")){
+if(data.instructions !== undefined){
 var _errs30 = errors;
 if(typeof data.instructions !== "string"){
 validate60.errors = [{instancePath:instancePath+"/instructions",schemaPath:"#/properties/instructions/type",keyword:"type",params:{type: "string"}}];
@@ -4665,7 +4654,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.protocolVersion !== undefined && func0.call(data, "protocolVersion")){
+if(data.protocolVersion !== undefined){
 var _errs32 = errors;
 if(typeof data.protocolVersion !== "string"){
 validate60.errors = [{instancePath:instancePath+"/protocolVersion",schemaPath:"#/properties/protocolVersion/type",keyword:"type",params:{type: "string"}}];
@@ -4677,19 +4666,19 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.serverInfo !== undefined && func0.call(data, "serverInfo")){
+if(data.serverInfo !== undefined){
 var data14 = data.serverInfo;
 var _errs34 = errors;
 var _errs35 = errors;
 if(errors === _errs35){
 if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
 var missing1;
-if((((data14.name === undefined) || (!(func0.call(data14, "name")))) && (missing1 = "name")) || (((data14.version === undefined) || (!(func0.call(data14, "version")))) && (missing1 = "version"))){
+if(((data14.name === undefined) && (missing1 = "name")) || ((data14.version === undefined) && (missing1 = "version"))){
 validate60.errors = [{instancePath:instancePath+"/serverInfo",schemaPath:"Implementation/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data14.name !== undefined && func0.call(data14, "name")){
+if(data14.name !== undefined){
 var _errs37 = errors;
 if(typeof data14.name !== "string"){
 validate60.errors = [{instancePath:instancePath+"/serverInfo/name",schemaPath:"Implementation/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -4701,7 +4690,7 @@ else {
 var valid8 = true;
 }
 if(valid8){
-if(data14.version !== undefined && func0.call(data14, "version")){
+if(data14.version !== undefined){
 var _errs39 = errors;
 if(typeof data14.version !== "string"){
 validate60.errors = [{instancePath:instancePath+"/serverInfo/version",schemaPath:"Implementation/properties/version/type",keyword:"type",params:{type: "string"}}];
@@ -4761,12 +4750,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
+if((data.method === undefined) && (missing0 = "method")){
 validate61.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -4783,12 +4772,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1._meta !== undefined && func0.call(data1, "_meta")){
+if(data1._meta !== undefined){
 var data2 = data1._meta;
 var _errs6 = errors;
 if(errors === _errs6){
@@ -4845,23 +4834,23 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((data.error === undefined) || (!(func0.call(data, "error")))) && (missing0 = "error")) || (((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id"))) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))){
+if((((data.error === undefined) && (missing0 = "error")) || ((data.id === undefined) && (missing0 = "id"))) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))){
 validate62.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.error !== undefined && func0.call(data, "error")){
+if(data.error !== undefined){
 var data0 = data.error;
 var _errs1 = errors;
 if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 var missing1;
-if((((data0.code === undefined) || (!(func0.call(data0, "code")))) && (missing1 = "code")) || (((data0.message === undefined) || (!(func0.call(data0, "message")))) && (missing1 = "message"))){
+if(((data0.code === undefined) && (missing1 = "code")) || ((data0.message === undefined) && (missing1 = "message"))){
 validate62.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data0.code !== undefined && func0.call(data0, "code")){
+if(data0.code !== undefined){
 var data1 = data0.code;
 var _errs3 = errors;
 if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
@@ -4874,7 +4863,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data0.message !== undefined && func0.call(data0, "message")){
+if(data0.message !== undefined){
 var _errs5 = errors;
 if(typeof data0.message !== "string"){
 validate62.errors = [{instancePath:instancePath+"/error/message",schemaPath:"#/properties/error/properties/message/type",keyword:"type",params:{type: "string"}}];
@@ -4899,7 +4888,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.id !== undefined && func0.call(data, "id")){
+if(data.id !== undefined){
 var data3 = data.id;
 var _errs7 = errors;
 if((typeof data3 !== "string") && (!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))))){
@@ -4912,7 +4901,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data4 = data.jsonrpc;
 var _errs10 = errors;
 if(typeof data4 !== "string"){
@@ -4965,12 +4954,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
+if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))){
 validate64.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.id !== undefined && func0.call(data, "id")){
+if(data.id !== undefined){
 var data0 = data.id;
 var _errs1 = errors;
 if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
@@ -4983,7 +4972,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data1 = data.jsonrpc;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -5000,7 +4989,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var _errs6 = errors;
 if(typeof data.method !== "string"){
 validate64.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -5012,17 +5001,17 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data3 = data.params;
 var _errs8 = errors;
 if(errors === _errs8){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-if(data3._meta !== undefined && func0.call(data3, "_meta")){
+if(data3._meta !== undefined){
 var data4 = data3._meta;
 var _errs11 = errors;
 if(errors === _errs11){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-if(data4.progressToken !== undefined && func0.call(data4, "progressToken")){
+if(data4.progressToken !== undefined){
 var data5 = data4.progressToken;
 if((typeof data5 !== "string") && (!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))))){
 validate64.errors = [{instancePath:instancePath+"/params/_meta/progressToken",schemaPath:"ProgressToken/type",keyword:"type",params:{type: schema29.type}}];
@@ -5082,12 +5071,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.result === undefined) || (!(func0.call(data, "result")))) && (missing0 = "result"))){
+if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.result === undefined) && (missing0 = "result"))){
 validate66.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.id !== undefined && func0.call(data, "id")){
+if(data.id !== undefined){
 var data0 = data.id;
 var _errs1 = errors;
 if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
@@ -5100,7 +5089,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data1 = data.jsonrpc;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -5117,13 +5106,13 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.result !== undefined && func0.call(data, "result")){
+if(data.result !== undefined){
 var data2 = data.result;
 var _errs6 = errors;
 var _errs7 = errors;
 if(errors === _errs7){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-if(data2._meta !== undefined && func0.call(data2, "_meta")){
+if(data2._meta !== undefined){
 var data3 = data2._meta;
 var _errs10 = errors;
 if(errors === _errs10){
@@ -5180,7 +5169,7 @@ var _errs0 = errors;
 var valid0 = false;
 var _errs1 = errors;
 if(!(validate64(data))){
-vErrors = vErrors === null ? func15(validate64.errors, instancePath) : vErrors.concat(func15(validate64.errors, instancePath));
+vErrors = vErrors === null ? func0(validate64.errors, instancePath) : vErrors.concat(func0(validate64.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs1 === errors;
@@ -5191,7 +5180,7 @@ var _errs3 = errors;
 if(errors === _errs3){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
+if(((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))){
 var err0 = {instancePath:instancePath,schemaPath:"JSONRPCNotification/required",keyword:"required",params:{missingProperty: missing0}};
 if(vErrors === null){
 vErrors = [err0];
@@ -5202,7 +5191,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data0 = data.jsonrpc;
 var _errs5 = errors;
 if(typeof data0 !== "string"){
@@ -5231,7 +5220,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var _errs7 = errors;
 if(typeof data.method !== "string"){
 var err3 = {instancePath:instancePath+"/method",schemaPath:"JSONRPCNotification/properties/method/type",keyword:"type",params:{type: "string"}};
@@ -5249,12 +5238,12 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data2 = data.params;
 var _errs9 = errors;
 if(errors === _errs9){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-if(data2._meta !== undefined && func0.call(data2, "_meta")){
+if(data2._meta !== undefined){
 var data3 = data2._meta;
 var _errs12 = errors;
 if(errors === _errs12){
@@ -5309,7 +5298,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs15 = errors;
 if(!(validate66(data))){
-vErrors = vErrors === null ? func15(validate66.errors, instancePath) : vErrors.concat(func15(validate66.errors, instancePath));
+vErrors = vErrors === null ? func0(validate66.errors, instancePath) : vErrors.concat(func0(validate66.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs15 === errors;
@@ -5317,7 +5306,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs16 = errors;
 if(!(validate62(data))){
-vErrors = vErrors === null ? func15(validate62.errors, instancePath) : vErrors.concat(func15(validate62.errors, instancePath));
+vErrors = vErrors === null ? func0(validate62.errors, instancePath) : vErrors.concat(func0(validate62.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs16 === errors;
@@ -5373,12 +5362,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
+if(((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))){
 validate69.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data0 = data.jsonrpc;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -5395,7 +5384,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var _errs3 = errors;
 if(typeof data.method !== "string"){
 validate69.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -5407,12 +5396,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data2 = data.params;
 var _errs5 = errors;
 if(errors === _errs5){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-if(data2._meta !== undefined && func0.call(data2, "_meta")){
+if(data2._meta !== undefined){
 var data3 = data2._meta;
 var _errs8 = errors;
 if(errors === _errs8){
@@ -5473,12 +5462,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
+if((data.method === undefined) && (missing0 = "method")){
 validate70.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -5495,12 +5484,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1.cursor !== undefined && func0.call(data1, "cursor")){
+if(data1.cursor !== undefined){
 if(typeof data1.cursor !== "string"){
 validate70.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -5553,12 +5542,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")){
+if((data.name === undefined) && (missing0 = "name")){
 validate72.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.arguments !== undefined && func0.call(data, "arguments")){
+if(data.arguments !== undefined){
 var data0 = data.arguments;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -5572,12 +5561,12 @@ var _errs4 = errors;
 if(errors === _errs4){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 var missing1;
-if(((data1.name === undefined) || (!(func0.call(data1, "name")))) && (missing1 = "name")){
+if((data1.name === undefined) && (missing1 = "name")){
 validate72.errors = [{instancePath:instancePath+"/arguments/" + i0,schemaPath:"PromptArgument/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data1.description !== undefined && func0.call(data1, "description")){
+if(data1.description !== undefined){
 var _errs6 = errors;
 if(typeof data1.description !== "string"){
 validate72.errors = [{instancePath:instancePath+"/arguments/" + i0+"/description",schemaPath:"PromptArgument/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -5589,7 +5578,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data1.name !== undefined && func0.call(data1, "name")){
+if(data1.name !== undefined){
 var _errs8 = errors;
 if(typeof data1.name !== "string"){
 validate72.errors = [{instancePath:instancePath+"/arguments/" + i0+"/name",schemaPath:"PromptArgument/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -5601,7 +5590,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data1.required !== undefined && func0.call(data1, "required")){
+if(data1.required !== undefined){
 var _errs10 = errors;
 if(typeof data1.required !== "boolean"){
 validate72.errors = [{instancePath:instancePath+"/arguments/" + i0+"/required",schemaPath:"PromptArgument/properties/required/type",keyword:"type",params:{type: "boolean"}}];
@@ -5638,7 +5627,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined && func0.call(data, "description")){
+if(data.description !== undefined){
 var _errs12 = errors;
 if(typeof data.description !== "string"){
 validate72.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -5650,7 +5639,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined && func0.call(data, "name")){
+if(data.name !== undefined){
 var _errs14 = errors;
 if(typeof data.name !== "string"){
 validate72.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -5694,12 +5683,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.prompts === undefined) || (!(func0.call(data, "prompts")))) && (missing0 = "prompts")){
+if((data.prompts === undefined) && (missing0 = "prompts")){
 validate71.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -5716,7 +5705,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.nextCursor !== undefined && func0.call(data, "nextCursor")){
+if(data.nextCursor !== undefined){
 var _errs4 = errors;
 if(typeof data.nextCursor !== "string"){
 validate71.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
@@ -5728,7 +5717,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.prompts !== undefined && func0.call(data, "prompts")){
+if(data.prompts !== undefined){
 var data2 = data.prompts;
 var _errs6 = errors;
 if(errors === _errs6){
@@ -5738,7 +5727,7 @@ var len0 = data2.length;
 for(var i0=0; i0<len0; i0++){
 var _errs8 = errors;
 if(!(validate72(data2[i0]))){
-vErrors = vErrors === null ? func15(validate72.errors, instancePath+"/prompts/" + i0) : vErrors.concat(func15(validate72.errors, instancePath+"/prompts/" + i0));
+vErrors = vErrors === null ? func0(validate72.errors, instancePath+"/prompts/" + i0) : vErrors.concat(func0(validate72.errors, instancePath+"/prompts/" + i0));
 errors = vErrors.length;
 }
 var valid1 = _errs8 === errors;
@@ -5791,12 +5780,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
+if((data.method === undefined) && (missing0 = "method")){
 validate74.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -5813,12 +5802,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1.cursor !== undefined && func0.call(data1, "cursor")){
+if(data1.cursor !== undefined){
 if(typeof data1.cursor !== "string"){
 validate74.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -5870,17 +5859,17 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.uriTemplate === undefined) || (!(func0.call(data, "uriTemplate")))) && (missing0 = "uriTemplate"))){
+if(((data.name === undefined) && (missing0 = "name")) || ((data.uriTemplate === undefined) && (missing0 = "uriTemplate"))){
 validate76.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.annotations !== undefined && func0.call(data, "annotations")){
+if(data.annotations !== undefined){
 var data0 = data.annotations;
 var _errs1 = errors;
 if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-if(data0.audience !== undefined && func0.call(data0, "audience")){
+if(data0.audience !== undefined){
 var data1 = data0.audience;
 var _errs3 = errors;
 if(errors === _errs3){
@@ -5915,7 +5904,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data0.priority !== undefined && func0.call(data0, "priority")){
+if(data0.priority !== undefined){
 var data3 = data0.priority;
 var _errs8 = errors;
 if(errors === _errs8){
@@ -5954,7 +5943,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined && func0.call(data, "description")){
+if(data.description !== undefined){
 var _errs10 = errors;
 if(typeof data.description !== "string"){
 validate76.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -5966,7 +5955,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mimeType !== undefined && func0.call(data, "mimeType")){
+if(data.mimeType !== undefined){
 var _errs12 = errors;
 if(typeof data.mimeType !== "string"){
 validate76.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
@@ -5978,7 +5967,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined && func0.call(data, "name")){
+if(data.name !== undefined){
 var _errs14 = errors;
 if(typeof data.name !== "string"){
 validate76.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -5990,7 +5979,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uriTemplate !== undefined && func0.call(data, "uriTemplate")){
+if(data.uriTemplate !== undefined){
 var _errs16 = errors;
 if(typeof data.uriTemplate !== "string"){
 validate76.errors = [{instancePath:instancePath+"/uriTemplate",schemaPath:"#/properties/uriTemplate/type",keyword:"type",params:{type: "string"}}];
@@ -6036,12 +6025,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.resourceTemplates === undefined) || (!(func0.call(data, "resourceTemplates")))) && (missing0 = "resourceTemplates")){
+if((data.resourceTemplates === undefined) && (missing0 = "resourceTemplates")){
 validate75.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -6058,7 +6047,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.nextCursor !== undefined && func0.call(data, "nextCursor")){
+if(data.nextCursor !== undefined){
 var _errs4 = errors;
 if(typeof data.nextCursor !== "string"){
 validate75.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
@@ -6070,7 +6059,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.resourceTemplates !== undefined && func0.call(data, "resourceTemplates")){
+if(data.resourceTemplates !== undefined){
 var data2 = data.resourceTemplates;
 var _errs6 = errors;
 if(errors === _errs6){
@@ -6080,7 +6069,7 @@ var len0 = data2.length;
 for(var i0=0; i0<len0; i0++){
 var _errs8 = errors;
 if(!(validate76(data2[i0]))){
-vErrors = vErrors === null ? func15(validate76.errors, instancePath+"/resourceTemplates/" + i0) : vErrors.concat(func15(validate76.errors, instancePath+"/resourceTemplates/" + i0));
+vErrors = vErrors === null ? func0(validate76.errors, instancePath+"/resourceTemplates/" + i0) : vErrors.concat(func0(validate76.errors, instancePath+"/resourceTemplates/" + i0));
 errors = vErrors.length;
 }
 var valid1 = _errs8 === errors;
@@ -6133,12 +6122,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
+if((data.method === undefined) && (missing0 = "method")){
 validate78.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -6155,12 +6144,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1.cursor !== undefined && func0.call(data1, "cursor")){
+if(data1.cursor !== undefined){
 if(typeof data1.cursor !== "string"){
 validate78.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -6212,17 +6201,17 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
+if(((data.name === undefined) && (missing0 = "name")) || ((data.uri === undefined) && (missing0 = "uri"))){
 validate80.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.annotations !== undefined && func0.call(data, "annotations")){
+if(data.annotations !== undefined){
 var data0 = data.annotations;
 var _errs1 = errors;
 if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-if(data0.audience !== undefined && func0.call(data0, "audience")){
+if(data0.audience !== undefined){
 var data1 = data0.audience;
 var _errs3 = errors;
 if(errors === _errs3){
@@ -6257,7 +6246,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data0.priority !== undefined && func0.call(data0, "priority")){
+if(data0.priority !== undefined){
 var data3 = data0.priority;
 var _errs8 = errors;
 if(errors === _errs8){
@@ -6296,7 +6285,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined && func0.call(data, "description")){
+if(data.description !== undefined){
 var _errs10 = errors;
 if(typeof data.description !== "string"){
 validate80.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -6308,7 +6297,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mimeType !== undefined && func0.call(data, "mimeType")){
+if(data.mimeType !== undefined){
 var _errs12 = errors;
 if(typeof data.mimeType !== "string"){
 validate80.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
@@ -6320,7 +6309,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined && func0.call(data, "name")){
+if(data.name !== undefined){
 var _errs14 = errors;
 if(typeof data.name !== "string"){
 validate80.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -6332,7 +6321,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.size !== undefined && func0.call(data, "size")){
+if(data.size !== undefined){
 var data7 = data.size;
 var _errs16 = errors;
 if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
@@ -6345,7 +6334,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined && func0.call(data, "uri")){
+if(data.uri !== undefined){
 var _errs18 = errors;
 if(typeof data.uri !== "string"){
 validate80.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
@@ -6392,12 +6381,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.resources === undefined) || (!(func0.call(data, "resources")))) && (missing0 = "resources")){
+if((data.resources === undefined) && (missing0 = "resources")){
 validate79.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -6414,7 +6403,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.nextCursor !== undefined && func0.call(data, "nextCursor")){
+if(data.nextCursor !== undefined){
 var _errs4 = errors;
 if(typeof data.nextCursor !== "string"){
 validate79.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
@@ -6426,7 +6415,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.resources !== undefined && func0.call(data, "resources")){
+if(data.resources !== undefined){
 var data2 = data.resources;
 var _errs6 = errors;
 if(errors === _errs6){
@@ -6436,7 +6425,7 @@ var len0 = data2.length;
 for(var i0=0; i0<len0; i0++){
 var _errs8 = errors;
 if(!(validate80(data2[i0]))){
-vErrors = vErrors === null ? func15(validate80.errors, instancePath+"/resources/" + i0) : vErrors.concat(func15(validate80.errors, instancePath+"/resources/" + i0));
+vErrors = vErrors === null ? func0(validate80.errors, instancePath+"/resources/" + i0) : vErrors.concat(func0(validate80.errors, instancePath+"/resources/" + i0));
 errors = vErrors.length;
 }
 var valid1 = _errs8 === errors;
@@ -6490,12 +6479,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
+if((data.method === undefined) && (missing0 = "method")){
 validate82.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -6512,17 +6501,17 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1._meta !== undefined && func0.call(data1, "_meta")){
+if(data1._meta !== undefined){
 var data2 = data1._meta;
 var _errs6 = errors;
 if(errors === _errs6){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-if(data2.progressToken !== undefined && func0.call(data2, "progressToken")){
+if(data2.progressToken !== undefined){
 var data3 = data2.progressToken;
 if((typeof data3 !== "string") && (!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))))){
 validate82.errors = [{instancePath:instancePath+"/params/_meta/progressToken",schemaPath:"ProgressToken/type",keyword:"type",params:{type: schema29.type}}];
@@ -6582,12 +6571,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
+if((data.method === undefined) && (missing0 = "method")){
 validate83.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -6604,12 +6593,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1.cursor !== undefined && func0.call(data1, "cursor")){
+if(data1.cursor !== undefined){
 if(typeof data1.cursor !== "string"){
 validate83.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -6661,12 +6650,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.tools === undefined) || (!(func0.call(data, "tools")))) && (missing0 = "tools")){
+if((data.tools === undefined) && (missing0 = "tools")){
 validate84.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -6683,7 +6672,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.nextCursor !== undefined && func0.call(data, "nextCursor")){
+if(data.nextCursor !== undefined){
 var _errs4 = errors;
 if(typeof data.nextCursor !== "string"){
 validate84.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
@@ -6695,7 +6684,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.tools !== undefined && func0.call(data, "tools")){
+if(data.tools !== undefined){
 var data2 = data.tools;
 var _errs6 = errors;
 if(errors === _errs6){
@@ -6709,12 +6698,12 @@ var _errs9 = errors;
 if(errors === _errs9){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 var missing1;
-if((((data3.inputSchema === undefined) || (!(func0.call(data3, "inputSchema")))) && (missing1 = "inputSchema")) || (((data3.name === undefined) || (!(func0.call(data3, "name")))) && (missing1 = "name"))){
+if(((data3.inputSchema === undefined) && (missing1 = "inputSchema")) || ((data3.name === undefined) && (missing1 = "name"))){
 validate84.errors = [{instancePath:instancePath+"/tools/" + i0,schemaPath:"Tool/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data3.description !== undefined && func0.call(data3, "description")){
+if(data3.description !== undefined){
 var _errs11 = errors;
 if(typeof data3.description !== "string"){
 validate84.errors = [{instancePath:instancePath+"/tools/" + i0+"/description",schemaPath:"Tool/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -6726,25 +6715,23 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data3.inputSchema !== undefined && func0.call(data3, "inputSchema")){
+if(data3.inputSchema !== undefined){
 var data5 = data3.inputSchema;
 var _errs13 = errors;
 if(errors === _errs13){
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 var missing2;
-if(((data5.type === undefined) || (!(func0.call(data5, "type")))) && (missing2 = "type")){
+if((data5.type === undefined) && (missing2 = "type")){
 validate84.errors = [{instancePath:instancePath+"/tools/" + i0+"/inputSchema",schemaPath:"Tool/properties/inputSchema/required",keyword:"required",params:{missingProperty: missing2}}];
 return false;
 }
 else {
-if(data5.properties !== undefined && func0.call(data5, "properties")){
+if(data5.properties !== undefined){
 var data6 = data5.properties;
 var _errs15 = errors;
 if(errors === _errs15){
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-var _arr0 = Object.keys(data6);
-for(var _i0=0; _i0<_arr0.length; _i0++){
-var key0 = _arr0[_i0];
+for(var key0 in data6){
 var data7 = data6[key0];
 var _errs18 = errors;
 if(errors === _errs18){
@@ -6772,7 +6759,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data5.required !== undefined && func0.call(data5, "required")){
+if(data5.required !== undefined){
 var data8 = data5.required;
 var _errs21 = errors;
 if(errors === _errs21){
@@ -6802,7 +6789,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data5.type !== undefined && func0.call(data5, "type")){
+if(data5.type !== undefined){
 var data10 = data5.type;
 var _errs25 = errors;
 if(typeof data10 !== "string"){
@@ -6833,7 +6820,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data3.name !== undefined && func0.call(data3, "name")){
+if(data3.name !== undefined){
 var _errs27 = errors;
 if(typeof data3.name !== "string"){
 validate84.errors = [{instancePath:instancePath+"/tools/" + i0+"/name",schemaPath:"Tool/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -6934,12 +6921,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
+if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
 validate86.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -6956,18 +6943,18 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 var missing1;
-if((((data1.data === undefined) || (!(func0.call(data1, "data")))) && (missing1 = "data")) || (((data1.level === undefined) || (!(func0.call(data1, "level")))) && (missing1 = "level"))){
+if(((data1.data === undefined) && (missing1 = "data")) || ((data1.level === undefined) && (missing1 = "level"))){
 validate86.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data1.level !== undefined && func0.call(data1, "level")){
+if(data1.level !== undefined){
 var data2 = data1.level;
 var _errs5 = errors;
 if(typeof data2 !== "string"){
@@ -6984,7 +6971,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data1.logger !== undefined && func0.call(data1, "logger")){
+if(data1.logger !== undefined){
 var _errs8 = errors;
 if(typeof data1.logger !== "string"){
 validate86.errors = [{instancePath:instancePath+"/params/logger",schemaPath:"#/properties/params/properties/logger/type",keyword:"type",params:{type: "string"}}];
@@ -7040,7 +7027,7 @@ var vErrors = null;
 var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.name !== undefined && func0.call(data, "name")){
+if(data.name !== undefined){
 if(typeof data.name !== "string"){
 validate87.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -7080,12 +7067,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
+if((data.method === undefined) && (missing0 = "method")){
 validate88.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var _errs1 = errors;
 if(typeof data.method !== "string"){
 validate88.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -7097,12 +7084,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1._meta !== undefined && func0.call(data1, "_meta")){
+if(data1._meta !== undefined){
 var data2 = data1._meta;
 var _errs6 = errors;
 if(errors === _errs6){
@@ -7159,12 +7146,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
+if((data.method === undefined) && (missing0 = "method")){
 validate89.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var _errs1 = errors;
 if(typeof data.method !== "string"){
 validate89.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -7176,12 +7163,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1.cursor !== undefined && func0.call(data1, "cursor")){
+if(data1.cursor !== undefined){
 if(typeof data1.cursor !== "string"){
 validate89.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -7231,7 +7218,7 @@ var vErrors = null;
 var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -7248,7 +7235,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.nextCursor !== undefined && func0.call(data, "nextCursor")){
+if(data.nextCursor !== undefined){
 var _errs4 = errors;
 if(typeof data.nextCursor !== "string"){
 validate90.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
@@ -7323,12 +7310,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")){
+if((data.name === undefined) && (missing0 = "name")){
 validate92.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.description !== undefined && func0.call(data, "description")){
+if(data.description !== undefined){
 var _errs1 = errors;
 if(typeof data.description !== "string"){
 validate92.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -7340,7 +7327,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined && func0.call(data, "name")){
+if(data.name !== undefined){
 var _errs3 = errors;
 if(typeof data.name !== "string"){
 validate92.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -7352,7 +7339,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.required !== undefined && func0.call(data, "required")){
+if(data.required !== undefined){
 var _errs5 = errors;
 if(typeof data.required !== "boolean"){
 validate92.errors = [{instancePath:instancePath+"/required",schemaPath:"#/properties/required/type",keyword:"type",params:{type: "boolean"}}];
@@ -7398,12 +7385,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
+if((data.method === undefined) && (missing0 = "method")){
 validate93.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -7420,12 +7407,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1._meta !== undefined && func0.call(data1, "_meta")){
+if(data1._meta !== undefined){
 var data2 = data1._meta;
 var _errs6 = errors;
 if(errors === _errs6){
@@ -7483,12 +7470,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
+if(((data.name === undefined) && (missing0 = "name")) || ((data.type === undefined) && (missing0 = "type"))){
 validate94.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.name !== undefined && func0.call(data, "name")){
+if(data.name !== undefined){
 var _errs1 = errors;
 if(typeof data.name !== "string"){
 validate94.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -7500,7 +7487,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.type !== undefined && func0.call(data, "type")){
+if(data.type !== undefined){
 var data1 = data.type;
 var _errs3 = errors;
 if(typeof data1 !== "string"){
@@ -7549,12 +7536,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
+if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
 validate95.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -7571,18 +7558,18 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 var missing1;
-if(((data1.uri === undefined) || (!(func0.call(data1, "uri")))) && (missing1 = "uri")){
+if((data1.uri === undefined) && (missing1 = "uri")){
 validate95.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data1.uri !== undefined && func0.call(data1, "uri")){
+if(data1.uri !== undefined){
 if(typeof data1.uri !== "string"){
 validate95.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"#/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -7634,12 +7621,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.contents === undefined) || (!(func0.call(data, "contents")))) && (missing0 = "contents")){
+if((data.contents === undefined) && (missing0 = "contents")){
 validate96.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -7656,7 +7643,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.contents !== undefined && func0.call(data, "contents")){
+if(data.contents !== undefined){
 var data1 = data.contents;
 var _errs4 = errors;
 if(errors === _errs4){
@@ -7673,7 +7660,7 @@ var _errs9 = errors;
 if(errors === _errs9){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 var missing1;
-if((((data2.text === undefined) || (!(func0.call(data2, "text")))) && (missing1 = "text")) || (((data2.uri === undefined) || (!(func0.call(data2, "uri")))) && (missing1 = "uri"))){
+if(((data2.text === undefined) && (missing1 = "text")) || ((data2.uri === undefined) && (missing1 = "uri"))){
 var err0 = {instancePath:instancePath+"/contents/" + i0,schemaPath:"TextResourceContents/required",keyword:"required",params:{missingProperty: missing1}};
 if(vErrors === null){
 vErrors = [err0];
@@ -7684,7 +7671,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data2.mimeType !== undefined && func0.call(data2, "mimeType")){
+if(data2.mimeType !== undefined){
 var _errs11 = errors;
 if(typeof data2.mimeType !== "string"){
 var err1 = {instancePath:instancePath+"/contents/" + i0+"/mimeType",schemaPath:"TextResourceContents/properties/mimeType/type",keyword:"type",params:{type: "string"}};
@@ -7702,7 +7689,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data2.text !== undefined && func0.call(data2, "text")){
+if(data2.text !== undefined){
 var _errs13 = errors;
 if(typeof data2.text !== "string"){
 var err2 = {instancePath:instancePath+"/contents/" + i0+"/text",schemaPath:"TextResourceContents/properties/text/type",keyword:"type",params:{type: "string"}};
@@ -7720,7 +7707,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data2.uri !== undefined && func0.call(data2, "uri")){
+if(data2.uri !== undefined){
 var _errs15 = errors;
 if(typeof data2.uri !== "string"){
 var err3 = {instancePath:instancePath+"/contents/" + i0+"/uri",schemaPath:"TextResourceContents/properties/uri/type",keyword:"type",params:{type: "string"}};
@@ -7760,7 +7747,7 @@ var _errs18 = errors;
 if(errors === _errs18){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 var missing2;
-if((((data2.blob === undefined) || (!(func0.call(data2, "blob")))) && (missing2 = "blob")) || (((data2.uri === undefined) || (!(func0.call(data2, "uri")))) && (missing2 = "uri"))){
+if(((data2.blob === undefined) && (missing2 = "blob")) || ((data2.uri === undefined) && (missing2 = "uri"))){
 var err5 = {instancePath:instancePath+"/contents/" + i0,schemaPath:"BlobResourceContents/required",keyword:"required",params:{missingProperty: missing2}};
 if(vErrors === null){
 vErrors = [err5];
@@ -7771,7 +7758,7 @@ vErrors.push(err5);
 errors++;
 }
 else {
-if(data2.blob !== undefined && func0.call(data2, "blob")){
+if(data2.blob !== undefined){
 var _errs20 = errors;
 if(typeof data2.blob !== "string"){
 var err6 = {instancePath:instancePath+"/contents/" + i0+"/blob",schemaPath:"BlobResourceContents/properties/blob/type",keyword:"type",params:{type: "string"}};
@@ -7789,7 +7776,7 @@ else {
 var valid6 = true;
 }
 if(valid6){
-if(data2.mimeType !== undefined && func0.call(data2, "mimeType")){
+if(data2.mimeType !== undefined){
 var _errs22 = errors;
 if(typeof data2.mimeType !== "string"){
 var err7 = {instancePath:instancePath+"/contents/" + i0+"/mimeType",schemaPath:"BlobResourceContents/properties/mimeType/type",keyword:"type",params:{type: "string"}};
@@ -7807,7 +7794,7 @@ else {
 var valid6 = true;
 }
 if(valid6){
-if(data2.uri !== undefined && func0.call(data2, "uri")){
+if(data2.uri !== undefined){
 var _errs24 = errors;
 if(typeof data2.uri !== "string"){
 var err8 = {instancePath:instancePath+"/contents/" + i0+"/uri",schemaPath:"BlobResourceContents/properties/uri/type",keyword:"type",params:{type: "string"}};
@@ -7915,12 +7902,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
+if((data.method === undefined) && (missing0 = "method")){
 validate97.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var _errs1 = errors;
 if(typeof data.method !== "string"){
 validate97.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -7932,17 +7919,17 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1._meta !== undefined && func0.call(data1, "_meta")){
+if(data1._meta !== undefined){
 var data2 = data1._meta;
 var _errs6 = errors;
 if(errors === _errs6){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-if(data2.progressToken !== undefined && func0.call(data2, "progressToken")){
+if(data2.progressToken !== undefined){
 var data3 = data2.progressToken;
 if((typeof data3 !== "string") && (!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))))){
 validate97.errors = [{instancePath:instancePath+"/params/_meta/progressToken",schemaPath:"ProgressToken/type",keyword:"type",params:{type: schema29.type}}];
@@ -8029,12 +8016,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri")){
+if((data.uri === undefined) && (missing0 = "uri")){
 validate99.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.mimeType !== undefined && func0.call(data, "mimeType")){
+if(data.mimeType !== undefined){
 var _errs1 = errors;
 if(typeof data.mimeType !== "string"){
 validate99.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
@@ -8046,7 +8033,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined && func0.call(data, "uri")){
+if(data.uri !== undefined){
 var _errs3 = errors;
 if(typeof data.uri !== "string"){
 validate99.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
@@ -8091,12 +8078,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
+if((data.method === undefined) && (missing0 = "method")){
 validate100.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -8113,12 +8100,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1._meta !== undefined && func0.call(data1, "_meta")){
+if(data1._meta !== undefined){
 var data2 = data1._meta;
 var _errs6 = errors;
 if(errors === _errs6){
@@ -8174,12 +8161,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
+if(((data.type === undefined) && (missing0 = "type")) || ((data.uri === undefined) && (missing0 = "uri"))){
 validate101.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.type !== undefined && func0.call(data, "type")){
+if(data.type !== undefined){
 var data0 = data.type;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -8196,7 +8183,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined && func0.call(data, "uri")){
+if(data.uri !== undefined){
 var _errs3 = errors;
 if(typeof data.uri !== "string"){
 validate101.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
@@ -8243,12 +8230,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
+if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
 validate102.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -8265,18 +8252,18 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 var missing1;
-if(((data1.uri === undefined) || (!(func0.call(data1, "uri")))) && (missing1 = "uri")){
+if((data1.uri === undefined) && (missing1 = "uri")){
 validate102.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data1.uri !== undefined && func0.call(data1, "uri")){
+if(data1.uri !== undefined){
 if(typeof data1.uri !== "string"){
 validate102.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"#/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -8326,7 +8313,7 @@ var vErrors = null;
 var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs2 = errors;
 if(errors === _errs2){
@@ -8399,12 +8386,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri")){
+if((data.uri === undefined) && (missing0 = "uri")){
 validate105.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.name !== undefined && func0.call(data, "name")){
+if(data.name !== undefined){
 var _errs1 = errors;
 if(typeof data.name !== "string"){
 validate105.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -8416,7 +8403,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined && func0.call(data, "uri")){
+if(data.uri !== undefined){
 var _errs3 = errors;
 if(typeof data.uri !== "string"){
 validate105.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
@@ -8460,12 +8447,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
+if((data.method === undefined) && (missing0 = "method")){
 validate106.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -8482,12 +8469,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1._meta !== undefined && func0.call(data1, "_meta")){
+if(data1._meta !== undefined){
 var data2 = data1._meta;
 var _errs6 = errors;
 if(errors === _errs6){
@@ -8544,14 +8531,12 @@ var vErrors = null;
 var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.experimental !== undefined && func0.call(data, "experimental")){
+if(data.experimental !== undefined){
 var data0 = data.experimental;
 var _errs1 = errors;
 if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-var _arr0 = Object.keys(data0);
-for(var _i0=0; _i0<_arr0.length; _i0++){
-var key0 = _arr0[_i0];
+for(var key0 in data0){
 var data1 = data0[key0];
 var _errs4 = errors;
 if(errors === _errs4){
@@ -8579,7 +8564,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.logging !== undefined && func0.call(data, "logging")){
+if(data.logging !== undefined){
 var data2 = data.logging;
 var _errs7 = errors;
 if(errors === _errs7){
@@ -8596,12 +8581,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.prompts !== undefined && func0.call(data, "prompts")){
+if(data.prompts !== undefined){
 var data3 = data.prompts;
 var _errs10 = errors;
 if(errors === _errs10){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-if(data3.listChanged !== undefined && func0.call(data3, "listChanged")){
+if(data3.listChanged !== undefined){
 if(typeof data3.listChanged !== "boolean"){
 validate107.errors = [{instancePath:instancePath+"/prompts/listChanged",schemaPath:"#/properties/prompts/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
 return false;
@@ -8619,12 +8604,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.resources !== undefined && func0.call(data, "resources")){
+if(data.resources !== undefined){
 var data5 = data.resources;
 var _errs14 = errors;
 if(errors === _errs14){
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
-if(data5.listChanged !== undefined && func0.call(data5, "listChanged")){
+if(data5.listChanged !== undefined){
 var _errs16 = errors;
 if(typeof data5.listChanged !== "boolean"){
 validate107.errors = [{instancePath:instancePath+"/resources/listChanged",schemaPath:"#/properties/resources/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
@@ -8636,7 +8621,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data5.subscribe !== undefined && func0.call(data5, "subscribe")){
+if(data5.subscribe !== undefined){
 var _errs18 = errors;
 if(typeof data5.subscribe !== "boolean"){
 validate107.errors = [{instancePath:instancePath+"/resources/subscribe",schemaPath:"#/properties/resources/properties/subscribe/type",keyword:"type",params:{type: "boolean"}}];
@@ -8660,12 +8645,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.tools !== undefined && func0.call(data, "tools")){
+if(data.tools !== undefined){
 var data8 = data.tools;
 var _errs20 = errors;
 if(errors === _errs20){
 if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
-if(data8.listChanged !== undefined && func0.call(data8, "listChanged")){
+if(data8.listChanged !== undefined){
 if(typeof data8.listChanged !== "boolean"){
 validate107.errors = [{instancePath:instancePath+"/tools/listChanged",schemaPath:"#/properties/tools/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
 return false;
@@ -8719,7 +8704,7 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
+if((data.method === undefined) && (missing0 = "method")){
 validate108.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
@@ -8728,13 +8713,13 @@ var tag0 = data.method;
 if(typeof tag0 == "string"){
 if(tag0 === "notifications/cancelled"){
 if(!(validate20(data))){
-vErrors = vErrors === null ? func15(validate20.errors, instancePath) : vErrors.concat(func15(validate20.errors, instancePath));
+vErrors = vErrors === null ? func0(validate20.errors, instancePath) : vErrors.concat(func0(validate20.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "notifications/progress"){
 if(!(validate23(data))){
-vErrors = vErrors === null ? func15(validate23.errors, instancePath) : vErrors.concat(func15(validate23.errors, instancePath));
+vErrors = vErrors === null ? func0(validate23.errors, instancePath) : vErrors.concat(func0(validate23.errors, instancePath));
 errors = vErrors.length;
 }
 }
@@ -8743,12 +8728,12 @@ var _errs5 = errors;
 if(errors === _errs5){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing1;
-if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing1 = "method")){
+if((data.method === undefined) && (missing1 = "method")){
 validate108.errors = [{instancePath:instancePath,schemaPath:"ResourceListChangedNotification/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data0 = data.method;
 var _errs7 = errors;
 if(typeof data0 !== "string"){
@@ -8765,12 +8750,12 @@ else {
 var valid5 = true;
 }
 if(valid5){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data1 = data.params;
 var _errs9 = errors;
 if(errors === _errs9){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1._meta !== undefined && func0.call(data1, "_meta")){
+if(data1._meta !== undefined){
 var data2 = data1._meta;
 var _errs12 = errors;
 if(errors === _errs12){
@@ -8807,12 +8792,12 @@ var _errs16 = errors;
 if(errors === _errs16){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing2;
-if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing2 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing2 = "params"))){
+if(((data.method === undefined) && (missing2 = "method")) || ((data.params === undefined) && (missing2 = "params"))){
 validate108.errors = [{instancePath:instancePath,schemaPath:"ResourceUpdatedNotification/required",keyword:"required",params:{missingProperty: missing2}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data3 = data.method;
 var _errs18 = errors;
 if(typeof data3 !== "string"){
@@ -8829,18 +8814,18 @@ else {
 var valid9 = true;
 }
 if(valid9){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data4 = data.params;
 var _errs20 = errors;
 if(errors === _errs20){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 var missing3;
-if(((data4.uri === undefined) || (!(func0.call(data4, "uri")))) && (missing3 = "uri")){
+if((data4.uri === undefined) && (missing3 = "uri")){
 validate108.errors = [{instancePath:instancePath+"/params",schemaPath:"ResourceUpdatedNotification/properties/params/required",keyword:"required",params:{missingProperty: missing3}}];
 return false;
 }
 else {
-if(data4.uri !== undefined && func0.call(data4, "uri")){
+if(data4.uri !== undefined){
 if(typeof data4.uri !== "string"){
 validate108.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"ResourceUpdatedNotification/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -8872,12 +8857,12 @@ var _errs25 = errors;
 if(errors === _errs25){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing4;
-if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing4 = "method")){
+if((data.method === undefined) && (missing4 = "method")){
 validate108.errors = [{instancePath:instancePath,schemaPath:"PromptListChangedNotification/required",keyword:"required",params:{missingProperty: missing4}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data6 = data.method;
 var _errs27 = errors;
 if(typeof data6 !== "string"){
@@ -8894,12 +8879,12 @@ else {
 var valid13 = true;
 }
 if(valid13){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data7 = data.params;
 var _errs29 = errors;
 if(errors === _errs29){
 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
-if(data7._meta !== undefined && func0.call(data7, "_meta")){
+if(data7._meta !== undefined){
 var data8 = data7._meta;
 var _errs32 = errors;
 if(errors === _errs32){
@@ -8936,12 +8921,12 @@ var _errs36 = errors;
 if(errors === _errs36){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing5;
-if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing5 = "method")){
+if((data.method === undefined) && (missing5 = "method")){
 validate108.errors = [{instancePath:instancePath,schemaPath:"ToolListChangedNotification/required",keyword:"required",params:{missingProperty: missing5}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data9 = data.method;
 var _errs38 = errors;
 if(typeof data9 !== "string"){
@@ -8958,12 +8943,12 @@ else {
 var valid17 = true;
 }
 if(valid17){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data10 = data.params;
 var _errs40 = errors;
 if(errors === _errs40){
 if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
-if(data10._meta !== undefined && func0.call(data10, "_meta")){
+if(data10._meta !== undefined){
 var data11 = data10._meta;
 var _errs43 = errors;
 if(errors === _errs43){
@@ -8997,7 +8982,7 @@ return false;
 }
 else if(tag0 === "notifications/message"){
 if(!(validate86(data))){
-vErrors = vErrors === null ? func15(validate86.errors, instancePath) : vErrors.concat(func15(validate86.errors, instancePath));
+vErrors = vErrors === null ? func0(validate86.errors, instancePath) : vErrors.concat(func0(validate86.errors, instancePath));
 errors = vErrors.length;
 }
 }
@@ -9043,7 +9028,7 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
+if((data.method === undefined) && (missing0 = "method")){
 validate112.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
@@ -9052,19 +9037,19 @@ var tag0 = data.method;
 if(typeof tag0 == "string"){
 if(tag0 === "ping"){
 if(!(validate28(data))){
-vErrors = vErrors === null ? func15(validate28.errors, instancePath) : vErrors.concat(func15(validate28.errors, instancePath));
+vErrors = vErrors === null ? func0(validate28.errors, instancePath) : vErrors.concat(func0(validate28.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "sampling/createMessage"){
 if(!(validate43(data))){
-vErrors = vErrors === null ? func15(validate43.errors, instancePath) : vErrors.concat(func15(validate43.errors, instancePath));
+vErrors = vErrors === null ? func0(validate43.errors, instancePath) : vErrors.concat(func0(validate43.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "roots/list"){
 if(!(validate82(data))){
-vErrors = vErrors === null ? func15(validate82.errors, instancePath) : vErrors.concat(func15(validate82.errors, instancePath));
+vErrors = vErrors === null ? func0(validate82.errors, instancePath) : vErrors.concat(func0(validate82.errors, instancePath));
 errors = vErrors.length;
 }
 }
@@ -9113,7 +9098,7 @@ var _errs1 = errors;
 var _errs2 = errors;
 if(errors === _errs2){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs5 = errors;
 if(errors === _errs5){
@@ -9148,7 +9133,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs8 = errors;
 if(!(validate60(data))){
-vErrors = vErrors === null ? func15(validate60.errors, instancePath) : vErrors.concat(func15(validate60.errors, instancePath));
+vErrors = vErrors === null ? func0(validate60.errors, instancePath) : vErrors.concat(func0(validate60.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs8 === errors;
@@ -9156,7 +9141,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs9 = errors;
 if(!(validate79(data))){
-vErrors = vErrors === null ? func15(validate79.errors, instancePath) : vErrors.concat(func15(validate79.errors, instancePath));
+vErrors = vErrors === null ? func0(validate79.errors, instancePath) : vErrors.concat(func0(validate79.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs9 === errors;
@@ -9164,7 +9149,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs10 = errors;
 if(!(validate75(data))){
-vErrors = vErrors === null ? func15(validate75.errors, instancePath) : vErrors.concat(func15(validate75.errors, instancePath));
+vErrors = vErrors === null ? func0(validate75.errors, instancePath) : vErrors.concat(func0(validate75.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs10 === errors;
@@ -9172,7 +9157,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs11 = errors;
 if(!(validate96(data))){
-vErrors = vErrors === null ? func15(validate96.errors, instancePath) : vErrors.concat(func15(validate96.errors, instancePath));
+vErrors = vErrors === null ? func0(validate96.errors, instancePath) : vErrors.concat(func0(validate96.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs11 === errors;
@@ -9180,7 +9165,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs12 = errors;
 if(!(validate71(data))){
-vErrors = vErrors === null ? func15(validate71.errors, instancePath) : vErrors.concat(func15(validate71.errors, instancePath));
+vErrors = vErrors === null ? func0(validate71.errors, instancePath) : vErrors.concat(func0(validate71.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs12 === errors;
@@ -9188,7 +9173,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs13 = errors;
 if(!(validate53(data))){
-vErrors = vErrors === null ? func15(validate53.errors, instancePath) : vErrors.concat(func15(validate53.errors, instancePath));
+vErrors = vErrors === null ? func0(validate53.errors, instancePath) : vErrors.concat(func0(validate53.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs13 === errors;
@@ -9196,7 +9181,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs14 = errors;
 if(!(validate84(data))){
-vErrors = vErrors === null ? func15(validate84.errors, instancePath) : vErrors.concat(func15(validate84.errors, instancePath));
+vErrors = vErrors === null ? func0(validate84.errors, instancePath) : vErrors.concat(func0(validate84.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs14 === errors;
@@ -9204,7 +9189,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs15 = errors;
 if(!(validate13(data))){
-vErrors = vErrors === null ? func15(validate13.errors, instancePath) : vErrors.concat(func15(validate13.errors, instancePath));
+vErrors = vErrors === null ? func0(validate13.errors, instancePath) : vErrors.concat(func0(validate13.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs15 === errors;
@@ -9215,7 +9200,7 @@ var _errs17 = errors;
 if(errors === _errs17){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.completion === undefined) || (!(func0.call(data, "completion")))) && (missing0 = "completion")){
+if((data.completion === undefined) && (missing0 = "completion")){
 var err2 = {instancePath:instancePath,schemaPath:"CompleteResult/required",keyword:"required",params:{missingProperty: missing0}};
 if(vErrors === null){
 vErrors = [err2];
@@ -9226,7 +9211,7 @@ vErrors.push(err2);
 errors++;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data1 = data._meta;
 var _errs19 = errors;
 if(errors === _errs19){
@@ -9249,13 +9234,13 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data.completion !== undefined && func0.call(data, "completion")){
+if(data.completion !== undefined){
 var data2 = data.completion;
 var _errs22 = errors;
 if(errors === _errs22){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 var missing1;
-if(((data2.values === undefined) || (!(func0.call(data2, "values")))) && (missing1 = "values")){
+if((data2.values === undefined) && (missing1 = "values")){
 var err4 = {instancePath:instancePath+"/completion",schemaPath:"CompleteResult/properties/completion/required",keyword:"required",params:{missingProperty: missing1}};
 if(vErrors === null){
 vErrors = [err4];
@@ -9266,7 +9251,7 @@ vErrors.push(err4);
 errors++;
 }
 else {
-if(data2.hasMore !== undefined && func0.call(data2, "hasMore")){
+if(data2.hasMore !== undefined){
 var _errs24 = errors;
 if(typeof data2.hasMore !== "boolean"){
 var err5 = {instancePath:instancePath+"/completion/hasMore",schemaPath:"CompleteResult/properties/completion/properties/hasMore/type",keyword:"type",params:{type: "boolean"}};
@@ -9284,7 +9269,7 @@ else {
 var valid5 = true;
 }
 if(valid5){
-if(data2.total !== undefined && func0.call(data2, "total")){
+if(data2.total !== undefined){
 var data4 = data2.total;
 var _errs26 = errors;
 if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
@@ -9303,7 +9288,7 @@ else {
 var valid5 = true;
 }
 if(valid5){
-if(data2.values !== undefined && func0.call(data2, "values")){
+if(data2.values !== undefined){
 var data5 = data2.values;
 var _errs28 = errors;
 if(errors === _errs28){
@@ -9439,12 +9424,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
+if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
 validate125.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -9461,18 +9446,18 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 var missing1;
-if(((data1.uri === undefined) || (!(func0.call(data1, "uri")))) && (missing1 = "uri")){
+if((data1.uri === undefined) && (missing1 = "uri")){
 validate125.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data1.uri !== undefined && func0.call(data1, "uri")){
+if(data1.uri !== undefined){
 if(typeof data1.uri !== "string"){
 validate125.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"#/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -9525,12 +9510,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.text === undefined) || (!(func0.call(data, "text")))) && (missing0 = "text")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
+if(((data.text === undefined) && (missing0 = "text")) || ((data.uri === undefined) && (missing0 = "uri"))){
 validate126.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.mimeType !== undefined && func0.call(data, "mimeType")){
+if(data.mimeType !== undefined){
 var _errs1 = errors;
 if(typeof data.mimeType !== "string"){
 validate126.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
@@ -9542,7 +9527,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.text !== undefined && func0.call(data, "text")){
+if(data.text !== undefined){
 var _errs3 = errors;
 if(typeof data.text !== "string"){
 validate126.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"}}];
@@ -9554,7 +9539,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined && func0.call(data, "uri")){
+if(data.uri !== undefined){
 var _errs5 = errors;
 if(typeof data.uri !== "string"){
 validate126.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
@@ -9599,12 +9584,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.inputSchema === undefined) || (!(func0.call(data, "inputSchema")))) && (missing0 = "inputSchema")) || (((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name"))){
+if(((data.inputSchema === undefined) && (missing0 = "inputSchema")) || ((data.name === undefined) && (missing0 = "name"))){
 validate127.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.description !== undefined && func0.call(data, "description")){
+if(data.description !== undefined){
 var _errs1 = errors;
 if(typeof data.description !== "string"){
 validate127.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -9616,25 +9601,23 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.inputSchema !== undefined && func0.call(data, "inputSchema")){
+if(data.inputSchema !== undefined){
 var data1 = data.inputSchema;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 var missing1;
-if(((data1.type === undefined) || (!(func0.call(data1, "type")))) && (missing1 = "type")){
+if((data1.type === undefined) && (missing1 = "type")){
 validate127.errors = [{instancePath:instancePath+"/inputSchema",schemaPath:"#/properties/inputSchema/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data1.properties !== undefined && func0.call(data1, "properties")){
+if(data1.properties !== undefined){
 var data2 = data1.properties;
 var _errs5 = errors;
 if(errors === _errs5){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-var _arr0 = Object.keys(data2);
-for(var _i0=0; _i0<_arr0.length; _i0++){
-var key0 = _arr0[_i0];
+for(var key0 in data2){
 var data3 = data2[key0];
 var _errs8 = errors;
 if(errors === _errs8){
@@ -9662,7 +9645,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data1.required !== undefined && func0.call(data1, "required")){
+if(data1.required !== undefined){
 var data4 = data1.required;
 var _errs11 = errors;
 if(errors === _errs11){
@@ -9692,7 +9675,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data1.type !== undefined && func0.call(data1, "type")){
+if(data1.type !== undefined){
 var data6 = data1.type;
 var _errs15 = errors;
 if(typeof data6 !== "string"){
@@ -9723,7 +9706,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined && func0.call(data, "name")){
+if(data.name !== undefined){
 var _errs17 = errors;
 if(typeof data.name !== "string"){
 validate127.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -9768,12 +9751,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
+if((data.method === undefined) && (missing0 = "method")){
 validate128.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -9790,12 +9773,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1._meta !== undefined && func0.call(data1, "_meta")){
+if(data1._meta !== undefined){
 var data2 = data1._meta;
 var _errs6 = errors;
 if(errors === _errs6){
@@ -9851,12 +9834,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
+if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
 validate129.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -9873,18 +9856,18 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 var missing1;
-if(((data1.uri === undefined) || (!(func0.call(data1, "uri")))) && (missing1 = "uri")){
+if((data1.uri === undefined) && (missing1 = "uri")){
 validate129.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data1.uri !== undefined && func0.call(data1, "uri")){
+if(data1.uri !== undefined){
 if(typeof data1.uri !== "string"){
 validate129.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"#/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
 return false;

@@ -27,7 +27,6 @@ function require(id) {
 export const validateAnnotations = validate10;
 var schema11 = {"$id":"Annotations","properties":{"audience":{"items":{"$ref":"Role"},"type":"array"},"priority":{"maximum":1,"minimum":0,"type":"number"}},"type":"object"};
 var schema12 = {"$id":"Role","enum":["assistant","user"],"type":"string"};
-var func0 = Object.prototype.hasOwnProperty;
 
 function validate10(data, valCxt){
 "use strict"; /*# sourceURL="Annotations" */;
@@ -47,7 +46,7 @@ var vErrors = null;
 var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.audience !== undefined && func0.call(data, "audience")){
+if(data.audience !== undefined){
 var data0 = data.audience;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -82,7 +81,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.priority !== undefined && func0.call(data, "priority")){
+if(data.priority !== undefined){
 var data2 = data.priority;
 var _errs6 = errors;
 if(errors === _errs6){
@@ -121,7 +120,7 @@ return errors === 0;
 
 export const validateAudioContent = validate11;
 var schema13 = {"$id":"AudioContent","properties":{"annotations":{"$ref":"Annotations"},"data":{"type":"string"},"mimeType":{"type":"string"},"type":{"const":"audio","type":"string"}},"required":["data","mimeType","type"],"type":"object"};
-var func15 = rebaseErrors;
+var func0 = rebaseErrors;
 
 function validate11(data, valCxt){
 "use strict"; /*# sourceURL="AudioContent" */;
@@ -142,15 +141,15 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((data.data === undefined) || (!(func0.call(data, "data")))) && (missing0 = "data")) || (((data.mimeType === undefined) || (!(func0.call(data, "mimeType")))) && (missing0 = "mimeType"))) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
+if((((data.data === undefined) && (missing0 = "data")) || ((data.mimeType === undefined) && (missing0 = "mimeType"))) || ((data.type === undefined) && (missing0 = "type"))){
 validate11.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.annotations !== undefined && func0.call(data, "annotations")){
+if(data.annotations !== undefined){
 var _errs1 = errors;
 if(!(validate10(data.annotations))){
-vErrors = vErrors === null ? func15(validate10.errors, instancePath+"/annotations") : vErrors.concat(func15(validate10.errors, instancePath+"/annotations"));
+vErrors = vErrors === null ? func0(validate10.errors, instancePath+"/annotations") : vErrors.concat(func0(validate10.errors, instancePath+"/annotations"));
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -159,7 +158,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.data !== undefined && func0.call(data, "data")){
+if(data.data !== undefined){
 var _errs2 = errors;
 if(typeof data.data !== "string"){
 validate11.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "string"}}];
@@ -171,7 +170,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mimeType !== undefined && func0.call(data, "mimeType")){
+if(data.mimeType !== undefined){
 var _errs4 = errors;
 if(typeof data.mimeType !== "string"){
 validate11.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
@@ -183,7 +182,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.type !== undefined && func0.call(data, "type")){
+if(data.type !== undefined){
 var data3 = data.type;
 var _errs6 = errors;
 if(typeof data3 !== "string"){
@@ -235,12 +234,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.blob === undefined) || (!(func0.call(data, "blob")))) && (missing0 = "blob")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
+if(((data.blob === undefined) && (missing0 = "blob")) || ((data.uri === undefined) && (missing0 = "uri"))){
 validate13.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.blob !== undefined && func0.call(data, "blob")){
+if(data.blob !== undefined){
 var _errs1 = errors;
 if(typeof data.blob !== "string"){
 validate13.errors = [{instancePath:instancePath+"/blob",schemaPath:"#/properties/blob/type",keyword:"type",params:{type: "string"}}];
@@ -252,7 +251,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mimeType !== undefined && func0.call(data, "mimeType")){
+if(data.mimeType !== undefined){
 var _errs3 = errors;
 if(typeof data.mimeType !== "string"){
 validate13.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
@@ -264,7 +263,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined && func0.call(data, "uri")){
+if(data.uri !== undefined){
 var _errs5 = errors;
 if(typeof data.uri !== "string"){
 validate13.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
@@ -310,12 +309,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
+if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
 validate14.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -332,18 +331,18 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 var missing1;
-if(((data1.name === undefined) || (!(func0.call(data1, "name")))) && (missing1 = "name")){
+if((data1.name === undefined) && (missing1 = "name")){
 validate14.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data1.arguments !== undefined && func0.call(data1, "arguments")){
+if(data1.arguments !== undefined){
 var data2 = data1.arguments;
 var _errs5 = errors;
 if(errors === _errs5){
@@ -360,7 +359,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data1.name !== undefined && func0.call(data1, "name")){
+if(data1.name !== undefined){
 var _errs8 = errors;
 if(typeof data1.name !== "string"){
 validate14.errors = [{instancePath:instancePath+"/params/name",schemaPath:"#/properties/params/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -419,15 +418,15 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.text === undefined) || (!(func0.call(data, "text")))) && (missing0 = "text")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
+if(((data.text === undefined) && (missing0 = "text")) || ((data.type === undefined) && (missing0 = "type"))){
 validate16.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.annotations !== undefined && func0.call(data, "annotations")){
+if(data.annotations !== undefined){
 var _errs1 = errors;
 if(!(validate10(data.annotations))){
-vErrors = vErrors === null ? func15(validate10.errors, instancePath+"/annotations") : vErrors.concat(func15(validate10.errors, instancePath+"/annotations"));
+vErrors = vErrors === null ? func0(validate10.errors, instancePath+"/annotations") : vErrors.concat(func0(validate10.errors, instancePath+"/annotations"));
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -436,7 +435,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.text !== undefined && func0.call(data, "text")){
+if(data.text !== undefined){
 var _errs2 = errors;
 if(typeof data.text !== "string"){
 validate16.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"}}];
@@ -448,7 +447,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.type !== undefined && func0.call(data, "type")){
+if(data.type !== undefined){
 var data2 = data.type;
 var _errs4 = errors;
 if(typeof data2 !== "string"){
@@ -498,15 +497,15 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((data.data === undefined) || (!(func0.call(data, "data")))) && (missing0 = "data")) || (((data.mimeType === undefined) || (!(func0.call(data, "mimeType")))) && (missing0 = "mimeType"))) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
+if((((data.data === undefined) && (missing0 = "data")) || ((data.mimeType === undefined) && (missing0 = "mimeType"))) || ((data.type === undefined) && (missing0 = "type"))){
 validate18.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.annotations !== undefined && func0.call(data, "annotations")){
+if(data.annotations !== undefined){
 var _errs1 = errors;
 if(!(validate10(data.annotations))){
-vErrors = vErrors === null ? func15(validate10.errors, instancePath+"/annotations") : vErrors.concat(func15(validate10.errors, instancePath+"/annotations"));
+vErrors = vErrors === null ? func0(validate10.errors, instancePath+"/annotations") : vErrors.concat(func0(validate10.errors, instancePath+"/annotations"));
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -515,7 +514,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.data !== undefined && func0.call(data, "data")){
+if(data.data !== undefined){
 var _errs2 = errors;
 if(typeof data.data !== "string"){
 validate18.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "string"}}];
@@ -527,7 +526,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mimeType !== undefined && func0.call(data, "mimeType")){
+if(data.mimeType !== undefined){
 var _errs4 = errors;
 if(typeof data.mimeType !== "string"){
 validate18.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
@@ -539,7 +538,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.type !== undefined && func0.call(data, "type")){
+if(data.type !== undefined){
 var data3 = data.type;
 var _errs6 = errors;
 if(typeof data3 !== "string"){
@@ -591,15 +590,15 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.resource === undefined) || (!(func0.call(data, "resource")))) && (missing0 = "resource")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
+if(((data.resource === undefined) && (missing0 = "resource")) || ((data.type === undefined) && (missing0 = "type"))){
 validate20.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.annotations !== undefined && func0.call(data, "annotations")){
+if(data.annotations !== undefined){
 var _errs1 = errors;
 if(!(validate10(data.annotations))){
-vErrors = vErrors === null ? func15(validate10.errors, instancePath+"/annotations") : vErrors.concat(func15(validate10.errors, instancePath+"/annotations"));
+vErrors = vErrors === null ? func0(validate10.errors, instancePath+"/annotations") : vErrors.concat(func0(validate10.errors, instancePath+"/annotations"));
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -608,7 +607,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.resource !== undefined && func0.call(data, "resource")){
+if(data.resource !== undefined){
 var data1 = data.resource;
 var _errs2 = errors;
 var _errs3 = errors;
@@ -618,7 +617,7 @@ var _errs5 = errors;
 if(errors === _errs5){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 var missing1;
-if((((data1.text === undefined) || (!(func0.call(data1, "text")))) && (missing1 = "text")) || (((data1.uri === undefined) || (!(func0.call(data1, "uri")))) && (missing1 = "uri"))){
+if(((data1.text === undefined) && (missing1 = "text")) || ((data1.uri === undefined) && (missing1 = "uri"))){
 var err0 = {instancePath:instancePath+"/resource",schemaPath:"TextResourceContents/required",keyword:"required",params:{missingProperty: missing1}};
 if(vErrors === null){
 vErrors = [err0];
@@ -629,7 +628,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data1.mimeType !== undefined && func0.call(data1, "mimeType")){
+if(data1.mimeType !== undefined){
 var _errs7 = errors;
 if(typeof data1.mimeType !== "string"){
 var err1 = {instancePath:instancePath+"/resource/mimeType",schemaPath:"TextResourceContents/properties/mimeType/type",keyword:"type",params:{type: "string"}};
@@ -647,7 +646,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data1.text !== undefined && func0.call(data1, "text")){
+if(data1.text !== undefined){
 var _errs9 = errors;
 if(typeof data1.text !== "string"){
 var err2 = {instancePath:instancePath+"/resource/text",schemaPath:"TextResourceContents/properties/text/type",keyword:"type",params:{type: "string"}};
@@ -665,7 +664,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data1.uri !== undefined && func0.call(data1, "uri")){
+if(data1.uri !== undefined){
 var _errs11 = errors;
 if(typeof data1.uri !== "string"){
 var err3 = {instancePath:instancePath+"/resource/uri",schemaPath:"TextResourceContents/properties/uri/type",keyword:"type",params:{type: "string"}};
@@ -705,7 +704,7 @@ var _errs14 = errors;
 if(errors === _errs14){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 var missing2;
-if((((data1.blob === undefined) || (!(func0.call(data1, "blob")))) && (missing2 = "blob")) || (((data1.uri === undefined) || (!(func0.call(data1, "uri")))) && (missing2 = "uri"))){
+if(((data1.blob === undefined) && (missing2 = "blob")) || ((data1.uri === undefined) && (missing2 = "uri"))){
 var err5 = {instancePath:instancePath+"/resource",schemaPath:"BlobResourceContents/required",keyword:"required",params:{missingProperty: missing2}};
 if(vErrors === null){
 vErrors = [err5];
@@ -716,7 +715,7 @@ vErrors.push(err5);
 errors++;
 }
 else {
-if(data1.blob !== undefined && func0.call(data1, "blob")){
+if(data1.blob !== undefined){
 var _errs16 = errors;
 if(typeof data1.blob !== "string"){
 var err6 = {instancePath:instancePath+"/resource/blob",schemaPath:"BlobResourceContents/properties/blob/type",keyword:"type",params:{type: "string"}};
@@ -734,7 +733,7 @@ else {
 var valid5 = true;
 }
 if(valid5){
-if(data1.mimeType !== undefined && func0.call(data1, "mimeType")){
+if(data1.mimeType !== undefined){
 var _errs18 = errors;
 if(typeof data1.mimeType !== "string"){
 var err7 = {instancePath:instancePath+"/resource/mimeType",schemaPath:"BlobResourceContents/properties/mimeType/type",keyword:"type",params:{type: "string"}};
@@ -752,7 +751,7 @@ else {
 var valid5 = true;
 }
 if(valid5){
-if(data1.uri !== undefined && func0.call(data1, "uri")){
+if(data1.uri !== undefined){
 var _errs20 = errors;
 if(typeof data1.uri !== "string"){
 var err8 = {instancePath:instancePath+"/resource/uri",schemaPath:"BlobResourceContents/properties/uri/type",keyword:"type",params:{type: "string"}};
@@ -816,7 +815,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.type !== undefined && func0.call(data, "type")){
+if(data.type !== undefined){
 var data8 = data.type;
 var _errs22 = errors;
 if(typeof data8 !== "string"){
@@ -865,12 +864,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content")){
+if((data.content === undefined) && (missing0 = "content")){
 validate15.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -887,7 +886,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.content !== undefined && func0.call(data, "content")){
+if(data.content !== undefined){
 var data1 = data.content;
 var _errs4 = errors;
 if(errors === _errs4){
@@ -900,7 +899,7 @@ var _errs6 = errors;
 if(errors === _errs6){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 var missing1;
-if(((data2.type === undefined) || (!(func0.call(data2, "type")))) && (missing1 = "type")){
+if((data2.type === undefined) && (missing1 = "type")){
 validate15.errors = [{instancePath:instancePath+"/content/" + i0,schemaPath:"#/properties/content/items/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
@@ -909,25 +908,25 @@ var tag0 = data2.type;
 if(typeof tag0 == "string"){
 if(tag0 === "text"){
 if(!(validate16(data2))){
-vErrors = vErrors === null ? func15(validate16.errors, instancePath+"/content/" + i0) : vErrors.concat(func15(validate16.errors, instancePath+"/content/" + i0));
+vErrors = vErrors === null ? func0(validate16.errors, instancePath+"/content/" + i0) : vErrors.concat(func0(validate16.errors, instancePath+"/content/" + i0));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "image"){
 if(!(validate18(data2))){
-vErrors = vErrors === null ? func15(validate18.errors, instancePath+"/content/" + i0) : vErrors.concat(func15(validate18.errors, instancePath+"/content/" + i0));
+vErrors = vErrors === null ? func0(validate18.errors, instancePath+"/content/" + i0) : vErrors.concat(func0(validate18.errors, instancePath+"/content/" + i0));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "audio"){
 if(!(validate11(data2))){
-vErrors = vErrors === null ? func15(validate11.errors, instancePath+"/content/" + i0) : vErrors.concat(func15(validate11.errors, instancePath+"/content/" + i0));
+vErrors = vErrors === null ? func0(validate11.errors, instancePath+"/content/" + i0) : vErrors.concat(func0(validate11.errors, instancePath+"/content/" + i0));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "resource"){
 if(!(validate20(data2))){
-vErrors = vErrors === null ? func15(validate20.errors, instancePath+"/content/" + i0) : vErrors.concat(func15(validate20.errors, instancePath+"/content/" + i0));
+vErrors = vErrors === null ? func0(validate20.errors, instancePath+"/content/" + i0) : vErrors.concat(func0(validate20.errors, instancePath+"/content/" + i0));
 errors = vErrors.length;
 }
 }
@@ -964,7 +963,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.isError !== undefined && func0.call(data, "isError")){
+if(data.isError !== undefined){
 var _errs13 = errors;
 if(typeof data.isError !== "boolean"){
 validate15.errors = [{instancePath:instancePath+"/isError",schemaPath:"#/properties/isError/type",keyword:"type",params:{type: "boolean"}}];
@@ -1011,12 +1010,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
+if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
 validate26.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -1033,18 +1032,18 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 var missing1;
-if(((data1.requestId === undefined) || (!(func0.call(data1, "requestId")))) && (missing1 = "requestId")){
+if((data1.requestId === undefined) && (missing1 = "requestId")){
 validate26.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data1.reason !== undefined && func0.call(data1, "reason")){
+if(data1.reason !== undefined){
 var _errs5 = errors;
 if(typeof data1.reason !== "string"){
 validate26.errors = [{instancePath:instancePath+"/params/reason",schemaPath:"#/properties/params/properties/reason/type",keyword:"type",params:{type: "string"}}];
@@ -1056,7 +1055,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data1.requestId !== undefined && func0.call(data1, "requestId")){
+if(data1.requestId !== undefined){
 var data3 = data1.requestId;
 var _errs7 = errors;
 if((typeof data3 !== "string") && (!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))))){
@@ -1114,14 +1113,12 @@ var vErrors = null;
 var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.experimental !== undefined && func0.call(data, "experimental")){
+if(data.experimental !== undefined){
 var data0 = data.experimental;
 var _errs1 = errors;
 if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-var _arr0 = Object.keys(data0);
-for(var _i0=0; _i0<_arr0.length; _i0++){
-var key0 = _arr0[_i0];
+for(var key0 in data0){
 var data1 = data0[key0];
 var _errs4 = errors;
 if(errors === _errs4){
@@ -1149,12 +1146,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.roots !== undefined && func0.call(data, "roots")){
+if(data.roots !== undefined){
 var data2 = data.roots;
 var _errs7 = errors;
 if(errors === _errs7){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-if(data2.listChanged !== undefined && func0.call(data2, "listChanged")){
+if(data2.listChanged !== undefined){
 if(typeof data2.listChanged !== "boolean"){
 validate27.errors = [{instancePath:instancePath+"/roots/listChanged",schemaPath:"#/properties/roots/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
 return false;
@@ -1172,7 +1169,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.sampling !== undefined && func0.call(data, "sampling")){
+if(data.sampling !== undefined){
 var data4 = data.sampling;
 var _errs11 = errors;
 if(errors === _errs11){
@@ -1226,12 +1223,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
+if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
 validate29.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -1248,18 +1245,18 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 var missing1;
-if((((data1.progress === undefined) || (!(func0.call(data1, "progress")))) && (missing1 = "progress")) || (((data1.progressToken === undefined) || (!(func0.call(data1, "progressToken")))) && (missing1 = "progressToken"))){
+if(((data1.progress === undefined) && (missing1 = "progress")) || ((data1.progressToken === undefined) && (missing1 = "progressToken"))){
 validate29.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data1.message !== undefined && func0.call(data1, "message")){
+if(data1.message !== undefined){
 var _errs5 = errors;
 if(typeof data1.message !== "string"){
 validate29.errors = [{instancePath:instancePath+"/params/message",schemaPath:"#/properties/params/properties/message/type",keyword:"type",params:{type: "string"}}];
@@ -1271,7 +1268,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data1.progress !== undefined && func0.call(data1, "progress")){
+if(data1.progress !== undefined){
 var _errs7 = errors;
 if(!(typeof data1.progress == "number")){
 validate29.errors = [{instancePath:instancePath+"/params/progress",schemaPath:"#/properties/params/properties/progress/type",keyword:"type",params:{type: "number"}}];
@@ -1283,7 +1280,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data1.progressToken !== undefined && func0.call(data1, "progressToken")){
+if(data1.progressToken !== undefined){
 var data4 = data1.progressToken;
 var _errs9 = errors;
 if((typeof data4 !== "string") && (!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))))){
@@ -1296,7 +1293,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data1.total !== undefined && func0.call(data1, "total")){
+if(data1.total !== undefined){
 var _errs12 = errors;
 if(!(typeof data1.total == "number")){
 validate29.errors = [{instancePath:instancePath+"/params/total",schemaPath:"#/properties/params/properties/total/type",keyword:"type",params:{type: "number"}}];
@@ -1354,7 +1351,7 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
+if((data.method === undefined) && (missing0 = "method")){
 validate28.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
@@ -1363,7 +1360,7 @@ var tag0 = data.method;
 if(typeof tag0 == "string"){
 if(tag0 === "notifications/cancelled"){
 if(!(validate26(data))){
-vErrors = vErrors === null ? func15(validate26.errors, instancePath) : vErrors.concat(func15(validate26.errors, instancePath));
+vErrors = vErrors === null ? func0(validate26.errors, instancePath) : vErrors.concat(func0(validate26.errors, instancePath));
 errors = vErrors.length;
 }
 }
@@ -1372,12 +1369,12 @@ var _errs4 = errors;
 if(errors === _errs4){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing1;
-if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing1 = "method")){
+if((data.method === undefined) && (missing1 = "method")){
 validate28.errors = [{instancePath:instancePath,schemaPath:"InitializedNotification/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data0 = data.method;
 var _errs6 = errors;
 if(typeof data0 !== "string"){
@@ -1394,12 +1391,12 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data1 = data.params;
 var _errs8 = errors;
 if(errors === _errs8){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1._meta !== undefined && func0.call(data1, "_meta")){
+if(data1._meta !== undefined){
 var data2 = data1._meta;
 var _errs11 = errors;
 if(errors === _errs11){
@@ -1433,7 +1430,7 @@ return false;
 }
 else if(tag0 === "notifications/progress"){
 if(!(validate29(data))){
-vErrors = vErrors === null ? func15(validate29.errors, instancePath) : vErrors.concat(func15(validate29.errors, instancePath));
+vErrors = vErrors === null ? func0(validate29.errors, instancePath) : vErrors.concat(func0(validate29.errors, instancePath));
 errors = vErrors.length;
 }
 }
@@ -1442,12 +1439,12 @@ var _errs16 = errors;
 if(errors === _errs16){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing2;
-if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing2 = "method")){
+if((data.method === undefined) && (missing2 = "method")){
 validate28.errors = [{instancePath:instancePath,schemaPath:"RootsListChangedNotification/required",keyword:"required",params:{missingProperty: missing2}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data3 = data.method;
 var _errs18 = errors;
 if(typeof data3 !== "string"){
@@ -1464,12 +1461,12 @@ else {
 var valid9 = true;
 }
 if(valid9){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data4 = data.params;
 var _errs20 = errors;
 if(errors === _errs20){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-if(data4._meta !== undefined && func0.call(data4, "_meta")){
+if(data4._meta !== undefined){
 var data5 = data4._meta;
 var _errs23 = errors;
 if(errors === _errs23){
@@ -1553,12 +1550,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
+if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
 validate33.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -1575,31 +1572,29 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 var missing1;
-if(((((data1.capabilities === undefined) || (!(func0.call(data1, "capabilities")))) && (missing1 = "capabilities")) || (((data1.clientInfo === undefined) || (!(func0.call(data1, "clientInfo")))) && (missing1 = "clientInfo"))) || (((data1.protocolVersion === undefined) || (!(func0.call(data1, "protocolVersion")))) && (missing1 = "protocolVersion"))){
+if((((data1.capabilities === undefined) && (missing1 = "capabilities")) || ((data1.clientInfo === undefined) && (missing1 = "clientInfo"))) || ((data1.protocolVersion === undefined) && (missing1 = "protocolVersion"))){
 validate33.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data1.capabilities !== undefined && func0.call(data1, "capabilities")){
+if(data1.capabilities !== undefined){
 var data2 = data1.capabilities;
 var _errs5 = errors;
 var _errs6 = errors;
 if(errors === _errs6){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-if(data2.experimental !== undefined && func0.call(data2, "experimental")){
+if(data2.experimental !== undefined){
 var data3 = data2.experimental;
 var _errs8 = errors;
 if(errors === _errs8){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-var _arr0 = Object.keys(data3);
-for(var _i0=0; _i0<_arr0.length; _i0++){
-var key0 = _arr0[_i0];
+for(var key0 in data3){
 var data4 = data3[key0];
 var _errs11 = errors;
 if(errors === _errs11){
@@ -1627,12 +1622,12 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data2.roots !== undefined && func0.call(data2, "roots")){
+if(data2.roots !== undefined){
 var data5 = data2.roots;
 var _errs14 = errors;
 if(errors === _errs14){
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
-if(data5.listChanged !== undefined && func0.call(data5, "listChanged")){
+if(data5.listChanged !== undefined){
 if(typeof data5.listChanged !== "boolean"){
 validate33.errors = [{instancePath:instancePath+"/params/capabilities/roots/listChanged",schemaPath:"ClientCapabilities/properties/roots/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
 return false;
@@ -1650,7 +1645,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data2.sampling !== undefined && func0.call(data2, "sampling")){
+if(data2.sampling !== undefined){
 var data7 = data2.sampling;
 var _errs18 = errors;
 if(errors === _errs18){
@@ -1680,19 +1675,19 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data1.clientInfo !== undefined && func0.call(data1, "clientInfo")){
+if(data1.clientInfo !== undefined){
 var data8 = data1.clientInfo;
 var _errs21 = errors;
 var _errs22 = errors;
 if(errors === _errs22){
 if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
 var missing2;
-if((((data8.name === undefined) || (!(func0.call(data8, "name")))) && (missing2 = "name")) || (((data8.version === undefined) || (!(func0.call(data8, "version")))) && (missing2 = "version"))){
+if(((data8.name === undefined) && (missing2 = "name")) || ((data8.version === undefined) && (missing2 = "version"))){
 validate33.errors = [{instancePath:instancePath+"/params/clientInfo",schemaPath:"Implementation/required",keyword:"required",params:{missingProperty: missing2}}];
 return false;
 }
 else {
-if(data8.name !== undefined && func0.call(data8, "name")){
+if(data8.name !== undefined){
 var _errs24 = errors;
 if(typeof data8.name !== "string"){
 validate33.errors = [{instancePath:instancePath+"/params/clientInfo/name",schemaPath:"Implementation/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -1704,7 +1699,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data8.version !== undefined && func0.call(data8, "version")){
+if(data8.version !== undefined){
 var _errs26 = errors;
 if(typeof data8.version !== "string"){
 validate33.errors = [{instancePath:instancePath+"/params/clientInfo/version",schemaPath:"Implementation/properties/version/type",keyword:"type",params:{type: "string"}}];
@@ -1729,7 +1724,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data1.protocolVersion !== undefined && func0.call(data1, "protocolVersion")){
+if(data1.protocolVersion !== undefined){
 var _errs28 = errors;
 if(typeof data1.protocolVersion !== "string"){
 validate33.errors = [{instancePath:instancePath+"/params/protocolVersion",schemaPath:"#/properties/params/properties/protocolVersion/type",keyword:"type",params:{type: "string"}}];
@@ -1787,12 +1782,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
+if((data.method === undefined) && (missing0 = "method")){
 validate34.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -1809,17 +1804,17 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1._meta !== undefined && func0.call(data1, "_meta")){
+if(data1._meta !== undefined){
 var data2 = data1._meta;
 var _errs6 = errors;
 if(errors === _errs6){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-if(data2.progressToken !== undefined && func0.call(data2, "progressToken")){
+if(data2.progressToken !== undefined){
 var data3 = data2.progressToken;
 if((typeof data3 !== "string") && (!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))))){
 validate34.errors = [{instancePath:instancePath+"/params/_meta/progressToken",schemaPath:"ProgressToken/type",keyword:"type",params:{type: schema27.type}}];
@@ -1878,12 +1873,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
+if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
 validate35.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -1900,18 +1895,18 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 var missing1;
-if(((data1.level === undefined) || (!(func0.call(data1, "level")))) && (missing1 = "level")){
+if((data1.level === undefined) && (missing1 = "level")){
 validate35.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data1.level !== undefined && func0.call(data1, "level")){
+if(data1.level !== undefined){
 var data2 = data1.level;
 if(typeof data2 !== "string"){
 validate35.errors = [{instancePath:instancePath+"/params/level",schemaPath:"LoggingLevel/type",keyword:"type",params:{type: "string"}}];
@@ -1969,12 +1964,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
+if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
 validate36.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -1991,29 +1986,29 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 var missing1;
-if((((data1.argument === undefined) || (!(func0.call(data1, "argument")))) && (missing1 = "argument")) || (((data1.ref === undefined) || (!(func0.call(data1, "ref")))) && (missing1 = "ref"))){
+if(((data1.argument === undefined) && (missing1 = "argument")) || ((data1.ref === undefined) && (missing1 = "ref"))){
 validate36.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data1.argument !== undefined && func0.call(data1, "argument")){
+if(data1.argument !== undefined){
 var data2 = data1.argument;
 var _errs5 = errors;
 if(errors === _errs5){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 var missing2;
-if((((data2.name === undefined) || (!(func0.call(data2, "name")))) && (missing2 = "name")) || (((data2.value === undefined) || (!(func0.call(data2, "value")))) && (missing2 = "value"))){
+if(((data2.name === undefined) && (missing2 = "name")) || ((data2.value === undefined) && (missing2 = "value"))){
 validate36.errors = [{instancePath:instancePath+"/params/argument",schemaPath:"#/properties/params/properties/argument/required",keyword:"required",params:{missingProperty: missing2}}];
 return false;
 }
 else {
-if(data2.name !== undefined && func0.call(data2, "name")){
+if(data2.name !== undefined){
 var _errs7 = errors;
 if(typeof data2.name !== "string"){
 validate36.errors = [{instancePath:instancePath+"/params/argument/name",schemaPath:"#/properties/params/properties/argument/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -2025,7 +2020,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data2.value !== undefined && func0.call(data2, "value")){
+if(data2.value !== undefined){
 var _errs9 = errors;
 if(typeof data2.value !== "string"){
 validate36.errors = [{instancePath:instancePath+"/params/argument/value",schemaPath:"#/properties/params/properties/argument/properties/value/type",keyword:"type",params:{type: "string"}}];
@@ -2050,13 +2045,13 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data1.ref !== undefined && func0.call(data1, "ref")){
+if(data1.ref !== undefined){
 var data5 = data1.ref;
 var _errs11 = errors;
 if(errors === _errs11){
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 var missing3;
-if(((data5.type === undefined) || (!(func0.call(data5, "type")))) && (missing3 = "type")){
+if((data5.type === undefined) && (missing3 = "type")){
 validate36.errors = [{instancePath:instancePath+"/params/ref",schemaPath:"#/properties/params/properties/ref/required",keyword:"required",params:{missingProperty: missing3}}];
 return false;
 }
@@ -2068,12 +2063,12 @@ var _errs15 = errors;
 if(errors === _errs15){
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 var missing4;
-if((((data5.name === undefined) || (!(func0.call(data5, "name")))) && (missing4 = "name")) || (((data5.type === undefined) || (!(func0.call(data5, "type")))) && (missing4 = "type"))){
+if(((data5.name === undefined) && (missing4 = "name")) || ((data5.type === undefined) && (missing4 = "type"))){
 validate36.errors = [{instancePath:instancePath+"/params/ref",schemaPath:"PromptReference/required",keyword:"required",params:{missingProperty: missing4}}];
 return false;
 }
 else {
-if(data5.name !== undefined && func0.call(data5, "name")){
+if(data5.name !== undefined){
 var _errs17 = errors;
 if(typeof data5.name !== "string"){
 validate36.errors = [{instancePath:instancePath+"/params/ref/name",schemaPath:"PromptReference/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -2085,7 +2080,7 @@ else {
 var valid6 = true;
 }
 if(valid6){
-if(data5.type !== undefined && func0.call(data5, "type")){
+if(data5.type !== undefined){
 var data7 = data5.type;
 var _errs19 = errors;
 if(typeof data7 !== "string"){
@@ -2115,12 +2110,12 @@ var _errs22 = errors;
 if(errors === _errs22){
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 var missing5;
-if((((data5.type === undefined) || (!(func0.call(data5, "type")))) && (missing5 = "type")) || (((data5.uri === undefined) || (!(func0.call(data5, "uri")))) && (missing5 = "uri"))){
+if(((data5.type === undefined) && (missing5 = "type")) || ((data5.uri === undefined) && (missing5 = "uri"))){
 validate36.errors = [{instancePath:instancePath+"/params/ref",schemaPath:"ResourceReference/required",keyword:"required",params:{missingProperty: missing5}}];
 return false;
 }
 else {
-if(data5.type !== undefined && func0.call(data5, "type")){
+if(data5.type !== undefined){
 var data8 = data5.type;
 var _errs24 = errors;
 if(typeof data8 !== "string"){
@@ -2137,7 +2132,7 @@ else {
 var valid9 = true;
 }
 if(valid9){
-if(data5.uri !== undefined && func0.call(data5, "uri")){
+if(data5.uri !== undefined){
 var _errs26 = errors;
 if(typeof data5.uri !== "string"){
 validate36.errors = [{instancePath:instancePath+"/params/ref/uri",schemaPath:"ResourceReference/properties/uri/type",keyword:"type",params:{type: "string"}}];
@@ -2223,7 +2218,7 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
+if((data.method === undefined) && (missing0 = "method")){
 validate32.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
@@ -2232,13 +2227,13 @@ var tag0 = data.method;
 if(typeof tag0 == "string"){
 if(tag0 === "initialize"){
 if(!(validate33(data))){
-vErrors = vErrors === null ? func15(validate33.errors, instancePath) : vErrors.concat(func15(validate33.errors, instancePath));
+vErrors = vErrors === null ? func0(validate33.errors, instancePath) : vErrors.concat(func0(validate33.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "ping"){
 if(!(validate34(data))){
-vErrors = vErrors === null ? func15(validate34.errors, instancePath) : vErrors.concat(func15(validate34.errors, instancePath));
+vErrors = vErrors === null ? func0(validate34.errors, instancePath) : vErrors.concat(func0(validate34.errors, instancePath));
 errors = vErrors.length;
 }
 }
@@ -2247,12 +2242,12 @@ var _errs5 = errors;
 if(errors === _errs5){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing1;
-if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing1 = "method")){
+if((data.method === undefined) && (missing1 = "method")){
 validate32.errors = [{instancePath:instancePath,schemaPath:"ListResourcesRequest/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data0 = data.method;
 var _errs7 = errors;
 if(typeof data0 !== "string"){
@@ -2269,12 +2264,12 @@ else {
 var valid5 = true;
 }
 if(valid5){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data1 = data.params;
 var _errs9 = errors;
 if(errors === _errs9){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1.cursor !== undefined && func0.call(data1, "cursor")){
+if(data1.cursor !== undefined){
 if(typeof data1.cursor !== "string"){
 validate32.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"ListResourcesRequest/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -2305,12 +2300,12 @@ var _errs14 = errors;
 if(errors === _errs14){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing2;
-if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing2 = "method")){
+if((data.method === undefined) && (missing2 = "method")){
 validate32.errors = [{instancePath:instancePath,schemaPath:"ListResourceTemplatesRequest/required",keyword:"required",params:{missingProperty: missing2}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data3 = data.method;
 var _errs16 = errors;
 if(typeof data3 !== "string"){
@@ -2327,12 +2322,12 @@ else {
 var valid9 = true;
 }
 if(valid9){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data4 = data.params;
 var _errs18 = errors;
 if(errors === _errs18){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-if(data4.cursor !== undefined && func0.call(data4, "cursor")){
+if(data4.cursor !== undefined){
 if(typeof data4.cursor !== "string"){
 validate32.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"ListResourceTemplatesRequest/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -2363,12 +2358,12 @@ var _errs23 = errors;
 if(errors === _errs23){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing3;
-if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing3 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing3 = "params"))){
+if(((data.method === undefined) && (missing3 = "method")) || ((data.params === undefined) && (missing3 = "params"))){
 validate32.errors = [{instancePath:instancePath,schemaPath:"ReadResourceRequest/required",keyword:"required",params:{missingProperty: missing3}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data6 = data.method;
 var _errs25 = errors;
 if(typeof data6 !== "string"){
@@ -2385,18 +2380,18 @@ else {
 var valid13 = true;
 }
 if(valid13){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data7 = data.params;
 var _errs27 = errors;
 if(errors === _errs27){
 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
 var missing4;
-if(((data7.uri === undefined) || (!(func0.call(data7, "uri")))) && (missing4 = "uri")){
+if((data7.uri === undefined) && (missing4 = "uri")){
 validate32.errors = [{instancePath:instancePath+"/params",schemaPath:"ReadResourceRequest/properties/params/required",keyword:"required",params:{missingProperty: missing4}}];
 return false;
 }
 else {
-if(data7.uri !== undefined && func0.call(data7, "uri")){
+if(data7.uri !== undefined){
 if(typeof data7.uri !== "string"){
 validate32.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"ReadResourceRequest/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -2428,12 +2423,12 @@ var _errs32 = errors;
 if(errors === _errs32){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing5;
-if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing5 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing5 = "params"))){
+if(((data.method === undefined) && (missing5 = "method")) || ((data.params === undefined) && (missing5 = "params"))){
 validate32.errors = [{instancePath:instancePath,schemaPath:"SubscribeRequest/required",keyword:"required",params:{missingProperty: missing5}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data9 = data.method;
 var _errs34 = errors;
 if(typeof data9 !== "string"){
@@ -2450,18 +2445,18 @@ else {
 var valid17 = true;
 }
 if(valid17){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data10 = data.params;
 var _errs36 = errors;
 if(errors === _errs36){
 if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
 var missing6;
-if(((data10.uri === undefined) || (!(func0.call(data10, "uri")))) && (missing6 = "uri")){
+if((data10.uri === undefined) && (missing6 = "uri")){
 validate32.errors = [{instancePath:instancePath+"/params",schemaPath:"SubscribeRequest/properties/params/required",keyword:"required",params:{missingProperty: missing6}}];
 return false;
 }
 else {
-if(data10.uri !== undefined && func0.call(data10, "uri")){
+if(data10.uri !== undefined){
 if(typeof data10.uri !== "string"){
 validate32.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"SubscribeRequest/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -2493,12 +2488,12 @@ var _errs41 = errors;
 if(errors === _errs41){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing7;
-if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing7 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing7 = "params"))){
+if(((data.method === undefined) && (missing7 = "method")) || ((data.params === undefined) && (missing7 = "params"))){
 validate32.errors = [{instancePath:instancePath,schemaPath:"UnsubscribeRequest/required",keyword:"required",params:{missingProperty: missing7}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data12 = data.method;
 var _errs43 = errors;
 if(typeof data12 !== "string"){
@@ -2515,18 +2510,18 @@ else {
 var valid21 = true;
 }
 if(valid21){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data13 = data.params;
 var _errs45 = errors;
 if(errors === _errs45){
 if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
 var missing8;
-if(((data13.uri === undefined) || (!(func0.call(data13, "uri")))) && (missing8 = "uri")){
+if((data13.uri === undefined) && (missing8 = "uri")){
 validate32.errors = [{instancePath:instancePath+"/params",schemaPath:"UnsubscribeRequest/properties/params/required",keyword:"required",params:{missingProperty: missing8}}];
 return false;
 }
 else {
-if(data13.uri !== undefined && func0.call(data13, "uri")){
+if(data13.uri !== undefined){
 if(typeof data13.uri !== "string"){
 validate32.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"UnsubscribeRequest/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -2558,12 +2553,12 @@ var _errs50 = errors;
 if(errors === _errs50){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing9;
-if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing9 = "method")){
+if((data.method === undefined) && (missing9 = "method")){
 validate32.errors = [{instancePath:instancePath,schemaPath:"ListPromptsRequest/required",keyword:"required",params:{missingProperty: missing9}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data15 = data.method;
 var _errs52 = errors;
 if(typeof data15 !== "string"){
@@ -2580,12 +2575,12 @@ else {
 var valid25 = true;
 }
 if(valid25){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data16 = data.params;
 var _errs54 = errors;
 if(errors === _errs54){
 if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
-if(data16.cursor !== undefined && func0.call(data16, "cursor")){
+if(data16.cursor !== undefined){
 if(typeof data16.cursor !== "string"){
 validate32.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"ListPromptsRequest/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -2616,12 +2611,12 @@ var _errs59 = errors;
 if(errors === _errs59){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing10;
-if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing10 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing10 = "params"))){
+if(((data.method === undefined) && (missing10 = "method")) || ((data.params === undefined) && (missing10 = "params"))){
 validate32.errors = [{instancePath:instancePath,schemaPath:"GetPromptRequest/required",keyword:"required",params:{missingProperty: missing10}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data18 = data.method;
 var _errs61 = errors;
 if(typeof data18 !== "string"){
@@ -2638,25 +2633,23 @@ else {
 var valid29 = true;
 }
 if(valid29){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data19 = data.params;
 var _errs63 = errors;
 if(errors === _errs63){
 if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
 var missing11;
-if(((data19.name === undefined) || (!(func0.call(data19, "name")))) && (missing11 = "name")){
+if((data19.name === undefined) && (missing11 = "name")){
 validate32.errors = [{instancePath:instancePath+"/params",schemaPath:"GetPromptRequest/properties/params/required",keyword:"required",params:{missingProperty: missing11}}];
 return false;
 }
 else {
-if(data19.arguments !== undefined && func0.call(data19, "arguments")){
+if(data19.arguments !== undefined){
 var data20 = data19.arguments;
 var _errs65 = errors;
 if(errors === _errs65){
 if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
-var _arr0 = Object.keys(data20);
-for(var _i0=0; _i0<_arr0.length; _i0++){
-var key0 = _arr0[_i0];
+for(var key0 in data20){
 var _errs68 = errors;
 if(typeof data20[key0] !== "string"){
 validate32.errors = [{instancePath:instancePath+"/params/arguments/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"GetPromptRequest/properties/params/properties/arguments/additionalProperties/type",keyword:"type",params:{type: "string"}}];
@@ -2679,7 +2672,7 @@ else {
 var valid30 = true;
 }
 if(valid30){
-if(data19.name !== undefined && func0.call(data19, "name")){
+if(data19.name !== undefined){
 var _errs70 = errors;
 if(typeof data19.name !== "string"){
 validate32.errors = [{instancePath:instancePath+"/params/name",schemaPath:"GetPromptRequest/properties/params/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -2717,12 +2710,12 @@ var _errs73 = errors;
 if(errors === _errs73){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing12;
-if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing12 = "method")){
+if((data.method === undefined) && (missing12 = "method")){
 validate32.errors = [{instancePath:instancePath,schemaPath:"ListToolsRequest/required",keyword:"required",params:{missingProperty: missing12}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data23 = data.method;
 var _errs75 = errors;
 if(typeof data23 !== "string"){
@@ -2739,12 +2732,12 @@ else {
 var valid34 = true;
 }
 if(valid34){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data24 = data.params;
 var _errs77 = errors;
 if(errors === _errs77){
 if(data24 && typeof data24 == "object" && !Array.isArray(data24)){
-if(data24.cursor !== undefined && func0.call(data24, "cursor")){
+if(data24.cursor !== undefined){
 if(typeof data24.cursor !== "string"){
 validate32.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"ListToolsRequest/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -2775,12 +2768,12 @@ var _errs82 = errors;
 if(errors === _errs82){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing13;
-if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing13 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing13 = "params"))){
+if(((data.method === undefined) && (missing13 = "method")) || ((data.params === undefined) && (missing13 = "params"))){
 validate32.errors = [{instancePath:instancePath,schemaPath:"CallToolRequest/required",keyword:"required",params:{missingProperty: missing13}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data26 = data.method;
 var _errs84 = errors;
 if(typeof data26 !== "string"){
@@ -2797,18 +2790,18 @@ else {
 var valid38 = true;
 }
 if(valid38){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data27 = data.params;
 var _errs86 = errors;
 if(errors === _errs86){
 if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
 var missing14;
-if(((data27.name === undefined) || (!(func0.call(data27, "name")))) && (missing14 = "name")){
+if((data27.name === undefined) && (missing14 = "name")){
 validate32.errors = [{instancePath:instancePath+"/params",schemaPath:"CallToolRequest/properties/params/required",keyword:"required",params:{missingProperty: missing14}}];
 return false;
 }
 else {
-if(data27.arguments !== undefined && func0.call(data27, "arguments")){
+if(data27.arguments !== undefined){
 var data28 = data27.arguments;
 var _errs88 = errors;
 if(errors === _errs88){
@@ -2825,7 +2818,7 @@ else {
 var valid39 = true;
 }
 if(valid39){
-if(data27.name !== undefined && func0.call(data27, "name")){
+if(data27.name !== undefined){
 var _errs91 = errors;
 if(typeof data27.name !== "string"){
 validate32.errors = [{instancePath:instancePath+"/params/name",schemaPath:"CallToolRequest/properties/params/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -2860,13 +2853,13 @@ return false;
 }
 else if(tag0 === "logging/setLevel"){
 if(!(validate35(data))){
-vErrors = vErrors === null ? func15(validate35.errors, instancePath) : vErrors.concat(func15(validate35.errors, instancePath));
+vErrors = vErrors === null ? func0(validate35.errors, instancePath) : vErrors.concat(func0(validate35.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "completion/complete"){
 if(!(validate36(data))){
-vErrors = vErrors === null ? func15(validate36.errors, instancePath) : vErrors.concat(func15(validate36.errors, instancePath));
+vErrors = vErrors === null ? func0(validate36.errors, instancePath) : vErrors.concat(func0(validate36.errors, instancePath));
 errors = vErrors.length;
 }
 }
@@ -2914,12 +2907,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content")) || (((data.model === undefined) || (!(func0.call(data, "model")))) && (missing0 = "model"))) || (((data.role === undefined) || (!(func0.call(data, "role")))) && (missing0 = "role"))){
+if((((data.content === undefined) && (missing0 = "content")) || ((data.model === undefined) && (missing0 = "model"))) || ((data.role === undefined) && (missing0 = "role"))){
 validate42.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -2936,13 +2929,13 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.content !== undefined && func0.call(data, "content")){
+if(data.content !== undefined){
 var data1 = data.content;
 var _errs4 = errors;
 if(errors === _errs4){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 var missing1;
-if(((data1.type === undefined) || (!(func0.call(data1, "type")))) && (missing1 = "type")){
+if((data1.type === undefined) && (missing1 = "type")){
 validate42.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
@@ -2951,19 +2944,19 @@ var tag0 = data1.type;
 if(typeof tag0 == "string"){
 if(tag0 === "text"){
 if(!(validate16(data1))){
-vErrors = vErrors === null ? func15(validate16.errors, instancePath+"/content") : vErrors.concat(func15(validate16.errors, instancePath+"/content"));
+vErrors = vErrors === null ? func0(validate16.errors, instancePath+"/content") : vErrors.concat(func0(validate16.errors, instancePath+"/content"));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "image"){
 if(!(validate18(data1))){
-vErrors = vErrors === null ? func15(validate18.errors, instancePath+"/content") : vErrors.concat(func15(validate18.errors, instancePath+"/content"));
+vErrors = vErrors === null ? func0(validate18.errors, instancePath+"/content") : vErrors.concat(func0(validate18.errors, instancePath+"/content"));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "audio"){
 if(!(validate11(data1))){
-vErrors = vErrors === null ? func15(validate11.errors, instancePath+"/content") : vErrors.concat(func15(validate11.errors, instancePath+"/content"));
+vErrors = vErrors === null ? func0(validate11.errors, instancePath+"/content") : vErrors.concat(func0(validate11.errors, instancePath+"/content"));
 errors = vErrors.length;
 }
 }
@@ -2989,7 +2982,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.model !== undefined && func0.call(data, "model")){
+if(data.model !== undefined){
 var _errs10 = errors;
 if(typeof data.model !== "string"){
 validate42.errors = [{instancePath:instancePath+"/model",schemaPath:"#/properties/model/type",keyword:"type",params:{type: "string"}}];
@@ -3001,7 +2994,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.role !== undefined && func0.call(data, "role")){
+if(data.role !== undefined){
 var data3 = data.role;
 var _errs12 = errors;
 if(typeof data3 !== "string"){
@@ -3018,7 +3011,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.stopReason !== undefined && func0.call(data, "stopReason")){
+if(data.stopReason !== undefined){
 var _errs15 = errors;
 if(typeof data.stopReason !== "string"){
 validate42.errors = [{instancePath:instancePath+"/stopReason",schemaPath:"#/properties/stopReason/type",keyword:"type",params:{type: "string"}}];
@@ -3066,12 +3059,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.roots === undefined) || (!(func0.call(data, "roots")))) && (missing0 = "roots")){
+if((data.roots === undefined) && (missing0 = "roots")){
 validate47.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -3088,7 +3081,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.roots !== undefined && func0.call(data, "roots")){
+if(data.roots !== undefined){
 var data1 = data.roots;
 var _errs4 = errors;
 if(errors === _errs4){
@@ -3102,12 +3095,12 @@ var _errs7 = errors;
 if(errors === _errs7){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 var missing1;
-if(((data2.uri === undefined) || (!(func0.call(data2, "uri")))) && (missing1 = "uri")){
+if((data2.uri === undefined) && (missing1 = "uri")){
 validate47.errors = [{instancePath:instancePath+"/roots/" + i0,schemaPath:"Root/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data2.name !== undefined && func0.call(data2, "name")){
+if(data2.name !== undefined){
 var _errs9 = errors;
 if(typeof data2.name !== "string"){
 validate47.errors = [{instancePath:instancePath+"/roots/" + i0+"/name",schemaPath:"Root/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -3119,7 +3112,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data2.uri !== undefined && func0.call(data2, "uri")){
+if(data2.uri !== undefined){
 var _errs11 = errors;
 if(typeof data2.uri !== "string"){
 validate47.errors = [{instancePath:instancePath+"/roots/" + i0+"/uri",schemaPath:"Root/properties/uri/type",keyword:"type",params:{type: "string"}}];
@@ -3189,7 +3182,7 @@ var _errs1 = errors;
 var _errs2 = errors;
 if(errors === _errs2){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs5 = errors;
 if(errors === _errs5){
@@ -3224,7 +3217,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs8 = errors;
 if(!(validate42(data))){
-vErrors = vErrors === null ? func15(validate42.errors, instancePath) : vErrors.concat(func15(validate42.errors, instancePath));
+vErrors = vErrors === null ? func0(validate42.errors, instancePath) : vErrors.concat(func0(validate42.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs8 === errors;
@@ -3232,7 +3225,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs9 = errors;
 if(!(validate47(data))){
-vErrors = vErrors === null ? func15(validate47.errors, instancePath) : vErrors.concat(func15(validate47.errors, instancePath));
+vErrors = vErrors === null ? func0(validate47.errors, instancePath) : vErrors.concat(func0(validate47.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs9 === errors;
@@ -3290,12 +3283,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.completion === undefined) || (!(func0.call(data, "completion")))) && (missing0 = "completion")){
+if((data.completion === undefined) && (missing0 = "completion")){
 validate49.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -3312,18 +3305,18 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.completion !== undefined && func0.call(data, "completion")){
+if(data.completion !== undefined){
 var data1 = data.completion;
 var _errs4 = errors;
 if(errors === _errs4){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 var missing1;
-if(((data1.values === undefined) || (!(func0.call(data1, "values")))) && (missing1 = "values")){
+if((data1.values === undefined) && (missing1 = "values")){
 validate49.errors = [{instancePath:instancePath+"/completion",schemaPath:"#/properties/completion/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data1.hasMore !== undefined && func0.call(data1, "hasMore")){
+if(data1.hasMore !== undefined){
 var _errs6 = errors;
 if(typeof data1.hasMore !== "boolean"){
 validate49.errors = [{instancePath:instancePath+"/completion/hasMore",schemaPath:"#/properties/completion/properties/hasMore/type",keyword:"type",params:{type: "boolean"}}];
@@ -3335,7 +3328,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data1.total !== undefined && func0.call(data1, "total")){
+if(data1.total !== undefined){
 var data3 = data1.total;
 var _errs8 = errors;
 if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
@@ -3348,7 +3341,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data1.values !== undefined && func0.call(data1, "values")){
+if(data1.values !== undefined){
 var data4 = data1.values;
 var _errs10 = errors;
 if(errors === _errs10){
@@ -3426,18 +3419,18 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content")) || (((data.role === undefined) || (!(func0.call(data, "role")))) && (missing0 = "role"))){
+if(((data.content === undefined) && (missing0 = "content")) || ((data.role === undefined) && (missing0 = "role"))){
 validate51.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.content !== undefined && func0.call(data, "content")){
+if(data.content !== undefined){
 var data0 = data.content;
 var _errs1 = errors;
 if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 var missing1;
-if(((data0.type === undefined) || (!(func0.call(data0, "type")))) && (missing1 = "type")){
+if((data0.type === undefined) && (missing1 = "type")){
 validate51.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
@@ -3446,19 +3439,19 @@ var tag0 = data0.type;
 if(typeof tag0 == "string"){
 if(tag0 === "text"){
 if(!(validate16(data0))){
-vErrors = vErrors === null ? func15(validate16.errors, instancePath+"/content") : vErrors.concat(func15(validate16.errors, instancePath+"/content"));
+vErrors = vErrors === null ? func0(validate16.errors, instancePath+"/content") : vErrors.concat(func0(validate16.errors, instancePath+"/content"));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "image"){
 if(!(validate18(data0))){
-vErrors = vErrors === null ? func15(validate18.errors, instancePath+"/content") : vErrors.concat(func15(validate18.errors, instancePath+"/content"));
+vErrors = vErrors === null ? func0(validate18.errors, instancePath+"/content") : vErrors.concat(func0(validate18.errors, instancePath+"/content"));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "audio"){
 if(!(validate11(data0))){
-vErrors = vErrors === null ? func15(validate11.errors, instancePath+"/content") : vErrors.concat(func15(validate11.errors, instancePath+"/content"));
+vErrors = vErrors === null ? func0(validate11.errors, instancePath+"/content") : vErrors.concat(func0(validate11.errors, instancePath+"/content"));
 errors = vErrors.length;
 }
 }
@@ -3484,7 +3477,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.role !== undefined && func0.call(data, "role")){
+if(data.role !== undefined){
 var data1 = data.role;
 var _errs7 = errors;
 if(typeof data1 !== "string"){
@@ -3533,7 +3526,7 @@ var vErrors = null;
 var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.costPriority !== undefined && func0.call(data, "costPriority")){
+if(data.costPriority !== undefined){
 var data0 = data.costPriority;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -3560,7 +3553,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.hints !== undefined && func0.call(data, "hints")){
+if(data.hints !== undefined){
 var data1 = data.hints;
 var _errs3 = errors;
 if(errors === _errs3){
@@ -3573,7 +3566,7 @@ var _errs5 = errors;
 var _errs6 = errors;
 if(errors === _errs6){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-if(data2.name !== undefined && func0.call(data2, "name")){
+if(data2.name !== undefined){
 if(typeof data2.name !== "string"){
 validate56.errors = [{instancePath:instancePath+"/hints/" + i0+"/name",schemaPath:"ModelHint/properties/name/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -3602,7 +3595,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.intelligencePriority !== undefined && func0.call(data, "intelligencePriority")){
+if(data.intelligencePriority !== undefined){
 var data4 = data.intelligencePriority;
 var _errs10 = errors;
 if(errors === _errs10){
@@ -3629,7 +3622,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.speedPriority !== undefined && func0.call(data, "speedPriority")){
+if(data.speedPriority !== undefined){
 var data5 = data.speedPriority;
 var _errs12 = errors;
 if(errors === _errs12){
@@ -3688,12 +3681,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
+if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
 validate50.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -3710,18 +3703,18 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 var missing1;
-if((((data1.maxTokens === undefined) || (!(func0.call(data1, "maxTokens")))) && (missing1 = "maxTokens")) || (((data1.messages === undefined) || (!(func0.call(data1, "messages")))) && (missing1 = "messages"))){
+if(((data1.maxTokens === undefined) && (missing1 = "maxTokens")) || ((data1.messages === undefined) && (missing1 = "messages"))){
 validate50.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data1.includeContext !== undefined && func0.call(data1, "includeContext")){
+if(data1.includeContext !== undefined){
 var data2 = data1.includeContext;
 var _errs5 = errors;
 if(typeof data2 !== "string"){
@@ -3738,7 +3731,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data1.maxTokens !== undefined && func0.call(data1, "maxTokens")){
+if(data1.maxTokens !== undefined){
 var data3 = data1.maxTokens;
 var _errs7 = errors;
 if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
@@ -3751,7 +3744,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data1.messages !== undefined && func0.call(data1, "messages")){
+if(data1.messages !== undefined){
 var data4 = data1.messages;
 var _errs9 = errors;
 if(errors === _errs9){
@@ -3761,7 +3754,7 @@ var len0 = data4.length;
 for(var i0=0; i0<len0; i0++){
 var _errs11 = errors;
 if(!(validate51(data4[i0]))){
-vErrors = vErrors === null ? func15(validate51.errors, instancePath+"/params/messages/" + i0) : vErrors.concat(func15(validate51.errors, instancePath+"/params/messages/" + i0));
+vErrors = vErrors === null ? func0(validate51.errors, instancePath+"/params/messages/" + i0) : vErrors.concat(func0(validate51.errors, instancePath+"/params/messages/" + i0));
 errors = vErrors.length;
 }
 var valid2 = _errs11 === errors;
@@ -3781,7 +3774,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data1.metadata !== undefined && func0.call(data1, "metadata")){
+if(data1.metadata !== undefined){
 var data6 = data1.metadata;
 var _errs12 = errors;
 if(errors === _errs12){
@@ -3798,10 +3791,10 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data1.modelPreferences !== undefined && func0.call(data1, "modelPreferences")){
+if(data1.modelPreferences !== undefined){
 var _errs15 = errors;
 if(!(validate56(data1.modelPreferences))){
-vErrors = vErrors === null ? func15(validate56.errors, instancePath+"/params/modelPreferences") : vErrors.concat(func15(validate56.errors, instancePath+"/params/modelPreferences"));
+vErrors = vErrors === null ? func0(validate56.errors, instancePath+"/params/modelPreferences") : vErrors.concat(func0(validate56.errors, instancePath+"/params/modelPreferences"));
 errors = vErrors.length;
 }
 var valid1 = _errs15 === errors;
@@ -3810,7 +3803,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data1.stopSequences !== undefined && func0.call(data1, "stopSequences")){
+if(data1.stopSequences !== undefined){
 var data8 = data1.stopSequences;
 var _errs16 = errors;
 if(errors === _errs16){
@@ -3840,7 +3833,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data1.systemPrompt !== undefined && func0.call(data1, "systemPrompt")){
+if(data1.systemPrompt !== undefined){
 var _errs20 = errors;
 if(typeof data1.systemPrompt !== "string"){
 validate50.errors = [{instancePath:instancePath+"/params/systemPrompt",schemaPath:"#/properties/params/properties/systemPrompt/type",keyword:"type",params:{type: "string"}}];
@@ -3852,7 +3845,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data1.temperature !== undefined && func0.call(data1, "temperature")){
+if(data1.temperature !== undefined){
 var _errs22 = errors;
 if(!(typeof data1.temperature == "number")){
 validate50.errors = [{instancePath:instancePath+"/params/temperature",schemaPath:"#/properties/params/properties/temperature/type",keyword:"type",params:{type: "number"}}];
@@ -3947,7 +3940,7 @@ var errors = 0;
 var _errs0 = errors;
 if(errors === _errs0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs3 = errors;
 if(errors === _errs3){
@@ -3990,12 +3983,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
+if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
 validate60.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -4012,25 +4005,23 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 var missing1;
-if(((data1.name === undefined) || (!(func0.call(data1, "name")))) && (missing1 = "name")){
+if((data1.name === undefined) && (missing1 = "name")){
 validate60.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data1.arguments !== undefined && func0.call(data1, "arguments")){
+if(data1.arguments !== undefined){
 var data2 = data1.arguments;
 var _errs5 = errors;
 if(errors === _errs5){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-var _arr0 = Object.keys(data2);
-for(var _i0=0; _i0<_arr0.length; _i0++){
-var key0 = _arr0[_i0];
+for(var key0 in data2){
 var _errs8 = errors;
 if(typeof data2[key0] !== "string"){
 validate60.errors = [{instancePath:instancePath+"/params/arguments/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/params/properties/arguments/additionalProperties/type",keyword:"type",params:{type: "string"}}];
@@ -4053,7 +4044,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data1.name !== undefined && func0.call(data1, "name")){
+if(data1.name !== undefined){
 var _errs10 = errors;
 if(typeof data1.name !== "string"){
 validate60.errors = [{instancePath:instancePath+"/params/name",schemaPath:"#/properties/params/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -4112,18 +4103,18 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content")) || (((data.role === undefined) || (!(func0.call(data, "role")))) && (missing0 = "role"))){
+if(((data.content === undefined) && (missing0 = "content")) || ((data.role === undefined) && (missing0 = "role"))){
 validate62.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.content !== undefined && func0.call(data, "content")){
+if(data.content !== undefined){
 var data0 = data.content;
 var _errs1 = errors;
 if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 var missing1;
-if(((data0.type === undefined) || (!(func0.call(data0, "type")))) && (missing1 = "type")){
+if((data0.type === undefined) && (missing1 = "type")){
 validate62.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
@@ -4132,25 +4123,25 @@ var tag0 = data0.type;
 if(typeof tag0 == "string"){
 if(tag0 === "text"){
 if(!(validate16(data0))){
-vErrors = vErrors === null ? func15(validate16.errors, instancePath+"/content") : vErrors.concat(func15(validate16.errors, instancePath+"/content"));
+vErrors = vErrors === null ? func0(validate16.errors, instancePath+"/content") : vErrors.concat(func0(validate16.errors, instancePath+"/content"));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "image"){
 if(!(validate18(data0))){
-vErrors = vErrors === null ? func15(validate18.errors, instancePath+"/content") : vErrors.concat(func15(validate18.errors, instancePath+"/content"));
+vErrors = vErrors === null ? func0(validate18.errors, instancePath+"/content") : vErrors.concat(func0(validate18.errors, instancePath+"/content"));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "audio"){
 if(!(validate11(data0))){
-vErrors = vErrors === null ? func15(validate11.errors, instancePath+"/content") : vErrors.concat(func15(validate11.errors, instancePath+"/content"));
+vErrors = vErrors === null ? func0(validate11.errors, instancePath+"/content") : vErrors.concat(func0(validate11.errors, instancePath+"/content"));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "resource"){
 if(!(validate20(data0))){
-vErrors = vErrors === null ? func15(validate20.errors, instancePath+"/content") : vErrors.concat(func15(validate20.errors, instancePath+"/content"));
+vErrors = vErrors === null ? func0(validate20.errors, instancePath+"/content") : vErrors.concat(func0(validate20.errors, instancePath+"/content"));
 errors = vErrors.length;
 }
 }
@@ -4176,7 +4167,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.role !== undefined && func0.call(data, "role")){
+if(data.role !== undefined){
 var data1 = data.role;
 var _errs8 = errors;
 if(typeof data1 !== "string"){
@@ -4224,12 +4215,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.messages === undefined) || (!(func0.call(data, "messages")))) && (missing0 = "messages")){
+if((data.messages === undefined) && (missing0 = "messages")){
 validate61.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -4246,7 +4237,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined && func0.call(data, "description")){
+if(data.description !== undefined){
 var _errs4 = errors;
 if(typeof data.description !== "string"){
 validate61.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -4258,7 +4249,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.messages !== undefined && func0.call(data, "messages")){
+if(data.messages !== undefined){
 var data2 = data.messages;
 var _errs6 = errors;
 if(errors === _errs6){
@@ -4268,7 +4259,7 @@ var len0 = data2.length;
 for(var i0=0; i0<len0; i0++){
 var _errs8 = errors;
 if(!(validate62(data2[i0]))){
-vErrors = vErrors === null ? func15(validate62.errors, instancePath+"/messages/" + i0) : vErrors.concat(func15(validate62.errors, instancePath+"/messages/" + i0));
+vErrors = vErrors === null ? func0(validate62.errors, instancePath+"/messages/" + i0) : vErrors.concat(func0(validate62.errors, instancePath+"/messages/" + i0));
 errors = vErrors.length;
 }
 var valid1 = _errs8 === errors;
@@ -4323,12 +4314,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.version === undefined) || (!(func0.call(data, "version")))) && (missing0 = "version"))){
+if(((data.name === undefined) && (missing0 = "name")) || ((data.version === undefined) && (missing0 = "version"))){
 validate68.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.name !== undefined && func0.call(data, "name")){
+if(data.name !== undefined){
 var _errs1 = errors;
 if(typeof data.name !== "string"){
 validate68.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -4340,7 +4331,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.version !== undefined && func0.call(data, "version")){
+if(data.version !== undefined){
 var _errs3 = errors;
 if(typeof data.version !== "string"){
 validate68.errors = [{instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"}}];
@@ -4388,12 +4379,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((data.capabilities === undefined) || (!(func0.call(data, "capabilities")))) && (missing0 = "capabilities")) || (((data.protocolVersion === undefined) || (!(func0.call(data, "protocolVersion")))) && (missing0 = "protocolVersion"))) || (((data.serverInfo === undefined) || (!(func0.call(data, "serverInfo")))) && (missing0 = "serverInfo"))){
+if((((data.capabilities === undefined) && (missing0 = "capabilities")) || ((data.protocolVersion === undefined) && (missing0 = "protocolVersion"))) || ((data.serverInfo === undefined) && (missing0 = "serverInfo"))){
 validate69.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -4410,13 +4401,13 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.capabilities !== undefined && func0.call(data, "capabilities")){
+if(data.capabilities !== undefined){
 var data1 = data.capabilities;
 var _errs4 = errors;
 var _errs5 = errors;
 if(errors === _errs5){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1.completions !== undefined && func0.call(data1, "completions")){
+if(data1.completions !== undefined){
 var data2 = data1.completions;
 var _errs7 = errors;
 if(errors === _errs7){
@@ -4433,14 +4424,12 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data1.experimental !== undefined && func0.call(data1, "experimental")){
+if(data1.experimental !== undefined){
 var data3 = data1.experimental;
 var _errs10 = errors;
 if(errors === _errs10){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-var _arr0 = Object.keys(data3);
-for(var _i0=0; _i0<_arr0.length; _i0++){
-var key0 = _arr0[_i0];
+for(var key0 in data3){
 var data4 = data3[key0];
 var _errs13 = errors;
 if(errors === _errs13){
@@ -4468,7 +4457,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data1.logging !== undefined && func0.call(data1, "logging")){
+if(data1.logging !== undefined){
 var data5 = data1.logging;
 var _errs16 = errors;
 if(errors === _errs16){
@@ -4485,12 +4474,12 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data1.prompts !== undefined && func0.call(data1, "prompts")){
+if(data1.prompts !== undefined){
 var data6 = data1.prompts;
 var _errs19 = errors;
 if(errors === _errs19){
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-if(data6.listChanged !== undefined && func0.call(data6, "listChanged")){
+if(data6.listChanged !== undefined){
 if(typeof data6.listChanged !== "boolean"){
 validate69.errors = [{instancePath:instancePath+"/capabilities/prompts/listChanged",schemaPath:"ServerCapabilities/properties/prompts/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
 return false;
@@ -4508,12 +4497,12 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data1.resources !== undefined && func0.call(data1, "resources")){
+if(data1.resources !== undefined){
 var data8 = data1.resources;
 var _errs23 = errors;
 if(errors === _errs23){
 if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
-if(data8.listChanged !== undefined && func0.call(data8, "listChanged")){
+if(data8.listChanged !== undefined){
 var _errs25 = errors;
 if(typeof data8.listChanged !== "boolean"){
 validate69.errors = [{instancePath:instancePath+"/capabilities/resources/listChanged",schemaPath:"ServerCapabilities/properties/resources/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
@@ -4525,7 +4514,7 @@ else {
 var valid5 = true;
 }
 if(valid5){
-if(data8.subscribe !== undefined && func0.call(data8, "subscribe")){
+if(data8.subscribe !== undefined){
 var _errs27 = errors;
 if(typeof data8.subscribe !== "boolean"){
 validate69.errors = [{instancePath:instancePath+"/capabilities/resources/subscribe",schemaPath:"ServerCapabilities/properties/resources/properties/subscribe/type",keyword:"type",params:{type: "boolean"}}];
@@ -4549,12 +4538,12 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data1.tools !== undefined && func0.call(data1, "tools")){
+if(data1.tools !== undefined){
 var data11 = data1.tools;
 var _errs29 = errors;
 if(errors === _errs29){
 if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
-if(data11.listChanged !== undefined && func0.call(data11, "listChanged")){
+if(data11.listChanged !== undefined){
 if(typeof data11.listChanged !== "boolean"){
 validate69.errors = [{instancePath:instancePath+"/capabilities/tools/listChanged",schemaPath:"ServerCapabilities/properties/tools/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
 return false;
@@ -4588,7 +4577,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.instructions !== undefined && func0.call(data, "instructions")){
+if(data.instructions !== undefined){
 var _errs33 = errors;
 if(typeof data.instructions !== "string"){
 validate69.errors = [{instancePath:instancePath+"/instructions",schemaPath:"#/properties/instructions/type",keyword:"type",params:{type: "string"}}];
@@ -4600,7 +4589,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.protocolVersion !== undefined && func0.call(data, "protocolVersion")){
+if(data.protocolVersion !== undefined){
 var _errs35 = errors;
 if(typeof data.protocolVersion !== "string"){
 validate69.errors = [{instancePath:instancePath+"/protocolVersion",schemaPath:"#/properties/protocolVersion/type",keyword:"type",params:{type: "string"}}];
@@ -4612,19 +4601,19 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.serverInfo !== undefined && func0.call(data, "serverInfo")){
+if(data.serverInfo !== undefined){
 var data15 = data.serverInfo;
 var _errs37 = errors;
 var _errs38 = errors;
 if(errors === _errs38){
 if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
 var missing1;
-if((((data15.name === undefined) || (!(func0.call(data15, "name")))) && (missing1 = "name")) || (((data15.version === undefined) || (!(func0.call(data15, "version")))) && (missing1 = "version"))){
+if(((data15.name === undefined) && (missing1 = "name")) || ((data15.version === undefined) && (missing1 = "version"))){
 validate69.errors = [{instancePath:instancePath+"/serverInfo",schemaPath:"Implementation/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data15.name !== undefined && func0.call(data15, "name")){
+if(data15.name !== undefined){
 var _errs40 = errors;
 if(typeof data15.name !== "string"){
 validate69.errors = [{instancePath:instancePath+"/serverInfo/name",schemaPath:"Implementation/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -4636,7 +4625,7 @@ else {
 var valid8 = true;
 }
 if(valid8){
-if(data15.version !== undefined && func0.call(data15, "version")){
+if(data15.version !== undefined){
 var _errs42 = errors;
 if(typeof data15.version !== "string"){
 validate69.errors = [{instancePath:instancePath+"/serverInfo/version",schemaPath:"Implementation/properties/version/type",keyword:"type",params:{type: "string"}}];
@@ -4696,12 +4685,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
+if((data.method === undefined) && (missing0 = "method")){
 validate70.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -4718,12 +4707,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1._meta !== undefined && func0.call(data1, "_meta")){
+if(data1._meta !== undefined){
 var data2 = data1._meta;
 var _errs6 = errors;
 if(errors === _errs6){
@@ -4782,12 +4771,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
+if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))){
 validate72.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.id !== undefined && func0.call(data, "id")){
+if(data.id !== undefined){
 var data0 = data.id;
 var _errs1 = errors;
 if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
@@ -4800,7 +4789,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data1 = data.jsonrpc;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -4817,7 +4806,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var _errs6 = errors;
 if(typeof data.method !== "string"){
 validate72.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -4829,17 +4818,17 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data3 = data.params;
 var _errs8 = errors;
 if(errors === _errs8){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-if(data3._meta !== undefined && func0.call(data3, "_meta")){
+if(data3._meta !== undefined){
 var data4 = data3._meta;
 var _errs11 = errors;
 if(errors === _errs11){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-if(data4.progressToken !== undefined && func0.call(data4, "progressToken")){
+if(data4.progressToken !== undefined){
 var data5 = data4.progressToken;
 if((typeof data5 !== "string") && (!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))))){
 validate72.errors = [{instancePath:instancePath+"/params/_meta/progressToken",schemaPath:"ProgressToken/type",keyword:"type",params:{type: schema27.type}}];
@@ -4906,7 +4895,7 @@ var _errs2 = errors;
 var valid1 = false;
 var _errs3 = errors;
 if(!(validate72(data0))){
-vErrors = vErrors === null ? func15(validate72.errors, instancePath+"/" + i0) : vErrors.concat(func15(validate72.errors, instancePath+"/" + i0));
+vErrors = vErrors === null ? func0(validate72.errors, instancePath+"/" + i0) : vErrors.concat(func0(validate72.errors, instancePath+"/" + i0));
 errors = vErrors.length;
 }
 var _valid0 = _errs3 === errors;
@@ -4917,7 +4906,7 @@ var _errs5 = errors;
 if(errors === _errs5){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 var missing0;
-if((((data0.jsonrpc === undefined) || (!(func0.call(data0, "jsonrpc")))) && (missing0 = "jsonrpc")) || (((data0.method === undefined) || (!(func0.call(data0, "method")))) && (missing0 = "method"))){
+if(((data0.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data0.method === undefined) && (missing0 = "method"))){
 var err0 = {instancePath:instancePath+"/" + i0,schemaPath:"JSONRPCNotification/required",keyword:"required",params:{missingProperty: missing0}};
 if(vErrors === null){
 vErrors = [err0];
@@ -4928,7 +4917,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data0.jsonrpc !== undefined && func0.call(data0, "jsonrpc")){
+if(data0.jsonrpc !== undefined){
 var data1 = data0.jsonrpc;
 var _errs7 = errors;
 if(typeof data1 !== "string"){
@@ -4957,7 +4946,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data0.method !== undefined && func0.call(data0, "method")){
+if(data0.method !== undefined){
 var _errs9 = errors;
 if(typeof data0.method !== "string"){
 var err3 = {instancePath:instancePath+"/" + i0+"/method",schemaPath:"JSONRPCNotification/properties/method/type",keyword:"type",params:{type: "string"}};
@@ -4975,12 +4964,12 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data0.params !== undefined && func0.call(data0, "params")){
+if(data0.params !== undefined){
 var data3 = data0.params;
 var _errs11 = errors;
 if(errors === _errs11){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-if(data3._meta !== undefined && func0.call(data3, "_meta")){
+if(data3._meta !== undefined){
 var data4 = data3._meta;
 var _errs14 = errors;
 if(errors === _errs14){
@@ -5094,12 +5083,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.result === undefined) || (!(func0.call(data, "result")))) && (missing0 = "result"))){
+if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.result === undefined) && (missing0 = "result"))){
 validate75.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.id !== undefined && func0.call(data, "id")){
+if(data.id !== undefined){
 var data0 = data.id;
 var _errs1 = errors;
 if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
@@ -5112,7 +5101,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data1 = data.jsonrpc;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -5129,13 +5118,13 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.result !== undefined && func0.call(data, "result")){
+if(data.result !== undefined){
 var data2 = data.result;
 var _errs6 = errors;
 var _errs7 = errors;
 if(errors === _errs7){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-if(data2._meta !== undefined && func0.call(data2, "_meta")){
+if(data2._meta !== undefined){
 var data3 = data2._meta;
 var _errs10 = errors;
 if(errors === _errs10){
@@ -5192,23 +5181,23 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((data.error === undefined) || (!(func0.call(data, "error")))) && (missing0 = "error")) || (((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id"))) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))){
+if((((data.error === undefined) && (missing0 = "error")) || ((data.id === undefined) && (missing0 = "id"))) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))){
 validate77.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.error !== undefined && func0.call(data, "error")){
+if(data.error !== undefined){
 var data0 = data.error;
 var _errs1 = errors;
 if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 var missing1;
-if((((data0.code === undefined) || (!(func0.call(data0, "code")))) && (missing1 = "code")) || (((data0.message === undefined) || (!(func0.call(data0, "message")))) && (missing1 = "message"))){
+if(((data0.code === undefined) && (missing1 = "code")) || ((data0.message === undefined) && (missing1 = "message"))){
 validate77.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data0.code !== undefined && func0.call(data0, "code")){
+if(data0.code !== undefined){
 var data1 = data0.code;
 var _errs3 = errors;
 if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
@@ -5221,7 +5210,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data0.message !== undefined && func0.call(data0, "message")){
+if(data0.message !== undefined){
 var _errs5 = errors;
 if(typeof data0.message !== "string"){
 validate77.errors = [{instancePath:instancePath+"/error/message",schemaPath:"#/properties/error/properties/message/type",keyword:"type",params:{type: "string"}}];
@@ -5246,7 +5235,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.id !== undefined && func0.call(data, "id")){
+if(data.id !== undefined){
 var data3 = data.id;
 var _errs7 = errors;
 if((typeof data3 !== "string") && (!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))))){
@@ -5259,7 +5248,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data4 = data.jsonrpc;
 var _errs10 = errors;
 if(typeof data4 !== "string"){
@@ -5316,7 +5305,7 @@ var _errs2 = errors;
 var valid1 = false;
 var _errs3 = errors;
 if(!(validate75(data0))){
-vErrors = vErrors === null ? func15(validate75.errors, instancePath+"/" + i0) : vErrors.concat(func15(validate75.errors, instancePath+"/" + i0));
+vErrors = vErrors === null ? func0(validate75.errors, instancePath+"/" + i0) : vErrors.concat(func0(validate75.errors, instancePath+"/" + i0));
 errors = vErrors.length;
 }
 var _valid0 = _errs3 === errors;
@@ -5324,7 +5313,7 @@ valid1 = valid1 || _valid0;
 if(!valid1){
 var _errs4 = errors;
 if(!(validate77(data0))){
-vErrors = vErrors === null ? func15(validate77.errors, instancePath+"/" + i0) : vErrors.concat(func15(validate77.errors, instancePath+"/" + i0));
+vErrors = vErrors === null ? func0(validate77.errors, instancePath+"/" + i0) : vErrors.concat(func0(validate77.errors, instancePath+"/" + i0));
 errors = vErrors.length;
 }
 var _valid0 = _errs4 === errors;
@@ -5393,7 +5382,7 @@ var _errs0 = errors;
 var valid0 = false;
 var _errs1 = errors;
 if(!(validate72(data))){
-vErrors = vErrors === null ? func15(validate72.errors, instancePath) : vErrors.concat(func15(validate72.errors, instancePath));
+vErrors = vErrors === null ? func0(validate72.errors, instancePath) : vErrors.concat(func0(validate72.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs1 === errors;
@@ -5404,7 +5393,7 @@ var _errs3 = errors;
 if(errors === _errs3){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
+if(((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))){
 var err0 = {instancePath:instancePath,schemaPath:"JSONRPCNotification/required",keyword:"required",params:{missingProperty: missing0}};
 if(vErrors === null){
 vErrors = [err0];
@@ -5415,7 +5404,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data0 = data.jsonrpc;
 var _errs5 = errors;
 if(typeof data0 !== "string"){
@@ -5444,7 +5433,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var _errs7 = errors;
 if(typeof data.method !== "string"){
 var err3 = {instancePath:instancePath+"/method",schemaPath:"JSONRPCNotification/properties/method/type",keyword:"type",params:{type: "string"}};
@@ -5462,12 +5451,12 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data2 = data.params;
 var _errs9 = errors;
 if(errors === _errs9){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-if(data2._meta !== undefined && func0.call(data2, "_meta")){
+if(data2._meta !== undefined){
 var data3 = data2._meta;
 var _errs12 = errors;
 if(errors === _errs12){
@@ -5532,7 +5521,7 @@ var _errs18 = errors;
 var valid5 = false;
 var _errs19 = errors;
 if(!(validate72(data4))){
-vErrors = vErrors === null ? func15(validate72.errors, instancePath+"/" + i0) : vErrors.concat(func15(validate72.errors, instancePath+"/" + i0));
+vErrors = vErrors === null ? func0(validate72.errors, instancePath+"/" + i0) : vErrors.concat(func0(validate72.errors, instancePath+"/" + i0));
 errors = vErrors.length;
 }
 var _valid1 = _errs19 === errors;
@@ -5543,7 +5532,7 @@ var _errs21 = errors;
 if(errors === _errs21){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 var missing1;
-if((((data4.jsonrpc === undefined) || (!(func0.call(data4, "jsonrpc")))) && (missing1 = "jsonrpc")) || (((data4.method === undefined) || (!(func0.call(data4, "method")))) && (missing1 = "method"))){
+if(((data4.jsonrpc === undefined) && (missing1 = "jsonrpc")) || ((data4.method === undefined) && (missing1 = "method"))){
 var err7 = {instancePath:instancePath+"/" + i0,schemaPath:"JSONRPCNotification/required",keyword:"required",params:{missingProperty: missing1}};
 if(vErrors === null){
 vErrors = [err7];
@@ -5554,7 +5543,7 @@ vErrors.push(err7);
 errors++;
 }
 else {
-if(data4.jsonrpc !== undefined && func0.call(data4, "jsonrpc")){
+if(data4.jsonrpc !== undefined){
 var data5 = data4.jsonrpc;
 var _errs23 = errors;
 if(typeof data5 !== "string"){
@@ -5583,7 +5572,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data4.method !== undefined && func0.call(data4, "method")){
+if(data4.method !== undefined){
 var _errs25 = errors;
 if(typeof data4.method !== "string"){
 var err10 = {instancePath:instancePath+"/" + i0+"/method",schemaPath:"JSONRPCNotification/properties/method/type",keyword:"type",params:{type: "string"}};
@@ -5601,12 +5590,12 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data4.params !== undefined && func0.call(data4, "params")){
+if(data4.params !== undefined){
 var data7 = data4.params;
 var _errs27 = errors;
 if(errors === _errs27){
 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
-if(data7._meta !== undefined && func0.call(data7, "_meta")){
+if(data7._meta !== undefined){
 var data8 = data7._meta;
 var _errs30 = errors;
 if(errors === _errs30){
@@ -5702,7 +5691,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs33 = errors;
 if(!(validate75(data))){
-vErrors = vErrors === null ? func15(validate75.errors, instancePath) : vErrors.concat(func15(validate75.errors, instancePath));
+vErrors = vErrors === null ? func0(validate75.errors, instancePath) : vErrors.concat(func0(validate75.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs33 === errors;
@@ -5710,7 +5699,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs34 = errors;
 if(!(validate77(data))){
-vErrors = vErrors === null ? func15(validate77.errors, instancePath) : vErrors.concat(func15(validate77.errors, instancePath));
+vErrors = vErrors === null ? func0(validate77.errors, instancePath) : vErrors.concat(func0(validate77.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs34 === errors;
@@ -5728,7 +5717,7 @@ var _errs38 = errors;
 var valid10 = false;
 var _errs39 = errors;
 if(!(validate75(data9))){
-vErrors = vErrors === null ? func15(validate75.errors, instancePath+"/" + i1) : vErrors.concat(func15(validate75.errors, instancePath+"/" + i1));
+vErrors = vErrors === null ? func0(validate75.errors, instancePath+"/" + i1) : vErrors.concat(func0(validate75.errors, instancePath+"/" + i1));
 errors = vErrors.length;
 }
 var _valid2 = _errs39 === errors;
@@ -5736,7 +5725,7 @@ valid10 = valid10 || _valid2;
 if(!valid10){
 var _errs40 = errors;
 if(!(validate77(data9))){
-vErrors = vErrors === null ? func15(validate77.errors, instancePath+"/" + i1) : vErrors.concat(func15(validate77.errors, instancePath+"/" + i1));
+vErrors = vErrors === null ? func0(validate77.errors, instancePath+"/" + i1) : vErrors.concat(func0(validate77.errors, instancePath+"/" + i1));
 errors = vErrors.length;
 }
 var _valid2 = _errs40 === errors;
@@ -5835,12 +5824,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
+if(((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))){
 validate86.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data0 = data.jsonrpc;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -5857,7 +5846,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var _errs3 = errors;
 if(typeof data.method !== "string"){
 validate86.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -5869,12 +5858,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data2 = data.params;
 var _errs5 = errors;
 if(errors === _errs5){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-if(data2._meta !== undefined && func0.call(data2, "_meta")){
+if(data2._meta !== undefined){
 var data3 = data2._meta;
 var _errs8 = errors;
 if(errors === _errs8){
@@ -5935,12 +5924,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
+if((data.method === undefined) && (missing0 = "method")){
 validate87.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -5957,12 +5946,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1.cursor !== undefined && func0.call(data1, "cursor")){
+if(data1.cursor !== undefined){
 if(typeof data1.cursor !== "string"){
 validate87.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -6015,12 +6004,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")){
+if((data.name === undefined) && (missing0 = "name")){
 validate89.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.arguments !== undefined && func0.call(data, "arguments")){
+if(data.arguments !== undefined){
 var data0 = data.arguments;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -6034,12 +6023,12 @@ var _errs4 = errors;
 if(errors === _errs4){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 var missing1;
-if(((data1.name === undefined) || (!(func0.call(data1, "name")))) && (missing1 = "name")){
+if((data1.name === undefined) && (missing1 = "name")){
 validate89.errors = [{instancePath:instancePath+"/arguments/" + i0,schemaPath:"PromptArgument/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data1.description !== undefined && func0.call(data1, "description")){
+if(data1.description !== undefined){
 var _errs6 = errors;
 if(typeof data1.description !== "string"){
 validate89.errors = [{instancePath:instancePath+"/arguments/" + i0+"/description",schemaPath:"PromptArgument/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -6051,7 +6040,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data1.name !== undefined && func0.call(data1, "name")){
+if(data1.name !== undefined){
 var _errs8 = errors;
 if(typeof data1.name !== "string"){
 validate89.errors = [{instancePath:instancePath+"/arguments/" + i0+"/name",schemaPath:"PromptArgument/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -6063,7 +6052,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data1.required !== undefined && func0.call(data1, "required")){
+if(data1.required !== undefined){
 var _errs10 = errors;
 if(typeof data1.required !== "boolean"){
 validate89.errors = [{instancePath:instancePath+"/arguments/" + i0+"/required",schemaPath:"PromptArgument/properties/required/type",keyword:"type",params:{type: "boolean"}}];
@@ -6100,7 +6089,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined && func0.call(data, "description")){
+if(data.description !== undefined){
 var _errs12 = errors;
 if(typeof data.description !== "string"){
 validate89.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -6112,7 +6101,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined && func0.call(data, "name")){
+if(data.name !== undefined){
 var _errs14 = errors;
 if(typeof data.name !== "string"){
 validate89.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -6156,12 +6145,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.prompts === undefined) || (!(func0.call(data, "prompts")))) && (missing0 = "prompts")){
+if((data.prompts === undefined) && (missing0 = "prompts")){
 validate88.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -6178,7 +6167,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.nextCursor !== undefined && func0.call(data, "nextCursor")){
+if(data.nextCursor !== undefined){
 var _errs4 = errors;
 if(typeof data.nextCursor !== "string"){
 validate88.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
@@ -6190,7 +6179,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.prompts !== undefined && func0.call(data, "prompts")){
+if(data.prompts !== undefined){
 var data2 = data.prompts;
 var _errs6 = errors;
 if(errors === _errs6){
@@ -6200,7 +6189,7 @@ var len0 = data2.length;
 for(var i0=0; i0<len0; i0++){
 var _errs8 = errors;
 if(!(validate89(data2[i0]))){
-vErrors = vErrors === null ? func15(validate89.errors, instancePath+"/prompts/" + i0) : vErrors.concat(func15(validate89.errors, instancePath+"/prompts/" + i0));
+vErrors = vErrors === null ? func0(validate89.errors, instancePath+"/prompts/" + i0) : vErrors.concat(func0(validate89.errors, instancePath+"/prompts/" + i0));
 errors = vErrors.length;
 }
 var valid1 = _errs8 === errors;
@@ -6253,12 +6242,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
+if((data.method === undefined) && (missing0 = "method")){
 validate91.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -6275,12 +6264,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1.cursor !== undefined && func0.call(data1, "cursor")){
+if(data1.cursor !== undefined){
 if(typeof data1.cursor !== "string"){
 validate91.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -6332,15 +6321,15 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.uriTemplate === undefined) || (!(func0.call(data, "uriTemplate")))) && (missing0 = "uriTemplate"))){
+if(((data.name === undefined) && (missing0 = "name")) || ((data.uriTemplate === undefined) && (missing0 = "uriTemplate"))){
 validate93.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.annotations !== undefined && func0.call(data, "annotations")){
+if(data.annotations !== undefined){
 var _errs1 = errors;
 if(!(validate10(data.annotations))){
-vErrors = vErrors === null ? func15(validate10.errors, instancePath+"/annotations") : vErrors.concat(func15(validate10.errors, instancePath+"/annotations"));
+vErrors = vErrors === null ? func0(validate10.errors, instancePath+"/annotations") : vErrors.concat(func0(validate10.errors, instancePath+"/annotations"));
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -6349,7 +6338,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined && func0.call(data, "description")){
+if(data.description !== undefined){
 var _errs2 = errors;
 if(typeof data.description !== "string"){
 validate93.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -6361,7 +6350,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mimeType !== undefined && func0.call(data, "mimeType")){
+if(data.mimeType !== undefined){
 var _errs4 = errors;
 if(typeof data.mimeType !== "string"){
 validate93.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
@@ -6373,7 +6362,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined && func0.call(data, "name")){
+if(data.name !== undefined){
 var _errs6 = errors;
 if(typeof data.name !== "string"){
 validate93.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -6385,7 +6374,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uriTemplate !== undefined && func0.call(data, "uriTemplate")){
+if(data.uriTemplate !== undefined){
 var _errs8 = errors;
 if(typeof data.uriTemplate !== "string"){
 validate93.errors = [{instancePath:instancePath+"/uriTemplate",schemaPath:"#/properties/uriTemplate/type",keyword:"type",params:{type: "string"}}];
@@ -6431,12 +6420,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.resourceTemplates === undefined) || (!(func0.call(data, "resourceTemplates")))) && (missing0 = "resourceTemplates")){
+if((data.resourceTemplates === undefined) && (missing0 = "resourceTemplates")){
 validate92.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -6453,7 +6442,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.nextCursor !== undefined && func0.call(data, "nextCursor")){
+if(data.nextCursor !== undefined){
 var _errs4 = errors;
 if(typeof data.nextCursor !== "string"){
 validate92.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
@@ -6465,7 +6454,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.resourceTemplates !== undefined && func0.call(data, "resourceTemplates")){
+if(data.resourceTemplates !== undefined){
 var data2 = data.resourceTemplates;
 var _errs6 = errors;
 if(errors === _errs6){
@@ -6475,7 +6464,7 @@ var len0 = data2.length;
 for(var i0=0; i0<len0; i0++){
 var _errs8 = errors;
 if(!(validate93(data2[i0]))){
-vErrors = vErrors === null ? func15(validate93.errors, instancePath+"/resourceTemplates/" + i0) : vErrors.concat(func15(validate93.errors, instancePath+"/resourceTemplates/" + i0));
+vErrors = vErrors === null ? func0(validate93.errors, instancePath+"/resourceTemplates/" + i0) : vErrors.concat(func0(validate93.errors, instancePath+"/resourceTemplates/" + i0));
 errors = vErrors.length;
 }
 var valid1 = _errs8 === errors;
@@ -6528,12 +6517,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
+if((data.method === undefined) && (missing0 = "method")){
 validate96.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -6550,12 +6539,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1.cursor !== undefined && func0.call(data1, "cursor")){
+if(data1.cursor !== undefined){
 if(typeof data1.cursor !== "string"){
 validate96.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -6607,15 +6596,15 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
+if(((data.name === undefined) && (missing0 = "name")) || ((data.uri === undefined) && (missing0 = "uri"))){
 validate98.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.annotations !== undefined && func0.call(data, "annotations")){
+if(data.annotations !== undefined){
 var _errs1 = errors;
 if(!(validate10(data.annotations))){
-vErrors = vErrors === null ? func15(validate10.errors, instancePath+"/annotations") : vErrors.concat(func15(validate10.errors, instancePath+"/annotations"));
+vErrors = vErrors === null ? func0(validate10.errors, instancePath+"/annotations") : vErrors.concat(func0(validate10.errors, instancePath+"/annotations"));
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -6624,7 +6613,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined && func0.call(data, "description")){
+if(data.description !== undefined){
 var _errs2 = errors;
 if(typeof data.description !== "string"){
 validate98.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -6636,7 +6625,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mimeType !== undefined && func0.call(data, "mimeType")){
+if(data.mimeType !== undefined){
 var _errs4 = errors;
 if(typeof data.mimeType !== "string"){
 validate98.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
@@ -6648,7 +6637,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined && func0.call(data, "name")){
+if(data.name !== undefined){
 var _errs6 = errors;
 if(typeof data.name !== "string"){
 validate98.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -6660,7 +6649,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.size !== undefined && func0.call(data, "size")){
+if(data.size !== undefined){
 var data4 = data.size;
 var _errs8 = errors;
 if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
@@ -6673,7 +6662,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined && func0.call(data, "uri")){
+if(data.uri !== undefined){
 var _errs10 = errors;
 if(typeof data.uri !== "string"){
 validate98.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
@@ -6720,12 +6709,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.resources === undefined) || (!(func0.call(data, "resources")))) && (missing0 = "resources")){
+if((data.resources === undefined) && (missing0 = "resources")){
 validate97.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -6742,7 +6731,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.nextCursor !== undefined && func0.call(data, "nextCursor")){
+if(data.nextCursor !== undefined){
 var _errs4 = errors;
 if(typeof data.nextCursor !== "string"){
 validate97.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
@@ -6754,7 +6743,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.resources !== undefined && func0.call(data, "resources")){
+if(data.resources !== undefined){
 var data2 = data.resources;
 var _errs6 = errors;
 if(errors === _errs6){
@@ -6764,7 +6753,7 @@ var len0 = data2.length;
 for(var i0=0; i0<len0; i0++){
 var _errs8 = errors;
 if(!(validate98(data2[i0]))){
-vErrors = vErrors === null ? func15(validate98.errors, instancePath+"/resources/" + i0) : vErrors.concat(func15(validate98.errors, instancePath+"/resources/" + i0));
+vErrors = vErrors === null ? func0(validate98.errors, instancePath+"/resources/" + i0) : vErrors.concat(func0(validate98.errors, instancePath+"/resources/" + i0));
 errors = vErrors.length;
 }
 var valid1 = _errs8 === errors;
@@ -6818,12 +6807,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
+if((data.method === undefined) && (missing0 = "method")){
 validate101.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -6840,17 +6829,17 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1._meta !== undefined && func0.call(data1, "_meta")){
+if(data1._meta !== undefined){
 var data2 = data1._meta;
 var _errs6 = errors;
 if(errors === _errs6){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-if(data2.progressToken !== undefined && func0.call(data2, "progressToken")){
+if(data2.progressToken !== undefined){
 var data3 = data2.progressToken;
 if((typeof data3 !== "string") && (!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))))){
 validate101.errors = [{instancePath:instancePath+"/params/_meta/progressToken",schemaPath:"ProgressToken/type",keyword:"type",params:{type: schema27.type}}];
@@ -6910,12 +6899,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
+if((data.method === undefined) && (missing0 = "method")){
 validate102.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -6932,12 +6921,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1.cursor !== undefined && func0.call(data1, "cursor")){
+if(data1.cursor !== undefined){
 if(typeof data1.cursor !== "string"){
 validate102.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -6990,18 +6979,18 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.inputSchema === undefined) || (!(func0.call(data, "inputSchema")))) && (missing0 = "inputSchema")) || (((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name"))){
+if(((data.inputSchema === undefined) && (missing0 = "inputSchema")) || ((data.name === undefined) && (missing0 = "name"))){
 validate104.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.annotations !== undefined && func0.call(data, "annotations")){
+if(data.annotations !== undefined){
 var data0 = data.annotations;
 var _errs1 = errors;
 var _errs2 = errors;
 if(errors === _errs2){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-if(data0.destructiveHint !== undefined && func0.call(data0, "destructiveHint")){
+if(data0.destructiveHint !== undefined){
 var _errs4 = errors;
 if(typeof data0.destructiveHint !== "boolean"){
 validate104.errors = [{instancePath:instancePath+"/annotations/destructiveHint",schemaPath:"ToolAnnotations/properties/destructiveHint/type",keyword:"type",params:{type: "boolean"}}];
@@ -7013,7 +7002,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data0.idempotentHint !== undefined && func0.call(data0, "idempotentHint")){
+if(data0.idempotentHint !== undefined){
 var _errs6 = errors;
 if(typeof data0.idempotentHint !== "boolean"){
 validate104.errors = [{instancePath:instancePath+"/annotations/idempotentHint",schemaPath:"ToolAnnotations/properties/idempotentHint/type",keyword:"type",params:{type: "boolean"}}];
@@ -7025,7 +7014,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data0.openWorldHint !== undefined && func0.call(data0, "openWorldHint")){
+if(data0.openWorldHint !== undefined){
 var _errs8 = errors;
 if(typeof data0.openWorldHint !== "boolean"){
 validate104.errors = [{instancePath:instancePath+"/annotations/openWorldHint",schemaPath:"ToolAnnotations/properties/openWorldHint/type",keyword:"type",params:{type: "boolean"}}];
@@ -7037,7 +7026,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data0.readOnlyHint !== undefined && func0.call(data0, "readOnlyHint")){
+if(data0.readOnlyHint !== undefined){
 var _errs10 = errors;
 if(typeof data0.readOnlyHint !== "boolean"){
 validate104.errors = [{instancePath:instancePath+"/annotations/readOnlyHint",schemaPath:"ToolAnnotations/properties/readOnlyHint/type",keyword:"type",params:{type: "boolean"}}];
@@ -7049,7 +7038,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data0.title !== undefined && func0.call(data0, "title")){
+if(data0.title !== undefined){
 var _errs12 = errors;
 if(typeof data0.title !== "string"){
 validate104.errors = [{instancePath:instancePath+"/annotations/title",schemaPath:"ToolAnnotations/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -7076,7 +7065,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined && func0.call(data, "description")){
+if(data.description !== undefined){
 var _errs14 = errors;
 if(typeof data.description !== "string"){
 validate104.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -7088,25 +7077,23 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.inputSchema !== undefined && func0.call(data, "inputSchema")){
+if(data.inputSchema !== undefined){
 var data7 = data.inputSchema;
 var _errs16 = errors;
 if(errors === _errs16){
 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
 var missing1;
-if(((data7.type === undefined) || (!(func0.call(data7, "type")))) && (missing1 = "type")){
+if((data7.type === undefined) && (missing1 = "type")){
 validate104.errors = [{instancePath:instancePath+"/inputSchema",schemaPath:"#/properties/inputSchema/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data7.properties !== undefined && func0.call(data7, "properties")){
+if(data7.properties !== undefined){
 var data8 = data7.properties;
 var _errs18 = errors;
 if(errors === _errs18){
 if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
-var _arr0 = Object.keys(data8);
-for(var _i0=0; _i0<_arr0.length; _i0++){
-var key0 = _arr0[_i0];
+for(var key0 in data8){
 var data9 = data8[key0];
 var _errs21 = errors;
 if(errors === _errs21){
@@ -7134,7 +7121,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data7.required !== undefined && func0.call(data7, "required")){
+if(data7.required !== undefined){
 var data10 = data7.required;
 var _errs24 = errors;
 if(errors === _errs24){
@@ -7164,7 +7151,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data7.type !== undefined && func0.call(data7, "type")){
+if(data7.type !== undefined){
 var data12 = data7.type;
 var _errs28 = errors;
 if(typeof data12 !== "string"){
@@ -7195,7 +7182,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined && func0.call(data, "name")){
+if(data.name !== undefined){
 var _errs30 = errors;
 if(typeof data.name !== "string"){
 validate104.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -7240,12 +7227,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.tools === undefined) || (!(func0.call(data, "tools")))) && (missing0 = "tools")){
+if((data.tools === undefined) && (missing0 = "tools")){
 validate103.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -7262,7 +7249,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.nextCursor !== undefined && func0.call(data, "nextCursor")){
+if(data.nextCursor !== undefined){
 var _errs4 = errors;
 if(typeof data.nextCursor !== "string"){
 validate103.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
@@ -7274,7 +7261,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.tools !== undefined && func0.call(data, "tools")){
+if(data.tools !== undefined){
 var data2 = data.tools;
 var _errs6 = errors;
 if(errors === _errs6){
@@ -7284,7 +7271,7 @@ var len0 = data2.length;
 for(var i0=0; i0<len0; i0++){
 var _errs8 = errors;
 if(!(validate104(data2[i0]))){
-vErrors = vErrors === null ? func15(validate104.errors, instancePath+"/tools/" + i0) : vErrors.concat(func15(validate104.errors, instancePath+"/tools/" + i0));
+vErrors = vErrors === null ? func0(validate104.errors, instancePath+"/tools/" + i0) : vErrors.concat(func0(validate104.errors, instancePath+"/tools/" + i0));
 errors = vErrors.length;
 }
 var valid1 = _errs8 === errors;
@@ -7368,12 +7355,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
+if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
 validate107.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -7390,18 +7377,18 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 var missing1;
-if((((data1.data === undefined) || (!(func0.call(data1, "data")))) && (missing1 = "data")) || (((data1.level === undefined) || (!(func0.call(data1, "level")))) && (missing1 = "level"))){
+if(((data1.data === undefined) && (missing1 = "data")) || ((data1.level === undefined) && (missing1 = "level"))){
 validate107.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data1.level !== undefined && func0.call(data1, "level")){
+if(data1.level !== undefined){
 var data2 = data1.level;
 var _errs5 = errors;
 if(typeof data2 !== "string"){
@@ -7418,7 +7405,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data1.logger !== undefined && func0.call(data1, "logger")){
+if(data1.logger !== undefined){
 var _errs8 = errors;
 if(typeof data1.logger !== "string"){
 validate107.errors = [{instancePath:instancePath+"/params/logger",schemaPath:"#/properties/params/properties/logger/type",keyword:"type",params:{type: "string"}}];
@@ -7474,7 +7461,7 @@ var vErrors = null;
 var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.name !== undefined && func0.call(data, "name")){
+if(data.name !== undefined){
 if(typeof data.name !== "string"){
 validate108.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -7514,12 +7501,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
+if((data.method === undefined) && (missing0 = "method")){
 validate109.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var _errs1 = errors;
 if(typeof data.method !== "string"){
 validate109.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -7531,12 +7518,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1._meta !== undefined && func0.call(data1, "_meta")){
+if(data1._meta !== undefined){
 var data2 = data1._meta;
 var _errs6 = errors;
 if(errors === _errs6){
@@ -7593,12 +7580,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
+if((data.method === undefined) && (missing0 = "method")){
 validate110.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var _errs1 = errors;
 if(typeof data.method !== "string"){
 validate110.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -7610,12 +7597,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1.cursor !== undefined && func0.call(data1, "cursor")){
+if(data1.cursor !== undefined){
 if(typeof data1.cursor !== "string"){
 validate110.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -7665,7 +7652,7 @@ var vErrors = null;
 var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -7682,7 +7669,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.nextCursor !== undefined && func0.call(data, "nextCursor")){
+if(data.nextCursor !== undefined){
 var _errs4 = errors;
 if(typeof data.nextCursor !== "string"){
 validate111.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
@@ -7757,12 +7744,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")){
+if((data.name === undefined) && (missing0 = "name")){
 validate113.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.description !== undefined && func0.call(data, "description")){
+if(data.description !== undefined){
 var _errs1 = errors;
 if(typeof data.description !== "string"){
 validate113.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -7774,7 +7761,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined && func0.call(data, "name")){
+if(data.name !== undefined){
 var _errs3 = errors;
 if(typeof data.name !== "string"){
 validate113.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -7786,7 +7773,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.required !== undefined && func0.call(data, "required")){
+if(data.required !== undefined){
 var _errs5 = errors;
 if(typeof data.required !== "boolean"){
 validate113.errors = [{instancePath:instancePath+"/required",schemaPath:"#/properties/required/type",keyword:"type",params:{type: "boolean"}}];
@@ -7832,12 +7819,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
+if((data.method === undefined) && (missing0 = "method")){
 validate114.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -7854,12 +7841,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1._meta !== undefined && func0.call(data1, "_meta")){
+if(data1._meta !== undefined){
 var data2 = data1._meta;
 var _errs6 = errors;
 if(errors === _errs6){
@@ -7917,12 +7904,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
+if(((data.name === undefined) && (missing0 = "name")) || ((data.type === undefined) && (missing0 = "type"))){
 validate115.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.name !== undefined && func0.call(data, "name")){
+if(data.name !== undefined){
 var _errs1 = errors;
 if(typeof data.name !== "string"){
 validate115.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -7934,7 +7921,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.type !== undefined && func0.call(data, "type")){
+if(data.type !== undefined){
 var data1 = data.type;
 var _errs3 = errors;
 if(typeof data1 !== "string"){
@@ -7983,12 +7970,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
+if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
 validate116.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -8005,18 +7992,18 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 var missing1;
-if(((data1.uri === undefined) || (!(func0.call(data1, "uri")))) && (missing1 = "uri")){
+if((data1.uri === undefined) && (missing1 = "uri")){
 validate116.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data1.uri !== undefined && func0.call(data1, "uri")){
+if(data1.uri !== undefined){
 if(typeof data1.uri !== "string"){
 validate116.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"#/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -8068,12 +8055,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.contents === undefined) || (!(func0.call(data, "contents")))) && (missing0 = "contents")){
+if((data.contents === undefined) && (missing0 = "contents")){
 validate117.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -8090,7 +8077,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.contents !== undefined && func0.call(data, "contents")){
+if(data.contents !== undefined){
 var data1 = data.contents;
 var _errs4 = errors;
 if(errors === _errs4){
@@ -8107,7 +8094,7 @@ var _errs9 = errors;
 if(errors === _errs9){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 var missing1;
-if((((data2.text === undefined) || (!(func0.call(data2, "text")))) && (missing1 = "text")) || (((data2.uri === undefined) || (!(func0.call(data2, "uri")))) && (missing1 = "uri"))){
+if(((data2.text === undefined) && (missing1 = "text")) || ((data2.uri === undefined) && (missing1 = "uri"))){
 var err0 = {instancePath:instancePath+"/contents/" + i0,schemaPath:"TextResourceContents/required",keyword:"required",params:{missingProperty: missing1}};
 if(vErrors === null){
 vErrors = [err0];
@@ -8118,7 +8105,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data2.mimeType !== undefined && func0.call(data2, "mimeType")){
+if(data2.mimeType !== undefined){
 var _errs11 = errors;
 if(typeof data2.mimeType !== "string"){
 var err1 = {instancePath:instancePath+"/contents/" + i0+"/mimeType",schemaPath:"TextResourceContents/properties/mimeType/type",keyword:"type",params:{type: "string"}};
@@ -8136,7 +8123,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data2.text !== undefined && func0.call(data2, "text")){
+if(data2.text !== undefined){
 var _errs13 = errors;
 if(typeof data2.text !== "string"){
 var err2 = {instancePath:instancePath+"/contents/" + i0+"/text",schemaPath:"TextResourceContents/properties/text/type",keyword:"type",params:{type: "string"}};
@@ -8154,7 +8141,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data2.uri !== undefined && func0.call(data2, "uri")){
+if(data2.uri !== undefined){
 var _errs15 = errors;
 if(typeof data2.uri !== "string"){
 var err3 = {instancePath:instancePath+"/contents/" + i0+"/uri",schemaPath:"TextResourceContents/properties/uri/type",keyword:"type",params:{type: "string"}};
@@ -8194,7 +8181,7 @@ var _errs18 = errors;
 if(errors === _errs18){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 var missing2;
-if((((data2.blob === undefined) || (!(func0.call(data2, "blob")))) && (missing2 = "blob")) || (((data2.uri === undefined) || (!(func0.call(data2, "uri")))) && (missing2 = "uri"))){
+if(((data2.blob === undefined) && (missing2 = "blob")) || ((data2.uri === undefined) && (missing2 = "uri"))){
 var err5 = {instancePath:instancePath+"/contents/" + i0,schemaPath:"BlobResourceContents/required",keyword:"required",params:{missingProperty: missing2}};
 if(vErrors === null){
 vErrors = [err5];
@@ -8205,7 +8192,7 @@ vErrors.push(err5);
 errors++;
 }
 else {
-if(data2.blob !== undefined && func0.call(data2, "blob")){
+if(data2.blob !== undefined){
 var _errs20 = errors;
 if(typeof data2.blob !== "string"){
 var err6 = {instancePath:instancePath+"/contents/" + i0+"/blob",schemaPath:"BlobResourceContents/properties/blob/type",keyword:"type",params:{type: "string"}};
@@ -8223,7 +8210,7 @@ else {
 var valid6 = true;
 }
 if(valid6){
-if(data2.mimeType !== undefined && func0.call(data2, "mimeType")){
+if(data2.mimeType !== undefined){
 var _errs22 = errors;
 if(typeof data2.mimeType !== "string"){
 var err7 = {instancePath:instancePath+"/contents/" + i0+"/mimeType",schemaPath:"BlobResourceContents/properties/mimeType/type",keyword:"type",params:{type: "string"}};
@@ -8241,7 +8228,7 @@ else {
 var valid6 = true;
 }
 if(valid6){
-if(data2.uri !== undefined && func0.call(data2, "uri")){
+if(data2.uri !== undefined){
 var _errs24 = errors;
 if(typeof data2.uri !== "string"){
 var err8 = {instancePath:instancePath+"/contents/" + i0+"/uri",schemaPath:"BlobResourceContents/properties/uri/type",keyword:"type",params:{type: "string"}};
@@ -8349,12 +8336,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
+if((data.method === undefined) && (missing0 = "method")){
 validate118.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var _errs1 = errors;
 if(typeof data.method !== "string"){
 validate118.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -8366,17 +8353,17 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1._meta !== undefined && func0.call(data1, "_meta")){
+if(data1._meta !== undefined){
 var data2 = data1._meta;
 var _errs6 = errors;
 if(errors === _errs6){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-if(data2.progressToken !== undefined && func0.call(data2, "progressToken")){
+if(data2.progressToken !== undefined){
 var data3 = data2.progressToken;
 if((typeof data3 !== "string") && (!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))))){
 validate118.errors = [{instancePath:instancePath+"/params/_meta/progressToken",schemaPath:"ProgressToken/type",keyword:"type",params:{type: schema27.type}}];
@@ -8463,12 +8450,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri")){
+if((data.uri === undefined) && (missing0 = "uri")){
 validate120.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.mimeType !== undefined && func0.call(data, "mimeType")){
+if(data.mimeType !== undefined){
 var _errs1 = errors;
 if(typeof data.mimeType !== "string"){
 validate120.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
@@ -8480,7 +8467,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined && func0.call(data, "uri")){
+if(data.uri !== undefined){
 var _errs3 = errors;
 if(typeof data.uri !== "string"){
 validate120.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
@@ -8525,12 +8512,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
+if((data.method === undefined) && (missing0 = "method")){
 validate121.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -8547,12 +8534,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1._meta !== undefined && func0.call(data1, "_meta")){
+if(data1._meta !== undefined){
 var data2 = data1._meta;
 var _errs6 = errors;
 if(errors === _errs6){
@@ -8608,12 +8595,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
+if(((data.type === undefined) && (missing0 = "type")) || ((data.uri === undefined) && (missing0 = "uri"))){
 validate122.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.type !== undefined && func0.call(data, "type")){
+if(data.type !== undefined){
 var data0 = data.type;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -8630,7 +8617,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined && func0.call(data, "uri")){
+if(data.uri !== undefined){
 var _errs3 = errors;
 if(typeof data.uri !== "string"){
 validate122.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
@@ -8677,12 +8664,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
+if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
 validate123.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -8699,18 +8686,18 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 var missing1;
-if(((data1.uri === undefined) || (!(func0.call(data1, "uri")))) && (missing1 = "uri")){
+if((data1.uri === undefined) && (missing1 = "uri")){
 validate123.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data1.uri !== undefined && func0.call(data1, "uri")){
+if(data1.uri !== undefined){
 if(typeof data1.uri !== "string"){
 validate123.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"#/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -8760,7 +8747,7 @@ var vErrors = null;
 var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs2 = errors;
 if(errors === _errs2){
@@ -8833,12 +8820,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri")){
+if((data.uri === undefined) && (missing0 = "uri")){
 validate126.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.name !== undefined && func0.call(data, "name")){
+if(data.name !== undefined){
 var _errs1 = errors;
 if(typeof data.name !== "string"){
 validate126.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -8850,7 +8837,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined && func0.call(data, "uri")){
+if(data.uri !== undefined){
 var _errs3 = errors;
 if(typeof data.uri !== "string"){
 validate126.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
@@ -8894,12 +8881,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
+if((data.method === undefined) && (missing0 = "method")){
 validate127.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -8916,12 +8903,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1._meta !== undefined && func0.call(data1, "_meta")){
+if(data1._meta !== undefined){
 var data2 = data1._meta;
 var _errs6 = errors;
 if(errors === _errs6){
@@ -8978,7 +8965,7 @@ var vErrors = null;
 var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.completions !== undefined && func0.call(data, "completions")){
+if(data.completions !== undefined){
 var data0 = data.completions;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -8995,14 +8982,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.experimental !== undefined && func0.call(data, "experimental")){
+if(data.experimental !== undefined){
 var data1 = data.experimental;
 var _errs4 = errors;
 if(errors === _errs4){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-var _arr0 = Object.keys(data1);
-for(var _i0=0; _i0<_arr0.length; _i0++){
-var key0 = _arr0[_i0];
+for(var key0 in data1){
 var data2 = data1[key0];
 var _errs7 = errors;
 if(errors === _errs7){
@@ -9030,7 +9015,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.logging !== undefined && func0.call(data, "logging")){
+if(data.logging !== undefined){
 var data3 = data.logging;
 var _errs10 = errors;
 if(errors === _errs10){
@@ -9047,12 +9032,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.prompts !== undefined && func0.call(data, "prompts")){
+if(data.prompts !== undefined){
 var data4 = data.prompts;
 var _errs13 = errors;
 if(errors === _errs13){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-if(data4.listChanged !== undefined && func0.call(data4, "listChanged")){
+if(data4.listChanged !== undefined){
 if(typeof data4.listChanged !== "boolean"){
 validate128.errors = [{instancePath:instancePath+"/prompts/listChanged",schemaPath:"#/properties/prompts/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
 return false;
@@ -9070,12 +9055,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.resources !== undefined && func0.call(data, "resources")){
+if(data.resources !== undefined){
 var data6 = data.resources;
 var _errs17 = errors;
 if(errors === _errs17){
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-if(data6.listChanged !== undefined && func0.call(data6, "listChanged")){
+if(data6.listChanged !== undefined){
 var _errs19 = errors;
 if(typeof data6.listChanged !== "boolean"){
 validate128.errors = [{instancePath:instancePath+"/resources/listChanged",schemaPath:"#/properties/resources/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
@@ -9087,7 +9072,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data6.subscribe !== undefined && func0.call(data6, "subscribe")){
+if(data6.subscribe !== undefined){
 var _errs21 = errors;
 if(typeof data6.subscribe !== "boolean"){
 validate128.errors = [{instancePath:instancePath+"/resources/subscribe",schemaPath:"#/properties/resources/properties/subscribe/type",keyword:"type",params:{type: "boolean"}}];
@@ -9111,12 +9096,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.tools !== undefined && func0.call(data, "tools")){
+if(data.tools !== undefined){
 var data9 = data.tools;
 var _errs23 = errors;
 if(errors === _errs23){
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
-if(data9.listChanged !== undefined && func0.call(data9, "listChanged")){
+if(data9.listChanged !== undefined){
 if(typeof data9.listChanged !== "boolean"){
 validate128.errors = [{instancePath:instancePath+"/tools/listChanged",schemaPath:"#/properties/tools/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
 return false;
@@ -9171,7 +9156,7 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
+if((data.method === undefined) && (missing0 = "method")){
 validate129.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
@@ -9180,13 +9165,13 @@ var tag0 = data.method;
 if(typeof tag0 == "string"){
 if(tag0 === "notifications/cancelled"){
 if(!(validate26(data))){
-vErrors = vErrors === null ? func15(validate26.errors, instancePath) : vErrors.concat(func15(validate26.errors, instancePath));
+vErrors = vErrors === null ? func0(validate26.errors, instancePath) : vErrors.concat(func0(validate26.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "notifications/progress"){
 if(!(validate29(data))){
-vErrors = vErrors === null ? func15(validate29.errors, instancePath) : vErrors.concat(func15(validate29.errors, instancePath));
+vErrors = vErrors === null ? func0(validate29.errors, instancePath) : vErrors.concat(func0(validate29.errors, instancePath));
 errors = vErrors.length;
 }
 }
@@ -9195,12 +9180,12 @@ var _errs5 = errors;
 if(errors === _errs5){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing1;
-if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing1 = "method")){
+if((data.method === undefined) && (missing1 = "method")){
 validate129.errors = [{instancePath:instancePath,schemaPath:"ResourceListChangedNotification/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data0 = data.method;
 var _errs7 = errors;
 if(typeof data0 !== "string"){
@@ -9217,12 +9202,12 @@ else {
 var valid5 = true;
 }
 if(valid5){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data1 = data.params;
 var _errs9 = errors;
 if(errors === _errs9){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1._meta !== undefined && func0.call(data1, "_meta")){
+if(data1._meta !== undefined){
 var data2 = data1._meta;
 var _errs12 = errors;
 if(errors === _errs12){
@@ -9259,12 +9244,12 @@ var _errs16 = errors;
 if(errors === _errs16){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing2;
-if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing2 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing2 = "params"))){
+if(((data.method === undefined) && (missing2 = "method")) || ((data.params === undefined) && (missing2 = "params"))){
 validate129.errors = [{instancePath:instancePath,schemaPath:"ResourceUpdatedNotification/required",keyword:"required",params:{missingProperty: missing2}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data3 = data.method;
 var _errs18 = errors;
 if(typeof data3 !== "string"){
@@ -9281,18 +9266,18 @@ else {
 var valid9 = true;
 }
 if(valid9){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data4 = data.params;
 var _errs20 = errors;
 if(errors === _errs20){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 var missing3;
-if(((data4.uri === undefined) || (!(func0.call(data4, "uri")))) && (missing3 = "uri")){
+if((data4.uri === undefined) && (missing3 = "uri")){
 validate129.errors = [{instancePath:instancePath+"/params",schemaPath:"ResourceUpdatedNotification/properties/params/required",keyword:"required",params:{missingProperty: missing3}}];
 return false;
 }
 else {
-if(data4.uri !== undefined && func0.call(data4, "uri")){
+if(data4.uri !== undefined){
 if(typeof data4.uri !== "string"){
 validate129.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"ResourceUpdatedNotification/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -9324,12 +9309,12 @@ var _errs25 = errors;
 if(errors === _errs25){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing4;
-if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing4 = "method")){
+if((data.method === undefined) && (missing4 = "method")){
 validate129.errors = [{instancePath:instancePath,schemaPath:"PromptListChangedNotification/required",keyword:"required",params:{missingProperty: missing4}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data6 = data.method;
 var _errs27 = errors;
 if(typeof data6 !== "string"){
@@ -9346,12 +9331,12 @@ else {
 var valid13 = true;
 }
 if(valid13){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data7 = data.params;
 var _errs29 = errors;
 if(errors === _errs29){
 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
-if(data7._meta !== undefined && func0.call(data7, "_meta")){
+if(data7._meta !== undefined){
 var data8 = data7._meta;
 var _errs32 = errors;
 if(errors === _errs32){
@@ -9388,12 +9373,12 @@ var _errs36 = errors;
 if(errors === _errs36){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing5;
-if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing5 = "method")){
+if((data.method === undefined) && (missing5 = "method")){
 validate129.errors = [{instancePath:instancePath,schemaPath:"ToolListChangedNotification/required",keyword:"required",params:{missingProperty: missing5}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data9 = data.method;
 var _errs38 = errors;
 if(typeof data9 !== "string"){
@@ -9410,12 +9395,12 @@ else {
 var valid17 = true;
 }
 if(valid17){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data10 = data.params;
 var _errs40 = errors;
 if(errors === _errs40){
 if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
-if(data10._meta !== undefined && func0.call(data10, "_meta")){
+if(data10._meta !== undefined){
 var data11 = data10._meta;
 var _errs43 = errors;
 if(errors === _errs43){
@@ -9449,7 +9434,7 @@ return false;
 }
 else if(tag0 === "notifications/message"){
 if(!(validate107(data))){
-vErrors = vErrors === null ? func15(validate107.errors, instancePath) : vErrors.concat(func15(validate107.errors, instancePath));
+vErrors = vErrors === null ? func0(validate107.errors, instancePath) : vErrors.concat(func0(validate107.errors, instancePath));
 errors = vErrors.length;
 }
 }
@@ -9495,7 +9480,7 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
+if((data.method === undefined) && (missing0 = "method")){
 validate133.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
@@ -9504,19 +9489,19 @@ var tag0 = data.method;
 if(typeof tag0 == "string"){
 if(tag0 === "ping"){
 if(!(validate34(data))){
-vErrors = vErrors === null ? func15(validate34.errors, instancePath) : vErrors.concat(func15(validate34.errors, instancePath));
+vErrors = vErrors === null ? func0(validate34.errors, instancePath) : vErrors.concat(func0(validate34.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "sampling/createMessage"){
 if(!(validate50(data))){
-vErrors = vErrors === null ? func15(validate50.errors, instancePath) : vErrors.concat(func15(validate50.errors, instancePath));
+vErrors = vErrors === null ? func0(validate50.errors, instancePath) : vErrors.concat(func0(validate50.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "roots/list"){
 if(!(validate101(data))){
-vErrors = vErrors === null ? func15(validate101.errors, instancePath) : vErrors.concat(func15(validate101.errors, instancePath));
+vErrors = vErrors === null ? func0(validate101.errors, instancePath) : vErrors.concat(func0(validate101.errors, instancePath));
 errors = vErrors.length;
 }
 }
@@ -9565,7 +9550,7 @@ var _errs1 = errors;
 var _errs2 = errors;
 if(errors === _errs2){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs5 = errors;
 if(errors === _errs5){
@@ -9600,7 +9585,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs8 = errors;
 if(!(validate69(data))){
-vErrors = vErrors === null ? func15(validate69.errors, instancePath) : vErrors.concat(func15(validate69.errors, instancePath));
+vErrors = vErrors === null ? func0(validate69.errors, instancePath) : vErrors.concat(func0(validate69.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs8 === errors;
@@ -9608,7 +9593,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs9 = errors;
 if(!(validate97(data))){
-vErrors = vErrors === null ? func15(validate97.errors, instancePath) : vErrors.concat(func15(validate97.errors, instancePath));
+vErrors = vErrors === null ? func0(validate97.errors, instancePath) : vErrors.concat(func0(validate97.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs9 === errors;
@@ -9616,7 +9601,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs10 = errors;
 if(!(validate92(data))){
-vErrors = vErrors === null ? func15(validate92.errors, instancePath) : vErrors.concat(func15(validate92.errors, instancePath));
+vErrors = vErrors === null ? func0(validate92.errors, instancePath) : vErrors.concat(func0(validate92.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs10 === errors;
@@ -9624,7 +9609,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs11 = errors;
 if(!(validate117(data))){
-vErrors = vErrors === null ? func15(validate117.errors, instancePath) : vErrors.concat(func15(validate117.errors, instancePath));
+vErrors = vErrors === null ? func0(validate117.errors, instancePath) : vErrors.concat(func0(validate117.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs11 === errors;
@@ -9632,7 +9617,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs12 = errors;
 if(!(validate88(data))){
-vErrors = vErrors === null ? func15(validate88.errors, instancePath) : vErrors.concat(func15(validate88.errors, instancePath));
+vErrors = vErrors === null ? func0(validate88.errors, instancePath) : vErrors.concat(func0(validate88.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs12 === errors;
@@ -9640,7 +9625,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs13 = errors;
 if(!(validate61(data))){
-vErrors = vErrors === null ? func15(validate61.errors, instancePath) : vErrors.concat(func15(validate61.errors, instancePath));
+vErrors = vErrors === null ? func0(validate61.errors, instancePath) : vErrors.concat(func0(validate61.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs13 === errors;
@@ -9648,7 +9633,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs14 = errors;
 if(!(validate103(data))){
-vErrors = vErrors === null ? func15(validate103.errors, instancePath) : vErrors.concat(func15(validate103.errors, instancePath));
+vErrors = vErrors === null ? func0(validate103.errors, instancePath) : vErrors.concat(func0(validate103.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs14 === errors;
@@ -9656,7 +9641,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs15 = errors;
 if(!(validate15(data))){
-vErrors = vErrors === null ? func15(validate15.errors, instancePath) : vErrors.concat(func15(validate15.errors, instancePath));
+vErrors = vErrors === null ? func0(validate15.errors, instancePath) : vErrors.concat(func0(validate15.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs15 === errors;
@@ -9667,7 +9652,7 @@ var _errs17 = errors;
 if(errors === _errs17){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.completion === undefined) || (!(func0.call(data, "completion")))) && (missing0 = "completion")){
+if((data.completion === undefined) && (missing0 = "completion")){
 var err2 = {instancePath:instancePath,schemaPath:"CompleteResult/required",keyword:"required",params:{missingProperty: missing0}};
 if(vErrors === null){
 vErrors = [err2];
@@ -9678,7 +9663,7 @@ vErrors.push(err2);
 errors++;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data1 = data._meta;
 var _errs19 = errors;
 if(errors === _errs19){
@@ -9701,13 +9686,13 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data.completion !== undefined && func0.call(data, "completion")){
+if(data.completion !== undefined){
 var data2 = data.completion;
 var _errs22 = errors;
 if(errors === _errs22){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 var missing1;
-if(((data2.values === undefined) || (!(func0.call(data2, "values")))) && (missing1 = "values")){
+if((data2.values === undefined) && (missing1 = "values")){
 var err4 = {instancePath:instancePath+"/completion",schemaPath:"CompleteResult/properties/completion/required",keyword:"required",params:{missingProperty: missing1}};
 if(vErrors === null){
 vErrors = [err4];
@@ -9718,7 +9703,7 @@ vErrors.push(err4);
 errors++;
 }
 else {
-if(data2.hasMore !== undefined && func0.call(data2, "hasMore")){
+if(data2.hasMore !== undefined){
 var _errs24 = errors;
 if(typeof data2.hasMore !== "boolean"){
 var err5 = {instancePath:instancePath+"/completion/hasMore",schemaPath:"CompleteResult/properties/completion/properties/hasMore/type",keyword:"type",params:{type: "boolean"}};
@@ -9736,7 +9721,7 @@ else {
 var valid5 = true;
 }
 if(valid5){
-if(data2.total !== undefined && func0.call(data2, "total")){
+if(data2.total !== undefined){
 var data4 = data2.total;
 var _errs26 = errors;
 if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
@@ -9755,7 +9740,7 @@ else {
 var valid5 = true;
 }
 if(valid5){
-if(data2.values !== undefined && func0.call(data2, "values")){
+if(data2.values !== undefined){
 var data5 = data2.values;
 var _errs28 = errors;
 if(errors === _errs28){
@@ -9891,12 +9876,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
+if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
 validate146.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -9913,18 +9898,18 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 var missing1;
-if(((data1.uri === undefined) || (!(func0.call(data1, "uri")))) && (missing1 = "uri")){
+if((data1.uri === undefined) && (missing1 = "uri")){
 validate146.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data1.uri !== undefined && func0.call(data1, "uri")){
+if(data1.uri !== undefined){
 if(typeof data1.uri !== "string"){
 validate146.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"#/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -9977,12 +9962,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.text === undefined) || (!(func0.call(data, "text")))) && (missing0 = "text")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
+if(((data.text === undefined) && (missing0 = "text")) || ((data.uri === undefined) && (missing0 = "uri"))){
 validate147.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.mimeType !== undefined && func0.call(data, "mimeType")){
+if(data.mimeType !== undefined){
 var _errs1 = errors;
 if(typeof data.mimeType !== "string"){
 validate147.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
@@ -9994,7 +9979,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.text !== undefined && func0.call(data, "text")){
+if(data.text !== undefined){
 var _errs3 = errors;
 if(typeof data.text !== "string"){
 validate147.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"}}];
@@ -10006,7 +9991,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined && func0.call(data, "uri")){
+if(data.uri !== undefined){
 var _errs5 = errors;
 if(typeof data.uri !== "string"){
 validate147.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
@@ -10052,7 +10037,7 @@ var vErrors = null;
 var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.destructiveHint !== undefined && func0.call(data, "destructiveHint")){
+if(data.destructiveHint !== undefined){
 var _errs1 = errors;
 if(typeof data.destructiveHint !== "boolean"){
 validate148.errors = [{instancePath:instancePath+"/destructiveHint",schemaPath:"#/properties/destructiveHint/type",keyword:"type",params:{type: "boolean"}}];
@@ -10064,7 +10049,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.idempotentHint !== undefined && func0.call(data, "idempotentHint")){
+if(data.idempotentHint !== undefined){
 var _errs3 = errors;
 if(typeof data.idempotentHint !== "boolean"){
 validate148.errors = [{instancePath:instancePath+"/idempotentHint",schemaPath:"#/properties/idempotentHint/type",keyword:"type",params:{type: "boolean"}}];
@@ -10076,7 +10061,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.openWorldHint !== undefined && func0.call(data, "openWorldHint")){
+if(data.openWorldHint !== undefined){
 var _errs5 = errors;
 if(typeof data.openWorldHint !== "boolean"){
 validate148.errors = [{instancePath:instancePath+"/openWorldHint",schemaPath:"#/properties/openWorldHint/type",keyword:"type",params:{type: "boolean"}}];
@@ -10088,7 +10073,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.readOnlyHint !== undefined && func0.call(data, "readOnlyHint")){
+if(data.readOnlyHint !== undefined){
 var _errs7 = errors;
 if(typeof data.readOnlyHint !== "boolean"){
 validate148.errors = [{instancePath:instancePath+"/readOnlyHint",schemaPath:"#/properties/readOnlyHint/type",keyword:"type",params:{type: "boolean"}}];
@@ -10100,7 +10085,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined && func0.call(data, "title")){
+if(data.title !== undefined){
 var _errs9 = errors;
 if(typeof data.title !== "string"){
 validate148.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -10146,12 +10131,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
+if((data.method === undefined) && (missing0 = "method")){
 validate149.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -10168,12 +10153,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1._meta !== undefined && func0.call(data1, "_meta")){
+if(data1._meta !== undefined){
 var data2 = data1._meta;
 var _errs6 = errors;
 if(errors === _errs6){
@@ -10229,12 +10214,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
+if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
 validate150.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -10251,18 +10236,18 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 var missing1;
-if(((data1.uri === undefined) || (!(func0.call(data1, "uri")))) && (missing1 = "uri")){
+if((data1.uri === undefined) && (missing1 = "uri")){
 validate150.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data1.uri !== undefined && func0.call(data1, "uri")){
+if(data1.uri !== undefined){
 if(typeof data1.uri !== "string"){
 validate150.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"#/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
 return false;

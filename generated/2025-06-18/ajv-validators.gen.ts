@@ -27,7 +27,6 @@ function require(id) {
 export const validateAnnotations = validate10;
 var schema11 = {"$id":"Annotations","properties":{"audience":{"items":{"$ref":"Role"},"type":"array"},"lastModified":{"type":"string"},"priority":{"maximum":1,"minimum":0,"type":"number"}},"type":"object"};
 var schema12 = {"$id":"Role","enum":["assistant","user"],"type":"string"};
-var func0 = Object.prototype.hasOwnProperty;
 
 function validate10(data, valCxt){
 "use strict"; /*# sourceURL="Annotations" */;
@@ -47,7 +46,7 @@ var vErrors = null;
 var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.audience !== undefined && func0.call(data, "audience")){
+if(data.audience !== undefined){
 var data0 = data.audience;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -82,7 +81,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.lastModified !== undefined && func0.call(data, "lastModified")){
+if(data.lastModified !== undefined){
 var _errs6 = errors;
 if(typeof data.lastModified !== "string"){
 validate10.errors = [{instancePath:instancePath+"/lastModified",schemaPath:"#/properties/lastModified/type",keyword:"type",params:{type: "string"}}];
@@ -94,7 +93,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.priority !== undefined && func0.call(data, "priority")){
+if(data.priority !== undefined){
 var data3 = data.priority;
 var _errs8 = errors;
 if(errors === _errs8){
@@ -134,7 +133,7 @@ return errors === 0;
 
 export const validateAudioContent = validate11;
 var schema13 = {"$id":"AudioContent","properties":{"_meta":{"additionalProperties":{},"type":"object"},"annotations":{"$ref":"Annotations"},"data":{"type":"string"},"mimeType":{"type":"string"},"type":{"const":"audio","type":"string"}},"required":["data","mimeType","type"],"type":"object"};
-var func15 = rebaseErrors;
+var func0 = rebaseErrors;
 
 function validate11(data, valCxt){
 "use strict"; /*# sourceURL="AudioContent" */;
@@ -155,12 +154,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((data.data === undefined) || (!(func0.call(data, "data")))) && (missing0 = "data")) || (((data.mimeType === undefined) || (!(func0.call(data, "mimeType")))) && (missing0 = "mimeType"))) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
+if((((data.data === undefined) && (missing0 = "data")) || ((data.mimeType === undefined) && (missing0 = "mimeType"))) || ((data.type === undefined) && (missing0 = "type"))){
 validate11.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -177,10 +176,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.annotations !== undefined && func0.call(data, "annotations")){
+if(data.annotations !== undefined){
 var _errs4 = errors;
 if(!(validate10(data.annotations))){
-vErrors = vErrors === null ? func15(validate10.errors, instancePath+"/annotations") : vErrors.concat(func15(validate10.errors, instancePath+"/annotations"));
+vErrors = vErrors === null ? func0(validate10.errors, instancePath+"/annotations") : vErrors.concat(func0(validate10.errors, instancePath+"/annotations"));
 errors = vErrors.length;
 }
 var valid0 = _errs4 === errors;
@@ -189,7 +188,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.data !== undefined && func0.call(data, "data")){
+if(data.data !== undefined){
 var _errs5 = errors;
 if(typeof data.data !== "string"){
 validate11.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "string"}}];
@@ -201,7 +200,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mimeType !== undefined && func0.call(data, "mimeType")){
+if(data.mimeType !== undefined){
 var _errs7 = errors;
 if(typeof data.mimeType !== "string"){
 validate11.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
@@ -213,7 +212,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.type !== undefined && func0.call(data, "type")){
+if(data.type !== undefined){
 var data4 = data.type;
 var _errs9 = errors;
 if(typeof data4 !== "string"){
@@ -266,12 +265,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")){
+if((data.name === undefined) && (missing0 = "name")){
 validate13.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.name !== undefined && func0.call(data, "name")){
+if(data.name !== undefined){
 var _errs1 = errors;
 if(typeof data.name !== "string"){
 validate13.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -283,7 +282,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined && func0.call(data, "title")){
+if(data.title !== undefined){
 var _errs3 = errors;
 if(typeof data.title !== "string"){
 validate13.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -328,12 +327,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.blob === undefined) || (!(func0.call(data, "blob")))) && (missing0 = "blob")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
+if(((data.blob === undefined) && (missing0 = "blob")) || ((data.uri === undefined) && (missing0 = "uri"))){
 validate14.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -350,7 +349,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.blob !== undefined && func0.call(data, "blob")){
+if(data.blob !== undefined){
 var _errs4 = errors;
 if(typeof data.blob !== "string"){
 validate14.errors = [{instancePath:instancePath+"/blob",schemaPath:"#/properties/blob/type",keyword:"type",params:{type: "string"}}];
@@ -362,7 +361,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mimeType !== undefined && func0.call(data, "mimeType")){
+if(data.mimeType !== undefined){
 var _errs6 = errors;
 if(typeof data.mimeType !== "string"){
 validate14.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
@@ -374,7 +373,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined && func0.call(data, "uri")){
+if(data.uri !== undefined){
 var _errs8 = errors;
 if(typeof data.uri !== "string"){
 validate14.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
@@ -421,12 +420,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
+if((data.type === undefined) && (missing0 = "type")){
 validate15.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.default !== undefined && func0.call(data, "default")){
+if(data.default !== undefined){
 var _errs1 = errors;
 if(typeof data.default !== "boolean"){
 validate15.errors = [{instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "boolean"}}];
@@ -438,7 +437,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined && func0.call(data, "description")){
+if(data.description !== undefined){
 var _errs3 = errors;
 if(typeof data.description !== "string"){
 validate15.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -450,7 +449,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined && func0.call(data, "title")){
+if(data.title !== undefined){
 var _errs5 = errors;
 if(typeof data.title !== "string"){
 validate15.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -462,7 +461,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.type !== undefined && func0.call(data, "type")){
+if(data.type !== undefined){
 var data3 = data.type;
 var _errs7 = errors;
 if(typeof data3 !== "string"){
@@ -514,12 +513,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
+if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
 validate16.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -536,18 +535,18 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 var missing1;
-if(((data1.name === undefined) || (!(func0.call(data1, "name")))) && (missing1 = "name")){
+if((data1.name === undefined) && (missing1 = "name")){
 validate16.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data1.arguments !== undefined && func0.call(data1, "arguments")){
+if(data1.arguments !== undefined){
 var data2 = data1.arguments;
 var _errs5 = errors;
 if(errors === _errs5){
@@ -564,7 +563,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data1.name !== undefined && func0.call(data1, "name")){
+if(data1.name !== undefined){
 var _errs8 = errors;
 if(typeof data1.name !== "string"){
 validate16.errors = [{instancePath:instancePath+"/params/name",schemaPath:"#/properties/params/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -624,12 +623,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.text === undefined) || (!(func0.call(data, "text")))) && (missing0 = "text")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
+if(((data.text === undefined) && (missing0 = "text")) || ((data.type === undefined) && (missing0 = "type"))){
 validate19.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -646,10 +645,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.annotations !== undefined && func0.call(data, "annotations")){
+if(data.annotations !== undefined){
 var _errs4 = errors;
 if(!(validate10(data.annotations))){
-vErrors = vErrors === null ? func15(validate10.errors, instancePath+"/annotations") : vErrors.concat(func15(validate10.errors, instancePath+"/annotations"));
+vErrors = vErrors === null ? func0(validate10.errors, instancePath+"/annotations") : vErrors.concat(func0(validate10.errors, instancePath+"/annotations"));
 errors = vErrors.length;
 }
 var valid0 = _errs4 === errors;
@@ -658,7 +657,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.text !== undefined && func0.call(data, "text")){
+if(data.text !== undefined){
 var _errs5 = errors;
 if(typeof data.text !== "string"){
 validate19.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"}}];
@@ -670,7 +669,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.type !== undefined && func0.call(data, "type")){
+if(data.type !== undefined){
 var data3 = data.type;
 var _errs7 = errors;
 if(typeof data3 !== "string"){
@@ -721,12 +720,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((data.data === undefined) || (!(func0.call(data, "data")))) && (missing0 = "data")) || (((data.mimeType === undefined) || (!(func0.call(data, "mimeType")))) && (missing0 = "mimeType"))) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
+if((((data.data === undefined) && (missing0 = "data")) || ((data.mimeType === undefined) && (missing0 = "mimeType"))) || ((data.type === undefined) && (missing0 = "type"))){
 validate21.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -743,10 +742,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.annotations !== undefined && func0.call(data, "annotations")){
+if(data.annotations !== undefined){
 var _errs4 = errors;
 if(!(validate10(data.annotations))){
-vErrors = vErrors === null ? func15(validate10.errors, instancePath+"/annotations") : vErrors.concat(func15(validate10.errors, instancePath+"/annotations"));
+vErrors = vErrors === null ? func0(validate10.errors, instancePath+"/annotations") : vErrors.concat(func0(validate10.errors, instancePath+"/annotations"));
 errors = vErrors.length;
 }
 var valid0 = _errs4 === errors;
@@ -755,7 +754,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.data !== undefined && func0.call(data, "data")){
+if(data.data !== undefined){
 var _errs5 = errors;
 if(typeof data.data !== "string"){
 validate21.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "string"}}];
@@ -767,7 +766,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mimeType !== undefined && func0.call(data, "mimeType")){
+if(data.mimeType !== undefined){
 var _errs7 = errors;
 if(typeof data.mimeType !== "string"){
 validate21.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
@@ -779,7 +778,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.type !== undefined && func0.call(data, "type")){
+if(data.type !== undefined){
 var data4 = data.type;
 var _errs9 = errors;
 if(typeof data4 !== "string"){
@@ -831,12 +830,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
+if((((data.name === undefined) && (missing0 = "name")) || ((data.type === undefined) && (missing0 = "type"))) || ((data.uri === undefined) && (missing0 = "uri"))){
 validate23.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -853,10 +852,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.annotations !== undefined && func0.call(data, "annotations")){
+if(data.annotations !== undefined){
 var _errs4 = errors;
 if(!(validate10(data.annotations))){
-vErrors = vErrors === null ? func15(validate10.errors, instancePath+"/annotations") : vErrors.concat(func15(validate10.errors, instancePath+"/annotations"));
+vErrors = vErrors === null ? func0(validate10.errors, instancePath+"/annotations") : vErrors.concat(func0(validate10.errors, instancePath+"/annotations"));
 errors = vErrors.length;
 }
 var valid0 = _errs4 === errors;
@@ -865,7 +864,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined && func0.call(data, "description")){
+if(data.description !== undefined){
 var _errs5 = errors;
 if(typeof data.description !== "string"){
 validate23.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -877,7 +876,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mimeType !== undefined && func0.call(data, "mimeType")){
+if(data.mimeType !== undefined){
 var _errs7 = errors;
 if(typeof data.mimeType !== "string"){
 validate23.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
@@ -889,7 +888,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined && func0.call(data, "name")){
+if(data.name !== undefined){
 var _errs9 = errors;
 if(typeof data.name !== "string"){
 validate23.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -901,7 +900,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.size !== undefined && func0.call(data, "size")){
+if(data.size !== undefined){
 var data5 = data.size;
 var _errs11 = errors;
 if(!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))){
@@ -914,7 +913,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined && func0.call(data, "title")){
+if(data.title !== undefined){
 var _errs13 = errors;
 if(typeof data.title !== "string"){
 validate23.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -926,7 +925,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.type !== undefined && func0.call(data, "type")){
+if(data.type !== undefined){
 var data7 = data.type;
 var _errs15 = errors;
 if(typeof data7 !== "string"){
@@ -943,7 +942,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined && func0.call(data, "uri")){
+if(data.uri !== undefined){
 var _errs17 = errors;
 if(typeof data.uri !== "string"){
 validate23.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
@@ -995,12 +994,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.resource === undefined) || (!(func0.call(data, "resource")))) && (missing0 = "resource")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
+if(((data.resource === undefined) && (missing0 = "resource")) || ((data.type === undefined) && (missing0 = "type"))){
 validate25.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -1017,10 +1016,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.annotations !== undefined && func0.call(data, "annotations")){
+if(data.annotations !== undefined){
 var _errs4 = errors;
 if(!(validate10(data.annotations))){
-vErrors = vErrors === null ? func15(validate10.errors, instancePath+"/annotations") : vErrors.concat(func15(validate10.errors, instancePath+"/annotations"));
+vErrors = vErrors === null ? func0(validate10.errors, instancePath+"/annotations") : vErrors.concat(func0(validate10.errors, instancePath+"/annotations"));
 errors = vErrors.length;
 }
 var valid0 = _errs4 === errors;
@@ -1029,7 +1028,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.resource !== undefined && func0.call(data, "resource")){
+if(data.resource !== undefined){
 var data2 = data.resource;
 var _errs5 = errors;
 var _errs6 = errors;
@@ -1039,7 +1038,7 @@ var _errs8 = errors;
 if(errors === _errs8){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 var missing1;
-if((((data2.text === undefined) || (!(func0.call(data2, "text")))) && (missing1 = "text")) || (((data2.uri === undefined) || (!(func0.call(data2, "uri")))) && (missing1 = "uri"))){
+if(((data2.text === undefined) && (missing1 = "text")) || ((data2.uri === undefined) && (missing1 = "uri"))){
 var err0 = {instancePath:instancePath+"/resource",schemaPath:"TextResourceContents/required",keyword:"required",params:{missingProperty: missing1}};
 if(vErrors === null){
 vErrors = [err0];
@@ -1050,7 +1049,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data2._meta !== undefined && func0.call(data2, "_meta")){
+if(data2._meta !== undefined){
 var data3 = data2._meta;
 var _errs10 = errors;
 if(errors === _errs10){
@@ -1073,7 +1072,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data2.mimeType !== undefined && func0.call(data2, "mimeType")){
+if(data2.mimeType !== undefined){
 var _errs13 = errors;
 if(typeof data2.mimeType !== "string"){
 var err2 = {instancePath:instancePath+"/resource/mimeType",schemaPath:"TextResourceContents/properties/mimeType/type",keyword:"type",params:{type: "string"}};
@@ -1091,7 +1090,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data2.text !== undefined && func0.call(data2, "text")){
+if(data2.text !== undefined){
 var _errs15 = errors;
 if(typeof data2.text !== "string"){
 var err3 = {instancePath:instancePath+"/resource/text",schemaPath:"TextResourceContents/properties/text/type",keyword:"type",params:{type: "string"}};
@@ -1109,7 +1108,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data2.uri !== undefined && func0.call(data2, "uri")){
+if(data2.uri !== undefined){
 var _errs17 = errors;
 if(typeof data2.uri !== "string"){
 var err4 = {instancePath:instancePath+"/resource/uri",schemaPath:"TextResourceContents/properties/uri/type",keyword:"type",params:{type: "string"}};
@@ -1150,7 +1149,7 @@ var _errs20 = errors;
 if(errors === _errs20){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 var missing2;
-if((((data2.blob === undefined) || (!(func0.call(data2, "blob")))) && (missing2 = "blob")) || (((data2.uri === undefined) || (!(func0.call(data2, "uri")))) && (missing2 = "uri"))){
+if(((data2.blob === undefined) && (missing2 = "blob")) || ((data2.uri === undefined) && (missing2 = "uri"))){
 var err6 = {instancePath:instancePath+"/resource",schemaPath:"BlobResourceContents/required",keyword:"required",params:{missingProperty: missing2}};
 if(vErrors === null){
 vErrors = [err6];
@@ -1161,7 +1160,7 @@ vErrors.push(err6);
 errors++;
 }
 else {
-if(data2._meta !== undefined && func0.call(data2, "_meta")){
+if(data2._meta !== undefined){
 var data7 = data2._meta;
 var _errs22 = errors;
 if(errors === _errs22){
@@ -1184,7 +1183,7 @@ else {
 var valid5 = true;
 }
 if(valid5){
-if(data2.blob !== undefined && func0.call(data2, "blob")){
+if(data2.blob !== undefined){
 var _errs25 = errors;
 if(typeof data2.blob !== "string"){
 var err8 = {instancePath:instancePath+"/resource/blob",schemaPath:"BlobResourceContents/properties/blob/type",keyword:"type",params:{type: "string"}};
@@ -1202,7 +1201,7 @@ else {
 var valid5 = true;
 }
 if(valid5){
-if(data2.mimeType !== undefined && func0.call(data2, "mimeType")){
+if(data2.mimeType !== undefined){
 var _errs27 = errors;
 if(typeof data2.mimeType !== "string"){
 var err9 = {instancePath:instancePath+"/resource/mimeType",schemaPath:"BlobResourceContents/properties/mimeType/type",keyword:"type",params:{type: "string"}};
@@ -1220,7 +1219,7 @@ else {
 var valid5 = true;
 }
 if(valid5){
-if(data2.uri !== undefined && func0.call(data2, "uri")){
+if(data2.uri !== undefined){
 var _errs29 = errors;
 if(typeof data2.uri !== "string"){
 var err10 = {instancePath:instancePath+"/resource/uri",schemaPath:"BlobResourceContents/properties/uri/type",keyword:"type",params:{type: "string"}};
@@ -1285,7 +1284,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.type !== undefined && func0.call(data, "type")){
+if(data.type !== undefined){
 var data11 = data.type;
 var _errs31 = errors;
 if(typeof data11 !== "string"){
@@ -1335,7 +1334,7 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
+if((data.type === undefined) && (missing0 = "type")){
 validate18.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
@@ -1344,31 +1343,31 @@ var tag0 = data.type;
 if(typeof tag0 == "string"){
 if(tag0 === "text"){
 if(!(validate19(data))){
-vErrors = vErrors === null ? func15(validate19.errors, instancePath) : vErrors.concat(func15(validate19.errors, instancePath));
+vErrors = vErrors === null ? func0(validate19.errors, instancePath) : vErrors.concat(func0(validate19.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "image"){
 if(!(validate21(data))){
-vErrors = vErrors === null ? func15(validate21.errors, instancePath) : vErrors.concat(func15(validate21.errors, instancePath));
+vErrors = vErrors === null ? func0(validate21.errors, instancePath) : vErrors.concat(func0(validate21.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "audio"){
 if(!(validate11(data))){
-vErrors = vErrors === null ? func15(validate11.errors, instancePath) : vErrors.concat(func15(validate11.errors, instancePath));
+vErrors = vErrors === null ? func0(validate11.errors, instancePath) : vErrors.concat(func0(validate11.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "resource_link"){
 if(!(validate23(data))){
-vErrors = vErrors === null ? func15(validate23.errors, instancePath) : vErrors.concat(func15(validate23.errors, instancePath));
+vErrors = vErrors === null ? func0(validate23.errors, instancePath) : vErrors.concat(func0(validate23.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "resource"){
 if(!(validate25(data))){
-vErrors = vErrors === null ? func15(validate25.errors, instancePath) : vErrors.concat(func15(validate25.errors, instancePath));
+vErrors = vErrors === null ? func0(validate25.errors, instancePath) : vErrors.concat(func0(validate25.errors, instancePath));
 errors = vErrors.length;
 }
 }
@@ -1412,12 +1411,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content")){
+if((data.content === undefined) && (missing0 = "content")){
 validate17.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -1434,7 +1433,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.content !== undefined && func0.call(data, "content")){
+if(data.content !== undefined){
 var data1 = data.content;
 var _errs4 = errors;
 if(errors === _errs4){
@@ -1444,7 +1443,7 @@ var len0 = data1.length;
 for(var i0=0; i0<len0; i0++){
 var _errs6 = errors;
 if(!(validate18(data1[i0]))){
-vErrors = vErrors === null ? func15(validate18.errors, instancePath+"/content/" + i0) : vErrors.concat(func15(validate18.errors, instancePath+"/content/" + i0));
+vErrors = vErrors === null ? func0(validate18.errors, instancePath+"/content/" + i0) : vErrors.concat(func0(validate18.errors, instancePath+"/content/" + i0));
 errors = vErrors.length;
 }
 var valid1 = _errs6 === errors;
@@ -1464,7 +1463,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.isError !== undefined && func0.call(data, "isError")){
+if(data.isError !== undefined){
 var _errs7 = errors;
 if(typeof data.isError !== "boolean"){
 validate17.errors = [{instancePath:instancePath+"/isError",schemaPath:"#/properties/isError/type",keyword:"type",params:{type: "boolean"}}];
@@ -1476,7 +1475,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.structuredContent !== undefined && func0.call(data, "structuredContent")){
+if(data.structuredContent !== undefined){
 var data4 = data.structuredContent;
 var _errs9 = errors;
 if(errors === _errs9){
@@ -1529,12 +1528,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
+if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
 validate33.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -1551,18 +1550,18 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 var missing1;
-if(((data1.requestId === undefined) || (!(func0.call(data1, "requestId")))) && (missing1 = "requestId")){
+if((data1.requestId === undefined) && (missing1 = "requestId")){
 validate33.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data1.reason !== undefined && func0.call(data1, "reason")){
+if(data1.reason !== undefined){
 var _errs5 = errors;
 if(typeof data1.reason !== "string"){
 validate33.errors = [{instancePath:instancePath+"/params/reason",schemaPath:"#/properties/params/properties/reason/type",keyword:"type",params:{type: "string"}}];
@@ -1574,7 +1573,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data1.requestId !== undefined && func0.call(data1, "requestId")){
+if(data1.requestId !== undefined){
 var data3 = data1.requestId;
 var _errs7 = errors;
 if((typeof data3 !== "string") && (!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))))){
@@ -1632,7 +1631,7 @@ var vErrors = null;
 var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.elicitation !== undefined && func0.call(data, "elicitation")){
+if(data.elicitation !== undefined){
 var data0 = data.elicitation;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -1649,14 +1648,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.experimental !== undefined && func0.call(data, "experimental")){
+if(data.experimental !== undefined){
 var data1 = data.experimental;
 var _errs4 = errors;
 if(errors === _errs4){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-var _arr0 = Object.keys(data1);
-for(var _i0=0; _i0<_arr0.length; _i0++){
-var key0 = _arr0[_i0];
+for(var key0 in data1){
 var data2 = data1[key0];
 var _errs7 = errors;
 if(errors === _errs7){
@@ -1684,12 +1681,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.roots !== undefined && func0.call(data, "roots")){
+if(data.roots !== undefined){
 var data3 = data.roots;
 var _errs10 = errors;
 if(errors === _errs10){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-if(data3.listChanged !== undefined && func0.call(data3, "listChanged")){
+if(data3.listChanged !== undefined){
 if(typeof data3.listChanged !== "boolean"){
 validate34.errors = [{instancePath:instancePath+"/roots/listChanged",schemaPath:"#/properties/roots/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
 return false;
@@ -1707,7 +1704,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.sampling !== undefined && func0.call(data, "sampling")){
+if(data.sampling !== undefined){
 var data5 = data.sampling;
 var _errs14 = errors;
 if(errors === _errs14){
@@ -1762,12 +1759,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
+if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
 validate36.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -1784,18 +1781,18 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 var missing1;
-if((((data1.progress === undefined) || (!(func0.call(data1, "progress")))) && (missing1 = "progress")) || (((data1.progressToken === undefined) || (!(func0.call(data1, "progressToken")))) && (missing1 = "progressToken"))){
+if(((data1.progress === undefined) && (missing1 = "progress")) || ((data1.progressToken === undefined) && (missing1 = "progressToken"))){
 validate36.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data1.message !== undefined && func0.call(data1, "message")){
+if(data1.message !== undefined){
 var _errs5 = errors;
 if(typeof data1.message !== "string"){
 validate36.errors = [{instancePath:instancePath+"/params/message",schemaPath:"#/properties/params/properties/message/type",keyword:"type",params:{type: "string"}}];
@@ -1807,7 +1804,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data1.progress !== undefined && func0.call(data1, "progress")){
+if(data1.progress !== undefined){
 var _errs7 = errors;
 if(!(typeof data1.progress == "number")){
 validate36.errors = [{instancePath:instancePath+"/params/progress",schemaPath:"#/properties/params/properties/progress/type",keyword:"type",params:{type: "number"}}];
@@ -1819,7 +1816,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data1.progressToken !== undefined && func0.call(data1, "progressToken")){
+if(data1.progressToken !== undefined){
 var data4 = data1.progressToken;
 var _errs9 = errors;
 if((typeof data4 !== "string") && (!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))))){
@@ -1832,7 +1829,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data1.total !== undefined && func0.call(data1, "total")){
+if(data1.total !== undefined){
 var _errs12 = errors;
 if(!(typeof data1.total == "number")){
 validate36.errors = [{instancePath:instancePath+"/params/total",schemaPath:"#/properties/params/properties/total/type",keyword:"type",params:{type: "number"}}];
@@ -1890,7 +1887,7 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
+if((data.method === undefined) && (missing0 = "method")){
 validate35.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
@@ -1899,7 +1896,7 @@ var tag0 = data.method;
 if(typeof tag0 == "string"){
 if(tag0 === "notifications/cancelled"){
 if(!(validate33(data))){
-vErrors = vErrors === null ? func15(validate33.errors, instancePath) : vErrors.concat(func15(validate33.errors, instancePath));
+vErrors = vErrors === null ? func0(validate33.errors, instancePath) : vErrors.concat(func0(validate33.errors, instancePath));
 errors = vErrors.length;
 }
 }
@@ -1908,12 +1905,12 @@ var _errs4 = errors;
 if(errors === _errs4){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing1;
-if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing1 = "method")){
+if((data.method === undefined) && (missing1 = "method")){
 validate35.errors = [{instancePath:instancePath,schemaPath:"InitializedNotification/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data0 = data.method;
 var _errs6 = errors;
 if(typeof data0 !== "string"){
@@ -1930,12 +1927,12 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data1 = data.params;
 var _errs8 = errors;
 if(errors === _errs8){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1._meta !== undefined && func0.call(data1, "_meta")){
+if(data1._meta !== undefined){
 var data2 = data1._meta;
 var _errs11 = errors;
 if(errors === _errs11){
@@ -1969,7 +1966,7 @@ return false;
 }
 else if(tag0 === "notifications/progress"){
 if(!(validate36(data))){
-vErrors = vErrors === null ? func15(validate36.errors, instancePath) : vErrors.concat(func15(validate36.errors, instancePath));
+vErrors = vErrors === null ? func0(validate36.errors, instancePath) : vErrors.concat(func0(validate36.errors, instancePath));
 errors = vErrors.length;
 }
 }
@@ -1978,12 +1975,12 @@ var _errs16 = errors;
 if(errors === _errs16){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing2;
-if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing2 = "method")){
+if((data.method === undefined) && (missing2 = "method")){
 validate35.errors = [{instancePath:instancePath,schemaPath:"RootsListChangedNotification/required",keyword:"required",params:{missingProperty: missing2}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data3 = data.method;
 var _errs18 = errors;
 if(typeof data3 !== "string"){
@@ -2000,12 +1997,12 @@ else {
 var valid9 = true;
 }
 if(valid9){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data4 = data.params;
 var _errs20 = errors;
 if(errors === _errs20){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-if(data4._meta !== undefined && func0.call(data4, "_meta")){
+if(data4._meta !== undefined){
 var data5 = data4._meta;
 var _errs23 = errors;
 if(errors === _errs23){
@@ -2089,12 +2086,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
+if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
 validate40.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -2111,24 +2108,24 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 var missing1;
-if(((((data1.capabilities === undefined) || (!(func0.call(data1, "capabilities")))) && (missing1 = "capabilities")) || (((data1.clientInfo === undefined) || (!(func0.call(data1, "clientInfo")))) && (missing1 = "clientInfo"))) || (((data1.protocolVersion === undefined) || (!(func0.call(data1, "protocolVersion")))) && (missing1 = "protocolVersion"))){
+if((((data1.capabilities === undefined) && (missing1 = "capabilities")) || ((data1.clientInfo === undefined) && (missing1 = "clientInfo"))) || ((data1.protocolVersion === undefined) && (missing1 = "protocolVersion"))){
 validate40.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data1.capabilities !== undefined && func0.call(data1, "capabilities")){
+if(data1.capabilities !== undefined){
 var data2 = data1.capabilities;
 var _errs5 = errors;
 var _errs6 = errors;
 if(errors === _errs6){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-if(data2.elicitation !== undefined && func0.call(data2, "elicitation")){
+if(data2.elicitation !== undefined){
 var data3 = data2.elicitation;
 var _errs8 = errors;
 if(errors === _errs8){
@@ -2145,14 +2142,12 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data2.experimental !== undefined && func0.call(data2, "experimental")){
+if(data2.experimental !== undefined){
 var data4 = data2.experimental;
 var _errs11 = errors;
 if(errors === _errs11){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-var _arr0 = Object.keys(data4);
-for(var _i0=0; _i0<_arr0.length; _i0++){
-var key0 = _arr0[_i0];
+for(var key0 in data4){
 var data5 = data4[key0];
 var _errs14 = errors;
 if(errors === _errs14){
@@ -2180,12 +2175,12 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data2.roots !== undefined && func0.call(data2, "roots")){
+if(data2.roots !== undefined){
 var data6 = data2.roots;
 var _errs17 = errors;
 if(errors === _errs17){
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-if(data6.listChanged !== undefined && func0.call(data6, "listChanged")){
+if(data6.listChanged !== undefined){
 if(typeof data6.listChanged !== "boolean"){
 validate40.errors = [{instancePath:instancePath+"/params/capabilities/roots/listChanged",schemaPath:"ClientCapabilities/properties/roots/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
 return false;
@@ -2203,7 +2198,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data2.sampling !== undefined && func0.call(data2, "sampling")){
+if(data2.sampling !== undefined){
 var data8 = data2.sampling;
 var _errs21 = errors;
 if(errors === _errs21){
@@ -2234,19 +2229,19 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data1.clientInfo !== undefined && func0.call(data1, "clientInfo")){
+if(data1.clientInfo !== undefined){
 var data9 = data1.clientInfo;
 var _errs24 = errors;
 var _errs25 = errors;
 if(errors === _errs25){
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
 var missing2;
-if((((data9.name === undefined) || (!(func0.call(data9, "name")))) && (missing2 = "name")) || (((data9.version === undefined) || (!(func0.call(data9, "version")))) && (missing2 = "version"))){
+if(((data9.name === undefined) && (missing2 = "name")) || ((data9.version === undefined) && (missing2 = "version"))){
 validate40.errors = [{instancePath:instancePath+"/params/clientInfo",schemaPath:"Implementation/required",keyword:"required",params:{missingProperty: missing2}}];
 return false;
 }
 else {
-if(data9.name !== undefined && func0.call(data9, "name")){
+if(data9.name !== undefined){
 var _errs27 = errors;
 if(typeof data9.name !== "string"){
 validate40.errors = [{instancePath:instancePath+"/params/clientInfo/name",schemaPath:"Implementation/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -2258,7 +2253,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data9.title !== undefined && func0.call(data9, "title")){
+if(data9.title !== undefined){
 var _errs29 = errors;
 if(typeof data9.title !== "string"){
 validate40.errors = [{instancePath:instancePath+"/params/clientInfo/title",schemaPath:"Implementation/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -2270,7 +2265,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data9.version !== undefined && func0.call(data9, "version")){
+if(data9.version !== undefined){
 var _errs31 = errors;
 if(typeof data9.version !== "string"){
 validate40.errors = [{instancePath:instancePath+"/params/clientInfo/version",schemaPath:"Implementation/properties/version/type",keyword:"type",params:{type: "string"}}];
@@ -2296,7 +2291,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data1.protocolVersion !== undefined && func0.call(data1, "protocolVersion")){
+if(data1.protocolVersion !== undefined){
 var _errs33 = errors;
 if(typeof data1.protocolVersion !== "string"){
 validate40.errors = [{instancePath:instancePath+"/params/protocolVersion",schemaPath:"#/properties/params/properties/protocolVersion/type",keyword:"type",params:{type: "string"}}];
@@ -2354,12 +2349,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
+if((data.method === undefined) && (missing0 = "method")){
 validate41.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -2376,17 +2371,17 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1._meta !== undefined && func0.call(data1, "_meta")){
+if(data1._meta !== undefined){
 var data2 = data1._meta;
 var _errs6 = errors;
 if(errors === _errs6){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-if(data2.progressToken !== undefined && func0.call(data2, "progressToken")){
+if(data2.progressToken !== undefined){
 var data3 = data2.progressToken;
 if((typeof data3 !== "string") && (!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))))){
 validate41.errors = [{instancePath:instancePath+"/params/_meta/progressToken",schemaPath:"ProgressToken/type",keyword:"type",params:{type: schema31.type}}];
@@ -2445,12 +2440,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
+if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
 validate42.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -2467,18 +2462,18 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 var missing1;
-if(((data1.level === undefined) || (!(func0.call(data1, "level")))) && (missing1 = "level")){
+if((data1.level === undefined) && (missing1 = "level")){
 validate42.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data1.level !== undefined && func0.call(data1, "level")){
+if(data1.level !== undefined){
 var data2 = data1.level;
 if(typeof data2 !== "string"){
 validate42.errors = [{instancePath:instancePath+"/params/level",schemaPath:"LoggingLevel/type",keyword:"type",params:{type: "string"}}];
@@ -2536,12 +2531,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
+if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
 validate43.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -2558,29 +2553,29 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 var missing1;
-if((((data1.argument === undefined) || (!(func0.call(data1, "argument")))) && (missing1 = "argument")) || (((data1.ref === undefined) || (!(func0.call(data1, "ref")))) && (missing1 = "ref"))){
+if(((data1.argument === undefined) && (missing1 = "argument")) || ((data1.ref === undefined) && (missing1 = "ref"))){
 validate43.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data1.argument !== undefined && func0.call(data1, "argument")){
+if(data1.argument !== undefined){
 var data2 = data1.argument;
 var _errs5 = errors;
 if(errors === _errs5){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 var missing2;
-if((((data2.name === undefined) || (!(func0.call(data2, "name")))) && (missing2 = "name")) || (((data2.value === undefined) || (!(func0.call(data2, "value")))) && (missing2 = "value"))){
+if(((data2.name === undefined) && (missing2 = "name")) || ((data2.value === undefined) && (missing2 = "value"))){
 validate43.errors = [{instancePath:instancePath+"/params/argument",schemaPath:"#/properties/params/properties/argument/required",keyword:"required",params:{missingProperty: missing2}}];
 return false;
 }
 else {
-if(data2.name !== undefined && func0.call(data2, "name")){
+if(data2.name !== undefined){
 var _errs7 = errors;
 if(typeof data2.name !== "string"){
 validate43.errors = [{instancePath:instancePath+"/params/argument/name",schemaPath:"#/properties/params/properties/argument/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -2592,7 +2587,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data2.value !== undefined && func0.call(data2, "value")){
+if(data2.value !== undefined){
 var _errs9 = errors;
 if(typeof data2.value !== "string"){
 validate43.errors = [{instancePath:instancePath+"/params/argument/value",schemaPath:"#/properties/params/properties/argument/properties/value/type",keyword:"type",params:{type: "string"}}];
@@ -2617,19 +2612,17 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data1.context !== undefined && func0.call(data1, "context")){
+if(data1.context !== undefined){
 var data5 = data1.context;
 var _errs11 = errors;
 if(errors === _errs11){
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
-if(data5.arguments !== undefined && func0.call(data5, "arguments")){
+if(data5.arguments !== undefined){
 var data6 = data5.arguments;
 var _errs13 = errors;
 if(errors === _errs13){
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-var _arr0 = Object.keys(data6);
-for(var _i0=0; _i0<_arr0.length; _i0++){
-var key0 = _arr0[_i0];
+for(var key0 in data6){
 var _errs16 = errors;
 if(typeof data6[key0] !== "string"){
 validate43.errors = [{instancePath:instancePath+"/params/context/arguments/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/params/properties/context/properties/arguments/additionalProperties/type",keyword:"type",params:{type: "string"}}];
@@ -2659,13 +2652,13 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data1.ref !== undefined && func0.call(data1, "ref")){
+if(data1.ref !== undefined){
 var data8 = data1.ref;
 var _errs18 = errors;
 if(errors === _errs18){
 if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
 var missing3;
-if(((data8.type === undefined) || (!(func0.call(data8, "type")))) && (missing3 = "type")){
+if((data8.type === undefined) && (missing3 = "type")){
 validate43.errors = [{instancePath:instancePath+"/params/ref",schemaPath:"#/properties/params/properties/ref/required",keyword:"required",params:{missingProperty: missing3}}];
 return false;
 }
@@ -2677,12 +2670,12 @@ var _errs22 = errors;
 if(errors === _errs22){
 if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
 var missing4;
-if((((data8.name === undefined) || (!(func0.call(data8, "name")))) && (missing4 = "name")) || (((data8.type === undefined) || (!(func0.call(data8, "type")))) && (missing4 = "type"))){
+if(((data8.name === undefined) && (missing4 = "name")) || ((data8.type === undefined) && (missing4 = "type"))){
 validate43.errors = [{instancePath:instancePath+"/params/ref",schemaPath:"PromptReference/required",keyword:"required",params:{missingProperty: missing4}}];
 return false;
 }
 else {
-if(data8.name !== undefined && func0.call(data8, "name")){
+if(data8.name !== undefined){
 var _errs24 = errors;
 if(typeof data8.name !== "string"){
 validate43.errors = [{instancePath:instancePath+"/params/ref/name",schemaPath:"PromptReference/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -2694,7 +2687,7 @@ else {
 var valid8 = true;
 }
 if(valid8){
-if(data8.title !== undefined && func0.call(data8, "title")){
+if(data8.title !== undefined){
 var _errs26 = errors;
 if(typeof data8.title !== "string"){
 validate43.errors = [{instancePath:instancePath+"/params/ref/title",schemaPath:"PromptReference/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -2706,7 +2699,7 @@ else {
 var valid8 = true;
 }
 if(valid8){
-if(data8.type !== undefined && func0.call(data8, "type")){
+if(data8.type !== undefined){
 var data11 = data8.type;
 var _errs28 = errors;
 if(typeof data11 !== "string"){
@@ -2737,12 +2730,12 @@ var _errs31 = errors;
 if(errors === _errs31){
 if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
 var missing5;
-if((((data8.type === undefined) || (!(func0.call(data8, "type")))) && (missing5 = "type")) || (((data8.uri === undefined) || (!(func0.call(data8, "uri")))) && (missing5 = "uri"))){
+if(((data8.type === undefined) && (missing5 = "type")) || ((data8.uri === undefined) && (missing5 = "uri"))){
 validate43.errors = [{instancePath:instancePath+"/params/ref",schemaPath:"ResourceTemplateReference/required",keyword:"required",params:{missingProperty: missing5}}];
 return false;
 }
 else {
-if(data8.type !== undefined && func0.call(data8, "type")){
+if(data8.type !== undefined){
 var data12 = data8.type;
 var _errs33 = errors;
 if(typeof data12 !== "string"){
@@ -2759,7 +2752,7 @@ else {
 var valid11 = true;
 }
 if(valid11){
-if(data8.uri !== undefined && func0.call(data8, "uri")){
+if(data8.uri !== undefined){
 var _errs35 = errors;
 if(typeof data8.uri !== "string"){
 validate43.errors = [{instancePath:instancePath+"/params/ref/uri",schemaPath:"ResourceTemplateReference/properties/uri/type",keyword:"type",params:{type: "string"}}];
@@ -2846,7 +2839,7 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
+if((data.method === undefined) && (missing0 = "method")){
 validate39.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
@@ -2855,13 +2848,13 @@ var tag0 = data.method;
 if(typeof tag0 == "string"){
 if(tag0 === "initialize"){
 if(!(validate40(data))){
-vErrors = vErrors === null ? func15(validate40.errors, instancePath) : vErrors.concat(func15(validate40.errors, instancePath));
+vErrors = vErrors === null ? func0(validate40.errors, instancePath) : vErrors.concat(func0(validate40.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "ping"){
 if(!(validate41(data))){
-vErrors = vErrors === null ? func15(validate41.errors, instancePath) : vErrors.concat(func15(validate41.errors, instancePath));
+vErrors = vErrors === null ? func0(validate41.errors, instancePath) : vErrors.concat(func0(validate41.errors, instancePath));
 errors = vErrors.length;
 }
 }
@@ -2870,12 +2863,12 @@ var _errs5 = errors;
 if(errors === _errs5){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing1;
-if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing1 = "method")){
+if((data.method === undefined) && (missing1 = "method")){
 validate39.errors = [{instancePath:instancePath,schemaPath:"ListResourcesRequest/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data0 = data.method;
 var _errs7 = errors;
 if(typeof data0 !== "string"){
@@ -2892,12 +2885,12 @@ else {
 var valid5 = true;
 }
 if(valid5){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data1 = data.params;
 var _errs9 = errors;
 if(errors === _errs9){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1.cursor !== undefined && func0.call(data1, "cursor")){
+if(data1.cursor !== undefined){
 if(typeof data1.cursor !== "string"){
 validate39.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"ListResourcesRequest/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -2928,12 +2921,12 @@ var _errs14 = errors;
 if(errors === _errs14){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing2;
-if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing2 = "method")){
+if((data.method === undefined) && (missing2 = "method")){
 validate39.errors = [{instancePath:instancePath,schemaPath:"ListResourceTemplatesRequest/required",keyword:"required",params:{missingProperty: missing2}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data3 = data.method;
 var _errs16 = errors;
 if(typeof data3 !== "string"){
@@ -2950,12 +2943,12 @@ else {
 var valid9 = true;
 }
 if(valid9){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data4 = data.params;
 var _errs18 = errors;
 if(errors === _errs18){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-if(data4.cursor !== undefined && func0.call(data4, "cursor")){
+if(data4.cursor !== undefined){
 if(typeof data4.cursor !== "string"){
 validate39.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"ListResourceTemplatesRequest/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -2986,12 +2979,12 @@ var _errs23 = errors;
 if(errors === _errs23){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing3;
-if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing3 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing3 = "params"))){
+if(((data.method === undefined) && (missing3 = "method")) || ((data.params === undefined) && (missing3 = "params"))){
 validate39.errors = [{instancePath:instancePath,schemaPath:"ReadResourceRequest/required",keyword:"required",params:{missingProperty: missing3}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data6 = data.method;
 var _errs25 = errors;
 if(typeof data6 !== "string"){
@@ -3008,18 +3001,18 @@ else {
 var valid13 = true;
 }
 if(valid13){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data7 = data.params;
 var _errs27 = errors;
 if(errors === _errs27){
 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
 var missing4;
-if(((data7.uri === undefined) || (!(func0.call(data7, "uri")))) && (missing4 = "uri")){
+if((data7.uri === undefined) && (missing4 = "uri")){
 validate39.errors = [{instancePath:instancePath+"/params",schemaPath:"ReadResourceRequest/properties/params/required",keyword:"required",params:{missingProperty: missing4}}];
 return false;
 }
 else {
-if(data7.uri !== undefined && func0.call(data7, "uri")){
+if(data7.uri !== undefined){
 if(typeof data7.uri !== "string"){
 validate39.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"ReadResourceRequest/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -3051,12 +3044,12 @@ var _errs32 = errors;
 if(errors === _errs32){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing5;
-if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing5 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing5 = "params"))){
+if(((data.method === undefined) && (missing5 = "method")) || ((data.params === undefined) && (missing5 = "params"))){
 validate39.errors = [{instancePath:instancePath,schemaPath:"SubscribeRequest/required",keyword:"required",params:{missingProperty: missing5}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data9 = data.method;
 var _errs34 = errors;
 if(typeof data9 !== "string"){
@@ -3073,18 +3066,18 @@ else {
 var valid17 = true;
 }
 if(valid17){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data10 = data.params;
 var _errs36 = errors;
 if(errors === _errs36){
 if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
 var missing6;
-if(((data10.uri === undefined) || (!(func0.call(data10, "uri")))) && (missing6 = "uri")){
+if((data10.uri === undefined) && (missing6 = "uri")){
 validate39.errors = [{instancePath:instancePath+"/params",schemaPath:"SubscribeRequest/properties/params/required",keyword:"required",params:{missingProperty: missing6}}];
 return false;
 }
 else {
-if(data10.uri !== undefined && func0.call(data10, "uri")){
+if(data10.uri !== undefined){
 if(typeof data10.uri !== "string"){
 validate39.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"SubscribeRequest/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -3116,12 +3109,12 @@ var _errs41 = errors;
 if(errors === _errs41){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing7;
-if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing7 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing7 = "params"))){
+if(((data.method === undefined) && (missing7 = "method")) || ((data.params === undefined) && (missing7 = "params"))){
 validate39.errors = [{instancePath:instancePath,schemaPath:"UnsubscribeRequest/required",keyword:"required",params:{missingProperty: missing7}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data12 = data.method;
 var _errs43 = errors;
 if(typeof data12 !== "string"){
@@ -3138,18 +3131,18 @@ else {
 var valid21 = true;
 }
 if(valid21){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data13 = data.params;
 var _errs45 = errors;
 if(errors === _errs45){
 if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
 var missing8;
-if(((data13.uri === undefined) || (!(func0.call(data13, "uri")))) && (missing8 = "uri")){
+if((data13.uri === undefined) && (missing8 = "uri")){
 validate39.errors = [{instancePath:instancePath+"/params",schemaPath:"UnsubscribeRequest/properties/params/required",keyword:"required",params:{missingProperty: missing8}}];
 return false;
 }
 else {
-if(data13.uri !== undefined && func0.call(data13, "uri")){
+if(data13.uri !== undefined){
 if(typeof data13.uri !== "string"){
 validate39.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"UnsubscribeRequest/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -3181,12 +3174,12 @@ var _errs50 = errors;
 if(errors === _errs50){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing9;
-if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing9 = "method")){
+if((data.method === undefined) && (missing9 = "method")){
 validate39.errors = [{instancePath:instancePath,schemaPath:"ListPromptsRequest/required",keyword:"required",params:{missingProperty: missing9}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data15 = data.method;
 var _errs52 = errors;
 if(typeof data15 !== "string"){
@@ -3203,12 +3196,12 @@ else {
 var valid25 = true;
 }
 if(valid25){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data16 = data.params;
 var _errs54 = errors;
 if(errors === _errs54){
 if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
-if(data16.cursor !== undefined && func0.call(data16, "cursor")){
+if(data16.cursor !== undefined){
 if(typeof data16.cursor !== "string"){
 validate39.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"ListPromptsRequest/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -3239,12 +3232,12 @@ var _errs59 = errors;
 if(errors === _errs59){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing10;
-if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing10 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing10 = "params"))){
+if(((data.method === undefined) && (missing10 = "method")) || ((data.params === undefined) && (missing10 = "params"))){
 validate39.errors = [{instancePath:instancePath,schemaPath:"GetPromptRequest/required",keyword:"required",params:{missingProperty: missing10}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data18 = data.method;
 var _errs61 = errors;
 if(typeof data18 !== "string"){
@@ -3261,25 +3254,23 @@ else {
 var valid29 = true;
 }
 if(valid29){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data19 = data.params;
 var _errs63 = errors;
 if(errors === _errs63){
 if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
 var missing11;
-if(((data19.name === undefined) || (!(func0.call(data19, "name")))) && (missing11 = "name")){
+if((data19.name === undefined) && (missing11 = "name")){
 validate39.errors = [{instancePath:instancePath+"/params",schemaPath:"GetPromptRequest/properties/params/required",keyword:"required",params:{missingProperty: missing11}}];
 return false;
 }
 else {
-if(data19.arguments !== undefined && func0.call(data19, "arguments")){
+if(data19.arguments !== undefined){
 var data20 = data19.arguments;
 var _errs65 = errors;
 if(errors === _errs65){
 if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
-var _arr0 = Object.keys(data20);
-for(var _i0=0; _i0<_arr0.length; _i0++){
-var key0 = _arr0[_i0];
+for(var key0 in data20){
 var _errs68 = errors;
 if(typeof data20[key0] !== "string"){
 validate39.errors = [{instancePath:instancePath+"/params/arguments/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"GetPromptRequest/properties/params/properties/arguments/additionalProperties/type",keyword:"type",params:{type: "string"}}];
@@ -3302,7 +3293,7 @@ else {
 var valid30 = true;
 }
 if(valid30){
-if(data19.name !== undefined && func0.call(data19, "name")){
+if(data19.name !== undefined){
 var _errs70 = errors;
 if(typeof data19.name !== "string"){
 validate39.errors = [{instancePath:instancePath+"/params/name",schemaPath:"GetPromptRequest/properties/params/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -3340,12 +3331,12 @@ var _errs73 = errors;
 if(errors === _errs73){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing12;
-if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing12 = "method")){
+if((data.method === undefined) && (missing12 = "method")){
 validate39.errors = [{instancePath:instancePath,schemaPath:"ListToolsRequest/required",keyword:"required",params:{missingProperty: missing12}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data23 = data.method;
 var _errs75 = errors;
 if(typeof data23 !== "string"){
@@ -3362,12 +3353,12 @@ else {
 var valid34 = true;
 }
 if(valid34){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data24 = data.params;
 var _errs77 = errors;
 if(errors === _errs77){
 if(data24 && typeof data24 == "object" && !Array.isArray(data24)){
-if(data24.cursor !== undefined && func0.call(data24, "cursor")){
+if(data24.cursor !== undefined){
 if(typeof data24.cursor !== "string"){
 validate39.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"ListToolsRequest/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -3398,12 +3389,12 @@ var _errs82 = errors;
 if(errors === _errs82){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing13;
-if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing13 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing13 = "params"))){
+if(((data.method === undefined) && (missing13 = "method")) || ((data.params === undefined) && (missing13 = "params"))){
 validate39.errors = [{instancePath:instancePath,schemaPath:"CallToolRequest/required",keyword:"required",params:{missingProperty: missing13}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data26 = data.method;
 var _errs84 = errors;
 if(typeof data26 !== "string"){
@@ -3420,18 +3411,18 @@ else {
 var valid38 = true;
 }
 if(valid38){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data27 = data.params;
 var _errs86 = errors;
 if(errors === _errs86){
 if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
 var missing14;
-if(((data27.name === undefined) || (!(func0.call(data27, "name")))) && (missing14 = "name")){
+if((data27.name === undefined) && (missing14 = "name")){
 validate39.errors = [{instancePath:instancePath+"/params",schemaPath:"CallToolRequest/properties/params/required",keyword:"required",params:{missingProperty: missing14}}];
 return false;
 }
 else {
-if(data27.arguments !== undefined && func0.call(data27, "arguments")){
+if(data27.arguments !== undefined){
 var data28 = data27.arguments;
 var _errs88 = errors;
 if(errors === _errs88){
@@ -3448,7 +3439,7 @@ else {
 var valid39 = true;
 }
 if(valid39){
-if(data27.name !== undefined && func0.call(data27, "name")){
+if(data27.name !== undefined){
 var _errs91 = errors;
 if(typeof data27.name !== "string"){
 validate39.errors = [{instancePath:instancePath+"/params/name",schemaPath:"CallToolRequest/properties/params/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -3483,13 +3474,13 @@ return false;
 }
 else if(tag0 === "logging/setLevel"){
 if(!(validate42(data))){
-vErrors = vErrors === null ? func15(validate42.errors, instancePath) : vErrors.concat(func15(validate42.errors, instancePath));
+vErrors = vErrors === null ? func0(validate42.errors, instancePath) : vErrors.concat(func0(validate42.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "completion/complete"){
 if(!(validate43(data))){
-vErrors = vErrors === null ? func15(validate43.errors, instancePath) : vErrors.concat(func15(validate43.errors, instancePath));
+vErrors = vErrors === null ? func0(validate43.errors, instancePath) : vErrors.concat(func0(validate43.errors, instancePath));
 errors = vErrors.length;
 }
 }
@@ -3538,12 +3529,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content")) || (((data.model === undefined) || (!(func0.call(data, "model")))) && (missing0 = "model"))) || (((data.role === undefined) || (!(func0.call(data, "role")))) && (missing0 = "role"))){
+if((((data.content === undefined) && (missing0 = "content")) || ((data.model === undefined) && (missing0 = "model"))) || ((data.role === undefined) && (missing0 = "role"))){
 validate49.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -3560,13 +3551,13 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.content !== undefined && func0.call(data, "content")){
+if(data.content !== undefined){
 var data1 = data.content;
 var _errs4 = errors;
 if(errors === _errs4){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 var missing1;
-if(((data1.type === undefined) || (!(func0.call(data1, "type")))) && (missing1 = "type")){
+if((data1.type === undefined) && (missing1 = "type")){
 validate49.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
@@ -3575,19 +3566,19 @@ var tag0 = data1.type;
 if(typeof tag0 == "string"){
 if(tag0 === "text"){
 if(!(validate19(data1))){
-vErrors = vErrors === null ? func15(validate19.errors, instancePath+"/content") : vErrors.concat(func15(validate19.errors, instancePath+"/content"));
+vErrors = vErrors === null ? func0(validate19.errors, instancePath+"/content") : vErrors.concat(func0(validate19.errors, instancePath+"/content"));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "image"){
 if(!(validate21(data1))){
-vErrors = vErrors === null ? func15(validate21.errors, instancePath+"/content") : vErrors.concat(func15(validate21.errors, instancePath+"/content"));
+vErrors = vErrors === null ? func0(validate21.errors, instancePath+"/content") : vErrors.concat(func0(validate21.errors, instancePath+"/content"));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "audio"){
 if(!(validate11(data1))){
-vErrors = vErrors === null ? func15(validate11.errors, instancePath+"/content") : vErrors.concat(func15(validate11.errors, instancePath+"/content"));
+vErrors = vErrors === null ? func0(validate11.errors, instancePath+"/content") : vErrors.concat(func0(validate11.errors, instancePath+"/content"));
 errors = vErrors.length;
 }
 }
@@ -3613,7 +3604,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.model !== undefined && func0.call(data, "model")){
+if(data.model !== undefined){
 var _errs10 = errors;
 if(typeof data.model !== "string"){
 validate49.errors = [{instancePath:instancePath+"/model",schemaPath:"#/properties/model/type",keyword:"type",params:{type: "string"}}];
@@ -3625,7 +3616,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.role !== undefined && func0.call(data, "role")){
+if(data.role !== undefined){
 var data3 = data.role;
 var _errs12 = errors;
 if(typeof data3 !== "string"){
@@ -3642,7 +3633,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.stopReason !== undefined && func0.call(data, "stopReason")){
+if(data.stopReason !== undefined){
 var _errs15 = errors;
 if(typeof data.stopReason !== "string"){
 validate49.errors = [{instancePath:instancePath+"/stopReason",schemaPath:"#/properties/stopReason/type",keyword:"type",params:{type: "string"}}];
@@ -3690,12 +3681,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.roots === undefined) || (!(func0.call(data, "roots")))) && (missing0 = "roots")){
+if((data.roots === undefined) && (missing0 = "roots")){
 validate54.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -3712,7 +3703,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.roots !== undefined && func0.call(data, "roots")){
+if(data.roots !== undefined){
 var data1 = data.roots;
 var _errs4 = errors;
 if(errors === _errs4){
@@ -3726,12 +3717,12 @@ var _errs7 = errors;
 if(errors === _errs7){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 var missing1;
-if(((data2.uri === undefined) || (!(func0.call(data2, "uri")))) && (missing1 = "uri")){
+if((data2.uri === undefined) && (missing1 = "uri")){
 validate54.errors = [{instancePath:instancePath+"/roots/" + i0,schemaPath:"Root/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data2._meta !== undefined && func0.call(data2, "_meta")){
+if(data2._meta !== undefined){
 var data3 = data2._meta;
 var _errs9 = errors;
 if(errors === _errs9){
@@ -3748,7 +3739,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data2.name !== undefined && func0.call(data2, "name")){
+if(data2.name !== undefined){
 var _errs12 = errors;
 if(typeof data2.name !== "string"){
 validate54.errors = [{instancePath:instancePath+"/roots/" + i0+"/name",schemaPath:"Root/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -3760,7 +3751,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data2.uri !== undefined && func0.call(data2, "uri")){
+if(data2.uri !== undefined){
 var _errs14 = errors;
 if(typeof data2.uri !== "string"){
 validate54.errors = [{instancePath:instancePath+"/roots/" + i0+"/uri",schemaPath:"Root/properties/uri/type",keyword:"type",params:{type: "string"}}];
@@ -3831,7 +3822,7 @@ var _errs1 = errors;
 var _errs2 = errors;
 if(errors === _errs2){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs5 = errors;
 if(errors === _errs5){
@@ -3866,7 +3857,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs8 = errors;
 if(!(validate49(data))){
-vErrors = vErrors === null ? func15(validate49.errors, instancePath) : vErrors.concat(func15(validate49.errors, instancePath));
+vErrors = vErrors === null ? func0(validate49.errors, instancePath) : vErrors.concat(func0(validate49.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs8 === errors;
@@ -3874,7 +3865,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs9 = errors;
 if(!(validate54(data))){
-vErrors = vErrors === null ? func15(validate54.errors, instancePath) : vErrors.concat(func15(validate54.errors, instancePath));
+vErrors = vErrors === null ? func0(validate54.errors, instancePath) : vErrors.concat(func0(validate54.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs9 === errors;
@@ -3885,7 +3876,7 @@ var _errs11 = errors;
 if(errors === _errs11){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.action === undefined) || (!(func0.call(data, "action")))) && (missing0 = "action")){
+if((data.action === undefined) && (missing0 = "action")){
 var err2 = {instancePath:instancePath,schemaPath:"ElicitResult/required",keyword:"required",params:{missingProperty: missing0}};
 if(vErrors === null){
 vErrors = [err2];
@@ -3896,7 +3887,7 @@ vErrors.push(err2);
 errors++;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data1 = data._meta;
 var _errs13 = errors;
 if(errors === _errs13){
@@ -3919,7 +3910,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data.action !== undefined && func0.call(data, "action")){
+if(data.action !== undefined){
 var data2 = data.action;
 var _errs16 = errors;
 if(typeof data2 !== "string"){
@@ -3948,14 +3939,12 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data.content !== undefined && func0.call(data, "content")){
+if(data.content !== undefined){
 var data3 = data.content;
 var _errs18 = errors;
 if(errors === _errs18){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-var _arr0 = Object.keys(data3);
-for(var _i0=0; _i0<_arr0.length; _i0++){
-var key0 = _arr0[_i0];
+for(var key0 in data3){
 var data4 = data3[key0];
 var _errs21 = errors;
 if(((typeof data4 !== "string") && (!(typeof data4 == "number"))) && (typeof data4 !== "boolean")){
@@ -4061,12 +4050,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.completion === undefined) || (!(func0.call(data, "completion")))) && (missing0 = "completion")){
+if((data.completion === undefined) && (missing0 = "completion")){
 validate56.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -4083,18 +4072,18 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.completion !== undefined && func0.call(data, "completion")){
+if(data.completion !== undefined){
 var data1 = data.completion;
 var _errs4 = errors;
 if(errors === _errs4){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 var missing1;
-if(((data1.values === undefined) || (!(func0.call(data1, "values")))) && (missing1 = "values")){
+if((data1.values === undefined) && (missing1 = "values")){
 validate56.errors = [{instancePath:instancePath+"/completion",schemaPath:"#/properties/completion/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data1.hasMore !== undefined && func0.call(data1, "hasMore")){
+if(data1.hasMore !== undefined){
 var _errs6 = errors;
 if(typeof data1.hasMore !== "boolean"){
 validate56.errors = [{instancePath:instancePath+"/completion/hasMore",schemaPath:"#/properties/completion/properties/hasMore/type",keyword:"type",params:{type: "boolean"}}];
@@ -4106,7 +4095,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data1.total !== undefined && func0.call(data1, "total")){
+if(data1.total !== undefined){
 var data3 = data1.total;
 var _errs8 = errors;
 if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
@@ -4119,7 +4108,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data1.values !== undefined && func0.call(data1, "values")){
+if(data1.values !== undefined){
 var data4 = data1.values;
 var _errs10 = errors;
 if(errors === _errs10){
@@ -4199,18 +4188,18 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content")) || (((data.role === undefined) || (!(func0.call(data, "role")))) && (missing0 = "role"))){
+if(((data.content === undefined) && (missing0 = "content")) || ((data.role === undefined) && (missing0 = "role"))){
 validate58.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.content !== undefined && func0.call(data, "content")){
+if(data.content !== undefined){
 var data0 = data.content;
 var _errs1 = errors;
 if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 var missing1;
-if(((data0.type === undefined) || (!(func0.call(data0, "type")))) && (missing1 = "type")){
+if((data0.type === undefined) && (missing1 = "type")){
 validate58.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
@@ -4219,19 +4208,19 @@ var tag0 = data0.type;
 if(typeof tag0 == "string"){
 if(tag0 === "text"){
 if(!(validate19(data0))){
-vErrors = vErrors === null ? func15(validate19.errors, instancePath+"/content") : vErrors.concat(func15(validate19.errors, instancePath+"/content"));
+vErrors = vErrors === null ? func0(validate19.errors, instancePath+"/content") : vErrors.concat(func0(validate19.errors, instancePath+"/content"));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "image"){
 if(!(validate21(data0))){
-vErrors = vErrors === null ? func15(validate21.errors, instancePath+"/content") : vErrors.concat(func15(validate21.errors, instancePath+"/content"));
+vErrors = vErrors === null ? func0(validate21.errors, instancePath+"/content") : vErrors.concat(func0(validate21.errors, instancePath+"/content"));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "audio"){
 if(!(validate11(data0))){
-vErrors = vErrors === null ? func15(validate11.errors, instancePath+"/content") : vErrors.concat(func15(validate11.errors, instancePath+"/content"));
+vErrors = vErrors === null ? func0(validate11.errors, instancePath+"/content") : vErrors.concat(func0(validate11.errors, instancePath+"/content"));
 errors = vErrors.length;
 }
 }
@@ -4257,7 +4246,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.role !== undefined && func0.call(data, "role")){
+if(data.role !== undefined){
 var data1 = data.role;
 var _errs7 = errors;
 if(typeof data1 !== "string"){
@@ -4306,7 +4295,7 @@ var vErrors = null;
 var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.costPriority !== undefined && func0.call(data, "costPriority")){
+if(data.costPriority !== undefined){
 var data0 = data.costPriority;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -4333,7 +4322,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.hints !== undefined && func0.call(data, "hints")){
+if(data.hints !== undefined){
 var data1 = data.hints;
 var _errs3 = errors;
 if(errors === _errs3){
@@ -4346,7 +4335,7 @@ var _errs5 = errors;
 var _errs6 = errors;
 if(errors === _errs6){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-if(data2.name !== undefined && func0.call(data2, "name")){
+if(data2.name !== undefined){
 if(typeof data2.name !== "string"){
 validate63.errors = [{instancePath:instancePath+"/hints/" + i0+"/name",schemaPath:"ModelHint/properties/name/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -4375,7 +4364,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.intelligencePriority !== undefined && func0.call(data, "intelligencePriority")){
+if(data.intelligencePriority !== undefined){
 var data4 = data.intelligencePriority;
 var _errs10 = errors;
 if(errors === _errs10){
@@ -4402,7 +4391,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.speedPriority !== undefined && func0.call(data, "speedPriority")){
+if(data.speedPriority !== undefined){
 var data5 = data.speedPriority;
 var _errs12 = errors;
 if(errors === _errs12){
@@ -4461,12 +4450,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
+if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
 validate57.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -4483,18 +4472,18 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 var missing1;
-if((((data1.maxTokens === undefined) || (!(func0.call(data1, "maxTokens")))) && (missing1 = "maxTokens")) || (((data1.messages === undefined) || (!(func0.call(data1, "messages")))) && (missing1 = "messages"))){
+if(((data1.maxTokens === undefined) && (missing1 = "maxTokens")) || ((data1.messages === undefined) && (missing1 = "messages"))){
 validate57.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data1.includeContext !== undefined && func0.call(data1, "includeContext")){
+if(data1.includeContext !== undefined){
 var data2 = data1.includeContext;
 var _errs5 = errors;
 if(typeof data2 !== "string"){
@@ -4511,7 +4500,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data1.maxTokens !== undefined && func0.call(data1, "maxTokens")){
+if(data1.maxTokens !== undefined){
 var data3 = data1.maxTokens;
 var _errs7 = errors;
 if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
@@ -4524,7 +4513,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data1.messages !== undefined && func0.call(data1, "messages")){
+if(data1.messages !== undefined){
 var data4 = data1.messages;
 var _errs9 = errors;
 if(errors === _errs9){
@@ -4534,7 +4523,7 @@ var len0 = data4.length;
 for(var i0=0; i0<len0; i0++){
 var _errs11 = errors;
 if(!(validate58(data4[i0]))){
-vErrors = vErrors === null ? func15(validate58.errors, instancePath+"/params/messages/" + i0) : vErrors.concat(func15(validate58.errors, instancePath+"/params/messages/" + i0));
+vErrors = vErrors === null ? func0(validate58.errors, instancePath+"/params/messages/" + i0) : vErrors.concat(func0(validate58.errors, instancePath+"/params/messages/" + i0));
 errors = vErrors.length;
 }
 var valid2 = _errs11 === errors;
@@ -4554,7 +4543,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data1.metadata !== undefined && func0.call(data1, "metadata")){
+if(data1.metadata !== undefined){
 var data6 = data1.metadata;
 var _errs12 = errors;
 if(errors === _errs12){
@@ -4571,10 +4560,10 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data1.modelPreferences !== undefined && func0.call(data1, "modelPreferences")){
+if(data1.modelPreferences !== undefined){
 var _errs15 = errors;
 if(!(validate63(data1.modelPreferences))){
-vErrors = vErrors === null ? func15(validate63.errors, instancePath+"/params/modelPreferences") : vErrors.concat(func15(validate63.errors, instancePath+"/params/modelPreferences"));
+vErrors = vErrors === null ? func0(validate63.errors, instancePath+"/params/modelPreferences") : vErrors.concat(func0(validate63.errors, instancePath+"/params/modelPreferences"));
 errors = vErrors.length;
 }
 var valid1 = _errs15 === errors;
@@ -4583,7 +4572,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data1.stopSequences !== undefined && func0.call(data1, "stopSequences")){
+if(data1.stopSequences !== undefined){
 var data8 = data1.stopSequences;
 var _errs16 = errors;
 if(errors === _errs16){
@@ -4613,7 +4602,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data1.systemPrompt !== undefined && func0.call(data1, "systemPrompt")){
+if(data1.systemPrompt !== undefined){
 var _errs20 = errors;
 if(typeof data1.systemPrompt !== "string"){
 validate57.errors = [{instancePath:instancePath+"/params/systemPrompt",schemaPath:"#/properties/params/properties/systemPrompt/type",keyword:"type",params:{type: "string"}}];
@@ -4625,7 +4614,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data1.temperature !== undefined && func0.call(data1, "temperature")){
+if(data1.temperature !== undefined){
 var _errs22 = errors;
 if(!(typeof data1.temperature == "number")){
 validate57.errors = [{instancePath:instancePath+"/params/temperature",schemaPath:"#/properties/params/properties/temperature/type",keyword:"type",params:{type: "number"}}];
@@ -4725,7 +4714,7 @@ var _errs1 = errors;
 if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
+if((data.type === undefined) && (missing0 = "type")){
 var err0 = {instancePath:instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0}};
 if(vErrors === null){
 vErrors = [err0];
@@ -4743,7 +4732,7 @@ var _errs5 = errors;
 if(errors === _errs5){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing1;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing1 = "type")){
+if((data.type === undefined) && (missing1 = "type")){
 var err1 = {instancePath:instancePath,schemaPath:"StringSchema/required",keyword:"required",params:{missingProperty: missing1}};
 if(vErrors === null){
 vErrors = [err1];
@@ -4754,7 +4743,7 @@ vErrors.push(err1);
 errors++;
 }
 else {
-if(data.description !== undefined && func0.call(data, "description")){
+if(data.description !== undefined){
 var _errs7 = errors;
 if(typeof data.description !== "string"){
 var err2 = {instancePath:instancePath+"/description",schemaPath:"StringSchema/properties/description/type",keyword:"type",params:{type: "string"}};
@@ -4772,7 +4761,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data.format !== undefined && func0.call(data, "format")){
+if(data.format !== undefined){
 var data1 = data.format;
 var _errs9 = errors;
 if(typeof data1 !== "string"){
@@ -4801,7 +4790,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data.maxLength !== undefined && func0.call(data, "maxLength")){
+if(data.maxLength !== undefined){
 var data2 = data.maxLength;
 var _errs11 = errors;
 if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){
@@ -4820,7 +4809,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data.minLength !== undefined && func0.call(data, "minLength")){
+if(data.minLength !== undefined){
 var data3 = data.minLength;
 var _errs13 = errors;
 if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
@@ -4839,7 +4828,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data.title !== undefined && func0.call(data, "title")){
+if(data.title !== undefined){
 var _errs15 = errors;
 if(typeof data.title !== "string"){
 var err7 = {instancePath:instancePath+"/title",schemaPath:"StringSchema/properties/title/type",keyword:"type",params:{type: "string"}};
@@ -4857,7 +4846,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data.type !== undefined && func0.call(data, "type")){
+if(data.type !== undefined){
 var data5 = data.type;
 var _errs17 = errors;
 if(typeof data5 !== "string"){
@@ -4909,7 +4898,7 @@ var _errs20 = errors;
 if(errors === _errs20){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing2;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing2 = "type")){
+if((data.type === undefined) && (missing2 = "type")){
 var err11 = {instancePath:instancePath,schemaPath:"NumberSchema/required",keyword:"required",params:{missingProperty: missing2}};
 if(vErrors === null){
 vErrors = [err11];
@@ -4920,7 +4909,7 @@ vErrors.push(err11);
 errors++;
 }
 else {
-if(data.description !== undefined && func0.call(data, "description")){
+if(data.description !== undefined){
 var _errs22 = errors;
 if(typeof data.description !== "string"){
 var err12 = {instancePath:instancePath+"/description",schemaPath:"NumberSchema/properties/description/type",keyword:"type",params:{type: "string"}};
@@ -4938,7 +4927,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data.maximum !== undefined && func0.call(data, "maximum")){
+if(data.maximum !== undefined){
 var _errs24 = errors;
 if(!(typeof data.maximum == "number")){
 var err13 = {instancePath:instancePath+"/maximum",schemaPath:"NumberSchema/properties/maximum/type",keyword:"type",params:{type: "number"}};
@@ -4956,7 +4945,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data.minimum !== undefined && func0.call(data, "minimum")){
+if(data.minimum !== undefined){
 var _errs26 = errors;
 if(!(typeof data.minimum == "number")){
 var err14 = {instancePath:instancePath+"/minimum",schemaPath:"NumberSchema/properties/minimum/type",keyword:"type",params:{type: "number"}};
@@ -4974,7 +4963,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data.title !== undefined && func0.call(data, "title")){
+if(data.title !== undefined){
 var _errs28 = errors;
 if(typeof data.title !== "string"){
 var err15 = {instancePath:instancePath+"/title",schemaPath:"NumberSchema/properties/title/type",keyword:"type",params:{type: "string"}};
@@ -4992,7 +4981,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data.type !== undefined && func0.call(data, "type")){
+if(data.type !== undefined){
 var data10 = data.type;
 var _errs30 = errors;
 if(typeof data10 !== "string"){
@@ -5043,7 +5032,7 @@ var _errs33 = errors;
 if(errors === _errs33){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing3;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing3 = "type")){
+if((data.type === undefined) && (missing3 = "type")){
 var err19 = {instancePath:instancePath,schemaPath:"NumberSchema/required",keyword:"required",params:{missingProperty: missing3}};
 if(vErrors === null){
 vErrors = [err19];
@@ -5054,7 +5043,7 @@ vErrors.push(err19);
 errors++;
 }
 else {
-if(data.description !== undefined && func0.call(data, "description")){
+if(data.description !== undefined){
 var _errs35 = errors;
 if(typeof data.description !== "string"){
 var err20 = {instancePath:instancePath+"/description",schemaPath:"NumberSchema/properties/description/type",keyword:"type",params:{type: "string"}};
@@ -5072,7 +5061,7 @@ else {
 var valid10 = true;
 }
 if(valid10){
-if(data.maximum !== undefined && func0.call(data, "maximum")){
+if(data.maximum !== undefined){
 var _errs37 = errors;
 if(!(typeof data.maximum == "number")){
 var err21 = {instancePath:instancePath+"/maximum",schemaPath:"NumberSchema/properties/maximum/type",keyword:"type",params:{type: "number"}};
@@ -5090,7 +5079,7 @@ else {
 var valid10 = true;
 }
 if(valid10){
-if(data.minimum !== undefined && func0.call(data, "minimum")){
+if(data.minimum !== undefined){
 var _errs39 = errors;
 if(!(typeof data.minimum == "number")){
 var err22 = {instancePath:instancePath+"/minimum",schemaPath:"NumberSchema/properties/minimum/type",keyword:"type",params:{type: "number"}};
@@ -5108,7 +5097,7 @@ else {
 var valid10 = true;
 }
 if(valid10){
-if(data.title !== undefined && func0.call(data, "title")){
+if(data.title !== undefined){
 var _errs41 = errors;
 if(typeof data.title !== "string"){
 var err23 = {instancePath:instancePath+"/title",schemaPath:"NumberSchema/properties/title/type",keyword:"type",params:{type: "string"}};
@@ -5126,7 +5115,7 @@ else {
 var valid10 = true;
 }
 if(valid10){
-if(data.type !== undefined && func0.call(data, "type")){
+if(data.type !== undefined){
 var data15 = data.type;
 var _errs43 = errors;
 if(typeof data15 !== "string"){
@@ -5177,7 +5166,7 @@ var _errs46 = errors;
 if(errors === _errs46){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing4;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing4 = "type")){
+if((data.type === undefined) && (missing4 = "type")){
 var err27 = {instancePath:instancePath,schemaPath:"BooleanSchema/required",keyword:"required",params:{missingProperty: missing4}};
 if(vErrors === null){
 vErrors = [err27];
@@ -5188,7 +5177,7 @@ vErrors.push(err27);
 errors++;
 }
 else {
-if(data.default !== undefined && func0.call(data, "default")){
+if(data.default !== undefined){
 var _errs48 = errors;
 if(typeof data.default !== "boolean"){
 var err28 = {instancePath:instancePath+"/default",schemaPath:"BooleanSchema/properties/default/type",keyword:"type",params:{type: "boolean"}};
@@ -5206,7 +5195,7 @@ else {
 var valid13 = true;
 }
 if(valid13){
-if(data.description !== undefined && func0.call(data, "description")){
+if(data.description !== undefined){
 var _errs50 = errors;
 if(typeof data.description !== "string"){
 var err29 = {instancePath:instancePath+"/description",schemaPath:"BooleanSchema/properties/description/type",keyword:"type",params:{type: "string"}};
@@ -5224,7 +5213,7 @@ else {
 var valid13 = true;
 }
 if(valid13){
-if(data.title !== undefined && func0.call(data, "title")){
+if(data.title !== undefined){
 var _errs52 = errors;
 if(typeof data.title !== "string"){
 var err30 = {instancePath:instancePath+"/title",schemaPath:"BooleanSchema/properties/title/type",keyword:"type",params:{type: "string"}};
@@ -5242,7 +5231,7 @@ else {
 var valid13 = true;
 }
 if(valid13){
-if(data.type !== undefined && func0.call(data, "type")){
+if(data.type !== undefined){
 var data19 = data.type;
 var _errs54 = errors;
 if(typeof data19 !== "string"){
@@ -5329,7 +5318,7 @@ var _errs57 = errors;
 if(errors === _errs57){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing5;
-if((((data.enum === undefined) || (!(func0.call(data, "enum")))) && (missing5 = "enum")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing5 = "type"))){
+if(((data.enum === undefined) && (missing5 = "enum")) || ((data.type === undefined) && (missing5 = "type"))){
 var err37 = {instancePath:instancePath,schemaPath:"EnumSchema/required",keyword:"required",params:{missingProperty: missing5}};
 if(vErrors === null){
 vErrors = [err37];
@@ -5340,7 +5329,7 @@ vErrors.push(err37);
 errors++;
 }
 else {
-if(data.description !== undefined && func0.call(data, "description")){
+if(data.description !== undefined){
 var _errs59 = errors;
 if(typeof data.description !== "string"){
 var err38 = {instancePath:instancePath+"/description",schemaPath:"EnumSchema/properties/description/type",keyword:"type",params:{type: "string"}};
@@ -5358,7 +5347,7 @@ else {
 var valid15 = true;
 }
 if(valid15){
-if(data.enum !== undefined && func0.call(data, "enum")){
+if(data.enum !== undefined){
 var data21 = data.enum;
 var _errs61 = errors;
 if(errors === _errs61){
@@ -5400,7 +5389,7 @@ else {
 var valid15 = true;
 }
 if(valid15){
-if(data.enumNames !== undefined && func0.call(data, "enumNames")){
+if(data.enumNames !== undefined){
 var data23 = data.enumNames;
 var _errs65 = errors;
 if(errors === _errs65){
@@ -5442,7 +5431,7 @@ else {
 var valid15 = true;
 }
 if(valid15){
-if(data.title !== undefined && func0.call(data, "title")){
+if(data.title !== undefined){
 var _errs69 = errors;
 if(typeof data.title !== "string"){
 var err43 = {instancePath:instancePath+"/title",schemaPath:"EnumSchema/properties/title/type",keyword:"type",params:{type: "string"}};
@@ -5460,7 +5449,7 @@ else {
 var valid15 = true;
 }
 if(valid15){
-if(data.type !== undefined && func0.call(data, "type")){
+if(data.type !== undefined){
 var data26 = data.type;
 var _errs71 = errors;
 if(typeof data26 !== "string"){
@@ -5555,12 +5544,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
+if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
 validate66.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -5577,18 +5566,18 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 var missing1;
-if((((data1.message === undefined) || (!(func0.call(data1, "message")))) && (missing1 = "message")) || (((data1.requestedSchema === undefined) || (!(func0.call(data1, "requestedSchema")))) && (missing1 = "requestedSchema"))){
+if(((data1.message === undefined) && (missing1 = "message")) || ((data1.requestedSchema === undefined) && (missing1 = "requestedSchema"))){
 validate66.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data1.message !== undefined && func0.call(data1, "message")){
+if(data1.message !== undefined){
 var _errs5 = errors;
 if(typeof data1.message !== "string"){
 validate66.errors = [{instancePath:instancePath+"/params/message",schemaPath:"#/properties/params/properties/message/type",keyword:"type",params:{type: "string"}}];
@@ -5600,28 +5589,26 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data1.requestedSchema !== undefined && func0.call(data1, "requestedSchema")){
+if(data1.requestedSchema !== undefined){
 var data3 = data1.requestedSchema;
 var _errs7 = errors;
 if(errors === _errs7){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 var missing2;
-if((((data3.properties === undefined) || (!(func0.call(data3, "properties")))) && (missing2 = "properties")) || (((data3.type === undefined) || (!(func0.call(data3, "type")))) && (missing2 = "type"))){
+if(((data3.properties === undefined) && (missing2 = "properties")) || ((data3.type === undefined) && (missing2 = "type"))){
 validate66.errors = [{instancePath:instancePath+"/params/requestedSchema",schemaPath:"#/properties/params/properties/requestedSchema/required",keyword:"required",params:{missingProperty: missing2}}];
 return false;
 }
 else {
-if(data3.properties !== undefined && func0.call(data3, "properties")){
+if(data3.properties !== undefined){
 var data4 = data3.properties;
 var _errs9 = errors;
 if(errors === _errs9){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-var _arr0 = Object.keys(data4);
-for(var _i0=0; _i0<_arr0.length; _i0++){
-var key0 = _arr0[_i0];
+for(var key0 in data4){
 var _errs12 = errors;
 if(!(validate67(data4[key0]))){
-vErrors = vErrors === null ? func15(validate67.errors, instancePath+"/params/requestedSchema/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")) : vErrors.concat(func15(validate67.errors, instancePath+"/params/requestedSchema/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")));
+vErrors = vErrors === null ? func0(validate67.errors, instancePath+"/params/requestedSchema/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")) : vErrors.concat(func0(validate67.errors, instancePath+"/params/requestedSchema/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")));
 errors = vErrors.length;
 }
 var valid3 = _errs12 === errors;
@@ -5641,7 +5628,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data3.required !== undefined && func0.call(data3, "required")){
+if(data3.required !== undefined){
 var data6 = data3.required;
 var _errs13 = errors;
 if(errors === _errs13){
@@ -5671,7 +5658,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data3.type !== undefined && func0.call(data3, "type")){
+if(data3.type !== undefined){
 var data8 = data3.type;
 var _errs17 = errors;
 if(typeof data8 !== "string"){
@@ -5747,12 +5734,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.action === undefined) || (!(func0.call(data, "action")))) && (missing0 = "action")){
+if((data.action === undefined) && (missing0 = "action")){
 validate69.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -5769,7 +5756,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.action !== undefined && func0.call(data, "action")){
+if(data.action !== undefined){
 var data1 = data.action;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -5786,14 +5773,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.content !== undefined && func0.call(data, "content")){
+if(data.content !== undefined){
 var data2 = data.content;
 var _errs6 = errors;
 if(errors === _errs6){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-var _arr0 = Object.keys(data2);
-for(var _i0=0; _i0<_arr0.length; _i0++){
-var key0 = _arr0[_i0];
+for(var key0 in data2){
 var data3 = data2[key0];
 var _errs9 = errors;
 if(((typeof data3 !== "string") && (!(typeof data3 == "number"))) && (typeof data3 !== "boolean")){
@@ -5853,7 +5838,7 @@ var errors = 0;
 var _errs0 = errors;
 if(errors === _errs0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs3 = errors;
 if(errors === _errs3){
@@ -5896,12 +5881,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.enum === undefined) || (!(func0.call(data, "enum")))) && (missing0 = "enum")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
+if(((data.enum === undefined) && (missing0 = "enum")) || ((data.type === undefined) && (missing0 = "type"))){
 validate71.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.description !== undefined && func0.call(data, "description")){
+if(data.description !== undefined){
 var _errs1 = errors;
 if(typeof data.description !== "string"){
 validate71.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -5913,7 +5898,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.enum !== undefined && func0.call(data, "enum")){
+if(data.enum !== undefined){
 var data1 = data.enum;
 var _errs3 = errors;
 if(errors === _errs3){
@@ -5943,7 +5928,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.enumNames !== undefined && func0.call(data, "enumNames")){
+if(data.enumNames !== undefined){
 var data3 = data.enumNames;
 var _errs7 = errors;
 if(errors === _errs7){
@@ -5973,7 +5958,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined && func0.call(data, "title")){
+if(data.title !== undefined){
 var _errs11 = errors;
 if(typeof data.title !== "string"){
 validate71.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -5985,7 +5970,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.type !== undefined && func0.call(data, "type")){
+if(data.type !== undefined){
 var data6 = data.type;
 var _errs13 = errors;
 if(typeof data6 !== "string"){
@@ -6037,12 +6022,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
+if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
 validate72.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -6059,25 +6044,23 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 var missing1;
-if(((data1.name === undefined) || (!(func0.call(data1, "name")))) && (missing1 = "name")){
+if((data1.name === undefined) && (missing1 = "name")){
 validate72.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data1.arguments !== undefined && func0.call(data1, "arguments")){
+if(data1.arguments !== undefined){
 var data2 = data1.arguments;
 var _errs5 = errors;
 if(errors === _errs5){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-var _arr0 = Object.keys(data2);
-for(var _i0=0; _i0<_arr0.length; _i0++){
-var key0 = _arr0[_i0];
+for(var key0 in data2){
 var _errs8 = errors;
 if(typeof data2[key0] !== "string"){
 validate72.errors = [{instancePath:instancePath+"/params/arguments/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/params/properties/arguments/additionalProperties/type",keyword:"type",params:{type: "string"}}];
@@ -6100,7 +6083,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data1.name !== undefined && func0.call(data1, "name")){
+if(data1.name !== undefined){
 var _errs10 = errors;
 if(typeof data1.name !== "string"){
 validate72.errors = [{instancePath:instancePath+"/params/name",schemaPath:"#/properties/params/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -6159,15 +6142,15 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content")) || (((data.role === undefined) || (!(func0.call(data, "role")))) && (missing0 = "role"))){
+if(((data.content === undefined) && (missing0 = "content")) || ((data.role === undefined) && (missing0 = "role"))){
 validate74.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.content !== undefined && func0.call(data, "content")){
+if(data.content !== undefined){
 var _errs1 = errors;
 if(!(validate18(data.content))){
-vErrors = vErrors === null ? func15(validate18.errors, instancePath+"/content") : vErrors.concat(func15(validate18.errors, instancePath+"/content"));
+vErrors = vErrors === null ? func0(validate18.errors, instancePath+"/content") : vErrors.concat(func0(validate18.errors, instancePath+"/content"));
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -6176,7 +6159,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.role !== undefined && func0.call(data, "role")){
+if(data.role !== undefined){
 var data1 = data.role;
 var _errs2 = errors;
 if(typeof data1 !== "string"){
@@ -6224,12 +6207,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.messages === undefined) || (!(func0.call(data, "messages")))) && (missing0 = "messages")){
+if((data.messages === undefined) && (missing0 = "messages")){
 validate73.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -6246,7 +6229,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined && func0.call(data, "description")){
+if(data.description !== undefined){
 var _errs4 = errors;
 if(typeof data.description !== "string"){
 validate73.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -6258,7 +6241,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.messages !== undefined && func0.call(data, "messages")){
+if(data.messages !== undefined){
 var data2 = data.messages;
 var _errs6 = errors;
 if(errors === _errs6){
@@ -6268,7 +6251,7 @@ var len0 = data2.length;
 for(var i0=0; i0<len0; i0++){
 var _errs8 = errors;
 if(!(validate74(data2[i0]))){
-vErrors = vErrors === null ? func15(validate74.errors, instancePath+"/messages/" + i0) : vErrors.concat(func15(validate74.errors, instancePath+"/messages/" + i0));
+vErrors = vErrors === null ? func0(validate74.errors, instancePath+"/messages/" + i0) : vErrors.concat(func0(validate74.errors, instancePath+"/messages/" + i0));
 errors = vErrors.length;
 }
 var valid1 = _errs8 === errors;
@@ -6323,12 +6306,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.version === undefined) || (!(func0.call(data, "version")))) && (missing0 = "version"))){
+if(((data.name === undefined) && (missing0 = "name")) || ((data.version === undefined) && (missing0 = "version"))){
 validate77.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.name !== undefined && func0.call(data, "name")){
+if(data.name !== undefined){
 var _errs1 = errors;
 if(typeof data.name !== "string"){
 validate77.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -6340,7 +6323,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined && func0.call(data, "title")){
+if(data.title !== undefined){
 var _errs3 = errors;
 if(typeof data.title !== "string"){
 validate77.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -6352,7 +6335,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.version !== undefined && func0.call(data, "version")){
+if(data.version !== undefined){
 var _errs5 = errors;
 if(typeof data.version !== "string"){
 validate77.errors = [{instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"}}];
@@ -6401,12 +6384,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((data.capabilities === undefined) || (!(func0.call(data, "capabilities")))) && (missing0 = "capabilities")) || (((data.protocolVersion === undefined) || (!(func0.call(data, "protocolVersion")))) && (missing0 = "protocolVersion"))) || (((data.serverInfo === undefined) || (!(func0.call(data, "serverInfo")))) && (missing0 = "serverInfo"))){
+if((((data.capabilities === undefined) && (missing0 = "capabilities")) || ((data.protocolVersion === undefined) && (missing0 = "protocolVersion"))) || ((data.serverInfo === undefined) && (missing0 = "serverInfo"))){
 validate78.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -6423,13 +6406,13 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.capabilities !== undefined && func0.call(data, "capabilities")){
+if(data.capabilities !== undefined){
 var data1 = data.capabilities;
 var _errs4 = errors;
 var _errs5 = errors;
 if(errors === _errs5){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1.completions !== undefined && func0.call(data1, "completions")){
+if(data1.completions !== undefined){
 var data2 = data1.completions;
 var _errs7 = errors;
 if(errors === _errs7){
@@ -6446,14 +6429,12 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data1.experimental !== undefined && func0.call(data1, "experimental")){
+if(data1.experimental !== undefined){
 var data3 = data1.experimental;
 var _errs10 = errors;
 if(errors === _errs10){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-var _arr0 = Object.keys(data3);
-for(var _i0=0; _i0<_arr0.length; _i0++){
-var key0 = _arr0[_i0];
+for(var key0 in data3){
 var data4 = data3[key0];
 var _errs13 = errors;
 if(errors === _errs13){
@@ -6481,7 +6462,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data1.logging !== undefined && func0.call(data1, "logging")){
+if(data1.logging !== undefined){
 var data5 = data1.logging;
 var _errs16 = errors;
 if(errors === _errs16){
@@ -6498,12 +6479,12 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data1.prompts !== undefined && func0.call(data1, "prompts")){
+if(data1.prompts !== undefined){
 var data6 = data1.prompts;
 var _errs19 = errors;
 if(errors === _errs19){
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-if(data6.listChanged !== undefined && func0.call(data6, "listChanged")){
+if(data6.listChanged !== undefined){
 if(typeof data6.listChanged !== "boolean"){
 validate78.errors = [{instancePath:instancePath+"/capabilities/prompts/listChanged",schemaPath:"ServerCapabilities/properties/prompts/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
 return false;
@@ -6521,12 +6502,12 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data1.resources !== undefined && func0.call(data1, "resources")){
+if(data1.resources !== undefined){
 var data8 = data1.resources;
 var _errs23 = errors;
 if(errors === _errs23){
 if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
-if(data8.listChanged !== undefined && func0.call(data8, "listChanged")){
+if(data8.listChanged !== undefined){
 var _errs25 = errors;
 if(typeof data8.listChanged !== "boolean"){
 validate78.errors = [{instancePath:instancePath+"/capabilities/resources/listChanged",schemaPath:"ServerCapabilities/properties/resources/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
@@ -6538,7 +6519,7 @@ else {
 var valid5 = true;
 }
 if(valid5){
-if(data8.subscribe !== undefined && func0.call(data8, "subscribe")){
+if(data8.subscribe !== undefined){
 var _errs27 = errors;
 if(typeof data8.subscribe !== "boolean"){
 validate78.errors = [{instancePath:instancePath+"/capabilities/resources/subscribe",schemaPath:"ServerCapabilities/properties/resources/properties/subscribe/type",keyword:"type",params:{type: "boolean"}}];
@@ -6562,12 +6543,12 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data1.tools !== undefined && func0.call(data1, "tools")){
+if(data1.tools !== undefined){
 var data11 = data1.tools;
 var _errs29 = errors;
 if(errors === _errs29){
 if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
-if(data11.listChanged !== undefined && func0.call(data11, "listChanged")){
+if(data11.listChanged !== undefined){
 if(typeof data11.listChanged !== "boolean"){
 validate78.errors = [{instancePath:instancePath+"/capabilities/tools/listChanged",schemaPath:"ServerCapabilities/properties/tools/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
 return false;
@@ -6601,7 +6582,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.instructions !== undefined && func0.call(data, "instructions")){
+if(data.instructions !== undefined){
 var _errs33 = errors;
 if(typeof data.instructions !== "string"){
 validate78.errors = [{instancePath:instancePath+"/instructions",schemaPath:"#/properties/instructions/type",keyword:"type",params:{type: "string"}}];
@@ -6613,7 +6594,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.protocolVersion !== undefined && func0.call(data, "protocolVersion")){
+if(data.protocolVersion !== undefined){
 var _errs35 = errors;
 if(typeof data.protocolVersion !== "string"){
 validate78.errors = [{instancePath:instancePath+"/protocolVersion",schemaPath:"#/properties/protocolVersion/type",keyword:"type",params:{type: "string"}}];
@@ -6625,19 +6606,19 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.serverInfo !== undefined && func0.call(data, "serverInfo")){
+if(data.serverInfo !== undefined){
 var data15 = data.serverInfo;
 var _errs37 = errors;
 var _errs38 = errors;
 if(errors === _errs38){
 if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
 var missing1;
-if((((data15.name === undefined) || (!(func0.call(data15, "name")))) && (missing1 = "name")) || (((data15.version === undefined) || (!(func0.call(data15, "version")))) && (missing1 = "version"))){
+if(((data15.name === undefined) && (missing1 = "name")) || ((data15.version === undefined) && (missing1 = "version"))){
 validate78.errors = [{instancePath:instancePath+"/serverInfo",schemaPath:"Implementation/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data15.name !== undefined && func0.call(data15, "name")){
+if(data15.name !== undefined){
 var _errs40 = errors;
 if(typeof data15.name !== "string"){
 validate78.errors = [{instancePath:instancePath+"/serverInfo/name",schemaPath:"Implementation/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -6649,7 +6630,7 @@ else {
 var valid8 = true;
 }
 if(valid8){
-if(data15.title !== undefined && func0.call(data15, "title")){
+if(data15.title !== undefined){
 var _errs42 = errors;
 if(typeof data15.title !== "string"){
 validate78.errors = [{instancePath:instancePath+"/serverInfo/title",schemaPath:"Implementation/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -6661,7 +6642,7 @@ else {
 var valid8 = true;
 }
 if(valid8){
-if(data15.version !== undefined && func0.call(data15, "version")){
+if(data15.version !== undefined){
 var _errs44 = errors;
 if(typeof data15.version !== "string"){
 validate78.errors = [{instancePath:instancePath+"/serverInfo/version",schemaPath:"Implementation/properties/version/type",keyword:"type",params:{type: "string"}}];
@@ -6722,12 +6703,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
+if((data.method === undefined) && (missing0 = "method")){
 validate79.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -6744,12 +6725,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1._meta !== undefined && func0.call(data1, "_meta")){
+if(data1._meta !== undefined){
 var data2 = data1._meta;
 var _errs6 = errors;
 if(errors === _errs6){
@@ -6806,23 +6787,23 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((data.error === undefined) || (!(func0.call(data, "error")))) && (missing0 = "error")) || (((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id"))) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))){
+if((((data.error === undefined) && (missing0 = "error")) || ((data.id === undefined) && (missing0 = "id"))) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))){
 validate80.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.error !== undefined && func0.call(data, "error")){
+if(data.error !== undefined){
 var data0 = data.error;
 var _errs1 = errors;
 if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 var missing1;
-if((((data0.code === undefined) || (!(func0.call(data0, "code")))) && (missing1 = "code")) || (((data0.message === undefined) || (!(func0.call(data0, "message")))) && (missing1 = "message"))){
+if(((data0.code === undefined) && (missing1 = "code")) || ((data0.message === undefined) && (missing1 = "message"))){
 validate80.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data0.code !== undefined && func0.call(data0, "code")){
+if(data0.code !== undefined){
 var data1 = data0.code;
 var _errs3 = errors;
 if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
@@ -6835,7 +6816,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data0.message !== undefined && func0.call(data0, "message")){
+if(data0.message !== undefined){
 var _errs5 = errors;
 if(typeof data0.message !== "string"){
 validate80.errors = [{instancePath:instancePath+"/error/message",schemaPath:"#/properties/error/properties/message/type",keyword:"type",params:{type: "string"}}];
@@ -6860,7 +6841,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.id !== undefined && func0.call(data, "id")){
+if(data.id !== undefined){
 var data3 = data.id;
 var _errs7 = errors;
 if((typeof data3 !== "string") && (!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))))){
@@ -6873,7 +6854,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data4 = data.jsonrpc;
 var _errs10 = errors;
 if(typeof data4 !== "string"){
@@ -6926,12 +6907,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
+if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))){
 validate82.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.id !== undefined && func0.call(data, "id")){
+if(data.id !== undefined){
 var data0 = data.id;
 var _errs1 = errors;
 if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
@@ -6944,7 +6925,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data1 = data.jsonrpc;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -6961,7 +6942,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var _errs6 = errors;
 if(typeof data.method !== "string"){
 validate82.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -6973,17 +6954,17 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data3 = data.params;
 var _errs8 = errors;
 if(errors === _errs8){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-if(data3._meta !== undefined && func0.call(data3, "_meta")){
+if(data3._meta !== undefined){
 var data4 = data3._meta;
 var _errs11 = errors;
 if(errors === _errs11){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-if(data4.progressToken !== undefined && func0.call(data4, "progressToken")){
+if(data4.progressToken !== undefined){
 var data5 = data4.progressToken;
 if((typeof data5 !== "string") && (!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))))){
 validate82.errors = [{instancePath:instancePath+"/params/_meta/progressToken",schemaPath:"ProgressToken/type",keyword:"type",params:{type: schema31.type}}];
@@ -7043,12 +7024,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.result === undefined) || (!(func0.call(data, "result")))) && (missing0 = "result"))){
+if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.result === undefined) && (missing0 = "result"))){
 validate84.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.id !== undefined && func0.call(data, "id")){
+if(data.id !== undefined){
 var data0 = data.id;
 var _errs1 = errors;
 if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
@@ -7061,7 +7042,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data1 = data.jsonrpc;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -7078,13 +7059,13 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.result !== undefined && func0.call(data, "result")){
+if(data.result !== undefined){
 var data2 = data.result;
 var _errs6 = errors;
 var _errs7 = errors;
 if(errors === _errs7){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-if(data2._meta !== undefined && func0.call(data2, "_meta")){
+if(data2._meta !== undefined){
 var data3 = data2._meta;
 var _errs10 = errors;
 if(errors === _errs10){
@@ -7141,7 +7122,7 @@ var _errs0 = errors;
 var valid0 = false;
 var _errs1 = errors;
 if(!(validate82(data))){
-vErrors = vErrors === null ? func15(validate82.errors, instancePath) : vErrors.concat(func15(validate82.errors, instancePath));
+vErrors = vErrors === null ? func0(validate82.errors, instancePath) : vErrors.concat(func0(validate82.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs1 === errors;
@@ -7152,7 +7133,7 @@ var _errs3 = errors;
 if(errors === _errs3){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
+if(((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))){
 var err0 = {instancePath:instancePath,schemaPath:"JSONRPCNotification/required",keyword:"required",params:{missingProperty: missing0}};
 if(vErrors === null){
 vErrors = [err0];
@@ -7163,7 +7144,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data0 = data.jsonrpc;
 var _errs5 = errors;
 if(typeof data0 !== "string"){
@@ -7192,7 +7173,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var _errs7 = errors;
 if(typeof data.method !== "string"){
 var err3 = {instancePath:instancePath+"/method",schemaPath:"JSONRPCNotification/properties/method/type",keyword:"type",params:{type: "string"}};
@@ -7210,12 +7191,12 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data2 = data.params;
 var _errs9 = errors;
 if(errors === _errs9){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-if(data2._meta !== undefined && func0.call(data2, "_meta")){
+if(data2._meta !== undefined){
 var data3 = data2._meta;
 var _errs12 = errors;
 if(errors === _errs12){
@@ -7270,7 +7251,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs15 = errors;
 if(!(validate84(data))){
-vErrors = vErrors === null ? func15(validate84.errors, instancePath) : vErrors.concat(func15(validate84.errors, instancePath));
+vErrors = vErrors === null ? func0(validate84.errors, instancePath) : vErrors.concat(func0(validate84.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs15 === errors;
@@ -7278,7 +7259,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs16 = errors;
 if(!(validate80(data))){
-vErrors = vErrors === null ? func15(validate80.errors, instancePath) : vErrors.concat(func15(validate80.errors, instancePath));
+vErrors = vErrors === null ? func0(validate80.errors, instancePath) : vErrors.concat(func0(validate80.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs16 === errors;
@@ -7334,12 +7315,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
+if(((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))){
 validate87.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data0 = data.jsonrpc;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -7356,7 +7337,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var _errs3 = errors;
 if(typeof data.method !== "string"){
 validate87.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -7368,12 +7349,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data2 = data.params;
 var _errs5 = errors;
 if(errors === _errs5){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-if(data2._meta !== undefined && func0.call(data2, "_meta")){
+if(data2._meta !== undefined){
 var data3 = data2._meta;
 var _errs8 = errors;
 if(errors === _errs8){
@@ -7434,12 +7415,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
+if((data.method === undefined) && (missing0 = "method")){
 validate88.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -7456,12 +7437,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1.cursor !== undefined && func0.call(data1, "cursor")){
+if(data1.cursor !== undefined){
 if(typeof data1.cursor !== "string"){
 validate88.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -7514,12 +7495,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")){
+if((data.name === undefined) && (missing0 = "name")){
 validate90.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -7536,7 +7517,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.arguments !== undefined && func0.call(data, "arguments")){
+if(data.arguments !== undefined){
 var data1 = data.arguments;
 var _errs4 = errors;
 if(errors === _errs4){
@@ -7550,12 +7531,12 @@ var _errs7 = errors;
 if(errors === _errs7){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 var missing1;
-if(((data2.name === undefined) || (!(func0.call(data2, "name")))) && (missing1 = "name")){
+if((data2.name === undefined) && (missing1 = "name")){
 validate90.errors = [{instancePath:instancePath+"/arguments/" + i0,schemaPath:"PromptArgument/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data2.description !== undefined && func0.call(data2, "description")){
+if(data2.description !== undefined){
 var _errs9 = errors;
 if(typeof data2.description !== "string"){
 validate90.errors = [{instancePath:instancePath+"/arguments/" + i0+"/description",schemaPath:"PromptArgument/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -7567,7 +7548,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data2.name !== undefined && func0.call(data2, "name")){
+if(data2.name !== undefined){
 var _errs11 = errors;
 if(typeof data2.name !== "string"){
 validate90.errors = [{instancePath:instancePath+"/arguments/" + i0+"/name",schemaPath:"PromptArgument/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -7579,7 +7560,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data2.required !== undefined && func0.call(data2, "required")){
+if(data2.required !== undefined){
 var _errs13 = errors;
 if(typeof data2.required !== "boolean"){
 validate90.errors = [{instancePath:instancePath+"/arguments/" + i0+"/required",schemaPath:"PromptArgument/properties/required/type",keyword:"type",params:{type: "boolean"}}];
@@ -7591,7 +7572,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data2.title !== undefined && func0.call(data2, "title")){
+if(data2.title !== undefined){
 var _errs15 = errors;
 if(typeof data2.title !== "string"){
 validate90.errors = [{instancePath:instancePath+"/arguments/" + i0+"/title",schemaPath:"PromptArgument/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -7629,7 +7610,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined && func0.call(data, "description")){
+if(data.description !== undefined){
 var _errs17 = errors;
 if(typeof data.description !== "string"){
 validate90.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -7641,7 +7622,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined && func0.call(data, "name")){
+if(data.name !== undefined){
 var _errs19 = errors;
 if(typeof data.name !== "string"){
 validate90.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -7653,7 +7634,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined && func0.call(data, "title")){
+if(data.title !== undefined){
 var _errs21 = errors;
 if(typeof data.title !== "string"){
 validate90.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -7699,12 +7680,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.prompts === undefined) || (!(func0.call(data, "prompts")))) && (missing0 = "prompts")){
+if((data.prompts === undefined) && (missing0 = "prompts")){
 validate89.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -7721,7 +7702,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.nextCursor !== undefined && func0.call(data, "nextCursor")){
+if(data.nextCursor !== undefined){
 var _errs4 = errors;
 if(typeof data.nextCursor !== "string"){
 validate89.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
@@ -7733,7 +7714,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.prompts !== undefined && func0.call(data, "prompts")){
+if(data.prompts !== undefined){
 var data2 = data.prompts;
 var _errs6 = errors;
 if(errors === _errs6){
@@ -7743,7 +7724,7 @@ var len0 = data2.length;
 for(var i0=0; i0<len0; i0++){
 var _errs8 = errors;
 if(!(validate90(data2[i0]))){
-vErrors = vErrors === null ? func15(validate90.errors, instancePath+"/prompts/" + i0) : vErrors.concat(func15(validate90.errors, instancePath+"/prompts/" + i0));
+vErrors = vErrors === null ? func0(validate90.errors, instancePath+"/prompts/" + i0) : vErrors.concat(func0(validate90.errors, instancePath+"/prompts/" + i0));
 errors = vErrors.length;
 }
 var valid1 = _errs8 === errors;
@@ -7796,12 +7777,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
+if((data.method === undefined) && (missing0 = "method")){
 validate92.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -7818,12 +7799,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1.cursor !== undefined && func0.call(data1, "cursor")){
+if(data1.cursor !== undefined){
 if(typeof data1.cursor !== "string"){
 validate92.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -7875,12 +7856,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.uriTemplate === undefined) || (!(func0.call(data, "uriTemplate")))) && (missing0 = "uriTemplate"))){
+if(((data.name === undefined) && (missing0 = "name")) || ((data.uriTemplate === undefined) && (missing0 = "uriTemplate"))){
 validate94.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -7897,10 +7878,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.annotations !== undefined && func0.call(data, "annotations")){
+if(data.annotations !== undefined){
 var _errs4 = errors;
 if(!(validate10(data.annotations))){
-vErrors = vErrors === null ? func15(validate10.errors, instancePath+"/annotations") : vErrors.concat(func15(validate10.errors, instancePath+"/annotations"));
+vErrors = vErrors === null ? func0(validate10.errors, instancePath+"/annotations") : vErrors.concat(func0(validate10.errors, instancePath+"/annotations"));
 errors = vErrors.length;
 }
 var valid0 = _errs4 === errors;
@@ -7909,7 +7890,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined && func0.call(data, "description")){
+if(data.description !== undefined){
 var _errs5 = errors;
 if(typeof data.description !== "string"){
 validate94.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -7921,7 +7902,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mimeType !== undefined && func0.call(data, "mimeType")){
+if(data.mimeType !== undefined){
 var _errs7 = errors;
 if(typeof data.mimeType !== "string"){
 validate94.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
@@ -7933,7 +7914,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined && func0.call(data, "name")){
+if(data.name !== undefined){
 var _errs9 = errors;
 if(typeof data.name !== "string"){
 validate94.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -7945,7 +7926,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined && func0.call(data, "title")){
+if(data.title !== undefined){
 var _errs11 = errors;
 if(typeof data.title !== "string"){
 validate94.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -7957,7 +7938,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uriTemplate !== undefined && func0.call(data, "uriTemplate")){
+if(data.uriTemplate !== undefined){
 var _errs13 = errors;
 if(typeof data.uriTemplate !== "string"){
 validate94.errors = [{instancePath:instancePath+"/uriTemplate",schemaPath:"#/properties/uriTemplate/type",keyword:"type",params:{type: "string"}}];
@@ -8005,12 +7986,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.resourceTemplates === undefined) || (!(func0.call(data, "resourceTemplates")))) && (missing0 = "resourceTemplates")){
+if((data.resourceTemplates === undefined) && (missing0 = "resourceTemplates")){
 validate93.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -8027,7 +8008,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.nextCursor !== undefined && func0.call(data, "nextCursor")){
+if(data.nextCursor !== undefined){
 var _errs4 = errors;
 if(typeof data.nextCursor !== "string"){
 validate93.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
@@ -8039,7 +8020,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.resourceTemplates !== undefined && func0.call(data, "resourceTemplates")){
+if(data.resourceTemplates !== undefined){
 var data2 = data.resourceTemplates;
 var _errs6 = errors;
 if(errors === _errs6){
@@ -8049,7 +8030,7 @@ var len0 = data2.length;
 for(var i0=0; i0<len0; i0++){
 var _errs8 = errors;
 if(!(validate94(data2[i0]))){
-vErrors = vErrors === null ? func15(validate94.errors, instancePath+"/resourceTemplates/" + i0) : vErrors.concat(func15(validate94.errors, instancePath+"/resourceTemplates/" + i0));
+vErrors = vErrors === null ? func0(validate94.errors, instancePath+"/resourceTemplates/" + i0) : vErrors.concat(func0(validate94.errors, instancePath+"/resourceTemplates/" + i0));
 errors = vErrors.length;
 }
 var valid1 = _errs8 === errors;
@@ -8102,12 +8083,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
+if((data.method === undefined) && (missing0 = "method")){
 validate97.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -8124,12 +8105,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1.cursor !== undefined && func0.call(data1, "cursor")){
+if(data1.cursor !== undefined){
 if(typeof data1.cursor !== "string"){
 validate97.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -8181,12 +8162,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
+if(((data.name === undefined) && (missing0 = "name")) || ((data.uri === undefined) && (missing0 = "uri"))){
 validate99.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -8203,10 +8184,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.annotations !== undefined && func0.call(data, "annotations")){
+if(data.annotations !== undefined){
 var _errs4 = errors;
 if(!(validate10(data.annotations))){
-vErrors = vErrors === null ? func15(validate10.errors, instancePath+"/annotations") : vErrors.concat(func15(validate10.errors, instancePath+"/annotations"));
+vErrors = vErrors === null ? func0(validate10.errors, instancePath+"/annotations") : vErrors.concat(func0(validate10.errors, instancePath+"/annotations"));
 errors = vErrors.length;
 }
 var valid0 = _errs4 === errors;
@@ -8215,7 +8196,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined && func0.call(data, "description")){
+if(data.description !== undefined){
 var _errs5 = errors;
 if(typeof data.description !== "string"){
 validate99.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -8227,7 +8208,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mimeType !== undefined && func0.call(data, "mimeType")){
+if(data.mimeType !== undefined){
 var _errs7 = errors;
 if(typeof data.mimeType !== "string"){
 validate99.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
@@ -8239,7 +8220,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined && func0.call(data, "name")){
+if(data.name !== undefined){
 var _errs9 = errors;
 if(typeof data.name !== "string"){
 validate99.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -8251,7 +8232,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.size !== undefined && func0.call(data, "size")){
+if(data.size !== undefined){
 var data5 = data.size;
 var _errs11 = errors;
 if(!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))){
@@ -8264,7 +8245,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined && func0.call(data, "title")){
+if(data.title !== undefined){
 var _errs13 = errors;
 if(typeof data.title !== "string"){
 validate99.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -8276,7 +8257,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined && func0.call(data, "uri")){
+if(data.uri !== undefined){
 var _errs15 = errors;
 if(typeof data.uri !== "string"){
 validate99.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
@@ -8325,12 +8306,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.resources === undefined) || (!(func0.call(data, "resources")))) && (missing0 = "resources")){
+if((data.resources === undefined) && (missing0 = "resources")){
 validate98.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -8347,7 +8328,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.nextCursor !== undefined && func0.call(data, "nextCursor")){
+if(data.nextCursor !== undefined){
 var _errs4 = errors;
 if(typeof data.nextCursor !== "string"){
 validate98.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
@@ -8359,7 +8340,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.resources !== undefined && func0.call(data, "resources")){
+if(data.resources !== undefined){
 var data2 = data.resources;
 var _errs6 = errors;
 if(errors === _errs6){
@@ -8369,7 +8350,7 @@ var len0 = data2.length;
 for(var i0=0; i0<len0; i0++){
 var _errs8 = errors;
 if(!(validate99(data2[i0]))){
-vErrors = vErrors === null ? func15(validate99.errors, instancePath+"/resources/" + i0) : vErrors.concat(func15(validate99.errors, instancePath+"/resources/" + i0));
+vErrors = vErrors === null ? func0(validate99.errors, instancePath+"/resources/" + i0) : vErrors.concat(func0(validate99.errors, instancePath+"/resources/" + i0));
 errors = vErrors.length;
 }
 var valid1 = _errs8 === errors;
@@ -8423,12 +8404,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
+if((data.method === undefined) && (missing0 = "method")){
 validate102.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -8445,17 +8426,17 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1._meta !== undefined && func0.call(data1, "_meta")){
+if(data1._meta !== undefined){
 var data2 = data1._meta;
 var _errs6 = errors;
 if(errors === _errs6){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-if(data2.progressToken !== undefined && func0.call(data2, "progressToken")){
+if(data2.progressToken !== undefined){
 var data3 = data2.progressToken;
 if((typeof data3 !== "string") && (!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))))){
 validate102.errors = [{instancePath:instancePath+"/params/_meta/progressToken",schemaPath:"ProgressToken/type",keyword:"type",params:{type: schema31.type}}];
@@ -8515,12 +8496,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
+if((data.method === undefined) && (missing0 = "method")){
 validate103.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -8537,12 +8518,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1.cursor !== undefined && func0.call(data1, "cursor")){
+if(data1.cursor !== undefined){
 if(typeof data1.cursor !== "string"){
 validate103.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -8595,12 +8576,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.inputSchema === undefined) || (!(func0.call(data, "inputSchema")))) && (missing0 = "inputSchema")) || (((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name"))){
+if(((data.inputSchema === undefined) && (missing0 = "inputSchema")) || ((data.name === undefined) && (missing0 = "name"))){
 validate105.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -8617,13 +8598,13 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.annotations !== undefined && func0.call(data, "annotations")){
+if(data.annotations !== undefined){
 var data1 = data.annotations;
 var _errs4 = errors;
 var _errs5 = errors;
 if(errors === _errs5){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1.destructiveHint !== undefined && func0.call(data1, "destructiveHint")){
+if(data1.destructiveHint !== undefined){
 var _errs7 = errors;
 if(typeof data1.destructiveHint !== "boolean"){
 validate105.errors = [{instancePath:instancePath+"/annotations/destructiveHint",schemaPath:"ToolAnnotations/properties/destructiveHint/type",keyword:"type",params:{type: "boolean"}}];
@@ -8635,7 +8616,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data1.idempotentHint !== undefined && func0.call(data1, "idempotentHint")){
+if(data1.idempotentHint !== undefined){
 var _errs9 = errors;
 if(typeof data1.idempotentHint !== "boolean"){
 validate105.errors = [{instancePath:instancePath+"/annotations/idempotentHint",schemaPath:"ToolAnnotations/properties/idempotentHint/type",keyword:"type",params:{type: "boolean"}}];
@@ -8647,7 +8628,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data1.openWorldHint !== undefined && func0.call(data1, "openWorldHint")){
+if(data1.openWorldHint !== undefined){
 var _errs11 = errors;
 if(typeof data1.openWorldHint !== "boolean"){
 validate105.errors = [{instancePath:instancePath+"/annotations/openWorldHint",schemaPath:"ToolAnnotations/properties/openWorldHint/type",keyword:"type",params:{type: "boolean"}}];
@@ -8659,7 +8640,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data1.readOnlyHint !== undefined && func0.call(data1, "readOnlyHint")){
+if(data1.readOnlyHint !== undefined){
 var _errs13 = errors;
 if(typeof data1.readOnlyHint !== "boolean"){
 validate105.errors = [{instancePath:instancePath+"/annotations/readOnlyHint",schemaPath:"ToolAnnotations/properties/readOnlyHint/type",keyword:"type",params:{type: "boolean"}}];
@@ -8671,7 +8652,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data1.title !== undefined && func0.call(data1, "title")){
+if(data1.title !== undefined){
 var _errs15 = errors;
 if(typeof data1.title !== "string"){
 validate105.errors = [{instancePath:instancePath+"/annotations/title",schemaPath:"ToolAnnotations/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -8698,7 +8679,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined && func0.call(data, "description")){
+if(data.description !== undefined){
 var _errs17 = errors;
 if(typeof data.description !== "string"){
 validate105.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -8710,25 +8691,23 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.inputSchema !== undefined && func0.call(data, "inputSchema")){
+if(data.inputSchema !== undefined){
 var data8 = data.inputSchema;
 var _errs19 = errors;
 if(errors === _errs19){
 if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
 var missing1;
-if(((data8.type === undefined) || (!(func0.call(data8, "type")))) && (missing1 = "type")){
+if((data8.type === undefined) && (missing1 = "type")){
 validate105.errors = [{instancePath:instancePath+"/inputSchema",schemaPath:"#/properties/inputSchema/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data8.properties !== undefined && func0.call(data8, "properties")){
+if(data8.properties !== undefined){
 var data9 = data8.properties;
 var _errs21 = errors;
 if(errors === _errs21){
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
-var _arr0 = Object.keys(data9);
-for(var _i0=0; _i0<_arr0.length; _i0++){
-var key0 = _arr0[_i0];
+for(var key0 in data9){
 var data10 = data9[key0];
 var _errs24 = errors;
 if(errors === _errs24){
@@ -8756,7 +8735,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data8.required !== undefined && func0.call(data8, "required")){
+if(data8.required !== undefined){
 var data11 = data8.required;
 var _errs27 = errors;
 if(errors === _errs27){
@@ -8786,7 +8765,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data8.type !== undefined && func0.call(data8, "type")){
+if(data8.type !== undefined){
 var data13 = data8.type;
 var _errs31 = errors;
 if(typeof data13 !== "string"){
@@ -8817,7 +8796,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined && func0.call(data, "name")){
+if(data.name !== undefined){
 var _errs33 = errors;
 if(typeof data.name !== "string"){
 validate105.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -8829,25 +8808,23 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.outputSchema !== undefined && func0.call(data, "outputSchema")){
+if(data.outputSchema !== undefined){
 var data15 = data.outputSchema;
 var _errs35 = errors;
 if(errors === _errs35){
 if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
 var missing2;
-if(((data15.type === undefined) || (!(func0.call(data15, "type")))) && (missing2 = "type")){
+if((data15.type === undefined) && (missing2 = "type")){
 validate105.errors = [{instancePath:instancePath+"/outputSchema",schemaPath:"#/properties/outputSchema/required",keyword:"required",params:{missingProperty: missing2}}];
 return false;
 }
 else {
-if(data15.properties !== undefined && func0.call(data15, "properties")){
+if(data15.properties !== undefined){
 var data16 = data15.properties;
 var _errs37 = errors;
 if(errors === _errs37){
 if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
-var _arr1 = Object.keys(data16);
-for(var _i1=0; _i1<_arr1.length; _i1++){
-var key1 = _arr1[_i1];
+for(var key1 in data16){
 var data17 = data16[key1];
 var _errs40 = errors;
 if(errors === _errs40){
@@ -8875,7 +8852,7 @@ else {
 var valid6 = true;
 }
 if(valid6){
-if(data15.required !== undefined && func0.call(data15, "required")){
+if(data15.required !== undefined){
 var data18 = data15.required;
 var _errs43 = errors;
 if(errors === _errs43){
@@ -8905,7 +8882,7 @@ else {
 var valid6 = true;
 }
 if(valid6){
-if(data15.type !== undefined && func0.call(data15, "type")){
+if(data15.type !== undefined){
 var data20 = data15.type;
 var _errs47 = errors;
 if(typeof data20 !== "string"){
@@ -8936,7 +8913,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined && func0.call(data, "title")){
+if(data.title !== undefined){
 var _errs49 = errors;
 if(typeof data.title !== "string"){
 validate105.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -8984,12 +8961,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.tools === undefined) || (!(func0.call(data, "tools")))) && (missing0 = "tools")){
+if((data.tools === undefined) && (missing0 = "tools")){
 validate104.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -9006,7 +8983,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.nextCursor !== undefined && func0.call(data, "nextCursor")){
+if(data.nextCursor !== undefined){
 var _errs4 = errors;
 if(typeof data.nextCursor !== "string"){
 validate104.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
@@ -9018,7 +8995,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.tools !== undefined && func0.call(data, "tools")){
+if(data.tools !== undefined){
 var data2 = data.tools;
 var _errs6 = errors;
 if(errors === _errs6){
@@ -9028,7 +9005,7 @@ var len0 = data2.length;
 for(var i0=0; i0<len0; i0++){
 var _errs8 = errors;
 if(!(validate105(data2[i0]))){
-vErrors = vErrors === null ? func15(validate105.errors, instancePath+"/tools/" + i0) : vErrors.concat(func15(validate105.errors, instancePath+"/tools/" + i0));
+vErrors = vErrors === null ? func0(validate105.errors, instancePath+"/tools/" + i0) : vErrors.concat(func0(validate105.errors, instancePath+"/tools/" + i0));
 errors = vErrors.length;
 }
 var valid1 = _errs8 === errors;
@@ -9112,12 +9089,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
+if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
 validate108.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -9134,18 +9111,18 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 var missing1;
-if((((data1.data === undefined) || (!(func0.call(data1, "data")))) && (missing1 = "data")) || (((data1.level === undefined) || (!(func0.call(data1, "level")))) && (missing1 = "level"))){
+if(((data1.data === undefined) && (missing1 = "data")) || ((data1.level === undefined) && (missing1 = "level"))){
 validate108.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data1.level !== undefined && func0.call(data1, "level")){
+if(data1.level !== undefined){
 var data2 = data1.level;
 var _errs5 = errors;
 if(typeof data2 !== "string"){
@@ -9162,7 +9139,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data1.logger !== undefined && func0.call(data1, "logger")){
+if(data1.logger !== undefined){
 var _errs8 = errors;
 if(typeof data1.logger !== "string"){
 validate108.errors = [{instancePath:instancePath+"/params/logger",schemaPath:"#/properties/params/properties/logger/type",keyword:"type",params:{type: "string"}}];
@@ -9218,7 +9195,7 @@ var vErrors = null;
 var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.name !== undefined && func0.call(data, "name")){
+if(data.name !== undefined){
 if(typeof data.name !== "string"){
 validate109.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -9258,12 +9235,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
+if((data.method === undefined) && (missing0 = "method")){
 validate110.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var _errs1 = errors;
 if(typeof data.method !== "string"){
 validate110.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -9275,12 +9252,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1._meta !== undefined && func0.call(data1, "_meta")){
+if(data1._meta !== undefined){
 var data2 = data1._meta;
 var _errs6 = errors;
 if(errors === _errs6){
@@ -9336,12 +9313,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
+if((data.type === undefined) && (missing0 = "type")){
 validate111.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.description !== undefined && func0.call(data, "description")){
+if(data.description !== undefined){
 var _errs1 = errors;
 if(typeof data.description !== "string"){
 validate111.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -9353,7 +9330,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.maximum !== undefined && func0.call(data, "maximum")){
+if(data.maximum !== undefined){
 var _errs3 = errors;
 if(!(typeof data.maximum == "number")){
 validate111.errors = [{instancePath:instancePath+"/maximum",schemaPath:"#/properties/maximum/type",keyword:"type",params:{type: "number"}}];
@@ -9365,7 +9342,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.minimum !== undefined && func0.call(data, "minimum")){
+if(data.minimum !== undefined){
 var _errs5 = errors;
 if(!(typeof data.minimum == "number")){
 validate111.errors = [{instancePath:instancePath+"/minimum",schemaPath:"#/properties/minimum/type",keyword:"type",params:{type: "number"}}];
@@ -9377,7 +9354,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined && func0.call(data, "title")){
+if(data.title !== undefined){
 var _errs7 = errors;
 if(typeof data.title !== "string"){
 validate111.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -9389,7 +9366,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.type !== undefined && func0.call(data, "type")){
+if(data.type !== undefined){
 var data4 = data.type;
 var _errs9 = errors;
 if(typeof data4 !== "string"){
@@ -9442,12 +9419,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
+if((data.method === undefined) && (missing0 = "method")){
 validate112.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var _errs1 = errors;
 if(typeof data.method !== "string"){
 validate112.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -9459,12 +9436,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1.cursor !== undefined && func0.call(data1, "cursor")){
+if(data1.cursor !== undefined){
 if(typeof data1.cursor !== "string"){
 validate112.errors = [{instancePath:instancePath+"/params/cursor",schemaPath:"#/properties/params/properties/cursor/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -9514,7 +9491,7 @@ var vErrors = null;
 var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -9531,7 +9508,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.nextCursor !== undefined && func0.call(data, "nextCursor")){
+if(data.nextCursor !== undefined){
 var _errs4 = errors;
 if(typeof data.nextCursor !== "string"){
 validate113.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
@@ -9608,12 +9585,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")){
+if((data.name === undefined) && (missing0 = "name")){
 validate115.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.description !== undefined && func0.call(data, "description")){
+if(data.description !== undefined){
 var _errs1 = errors;
 if(typeof data.description !== "string"){
 validate115.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -9625,7 +9602,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined && func0.call(data, "name")){
+if(data.name !== undefined){
 var _errs3 = errors;
 if(typeof data.name !== "string"){
 validate115.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -9637,7 +9614,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.required !== undefined && func0.call(data, "required")){
+if(data.required !== undefined){
 var _errs5 = errors;
 if(typeof data.required !== "boolean"){
 validate115.errors = [{instancePath:instancePath+"/required",schemaPath:"#/properties/required/type",keyword:"type",params:{type: "boolean"}}];
@@ -9649,7 +9626,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined && func0.call(data, "title")){
+if(data.title !== undefined){
 var _errs7 = errors;
 if(typeof data.title !== "string"){
 validate115.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -9696,12 +9673,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
+if((data.method === undefined) && (missing0 = "method")){
 validate116.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -9718,12 +9695,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1._meta !== undefined && func0.call(data1, "_meta")){
+if(data1._meta !== undefined){
 var data2 = data1._meta;
 var _errs6 = errors;
 if(errors === _errs6){
@@ -9781,12 +9758,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
+if(((data.name === undefined) && (missing0 = "name")) || ((data.type === undefined) && (missing0 = "type"))){
 validate117.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.name !== undefined && func0.call(data, "name")){
+if(data.name !== undefined){
 var _errs1 = errors;
 if(typeof data.name !== "string"){
 validate117.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -9798,7 +9775,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined && func0.call(data, "title")){
+if(data.title !== undefined){
 var _errs3 = errors;
 if(typeof data.title !== "string"){
 validate117.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -9810,7 +9787,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.type !== undefined && func0.call(data, "type")){
+if(data.type !== undefined){
 var data2 = data.type;
 var _errs5 = errors;
 if(typeof data2 !== "string"){
@@ -9860,12 +9837,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
+if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
 validate118.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -9882,18 +9859,18 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 var missing1;
-if(((data1.uri === undefined) || (!(func0.call(data1, "uri")))) && (missing1 = "uri")){
+if((data1.uri === undefined) && (missing1 = "uri")){
 validate118.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data1.uri !== undefined && func0.call(data1, "uri")){
+if(data1.uri !== undefined){
 if(typeof data1.uri !== "string"){
 validate118.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"#/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -9945,12 +9922,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.contents === undefined) || (!(func0.call(data, "contents")))) && (missing0 = "contents")){
+if((data.contents === undefined) && (missing0 = "contents")){
 validate119.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -9967,7 +9944,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.contents !== undefined && func0.call(data, "contents")){
+if(data.contents !== undefined){
 var data1 = data.contents;
 var _errs4 = errors;
 if(errors === _errs4){
@@ -9984,7 +9961,7 @@ var _errs9 = errors;
 if(errors === _errs9){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 var missing1;
-if((((data2.text === undefined) || (!(func0.call(data2, "text")))) && (missing1 = "text")) || (((data2.uri === undefined) || (!(func0.call(data2, "uri")))) && (missing1 = "uri"))){
+if(((data2.text === undefined) && (missing1 = "text")) || ((data2.uri === undefined) && (missing1 = "uri"))){
 var err0 = {instancePath:instancePath+"/contents/" + i0,schemaPath:"TextResourceContents/required",keyword:"required",params:{missingProperty: missing1}};
 if(vErrors === null){
 vErrors = [err0];
@@ -9995,7 +9972,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data2._meta !== undefined && func0.call(data2, "_meta")){
+if(data2._meta !== undefined){
 var data3 = data2._meta;
 var _errs11 = errors;
 if(errors === _errs11){
@@ -10018,7 +9995,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data2.mimeType !== undefined && func0.call(data2, "mimeType")){
+if(data2.mimeType !== undefined){
 var _errs14 = errors;
 if(typeof data2.mimeType !== "string"){
 var err2 = {instancePath:instancePath+"/contents/" + i0+"/mimeType",schemaPath:"TextResourceContents/properties/mimeType/type",keyword:"type",params:{type: "string"}};
@@ -10036,7 +10013,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data2.text !== undefined && func0.call(data2, "text")){
+if(data2.text !== undefined){
 var _errs16 = errors;
 if(typeof data2.text !== "string"){
 var err3 = {instancePath:instancePath+"/contents/" + i0+"/text",schemaPath:"TextResourceContents/properties/text/type",keyword:"type",params:{type: "string"}};
@@ -10054,7 +10031,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data2.uri !== undefined && func0.call(data2, "uri")){
+if(data2.uri !== undefined){
 var _errs18 = errors;
 if(typeof data2.uri !== "string"){
 var err4 = {instancePath:instancePath+"/contents/" + i0+"/uri",schemaPath:"TextResourceContents/properties/uri/type",keyword:"type",params:{type: "string"}};
@@ -10095,7 +10072,7 @@ var _errs21 = errors;
 if(errors === _errs21){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 var missing2;
-if((((data2.blob === undefined) || (!(func0.call(data2, "blob")))) && (missing2 = "blob")) || (((data2.uri === undefined) || (!(func0.call(data2, "uri")))) && (missing2 = "uri"))){
+if(((data2.blob === undefined) && (missing2 = "blob")) || ((data2.uri === undefined) && (missing2 = "uri"))){
 var err6 = {instancePath:instancePath+"/contents/" + i0,schemaPath:"BlobResourceContents/required",keyword:"required",params:{missingProperty: missing2}};
 if(vErrors === null){
 vErrors = [err6];
@@ -10106,7 +10083,7 @@ vErrors.push(err6);
 errors++;
 }
 else {
-if(data2._meta !== undefined && func0.call(data2, "_meta")){
+if(data2._meta !== undefined){
 var data7 = data2._meta;
 var _errs23 = errors;
 if(errors === _errs23){
@@ -10129,7 +10106,7 @@ else {
 var valid6 = true;
 }
 if(valid6){
-if(data2.blob !== undefined && func0.call(data2, "blob")){
+if(data2.blob !== undefined){
 var _errs26 = errors;
 if(typeof data2.blob !== "string"){
 var err8 = {instancePath:instancePath+"/contents/" + i0+"/blob",schemaPath:"BlobResourceContents/properties/blob/type",keyword:"type",params:{type: "string"}};
@@ -10147,7 +10124,7 @@ else {
 var valid6 = true;
 }
 if(valid6){
-if(data2.mimeType !== undefined && func0.call(data2, "mimeType")){
+if(data2.mimeType !== undefined){
 var _errs28 = errors;
 if(typeof data2.mimeType !== "string"){
 var err9 = {instancePath:instancePath+"/contents/" + i0+"/mimeType",schemaPath:"BlobResourceContents/properties/mimeType/type",keyword:"type",params:{type: "string"}};
@@ -10165,7 +10142,7 @@ else {
 var valid6 = true;
 }
 if(valid6){
-if(data2.uri !== undefined && func0.call(data2, "uri")){
+if(data2.uri !== undefined){
 var _errs30 = errors;
 if(typeof data2.uri !== "string"){
 var err10 = {instancePath:instancePath+"/contents/" + i0+"/uri",schemaPath:"BlobResourceContents/properties/uri/type",keyword:"type",params:{type: "string"}};
@@ -10274,12 +10251,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
+if((data.method === undefined) && (missing0 = "method")){
 validate120.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var _errs1 = errors;
 if(typeof data.method !== "string"){
 validate120.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -10291,17 +10268,17 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1._meta !== undefined && func0.call(data1, "_meta")){
+if(data1._meta !== undefined){
 var data2 = data1._meta;
 var _errs6 = errors;
 if(errors === _errs6){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-if(data2.progressToken !== undefined && func0.call(data2, "progressToken")){
+if(data2.progressToken !== undefined){
 var data3 = data2.progressToken;
 if((typeof data3 !== "string") && (!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))))){
 validate120.errors = [{instancePath:instancePath+"/params/_meta/progressToken",schemaPath:"ProgressToken/type",keyword:"type",params:{type: schema31.type}}];
@@ -10388,12 +10365,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri")){
+if((data.uri === undefined) && (missing0 = "uri")){
 validate122.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -10410,7 +10387,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mimeType !== undefined && func0.call(data, "mimeType")){
+if(data.mimeType !== undefined){
 var _errs4 = errors;
 if(typeof data.mimeType !== "string"){
 validate122.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
@@ -10422,7 +10399,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined && func0.call(data, "uri")){
+if(data.uri !== undefined){
 var _errs6 = errors;
 if(typeof data.uri !== "string"){
 validate122.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
@@ -10470,12 +10447,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
+if((data.method === undefined) && (missing0 = "method")){
 validate123.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -10492,12 +10469,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1._meta !== undefined && func0.call(data1, "_meta")){
+if(data1._meta !== undefined){
 var data2 = data1._meta;
 var _errs6 = errors;
 if(errors === _errs6){
@@ -10555,12 +10532,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
+if(((data.type === undefined) && (missing0 = "type")) || ((data.uri === undefined) && (missing0 = "uri"))){
 validate124.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.type !== undefined && func0.call(data, "type")){
+if(data.type !== undefined){
 var data0 = data.type;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -10577,7 +10554,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined && func0.call(data, "uri")){
+if(data.uri !== undefined){
 var _errs3 = errors;
 if(typeof data.uri !== "string"){
 validate124.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
@@ -10622,12 +10599,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
+if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
 validate125.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -10644,18 +10621,18 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 var missing1;
-if(((data1.uri === undefined) || (!(func0.call(data1, "uri")))) && (missing1 = "uri")){
+if((data1.uri === undefined) && (missing1 = "uri")){
 validate125.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data1.uri !== undefined && func0.call(data1, "uri")){
+if(data1.uri !== undefined){
 if(typeof data1.uri !== "string"){
 validate125.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"#/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -10705,7 +10682,7 @@ var vErrors = null;
 var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs2 = errors;
 if(errors === _errs2){
@@ -10778,12 +10755,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri")){
+if((data.uri === undefined) && (missing0 = "uri")){
 validate128.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -10800,7 +10777,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined && func0.call(data, "name")){
+if(data.name !== undefined){
 var _errs4 = errors;
 if(typeof data.name !== "string"){
 validate128.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -10812,7 +10789,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined && func0.call(data, "uri")){
+if(data.uri !== undefined){
 var _errs6 = errors;
 if(typeof data.uri !== "string"){
 validate128.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
@@ -10857,12 +10834,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
+if((data.method === undefined) && (missing0 = "method")){
 validate129.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -10879,12 +10856,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1._meta !== undefined && func0.call(data1, "_meta")){
+if(data1._meta !== undefined){
 var data2 = data1._meta;
 var _errs6 = errors;
 if(errors === _errs6){
@@ -10941,7 +10918,7 @@ var vErrors = null;
 var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.completions !== undefined && func0.call(data, "completions")){
+if(data.completions !== undefined){
 var data0 = data.completions;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -10958,14 +10935,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.experimental !== undefined && func0.call(data, "experimental")){
+if(data.experimental !== undefined){
 var data1 = data.experimental;
 var _errs4 = errors;
 if(errors === _errs4){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-var _arr0 = Object.keys(data1);
-for(var _i0=0; _i0<_arr0.length; _i0++){
-var key0 = _arr0[_i0];
+for(var key0 in data1){
 var data2 = data1[key0];
 var _errs7 = errors;
 if(errors === _errs7){
@@ -10993,7 +10968,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.logging !== undefined && func0.call(data, "logging")){
+if(data.logging !== undefined){
 var data3 = data.logging;
 var _errs10 = errors;
 if(errors === _errs10){
@@ -11010,12 +10985,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.prompts !== undefined && func0.call(data, "prompts")){
+if(data.prompts !== undefined){
 var data4 = data.prompts;
 var _errs13 = errors;
 if(errors === _errs13){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-if(data4.listChanged !== undefined && func0.call(data4, "listChanged")){
+if(data4.listChanged !== undefined){
 if(typeof data4.listChanged !== "boolean"){
 validate130.errors = [{instancePath:instancePath+"/prompts/listChanged",schemaPath:"#/properties/prompts/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
 return false;
@@ -11033,12 +11008,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.resources !== undefined && func0.call(data, "resources")){
+if(data.resources !== undefined){
 var data6 = data.resources;
 var _errs17 = errors;
 if(errors === _errs17){
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-if(data6.listChanged !== undefined && func0.call(data6, "listChanged")){
+if(data6.listChanged !== undefined){
 var _errs19 = errors;
 if(typeof data6.listChanged !== "boolean"){
 validate130.errors = [{instancePath:instancePath+"/resources/listChanged",schemaPath:"#/properties/resources/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
@@ -11050,7 +11025,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data6.subscribe !== undefined && func0.call(data6, "subscribe")){
+if(data6.subscribe !== undefined){
 var _errs21 = errors;
 if(typeof data6.subscribe !== "boolean"){
 validate130.errors = [{instancePath:instancePath+"/resources/subscribe",schemaPath:"#/properties/resources/properties/subscribe/type",keyword:"type",params:{type: "boolean"}}];
@@ -11074,12 +11049,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.tools !== undefined && func0.call(data, "tools")){
+if(data.tools !== undefined){
 var data9 = data.tools;
 var _errs23 = errors;
 if(errors === _errs23){
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
-if(data9.listChanged !== undefined && func0.call(data9, "listChanged")){
+if(data9.listChanged !== undefined){
 if(typeof data9.listChanged !== "boolean"){
 validate130.errors = [{instancePath:instancePath+"/tools/listChanged",schemaPath:"#/properties/tools/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
 return false;
@@ -11134,7 +11109,7 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
+if((data.method === undefined) && (missing0 = "method")){
 validate131.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
@@ -11143,13 +11118,13 @@ var tag0 = data.method;
 if(typeof tag0 == "string"){
 if(tag0 === "notifications/cancelled"){
 if(!(validate33(data))){
-vErrors = vErrors === null ? func15(validate33.errors, instancePath) : vErrors.concat(func15(validate33.errors, instancePath));
+vErrors = vErrors === null ? func0(validate33.errors, instancePath) : vErrors.concat(func0(validate33.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "notifications/progress"){
 if(!(validate36(data))){
-vErrors = vErrors === null ? func15(validate36.errors, instancePath) : vErrors.concat(func15(validate36.errors, instancePath));
+vErrors = vErrors === null ? func0(validate36.errors, instancePath) : vErrors.concat(func0(validate36.errors, instancePath));
 errors = vErrors.length;
 }
 }
@@ -11158,12 +11133,12 @@ var _errs5 = errors;
 if(errors === _errs5){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing1;
-if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing1 = "method")){
+if((data.method === undefined) && (missing1 = "method")){
 validate131.errors = [{instancePath:instancePath,schemaPath:"ResourceListChangedNotification/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data0 = data.method;
 var _errs7 = errors;
 if(typeof data0 !== "string"){
@@ -11180,12 +11155,12 @@ else {
 var valid5 = true;
 }
 if(valid5){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data1 = data.params;
 var _errs9 = errors;
 if(errors === _errs9){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1._meta !== undefined && func0.call(data1, "_meta")){
+if(data1._meta !== undefined){
 var data2 = data1._meta;
 var _errs12 = errors;
 if(errors === _errs12){
@@ -11222,12 +11197,12 @@ var _errs16 = errors;
 if(errors === _errs16){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing2;
-if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing2 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing2 = "params"))){
+if(((data.method === undefined) && (missing2 = "method")) || ((data.params === undefined) && (missing2 = "params"))){
 validate131.errors = [{instancePath:instancePath,schemaPath:"ResourceUpdatedNotification/required",keyword:"required",params:{missingProperty: missing2}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data3 = data.method;
 var _errs18 = errors;
 if(typeof data3 !== "string"){
@@ -11244,18 +11219,18 @@ else {
 var valid9 = true;
 }
 if(valid9){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data4 = data.params;
 var _errs20 = errors;
 if(errors === _errs20){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 var missing3;
-if(((data4.uri === undefined) || (!(func0.call(data4, "uri")))) && (missing3 = "uri")){
+if((data4.uri === undefined) && (missing3 = "uri")){
 validate131.errors = [{instancePath:instancePath+"/params",schemaPath:"ResourceUpdatedNotification/properties/params/required",keyword:"required",params:{missingProperty: missing3}}];
 return false;
 }
 else {
-if(data4.uri !== undefined && func0.call(data4, "uri")){
+if(data4.uri !== undefined){
 if(typeof data4.uri !== "string"){
 validate131.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"ResourceUpdatedNotification/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -11287,12 +11262,12 @@ var _errs25 = errors;
 if(errors === _errs25){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing4;
-if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing4 = "method")){
+if((data.method === undefined) && (missing4 = "method")){
 validate131.errors = [{instancePath:instancePath,schemaPath:"PromptListChangedNotification/required",keyword:"required",params:{missingProperty: missing4}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data6 = data.method;
 var _errs27 = errors;
 if(typeof data6 !== "string"){
@@ -11309,12 +11284,12 @@ else {
 var valid13 = true;
 }
 if(valid13){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data7 = data.params;
 var _errs29 = errors;
 if(errors === _errs29){
 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
-if(data7._meta !== undefined && func0.call(data7, "_meta")){
+if(data7._meta !== undefined){
 var data8 = data7._meta;
 var _errs32 = errors;
 if(errors === _errs32){
@@ -11351,12 +11326,12 @@ var _errs36 = errors;
 if(errors === _errs36){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing5;
-if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing5 = "method")){
+if((data.method === undefined) && (missing5 = "method")){
 validate131.errors = [{instancePath:instancePath,schemaPath:"ToolListChangedNotification/required",keyword:"required",params:{missingProperty: missing5}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data9 = data.method;
 var _errs38 = errors;
 if(typeof data9 !== "string"){
@@ -11373,12 +11348,12 @@ else {
 var valid17 = true;
 }
 if(valid17){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data10 = data.params;
 var _errs40 = errors;
 if(errors === _errs40){
 if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
-if(data10._meta !== undefined && func0.call(data10, "_meta")){
+if(data10._meta !== undefined){
 var data11 = data10._meta;
 var _errs43 = errors;
 if(errors === _errs43){
@@ -11412,7 +11387,7 @@ return false;
 }
 else if(tag0 === "notifications/message"){
 if(!(validate108(data))){
-vErrors = vErrors === null ? func15(validate108.errors, instancePath) : vErrors.concat(func15(validate108.errors, instancePath));
+vErrors = vErrors === null ? func0(validate108.errors, instancePath) : vErrors.concat(func0(validate108.errors, instancePath));
 errors = vErrors.length;
 }
 }
@@ -11458,7 +11433,7 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
+if((data.method === undefined) && (missing0 = "method")){
 validate135.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
@@ -11467,25 +11442,25 @@ var tag0 = data.method;
 if(typeof tag0 == "string"){
 if(tag0 === "ping"){
 if(!(validate41(data))){
-vErrors = vErrors === null ? func15(validate41.errors, instancePath) : vErrors.concat(func15(validate41.errors, instancePath));
+vErrors = vErrors === null ? func0(validate41.errors, instancePath) : vErrors.concat(func0(validate41.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "sampling/createMessage"){
 if(!(validate57(data))){
-vErrors = vErrors === null ? func15(validate57.errors, instancePath) : vErrors.concat(func15(validate57.errors, instancePath));
+vErrors = vErrors === null ? func0(validate57.errors, instancePath) : vErrors.concat(func0(validate57.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "roots/list"){
 if(!(validate102(data))){
-vErrors = vErrors === null ? func15(validate102.errors, instancePath) : vErrors.concat(func15(validate102.errors, instancePath));
+vErrors = vErrors === null ? func0(validate102.errors, instancePath) : vErrors.concat(func0(validate102.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "elicitation/create"){
 if(!(validate66(data))){
-vErrors = vErrors === null ? func15(validate66.errors, instancePath) : vErrors.concat(func15(validate66.errors, instancePath));
+vErrors = vErrors === null ? func0(validate66.errors, instancePath) : vErrors.concat(func0(validate66.errors, instancePath));
 errors = vErrors.length;
 }
 }
@@ -11534,7 +11509,7 @@ var _errs1 = errors;
 var _errs2 = errors;
 if(errors === _errs2){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs5 = errors;
 if(errors === _errs5){
@@ -11569,7 +11544,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs8 = errors;
 if(!(validate78(data))){
-vErrors = vErrors === null ? func15(validate78.errors, instancePath) : vErrors.concat(func15(validate78.errors, instancePath));
+vErrors = vErrors === null ? func0(validate78.errors, instancePath) : vErrors.concat(func0(validate78.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs8 === errors;
@@ -11577,7 +11552,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs9 = errors;
 if(!(validate98(data))){
-vErrors = vErrors === null ? func15(validate98.errors, instancePath) : vErrors.concat(func15(validate98.errors, instancePath));
+vErrors = vErrors === null ? func0(validate98.errors, instancePath) : vErrors.concat(func0(validate98.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs9 === errors;
@@ -11585,7 +11560,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs10 = errors;
 if(!(validate93(data))){
-vErrors = vErrors === null ? func15(validate93.errors, instancePath) : vErrors.concat(func15(validate93.errors, instancePath));
+vErrors = vErrors === null ? func0(validate93.errors, instancePath) : vErrors.concat(func0(validate93.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs10 === errors;
@@ -11593,7 +11568,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs11 = errors;
 if(!(validate119(data))){
-vErrors = vErrors === null ? func15(validate119.errors, instancePath) : vErrors.concat(func15(validate119.errors, instancePath));
+vErrors = vErrors === null ? func0(validate119.errors, instancePath) : vErrors.concat(func0(validate119.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs11 === errors;
@@ -11601,7 +11576,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs12 = errors;
 if(!(validate89(data))){
-vErrors = vErrors === null ? func15(validate89.errors, instancePath) : vErrors.concat(func15(validate89.errors, instancePath));
+vErrors = vErrors === null ? func0(validate89.errors, instancePath) : vErrors.concat(func0(validate89.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs12 === errors;
@@ -11609,7 +11584,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs13 = errors;
 if(!(validate73(data))){
-vErrors = vErrors === null ? func15(validate73.errors, instancePath) : vErrors.concat(func15(validate73.errors, instancePath));
+vErrors = vErrors === null ? func0(validate73.errors, instancePath) : vErrors.concat(func0(validate73.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs13 === errors;
@@ -11617,7 +11592,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs14 = errors;
 if(!(validate104(data))){
-vErrors = vErrors === null ? func15(validate104.errors, instancePath) : vErrors.concat(func15(validate104.errors, instancePath));
+vErrors = vErrors === null ? func0(validate104.errors, instancePath) : vErrors.concat(func0(validate104.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs14 === errors;
@@ -11625,7 +11600,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs15 = errors;
 if(!(validate17(data))){
-vErrors = vErrors === null ? func15(validate17.errors, instancePath) : vErrors.concat(func15(validate17.errors, instancePath));
+vErrors = vErrors === null ? func0(validate17.errors, instancePath) : vErrors.concat(func0(validate17.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs15 === errors;
@@ -11636,7 +11611,7 @@ var _errs17 = errors;
 if(errors === _errs17){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.completion === undefined) || (!(func0.call(data, "completion")))) && (missing0 = "completion")){
+if((data.completion === undefined) && (missing0 = "completion")){
 var err2 = {instancePath:instancePath,schemaPath:"CompleteResult/required",keyword:"required",params:{missingProperty: missing0}};
 if(vErrors === null){
 vErrors = [err2];
@@ -11647,7 +11622,7 @@ vErrors.push(err2);
 errors++;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data1 = data._meta;
 var _errs19 = errors;
 if(errors === _errs19){
@@ -11670,13 +11645,13 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data.completion !== undefined && func0.call(data, "completion")){
+if(data.completion !== undefined){
 var data2 = data.completion;
 var _errs22 = errors;
 if(errors === _errs22){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 var missing1;
-if(((data2.values === undefined) || (!(func0.call(data2, "values")))) && (missing1 = "values")){
+if((data2.values === undefined) && (missing1 = "values")){
 var err4 = {instancePath:instancePath+"/completion",schemaPath:"CompleteResult/properties/completion/required",keyword:"required",params:{missingProperty: missing1}};
 if(vErrors === null){
 vErrors = [err4];
@@ -11687,7 +11662,7 @@ vErrors.push(err4);
 errors++;
 }
 else {
-if(data2.hasMore !== undefined && func0.call(data2, "hasMore")){
+if(data2.hasMore !== undefined){
 var _errs24 = errors;
 if(typeof data2.hasMore !== "boolean"){
 var err5 = {instancePath:instancePath+"/completion/hasMore",schemaPath:"CompleteResult/properties/completion/properties/hasMore/type",keyword:"type",params:{type: "boolean"}};
@@ -11705,7 +11680,7 @@ else {
 var valid5 = true;
 }
 if(valid5){
-if(data2.total !== undefined && func0.call(data2, "total")){
+if(data2.total !== undefined){
 var data4 = data2.total;
 var _errs26 = errors;
 if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
@@ -11724,7 +11699,7 @@ else {
 var valid5 = true;
 }
 if(valid5){
-if(data2.values !== undefined && func0.call(data2, "values")){
+if(data2.values !== undefined){
 var data5 = data2.values;
 var _errs28 = errors;
 if(errors === _errs28){
@@ -11860,12 +11835,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
+if((data.type === undefined) && (missing0 = "type")){
 validate149.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.description !== undefined && func0.call(data, "description")){
+if(data.description !== undefined){
 var _errs1 = errors;
 if(typeof data.description !== "string"){
 validate149.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -11877,7 +11852,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.format !== undefined && func0.call(data, "format")){
+if(data.format !== undefined){
 var data1 = data.format;
 var _errs3 = errors;
 if(typeof data1 !== "string"){
@@ -11894,7 +11869,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.maxLength !== undefined && func0.call(data, "maxLength")){
+if(data.maxLength !== undefined){
 var data2 = data.maxLength;
 var _errs5 = errors;
 if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){
@@ -11907,7 +11882,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.minLength !== undefined && func0.call(data, "minLength")){
+if(data.minLength !== undefined){
 var data3 = data.minLength;
 var _errs7 = errors;
 if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
@@ -11920,7 +11895,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined && func0.call(data, "title")){
+if(data.title !== undefined){
 var _errs9 = errors;
 if(typeof data.title !== "string"){
 validate149.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -11932,7 +11907,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.type !== undefined && func0.call(data, "type")){
+if(data.type !== undefined){
 var data5 = data.type;
 var _errs11 = errors;
 if(typeof data5 !== "string"){
@@ -11985,12 +11960,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
+if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
 validate150.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -12007,18 +11982,18 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 var missing1;
-if(((data1.uri === undefined) || (!(func0.call(data1, "uri")))) && (missing1 = "uri")){
+if((data1.uri === undefined) && (missing1 = "uri")){
 validate150.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data1.uri !== undefined && func0.call(data1, "uri")){
+if(data1.uri !== undefined){
 if(typeof data1.uri !== "string"){
 validate150.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"#/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -12071,12 +12046,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.text === undefined) || (!(func0.call(data, "text")))) && (missing0 = "text")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
+if(((data.text === undefined) && (missing0 = "text")) || ((data.uri === undefined) && (missing0 = "uri"))){
 validate151.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -12093,7 +12068,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mimeType !== undefined && func0.call(data, "mimeType")){
+if(data.mimeType !== undefined){
 var _errs4 = errors;
 if(typeof data.mimeType !== "string"){
 validate151.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
@@ -12105,7 +12080,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.text !== undefined && func0.call(data, "text")){
+if(data.text !== undefined){
 var _errs6 = errors;
 if(typeof data.text !== "string"){
 validate151.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"}}];
@@ -12117,7 +12092,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined && func0.call(data, "uri")){
+if(data.uri !== undefined){
 var _errs8 = errors;
 if(typeof data.uri !== "string"){
 validate151.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
@@ -12164,7 +12139,7 @@ var vErrors = null;
 var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.destructiveHint !== undefined && func0.call(data, "destructiveHint")){
+if(data.destructiveHint !== undefined){
 var _errs1 = errors;
 if(typeof data.destructiveHint !== "boolean"){
 validate152.errors = [{instancePath:instancePath+"/destructiveHint",schemaPath:"#/properties/destructiveHint/type",keyword:"type",params:{type: "boolean"}}];
@@ -12176,7 +12151,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.idempotentHint !== undefined && func0.call(data, "idempotentHint")){
+if(data.idempotentHint !== undefined){
 var _errs3 = errors;
 if(typeof data.idempotentHint !== "boolean"){
 validate152.errors = [{instancePath:instancePath+"/idempotentHint",schemaPath:"#/properties/idempotentHint/type",keyword:"type",params:{type: "boolean"}}];
@@ -12188,7 +12163,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.openWorldHint !== undefined && func0.call(data, "openWorldHint")){
+if(data.openWorldHint !== undefined){
 var _errs5 = errors;
 if(typeof data.openWorldHint !== "boolean"){
 validate152.errors = [{instancePath:instancePath+"/openWorldHint",schemaPath:"#/properties/openWorldHint/type",keyword:"type",params:{type: "boolean"}}];
@@ -12200,7 +12175,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.readOnlyHint !== undefined && func0.call(data, "readOnlyHint")){
+if(data.readOnlyHint !== undefined){
 var _errs7 = errors;
 if(typeof data.readOnlyHint !== "boolean"){
 validate152.errors = [{instancePath:instancePath+"/readOnlyHint",schemaPath:"#/properties/readOnlyHint/type",keyword:"type",params:{type: "boolean"}}];
@@ -12212,7 +12187,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined && func0.call(data, "title")){
+if(data.title !== undefined){
 var _errs9 = errors;
 if(typeof data.title !== "string"){
 validate152.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -12258,12 +12233,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
+if((data.method === undefined) && (missing0 = "method")){
 validate153.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -12280,12 +12255,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1._meta !== undefined && func0.call(data1, "_meta")){
+if(data1._meta !== undefined){
 var data2 = data1._meta;
 var _errs6 = errors;
 if(errors === _errs6){
@@ -12341,12 +12316,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
+if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
 validate154.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -12363,18 +12338,18 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 var missing1;
-if(((data1.uri === undefined) || (!(func0.call(data1, "uri")))) && (missing1 = "uri")){
+if((data1.uri === undefined) && (missing1 = "uri")){
 validate154.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data1.uri !== undefined && func0.call(data1, "uri")){
+if(data1.uri !== undefined){
 if(typeof data1.uri !== "string"){
 validate154.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"#/properties/params/properties/uri/type",keyword:"type",params:{type: "string"}}];
 return false;

@@ -27,7 +27,6 @@ function require(id) {
 export const validateAnnotations = validate10;
 var schema11 = {"$id":"Annotations","properties":{"audience":{"items":{"$ref":"Role"},"type":"array"},"lastModified":{"type":"string"},"priority":{"maximum":1,"minimum":0,"type":"number"}},"type":"object"};
 var schema12 = {"$id":"Role","enum":["assistant","user"],"type":"string"};
-var func0 = Object.prototype.hasOwnProperty;
 
 function validate10(data, valCxt){
 "use strict"; /*# sourceURL="Annotations" */;
@@ -47,7 +46,7 @@ var vErrors = null;
 var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.audience !== undefined && func0.call(data, "audience")){
+if(data.audience !== undefined){
 var data0 = data.audience;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -82,7 +81,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.lastModified !== undefined && func0.call(data, "lastModified")){
+if(data.lastModified !== undefined){
 var _errs6 = errors;
 if(typeof data.lastModified !== "string"){
 validate10.errors = [{instancePath:instancePath+"/lastModified",schemaPath:"#/properties/lastModified/type",keyword:"type",params:{type: "string"}}];
@@ -94,7 +93,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.priority !== undefined && func0.call(data, "priority")){
+if(data.priority !== undefined){
 var data3 = data.priority;
 var _errs8 = errors;
 if(errors === _errs8){
@@ -134,7 +133,7 @@ return errors === 0;
 
 export const validateAudioContent = validate11;
 var schema13 = {"$id":"AudioContent","properties":{"_meta":{"additionalProperties":{},"type":"object"},"annotations":{"$ref":"Annotations"},"data":{"type":"string"},"mimeType":{"type":"string"},"type":{"const":"audio","type":"string"}},"required":["data","mimeType","type"],"type":"object"};
-var func15 = rebaseErrors;
+var func0 = rebaseErrors;
 
 function validate11(data, valCxt){
 "use strict"; /*# sourceURL="AudioContent" */;
@@ -155,12 +154,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((data.data === undefined) || (!(func0.call(data, "data")))) && (missing0 = "data")) || (((data.mimeType === undefined) || (!(func0.call(data, "mimeType")))) && (missing0 = "mimeType"))) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
+if((((data.data === undefined) && (missing0 = "data")) || ((data.mimeType === undefined) && (missing0 = "mimeType"))) || ((data.type === undefined) && (missing0 = "type"))){
 validate11.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -177,10 +176,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.annotations !== undefined && func0.call(data, "annotations")){
+if(data.annotations !== undefined){
 var _errs4 = errors;
 if(!(validate10(data.annotations))){
-vErrors = vErrors === null ? func15(validate10.errors, instancePath+"/annotations") : vErrors.concat(func15(validate10.errors, instancePath+"/annotations"));
+vErrors = vErrors === null ? func0(validate10.errors, instancePath+"/annotations") : vErrors.concat(func0(validate10.errors, instancePath+"/annotations"));
 errors = vErrors.length;
 }
 var valid0 = _errs4 === errors;
@@ -189,7 +188,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.data !== undefined && func0.call(data, "data")){
+if(data.data !== undefined){
 var _errs5 = errors;
 if(typeof data.data !== "string"){
 validate11.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "string"}}];
@@ -201,7 +200,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mimeType !== undefined && func0.call(data, "mimeType")){
+if(data.mimeType !== undefined){
 var _errs7 = errors;
 if(typeof data.mimeType !== "string"){
 validate11.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
@@ -213,7 +212,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.type !== undefined && func0.call(data, "type")){
+if(data.type !== undefined){
 var data4 = data.type;
 var _errs9 = errors;
 if(typeof data4 !== "string"){
@@ -266,12 +265,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")){
+if((data.name === undefined) && (missing0 = "name")){
 validate13.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.name !== undefined && func0.call(data, "name")){
+if(data.name !== undefined){
 var _errs1 = errors;
 if(typeof data.name !== "string"){
 validate13.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -283,7 +282,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined && func0.call(data, "title")){
+if(data.title !== undefined){
 var _errs3 = errors;
 if(typeof data.title !== "string"){
 validate13.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -328,12 +327,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.blob === undefined) || (!(func0.call(data, "blob")))) && (missing0 = "blob")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
+if(((data.blob === undefined) && (missing0 = "blob")) || ((data.uri === undefined) && (missing0 = "uri"))){
 validate14.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -350,7 +349,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.blob !== undefined && func0.call(data, "blob")){
+if(data.blob !== undefined){
 var _errs4 = errors;
 if(typeof data.blob !== "string"){
 validate14.errors = [{instancePath:instancePath+"/blob",schemaPath:"#/properties/blob/type",keyword:"type",params:{type: "string"}}];
@@ -362,7 +361,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mimeType !== undefined && func0.call(data, "mimeType")){
+if(data.mimeType !== undefined){
 var _errs6 = errors;
 if(typeof data.mimeType !== "string"){
 validate14.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
@@ -374,7 +373,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined && func0.call(data, "uri")){
+if(data.uri !== undefined){
 var _errs8 = errors;
 if(typeof data.uri !== "string"){
 validate14.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
@@ -421,12 +420,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
+if((data.type === undefined) && (missing0 = "type")){
 validate15.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.default !== undefined && func0.call(data, "default")){
+if(data.default !== undefined){
 var _errs1 = errors;
 if(typeof data.default !== "boolean"){
 validate15.errors = [{instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "boolean"}}];
@@ -438,7 +437,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined && func0.call(data, "description")){
+if(data.description !== undefined){
 var _errs3 = errors;
 if(typeof data.description !== "string"){
 validate15.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -450,7 +449,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined && func0.call(data, "title")){
+if(data.title !== undefined){
 var _errs5 = errors;
 if(typeof data.title !== "string"){
 validate15.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -462,7 +461,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.type !== undefined && func0.call(data, "type")){
+if(data.type !== undefined){
 var data3 = data.type;
 var _errs7 = errors;
 if(typeof data3 !== "string"){
@@ -518,17 +517,17 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")){
+if((data.name === undefined) && (missing0 = "name")){
 validate17.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-if(data0.progressToken !== undefined && func0.call(data0, "progressToken")){
+if(data0.progressToken !== undefined){
 var data1 = data0.progressToken;
 if((typeof data1 !== "string") && (!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))))){
 validate17.errors = [{instancePath:instancePath+"/_meta/progressToken",schemaPath:"ProgressToken/type",keyword:"type",params:{type: schema20.type}}];
@@ -547,7 +546,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.arguments !== undefined && func0.call(data, "arguments")){
+if(data.arguments !== undefined){
 var data2 = data.arguments;
 var _errs7 = errors;
 if(errors === _errs7){
@@ -564,7 +563,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined && func0.call(data, "name")){
+if(data.name !== undefined){
 var _errs10 = errors;
 if(typeof data.name !== "string"){
 validate17.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -576,13 +575,13 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.task !== undefined && func0.call(data, "task")){
+if(data.task !== undefined){
 var data4 = data.task;
 var _errs12 = errors;
 var _errs13 = errors;
 if(errors === _errs13){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-if(data4.ttl !== undefined && func0.call(data4, "ttl")){
+if(data4.ttl !== undefined){
 var data5 = data4.ttl;
 if(!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))){
 validate17.errors = [{instancePath:instancePath+"/task/ttl",schemaPath:"TaskMetadata/properties/ttl/type",keyword:"type",params:{type: "integer"}}];
@@ -634,12 +633,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
+if(((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
 validate16.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.id !== undefined && func0.call(data, "id")){
+if(data.id !== undefined){
 var data0 = data.id;
 var _errs1 = errors;
 if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
@@ -652,7 +651,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data1 = data.jsonrpc;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -669,7 +668,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data2 = data.method;
 var _errs6 = errors;
 if(typeof data2 !== "string"){
@@ -686,10 +685,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var _errs8 = errors;
 if(!(validate17(data.params))){
-vErrors = vErrors === null ? func15(validate17.errors, instancePath+"/params") : vErrors.concat(func15(validate17.errors, instancePath+"/params"));
+vErrors = vErrors === null ? func0(validate17.errors, instancePath+"/params") : vErrors.concat(func0(validate17.errors, instancePath+"/params"));
 errors = vErrors.length;
 }
 var valid0 = _errs8 === errors;
@@ -737,12 +736,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.text === undefined) || (!(func0.call(data, "text")))) && (missing0 = "text")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
+if(((data.text === undefined) && (missing0 = "text")) || ((data.type === undefined) && (missing0 = "type"))){
 validate21.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -759,10 +758,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.annotations !== undefined && func0.call(data, "annotations")){
+if(data.annotations !== undefined){
 var _errs4 = errors;
 if(!(validate10(data.annotations))){
-vErrors = vErrors === null ? func15(validate10.errors, instancePath+"/annotations") : vErrors.concat(func15(validate10.errors, instancePath+"/annotations"));
+vErrors = vErrors === null ? func0(validate10.errors, instancePath+"/annotations") : vErrors.concat(func0(validate10.errors, instancePath+"/annotations"));
 errors = vErrors.length;
 }
 var valid0 = _errs4 === errors;
@@ -771,7 +770,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.text !== undefined && func0.call(data, "text")){
+if(data.text !== undefined){
 var _errs5 = errors;
 if(typeof data.text !== "string"){
 validate21.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"}}];
@@ -783,7 +782,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.type !== undefined && func0.call(data, "type")){
+if(data.type !== undefined){
 var data3 = data.type;
 var _errs7 = errors;
 if(typeof data3 !== "string"){
@@ -834,12 +833,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((data.data === undefined) || (!(func0.call(data, "data")))) && (missing0 = "data")) || (((data.mimeType === undefined) || (!(func0.call(data, "mimeType")))) && (missing0 = "mimeType"))) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
+if((((data.data === undefined) && (missing0 = "data")) || ((data.mimeType === undefined) && (missing0 = "mimeType"))) || ((data.type === undefined) && (missing0 = "type"))){
 validate23.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -856,10 +855,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.annotations !== undefined && func0.call(data, "annotations")){
+if(data.annotations !== undefined){
 var _errs4 = errors;
 if(!(validate10(data.annotations))){
-vErrors = vErrors === null ? func15(validate10.errors, instancePath+"/annotations") : vErrors.concat(func15(validate10.errors, instancePath+"/annotations"));
+vErrors = vErrors === null ? func0(validate10.errors, instancePath+"/annotations") : vErrors.concat(func0(validate10.errors, instancePath+"/annotations"));
 errors = vErrors.length;
 }
 var valid0 = _errs4 === errors;
@@ -868,7 +867,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.data !== undefined && func0.call(data, "data")){
+if(data.data !== undefined){
 var _errs5 = errors;
 if(typeof data.data !== "string"){
 validate23.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "string"}}];
@@ -880,7 +879,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mimeType !== undefined && func0.call(data, "mimeType")){
+if(data.mimeType !== undefined){
 var _errs7 = errors;
 if(typeof data.mimeType !== "string"){
 validate23.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
@@ -892,7 +891,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.type !== undefined && func0.call(data, "type")){
+if(data.type !== undefined){
 var data4 = data.type;
 var _errs9 = errors;
 if(typeof data4 !== "string"){
@@ -945,12 +944,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
+if((((data.name === undefined) && (missing0 = "name")) || ((data.type === undefined) && (missing0 = "type"))) || ((data.uri === undefined) && (missing0 = "uri"))){
 validate25.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -967,10 +966,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.annotations !== undefined && func0.call(data, "annotations")){
+if(data.annotations !== undefined){
 var _errs4 = errors;
 if(!(validate10(data.annotations))){
-vErrors = vErrors === null ? func15(validate10.errors, instancePath+"/annotations") : vErrors.concat(func15(validate10.errors, instancePath+"/annotations"));
+vErrors = vErrors === null ? func0(validate10.errors, instancePath+"/annotations") : vErrors.concat(func0(validate10.errors, instancePath+"/annotations"));
 errors = vErrors.length;
 }
 var valid0 = _errs4 === errors;
@@ -979,7 +978,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined && func0.call(data, "description")){
+if(data.description !== undefined){
 var _errs5 = errors;
 if(typeof data.description !== "string"){
 validate25.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -991,7 +990,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.icons !== undefined && func0.call(data, "icons")){
+if(data.icons !== undefined){
 var data3 = data.icons;
 var _errs7 = errors;
 if(errors === _errs7){
@@ -1005,12 +1004,12 @@ var _errs10 = errors;
 if(errors === _errs10){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 var missing1;
-if(((data4.src === undefined) || (!(func0.call(data4, "src")))) && (missing1 = "src")){
+if((data4.src === undefined) && (missing1 = "src")){
 validate25.errors = [{instancePath:instancePath+"/icons/" + i0,schemaPath:"Icon/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data4.mimeType !== undefined && func0.call(data4, "mimeType")){
+if(data4.mimeType !== undefined){
 var _errs12 = errors;
 if(typeof data4.mimeType !== "string"){
 validate25.errors = [{instancePath:instancePath+"/icons/" + i0+"/mimeType",schemaPath:"Icon/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
@@ -1022,7 +1021,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data4.sizes !== undefined && func0.call(data4, "sizes")){
+if(data4.sizes !== undefined){
 var data6 = data4.sizes;
 var _errs14 = errors;
 if(errors === _errs14){
@@ -1052,7 +1051,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data4.src !== undefined && func0.call(data4, "src")){
+if(data4.src !== undefined){
 var _errs18 = errors;
 if(typeof data4.src !== "string"){
 validate25.errors = [{instancePath:instancePath+"/icons/" + i0+"/src",schemaPath:"Icon/properties/src/type",keyword:"type",params:{type: "string"}}];
@@ -1064,7 +1063,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data4.theme !== undefined && func0.call(data4, "theme")){
+if(data4.theme !== undefined){
 var data9 = data4.theme;
 var _errs20 = errors;
 if(typeof data9 !== "string"){
@@ -1107,7 +1106,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mimeType !== undefined && func0.call(data, "mimeType")){
+if(data.mimeType !== undefined){
 var _errs22 = errors;
 if(typeof data.mimeType !== "string"){
 validate25.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
@@ -1119,7 +1118,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined && func0.call(data, "name")){
+if(data.name !== undefined){
 var _errs24 = errors;
 if(typeof data.name !== "string"){
 validate25.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -1131,7 +1130,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.size !== undefined && func0.call(data, "size")){
+if(data.size !== undefined){
 var data12 = data.size;
 var _errs26 = errors;
 if(!((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12)))){
@@ -1144,7 +1143,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined && func0.call(data, "title")){
+if(data.title !== undefined){
 var _errs28 = errors;
 if(typeof data.title !== "string"){
 validate25.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -1156,7 +1155,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.type !== undefined && func0.call(data, "type")){
+if(data.type !== undefined){
 var data14 = data.type;
 var _errs30 = errors;
 if(typeof data14 !== "string"){
@@ -1173,7 +1172,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined && func0.call(data, "uri")){
+if(data.uri !== undefined){
 var _errs32 = errors;
 if(typeof data.uri !== "string"){
 validate25.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
@@ -1226,12 +1225,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.resource === undefined) || (!(func0.call(data, "resource")))) && (missing0 = "resource")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
+if(((data.resource === undefined) && (missing0 = "resource")) || ((data.type === undefined) && (missing0 = "type"))){
 validate27.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -1248,10 +1247,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.annotations !== undefined && func0.call(data, "annotations")){
+if(data.annotations !== undefined){
 var _errs4 = errors;
 if(!(validate10(data.annotations))){
-vErrors = vErrors === null ? func15(validate10.errors, instancePath+"/annotations") : vErrors.concat(func15(validate10.errors, instancePath+"/annotations"));
+vErrors = vErrors === null ? func0(validate10.errors, instancePath+"/annotations") : vErrors.concat(func0(validate10.errors, instancePath+"/annotations"));
 errors = vErrors.length;
 }
 var valid0 = _errs4 === errors;
@@ -1260,7 +1259,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.resource !== undefined && func0.call(data, "resource")){
+if(data.resource !== undefined){
 var data2 = data.resource;
 var _errs5 = errors;
 var _errs6 = errors;
@@ -1270,7 +1269,7 @@ var _errs8 = errors;
 if(errors === _errs8){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 var missing1;
-if((((data2.text === undefined) || (!(func0.call(data2, "text")))) && (missing1 = "text")) || (((data2.uri === undefined) || (!(func0.call(data2, "uri")))) && (missing1 = "uri"))){
+if(((data2.text === undefined) && (missing1 = "text")) || ((data2.uri === undefined) && (missing1 = "uri"))){
 var err0 = {instancePath:instancePath+"/resource",schemaPath:"TextResourceContents/required",keyword:"required",params:{missingProperty: missing1}};
 if(vErrors === null){
 vErrors = [err0];
@@ -1281,7 +1280,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data2._meta !== undefined && func0.call(data2, "_meta")){
+if(data2._meta !== undefined){
 var data3 = data2._meta;
 var _errs10 = errors;
 if(errors === _errs10){
@@ -1304,7 +1303,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data2.mimeType !== undefined && func0.call(data2, "mimeType")){
+if(data2.mimeType !== undefined){
 var _errs13 = errors;
 if(typeof data2.mimeType !== "string"){
 var err2 = {instancePath:instancePath+"/resource/mimeType",schemaPath:"TextResourceContents/properties/mimeType/type",keyword:"type",params:{type: "string"}};
@@ -1322,7 +1321,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data2.text !== undefined && func0.call(data2, "text")){
+if(data2.text !== undefined){
 var _errs15 = errors;
 if(typeof data2.text !== "string"){
 var err3 = {instancePath:instancePath+"/resource/text",schemaPath:"TextResourceContents/properties/text/type",keyword:"type",params:{type: "string"}};
@@ -1340,7 +1339,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data2.uri !== undefined && func0.call(data2, "uri")){
+if(data2.uri !== undefined){
 var _errs17 = errors;
 if(typeof data2.uri !== "string"){
 var err4 = {instancePath:instancePath+"/resource/uri",schemaPath:"TextResourceContents/properties/uri/type",keyword:"type",params:{type: "string"}};
@@ -1381,7 +1380,7 @@ var _errs20 = errors;
 if(errors === _errs20){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 var missing2;
-if((((data2.blob === undefined) || (!(func0.call(data2, "blob")))) && (missing2 = "blob")) || (((data2.uri === undefined) || (!(func0.call(data2, "uri")))) && (missing2 = "uri"))){
+if(((data2.blob === undefined) && (missing2 = "blob")) || ((data2.uri === undefined) && (missing2 = "uri"))){
 var err6 = {instancePath:instancePath+"/resource",schemaPath:"BlobResourceContents/required",keyword:"required",params:{missingProperty: missing2}};
 if(vErrors === null){
 vErrors = [err6];
@@ -1392,7 +1391,7 @@ vErrors.push(err6);
 errors++;
 }
 else {
-if(data2._meta !== undefined && func0.call(data2, "_meta")){
+if(data2._meta !== undefined){
 var data7 = data2._meta;
 var _errs22 = errors;
 if(errors === _errs22){
@@ -1415,7 +1414,7 @@ else {
 var valid5 = true;
 }
 if(valid5){
-if(data2.blob !== undefined && func0.call(data2, "blob")){
+if(data2.blob !== undefined){
 var _errs25 = errors;
 if(typeof data2.blob !== "string"){
 var err8 = {instancePath:instancePath+"/resource/blob",schemaPath:"BlobResourceContents/properties/blob/type",keyword:"type",params:{type: "string"}};
@@ -1433,7 +1432,7 @@ else {
 var valid5 = true;
 }
 if(valid5){
-if(data2.mimeType !== undefined && func0.call(data2, "mimeType")){
+if(data2.mimeType !== undefined){
 var _errs27 = errors;
 if(typeof data2.mimeType !== "string"){
 var err9 = {instancePath:instancePath+"/resource/mimeType",schemaPath:"BlobResourceContents/properties/mimeType/type",keyword:"type",params:{type: "string"}};
@@ -1451,7 +1450,7 @@ else {
 var valid5 = true;
 }
 if(valid5){
-if(data2.uri !== undefined && func0.call(data2, "uri")){
+if(data2.uri !== undefined){
 var _errs29 = errors;
 if(typeof data2.uri !== "string"){
 var err10 = {instancePath:instancePath+"/resource/uri",schemaPath:"BlobResourceContents/properties/uri/type",keyword:"type",params:{type: "string"}};
@@ -1516,7 +1515,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.type !== undefined && func0.call(data, "type")){
+if(data.type !== undefined){
 var data11 = data.type;
 var _errs31 = errors;
 if(typeof data11 !== "string"){
@@ -1566,7 +1565,7 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
+if((data.type === undefined) && (missing0 = "type")){
 validate20.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
@@ -1575,31 +1574,31 @@ var tag0 = data.type;
 if(typeof tag0 == "string"){
 if(tag0 === "text"){
 if(!(validate21(data))){
-vErrors = vErrors === null ? func15(validate21.errors, instancePath) : vErrors.concat(func15(validate21.errors, instancePath));
+vErrors = vErrors === null ? func0(validate21.errors, instancePath) : vErrors.concat(func0(validate21.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "image"){
 if(!(validate23(data))){
-vErrors = vErrors === null ? func15(validate23.errors, instancePath) : vErrors.concat(func15(validate23.errors, instancePath));
+vErrors = vErrors === null ? func0(validate23.errors, instancePath) : vErrors.concat(func0(validate23.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "audio"){
 if(!(validate11(data))){
-vErrors = vErrors === null ? func15(validate11.errors, instancePath) : vErrors.concat(func15(validate11.errors, instancePath));
+vErrors = vErrors === null ? func0(validate11.errors, instancePath) : vErrors.concat(func0(validate11.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "resource_link"){
 if(!(validate25(data))){
-vErrors = vErrors === null ? func15(validate25.errors, instancePath) : vErrors.concat(func15(validate25.errors, instancePath));
+vErrors = vErrors === null ? func0(validate25.errors, instancePath) : vErrors.concat(func0(validate25.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "resource"){
 if(!(validate27(data))){
-vErrors = vErrors === null ? func15(validate27.errors, instancePath) : vErrors.concat(func15(validate27.errors, instancePath));
+vErrors = vErrors === null ? func0(validate27.errors, instancePath) : vErrors.concat(func0(validate27.errors, instancePath));
 errors = vErrors.length;
 }
 }
@@ -1643,12 +1642,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content")){
+if((data.content === undefined) && (missing0 = "content")){
 validate19.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -1665,7 +1664,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.content !== undefined && func0.call(data, "content")){
+if(data.content !== undefined){
 var data1 = data.content;
 var _errs4 = errors;
 if(errors === _errs4){
@@ -1675,7 +1674,7 @@ var len0 = data1.length;
 for(var i0=0; i0<len0; i0++){
 var _errs6 = errors;
 if(!(validate20(data1[i0]))){
-vErrors = vErrors === null ? func15(validate20.errors, instancePath+"/content/" + i0) : vErrors.concat(func15(validate20.errors, instancePath+"/content/" + i0));
+vErrors = vErrors === null ? func0(validate20.errors, instancePath+"/content/" + i0) : vErrors.concat(func0(validate20.errors, instancePath+"/content/" + i0));
 errors = vErrors.length;
 }
 var valid1 = _errs6 === errors;
@@ -1695,7 +1694,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.isError !== undefined && func0.call(data, "isError")){
+if(data.isError !== undefined){
 var _errs7 = errors;
 if(typeof data.isError !== "boolean"){
 validate19.errors = [{instancePath:instancePath+"/isError",schemaPath:"#/properties/isError/type",keyword:"type",params:{type: "boolean"}}];
@@ -1707,7 +1706,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.structuredContent !== undefined && func0.call(data, "structuredContent")){
+if(data.structuredContent !== undefined){
 var data4 = data.structuredContent;
 var _errs9 = errors;
 if(errors === _errs9){
@@ -1759,12 +1758,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
+if(((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
 validate35.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.id !== undefined && func0.call(data, "id")){
+if(data.id !== undefined){
 var data0 = data.id;
 var _errs1 = errors;
 if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
@@ -1777,7 +1776,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data1 = data.jsonrpc;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -1794,7 +1793,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data2 = data.method;
 var _errs6 = errors;
 if(typeof data2 !== "string"){
@@ -1811,18 +1810,18 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data3 = data.params;
 var _errs8 = errors;
 if(errors === _errs8){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 var missing1;
-if(((data3.taskId === undefined) || (!(func0.call(data3, "taskId")))) && (missing1 = "taskId")){
+if((data3.taskId === undefined) && (missing1 = "taskId")){
 validate35.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data3.taskId !== undefined && func0.call(data3, "taskId")){
+if(data3.taskId !== undefined){
 if(typeof data3.taskId !== "string"){
 validate35.errors = [{instancePath:instancePath+"/params/taskId",schemaPath:"#/properties/params/properties/taskId/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -1879,12 +1878,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((((data.createdAt === undefined) || (!(func0.call(data, "createdAt")))) && (missing0 = "createdAt")) || (((data.lastUpdatedAt === undefined) || (!(func0.call(data, "lastUpdatedAt")))) && (missing0 = "lastUpdatedAt"))) || (((data.status === undefined) || (!(func0.call(data, "status")))) && (missing0 = "status"))) || (((data.taskId === undefined) || (!(func0.call(data, "taskId")))) && (missing0 = "taskId"))) || (((data.ttl === undefined) || (!(func0.call(data, "ttl")))) && (missing0 = "ttl"))){
+if((((((data.createdAt === undefined) && (missing0 = "createdAt")) || ((data.lastUpdatedAt === undefined) && (missing0 = "lastUpdatedAt"))) || ((data.status === undefined) && (missing0 = "status"))) || ((data.taskId === undefined) && (missing0 = "taskId"))) || ((data.ttl === undefined) && (missing0 = "ttl"))){
 validate37.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.createdAt !== undefined && func0.call(data, "createdAt")){
+if(data.createdAt !== undefined){
 var _errs1 = errors;
 if(typeof data.createdAt !== "string"){
 validate37.errors = [{instancePath:instancePath+"/createdAt",schemaPath:"#/properties/createdAt/type",keyword:"type",params:{type: "string"}}];
@@ -1896,7 +1895,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.lastUpdatedAt !== undefined && func0.call(data, "lastUpdatedAt")){
+if(data.lastUpdatedAt !== undefined){
 var _errs3 = errors;
 if(typeof data.lastUpdatedAt !== "string"){
 validate37.errors = [{instancePath:instancePath+"/lastUpdatedAt",schemaPath:"#/properties/lastUpdatedAt/type",keyword:"type",params:{type: "string"}}];
@@ -1908,7 +1907,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.pollInterval !== undefined && func0.call(data, "pollInterval")){
+if(data.pollInterval !== undefined){
 var data2 = data.pollInterval;
 var _errs5 = errors;
 if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){
@@ -1921,7 +1920,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.status !== undefined && func0.call(data, "status")){
+if(data.status !== undefined){
 var data3 = data.status;
 var _errs7 = errors;
 if(typeof data3 !== "string"){
@@ -1938,7 +1937,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.statusMessage !== undefined && func0.call(data, "statusMessage")){
+if(data.statusMessage !== undefined){
 var _errs10 = errors;
 if(typeof data.statusMessage !== "string"){
 validate37.errors = [{instancePath:instancePath+"/statusMessage",schemaPath:"#/properties/statusMessage/type",keyword:"type",params:{type: "string"}}];
@@ -1950,7 +1949,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.taskId !== undefined && func0.call(data, "taskId")){
+if(data.taskId !== undefined){
 var _errs12 = errors;
 if(typeof data.taskId !== "string"){
 validate37.errors = [{instancePath:instancePath+"/taskId",schemaPath:"#/properties/taskId/type",keyword:"type",params:{type: "string"}}];
@@ -1962,7 +1961,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.ttl !== undefined && func0.call(data, "ttl")){
+if(data.ttl !== undefined){
 var data6 = data.ttl;
 var _errs14 = errors;
 if((!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))) && (data6 !== null)){
@@ -2012,7 +2011,7 @@ var _errs0 = errors;
 var _errs1 = errors;
 if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs4 = errors;
 if(errors === _errs4){
@@ -2034,7 +2033,7 @@ var valid0 = _errs0 === errors;
 if(valid0){
 var _errs7 = errors;
 if(!(validate37(data))){
-vErrors = vErrors === null ? func15(validate37.errors, instancePath) : vErrors.concat(func15(validate37.errors, instancePath));
+vErrors = vErrors === null ? func0(validate37.errors, instancePath) : vErrors.concat(func0(validate37.errors, instancePath));
 errors = vErrors.length;
 }
 var valid0 = _errs7 === errors;
@@ -2065,7 +2064,7 @@ var vErrors = null;
 var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -2082,7 +2081,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.reason !== undefined && func0.call(data, "reason")){
+if(data.reason !== undefined){
 var _errs4 = errors;
 if(typeof data.reason !== "string"){
 validate40.errors = [{instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: "string"}}];
@@ -2094,7 +2093,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.requestId !== undefined && func0.call(data, "requestId")){
+if(data.requestId !== undefined){
 var data2 = data.requestId;
 var _errs6 = errors;
 if((typeof data2 !== "string") && (!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))))){
@@ -2138,12 +2137,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
+if((((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
 validate39.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data0 = data.jsonrpc;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -2160,7 +2159,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data1 = data.method;
 var _errs3 = errors;
 if(typeof data1 !== "string"){
@@ -2177,10 +2176,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var _errs5 = errors;
 if(!(validate40(data.params))){
-vErrors = vErrors === null ? func15(validate40.errors, instancePath+"/params") : vErrors.concat(func15(validate40.errors, instancePath+"/params"));
+vErrors = vErrors === null ? func0(validate40.errors, instancePath+"/params") : vErrors.concat(func0(validate40.errors, instancePath+"/params"));
 errors = vErrors.length;
 }
 var valid0 = _errs5 === errors;
@@ -2224,12 +2223,12 @@ var vErrors = null;
 var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.elicitation !== undefined && func0.call(data, "elicitation")){
+if(data.elicitation !== undefined){
 var data0 = data.elicitation;
 var _errs1 = errors;
 if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-if(data0.form !== undefined && func0.call(data0, "form")){
+if(data0.form !== undefined){
 var data1 = data0.form;
 var _errs3 = errors;
 if(errors === _errs3){
@@ -2246,7 +2245,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data0.url !== undefined && func0.call(data0, "url")){
+if(data0.url !== undefined){
 var data2 = data0.url;
 var _errs6 = errors;
 if(errors === _errs6){
@@ -2275,14 +2274,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.experimental !== undefined && func0.call(data, "experimental")){
+if(data.experimental !== undefined){
 var data3 = data.experimental;
 var _errs9 = errors;
 if(errors === _errs9){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-var _arr0 = Object.keys(data3);
-for(var _i0=0; _i0<_arr0.length; _i0++){
-var key0 = _arr0[_i0];
+for(var key0 in data3){
 var data4 = data3[key0];
 var _errs12 = errors;
 if(errors === _errs12){
@@ -2310,12 +2307,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.roots !== undefined && func0.call(data, "roots")){
+if(data.roots !== undefined){
 var data5 = data.roots;
 var _errs15 = errors;
 if(errors === _errs15){
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
-if(data5.listChanged !== undefined && func0.call(data5, "listChanged")){
+if(data5.listChanged !== undefined){
 if(typeof data5.listChanged !== "boolean"){
 validate42.errors = [{instancePath:instancePath+"/roots/listChanged",schemaPath:"#/properties/roots/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
 return false;
@@ -2333,12 +2330,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.sampling !== undefined && func0.call(data, "sampling")){
+if(data.sampling !== undefined){
 var data7 = data.sampling;
 var _errs19 = errors;
 if(errors === _errs19){
 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
-if(data7.context !== undefined && func0.call(data7, "context")){
+if(data7.context !== undefined){
 var data8 = data7.context;
 var _errs21 = errors;
 if(errors === _errs21){
@@ -2355,7 +2352,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data7.tools !== undefined && func0.call(data7, "tools")){
+if(data7.tools !== undefined){
 var data9 = data7.tools;
 var _errs24 = errors;
 if(errors === _errs24){
@@ -2384,12 +2381,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.tasks !== undefined && func0.call(data, "tasks")){
+if(data.tasks !== undefined){
 var data10 = data.tasks;
 var _errs27 = errors;
 if(errors === _errs27){
 if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
-if(data10.cancel !== undefined && func0.call(data10, "cancel")){
+if(data10.cancel !== undefined){
 var data11 = data10.cancel;
 var _errs29 = errors;
 if(errors === _errs29){
@@ -2406,7 +2403,7 @@ else {
 var valid5 = true;
 }
 if(valid5){
-if(data10.list !== undefined && func0.call(data10, "list")){
+if(data10.list !== undefined){
 var data12 = data10.list;
 var _errs32 = errors;
 if(errors === _errs32){
@@ -2423,17 +2420,17 @@ else {
 var valid5 = true;
 }
 if(valid5){
-if(data10.requests !== undefined && func0.call(data10, "requests")){
+if(data10.requests !== undefined){
 var data13 = data10.requests;
 var _errs35 = errors;
 if(errors === _errs35){
 if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
-if(data13.elicitation !== undefined && func0.call(data13, "elicitation")){
+if(data13.elicitation !== undefined){
 var data14 = data13.elicitation;
 var _errs37 = errors;
 if(errors === _errs37){
 if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
-if(data14.create !== undefined && func0.call(data14, "create")){
+if(data14.create !== undefined){
 var data15 = data14.create;
 var _errs39 = errors;
 if(errors === _errs39){
@@ -2457,12 +2454,12 @@ else {
 var valid6 = true;
 }
 if(valid6){
-if(data13.sampling !== undefined && func0.call(data13, "sampling")){
+if(data13.sampling !== undefined){
 var data16 = data13.sampling;
 var _errs42 = errors;
 if(errors === _errs42){
 if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
-if(data16.createMessage !== undefined && func0.call(data16, "createMessage")){
+if(data16.createMessage !== undefined){
 var data17 = data16.createMessage;
 var _errs44 = errors;
 if(errors === _errs44){
@@ -2548,12 +2545,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
+if(((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))){
 validate44.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data0 = data.jsonrpc;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -2570,7 +2567,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data1 = data.method;
 var _errs3 = errors;
 if(typeof data1 !== "string"){
@@ -2587,13 +2584,13 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data2 = data.params;
 var _errs5 = errors;
 var _errs6 = errors;
 if(errors === _errs6){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-if(data2._meta !== undefined && func0.call(data2, "_meta")){
+if(data2._meta !== undefined){
 var data3 = data2._meta;
 var _errs8 = errors;
 if(errors === _errs8){
@@ -2651,12 +2648,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.progress === undefined) || (!(func0.call(data, "progress")))) && (missing0 = "progress")) || (((data.progressToken === undefined) || (!(func0.call(data, "progressToken")))) && (missing0 = "progressToken"))){
+if(((data.progress === undefined) && (missing0 = "progress")) || ((data.progressToken === undefined) && (missing0 = "progressToken"))){
 validate46.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -2673,7 +2670,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.message !== undefined && func0.call(data, "message")){
+if(data.message !== undefined){
 var _errs4 = errors;
 if(typeof data.message !== "string"){
 validate46.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"}}];
@@ -2685,7 +2682,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.progress !== undefined && func0.call(data, "progress")){
+if(data.progress !== undefined){
 var _errs6 = errors;
 if(!(typeof data.progress == "number")){
 validate46.errors = [{instancePath:instancePath+"/progress",schemaPath:"#/properties/progress/type",keyword:"type",params:{type: "number"}}];
@@ -2697,7 +2694,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.progressToken !== undefined && func0.call(data, "progressToken")){
+if(data.progressToken !== undefined){
 var data3 = data.progressToken;
 var _errs8 = errors;
 if((typeof data3 !== "string") && (!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))))){
@@ -2710,7 +2707,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.total !== undefined && func0.call(data, "total")){
+if(data.total !== undefined){
 var _errs11 = errors;
 if(!(typeof data.total == "number")){
 validate46.errors = [{instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "number"}}];
@@ -2756,12 +2753,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
+if((((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
 validate45.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data0 = data.jsonrpc;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -2778,7 +2775,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data1 = data.method;
 var _errs3 = errors;
 if(typeof data1 !== "string"){
@@ -2795,10 +2792,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var _errs5 = errors;
 if(!(validate46(data.params))){
-vErrors = vErrors === null ? func15(validate46.errors, instancePath+"/params") : vErrors.concat(func15(validate46.errors, instancePath+"/params"));
+vErrors = vErrors === null ? func0(validate46.errors, instancePath+"/params") : vErrors.concat(func0(validate46.errors, instancePath+"/params"));
 errors = vErrors.length;
 }
 var valid0 = _errs5 === errors;
@@ -2842,7 +2839,7 @@ var _errs0 = errors;
 var _errs1 = errors;
 if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs3 = errors;
 if(errors === _errs3){
@@ -2864,7 +2861,7 @@ var valid0 = _errs0 === errors;
 if(valid0){
 var _errs6 = errors;
 if(!(validate37(data))){
-vErrors = vErrors === null ? func15(validate37.errors, instancePath) : vErrors.concat(func15(validate37.errors, instancePath));
+vErrors = vErrors === null ? func0(validate37.errors, instancePath) : vErrors.concat(func0(validate37.errors, instancePath));
 errors = vErrors.length;
 }
 var valid0 = _errs6 === errors;
@@ -2893,12 +2890,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
+if((((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
 validate48.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data0 = data.jsonrpc;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -2915,7 +2912,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data1 = data.method;
 var _errs3 = errors;
 if(typeof data1 !== "string"){
@@ -2932,10 +2929,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var _errs5 = errors;
 if(!(validate49(data.params))){
-vErrors = vErrors === null ? func15(validate49.errors, instancePath+"/params") : vErrors.concat(func15(validate49.errors, instancePath+"/params"));
+vErrors = vErrors === null ? func0(validate49.errors, instancePath+"/params") : vErrors.concat(func0(validate49.errors, instancePath+"/params"));
 errors = vErrors.length;
 }
 var valid0 = _errs5 === errors;
@@ -2977,12 +2974,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
+if(((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))){
 validate52.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data0 = data.jsonrpc;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -2999,7 +2996,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data1 = data.method;
 var _errs3 = errors;
 if(typeof data1 !== "string"){
@@ -3016,13 +3013,13 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data2 = data.params;
 var _errs5 = errors;
 var _errs6 = errors;
 if(errors === _errs6){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-if(data2._meta !== undefined && func0.call(data2, "_meta")){
+if(data2._meta !== undefined){
 var data3 = data2._meta;
 var _errs8 = errors;
 if(errors === _errs8){
@@ -3078,7 +3075,7 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
+if((data.method === undefined) && (missing0 = "method")){
 validate43.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
@@ -3087,31 +3084,31 @@ var tag0 = data.method;
 if(typeof tag0 == "string"){
 if(tag0 === "notifications/cancelled"){
 if(!(validate39(data))){
-vErrors = vErrors === null ? func15(validate39.errors, instancePath) : vErrors.concat(func15(validate39.errors, instancePath));
+vErrors = vErrors === null ? func0(validate39.errors, instancePath) : vErrors.concat(func0(validate39.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "notifications/initialized"){
 if(!(validate44(data))){
-vErrors = vErrors === null ? func15(validate44.errors, instancePath) : vErrors.concat(func15(validate44.errors, instancePath));
+vErrors = vErrors === null ? func0(validate44.errors, instancePath) : vErrors.concat(func0(validate44.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "notifications/progress"){
 if(!(validate45(data))){
-vErrors = vErrors === null ? func15(validate45.errors, instancePath) : vErrors.concat(func15(validate45.errors, instancePath));
+vErrors = vErrors === null ? func0(validate45.errors, instancePath) : vErrors.concat(func0(validate45.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "notifications/tasks/status"){
 if(!(validate48(data))){
-vErrors = vErrors === null ? func15(validate48.errors, instancePath) : vErrors.concat(func15(validate48.errors, instancePath));
+vErrors = vErrors === null ? func0(validate48.errors, instancePath) : vErrors.concat(func0(validate48.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "notifications/roots/list_changed"){
 if(!(validate52(data))){
-vErrors = vErrors === null ? func15(validate52.errors, instancePath) : vErrors.concat(func15(validate52.errors, instancePath));
+vErrors = vErrors === null ? func0(validate52.errors, instancePath) : vErrors.concat(func0(validate52.errors, instancePath));
 errors = vErrors.length;
 }
 }
@@ -3160,12 +3157,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.version === undefined) || (!(func0.call(data, "version")))) && (missing0 = "version"))){
+if(((data.name === undefined) && (missing0 = "name")) || ((data.version === undefined) && (missing0 = "version"))){
 validate61.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.description !== undefined && func0.call(data, "description")){
+if(data.description !== undefined){
 var _errs1 = errors;
 if(typeof data.description !== "string"){
 validate61.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -3177,7 +3174,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.icons !== undefined && func0.call(data, "icons")){
+if(data.icons !== undefined){
 var data1 = data.icons;
 var _errs3 = errors;
 if(errors === _errs3){
@@ -3191,12 +3188,12 @@ var _errs6 = errors;
 if(errors === _errs6){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 var missing1;
-if(((data2.src === undefined) || (!(func0.call(data2, "src")))) && (missing1 = "src")){
+if((data2.src === undefined) && (missing1 = "src")){
 validate61.errors = [{instancePath:instancePath+"/icons/" + i0,schemaPath:"Icon/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data2.mimeType !== undefined && func0.call(data2, "mimeType")){
+if(data2.mimeType !== undefined){
 var _errs8 = errors;
 if(typeof data2.mimeType !== "string"){
 validate61.errors = [{instancePath:instancePath+"/icons/" + i0+"/mimeType",schemaPath:"Icon/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
@@ -3208,7 +3205,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data2.sizes !== undefined && func0.call(data2, "sizes")){
+if(data2.sizes !== undefined){
 var data4 = data2.sizes;
 var _errs10 = errors;
 if(errors === _errs10){
@@ -3238,7 +3235,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data2.src !== undefined && func0.call(data2, "src")){
+if(data2.src !== undefined){
 var _errs14 = errors;
 if(typeof data2.src !== "string"){
 validate61.errors = [{instancePath:instancePath+"/icons/" + i0+"/src",schemaPath:"Icon/properties/src/type",keyword:"type",params:{type: "string"}}];
@@ -3250,7 +3247,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data2.theme !== undefined && func0.call(data2, "theme")){
+if(data2.theme !== undefined){
 var data7 = data2.theme;
 var _errs16 = errors;
 if(typeof data7 !== "string"){
@@ -3293,7 +3290,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined && func0.call(data, "name")){
+if(data.name !== undefined){
 var _errs18 = errors;
 if(typeof data.name !== "string"){
 validate61.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -3305,7 +3302,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined && func0.call(data, "title")){
+if(data.title !== undefined){
 var _errs20 = errors;
 if(typeof data.title !== "string"){
 validate61.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -3317,7 +3314,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.version !== undefined && func0.call(data, "version")){
+if(data.version !== undefined){
 var _errs22 = errors;
 if(typeof data.version !== "string"){
 validate61.errors = [{instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"}}];
@@ -3329,7 +3326,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.websiteUrl !== undefined && func0.call(data, "websiteUrl")){
+if(data.websiteUrl !== undefined){
 var _errs24 = errors;
 if(typeof data.websiteUrl !== "string"){
 validate61.errors = [{instancePath:instancePath+"/websiteUrl",schemaPath:"#/properties/websiteUrl/type",keyword:"type",params:{type: "string"}}];
@@ -3376,17 +3373,17 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((data.capabilities === undefined) || (!(func0.call(data, "capabilities")))) && (missing0 = "capabilities")) || (((data.clientInfo === undefined) || (!(func0.call(data, "clientInfo")))) && (missing0 = "clientInfo"))) || (((data.protocolVersion === undefined) || (!(func0.call(data, "protocolVersion")))) && (missing0 = "protocolVersion"))){
+if((((data.capabilities === undefined) && (missing0 = "capabilities")) || ((data.clientInfo === undefined) && (missing0 = "clientInfo"))) || ((data.protocolVersion === undefined) && (missing0 = "protocolVersion"))){
 validate60.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-if(data0.progressToken !== undefined && func0.call(data0, "progressToken")){
+if(data0.progressToken !== undefined){
 var data1 = data0.progressToken;
 if((typeof data1 !== "string") && (!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))))){
 validate60.errors = [{instancePath:instancePath+"/_meta/progressToken",schemaPath:"ProgressToken/type",keyword:"type",params:{type: schema20.type}}];
@@ -3405,18 +3402,18 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.capabilities !== undefined && func0.call(data, "capabilities")){
+if(data.capabilities !== undefined){
 var data2 = data.capabilities;
 var _errs7 = errors;
 var _errs8 = errors;
 if(errors === _errs8){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-if(data2.elicitation !== undefined && func0.call(data2, "elicitation")){
+if(data2.elicitation !== undefined){
 var data3 = data2.elicitation;
 var _errs10 = errors;
 if(errors === _errs10){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-if(data3.form !== undefined && func0.call(data3, "form")){
+if(data3.form !== undefined){
 var data4 = data3.form;
 var _errs12 = errors;
 if(errors === _errs12){
@@ -3433,7 +3430,7 @@ else {
 var valid5 = true;
 }
 if(valid5){
-if(data3.url !== undefined && func0.call(data3, "url")){
+if(data3.url !== undefined){
 var data5 = data3.url;
 var _errs15 = errors;
 if(errors === _errs15){
@@ -3462,14 +3459,12 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data2.experimental !== undefined && func0.call(data2, "experimental")){
+if(data2.experimental !== undefined){
 var data6 = data2.experimental;
 var _errs18 = errors;
 if(errors === _errs18){
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-var _arr0 = Object.keys(data6);
-for(var _i0=0; _i0<_arr0.length; _i0++){
-var key0 = _arr0[_i0];
+for(var key0 in data6){
 var data7 = data6[key0];
 var _errs21 = errors;
 if(errors === _errs21){
@@ -3497,12 +3492,12 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data2.roots !== undefined && func0.call(data2, "roots")){
+if(data2.roots !== undefined){
 var data8 = data2.roots;
 var _errs24 = errors;
 if(errors === _errs24){
 if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
-if(data8.listChanged !== undefined && func0.call(data8, "listChanged")){
+if(data8.listChanged !== undefined){
 if(typeof data8.listChanged !== "boolean"){
 validate60.errors = [{instancePath:instancePath+"/capabilities/roots/listChanged",schemaPath:"ClientCapabilities/properties/roots/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
 return false;
@@ -3520,12 +3515,12 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data2.sampling !== undefined && func0.call(data2, "sampling")){
+if(data2.sampling !== undefined){
 var data10 = data2.sampling;
 var _errs28 = errors;
 if(errors === _errs28){
 if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
-if(data10.context !== undefined && func0.call(data10, "context")){
+if(data10.context !== undefined){
 var data11 = data10.context;
 var _errs30 = errors;
 if(errors === _errs30){
@@ -3542,7 +3537,7 @@ else {
 var valid8 = true;
 }
 if(valid8){
-if(data10.tools !== undefined && func0.call(data10, "tools")){
+if(data10.tools !== undefined){
 var data12 = data10.tools;
 var _errs33 = errors;
 if(errors === _errs33){
@@ -3571,12 +3566,12 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data2.tasks !== undefined && func0.call(data2, "tasks")){
+if(data2.tasks !== undefined){
 var data13 = data2.tasks;
 var _errs36 = errors;
 if(errors === _errs36){
 if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
-if(data13.cancel !== undefined && func0.call(data13, "cancel")){
+if(data13.cancel !== undefined){
 var data14 = data13.cancel;
 var _errs38 = errors;
 if(errors === _errs38){
@@ -3593,7 +3588,7 @@ else {
 var valid9 = true;
 }
 if(valid9){
-if(data13.list !== undefined && func0.call(data13, "list")){
+if(data13.list !== undefined){
 var data15 = data13.list;
 var _errs41 = errors;
 if(errors === _errs41){
@@ -3610,17 +3605,17 @@ else {
 var valid9 = true;
 }
 if(valid9){
-if(data13.requests !== undefined && func0.call(data13, "requests")){
+if(data13.requests !== undefined){
 var data16 = data13.requests;
 var _errs44 = errors;
 if(errors === _errs44){
 if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
-if(data16.elicitation !== undefined && func0.call(data16, "elicitation")){
+if(data16.elicitation !== undefined){
 var data17 = data16.elicitation;
 var _errs46 = errors;
 if(errors === _errs46){
 if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
-if(data17.create !== undefined && func0.call(data17, "create")){
+if(data17.create !== undefined){
 var data18 = data17.create;
 var _errs48 = errors;
 if(errors === _errs48){
@@ -3644,12 +3639,12 @@ else {
 var valid10 = true;
 }
 if(valid10){
-if(data16.sampling !== undefined && func0.call(data16, "sampling")){
+if(data16.sampling !== undefined){
 var data19 = data16.sampling;
 var _errs51 = errors;
 if(errors === _errs51){
 if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
-if(data19.createMessage !== undefined && func0.call(data19, "createMessage")){
+if(data19.createMessage !== undefined){
 var data20 = data19.createMessage;
 var _errs53 = errors;
 if(errors === _errs53){
@@ -3713,10 +3708,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.clientInfo !== undefined && func0.call(data, "clientInfo")){
+if(data.clientInfo !== undefined){
 var _errs56 = errors;
 if(!(validate61(data.clientInfo))){
-vErrors = vErrors === null ? func15(validate61.errors, instancePath+"/clientInfo") : vErrors.concat(func15(validate61.errors, instancePath+"/clientInfo"));
+vErrors = vErrors === null ? func0(validate61.errors, instancePath+"/clientInfo") : vErrors.concat(func0(validate61.errors, instancePath+"/clientInfo"));
 errors = vErrors.length;
 }
 var valid0 = _errs56 === errors;
@@ -3725,7 +3720,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.protocolVersion !== undefined && func0.call(data, "protocolVersion")){
+if(data.protocolVersion !== undefined){
 var _errs57 = errors;
 if(typeof data.protocolVersion !== "string"){
 validate60.errors = [{instancePath:instancePath+"/protocolVersion",schemaPath:"#/properties/protocolVersion/type",keyword:"type",params:{type: "string"}}];
@@ -3770,12 +3765,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
+if(((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
 validate59.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.id !== undefined && func0.call(data, "id")){
+if(data.id !== undefined){
 var data0 = data.id;
 var _errs1 = errors;
 if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
@@ -3788,7 +3783,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data1 = data.jsonrpc;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -3805,7 +3800,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data2 = data.method;
 var _errs6 = errors;
 if(typeof data2 !== "string"){
@@ -3822,10 +3817,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var _errs8 = errors;
 if(!(validate60(data.params))){
-vErrors = vErrors === null ? func15(validate60.errors, instancePath+"/params") : vErrors.concat(func15(validate60.errors, instancePath+"/params"));
+vErrors = vErrors === null ? func0(validate60.errors, instancePath+"/params") : vErrors.concat(func0(validate60.errors, instancePath+"/params"));
 errors = vErrors.length;
 }
 var valid0 = _errs8 === errors;
@@ -3868,12 +3863,12 @@ var vErrors = null;
 var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-if(data0.progressToken !== undefined && func0.call(data0, "progressToken")){
+if(data0.progressToken !== undefined){
 var data1 = data0.progressToken;
 if((typeof data1 !== "string") && (!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))))){
 validate65.errors = [{instancePath:instancePath+"/_meta/progressToken",schemaPath:"ProgressToken/type",keyword:"type",params:{type: schema20.type}}];
@@ -3917,12 +3912,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
+if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))){
 validate64.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.id !== undefined && func0.call(data, "id")){
+if(data.id !== undefined){
 var data0 = data.id;
 var _errs1 = errors;
 if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
@@ -3935,7 +3930,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data1 = data.jsonrpc;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -3952,7 +3947,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data2 = data.method;
 var _errs6 = errors;
 if(typeof data2 !== "string"){
@@ -3969,10 +3964,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var _errs8 = errors;
 if(!(validate65(data.params))){
-vErrors = vErrors === null ? func15(validate65.errors, instancePath+"/params") : vErrors.concat(func15(validate65.errors, instancePath+"/params"));
+vErrors = vErrors === null ? func0(validate65.errors, instancePath+"/params") : vErrors.concat(func0(validate65.errors, instancePath+"/params"));
 errors = vErrors.length;
 }
 var valid0 = _errs8 === errors;
@@ -4015,12 +4010,12 @@ var vErrors = null;
 var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-if(data0.progressToken !== undefined && func0.call(data0, "progressToken")){
+if(data0.progressToken !== undefined){
 var data1 = data0.progressToken;
 if((typeof data1 !== "string") && (!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))))){
 validate68.errors = [{instancePath:instancePath+"/_meta/progressToken",schemaPath:"ProgressToken/type",keyword:"type",params:{type: schema20.type}}];
@@ -4039,7 +4034,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.cursor !== undefined && func0.call(data, "cursor")){
+if(data.cursor !== undefined){
 var _errs7 = errors;
 if(typeof data.cursor !== "string"){
 validate68.errors = [{instancePath:instancePath+"/cursor",schemaPath:"#/properties/cursor/type",keyword:"type",params:{type: "string"}}];
@@ -4081,12 +4076,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
+if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))){
 validate67.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.id !== undefined && func0.call(data, "id")){
+if(data.id !== undefined){
 var data0 = data.id;
 var _errs1 = errors;
 if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
@@ -4099,7 +4094,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data1 = data.jsonrpc;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -4116,7 +4111,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data2 = data.method;
 var _errs6 = errors;
 if(typeof data2 !== "string"){
@@ -4133,10 +4128,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var _errs8 = errors;
 if(!(validate68(data.params))){
-vErrors = vErrors === null ? func15(validate68.errors, instancePath+"/params") : vErrors.concat(func15(validate68.errors, instancePath+"/params"));
+vErrors = vErrors === null ? func0(validate68.errors, instancePath+"/params") : vErrors.concat(func0(validate68.errors, instancePath+"/params"));
 errors = vErrors.length;
 }
 var valid0 = _errs8 === errors;
@@ -4179,12 +4174,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
+if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))){
 validate70.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.id !== undefined && func0.call(data, "id")){
+if(data.id !== undefined){
 var data0 = data.id;
 var _errs1 = errors;
 if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
@@ -4197,7 +4192,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data1 = data.jsonrpc;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -4214,7 +4209,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data2 = data.method;
 var _errs6 = errors;
 if(typeof data2 !== "string"){
@@ -4231,10 +4226,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var _errs8 = errors;
 if(!(validate68(data.params))){
-vErrors = vErrors === null ? func15(validate68.errors, instancePath+"/params") : vErrors.concat(func15(validate68.errors, instancePath+"/params"));
+vErrors = vErrors === null ? func0(validate68.errors, instancePath+"/params") : vErrors.concat(func0(validate68.errors, instancePath+"/params"));
 errors = vErrors.length;
 }
 var valid0 = _errs8 === errors;
@@ -4278,17 +4273,17 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri")){
+if((data.uri === undefined) && (missing0 = "uri")){
 validate73.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-if(data0.progressToken !== undefined && func0.call(data0, "progressToken")){
+if(data0.progressToken !== undefined){
 var data1 = data0.progressToken;
 if((typeof data1 !== "string") && (!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))))){
 validate73.errors = [{instancePath:instancePath+"/_meta/progressToken",schemaPath:"ProgressToken/type",keyword:"type",params:{type: schema20.type}}];
@@ -4307,7 +4302,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined && func0.call(data, "uri")){
+if(data.uri !== undefined){
 var _errs7 = errors;
 if(typeof data.uri !== "string"){
 validate73.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
@@ -4350,12 +4345,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
+if(((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
 validate72.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.id !== undefined && func0.call(data, "id")){
+if(data.id !== undefined){
 var data0 = data.id;
 var _errs1 = errors;
 if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
@@ -4368,7 +4363,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data1 = data.jsonrpc;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -4385,7 +4380,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data2 = data.method;
 var _errs6 = errors;
 if(typeof data2 !== "string"){
@@ -4402,10 +4397,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var _errs8 = errors;
 if(!(validate73(data.params))){
-vErrors = vErrors === null ? func15(validate73.errors, instancePath+"/params") : vErrors.concat(func15(validate73.errors, instancePath+"/params"));
+vErrors = vErrors === null ? func0(validate73.errors, instancePath+"/params") : vErrors.concat(func0(validate73.errors, instancePath+"/params"));
 errors = vErrors.length;
 }
 var valid0 = _errs8 === errors;
@@ -4449,17 +4444,17 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri")){
+if((data.uri === undefined) && (missing0 = "uri")){
 validate76.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-if(data0.progressToken !== undefined && func0.call(data0, "progressToken")){
+if(data0.progressToken !== undefined){
 var data1 = data0.progressToken;
 if((typeof data1 !== "string") && (!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))))){
 validate76.errors = [{instancePath:instancePath+"/_meta/progressToken",schemaPath:"ProgressToken/type",keyword:"type",params:{type: schema20.type}}];
@@ -4478,7 +4473,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined && func0.call(data, "uri")){
+if(data.uri !== undefined){
 var _errs7 = errors;
 if(typeof data.uri !== "string"){
 validate76.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
@@ -4521,12 +4516,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
+if(((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
 validate75.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.id !== undefined && func0.call(data, "id")){
+if(data.id !== undefined){
 var data0 = data.id;
 var _errs1 = errors;
 if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
@@ -4539,7 +4534,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data1 = data.jsonrpc;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -4556,7 +4551,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data2 = data.method;
 var _errs6 = errors;
 if(typeof data2 !== "string"){
@@ -4573,10 +4568,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var _errs8 = errors;
 if(!(validate76(data.params))){
-vErrors = vErrors === null ? func15(validate76.errors, instancePath+"/params") : vErrors.concat(func15(validate76.errors, instancePath+"/params"));
+vErrors = vErrors === null ? func0(validate76.errors, instancePath+"/params") : vErrors.concat(func0(validate76.errors, instancePath+"/params"));
 errors = vErrors.length;
 }
 var valid0 = _errs8 === errors;
@@ -4620,17 +4615,17 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri")){
+if((data.uri === undefined) && (missing0 = "uri")){
 validate79.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-if(data0.progressToken !== undefined && func0.call(data0, "progressToken")){
+if(data0.progressToken !== undefined){
 var data1 = data0.progressToken;
 if((typeof data1 !== "string") && (!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))))){
 validate79.errors = [{instancePath:instancePath+"/_meta/progressToken",schemaPath:"ProgressToken/type",keyword:"type",params:{type: schema20.type}}];
@@ -4649,7 +4644,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined && func0.call(data, "uri")){
+if(data.uri !== undefined){
 var _errs7 = errors;
 if(typeof data.uri !== "string"){
 validate79.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
@@ -4692,12 +4687,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
+if(((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
 validate78.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.id !== undefined && func0.call(data, "id")){
+if(data.id !== undefined){
 var data0 = data.id;
 var _errs1 = errors;
 if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
@@ -4710,7 +4705,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data1 = data.jsonrpc;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -4727,7 +4722,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data2 = data.method;
 var _errs6 = errors;
 if(typeof data2 !== "string"){
@@ -4744,10 +4739,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var _errs8 = errors;
 if(!(validate79(data.params))){
-vErrors = vErrors === null ? func15(validate79.errors, instancePath+"/params") : vErrors.concat(func15(validate79.errors, instancePath+"/params"));
+vErrors = vErrors === null ? func0(validate79.errors, instancePath+"/params") : vErrors.concat(func0(validate79.errors, instancePath+"/params"));
 errors = vErrors.length;
 }
 var valid0 = _errs8 === errors;
@@ -4790,12 +4785,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
+if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))){
 validate81.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.id !== undefined && func0.call(data, "id")){
+if(data.id !== undefined){
 var data0 = data.id;
 var _errs1 = errors;
 if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
@@ -4808,7 +4803,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data1 = data.jsonrpc;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -4825,7 +4820,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data2 = data.method;
 var _errs6 = errors;
 if(typeof data2 !== "string"){
@@ -4842,10 +4837,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var _errs8 = errors;
 if(!(validate68(data.params))){
-vErrors = vErrors === null ? func15(validate68.errors, instancePath+"/params") : vErrors.concat(func15(validate68.errors, instancePath+"/params"));
+vErrors = vErrors === null ? func0(validate68.errors, instancePath+"/params") : vErrors.concat(func0(validate68.errors, instancePath+"/params"));
 errors = vErrors.length;
 }
 var valid0 = _errs8 === errors;
@@ -4889,17 +4884,17 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")){
+if((data.name === undefined) && (missing0 = "name")){
 validate84.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-if(data0.progressToken !== undefined && func0.call(data0, "progressToken")){
+if(data0.progressToken !== undefined){
 var data1 = data0.progressToken;
 if((typeof data1 !== "string") && (!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))))){
 validate84.errors = [{instancePath:instancePath+"/_meta/progressToken",schemaPath:"ProgressToken/type",keyword:"type",params:{type: schema20.type}}];
@@ -4918,14 +4913,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.arguments !== undefined && func0.call(data, "arguments")){
+if(data.arguments !== undefined){
 var data2 = data.arguments;
 var _errs7 = errors;
 if(errors === _errs7){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-var _arr0 = Object.keys(data2);
-for(var _i0=0; _i0<_arr0.length; _i0++){
-var key0 = _arr0[_i0];
+for(var key0 in data2){
 var _errs10 = errors;
 if(typeof data2[key0] !== "string"){
 validate84.errors = [{instancePath:instancePath+"/arguments/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/arguments/additionalProperties/type",keyword:"type",params:{type: "string"}}];
@@ -4948,7 +4941,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined && func0.call(data, "name")){
+if(data.name !== undefined){
 var _errs12 = errors;
 if(typeof data.name !== "string"){
 validate84.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -4992,12 +4985,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
+if(((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
 validate83.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.id !== undefined && func0.call(data, "id")){
+if(data.id !== undefined){
 var data0 = data.id;
 var _errs1 = errors;
 if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
@@ -5010,7 +5003,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data1 = data.jsonrpc;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -5027,7 +5020,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data2 = data.method;
 var _errs6 = errors;
 if(typeof data2 !== "string"){
@@ -5044,10 +5037,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var _errs8 = errors;
 if(!(validate84(data.params))){
-vErrors = vErrors === null ? func15(validate84.errors, instancePath+"/params") : vErrors.concat(func15(validate84.errors, instancePath+"/params"));
+vErrors = vErrors === null ? func0(validate84.errors, instancePath+"/params") : vErrors.concat(func0(validate84.errors, instancePath+"/params"));
 errors = vErrors.length;
 }
 var valid0 = _errs8 === errors;
@@ -5090,12 +5083,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
+if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))){
 validate86.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.id !== undefined && func0.call(data, "id")){
+if(data.id !== undefined){
 var data0 = data.id;
 var _errs1 = errors;
 if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
@@ -5108,7 +5101,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data1 = data.jsonrpc;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -5125,7 +5118,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data2 = data.method;
 var _errs6 = errors;
 if(typeof data2 !== "string"){
@@ -5142,10 +5135,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var _errs8 = errors;
 if(!(validate68(data.params))){
-vErrors = vErrors === null ? func15(validate68.errors, instancePath+"/params") : vErrors.concat(func15(validate68.errors, instancePath+"/params"));
+vErrors = vErrors === null ? func0(validate68.errors, instancePath+"/params") : vErrors.concat(func0(validate68.errors, instancePath+"/params"));
 errors = vErrors.length;
 }
 var valid0 = _errs8 === errors;
@@ -5188,12 +5181,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
+if(((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
 validate88.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.id !== undefined && func0.call(data, "id")){
+if(data.id !== undefined){
 var data0 = data.id;
 var _errs1 = errors;
 if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
@@ -5206,7 +5199,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data1 = data.jsonrpc;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -5223,7 +5216,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data2 = data.method;
 var _errs6 = errors;
 if(typeof data2 !== "string"){
@@ -5240,18 +5233,18 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data3 = data.params;
 var _errs8 = errors;
 if(errors === _errs8){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 var missing1;
-if(((data3.taskId === undefined) || (!(func0.call(data3, "taskId")))) && (missing1 = "taskId")){
+if((data3.taskId === undefined) && (missing1 = "taskId")){
 validate88.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data3.taskId !== undefined && func0.call(data3, "taskId")){
+if(data3.taskId !== undefined){
 if(typeof data3.taskId !== "string"){
 validate88.errors = [{instancePath:instancePath+"/params/taskId",schemaPath:"#/properties/params/properties/taskId/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -5304,12 +5297,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
+if(((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
 validate89.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.id !== undefined && func0.call(data, "id")){
+if(data.id !== undefined){
 var data0 = data.id;
 var _errs1 = errors;
 if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
@@ -5322,7 +5315,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data1 = data.jsonrpc;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -5339,7 +5332,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data2 = data.method;
 var _errs6 = errors;
 if(typeof data2 !== "string"){
@@ -5356,18 +5349,18 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data3 = data.params;
 var _errs8 = errors;
 if(errors === _errs8){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 var missing1;
-if(((data3.taskId === undefined) || (!(func0.call(data3, "taskId")))) && (missing1 = "taskId")){
+if((data3.taskId === undefined) && (missing1 = "taskId")){
 validate89.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data3.taskId !== undefined && func0.call(data3, "taskId")){
+if(data3.taskId !== undefined){
 if(typeof data3.taskId !== "string"){
 validate89.errors = [{instancePath:instancePath+"/params/taskId",schemaPath:"#/properties/params/properties/taskId/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -5420,12 +5413,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
+if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))){
 validate90.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.id !== undefined && func0.call(data, "id")){
+if(data.id !== undefined){
 var data0 = data.id;
 var _errs1 = errors;
 if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
@@ -5438,7 +5431,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data1 = data.jsonrpc;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -5455,7 +5448,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data2 = data.method;
 var _errs6 = errors;
 if(typeof data2 !== "string"){
@@ -5472,10 +5465,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var _errs8 = errors;
 if(!(validate68(data.params))){
-vErrors = vErrors === null ? func15(validate68.errors, instancePath+"/params") : vErrors.concat(func15(validate68.errors, instancePath+"/params"));
+vErrors = vErrors === null ? func0(validate68.errors, instancePath+"/params") : vErrors.concat(func0(validate68.errors, instancePath+"/params"));
 errors = vErrors.length;
 }
 var valid0 = _errs8 === errors;
@@ -5520,17 +5513,17 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.level === undefined) || (!(func0.call(data, "level")))) && (missing0 = "level")){
+if((data.level === undefined) && (missing0 = "level")){
 validate93.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-if(data0.progressToken !== undefined && func0.call(data0, "progressToken")){
+if(data0.progressToken !== undefined){
 var data1 = data0.progressToken;
 if((typeof data1 !== "string") && (!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))))){
 validate93.errors = [{instancePath:instancePath+"/_meta/progressToken",schemaPath:"ProgressToken/type",keyword:"type",params:{type: schema20.type}}];
@@ -5549,7 +5542,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.level !== undefined && func0.call(data, "level")){
+if(data.level !== undefined){
 var data2 = data.level;
 var _errs7 = errors;
 if(typeof data2 !== "string"){
@@ -5597,12 +5590,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
+if(((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
 validate92.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.id !== undefined && func0.call(data, "id")){
+if(data.id !== undefined){
 var data0 = data.id;
 var _errs1 = errors;
 if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
@@ -5615,7 +5608,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data1 = data.jsonrpc;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -5632,7 +5625,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data2 = data.method;
 var _errs6 = errors;
 if(typeof data2 !== "string"){
@@ -5649,10 +5642,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var _errs8 = errors;
 if(!(validate93(data.params))){
-vErrors = vErrors === null ? func15(validate93.errors, instancePath+"/params") : vErrors.concat(func15(validate93.errors, instancePath+"/params"));
+vErrors = vErrors === null ? func0(validate93.errors, instancePath+"/params") : vErrors.concat(func0(validate93.errors, instancePath+"/params"));
 errors = vErrors.length;
 }
 var valid0 = _errs8 === errors;
@@ -5698,17 +5691,17 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.argument === undefined) || (!(func0.call(data, "argument")))) && (missing0 = "argument")) || (((data.ref === undefined) || (!(func0.call(data, "ref")))) && (missing0 = "ref"))){
+if(((data.argument === undefined) && (missing0 = "argument")) || ((data.ref === undefined) && (missing0 = "ref"))){
 validate96.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-if(data0.progressToken !== undefined && func0.call(data0, "progressToken")){
+if(data0.progressToken !== undefined){
 var data1 = data0.progressToken;
 if((typeof data1 !== "string") && (!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))))){
 validate96.errors = [{instancePath:instancePath+"/_meta/progressToken",schemaPath:"ProgressToken/type",keyword:"type",params:{type: schema20.type}}];
@@ -5727,18 +5720,18 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.argument !== undefined && func0.call(data, "argument")){
+if(data.argument !== undefined){
 var data2 = data.argument;
 var _errs7 = errors;
 if(errors === _errs7){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 var missing1;
-if((((data2.name === undefined) || (!(func0.call(data2, "name")))) && (missing1 = "name")) || (((data2.value === undefined) || (!(func0.call(data2, "value")))) && (missing1 = "value"))){
+if(((data2.name === undefined) && (missing1 = "name")) || ((data2.value === undefined) && (missing1 = "value"))){
 validate96.errors = [{instancePath:instancePath+"/argument",schemaPath:"#/properties/argument/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data2.name !== undefined && func0.call(data2, "name")){
+if(data2.name !== undefined){
 var _errs9 = errors;
 if(typeof data2.name !== "string"){
 validate96.errors = [{instancePath:instancePath+"/argument/name",schemaPath:"#/properties/argument/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -5750,7 +5743,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data2.value !== undefined && func0.call(data2, "value")){
+if(data2.value !== undefined){
 var _errs11 = errors;
 if(typeof data2.value !== "string"){
 validate96.errors = [{instancePath:instancePath+"/argument/value",schemaPath:"#/properties/argument/properties/value/type",keyword:"type",params:{type: "string"}}];
@@ -5775,19 +5768,17 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.context !== undefined && func0.call(data, "context")){
+if(data.context !== undefined){
 var data5 = data.context;
 var _errs13 = errors;
 if(errors === _errs13){
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
-if(data5.arguments !== undefined && func0.call(data5, "arguments")){
+if(data5.arguments !== undefined){
 var data6 = data5.arguments;
 var _errs15 = errors;
 if(errors === _errs15){
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-var _arr0 = Object.keys(data6);
-for(var _i0=0; _i0<_arr0.length; _i0++){
-var key0 = _arr0[_i0];
+for(var key0 in data6){
 var _errs18 = errors;
 if(typeof data6[key0] !== "string"){
 validate96.errors = [{instancePath:instancePath+"/context/arguments/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/context/properties/arguments/additionalProperties/type",keyword:"type",params:{type: "string"}}];
@@ -5817,13 +5808,13 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.ref !== undefined && func0.call(data, "ref")){
+if(data.ref !== undefined){
 var data8 = data.ref;
 var _errs20 = errors;
 if(errors === _errs20){
 if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
 var missing2;
-if(((data8.type === undefined) || (!(func0.call(data8, "type")))) && (missing2 = "type")){
+if((data8.type === undefined) && (missing2 = "type")){
 validate96.errors = [{instancePath:instancePath+"/ref",schemaPath:"#/properties/ref/required",keyword:"required",params:{missingProperty: missing2}}];
 return false;
 }
@@ -5835,12 +5826,12 @@ var _errs24 = errors;
 if(errors === _errs24){
 if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
 var missing3;
-if((((data8.name === undefined) || (!(func0.call(data8, "name")))) && (missing3 = "name")) || (((data8.type === undefined) || (!(func0.call(data8, "type")))) && (missing3 = "type"))){
+if(((data8.name === undefined) && (missing3 = "name")) || ((data8.type === undefined) && (missing3 = "type"))){
 validate96.errors = [{instancePath:instancePath+"/ref",schemaPath:"PromptReference/required",keyword:"required",params:{missingProperty: missing3}}];
 return false;
 }
 else {
-if(data8.name !== undefined && func0.call(data8, "name")){
+if(data8.name !== undefined){
 var _errs26 = errors;
 if(typeof data8.name !== "string"){
 validate96.errors = [{instancePath:instancePath+"/ref/name",schemaPath:"PromptReference/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -5852,7 +5843,7 @@ else {
 var valid9 = true;
 }
 if(valid9){
-if(data8.title !== undefined && func0.call(data8, "title")){
+if(data8.title !== undefined){
 var _errs28 = errors;
 if(typeof data8.title !== "string"){
 validate96.errors = [{instancePath:instancePath+"/ref/title",schemaPath:"PromptReference/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -5864,7 +5855,7 @@ else {
 var valid9 = true;
 }
 if(valid9){
-if(data8.type !== undefined && func0.call(data8, "type")){
+if(data8.type !== undefined){
 var data11 = data8.type;
 var _errs30 = errors;
 if(typeof data11 !== "string"){
@@ -5895,12 +5886,12 @@ var _errs33 = errors;
 if(errors === _errs33){
 if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
 var missing4;
-if((((data8.type === undefined) || (!(func0.call(data8, "type")))) && (missing4 = "type")) || (((data8.uri === undefined) || (!(func0.call(data8, "uri")))) && (missing4 = "uri"))){
+if(((data8.type === undefined) && (missing4 = "type")) || ((data8.uri === undefined) && (missing4 = "uri"))){
 validate96.errors = [{instancePath:instancePath+"/ref",schemaPath:"ResourceTemplateReference/required",keyword:"required",params:{missingProperty: missing4}}];
 return false;
 }
 else {
-if(data8.type !== undefined && func0.call(data8, "type")){
+if(data8.type !== undefined){
 var data12 = data8.type;
 var _errs35 = errors;
 if(typeof data12 !== "string"){
@@ -5917,7 +5908,7 @@ else {
 var valid12 = true;
 }
 if(valid12){
-if(data8.uri !== undefined && func0.call(data8, "uri")){
+if(data8.uri !== undefined){
 var _errs37 = errors;
 if(typeof data8.uri !== "string"){
 validate96.errors = [{instancePath:instancePath+"/ref/uri",schemaPath:"ResourceTemplateReference/properties/uri/type",keyword:"type",params:{type: "string"}}];
@@ -5992,12 +5983,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
+if(((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
 validate95.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.id !== undefined && func0.call(data, "id")){
+if(data.id !== undefined){
 var data0 = data.id;
 var _errs1 = errors;
 if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
@@ -6010,7 +6001,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data1 = data.jsonrpc;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -6027,7 +6018,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data2 = data.method;
 var _errs6 = errors;
 if(typeof data2 !== "string"){
@@ -6044,10 +6035,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var _errs8 = errors;
 if(!(validate96(data.params))){
-vErrors = vErrors === null ? func15(validate96.errors, instancePath+"/params") : vErrors.concat(func15(validate96.errors, instancePath+"/params"));
+vErrors = vErrors === null ? func0(validate96.errors, instancePath+"/params") : vErrors.concat(func0(validate96.errors, instancePath+"/params"));
 errors = vErrors.length;
 }
 var valid0 = _errs8 === errors;
@@ -6089,7 +6080,7 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
+if((data.method === undefined) && (missing0 = "method")){
 validate58.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
@@ -6098,103 +6089,103 @@ var tag0 = data.method;
 if(typeof tag0 == "string"){
 if(tag0 === "initialize"){
 if(!(validate59(data))){
-vErrors = vErrors === null ? func15(validate59.errors, instancePath) : vErrors.concat(func15(validate59.errors, instancePath));
+vErrors = vErrors === null ? func0(validate59.errors, instancePath) : vErrors.concat(func0(validate59.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "ping"){
 if(!(validate64(data))){
-vErrors = vErrors === null ? func15(validate64.errors, instancePath) : vErrors.concat(func15(validate64.errors, instancePath));
+vErrors = vErrors === null ? func0(validate64.errors, instancePath) : vErrors.concat(func0(validate64.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "resources/list"){
 if(!(validate67(data))){
-vErrors = vErrors === null ? func15(validate67.errors, instancePath) : vErrors.concat(func15(validate67.errors, instancePath));
+vErrors = vErrors === null ? func0(validate67.errors, instancePath) : vErrors.concat(func0(validate67.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "resources/templates/list"){
 if(!(validate70(data))){
-vErrors = vErrors === null ? func15(validate70.errors, instancePath) : vErrors.concat(func15(validate70.errors, instancePath));
+vErrors = vErrors === null ? func0(validate70.errors, instancePath) : vErrors.concat(func0(validate70.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "resources/read"){
 if(!(validate72(data))){
-vErrors = vErrors === null ? func15(validate72.errors, instancePath) : vErrors.concat(func15(validate72.errors, instancePath));
+vErrors = vErrors === null ? func0(validate72.errors, instancePath) : vErrors.concat(func0(validate72.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "resources/subscribe"){
 if(!(validate75(data))){
-vErrors = vErrors === null ? func15(validate75.errors, instancePath) : vErrors.concat(func15(validate75.errors, instancePath));
+vErrors = vErrors === null ? func0(validate75.errors, instancePath) : vErrors.concat(func0(validate75.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "resources/unsubscribe"){
 if(!(validate78(data))){
-vErrors = vErrors === null ? func15(validate78.errors, instancePath) : vErrors.concat(func15(validate78.errors, instancePath));
+vErrors = vErrors === null ? func0(validate78.errors, instancePath) : vErrors.concat(func0(validate78.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "prompts/list"){
 if(!(validate81(data))){
-vErrors = vErrors === null ? func15(validate81.errors, instancePath) : vErrors.concat(func15(validate81.errors, instancePath));
+vErrors = vErrors === null ? func0(validate81.errors, instancePath) : vErrors.concat(func0(validate81.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "prompts/get"){
 if(!(validate83(data))){
-vErrors = vErrors === null ? func15(validate83.errors, instancePath) : vErrors.concat(func15(validate83.errors, instancePath));
+vErrors = vErrors === null ? func0(validate83.errors, instancePath) : vErrors.concat(func0(validate83.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "tools/list"){
 if(!(validate86(data))){
-vErrors = vErrors === null ? func15(validate86.errors, instancePath) : vErrors.concat(func15(validate86.errors, instancePath));
+vErrors = vErrors === null ? func0(validate86.errors, instancePath) : vErrors.concat(func0(validate86.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "tools/call"){
 if(!(validate16(data))){
-vErrors = vErrors === null ? func15(validate16.errors, instancePath) : vErrors.concat(func15(validate16.errors, instancePath));
+vErrors = vErrors === null ? func0(validate16.errors, instancePath) : vErrors.concat(func0(validate16.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "tasks/get"){
 if(!(validate88(data))){
-vErrors = vErrors === null ? func15(validate88.errors, instancePath) : vErrors.concat(func15(validate88.errors, instancePath));
+vErrors = vErrors === null ? func0(validate88.errors, instancePath) : vErrors.concat(func0(validate88.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "tasks/result"){
 if(!(validate89(data))){
-vErrors = vErrors === null ? func15(validate89.errors, instancePath) : vErrors.concat(func15(validate89.errors, instancePath));
+vErrors = vErrors === null ? func0(validate89.errors, instancePath) : vErrors.concat(func0(validate89.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "tasks/cancel"){
 if(!(validate35(data))){
-vErrors = vErrors === null ? func15(validate35.errors, instancePath) : vErrors.concat(func15(validate35.errors, instancePath));
+vErrors = vErrors === null ? func0(validate35.errors, instancePath) : vErrors.concat(func0(validate35.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "tasks/list"){
 if(!(validate90(data))){
-vErrors = vErrors === null ? func15(validate90.errors, instancePath) : vErrors.concat(func15(validate90.errors, instancePath));
+vErrors = vErrors === null ? func0(validate90.errors, instancePath) : vErrors.concat(func0(validate90.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "logging/setLevel"){
 if(!(validate92(data))){
-vErrors = vErrors === null ? func15(validate92.errors, instancePath) : vErrors.concat(func15(validate92.errors, instancePath));
+vErrors = vErrors === null ? func0(validate92.errors, instancePath) : vErrors.concat(func0(validate92.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "completion/complete"){
 if(!(validate95(data))){
-vErrors = vErrors === null ? func15(validate95.errors, instancePath) : vErrors.concat(func15(validate95.errors, instancePath));
+vErrors = vErrors === null ? func0(validate95.errors, instancePath) : vErrors.concat(func0(validate95.errors, instancePath));
 errors = vErrors.length;
 }
 }
@@ -6244,7 +6235,7 @@ var _errs0 = errors;
 var _errs1 = errors;
 if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs4 = errors;
 if(errors === _errs4){
@@ -6266,7 +6257,7 @@ var valid0 = _errs0 === errors;
 if(valid0){
 var _errs7 = errors;
 if(!(validate37(data))){
-vErrors = vErrors === null ? func15(validate37.errors, instancePath) : vErrors.concat(func15(validate37.errors, instancePath));
+vErrors = vErrors === null ? func0(validate37.errors, instancePath) : vErrors.concat(func0(validate37.errors, instancePath));
 errors = vErrors.length;
 }
 var valid0 = _errs7 === errors;
@@ -6296,12 +6287,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.tasks === undefined) || (!(func0.call(data, "tasks")))) && (missing0 = "tasks")){
+if((data.tasks === undefined) && (missing0 = "tasks")){
 validate120.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -6318,7 +6309,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.nextCursor !== undefined && func0.call(data, "nextCursor")){
+if(data.nextCursor !== undefined){
 var _errs4 = errors;
 if(typeof data.nextCursor !== "string"){
 validate120.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
@@ -6330,7 +6321,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.tasks !== undefined && func0.call(data, "tasks")){
+if(data.tasks !== undefined){
 var data2 = data.tasks;
 var _errs6 = errors;
 if(errors === _errs6){
@@ -6340,7 +6331,7 @@ var len0 = data2.length;
 for(var i0=0; i0<len0; i0++){
 var _errs8 = errors;
 if(!(validate37(data2[i0]))){
-vErrors = vErrors === null ? func15(validate37.errors, instancePath+"/tasks/" + i0) : vErrors.concat(func15(validate37.errors, instancePath+"/tasks/" + i0));
+vErrors = vErrors === null ? func0(validate37.errors, instancePath+"/tasks/" + i0) : vErrors.concat(func0(validate37.errors, instancePath+"/tasks/" + i0));
 errors = vErrors.length;
 }
 var valid1 = _errs8 === errors;
@@ -6395,12 +6386,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content")) || (((data.toolUseId === undefined) || (!(func0.call(data, "toolUseId")))) && (missing0 = "toolUseId"))) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
+if((((data.content === undefined) && (missing0 = "content")) || ((data.toolUseId === undefined) && (missing0 = "toolUseId"))) || ((data.type === undefined) && (missing0 = "type"))){
 validate124.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -6417,7 +6408,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.content !== undefined && func0.call(data, "content")){
+if(data.content !== undefined){
 var data1 = data.content;
 var _errs4 = errors;
 if(errors === _errs4){
@@ -6427,7 +6418,7 @@ var len0 = data1.length;
 for(var i0=0; i0<len0; i0++){
 var _errs6 = errors;
 if(!(validate20(data1[i0]))){
-vErrors = vErrors === null ? func15(validate20.errors, instancePath+"/content/" + i0) : vErrors.concat(func15(validate20.errors, instancePath+"/content/" + i0));
+vErrors = vErrors === null ? func0(validate20.errors, instancePath+"/content/" + i0) : vErrors.concat(func0(validate20.errors, instancePath+"/content/" + i0));
 errors = vErrors.length;
 }
 var valid1 = _errs6 === errors;
@@ -6447,7 +6438,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.isError !== undefined && func0.call(data, "isError")){
+if(data.isError !== undefined){
 var _errs7 = errors;
 if(typeof data.isError !== "boolean"){
 validate124.errors = [{instancePath:instancePath+"/isError",schemaPath:"#/properties/isError/type",keyword:"type",params:{type: "boolean"}}];
@@ -6459,7 +6450,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.structuredContent !== undefined && func0.call(data, "structuredContent")){
+if(data.structuredContent !== undefined){
 var data4 = data.structuredContent;
 var _errs9 = errors;
 if(errors === _errs9){
@@ -6476,7 +6467,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.toolUseId !== undefined && func0.call(data, "toolUseId")){
+if(data.toolUseId !== undefined){
 var _errs12 = errors;
 if(typeof data.toolUseId !== "string"){
 validate124.errors = [{instancePath:instancePath+"/toolUseId",schemaPath:"#/properties/toolUseId/type",keyword:"type",params:{type: "string"}}];
@@ -6488,7 +6479,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.type !== undefined && func0.call(data, "type")){
+if(data.type !== undefined){
 var data6 = data.type;
 var _errs14 = errors;
 if(typeof data6 !== "string"){
@@ -6541,7 +6532,7 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
+if((data.type === undefined) && (missing0 = "type")){
 validate130.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
@@ -6550,19 +6541,19 @@ var tag0 = data.type;
 if(typeof tag0 == "string"){
 if(tag0 === "text"){
 if(!(validate21(data))){
-vErrors = vErrors === null ? func15(validate21.errors, instancePath) : vErrors.concat(func15(validate21.errors, instancePath));
+vErrors = vErrors === null ? func0(validate21.errors, instancePath) : vErrors.concat(func0(validate21.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "image"){
 if(!(validate23(data))){
-vErrors = vErrors === null ? func15(validate23.errors, instancePath) : vErrors.concat(func15(validate23.errors, instancePath));
+vErrors = vErrors === null ? func0(validate23.errors, instancePath) : vErrors.concat(func0(validate23.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "audio"){
 if(!(validate11(data))){
-vErrors = vErrors === null ? func15(validate11.errors, instancePath) : vErrors.concat(func15(validate11.errors, instancePath));
+vErrors = vErrors === null ? func0(validate11.errors, instancePath) : vErrors.concat(func0(validate11.errors, instancePath));
 errors = vErrors.length;
 }
 }
@@ -6571,12 +6562,12 @@ var _errs6 = errors;
 if(errors === _errs6){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing1;
-if((((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing1 = "id")) || (((data.input === undefined) || (!(func0.call(data, "input")))) && (missing1 = "input"))) || (((data.name === undefined) || (!(func0.call(data, "name")))) && (missing1 = "name"))) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing1 = "type"))){
+if(((((data.id === undefined) && (missing1 = "id")) || ((data.input === undefined) && (missing1 = "input"))) || ((data.name === undefined) && (missing1 = "name"))) || ((data.type === undefined) && (missing1 = "type"))){
 validate130.errors = [{instancePath:instancePath,schemaPath:"ToolUseContent/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs8 = errors;
 if(errors === _errs8){
@@ -6593,7 +6584,7 @@ else {
 var valid6 = true;
 }
 if(valid6){
-if(data.id !== undefined && func0.call(data, "id")){
+if(data.id !== undefined){
 var _errs11 = errors;
 if(typeof data.id !== "string"){
 validate130.errors = [{instancePath:instancePath+"/id",schemaPath:"ToolUseContent/properties/id/type",keyword:"type",params:{type: "string"}}];
@@ -6605,7 +6596,7 @@ else {
 var valid6 = true;
 }
 if(valid6){
-if(data.input !== undefined && func0.call(data, "input")){
+if(data.input !== undefined){
 var data2 = data.input;
 var _errs13 = errors;
 if(errors === _errs13){
@@ -6622,7 +6613,7 @@ else {
 var valid6 = true;
 }
 if(valid6){
-if(data.name !== undefined && func0.call(data, "name")){
+if(data.name !== undefined){
 var _errs16 = errors;
 if(typeof data.name !== "string"){
 validate130.errors = [{instancePath:instancePath+"/name",schemaPath:"ToolUseContent/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -6634,7 +6625,7 @@ else {
 var valid6 = true;
 }
 if(valid6){
-if(data.type !== undefined && func0.call(data, "type")){
+if(data.type !== undefined){
 var data4 = data.type;
 var _errs18 = errors;
 if(typeof data4 !== "string"){
@@ -6664,7 +6655,7 @@ return false;
 }
 else if(tag0 === "tool_result"){
 if(!(validate124(data))){
-vErrors = vErrors === null ? func15(validate124.errors, instancePath) : vErrors.concat(func15(validate124.errors, instancePath));
+vErrors = vErrors === null ? func0(validate124.errors, instancePath) : vErrors.concat(func0(validate124.errors, instancePath));
 errors = vErrors.length;
 }
 }
@@ -6708,12 +6699,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content")) || (((data.model === undefined) || (!(func0.call(data, "model")))) && (missing0 = "model"))) || (((data.role === undefined) || (!(func0.call(data, "role")))) && (missing0 = "role"))){
+if((((data.content === undefined) && (missing0 = "content")) || ((data.model === undefined) && (missing0 = "model"))) || ((data.role === undefined) && (missing0 = "role"))){
 validate123.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -6730,7 +6721,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.content !== undefined && func0.call(data, "content")){
+if(data.content !== undefined){
 var data1 = data.content;
 var _errs4 = errors;
 var _errs5 = errors;
@@ -6762,7 +6753,7 @@ var _errs8 = errors;
 if(errors === _errs8){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 var missing1;
-if(((data1.type === undefined) || (!(func0.call(data1, "type")))) && (missing1 = "type")){
+if((data1.type === undefined) && (missing1 = "type")){
 validate123.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/then/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
@@ -6771,19 +6762,19 @@ var tag0 = data1.type;
 if(typeof tag0 == "string"){
 if(tag0 === "text"){
 if(!(validate21(data1))){
-vErrors = vErrors === null ? func15(validate21.errors, instancePath+"/content") : vErrors.concat(func15(validate21.errors, instancePath+"/content"));
+vErrors = vErrors === null ? func0(validate21.errors, instancePath+"/content") : vErrors.concat(func0(validate21.errors, instancePath+"/content"));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "image"){
 if(!(validate23(data1))){
-vErrors = vErrors === null ? func15(validate23.errors, instancePath+"/content") : vErrors.concat(func15(validate23.errors, instancePath+"/content"));
+vErrors = vErrors === null ? func0(validate23.errors, instancePath+"/content") : vErrors.concat(func0(validate23.errors, instancePath+"/content"));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "audio"){
 if(!(validate11(data1))){
-vErrors = vErrors === null ? func15(validate11.errors, instancePath+"/content") : vErrors.concat(func15(validate11.errors, instancePath+"/content"));
+vErrors = vErrors === null ? func0(validate11.errors, instancePath+"/content") : vErrors.concat(func0(validate11.errors, instancePath+"/content"));
 errors = vErrors.length;
 }
 }
@@ -6792,12 +6783,12 @@ var _errs15 = errors;
 if(errors === _errs15){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 var missing2;
-if((((((data1.id === undefined) || (!(func0.call(data1, "id")))) && (missing2 = "id")) || (((data1.input === undefined) || (!(func0.call(data1, "input")))) && (missing2 = "input"))) || (((data1.name === undefined) || (!(func0.call(data1, "name")))) && (missing2 = "name"))) || (((data1.type === undefined) || (!(func0.call(data1, "type")))) && (missing2 = "type"))){
+if(((((data1.id === undefined) && (missing2 = "id")) || ((data1.input === undefined) && (missing2 = "input"))) || ((data1.name === undefined) && (missing2 = "name"))) || ((data1.type === undefined) && (missing2 = "type"))){
 validate123.errors = [{instancePath:instancePath+"/content",schemaPath:"ToolUseContent/required",keyword:"required",params:{missingProperty: missing2}}];
 return false;
 }
 else {
-if(data1._meta !== undefined && func0.call(data1, "_meta")){
+if(data1._meta !== undefined){
 var data2 = data1._meta;
 var _errs17 = errors;
 if(errors === _errs17){
@@ -6814,7 +6805,7 @@ else {
 var valid8 = true;
 }
 if(valid8){
-if(data1.id !== undefined && func0.call(data1, "id")){
+if(data1.id !== undefined){
 var _errs20 = errors;
 if(typeof data1.id !== "string"){
 validate123.errors = [{instancePath:instancePath+"/content/id",schemaPath:"ToolUseContent/properties/id/type",keyword:"type",params:{type: "string"}}];
@@ -6826,7 +6817,7 @@ else {
 var valid8 = true;
 }
 if(valid8){
-if(data1.input !== undefined && func0.call(data1, "input")){
+if(data1.input !== undefined){
 var data4 = data1.input;
 var _errs22 = errors;
 if(errors === _errs22){
@@ -6843,7 +6834,7 @@ else {
 var valid8 = true;
 }
 if(valid8){
-if(data1.name !== undefined && func0.call(data1, "name")){
+if(data1.name !== undefined){
 var _errs25 = errors;
 if(typeof data1.name !== "string"){
 validate123.errors = [{instancePath:instancePath+"/content/name",schemaPath:"ToolUseContent/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -6855,7 +6846,7 @@ else {
 var valid8 = true;
 }
 if(valid8){
-if(data1.type !== undefined && func0.call(data1, "type")){
+if(data1.type !== undefined){
 var data6 = data1.type;
 var _errs27 = errors;
 if(typeof data6 !== "string"){
@@ -6885,7 +6876,7 @@ return false;
 }
 else if(tag0 === "tool_result"){
 if(!(validate124(data1))){
-vErrors = vErrors === null ? func15(validate124.errors, instancePath+"/content") : vErrors.concat(func15(validate124.errors, instancePath+"/content"));
+vErrors = vErrors === null ? func0(validate124.errors, instancePath+"/content") : vErrors.concat(func0(validate124.errors, instancePath+"/content"));
 errors = vErrors.length;
 }
 }
@@ -6918,7 +6909,7 @@ var len0 = data1.length;
 for(var i0=0; i0<len0; i0++){
 var _errs32 = errors;
 if(!(validate130(data1[i0]))){
-vErrors = vErrors === null ? func15(validate130.errors, instancePath+"/content/" + i0) : vErrors.concat(func15(validate130.errors, instancePath+"/content/" + i0));
+vErrors = vErrors === null ? func0(validate130.errors, instancePath+"/content/" + i0) : vErrors.concat(func0(validate130.errors, instancePath+"/content/" + i0));
 errors = vErrors.length;
 }
 var valid10 = _errs32 === errors;
@@ -6954,7 +6945,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.model !== undefined && func0.call(data, "model")){
+if(data.model !== undefined){
 var _errs33 = errors;
 if(typeof data.model !== "string"){
 validate123.errors = [{instancePath:instancePath+"/model",schemaPath:"#/properties/model/type",keyword:"type",params:{type: "string"}}];
@@ -6966,7 +6957,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.role !== undefined && func0.call(data, "role")){
+if(data.role !== undefined){
 var data9 = data.role;
 var _errs35 = errors;
 if(typeof data9 !== "string"){
@@ -6983,7 +6974,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.stopReason !== undefined && func0.call(data, "stopReason")){
+if(data.stopReason !== undefined){
 var _errs38 = errors;
 if(typeof data.stopReason !== "string"){
 validate123.errors = [{instancePath:instancePath+"/stopReason",schemaPath:"#/properties/stopReason/type",keyword:"type",params:{type: "string"}}];
@@ -7031,12 +7022,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.roots === undefined) || (!(func0.call(data, "roots")))) && (missing0 = "roots")){
+if((data.roots === undefined) && (missing0 = "roots")){
 validate137.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -7053,7 +7044,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.roots !== undefined && func0.call(data, "roots")){
+if(data.roots !== undefined){
 var data1 = data.roots;
 var _errs4 = errors;
 if(errors === _errs4){
@@ -7067,12 +7058,12 @@ var _errs7 = errors;
 if(errors === _errs7){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 var missing1;
-if(((data2.uri === undefined) || (!(func0.call(data2, "uri")))) && (missing1 = "uri")){
+if((data2.uri === undefined) && (missing1 = "uri")){
 validate137.errors = [{instancePath:instancePath+"/roots/" + i0,schemaPath:"Root/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data2._meta !== undefined && func0.call(data2, "_meta")){
+if(data2._meta !== undefined){
 var data3 = data2._meta;
 var _errs9 = errors;
 if(errors === _errs9){
@@ -7089,7 +7080,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data2.name !== undefined && func0.call(data2, "name")){
+if(data2.name !== undefined){
 var _errs12 = errors;
 if(typeof data2.name !== "string"){
 validate137.errors = [{instancePath:instancePath+"/roots/" + i0+"/name",schemaPath:"Root/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -7101,7 +7092,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data2.uri !== undefined && func0.call(data2, "uri")){
+if(data2.uri !== undefined){
 var _errs14 = errors;
 if(typeof data2.uri !== "string"){
 validate137.errors = [{instancePath:instancePath+"/roots/" + i0+"/uri",schemaPath:"Root/properties/uri/type",keyword:"type",params:{type: "string"}}];
@@ -7172,7 +7163,7 @@ var _errs1 = errors;
 var _errs2 = errors;
 if(errors === _errs2){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs5 = errors;
 if(errors === _errs5){
@@ -7207,7 +7198,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs8 = errors;
 if(!(validate116(data))){
-vErrors = vErrors === null ? func15(validate116.errors, instancePath) : vErrors.concat(func15(validate116.errors, instancePath));
+vErrors = vErrors === null ? func0(validate116.errors, instancePath) : vErrors.concat(func0(validate116.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs8 === errors;
@@ -7217,7 +7208,7 @@ var _errs9 = errors;
 var _errs10 = errors;
 if(errors === _errs10){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data1 = data._meta;
 var _errs13 = errors;
 if(errors === _errs13){
@@ -7252,7 +7243,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs16 = errors;
 if(!(validate36(data))){
-vErrors = vErrors === null ? func15(validate36.errors, instancePath) : vErrors.concat(func15(validate36.errors, instancePath));
+vErrors = vErrors === null ? func0(validate36.errors, instancePath) : vErrors.concat(func0(validate36.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs16 === errors;
@@ -7260,7 +7251,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs17 = errors;
 if(!(validate120(data))){
-vErrors = vErrors === null ? func15(validate120.errors, instancePath) : vErrors.concat(func15(validate120.errors, instancePath));
+vErrors = vErrors === null ? func0(validate120.errors, instancePath) : vErrors.concat(func0(validate120.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs17 === errors;
@@ -7268,7 +7259,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs18 = errors;
 if(!(validate123(data))){
-vErrors = vErrors === null ? func15(validate123.errors, instancePath) : vErrors.concat(func15(validate123.errors, instancePath));
+vErrors = vErrors === null ? func0(validate123.errors, instancePath) : vErrors.concat(func0(validate123.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs18 === errors;
@@ -7276,7 +7267,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs19 = errors;
 if(!(validate137(data))){
-vErrors = vErrors === null ? func15(validate137.errors, instancePath) : vErrors.concat(func15(validate137.errors, instancePath));
+vErrors = vErrors === null ? func0(validate137.errors, instancePath) : vErrors.concat(func0(validate137.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs19 === errors;
@@ -7287,7 +7278,7 @@ var _errs21 = errors;
 if(errors === _errs21){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.action === undefined) || (!(func0.call(data, "action")))) && (missing0 = "action")){
+if((data.action === undefined) && (missing0 = "action")){
 var err4 = {instancePath:instancePath,schemaPath:"ElicitResult/required",keyword:"required",params:{missingProperty: missing0}};
 if(vErrors === null){
 vErrors = [err4];
@@ -7298,7 +7289,7 @@ vErrors.push(err4);
 errors++;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data2 = data._meta;
 var _errs23 = errors;
 if(errors === _errs23){
@@ -7321,7 +7312,7 @@ else {
 var valid6 = true;
 }
 if(valid6){
-if(data.action !== undefined && func0.call(data, "action")){
+if(data.action !== undefined){
 var data3 = data.action;
 var _errs26 = errors;
 if(typeof data3 !== "string"){
@@ -7350,14 +7341,12 @@ else {
 var valid6 = true;
 }
 if(valid6){
-if(data.content !== undefined && func0.call(data, "content")){
+if(data.content !== undefined){
 var data4 = data.content;
 var _errs28 = errors;
 if(errors === _errs28){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-var _arr0 = Object.keys(data4);
-for(var _i0=0; _i0<_arr0.length; _i0++){
-var key0 = _arr0[_i0];
+for(var key0 in data4){
 var data5 = data4[key0];
 var _errs31 = errors;
 if((((!(Array.isArray(data5))) && (typeof data5 !== "string")) && (!(typeof data5 == "number"))) && (typeof data5 !== "boolean")){
@@ -7492,12 +7481,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.completion === undefined) || (!(func0.call(data, "completion")))) && (missing0 = "completion")){
+if((data.completion === undefined) && (missing0 = "completion")){
 validate139.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -7514,18 +7503,18 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.completion !== undefined && func0.call(data, "completion")){
+if(data.completion !== undefined){
 var data1 = data.completion;
 var _errs4 = errors;
 if(errors === _errs4){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 var missing1;
-if(((data1.values === undefined) || (!(func0.call(data1, "values")))) && (missing1 = "values")){
+if((data1.values === undefined) && (missing1 = "values")){
 validate139.errors = [{instancePath:instancePath+"/completion",schemaPath:"#/properties/completion/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data1.hasMore !== undefined && func0.call(data1, "hasMore")){
+if(data1.hasMore !== undefined){
 var _errs6 = errors;
 if(typeof data1.hasMore !== "boolean"){
 validate139.errors = [{instancePath:instancePath+"/completion/hasMore",schemaPath:"#/properties/completion/properties/hasMore/type",keyword:"type",params:{type: "boolean"}}];
@@ -7537,7 +7526,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data1.total !== undefined && func0.call(data1, "total")){
+if(data1.total !== undefined){
 var data3 = data1.total;
 var _errs8 = errors;
 if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
@@ -7550,7 +7539,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data1.values !== undefined && func0.call(data1, "values")){
+if(data1.values !== undefined){
 var data4 = data1.values;
 var _errs10 = errors;
 if(errors === _errs10){
@@ -7632,12 +7621,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content")) || (((data.role === undefined) || (!(func0.call(data, "role")))) && (missing0 = "role"))){
+if(((data.content === undefined) && (missing0 = "content")) || ((data.role === undefined) && (missing0 = "role"))){
 validate142.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -7654,7 +7643,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.content !== undefined && func0.call(data, "content")){
+if(data.content !== undefined){
 var data1 = data.content;
 var _errs4 = errors;
 var _errs5 = errors;
@@ -7686,7 +7675,7 @@ var _errs8 = errors;
 if(errors === _errs8){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 var missing1;
-if(((data1.type === undefined) || (!(func0.call(data1, "type")))) && (missing1 = "type")){
+if((data1.type === undefined) && (missing1 = "type")){
 validate142.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/then/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
@@ -7695,19 +7684,19 @@ var tag0 = data1.type;
 if(typeof tag0 == "string"){
 if(tag0 === "text"){
 if(!(validate21(data1))){
-vErrors = vErrors === null ? func15(validate21.errors, instancePath+"/content") : vErrors.concat(func15(validate21.errors, instancePath+"/content"));
+vErrors = vErrors === null ? func0(validate21.errors, instancePath+"/content") : vErrors.concat(func0(validate21.errors, instancePath+"/content"));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "image"){
 if(!(validate23(data1))){
-vErrors = vErrors === null ? func15(validate23.errors, instancePath+"/content") : vErrors.concat(func15(validate23.errors, instancePath+"/content"));
+vErrors = vErrors === null ? func0(validate23.errors, instancePath+"/content") : vErrors.concat(func0(validate23.errors, instancePath+"/content"));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "audio"){
 if(!(validate11(data1))){
-vErrors = vErrors === null ? func15(validate11.errors, instancePath+"/content") : vErrors.concat(func15(validate11.errors, instancePath+"/content"));
+vErrors = vErrors === null ? func0(validate11.errors, instancePath+"/content") : vErrors.concat(func0(validate11.errors, instancePath+"/content"));
 errors = vErrors.length;
 }
 }
@@ -7716,12 +7705,12 @@ var _errs15 = errors;
 if(errors === _errs15){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 var missing2;
-if((((((data1.id === undefined) || (!(func0.call(data1, "id")))) && (missing2 = "id")) || (((data1.input === undefined) || (!(func0.call(data1, "input")))) && (missing2 = "input"))) || (((data1.name === undefined) || (!(func0.call(data1, "name")))) && (missing2 = "name"))) || (((data1.type === undefined) || (!(func0.call(data1, "type")))) && (missing2 = "type"))){
+if(((((data1.id === undefined) && (missing2 = "id")) || ((data1.input === undefined) && (missing2 = "input"))) || ((data1.name === undefined) && (missing2 = "name"))) || ((data1.type === undefined) && (missing2 = "type"))){
 validate142.errors = [{instancePath:instancePath+"/content",schemaPath:"ToolUseContent/required",keyword:"required",params:{missingProperty: missing2}}];
 return false;
 }
 else {
-if(data1._meta !== undefined && func0.call(data1, "_meta")){
+if(data1._meta !== undefined){
 var data2 = data1._meta;
 var _errs17 = errors;
 if(errors === _errs17){
@@ -7738,7 +7727,7 @@ else {
 var valid8 = true;
 }
 if(valid8){
-if(data1.id !== undefined && func0.call(data1, "id")){
+if(data1.id !== undefined){
 var _errs20 = errors;
 if(typeof data1.id !== "string"){
 validate142.errors = [{instancePath:instancePath+"/content/id",schemaPath:"ToolUseContent/properties/id/type",keyword:"type",params:{type: "string"}}];
@@ -7750,7 +7739,7 @@ else {
 var valid8 = true;
 }
 if(valid8){
-if(data1.input !== undefined && func0.call(data1, "input")){
+if(data1.input !== undefined){
 var data4 = data1.input;
 var _errs22 = errors;
 if(errors === _errs22){
@@ -7767,7 +7756,7 @@ else {
 var valid8 = true;
 }
 if(valid8){
-if(data1.name !== undefined && func0.call(data1, "name")){
+if(data1.name !== undefined){
 var _errs25 = errors;
 if(typeof data1.name !== "string"){
 validate142.errors = [{instancePath:instancePath+"/content/name",schemaPath:"ToolUseContent/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -7779,7 +7768,7 @@ else {
 var valid8 = true;
 }
 if(valid8){
-if(data1.type !== undefined && func0.call(data1, "type")){
+if(data1.type !== undefined){
 var data6 = data1.type;
 var _errs27 = errors;
 if(typeof data6 !== "string"){
@@ -7809,7 +7798,7 @@ return false;
 }
 else if(tag0 === "tool_result"){
 if(!(validate124(data1))){
-vErrors = vErrors === null ? func15(validate124.errors, instancePath+"/content") : vErrors.concat(func15(validate124.errors, instancePath+"/content"));
+vErrors = vErrors === null ? func0(validate124.errors, instancePath+"/content") : vErrors.concat(func0(validate124.errors, instancePath+"/content"));
 errors = vErrors.length;
 }
 }
@@ -7842,7 +7831,7 @@ var len0 = data1.length;
 for(var i0=0; i0<len0; i0++){
 var _errs32 = errors;
 if(!(validate130(data1[i0]))){
-vErrors = vErrors === null ? func15(validate130.errors, instancePath+"/content/" + i0) : vErrors.concat(func15(validate130.errors, instancePath+"/content/" + i0));
+vErrors = vErrors === null ? func0(validate130.errors, instancePath+"/content/" + i0) : vErrors.concat(func0(validate130.errors, instancePath+"/content/" + i0));
 errors = vErrors.length;
 }
 var valid10 = _errs32 === errors;
@@ -7878,7 +7867,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.role !== undefined && func0.call(data, "role")){
+if(data.role !== undefined){
 var data8 = data.role;
 var _errs33 = errors;
 if(typeof data8 !== "string"){
@@ -7928,7 +7917,7 @@ var vErrors = null;
 var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.costPriority !== undefined && func0.call(data, "costPriority")){
+if(data.costPriority !== undefined){
 var data0 = data.costPriority;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -7955,7 +7944,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.hints !== undefined && func0.call(data, "hints")){
+if(data.hints !== undefined){
 var data1 = data.hints;
 var _errs3 = errors;
 if(errors === _errs3){
@@ -7968,7 +7957,7 @@ var _errs5 = errors;
 var _errs6 = errors;
 if(errors === _errs6){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-if(data2.name !== undefined && func0.call(data2, "name")){
+if(data2.name !== undefined){
 if(typeof data2.name !== "string"){
 validate149.errors = [{instancePath:instancePath+"/hints/" + i0+"/name",schemaPath:"ModelHint/properties/name/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -7997,7 +7986,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.intelligencePriority !== undefined && func0.call(data, "intelligencePriority")){
+if(data.intelligencePriority !== undefined){
 var data4 = data.intelligencePriority;
 var _errs10 = errors;
 if(errors === _errs10){
@@ -8024,7 +8013,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.speedPriority !== undefined && func0.call(data, "speedPriority")){
+if(data.speedPriority !== undefined){
 var data5 = data.speedPriority;
 var _errs12 = errors;
 if(errors === _errs12){
@@ -8086,12 +8075,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.inputSchema === undefined) || (!(func0.call(data, "inputSchema")))) && (missing0 = "inputSchema")) || (((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name"))){
+if(((data.inputSchema === undefined) && (missing0 = "inputSchema")) || ((data.name === undefined) && (missing0 = "name"))){
 validate151.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -8108,13 +8097,13 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.annotations !== undefined && func0.call(data, "annotations")){
+if(data.annotations !== undefined){
 var data1 = data.annotations;
 var _errs4 = errors;
 var _errs5 = errors;
 if(errors === _errs5){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1.destructiveHint !== undefined && func0.call(data1, "destructiveHint")){
+if(data1.destructiveHint !== undefined){
 var _errs7 = errors;
 if(typeof data1.destructiveHint !== "boolean"){
 validate151.errors = [{instancePath:instancePath+"/annotations/destructiveHint",schemaPath:"ToolAnnotations/properties/destructiveHint/type",keyword:"type",params:{type: "boolean"}}];
@@ -8126,7 +8115,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data1.idempotentHint !== undefined && func0.call(data1, "idempotentHint")){
+if(data1.idempotentHint !== undefined){
 var _errs9 = errors;
 if(typeof data1.idempotentHint !== "boolean"){
 validate151.errors = [{instancePath:instancePath+"/annotations/idempotentHint",schemaPath:"ToolAnnotations/properties/idempotentHint/type",keyword:"type",params:{type: "boolean"}}];
@@ -8138,7 +8127,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data1.openWorldHint !== undefined && func0.call(data1, "openWorldHint")){
+if(data1.openWorldHint !== undefined){
 var _errs11 = errors;
 if(typeof data1.openWorldHint !== "boolean"){
 validate151.errors = [{instancePath:instancePath+"/annotations/openWorldHint",schemaPath:"ToolAnnotations/properties/openWorldHint/type",keyword:"type",params:{type: "boolean"}}];
@@ -8150,7 +8139,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data1.readOnlyHint !== undefined && func0.call(data1, "readOnlyHint")){
+if(data1.readOnlyHint !== undefined){
 var _errs13 = errors;
 if(typeof data1.readOnlyHint !== "boolean"){
 validate151.errors = [{instancePath:instancePath+"/annotations/readOnlyHint",schemaPath:"ToolAnnotations/properties/readOnlyHint/type",keyword:"type",params:{type: "boolean"}}];
@@ -8162,7 +8151,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data1.title !== undefined && func0.call(data1, "title")){
+if(data1.title !== undefined){
 var _errs15 = errors;
 if(typeof data1.title !== "string"){
 validate151.errors = [{instancePath:instancePath+"/annotations/title",schemaPath:"ToolAnnotations/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -8189,7 +8178,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined && func0.call(data, "description")){
+if(data.description !== undefined){
 var _errs17 = errors;
 if(typeof data.description !== "string"){
 validate151.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -8201,13 +8190,13 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.execution !== undefined && func0.call(data, "execution")){
+if(data.execution !== undefined){
 var data8 = data.execution;
 var _errs19 = errors;
 var _errs20 = errors;
 if(errors === _errs20){
 if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
-if(data8.taskSupport !== undefined && func0.call(data8, "taskSupport")){
+if(data8.taskSupport !== undefined){
 var data9 = data8.taskSupport;
 if(typeof data9 !== "string"){
 validate151.errors = [{instancePath:instancePath+"/execution/taskSupport",schemaPath:"ToolExecution/properties/taskSupport/type",keyword:"type",params:{type: "string"}}];
@@ -8230,7 +8219,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.icons !== undefined && func0.call(data, "icons")){
+if(data.icons !== undefined){
 var data10 = data.icons;
 var _errs24 = errors;
 if(errors === _errs24){
@@ -8244,12 +8233,12 @@ var _errs27 = errors;
 if(errors === _errs27){
 if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
 var missing1;
-if(((data11.src === undefined) || (!(func0.call(data11, "src")))) && (missing1 = "src")){
+if((data11.src === undefined) && (missing1 = "src")){
 validate151.errors = [{instancePath:instancePath+"/icons/" + i0,schemaPath:"Icon/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data11.mimeType !== undefined && func0.call(data11, "mimeType")){
+if(data11.mimeType !== undefined){
 var _errs29 = errors;
 if(typeof data11.mimeType !== "string"){
 validate151.errors = [{instancePath:instancePath+"/icons/" + i0+"/mimeType",schemaPath:"Icon/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
@@ -8261,7 +8250,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data11.sizes !== undefined && func0.call(data11, "sizes")){
+if(data11.sizes !== undefined){
 var data13 = data11.sizes;
 var _errs31 = errors;
 if(errors === _errs31){
@@ -8291,7 +8280,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data11.src !== undefined && func0.call(data11, "src")){
+if(data11.src !== undefined){
 var _errs35 = errors;
 if(typeof data11.src !== "string"){
 validate151.errors = [{instancePath:instancePath+"/icons/" + i0+"/src",schemaPath:"Icon/properties/src/type",keyword:"type",params:{type: "string"}}];
@@ -8303,7 +8292,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data11.theme !== undefined && func0.call(data11, "theme")){
+if(data11.theme !== undefined){
 var data16 = data11.theme;
 var _errs37 = errors;
 if(typeof data16 !== "string"){
@@ -8346,18 +8335,18 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.inputSchema !== undefined && func0.call(data, "inputSchema")){
+if(data.inputSchema !== undefined){
 var data17 = data.inputSchema;
 var _errs39 = errors;
 if(errors === _errs39){
 if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
 var missing2;
-if(((data17.type === undefined) || (!(func0.call(data17, "type")))) && (missing2 = "type")){
+if((data17.type === undefined) && (missing2 = "type")){
 validate151.errors = [{instancePath:instancePath+"/inputSchema",schemaPath:"#/properties/inputSchema/required",keyword:"required",params:{missingProperty: missing2}}];
 return false;
 }
 else {
-if(data17.$schema !== undefined && func0.call(data17, "$schema")){
+if(data17.$schema !== undefined){
 var _errs41 = errors;
 if(typeof data17.$schema !== "string"){
 validate151.errors = [{instancePath:instancePath+"/inputSchema/$schema",schemaPath:"#/properties/inputSchema/properties/%24schema/type",keyword:"type",params:{type: "string"}}];
@@ -8369,14 +8358,12 @@ else {
 var valid9 = true;
 }
 if(valid9){
-if(data17.properties !== undefined && func0.call(data17, "properties")){
+if(data17.properties !== undefined){
 var data19 = data17.properties;
 var _errs43 = errors;
 if(errors === _errs43){
 if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
-var _arr0 = Object.keys(data19);
-for(var _i0=0; _i0<_arr0.length; _i0++){
-var key0 = _arr0[_i0];
+for(var key0 in data19){
 var data20 = data19[key0];
 var _errs46 = errors;
 if(errors === _errs46){
@@ -8404,7 +8391,7 @@ else {
 var valid9 = true;
 }
 if(valid9){
-if(data17.required !== undefined && func0.call(data17, "required")){
+if(data17.required !== undefined){
 var data21 = data17.required;
 var _errs49 = errors;
 if(errors === _errs49){
@@ -8434,7 +8421,7 @@ else {
 var valid9 = true;
 }
 if(valid9){
-if(data17.type !== undefined && func0.call(data17, "type")){
+if(data17.type !== undefined){
 var data23 = data17.type;
 var _errs53 = errors;
 if(typeof data23 !== "string"){
@@ -8466,7 +8453,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined && func0.call(data, "name")){
+if(data.name !== undefined){
 var _errs55 = errors;
 if(typeof data.name !== "string"){
 validate151.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -8478,18 +8465,18 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.outputSchema !== undefined && func0.call(data, "outputSchema")){
+if(data.outputSchema !== undefined){
 var data25 = data.outputSchema;
 var _errs57 = errors;
 if(errors === _errs57){
 if(data25 && typeof data25 == "object" && !Array.isArray(data25)){
 var missing3;
-if(((data25.type === undefined) || (!(func0.call(data25, "type")))) && (missing3 = "type")){
+if((data25.type === undefined) && (missing3 = "type")){
 validate151.errors = [{instancePath:instancePath+"/outputSchema",schemaPath:"#/properties/outputSchema/required",keyword:"required",params:{missingProperty: missing3}}];
 return false;
 }
 else {
-if(data25.$schema !== undefined && func0.call(data25, "$schema")){
+if(data25.$schema !== undefined){
 var _errs59 = errors;
 if(typeof data25.$schema !== "string"){
 validate151.errors = [{instancePath:instancePath+"/outputSchema/$schema",schemaPath:"#/properties/outputSchema/properties/%24schema/type",keyword:"type",params:{type: "string"}}];
@@ -8501,14 +8488,12 @@ else {
 var valid12 = true;
 }
 if(valid12){
-if(data25.properties !== undefined && func0.call(data25, "properties")){
+if(data25.properties !== undefined){
 var data27 = data25.properties;
 var _errs61 = errors;
 if(errors === _errs61){
 if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
-var _arr1 = Object.keys(data27);
-for(var _i1=0; _i1<_arr1.length; _i1++){
-var key1 = _arr1[_i1];
+for(var key1 in data27){
 var data28 = data27[key1];
 var _errs64 = errors;
 if(errors === _errs64){
@@ -8536,7 +8521,7 @@ else {
 var valid12 = true;
 }
 if(valid12){
-if(data25.required !== undefined && func0.call(data25, "required")){
+if(data25.required !== undefined){
 var data29 = data25.required;
 var _errs67 = errors;
 if(errors === _errs67){
@@ -8566,7 +8551,7 @@ else {
 var valid12 = true;
 }
 if(valid12){
-if(data25.type !== undefined && func0.call(data25, "type")){
+if(data25.type !== undefined){
 var data31 = data25.type;
 var _errs71 = errors;
 if(typeof data31 !== "string"){
@@ -8598,7 +8583,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined && func0.call(data, "title")){
+if(data.title !== undefined){
 var _errs73 = errors;
 if(typeof data.title !== "string"){
 validate151.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -8648,17 +8633,17 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.maxTokens === undefined) || (!(func0.call(data, "maxTokens")))) && (missing0 = "maxTokens")) || (((data.messages === undefined) || (!(func0.call(data, "messages")))) && (missing0 = "messages"))){
+if(((data.maxTokens === undefined) && (missing0 = "maxTokens")) || ((data.messages === undefined) && (missing0 = "messages"))){
 validate141.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-if(data0.progressToken !== undefined && func0.call(data0, "progressToken")){
+if(data0.progressToken !== undefined){
 var data1 = data0.progressToken;
 if((typeof data1 !== "string") && (!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))))){
 validate141.errors = [{instancePath:instancePath+"/_meta/progressToken",schemaPath:"ProgressToken/type",keyword:"type",params:{type: schema20.type}}];
@@ -8677,7 +8662,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.includeContext !== undefined && func0.call(data, "includeContext")){
+if(data.includeContext !== undefined){
 var data2 = data.includeContext;
 var _errs7 = errors;
 if(typeof data2 !== "string"){
@@ -8694,7 +8679,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.maxTokens !== undefined && func0.call(data, "maxTokens")){
+if(data.maxTokens !== undefined){
 var data3 = data.maxTokens;
 var _errs9 = errors;
 if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
@@ -8707,7 +8692,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.messages !== undefined && func0.call(data, "messages")){
+if(data.messages !== undefined){
 var data4 = data.messages;
 var _errs11 = errors;
 if(errors === _errs11){
@@ -8717,7 +8702,7 @@ var len0 = data4.length;
 for(var i0=0; i0<len0; i0++){
 var _errs13 = errors;
 if(!(validate142(data4[i0]))){
-vErrors = vErrors === null ? func15(validate142.errors, instancePath+"/messages/" + i0) : vErrors.concat(func15(validate142.errors, instancePath+"/messages/" + i0));
+vErrors = vErrors === null ? func0(validate142.errors, instancePath+"/messages/" + i0) : vErrors.concat(func0(validate142.errors, instancePath+"/messages/" + i0));
 errors = vErrors.length;
 }
 var valid3 = _errs13 === errors;
@@ -8737,7 +8722,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.metadata !== undefined && func0.call(data, "metadata")){
+if(data.metadata !== undefined){
 var data6 = data.metadata;
 var _errs14 = errors;
 if(errors === _errs14){
@@ -8754,10 +8739,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.modelPreferences !== undefined && func0.call(data, "modelPreferences")){
+if(data.modelPreferences !== undefined){
 var _errs17 = errors;
 if(!(validate149(data.modelPreferences))){
-vErrors = vErrors === null ? func15(validate149.errors, instancePath+"/modelPreferences") : vErrors.concat(func15(validate149.errors, instancePath+"/modelPreferences"));
+vErrors = vErrors === null ? func0(validate149.errors, instancePath+"/modelPreferences") : vErrors.concat(func0(validate149.errors, instancePath+"/modelPreferences"));
 errors = vErrors.length;
 }
 var valid0 = _errs17 === errors;
@@ -8766,7 +8751,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.stopSequences !== undefined && func0.call(data, "stopSequences")){
+if(data.stopSequences !== undefined){
 var data8 = data.stopSequences;
 var _errs18 = errors;
 if(errors === _errs18){
@@ -8796,7 +8781,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.systemPrompt !== undefined && func0.call(data, "systemPrompt")){
+if(data.systemPrompt !== undefined){
 var _errs22 = errors;
 if(typeof data.systemPrompt !== "string"){
 validate141.errors = [{instancePath:instancePath+"/systemPrompt",schemaPath:"#/properties/systemPrompt/type",keyword:"type",params:{type: "string"}}];
@@ -8808,13 +8793,13 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.task !== undefined && func0.call(data, "task")){
+if(data.task !== undefined){
 var data11 = data.task;
 var _errs24 = errors;
 var _errs25 = errors;
 if(errors === _errs25){
 if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
-if(data11.ttl !== undefined && func0.call(data11, "ttl")){
+if(data11.ttl !== undefined){
 var data12 = data11.ttl;
 if(!((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12)))){
 validate141.errors = [{instancePath:instancePath+"/task/ttl",schemaPath:"TaskMetadata/properties/ttl/type",keyword:"type",params:{type: "integer"}}];
@@ -8833,7 +8818,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.temperature !== undefined && func0.call(data, "temperature")){
+if(data.temperature !== undefined){
 var _errs29 = errors;
 if(!(typeof data.temperature == "number")){
 validate141.errors = [{instancePath:instancePath+"/temperature",schemaPath:"#/properties/temperature/type",keyword:"type",params:{type: "number"}}];
@@ -8845,13 +8830,13 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.toolChoice !== undefined && func0.call(data, "toolChoice")){
+if(data.toolChoice !== undefined){
 var data14 = data.toolChoice;
 var _errs31 = errors;
 var _errs32 = errors;
 if(errors === _errs32){
 if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
-if(data14.mode !== undefined && func0.call(data14, "mode")){
+if(data14.mode !== undefined){
 var data15 = data14.mode;
 if(typeof data15 !== "string"){
 validate141.errors = [{instancePath:instancePath+"/toolChoice/mode",schemaPath:"ToolChoice/properties/mode/type",keyword:"type",params:{type: "string"}}];
@@ -8874,7 +8859,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.tools !== undefined && func0.call(data, "tools")){
+if(data.tools !== undefined){
 var data16 = data.tools;
 var _errs36 = errors;
 if(errors === _errs36){
@@ -8884,7 +8869,7 @@ var len2 = data16.length;
 for(var i2=0; i2<len2; i2++){
 var _errs38 = errors;
 if(!(validate151(data16[i2]))){
-vErrors = vErrors === null ? func15(validate151.errors, instancePath+"/tools/" + i2) : vErrors.concat(func15(validate151.errors, instancePath+"/tools/" + i2));
+vErrors = vErrors === null ? func0(validate151.errors, instancePath+"/tools/" + i2) : vErrors.concat(func0(validate151.errors, instancePath+"/tools/" + i2));
 errors = vErrors.length;
 }
 var valid9 = _errs38 === errors;
@@ -8945,12 +8930,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
+if(((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
 validate140.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.id !== undefined && func0.call(data, "id")){
+if(data.id !== undefined){
 var data0 = data.id;
 var _errs1 = errors;
 if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
@@ -8963,7 +8948,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data1 = data.jsonrpc;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -8980,7 +8965,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data2 = data.method;
 var _errs6 = errors;
 if(typeof data2 !== "string"){
@@ -8997,10 +8982,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var _errs8 = errors;
 if(!(validate141(data.params))){
-vErrors = vErrors === null ? func15(validate141.errors, instancePath+"/params") : vErrors.concat(func15(validate141.errors, instancePath+"/params"));
+vErrors = vErrors === null ? func0(validate141.errors, instancePath+"/params") : vErrors.concat(func0(validate141.errors, instancePath+"/params"));
 errors = vErrors.length;
 }
 var valid0 = _errs8 === errors;
@@ -9048,12 +9033,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.task === undefined) || (!(func0.call(data, "task")))) && (missing0 = "task")){
+if((data.task === undefined) && (missing0 = "task")){
 validate154.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -9070,10 +9055,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.task !== undefined && func0.call(data, "task")){
+if(data.task !== undefined){
 var _errs4 = errors;
 if(!(validate37(data.task))){
-vErrors = vErrors === null ? func15(validate37.errors, instancePath+"/task") : vErrors.concat(func15(validate37.errors, instancePath+"/task"));
+vErrors = vErrors === null ? func0(validate37.errors, instancePath+"/task") : vErrors.concat(func0(validate37.errors, instancePath+"/task"));
 errors = vErrors.length;
 }
 var valid0 = _errs4 === errors;
@@ -9144,17 +9129,17 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((((data.elicitationId === undefined) || (!(func0.call(data, "elicitationId")))) && (missing0 = "elicitationId")) || (((data.message === undefined) || (!(func0.call(data, "message")))) && (missing0 = "message"))) || (((data.mode === undefined) || (!(func0.call(data, "mode")))) && (missing0 = "mode"))) || (((data.url === undefined) || (!(func0.call(data, "url")))) && (missing0 = "url"))){
+if(((((data.elicitationId === undefined) && (missing0 = "elicitationId")) || ((data.message === undefined) && (missing0 = "message"))) || ((data.mode === undefined) && (missing0 = "mode"))) || ((data.url === undefined) && (missing0 = "url"))){
 validate159.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-if(data0.progressToken !== undefined && func0.call(data0, "progressToken")){
+if(data0.progressToken !== undefined){
 var data1 = data0.progressToken;
 if((typeof data1 !== "string") && (!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))))){
 validate159.errors = [{instancePath:instancePath+"/_meta/progressToken",schemaPath:"ProgressToken/type",keyword:"type",params:{type: schema20.type}}];
@@ -9173,7 +9158,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.elicitationId !== undefined && func0.call(data, "elicitationId")){
+if(data.elicitationId !== undefined){
 var _errs7 = errors;
 if(typeof data.elicitationId !== "string"){
 validate159.errors = [{instancePath:instancePath+"/elicitationId",schemaPath:"#/properties/elicitationId/type",keyword:"type",params:{type: "string"}}];
@@ -9185,7 +9170,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.message !== undefined && func0.call(data, "message")){
+if(data.message !== undefined){
 var _errs9 = errors;
 if(typeof data.message !== "string"){
 validate159.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"}}];
@@ -9197,7 +9182,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mode !== undefined && func0.call(data, "mode")){
+if(data.mode !== undefined){
 var data4 = data.mode;
 var _errs11 = errors;
 if(typeof data4 !== "string"){
@@ -9214,13 +9199,13 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.task !== undefined && func0.call(data, "task")){
+if(data.task !== undefined){
 var data5 = data.task;
 var _errs13 = errors;
 var _errs14 = errors;
 if(errors === _errs14){
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
-if(data5.ttl !== undefined && func0.call(data5, "ttl")){
+if(data5.ttl !== undefined){
 var data6 = data5.ttl;
 if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
 validate159.errors = [{instancePath:instancePath+"/task/ttl",schemaPath:"TaskMetadata/properties/ttl/type",keyword:"type",params:{type: "integer"}}];
@@ -9239,7 +9224,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.url !== undefined && func0.call(data, "url")){
+if(data.url !== undefined){
 var _errs18 = errors;
 if(typeof data.url !== "string"){
 validate159.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"}}];
@@ -9298,7 +9283,7 @@ var _errs1 = errors;
 if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
+if((data.type === undefined) && (missing0 = "type")){
 var err0 = {instancePath:instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0}};
 if(vErrors === null){
 vErrors = [err0];
@@ -9316,7 +9301,7 @@ var _errs5 = errors;
 if(errors === _errs5){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing1;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing1 = "type")){
+if((data.type === undefined) && (missing1 = "type")){
 var err1 = {instancePath:instancePath,schemaPath:"StringSchema/required",keyword:"required",params:{missingProperty: missing1}};
 if(vErrors === null){
 vErrors = [err1];
@@ -9327,7 +9312,7 @@ vErrors.push(err1);
 errors++;
 }
 else {
-if(data.default !== undefined && func0.call(data, "default")){
+if(data.default !== undefined){
 var _errs7 = errors;
 if(typeof data.default !== "string"){
 var err2 = {instancePath:instancePath+"/default",schemaPath:"StringSchema/properties/default/type",keyword:"type",params:{type: "string"}};
@@ -9345,7 +9330,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data.description !== undefined && func0.call(data, "description")){
+if(data.description !== undefined){
 var _errs9 = errors;
 if(typeof data.description !== "string"){
 var err3 = {instancePath:instancePath+"/description",schemaPath:"StringSchema/properties/description/type",keyword:"type",params:{type: "string"}};
@@ -9363,7 +9348,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data.format !== undefined && func0.call(data, "format")){
+if(data.format !== undefined){
 var data2 = data.format;
 var _errs11 = errors;
 if(typeof data2 !== "string"){
@@ -9392,7 +9377,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data.maxLength !== undefined && func0.call(data, "maxLength")){
+if(data.maxLength !== undefined){
 var data3 = data.maxLength;
 var _errs13 = errors;
 if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
@@ -9411,7 +9396,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data.minLength !== undefined && func0.call(data, "minLength")){
+if(data.minLength !== undefined){
 var data4 = data.minLength;
 var _errs15 = errors;
 if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
@@ -9430,7 +9415,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data.title !== undefined && func0.call(data, "title")){
+if(data.title !== undefined){
 var _errs17 = errors;
 if(typeof data.title !== "string"){
 var err8 = {instancePath:instancePath+"/title",schemaPath:"StringSchema/properties/title/type",keyword:"type",params:{type: "string"}};
@@ -9448,7 +9433,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data.type !== undefined && func0.call(data, "type")){
+if(data.type !== undefined){
 var data6 = data.type;
 var _errs19 = errors;
 if(typeof data6 !== "string"){
@@ -9501,7 +9486,7 @@ var _errs22 = errors;
 if(errors === _errs22){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing2;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing2 = "type")){
+if((data.type === undefined) && (missing2 = "type")){
 var err12 = {instancePath:instancePath,schemaPath:"NumberSchema/required",keyword:"required",params:{missingProperty: missing2}};
 if(vErrors === null){
 vErrors = [err12];
@@ -9512,7 +9497,7 @@ vErrors.push(err12);
 errors++;
 }
 else {
-if(data.default !== undefined && func0.call(data, "default")){
+if(data.default !== undefined){
 var _errs24 = errors;
 if(!(typeof data.default == "number")){
 var err13 = {instancePath:instancePath+"/default",schemaPath:"NumberSchema/properties/default/type",keyword:"type",params:{type: "number"}};
@@ -9530,7 +9515,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data.description !== undefined && func0.call(data, "description")){
+if(data.description !== undefined){
 var _errs26 = errors;
 if(typeof data.description !== "string"){
 var err14 = {instancePath:instancePath+"/description",schemaPath:"NumberSchema/properties/description/type",keyword:"type",params:{type: "string"}};
@@ -9548,7 +9533,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data.maximum !== undefined && func0.call(data, "maximum")){
+if(data.maximum !== undefined){
 var _errs28 = errors;
 if(!(typeof data.maximum == "number")){
 var err15 = {instancePath:instancePath+"/maximum",schemaPath:"NumberSchema/properties/maximum/type",keyword:"type",params:{type: "number"}};
@@ -9566,7 +9551,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data.minimum !== undefined && func0.call(data, "minimum")){
+if(data.minimum !== undefined){
 var _errs30 = errors;
 if(!(typeof data.minimum == "number")){
 var err16 = {instancePath:instancePath+"/minimum",schemaPath:"NumberSchema/properties/minimum/type",keyword:"type",params:{type: "number"}};
@@ -9584,7 +9569,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data.title !== undefined && func0.call(data, "title")){
+if(data.title !== undefined){
 var _errs32 = errors;
 if(typeof data.title !== "string"){
 var err17 = {instancePath:instancePath+"/title",schemaPath:"NumberSchema/properties/title/type",keyword:"type",params:{type: "string"}};
@@ -9602,7 +9587,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data.type !== undefined && func0.call(data, "type")){
+if(data.type !== undefined){
 var data12 = data.type;
 var _errs34 = errors;
 if(typeof data12 !== "string"){
@@ -9654,7 +9639,7 @@ var _errs37 = errors;
 if(errors === _errs37){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing3;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing3 = "type")){
+if((data.type === undefined) && (missing3 = "type")){
 var err21 = {instancePath:instancePath,schemaPath:"NumberSchema/required",keyword:"required",params:{missingProperty: missing3}};
 if(vErrors === null){
 vErrors = [err21];
@@ -9665,7 +9650,7 @@ vErrors.push(err21);
 errors++;
 }
 else {
-if(data.default !== undefined && func0.call(data, "default")){
+if(data.default !== undefined){
 var _errs39 = errors;
 if(!(typeof data.default == "number")){
 var err22 = {instancePath:instancePath+"/default",schemaPath:"NumberSchema/properties/default/type",keyword:"type",params:{type: "number"}};
@@ -9683,7 +9668,7 @@ else {
 var valid10 = true;
 }
 if(valid10){
-if(data.description !== undefined && func0.call(data, "description")){
+if(data.description !== undefined){
 var _errs41 = errors;
 if(typeof data.description !== "string"){
 var err23 = {instancePath:instancePath+"/description",schemaPath:"NumberSchema/properties/description/type",keyword:"type",params:{type: "string"}};
@@ -9701,7 +9686,7 @@ else {
 var valid10 = true;
 }
 if(valid10){
-if(data.maximum !== undefined && func0.call(data, "maximum")){
+if(data.maximum !== undefined){
 var _errs43 = errors;
 if(!(typeof data.maximum == "number")){
 var err24 = {instancePath:instancePath+"/maximum",schemaPath:"NumberSchema/properties/maximum/type",keyword:"type",params:{type: "number"}};
@@ -9719,7 +9704,7 @@ else {
 var valid10 = true;
 }
 if(valid10){
-if(data.minimum !== undefined && func0.call(data, "minimum")){
+if(data.minimum !== undefined){
 var _errs45 = errors;
 if(!(typeof data.minimum == "number")){
 var err25 = {instancePath:instancePath+"/minimum",schemaPath:"NumberSchema/properties/minimum/type",keyword:"type",params:{type: "number"}};
@@ -9737,7 +9722,7 @@ else {
 var valid10 = true;
 }
 if(valid10){
-if(data.title !== undefined && func0.call(data, "title")){
+if(data.title !== undefined){
 var _errs47 = errors;
 if(typeof data.title !== "string"){
 var err26 = {instancePath:instancePath+"/title",schemaPath:"NumberSchema/properties/title/type",keyword:"type",params:{type: "string"}};
@@ -9755,7 +9740,7 @@ else {
 var valid10 = true;
 }
 if(valid10){
-if(data.type !== undefined && func0.call(data, "type")){
+if(data.type !== undefined){
 var data18 = data.type;
 var _errs49 = errors;
 if(typeof data18 !== "string"){
@@ -9807,7 +9792,7 @@ var _errs52 = errors;
 if(errors === _errs52){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing4;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing4 = "type")){
+if((data.type === undefined) && (missing4 = "type")){
 var err30 = {instancePath:instancePath,schemaPath:"BooleanSchema/required",keyword:"required",params:{missingProperty: missing4}};
 if(vErrors === null){
 vErrors = [err30];
@@ -9818,7 +9803,7 @@ vErrors.push(err30);
 errors++;
 }
 else {
-if(data.default !== undefined && func0.call(data, "default")){
+if(data.default !== undefined){
 var _errs54 = errors;
 if(typeof data.default !== "boolean"){
 var err31 = {instancePath:instancePath+"/default",schemaPath:"BooleanSchema/properties/default/type",keyword:"type",params:{type: "boolean"}};
@@ -9836,7 +9821,7 @@ else {
 var valid13 = true;
 }
 if(valid13){
-if(data.description !== undefined && func0.call(data, "description")){
+if(data.description !== undefined){
 var _errs56 = errors;
 if(typeof data.description !== "string"){
 var err32 = {instancePath:instancePath+"/description",schemaPath:"BooleanSchema/properties/description/type",keyword:"type",params:{type: "string"}};
@@ -9854,7 +9839,7 @@ else {
 var valid13 = true;
 }
 if(valid13){
-if(data.title !== undefined && func0.call(data, "title")){
+if(data.title !== undefined){
 var _errs58 = errors;
 if(typeof data.title !== "string"){
 var err33 = {instancePath:instancePath+"/title",schemaPath:"BooleanSchema/properties/title/type",keyword:"type",params:{type: "string"}};
@@ -9872,7 +9857,7 @@ else {
 var valid13 = true;
 }
 if(valid13){
-if(data.type !== undefined && func0.call(data, "type")){
+if(data.type !== undefined){
 var data22 = data.type;
 var _errs60 = errors;
 if(typeof data22 !== "string"){
@@ -9922,7 +9907,7 @@ var _errs63 = errors;
 if(errors === _errs63){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing5;
-if((((data.items === undefined) || (!(func0.call(data, "items")))) && (missing5 = "items")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing5 = "type"))){
+if(((data.items === undefined) && (missing5 = "items")) || ((data.type === undefined) && (missing5 = "type"))){
 var err37 = {instancePath:instancePath,schemaPath:"UntitledMultiSelectEnumSchema/required",keyword:"required",params:{missingProperty: missing5}};
 if(vErrors === null){
 vErrors = [err37];
@@ -9933,7 +9918,7 @@ vErrors.push(err37);
 errors++;
 }
 else {
-if(data.default !== undefined && func0.call(data, "default")){
+if(data.default !== undefined){
 var data23 = data.default;
 var _errs65 = errors;
 if(errors === _errs65){
@@ -9975,7 +9960,7 @@ else {
 var valid16 = true;
 }
 if(valid16){
-if(data.description !== undefined && func0.call(data, "description")){
+if(data.description !== undefined){
 var _errs69 = errors;
 if(typeof data.description !== "string"){
 var err40 = {instancePath:instancePath+"/description",schemaPath:"UntitledMultiSelectEnumSchema/properties/description/type",keyword:"type",params:{type: "string"}};
@@ -9993,13 +9978,13 @@ else {
 var valid16 = true;
 }
 if(valid16){
-if(data.items !== undefined && func0.call(data, "items")){
+if(data.items !== undefined){
 var data26 = data.items;
 var _errs71 = errors;
 if(errors === _errs71){
 if(data26 && typeof data26 == "object" && !Array.isArray(data26)){
 var missing6;
-if((((data26.enum === undefined) || (!(func0.call(data26, "enum")))) && (missing6 = "enum")) || (((data26.type === undefined) || (!(func0.call(data26, "type")))) && (missing6 = "type"))){
+if(((data26.enum === undefined) && (missing6 = "enum")) || ((data26.type === undefined) && (missing6 = "type"))){
 var err41 = {instancePath:instancePath+"/items",schemaPath:"UntitledMultiSelectEnumSchema/properties/items/required",keyword:"required",params:{missingProperty: missing6}};
 if(vErrors === null){
 vErrors = [err41];
@@ -10010,7 +9995,7 @@ vErrors.push(err41);
 errors++;
 }
 else {
-if(data26.enum !== undefined && func0.call(data26, "enum")){
+if(data26.enum !== undefined){
 var data27 = data26.enum;
 var _errs73 = errors;
 if(errors === _errs73){
@@ -10052,7 +10037,7 @@ else {
 var valid18 = true;
 }
 if(valid18){
-if(data26.type !== undefined && func0.call(data26, "type")){
+if(data26.type !== undefined){
 var data29 = data26.type;
 var _errs77 = errors;
 if(typeof data29 !== "string"){
@@ -10100,7 +10085,7 @@ else {
 var valid16 = true;
 }
 if(valid16){
-if(data.maxItems !== undefined && func0.call(data, "maxItems")){
+if(data.maxItems !== undefined){
 var data30 = data.maxItems;
 var _errs79 = errors;
 if(!((typeof data30 == "number") && (!(data30 % 1) && !isNaN(data30)))){
@@ -10119,7 +10104,7 @@ else {
 var valid16 = true;
 }
 if(valid16){
-if(data.minItems !== undefined && func0.call(data, "minItems")){
+if(data.minItems !== undefined){
 var data31 = data.minItems;
 var _errs81 = errors;
 if(!((typeof data31 == "number") && (!(data31 % 1) && !isNaN(data31)))){
@@ -10138,7 +10123,7 @@ else {
 var valid16 = true;
 }
 if(valid16){
-if(data.title !== undefined && func0.call(data, "title")){
+if(data.title !== undefined){
 var _errs83 = errors;
 if(typeof data.title !== "string"){
 var err49 = {instancePath:instancePath+"/title",schemaPath:"UntitledMultiSelectEnumSchema/properties/title/type",keyword:"type",params:{type: "string"}};
@@ -10156,7 +10141,7 @@ else {
 var valid16 = true;
 }
 if(valid16){
-if(data.type !== undefined && func0.call(data, "type")){
+if(data.type !== undefined){
 var data33 = data.type;
 var _errs85 = errors;
 if(typeof data33 !== "string"){
@@ -10246,7 +10231,7 @@ var _errs88 = errors;
 if(errors === _errs88){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing7;
-if((((data.enum === undefined) || (!(func0.call(data, "enum")))) && (missing7 = "enum")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing7 = "type"))){
+if(((data.enum === undefined) && (missing7 = "enum")) || ((data.type === undefined) && (missing7 = "type"))){
 var err56 = {instancePath:instancePath,schemaPath:"UntitledSingleSelectEnumSchema/required",keyword:"required",params:{missingProperty: missing7}};
 if(vErrors === null){
 vErrors = [err56];
@@ -10257,7 +10242,7 @@ vErrors.push(err56);
 errors++;
 }
 else {
-if(data.default !== undefined && func0.call(data, "default")){
+if(data.default !== undefined){
 var _errs90 = errors;
 if(typeof data.default !== "string"){
 var err57 = {instancePath:instancePath+"/default",schemaPath:"UntitledSingleSelectEnumSchema/properties/default/type",keyword:"type",params:{type: "string"}};
@@ -10275,7 +10260,7 @@ else {
 var valid21 = true;
 }
 if(valid21){
-if(data.description !== undefined && func0.call(data, "description")){
+if(data.description !== undefined){
 var _errs92 = errors;
 if(typeof data.description !== "string"){
 var err58 = {instancePath:instancePath+"/description",schemaPath:"UntitledSingleSelectEnumSchema/properties/description/type",keyword:"type",params:{type: "string"}};
@@ -10293,7 +10278,7 @@ else {
 var valid21 = true;
 }
 if(valid21){
-if(data.enum !== undefined && func0.call(data, "enum")){
+if(data.enum !== undefined){
 var data36 = data.enum;
 var _errs94 = errors;
 if(errors === _errs94){
@@ -10335,7 +10320,7 @@ else {
 var valid21 = true;
 }
 if(valid21){
-if(data.title !== undefined && func0.call(data, "title")){
+if(data.title !== undefined){
 var _errs98 = errors;
 if(typeof data.title !== "string"){
 var err61 = {instancePath:instancePath+"/title",schemaPath:"UntitledSingleSelectEnumSchema/properties/title/type",keyword:"type",params:{type: "string"}};
@@ -10353,7 +10338,7 @@ else {
 var valid21 = true;
 }
 if(valid21){
-if(data.type !== undefined && func0.call(data, "type")){
+if(data.type !== undefined){
 var data39 = data.type;
 var _errs100 = errors;
 if(typeof data39 !== "string"){
@@ -10406,7 +10391,7 @@ var _errs103 = errors;
 if(errors === _errs103){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing8;
-if((((data.oneOf === undefined) || (!(func0.call(data, "oneOf")))) && (missing8 = "oneOf")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing8 = "type"))){
+if(((data.oneOf === undefined) && (missing8 = "oneOf")) || ((data.type === undefined) && (missing8 = "type"))){
 var err65 = {instancePath:instancePath,schemaPath:"TitledSingleSelectEnumSchema/required",keyword:"required",params:{missingProperty: missing8}};
 if(vErrors === null){
 vErrors = [err65];
@@ -10417,7 +10402,7 @@ vErrors.push(err65);
 errors++;
 }
 else {
-if(data.default !== undefined && func0.call(data, "default")){
+if(data.default !== undefined){
 var _errs105 = errors;
 if(typeof data.default !== "string"){
 var err66 = {instancePath:instancePath+"/default",schemaPath:"TitledSingleSelectEnumSchema/properties/default/type",keyword:"type",params:{type: "string"}};
@@ -10435,7 +10420,7 @@ else {
 var valid24 = true;
 }
 if(valid24){
-if(data.description !== undefined && func0.call(data, "description")){
+if(data.description !== undefined){
 var _errs107 = errors;
 if(typeof data.description !== "string"){
 var err67 = {instancePath:instancePath+"/description",schemaPath:"TitledSingleSelectEnumSchema/properties/description/type",keyword:"type",params:{type: "string"}};
@@ -10453,7 +10438,7 @@ else {
 var valid24 = true;
 }
 if(valid24){
-if(data.oneOf !== undefined && func0.call(data, "oneOf")){
+if(data.oneOf !== undefined){
 var data42 = data.oneOf;
 var _errs109 = errors;
 if(errors === _errs109){
@@ -10466,7 +10451,7 @@ var _errs111 = errors;
 if(errors === _errs111){
 if(data43 && typeof data43 == "object" && !Array.isArray(data43)){
 var missing9;
-if((((data43.const === undefined) || (!(func0.call(data43, "const")))) && (missing9 = "const")) || (((data43.title === undefined) || (!(func0.call(data43, "title")))) && (missing9 = "title"))){
+if(((data43.const === undefined) && (missing9 = "const")) || ((data43.title === undefined) && (missing9 = "title"))){
 var err68 = {instancePath:instancePath+"/oneOf/" + i3,schemaPath:"TitledSingleSelectEnumSchema/properties/oneOf/items/required",keyword:"required",params:{missingProperty: missing9}};
 if(vErrors === null){
 vErrors = [err68];
@@ -10477,7 +10462,7 @@ vErrors.push(err68);
 errors++;
 }
 else {
-if(data43.const !== undefined && func0.call(data43, "const")){
+if(data43.const !== undefined){
 var _errs113 = errors;
 if(typeof data43.const !== "string"){
 var err69 = {instancePath:instancePath+"/oneOf/" + i3+"/const",schemaPath:"TitledSingleSelectEnumSchema/properties/oneOf/items/properties/const/type",keyword:"type",params:{type: "string"}};
@@ -10495,7 +10480,7 @@ else {
 var valid26 = true;
 }
 if(valid26){
-if(data43.title !== undefined && func0.call(data43, "title")){
+if(data43.title !== undefined){
 var _errs115 = errors;
 if(typeof data43.title !== "string"){
 var err70 = {instancePath:instancePath+"/oneOf/" + i3+"/title",schemaPath:"TitledSingleSelectEnumSchema/properties/oneOf/items/properties/title/type",keyword:"type",params:{type: "string"}};
@@ -10549,7 +10534,7 @@ else {
 var valid24 = true;
 }
 if(valid24){
-if(data.title !== undefined && func0.call(data, "title")){
+if(data.title !== undefined){
 var _errs117 = errors;
 if(typeof data.title !== "string"){
 var err73 = {instancePath:instancePath+"/title",schemaPath:"TitledSingleSelectEnumSchema/properties/title/type",keyword:"type",params:{type: "string"}};
@@ -10567,7 +10552,7 @@ else {
 var valid24 = true;
 }
 if(valid24){
-if(data.type !== undefined && func0.call(data, "type")){
+if(data.type !== undefined){
 var data47 = data.type;
 var _errs119 = errors;
 if(typeof data47 !== "string"){
@@ -10620,7 +10605,7 @@ var _errs122 = errors;
 if(errors === _errs122){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing10;
-if((((data.items === undefined) || (!(func0.call(data, "items")))) && (missing10 = "items")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing10 = "type"))){
+if(((data.items === undefined) && (missing10 = "items")) || ((data.type === undefined) && (missing10 = "type"))){
 var err77 = {instancePath:instancePath,schemaPath:"TitledMultiSelectEnumSchema/required",keyword:"required",params:{missingProperty: missing10}};
 if(vErrors === null){
 vErrors = [err77];
@@ -10631,7 +10616,7 @@ vErrors.push(err77);
 errors++;
 }
 else {
-if(data.default !== undefined && func0.call(data, "default")){
+if(data.default !== undefined){
 var data48 = data.default;
 var _errs124 = errors;
 if(errors === _errs124){
@@ -10673,7 +10658,7 @@ else {
 var valid28 = true;
 }
 if(valid28){
-if(data.description !== undefined && func0.call(data, "description")){
+if(data.description !== undefined){
 var _errs128 = errors;
 if(typeof data.description !== "string"){
 var err80 = {instancePath:instancePath+"/description",schemaPath:"TitledMultiSelectEnumSchema/properties/description/type",keyword:"type",params:{type: "string"}};
@@ -10691,13 +10676,13 @@ else {
 var valid28 = true;
 }
 if(valid28){
-if(data.items !== undefined && func0.call(data, "items")){
+if(data.items !== undefined){
 var data51 = data.items;
 var _errs130 = errors;
 if(errors === _errs130){
 if(data51 && typeof data51 == "object" && !Array.isArray(data51)){
 var missing11;
-if(((data51.anyOf === undefined) || (!(func0.call(data51, "anyOf")))) && (missing11 = "anyOf")){
+if((data51.anyOf === undefined) && (missing11 = "anyOf")){
 var err81 = {instancePath:instancePath+"/items",schemaPath:"TitledMultiSelectEnumSchema/properties/items/required",keyword:"required",params:{missingProperty: missing11}};
 if(vErrors === null){
 vErrors = [err81];
@@ -10708,7 +10693,7 @@ vErrors.push(err81);
 errors++;
 }
 else {
-if(data51.anyOf !== undefined && func0.call(data51, "anyOf")){
+if(data51.anyOf !== undefined){
 var data52 = data51.anyOf;
 var _errs132 = errors;
 if(errors === _errs132){
@@ -10721,7 +10706,7 @@ var _errs134 = errors;
 if(errors === _errs134){
 if(data53 && typeof data53 == "object" && !Array.isArray(data53)){
 var missing12;
-if((((data53.const === undefined) || (!(func0.call(data53, "const")))) && (missing12 = "const")) || (((data53.title === undefined) || (!(func0.call(data53, "title")))) && (missing12 = "title"))){
+if(((data53.const === undefined) && (missing12 = "const")) || ((data53.title === undefined) && (missing12 = "title"))){
 var err82 = {instancePath:instancePath+"/items/anyOf/" + i5,schemaPath:"TitledMultiSelectEnumSchema/properties/items/properties/anyOf/items/required",keyword:"required",params:{missingProperty: missing12}};
 if(vErrors === null){
 vErrors = [err82];
@@ -10732,7 +10717,7 @@ vErrors.push(err82);
 errors++;
 }
 else {
-if(data53.const !== undefined && func0.call(data53, "const")){
+if(data53.const !== undefined){
 var _errs136 = errors;
 if(typeof data53.const !== "string"){
 var err83 = {instancePath:instancePath+"/items/anyOf/" + i5+"/const",schemaPath:"TitledMultiSelectEnumSchema/properties/items/properties/anyOf/items/properties/const/type",keyword:"type",params:{type: "string"}};
@@ -10750,7 +10735,7 @@ else {
 var valid32 = true;
 }
 if(valid32){
-if(data53.title !== undefined && func0.call(data53, "title")){
+if(data53.title !== undefined){
 var _errs138 = errors;
 if(typeof data53.title !== "string"){
 var err84 = {instancePath:instancePath+"/items/anyOf/" + i5+"/title",schemaPath:"TitledMultiSelectEnumSchema/properties/items/properties/anyOf/items/properties/title/type",keyword:"type",params:{type: "string"}};
@@ -10818,7 +10803,7 @@ else {
 var valid28 = true;
 }
 if(valid28){
-if(data.maxItems !== undefined && func0.call(data, "maxItems")){
+if(data.maxItems !== undefined){
 var data56 = data.maxItems;
 var _errs140 = errors;
 if(!((typeof data56 == "number") && (!(data56 % 1) && !isNaN(data56)))){
@@ -10837,7 +10822,7 @@ else {
 var valid28 = true;
 }
 if(valid28){
-if(data.minItems !== undefined && func0.call(data, "minItems")){
+if(data.minItems !== undefined){
 var data57 = data.minItems;
 var _errs142 = errors;
 if(!((typeof data57 == "number") && (!(data57 % 1) && !isNaN(data57)))){
@@ -10856,7 +10841,7 @@ else {
 var valid28 = true;
 }
 if(valid28){
-if(data.title !== undefined && func0.call(data, "title")){
+if(data.title !== undefined){
 var _errs144 = errors;
 if(typeof data.title !== "string"){
 var err90 = {instancePath:instancePath+"/title",schemaPath:"TitledMultiSelectEnumSchema/properties/title/type",keyword:"type",params:{type: "string"}};
@@ -10874,7 +10859,7 @@ else {
 var valid28 = true;
 }
 if(valid28){
-if(data.type !== undefined && func0.call(data, "type")){
+if(data.type !== undefined){
 var data59 = data.type;
 var _errs146 = errors;
 if(typeof data59 !== "string"){
@@ -10929,7 +10914,7 @@ var _errs149 = errors;
 if(errors === _errs149){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing13;
-if((((data.enum === undefined) || (!(func0.call(data, "enum")))) && (missing13 = "enum")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing13 = "type"))){
+if(((data.enum === undefined) && (missing13 = "enum")) || ((data.type === undefined) && (missing13 = "type"))){
 var err94 = {instancePath:instancePath,schemaPath:"LegacyTitledEnumSchema/required",keyword:"required",params:{missingProperty: missing13}};
 if(vErrors === null){
 vErrors = [err94];
@@ -10940,7 +10925,7 @@ vErrors.push(err94);
 errors++;
 }
 else {
-if(data.default !== undefined && func0.call(data, "default")){
+if(data.default !== undefined){
 var _errs151 = errors;
 if(typeof data.default !== "string"){
 var err95 = {instancePath:instancePath+"/default",schemaPath:"LegacyTitledEnumSchema/properties/default/type",keyword:"type",params:{type: "string"}};
@@ -10958,7 +10943,7 @@ else {
 var valid34 = true;
 }
 if(valid34){
-if(data.description !== undefined && func0.call(data, "description")){
+if(data.description !== undefined){
 var _errs153 = errors;
 if(typeof data.description !== "string"){
 var err96 = {instancePath:instancePath+"/description",schemaPath:"LegacyTitledEnumSchema/properties/description/type",keyword:"type",params:{type: "string"}};
@@ -10976,7 +10961,7 @@ else {
 var valid34 = true;
 }
 if(valid34){
-if(data.enum !== undefined && func0.call(data, "enum")){
+if(data.enum !== undefined){
 var data62 = data.enum;
 var _errs155 = errors;
 if(errors === _errs155){
@@ -11018,7 +11003,7 @@ else {
 var valid34 = true;
 }
 if(valid34){
-if(data.enumNames !== undefined && func0.call(data, "enumNames")){
+if(data.enumNames !== undefined){
 var data64 = data.enumNames;
 var _errs159 = errors;
 if(errors === _errs159){
@@ -11060,7 +11045,7 @@ else {
 var valid34 = true;
 }
 if(valid34){
-if(data.title !== undefined && func0.call(data, "title")){
+if(data.title !== undefined){
 var _errs163 = errors;
 if(typeof data.title !== "string"){
 var err101 = {instancePath:instancePath+"/title",schemaPath:"LegacyTitledEnumSchema/properties/title/type",keyword:"type",params:{type: "string"}};
@@ -11078,7 +11063,7 @@ else {
 var valid34 = true;
 }
 if(valid34){
-if(data.type !== undefined && func0.call(data, "type")){
+if(data.type !== undefined){
 var data67 = data.type;
 var _errs165 = errors;
 if(typeof data67 !== "string"){
@@ -11177,17 +11162,17 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.message === undefined) || (!(func0.call(data, "message")))) && (missing0 = "message")) || (((data.requestedSchema === undefined) || (!(func0.call(data, "requestedSchema")))) && (missing0 = "requestedSchema"))){
+if(((data.message === undefined) && (missing0 = "message")) || ((data.requestedSchema === undefined) && (missing0 = "requestedSchema"))){
 validate161.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-if(data0.progressToken !== undefined && func0.call(data0, "progressToken")){
+if(data0.progressToken !== undefined){
 var data1 = data0.progressToken;
 if((typeof data1 !== "string") && (!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))))){
 validate161.errors = [{instancePath:instancePath+"/_meta/progressToken",schemaPath:"ProgressToken/type",keyword:"type",params:{type: schema20.type}}];
@@ -11206,7 +11191,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.message !== undefined && func0.call(data, "message")){
+if(data.message !== undefined){
 var _errs7 = errors;
 if(typeof data.message !== "string"){
 validate161.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"}}];
@@ -11218,7 +11203,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mode !== undefined && func0.call(data, "mode")){
+if(data.mode !== undefined){
 var data3 = data.mode;
 var _errs9 = errors;
 if(typeof data3 !== "string"){
@@ -11235,18 +11220,18 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.requestedSchema !== undefined && func0.call(data, "requestedSchema")){
+if(data.requestedSchema !== undefined){
 var data4 = data.requestedSchema;
 var _errs11 = errors;
 if(errors === _errs11){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 var missing1;
-if((((data4.properties === undefined) || (!(func0.call(data4, "properties")))) && (missing1 = "properties")) || (((data4.type === undefined) || (!(func0.call(data4, "type")))) && (missing1 = "type"))){
+if(((data4.properties === undefined) && (missing1 = "properties")) || ((data4.type === undefined) && (missing1 = "type"))){
 validate161.errors = [{instancePath:instancePath+"/requestedSchema",schemaPath:"#/properties/requestedSchema/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data4.$schema !== undefined && func0.call(data4, "$schema")){
+if(data4.$schema !== undefined){
 var _errs13 = errors;
 if(typeof data4.$schema !== "string"){
 validate161.errors = [{instancePath:instancePath+"/requestedSchema/$schema",schemaPath:"#/properties/requestedSchema/properties/%24schema/type",keyword:"type",params:{type: "string"}}];
@@ -11258,17 +11243,15 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data4.properties !== undefined && func0.call(data4, "properties")){
+if(data4.properties !== undefined){
 var data6 = data4.properties;
 var _errs15 = errors;
 if(errors === _errs15){
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-var _arr0 = Object.keys(data6);
-for(var _i0=0; _i0<_arr0.length; _i0++){
-var key0 = _arr0[_i0];
+for(var key0 in data6){
 var _errs18 = errors;
 if(!(validate162(data6[key0]))){
-vErrors = vErrors === null ? func15(validate162.errors, instancePath+"/requestedSchema/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")) : vErrors.concat(func15(validate162.errors, instancePath+"/requestedSchema/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")));
+vErrors = vErrors === null ? func0(validate162.errors, instancePath+"/requestedSchema/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")) : vErrors.concat(func0(validate162.errors, instancePath+"/requestedSchema/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")));
 errors = vErrors.length;
 }
 var valid4 = _errs18 === errors;
@@ -11288,7 +11271,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data4.required !== undefined && func0.call(data4, "required")){
+if(data4.required !== undefined){
 var data8 = data4.required;
 var _errs19 = errors;
 if(errors === _errs19){
@@ -11318,7 +11301,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data4.type !== undefined && func0.call(data4, "type")){
+if(data4.type !== undefined){
 var data10 = data4.type;
 var _errs23 = errors;
 if(typeof data10 !== "string"){
@@ -11350,13 +11333,13 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.task !== undefined && func0.call(data, "task")){
+if(data.task !== undefined){
 var data11 = data.task;
 var _errs25 = errors;
 var _errs26 = errors;
 if(errors === _errs26){
 if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
-if(data11.ttl !== undefined && func0.call(data11, "ttl")){
+if(data11.ttl !== undefined){
 var data12 = data11.ttl;
 if(!((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12)))){
 validate161.errors = [{instancePath:instancePath+"/task/ttl",schemaPath:"TaskMetadata/properties/ttl/type",keyword:"type",params:{type: "integer"}}];
@@ -11410,7 +11393,7 @@ var _errs0 = errors;
 var valid0 = false;
 var _errs1 = errors;
 if(!(validate159(data))){
-vErrors = vErrors === null ? func15(validate159.errors, instancePath) : vErrors.concat(func15(validate159.errors, instancePath));
+vErrors = vErrors === null ? func0(validate159.errors, instancePath) : vErrors.concat(func0(validate159.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs1 === errors;
@@ -11418,7 +11401,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs2 = errors;
 if(!(validate161(data))){
-vErrors = vErrors === null ? func15(validate161.errors, instancePath) : vErrors.concat(func15(validate161.errors, instancePath));
+vErrors = vErrors === null ? func0(validate161.errors, instancePath) : vErrors.concat(func0(validate161.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs2 === errors;
@@ -11471,12 +11454,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
+if(((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
 validate157.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.id !== undefined && func0.call(data, "id")){
+if(data.id !== undefined){
 var data0 = data.id;
 var _errs1 = errors;
 if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
@@ -11489,7 +11472,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data1 = data.jsonrpc;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -11506,7 +11489,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data2 = data.method;
 var _errs6 = errors;
 if(typeof data2 !== "string"){
@@ -11523,10 +11506,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var _errs8 = errors;
 if(!(validate158(data.params))){
-vErrors = vErrors === null ? func15(validate158.errors, instancePath+"/params") : vErrors.concat(func15(validate158.errors, instancePath+"/params"));
+vErrors = vErrors === null ? func0(validate158.errors, instancePath+"/params") : vErrors.concat(func0(validate158.errors, instancePath+"/params"));
 errors = vErrors.length;
 }
 var valid0 = _errs8 === errors;
@@ -11575,12 +11558,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.action === undefined) || (!(func0.call(data, "action")))) && (missing0 = "action")){
+if((data.action === undefined) && (missing0 = "action")){
 validate166.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -11597,7 +11580,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.action !== undefined && func0.call(data, "action")){
+if(data.action !== undefined){
 var data1 = data.action;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -11614,14 +11597,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.content !== undefined && func0.call(data, "content")){
+if(data.content !== undefined){
 var data2 = data.content;
 var _errs6 = errors;
 if(errors === _errs6){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-var _arr0 = Object.keys(data2);
-for(var _i0=0; _i0<_arr0.length; _i0++){
-var key0 = _arr0[_i0];
+for(var key0 in data2){
 var data3 = data2[key0];
 var _errs9 = errors;
 if((((!(Array.isArray(data3))) && (typeof data3 !== "string")) && (!(typeof data3 == "number"))) && (typeof data3 !== "boolean")){
@@ -11696,12 +11677,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
+if((((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
 validate167.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data0 = data.jsonrpc;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -11718,7 +11699,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data1 = data.method;
 var _errs3 = errors;
 if(typeof data1 !== "string"){
@@ -11735,18 +11716,18 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data2 = data.params;
 var _errs5 = errors;
 if(errors === _errs5){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 var missing1;
-if(((data2.elicitationId === undefined) || (!(func0.call(data2, "elicitationId")))) && (missing1 = "elicitationId")){
+if((data2.elicitationId === undefined) && (missing1 = "elicitationId")){
 validate167.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data2.elicitationId !== undefined && func0.call(data2, "elicitationId")){
+if(data2.elicitationId !== undefined){
 if(typeof data2.elicitationId !== "string"){
 validate167.errors = [{instancePath:instancePath+"/params/elicitationId",schemaPath:"#/properties/params/properties/elicitationId/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -11801,7 +11782,7 @@ var errors = 0;
 var _errs0 = errors;
 if(errors === _errs0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs3 = errors;
 if(errors === _errs3){
@@ -11848,7 +11829,7 @@ var _errs1 = errors;
 if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
+if((data.type === undefined) && (missing0 = "type")){
 var err0 = {instancePath:instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0}};
 if(vErrors === null){
 vErrors = [err0];
@@ -11866,7 +11847,7 @@ var _errs5 = errors;
 if(errors === _errs5){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing1;
-if((((data.enum === undefined) || (!(func0.call(data, "enum")))) && (missing1 = "enum")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing1 = "type"))){
+if(((data.enum === undefined) && (missing1 = "enum")) || ((data.type === undefined) && (missing1 = "type"))){
 var err1 = {instancePath:instancePath,schemaPath:"UntitledSingleSelectEnumSchema/required",keyword:"required",params:{missingProperty: missing1}};
 if(vErrors === null){
 vErrors = [err1];
@@ -11877,7 +11858,7 @@ vErrors.push(err1);
 errors++;
 }
 else {
-if(data.default !== undefined && func0.call(data, "default")){
+if(data.default !== undefined){
 var _errs7 = errors;
 if(typeof data.default !== "string"){
 var err2 = {instancePath:instancePath+"/default",schemaPath:"UntitledSingleSelectEnumSchema/properties/default/type",keyword:"type",params:{type: "string"}};
@@ -11895,7 +11876,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data.description !== undefined && func0.call(data, "description")){
+if(data.description !== undefined){
 var _errs9 = errors;
 if(typeof data.description !== "string"){
 var err3 = {instancePath:instancePath+"/description",schemaPath:"UntitledSingleSelectEnumSchema/properties/description/type",keyword:"type",params:{type: "string"}};
@@ -11913,7 +11894,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data.enum !== undefined && func0.call(data, "enum")){
+if(data.enum !== undefined){
 var data2 = data.enum;
 var _errs11 = errors;
 if(errors === _errs11){
@@ -11955,7 +11936,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data.title !== undefined && func0.call(data, "title")){
+if(data.title !== undefined){
 var _errs15 = errors;
 if(typeof data.title !== "string"){
 var err6 = {instancePath:instancePath+"/title",schemaPath:"UntitledSingleSelectEnumSchema/properties/title/type",keyword:"type",params:{type: "string"}};
@@ -11973,7 +11954,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data.type !== undefined && func0.call(data, "type")){
+if(data.type !== undefined){
 var data5 = data.type;
 var _errs17 = errors;
 if(typeof data5 !== "string"){
@@ -12024,7 +12005,7 @@ var _errs20 = errors;
 if(errors === _errs20){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing2;
-if((((data.items === undefined) || (!(func0.call(data, "items")))) && (missing2 = "items")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing2 = "type"))){
+if(((data.items === undefined) && (missing2 = "items")) || ((data.type === undefined) && (missing2 = "type"))){
 var err10 = {instancePath:instancePath,schemaPath:"UntitledMultiSelectEnumSchema/required",keyword:"required",params:{missingProperty: missing2}};
 if(vErrors === null){
 vErrors = [err10];
@@ -12035,7 +12016,7 @@ vErrors.push(err10);
 errors++;
 }
 else {
-if(data.default !== undefined && func0.call(data, "default")){
+if(data.default !== undefined){
 var data6 = data.default;
 var _errs22 = errors;
 if(errors === _errs22){
@@ -12077,7 +12058,7 @@ else {
 var valid8 = true;
 }
 if(valid8){
-if(data.description !== undefined && func0.call(data, "description")){
+if(data.description !== undefined){
 var _errs26 = errors;
 if(typeof data.description !== "string"){
 var err13 = {instancePath:instancePath+"/description",schemaPath:"UntitledMultiSelectEnumSchema/properties/description/type",keyword:"type",params:{type: "string"}};
@@ -12095,13 +12076,13 @@ else {
 var valid8 = true;
 }
 if(valid8){
-if(data.items !== undefined && func0.call(data, "items")){
+if(data.items !== undefined){
 var data9 = data.items;
 var _errs28 = errors;
 if(errors === _errs28){
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
 var missing3;
-if((((data9.enum === undefined) || (!(func0.call(data9, "enum")))) && (missing3 = "enum")) || (((data9.type === undefined) || (!(func0.call(data9, "type")))) && (missing3 = "type"))){
+if(((data9.enum === undefined) && (missing3 = "enum")) || ((data9.type === undefined) && (missing3 = "type"))){
 var err14 = {instancePath:instancePath+"/items",schemaPath:"UntitledMultiSelectEnumSchema/properties/items/required",keyword:"required",params:{missingProperty: missing3}};
 if(vErrors === null){
 vErrors = [err14];
@@ -12112,7 +12093,7 @@ vErrors.push(err14);
 errors++;
 }
 else {
-if(data9.enum !== undefined && func0.call(data9, "enum")){
+if(data9.enum !== undefined){
 var data10 = data9.enum;
 var _errs30 = errors;
 if(errors === _errs30){
@@ -12154,7 +12135,7 @@ else {
 var valid10 = true;
 }
 if(valid10){
-if(data9.type !== undefined && func0.call(data9, "type")){
+if(data9.type !== undefined){
 var data12 = data9.type;
 var _errs34 = errors;
 if(typeof data12 !== "string"){
@@ -12202,7 +12183,7 @@ else {
 var valid8 = true;
 }
 if(valid8){
-if(data.maxItems !== undefined && func0.call(data, "maxItems")){
+if(data.maxItems !== undefined){
 var data13 = data.maxItems;
 var _errs36 = errors;
 if(!((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13)))){
@@ -12221,7 +12202,7 @@ else {
 var valid8 = true;
 }
 if(valid8){
-if(data.minItems !== undefined && func0.call(data, "minItems")){
+if(data.minItems !== undefined){
 var data14 = data.minItems;
 var _errs38 = errors;
 if(!((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14)))){
@@ -12240,7 +12221,7 @@ else {
 var valid8 = true;
 }
 if(valid8){
-if(data.title !== undefined && func0.call(data, "title")){
+if(data.title !== undefined){
 var _errs40 = errors;
 if(typeof data.title !== "string"){
 var err22 = {instancePath:instancePath+"/title",schemaPath:"UntitledMultiSelectEnumSchema/properties/title/type",keyword:"type",params:{type: "string"}};
@@ -12258,7 +12239,7 @@ else {
 var valid8 = true;
 }
 if(valid8){
-if(data.type !== undefined && func0.call(data, "type")){
+if(data.type !== undefined){
 var data16 = data.type;
 var _errs42 = errors;
 if(typeof data16 !== "string"){
@@ -12348,7 +12329,7 @@ var _errs45 = errors;
 if(errors === _errs45){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing4;
-if((((data.oneOf === undefined) || (!(func0.call(data, "oneOf")))) && (missing4 = "oneOf")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing4 = "type"))){
+if(((data.oneOf === undefined) && (missing4 = "oneOf")) || ((data.type === undefined) && (missing4 = "type"))){
 var err29 = {instancePath:instancePath,schemaPath:"TitledSingleSelectEnumSchema/required",keyword:"required",params:{missingProperty: missing4}};
 if(vErrors === null){
 vErrors = [err29];
@@ -12359,7 +12340,7 @@ vErrors.push(err29);
 errors++;
 }
 else {
-if(data.default !== undefined && func0.call(data, "default")){
+if(data.default !== undefined){
 var _errs47 = errors;
 if(typeof data.default !== "string"){
 var err30 = {instancePath:instancePath+"/default",schemaPath:"TitledSingleSelectEnumSchema/properties/default/type",keyword:"type",params:{type: "string"}};
@@ -12377,7 +12358,7 @@ else {
 var valid13 = true;
 }
 if(valid13){
-if(data.description !== undefined && func0.call(data, "description")){
+if(data.description !== undefined){
 var _errs49 = errors;
 if(typeof data.description !== "string"){
 var err31 = {instancePath:instancePath+"/description",schemaPath:"TitledSingleSelectEnumSchema/properties/description/type",keyword:"type",params:{type: "string"}};
@@ -12395,7 +12376,7 @@ else {
 var valid13 = true;
 }
 if(valid13){
-if(data.oneOf !== undefined && func0.call(data, "oneOf")){
+if(data.oneOf !== undefined){
 var data19 = data.oneOf;
 var _errs51 = errors;
 if(errors === _errs51){
@@ -12408,7 +12389,7 @@ var _errs53 = errors;
 if(errors === _errs53){
 if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
 var missing5;
-if((((data20.const === undefined) || (!(func0.call(data20, "const")))) && (missing5 = "const")) || (((data20.title === undefined) || (!(func0.call(data20, "title")))) && (missing5 = "title"))){
+if(((data20.const === undefined) && (missing5 = "const")) || ((data20.title === undefined) && (missing5 = "title"))){
 var err32 = {instancePath:instancePath+"/oneOf/" + i3,schemaPath:"TitledSingleSelectEnumSchema/properties/oneOf/items/required",keyword:"required",params:{missingProperty: missing5}};
 if(vErrors === null){
 vErrors = [err32];
@@ -12419,7 +12400,7 @@ vErrors.push(err32);
 errors++;
 }
 else {
-if(data20.const !== undefined && func0.call(data20, "const")){
+if(data20.const !== undefined){
 var _errs55 = errors;
 if(typeof data20.const !== "string"){
 var err33 = {instancePath:instancePath+"/oneOf/" + i3+"/const",schemaPath:"TitledSingleSelectEnumSchema/properties/oneOf/items/properties/const/type",keyword:"type",params:{type: "string"}};
@@ -12437,7 +12418,7 @@ else {
 var valid15 = true;
 }
 if(valid15){
-if(data20.title !== undefined && func0.call(data20, "title")){
+if(data20.title !== undefined){
 var _errs57 = errors;
 if(typeof data20.title !== "string"){
 var err34 = {instancePath:instancePath+"/oneOf/" + i3+"/title",schemaPath:"TitledSingleSelectEnumSchema/properties/oneOf/items/properties/title/type",keyword:"type",params:{type: "string"}};
@@ -12491,7 +12472,7 @@ else {
 var valid13 = true;
 }
 if(valid13){
-if(data.title !== undefined && func0.call(data, "title")){
+if(data.title !== undefined){
 var _errs59 = errors;
 if(typeof data.title !== "string"){
 var err37 = {instancePath:instancePath+"/title",schemaPath:"TitledSingleSelectEnumSchema/properties/title/type",keyword:"type",params:{type: "string"}};
@@ -12509,7 +12490,7 @@ else {
 var valid13 = true;
 }
 if(valid13){
-if(data.type !== undefined && func0.call(data, "type")){
+if(data.type !== undefined){
 var data24 = data.type;
 var _errs61 = errors;
 if(typeof data24 !== "string"){
@@ -12562,7 +12543,7 @@ var _errs64 = errors;
 if(errors === _errs64){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing6;
-if((((data.items === undefined) || (!(func0.call(data, "items")))) && (missing6 = "items")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing6 = "type"))){
+if(((data.items === undefined) && (missing6 = "items")) || ((data.type === undefined) && (missing6 = "type"))){
 var err41 = {instancePath:instancePath,schemaPath:"TitledMultiSelectEnumSchema/required",keyword:"required",params:{missingProperty: missing6}};
 if(vErrors === null){
 vErrors = [err41];
@@ -12573,7 +12554,7 @@ vErrors.push(err41);
 errors++;
 }
 else {
-if(data.default !== undefined && func0.call(data, "default")){
+if(data.default !== undefined){
 var data25 = data.default;
 var _errs66 = errors;
 if(errors === _errs66){
@@ -12615,7 +12596,7 @@ else {
 var valid17 = true;
 }
 if(valid17){
-if(data.description !== undefined && func0.call(data, "description")){
+if(data.description !== undefined){
 var _errs70 = errors;
 if(typeof data.description !== "string"){
 var err44 = {instancePath:instancePath+"/description",schemaPath:"TitledMultiSelectEnumSchema/properties/description/type",keyword:"type",params:{type: "string"}};
@@ -12633,13 +12614,13 @@ else {
 var valid17 = true;
 }
 if(valid17){
-if(data.items !== undefined && func0.call(data, "items")){
+if(data.items !== undefined){
 var data28 = data.items;
 var _errs72 = errors;
 if(errors === _errs72){
 if(data28 && typeof data28 == "object" && !Array.isArray(data28)){
 var missing7;
-if(((data28.anyOf === undefined) || (!(func0.call(data28, "anyOf")))) && (missing7 = "anyOf")){
+if((data28.anyOf === undefined) && (missing7 = "anyOf")){
 var err45 = {instancePath:instancePath+"/items",schemaPath:"TitledMultiSelectEnumSchema/properties/items/required",keyword:"required",params:{missingProperty: missing7}};
 if(vErrors === null){
 vErrors = [err45];
@@ -12650,7 +12631,7 @@ vErrors.push(err45);
 errors++;
 }
 else {
-if(data28.anyOf !== undefined && func0.call(data28, "anyOf")){
+if(data28.anyOf !== undefined){
 var data29 = data28.anyOf;
 var _errs74 = errors;
 if(errors === _errs74){
@@ -12663,7 +12644,7 @@ var _errs76 = errors;
 if(errors === _errs76){
 if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
 var missing8;
-if((((data30.const === undefined) || (!(func0.call(data30, "const")))) && (missing8 = "const")) || (((data30.title === undefined) || (!(func0.call(data30, "title")))) && (missing8 = "title"))){
+if(((data30.const === undefined) && (missing8 = "const")) || ((data30.title === undefined) && (missing8 = "title"))){
 var err46 = {instancePath:instancePath+"/items/anyOf/" + i5,schemaPath:"TitledMultiSelectEnumSchema/properties/items/properties/anyOf/items/required",keyword:"required",params:{missingProperty: missing8}};
 if(vErrors === null){
 vErrors = [err46];
@@ -12674,7 +12655,7 @@ vErrors.push(err46);
 errors++;
 }
 else {
-if(data30.const !== undefined && func0.call(data30, "const")){
+if(data30.const !== undefined){
 var _errs78 = errors;
 if(typeof data30.const !== "string"){
 var err47 = {instancePath:instancePath+"/items/anyOf/" + i5+"/const",schemaPath:"TitledMultiSelectEnumSchema/properties/items/properties/anyOf/items/properties/const/type",keyword:"type",params:{type: "string"}};
@@ -12692,7 +12673,7 @@ else {
 var valid21 = true;
 }
 if(valid21){
-if(data30.title !== undefined && func0.call(data30, "title")){
+if(data30.title !== undefined){
 var _errs80 = errors;
 if(typeof data30.title !== "string"){
 var err48 = {instancePath:instancePath+"/items/anyOf/" + i5+"/title",schemaPath:"TitledMultiSelectEnumSchema/properties/items/properties/anyOf/items/properties/title/type",keyword:"type",params:{type: "string"}};
@@ -12760,7 +12741,7 @@ else {
 var valid17 = true;
 }
 if(valid17){
-if(data.maxItems !== undefined && func0.call(data, "maxItems")){
+if(data.maxItems !== undefined){
 var data33 = data.maxItems;
 var _errs82 = errors;
 if(!((typeof data33 == "number") && (!(data33 % 1) && !isNaN(data33)))){
@@ -12779,7 +12760,7 @@ else {
 var valid17 = true;
 }
 if(valid17){
-if(data.minItems !== undefined && func0.call(data, "minItems")){
+if(data.minItems !== undefined){
 var data34 = data.minItems;
 var _errs84 = errors;
 if(!((typeof data34 == "number") && (!(data34 % 1) && !isNaN(data34)))){
@@ -12798,7 +12779,7 @@ else {
 var valid17 = true;
 }
 if(valid17){
-if(data.title !== undefined && func0.call(data, "title")){
+if(data.title !== undefined){
 var _errs86 = errors;
 if(typeof data.title !== "string"){
 var err54 = {instancePath:instancePath+"/title",schemaPath:"TitledMultiSelectEnumSchema/properties/title/type",keyword:"type",params:{type: "string"}};
@@ -12816,7 +12797,7 @@ else {
 var valid17 = true;
 }
 if(valid17){
-if(data.type !== undefined && func0.call(data, "type")){
+if(data.type !== undefined){
 var data36 = data.type;
 var _errs88 = errors;
 if(typeof data36 !== "string"){
@@ -12871,7 +12852,7 @@ var _errs91 = errors;
 if(errors === _errs91){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing9;
-if((((data.enum === undefined) || (!(func0.call(data, "enum")))) && (missing9 = "enum")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing9 = "type"))){
+if(((data.enum === undefined) && (missing9 = "enum")) || ((data.type === undefined) && (missing9 = "type"))){
 var err58 = {instancePath:instancePath,schemaPath:"LegacyTitledEnumSchema/required",keyword:"required",params:{missingProperty: missing9}};
 if(vErrors === null){
 vErrors = [err58];
@@ -12882,7 +12863,7 @@ vErrors.push(err58);
 errors++;
 }
 else {
-if(data.default !== undefined && func0.call(data, "default")){
+if(data.default !== undefined){
 var _errs93 = errors;
 if(typeof data.default !== "string"){
 var err59 = {instancePath:instancePath+"/default",schemaPath:"LegacyTitledEnumSchema/properties/default/type",keyword:"type",params:{type: "string"}};
@@ -12900,7 +12881,7 @@ else {
 var valid23 = true;
 }
 if(valid23){
-if(data.description !== undefined && func0.call(data, "description")){
+if(data.description !== undefined){
 var _errs95 = errors;
 if(typeof data.description !== "string"){
 var err60 = {instancePath:instancePath+"/description",schemaPath:"LegacyTitledEnumSchema/properties/description/type",keyword:"type",params:{type: "string"}};
@@ -12918,7 +12899,7 @@ else {
 var valid23 = true;
 }
 if(valid23){
-if(data.enum !== undefined && func0.call(data, "enum")){
+if(data.enum !== undefined){
 var data39 = data.enum;
 var _errs97 = errors;
 if(errors === _errs97){
@@ -12960,7 +12941,7 @@ else {
 var valid23 = true;
 }
 if(valid23){
-if(data.enumNames !== undefined && func0.call(data, "enumNames")){
+if(data.enumNames !== undefined){
 var data41 = data.enumNames;
 var _errs101 = errors;
 if(errors === _errs101){
@@ -13002,7 +12983,7 @@ else {
 var valid23 = true;
 }
 if(valid23){
-if(data.title !== undefined && func0.call(data, "title")){
+if(data.title !== undefined){
 var _errs105 = errors;
 if(typeof data.title !== "string"){
 var err65 = {instancePath:instancePath+"/title",schemaPath:"LegacyTitledEnumSchema/properties/title/type",keyword:"type",params:{type: "string"}};
@@ -13020,7 +13001,7 @@ else {
 var valid23 = true;
 }
 if(valid23){
-if(data.type !== undefined && func0.call(data, "type")){
+if(data.type !== undefined){
 var data44 = data.type;
 var _errs107 = errors;
 if(typeof data44 !== "string"){
@@ -13120,12 +13101,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.code === undefined) || (!(func0.call(data, "code")))) && (missing0 = "code")) || (((data.message === undefined) || (!(func0.call(data, "message")))) && (missing0 = "message"))){
+if(((data.code === undefined) && (missing0 = "code")) || ((data.message === undefined) && (missing0 = "message"))){
 validate170.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.code !== undefined && func0.call(data, "code")){
+if(data.code !== undefined){
 var data0 = data.code;
 var _errs1 = errors;
 if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
@@ -13138,7 +13119,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.message !== undefined && func0.call(data, "message")){
+if(data.message !== undefined){
 var _errs3 = errors;
 if(typeof data.message !== "string"){
 validate170.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"}}];
@@ -13188,15 +13169,15 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content")) || (((data.role === undefined) || (!(func0.call(data, "role")))) && (missing0 = "role"))){
+if(((data.content === undefined) && (missing0 = "content")) || ((data.role === undefined) && (missing0 = "role"))){
 validate172.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.content !== undefined && func0.call(data, "content")){
+if(data.content !== undefined){
 var _errs1 = errors;
 if(!(validate20(data.content))){
-vErrors = vErrors === null ? func15(validate20.errors, instancePath+"/content") : vErrors.concat(func15(validate20.errors, instancePath+"/content"));
+vErrors = vErrors === null ? func0(validate20.errors, instancePath+"/content") : vErrors.concat(func0(validate20.errors, instancePath+"/content"));
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -13205,7 +13186,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.role !== undefined && func0.call(data, "role")){
+if(data.role !== undefined){
 var data1 = data.role;
 var _errs2 = errors;
 if(typeof data1 !== "string"){
@@ -13253,12 +13234,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.messages === undefined) || (!(func0.call(data, "messages")))) && (missing0 = "messages")){
+if((data.messages === undefined) && (missing0 = "messages")){
 validate171.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -13275,7 +13256,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined && func0.call(data, "description")){
+if(data.description !== undefined){
 var _errs4 = errors;
 if(typeof data.description !== "string"){
 validate171.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -13287,7 +13268,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.messages !== undefined && func0.call(data, "messages")){
+if(data.messages !== undefined){
 var data2 = data.messages;
 var _errs6 = errors;
 if(errors === _errs6){
@@ -13297,7 +13278,7 @@ var len0 = data2.length;
 for(var i0=0; i0<len0; i0++){
 var _errs8 = errors;
 if(!(validate172(data2[i0]))){
-vErrors = vErrors === null ? func15(validate172.errors, instancePath+"/messages/" + i0) : vErrors.concat(func15(validate172.errors, instancePath+"/messages/" + i0));
+vErrors = vErrors === null ? func0(validate172.errors, instancePath+"/messages/" + i0) : vErrors.concat(func0(validate172.errors, instancePath+"/messages/" + i0));
 errors = vErrors.length;
 }
 var valid1 = _errs8 === errors;
@@ -13351,7 +13332,7 @@ var vErrors = null;
 var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs2 = errors;
 if(errors === _errs2){
@@ -13398,12 +13379,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.src === undefined) || (!(func0.call(data, "src")))) && (missing0 = "src")){
+if((data.src === undefined) && (missing0 = "src")){
 validate176.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.mimeType !== undefined && func0.call(data, "mimeType")){
+if(data.mimeType !== undefined){
 var _errs1 = errors;
 if(typeof data.mimeType !== "string"){
 validate176.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
@@ -13415,7 +13396,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.sizes !== undefined && func0.call(data, "sizes")){
+if(data.sizes !== undefined){
 var data1 = data.sizes;
 var _errs3 = errors;
 if(errors === _errs3){
@@ -13445,7 +13426,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.src !== undefined && func0.call(data, "src")){
+if(data.src !== undefined){
 var _errs7 = errors;
 if(typeof data.src !== "string"){
 validate176.errors = [{instancePath:instancePath+"/src",schemaPath:"#/properties/src/type",keyword:"type",params:{type: "string"}}];
@@ -13457,7 +13438,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.theme !== undefined && func0.call(data, "theme")){
+if(data.theme !== undefined){
 var data4 = data.theme;
 var _errs9 = errors;
 if(typeof data4 !== "string"){
@@ -13508,7 +13489,7 @@ var vErrors = null;
 var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.icons !== undefined && func0.call(data, "icons")){
+if(data.icons !== undefined){
 var data0 = data.icons;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -13522,12 +13503,12 @@ var _errs4 = errors;
 if(errors === _errs4){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 var missing0;
-if(((data1.src === undefined) || (!(func0.call(data1, "src")))) && (missing0 = "src")){
+if((data1.src === undefined) && (missing0 = "src")){
 validate177.errors = [{instancePath:instancePath+"/icons/" + i0,schemaPath:"Icon/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data1.mimeType !== undefined && func0.call(data1, "mimeType")){
+if(data1.mimeType !== undefined){
 var _errs6 = errors;
 if(typeof data1.mimeType !== "string"){
 validate177.errors = [{instancePath:instancePath+"/icons/" + i0+"/mimeType",schemaPath:"Icon/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
@@ -13539,7 +13520,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data1.sizes !== undefined && func0.call(data1, "sizes")){
+if(data1.sizes !== undefined){
 var data3 = data1.sizes;
 var _errs8 = errors;
 if(errors === _errs8){
@@ -13569,7 +13550,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data1.src !== undefined && func0.call(data1, "src")){
+if(data1.src !== undefined){
 var _errs12 = errors;
 if(typeof data1.src !== "string"){
 validate177.errors = [{instancePath:instancePath+"/icons/" + i0+"/src",schemaPath:"Icon/properties/src/type",keyword:"type",params:{type: "string"}}];
@@ -13581,7 +13562,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data1.theme !== undefined && func0.call(data1, "theme")){
+if(data1.theme !== undefined){
 var data6 = data1.theme;
 var _errs14 = errors;
 if(typeof data6 !== "string"){
@@ -13660,12 +13641,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((data.capabilities === undefined) || (!(func0.call(data, "capabilities")))) && (missing0 = "capabilities")) || (((data.protocolVersion === undefined) || (!(func0.call(data, "protocolVersion")))) && (missing0 = "protocolVersion"))) || (((data.serverInfo === undefined) || (!(func0.call(data, "serverInfo")))) && (missing0 = "serverInfo"))){
+if((((data.capabilities === undefined) && (missing0 = "capabilities")) || ((data.protocolVersion === undefined) && (missing0 = "protocolVersion"))) || ((data.serverInfo === undefined) && (missing0 = "serverInfo"))){
 validate178.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -13682,13 +13663,13 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.capabilities !== undefined && func0.call(data, "capabilities")){
+if(data.capabilities !== undefined){
 var data1 = data.capabilities;
 var _errs4 = errors;
 var _errs5 = errors;
 if(errors === _errs5){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1.completions !== undefined && func0.call(data1, "completions")){
+if(data1.completions !== undefined){
 var data2 = data1.completions;
 var _errs7 = errors;
 if(errors === _errs7){
@@ -13705,14 +13686,12 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data1.experimental !== undefined && func0.call(data1, "experimental")){
+if(data1.experimental !== undefined){
 var data3 = data1.experimental;
 var _errs10 = errors;
 if(errors === _errs10){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-var _arr0 = Object.keys(data3);
-for(var _i0=0; _i0<_arr0.length; _i0++){
-var key0 = _arr0[_i0];
+for(var key0 in data3){
 var data4 = data3[key0];
 var _errs13 = errors;
 if(errors === _errs13){
@@ -13740,7 +13719,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data1.logging !== undefined && func0.call(data1, "logging")){
+if(data1.logging !== undefined){
 var data5 = data1.logging;
 var _errs16 = errors;
 if(errors === _errs16){
@@ -13757,12 +13736,12 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data1.prompts !== undefined && func0.call(data1, "prompts")){
+if(data1.prompts !== undefined){
 var data6 = data1.prompts;
 var _errs19 = errors;
 if(errors === _errs19){
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-if(data6.listChanged !== undefined && func0.call(data6, "listChanged")){
+if(data6.listChanged !== undefined){
 if(typeof data6.listChanged !== "boolean"){
 validate178.errors = [{instancePath:instancePath+"/capabilities/prompts/listChanged",schemaPath:"ServerCapabilities/properties/prompts/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
 return false;
@@ -13780,12 +13759,12 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data1.resources !== undefined && func0.call(data1, "resources")){
+if(data1.resources !== undefined){
 var data8 = data1.resources;
 var _errs23 = errors;
 if(errors === _errs23){
 if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
-if(data8.listChanged !== undefined && func0.call(data8, "listChanged")){
+if(data8.listChanged !== undefined){
 var _errs25 = errors;
 if(typeof data8.listChanged !== "boolean"){
 validate178.errors = [{instancePath:instancePath+"/capabilities/resources/listChanged",schemaPath:"ServerCapabilities/properties/resources/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
@@ -13797,7 +13776,7 @@ else {
 var valid5 = true;
 }
 if(valid5){
-if(data8.subscribe !== undefined && func0.call(data8, "subscribe")){
+if(data8.subscribe !== undefined){
 var _errs27 = errors;
 if(typeof data8.subscribe !== "boolean"){
 validate178.errors = [{instancePath:instancePath+"/capabilities/resources/subscribe",schemaPath:"ServerCapabilities/properties/resources/properties/subscribe/type",keyword:"type",params:{type: "boolean"}}];
@@ -13821,12 +13800,12 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data1.tasks !== undefined && func0.call(data1, "tasks")){
+if(data1.tasks !== undefined){
 var data11 = data1.tasks;
 var _errs29 = errors;
 if(errors === _errs29){
 if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
-if(data11.cancel !== undefined && func0.call(data11, "cancel")){
+if(data11.cancel !== undefined){
 var data12 = data11.cancel;
 var _errs31 = errors;
 if(errors === _errs31){
@@ -13843,7 +13822,7 @@ else {
 var valid6 = true;
 }
 if(valid6){
-if(data11.list !== undefined && func0.call(data11, "list")){
+if(data11.list !== undefined){
 var data13 = data11.list;
 var _errs34 = errors;
 if(errors === _errs34){
@@ -13860,17 +13839,17 @@ else {
 var valid6 = true;
 }
 if(valid6){
-if(data11.requests !== undefined && func0.call(data11, "requests")){
+if(data11.requests !== undefined){
 var data14 = data11.requests;
 var _errs37 = errors;
 if(errors === _errs37){
 if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
-if(data14.tools !== undefined && func0.call(data14, "tools")){
+if(data14.tools !== undefined){
 var data15 = data14.tools;
 var _errs39 = errors;
 if(errors === _errs39){
 if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
-if(data15.call !== undefined && func0.call(data15, "call")){
+if(data15.call !== undefined){
 var data16 = data15.call;
 var _errs41 = errors;
 if(errors === _errs41){
@@ -13914,12 +13893,12 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data1.tools !== undefined && func0.call(data1, "tools")){
+if(data1.tools !== undefined){
 var data17 = data1.tools;
 var _errs44 = errors;
 if(errors === _errs44){
 if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
-if(data17.listChanged !== undefined && func0.call(data17, "listChanged")){
+if(data17.listChanged !== undefined){
 if(typeof data17.listChanged !== "boolean"){
 validate178.errors = [{instancePath:instancePath+"/capabilities/tools/listChanged",schemaPath:"ServerCapabilities/properties/tools/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
 return false;
@@ -13954,7 +13933,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.instructions !== undefined && func0.call(data, "instructions")){
+if(data.instructions !== undefined){
 var _errs48 = errors;
 if(typeof data.instructions !== "string"){
 validate178.errors = [{instancePath:instancePath+"/instructions",schemaPath:"#/properties/instructions/type",keyword:"type",params:{type: "string"}}];
@@ -13966,7 +13945,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.protocolVersion !== undefined && func0.call(data, "protocolVersion")){
+if(data.protocolVersion !== undefined){
 var _errs50 = errors;
 if(typeof data.protocolVersion !== "string"){
 validate178.errors = [{instancePath:instancePath+"/protocolVersion",schemaPath:"#/properties/protocolVersion/type",keyword:"type",params:{type: "string"}}];
@@ -13978,10 +13957,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.serverInfo !== undefined && func0.call(data, "serverInfo")){
+if(data.serverInfo !== undefined){
 var _errs52 = errors;
 if(!(validate61(data.serverInfo))){
-vErrors = vErrors === null ? func15(validate61.errors, instancePath+"/serverInfo") : vErrors.concat(func15(validate61.errors, instancePath+"/serverInfo"));
+vErrors = vErrors === null ? func0(validate61.errors, instancePath+"/serverInfo") : vErrors.concat(func0(validate61.errors, instancePath+"/serverInfo"));
 errors = vErrors.length;
 }
 var valid0 = _errs52 === errors;
@@ -14028,24 +14007,24 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.error === undefined) || (!(func0.call(data, "error")))) && (missing0 = "error")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))){
+if(((data.error === undefined) && (missing0 = "error")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))){
 validate180.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.error !== undefined && func0.call(data, "error")){
+if(data.error !== undefined){
 var data0 = data.error;
 var _errs1 = errors;
 var _errs2 = errors;
 if(errors === _errs2){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 var missing1;
-if((((data0.code === undefined) || (!(func0.call(data0, "code")))) && (missing1 = "code")) || (((data0.message === undefined) || (!(func0.call(data0, "message")))) && (missing1 = "message"))){
+if(((data0.code === undefined) && (missing1 = "code")) || ((data0.message === undefined) && (missing1 = "message"))){
 validate180.errors = [{instancePath:instancePath+"/error",schemaPath:"Error/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data0.code !== undefined && func0.call(data0, "code")){
+if(data0.code !== undefined){
 var data1 = data0.code;
 var _errs4 = errors;
 if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
@@ -14058,7 +14037,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data0.message !== undefined && func0.call(data0, "message")){
+if(data0.message !== undefined){
 var _errs6 = errors;
 if(typeof data0.message !== "string"){
 validate180.errors = [{instancePath:instancePath+"/error/message",schemaPath:"Error/properties/message/type",keyword:"type",params:{type: "string"}}];
@@ -14083,7 +14062,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.id !== undefined && func0.call(data, "id")){
+if(data.id !== undefined){
 var data3 = data.id;
 var _errs8 = errors;
 if((typeof data3 !== "string") && (!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))))){
@@ -14096,7 +14075,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data4 = data.jsonrpc;
 var _errs11 = errors;
 if(typeof data4 !== "string"){
@@ -14149,12 +14128,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
+if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))){
 validate182.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.id !== undefined && func0.call(data, "id")){
+if(data.id !== undefined){
 var data0 = data.id;
 var _errs1 = errors;
 if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
@@ -14167,7 +14146,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data1 = data.jsonrpc;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -14184,7 +14163,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var _errs6 = errors;
 if(typeof data.method !== "string"){
 validate182.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -14196,7 +14175,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data3 = data.params;
 var _errs8 = errors;
 if(errors === _errs8){
@@ -14247,12 +14226,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.result === undefined) || (!(func0.call(data, "result")))) && (missing0 = "result"))){
+if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.result === undefined) && (missing0 = "result"))){
 validate184.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.id !== undefined && func0.call(data, "id")){
+if(data.id !== undefined){
 var data0 = data.id;
 var _errs1 = errors;
 if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
@@ -14265,7 +14244,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data1 = data.jsonrpc;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -14282,13 +14261,13 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.result !== undefined && func0.call(data, "result")){
+if(data.result !== undefined){
 var data2 = data.result;
 var _errs6 = errors;
 var _errs7 = errors;
 if(errors === _errs7){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-if(data2._meta !== undefined && func0.call(data2, "_meta")){
+if(data2._meta !== undefined){
 var data3 = data2._meta;
 var _errs10 = errors;
 if(errors === _errs10){
@@ -14345,7 +14324,7 @@ var _errs0 = errors;
 var valid0 = false;
 var _errs1 = errors;
 if(!(validate182(data))){
-vErrors = vErrors === null ? func15(validate182.errors, instancePath) : vErrors.concat(func15(validate182.errors, instancePath));
+vErrors = vErrors === null ? func0(validate182.errors, instancePath) : vErrors.concat(func0(validate182.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs1 === errors;
@@ -14356,7 +14335,7 @@ var _errs3 = errors;
 if(errors === _errs3){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
+if(((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))){
 var err0 = {instancePath:instancePath,schemaPath:"JSONRPCNotification/required",keyword:"required",params:{missingProperty: missing0}};
 if(vErrors === null){
 vErrors = [err0];
@@ -14367,7 +14346,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data0 = data.jsonrpc;
 var _errs5 = errors;
 if(typeof data0 !== "string"){
@@ -14396,7 +14375,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var _errs7 = errors;
 if(typeof data.method !== "string"){
 var err3 = {instancePath:instancePath+"/method",schemaPath:"JSONRPCNotification/properties/method/type",keyword:"type",params:{type: "string"}};
@@ -14414,7 +14393,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data2 = data.params;
 var _errs9 = errors;
 if(errors === _errs9){
@@ -14456,7 +14435,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs12 = errors;
 if(!(validate184(data))){
-vErrors = vErrors === null ? func15(validate184.errors, instancePath) : vErrors.concat(func15(validate184.errors, instancePath));
+vErrors = vErrors === null ? func0(validate184.errors, instancePath) : vErrors.concat(func0(validate184.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs12 === errors;
@@ -14464,7 +14443,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs13 = errors;
 if(!(validate180(data))){
-vErrors = vErrors === null ? func15(validate180.errors, instancePath) : vErrors.concat(func15(validate180.errors, instancePath));
+vErrors = vErrors === null ? func0(validate180.errors, instancePath) : vErrors.concat(func0(validate180.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs13 === errors;
@@ -14520,12 +14499,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
+if(((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))){
 validate187.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data0 = data.jsonrpc;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -14542,7 +14521,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var _errs3 = errors;
 if(typeof data.method !== "string"){
 validate187.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -14554,7 +14533,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data2 = data.params;
 var _errs5 = errors;
 if(errors === _errs5){
@@ -14608,7 +14587,7 @@ var _errs0 = errors;
 var valid0 = false;
 var _errs1 = errors;
 if(!(validate184(data))){
-vErrors = vErrors === null ? func15(validate184.errors, instancePath) : vErrors.concat(func15(validate184.errors, instancePath));
+vErrors = vErrors === null ? func0(validate184.errors, instancePath) : vErrors.concat(func0(validate184.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs1 === errors;
@@ -14616,7 +14595,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs2 = errors;
 if(!(validate180(data))){
-vErrors = vErrors === null ? func15(validate180.errors, instancePath) : vErrors.concat(func15(validate180.errors, instancePath));
+vErrors = vErrors === null ? func0(validate180.errors, instancePath) : vErrors.concat(func0(validate180.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs2 === errors;
@@ -14672,12 +14651,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.enum === undefined) || (!(func0.call(data, "enum")))) && (missing0 = "enum")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
+if(((data.enum === undefined) && (missing0 = "enum")) || ((data.type === undefined) && (missing0 = "type"))){
 validate191.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.default !== undefined && func0.call(data, "default")){
+if(data.default !== undefined){
 var _errs1 = errors;
 if(typeof data.default !== "string"){
 validate191.errors = [{instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "string"}}];
@@ -14689,7 +14668,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined && func0.call(data, "description")){
+if(data.description !== undefined){
 var _errs3 = errors;
 if(typeof data.description !== "string"){
 validate191.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -14701,7 +14680,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.enum !== undefined && func0.call(data, "enum")){
+if(data.enum !== undefined){
 var data2 = data.enum;
 var _errs5 = errors;
 if(errors === _errs5){
@@ -14731,7 +14710,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.enumNames !== undefined && func0.call(data, "enumNames")){
+if(data.enumNames !== undefined){
 var data4 = data.enumNames;
 var _errs9 = errors;
 if(errors === _errs9){
@@ -14761,7 +14740,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined && func0.call(data, "title")){
+if(data.title !== undefined){
 var _errs13 = errors;
 if(typeof data.title !== "string"){
 validate191.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -14773,7 +14752,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.type !== undefined && func0.call(data, "type")){
+if(data.type !== undefined){
 var data7 = data.type;
 var _errs15 = errors;
 if(typeof data7 !== "string"){
@@ -14831,12 +14810,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")){
+if((data.name === undefined) && (missing0 = "name")){
 validate193.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -14853,7 +14832,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.arguments !== undefined && func0.call(data, "arguments")){
+if(data.arguments !== undefined){
 var data1 = data.arguments;
 var _errs4 = errors;
 if(errors === _errs4){
@@ -14867,12 +14846,12 @@ var _errs7 = errors;
 if(errors === _errs7){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 var missing1;
-if(((data2.name === undefined) || (!(func0.call(data2, "name")))) && (missing1 = "name")){
+if((data2.name === undefined) && (missing1 = "name")){
 validate193.errors = [{instancePath:instancePath+"/arguments/" + i0,schemaPath:"PromptArgument/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data2.description !== undefined && func0.call(data2, "description")){
+if(data2.description !== undefined){
 var _errs9 = errors;
 if(typeof data2.description !== "string"){
 validate193.errors = [{instancePath:instancePath+"/arguments/" + i0+"/description",schemaPath:"PromptArgument/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -14884,7 +14863,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data2.name !== undefined && func0.call(data2, "name")){
+if(data2.name !== undefined){
 var _errs11 = errors;
 if(typeof data2.name !== "string"){
 validate193.errors = [{instancePath:instancePath+"/arguments/" + i0+"/name",schemaPath:"PromptArgument/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -14896,7 +14875,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data2.required !== undefined && func0.call(data2, "required")){
+if(data2.required !== undefined){
 var _errs13 = errors;
 if(typeof data2.required !== "boolean"){
 validate193.errors = [{instancePath:instancePath+"/arguments/" + i0+"/required",schemaPath:"PromptArgument/properties/required/type",keyword:"type",params:{type: "boolean"}}];
@@ -14908,7 +14887,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data2.title !== undefined && func0.call(data2, "title")){
+if(data2.title !== undefined){
 var _errs15 = errors;
 if(typeof data2.title !== "string"){
 validate193.errors = [{instancePath:instancePath+"/arguments/" + i0+"/title",schemaPath:"PromptArgument/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -14946,7 +14925,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined && func0.call(data, "description")){
+if(data.description !== undefined){
 var _errs17 = errors;
 if(typeof data.description !== "string"){
 validate193.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -14958,7 +14937,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.icons !== undefined && func0.call(data, "icons")){
+if(data.icons !== undefined){
 var data8 = data.icons;
 var _errs19 = errors;
 if(errors === _errs19){
@@ -14972,12 +14951,12 @@ var _errs22 = errors;
 if(errors === _errs22){
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
 var missing2;
-if(((data9.src === undefined) || (!(func0.call(data9, "src")))) && (missing2 = "src")){
+if((data9.src === undefined) && (missing2 = "src")){
 validate193.errors = [{instancePath:instancePath+"/icons/" + i1,schemaPath:"Icon/required",keyword:"required",params:{missingProperty: missing2}}];
 return false;
 }
 else {
-if(data9.mimeType !== undefined && func0.call(data9, "mimeType")){
+if(data9.mimeType !== undefined){
 var _errs24 = errors;
 if(typeof data9.mimeType !== "string"){
 validate193.errors = [{instancePath:instancePath+"/icons/" + i1+"/mimeType",schemaPath:"Icon/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
@@ -14989,7 +14968,7 @@ else {
 var valid6 = true;
 }
 if(valid6){
-if(data9.sizes !== undefined && func0.call(data9, "sizes")){
+if(data9.sizes !== undefined){
 var data11 = data9.sizes;
 var _errs26 = errors;
 if(errors === _errs26){
@@ -15019,7 +14998,7 @@ else {
 var valid6 = true;
 }
 if(valid6){
-if(data9.src !== undefined && func0.call(data9, "src")){
+if(data9.src !== undefined){
 var _errs30 = errors;
 if(typeof data9.src !== "string"){
 validate193.errors = [{instancePath:instancePath+"/icons/" + i1+"/src",schemaPath:"Icon/properties/src/type",keyword:"type",params:{type: "string"}}];
@@ -15031,7 +15010,7 @@ else {
 var valid6 = true;
 }
 if(valid6){
-if(data9.theme !== undefined && func0.call(data9, "theme")){
+if(data9.theme !== undefined){
 var data14 = data9.theme;
 var _errs32 = errors;
 if(typeof data14 !== "string"){
@@ -15074,7 +15053,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined && func0.call(data, "name")){
+if(data.name !== undefined){
 var _errs34 = errors;
 if(typeof data.name !== "string"){
 validate193.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -15086,7 +15065,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined && func0.call(data, "title")){
+if(data.title !== undefined){
 var _errs36 = errors;
 if(typeof data.title !== "string"){
 validate193.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -15133,12 +15112,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.prompts === undefined) || (!(func0.call(data, "prompts")))) && (missing0 = "prompts")){
+if((data.prompts === undefined) && (missing0 = "prompts")){
 validate192.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -15155,7 +15134,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.nextCursor !== undefined && func0.call(data, "nextCursor")){
+if(data.nextCursor !== undefined){
 var _errs4 = errors;
 if(typeof data.nextCursor !== "string"){
 validate192.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
@@ -15167,7 +15146,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.prompts !== undefined && func0.call(data, "prompts")){
+if(data.prompts !== undefined){
 var data2 = data.prompts;
 var _errs6 = errors;
 if(errors === _errs6){
@@ -15177,7 +15156,7 @@ var len0 = data2.length;
 for(var i0=0; i0<len0; i0++){
 var _errs8 = errors;
 if(!(validate193(data2[i0]))){
-vErrors = vErrors === null ? func15(validate193.errors, instancePath+"/prompts/" + i0) : vErrors.concat(func15(validate193.errors, instancePath+"/prompts/" + i0));
+vErrors = vErrors === null ? func0(validate193.errors, instancePath+"/prompts/" + i0) : vErrors.concat(func0(validate193.errors, instancePath+"/prompts/" + i0));
 errors = vErrors.length;
 }
 var valid1 = _errs8 === errors;
@@ -15234,12 +15213,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.uriTemplate === undefined) || (!(func0.call(data, "uriTemplate")))) && (missing0 = "uriTemplate"))){
+if(((data.name === undefined) && (missing0 = "name")) || ((data.uriTemplate === undefined) && (missing0 = "uriTemplate"))){
 validate196.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -15256,10 +15235,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.annotations !== undefined && func0.call(data, "annotations")){
+if(data.annotations !== undefined){
 var _errs4 = errors;
 if(!(validate10(data.annotations))){
-vErrors = vErrors === null ? func15(validate10.errors, instancePath+"/annotations") : vErrors.concat(func15(validate10.errors, instancePath+"/annotations"));
+vErrors = vErrors === null ? func0(validate10.errors, instancePath+"/annotations") : vErrors.concat(func0(validate10.errors, instancePath+"/annotations"));
 errors = vErrors.length;
 }
 var valid0 = _errs4 === errors;
@@ -15268,7 +15247,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined && func0.call(data, "description")){
+if(data.description !== undefined){
 var _errs5 = errors;
 if(typeof data.description !== "string"){
 validate196.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -15280,7 +15259,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.icons !== undefined && func0.call(data, "icons")){
+if(data.icons !== undefined){
 var data3 = data.icons;
 var _errs7 = errors;
 if(errors === _errs7){
@@ -15294,12 +15273,12 @@ var _errs10 = errors;
 if(errors === _errs10){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 var missing1;
-if(((data4.src === undefined) || (!(func0.call(data4, "src")))) && (missing1 = "src")){
+if((data4.src === undefined) && (missing1 = "src")){
 validate196.errors = [{instancePath:instancePath+"/icons/" + i0,schemaPath:"Icon/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data4.mimeType !== undefined && func0.call(data4, "mimeType")){
+if(data4.mimeType !== undefined){
 var _errs12 = errors;
 if(typeof data4.mimeType !== "string"){
 validate196.errors = [{instancePath:instancePath+"/icons/" + i0+"/mimeType",schemaPath:"Icon/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
@@ -15311,7 +15290,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data4.sizes !== undefined && func0.call(data4, "sizes")){
+if(data4.sizes !== undefined){
 var data6 = data4.sizes;
 var _errs14 = errors;
 if(errors === _errs14){
@@ -15341,7 +15320,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data4.src !== undefined && func0.call(data4, "src")){
+if(data4.src !== undefined){
 var _errs18 = errors;
 if(typeof data4.src !== "string"){
 validate196.errors = [{instancePath:instancePath+"/icons/" + i0+"/src",schemaPath:"Icon/properties/src/type",keyword:"type",params:{type: "string"}}];
@@ -15353,7 +15332,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data4.theme !== undefined && func0.call(data4, "theme")){
+if(data4.theme !== undefined){
 var data9 = data4.theme;
 var _errs20 = errors;
 if(typeof data9 !== "string"){
@@ -15396,7 +15375,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mimeType !== undefined && func0.call(data, "mimeType")){
+if(data.mimeType !== undefined){
 var _errs22 = errors;
 if(typeof data.mimeType !== "string"){
 validate196.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
@@ -15408,7 +15387,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined && func0.call(data, "name")){
+if(data.name !== undefined){
 var _errs24 = errors;
 if(typeof data.name !== "string"){
 validate196.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -15420,7 +15399,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined && func0.call(data, "title")){
+if(data.title !== undefined){
 var _errs26 = errors;
 if(typeof data.title !== "string"){
 validate196.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -15432,7 +15411,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uriTemplate !== undefined && func0.call(data, "uriTemplate")){
+if(data.uriTemplate !== undefined){
 var _errs28 = errors;
 if(typeof data.uriTemplate !== "string"){
 validate196.errors = [{instancePath:instancePath+"/uriTemplate",schemaPath:"#/properties/uriTemplate/type",keyword:"type",params:{type: "string"}}];
@@ -15481,12 +15460,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.resourceTemplates === undefined) || (!(func0.call(data, "resourceTemplates")))) && (missing0 = "resourceTemplates")){
+if((data.resourceTemplates === undefined) && (missing0 = "resourceTemplates")){
 validate195.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -15503,7 +15482,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.nextCursor !== undefined && func0.call(data, "nextCursor")){
+if(data.nextCursor !== undefined){
 var _errs4 = errors;
 if(typeof data.nextCursor !== "string"){
 validate195.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
@@ -15515,7 +15494,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.resourceTemplates !== undefined && func0.call(data, "resourceTemplates")){
+if(data.resourceTemplates !== undefined){
 var data2 = data.resourceTemplates;
 var _errs6 = errors;
 if(errors === _errs6){
@@ -15525,7 +15504,7 @@ var len0 = data2.length;
 for(var i0=0; i0<len0; i0++){
 var _errs8 = errors;
 if(!(validate196(data2[i0]))){
-vErrors = vErrors === null ? func15(validate196.errors, instancePath+"/resourceTemplates/" + i0) : vErrors.concat(func15(validate196.errors, instancePath+"/resourceTemplates/" + i0));
+vErrors = vErrors === null ? func0(validate196.errors, instancePath+"/resourceTemplates/" + i0) : vErrors.concat(func0(validate196.errors, instancePath+"/resourceTemplates/" + i0));
 errors = vErrors.length;
 }
 var valid1 = _errs8 === errors;
@@ -15582,12 +15561,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
+if(((data.name === undefined) && (missing0 = "name")) || ((data.uri === undefined) && (missing0 = "uri"))){
 validate200.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -15604,10 +15583,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.annotations !== undefined && func0.call(data, "annotations")){
+if(data.annotations !== undefined){
 var _errs4 = errors;
 if(!(validate10(data.annotations))){
-vErrors = vErrors === null ? func15(validate10.errors, instancePath+"/annotations") : vErrors.concat(func15(validate10.errors, instancePath+"/annotations"));
+vErrors = vErrors === null ? func0(validate10.errors, instancePath+"/annotations") : vErrors.concat(func0(validate10.errors, instancePath+"/annotations"));
 errors = vErrors.length;
 }
 var valid0 = _errs4 === errors;
@@ -15616,7 +15595,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined && func0.call(data, "description")){
+if(data.description !== undefined){
 var _errs5 = errors;
 if(typeof data.description !== "string"){
 validate200.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -15628,7 +15607,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.icons !== undefined && func0.call(data, "icons")){
+if(data.icons !== undefined){
 var data3 = data.icons;
 var _errs7 = errors;
 if(errors === _errs7){
@@ -15642,12 +15621,12 @@ var _errs10 = errors;
 if(errors === _errs10){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 var missing1;
-if(((data4.src === undefined) || (!(func0.call(data4, "src")))) && (missing1 = "src")){
+if((data4.src === undefined) && (missing1 = "src")){
 validate200.errors = [{instancePath:instancePath+"/icons/" + i0,schemaPath:"Icon/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data4.mimeType !== undefined && func0.call(data4, "mimeType")){
+if(data4.mimeType !== undefined){
 var _errs12 = errors;
 if(typeof data4.mimeType !== "string"){
 validate200.errors = [{instancePath:instancePath+"/icons/" + i0+"/mimeType",schemaPath:"Icon/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
@@ -15659,7 +15638,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data4.sizes !== undefined && func0.call(data4, "sizes")){
+if(data4.sizes !== undefined){
 var data6 = data4.sizes;
 var _errs14 = errors;
 if(errors === _errs14){
@@ -15689,7 +15668,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data4.src !== undefined && func0.call(data4, "src")){
+if(data4.src !== undefined){
 var _errs18 = errors;
 if(typeof data4.src !== "string"){
 validate200.errors = [{instancePath:instancePath+"/icons/" + i0+"/src",schemaPath:"Icon/properties/src/type",keyword:"type",params:{type: "string"}}];
@@ -15701,7 +15680,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data4.theme !== undefined && func0.call(data4, "theme")){
+if(data4.theme !== undefined){
 var data9 = data4.theme;
 var _errs20 = errors;
 if(typeof data9 !== "string"){
@@ -15744,7 +15723,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mimeType !== undefined && func0.call(data, "mimeType")){
+if(data.mimeType !== undefined){
 var _errs22 = errors;
 if(typeof data.mimeType !== "string"){
 validate200.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
@@ -15756,7 +15735,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined && func0.call(data, "name")){
+if(data.name !== undefined){
 var _errs24 = errors;
 if(typeof data.name !== "string"){
 validate200.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -15768,7 +15747,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.size !== undefined && func0.call(data, "size")){
+if(data.size !== undefined){
 var data12 = data.size;
 var _errs26 = errors;
 if(!((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12)))){
@@ -15781,7 +15760,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined && func0.call(data, "title")){
+if(data.title !== undefined){
 var _errs28 = errors;
 if(typeof data.title !== "string"){
 validate200.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -15793,7 +15772,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined && func0.call(data, "uri")){
+if(data.uri !== undefined){
 var _errs30 = errors;
 if(typeof data.uri !== "string"){
 validate200.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
@@ -15843,12 +15822,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.resources === undefined) || (!(func0.call(data, "resources")))) && (missing0 = "resources")){
+if((data.resources === undefined) && (missing0 = "resources")){
 validate199.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -15865,7 +15844,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.nextCursor !== undefined && func0.call(data, "nextCursor")){
+if(data.nextCursor !== undefined){
 var _errs4 = errors;
 if(typeof data.nextCursor !== "string"){
 validate199.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
@@ -15877,7 +15856,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.resources !== undefined && func0.call(data, "resources")){
+if(data.resources !== undefined){
 var data2 = data.resources;
 var _errs6 = errors;
 if(errors === _errs6){
@@ -15887,7 +15866,7 @@ var len0 = data2.length;
 for(var i0=0; i0<len0; i0++){
 var _errs8 = errors;
 if(!(validate200(data2[i0]))){
-vErrors = vErrors === null ? func15(validate200.errors, instancePath+"/resources/" + i0) : vErrors.concat(func15(validate200.errors, instancePath+"/resources/" + i0));
+vErrors = vErrors === null ? func0(validate200.errors, instancePath+"/resources/" + i0) : vErrors.concat(func0(validate200.errors, instancePath+"/resources/" + i0));
 errors = vErrors.length;
 }
 var valid1 = _errs8 === errors;
@@ -15941,12 +15920,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
+if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))){
 validate203.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.id !== undefined && func0.call(data, "id")){
+if(data.id !== undefined){
 var data0 = data.id;
 var _errs1 = errors;
 if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
@@ -15959,7 +15938,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data1 = data.jsonrpc;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -15976,7 +15955,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data2 = data.method;
 var _errs6 = errors;
 if(typeof data2 !== "string"){
@@ -15993,10 +15972,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var _errs8 = errors;
 if(!(validate65(data.params))){
-vErrors = vErrors === null ? func15(validate65.errors, instancePath+"/params") : vErrors.concat(func15(validate65.errors, instancePath+"/params"));
+vErrors = vErrors === null ? func0(validate65.errors, instancePath+"/params") : vErrors.concat(func0(validate65.errors, instancePath+"/params"));
 errors = vErrors.length;
 }
 var valid0 = _errs8 === errors;
@@ -16048,12 +16027,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.tools === undefined) || (!(func0.call(data, "tools")))) && (missing0 = "tools")){
+if((data.tools === undefined) && (missing0 = "tools")){
 validate205.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -16070,7 +16049,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.nextCursor !== undefined && func0.call(data, "nextCursor")){
+if(data.nextCursor !== undefined){
 var _errs4 = errors;
 if(typeof data.nextCursor !== "string"){
 validate205.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
@@ -16082,7 +16061,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.tools !== undefined && func0.call(data, "tools")){
+if(data.tools !== undefined){
 var data2 = data.tools;
 var _errs6 = errors;
 if(errors === _errs6){
@@ -16092,7 +16071,7 @@ var len0 = data2.length;
 for(var i0=0; i0<len0; i0++){
 var _errs8 = errors;
 if(!(validate151(data2[i0]))){
-vErrors = vErrors === null ? func15(validate151.errors, instancePath+"/tools/" + i0) : vErrors.concat(func15(validate151.errors, instancePath+"/tools/" + i0));
+vErrors = vErrors === null ? func0(validate151.errors, instancePath+"/tools/" + i0) : vErrors.concat(func0(validate151.errors, instancePath+"/tools/" + i0));
 errors = vErrors.length;
 }
 var valid1 = _errs8 === errors;
@@ -16177,12 +16156,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.data === undefined) || (!(func0.call(data, "data")))) && (missing0 = "data")) || (((data.level === undefined) || (!(func0.call(data, "level")))) && (missing0 = "level"))){
+if(((data.data === undefined) && (missing0 = "data")) || ((data.level === undefined) && (missing0 = "level"))){
 validate209.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -16199,7 +16178,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.level !== undefined && func0.call(data, "level")){
+if(data.level !== undefined){
 var data1 = data.level;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -16216,7 +16195,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.logger !== undefined && func0.call(data, "logger")){
+if(data.logger !== undefined){
 var _errs7 = errors;
 if(typeof data.logger !== "string"){
 validate209.errors = [{instancePath:instancePath+"/logger",schemaPath:"#/properties/logger/type",keyword:"type",params:{type: "string"}}];
@@ -16260,12 +16239,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
+if((((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
 validate208.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data0 = data.jsonrpc;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -16282,7 +16261,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data1 = data.method;
 var _errs3 = errors;
 if(typeof data1 !== "string"){
@@ -16299,10 +16278,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var _errs5 = errors;
 if(!(validate209(data.params))){
-vErrors = vErrors === null ? func15(validate209.errors, instancePath+"/params") : vErrors.concat(func15(validate209.errors, instancePath+"/params"));
+vErrors = vErrors === null ? func0(validate209.errors, instancePath+"/params") : vErrors.concat(func0(validate209.errors, instancePath+"/params"));
 errors = vErrors.length;
 }
 var valid0 = _errs5 === errors;
@@ -16345,7 +16324,7 @@ var vErrors = null;
 var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.name !== undefined && func0.call(data, "name")){
+if(data.name !== undefined){
 if(typeof data.name !== "string"){
 validate211.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -16389,7 +16368,7 @@ var _errs2 = errors;
 if(errors === _errs2){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.items === undefined) || (!(func0.call(data, "items")))) && (missing0 = "items")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
+if(((data.items === undefined) && (missing0 = "items")) || ((data.type === undefined) && (missing0 = "type"))){
 var err0 = {instancePath:instancePath,schemaPath:"UntitledMultiSelectEnumSchema/required",keyword:"required",params:{missingProperty: missing0}};
 if(vErrors === null){
 vErrors = [err0];
@@ -16400,7 +16379,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data.default !== undefined && func0.call(data, "default")){
+if(data.default !== undefined){
 var data0 = data.default;
 var _errs4 = errors;
 if(errors === _errs4){
@@ -16442,7 +16421,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data.description !== undefined && func0.call(data, "description")){
+if(data.description !== undefined){
 var _errs8 = errors;
 if(typeof data.description !== "string"){
 var err3 = {instancePath:instancePath+"/description",schemaPath:"UntitledMultiSelectEnumSchema/properties/description/type",keyword:"type",params:{type: "string"}};
@@ -16460,13 +16439,13 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data.items !== undefined && func0.call(data, "items")){
+if(data.items !== undefined){
 var data3 = data.items;
 var _errs10 = errors;
 if(errors === _errs10){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 var missing1;
-if((((data3.enum === undefined) || (!(func0.call(data3, "enum")))) && (missing1 = "enum")) || (((data3.type === undefined) || (!(func0.call(data3, "type")))) && (missing1 = "type"))){
+if(((data3.enum === undefined) && (missing1 = "enum")) || ((data3.type === undefined) && (missing1 = "type"))){
 var err4 = {instancePath:instancePath+"/items",schemaPath:"UntitledMultiSelectEnumSchema/properties/items/required",keyword:"required",params:{missingProperty: missing1}};
 if(vErrors === null){
 vErrors = [err4];
@@ -16477,7 +16456,7 @@ vErrors.push(err4);
 errors++;
 }
 else {
-if(data3.enum !== undefined && func0.call(data3, "enum")){
+if(data3.enum !== undefined){
 var data4 = data3.enum;
 var _errs12 = errors;
 if(errors === _errs12){
@@ -16519,7 +16498,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data3.type !== undefined && func0.call(data3, "type")){
+if(data3.type !== undefined){
 var data6 = data3.type;
 var _errs16 = errors;
 if(typeof data6 !== "string"){
@@ -16567,7 +16546,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data.maxItems !== undefined && func0.call(data, "maxItems")){
+if(data.maxItems !== undefined){
 var data7 = data.maxItems;
 var _errs18 = errors;
 if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
@@ -16586,7 +16565,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data.minItems !== undefined && func0.call(data, "minItems")){
+if(data.minItems !== undefined){
 var data8 = data.minItems;
 var _errs20 = errors;
 if(!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8)))){
@@ -16605,7 +16584,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data.title !== undefined && func0.call(data, "title")){
+if(data.title !== undefined){
 var _errs22 = errors;
 if(typeof data.title !== "string"){
 var err12 = {instancePath:instancePath+"/title",schemaPath:"UntitledMultiSelectEnumSchema/properties/title/type",keyword:"type",params:{type: "string"}};
@@ -16623,7 +16602,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data.type !== undefined && func0.call(data, "type")){
+if(data.type !== undefined){
 var data10 = data.type;
 var _errs24 = errors;
 if(typeof data10 !== "string"){
@@ -16678,7 +16657,7 @@ var _errs27 = errors;
 if(errors === _errs27){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing2;
-if((((data.items === undefined) || (!(func0.call(data, "items")))) && (missing2 = "items")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing2 = "type"))){
+if(((data.items === undefined) && (missing2 = "items")) || ((data.type === undefined) && (missing2 = "type"))){
 var err16 = {instancePath:instancePath,schemaPath:"TitledMultiSelectEnumSchema/required",keyword:"required",params:{missingProperty: missing2}};
 if(vErrors === null){
 vErrors = [err16];
@@ -16689,7 +16668,7 @@ vErrors.push(err16);
 errors++;
 }
 else {
-if(data.default !== undefined && func0.call(data, "default")){
+if(data.default !== undefined){
 var data11 = data.default;
 var _errs29 = errors;
 if(errors === _errs29){
@@ -16731,7 +16710,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data.description !== undefined && func0.call(data, "description")){
+if(data.description !== undefined){
 var _errs33 = errors;
 if(typeof data.description !== "string"){
 var err19 = {instancePath:instancePath+"/description",schemaPath:"TitledMultiSelectEnumSchema/properties/description/type",keyword:"type",params:{type: "string"}};
@@ -16749,13 +16728,13 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data.items !== undefined && func0.call(data, "items")){
+if(data.items !== undefined){
 var data14 = data.items;
 var _errs35 = errors;
 if(errors === _errs35){
 if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
 var missing3;
-if(((data14.anyOf === undefined) || (!(func0.call(data14, "anyOf")))) && (missing3 = "anyOf")){
+if((data14.anyOf === undefined) && (missing3 = "anyOf")){
 var err20 = {instancePath:instancePath+"/items",schemaPath:"TitledMultiSelectEnumSchema/properties/items/required",keyword:"required",params:{missingProperty: missing3}};
 if(vErrors === null){
 vErrors = [err20];
@@ -16766,7 +16745,7 @@ vErrors.push(err20);
 errors++;
 }
 else {
-if(data14.anyOf !== undefined && func0.call(data14, "anyOf")){
+if(data14.anyOf !== undefined){
 var data15 = data14.anyOf;
 var _errs37 = errors;
 if(errors === _errs37){
@@ -16779,7 +16758,7 @@ var _errs39 = errors;
 if(errors === _errs39){
 if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
 var missing4;
-if((((data16.const === undefined) || (!(func0.call(data16, "const")))) && (missing4 = "const")) || (((data16.title === undefined) || (!(func0.call(data16, "title")))) && (missing4 = "title"))){
+if(((data16.const === undefined) && (missing4 = "const")) || ((data16.title === undefined) && (missing4 = "title"))){
 var err21 = {instancePath:instancePath+"/items/anyOf/" + i3,schemaPath:"TitledMultiSelectEnumSchema/properties/items/properties/anyOf/items/required",keyword:"required",params:{missingProperty: missing4}};
 if(vErrors === null){
 vErrors = [err21];
@@ -16790,7 +16769,7 @@ vErrors.push(err21);
 errors++;
 }
 else {
-if(data16.const !== undefined && func0.call(data16, "const")){
+if(data16.const !== undefined){
 var _errs41 = errors;
 if(typeof data16.const !== "string"){
 var err22 = {instancePath:instancePath+"/items/anyOf/" + i3+"/const",schemaPath:"TitledMultiSelectEnumSchema/properties/items/properties/anyOf/items/properties/const/type",keyword:"type",params:{type: "string"}};
@@ -16808,7 +16787,7 @@ else {
 var valid11 = true;
 }
 if(valid11){
-if(data16.title !== undefined && func0.call(data16, "title")){
+if(data16.title !== undefined){
 var _errs43 = errors;
 if(typeof data16.title !== "string"){
 var err23 = {instancePath:instancePath+"/items/anyOf/" + i3+"/title",schemaPath:"TitledMultiSelectEnumSchema/properties/items/properties/anyOf/items/properties/title/type",keyword:"type",params:{type: "string"}};
@@ -16876,7 +16855,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data.maxItems !== undefined && func0.call(data, "maxItems")){
+if(data.maxItems !== undefined){
 var data19 = data.maxItems;
 var _errs45 = errors;
 if(!((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19)))){
@@ -16895,7 +16874,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data.minItems !== undefined && func0.call(data, "minItems")){
+if(data.minItems !== undefined){
 var data20 = data.minItems;
 var _errs47 = errors;
 if(!((typeof data20 == "number") && (!(data20 % 1) && !isNaN(data20)))){
@@ -16914,7 +16893,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data.title !== undefined && func0.call(data, "title")){
+if(data.title !== undefined){
 var _errs49 = errors;
 if(typeof data.title !== "string"){
 var err29 = {instancePath:instancePath+"/title",schemaPath:"TitledMultiSelectEnumSchema/properties/title/type",keyword:"type",params:{type: "string"}};
@@ -16932,7 +16911,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data.type !== undefined && func0.call(data, "type")){
+if(data.type !== undefined){
 var data22 = data.type;
 var _errs51 = errors;
 if(typeof data22 !== "string"){
@@ -17031,12 +17010,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
+if((data.method === undefined) && (missing0 = "method")){
 validate213.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var _errs1 = errors;
 if(typeof data.method !== "string"){
 validate213.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -17048,7 +17027,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
@@ -17096,7 +17075,7 @@ var vErrors = null;
 var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -17139,12 +17118,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
+if((data.type === undefined) && (missing0 = "type")){
 validate215.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.default !== undefined && func0.call(data, "default")){
+if(data.default !== undefined){
 var _errs1 = errors;
 if(!(typeof data.default == "number")){
 validate215.errors = [{instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "number"}}];
@@ -17156,7 +17135,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined && func0.call(data, "description")){
+if(data.description !== undefined){
 var _errs3 = errors;
 if(typeof data.description !== "string"){
 validate215.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -17168,7 +17147,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.maximum !== undefined && func0.call(data, "maximum")){
+if(data.maximum !== undefined){
 var _errs5 = errors;
 if(!(typeof data.maximum == "number")){
 validate215.errors = [{instancePath:instancePath+"/maximum",schemaPath:"#/properties/maximum/type",keyword:"type",params:{type: "number"}}];
@@ -17180,7 +17159,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.minimum !== undefined && func0.call(data, "minimum")){
+if(data.minimum !== undefined){
 var _errs7 = errors;
 if(!(typeof data.minimum == "number")){
 validate215.errors = [{instancePath:instancePath+"/minimum",schemaPath:"#/properties/minimum/type",keyword:"type",params:{type: "number"}}];
@@ -17192,7 +17171,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined && func0.call(data, "title")){
+if(data.title !== undefined){
 var _errs9 = errors;
 if(typeof data.title !== "string"){
 validate215.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -17204,7 +17183,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.type !== undefined && func0.call(data, "type")){
+if(data.type !== undefined){
 var data5 = data.type;
 var _errs11 = errors;
 if(typeof data5 !== "string"){
@@ -17258,12 +17237,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
+if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))){
 validate216.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.id !== undefined && func0.call(data, "id")){
+if(data.id !== undefined){
 var data0 = data.id;
 var _errs1 = errors;
 if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
@@ -17276,7 +17255,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data1 = data.jsonrpc;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -17293,7 +17272,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var _errs6 = errors;
 if(typeof data.method !== "string"){
 validate216.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -17305,10 +17284,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var _errs8 = errors;
 if(!(validate68(data.params))){
-vErrors = vErrors === null ? func15(validate68.errors, instancePath+"/params") : vErrors.concat(func15(validate68.errors, instancePath+"/params"));
+vErrors = vErrors === null ? func0(validate68.errors, instancePath+"/params") : vErrors.concat(func0(validate68.errors, instancePath+"/params"));
 errors = vErrors.length;
 }
 var valid0 = _errs8 === errors;
@@ -17353,7 +17332,7 @@ var vErrors = null;
 var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -17370,7 +17349,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.nextCursor !== undefined && func0.call(data, "nextCursor")){
+if(data.nextCursor !== undefined){
 var _errs4 = errors;
 if(typeof data.nextCursor !== "string"){
 validate218.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
@@ -17449,12 +17428,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")){
+if((data.name === undefined) && (missing0 = "name")){
 validate220.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.description !== undefined && func0.call(data, "description")){
+if(data.description !== undefined){
 var _errs1 = errors;
 if(typeof data.description !== "string"){
 validate220.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -17466,7 +17445,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined && func0.call(data, "name")){
+if(data.name !== undefined){
 var _errs3 = errors;
 if(typeof data.name !== "string"){
 validate220.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -17478,7 +17457,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.required !== undefined && func0.call(data, "required")){
+if(data.required !== undefined){
 var _errs5 = errors;
 if(typeof data.required !== "boolean"){
 validate220.errors = [{instancePath:instancePath+"/required",schemaPath:"#/properties/required/type",keyword:"type",params:{type: "boolean"}}];
@@ -17490,7 +17469,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined && func0.call(data, "title")){
+if(data.title !== undefined){
 var _errs7 = errors;
 if(typeof data.title !== "string"){
 validate220.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -17537,12 +17516,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
+if(((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))){
 validate221.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data0 = data.jsonrpc;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -17559,7 +17538,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data1 = data.method;
 var _errs3 = errors;
 if(typeof data1 !== "string"){
@@ -17576,13 +17555,13 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data2 = data.params;
 var _errs5 = errors;
 var _errs6 = errors;
 if(errors === _errs6){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-if(data2._meta !== undefined && func0.call(data2, "_meta")){
+if(data2._meta !== undefined){
 var data3 = data2._meta;
 var _errs8 = errors;
 if(errors === _errs8){
@@ -17641,12 +17620,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
+if(((data.name === undefined) && (missing0 = "name")) || ((data.type === undefined) && (missing0 = "type"))){
 validate222.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.name !== undefined && func0.call(data, "name")){
+if(data.name !== undefined){
 var _errs1 = errors;
 if(typeof data.name !== "string"){
 validate222.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -17658,7 +17637,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined && func0.call(data, "title")){
+if(data.title !== undefined){
 var _errs3 = errors;
 if(typeof data.title !== "string"){
 validate222.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -17670,7 +17649,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.type !== undefined && func0.call(data, "type")){
+if(data.type !== undefined){
 var data2 = data.type;
 var _errs5 = errors;
 if(typeof data2 !== "string"){
@@ -17725,12 +17704,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.contents === undefined) || (!(func0.call(data, "contents")))) && (missing0 = "contents")){
+if((data.contents === undefined) && (missing0 = "contents")){
 validate223.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -17747,7 +17726,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.contents !== undefined && func0.call(data, "contents")){
+if(data.contents !== undefined){
 var data1 = data.contents;
 var _errs4 = errors;
 if(errors === _errs4){
@@ -17764,7 +17743,7 @@ var _errs9 = errors;
 if(errors === _errs9){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 var missing1;
-if((((data2.text === undefined) || (!(func0.call(data2, "text")))) && (missing1 = "text")) || (((data2.uri === undefined) || (!(func0.call(data2, "uri")))) && (missing1 = "uri"))){
+if(((data2.text === undefined) && (missing1 = "text")) || ((data2.uri === undefined) && (missing1 = "uri"))){
 var err0 = {instancePath:instancePath+"/contents/" + i0,schemaPath:"TextResourceContents/required",keyword:"required",params:{missingProperty: missing1}};
 if(vErrors === null){
 vErrors = [err0];
@@ -17775,7 +17754,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data2._meta !== undefined && func0.call(data2, "_meta")){
+if(data2._meta !== undefined){
 var data3 = data2._meta;
 var _errs11 = errors;
 if(errors === _errs11){
@@ -17798,7 +17777,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data2.mimeType !== undefined && func0.call(data2, "mimeType")){
+if(data2.mimeType !== undefined){
 var _errs14 = errors;
 if(typeof data2.mimeType !== "string"){
 var err2 = {instancePath:instancePath+"/contents/" + i0+"/mimeType",schemaPath:"TextResourceContents/properties/mimeType/type",keyword:"type",params:{type: "string"}};
@@ -17816,7 +17795,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data2.text !== undefined && func0.call(data2, "text")){
+if(data2.text !== undefined){
 var _errs16 = errors;
 if(typeof data2.text !== "string"){
 var err3 = {instancePath:instancePath+"/contents/" + i0+"/text",schemaPath:"TextResourceContents/properties/text/type",keyword:"type",params:{type: "string"}};
@@ -17834,7 +17813,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data2.uri !== undefined && func0.call(data2, "uri")){
+if(data2.uri !== undefined){
 var _errs18 = errors;
 if(typeof data2.uri !== "string"){
 var err4 = {instancePath:instancePath+"/contents/" + i0+"/uri",schemaPath:"TextResourceContents/properties/uri/type",keyword:"type",params:{type: "string"}};
@@ -17875,7 +17854,7 @@ var _errs21 = errors;
 if(errors === _errs21){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 var missing2;
-if((((data2.blob === undefined) || (!(func0.call(data2, "blob")))) && (missing2 = "blob")) || (((data2.uri === undefined) || (!(func0.call(data2, "uri")))) && (missing2 = "uri"))){
+if(((data2.blob === undefined) && (missing2 = "blob")) || ((data2.uri === undefined) && (missing2 = "uri"))){
 var err6 = {instancePath:instancePath+"/contents/" + i0,schemaPath:"BlobResourceContents/required",keyword:"required",params:{missingProperty: missing2}};
 if(vErrors === null){
 vErrors = [err6];
@@ -17886,7 +17865,7 @@ vErrors.push(err6);
 errors++;
 }
 else {
-if(data2._meta !== undefined && func0.call(data2, "_meta")){
+if(data2._meta !== undefined){
 var data7 = data2._meta;
 var _errs23 = errors;
 if(errors === _errs23){
@@ -17909,7 +17888,7 @@ else {
 var valid6 = true;
 }
 if(valid6){
-if(data2.blob !== undefined && func0.call(data2, "blob")){
+if(data2.blob !== undefined){
 var _errs26 = errors;
 if(typeof data2.blob !== "string"){
 var err8 = {instancePath:instancePath+"/contents/" + i0+"/blob",schemaPath:"BlobResourceContents/properties/blob/type",keyword:"type",params:{type: "string"}};
@@ -17927,7 +17906,7 @@ else {
 var valid6 = true;
 }
 if(valid6){
-if(data2.mimeType !== undefined && func0.call(data2, "mimeType")){
+if(data2.mimeType !== undefined){
 var _errs28 = errors;
 if(typeof data2.mimeType !== "string"){
 var err9 = {instancePath:instancePath+"/contents/" + i0+"/mimeType",schemaPath:"BlobResourceContents/properties/mimeType/type",keyword:"type",params:{type: "string"}};
@@ -17945,7 +17924,7 @@ else {
 var valid6 = true;
 }
 if(valid6){
-if(data2.uri !== undefined && func0.call(data2, "uri")){
+if(data2.uri !== undefined){
 var _errs30 = errors;
 if(typeof data2.uri !== "string"){
 var err10 = {instancePath:instancePath+"/contents/" + i0+"/uri",schemaPath:"BlobResourceContents/properties/uri/type",keyword:"type",params:{type: "string"}};
@@ -18054,12 +18033,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.taskId === undefined) || (!(func0.call(data, "taskId")))) && (missing0 = "taskId")){
+if((data.taskId === undefined) && (missing0 = "taskId")){
 validate224.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.taskId !== undefined && func0.call(data, "taskId")){
+if(data.taskId !== undefined){
 if(typeof data.taskId !== "string"){
 validate224.errors = [{instancePath:instancePath+"/taskId",schemaPath:"#/properties/taskId/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -18098,12 +18077,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
+if((data.method === undefined) && (missing0 = "method")){
 validate225.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var _errs1 = errors;
 if(typeof data.method !== "string"){
 validate225.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -18115,7 +18094,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
@@ -18195,12 +18174,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri")){
+if((data.uri === undefined) && (missing0 = "uri")){
 validate227.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -18217,7 +18196,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mimeType !== undefined && func0.call(data, "mimeType")){
+if(data.mimeType !== undefined){
 var _errs4 = errors;
 if(typeof data.mimeType !== "string"){
 validate227.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
@@ -18229,7 +18208,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined && func0.call(data, "uri")){
+if(data.uri !== undefined){
 var _errs6 = errors;
 if(typeof data.uri !== "string"){
 validate227.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
@@ -18277,12 +18256,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
+if(((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))){
 validate228.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data0 = data.jsonrpc;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -18299,7 +18278,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data1 = data.method;
 var _errs3 = errors;
 if(typeof data1 !== "string"){
@@ -18316,13 +18295,13 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data2 = data.params;
 var _errs5 = errors;
 var _errs6 = errors;
 if(errors === _errs6){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-if(data2._meta !== undefined && func0.call(data2, "_meta")){
+if(data2._meta !== undefined){
 var data3 = data2._meta;
 var _errs8 = errors;
 if(errors === _errs8){
@@ -18380,17 +18359,17 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri")){
+if((data.uri === undefined) && (missing0 = "uri")){
 validate229.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-if(data0.progressToken !== undefined && func0.call(data0, "progressToken")){
+if(data0.progressToken !== undefined){
 var data1 = data0.progressToken;
 if((typeof data1 !== "string") && (!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))))){
 validate229.errors = [{instancePath:instancePath+"/_meta/progressToken",schemaPath:"ProgressToken/type",keyword:"type",params:{type: schema20.type}}];
@@ -18409,7 +18388,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined && func0.call(data, "uri")){
+if(data.uri !== undefined){
 var _errs7 = errors;
 if(typeof data.uri !== "string"){
 validate229.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
@@ -18455,12 +18434,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
+if(((data.type === undefined) && (missing0 = "type")) || ((data.uri === undefined) && (missing0 = "uri"))){
 validate230.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.type !== undefined && func0.call(data, "type")){
+if(data.type !== undefined){
 var data0 = data.type;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -18477,7 +18456,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined && func0.call(data, "uri")){
+if(data.uri !== undefined){
 var _errs3 = errors;
 if(typeof data.uri !== "string"){
 validate230.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
@@ -18523,12 +18502,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
+if((((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
 validate231.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data0 = data.jsonrpc;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -18545,7 +18524,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data1 = data.method;
 var _errs3 = errors;
 if(typeof data1 !== "string"){
@@ -18562,19 +18541,19 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data2 = data.params;
 var _errs5 = errors;
 var _errs6 = errors;
 if(errors === _errs6){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 var missing1;
-if(((data2.uri === undefined) || (!(func0.call(data2, "uri")))) && (missing1 = "uri")){
+if((data2.uri === undefined) && (missing1 = "uri")){
 validate231.errors = [{instancePath:instancePath+"/params",schemaPath:"ResourceUpdatedNotificationParams/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data2._meta !== undefined && func0.call(data2, "_meta")){
+if(data2._meta !== undefined){
 var data3 = data2._meta;
 var _errs8 = errors;
 if(errors === _errs8){
@@ -18591,7 +18570,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data2.uri !== undefined && func0.call(data2, "uri")){
+if(data2.uri !== undefined){
 var _errs11 = errors;
 if(typeof data2.uri !== "string"){
 validate231.errors = [{instancePath:instancePath+"/params/uri",schemaPath:"ResourceUpdatedNotificationParams/properties/uri/type",keyword:"type",params:{type: "string"}}];
@@ -18649,12 +18628,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri")){
+if((data.uri === undefined) && (missing0 = "uri")){
 validate232.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -18671,7 +18650,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined && func0.call(data, "uri")){
+if(data.uri !== undefined){
 var _errs4 = errors;
 if(typeof data.uri !== "string"){
 validate232.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
@@ -18714,7 +18693,7 @@ var vErrors = null;
 var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs2 = errors;
 if(errors === _errs2){
@@ -18787,12 +18766,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri")){
+if((data.uri === undefined) && (missing0 = "uri")){
 validate235.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -18809,7 +18788,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined && func0.call(data, "name")){
+if(data.name !== undefined){
 var _errs4 = errors;
 if(typeof data.name !== "string"){
 validate235.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -18821,7 +18800,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined && func0.call(data, "uri")){
+if(data.uri !== undefined){
 var _errs6 = errors;
 if(typeof data.uri !== "string"){
 validate235.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
@@ -18871,7 +18850,7 @@ var vErrors = null;
 var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.completions !== undefined && func0.call(data, "completions")){
+if(data.completions !== undefined){
 var data0 = data.completions;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -18888,14 +18867,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.experimental !== undefined && func0.call(data, "experimental")){
+if(data.experimental !== undefined){
 var data1 = data.experimental;
 var _errs4 = errors;
 if(errors === _errs4){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-var _arr0 = Object.keys(data1);
-for(var _i0=0; _i0<_arr0.length; _i0++){
-var key0 = _arr0[_i0];
+for(var key0 in data1){
 var data2 = data1[key0];
 var _errs7 = errors;
 if(errors === _errs7){
@@ -18923,7 +18900,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.logging !== undefined && func0.call(data, "logging")){
+if(data.logging !== undefined){
 var data3 = data.logging;
 var _errs10 = errors;
 if(errors === _errs10){
@@ -18940,12 +18917,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.prompts !== undefined && func0.call(data, "prompts")){
+if(data.prompts !== undefined){
 var data4 = data.prompts;
 var _errs13 = errors;
 if(errors === _errs13){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-if(data4.listChanged !== undefined && func0.call(data4, "listChanged")){
+if(data4.listChanged !== undefined){
 if(typeof data4.listChanged !== "boolean"){
 validate236.errors = [{instancePath:instancePath+"/prompts/listChanged",schemaPath:"#/properties/prompts/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
 return false;
@@ -18963,12 +18940,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.resources !== undefined && func0.call(data, "resources")){
+if(data.resources !== undefined){
 var data6 = data.resources;
 var _errs17 = errors;
 if(errors === _errs17){
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-if(data6.listChanged !== undefined && func0.call(data6, "listChanged")){
+if(data6.listChanged !== undefined){
 var _errs19 = errors;
 if(typeof data6.listChanged !== "boolean"){
 validate236.errors = [{instancePath:instancePath+"/resources/listChanged",schemaPath:"#/properties/resources/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
@@ -18980,7 +18957,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data6.subscribe !== undefined && func0.call(data6, "subscribe")){
+if(data6.subscribe !== undefined){
 var _errs21 = errors;
 if(typeof data6.subscribe !== "boolean"){
 validate236.errors = [{instancePath:instancePath+"/resources/subscribe",schemaPath:"#/properties/resources/properties/subscribe/type",keyword:"type",params:{type: "boolean"}}];
@@ -19004,12 +18981,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.tasks !== undefined && func0.call(data, "tasks")){
+if(data.tasks !== undefined){
 var data9 = data.tasks;
 var _errs23 = errors;
 if(errors === _errs23){
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
-if(data9.cancel !== undefined && func0.call(data9, "cancel")){
+if(data9.cancel !== undefined){
 var data10 = data9.cancel;
 var _errs25 = errors;
 if(errors === _errs25){
@@ -19026,7 +19003,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data9.list !== undefined && func0.call(data9, "list")){
+if(data9.list !== undefined){
 var data11 = data9.list;
 var _errs28 = errors;
 if(errors === _errs28){
@@ -19043,17 +19020,17 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data9.requests !== undefined && func0.call(data9, "requests")){
+if(data9.requests !== undefined){
 var data12 = data9.requests;
 var _errs31 = errors;
 if(errors === _errs31){
 if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
-if(data12.tools !== undefined && func0.call(data12, "tools")){
+if(data12.tools !== undefined){
 var data13 = data12.tools;
 var _errs33 = errors;
 if(errors === _errs33){
 if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
-if(data13.call !== undefined && func0.call(data13, "call")){
+if(data13.call !== undefined){
 var data14 = data13.call;
 var _errs35 = errors;
 if(errors === _errs35){
@@ -19097,12 +19074,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.tools !== undefined && func0.call(data, "tools")){
+if(data.tools !== undefined){
 var data15 = data.tools;
 var _errs38 = errors;
 if(errors === _errs38){
 if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
-if(data15.listChanged !== undefined && func0.call(data15, "listChanged")){
+if(data15.listChanged !== undefined){
 if(typeof data15.listChanged !== "boolean"){
 validate236.errors = [{instancePath:instancePath+"/tools/listChanged",schemaPath:"#/properties/tools/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
 return false;
@@ -19158,12 +19135,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
+if(((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))){
 validate238.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data0 = data.jsonrpc;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -19180,7 +19157,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data1 = data.method;
 var _errs3 = errors;
 if(typeof data1 !== "string"){
@@ -19197,13 +19174,13 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data2 = data.params;
 var _errs5 = errors;
 var _errs6 = errors;
 if(errors === _errs6){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-if(data2._meta !== undefined && func0.call(data2, "_meta")){
+if(data2._meta !== undefined){
 var data3 = data2._meta;
 var _errs8 = errors;
 if(errors === _errs8){
@@ -19259,7 +19236,7 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
+if((data.method === undefined) && (missing0 = "method")){
 validate237.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
@@ -19268,49 +19245,49 @@ var tag0 = data.method;
 if(typeof tag0 == "string"){
 if(tag0 === "notifications/cancelled"){
 if(!(validate39(data))){
-vErrors = vErrors === null ? func15(validate39.errors, instancePath) : vErrors.concat(func15(validate39.errors, instancePath));
+vErrors = vErrors === null ? func0(validate39.errors, instancePath) : vErrors.concat(func0(validate39.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "notifications/progress"){
 if(!(validate45(data))){
-vErrors = vErrors === null ? func15(validate45.errors, instancePath) : vErrors.concat(func15(validate45.errors, instancePath));
+vErrors = vErrors === null ? func0(validate45.errors, instancePath) : vErrors.concat(func0(validate45.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "notifications/resources/list_changed"){
 if(!(validate228(data))){
-vErrors = vErrors === null ? func15(validate228.errors, instancePath) : vErrors.concat(func15(validate228.errors, instancePath));
+vErrors = vErrors === null ? func0(validate228.errors, instancePath) : vErrors.concat(func0(validate228.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "notifications/resources/updated"){
 if(!(validate231(data))){
-vErrors = vErrors === null ? func15(validate231.errors, instancePath) : vErrors.concat(func15(validate231.errors, instancePath));
+vErrors = vErrors === null ? func0(validate231.errors, instancePath) : vErrors.concat(func0(validate231.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "notifications/prompts/list_changed"){
 if(!(validate221(data))){
-vErrors = vErrors === null ? func15(validate221.errors, instancePath) : vErrors.concat(func15(validate221.errors, instancePath));
+vErrors = vErrors === null ? func0(validate221.errors, instancePath) : vErrors.concat(func0(validate221.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "notifications/tools/list_changed"){
 if(!(validate238(data))){
-vErrors = vErrors === null ? func15(validate238.errors, instancePath) : vErrors.concat(func15(validate238.errors, instancePath));
+vErrors = vErrors === null ? func0(validate238.errors, instancePath) : vErrors.concat(func0(validate238.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "notifications/tasks/status"){
 if(!(validate48(data))){
-vErrors = vErrors === null ? func15(validate48.errors, instancePath) : vErrors.concat(func15(validate48.errors, instancePath));
+vErrors = vErrors === null ? func0(validate48.errors, instancePath) : vErrors.concat(func0(validate48.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "notifications/message"){
 if(!(validate208(data))){
-vErrors = vErrors === null ? func15(validate208.errors, instancePath) : vErrors.concat(func15(validate208.errors, instancePath));
+vErrors = vErrors === null ? func0(validate208.errors, instancePath) : vErrors.concat(func0(validate208.errors, instancePath));
 errors = vErrors.length;
 }
 }
@@ -19319,12 +19296,12 @@ var _errs11 = errors;
 if(errors === _errs11){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing1;
-if(((((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing1 = "jsonrpc")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing1 = "method"))) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing1 = "params"))){
+if((((data.jsonrpc === undefined) && (missing1 = "jsonrpc")) || ((data.method === undefined) && (missing1 = "method"))) || ((data.params === undefined) && (missing1 = "params"))){
 validate237.errors = [{instancePath:instancePath,schemaPath:"ElicitationCompleteNotification/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data0 = data.jsonrpc;
 var _errs13 = errors;
 if(typeof data0 !== "string"){
@@ -19341,7 +19318,7 @@ else {
 var valid11 = true;
 }
 if(valid11){
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data1 = data.method;
 var _errs15 = errors;
 if(typeof data1 !== "string"){
@@ -19358,18 +19335,18 @@ else {
 var valid11 = true;
 }
 if(valid11){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data2 = data.params;
 var _errs17 = errors;
 if(errors === _errs17){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 var missing2;
-if(((data2.elicitationId === undefined) || (!(func0.call(data2, "elicitationId")))) && (missing2 = "elicitationId")){
+if((data2.elicitationId === undefined) && (missing2 = "elicitationId")){
 validate237.errors = [{instancePath:instancePath+"/params",schemaPath:"ElicitationCompleteNotification/properties/params/required",keyword:"required",params:{missingProperty: missing2}}];
 return false;
 }
 else {
-if(data2.elicitationId !== undefined && func0.call(data2, "elicitationId")){
+if(data2.elicitationId !== undefined){
 if(typeof data2.elicitationId !== "string"){
 validate237.errors = [{instancePath:instancePath+"/params/elicitationId",schemaPath:"ElicitationCompleteNotification/properties/params/properties/elicitationId/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -19439,7 +19416,7 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
+if((data.method === undefined) && (missing0 = "method")){
 validate247.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
@@ -19448,49 +19425,49 @@ var tag0 = data.method;
 if(typeof tag0 == "string"){
 if(tag0 === "ping"){
 if(!(validate64(data))){
-vErrors = vErrors === null ? func15(validate64.errors, instancePath) : vErrors.concat(func15(validate64.errors, instancePath));
+vErrors = vErrors === null ? func0(validate64.errors, instancePath) : vErrors.concat(func0(validate64.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "tasks/get"){
 if(!(validate88(data))){
-vErrors = vErrors === null ? func15(validate88.errors, instancePath) : vErrors.concat(func15(validate88.errors, instancePath));
+vErrors = vErrors === null ? func0(validate88.errors, instancePath) : vErrors.concat(func0(validate88.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "tasks/result"){
 if(!(validate89(data))){
-vErrors = vErrors === null ? func15(validate89.errors, instancePath) : vErrors.concat(func15(validate89.errors, instancePath));
+vErrors = vErrors === null ? func0(validate89.errors, instancePath) : vErrors.concat(func0(validate89.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "tasks/cancel"){
 if(!(validate35(data))){
-vErrors = vErrors === null ? func15(validate35.errors, instancePath) : vErrors.concat(func15(validate35.errors, instancePath));
+vErrors = vErrors === null ? func0(validate35.errors, instancePath) : vErrors.concat(func0(validate35.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "tasks/list"){
 if(!(validate90(data))){
-vErrors = vErrors === null ? func15(validate90.errors, instancePath) : vErrors.concat(func15(validate90.errors, instancePath));
+vErrors = vErrors === null ? func0(validate90.errors, instancePath) : vErrors.concat(func0(validate90.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "sampling/createMessage"){
 if(!(validate140(data))){
-vErrors = vErrors === null ? func15(validate140.errors, instancePath) : vErrors.concat(func15(validate140.errors, instancePath));
+vErrors = vErrors === null ? func0(validate140.errors, instancePath) : vErrors.concat(func0(validate140.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "roots/list"){
 if(!(validate203(data))){
-vErrors = vErrors === null ? func15(validate203.errors, instancePath) : vErrors.concat(func15(validate203.errors, instancePath));
+vErrors = vErrors === null ? func0(validate203.errors, instancePath) : vErrors.concat(func0(validate203.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "elicitation/create"){
 if(!(validate157(data))){
-vErrors = vErrors === null ? func15(validate157.errors, instancePath) : vErrors.concat(func15(validate157.errors, instancePath));
+vErrors = vErrors === null ? func0(validate157.errors, instancePath) : vErrors.concat(func0(validate157.errors, instancePath));
 errors = vErrors.length;
 }
 }
@@ -19539,7 +19516,7 @@ var _errs1 = errors;
 var _errs2 = errors;
 if(errors === _errs2){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs5 = errors;
 if(errors === _errs5){
@@ -19574,7 +19551,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs8 = errors;
 if(!(validate178(data))){
-vErrors = vErrors === null ? func15(validate178.errors, instancePath) : vErrors.concat(func15(validate178.errors, instancePath));
+vErrors = vErrors === null ? func0(validate178.errors, instancePath) : vErrors.concat(func0(validate178.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs8 === errors;
@@ -19582,7 +19559,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs9 = errors;
 if(!(validate199(data))){
-vErrors = vErrors === null ? func15(validate199.errors, instancePath) : vErrors.concat(func15(validate199.errors, instancePath));
+vErrors = vErrors === null ? func0(validate199.errors, instancePath) : vErrors.concat(func0(validate199.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs9 === errors;
@@ -19590,7 +19567,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs10 = errors;
 if(!(validate195(data))){
-vErrors = vErrors === null ? func15(validate195.errors, instancePath) : vErrors.concat(func15(validate195.errors, instancePath));
+vErrors = vErrors === null ? func0(validate195.errors, instancePath) : vErrors.concat(func0(validate195.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs10 === errors;
@@ -19598,7 +19575,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs11 = errors;
 if(!(validate223(data))){
-vErrors = vErrors === null ? func15(validate223.errors, instancePath) : vErrors.concat(func15(validate223.errors, instancePath));
+vErrors = vErrors === null ? func0(validate223.errors, instancePath) : vErrors.concat(func0(validate223.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs11 === errors;
@@ -19606,7 +19583,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs12 = errors;
 if(!(validate192(data))){
-vErrors = vErrors === null ? func15(validate192.errors, instancePath) : vErrors.concat(func15(validate192.errors, instancePath));
+vErrors = vErrors === null ? func0(validate192.errors, instancePath) : vErrors.concat(func0(validate192.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs12 === errors;
@@ -19614,7 +19591,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs13 = errors;
 if(!(validate171(data))){
-vErrors = vErrors === null ? func15(validate171.errors, instancePath) : vErrors.concat(func15(validate171.errors, instancePath));
+vErrors = vErrors === null ? func0(validate171.errors, instancePath) : vErrors.concat(func0(validate171.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs13 === errors;
@@ -19622,7 +19599,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs14 = errors;
 if(!(validate205(data))){
-vErrors = vErrors === null ? func15(validate205.errors, instancePath) : vErrors.concat(func15(validate205.errors, instancePath));
+vErrors = vErrors === null ? func0(validate205.errors, instancePath) : vErrors.concat(func0(validate205.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs14 === errors;
@@ -19630,7 +19607,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs15 = errors;
 if(!(validate19(data))){
-vErrors = vErrors === null ? func15(validate19.errors, instancePath) : vErrors.concat(func15(validate19.errors, instancePath));
+vErrors = vErrors === null ? func0(validate19.errors, instancePath) : vErrors.concat(func0(validate19.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs15 === errors;
@@ -19638,7 +19615,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs16 = errors;
 if(!(validate116(data))){
-vErrors = vErrors === null ? func15(validate116.errors, instancePath) : vErrors.concat(func15(validate116.errors, instancePath));
+vErrors = vErrors === null ? func0(validate116.errors, instancePath) : vErrors.concat(func0(validate116.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs16 === errors;
@@ -19648,7 +19625,7 @@ var _errs17 = errors;
 var _errs18 = errors;
 if(errors === _errs18){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data1 = data._meta;
 var _errs21 = errors;
 if(errors === _errs21){
@@ -19683,7 +19660,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs24 = errors;
 if(!(validate36(data))){
-vErrors = vErrors === null ? func15(validate36.errors, instancePath) : vErrors.concat(func15(validate36.errors, instancePath));
+vErrors = vErrors === null ? func0(validate36.errors, instancePath) : vErrors.concat(func0(validate36.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs24 === errors;
@@ -19691,7 +19668,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs25 = errors;
 if(!(validate120(data))){
-vErrors = vErrors === null ? func15(validate120.errors, instancePath) : vErrors.concat(func15(validate120.errors, instancePath));
+vErrors = vErrors === null ? func0(validate120.errors, instancePath) : vErrors.concat(func0(validate120.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs25 === errors;
@@ -19702,7 +19679,7 @@ var _errs27 = errors;
 if(errors === _errs27){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.completion === undefined) || (!(func0.call(data, "completion")))) && (missing0 = "completion")){
+if((data.completion === undefined) && (missing0 = "completion")){
 var err4 = {instancePath:instancePath,schemaPath:"CompleteResult/required",keyword:"required",params:{missingProperty: missing0}};
 if(vErrors === null){
 vErrors = [err4];
@@ -19713,7 +19690,7 @@ vErrors.push(err4);
 errors++;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data2 = data._meta;
 var _errs29 = errors;
 if(errors === _errs29){
@@ -19736,13 +19713,13 @@ else {
 var valid6 = true;
 }
 if(valid6){
-if(data.completion !== undefined && func0.call(data, "completion")){
+if(data.completion !== undefined){
 var data3 = data.completion;
 var _errs32 = errors;
 if(errors === _errs32){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 var missing1;
-if(((data3.values === undefined) || (!(func0.call(data3, "values")))) && (missing1 = "values")){
+if((data3.values === undefined) && (missing1 = "values")){
 var err6 = {instancePath:instancePath+"/completion",schemaPath:"CompleteResult/properties/completion/required",keyword:"required",params:{missingProperty: missing1}};
 if(vErrors === null){
 vErrors = [err6];
@@ -19753,7 +19730,7 @@ vErrors.push(err6);
 errors++;
 }
 else {
-if(data3.hasMore !== undefined && func0.call(data3, "hasMore")){
+if(data3.hasMore !== undefined){
 var _errs34 = errors;
 if(typeof data3.hasMore !== "boolean"){
 var err7 = {instancePath:instancePath+"/completion/hasMore",schemaPath:"CompleteResult/properties/completion/properties/hasMore/type",keyword:"type",params:{type: "boolean"}};
@@ -19771,7 +19748,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data3.total !== undefined && func0.call(data3, "total")){
+if(data3.total !== undefined){
 var data5 = data3.total;
 var _errs36 = errors;
 if(!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))){
@@ -19790,7 +19767,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data3.values !== undefined && func0.call(data3, "values")){
+if(data3.values !== undefined){
 var data6 = data3.values;
 var _errs38 = errors;
 if(errors === _errs38){
@@ -19937,7 +19914,7 @@ var _errs2 = errors;
 if(errors === _errs2){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.enum === undefined) || (!(func0.call(data, "enum")))) && (missing0 = "enum")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
+if(((data.enum === undefined) && (missing0 = "enum")) || ((data.type === undefined) && (missing0 = "type"))){
 var err0 = {instancePath:instancePath,schemaPath:"UntitledSingleSelectEnumSchema/required",keyword:"required",params:{missingProperty: missing0}};
 if(vErrors === null){
 vErrors = [err0];
@@ -19948,7 +19925,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data.default !== undefined && func0.call(data, "default")){
+if(data.default !== undefined){
 var _errs4 = errors;
 if(typeof data.default !== "string"){
 var err1 = {instancePath:instancePath+"/default",schemaPath:"UntitledSingleSelectEnumSchema/properties/default/type",keyword:"type",params:{type: "string"}};
@@ -19966,7 +19943,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data.description !== undefined && func0.call(data, "description")){
+if(data.description !== undefined){
 var _errs6 = errors;
 if(typeof data.description !== "string"){
 var err2 = {instancePath:instancePath+"/description",schemaPath:"UntitledSingleSelectEnumSchema/properties/description/type",keyword:"type",params:{type: "string"}};
@@ -19984,7 +19961,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data.enum !== undefined && func0.call(data, "enum")){
+if(data.enum !== undefined){
 var data2 = data.enum;
 var _errs8 = errors;
 if(errors === _errs8){
@@ -20026,7 +20003,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data.title !== undefined && func0.call(data, "title")){
+if(data.title !== undefined){
 var _errs12 = errors;
 if(typeof data.title !== "string"){
 var err5 = {instancePath:instancePath+"/title",schemaPath:"UntitledSingleSelectEnumSchema/properties/title/type",keyword:"type",params:{type: "string"}};
@@ -20044,7 +20021,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data.type !== undefined && func0.call(data, "type")){
+if(data.type !== undefined){
 var data5 = data.type;
 var _errs14 = errors;
 if(typeof data5 !== "string"){
@@ -20097,7 +20074,7 @@ var _errs17 = errors;
 if(errors === _errs17){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing1;
-if((((data.oneOf === undefined) || (!(func0.call(data, "oneOf")))) && (missing1 = "oneOf")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing1 = "type"))){
+if(((data.oneOf === undefined) && (missing1 = "oneOf")) || ((data.type === undefined) && (missing1 = "type"))){
 var err9 = {instancePath:instancePath,schemaPath:"TitledSingleSelectEnumSchema/required",keyword:"required",params:{missingProperty: missing1}};
 if(vErrors === null){
 vErrors = [err9];
@@ -20108,7 +20085,7 @@ vErrors.push(err9);
 errors++;
 }
 else {
-if(data.default !== undefined && func0.call(data, "default")){
+if(data.default !== undefined){
 var _errs19 = errors;
 if(typeof data.default !== "string"){
 var err10 = {instancePath:instancePath+"/default",schemaPath:"TitledSingleSelectEnumSchema/properties/default/type",keyword:"type",params:{type: "string"}};
@@ -20126,7 +20103,7 @@ else {
 var valid5 = true;
 }
 if(valid5){
-if(data.description !== undefined && func0.call(data, "description")){
+if(data.description !== undefined){
 var _errs21 = errors;
 if(typeof data.description !== "string"){
 var err11 = {instancePath:instancePath+"/description",schemaPath:"TitledSingleSelectEnumSchema/properties/description/type",keyword:"type",params:{type: "string"}};
@@ -20144,7 +20121,7 @@ else {
 var valid5 = true;
 }
 if(valid5){
-if(data.oneOf !== undefined && func0.call(data, "oneOf")){
+if(data.oneOf !== undefined){
 var data8 = data.oneOf;
 var _errs23 = errors;
 if(errors === _errs23){
@@ -20157,7 +20134,7 @@ var _errs25 = errors;
 if(errors === _errs25){
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
 var missing2;
-if((((data9.const === undefined) || (!(func0.call(data9, "const")))) && (missing2 = "const")) || (((data9.title === undefined) || (!(func0.call(data9, "title")))) && (missing2 = "title"))){
+if(((data9.const === undefined) && (missing2 = "const")) || ((data9.title === undefined) && (missing2 = "title"))){
 var err12 = {instancePath:instancePath+"/oneOf/" + i1,schemaPath:"TitledSingleSelectEnumSchema/properties/oneOf/items/required",keyword:"required",params:{missingProperty: missing2}};
 if(vErrors === null){
 vErrors = [err12];
@@ -20168,7 +20145,7 @@ vErrors.push(err12);
 errors++;
 }
 else {
-if(data9.const !== undefined && func0.call(data9, "const")){
+if(data9.const !== undefined){
 var _errs27 = errors;
 if(typeof data9.const !== "string"){
 var err13 = {instancePath:instancePath+"/oneOf/" + i1+"/const",schemaPath:"TitledSingleSelectEnumSchema/properties/oneOf/items/properties/const/type",keyword:"type",params:{type: "string"}};
@@ -20186,7 +20163,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data9.title !== undefined && func0.call(data9, "title")){
+if(data9.title !== undefined){
 var _errs29 = errors;
 if(typeof data9.title !== "string"){
 var err14 = {instancePath:instancePath+"/oneOf/" + i1+"/title",schemaPath:"TitledSingleSelectEnumSchema/properties/oneOf/items/properties/title/type",keyword:"type",params:{type: "string"}};
@@ -20240,7 +20217,7 @@ else {
 var valid5 = true;
 }
 if(valid5){
-if(data.title !== undefined && func0.call(data, "title")){
+if(data.title !== undefined){
 var _errs31 = errors;
 if(typeof data.title !== "string"){
 var err17 = {instancePath:instancePath+"/title",schemaPath:"TitledSingleSelectEnumSchema/properties/title/type",keyword:"type",params:{type: "string"}};
@@ -20258,7 +20235,7 @@ else {
 var valid5 = true;
 }
 if(valid5){
-if(data.type !== undefined && func0.call(data, "type")){
+if(data.type !== undefined){
 var data13 = data.type;
 var _errs33 = errors;
 if(typeof data13 !== "string"){
@@ -20354,12 +20331,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
+if((data.type === undefined) && (missing0 = "type")){
 validate269.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.default !== undefined && func0.call(data, "default")){
+if(data.default !== undefined){
 var _errs1 = errors;
 if(typeof data.default !== "string"){
 validate269.errors = [{instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "string"}}];
@@ -20371,7 +20348,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined && func0.call(data, "description")){
+if(data.description !== undefined){
 var _errs3 = errors;
 if(typeof data.description !== "string"){
 validate269.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -20383,7 +20360,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.format !== undefined && func0.call(data, "format")){
+if(data.format !== undefined){
 var data2 = data.format;
 var _errs5 = errors;
 if(typeof data2 !== "string"){
@@ -20400,7 +20377,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.maxLength !== undefined && func0.call(data, "maxLength")){
+if(data.maxLength !== undefined){
 var data3 = data.maxLength;
 var _errs7 = errors;
 if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
@@ -20413,7 +20390,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.minLength !== undefined && func0.call(data, "minLength")){
+if(data.minLength !== undefined){
 var data4 = data.minLength;
 var _errs9 = errors;
 if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
@@ -20426,7 +20403,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined && func0.call(data, "title")){
+if(data.title !== undefined){
 var _errs11 = errors;
 if(typeof data.title !== "string"){
 validate269.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -20438,7 +20415,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.type !== undefined && func0.call(data, "type")){
+if(data.type !== undefined){
 var data6 = data.type;
 var _errs13 = errors;
 if(typeof data6 !== "string"){
@@ -20498,12 +20475,12 @@ var vErrors = null;
 var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-if(data0.progressToken !== undefined && func0.call(data0, "progressToken")){
+if(data0.progressToken !== undefined){
 var data1 = data0.progressToken;
 if((typeof data1 !== "string") && (!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))))){
 validate270.errors = [{instancePath:instancePath+"/_meta/progressToken",schemaPath:"ProgressToken/type",keyword:"type",params:{type: schema20.type}}];
@@ -20522,13 +20499,13 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.task !== undefined && func0.call(data, "task")){
+if(data.task !== undefined){
 var data2 = data.task;
 var _errs7 = errors;
 var _errs8 = errors;
 if(errors === _errs8){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-if(data2.ttl !== undefined && func0.call(data2, "ttl")){
+if(data2.ttl !== undefined){
 var data3 = data2.ttl;
 if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
 validate270.errors = [{instancePath:instancePath+"/task/ttl",schemaPath:"TaskMetadata/properties/ttl/type",keyword:"type",params:{type: "integer"}}];
@@ -20577,7 +20554,7 @@ var vErrors = null;
 var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.ttl !== undefined && func0.call(data, "ttl")){
+if(data.ttl !== undefined){
 var data0 = data.ttl;
 if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
 validate271.errors = [{instancePath:instancePath+"/ttl",schemaPath:"#/properties/ttl/type",keyword:"type",params:{type: "integer"}}];
@@ -20651,12 +20628,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.text === undefined) || (!(func0.call(data, "text")))) && (missing0 = "text")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
+if(((data.text === undefined) && (missing0 = "text")) || ((data.uri === undefined) && (missing0 = "uri"))){
 validate273.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -20673,7 +20650,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mimeType !== undefined && func0.call(data, "mimeType")){
+if(data.mimeType !== undefined){
 var _errs4 = errors;
 if(typeof data.mimeType !== "string"){
 validate273.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
@@ -20685,7 +20662,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.text !== undefined && func0.call(data, "text")){
+if(data.text !== undefined){
 var _errs6 = errors;
 if(typeof data.text !== "string"){
 validate273.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"}}];
@@ -20697,7 +20674,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined && func0.call(data, "uri")){
+if(data.uri !== undefined){
 var _errs8 = errors;
 if(typeof data.uri !== "string"){
 validate273.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
@@ -20743,12 +20720,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.items === undefined) || (!(func0.call(data, "items")))) && (missing0 = "items")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
+if(((data.items === undefined) && (missing0 = "items")) || ((data.type === undefined) && (missing0 = "type"))){
 validate274.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.default !== undefined && func0.call(data, "default")){
+if(data.default !== undefined){
 var data0 = data.default;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -20778,7 +20755,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined && func0.call(data, "description")){
+if(data.description !== undefined){
 var _errs5 = errors;
 if(typeof data.description !== "string"){
 validate274.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -20790,18 +20767,18 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.items !== undefined && func0.call(data, "items")){
+if(data.items !== undefined){
 var data3 = data.items;
 var _errs7 = errors;
 if(errors === _errs7){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 var missing1;
-if(((data3.anyOf === undefined) || (!(func0.call(data3, "anyOf")))) && (missing1 = "anyOf")){
+if((data3.anyOf === undefined) && (missing1 = "anyOf")){
 validate274.errors = [{instancePath:instancePath+"/items",schemaPath:"#/properties/items/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data3.anyOf !== undefined && func0.call(data3, "anyOf")){
+if(data3.anyOf !== undefined){
 var data4 = data3.anyOf;
 var _errs9 = errors;
 if(errors === _errs9){
@@ -20814,12 +20791,12 @@ var _errs11 = errors;
 if(errors === _errs11){
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 var missing2;
-if((((data5.const === undefined) || (!(func0.call(data5, "const")))) && (missing2 = "const")) || (((data5.title === undefined) || (!(func0.call(data5, "title")))) && (missing2 = "title"))){
+if(((data5.const === undefined) && (missing2 = "const")) || ((data5.title === undefined) && (missing2 = "title"))){
 validate274.errors = [{instancePath:instancePath+"/items/anyOf/" + i1,schemaPath:"#/properties/items/properties/anyOf/items/required",keyword:"required",params:{missingProperty: missing2}}];
 return false;
 }
 else {
-if(data5.const !== undefined && func0.call(data5, "const")){
+if(data5.const !== undefined){
 var _errs13 = errors;
 if(typeof data5.const !== "string"){
 validate274.errors = [{instancePath:instancePath+"/items/anyOf/" + i1+"/const",schemaPath:"#/properties/items/properties/anyOf/items/properties/const/type",keyword:"type",params:{type: "string"}}];
@@ -20831,7 +20808,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data5.title !== undefined && func0.call(data5, "title")){
+if(data5.title !== undefined){
 var _errs15 = errors;
 if(typeof data5.title !== "string"){
 validate274.errors = [{instancePath:instancePath+"/items/anyOf/" + i1+"/title",schemaPath:"#/properties/items/properties/anyOf/items/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -20875,7 +20852,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.maxItems !== undefined && func0.call(data, "maxItems")){
+if(data.maxItems !== undefined){
 var data8 = data.maxItems;
 var _errs17 = errors;
 if(!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8)))){
@@ -20888,7 +20865,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.minItems !== undefined && func0.call(data, "minItems")){
+if(data.minItems !== undefined){
 var data9 = data.minItems;
 var _errs19 = errors;
 if(!((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9)))){
@@ -20901,7 +20878,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined && func0.call(data, "title")){
+if(data.title !== undefined){
 var _errs21 = errors;
 if(typeof data.title !== "string"){
 validate274.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -20913,7 +20890,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.type !== undefined && func0.call(data, "type")){
+if(data.type !== undefined){
 var data11 = data.type;
 var _errs23 = errors;
 if(typeof data11 !== "string"){
@@ -20967,12 +20944,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.oneOf === undefined) || (!(func0.call(data, "oneOf")))) && (missing0 = "oneOf")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
+if(((data.oneOf === undefined) && (missing0 = "oneOf")) || ((data.type === undefined) && (missing0 = "type"))){
 validate275.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.default !== undefined && func0.call(data, "default")){
+if(data.default !== undefined){
 var _errs1 = errors;
 if(typeof data.default !== "string"){
 validate275.errors = [{instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "string"}}];
@@ -20984,7 +20961,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined && func0.call(data, "description")){
+if(data.description !== undefined){
 var _errs3 = errors;
 if(typeof data.description !== "string"){
 validate275.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -20996,7 +20973,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.oneOf !== undefined && func0.call(data, "oneOf")){
+if(data.oneOf !== undefined){
 var data2 = data.oneOf;
 var _errs5 = errors;
 if(errors === _errs5){
@@ -21009,12 +20986,12 @@ var _errs7 = errors;
 if(errors === _errs7){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 var missing1;
-if((((data3.const === undefined) || (!(func0.call(data3, "const")))) && (missing1 = "const")) || (((data3.title === undefined) || (!(func0.call(data3, "title")))) && (missing1 = "title"))){
+if(((data3.const === undefined) && (missing1 = "const")) || ((data3.title === undefined) && (missing1 = "title"))){
 validate275.errors = [{instancePath:instancePath+"/oneOf/" + i0,schemaPath:"#/properties/oneOf/items/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data3.const !== undefined && func0.call(data3, "const")){
+if(data3.const !== undefined){
 var _errs9 = errors;
 if(typeof data3.const !== "string"){
 validate275.errors = [{instancePath:instancePath+"/oneOf/" + i0+"/const",schemaPath:"#/properties/oneOf/items/properties/const/type",keyword:"type",params:{type: "string"}}];
@@ -21026,7 +21003,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data3.title !== undefined && func0.call(data3, "title")){
+if(data3.title !== undefined){
 var _errs11 = errors;
 if(typeof data3.title !== "string"){
 validate275.errors = [{instancePath:instancePath+"/oneOf/" + i0+"/title",schemaPath:"#/properties/oneOf/items/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -21062,7 +21039,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined && func0.call(data, "title")){
+if(data.title !== undefined){
 var _errs13 = errors;
 if(typeof data.title !== "string"){
 validate275.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -21074,7 +21051,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.type !== undefined && func0.call(data, "type")){
+if(data.type !== undefined){
 var data7 = data.type;
 var _errs15 = errors;
 if(typeof data7 !== "string"){
@@ -21127,7 +21104,7 @@ var vErrors = null;
 var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.destructiveHint !== undefined && func0.call(data, "destructiveHint")){
+if(data.destructiveHint !== undefined){
 var _errs1 = errors;
 if(typeof data.destructiveHint !== "boolean"){
 validate276.errors = [{instancePath:instancePath+"/destructiveHint",schemaPath:"#/properties/destructiveHint/type",keyword:"type",params:{type: "boolean"}}];
@@ -21139,7 +21116,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.idempotentHint !== undefined && func0.call(data, "idempotentHint")){
+if(data.idempotentHint !== undefined){
 var _errs3 = errors;
 if(typeof data.idempotentHint !== "boolean"){
 validate276.errors = [{instancePath:instancePath+"/idempotentHint",schemaPath:"#/properties/idempotentHint/type",keyword:"type",params:{type: "boolean"}}];
@@ -21151,7 +21128,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.openWorldHint !== undefined && func0.call(data, "openWorldHint")){
+if(data.openWorldHint !== undefined){
 var _errs5 = errors;
 if(typeof data.openWorldHint !== "boolean"){
 validate276.errors = [{instancePath:instancePath+"/openWorldHint",schemaPath:"#/properties/openWorldHint/type",keyword:"type",params:{type: "boolean"}}];
@@ -21163,7 +21140,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.readOnlyHint !== undefined && func0.call(data, "readOnlyHint")){
+if(data.readOnlyHint !== undefined){
 var _errs7 = errors;
 if(typeof data.readOnlyHint !== "boolean"){
 validate276.errors = [{instancePath:instancePath+"/readOnlyHint",schemaPath:"#/properties/readOnlyHint/type",keyword:"type",params:{type: "boolean"}}];
@@ -21175,7 +21152,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined && func0.call(data, "title")){
+if(data.title !== undefined){
 var _errs9 = errors;
 if(typeof data.title !== "string"){
 validate276.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -21220,7 +21197,7 @@ var vErrors = null;
 var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.mode !== undefined && func0.call(data, "mode")){
+if(data.mode !== undefined){
 var data0 = data.mode;
 if(typeof data0 !== "string"){
 validate277.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/type",keyword:"type",params:{type: "string"}}];
@@ -21261,7 +21238,7 @@ var vErrors = null;
 var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.taskSupport !== undefined && func0.call(data, "taskSupport")){
+if(data.taskSupport !== undefined){
 var data0 = data.taskSupport;
 if(typeof data0 !== "string"){
 validate278.errors = [{instancePath:instancePath+"/taskSupport",schemaPath:"#/properties/taskSupport/type",keyword:"type",params:{type: "string"}}];
@@ -21307,12 +21284,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.input === undefined) || (!(func0.call(data, "input")))) && (missing0 = "input"))) || (((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name"))) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
+if(((((data.id === undefined) && (missing0 = "id")) || ((data.input === undefined) && (missing0 = "input"))) || ((data.name === undefined) && (missing0 = "name"))) || ((data.type === undefined) && (missing0 = "type"))){
 validate279.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -21329,7 +21306,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.id !== undefined && func0.call(data, "id")){
+if(data.id !== undefined){
 var _errs4 = errors;
 if(typeof data.id !== "string"){
 validate279.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"}}];
@@ -21341,7 +21318,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.input !== undefined && func0.call(data, "input")){
+if(data.input !== undefined){
 var data2 = data.input;
 var _errs6 = errors;
 if(errors === _errs6){
@@ -21358,7 +21335,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined && func0.call(data, "name")){
+if(data.name !== undefined){
 var _errs9 = errors;
 if(typeof data.name !== "string"){
 validate279.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -21370,7 +21347,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.type !== undefined && func0.call(data, "type")){
+if(data.type !== undefined){
 var data4 = data.type;
 var _errs11 = errors;
 if(typeof data4 !== "string"){
@@ -21423,12 +21400,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.error === undefined) || (!(func0.call(data, "error")))) && (missing0 = "error")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))){
+if(((data.error === undefined) && (missing0 = "error")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))){
 validate280.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.error !== undefined && func0.call(data, "error")){
+if(data.error !== undefined){
 var data0 = data.error;
 var _errs1 = errors;
 var _errs2 = errors;
@@ -21436,12 +21413,12 @@ var _errs3 = errors;
 if(errors === _errs3){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 var missing1;
-if((((data0.code === undefined) || (!(func0.call(data0, "code")))) && (missing1 = "code")) || (((data0.message === undefined) || (!(func0.call(data0, "message")))) && (missing1 = "message"))){
+if(((data0.code === undefined) && (missing1 = "code")) || ((data0.message === undefined) && (missing1 = "message"))){
 validate280.errors = [{instancePath:instancePath+"/error",schemaPath:"Error/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data0.code !== undefined && func0.call(data0, "code")){
+if(data0.code !== undefined){
 var data1 = data0.code;
 var _errs5 = errors;
 if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
@@ -21454,7 +21431,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data0.message !== undefined && func0.call(data0, "message")){
+if(data0.message !== undefined){
 var _errs7 = errors;
 if(typeof data0.message !== "string"){
 validate280.errors = [{instancePath:instancePath+"/error/message",schemaPath:"Error/properties/message/type",keyword:"type",params:{type: "string"}}];
@@ -21479,12 +21456,12 @@ var _errs9 = errors;
 if(errors === _errs9){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 var missing2;
-if((((data0.code === undefined) || (!(func0.call(data0, "code")))) && (missing2 = "code")) || (((data0.data === undefined) || (!(func0.call(data0, "data")))) && (missing2 = "data"))){
+if(((data0.code === undefined) && (missing2 = "code")) || ((data0.data === undefined) && (missing2 = "data"))){
 validate280.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/allOf/1/required",keyword:"required",params:{missingProperty: missing2}}];
 return false;
 }
 else {
-if(data0.code !== undefined && func0.call(data0, "code")){
+if(data0.code !== undefined){
 var data3 = data0.code;
 var _errs11 = errors;
 if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
@@ -21501,18 +21478,18 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data0.data !== undefined && func0.call(data0, "data")){
+if(data0.data !== undefined){
 var data4 = data0.data;
 var _errs13 = errors;
 if(errors === _errs13){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 var missing3;
-if(((data4.elicitations === undefined) || (!(func0.call(data4, "elicitations")))) && (missing3 = "elicitations")){
+if((data4.elicitations === undefined) && (missing3 = "elicitations")){
 validate280.errors = [{instancePath:instancePath+"/error/data",schemaPath:"#/properties/error/allOf/1/properties/data/required",keyword:"required",params:{missingProperty: missing3}}];
 return false;
 }
 else {
-if(data4.elicitations !== undefined && func0.call(data4, "elicitations")){
+if(data4.elicitations !== undefined){
 var data5 = data4.elicitations;
 var _errs16 = errors;
 if(errors === _errs16){
@@ -21522,7 +21499,7 @@ var len0 = data5.length;
 for(var i0=0; i0<len0; i0++){
 var _errs18 = errors;
 if(!(validate159(data5[i0]))){
-vErrors = vErrors === null ? func15(validate159.errors, instancePath+"/error/data/elicitations/" + i0) : vErrors.concat(func15(validate159.errors, instancePath+"/error/data/elicitations/" + i0));
+vErrors = vErrors === null ? func0(validate159.errors, instancePath+"/error/data/elicitations/" + i0) : vErrors.concat(func0(validate159.errors, instancePath+"/error/data/elicitations/" + i0));
 errors = vErrors.length;
 }
 var valid6 = _errs18 === errors;
@@ -21565,7 +21542,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.id !== undefined && func0.call(data, "id")){
+if(data.id !== undefined){
 var data7 = data.id;
 var _errs19 = errors;
 if((typeof data7 !== "string") && (!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))))){
@@ -21578,7 +21555,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data8 = data.jsonrpc;
 var _errs22 = errors;
 if(typeof data8 !== "string"){
@@ -21632,12 +21609,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.items === undefined) || (!(func0.call(data, "items")))) && (missing0 = "items")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
+if(((data.items === undefined) && (missing0 = "items")) || ((data.type === undefined) && (missing0 = "type"))){
 validate282.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.default !== undefined && func0.call(data, "default")){
+if(data.default !== undefined){
 var data0 = data.default;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -21667,7 +21644,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined && func0.call(data, "description")){
+if(data.description !== undefined){
 var _errs5 = errors;
 if(typeof data.description !== "string"){
 validate282.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -21679,18 +21656,18 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.items !== undefined && func0.call(data, "items")){
+if(data.items !== undefined){
 var data3 = data.items;
 var _errs7 = errors;
 if(errors === _errs7){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 var missing1;
-if((((data3.enum === undefined) || (!(func0.call(data3, "enum")))) && (missing1 = "enum")) || (((data3.type === undefined) || (!(func0.call(data3, "type")))) && (missing1 = "type"))){
+if(((data3.enum === undefined) && (missing1 = "enum")) || ((data3.type === undefined) && (missing1 = "type"))){
 validate282.errors = [{instancePath:instancePath+"/items",schemaPath:"#/properties/items/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data3.enum !== undefined && func0.call(data3, "enum")){
+if(data3.enum !== undefined){
 var data4 = data3.enum;
 var _errs9 = errors;
 if(errors === _errs9){
@@ -21720,7 +21697,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data3.type !== undefined && func0.call(data3, "type")){
+if(data3.type !== undefined){
 var data6 = data3.type;
 var _errs13 = errors;
 if(typeof data6 !== "string"){
@@ -21750,7 +21727,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.maxItems !== undefined && func0.call(data, "maxItems")){
+if(data.maxItems !== undefined){
 var data7 = data.maxItems;
 var _errs15 = errors;
 if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
@@ -21763,7 +21740,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.minItems !== undefined && func0.call(data, "minItems")){
+if(data.minItems !== undefined){
 var data8 = data.minItems;
 var _errs17 = errors;
 if(!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8)))){
@@ -21776,7 +21753,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined && func0.call(data, "title")){
+if(data.title !== undefined){
 var _errs19 = errors;
 if(typeof data.title !== "string"){
 validate282.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -21788,7 +21765,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.type !== undefined && func0.call(data, "type")){
+if(data.type !== undefined){
 var data10 = data.type;
 var _errs21 = errors;
 if(typeof data10 !== "string"){
@@ -21842,12 +21819,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.enum === undefined) || (!(func0.call(data, "enum")))) && (missing0 = "enum")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
+if(((data.enum === undefined) && (missing0 = "enum")) || ((data.type === undefined) && (missing0 = "type"))){
 validate283.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.default !== undefined && func0.call(data, "default")){
+if(data.default !== undefined){
 var _errs1 = errors;
 if(typeof data.default !== "string"){
 validate283.errors = [{instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "string"}}];
@@ -21859,7 +21836,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined && func0.call(data, "description")){
+if(data.description !== undefined){
 var _errs3 = errors;
 if(typeof data.description !== "string"){
 validate283.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -21871,7 +21848,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.enum !== undefined && func0.call(data, "enum")){
+if(data.enum !== undefined){
 var data2 = data.enum;
 var _errs5 = errors;
 if(errors === _errs5){
@@ -21901,7 +21878,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined && func0.call(data, "title")){
+if(data.title !== undefined){
 var _errs9 = errors;
 if(typeof data.title !== "string"){
 validate283.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -21913,7 +21890,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.type !== undefined && func0.call(data, "type")){
+if(data.type !== undefined){
 var data5 = data.type;
 var _errs11 = errors;
 if(typeof data5 !== "string"){

@@ -29,7 +29,6 @@ function require(id) {
 export const validateAnnotations = validate10;
 var schema11 = {"$id":"Annotations","properties":{"audience":{"items":{"$ref":"Role"},"type":"array"},"lastModified":{"type":"string"},"priority":{"maximum":1,"minimum":0,"type":"number"}},"type":"object"};
 var schema12 = {"$id":"Role","enum":["assistant","user"],"type":"string"};
-var func0 = Object.prototype.hasOwnProperty;
 
 function validate10(data, valCxt){
 "use strict"; /*# sourceURL="Annotations" */;
@@ -49,7 +48,7 @@ var vErrors = null;
 var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.audience !== undefined && func0.call(data, "audience")){
+if(data.audience !== undefined){
 var data0 = data.audience;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -84,7 +83,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.lastModified !== undefined && func0.call(data, "lastModified")){
+if(data.lastModified !== undefined){
 var _errs6 = errors;
 if(typeof data.lastModified !== "string"){
 validate10.errors = [{instancePath:instancePath+"/lastModified",schemaPath:"#/properties/lastModified/type",keyword:"type",params:{type: "string"}}];
@@ -96,7 +95,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.priority !== undefined && func0.call(data, "priority")){
+if(data.priority !== undefined){
 var data3 = data.priority;
 var _errs8 = errors;
 if(errors === _errs8){
@@ -137,7 +136,7 @@ return errors === 0;
 export const validateAudioContent = validate11;
 var schema13 = {"$id":"AudioContent","properties":{"_meta":{"$ref":"MetaObject"},"annotations":{"$ref":"Annotations"},"data":{"type":"string"},"mimeType":{"type":"string"},"type":{"const":"audio","type":"string"}},"required":["data","mimeType","type"],"type":"object"};
 var schema14 = {"$id":"MetaObject","type":"object"};
-var func15 = rebaseErrors;
+var func0 = rebaseErrors;
 
 function validate11(data, valCxt){
 "use strict"; /*# sourceURL="AudioContent" */;
@@ -158,12 +157,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((data.data === undefined) || (!(func0.call(data, "data")))) && (missing0 = "data")) || (((data.mimeType === undefined) || (!(func0.call(data, "mimeType")))) && (missing0 = "mimeType"))) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
+if((((data.data === undefined) && (missing0 = "data")) || ((data.mimeType === undefined) && (missing0 = "mimeType"))) || ((data.type === undefined) && (missing0 = "type"))){
 validate11.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs1 = errors;
 if(!(data0 && typeof data0 == "object" && !Array.isArray(data0))){
@@ -176,10 +175,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.annotations !== undefined && func0.call(data, "annotations")){
+if(data.annotations !== undefined){
 var _errs4 = errors;
 if(!(validate10(data.annotations))){
-vErrors = vErrors === null ? func15(validate10.errors, instancePath+"/annotations") : vErrors.concat(func15(validate10.errors, instancePath+"/annotations"));
+vErrors = vErrors === null ? func0(validate10.errors, instancePath+"/annotations") : vErrors.concat(func0(validate10.errors, instancePath+"/annotations"));
 errors = vErrors.length;
 }
 var valid0 = _errs4 === errors;
@@ -188,7 +187,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.data !== undefined && func0.call(data, "data")){
+if(data.data !== undefined){
 var _errs5 = errors;
 if(typeof data.data !== "string"){
 validate11.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "string"}}];
@@ -200,7 +199,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mimeType !== undefined && func0.call(data, "mimeType")){
+if(data.mimeType !== undefined){
 var _errs7 = errors;
 if(typeof data.mimeType !== "string"){
 validate11.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
@@ -212,7 +211,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.type !== undefined && func0.call(data, "type")){
+if(data.type !== undefined){
 var data4 = data.type;
 var _errs9 = errors;
 if(typeof data4 !== "string"){
@@ -265,12 +264,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")){
+if((data.name === undefined) && (missing0 = "name")){
 validate13.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.name !== undefined && func0.call(data, "name")){
+if(data.name !== undefined){
 var _errs1 = errors;
 if(typeof data.name !== "string"){
 validate13.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -282,7 +281,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined && func0.call(data, "title")){
+if(data.title !== undefined){
 var _errs3 = errors;
 if(typeof data.title !== "string"){
 validate13.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -327,12 +326,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.blob === undefined) || (!(func0.call(data, "blob")))) && (missing0 = "blob")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
+if(((data.blob === undefined) && (missing0 = "blob")) || ((data.uri === undefined) && (missing0 = "uri"))){
 validate14.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs1 = errors;
 if(!(data0 && typeof data0 == "object" && !Array.isArray(data0))){
@@ -345,7 +344,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.blob !== undefined && func0.call(data, "blob")){
+if(data.blob !== undefined){
 var _errs4 = errors;
 if(typeof data.blob !== "string"){
 validate14.errors = [{instancePath:instancePath+"/blob",schemaPath:"#/properties/blob/type",keyword:"type",params:{type: "string"}}];
@@ -357,7 +356,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mimeType !== undefined && func0.call(data, "mimeType")){
+if(data.mimeType !== undefined){
 var _errs6 = errors;
 if(typeof data.mimeType !== "string"){
 validate14.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
@@ -369,7 +368,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined && func0.call(data, "uri")){
+if(data.uri !== undefined){
 var _errs8 = errors;
 if(typeof data.uri !== "string"){
 validate14.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
@@ -416,12 +415,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
+if((data.type === undefined) && (missing0 = "type")){
 validate15.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.default !== undefined && func0.call(data, "default")){
+if(data.default !== undefined){
 var _errs1 = errors;
 if(typeof data.default !== "boolean"){
 validate15.errors = [{instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "boolean"}}];
@@ -433,7 +432,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined && func0.call(data, "description")){
+if(data.description !== undefined){
 var _errs3 = errors;
 if(typeof data.description !== "string"){
 validate15.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -445,7 +444,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined && func0.call(data, "title")){
+if(data.title !== undefined){
 var _errs5 = errors;
 if(typeof data.title !== "string"){
 validate15.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -457,7 +456,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.type !== undefined && func0.call(data, "type")){
+if(data.type !== undefined){
 var data3 = data.type;
 var _errs7 = errors;
 if(typeof data3 !== "string"){
@@ -512,12 +511,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.version === undefined) || (!(func0.call(data, "version")))) && (missing0 = "version"))){
+if(((data.name === undefined) && (missing0 = "name")) || ((data.version === undefined) && (missing0 = "version"))){
 validate18.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.description !== undefined && func0.call(data, "description")){
+if(data.description !== undefined){
 var _errs1 = errors;
 if(typeof data.description !== "string"){
 validate18.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -529,7 +528,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.icons !== undefined && func0.call(data, "icons")){
+if(data.icons !== undefined){
 var data1 = data.icons;
 var _errs3 = errors;
 if(errors === _errs3){
@@ -543,12 +542,12 @@ var _errs6 = errors;
 if(errors === _errs6){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 var missing1;
-if(((data2.src === undefined) || (!(func0.call(data2, "src")))) && (missing1 = "src")){
+if((data2.src === undefined) && (missing1 = "src")){
 validate18.errors = [{instancePath:instancePath+"/icons/" + i0,schemaPath:"Icon/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data2.mimeType !== undefined && func0.call(data2, "mimeType")){
+if(data2.mimeType !== undefined){
 var _errs8 = errors;
 if(typeof data2.mimeType !== "string"){
 validate18.errors = [{instancePath:instancePath+"/icons/" + i0+"/mimeType",schemaPath:"Icon/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
@@ -560,7 +559,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data2.sizes !== undefined && func0.call(data2, "sizes")){
+if(data2.sizes !== undefined){
 var data4 = data2.sizes;
 var _errs10 = errors;
 if(errors === _errs10){
@@ -590,7 +589,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data2.src !== undefined && func0.call(data2, "src")){
+if(data2.src !== undefined){
 var _errs14 = errors;
 if(typeof data2.src !== "string"){
 validate18.errors = [{instancePath:instancePath+"/icons/" + i0+"/src",schemaPath:"Icon/properties/src/type",keyword:"type",params:{type: "string"}}];
@@ -602,7 +601,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data2.theme !== undefined && func0.call(data2, "theme")){
+if(data2.theme !== undefined){
 var data7 = data2.theme;
 var _errs16 = errors;
 if(typeof data7 !== "string"){
@@ -645,7 +644,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined && func0.call(data, "name")){
+if(data.name !== undefined){
 var _errs18 = errors;
 if(typeof data.name !== "string"){
 validate18.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -657,7 +656,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined && func0.call(data, "title")){
+if(data.title !== undefined){
 var _errs20 = errors;
 if(typeof data.title !== "string"){
 validate18.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -669,7 +668,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.version !== undefined && func0.call(data, "version")){
+if(data.version !== undefined){
 var _errs22 = errors;
 if(typeof data.version !== "string"){
 validate18.errors = [{instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"}}];
@@ -681,7 +680,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.websiteUrl !== undefined && func0.call(data, "websiteUrl")){
+if(data.websiteUrl !== undefined){
 var _errs24 = errors;
 if(typeof data.websiteUrl !== "string"){
 validate18.errors = [{instancePath:instancePath+"/websiteUrl",schemaPath:"#/properties/websiteUrl/type",keyword:"type",params:{type: "string"}}];
@@ -727,9 +726,9 @@ var vErrors = null;
 var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data["io.modelcontextprotocol/serverInfo"] !== undefined && func0.call(data, "io.modelcontextprotocol/serverInfo")){
+if(data["io.modelcontextprotocol/serverInfo"] !== undefined){
 if(!(validate18(data["io.modelcontextprotocol/serverInfo"]))){
-vErrors = vErrors === null ? func15(validate18.errors, instancePath+"/io.modelcontextprotocol~1serverInfo") : vErrors.concat(func15(validate18.errors, instancePath+"/io.modelcontextprotocol~1serverInfo"));
+vErrors = vErrors === null ? func0(validate18.errors, instancePath+"/io.modelcontextprotocol~1serverInfo") : vErrors.concat(func0(validate18.errors, instancePath+"/io.modelcontextprotocol~1serverInfo"));
 errors = vErrors.length;
 }
 }
@@ -763,15 +762,15 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((data.cacheScope === undefined) || (!(func0.call(data, "cacheScope")))) && (missing0 = "cacheScope")) || (((data.resultType === undefined) || (!(func0.call(data, "resultType")))) && (missing0 = "resultType"))) || (((data.ttlMs === undefined) || (!(func0.call(data, "ttlMs")))) && (missing0 = "ttlMs"))){
+if((((data.cacheScope === undefined) && (missing0 = "cacheScope")) || ((data.resultType === undefined) && (missing0 = "resultType"))) || ((data.ttlMs === undefined) && (missing0 = "ttlMs"))){
 validate16.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var _errs1 = errors;
 if(!(validate17(data._meta))){
-vErrors = vErrors === null ? func15(validate17.errors, instancePath+"/_meta") : vErrors.concat(func15(validate17.errors, instancePath+"/_meta"));
+vErrors = vErrors === null ? func0(validate17.errors, instancePath+"/_meta") : vErrors.concat(func0(validate17.errors, instancePath+"/_meta"));
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -780,7 +779,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.cacheScope !== undefined && func0.call(data, "cacheScope")){
+if(data.cacheScope !== undefined){
 var data1 = data.cacheScope;
 var _errs2 = errors;
 if(typeof data1 !== "string"){
@@ -797,7 +796,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.resultType !== undefined && func0.call(data, "resultType")){
+if(data.resultType !== undefined){
 var _errs4 = errors;
 if(typeof data.resultType !== "string"){
 validate16.errors = [{instancePath:instancePath+"/resultType",schemaPath:"#/properties/resultType/type",keyword:"type",params:{type: "string"}}];
@@ -809,7 +808,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.ttlMs !== undefined && func0.call(data, "ttlMs")){
+if(data.ttlMs !== undefined){
 var data3 = data.ttlMs;
 var _errs6 = errors;
 if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
@@ -853,7 +852,7 @@ var schema36 = {"$id":"ProgressToken","type":["string","integer"]};
 var schema27 = {"$id":"ClientCapabilities","properties":{"elicitation":{"properties":{"form":{"$ref":"JSONObject"},"url":{"$ref":"JSONObject"}},"type":"object"},"experimental":{"additionalProperties":{"$ref":"JSONObject"},"type":"object"},"extensions":{"additionalProperties":{"$ref":"JSONObject"},"type":"object","properties":{"io.modelcontextprotocol/tasks":{"$ref":"TasksExtensionCapability"}}},"roots":{"properties":{},"type":"object"},"sampling":{"properties":{"context":{"$ref":"JSONObject"},"tools":{"$ref":"JSONObject"}},"type":"object"}},"type":"object"};
 var schema28 = {"$id":"JSONObject","additionalProperties":{"x-mcp-json-value":true},"type":"object"};
 var schema32 = {"$id":"TasksExtensionCapability","type":"object","propertyNames":{"type":"string"},"additionalProperties":{"not":{}}};
-var func117 = isJsonValue;
+var func12 = isJsonValue;
 
 function validate24(data, valCxt){
 "use strict"; /*# sourceURL="ClientCapabilities" */;
@@ -873,22 +872,20 @@ var vErrors = null;
 var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.elicitation !== undefined && func0.call(data, "elicitation")){
+if(data.elicitation !== undefined){
 var data0 = data.elicitation;
 var _errs1 = errors;
 if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-if(data0.form !== undefined && func0.call(data0, "form")){
+if(data0.form !== undefined){
 var data1 = data0.form;
 var _errs3 = errors;
 var _errs4 = errors;
 if(errors === _errs4){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-var _arr0 = Object.keys(data1);
-for(var _i0=0; _i0<_arr0.length; _i0++){
-var key0 = _arr0[_i0];
+for(var key0 in data1){
 var _errs7 = errors;
-if(!func117(data1[key0])){
+if(!func12(data1[key0])){
 validate24.errors = [{instancePath:instancePath+"/elicitation/form/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"JSONObject/additionalProperties/x-mcp-json-value",keyword:"x-mcp-json-value",params:{}}];
 return false;
 }
@@ -909,17 +906,15 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data0.url !== undefined && func0.call(data0, "url")){
+if(data0.url !== undefined){
 var data3 = data0.url;
 var _errs8 = errors;
 var _errs9 = errors;
 if(errors === _errs9){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-var _arr1 = Object.keys(data3);
-for(var _i1=0; _i1<_arr1.length; _i1++){
-var key1 = _arr1[_i1];
+for(var key1 in data3){
 var _errs12 = errors;
-if(!func117(data3[key1])){
+if(!func12(data3[key1])){
 validate24.errors = [{instancePath:instancePath+"/elicitation/url/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"JSONObject/additionalProperties/x-mcp-json-value",keyword:"x-mcp-json-value",params:{}}];
 return false;
 }
@@ -952,24 +947,20 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.experimental !== undefined && func0.call(data, "experimental")){
+if(data.experimental !== undefined){
 var data5 = data.experimental;
 var _errs13 = errors;
 if(errors === _errs13){
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
-var _arr2 = Object.keys(data5);
-for(var _i2=0; _i2<_arr2.length; _i2++){
-var key2 = _arr2[_i2];
+for(var key2 in data5){
 var data6 = data5[key2];
 var _errs16 = errors;
 var _errs17 = errors;
 if(errors === _errs17){
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-var _arr3 = Object.keys(data6);
-for(var _i3=0; _i3<_arr3.length; _i3++){
-var key3 = _arr3[_i3];
+for(var key3 in data6){
 var _errs20 = errors;
-if(!func117(data6[key3])){
+if(!func12(data6[key3])){
 validate24.errors = [{instancePath:instancePath+"/experimental/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"JSONObject/additionalProperties/x-mcp-json-value",keyword:"x-mcp-json-value",params:{}}];
 return false;
 }
@@ -1001,26 +992,22 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.extensions !== undefined && func0.call(data, "extensions")){
+if(data.extensions !== undefined){
 var data8 = data.extensions;
 var _errs21 = errors;
 if(errors === _errs21){
 if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
 var _errs23 = errors;
-var _arr4 = Object.keys(data8);
-for(var _i4=0; _i4<_arr4.length; _i4++){
-var key4 = _arr4[_i4];
+for(var key4 in data8){
 if(!(key4 === "io.modelcontextprotocol/tasks")){
 var data9 = data8[key4];
 var _errs24 = errors;
 var _errs25 = errors;
 if(errors === _errs25){
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
-var _arr5 = Object.keys(data9);
-for(var _i5=0; _i5<_arr5.length; _i5++){
-var key5 = _arr5[_i5];
+for(var key5 in data9){
 var _errs28 = errors;
-if(!func117(data9[key5])){
+if(!func12(data9[key5])){
 validate24.errors = [{instancePath:instancePath+"/extensions/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"JSONObject/additionalProperties/x-mcp-json-value",keyword:"x-mcp-json-value",params:{}}];
 return false;
 }
@@ -1042,14 +1029,12 @@ break;
 }
 }
 if(_errs23 === errors){
-if(data8["io.modelcontextprotocol/tasks"] !== undefined && func0.call(data8, "io.modelcontextprotocol/tasks")){
+if(data8["io.modelcontextprotocol/tasks"] !== undefined){
 var data11 = data8["io.modelcontextprotocol/tasks"];
 var _errs30 = errors;
 if(errors === _errs30){
 if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
-var _arr6 = Object.keys(data11);
-for(var _i6=0; _i6<_arr6.length; _i6++){
-var key6 = _arr6[_i6];
+for(var key6 in data11){
 var _errs32 = errors;
 if(typeof key6 !== "string"){
 var err0 = {instancePath:instancePath+"/extensions/io.modelcontextprotocol~1tasks",schemaPath:"TasksExtensionCapability/propertyNames/type",keyword:"type",params:{type: "string"},propertyName:key6};
@@ -1077,9 +1062,7 @@ break;
 }
 }
 if(valid14){
-var _arr7 = Object.keys(data11);
-for(var _i7=0; _i7<_arr7.length; _i7++){
-var key7 = _arr7[_i7];
+for(var key7 in data11){
 var _errs35 = errors;
 validate24.errors = [{instancePath:instancePath+"/extensions/io.modelcontextprotocol~1tasks/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"TasksExtensionCapability/additionalProperties/not",keyword:"not",params:{}}];
 return false;
@@ -1109,7 +1092,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.roots !== undefined && func0.call(data, "roots")){
+if(data.roots !== undefined){
 var data13 = data.roots;
 var _errs37 = errors;
 if(errors === _errs37){
@@ -1124,22 +1107,20 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.sampling !== undefined && func0.call(data, "sampling")){
+if(data.sampling !== undefined){
 var data14 = data.sampling;
 var _errs39 = errors;
 if(errors === _errs39){
 if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
-if(data14.context !== undefined && func0.call(data14, "context")){
+if(data14.context !== undefined){
 var data15 = data14.context;
 var _errs41 = errors;
 var _errs42 = errors;
 if(errors === _errs42){
 if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
-var _arr8 = Object.keys(data15);
-for(var _i8=0; _i8<_arr8.length; _i8++){
-var key8 = _arr8[_i8];
+for(var key8 in data15){
 var _errs45 = errors;
-if(!func117(data15[key8])){
+if(!func12(data15[key8])){
 validate24.errors = [{instancePath:instancePath+"/sampling/context/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"JSONObject/additionalProperties/x-mcp-json-value",keyword:"x-mcp-json-value",params:{}}];
 return false;
 }
@@ -1160,17 +1141,15 @@ else {
 var valid16 = true;
 }
 if(valid16){
-if(data14.tools !== undefined && func0.call(data14, "tools")){
+if(data14.tools !== undefined){
 var data17 = data14.tools;
 var _errs46 = errors;
 var _errs47 = errors;
 if(errors === _errs47){
 if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
-var _arr9 = Object.keys(data17);
-for(var _i9=0; _i9<_arr9.length; _i9++){
-var key9 = _arr9[_i9];
+for(var key9 in data17){
 var _errs50 = errors;
-if(!func117(data17[key9])){
+if(!func12(data17[key9])){
 validate24.errors = [{instancePath:instancePath+"/sampling/tools/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"JSONObject/additionalProperties/x-mcp-json-value",keyword:"x-mcp-json-value",params:{}}];
 return false;
 }
@@ -1236,15 +1215,15 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data["io.modelcontextprotocol/clientCapabilities"] === undefined) || (!(func0.call(data, "io.modelcontextprotocol/clientCapabilities")))) && (missing0 = "io.modelcontextprotocol/clientCapabilities")) || (((data["io.modelcontextprotocol/protocolVersion"] === undefined) || (!(func0.call(data, "io.modelcontextprotocol/protocolVersion")))) && (missing0 = "io.modelcontextprotocol/protocolVersion"))){
+if(((data["io.modelcontextprotocol/clientCapabilities"] === undefined) && (missing0 = "io.modelcontextprotocol/clientCapabilities")) || ((data["io.modelcontextprotocol/protocolVersion"] === undefined) && (missing0 = "io.modelcontextprotocol/protocolVersion"))){
 validate23.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data["io.modelcontextprotocol/clientCapabilities"] !== undefined && func0.call(data, "io.modelcontextprotocol/clientCapabilities")){
+if(data["io.modelcontextprotocol/clientCapabilities"] !== undefined){
 var _errs1 = errors;
 if(!(validate24(data["io.modelcontextprotocol/clientCapabilities"]))){
-vErrors = vErrors === null ? func15(validate24.errors, instancePath+"/io.modelcontextprotocol~1clientCapabilities") : vErrors.concat(func15(validate24.errors, instancePath+"/io.modelcontextprotocol~1clientCapabilities"));
+vErrors = vErrors === null ? func0(validate24.errors, instancePath+"/io.modelcontextprotocol~1clientCapabilities") : vErrors.concat(func0(validate24.errors, instancePath+"/io.modelcontextprotocol~1clientCapabilities"));
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -1253,10 +1232,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data["io.modelcontextprotocol/clientInfo"] !== undefined && func0.call(data, "io.modelcontextprotocol/clientInfo")){
+if(data["io.modelcontextprotocol/clientInfo"] !== undefined){
 var _errs2 = errors;
 if(!(validate18(data["io.modelcontextprotocol/clientInfo"]))){
-vErrors = vErrors === null ? func15(validate18.errors, instancePath+"/io.modelcontextprotocol~1clientInfo") : vErrors.concat(func15(validate18.errors, instancePath+"/io.modelcontextprotocol~1clientInfo"));
+vErrors = vErrors === null ? func0(validate18.errors, instancePath+"/io.modelcontextprotocol~1clientInfo") : vErrors.concat(func0(validate18.errors, instancePath+"/io.modelcontextprotocol~1clientInfo"));
 errors = vErrors.length;
 }
 var valid0 = _errs2 === errors;
@@ -1265,7 +1244,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data["io.modelcontextprotocol/logLevel"] !== undefined && func0.call(data, "io.modelcontextprotocol/logLevel")){
+if(data["io.modelcontextprotocol/logLevel"] !== undefined){
 var data2 = data["io.modelcontextprotocol/logLevel"];
 var _errs3 = errors;
 if(typeof data2 !== "string"){
@@ -1282,7 +1261,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data["io.modelcontextprotocol/protocolVersion"] !== undefined && func0.call(data, "io.modelcontextprotocol/protocolVersion")){
+if(data["io.modelcontextprotocol/protocolVersion"] !== undefined){
 var _errs6 = errors;
 if(typeof data["io.modelcontextprotocol/protocolVersion"] !== "string"){
 validate23.errors = [{instancePath:instancePath+"/io.modelcontextprotocol~1protocolVersion",schemaPath:"#/properties/io.modelcontextprotocol~1protocolVersion/type",keyword:"type",params:{type: "string"}}];
@@ -1294,7 +1273,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.progressToken !== undefined && func0.call(data, "progressToken")){
+if(data.progressToken !== undefined){
 var data4 = data.progressToken;
 var _errs8 = errors;
 if((typeof data4 !== "string") && (!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))))){
@@ -1346,12 +1325,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.text === undefined) || (!(func0.call(data, "text")))) && (missing0 = "text")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
+if(((data.text === undefined) && (missing0 = "text")) || ((data.type === undefined) && (missing0 = "type"))){
 validate31.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs1 = errors;
 if(!(data0 && typeof data0 == "object" && !Array.isArray(data0))){
@@ -1364,10 +1343,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.annotations !== undefined && func0.call(data, "annotations")){
+if(data.annotations !== undefined){
 var _errs4 = errors;
 if(!(validate10(data.annotations))){
-vErrors = vErrors === null ? func15(validate10.errors, instancePath+"/annotations") : vErrors.concat(func15(validate10.errors, instancePath+"/annotations"));
+vErrors = vErrors === null ? func0(validate10.errors, instancePath+"/annotations") : vErrors.concat(func0(validate10.errors, instancePath+"/annotations"));
 errors = vErrors.length;
 }
 var valid0 = _errs4 === errors;
@@ -1376,7 +1355,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.text !== undefined && func0.call(data, "text")){
+if(data.text !== undefined){
 var _errs5 = errors;
 if(typeof data.text !== "string"){
 validate31.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"}}];
@@ -1388,7 +1367,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.type !== undefined && func0.call(data, "type")){
+if(data.type !== undefined){
 var data3 = data.type;
 var _errs7 = errors;
 if(typeof data3 !== "string"){
@@ -1439,12 +1418,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((data.data === undefined) || (!(func0.call(data, "data")))) && (missing0 = "data")) || (((data.mimeType === undefined) || (!(func0.call(data, "mimeType")))) && (missing0 = "mimeType"))) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
+if((((data.data === undefined) && (missing0 = "data")) || ((data.mimeType === undefined) && (missing0 = "mimeType"))) || ((data.type === undefined) && (missing0 = "type"))){
 validate33.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs1 = errors;
 if(!(data0 && typeof data0 == "object" && !Array.isArray(data0))){
@@ -1457,10 +1436,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.annotations !== undefined && func0.call(data, "annotations")){
+if(data.annotations !== undefined){
 var _errs4 = errors;
 if(!(validate10(data.annotations))){
-vErrors = vErrors === null ? func15(validate10.errors, instancePath+"/annotations") : vErrors.concat(func15(validate10.errors, instancePath+"/annotations"));
+vErrors = vErrors === null ? func0(validate10.errors, instancePath+"/annotations") : vErrors.concat(func0(validate10.errors, instancePath+"/annotations"));
 errors = vErrors.length;
 }
 var valid0 = _errs4 === errors;
@@ -1469,7 +1448,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.data !== undefined && func0.call(data, "data")){
+if(data.data !== undefined){
 var _errs5 = errors;
 if(typeof data.data !== "string"){
 validate33.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "string"}}];
@@ -1481,7 +1460,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mimeType !== undefined && func0.call(data, "mimeType")){
+if(data.mimeType !== undefined){
 var _errs7 = errors;
 if(typeof data.mimeType !== "string"){
 validate33.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
@@ -1493,7 +1472,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.type !== undefined && func0.call(data, "type")){
+if(data.type !== undefined){
 var data4 = data.type;
 var _errs9 = errors;
 if(typeof data4 !== "string"){
@@ -1545,12 +1524,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.input === undefined) || (!(func0.call(data, "input")))) && (missing0 = "input"))) || (((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name"))) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
+if(((((data.id === undefined) && (missing0 = "id")) || ((data.input === undefined) && (missing0 = "input"))) || ((data.name === undefined) && (missing0 = "name"))) || ((data.type === undefined) && (missing0 = "type"))){
 validate35.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs1 = errors;
 if(!(data0 && typeof data0 == "object" && !Array.isArray(data0))){
@@ -1563,7 +1542,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.id !== undefined && func0.call(data, "id")){
+if(data.id !== undefined){
 var _errs4 = errors;
 if(typeof data.id !== "string"){
 validate35.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"}}];
@@ -1575,7 +1554,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.input !== undefined && func0.call(data, "input")){
+if(data.input !== undefined){
 var data2 = data.input;
 var _errs6 = errors;
 if(errors === _errs6){
@@ -1592,7 +1571,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined && func0.call(data, "name")){
+if(data.name !== undefined){
 var _errs9 = errors;
 if(typeof data.name !== "string"){
 validate35.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -1604,7 +1583,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.type !== undefined && func0.call(data, "type")){
+if(data.type !== undefined){
 var data4 = data.type;
 var _errs11 = errors;
 if(typeof data4 !== "string"){
@@ -1658,12 +1637,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
+if((((data.name === undefined) && (missing0 = "name")) || ((data.type === undefined) && (missing0 = "type"))) || ((data.uri === undefined) && (missing0 = "uri"))){
 validate38.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs1 = errors;
 if(!(data0 && typeof data0 == "object" && !Array.isArray(data0))){
@@ -1676,10 +1655,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.annotations !== undefined && func0.call(data, "annotations")){
+if(data.annotations !== undefined){
 var _errs4 = errors;
 if(!(validate10(data.annotations))){
-vErrors = vErrors === null ? func15(validate10.errors, instancePath+"/annotations") : vErrors.concat(func15(validate10.errors, instancePath+"/annotations"));
+vErrors = vErrors === null ? func0(validate10.errors, instancePath+"/annotations") : vErrors.concat(func0(validate10.errors, instancePath+"/annotations"));
 errors = vErrors.length;
 }
 var valid0 = _errs4 === errors;
@@ -1688,7 +1667,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined && func0.call(data, "description")){
+if(data.description !== undefined){
 var _errs5 = errors;
 if(typeof data.description !== "string"){
 validate38.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -1700,7 +1679,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.icons !== undefined && func0.call(data, "icons")){
+if(data.icons !== undefined){
 var data3 = data.icons;
 var _errs7 = errors;
 if(errors === _errs7){
@@ -1714,12 +1693,12 @@ var _errs10 = errors;
 if(errors === _errs10){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 var missing1;
-if(((data4.src === undefined) || (!(func0.call(data4, "src")))) && (missing1 = "src")){
+if((data4.src === undefined) && (missing1 = "src")){
 validate38.errors = [{instancePath:instancePath+"/icons/" + i0,schemaPath:"Icon/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data4.mimeType !== undefined && func0.call(data4, "mimeType")){
+if(data4.mimeType !== undefined){
 var _errs12 = errors;
 if(typeof data4.mimeType !== "string"){
 validate38.errors = [{instancePath:instancePath+"/icons/" + i0+"/mimeType",schemaPath:"Icon/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
@@ -1731,7 +1710,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data4.sizes !== undefined && func0.call(data4, "sizes")){
+if(data4.sizes !== undefined){
 var data6 = data4.sizes;
 var _errs14 = errors;
 if(errors === _errs14){
@@ -1761,7 +1740,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data4.src !== undefined && func0.call(data4, "src")){
+if(data4.src !== undefined){
 var _errs18 = errors;
 if(typeof data4.src !== "string"){
 validate38.errors = [{instancePath:instancePath+"/icons/" + i0+"/src",schemaPath:"Icon/properties/src/type",keyword:"type",params:{type: "string"}}];
@@ -1773,7 +1752,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data4.theme !== undefined && func0.call(data4, "theme")){
+if(data4.theme !== undefined){
 var data9 = data4.theme;
 var _errs20 = errors;
 if(typeof data9 !== "string"){
@@ -1816,7 +1795,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mimeType !== undefined && func0.call(data, "mimeType")){
+if(data.mimeType !== undefined){
 var _errs22 = errors;
 if(typeof data.mimeType !== "string"){
 validate38.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
@@ -1828,7 +1807,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined && func0.call(data, "name")){
+if(data.name !== undefined){
 var _errs24 = errors;
 if(typeof data.name !== "string"){
 validate38.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -1840,7 +1819,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.size !== undefined && func0.call(data, "size")){
+if(data.size !== undefined){
 var data12 = data.size;
 var _errs26 = errors;
 if(!((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12)))){
@@ -1853,7 +1832,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined && func0.call(data, "title")){
+if(data.title !== undefined){
 var _errs28 = errors;
 if(typeof data.title !== "string"){
 validate38.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -1865,7 +1844,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.type !== undefined && func0.call(data, "type")){
+if(data.type !== undefined){
 var data14 = data.type;
 var _errs30 = errors;
 if(typeof data14 !== "string"){
@@ -1882,7 +1861,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined && func0.call(data, "uri")){
+if(data.uri !== undefined){
 var _errs32 = errors;
 if(typeof data.uri !== "string"){
 validate38.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
@@ -1935,12 +1914,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.text === undefined) || (!(func0.call(data, "text")))) && (missing0 = "text")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
+if(((data.text === undefined) && (missing0 = "text")) || ((data.uri === undefined) && (missing0 = "uri"))){
 validate42.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs1 = errors;
 if(!(data0 && typeof data0 == "object" && !Array.isArray(data0))){
@@ -1953,7 +1932,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mimeType !== undefined && func0.call(data, "mimeType")){
+if(data.mimeType !== undefined){
 var _errs4 = errors;
 if(typeof data.mimeType !== "string"){
 validate42.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
@@ -1965,7 +1944,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.text !== undefined && func0.call(data, "text")){
+if(data.text !== undefined){
 var _errs6 = errors;
 if(typeof data.text !== "string"){
 validate42.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"}}];
@@ -1977,7 +1956,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined && func0.call(data, "uri")){
+if(data.uri !== undefined){
 var _errs8 = errors;
 if(typeof data.uri !== "string"){
 validate42.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
@@ -2022,12 +2001,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.resource === undefined) || (!(func0.call(data, "resource")))) && (missing0 = "resource")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
+if(((data.resource === undefined) && (missing0 = "resource")) || ((data.type === undefined) && (missing0 = "type"))){
 validate40.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs1 = errors;
 if(!(data0 && typeof data0 == "object" && !Array.isArray(data0))){
@@ -2040,10 +2019,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.annotations !== undefined && func0.call(data, "annotations")){
+if(data.annotations !== undefined){
 var _errs4 = errors;
 if(!(validate10(data.annotations))){
-vErrors = vErrors === null ? func15(validate10.errors, instancePath+"/annotations") : vErrors.concat(func15(validate10.errors, instancePath+"/annotations"));
+vErrors = vErrors === null ? func0(validate10.errors, instancePath+"/annotations") : vErrors.concat(func0(validate10.errors, instancePath+"/annotations"));
 errors = vErrors.length;
 }
 var valid0 = _errs4 === errors;
@@ -2052,14 +2031,14 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.resource !== undefined && func0.call(data, "resource")){
+if(data.resource !== undefined){
 var data2 = data.resource;
 var _errs5 = errors;
 var _errs6 = errors;
 var valid2 = false;
 var _errs7 = errors;
 if(!(validate42(data2))){
-vErrors = vErrors === null ? func15(validate42.errors, instancePath+"/resource") : vErrors.concat(func15(validate42.errors, instancePath+"/resource"));
+vErrors = vErrors === null ? func0(validate42.errors, instancePath+"/resource") : vErrors.concat(func0(validate42.errors, instancePath+"/resource"));
 errors = vErrors.length;
 }
 var _valid0 = _errs7 === errors;
@@ -2067,7 +2046,7 @@ valid2 = valid2 || _valid0;
 if(!valid2){
 var _errs8 = errors;
 if(!(validate14(data2))){
-vErrors = vErrors === null ? func15(validate14.errors, instancePath+"/resource") : vErrors.concat(func15(validate14.errors, instancePath+"/resource"));
+vErrors = vErrors === null ? func0(validate14.errors, instancePath+"/resource") : vErrors.concat(func0(validate14.errors, instancePath+"/resource"));
 errors = vErrors.length;
 }
 var _valid0 = _errs8 === errors;
@@ -2102,7 +2081,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.type !== undefined && func0.call(data, "type")){
+if(data.type !== undefined){
 var data3 = data.type;
 var _errs9 = errors;
 if(typeof data3 !== "string"){
@@ -2152,7 +2131,7 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
+if((data.type === undefined) && (missing0 = "type")){
 validate37.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
@@ -2161,31 +2140,31 @@ var tag0 = data.type;
 if(typeof tag0 == "string"){
 if(tag0 === "text"){
 if(!(validate31(data))){
-vErrors = vErrors === null ? func15(validate31.errors, instancePath) : vErrors.concat(func15(validate31.errors, instancePath));
+vErrors = vErrors === null ? func0(validate31.errors, instancePath) : vErrors.concat(func0(validate31.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "image"){
 if(!(validate33(data))){
-vErrors = vErrors === null ? func15(validate33.errors, instancePath) : vErrors.concat(func15(validate33.errors, instancePath));
+vErrors = vErrors === null ? func0(validate33.errors, instancePath) : vErrors.concat(func0(validate33.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "audio"){
 if(!(validate11(data))){
-vErrors = vErrors === null ? func15(validate11.errors, instancePath) : vErrors.concat(func15(validate11.errors, instancePath));
+vErrors = vErrors === null ? func0(validate11.errors, instancePath) : vErrors.concat(func0(validate11.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "resource_link"){
 if(!(validate38(data))){
-vErrors = vErrors === null ? func15(validate38.errors, instancePath) : vErrors.concat(func15(validate38.errors, instancePath));
+vErrors = vErrors === null ? func0(validate38.errors, instancePath) : vErrors.concat(func0(validate38.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "resource"){
 if(!(validate40(data))){
-vErrors = vErrors === null ? func15(validate40.errors, instancePath) : vErrors.concat(func15(validate40.errors, instancePath));
+vErrors = vErrors === null ? func0(validate40.errors, instancePath) : vErrors.concat(func0(validate40.errors, instancePath));
 errors = vErrors.length;
 }
 }
@@ -2229,12 +2208,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content")) || (((data.toolUseId === undefined) || (!(func0.call(data, "toolUseId")))) && (missing0 = "toolUseId"))) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
+if((((data.content === undefined) && (missing0 = "content")) || ((data.toolUseId === undefined) && (missing0 = "toolUseId"))) || ((data.type === undefined) && (missing0 = "type"))){
 validate36.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs1 = errors;
 if(!(data0 && typeof data0 == "object" && !Array.isArray(data0))){
@@ -2247,7 +2226,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.content !== undefined && func0.call(data, "content")){
+if(data.content !== undefined){
 var data1 = data.content;
 var _errs4 = errors;
 if(errors === _errs4){
@@ -2257,7 +2236,7 @@ var len0 = data1.length;
 for(var i0=0; i0<len0; i0++){
 var _errs6 = errors;
 if(!(validate37(data1[i0]))){
-vErrors = vErrors === null ? func15(validate37.errors, instancePath+"/content/" + i0) : vErrors.concat(func15(validate37.errors, instancePath+"/content/" + i0));
+vErrors = vErrors === null ? func0(validate37.errors, instancePath+"/content/" + i0) : vErrors.concat(func0(validate37.errors, instancePath+"/content/" + i0));
 errors = vErrors.length;
 }
 var valid2 = _errs6 === errors;
@@ -2277,7 +2256,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.isError !== undefined && func0.call(data, "isError")){
+if(data.isError !== undefined){
 var _errs7 = errors;
 if(typeof data.isError !== "boolean"){
 validate36.errors = [{instancePath:instancePath+"/isError",schemaPath:"#/properties/isError/type",keyword:"type",params:{type: "boolean"}}];
@@ -2289,7 +2268,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.toolUseId !== undefined && func0.call(data, "toolUseId")){
+if(data.toolUseId !== undefined){
 var _errs9 = errors;
 if(typeof data.toolUseId !== "string"){
 validate36.errors = [{instancePath:instancePath+"/toolUseId",schemaPath:"#/properties/toolUseId/type",keyword:"type",params:{type: "string"}}];
@@ -2301,7 +2280,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.type !== undefined && func0.call(data, "type")){
+if(data.type !== undefined){
 var data5 = data.type;
 var _errs11 = errors;
 if(typeof data5 !== "string"){
@@ -2353,7 +2332,7 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
+if((data.type === undefined) && (missing0 = "type")){
 validate56.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
@@ -2362,31 +2341,31 @@ var tag0 = data.type;
 if(typeof tag0 == "string"){
 if(tag0 === "text"){
 if(!(validate31(data))){
-vErrors = vErrors === null ? func15(validate31.errors, instancePath) : vErrors.concat(func15(validate31.errors, instancePath));
+vErrors = vErrors === null ? func0(validate31.errors, instancePath) : vErrors.concat(func0(validate31.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "image"){
 if(!(validate33(data))){
-vErrors = vErrors === null ? func15(validate33.errors, instancePath) : vErrors.concat(func15(validate33.errors, instancePath));
+vErrors = vErrors === null ? func0(validate33.errors, instancePath) : vErrors.concat(func0(validate33.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "audio"){
 if(!(validate11(data))){
-vErrors = vErrors === null ? func15(validate11.errors, instancePath) : vErrors.concat(func15(validate11.errors, instancePath));
+vErrors = vErrors === null ? func0(validate11.errors, instancePath) : vErrors.concat(func0(validate11.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "tool_use"){
 if(!(validate35(data))){
-vErrors = vErrors === null ? func15(validate35.errors, instancePath) : vErrors.concat(func15(validate35.errors, instancePath));
+vErrors = vErrors === null ? func0(validate35.errors, instancePath) : vErrors.concat(func0(validate35.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "tool_result"){
 if(!(validate36(data))){
-vErrors = vErrors === null ? func15(validate36.errors, instancePath) : vErrors.concat(func15(validate36.errors, instancePath));
+vErrors = vErrors === null ? func0(validate36.errors, instancePath) : vErrors.concat(func0(validate36.errors, instancePath));
 errors = vErrors.length;
 }
 }
@@ -2430,12 +2409,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content")) || (((data.model === undefined) || (!(func0.call(data, "model")))) && (missing0 = "model"))) || (((data.role === undefined) || (!(func0.call(data, "role")))) && (missing0 = "role"))){
+if((((data.content === undefined) && (missing0 = "content")) || ((data.model === undefined) && (missing0 = "model"))) || ((data.role === undefined) && (missing0 = "role"))){
 validate30.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs1 = errors;
 if(!(data0 && typeof data0 == "object" && !Array.isArray(data0))){
@@ -2448,7 +2427,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.content !== undefined && func0.call(data, "content")){
+if(data.content !== undefined){
 var data1 = data.content;
 var _errs4 = errors;
 var _errs5 = errors;
@@ -2480,7 +2459,7 @@ var _errs8 = errors;
 if(errors === _errs8){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 var missing1;
-if(((data1.type === undefined) || (!(func0.call(data1, "type")))) && (missing1 = "type")){
+if((data1.type === undefined) && (missing1 = "type")){
 validate30.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/then/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
@@ -2489,31 +2468,31 @@ var tag0 = data1.type;
 if(typeof tag0 == "string"){
 if(tag0 === "text"){
 if(!(validate31(data1))){
-vErrors = vErrors === null ? func15(validate31.errors, instancePath+"/content") : vErrors.concat(func15(validate31.errors, instancePath+"/content"));
+vErrors = vErrors === null ? func0(validate31.errors, instancePath+"/content") : vErrors.concat(func0(validate31.errors, instancePath+"/content"));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "image"){
 if(!(validate33(data1))){
-vErrors = vErrors === null ? func15(validate33.errors, instancePath+"/content") : vErrors.concat(func15(validate33.errors, instancePath+"/content"));
+vErrors = vErrors === null ? func0(validate33.errors, instancePath+"/content") : vErrors.concat(func0(validate33.errors, instancePath+"/content"));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "audio"){
 if(!(validate11(data1))){
-vErrors = vErrors === null ? func15(validate11.errors, instancePath+"/content") : vErrors.concat(func15(validate11.errors, instancePath+"/content"));
+vErrors = vErrors === null ? func0(validate11.errors, instancePath+"/content") : vErrors.concat(func0(validate11.errors, instancePath+"/content"));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "tool_use"){
 if(!(validate35(data1))){
-vErrors = vErrors === null ? func15(validate35.errors, instancePath+"/content") : vErrors.concat(func15(validate35.errors, instancePath+"/content"));
+vErrors = vErrors === null ? func0(validate35.errors, instancePath+"/content") : vErrors.concat(func0(validate35.errors, instancePath+"/content"));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "tool_result"){
 if(!(validate36(data1))){
-vErrors = vErrors === null ? func15(validate36.errors, instancePath+"/content") : vErrors.concat(func15(validate36.errors, instancePath+"/content"));
+vErrors = vErrors === null ? func0(validate36.errors, instancePath+"/content") : vErrors.concat(func0(validate36.errors, instancePath+"/content"));
 errors = vErrors.length;
 }
 }
@@ -2546,7 +2525,7 @@ var len0 = data1.length;
 for(var i0=0; i0<len0; i0++){
 var _errs18 = errors;
 if(!(validate56(data1[i0]))){
-vErrors = vErrors === null ? func15(validate56.errors, instancePath+"/content/" + i0) : vErrors.concat(func15(validate56.errors, instancePath+"/content/" + i0));
+vErrors = vErrors === null ? func0(validate56.errors, instancePath+"/content/" + i0) : vErrors.concat(func0(validate56.errors, instancePath+"/content/" + i0));
 errors = vErrors.length;
 }
 var valid9 = _errs18 === errors;
@@ -2582,7 +2561,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.model !== undefined && func0.call(data, "model")){
+if(data.model !== undefined){
 var _errs19 = errors;
 if(typeof data.model !== "string"){
 validate30.errors = [{instancePath:instancePath+"/model",schemaPath:"#/properties/model/type",keyword:"type",params:{type: "string"}}];
@@ -2594,7 +2573,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.role !== undefined && func0.call(data, "role")){
+if(data.role !== undefined){
 var data4 = data.role;
 var _errs21 = errors;
 if(typeof data4 !== "string"){
@@ -2611,7 +2590,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.stopReason !== undefined && func0.call(data, "stopReason")){
+if(data.stopReason !== undefined){
 var _errs24 = errors;
 if(typeof data.stopReason !== "string"){
 validate30.errors = [{instancePath:instancePath+"/stopReason",schemaPath:"#/properties/stopReason/type",keyword:"type",params:{type: "string"}}];
@@ -2659,12 +2638,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri")){
+if((data.uri === undefined) && (missing0 = "uri")){
 validate65.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs1 = errors;
 if(!(data0 && typeof data0 == "object" && !Array.isArray(data0))){
@@ -2677,7 +2656,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined && func0.call(data, "name")){
+if(data.name !== undefined){
 var _errs4 = errors;
 if(typeof data.name !== "string"){
 validate65.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -2689,7 +2668,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined && func0.call(data, "uri")){
+if(data.uri !== undefined){
 var _errs6 = errors;
 if(typeof data.uri !== "string"){
 validate65.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
@@ -2733,12 +2712,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.roots === undefined) || (!(func0.call(data, "roots")))) && (missing0 = "roots")){
+if((data.roots === undefined) && (missing0 = "roots")){
 validate64.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.roots !== undefined && func0.call(data, "roots")){
+if(data.roots !== undefined){
 var data0 = data.roots;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -2748,7 +2727,7 @@ var len0 = data0.length;
 for(var i0=0; i0<len0; i0++){
 var _errs3 = errors;
 if(!(validate65(data0[i0]))){
-vErrors = vErrors === null ? func15(validate65.errors, instancePath+"/roots/" + i0) : vErrors.concat(func15(validate65.errors, instancePath+"/roots/" + i0));
+vErrors = vErrors === null ? func0(validate65.errors, instancePath+"/roots/" + i0) : vErrors.concat(func0(validate65.errors, instancePath+"/roots/" + i0));
 errors = vErrors.length;
 }
 var valid1 = _errs3 === errors;
@@ -2795,7 +2774,7 @@ var _errs0 = errors;
 var valid0 = false;
 var _errs1 = errors;
 if(!(validate30(data))){
-vErrors = vErrors === null ? func15(validate30.errors, instancePath) : vErrors.concat(func15(validate30.errors, instancePath));
+vErrors = vErrors === null ? func0(validate30.errors, instancePath) : vErrors.concat(func0(validate30.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs1 === errors;
@@ -2803,7 +2782,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs2 = errors;
 if(!(validate64(data))){
-vErrors = vErrors === null ? func15(validate64.errors, instancePath) : vErrors.concat(func15(validate64.errors, instancePath));
+vErrors = vErrors === null ? func0(validate64.errors, instancePath) : vErrors.concat(func0(validate64.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs2 === errors;
@@ -2814,7 +2793,7 @@ var _errs4 = errors;
 if(errors === _errs4){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.action === undefined) || (!(func0.call(data, "action")))) && (missing0 = "action")){
+if((data.action === undefined) && (missing0 = "action")){
 var err0 = {instancePath:instancePath,schemaPath:"ElicitResult/required",keyword:"required",params:{missingProperty: missing0}};
 if(vErrors === null){
 vErrors = [err0];
@@ -2825,7 +2804,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data.action !== undefined && func0.call(data, "action")){
+if(data.action !== undefined){
 var data0 = data.action;
 var _errs6 = errors;
 if(typeof data0 !== "string"){
@@ -2854,14 +2833,12 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data.content !== undefined && func0.call(data, "content")){
+if(data.content !== undefined){
 var data1 = data.content;
 var _errs8 = errors;
 if(errors === _errs8){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-var _arr0 = Object.keys(data1);
-for(var _i0=0; _i0<_arr0.length; _i0++){
-var key0 = _arr0[_i0];
+for(var key0 in data1){
 var data2 = data1[key0];
 var _errs11 = errors;
 if((((!(Array.isArray(data2))) && (typeof data2 !== "string")) && (!(typeof data2 == "number"))) && (typeof data2 !== "boolean")){
@@ -2983,12 +2960,10 @@ var vErrors = null;
 var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-var _arr0 = Object.keys(data);
-for(var _i0=0; _i0<_arr0.length; _i0++){
-var key0 = _arr0[_i0];
+for(var key0 in data){
 var _errs2 = errors;
 if(!(validate29(data[key0]))){
-vErrors = vErrors === null ? func15(validate29.errors, instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")) : vErrors.concat(func15(validate29.errors, instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")));
+vErrors = vErrors === null ? func0(validate29.errors, instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")) : vErrors.concat(func0(validate29.errors, instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")));
 errors = vErrors.length;
 }
 var valid0 = _errs2 === errors;
@@ -3026,15 +3001,15 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data._meta === undefined) || (!(func0.call(data, "_meta")))) && (missing0 = "_meta")) || (((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name"))){
+if(((data._meta === undefined) && (missing0 = "_meta")) || ((data.name === undefined) && (missing0 = "name"))){
 validate22.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var _errs1 = errors;
 if(!(validate23(data._meta))){
-vErrors = vErrors === null ? func15(validate23.errors, instancePath+"/_meta") : vErrors.concat(func15(validate23.errors, instancePath+"/_meta"));
+vErrors = vErrors === null ? func0(validate23.errors, instancePath+"/_meta") : vErrors.concat(func0(validate23.errors, instancePath+"/_meta"));
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -3043,7 +3018,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.arguments !== undefined && func0.call(data, "arguments")){
+if(data.arguments !== undefined){
 var data1 = data.arguments;
 var _errs2 = errors;
 if(errors === _errs2){
@@ -3060,10 +3035,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.inputResponses !== undefined && func0.call(data, "inputResponses")){
+if(data.inputResponses !== undefined){
 var _errs5 = errors;
 if(!(validate28(data.inputResponses))){
-vErrors = vErrors === null ? func15(validate28.errors, instancePath+"/inputResponses") : vErrors.concat(func15(validate28.errors, instancePath+"/inputResponses"));
+vErrors = vErrors === null ? func0(validate28.errors, instancePath+"/inputResponses") : vErrors.concat(func0(validate28.errors, instancePath+"/inputResponses"));
 errors = vErrors.length;
 }
 var valid0 = _errs5 === errors;
@@ -3072,7 +3047,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined && func0.call(data, "name")){
+if(data.name !== undefined){
 var _errs6 = errors;
 if(typeof data.name !== "string"){
 validate22.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -3084,7 +3059,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.requestState !== undefined && func0.call(data, "requestState")){
+if(data.requestState !== undefined){
 var _errs8 = errors;
 if(typeof data.requestState !== "string"){
 validate22.errors = [{instancePath:instancePath+"/requestState",schemaPath:"#/properties/requestState/type",keyword:"type",params:{type: "string"}}];
@@ -3130,12 +3105,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
+if(((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
 validate21.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.id !== undefined && func0.call(data, "id")){
+if(data.id !== undefined){
 var data0 = data.id;
 var _errs1 = errors;
 if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
@@ -3148,7 +3123,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data1 = data.jsonrpc;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -3165,7 +3140,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data2 = data.method;
 var _errs6 = errors;
 if(typeof data2 !== "string"){
@@ -3182,10 +3157,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var _errs8 = errors;
 if(!(validate22(data.params))){
-vErrors = vErrors === null ? func15(validate22.errors, instancePath+"/params") : vErrors.concat(func15(validate22.errors, instancePath+"/params"));
+vErrors = vErrors === null ? func0(validate22.errors, instancePath+"/params") : vErrors.concat(func0(validate22.errors, instancePath+"/params"));
 errors = vErrors.length;
 }
 var valid0 = _errs8 === errors;
@@ -3231,15 +3206,15 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content")) || (((data.resultType === undefined) || (!(func0.call(data, "resultType")))) && (missing0 = "resultType"))){
+if(((data.content === undefined) && (missing0 = "content")) || ((data.resultType === undefined) && (missing0 = "resultType"))){
 validate71.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var _errs1 = errors;
 if(!(validate17(data._meta))){
-vErrors = vErrors === null ? func15(validate17.errors, instancePath+"/_meta") : vErrors.concat(func15(validate17.errors, instancePath+"/_meta"));
+vErrors = vErrors === null ? func0(validate17.errors, instancePath+"/_meta") : vErrors.concat(func0(validate17.errors, instancePath+"/_meta"));
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -3248,7 +3223,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.content !== undefined && func0.call(data, "content")){
+if(data.content !== undefined){
 var data1 = data.content;
 var _errs2 = errors;
 if(errors === _errs2){
@@ -3258,7 +3233,7 @@ var len0 = data1.length;
 for(var i0=0; i0<len0; i0++){
 var _errs4 = errors;
 if(!(validate37(data1[i0]))){
-vErrors = vErrors === null ? func15(validate37.errors, instancePath+"/content/" + i0) : vErrors.concat(func15(validate37.errors, instancePath+"/content/" + i0));
+vErrors = vErrors === null ? func0(validate37.errors, instancePath+"/content/" + i0) : vErrors.concat(func0(validate37.errors, instancePath+"/content/" + i0));
 errors = vErrors.length;
 }
 var valid1 = _errs4 === errors;
@@ -3278,7 +3253,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.isError !== undefined && func0.call(data, "isError")){
+if(data.isError !== undefined){
 var _errs5 = errors;
 if(typeof data.isError !== "boolean"){
 validate71.errors = [{instancePath:instancePath+"/isError",schemaPath:"#/properties/isError/type",keyword:"type",params:{type: "boolean"}}];
@@ -3290,7 +3265,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.resultType !== undefined && func0.call(data, "resultType")){
+if(data.resultType !== undefined){
 var data4 = data.resultType;
 var _errs7 = errors;
 if(typeof data4 !== "string"){
@@ -3349,12 +3324,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content")) || (((data.role === undefined) || (!(func0.call(data, "role")))) && (missing0 = "role"))){
+if(((data.content === undefined) && (missing0 = "content")) || ((data.role === undefined) && (missing0 = "role"))){
 validate81.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs1 = errors;
 if(!(data0 && typeof data0 == "object" && !Array.isArray(data0))){
@@ -3367,7 +3342,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.content !== undefined && func0.call(data, "content")){
+if(data.content !== undefined){
 var data1 = data.content;
 var _errs4 = errors;
 var _errs5 = errors;
@@ -3399,7 +3374,7 @@ var _errs8 = errors;
 if(errors === _errs8){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 var missing1;
-if(((data1.type === undefined) || (!(func0.call(data1, "type")))) && (missing1 = "type")){
+if((data1.type === undefined) && (missing1 = "type")){
 validate81.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/then/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
@@ -3408,31 +3383,31 @@ var tag0 = data1.type;
 if(typeof tag0 == "string"){
 if(tag0 === "text"){
 if(!(validate31(data1))){
-vErrors = vErrors === null ? func15(validate31.errors, instancePath+"/content") : vErrors.concat(func15(validate31.errors, instancePath+"/content"));
+vErrors = vErrors === null ? func0(validate31.errors, instancePath+"/content") : vErrors.concat(func0(validate31.errors, instancePath+"/content"));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "image"){
 if(!(validate33(data1))){
-vErrors = vErrors === null ? func15(validate33.errors, instancePath+"/content") : vErrors.concat(func15(validate33.errors, instancePath+"/content"));
+vErrors = vErrors === null ? func0(validate33.errors, instancePath+"/content") : vErrors.concat(func0(validate33.errors, instancePath+"/content"));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "audio"){
 if(!(validate11(data1))){
-vErrors = vErrors === null ? func15(validate11.errors, instancePath+"/content") : vErrors.concat(func15(validate11.errors, instancePath+"/content"));
+vErrors = vErrors === null ? func0(validate11.errors, instancePath+"/content") : vErrors.concat(func0(validate11.errors, instancePath+"/content"));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "tool_use"){
 if(!(validate35(data1))){
-vErrors = vErrors === null ? func15(validate35.errors, instancePath+"/content") : vErrors.concat(func15(validate35.errors, instancePath+"/content"));
+vErrors = vErrors === null ? func0(validate35.errors, instancePath+"/content") : vErrors.concat(func0(validate35.errors, instancePath+"/content"));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "tool_result"){
 if(!(validate36(data1))){
-vErrors = vErrors === null ? func15(validate36.errors, instancePath+"/content") : vErrors.concat(func15(validate36.errors, instancePath+"/content"));
+vErrors = vErrors === null ? func0(validate36.errors, instancePath+"/content") : vErrors.concat(func0(validate36.errors, instancePath+"/content"));
 errors = vErrors.length;
 }
 }
@@ -3465,7 +3440,7 @@ var len0 = data1.length;
 for(var i0=0; i0<len0; i0++){
 var _errs18 = errors;
 if(!(validate56(data1[i0]))){
-vErrors = vErrors === null ? func15(validate56.errors, instancePath+"/content/" + i0) : vErrors.concat(func15(validate56.errors, instancePath+"/content/" + i0));
+vErrors = vErrors === null ? func0(validate56.errors, instancePath+"/content/" + i0) : vErrors.concat(func0(validate56.errors, instancePath+"/content/" + i0));
 errors = vErrors.length;
 }
 var valid9 = _errs18 === errors;
@@ -3501,7 +3476,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.role !== undefined && func0.call(data, "role")){
+if(data.role !== undefined){
 var data3 = data.role;
 var _errs19 = errors;
 if(typeof data3 !== "string"){
@@ -3551,7 +3526,7 @@ var vErrors = null;
 var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.costPriority !== undefined && func0.call(data, "costPriority")){
+if(data.costPriority !== undefined){
 var data0 = data.costPriority;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -3578,7 +3553,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.hints !== undefined && func0.call(data, "hints")){
+if(data.hints !== undefined){
 var data1 = data.hints;
 var _errs3 = errors;
 if(errors === _errs3){
@@ -3591,7 +3566,7 @@ var _errs5 = errors;
 var _errs6 = errors;
 if(errors === _errs6){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-if(data2.name !== undefined && func0.call(data2, "name")){
+if(data2.name !== undefined){
 if(typeof data2.name !== "string"){
 validate89.errors = [{instancePath:instancePath+"/hints/" + i0+"/name",schemaPath:"ModelHint/properties/name/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -3620,7 +3595,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.intelligencePriority !== undefined && func0.call(data, "intelligencePriority")){
+if(data.intelligencePriority !== undefined){
 var data4 = data.intelligencePriority;
 var _errs10 = errors;
 if(errors === _errs10){
@@ -3647,7 +3622,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.speedPriority !== undefined && func0.call(data, "speedPriority")){
+if(data.speedPriority !== undefined){
 var data5 = data.speedPriority;
 var _errs12 = errors;
 if(errors === _errs12){
@@ -3708,12 +3683,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.inputSchema === undefined) || (!(func0.call(data, "inputSchema")))) && (missing0 = "inputSchema")) || (((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name"))){
+if(((data.inputSchema === undefined) && (missing0 = "inputSchema")) || ((data.name === undefined) && (missing0 = "name"))){
 validate91.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs1 = errors;
 if(!(data0 && typeof data0 == "object" && !Array.isArray(data0))){
@@ -3726,13 +3701,13 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.annotations !== undefined && func0.call(data, "annotations")){
+if(data.annotations !== undefined){
 var data1 = data.annotations;
 var _errs4 = errors;
 var _errs5 = errors;
 if(errors === _errs5){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1.destructiveHint !== undefined && func0.call(data1, "destructiveHint")){
+if(data1.destructiveHint !== undefined){
 var _errs7 = errors;
 if(typeof data1.destructiveHint !== "boolean"){
 validate91.errors = [{instancePath:instancePath+"/annotations/destructiveHint",schemaPath:"ToolAnnotations/properties/destructiveHint/type",keyword:"type",params:{type: "boolean"}}];
@@ -3744,7 +3719,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data1.idempotentHint !== undefined && func0.call(data1, "idempotentHint")){
+if(data1.idempotentHint !== undefined){
 var _errs9 = errors;
 if(typeof data1.idempotentHint !== "boolean"){
 validate91.errors = [{instancePath:instancePath+"/annotations/idempotentHint",schemaPath:"ToolAnnotations/properties/idempotentHint/type",keyword:"type",params:{type: "boolean"}}];
@@ -3756,7 +3731,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data1.openWorldHint !== undefined && func0.call(data1, "openWorldHint")){
+if(data1.openWorldHint !== undefined){
 var _errs11 = errors;
 if(typeof data1.openWorldHint !== "boolean"){
 validate91.errors = [{instancePath:instancePath+"/annotations/openWorldHint",schemaPath:"ToolAnnotations/properties/openWorldHint/type",keyword:"type",params:{type: "boolean"}}];
@@ -3768,7 +3743,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data1.readOnlyHint !== undefined && func0.call(data1, "readOnlyHint")){
+if(data1.readOnlyHint !== undefined){
 var _errs13 = errors;
 if(typeof data1.readOnlyHint !== "boolean"){
 validate91.errors = [{instancePath:instancePath+"/annotations/readOnlyHint",schemaPath:"ToolAnnotations/properties/readOnlyHint/type",keyword:"type",params:{type: "boolean"}}];
@@ -3780,7 +3755,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data1.title !== undefined && func0.call(data1, "title")){
+if(data1.title !== undefined){
 var _errs15 = errors;
 if(typeof data1.title !== "string"){
 validate91.errors = [{instancePath:instancePath+"/annotations/title",schemaPath:"ToolAnnotations/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -3807,7 +3782,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined && func0.call(data, "description")){
+if(data.description !== undefined){
 var _errs17 = errors;
 if(typeof data.description !== "string"){
 validate91.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -3819,7 +3794,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.icons !== undefined && func0.call(data, "icons")){
+if(data.icons !== undefined){
 var data8 = data.icons;
 var _errs19 = errors;
 if(errors === _errs19){
@@ -3833,12 +3808,12 @@ var _errs22 = errors;
 if(errors === _errs22){
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
 var missing1;
-if(((data9.src === undefined) || (!(func0.call(data9, "src")))) && (missing1 = "src")){
+if((data9.src === undefined) && (missing1 = "src")){
 validate91.errors = [{instancePath:instancePath+"/icons/" + i0,schemaPath:"Icon/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data9.mimeType !== undefined && func0.call(data9, "mimeType")){
+if(data9.mimeType !== undefined){
 var _errs24 = errors;
 if(typeof data9.mimeType !== "string"){
 validate91.errors = [{instancePath:instancePath+"/icons/" + i0+"/mimeType",schemaPath:"Icon/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
@@ -3850,7 +3825,7 @@ else {
 var valid6 = true;
 }
 if(valid6){
-if(data9.sizes !== undefined && func0.call(data9, "sizes")){
+if(data9.sizes !== undefined){
 var data11 = data9.sizes;
 var _errs26 = errors;
 if(errors === _errs26){
@@ -3880,7 +3855,7 @@ else {
 var valid6 = true;
 }
 if(valid6){
-if(data9.src !== undefined && func0.call(data9, "src")){
+if(data9.src !== undefined){
 var _errs30 = errors;
 if(typeof data9.src !== "string"){
 validate91.errors = [{instancePath:instancePath+"/icons/" + i0+"/src",schemaPath:"Icon/properties/src/type",keyword:"type",params:{type: "string"}}];
@@ -3892,7 +3867,7 @@ else {
 var valid6 = true;
 }
 if(valid6){
-if(data9.theme !== undefined && func0.call(data9, "theme")){
+if(data9.theme !== undefined){
 var data14 = data9.theme;
 var _errs32 = errors;
 if(typeof data14 !== "string"){
@@ -3935,18 +3910,18 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.inputSchema !== undefined && func0.call(data, "inputSchema")){
+if(data.inputSchema !== undefined){
 var data15 = data.inputSchema;
 var _errs34 = errors;
 if(errors === _errs34){
 if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
 var missing2;
-if(((data15.type === undefined) || (!(func0.call(data15, "type")))) && (missing2 = "type")){
+if((data15.type === undefined) && (missing2 = "type")){
 validate91.errors = [{instancePath:instancePath+"/inputSchema",schemaPath:"#/properties/inputSchema/required",keyword:"required",params:{missingProperty: missing2}}];
 return false;
 }
 else {
-if(data15.$schema !== undefined && func0.call(data15, "$schema")){
+if(data15.$schema !== undefined){
 var _errs37 = errors;
 if(typeof data15.$schema !== "string"){
 validate91.errors = [{instancePath:instancePath+"/inputSchema/$schema",schemaPath:"#/properties/inputSchema/properties/%24schema/type",keyword:"type",params:{type: "string"}}];
@@ -3958,7 +3933,7 @@ else {
 var valid8 = true;
 }
 if(valid8){
-if(data15.type !== undefined && func0.call(data15, "type")){
+if(data15.type !== undefined){
 var data17 = data15.type;
 var _errs39 = errors;
 if(typeof data17 !== "string"){
@@ -3988,7 +3963,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined && func0.call(data, "name")){
+if(data.name !== undefined){
 var _errs41 = errors;
 if(typeof data.name !== "string"){
 validate91.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -4000,12 +3975,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.outputSchema !== undefined && func0.call(data, "outputSchema")){
+if(data.outputSchema !== undefined){
 var data19 = data.outputSchema;
 var _errs43 = errors;
 if(errors === _errs43){
 if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
-if(data19.$schema !== undefined && func0.call(data19, "$schema")){
+if(data19.$schema !== undefined){
 if(typeof data19.$schema !== "string"){
 validate91.errors = [{instancePath:instancePath+"/outputSchema/$schema",schemaPath:"#/properties/outputSchema/properties/%24schema/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -4023,7 +3998,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined && func0.call(data, "title")){
+if(data.title !== undefined){
 var _errs48 = errors;
 if(typeof data.title !== "string"){
 validate91.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -4072,12 +4047,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.maxTokens === undefined) || (!(func0.call(data, "maxTokens")))) && (missing0 = "maxTokens")) || (((data.messages === undefined) || (!(func0.call(data, "messages")))) && (missing0 = "messages"))){
+if(((data.maxTokens === undefined) && (missing0 = "maxTokens")) || ((data.messages === undefined) && (missing0 = "messages"))){
 validate80.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.includeContext !== undefined && func0.call(data, "includeContext")){
+if(data.includeContext !== undefined){
 var data0 = data.includeContext;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -4094,7 +4069,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.maxTokens !== undefined && func0.call(data, "maxTokens")){
+if(data.maxTokens !== undefined){
 var data1 = data.maxTokens;
 var _errs3 = errors;
 if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
@@ -4107,7 +4082,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.messages !== undefined && func0.call(data, "messages")){
+if(data.messages !== undefined){
 var data2 = data.messages;
 var _errs5 = errors;
 if(errors === _errs5){
@@ -4117,7 +4092,7 @@ var len0 = data2.length;
 for(var i0=0; i0<len0; i0++){
 var _errs7 = errors;
 if(!(validate81(data2[i0]))){
-vErrors = vErrors === null ? func15(validate81.errors, instancePath+"/messages/" + i0) : vErrors.concat(func15(validate81.errors, instancePath+"/messages/" + i0));
+vErrors = vErrors === null ? func0(validate81.errors, instancePath+"/messages/" + i0) : vErrors.concat(func0(validate81.errors, instancePath+"/messages/" + i0));
 errors = vErrors.length;
 }
 var valid1 = _errs7 === errors;
@@ -4137,17 +4112,15 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.metadata !== undefined && func0.call(data, "metadata")){
+if(data.metadata !== undefined){
 var data4 = data.metadata;
 var _errs8 = errors;
 var _errs9 = errors;
 if(errors === _errs9){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-var _arr0 = Object.keys(data4);
-for(var _i0=0; _i0<_arr0.length; _i0++){
-var key0 = _arr0[_i0];
+for(var key0 in data4){
 var _errs12 = errors;
-if(!func117(data4[key0])){
+if(!func12(data4[key0])){
 validate80.errors = [{instancePath:instancePath+"/metadata/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"JSONObject/additionalProperties/x-mcp-json-value",keyword:"x-mcp-json-value",params:{}}];
 return false;
 }
@@ -4168,10 +4141,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.modelPreferences !== undefined && func0.call(data, "modelPreferences")){
+if(data.modelPreferences !== undefined){
 var _errs13 = errors;
 if(!(validate89(data.modelPreferences))){
-vErrors = vErrors === null ? func15(validate89.errors, instancePath+"/modelPreferences") : vErrors.concat(func15(validate89.errors, instancePath+"/modelPreferences"));
+vErrors = vErrors === null ? func0(validate89.errors, instancePath+"/modelPreferences") : vErrors.concat(func0(validate89.errors, instancePath+"/modelPreferences"));
 errors = vErrors.length;
 }
 var valid0 = _errs13 === errors;
@@ -4180,7 +4153,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.stopSequences !== undefined && func0.call(data, "stopSequences")){
+if(data.stopSequences !== undefined){
 var data7 = data.stopSequences;
 var _errs14 = errors;
 if(errors === _errs14){
@@ -4210,7 +4183,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.systemPrompt !== undefined && func0.call(data, "systemPrompt")){
+if(data.systemPrompt !== undefined){
 var _errs18 = errors;
 if(typeof data.systemPrompt !== "string"){
 validate80.errors = [{instancePath:instancePath+"/systemPrompt",schemaPath:"#/properties/systemPrompt/type",keyword:"type",params:{type: "string"}}];
@@ -4222,7 +4195,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.temperature !== undefined && func0.call(data, "temperature")){
+if(data.temperature !== undefined){
 var _errs20 = errors;
 if(!(typeof data.temperature == "number")){
 validate80.errors = [{instancePath:instancePath+"/temperature",schemaPath:"#/properties/temperature/type",keyword:"type",params:{type: "number"}}];
@@ -4234,13 +4207,13 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.toolChoice !== undefined && func0.call(data, "toolChoice")){
+if(data.toolChoice !== undefined){
 var data11 = data.toolChoice;
 var _errs22 = errors;
 var _errs23 = errors;
 if(errors === _errs23){
 if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
-if(data11.mode !== undefined && func0.call(data11, "mode")){
+if(data11.mode !== undefined){
 var data12 = data11.mode;
 if(typeof data12 !== "string"){
 validate80.errors = [{instancePath:instancePath+"/toolChoice/mode",schemaPath:"ToolChoice/properties/mode/type",keyword:"type",params:{type: "string"}}];
@@ -4263,7 +4236,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.tools !== undefined && func0.call(data, "tools")){
+if(data.tools !== undefined){
 var data13 = data.tools;
 var _errs27 = errors;
 if(errors === _errs27){
@@ -4273,7 +4246,7 @@ var len2 = data13.length;
 for(var i2=0; i2<len2; i2++){
 var _errs29 = errors;
 if(!(validate91(data13[i2]))){
-vErrors = vErrors === null ? func15(validate91.errors, instancePath+"/tools/" + i2) : vErrors.concat(func15(validate91.errors, instancePath+"/tools/" + i2));
+vErrors = vErrors === null ? func0(validate91.errors, instancePath+"/tools/" + i2) : vErrors.concat(func0(validate91.errors, instancePath+"/tools/" + i2));
 errors = vErrors.length;
 }
 var valid7 = _errs29 === errors;
@@ -4332,12 +4305,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
+if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
 validate79.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -4354,10 +4327,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var _errs3 = errors;
 if(!(validate80(data.params))){
-vErrors = vErrors === null ? func15(validate80.errors, instancePath+"/params") : vErrors.concat(func15(validate80.errors, instancePath+"/params"));
+vErrors = vErrors === null ? func0(validate80.errors, instancePath+"/params") : vErrors.concat(func0(validate80.errors, instancePath+"/params"));
 errors = vErrors.length;
 }
 var valid0 = _errs3 === errors;
@@ -4398,12 +4371,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
+if((data.method === undefined) && (missing0 = "method")){
 validate94.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -4420,12 +4393,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1._meta !== undefined && func0.call(data1, "_meta")){
+if(data1._meta !== undefined){
 var data2 = data1._meta;
 if(!(data2 && typeof data2 == "object" && !Array.isArray(data2))){
 validate94.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"MetaObject/type",keyword:"type",params:{type: "object"}}];
@@ -4490,7 +4463,7 @@ var _errs1 = errors;
 if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
+if((data.type === undefined) && (missing0 = "type")){
 var err0 = {instancePath:instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0}};
 if(vErrors === null){
 vErrors = [err0];
@@ -4508,7 +4481,7 @@ var _errs5 = errors;
 if(errors === _errs5){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing1;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing1 = "type")){
+if((data.type === undefined) && (missing1 = "type")){
 var err1 = {instancePath:instancePath,schemaPath:"StringSchema/required",keyword:"required",params:{missingProperty: missing1}};
 if(vErrors === null){
 vErrors = [err1];
@@ -4519,7 +4492,7 @@ vErrors.push(err1);
 errors++;
 }
 else {
-if(data.default !== undefined && func0.call(data, "default")){
+if(data.default !== undefined){
 var _errs7 = errors;
 if(typeof data.default !== "string"){
 var err2 = {instancePath:instancePath+"/default",schemaPath:"StringSchema/properties/default/type",keyword:"type",params:{type: "string"}};
@@ -4537,7 +4510,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data.description !== undefined && func0.call(data, "description")){
+if(data.description !== undefined){
 var _errs9 = errors;
 if(typeof data.description !== "string"){
 var err3 = {instancePath:instancePath+"/description",schemaPath:"StringSchema/properties/description/type",keyword:"type",params:{type: "string"}};
@@ -4555,7 +4528,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data.format !== undefined && func0.call(data, "format")){
+if(data.format !== undefined){
 var data2 = data.format;
 var _errs11 = errors;
 if(typeof data2 !== "string"){
@@ -4584,7 +4557,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data.maxLength !== undefined && func0.call(data, "maxLength")){
+if(data.maxLength !== undefined){
 var data3 = data.maxLength;
 var _errs13 = errors;
 if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
@@ -4603,7 +4576,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data.minLength !== undefined && func0.call(data, "minLength")){
+if(data.minLength !== undefined){
 var data4 = data.minLength;
 var _errs15 = errors;
 if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
@@ -4622,7 +4595,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data.title !== undefined && func0.call(data, "title")){
+if(data.title !== undefined){
 var _errs17 = errors;
 if(typeof data.title !== "string"){
 var err8 = {instancePath:instancePath+"/title",schemaPath:"StringSchema/properties/title/type",keyword:"type",params:{type: "string"}};
@@ -4640,7 +4613,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data.type !== undefined && func0.call(data, "type")){
+if(data.type !== undefined){
 var data6 = data.type;
 var _errs19 = errors;
 if(typeof data6 !== "string"){
@@ -4693,7 +4666,7 @@ var _errs22 = errors;
 if(errors === _errs22){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing2;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing2 = "type")){
+if((data.type === undefined) && (missing2 = "type")){
 var err12 = {instancePath:instancePath,schemaPath:"NumberSchema/required",keyword:"required",params:{missingProperty: missing2}};
 if(vErrors === null){
 vErrors = [err12];
@@ -4704,7 +4677,7 @@ vErrors.push(err12);
 errors++;
 }
 else {
-if(data.default !== undefined && func0.call(data, "default")){
+if(data.default !== undefined){
 var _errs24 = errors;
 if(!(typeof data.default == "number")){
 var err13 = {instancePath:instancePath+"/default",schemaPath:"NumberSchema/properties/default/type",keyword:"type",params:{type: "number"}};
@@ -4722,7 +4695,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data.description !== undefined && func0.call(data, "description")){
+if(data.description !== undefined){
 var _errs26 = errors;
 if(typeof data.description !== "string"){
 var err14 = {instancePath:instancePath+"/description",schemaPath:"NumberSchema/properties/description/type",keyword:"type",params:{type: "string"}};
@@ -4740,7 +4713,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data.maximum !== undefined && func0.call(data, "maximum")){
+if(data.maximum !== undefined){
 var _errs28 = errors;
 if(!(typeof data.maximum == "number")){
 var err15 = {instancePath:instancePath+"/maximum",schemaPath:"NumberSchema/properties/maximum/type",keyword:"type",params:{type: "number"}};
@@ -4758,7 +4731,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data.minimum !== undefined && func0.call(data, "minimum")){
+if(data.minimum !== undefined){
 var _errs30 = errors;
 if(!(typeof data.minimum == "number")){
 var err16 = {instancePath:instancePath+"/minimum",schemaPath:"NumberSchema/properties/minimum/type",keyword:"type",params:{type: "number"}};
@@ -4776,7 +4749,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data.title !== undefined && func0.call(data, "title")){
+if(data.title !== undefined){
 var _errs32 = errors;
 if(typeof data.title !== "string"){
 var err17 = {instancePath:instancePath+"/title",schemaPath:"NumberSchema/properties/title/type",keyword:"type",params:{type: "string"}};
@@ -4794,7 +4767,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data.type !== undefined && func0.call(data, "type")){
+if(data.type !== undefined){
 var data12 = data.type;
 var _errs34 = errors;
 if(typeof data12 !== "string"){
@@ -4846,7 +4819,7 @@ var _errs37 = errors;
 if(errors === _errs37){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing3;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing3 = "type")){
+if((data.type === undefined) && (missing3 = "type")){
 var err21 = {instancePath:instancePath,schemaPath:"NumberSchema/required",keyword:"required",params:{missingProperty: missing3}};
 if(vErrors === null){
 vErrors = [err21];
@@ -4857,7 +4830,7 @@ vErrors.push(err21);
 errors++;
 }
 else {
-if(data.default !== undefined && func0.call(data, "default")){
+if(data.default !== undefined){
 var _errs39 = errors;
 if(!(typeof data.default == "number")){
 var err22 = {instancePath:instancePath+"/default",schemaPath:"NumberSchema/properties/default/type",keyword:"type",params:{type: "number"}};
@@ -4875,7 +4848,7 @@ else {
 var valid10 = true;
 }
 if(valid10){
-if(data.description !== undefined && func0.call(data, "description")){
+if(data.description !== undefined){
 var _errs41 = errors;
 if(typeof data.description !== "string"){
 var err23 = {instancePath:instancePath+"/description",schemaPath:"NumberSchema/properties/description/type",keyword:"type",params:{type: "string"}};
@@ -4893,7 +4866,7 @@ else {
 var valid10 = true;
 }
 if(valid10){
-if(data.maximum !== undefined && func0.call(data, "maximum")){
+if(data.maximum !== undefined){
 var _errs43 = errors;
 if(!(typeof data.maximum == "number")){
 var err24 = {instancePath:instancePath+"/maximum",schemaPath:"NumberSchema/properties/maximum/type",keyword:"type",params:{type: "number"}};
@@ -4911,7 +4884,7 @@ else {
 var valid10 = true;
 }
 if(valid10){
-if(data.minimum !== undefined && func0.call(data, "minimum")){
+if(data.minimum !== undefined){
 var _errs45 = errors;
 if(!(typeof data.minimum == "number")){
 var err25 = {instancePath:instancePath+"/minimum",schemaPath:"NumberSchema/properties/minimum/type",keyword:"type",params:{type: "number"}};
@@ -4929,7 +4902,7 @@ else {
 var valid10 = true;
 }
 if(valid10){
-if(data.title !== undefined && func0.call(data, "title")){
+if(data.title !== undefined){
 var _errs47 = errors;
 if(typeof data.title !== "string"){
 var err26 = {instancePath:instancePath+"/title",schemaPath:"NumberSchema/properties/title/type",keyword:"type",params:{type: "string"}};
@@ -4947,7 +4920,7 @@ else {
 var valid10 = true;
 }
 if(valid10){
-if(data.type !== undefined && func0.call(data, "type")){
+if(data.type !== undefined){
 var data18 = data.type;
 var _errs49 = errors;
 if(typeof data18 !== "string"){
@@ -4999,7 +4972,7 @@ var _errs52 = errors;
 if(errors === _errs52){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing4;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing4 = "type")){
+if((data.type === undefined) && (missing4 = "type")){
 var err30 = {instancePath:instancePath,schemaPath:"BooleanSchema/required",keyword:"required",params:{missingProperty: missing4}};
 if(vErrors === null){
 vErrors = [err30];
@@ -5010,7 +4983,7 @@ vErrors.push(err30);
 errors++;
 }
 else {
-if(data.default !== undefined && func0.call(data, "default")){
+if(data.default !== undefined){
 var _errs54 = errors;
 if(typeof data.default !== "boolean"){
 var err31 = {instancePath:instancePath+"/default",schemaPath:"BooleanSchema/properties/default/type",keyword:"type",params:{type: "boolean"}};
@@ -5028,7 +5001,7 @@ else {
 var valid13 = true;
 }
 if(valid13){
-if(data.description !== undefined && func0.call(data, "description")){
+if(data.description !== undefined){
 var _errs56 = errors;
 if(typeof data.description !== "string"){
 var err32 = {instancePath:instancePath+"/description",schemaPath:"BooleanSchema/properties/description/type",keyword:"type",params:{type: "string"}};
@@ -5046,7 +5019,7 @@ else {
 var valid13 = true;
 }
 if(valid13){
-if(data.title !== undefined && func0.call(data, "title")){
+if(data.title !== undefined){
 var _errs58 = errors;
 if(typeof data.title !== "string"){
 var err33 = {instancePath:instancePath+"/title",schemaPath:"BooleanSchema/properties/title/type",keyword:"type",params:{type: "string"}};
@@ -5064,7 +5037,7 @@ else {
 var valid13 = true;
 }
 if(valid13){
-if(data.type !== undefined && func0.call(data, "type")){
+if(data.type !== undefined){
 var data22 = data.type;
 var _errs60 = errors;
 if(typeof data22 !== "string"){
@@ -5114,7 +5087,7 @@ var _errs63 = errors;
 if(errors === _errs63){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing5;
-if((((data.items === undefined) || (!(func0.call(data, "items")))) && (missing5 = "items")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing5 = "type"))){
+if(((data.items === undefined) && (missing5 = "items")) || ((data.type === undefined) && (missing5 = "type"))){
 var err37 = {instancePath:instancePath,schemaPath:"UntitledMultiSelectEnumSchema/required",keyword:"required",params:{missingProperty: missing5}};
 if(vErrors === null){
 vErrors = [err37];
@@ -5125,7 +5098,7 @@ vErrors.push(err37);
 errors++;
 }
 else {
-if(data.default !== undefined && func0.call(data, "default")){
+if(data.default !== undefined){
 var data23 = data.default;
 var _errs65 = errors;
 if(errors === _errs65){
@@ -5167,7 +5140,7 @@ else {
 var valid16 = true;
 }
 if(valid16){
-if(data.description !== undefined && func0.call(data, "description")){
+if(data.description !== undefined){
 var _errs69 = errors;
 if(typeof data.description !== "string"){
 var err40 = {instancePath:instancePath+"/description",schemaPath:"UntitledMultiSelectEnumSchema/properties/description/type",keyword:"type",params:{type: "string"}};
@@ -5185,13 +5158,13 @@ else {
 var valid16 = true;
 }
 if(valid16){
-if(data.items !== undefined && func0.call(data, "items")){
+if(data.items !== undefined){
 var data26 = data.items;
 var _errs71 = errors;
 if(errors === _errs71){
 if(data26 && typeof data26 == "object" && !Array.isArray(data26)){
 var missing6;
-if((((data26.enum === undefined) || (!(func0.call(data26, "enum")))) && (missing6 = "enum")) || (((data26.type === undefined) || (!(func0.call(data26, "type")))) && (missing6 = "type"))){
+if(((data26.enum === undefined) && (missing6 = "enum")) || ((data26.type === undefined) && (missing6 = "type"))){
 var err41 = {instancePath:instancePath+"/items",schemaPath:"UntitledMultiSelectEnumSchema/properties/items/required",keyword:"required",params:{missingProperty: missing6}};
 if(vErrors === null){
 vErrors = [err41];
@@ -5202,7 +5175,7 @@ vErrors.push(err41);
 errors++;
 }
 else {
-if(data26.enum !== undefined && func0.call(data26, "enum")){
+if(data26.enum !== undefined){
 var data27 = data26.enum;
 var _errs73 = errors;
 if(errors === _errs73){
@@ -5244,7 +5217,7 @@ else {
 var valid18 = true;
 }
 if(valid18){
-if(data26.type !== undefined && func0.call(data26, "type")){
+if(data26.type !== undefined){
 var data29 = data26.type;
 var _errs77 = errors;
 if(typeof data29 !== "string"){
@@ -5292,7 +5265,7 @@ else {
 var valid16 = true;
 }
 if(valid16){
-if(data.maxItems !== undefined && func0.call(data, "maxItems")){
+if(data.maxItems !== undefined){
 var data30 = data.maxItems;
 var _errs79 = errors;
 if(!((typeof data30 == "number") && (!(data30 % 1) && !isNaN(data30)))){
@@ -5311,7 +5284,7 @@ else {
 var valid16 = true;
 }
 if(valid16){
-if(data.minItems !== undefined && func0.call(data, "minItems")){
+if(data.minItems !== undefined){
 var data31 = data.minItems;
 var _errs81 = errors;
 if(!((typeof data31 == "number") && (!(data31 % 1) && !isNaN(data31)))){
@@ -5330,7 +5303,7 @@ else {
 var valid16 = true;
 }
 if(valid16){
-if(data.title !== undefined && func0.call(data, "title")){
+if(data.title !== undefined){
 var _errs83 = errors;
 if(typeof data.title !== "string"){
 var err49 = {instancePath:instancePath+"/title",schemaPath:"UntitledMultiSelectEnumSchema/properties/title/type",keyword:"type",params:{type: "string"}};
@@ -5348,7 +5321,7 @@ else {
 var valid16 = true;
 }
 if(valid16){
-if(data.type !== undefined && func0.call(data, "type")){
+if(data.type !== undefined){
 var data33 = data.type;
 var _errs85 = errors;
 if(typeof data33 !== "string"){
@@ -5438,7 +5411,7 @@ var _errs88 = errors;
 if(errors === _errs88){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing7;
-if((((data.enum === undefined) || (!(func0.call(data, "enum")))) && (missing7 = "enum")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing7 = "type"))){
+if(((data.enum === undefined) && (missing7 = "enum")) || ((data.type === undefined) && (missing7 = "type"))){
 var err56 = {instancePath:instancePath,schemaPath:"UntitledSingleSelectEnumSchema/required",keyword:"required",params:{missingProperty: missing7}};
 if(vErrors === null){
 vErrors = [err56];
@@ -5449,7 +5422,7 @@ vErrors.push(err56);
 errors++;
 }
 else {
-if(data.default !== undefined && func0.call(data, "default")){
+if(data.default !== undefined){
 var _errs90 = errors;
 if(typeof data.default !== "string"){
 var err57 = {instancePath:instancePath+"/default",schemaPath:"UntitledSingleSelectEnumSchema/properties/default/type",keyword:"type",params:{type: "string"}};
@@ -5467,7 +5440,7 @@ else {
 var valid21 = true;
 }
 if(valid21){
-if(data.description !== undefined && func0.call(data, "description")){
+if(data.description !== undefined){
 var _errs92 = errors;
 if(typeof data.description !== "string"){
 var err58 = {instancePath:instancePath+"/description",schemaPath:"UntitledSingleSelectEnumSchema/properties/description/type",keyword:"type",params:{type: "string"}};
@@ -5485,7 +5458,7 @@ else {
 var valid21 = true;
 }
 if(valid21){
-if(data.enum !== undefined && func0.call(data, "enum")){
+if(data.enum !== undefined){
 var data36 = data.enum;
 var _errs94 = errors;
 if(errors === _errs94){
@@ -5527,7 +5500,7 @@ else {
 var valid21 = true;
 }
 if(valid21){
-if(data.title !== undefined && func0.call(data, "title")){
+if(data.title !== undefined){
 var _errs98 = errors;
 if(typeof data.title !== "string"){
 var err61 = {instancePath:instancePath+"/title",schemaPath:"UntitledSingleSelectEnumSchema/properties/title/type",keyword:"type",params:{type: "string"}};
@@ -5545,7 +5518,7 @@ else {
 var valid21 = true;
 }
 if(valid21){
-if(data.type !== undefined && func0.call(data, "type")){
+if(data.type !== undefined){
 var data39 = data.type;
 var _errs100 = errors;
 if(typeof data39 !== "string"){
@@ -5598,7 +5571,7 @@ var _errs103 = errors;
 if(errors === _errs103){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing8;
-if((((data.oneOf === undefined) || (!(func0.call(data, "oneOf")))) && (missing8 = "oneOf")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing8 = "type"))){
+if(((data.oneOf === undefined) && (missing8 = "oneOf")) || ((data.type === undefined) && (missing8 = "type"))){
 var err65 = {instancePath:instancePath,schemaPath:"TitledSingleSelectEnumSchema/required",keyword:"required",params:{missingProperty: missing8}};
 if(vErrors === null){
 vErrors = [err65];
@@ -5609,7 +5582,7 @@ vErrors.push(err65);
 errors++;
 }
 else {
-if(data.default !== undefined && func0.call(data, "default")){
+if(data.default !== undefined){
 var _errs105 = errors;
 if(typeof data.default !== "string"){
 var err66 = {instancePath:instancePath+"/default",schemaPath:"TitledSingleSelectEnumSchema/properties/default/type",keyword:"type",params:{type: "string"}};
@@ -5627,7 +5600,7 @@ else {
 var valid24 = true;
 }
 if(valid24){
-if(data.description !== undefined && func0.call(data, "description")){
+if(data.description !== undefined){
 var _errs107 = errors;
 if(typeof data.description !== "string"){
 var err67 = {instancePath:instancePath+"/description",schemaPath:"TitledSingleSelectEnumSchema/properties/description/type",keyword:"type",params:{type: "string"}};
@@ -5645,7 +5618,7 @@ else {
 var valid24 = true;
 }
 if(valid24){
-if(data.oneOf !== undefined && func0.call(data, "oneOf")){
+if(data.oneOf !== undefined){
 var data42 = data.oneOf;
 var _errs109 = errors;
 if(errors === _errs109){
@@ -5658,7 +5631,7 @@ var _errs111 = errors;
 if(errors === _errs111){
 if(data43 && typeof data43 == "object" && !Array.isArray(data43)){
 var missing9;
-if((((data43.const === undefined) || (!(func0.call(data43, "const")))) && (missing9 = "const")) || (((data43.title === undefined) || (!(func0.call(data43, "title")))) && (missing9 = "title"))){
+if(((data43.const === undefined) && (missing9 = "const")) || ((data43.title === undefined) && (missing9 = "title"))){
 var err68 = {instancePath:instancePath+"/oneOf/" + i3,schemaPath:"TitledSingleSelectEnumSchema/properties/oneOf/items/required",keyword:"required",params:{missingProperty: missing9}};
 if(vErrors === null){
 vErrors = [err68];
@@ -5669,7 +5642,7 @@ vErrors.push(err68);
 errors++;
 }
 else {
-if(data43.const !== undefined && func0.call(data43, "const")){
+if(data43.const !== undefined){
 var _errs113 = errors;
 if(typeof data43.const !== "string"){
 var err69 = {instancePath:instancePath+"/oneOf/" + i3+"/const",schemaPath:"TitledSingleSelectEnumSchema/properties/oneOf/items/properties/const/type",keyword:"type",params:{type: "string"}};
@@ -5687,7 +5660,7 @@ else {
 var valid26 = true;
 }
 if(valid26){
-if(data43.title !== undefined && func0.call(data43, "title")){
+if(data43.title !== undefined){
 var _errs115 = errors;
 if(typeof data43.title !== "string"){
 var err70 = {instancePath:instancePath+"/oneOf/" + i3+"/title",schemaPath:"TitledSingleSelectEnumSchema/properties/oneOf/items/properties/title/type",keyword:"type",params:{type: "string"}};
@@ -5741,7 +5714,7 @@ else {
 var valid24 = true;
 }
 if(valid24){
-if(data.title !== undefined && func0.call(data, "title")){
+if(data.title !== undefined){
 var _errs117 = errors;
 if(typeof data.title !== "string"){
 var err73 = {instancePath:instancePath+"/title",schemaPath:"TitledSingleSelectEnumSchema/properties/title/type",keyword:"type",params:{type: "string"}};
@@ -5759,7 +5732,7 @@ else {
 var valid24 = true;
 }
 if(valid24){
-if(data.type !== undefined && func0.call(data, "type")){
+if(data.type !== undefined){
 var data47 = data.type;
 var _errs119 = errors;
 if(typeof data47 !== "string"){
@@ -5812,7 +5785,7 @@ var _errs122 = errors;
 if(errors === _errs122){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing10;
-if((((data.items === undefined) || (!(func0.call(data, "items")))) && (missing10 = "items")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing10 = "type"))){
+if(((data.items === undefined) && (missing10 = "items")) || ((data.type === undefined) && (missing10 = "type"))){
 var err77 = {instancePath:instancePath,schemaPath:"TitledMultiSelectEnumSchema/required",keyword:"required",params:{missingProperty: missing10}};
 if(vErrors === null){
 vErrors = [err77];
@@ -5823,7 +5796,7 @@ vErrors.push(err77);
 errors++;
 }
 else {
-if(data.default !== undefined && func0.call(data, "default")){
+if(data.default !== undefined){
 var data48 = data.default;
 var _errs124 = errors;
 if(errors === _errs124){
@@ -5865,7 +5838,7 @@ else {
 var valid28 = true;
 }
 if(valid28){
-if(data.description !== undefined && func0.call(data, "description")){
+if(data.description !== undefined){
 var _errs128 = errors;
 if(typeof data.description !== "string"){
 var err80 = {instancePath:instancePath+"/description",schemaPath:"TitledMultiSelectEnumSchema/properties/description/type",keyword:"type",params:{type: "string"}};
@@ -5883,13 +5856,13 @@ else {
 var valid28 = true;
 }
 if(valid28){
-if(data.items !== undefined && func0.call(data, "items")){
+if(data.items !== undefined){
 var data51 = data.items;
 var _errs130 = errors;
 if(errors === _errs130){
 if(data51 && typeof data51 == "object" && !Array.isArray(data51)){
 var missing11;
-if(((data51.anyOf === undefined) || (!(func0.call(data51, "anyOf")))) && (missing11 = "anyOf")){
+if((data51.anyOf === undefined) && (missing11 = "anyOf")){
 var err81 = {instancePath:instancePath+"/items",schemaPath:"TitledMultiSelectEnumSchema/properties/items/required",keyword:"required",params:{missingProperty: missing11}};
 if(vErrors === null){
 vErrors = [err81];
@@ -5900,7 +5873,7 @@ vErrors.push(err81);
 errors++;
 }
 else {
-if(data51.anyOf !== undefined && func0.call(data51, "anyOf")){
+if(data51.anyOf !== undefined){
 var data52 = data51.anyOf;
 var _errs132 = errors;
 if(errors === _errs132){
@@ -5913,7 +5886,7 @@ var _errs134 = errors;
 if(errors === _errs134){
 if(data53 && typeof data53 == "object" && !Array.isArray(data53)){
 var missing12;
-if((((data53.const === undefined) || (!(func0.call(data53, "const")))) && (missing12 = "const")) || (((data53.title === undefined) || (!(func0.call(data53, "title")))) && (missing12 = "title"))){
+if(((data53.const === undefined) && (missing12 = "const")) || ((data53.title === undefined) && (missing12 = "title"))){
 var err82 = {instancePath:instancePath+"/items/anyOf/" + i5,schemaPath:"TitledMultiSelectEnumSchema/properties/items/properties/anyOf/items/required",keyword:"required",params:{missingProperty: missing12}};
 if(vErrors === null){
 vErrors = [err82];
@@ -5924,7 +5897,7 @@ vErrors.push(err82);
 errors++;
 }
 else {
-if(data53.const !== undefined && func0.call(data53, "const")){
+if(data53.const !== undefined){
 var _errs136 = errors;
 if(typeof data53.const !== "string"){
 var err83 = {instancePath:instancePath+"/items/anyOf/" + i5+"/const",schemaPath:"TitledMultiSelectEnumSchema/properties/items/properties/anyOf/items/properties/const/type",keyword:"type",params:{type: "string"}};
@@ -5942,7 +5915,7 @@ else {
 var valid32 = true;
 }
 if(valid32){
-if(data53.title !== undefined && func0.call(data53, "title")){
+if(data53.title !== undefined){
 var _errs138 = errors;
 if(typeof data53.title !== "string"){
 var err84 = {instancePath:instancePath+"/items/anyOf/" + i5+"/title",schemaPath:"TitledMultiSelectEnumSchema/properties/items/properties/anyOf/items/properties/title/type",keyword:"type",params:{type: "string"}};
@@ -6010,7 +5983,7 @@ else {
 var valid28 = true;
 }
 if(valid28){
-if(data.maxItems !== undefined && func0.call(data, "maxItems")){
+if(data.maxItems !== undefined){
 var data56 = data.maxItems;
 var _errs140 = errors;
 if(!((typeof data56 == "number") && (!(data56 % 1) && !isNaN(data56)))){
@@ -6029,7 +6002,7 @@ else {
 var valid28 = true;
 }
 if(valid28){
-if(data.minItems !== undefined && func0.call(data, "minItems")){
+if(data.minItems !== undefined){
 var data57 = data.minItems;
 var _errs142 = errors;
 if(!((typeof data57 == "number") && (!(data57 % 1) && !isNaN(data57)))){
@@ -6048,7 +6021,7 @@ else {
 var valid28 = true;
 }
 if(valid28){
-if(data.title !== undefined && func0.call(data, "title")){
+if(data.title !== undefined){
 var _errs144 = errors;
 if(typeof data.title !== "string"){
 var err90 = {instancePath:instancePath+"/title",schemaPath:"TitledMultiSelectEnumSchema/properties/title/type",keyword:"type",params:{type: "string"}};
@@ -6066,7 +6039,7 @@ else {
 var valid28 = true;
 }
 if(valid28){
-if(data.type !== undefined && func0.call(data, "type")){
+if(data.type !== undefined){
 var data59 = data.type;
 var _errs146 = errors;
 if(typeof data59 !== "string"){
@@ -6121,7 +6094,7 @@ var _errs149 = errors;
 if(errors === _errs149){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing13;
-if((((data.enum === undefined) || (!(func0.call(data, "enum")))) && (missing13 = "enum")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing13 = "type"))){
+if(((data.enum === undefined) && (missing13 = "enum")) || ((data.type === undefined) && (missing13 = "type"))){
 var err94 = {instancePath:instancePath,schemaPath:"LegacyTitledEnumSchema/required",keyword:"required",params:{missingProperty: missing13}};
 if(vErrors === null){
 vErrors = [err94];
@@ -6132,7 +6105,7 @@ vErrors.push(err94);
 errors++;
 }
 else {
-if(data.default !== undefined && func0.call(data, "default")){
+if(data.default !== undefined){
 var _errs151 = errors;
 if(typeof data.default !== "string"){
 var err95 = {instancePath:instancePath+"/default",schemaPath:"LegacyTitledEnumSchema/properties/default/type",keyword:"type",params:{type: "string"}};
@@ -6150,7 +6123,7 @@ else {
 var valid34 = true;
 }
 if(valid34){
-if(data.description !== undefined && func0.call(data, "description")){
+if(data.description !== undefined){
 var _errs153 = errors;
 if(typeof data.description !== "string"){
 var err96 = {instancePath:instancePath+"/description",schemaPath:"LegacyTitledEnumSchema/properties/description/type",keyword:"type",params:{type: "string"}};
@@ -6168,7 +6141,7 @@ else {
 var valid34 = true;
 }
 if(valid34){
-if(data.enum !== undefined && func0.call(data, "enum")){
+if(data.enum !== undefined){
 var data62 = data.enum;
 var _errs155 = errors;
 if(errors === _errs155){
@@ -6210,7 +6183,7 @@ else {
 var valid34 = true;
 }
 if(valid34){
-if(data.enumNames !== undefined && func0.call(data, "enumNames")){
+if(data.enumNames !== undefined){
 var data64 = data.enumNames;
 var _errs159 = errors;
 if(errors === _errs159){
@@ -6252,7 +6225,7 @@ else {
 var valid34 = true;
 }
 if(valid34){
-if(data.title !== undefined && func0.call(data, "title")){
+if(data.title !== undefined){
 var _errs163 = errors;
 if(typeof data.title !== "string"){
 var err101 = {instancePath:instancePath+"/title",schemaPath:"LegacyTitledEnumSchema/properties/title/type",keyword:"type",params:{type: "string"}};
@@ -6270,7 +6243,7 @@ else {
 var valid34 = true;
 }
 if(valid34){
-if(data.type !== undefined && func0.call(data, "type")){
+if(data.type !== undefined){
 var data67 = data.type;
 var _errs165 = errors;
 if(typeof data67 !== "string"){
@@ -6369,12 +6342,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.message === undefined) || (!(func0.call(data, "message")))) && (missing0 = "message")) || (((data.requestedSchema === undefined) || (!(func0.call(data, "requestedSchema")))) && (missing0 = "requestedSchema"))){
+if(((data.message === undefined) && (missing0 = "message")) || ((data.requestedSchema === undefined) && (missing0 = "requestedSchema"))){
 validate97.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.message !== undefined && func0.call(data, "message")){
+if(data.message !== undefined){
 var _errs1 = errors;
 if(typeof data.message !== "string"){
 validate97.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"}}];
@@ -6386,7 +6359,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mode !== undefined && func0.call(data, "mode")){
+if(data.mode !== undefined){
 var data1 = data.mode;
 var _errs3 = errors;
 if(typeof data1 !== "string"){
@@ -6403,18 +6376,18 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.requestedSchema !== undefined && func0.call(data, "requestedSchema")){
+if(data.requestedSchema !== undefined){
 var data2 = data.requestedSchema;
 var _errs5 = errors;
 if(errors === _errs5){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 var missing1;
-if((((data2.properties === undefined) || (!(func0.call(data2, "properties")))) && (missing1 = "properties")) || (((data2.type === undefined) || (!(func0.call(data2, "type")))) && (missing1 = "type"))){
+if(((data2.properties === undefined) && (missing1 = "properties")) || ((data2.type === undefined) && (missing1 = "type"))){
 validate97.errors = [{instancePath:instancePath+"/requestedSchema",schemaPath:"#/properties/requestedSchema/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data2.$schema !== undefined && func0.call(data2, "$schema")){
+if(data2.$schema !== undefined){
 var _errs7 = errors;
 if(typeof data2.$schema !== "string"){
 validate97.errors = [{instancePath:instancePath+"/requestedSchema/$schema",schemaPath:"#/properties/requestedSchema/properties/%24schema/type",keyword:"type",params:{type: "string"}}];
@@ -6426,17 +6399,15 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data2.properties !== undefined && func0.call(data2, "properties")){
+if(data2.properties !== undefined){
 var data4 = data2.properties;
 var _errs9 = errors;
 if(errors === _errs9){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-var _arr0 = Object.keys(data4);
-for(var _i0=0; _i0<_arr0.length; _i0++){
-var key0 = _arr0[_i0];
+for(var key0 in data4){
 var _errs12 = errors;
 if(!(validate98(data4[key0]))){
-vErrors = vErrors === null ? func15(validate98.errors, instancePath+"/requestedSchema/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")) : vErrors.concat(func15(validate98.errors, instancePath+"/requestedSchema/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")));
+vErrors = vErrors === null ? func0(validate98.errors, instancePath+"/requestedSchema/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")) : vErrors.concat(func0(validate98.errors, instancePath+"/requestedSchema/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")));
 errors = vErrors.length;
 }
 var valid2 = _errs12 === errors;
@@ -6456,7 +6427,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data2.required !== undefined && func0.call(data2, "required")){
+if(data2.required !== undefined){
 var data6 = data2.required;
 var _errs13 = errors;
 if(errors === _errs13){
@@ -6486,7 +6457,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data2.type !== undefined && func0.call(data2, "type")){
+if(data2.type !== undefined){
 var data8 = data2.type;
 var _errs17 = errors;
 if(typeof data8 !== "string"){
@@ -6551,7 +6522,7 @@ var _errs0 = errors;
 var valid0 = false;
 var _errs1 = errors;
 if(!(validate97(data))){
-vErrors = vErrors === null ? func15(validate97.errors, instancePath) : vErrors.concat(func15(validate97.errors, instancePath));
+vErrors = vErrors === null ? func0(validate97.errors, instancePath) : vErrors.concat(func0(validate97.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs1 === errors;
@@ -6562,7 +6533,7 @@ var _errs3 = errors;
 if(errors === _errs3){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((data.message === undefined) || (!(func0.call(data, "message")))) && (missing0 = "message")) || (((data.mode === undefined) || (!(func0.call(data, "mode")))) && (missing0 = "mode"))) || (((data.url === undefined) || (!(func0.call(data, "url")))) && (missing0 = "url"))){
+if((((data.message === undefined) && (missing0 = "message")) || ((data.mode === undefined) && (missing0 = "mode"))) || ((data.url === undefined) && (missing0 = "url"))){
 var err0 = {instancePath:instancePath,schemaPath:"ElicitRequestURLParams/required",keyword:"required",params:{missingProperty: missing0}};
 if(vErrors === null){
 vErrors = [err0];
@@ -6573,7 +6544,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data.message !== undefined && func0.call(data, "message")){
+if(data.message !== undefined){
 var _errs5 = errors;
 if(typeof data.message !== "string"){
 var err1 = {instancePath:instancePath+"/message",schemaPath:"ElicitRequestURLParams/properties/message/type",keyword:"type",params:{type: "string"}};
@@ -6591,7 +6562,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data.mode !== undefined && func0.call(data, "mode")){
+if(data.mode !== undefined){
 var data1 = data.mode;
 var _errs7 = errors;
 if(typeof data1 !== "string"){
@@ -6620,7 +6591,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data.url !== undefined && func0.call(data, "url")){
+if(data.url !== undefined){
 var _errs9 = errors;
 if(typeof data.url !== "string"){
 var err4 = {instancePath:instancePath+"/url",schemaPath:"ElicitRequestURLParams/properties/url/type",keyword:"type",params:{type: "string"}};
@@ -6702,12 +6673,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
+if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
 validate95.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -6724,10 +6695,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var _errs3 = errors;
 if(!(validate96(data.params))){
-vErrors = vErrors === null ? func15(validate96.errors, instancePath+"/params") : vErrors.concat(func15(validate96.errors, instancePath+"/params"));
+vErrors = vErrors === null ? func0(validate96.errors, instancePath+"/params") : vErrors.concat(func0(validate96.errors, instancePath+"/params"));
 errors = vErrors.length;
 }
 var valid0 = _errs3 === errors;
@@ -6767,7 +6738,7 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
+if((data.method === undefined) && (missing0 = "method")){
 validate78.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
@@ -6776,19 +6747,19 @@ var tag0 = data.method;
 if(typeof tag0 == "string"){
 if(tag0 === "sampling/createMessage"){
 if(!(validate79(data))){
-vErrors = vErrors === null ? func15(validate79.errors, instancePath) : vErrors.concat(func15(validate79.errors, instancePath));
+vErrors = vErrors === null ? func0(validate79.errors, instancePath) : vErrors.concat(func0(validate79.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "roots/list"){
 if(!(validate94(data))){
-vErrors = vErrors === null ? func15(validate94.errors, instancePath) : vErrors.concat(func15(validate94.errors, instancePath));
+vErrors = vErrors === null ? func0(validate94.errors, instancePath) : vErrors.concat(func0(validate94.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "elicitation/create"){
 if(!(validate95(data))){
-vErrors = vErrors === null ? func15(validate95.errors, instancePath) : vErrors.concat(func15(validate95.errors, instancePath));
+vErrors = vErrors === null ? func0(validate95.errors, instancePath) : vErrors.concat(func0(validate95.errors, instancePath));
 errors = vErrors.length;
 }
 }
@@ -6831,12 +6802,10 @@ var vErrors = null;
 var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-var _arr0 = Object.keys(data);
-for(var _i0=0; _i0<_arr0.length; _i0++){
-var key0 = _arr0[_i0];
+for(var key0 in data){
 var _errs2 = errors;
 if(!(validate78(data[key0]))){
-vErrors = vErrors === null ? func15(validate78.errors, instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")) : vErrors.concat(func15(validate78.errors, instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")));
+vErrors = vErrors === null ? func0(validate78.errors, instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")) : vErrors.concat(func0(validate78.errors, instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")));
 errors = vErrors.length;
 }
 var valid0 = _errs2 === errors;
@@ -6876,7 +6845,7 @@ var valid0 = false;
 var _errs2 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.inputRequests === undefined) || (!(func0.call(data, "inputRequests")))) && (missing0 = "inputRequests")){
+if((data.inputRequests === undefined) && (missing0 = "inputRequests")){
 var err0 = {instancePath:instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0}};
 if(vErrors === null){
 vErrors = [err0];
@@ -6893,7 +6862,7 @@ if(!valid0){
 var _errs3 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing1;
-if(((data.requestState === undefined) || (!(func0.call(data, "requestState")))) && (missing1 = "requestState")){
+if((data.requestState === undefined) && (missing1 = "requestState")){
 var err1 = {instancePath:instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: missing1}};
 if(vErrors === null){
 vErrors = [err1];
@@ -6933,15 +6902,15 @@ vErrors = null;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing2;
-if(((data.resultType === undefined) || (!(func0.call(data, "resultType")))) && (missing2 = "resultType")){
+if((data.resultType === undefined) && (missing2 = "resultType")){
 validate75.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing2}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var _errs4 = errors;
 if(!(validate17(data._meta))){
-vErrors = vErrors === null ? func15(validate17.errors, instancePath+"/_meta") : vErrors.concat(func15(validate17.errors, instancePath+"/_meta"));
+vErrors = vErrors === null ? func0(validate17.errors, instancePath+"/_meta") : vErrors.concat(func0(validate17.errors, instancePath+"/_meta"));
 errors = vErrors.length;
 }
 var valid1 = _errs4 === errors;
@@ -6950,10 +6919,10 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data.inputRequests !== undefined && func0.call(data, "inputRequests")){
+if(data.inputRequests !== undefined){
 var _errs5 = errors;
 if(!(validate77(data.inputRequests))){
-vErrors = vErrors === null ? func15(validate77.errors, instancePath+"/inputRequests") : vErrors.concat(func15(validate77.errors, instancePath+"/inputRequests"));
+vErrors = vErrors === null ? func0(validate77.errors, instancePath+"/inputRequests") : vErrors.concat(func0(validate77.errors, instancePath+"/inputRequests"));
 errors = vErrors.length;
 }
 var valid1 = _errs5 === errors;
@@ -6962,7 +6931,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data.requestState !== undefined && func0.call(data, "requestState")){
+if(data.requestState !== undefined){
 var _errs6 = errors;
 if(typeof data.requestState !== "string"){
 validate75.errors = [{instancePath:instancePath+"/requestState",schemaPath:"#/properties/requestState/type",keyword:"type",params:{type: "string"}}];
@@ -6974,7 +6943,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data.resultType !== undefined && func0.call(data, "resultType")){
+if(data.resultType !== undefined){
 var data3 = data.resultType;
 var _errs8 = errors;
 if(typeof data3 !== "string"){
@@ -7026,15 +6995,15 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.resultType === undefined) || (!(func0.call(data, "resultType")))) && (missing0 = "resultType")){
+if((data.resultType === undefined) && (missing0 = "resultType")){
 validate110.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var _errs2 = errors;
 if(!(validate17(data._meta))){
-vErrors = vErrors === null ? func15(validate17.errors, instancePath+"/_meta") : vErrors.concat(func15(validate17.errors, instancePath+"/_meta"));
+vErrors = vErrors === null ? func0(validate17.errors, instancePath+"/_meta") : vErrors.concat(func0(validate17.errors, instancePath+"/_meta"));
 errors = vErrors.length;
 }
 var valid0 = _errs2 === errors;
@@ -7043,7 +7012,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.resultType !== undefined && func0.call(data, "resultType")){
+if(data.resultType !== undefined){
 var _errs3 = errors;
 if(typeof data.resultType !== "string"){
 validate110.errors = [{instancePath:instancePath+"/resultType",schemaPath:"#/properties/resultType/type",keyword:"type",params:{type: "string"}}];
@@ -7085,7 +7054,7 @@ var vErrors = null;
 var errors = 0;
 var _errs0 = errors;
 if(!(validate110(data))){
-vErrors = vErrors === null ? func15(validate110.errors, instancePath) : vErrors.concat(func15(validate110.errors, instancePath));
+vErrors = vErrors === null ? func0(validate110.errors, instancePath) : vErrors.concat(func0(validate110.errors, instancePath));
 errors = vErrors.length;
 }
 var valid0 = _errs0 === errors;
@@ -7094,12 +7063,12 @@ var _errs1 = errors;
 if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((((data.taskId === undefined) || (!(func0.call(data, "taskId")))) && (missing0 = "taskId")) || (((data.status === undefined) || (!(func0.call(data, "status")))) && (missing0 = "status"))) || (((data.createdAt === undefined) || (!(func0.call(data, "createdAt")))) && (missing0 = "createdAt"))) || (((data.lastUpdatedAt === undefined) || (!(func0.call(data, "lastUpdatedAt")))) && (missing0 = "lastUpdatedAt"))) || (((data.ttlMs === undefined) || (!(func0.call(data, "ttlMs")))) && (missing0 = "ttlMs"))){
+if((((((data.taskId === undefined) && (missing0 = "taskId")) || ((data.status === undefined) && (missing0 = "status"))) || ((data.createdAt === undefined) && (missing0 = "createdAt"))) || ((data.lastUpdatedAt === undefined) && (missing0 = "lastUpdatedAt"))) || ((data.ttlMs === undefined) && (missing0 = "ttlMs"))){
 validate109.errors = [{instancePath:instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.taskId !== undefined && func0.call(data, "taskId")){
+if(data.taskId !== undefined){
 var _errs3 = errors;
 if(typeof data.taskId !== "string"){
 validate109.errors = [{instancePath:instancePath+"/taskId",schemaPath:"#/allOf/1/properties/taskId/type",keyword:"type",params:{type: "string"}}];
@@ -7111,7 +7080,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data.status !== undefined && func0.call(data, "status")){
+if(data.status !== undefined){
 var data1 = data.status;
 var _errs5 = errors;
 var _errs6 = errors;
@@ -7268,7 +7237,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data.statusMessage !== undefined && func0.call(data, "statusMessage")){
+if(data.statusMessage !== undefined){
 var _errs17 = errors;
 if(typeof data.statusMessage !== "string"){
 validate109.errors = [{instancePath:instancePath+"/statusMessage",schemaPath:"#/allOf/1/properties/statusMessage/type",keyword:"type",params:{type: "string"}}];
@@ -7280,7 +7249,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data.createdAt !== undefined && func0.call(data, "createdAt")){
+if(data.createdAt !== undefined){
 var _errs19 = errors;
 if(typeof data.createdAt !== "string"){
 validate109.errors = [{instancePath:instancePath+"/createdAt",schemaPath:"#/allOf/1/properties/createdAt/type",keyword:"type",params:{type: "string"}}];
@@ -7292,7 +7261,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data.lastUpdatedAt !== undefined && func0.call(data, "lastUpdatedAt")){
+if(data.lastUpdatedAt !== undefined){
 var _errs21 = errors;
 if(typeof data.lastUpdatedAt !== "string"){
 validate109.errors = [{instancePath:instancePath+"/lastUpdatedAt",schemaPath:"#/allOf/1/properties/lastUpdatedAt/type",keyword:"type",params:{type: "string"}}];
@@ -7304,7 +7273,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data.ttlMs !== undefined && func0.call(data, "ttlMs")){
+if(data.ttlMs !== undefined){
 var data5 = data.ttlMs;
 var _errs23 = errors;
 if((!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))) && (data5 !== null)){
@@ -7331,7 +7300,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data.pollIntervalMs !== undefined && func0.call(data, "pollIntervalMs")){
+if(data.pollIntervalMs !== undefined){
 var data6 = data.pollIntervalMs;
 var _errs25 = errors;
 if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
@@ -7376,12 +7345,12 @@ var _errs27 = errors;
 if(errors === _errs27){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing1;
-if(((data.resultType === undefined) || (!(func0.call(data, "resultType")))) && (missing1 = "resultType")){
+if((data.resultType === undefined) && (missing1 = "resultType")){
 validate109.errors = [{instancePath:instancePath,schemaPath:"#/allOf/2/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data.resultType !== undefined && func0.call(data, "resultType")){
+if(data.resultType !== undefined){
 var data7 = data.resultType;
 if(typeof data7 !== "string"){
 validate109.errors = [{instancePath:instancePath+"/resultType",schemaPath:"#/allOf/2/properties/resultType/type",keyword:"type",params:{type: "string"}}];
@@ -7426,12 +7395,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.result === undefined) || (!(func0.call(data, "result")))) && (missing0 = "result"))){
+if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.result === undefined) && (missing0 = "result"))){
 validate74.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.id !== undefined && func0.call(data, "id")){
+if(data.id !== undefined){
 var data0 = data.id;
 var _errs1 = errors;
 if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
@@ -7444,7 +7413,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data1 = data.jsonrpc;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -7461,7 +7430,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.result !== undefined && func0.call(data, "result")){
+if(data.result !== undefined){
 var data2 = data.result;
 var _errs6 = errors;
 var _errs7 = errors;
@@ -7470,7 +7439,7 @@ var _errs8 = errors;
 if(errors === _errs8){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 var missing1;
-if(((data2.resultType === undefined) || (!(func0.call(data2, "resultType")))) && (missing1 = "resultType")){
+if((data2.resultType === undefined) && (missing1 = "resultType")){
 var err0 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/anyOf/0/required",keyword:"required",params:{missingProperty: missing1}};
 if(vErrors === null){
 vErrors = [err0];
@@ -7485,13 +7454,13 @@ var tag0 = data2.resultType;
 if(typeof tag0 == "string"){
 if(tag0 === "input_required"){
 if(!(validate75(data2))){
-vErrors = vErrors === null ? func15(validate75.errors, instancePath+"/result") : vErrors.concat(func15(validate75.errors, instancePath+"/result"));
+vErrors = vErrors === null ? func0(validate75.errors, instancePath+"/result") : vErrors.concat(func0(validate75.errors, instancePath+"/result"));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "complete"){
 if(!(validate71(data2))){
-vErrors = vErrors === null ? func15(validate71.errors, instancePath+"/result") : vErrors.concat(func15(validate71.errors, instancePath+"/result"));
+vErrors = vErrors === null ? func0(validate71.errors, instancePath+"/result") : vErrors.concat(func0(validate71.errors, instancePath+"/result"));
 errors = vErrors.length;
 }
 }
@@ -7534,7 +7503,7 @@ valid2 = valid2 || _valid0;
 if(!valid2){
 var _errs13 = errors;
 if(!(validate109(data2))){
-vErrors = vErrors === null ? func15(validate109.errors, instancePath+"/result") : vErrors.concat(func15(validate109.errors, instancePath+"/result"));
+vErrors = vErrors === null ? func0(validate109.errors, instancePath+"/result") : vErrors.concat(func0(validate109.errors, instancePath+"/result"));
 errors = vErrors.length;
 }
 var _valid0 = _errs13 === errors;
@@ -7604,7 +7573,7 @@ var vErrors = null;
 var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data["io.modelcontextprotocol/subscriptionId"] !== undefined && func0.call(data, "io.modelcontextprotocol/subscriptionId")){
+if(data["io.modelcontextprotocol/subscriptionId"] !== undefined){
 var data0 = data["io.modelcontextprotocol/subscriptionId"];
 if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
 validate116.errors = [{instancePath:instancePath+"/io.modelcontextprotocol~1subscriptionId",schemaPath:"RequestId/type",keyword:"type",params:{type: schema24.type}}];
@@ -7641,15 +7610,15 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.requestId === undefined) || (!(func0.call(data, "requestId")))) && (missing0 = "requestId")){
+if((data.requestId === undefined) && (missing0 = "requestId")){
 validate115.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var _errs1 = errors;
 if(!(validate116(data._meta))){
-vErrors = vErrors === null ? func15(validate116.errors, instancePath+"/_meta") : vErrors.concat(func15(validate116.errors, instancePath+"/_meta"));
+vErrors = vErrors === null ? func0(validate116.errors, instancePath+"/_meta") : vErrors.concat(func0(validate116.errors, instancePath+"/_meta"));
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -7658,7 +7627,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.reason !== undefined && func0.call(data, "reason")){
+if(data.reason !== undefined){
 var _errs2 = errors;
 if(typeof data.reason !== "string"){
 validate115.errors = [{instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: "string"}}];
@@ -7670,7 +7639,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.requestId !== undefined && func0.call(data, "requestId")){
+if(data.requestId !== undefined){
 var data2 = data.requestId;
 var _errs4 = errors;
 if((typeof data2 !== "string") && (!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))))){
@@ -7715,12 +7684,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
+if((((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
 validate114.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data0 = data.jsonrpc;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -7737,7 +7706,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data1 = data.method;
 var _errs3 = errors;
 if(typeof data1 !== "string"){
@@ -7754,10 +7723,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var _errs5 = errors;
 if(!(validate115(data.params))){
-vErrors = vErrors === null ? func15(validate115.errors, instancePath+"/params") : vErrors.concat(func15(validate115.errors, instancePath+"/params"));
+vErrors = vErrors === null ? func0(validate115.errors, instancePath+"/params") : vErrors.concat(func0(validate115.errors, instancePath+"/params"));
 errors = vErrors.length;
 }
 var valid0 = _errs5 === errors;
@@ -7804,12 +7773,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
+if((((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
 validate119.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data0 = data.jsonrpc;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -7826,7 +7795,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data1 = data.method;
 var _errs3 = errors;
 if(typeof data1 !== "string"){
@@ -7843,10 +7812,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var _errs5 = errors;
 if(!(validate115(data.params))){
-vErrors = vErrors === null ? func15(validate115.errors, instancePath+"/params") : vErrors.concat(func15(validate115.errors, instancePath+"/params"));
+vErrors = vErrors === null ? func0(validate115.errors, instancePath+"/params") : vErrors.concat(func0(validate115.errors, instancePath+"/params"));
 errors = vErrors.length;
 }
 var valid0 = _errs5 === errors;
@@ -7891,14 +7860,14 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data._meta === undefined) || (!(func0.call(data, "_meta")))) && (missing0 = "_meta")){
+if((data._meta === undefined) && (missing0 = "_meta")){
 validate123.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 if(!(validate23(data._meta))){
-vErrors = vErrors === null ? func15(validate23.errors, instancePath+"/_meta") : vErrors.concat(func15(validate23.errors, instancePath+"/_meta"));
+vErrors = vErrors === null ? func0(validate23.errors, instancePath+"/_meta") : vErrors.concat(func0(validate23.errors, instancePath+"/_meta"));
 errors = vErrors.length;
 }
 }
@@ -7933,12 +7902,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
+if(((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
 validate122.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.id !== undefined && func0.call(data, "id")){
+if(data.id !== undefined){
 var data0 = data.id;
 var _errs1 = errors;
 if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
@@ -7951,7 +7920,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data1 = data.jsonrpc;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -7968,7 +7937,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data2 = data.method;
 var _errs6 = errors;
 if(typeof data2 !== "string"){
@@ -7985,10 +7954,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var _errs8 = errors;
 if(!(validate123(data.params))){
-vErrors = vErrors === null ? func15(validate123.errors, instancePath+"/params") : vErrors.concat(func15(validate123.errors, instancePath+"/params"));
+vErrors = vErrors === null ? func0(validate123.errors, instancePath+"/params") : vErrors.concat(func0(validate123.errors, instancePath+"/params"));
 errors = vErrors.length;
 }
 var valid0 = _errs8 === errors;
@@ -8032,15 +8001,15 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data._meta === undefined) || (!(func0.call(data, "_meta")))) && (missing0 = "_meta")){
+if((data._meta === undefined) && (missing0 = "_meta")){
 validate127.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var _errs1 = errors;
 if(!(validate23(data._meta))){
-vErrors = vErrors === null ? func15(validate23.errors, instancePath+"/_meta") : vErrors.concat(func15(validate23.errors, instancePath+"/_meta"));
+vErrors = vErrors === null ? func0(validate23.errors, instancePath+"/_meta") : vErrors.concat(func0(validate23.errors, instancePath+"/_meta"));
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -8049,7 +8018,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.cursor !== undefined && func0.call(data, "cursor")){
+if(data.cursor !== undefined){
 var _errs2 = errors;
 if(typeof data.cursor !== "string"){
 validate127.errors = [{instancePath:instancePath+"/cursor",schemaPath:"#/properties/cursor/type",keyword:"type",params:{type: "string"}}];
@@ -8092,12 +8061,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
+if(((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
 validate126.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.id !== undefined && func0.call(data, "id")){
+if(data.id !== undefined){
 var data0 = data.id;
 var _errs1 = errors;
 if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
@@ -8110,7 +8079,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data1 = data.jsonrpc;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -8127,7 +8096,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data2 = data.method;
 var _errs6 = errors;
 if(typeof data2 !== "string"){
@@ -8144,10 +8113,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var _errs8 = errors;
 if(!(validate127(data.params))){
-vErrors = vErrors === null ? func15(validate127.errors, instancePath+"/params") : vErrors.concat(func15(validate127.errors, instancePath+"/params"));
+vErrors = vErrors === null ? func0(validate127.errors, instancePath+"/params") : vErrors.concat(func0(validate127.errors, instancePath+"/params"));
 errors = vErrors.length;
 }
 var valid0 = _errs8 === errors;
@@ -8190,12 +8159,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
+if(((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
 validate130.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.id !== undefined && func0.call(data, "id")){
+if(data.id !== undefined){
 var data0 = data.id;
 var _errs1 = errors;
 if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
@@ -8208,7 +8177,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data1 = data.jsonrpc;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -8225,7 +8194,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data2 = data.method;
 var _errs6 = errors;
 if(typeof data2 !== "string"){
@@ -8242,10 +8211,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var _errs8 = errors;
 if(!(validate127(data.params))){
-vErrors = vErrors === null ? func15(validate127.errors, instancePath+"/params") : vErrors.concat(func15(validate127.errors, instancePath+"/params"));
+vErrors = vErrors === null ? func0(validate127.errors, instancePath+"/params") : vErrors.concat(func0(validate127.errors, instancePath+"/params"));
 errors = vErrors.length;
 }
 var valid0 = _errs8 === errors;
@@ -8289,15 +8258,15 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data._meta === undefined) || (!(func0.call(data, "_meta")))) && (missing0 = "_meta")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
+if(((data._meta === undefined) && (missing0 = "_meta")) || ((data.uri === undefined) && (missing0 = "uri"))){
 validate133.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var _errs1 = errors;
 if(!(validate23(data._meta))){
-vErrors = vErrors === null ? func15(validate23.errors, instancePath+"/_meta") : vErrors.concat(func15(validate23.errors, instancePath+"/_meta"));
+vErrors = vErrors === null ? func0(validate23.errors, instancePath+"/_meta") : vErrors.concat(func0(validate23.errors, instancePath+"/_meta"));
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -8306,10 +8275,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.inputResponses !== undefined && func0.call(data, "inputResponses")){
+if(data.inputResponses !== undefined){
 var _errs2 = errors;
 if(!(validate28(data.inputResponses))){
-vErrors = vErrors === null ? func15(validate28.errors, instancePath+"/inputResponses") : vErrors.concat(func15(validate28.errors, instancePath+"/inputResponses"));
+vErrors = vErrors === null ? func0(validate28.errors, instancePath+"/inputResponses") : vErrors.concat(func0(validate28.errors, instancePath+"/inputResponses"));
 errors = vErrors.length;
 }
 var valid0 = _errs2 === errors;
@@ -8318,7 +8287,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.requestState !== undefined && func0.call(data, "requestState")){
+if(data.requestState !== undefined){
 var _errs3 = errors;
 if(typeof data.requestState !== "string"){
 validate133.errors = [{instancePath:instancePath+"/requestState",schemaPath:"#/properties/requestState/type",keyword:"type",params:{type: "string"}}];
@@ -8330,7 +8299,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined && func0.call(data, "uri")){
+if(data.uri !== undefined){
 var _errs5 = errors;
 if(typeof data.uri !== "string"){
 validate133.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
@@ -8375,12 +8344,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
+if(((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
 validate132.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.id !== undefined && func0.call(data, "id")){
+if(data.id !== undefined){
 var data0 = data.id;
 var _errs1 = errors;
 if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
@@ -8393,7 +8362,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data1 = data.jsonrpc;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -8410,7 +8379,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data2 = data.method;
 var _errs6 = errors;
 if(typeof data2 !== "string"){
@@ -8427,10 +8396,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var _errs8 = errors;
 if(!(validate133(data.params))){
-vErrors = vErrors === null ? func15(validate133.errors, instancePath+"/params") : vErrors.concat(func15(validate133.errors, instancePath+"/params"));
+vErrors = vErrors === null ? func0(validate133.errors, instancePath+"/params") : vErrors.concat(func0(validate133.errors, instancePath+"/params"));
 errors = vErrors.length;
 }
 var valid0 = _errs8 === errors;
@@ -8475,15 +8444,15 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data._meta === undefined) || (!(func0.call(data, "_meta")))) && (missing0 = "_meta")) || (((data.notifications === undefined) || (!(func0.call(data, "notifications")))) && (missing0 = "notifications"))){
+if(((data._meta === undefined) && (missing0 = "_meta")) || ((data.notifications === undefined) && (missing0 = "notifications"))){
 validate138.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var _errs1 = errors;
 if(!(validate23(data._meta))){
-vErrors = vErrors === null ? func15(validate23.errors, instancePath+"/_meta") : vErrors.concat(func15(validate23.errors, instancePath+"/_meta"));
+vErrors = vErrors === null ? func0(validate23.errors, instancePath+"/_meta") : vErrors.concat(func0(validate23.errors, instancePath+"/_meta"));
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -8492,13 +8461,13 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.notifications !== undefined && func0.call(data, "notifications")){
+if(data.notifications !== undefined){
 var data1 = data.notifications;
 var _errs2 = errors;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1.promptsListChanged !== undefined && func0.call(data1, "promptsListChanged")){
+if(data1.promptsListChanged !== undefined){
 var _errs5 = errors;
 if(typeof data1.promptsListChanged !== "boolean"){
 validate138.errors = [{instancePath:instancePath+"/notifications/promptsListChanged",schemaPath:"SubscriptionFilter/properties/promptsListChanged/type",keyword:"type",params:{type: "boolean"}}];
@@ -8510,7 +8479,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data1.resourceSubscriptions !== undefined && func0.call(data1, "resourceSubscriptions")){
+if(data1.resourceSubscriptions !== undefined){
 var data3 = data1.resourceSubscriptions;
 var _errs7 = errors;
 if(errors === _errs7){
@@ -8540,7 +8509,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data1.resourcesListChanged !== undefined && func0.call(data1, "resourcesListChanged")){
+if(data1.resourcesListChanged !== undefined){
 var _errs11 = errors;
 if(typeof data1.resourcesListChanged !== "boolean"){
 validate138.errors = [{instancePath:instancePath+"/notifications/resourcesListChanged",schemaPath:"SubscriptionFilter/properties/resourcesListChanged/type",keyword:"type",params:{type: "boolean"}}];
@@ -8552,7 +8521,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data1.toolsListChanged !== undefined && func0.call(data1, "toolsListChanged")){
+if(data1.toolsListChanged !== undefined){
 var _errs13 = errors;
 if(typeof data1.toolsListChanged !== "boolean"){
 validate138.errors = [{instancePath:instancePath+"/notifications/toolsListChanged",schemaPath:"SubscriptionFilter/properties/toolsListChanged/type",keyword:"type",params:{type: "boolean"}}];
@@ -8564,7 +8533,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data1.taskIds !== undefined && func0.call(data1, "taskIds")){
+if(data1.taskIds !== undefined){
 var data7 = data1.taskIds;
 var _errs15 = errors;
 if(errors === _errs15){
@@ -8640,12 +8609,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
+if(((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
 validate137.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.id !== undefined && func0.call(data, "id")){
+if(data.id !== undefined){
 var data0 = data.id;
 var _errs1 = errors;
 if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
@@ -8658,7 +8627,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data1 = data.jsonrpc;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -8675,7 +8644,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data2 = data.method;
 var _errs6 = errors;
 if(typeof data2 !== "string"){
@@ -8692,10 +8661,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var _errs8 = errors;
 if(!(validate138(data.params))){
-vErrors = vErrors === null ? func15(validate138.errors, instancePath+"/params") : vErrors.concat(func15(validate138.errors, instancePath+"/params"));
+vErrors = vErrors === null ? func0(validate138.errors, instancePath+"/params") : vErrors.concat(func0(validate138.errors, instancePath+"/params"));
 errors = vErrors.length;
 }
 var valid0 = _errs8 === errors;
@@ -8738,12 +8707,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
+if(((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
 validate141.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.id !== undefined && func0.call(data, "id")){
+if(data.id !== undefined){
 var data0 = data.id;
 var _errs1 = errors;
 if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
@@ -8756,7 +8725,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data1 = data.jsonrpc;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -8773,7 +8742,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data2 = data.method;
 var _errs6 = errors;
 if(typeof data2 !== "string"){
@@ -8790,10 +8759,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var _errs8 = errors;
 if(!(validate127(data.params))){
-vErrors = vErrors === null ? func15(validate127.errors, instancePath+"/params") : vErrors.concat(func15(validate127.errors, instancePath+"/params"));
+vErrors = vErrors === null ? func0(validate127.errors, instancePath+"/params") : vErrors.concat(func0(validate127.errors, instancePath+"/params"));
 errors = vErrors.length;
 }
 var valid0 = _errs8 === errors;
@@ -8837,15 +8806,15 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data._meta === undefined) || (!(func0.call(data, "_meta")))) && (missing0 = "_meta")) || (((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name"))){
+if(((data._meta === undefined) && (missing0 = "_meta")) || ((data.name === undefined) && (missing0 = "name"))){
 validate144.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var _errs1 = errors;
 if(!(validate23(data._meta))){
-vErrors = vErrors === null ? func15(validate23.errors, instancePath+"/_meta") : vErrors.concat(func15(validate23.errors, instancePath+"/_meta"));
+vErrors = vErrors === null ? func0(validate23.errors, instancePath+"/_meta") : vErrors.concat(func0(validate23.errors, instancePath+"/_meta"));
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -8854,14 +8823,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.arguments !== undefined && func0.call(data, "arguments")){
+if(data.arguments !== undefined){
 var data1 = data.arguments;
 var _errs2 = errors;
 if(errors === _errs2){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-var _arr0 = Object.keys(data1);
-for(var _i0=0; _i0<_arr0.length; _i0++){
-var key0 = _arr0[_i0];
+for(var key0 in data1){
 var _errs5 = errors;
 if(typeof data1[key0] !== "string"){
 validate144.errors = [{instancePath:instancePath+"/arguments/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/arguments/additionalProperties/type",keyword:"type",params:{type: "string"}}];
@@ -8884,10 +8851,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.inputResponses !== undefined && func0.call(data, "inputResponses")){
+if(data.inputResponses !== undefined){
 var _errs7 = errors;
 if(!(validate28(data.inputResponses))){
-vErrors = vErrors === null ? func15(validate28.errors, instancePath+"/inputResponses") : vErrors.concat(func15(validate28.errors, instancePath+"/inputResponses"));
+vErrors = vErrors === null ? func0(validate28.errors, instancePath+"/inputResponses") : vErrors.concat(func0(validate28.errors, instancePath+"/inputResponses"));
 errors = vErrors.length;
 }
 var valid0 = _errs7 === errors;
@@ -8896,7 +8863,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined && func0.call(data, "name")){
+if(data.name !== undefined){
 var _errs8 = errors;
 if(typeof data.name !== "string"){
 validate144.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -8908,7 +8875,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.requestState !== undefined && func0.call(data, "requestState")){
+if(data.requestState !== undefined){
 var _errs10 = errors;
 if(typeof data.requestState !== "string"){
 validate144.errors = [{instancePath:instancePath+"/requestState",schemaPath:"#/properties/requestState/type",keyword:"type",params:{type: "string"}}];
@@ -8954,12 +8921,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
+if(((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
 validate143.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.id !== undefined && func0.call(data, "id")){
+if(data.id !== undefined){
 var data0 = data.id;
 var _errs1 = errors;
 if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
@@ -8972,7 +8939,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data1 = data.jsonrpc;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -8989,7 +8956,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data2 = data.method;
 var _errs6 = errors;
 if(typeof data2 !== "string"){
@@ -9006,10 +8973,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var _errs8 = errors;
 if(!(validate144(data.params))){
-vErrors = vErrors === null ? func15(validate144.errors, instancePath+"/params") : vErrors.concat(func15(validate144.errors, instancePath+"/params"));
+vErrors = vErrors === null ? func0(validate144.errors, instancePath+"/params") : vErrors.concat(func0(validate144.errors, instancePath+"/params"));
 errors = vErrors.length;
 }
 var valid0 = _errs8 === errors;
@@ -9052,12 +9019,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
+if(((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
 validate148.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.id !== undefined && func0.call(data, "id")){
+if(data.id !== undefined){
 var data0 = data.id;
 var _errs1 = errors;
 if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
@@ -9070,7 +9037,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data1 = data.jsonrpc;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -9087,7 +9054,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data2 = data.method;
 var _errs6 = errors;
 if(typeof data2 !== "string"){
@@ -9104,10 +9071,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var _errs8 = errors;
 if(!(validate127(data.params))){
-vErrors = vErrors === null ? func15(validate127.errors, instancePath+"/params") : vErrors.concat(func15(validate127.errors, instancePath+"/params"));
+vErrors = vErrors === null ? func0(validate127.errors, instancePath+"/params") : vErrors.concat(func0(validate127.errors, instancePath+"/params"));
 errors = vErrors.length;
 }
 var valid0 = _errs8 === errors;
@@ -9153,15 +9120,15 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((data._meta === undefined) || (!(func0.call(data, "_meta")))) && (missing0 = "_meta")) || (((data.argument === undefined) || (!(func0.call(data, "argument")))) && (missing0 = "argument"))) || (((data.ref === undefined) || (!(func0.call(data, "ref")))) && (missing0 = "ref"))){
+if((((data._meta === undefined) && (missing0 = "_meta")) || ((data.argument === undefined) && (missing0 = "argument"))) || ((data.ref === undefined) && (missing0 = "ref"))){
 validate151.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var _errs1 = errors;
 if(!(validate23(data._meta))){
-vErrors = vErrors === null ? func15(validate23.errors, instancePath+"/_meta") : vErrors.concat(func15(validate23.errors, instancePath+"/_meta"));
+vErrors = vErrors === null ? func0(validate23.errors, instancePath+"/_meta") : vErrors.concat(func0(validate23.errors, instancePath+"/_meta"));
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -9170,18 +9137,18 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.argument !== undefined && func0.call(data, "argument")){
+if(data.argument !== undefined){
 var data1 = data.argument;
 var _errs2 = errors;
 if(errors === _errs2){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 var missing1;
-if((((data1.name === undefined) || (!(func0.call(data1, "name")))) && (missing1 = "name")) || (((data1.value === undefined) || (!(func0.call(data1, "value")))) && (missing1 = "value"))){
+if(((data1.name === undefined) && (missing1 = "name")) || ((data1.value === undefined) && (missing1 = "value"))){
 validate151.errors = [{instancePath:instancePath+"/argument",schemaPath:"#/properties/argument/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data1.name !== undefined && func0.call(data1, "name")){
+if(data1.name !== undefined){
 var _errs4 = errors;
 if(typeof data1.name !== "string"){
 validate151.errors = [{instancePath:instancePath+"/argument/name",schemaPath:"#/properties/argument/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -9193,7 +9160,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data1.value !== undefined && func0.call(data1, "value")){
+if(data1.value !== undefined){
 var _errs6 = errors;
 if(typeof data1.value !== "string"){
 validate151.errors = [{instancePath:instancePath+"/argument/value",schemaPath:"#/properties/argument/properties/value/type",keyword:"type",params:{type: "string"}}];
@@ -9218,19 +9185,17 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.context !== undefined && func0.call(data, "context")){
+if(data.context !== undefined){
 var data4 = data.context;
 var _errs8 = errors;
 if(errors === _errs8){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-if(data4.arguments !== undefined && func0.call(data4, "arguments")){
+if(data4.arguments !== undefined){
 var data5 = data4.arguments;
 var _errs10 = errors;
 if(errors === _errs10){
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
-var _arr0 = Object.keys(data5);
-for(var _i0=0; _i0<_arr0.length; _i0++){
-var key0 = _arr0[_i0];
+for(var key0 in data5){
 var _errs13 = errors;
 if(typeof data5[key0] !== "string"){
 validate151.errors = [{instancePath:instancePath+"/context/arguments/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/context/properties/arguments/additionalProperties/type",keyword:"type",params:{type: "string"}}];
@@ -9260,13 +9225,13 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.ref !== undefined && func0.call(data, "ref")){
+if(data.ref !== undefined){
 var data7 = data.ref;
 var _errs15 = errors;
 if(errors === _errs15){
 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
 var missing2;
-if(((data7.type === undefined) || (!(func0.call(data7, "type")))) && (missing2 = "type")){
+if((data7.type === undefined) && (missing2 = "type")){
 validate151.errors = [{instancePath:instancePath+"/ref",schemaPath:"#/properties/ref/required",keyword:"required",params:{missingProperty: missing2}}];
 return false;
 }
@@ -9278,12 +9243,12 @@ var _errs19 = errors;
 if(errors === _errs19){
 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
 var missing3;
-if((((data7.name === undefined) || (!(func0.call(data7, "name")))) && (missing3 = "name")) || (((data7.type === undefined) || (!(func0.call(data7, "type")))) && (missing3 = "type"))){
+if(((data7.name === undefined) && (missing3 = "name")) || ((data7.type === undefined) && (missing3 = "type"))){
 validate151.errors = [{instancePath:instancePath+"/ref",schemaPath:"PromptReference/required",keyword:"required",params:{missingProperty: missing3}}];
 return false;
 }
 else {
-if(data7.name !== undefined && func0.call(data7, "name")){
+if(data7.name !== undefined){
 var _errs21 = errors;
 if(typeof data7.name !== "string"){
 validate151.errors = [{instancePath:instancePath+"/ref/name",schemaPath:"PromptReference/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -9295,7 +9260,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data7.title !== undefined && func0.call(data7, "title")){
+if(data7.title !== undefined){
 var _errs23 = errors;
 if(typeof data7.title !== "string"){
 validate151.errors = [{instancePath:instancePath+"/ref/title",schemaPath:"PromptReference/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -9307,7 +9272,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data7.type !== undefined && func0.call(data7, "type")){
+if(data7.type !== undefined){
 var data10 = data7.type;
 var _errs25 = errors;
 if(typeof data10 !== "string"){
@@ -9338,12 +9303,12 @@ var _errs28 = errors;
 if(errors === _errs28){
 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
 var missing4;
-if((((data7.type === undefined) || (!(func0.call(data7, "type")))) && (missing4 = "type")) || (((data7.uri === undefined) || (!(func0.call(data7, "uri")))) && (missing4 = "uri"))){
+if(((data7.type === undefined) && (missing4 = "type")) || ((data7.uri === undefined) && (missing4 = "uri"))){
 validate151.errors = [{instancePath:instancePath+"/ref",schemaPath:"ResourceTemplateReference/required",keyword:"required",params:{missingProperty: missing4}}];
 return false;
 }
 else {
-if(data7.type !== undefined && func0.call(data7, "type")){
+if(data7.type !== undefined){
 var data11 = data7.type;
 var _errs30 = errors;
 if(typeof data11 !== "string"){
@@ -9360,7 +9325,7 @@ else {
 var valid10 = true;
 }
 if(valid10){
-if(data7.uri !== undefined && func0.call(data7, "uri")){
+if(data7.uri !== undefined){
 var _errs32 = errors;
 if(typeof data7.uri !== "string"){
 validate151.errors = [{instancePath:instancePath+"/ref/uri",schemaPath:"ResourceTemplateReference/properties/uri/type",keyword:"type",params:{type: "string"}}];
@@ -9435,12 +9400,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
+if(((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
 validate150.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.id !== undefined && func0.call(data, "id")){
+if(data.id !== undefined){
 var data0 = data.id;
 var _errs1 = errors;
 if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
@@ -9453,7 +9418,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data1 = data.jsonrpc;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -9470,7 +9435,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data2 = data.method;
 var _errs6 = errors;
 if(typeof data2 !== "string"){
@@ -9487,10 +9452,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var _errs8 = errors;
 if(!(validate151(data.params))){
-vErrors = vErrors === null ? func15(validate151.errors, instancePath+"/params") : vErrors.concat(func15(validate151.errors, instancePath+"/params"));
+vErrors = vErrors === null ? func0(validate151.errors, instancePath+"/params") : vErrors.concat(func0(validate151.errors, instancePath+"/params"));
 errors = vErrors.length;
 }
 var valid0 = _errs8 === errors;
@@ -9532,7 +9497,7 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
+if((data.method === undefined) && (missing0 = "method")){
 validate121.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
@@ -9541,61 +9506,61 @@ var tag0 = data.method;
 if(typeof tag0 == "string"){
 if(tag0 === "server/discover"){
 if(!(validate122(data))){
-vErrors = vErrors === null ? func15(validate122.errors, instancePath) : vErrors.concat(func15(validate122.errors, instancePath));
+vErrors = vErrors === null ? func0(validate122.errors, instancePath) : vErrors.concat(func0(validate122.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "resources/list"){
 if(!(validate126(data))){
-vErrors = vErrors === null ? func15(validate126.errors, instancePath) : vErrors.concat(func15(validate126.errors, instancePath));
+vErrors = vErrors === null ? func0(validate126.errors, instancePath) : vErrors.concat(func0(validate126.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "resources/templates/list"){
 if(!(validate130(data))){
-vErrors = vErrors === null ? func15(validate130.errors, instancePath) : vErrors.concat(func15(validate130.errors, instancePath));
+vErrors = vErrors === null ? func0(validate130.errors, instancePath) : vErrors.concat(func0(validate130.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "resources/read"){
 if(!(validate132(data))){
-vErrors = vErrors === null ? func15(validate132.errors, instancePath) : vErrors.concat(func15(validate132.errors, instancePath));
+vErrors = vErrors === null ? func0(validate132.errors, instancePath) : vErrors.concat(func0(validate132.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "subscriptions/listen"){
 if(!(validate137(data))){
-vErrors = vErrors === null ? func15(validate137.errors, instancePath) : vErrors.concat(func15(validate137.errors, instancePath));
+vErrors = vErrors === null ? func0(validate137.errors, instancePath) : vErrors.concat(func0(validate137.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "prompts/list"){
 if(!(validate141(data))){
-vErrors = vErrors === null ? func15(validate141.errors, instancePath) : vErrors.concat(func15(validate141.errors, instancePath));
+vErrors = vErrors === null ? func0(validate141.errors, instancePath) : vErrors.concat(func0(validate141.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "prompts/get"){
 if(!(validate143(data))){
-vErrors = vErrors === null ? func15(validate143.errors, instancePath) : vErrors.concat(func15(validate143.errors, instancePath));
+vErrors = vErrors === null ? func0(validate143.errors, instancePath) : vErrors.concat(func0(validate143.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "tools/list"){
 if(!(validate148(data))){
-vErrors = vErrors === null ? func15(validate148.errors, instancePath) : vErrors.concat(func15(validate148.errors, instancePath));
+vErrors = vErrors === null ? func0(validate148.errors, instancePath) : vErrors.concat(func0(validate148.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "tools/call"){
 if(!(validate21(data))){
-vErrors = vErrors === null ? func15(validate21.errors, instancePath) : vErrors.concat(func15(validate21.errors, instancePath));
+vErrors = vErrors === null ? func0(validate21.errors, instancePath) : vErrors.concat(func0(validate21.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "completion/complete"){
 if(!(validate150(data))){
-vErrors = vErrors === null ? func15(validate150.errors, instancePath) : vErrors.concat(func15(validate150.errors, instancePath));
+vErrors = vErrors === null ? func0(validate150.errors, instancePath) : vErrors.concat(func0(validate150.errors, instancePath));
 errors = vErrors.length;
 }
 }
@@ -9639,7 +9604,7 @@ var rootData = data;
 var vErrors = null;
 var errors = 0;
 if(!(validate110(data))){
-vErrors = vErrors === null ? func15(validate110.errors, instancePath) : vErrors.concat(func15(validate110.errors, instancePath));
+vErrors = vErrors === null ? func0(validate110.errors, instancePath) : vErrors.concat(func0(validate110.errors, instancePath));
 errors = vErrors.length;
 }
 validate164.errors = vErrors;
@@ -9672,15 +9637,15 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.completion === undefined) || (!(func0.call(data, "completion")))) && (missing0 = "completion")) || (((data.resultType === undefined) || (!(func0.call(data, "resultType")))) && (missing0 = "resultType"))){
+if(((data.completion === undefined) && (missing0 = "completion")) || ((data.resultType === undefined) && (missing0 = "resultType"))){
 validate166.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var _errs1 = errors;
 if(!(validate17(data._meta))){
-vErrors = vErrors === null ? func15(validate17.errors, instancePath+"/_meta") : vErrors.concat(func15(validate17.errors, instancePath+"/_meta"));
+vErrors = vErrors === null ? func0(validate17.errors, instancePath+"/_meta") : vErrors.concat(func0(validate17.errors, instancePath+"/_meta"));
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -9689,18 +9654,18 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.completion !== undefined && func0.call(data, "completion")){
+if(data.completion !== undefined){
 var data1 = data.completion;
 var _errs2 = errors;
 if(errors === _errs2){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 var missing1;
-if(((data1.values === undefined) || (!(func0.call(data1, "values")))) && (missing1 = "values")){
+if((data1.values === undefined) && (missing1 = "values")){
 validate166.errors = [{instancePath:instancePath+"/completion",schemaPath:"#/properties/completion/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data1.hasMore !== undefined && func0.call(data1, "hasMore")){
+if(data1.hasMore !== undefined){
 var _errs4 = errors;
 if(typeof data1.hasMore !== "boolean"){
 validate166.errors = [{instancePath:instancePath+"/completion/hasMore",schemaPath:"#/properties/completion/properties/hasMore/type",keyword:"type",params:{type: "boolean"}}];
@@ -9712,7 +9677,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data1.total !== undefined && func0.call(data1, "total")){
+if(data1.total !== undefined){
 var data3 = data1.total;
 var _errs6 = errors;
 if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
@@ -9725,7 +9690,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data1.values !== undefined && func0.call(data1, "values")){
+if(data1.values !== undefined){
 var data4 = data1.values;
 var _errs8 = errors;
 if(errors === _errs8){
@@ -9775,7 +9740,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.resultType !== undefined && func0.call(data, "resultType")){
+if(data.resultType !== undefined){
 var data6 = data.resultType;
 var _errs12 = errors;
 if(typeof data6 !== "string"){
@@ -9826,12 +9791,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.result === undefined) || (!(func0.call(data, "result")))) && (missing0 = "result"))){
+if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.result === undefined) && (missing0 = "result"))){
 validate168.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.id !== undefined && func0.call(data, "id")){
+if(data.id !== undefined){
 var data0 = data.id;
 var _errs1 = errors;
 if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
@@ -9844,7 +9809,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data1 = data.jsonrpc;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -9861,10 +9826,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.result !== undefined && func0.call(data, "result")){
+if(data.result !== undefined){
 var _errs6 = errors;
 if(!(validate166(data.result))){
-vErrors = vErrors === null ? func15(validate166.errors, instancePath+"/result") : vErrors.concat(func15(validate166.errors, instancePath+"/result"));
+vErrors = vErrors === null ? func0(validate166.errors, instancePath+"/result") : vErrors.concat(func0(validate166.errors, instancePath+"/result"));
 errors = vErrors.length;
 }
 var valid0 = _errs6 === errors;
@@ -9944,17 +9909,15 @@ var vErrors = null;
 var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.completions !== undefined && func0.call(data, "completions")){
+if(data.completions !== undefined){
 var data0 = data.completions;
 var _errs1 = errors;
 var _errs2 = errors;
 if(errors === _errs2){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-var _arr0 = Object.keys(data0);
-for(var _i0=0; _i0<_arr0.length; _i0++){
-var key0 = _arr0[_i0];
+for(var key0 in data0){
 var _errs5 = errors;
-if(!func117(data0[key0])){
+if(!func12(data0[key0])){
 validate173.errors = [{instancePath:instancePath+"/completions/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"JSONObject/additionalProperties/x-mcp-json-value",keyword:"x-mcp-json-value",params:{}}];
 return false;
 }
@@ -9975,24 +9938,20 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.experimental !== undefined && func0.call(data, "experimental")){
+if(data.experimental !== undefined){
 var data2 = data.experimental;
 var _errs6 = errors;
 if(errors === _errs6){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-var _arr1 = Object.keys(data2);
-for(var _i1=0; _i1<_arr1.length; _i1++){
-var key1 = _arr1[_i1];
+for(var key1 in data2){
 var data3 = data2[key1];
 var _errs9 = errors;
 var _errs10 = errors;
 if(errors === _errs10){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-var _arr2 = Object.keys(data3);
-for(var _i2=0; _i2<_arr2.length; _i2++){
-var key2 = _arr2[_i2];
+for(var key2 in data3){
 var _errs13 = errors;
-if(!func117(data3[key2])){
+if(!func12(data3[key2])){
 validate173.errors = [{instancePath:instancePath+"/experimental/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"JSONObject/additionalProperties/x-mcp-json-value",keyword:"x-mcp-json-value",params:{}}];
 return false;
 }
@@ -10024,26 +9983,22 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.extensions !== undefined && func0.call(data, "extensions")){
+if(data.extensions !== undefined){
 var data5 = data.extensions;
 var _errs14 = errors;
 if(errors === _errs14){
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 var _errs16 = errors;
-var _arr3 = Object.keys(data5);
-for(var _i3=0; _i3<_arr3.length; _i3++){
-var key3 = _arr3[_i3];
+for(var key3 in data5){
 if(!(key3 === "io.modelcontextprotocol/tasks")){
 var data6 = data5[key3];
 var _errs17 = errors;
 var _errs18 = errors;
 if(errors === _errs18){
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-var _arr4 = Object.keys(data6);
-for(var _i4=0; _i4<_arr4.length; _i4++){
-var key4 = _arr4[_i4];
+for(var key4 in data6){
 var _errs21 = errors;
-if(!func117(data6[key4])){
+if(!func12(data6[key4])){
 validate173.errors = [{instancePath:instancePath+"/extensions/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"JSONObject/additionalProperties/x-mcp-json-value",keyword:"x-mcp-json-value",params:{}}];
 return false;
 }
@@ -10065,14 +10020,12 @@ break;
 }
 }
 if(_errs16 === errors){
-if(data5["io.modelcontextprotocol/tasks"] !== undefined && func0.call(data5, "io.modelcontextprotocol/tasks")){
+if(data5["io.modelcontextprotocol/tasks"] !== undefined){
 var data8 = data5["io.modelcontextprotocol/tasks"];
 var _errs23 = errors;
 if(errors === _errs23){
 if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
-var _arr5 = Object.keys(data8);
-for(var _i5=0; _i5<_arr5.length; _i5++){
-var key5 = _arr5[_i5];
+for(var key5 in data8){
 var _errs25 = errors;
 if(typeof key5 !== "string"){
 var err0 = {instancePath:instancePath+"/extensions/io.modelcontextprotocol~1tasks",schemaPath:"TasksExtensionCapability/propertyNames/type",keyword:"type",params:{type: "string"},propertyName:key5};
@@ -10100,9 +10053,7 @@ break;
 }
 }
 if(valid11){
-var _arr6 = Object.keys(data8);
-for(var _i6=0; _i6<_arr6.length; _i6++){
-var key6 = _arr6[_i6];
+for(var key6 in data8){
 var _errs28 = errors;
 validate173.errors = [{instancePath:instancePath+"/extensions/io.modelcontextprotocol~1tasks/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"TasksExtensionCapability/additionalProperties/not",keyword:"not",params:{}}];
 return false;
@@ -10132,17 +10083,15 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.logging !== undefined && func0.call(data, "logging")){
+if(data.logging !== undefined){
 var data10 = data.logging;
 var _errs30 = errors;
 var _errs31 = errors;
 if(errors === _errs31){
 if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
-var _arr7 = Object.keys(data10);
-for(var _i7=0; _i7<_arr7.length; _i7++){
-var key7 = _arr7[_i7];
+for(var key7 in data10){
 var _errs34 = errors;
-if(!func117(data10[key7])){
+if(!func12(data10[key7])){
 validate173.errors = [{instancePath:instancePath+"/logging/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"JSONObject/additionalProperties/x-mcp-json-value",keyword:"x-mcp-json-value",params:{}}];
 return false;
 }
@@ -10163,12 +10112,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.prompts !== undefined && func0.call(data, "prompts")){
+if(data.prompts !== undefined){
 var data12 = data.prompts;
 var _errs35 = errors;
 if(errors === _errs35){
 if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
-if(data12.listChanged !== undefined && func0.call(data12, "listChanged")){
+if(data12.listChanged !== undefined){
 if(typeof data12.listChanged !== "boolean"){
 validate173.errors = [{instancePath:instancePath+"/prompts/listChanged",schemaPath:"#/properties/prompts/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
 return false;
@@ -10186,12 +10135,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.resources !== undefined && func0.call(data, "resources")){
+if(data.resources !== undefined){
 var data14 = data.resources;
 var _errs39 = errors;
 if(errors === _errs39){
 if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
-if(data14.listChanged !== undefined && func0.call(data14, "listChanged")){
+if(data14.listChanged !== undefined){
 var _errs41 = errors;
 if(typeof data14.listChanged !== "boolean"){
 validate173.errors = [{instancePath:instancePath+"/resources/listChanged",schemaPath:"#/properties/resources/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
@@ -10203,7 +10152,7 @@ else {
 var valid16 = true;
 }
 if(valid16){
-if(data14.subscribe !== undefined && func0.call(data14, "subscribe")){
+if(data14.subscribe !== undefined){
 var _errs43 = errors;
 if(typeof data14.subscribe !== "boolean"){
 validate173.errors = [{instancePath:instancePath+"/resources/subscribe",schemaPath:"#/properties/resources/properties/subscribe/type",keyword:"type",params:{type: "boolean"}}];
@@ -10227,12 +10176,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.tools !== undefined && func0.call(data, "tools")){
+if(data.tools !== undefined){
 var data17 = data.tools;
 var _errs45 = errors;
 if(errors === _errs45){
 if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
-if(data17.listChanged !== undefined && func0.call(data17, "listChanged")){
+if(data17.listChanged !== undefined){
 if(typeof data17.listChanged !== "boolean"){
 validate173.errors = [{instancePath:instancePath+"/tools/listChanged",schemaPath:"#/properties/tools/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
 return false;
@@ -10285,15 +10234,15 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((((data.cacheScope === undefined) || (!(func0.call(data, "cacheScope")))) && (missing0 = "cacheScope")) || (((data.capabilities === undefined) || (!(func0.call(data, "capabilities")))) && (missing0 = "capabilities"))) || (((data.resultType === undefined) || (!(func0.call(data, "resultType")))) && (missing0 = "resultType"))) || (((data.supportedVersions === undefined) || (!(func0.call(data, "supportedVersions")))) && (missing0 = "supportedVersions"))) || (((data.ttlMs === undefined) || (!(func0.call(data, "ttlMs")))) && (missing0 = "ttlMs"))){
+if((((((data.cacheScope === undefined) && (missing0 = "cacheScope")) || ((data.capabilities === undefined) && (missing0 = "capabilities"))) || ((data.resultType === undefined) && (missing0 = "resultType"))) || ((data.supportedVersions === undefined) && (missing0 = "supportedVersions"))) || ((data.ttlMs === undefined) && (missing0 = "ttlMs"))){
 validate171.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var _errs1 = errors;
 if(!(validate17(data._meta))){
-vErrors = vErrors === null ? func15(validate17.errors, instancePath+"/_meta") : vErrors.concat(func15(validate17.errors, instancePath+"/_meta"));
+vErrors = vErrors === null ? func0(validate17.errors, instancePath+"/_meta") : vErrors.concat(func0(validate17.errors, instancePath+"/_meta"));
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -10302,7 +10251,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.cacheScope !== undefined && func0.call(data, "cacheScope")){
+if(data.cacheScope !== undefined){
 var data1 = data.cacheScope;
 var _errs2 = errors;
 if(typeof data1 !== "string"){
@@ -10319,10 +10268,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.capabilities !== undefined && func0.call(data, "capabilities")){
+if(data.capabilities !== undefined){
 var _errs4 = errors;
 if(!(validate173(data.capabilities))){
-vErrors = vErrors === null ? func15(validate173.errors, instancePath+"/capabilities") : vErrors.concat(func15(validate173.errors, instancePath+"/capabilities"));
+vErrors = vErrors === null ? func0(validate173.errors, instancePath+"/capabilities") : vErrors.concat(func0(validate173.errors, instancePath+"/capabilities"));
 errors = vErrors.length;
 }
 var valid0 = _errs4 === errors;
@@ -10331,7 +10280,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.instructions !== undefined && func0.call(data, "instructions")){
+if(data.instructions !== undefined){
 var _errs5 = errors;
 if(typeof data.instructions !== "string"){
 validate171.errors = [{instancePath:instancePath+"/instructions",schemaPath:"#/properties/instructions/type",keyword:"type",params:{type: "string"}}];
@@ -10343,7 +10292,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.resultType !== undefined && func0.call(data, "resultType")){
+if(data.resultType !== undefined){
 var data4 = data.resultType;
 var _errs7 = errors;
 if(typeof data4 !== "string"){
@@ -10360,7 +10309,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.supportedVersions !== undefined && func0.call(data, "supportedVersions")){
+if(data.supportedVersions !== undefined){
 var data5 = data.supportedVersions;
 var _errs9 = errors;
 if(errors === _errs9){
@@ -10390,7 +10339,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.ttlMs !== undefined && func0.call(data, "ttlMs")){
+if(data.ttlMs !== undefined){
 var data7 = data.ttlMs;
 var _errs13 = errors;
 if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
@@ -10449,12 +10398,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.result === undefined) || (!(func0.call(data, "result")))) && (missing0 = "result"))){
+if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.result === undefined) && (missing0 = "result"))){
 validate175.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.id !== undefined && func0.call(data, "id")){
+if(data.id !== undefined){
 var data0 = data.id;
 var _errs1 = errors;
 if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
@@ -10467,7 +10416,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data1 = data.jsonrpc;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -10484,10 +10433,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.result !== undefined && func0.call(data, "result")){
+if(data.result !== undefined){
 var _errs6 = errors;
 if(!(validate171(data.result))){
-vErrors = vErrors === null ? func15(validate171.errors, instancePath+"/result") : vErrors.concat(func15(validate171.errors, instancePath+"/result"));
+vErrors = vErrors === null ? func0(validate171.errors, instancePath+"/result") : vErrors.concat(func0(validate171.errors, instancePath+"/result"));
 errors = vErrors.length;
 }
 var valid0 = _errs6 === errors;
@@ -10535,12 +10484,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((data.message === undefined) || (!(func0.call(data, "message")))) && (missing0 = "message")) || (((data.mode === undefined) || (!(func0.call(data, "mode")))) && (missing0 = "mode"))) || (((data.url === undefined) || (!(func0.call(data, "url")))) && (missing0 = "url"))){
+if((((data.message === undefined) && (missing0 = "message")) || ((data.mode === undefined) && (missing0 = "mode"))) || ((data.url === undefined) && (missing0 = "url"))){
 validate177.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.message !== undefined && func0.call(data, "message")){
+if(data.message !== undefined){
 var _errs1 = errors;
 if(typeof data.message !== "string"){
 validate177.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"}}];
@@ -10552,7 +10501,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mode !== undefined && func0.call(data, "mode")){
+if(data.mode !== undefined){
 var data1 = data.mode;
 var _errs3 = errors;
 if(typeof data1 !== "string"){
@@ -10569,7 +10518,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.url !== undefined && func0.call(data, "url")){
+if(data.url !== undefined){
 var _errs5 = errors;
 if(typeof data.url !== "string"){
 validate177.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"}}];
@@ -10614,12 +10563,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.action === undefined) || (!(func0.call(data, "action")))) && (missing0 = "action")){
+if((data.action === undefined) && (missing0 = "action")){
 validate178.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.action !== undefined && func0.call(data, "action")){
+if(data.action !== undefined){
 var data0 = data.action;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -10636,14 +10585,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.content !== undefined && func0.call(data, "content")){
+if(data.content !== undefined){
 var data1 = data.content;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-var _arr0 = Object.keys(data1);
-for(var _i0=0; _i0<_arr0.length; _i0++){
-var key0 = _arr0[_i0];
+for(var key0 in data1){
 var data2 = data1[key0];
 var _errs6 = errors;
 if((((!(Array.isArray(data2))) && (typeof data2 !== "string")) && (!(typeof data2 == "number"))) && (typeof data2 !== "boolean")){
@@ -10717,7 +10664,7 @@ var rootData = data;
 var vErrors = null;
 var errors = 0;
 if(!(validate110(data))){
-vErrors = vErrors === null ? func15(validate110.errors, instancePath) : vErrors.concat(func15(validate110.errors, instancePath));
+vErrors = vErrors === null ? func0(validate110.errors, instancePath) : vErrors.concat(func0(validate110.errors, instancePath));
 errors = vErrors.length;
 }
 validate179.errors = vErrors;
@@ -10749,7 +10696,7 @@ var _errs1 = errors;
 if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
+if((data.type === undefined) && (missing0 = "type")){
 var err0 = {instancePath:instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0}};
 if(vErrors === null){
 vErrors = [err0];
@@ -10767,7 +10714,7 @@ var _errs5 = errors;
 if(errors === _errs5){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing1;
-if((((data.enum === undefined) || (!(func0.call(data, "enum")))) && (missing1 = "enum")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing1 = "type"))){
+if(((data.enum === undefined) && (missing1 = "enum")) || ((data.type === undefined) && (missing1 = "type"))){
 var err1 = {instancePath:instancePath,schemaPath:"UntitledSingleSelectEnumSchema/required",keyword:"required",params:{missingProperty: missing1}};
 if(vErrors === null){
 vErrors = [err1];
@@ -10778,7 +10725,7 @@ vErrors.push(err1);
 errors++;
 }
 else {
-if(data.default !== undefined && func0.call(data, "default")){
+if(data.default !== undefined){
 var _errs7 = errors;
 if(typeof data.default !== "string"){
 var err2 = {instancePath:instancePath+"/default",schemaPath:"UntitledSingleSelectEnumSchema/properties/default/type",keyword:"type",params:{type: "string"}};
@@ -10796,7 +10743,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data.description !== undefined && func0.call(data, "description")){
+if(data.description !== undefined){
 var _errs9 = errors;
 if(typeof data.description !== "string"){
 var err3 = {instancePath:instancePath+"/description",schemaPath:"UntitledSingleSelectEnumSchema/properties/description/type",keyword:"type",params:{type: "string"}};
@@ -10814,7 +10761,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data.enum !== undefined && func0.call(data, "enum")){
+if(data.enum !== undefined){
 var data2 = data.enum;
 var _errs11 = errors;
 if(errors === _errs11){
@@ -10856,7 +10803,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data.title !== undefined && func0.call(data, "title")){
+if(data.title !== undefined){
 var _errs15 = errors;
 if(typeof data.title !== "string"){
 var err6 = {instancePath:instancePath+"/title",schemaPath:"UntitledSingleSelectEnumSchema/properties/title/type",keyword:"type",params:{type: "string"}};
@@ -10874,7 +10821,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data.type !== undefined && func0.call(data, "type")){
+if(data.type !== undefined){
 var data5 = data.type;
 var _errs17 = errors;
 if(typeof data5 !== "string"){
@@ -10925,7 +10872,7 @@ var _errs20 = errors;
 if(errors === _errs20){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing2;
-if((((data.items === undefined) || (!(func0.call(data, "items")))) && (missing2 = "items")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing2 = "type"))){
+if(((data.items === undefined) && (missing2 = "items")) || ((data.type === undefined) && (missing2 = "type"))){
 var err10 = {instancePath:instancePath,schemaPath:"UntitledMultiSelectEnumSchema/required",keyword:"required",params:{missingProperty: missing2}};
 if(vErrors === null){
 vErrors = [err10];
@@ -10936,7 +10883,7 @@ vErrors.push(err10);
 errors++;
 }
 else {
-if(data.default !== undefined && func0.call(data, "default")){
+if(data.default !== undefined){
 var data6 = data.default;
 var _errs22 = errors;
 if(errors === _errs22){
@@ -10978,7 +10925,7 @@ else {
 var valid8 = true;
 }
 if(valid8){
-if(data.description !== undefined && func0.call(data, "description")){
+if(data.description !== undefined){
 var _errs26 = errors;
 if(typeof data.description !== "string"){
 var err13 = {instancePath:instancePath+"/description",schemaPath:"UntitledMultiSelectEnumSchema/properties/description/type",keyword:"type",params:{type: "string"}};
@@ -10996,13 +10943,13 @@ else {
 var valid8 = true;
 }
 if(valid8){
-if(data.items !== undefined && func0.call(data, "items")){
+if(data.items !== undefined){
 var data9 = data.items;
 var _errs28 = errors;
 if(errors === _errs28){
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
 var missing3;
-if((((data9.enum === undefined) || (!(func0.call(data9, "enum")))) && (missing3 = "enum")) || (((data9.type === undefined) || (!(func0.call(data9, "type")))) && (missing3 = "type"))){
+if(((data9.enum === undefined) && (missing3 = "enum")) || ((data9.type === undefined) && (missing3 = "type"))){
 var err14 = {instancePath:instancePath+"/items",schemaPath:"UntitledMultiSelectEnumSchema/properties/items/required",keyword:"required",params:{missingProperty: missing3}};
 if(vErrors === null){
 vErrors = [err14];
@@ -11013,7 +10960,7 @@ vErrors.push(err14);
 errors++;
 }
 else {
-if(data9.enum !== undefined && func0.call(data9, "enum")){
+if(data9.enum !== undefined){
 var data10 = data9.enum;
 var _errs30 = errors;
 if(errors === _errs30){
@@ -11055,7 +11002,7 @@ else {
 var valid10 = true;
 }
 if(valid10){
-if(data9.type !== undefined && func0.call(data9, "type")){
+if(data9.type !== undefined){
 var data12 = data9.type;
 var _errs34 = errors;
 if(typeof data12 !== "string"){
@@ -11103,7 +11050,7 @@ else {
 var valid8 = true;
 }
 if(valid8){
-if(data.maxItems !== undefined && func0.call(data, "maxItems")){
+if(data.maxItems !== undefined){
 var data13 = data.maxItems;
 var _errs36 = errors;
 if(!((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13)))){
@@ -11122,7 +11069,7 @@ else {
 var valid8 = true;
 }
 if(valid8){
-if(data.minItems !== undefined && func0.call(data, "minItems")){
+if(data.minItems !== undefined){
 var data14 = data.minItems;
 var _errs38 = errors;
 if(!((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14)))){
@@ -11141,7 +11088,7 @@ else {
 var valid8 = true;
 }
 if(valid8){
-if(data.title !== undefined && func0.call(data, "title")){
+if(data.title !== undefined){
 var _errs40 = errors;
 if(typeof data.title !== "string"){
 var err22 = {instancePath:instancePath+"/title",schemaPath:"UntitledMultiSelectEnumSchema/properties/title/type",keyword:"type",params:{type: "string"}};
@@ -11159,7 +11106,7 @@ else {
 var valid8 = true;
 }
 if(valid8){
-if(data.type !== undefined && func0.call(data, "type")){
+if(data.type !== undefined){
 var data16 = data.type;
 var _errs42 = errors;
 if(typeof data16 !== "string"){
@@ -11249,7 +11196,7 @@ var _errs45 = errors;
 if(errors === _errs45){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing4;
-if((((data.oneOf === undefined) || (!(func0.call(data, "oneOf")))) && (missing4 = "oneOf")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing4 = "type"))){
+if(((data.oneOf === undefined) && (missing4 = "oneOf")) || ((data.type === undefined) && (missing4 = "type"))){
 var err29 = {instancePath:instancePath,schemaPath:"TitledSingleSelectEnumSchema/required",keyword:"required",params:{missingProperty: missing4}};
 if(vErrors === null){
 vErrors = [err29];
@@ -11260,7 +11207,7 @@ vErrors.push(err29);
 errors++;
 }
 else {
-if(data.default !== undefined && func0.call(data, "default")){
+if(data.default !== undefined){
 var _errs47 = errors;
 if(typeof data.default !== "string"){
 var err30 = {instancePath:instancePath+"/default",schemaPath:"TitledSingleSelectEnumSchema/properties/default/type",keyword:"type",params:{type: "string"}};
@@ -11278,7 +11225,7 @@ else {
 var valid13 = true;
 }
 if(valid13){
-if(data.description !== undefined && func0.call(data, "description")){
+if(data.description !== undefined){
 var _errs49 = errors;
 if(typeof data.description !== "string"){
 var err31 = {instancePath:instancePath+"/description",schemaPath:"TitledSingleSelectEnumSchema/properties/description/type",keyword:"type",params:{type: "string"}};
@@ -11296,7 +11243,7 @@ else {
 var valid13 = true;
 }
 if(valid13){
-if(data.oneOf !== undefined && func0.call(data, "oneOf")){
+if(data.oneOf !== undefined){
 var data19 = data.oneOf;
 var _errs51 = errors;
 if(errors === _errs51){
@@ -11309,7 +11256,7 @@ var _errs53 = errors;
 if(errors === _errs53){
 if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
 var missing5;
-if((((data20.const === undefined) || (!(func0.call(data20, "const")))) && (missing5 = "const")) || (((data20.title === undefined) || (!(func0.call(data20, "title")))) && (missing5 = "title"))){
+if(((data20.const === undefined) && (missing5 = "const")) || ((data20.title === undefined) && (missing5 = "title"))){
 var err32 = {instancePath:instancePath+"/oneOf/" + i3,schemaPath:"TitledSingleSelectEnumSchema/properties/oneOf/items/required",keyword:"required",params:{missingProperty: missing5}};
 if(vErrors === null){
 vErrors = [err32];
@@ -11320,7 +11267,7 @@ vErrors.push(err32);
 errors++;
 }
 else {
-if(data20.const !== undefined && func0.call(data20, "const")){
+if(data20.const !== undefined){
 var _errs55 = errors;
 if(typeof data20.const !== "string"){
 var err33 = {instancePath:instancePath+"/oneOf/" + i3+"/const",schemaPath:"TitledSingleSelectEnumSchema/properties/oneOf/items/properties/const/type",keyword:"type",params:{type: "string"}};
@@ -11338,7 +11285,7 @@ else {
 var valid15 = true;
 }
 if(valid15){
-if(data20.title !== undefined && func0.call(data20, "title")){
+if(data20.title !== undefined){
 var _errs57 = errors;
 if(typeof data20.title !== "string"){
 var err34 = {instancePath:instancePath+"/oneOf/" + i3+"/title",schemaPath:"TitledSingleSelectEnumSchema/properties/oneOf/items/properties/title/type",keyword:"type",params:{type: "string"}};
@@ -11392,7 +11339,7 @@ else {
 var valid13 = true;
 }
 if(valid13){
-if(data.title !== undefined && func0.call(data, "title")){
+if(data.title !== undefined){
 var _errs59 = errors;
 if(typeof data.title !== "string"){
 var err37 = {instancePath:instancePath+"/title",schemaPath:"TitledSingleSelectEnumSchema/properties/title/type",keyword:"type",params:{type: "string"}};
@@ -11410,7 +11357,7 @@ else {
 var valid13 = true;
 }
 if(valid13){
-if(data.type !== undefined && func0.call(data, "type")){
+if(data.type !== undefined){
 var data24 = data.type;
 var _errs61 = errors;
 if(typeof data24 !== "string"){
@@ -11463,7 +11410,7 @@ var _errs64 = errors;
 if(errors === _errs64){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing6;
-if((((data.items === undefined) || (!(func0.call(data, "items")))) && (missing6 = "items")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing6 = "type"))){
+if(((data.items === undefined) && (missing6 = "items")) || ((data.type === undefined) && (missing6 = "type"))){
 var err41 = {instancePath:instancePath,schemaPath:"TitledMultiSelectEnumSchema/required",keyword:"required",params:{missingProperty: missing6}};
 if(vErrors === null){
 vErrors = [err41];
@@ -11474,7 +11421,7 @@ vErrors.push(err41);
 errors++;
 }
 else {
-if(data.default !== undefined && func0.call(data, "default")){
+if(data.default !== undefined){
 var data25 = data.default;
 var _errs66 = errors;
 if(errors === _errs66){
@@ -11516,7 +11463,7 @@ else {
 var valid17 = true;
 }
 if(valid17){
-if(data.description !== undefined && func0.call(data, "description")){
+if(data.description !== undefined){
 var _errs70 = errors;
 if(typeof data.description !== "string"){
 var err44 = {instancePath:instancePath+"/description",schemaPath:"TitledMultiSelectEnumSchema/properties/description/type",keyword:"type",params:{type: "string"}};
@@ -11534,13 +11481,13 @@ else {
 var valid17 = true;
 }
 if(valid17){
-if(data.items !== undefined && func0.call(data, "items")){
+if(data.items !== undefined){
 var data28 = data.items;
 var _errs72 = errors;
 if(errors === _errs72){
 if(data28 && typeof data28 == "object" && !Array.isArray(data28)){
 var missing7;
-if(((data28.anyOf === undefined) || (!(func0.call(data28, "anyOf")))) && (missing7 = "anyOf")){
+if((data28.anyOf === undefined) && (missing7 = "anyOf")){
 var err45 = {instancePath:instancePath+"/items",schemaPath:"TitledMultiSelectEnumSchema/properties/items/required",keyword:"required",params:{missingProperty: missing7}};
 if(vErrors === null){
 vErrors = [err45];
@@ -11551,7 +11498,7 @@ vErrors.push(err45);
 errors++;
 }
 else {
-if(data28.anyOf !== undefined && func0.call(data28, "anyOf")){
+if(data28.anyOf !== undefined){
 var data29 = data28.anyOf;
 var _errs74 = errors;
 if(errors === _errs74){
@@ -11564,7 +11511,7 @@ var _errs76 = errors;
 if(errors === _errs76){
 if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
 var missing8;
-if((((data30.const === undefined) || (!(func0.call(data30, "const")))) && (missing8 = "const")) || (((data30.title === undefined) || (!(func0.call(data30, "title")))) && (missing8 = "title"))){
+if(((data30.const === undefined) && (missing8 = "const")) || ((data30.title === undefined) && (missing8 = "title"))){
 var err46 = {instancePath:instancePath+"/items/anyOf/" + i5,schemaPath:"TitledMultiSelectEnumSchema/properties/items/properties/anyOf/items/required",keyword:"required",params:{missingProperty: missing8}};
 if(vErrors === null){
 vErrors = [err46];
@@ -11575,7 +11522,7 @@ vErrors.push(err46);
 errors++;
 }
 else {
-if(data30.const !== undefined && func0.call(data30, "const")){
+if(data30.const !== undefined){
 var _errs78 = errors;
 if(typeof data30.const !== "string"){
 var err47 = {instancePath:instancePath+"/items/anyOf/" + i5+"/const",schemaPath:"TitledMultiSelectEnumSchema/properties/items/properties/anyOf/items/properties/const/type",keyword:"type",params:{type: "string"}};
@@ -11593,7 +11540,7 @@ else {
 var valid21 = true;
 }
 if(valid21){
-if(data30.title !== undefined && func0.call(data30, "title")){
+if(data30.title !== undefined){
 var _errs80 = errors;
 if(typeof data30.title !== "string"){
 var err48 = {instancePath:instancePath+"/items/anyOf/" + i5+"/title",schemaPath:"TitledMultiSelectEnumSchema/properties/items/properties/anyOf/items/properties/title/type",keyword:"type",params:{type: "string"}};
@@ -11661,7 +11608,7 @@ else {
 var valid17 = true;
 }
 if(valid17){
-if(data.maxItems !== undefined && func0.call(data, "maxItems")){
+if(data.maxItems !== undefined){
 var data33 = data.maxItems;
 var _errs82 = errors;
 if(!((typeof data33 == "number") && (!(data33 % 1) && !isNaN(data33)))){
@@ -11680,7 +11627,7 @@ else {
 var valid17 = true;
 }
 if(valid17){
-if(data.minItems !== undefined && func0.call(data, "minItems")){
+if(data.minItems !== undefined){
 var data34 = data.minItems;
 var _errs84 = errors;
 if(!((typeof data34 == "number") && (!(data34 % 1) && !isNaN(data34)))){
@@ -11699,7 +11646,7 @@ else {
 var valid17 = true;
 }
 if(valid17){
-if(data.title !== undefined && func0.call(data, "title")){
+if(data.title !== undefined){
 var _errs86 = errors;
 if(typeof data.title !== "string"){
 var err54 = {instancePath:instancePath+"/title",schemaPath:"TitledMultiSelectEnumSchema/properties/title/type",keyword:"type",params:{type: "string"}};
@@ -11717,7 +11664,7 @@ else {
 var valid17 = true;
 }
 if(valid17){
-if(data.type !== undefined && func0.call(data, "type")){
+if(data.type !== undefined){
 var data36 = data.type;
 var _errs88 = errors;
 if(typeof data36 !== "string"){
@@ -11772,7 +11719,7 @@ var _errs91 = errors;
 if(errors === _errs91){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing9;
-if((((data.enum === undefined) || (!(func0.call(data, "enum")))) && (missing9 = "enum")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing9 = "type"))){
+if(((data.enum === undefined) && (missing9 = "enum")) || ((data.type === undefined) && (missing9 = "type"))){
 var err58 = {instancePath:instancePath,schemaPath:"LegacyTitledEnumSchema/required",keyword:"required",params:{missingProperty: missing9}};
 if(vErrors === null){
 vErrors = [err58];
@@ -11783,7 +11730,7 @@ vErrors.push(err58);
 errors++;
 }
 else {
-if(data.default !== undefined && func0.call(data, "default")){
+if(data.default !== undefined){
 var _errs93 = errors;
 if(typeof data.default !== "string"){
 var err59 = {instancePath:instancePath+"/default",schemaPath:"LegacyTitledEnumSchema/properties/default/type",keyword:"type",params:{type: "string"}};
@@ -11801,7 +11748,7 @@ else {
 var valid23 = true;
 }
 if(valid23){
-if(data.description !== undefined && func0.call(data, "description")){
+if(data.description !== undefined){
 var _errs95 = errors;
 if(typeof data.description !== "string"){
 var err60 = {instancePath:instancePath+"/description",schemaPath:"LegacyTitledEnumSchema/properties/description/type",keyword:"type",params:{type: "string"}};
@@ -11819,7 +11766,7 @@ else {
 var valid23 = true;
 }
 if(valid23){
-if(data.enum !== undefined && func0.call(data, "enum")){
+if(data.enum !== undefined){
 var data39 = data.enum;
 var _errs97 = errors;
 if(errors === _errs97){
@@ -11861,7 +11808,7 @@ else {
 var valid23 = true;
 }
 if(valid23){
-if(data.enumNames !== undefined && func0.call(data, "enumNames")){
+if(data.enumNames !== undefined){
 var data41 = data.enumNames;
 var _errs101 = errors;
 if(errors === _errs101){
@@ -11903,7 +11850,7 @@ else {
 var valid23 = true;
 }
 if(valid23){
-if(data.title !== undefined && func0.call(data, "title")){
+if(data.title !== undefined){
 var _errs105 = errors;
 if(typeof data.title !== "string"){
 var err65 = {instancePath:instancePath+"/title",schemaPath:"LegacyTitledEnumSchema/properties/title/type",keyword:"type",params:{type: "string"}};
@@ -11921,7 +11868,7 @@ else {
 var valid23 = true;
 }
 if(valid23){
-if(data.type !== undefined && func0.call(data, "type")){
+if(data.type !== undefined){
 var data44 = data.type;
 var _errs107 = errors;
 if(typeof data44 !== "string"){
@@ -12021,12 +11968,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.code === undefined) || (!(func0.call(data, "code")))) && (missing0 = "code")) || (((data.message === undefined) || (!(func0.call(data, "message")))) && (missing0 = "message"))){
+if(((data.code === undefined) && (missing0 = "code")) || ((data.message === undefined) && (missing0 = "message"))){
 validate182.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.code !== undefined && func0.call(data, "code")){
+if(data.code !== undefined){
 var data0 = data.code;
 var _errs1 = errors;
 if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
@@ -12039,7 +11986,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.message !== undefined && func0.call(data, "message")){
+if(data.message !== undefined){
 var _errs3 = errors;
 if(typeof data.message !== "string"){
 validate182.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"}}];
@@ -12089,15 +12036,15 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content")) || (((data.role === undefined) || (!(func0.call(data, "role")))) && (missing0 = "role"))){
+if(((data.content === undefined) && (missing0 = "content")) || ((data.role === undefined) && (missing0 = "role"))){
 validate185.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.content !== undefined && func0.call(data, "content")){
+if(data.content !== undefined){
 var _errs1 = errors;
 if(!(validate37(data.content))){
-vErrors = vErrors === null ? func15(validate37.errors, instancePath+"/content") : vErrors.concat(func15(validate37.errors, instancePath+"/content"));
+vErrors = vErrors === null ? func0(validate37.errors, instancePath+"/content") : vErrors.concat(func0(validate37.errors, instancePath+"/content"));
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -12106,7 +12053,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.role !== undefined && func0.call(data, "role")){
+if(data.role !== undefined){
 var data1 = data.role;
 var _errs2 = errors;
 if(typeof data1 !== "string"){
@@ -12154,15 +12101,15 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.messages === undefined) || (!(func0.call(data, "messages")))) && (missing0 = "messages")) || (((data.resultType === undefined) || (!(func0.call(data, "resultType")))) && (missing0 = "resultType"))){
+if(((data.messages === undefined) && (missing0 = "messages")) || ((data.resultType === undefined) && (missing0 = "resultType"))){
 validate183.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var _errs1 = errors;
 if(!(validate17(data._meta))){
-vErrors = vErrors === null ? func15(validate17.errors, instancePath+"/_meta") : vErrors.concat(func15(validate17.errors, instancePath+"/_meta"));
+vErrors = vErrors === null ? func0(validate17.errors, instancePath+"/_meta") : vErrors.concat(func0(validate17.errors, instancePath+"/_meta"));
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -12171,7 +12118,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined && func0.call(data, "description")){
+if(data.description !== undefined){
 var _errs2 = errors;
 if(typeof data.description !== "string"){
 validate183.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -12183,7 +12130,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.messages !== undefined && func0.call(data, "messages")){
+if(data.messages !== undefined){
 var data2 = data.messages;
 var _errs4 = errors;
 if(errors === _errs4){
@@ -12193,7 +12140,7 @@ var len0 = data2.length;
 for(var i0=0; i0<len0; i0++){
 var _errs6 = errors;
 if(!(validate185(data2[i0]))){
-vErrors = vErrors === null ? func15(validate185.errors, instancePath+"/messages/" + i0) : vErrors.concat(func15(validate185.errors, instancePath+"/messages/" + i0));
+vErrors = vErrors === null ? func0(validate185.errors, instancePath+"/messages/" + i0) : vErrors.concat(func0(validate185.errors, instancePath+"/messages/" + i0));
 errors = vErrors.length;
 }
 var valid1 = _errs6 === errors;
@@ -12213,7 +12160,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.resultType !== undefined && func0.call(data, "resultType")){
+if(data.resultType !== undefined){
 var data4 = data.resultType;
 var _errs7 = errors;
 if(typeof data4 !== "string"){
@@ -12265,12 +12212,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.result === undefined) || (!(func0.call(data, "result")))) && (missing0 = "result"))){
+if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.result === undefined) && (missing0 = "result"))){
 validate188.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.id !== undefined && func0.call(data, "id")){
+if(data.id !== undefined){
 var data0 = data.id;
 var _errs1 = errors;
 if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
@@ -12283,7 +12230,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data1 = data.jsonrpc;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -12300,13 +12247,13 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.result !== undefined && func0.call(data, "result")){
+if(data.result !== undefined){
 var data2 = data.result;
 var _errs6 = errors;
 if(errors === _errs6){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 var missing1;
-if(((data2.resultType === undefined) || (!(func0.call(data2, "resultType")))) && (missing1 = "resultType")){
+if((data2.resultType === undefined) && (missing1 = "resultType")){
 validate188.errors = [{instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
@@ -12315,13 +12262,13 @@ var tag0 = data2.resultType;
 if(typeof tag0 == "string"){
 if(tag0 === "input_required"){
 if(!(validate75(data2))){
-vErrors = vErrors === null ? func15(validate75.errors, instancePath+"/result") : vErrors.concat(func15(validate75.errors, instancePath+"/result"));
+vErrors = vErrors === null ? func0(validate75.errors, instancePath+"/result") : vErrors.concat(func0(validate75.errors, instancePath+"/result"));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "complete"){
 if(!(validate183(data2))){
-vErrors = vErrors === null ? func15(validate183.errors, instancePath+"/result") : vErrors.concat(func15(validate183.errors, instancePath+"/result"));
+vErrors = vErrors === null ? func0(validate183.errors, instancePath+"/result") : vErrors.concat(func0(validate183.errors, instancePath+"/result"));
 errors = vErrors.length;
 }
 }
@@ -12381,12 +12328,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.error === undefined) || (!(func0.call(data, "error")))) && (missing0 = "error")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))){
+if(((data.error === undefined) && (missing0 = "error")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))){
 validate191.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.error !== undefined && func0.call(data, "error")){
+if(data.error !== undefined){
 var data0 = data.error;
 var _errs1 = errors;
 var _errs2 = errors;
@@ -12394,12 +12341,12 @@ var _errs3 = errors;
 if(errors === _errs3){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 var missing1;
-if((((data0.code === undefined) || (!(func0.call(data0, "code")))) && (missing1 = "code")) || (((data0.message === undefined) || (!(func0.call(data0, "message")))) && (missing1 = "message"))){
+if(((data0.code === undefined) && (missing1 = "code")) || ((data0.message === undefined) && (missing1 = "message"))){
 validate191.errors = [{instancePath:instancePath+"/error",schemaPath:"Error/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data0.code !== undefined && func0.call(data0, "code")){
+if(data0.code !== undefined){
 var data1 = data0.code;
 var _errs5 = errors;
 if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
@@ -12412,7 +12359,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data0.message !== undefined && func0.call(data0, "message")){
+if(data0.message !== undefined){
 var _errs7 = errors;
 if(typeof data0.message !== "string"){
 validate191.errors = [{instancePath:instancePath+"/error/message",schemaPath:"Error/properties/message/type",keyword:"type",params:{type: "string"}}];
@@ -12437,12 +12384,12 @@ var _errs9 = errors;
 if(errors === _errs9){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 var missing2;
-if(((data0.code === undefined) || (!(func0.call(data0, "code")))) && (missing2 = "code")){
+if((data0.code === undefined) && (missing2 = "code")){
 validate191.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/allOf/1/required",keyword:"required",params:{missingProperty: missing2}}];
 return false;
 }
 else {
-if(data0.code !== undefined && func0.call(data0, "code")){
+if(data0.code !== undefined){
 var data3 = data0.code;
 if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
 validate191.errors = [{instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/allOf/1/properties/code/type",keyword:"type",params:{type: "integer"}}];
@@ -12468,7 +12415,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.id !== undefined && func0.call(data, "id")){
+if(data.id !== undefined){
 var data4 = data.id;
 var _errs13 = errors;
 if((typeof data4 !== "string") && (!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))))){
@@ -12481,7 +12428,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data5 = data.jsonrpc;
 var _errs16 = errors;
 if(typeof data5 !== "string"){
@@ -12531,12 +12478,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.src === undefined) || (!(func0.call(data, "src")))) && (missing0 = "src")){
+if((data.src === undefined) && (missing0 = "src")){
 validate192.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.mimeType !== undefined && func0.call(data, "mimeType")){
+if(data.mimeType !== undefined){
 var _errs1 = errors;
 if(typeof data.mimeType !== "string"){
 validate192.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
@@ -12548,7 +12495,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.sizes !== undefined && func0.call(data, "sizes")){
+if(data.sizes !== undefined){
 var data1 = data.sizes;
 var _errs3 = errors;
 if(errors === _errs3){
@@ -12578,7 +12525,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.src !== undefined && func0.call(data, "src")){
+if(data.src !== undefined){
 var _errs7 = errors;
 if(typeof data.src !== "string"){
 validate192.errors = [{instancePath:instancePath+"/src",schemaPath:"#/properties/src/type",keyword:"type",params:{type: "string"}}];
@@ -12590,7 +12537,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.theme !== undefined && func0.call(data, "theme")){
+if(data.theme !== undefined){
 var data4 = data.theme;
 var _errs9 = errors;
 if(typeof data4 !== "string"){
@@ -12641,7 +12588,7 @@ var vErrors = null;
 var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.icons !== undefined && func0.call(data, "icons")){
+if(data.icons !== undefined){
 var data0 = data.icons;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -12655,12 +12602,12 @@ var _errs4 = errors;
 if(errors === _errs4){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 var missing0;
-if(((data1.src === undefined) || (!(func0.call(data1, "src")))) && (missing0 = "src")){
+if((data1.src === undefined) && (missing0 = "src")){
 validate193.errors = [{instancePath:instancePath+"/icons/" + i0,schemaPath:"Icon/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data1.mimeType !== undefined && func0.call(data1, "mimeType")){
+if(data1.mimeType !== undefined){
 var _errs6 = errors;
 if(typeof data1.mimeType !== "string"){
 validate193.errors = [{instancePath:instancePath+"/icons/" + i0+"/mimeType",schemaPath:"Icon/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
@@ -12672,7 +12619,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data1.sizes !== undefined && func0.call(data1, "sizes")){
+if(data1.sizes !== undefined){
 var data3 = data1.sizes;
 var _errs8 = errors;
 if(errors === _errs8){
@@ -12702,7 +12649,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data1.src !== undefined && func0.call(data1, "src")){
+if(data1.src !== undefined){
 var _errs12 = errors;
 if(typeof data1.src !== "string"){
 validate193.errors = [{instancePath:instancePath+"/icons/" + i0+"/src",schemaPath:"Icon/properties/src/type",keyword:"type",params:{type: "string"}}];
@@ -12714,7 +12661,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data1.theme !== undefined && func0.call(data1, "theme")){
+if(data1.theme !== undefined){
 var data6 = data1.theme;
 var _errs14 = errors;
 if(typeof data6 !== "string"){
@@ -12796,15 +12743,15 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data._meta === undefined) || (!(func0.call(data, "_meta")))) && (missing0 = "_meta")){
+if((data._meta === undefined) && (missing0 = "_meta")){
 validate194.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var _errs1 = errors;
 if(!(validate23(data._meta))){
-vErrors = vErrors === null ? func15(validate23.errors, instancePath+"/_meta") : vErrors.concat(func15(validate23.errors, instancePath+"/_meta"));
+vErrors = vErrors === null ? func0(validate23.errors, instancePath+"/_meta") : vErrors.concat(func0(validate23.errors, instancePath+"/_meta"));
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -12813,10 +12760,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.inputResponses !== undefined && func0.call(data, "inputResponses")){
+if(data.inputResponses !== undefined){
 var _errs2 = errors;
 if(!(validate28(data.inputResponses))){
-vErrors = vErrors === null ? func15(validate28.errors, instancePath+"/inputResponses") : vErrors.concat(func15(validate28.errors, instancePath+"/inputResponses"));
+vErrors = vErrors === null ? func0(validate28.errors, instancePath+"/inputResponses") : vErrors.concat(func0(validate28.errors, instancePath+"/inputResponses"));
 errors = vErrors.length;
 }
 var valid0 = _errs2 === errors;
@@ -12825,7 +12772,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.requestState !== undefined && func0.call(data, "requestState")){
+if(data.requestState !== undefined){
 var _errs3 = errors;
 if(typeof data.requestState !== "string"){
 validate194.errors = [{instancePath:instancePath+"/requestState",schemaPath:"#/properties/requestState/type",keyword:"type",params:{type: "string"}}];
@@ -12873,12 +12820,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.code === undefined) || (!(func0.call(data, "code")))) && (missing0 = "code")) || (((data.message === undefined) || (!(func0.call(data, "message")))) && (missing0 = "message"))){
+if(((data.code === undefined) && (missing0 = "code")) || ((data.message === undefined) && (missing0 = "message"))){
 validate197.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.code !== undefined && func0.call(data, "code")){
+if(data.code !== undefined){
 var data0 = data.code;
 var _errs1 = errors;
 if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
@@ -12895,7 +12842,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.message !== undefined && func0.call(data, "message")){
+if(data.message !== undefined){
 var _errs3 = errors;
 if(typeof data.message !== "string"){
 validate197.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"}}];
@@ -12940,12 +12887,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.code === undefined) || (!(func0.call(data, "code")))) && (missing0 = "code")) || (((data.message === undefined) || (!(func0.call(data, "message")))) && (missing0 = "message"))){
+if(((data.code === undefined) && (missing0 = "code")) || ((data.message === undefined) && (missing0 = "message"))){
 validate198.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.code !== undefined && func0.call(data, "code")){
+if(data.code !== undefined){
 var data0 = data.code;
 var _errs1 = errors;
 if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
@@ -12962,7 +12909,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.message !== undefined && func0.call(data, "message")){
+if(data.message !== undefined){
 var _errs3 = errors;
 if(typeof data.message !== "string"){
 validate198.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"}}];
@@ -13007,12 +12954,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.code === undefined) || (!(func0.call(data, "code")))) && (missing0 = "code")) || (((data.message === undefined) || (!(func0.call(data, "message")))) && (missing0 = "message"))){
+if(((data.code === undefined) && (missing0 = "code")) || ((data.message === undefined) && (missing0 = "message"))){
 validate199.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.code !== undefined && func0.call(data, "code")){
+if(data.code !== undefined){
 var data0 = data.code;
 var _errs1 = errors;
 if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
@@ -13029,7 +12976,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.message !== undefined && func0.call(data, "message")){
+if(data.message !== undefined){
 var _errs3 = errors;
 if(typeof data.message !== "string"){
 validate199.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"}}];
@@ -13077,7 +13024,7 @@ var valid0 = true;
 var len0 = data.length;
 for(var i0=0; i0<len0; i0++){
 var _errs1 = errors;
-if(!func117(data[i0])){
+if(!func12(data[i0])){
 validate200.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/x-mcp-json-value",keyword:"x-mcp-json-value",params:{}}];
 return false;
 }
@@ -13116,11 +13063,9 @@ var vErrors = null;
 var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-var _arr0 = Object.keys(data);
-for(var _i0=0; _i0<_arr0.length; _i0++){
-var key0 = _arr0[_i0];
+for(var key0 in data){
 var _errs2 = errors;
-if(!func117(data[key0])){
+if(!func12(data[key0])){
 validate201.errors = [{instancePath:instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/x-mcp-json-value",keyword:"x-mcp-json-value",params:{}}];
 return false;
 }
@@ -13161,24 +13106,24 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.error === undefined) || (!(func0.call(data, "error")))) && (missing0 = "error")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))){
+if(((data.error === undefined) && (missing0 = "error")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))){
 validate202.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.error !== undefined && func0.call(data, "error")){
+if(data.error !== undefined){
 var data0 = data.error;
 var _errs1 = errors;
 var _errs2 = errors;
 if(errors === _errs2){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 var missing1;
-if((((data0.code === undefined) || (!(func0.call(data0, "code")))) && (missing1 = "code")) || (((data0.message === undefined) || (!(func0.call(data0, "message")))) && (missing1 = "message"))){
+if(((data0.code === undefined) && (missing1 = "code")) || ((data0.message === undefined) && (missing1 = "message"))){
 validate202.errors = [{instancePath:instancePath+"/error",schemaPath:"Error/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data0.code !== undefined && func0.call(data0, "code")){
+if(data0.code !== undefined){
 var data1 = data0.code;
 var _errs4 = errors;
 if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
@@ -13191,7 +13136,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data0.message !== undefined && func0.call(data0, "message")){
+if(data0.message !== undefined){
 var _errs6 = errors;
 if(typeof data0.message !== "string"){
 validate202.errors = [{instancePath:instancePath+"/error/message",schemaPath:"Error/properties/message/type",keyword:"type",params:{type: "string"}}];
@@ -13216,7 +13161,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.id !== undefined && func0.call(data, "id")){
+if(data.id !== undefined){
 var data3 = data.id;
 var _errs8 = errors;
 if((typeof data3 !== "string") && (!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))))){
@@ -13229,7 +13174,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data4 = data.jsonrpc;
 var _errs11 = errors;
 if(typeof data4 !== "string"){
@@ -13282,12 +13227,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
+if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))){
 validate204.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.id !== undefined && func0.call(data, "id")){
+if(data.id !== undefined){
 var data0 = data.id;
 var _errs1 = errors;
 if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
@@ -13300,7 +13245,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data1 = data.jsonrpc;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -13317,7 +13262,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var _errs6 = errors;
 if(typeof data.method !== "string"){
 validate204.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -13329,7 +13274,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data3 = data.params;
 var _errs8 = errors;
 if(errors === _errs8){
@@ -13380,12 +13325,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.result === undefined) || (!(func0.call(data, "result")))) && (missing0 = "result"))){
+if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.result === undefined) && (missing0 = "result"))){
 validate206.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.id !== undefined && func0.call(data, "id")){
+if(data.id !== undefined){
 var data0 = data.id;
 var _errs1 = errors;
 if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
@@ -13398,7 +13343,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data1 = data.jsonrpc;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -13415,10 +13360,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.result !== undefined && func0.call(data, "result")){
+if(data.result !== undefined){
 var _errs6 = errors;
 if(!(validate110(data.result))){
-vErrors = vErrors === null ? func15(validate110.errors, instancePath+"/result") : vErrors.concat(func15(validate110.errors, instancePath+"/result"));
+vErrors = vErrors === null ? func0(validate110.errors, instancePath+"/result") : vErrors.concat(func0(validate110.errors, instancePath+"/result"));
 errors = vErrors.length;
 }
 var valid0 = _errs6 === errors;
@@ -13460,7 +13405,7 @@ var _errs0 = errors;
 var valid0 = false;
 var _errs1 = errors;
 if(!(validate204(data))){
-vErrors = vErrors === null ? func15(validate204.errors, instancePath) : vErrors.concat(func15(validate204.errors, instancePath));
+vErrors = vErrors === null ? func0(validate204.errors, instancePath) : vErrors.concat(func0(validate204.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs1 === errors;
@@ -13471,7 +13416,7 @@ var _errs3 = errors;
 if(errors === _errs3){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
+if(((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))){
 var err0 = {instancePath:instancePath,schemaPath:"JSONRPCNotification/required",keyword:"required",params:{missingProperty: missing0}};
 if(vErrors === null){
 vErrors = [err0];
@@ -13482,7 +13427,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data0 = data.jsonrpc;
 var _errs5 = errors;
 if(typeof data0 !== "string"){
@@ -13511,7 +13456,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var _errs7 = errors;
 if(typeof data.method !== "string"){
 var err3 = {instancePath:instancePath+"/method",schemaPath:"JSONRPCNotification/properties/method/type",keyword:"type",params:{type: "string"}};
@@ -13529,7 +13474,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data2 = data.params;
 var _errs9 = errors;
 if(errors === _errs9){
@@ -13571,7 +13516,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs12 = errors;
 if(!(validate206(data))){
-vErrors = vErrors === null ? func15(validate206.errors, instancePath) : vErrors.concat(func15(validate206.errors, instancePath));
+vErrors = vErrors === null ? func0(validate206.errors, instancePath) : vErrors.concat(func0(validate206.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs12 === errors;
@@ -13579,7 +13524,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs13 = errors;
 if(!(validate202(data))){
-vErrors = vErrors === null ? func15(validate202.errors, instancePath) : vErrors.concat(func15(validate202.errors, instancePath));
+vErrors = vErrors === null ? func0(validate202.errors, instancePath) : vErrors.concat(func0(validate202.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs13 === errors;
@@ -13635,12 +13580,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
+if(((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))){
 validate210.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data0 = data.jsonrpc;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -13657,7 +13602,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var _errs3 = errors;
 if(typeof data.method !== "string"){
 validate210.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -13669,7 +13614,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data2 = data.params;
 var _errs5 = errors;
 if(errors === _errs5){
@@ -13723,7 +13668,7 @@ var _errs0 = errors;
 var valid0 = false;
 var _errs1 = errors;
 if(!(validate206(data))){
-vErrors = vErrors === null ? func15(validate206.errors, instancePath) : vErrors.concat(func15(validate206.errors, instancePath));
+vErrors = vErrors === null ? func0(validate206.errors, instancePath) : vErrors.concat(func0(validate206.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs1 === errors;
@@ -13731,7 +13676,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs2 = errors;
 if(!(validate202(data))){
-vErrors = vErrors === null ? func15(validate202.errors, instancePath) : vErrors.concat(func15(validate202.errors, instancePath));
+vErrors = vErrors === null ? func0(validate202.errors, instancePath) : vErrors.concat(func0(validate202.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs2 === errors;
@@ -13785,7 +13730,7 @@ var rootData = data;
 }
 var vErrors = null;
 var errors = 0;
-if(!func117(data)){
+if(!func12(data)){
 validate214.errors = [{instancePath:instancePath,schemaPath:"#/x-mcp-json-value",keyword:"x-mcp-json-value",params:{}}];
 return false;
 }
@@ -13814,12 +13759,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.enum === undefined) || (!(func0.call(data, "enum")))) && (missing0 = "enum")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
+if(((data.enum === undefined) && (missing0 = "enum")) || ((data.type === undefined) && (missing0 = "type"))){
 validate215.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.default !== undefined && func0.call(data, "default")){
+if(data.default !== undefined){
 var _errs1 = errors;
 if(typeof data.default !== "string"){
 validate215.errors = [{instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "string"}}];
@@ -13831,7 +13776,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined && func0.call(data, "description")){
+if(data.description !== undefined){
 var _errs3 = errors;
 if(typeof data.description !== "string"){
 validate215.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -13843,7 +13788,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.enum !== undefined && func0.call(data, "enum")){
+if(data.enum !== undefined){
 var data2 = data.enum;
 var _errs5 = errors;
 if(errors === _errs5){
@@ -13873,7 +13818,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.enumNames !== undefined && func0.call(data, "enumNames")){
+if(data.enumNames !== undefined){
 var data4 = data.enumNames;
 var _errs9 = errors;
 if(errors === _errs9){
@@ -13903,7 +13848,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined && func0.call(data, "title")){
+if(data.title !== undefined){
 var _errs13 = errors;
 if(typeof data.title !== "string"){
 validate215.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -13915,7 +13860,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.type !== undefined && func0.call(data, "type")){
+if(data.type !== undefined){
 var data7 = data.type;
 var _errs15 = errors;
 if(typeof data7 !== "string"){
@@ -13973,12 +13918,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")){
+if((data.name === undefined) && (missing0 = "name")){
 validate218.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs1 = errors;
 if(!(data0 && typeof data0 == "object" && !Array.isArray(data0))){
@@ -13991,7 +13936,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.arguments !== undefined && func0.call(data, "arguments")){
+if(data.arguments !== undefined){
 var data1 = data.arguments;
 var _errs4 = errors;
 if(errors === _errs4){
@@ -14005,12 +13950,12 @@ var _errs7 = errors;
 if(errors === _errs7){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 var missing1;
-if(((data2.name === undefined) || (!(func0.call(data2, "name")))) && (missing1 = "name")){
+if((data2.name === undefined) && (missing1 = "name")){
 validate218.errors = [{instancePath:instancePath+"/arguments/" + i0,schemaPath:"PromptArgument/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data2.description !== undefined && func0.call(data2, "description")){
+if(data2.description !== undefined){
 var _errs9 = errors;
 if(typeof data2.description !== "string"){
 validate218.errors = [{instancePath:instancePath+"/arguments/" + i0+"/description",schemaPath:"PromptArgument/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -14022,7 +13967,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data2.name !== undefined && func0.call(data2, "name")){
+if(data2.name !== undefined){
 var _errs11 = errors;
 if(typeof data2.name !== "string"){
 validate218.errors = [{instancePath:instancePath+"/arguments/" + i0+"/name",schemaPath:"PromptArgument/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -14034,7 +13979,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data2.required !== undefined && func0.call(data2, "required")){
+if(data2.required !== undefined){
 var _errs13 = errors;
 if(typeof data2.required !== "boolean"){
 validate218.errors = [{instancePath:instancePath+"/arguments/" + i0+"/required",schemaPath:"PromptArgument/properties/required/type",keyword:"type",params:{type: "boolean"}}];
@@ -14046,7 +13991,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data2.title !== undefined && func0.call(data2, "title")){
+if(data2.title !== undefined){
 var _errs15 = errors;
 if(typeof data2.title !== "string"){
 validate218.errors = [{instancePath:instancePath+"/arguments/" + i0+"/title",schemaPath:"PromptArgument/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -14084,7 +14029,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined && func0.call(data, "description")){
+if(data.description !== undefined){
 var _errs17 = errors;
 if(typeof data.description !== "string"){
 validate218.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -14096,7 +14041,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.icons !== undefined && func0.call(data, "icons")){
+if(data.icons !== undefined){
 var data8 = data.icons;
 var _errs19 = errors;
 if(errors === _errs19){
@@ -14110,12 +14055,12 @@ var _errs22 = errors;
 if(errors === _errs22){
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
 var missing2;
-if(((data9.src === undefined) || (!(func0.call(data9, "src")))) && (missing2 = "src")){
+if((data9.src === undefined) && (missing2 = "src")){
 validate218.errors = [{instancePath:instancePath+"/icons/" + i1,schemaPath:"Icon/required",keyword:"required",params:{missingProperty: missing2}}];
 return false;
 }
 else {
-if(data9.mimeType !== undefined && func0.call(data9, "mimeType")){
+if(data9.mimeType !== undefined){
 var _errs24 = errors;
 if(typeof data9.mimeType !== "string"){
 validate218.errors = [{instancePath:instancePath+"/icons/" + i1+"/mimeType",schemaPath:"Icon/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
@@ -14127,7 +14072,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data9.sizes !== undefined && func0.call(data9, "sizes")){
+if(data9.sizes !== undefined){
 var data11 = data9.sizes;
 var _errs26 = errors;
 if(errors === _errs26){
@@ -14157,7 +14102,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data9.src !== undefined && func0.call(data9, "src")){
+if(data9.src !== undefined){
 var _errs30 = errors;
 if(typeof data9.src !== "string"){
 validate218.errors = [{instancePath:instancePath+"/icons/" + i1+"/src",schemaPath:"Icon/properties/src/type",keyword:"type",params:{type: "string"}}];
@@ -14169,7 +14114,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data9.theme !== undefined && func0.call(data9, "theme")){
+if(data9.theme !== undefined){
 var data14 = data9.theme;
 var _errs32 = errors;
 if(typeof data14 !== "string"){
@@ -14212,7 +14157,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined && func0.call(data, "name")){
+if(data.name !== undefined){
 var _errs34 = errors;
 if(typeof data.name !== "string"){
 validate218.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -14224,7 +14169,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined && func0.call(data, "title")){
+if(data.title !== undefined){
 var _errs36 = errors;
 if(typeof data.title !== "string"){
 validate218.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -14271,15 +14216,15 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((((data.cacheScope === undefined) || (!(func0.call(data, "cacheScope")))) && (missing0 = "cacheScope")) || (((data.prompts === undefined) || (!(func0.call(data, "prompts")))) && (missing0 = "prompts"))) || (((data.resultType === undefined) || (!(func0.call(data, "resultType")))) && (missing0 = "resultType"))) || (((data.ttlMs === undefined) || (!(func0.call(data, "ttlMs")))) && (missing0 = "ttlMs"))){
+if(((((data.cacheScope === undefined) && (missing0 = "cacheScope")) || ((data.prompts === undefined) && (missing0 = "prompts"))) || ((data.resultType === undefined) && (missing0 = "resultType"))) || ((data.ttlMs === undefined) && (missing0 = "ttlMs"))){
 validate216.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var _errs1 = errors;
 if(!(validate17(data._meta))){
-vErrors = vErrors === null ? func15(validate17.errors, instancePath+"/_meta") : vErrors.concat(func15(validate17.errors, instancePath+"/_meta"));
+vErrors = vErrors === null ? func0(validate17.errors, instancePath+"/_meta") : vErrors.concat(func0(validate17.errors, instancePath+"/_meta"));
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -14288,7 +14233,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.cacheScope !== undefined && func0.call(data, "cacheScope")){
+if(data.cacheScope !== undefined){
 var data1 = data.cacheScope;
 var _errs2 = errors;
 if(typeof data1 !== "string"){
@@ -14305,7 +14250,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.nextCursor !== undefined && func0.call(data, "nextCursor")){
+if(data.nextCursor !== undefined){
 var _errs4 = errors;
 if(typeof data.nextCursor !== "string"){
 validate216.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
@@ -14317,7 +14262,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.prompts !== undefined && func0.call(data, "prompts")){
+if(data.prompts !== undefined){
 var data3 = data.prompts;
 var _errs6 = errors;
 if(errors === _errs6){
@@ -14327,7 +14272,7 @@ var len0 = data3.length;
 for(var i0=0; i0<len0; i0++){
 var _errs8 = errors;
 if(!(validate218(data3[i0]))){
-vErrors = vErrors === null ? func15(validate218.errors, instancePath+"/prompts/" + i0) : vErrors.concat(func15(validate218.errors, instancePath+"/prompts/" + i0));
+vErrors = vErrors === null ? func0(validate218.errors, instancePath+"/prompts/" + i0) : vErrors.concat(func0(validate218.errors, instancePath+"/prompts/" + i0));
 errors = vErrors.length;
 }
 var valid1 = _errs8 === errors;
@@ -14347,7 +14292,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.resultType !== undefined && func0.call(data, "resultType")){
+if(data.resultType !== undefined){
 var data5 = data.resultType;
 var _errs9 = errors;
 if(typeof data5 !== "string"){
@@ -14364,7 +14309,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.ttlMs !== undefined && func0.call(data, "ttlMs")){
+if(data.ttlMs !== undefined){
 var data6 = data.ttlMs;
 var _errs11 = errors;
 if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
@@ -14422,12 +14367,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.result === undefined) || (!(func0.call(data, "result")))) && (missing0 = "result"))){
+if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.result === undefined) && (missing0 = "result"))){
 validate220.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.id !== undefined && func0.call(data, "id")){
+if(data.id !== undefined){
 var data0 = data.id;
 var _errs1 = errors;
 if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
@@ -14440,7 +14385,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data1 = data.jsonrpc;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -14457,10 +14402,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.result !== undefined && func0.call(data, "result")){
+if(data.result !== undefined){
 var _errs6 = errors;
 if(!(validate216(data.result))){
-vErrors = vErrors === null ? func15(validate216.errors, instancePath+"/result") : vErrors.concat(func15(validate216.errors, instancePath+"/result"));
+vErrors = vErrors === null ? func0(validate216.errors, instancePath+"/result") : vErrors.concat(func0(validate216.errors, instancePath+"/result"));
 errors = vErrors.length;
 }
 var valid0 = _errs6 === errors;
@@ -14506,12 +14451,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.uriTemplate === undefined) || (!(func0.call(data, "uriTemplate")))) && (missing0 = "uriTemplate"))){
+if(((data.name === undefined) && (missing0 = "name")) || ((data.uriTemplate === undefined) && (missing0 = "uriTemplate"))){
 validate224.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs1 = errors;
 if(!(data0 && typeof data0 == "object" && !Array.isArray(data0))){
@@ -14524,10 +14469,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.annotations !== undefined && func0.call(data, "annotations")){
+if(data.annotations !== undefined){
 var _errs4 = errors;
 if(!(validate10(data.annotations))){
-vErrors = vErrors === null ? func15(validate10.errors, instancePath+"/annotations") : vErrors.concat(func15(validate10.errors, instancePath+"/annotations"));
+vErrors = vErrors === null ? func0(validate10.errors, instancePath+"/annotations") : vErrors.concat(func0(validate10.errors, instancePath+"/annotations"));
 errors = vErrors.length;
 }
 var valid0 = _errs4 === errors;
@@ -14536,7 +14481,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined && func0.call(data, "description")){
+if(data.description !== undefined){
 var _errs5 = errors;
 if(typeof data.description !== "string"){
 validate224.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -14548,7 +14493,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.icons !== undefined && func0.call(data, "icons")){
+if(data.icons !== undefined){
 var data3 = data.icons;
 var _errs7 = errors;
 if(errors === _errs7){
@@ -14562,12 +14507,12 @@ var _errs10 = errors;
 if(errors === _errs10){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 var missing1;
-if(((data4.src === undefined) || (!(func0.call(data4, "src")))) && (missing1 = "src")){
+if((data4.src === undefined) && (missing1 = "src")){
 validate224.errors = [{instancePath:instancePath+"/icons/" + i0,schemaPath:"Icon/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data4.mimeType !== undefined && func0.call(data4, "mimeType")){
+if(data4.mimeType !== undefined){
 var _errs12 = errors;
 if(typeof data4.mimeType !== "string"){
 validate224.errors = [{instancePath:instancePath+"/icons/" + i0+"/mimeType",schemaPath:"Icon/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
@@ -14579,7 +14524,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data4.sizes !== undefined && func0.call(data4, "sizes")){
+if(data4.sizes !== undefined){
 var data6 = data4.sizes;
 var _errs14 = errors;
 if(errors === _errs14){
@@ -14609,7 +14554,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data4.src !== undefined && func0.call(data4, "src")){
+if(data4.src !== undefined){
 var _errs18 = errors;
 if(typeof data4.src !== "string"){
 validate224.errors = [{instancePath:instancePath+"/icons/" + i0+"/src",schemaPath:"Icon/properties/src/type",keyword:"type",params:{type: "string"}}];
@@ -14621,7 +14566,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data4.theme !== undefined && func0.call(data4, "theme")){
+if(data4.theme !== undefined){
 var data9 = data4.theme;
 var _errs20 = errors;
 if(typeof data9 !== "string"){
@@ -14664,7 +14609,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mimeType !== undefined && func0.call(data, "mimeType")){
+if(data.mimeType !== undefined){
 var _errs22 = errors;
 if(typeof data.mimeType !== "string"){
 validate224.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
@@ -14676,7 +14621,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined && func0.call(data, "name")){
+if(data.name !== undefined){
 var _errs24 = errors;
 if(typeof data.name !== "string"){
 validate224.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -14688,7 +14633,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined && func0.call(data, "title")){
+if(data.title !== undefined){
 var _errs26 = errors;
 if(typeof data.title !== "string"){
 validate224.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -14700,7 +14645,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uriTemplate !== undefined && func0.call(data, "uriTemplate")){
+if(data.uriTemplate !== undefined){
 var _errs28 = errors;
 if(typeof data.uriTemplate !== "string"){
 validate224.errors = [{instancePath:instancePath+"/uriTemplate",schemaPath:"#/properties/uriTemplate/type",keyword:"type",params:{type: "string"}}];
@@ -14749,15 +14694,15 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((((data.cacheScope === undefined) || (!(func0.call(data, "cacheScope")))) && (missing0 = "cacheScope")) || (((data.resourceTemplates === undefined) || (!(func0.call(data, "resourceTemplates")))) && (missing0 = "resourceTemplates"))) || (((data.resultType === undefined) || (!(func0.call(data, "resultType")))) && (missing0 = "resultType"))) || (((data.ttlMs === undefined) || (!(func0.call(data, "ttlMs")))) && (missing0 = "ttlMs"))){
+if(((((data.cacheScope === undefined) && (missing0 = "cacheScope")) || ((data.resourceTemplates === undefined) && (missing0 = "resourceTemplates"))) || ((data.resultType === undefined) && (missing0 = "resultType"))) || ((data.ttlMs === undefined) && (missing0 = "ttlMs"))){
 validate222.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var _errs1 = errors;
 if(!(validate17(data._meta))){
-vErrors = vErrors === null ? func15(validate17.errors, instancePath+"/_meta") : vErrors.concat(func15(validate17.errors, instancePath+"/_meta"));
+vErrors = vErrors === null ? func0(validate17.errors, instancePath+"/_meta") : vErrors.concat(func0(validate17.errors, instancePath+"/_meta"));
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -14766,7 +14711,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.cacheScope !== undefined && func0.call(data, "cacheScope")){
+if(data.cacheScope !== undefined){
 var data1 = data.cacheScope;
 var _errs2 = errors;
 if(typeof data1 !== "string"){
@@ -14783,7 +14728,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.nextCursor !== undefined && func0.call(data, "nextCursor")){
+if(data.nextCursor !== undefined){
 var _errs4 = errors;
 if(typeof data.nextCursor !== "string"){
 validate222.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
@@ -14795,7 +14740,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.resourceTemplates !== undefined && func0.call(data, "resourceTemplates")){
+if(data.resourceTemplates !== undefined){
 var data3 = data.resourceTemplates;
 var _errs6 = errors;
 if(errors === _errs6){
@@ -14805,7 +14750,7 @@ var len0 = data3.length;
 for(var i0=0; i0<len0; i0++){
 var _errs8 = errors;
 if(!(validate224(data3[i0]))){
-vErrors = vErrors === null ? func15(validate224.errors, instancePath+"/resourceTemplates/" + i0) : vErrors.concat(func15(validate224.errors, instancePath+"/resourceTemplates/" + i0));
+vErrors = vErrors === null ? func0(validate224.errors, instancePath+"/resourceTemplates/" + i0) : vErrors.concat(func0(validate224.errors, instancePath+"/resourceTemplates/" + i0));
 errors = vErrors.length;
 }
 var valid1 = _errs8 === errors;
@@ -14825,7 +14770,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.resultType !== undefined && func0.call(data, "resultType")){
+if(data.resultType !== undefined){
 var data5 = data.resultType;
 var _errs9 = errors;
 if(typeof data5 !== "string"){
@@ -14842,7 +14787,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.ttlMs !== undefined && func0.call(data, "ttlMs")){
+if(data.ttlMs !== undefined){
 var data6 = data.ttlMs;
 var _errs11 = errors;
 if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
@@ -14900,12 +14845,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.result === undefined) || (!(func0.call(data, "result")))) && (missing0 = "result"))){
+if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.result === undefined) && (missing0 = "result"))){
 validate227.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.id !== undefined && func0.call(data, "id")){
+if(data.id !== undefined){
 var data0 = data.id;
 var _errs1 = errors;
 if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
@@ -14918,7 +14863,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data1 = data.jsonrpc;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -14935,10 +14880,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.result !== undefined && func0.call(data, "result")){
+if(data.result !== undefined){
 var _errs6 = errors;
 if(!(validate222(data.result))){
-vErrors = vErrors === null ? func15(validate222.errors, instancePath+"/result") : vErrors.concat(func15(validate222.errors, instancePath+"/result"));
+vErrors = vErrors === null ? func0(validate222.errors, instancePath+"/result") : vErrors.concat(func0(validate222.errors, instancePath+"/result"));
 errors = vErrors.length;
 }
 var valid0 = _errs6 === errors;
@@ -14984,12 +14929,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
+if(((data.name === undefined) && (missing0 = "name")) || ((data.uri === undefined) && (missing0 = "uri"))){
 validate231.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs1 = errors;
 if(!(data0 && typeof data0 == "object" && !Array.isArray(data0))){
@@ -15002,10 +14947,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.annotations !== undefined && func0.call(data, "annotations")){
+if(data.annotations !== undefined){
 var _errs4 = errors;
 if(!(validate10(data.annotations))){
-vErrors = vErrors === null ? func15(validate10.errors, instancePath+"/annotations") : vErrors.concat(func15(validate10.errors, instancePath+"/annotations"));
+vErrors = vErrors === null ? func0(validate10.errors, instancePath+"/annotations") : vErrors.concat(func0(validate10.errors, instancePath+"/annotations"));
 errors = vErrors.length;
 }
 var valid0 = _errs4 === errors;
@@ -15014,7 +14959,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined && func0.call(data, "description")){
+if(data.description !== undefined){
 var _errs5 = errors;
 if(typeof data.description !== "string"){
 validate231.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -15026,7 +14971,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.icons !== undefined && func0.call(data, "icons")){
+if(data.icons !== undefined){
 var data3 = data.icons;
 var _errs7 = errors;
 if(errors === _errs7){
@@ -15040,12 +14985,12 @@ var _errs10 = errors;
 if(errors === _errs10){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 var missing1;
-if(((data4.src === undefined) || (!(func0.call(data4, "src")))) && (missing1 = "src")){
+if((data4.src === undefined) && (missing1 = "src")){
 validate231.errors = [{instancePath:instancePath+"/icons/" + i0,schemaPath:"Icon/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data4.mimeType !== undefined && func0.call(data4, "mimeType")){
+if(data4.mimeType !== undefined){
 var _errs12 = errors;
 if(typeof data4.mimeType !== "string"){
 validate231.errors = [{instancePath:instancePath+"/icons/" + i0+"/mimeType",schemaPath:"Icon/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
@@ -15057,7 +15002,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data4.sizes !== undefined && func0.call(data4, "sizes")){
+if(data4.sizes !== undefined){
 var data6 = data4.sizes;
 var _errs14 = errors;
 if(errors === _errs14){
@@ -15087,7 +15032,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data4.src !== undefined && func0.call(data4, "src")){
+if(data4.src !== undefined){
 var _errs18 = errors;
 if(typeof data4.src !== "string"){
 validate231.errors = [{instancePath:instancePath+"/icons/" + i0+"/src",schemaPath:"Icon/properties/src/type",keyword:"type",params:{type: "string"}}];
@@ -15099,7 +15044,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data4.theme !== undefined && func0.call(data4, "theme")){
+if(data4.theme !== undefined){
 var data9 = data4.theme;
 var _errs20 = errors;
 if(typeof data9 !== "string"){
@@ -15142,7 +15087,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mimeType !== undefined && func0.call(data, "mimeType")){
+if(data.mimeType !== undefined){
 var _errs22 = errors;
 if(typeof data.mimeType !== "string"){
 validate231.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
@@ -15154,7 +15099,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined && func0.call(data, "name")){
+if(data.name !== undefined){
 var _errs24 = errors;
 if(typeof data.name !== "string"){
 validate231.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -15166,7 +15111,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.size !== undefined && func0.call(data, "size")){
+if(data.size !== undefined){
 var data12 = data.size;
 var _errs26 = errors;
 if(!((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12)))){
@@ -15179,7 +15124,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined && func0.call(data, "title")){
+if(data.title !== undefined){
 var _errs28 = errors;
 if(typeof data.title !== "string"){
 validate231.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -15191,7 +15136,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined && func0.call(data, "uri")){
+if(data.uri !== undefined){
 var _errs30 = errors;
 if(typeof data.uri !== "string"){
 validate231.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
@@ -15241,15 +15186,15 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((((data.cacheScope === undefined) || (!(func0.call(data, "cacheScope")))) && (missing0 = "cacheScope")) || (((data.resources === undefined) || (!(func0.call(data, "resources")))) && (missing0 = "resources"))) || (((data.resultType === undefined) || (!(func0.call(data, "resultType")))) && (missing0 = "resultType"))) || (((data.ttlMs === undefined) || (!(func0.call(data, "ttlMs")))) && (missing0 = "ttlMs"))){
+if(((((data.cacheScope === undefined) && (missing0 = "cacheScope")) || ((data.resources === undefined) && (missing0 = "resources"))) || ((data.resultType === undefined) && (missing0 = "resultType"))) || ((data.ttlMs === undefined) && (missing0 = "ttlMs"))){
 validate229.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var _errs1 = errors;
 if(!(validate17(data._meta))){
-vErrors = vErrors === null ? func15(validate17.errors, instancePath+"/_meta") : vErrors.concat(func15(validate17.errors, instancePath+"/_meta"));
+vErrors = vErrors === null ? func0(validate17.errors, instancePath+"/_meta") : vErrors.concat(func0(validate17.errors, instancePath+"/_meta"));
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -15258,7 +15203,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.cacheScope !== undefined && func0.call(data, "cacheScope")){
+if(data.cacheScope !== undefined){
 var data1 = data.cacheScope;
 var _errs2 = errors;
 if(typeof data1 !== "string"){
@@ -15275,7 +15220,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.nextCursor !== undefined && func0.call(data, "nextCursor")){
+if(data.nextCursor !== undefined){
 var _errs4 = errors;
 if(typeof data.nextCursor !== "string"){
 validate229.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
@@ -15287,7 +15232,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.resources !== undefined && func0.call(data, "resources")){
+if(data.resources !== undefined){
 var data3 = data.resources;
 var _errs6 = errors;
 if(errors === _errs6){
@@ -15297,7 +15242,7 @@ var len0 = data3.length;
 for(var i0=0; i0<len0; i0++){
 var _errs8 = errors;
 if(!(validate231(data3[i0]))){
-vErrors = vErrors === null ? func15(validate231.errors, instancePath+"/resources/" + i0) : vErrors.concat(func15(validate231.errors, instancePath+"/resources/" + i0));
+vErrors = vErrors === null ? func0(validate231.errors, instancePath+"/resources/" + i0) : vErrors.concat(func0(validate231.errors, instancePath+"/resources/" + i0));
 errors = vErrors.length;
 }
 var valid1 = _errs8 === errors;
@@ -15317,7 +15262,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.resultType !== undefined && func0.call(data, "resultType")){
+if(data.resultType !== undefined){
 var data5 = data.resultType;
 var _errs9 = errors;
 if(typeof data5 !== "string"){
@@ -15334,7 +15279,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.ttlMs !== undefined && func0.call(data, "ttlMs")){
+if(data.ttlMs !== undefined){
 var data6 = data.ttlMs;
 var _errs11 = errors;
 if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
@@ -15392,12 +15337,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.result === undefined) || (!(func0.call(data, "result")))) && (missing0 = "result"))){
+if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.result === undefined) && (missing0 = "result"))){
 validate234.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.id !== undefined && func0.call(data, "id")){
+if(data.id !== undefined){
 var data0 = data.id;
 var _errs1 = errors;
 if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
@@ -15410,7 +15355,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data1 = data.jsonrpc;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -15427,10 +15372,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.result !== undefined && func0.call(data, "result")){
+if(data.result !== undefined){
 var _errs6 = errors;
 if(!(validate229(data.result))){
-vErrors = vErrors === null ? func15(validate229.errors, instancePath+"/result") : vErrors.concat(func15(validate229.errors, instancePath+"/result"));
+vErrors = vErrors === null ? func0(validate229.errors, instancePath+"/result") : vErrors.concat(func0(validate229.errors, instancePath+"/result"));
 errors = vErrors.length;
 }
 var valid0 = _errs6 === errors;
@@ -15479,15 +15424,15 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((((data.cacheScope === undefined) || (!(func0.call(data, "cacheScope")))) && (missing0 = "cacheScope")) || (((data.resultType === undefined) || (!(func0.call(data, "resultType")))) && (missing0 = "resultType"))) || (((data.tools === undefined) || (!(func0.call(data, "tools")))) && (missing0 = "tools"))) || (((data.ttlMs === undefined) || (!(func0.call(data, "ttlMs")))) && (missing0 = "ttlMs"))){
+if(((((data.cacheScope === undefined) && (missing0 = "cacheScope")) || ((data.resultType === undefined) && (missing0 = "resultType"))) || ((data.tools === undefined) && (missing0 = "tools"))) || ((data.ttlMs === undefined) && (missing0 = "ttlMs"))){
 validate236.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var _errs1 = errors;
 if(!(validate17(data._meta))){
-vErrors = vErrors === null ? func15(validate17.errors, instancePath+"/_meta") : vErrors.concat(func15(validate17.errors, instancePath+"/_meta"));
+vErrors = vErrors === null ? func0(validate17.errors, instancePath+"/_meta") : vErrors.concat(func0(validate17.errors, instancePath+"/_meta"));
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -15496,7 +15441,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.cacheScope !== undefined && func0.call(data, "cacheScope")){
+if(data.cacheScope !== undefined){
 var data1 = data.cacheScope;
 var _errs2 = errors;
 if(typeof data1 !== "string"){
@@ -15513,7 +15458,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.nextCursor !== undefined && func0.call(data, "nextCursor")){
+if(data.nextCursor !== undefined){
 var _errs4 = errors;
 if(typeof data.nextCursor !== "string"){
 validate236.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
@@ -15525,7 +15470,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.resultType !== undefined && func0.call(data, "resultType")){
+if(data.resultType !== undefined){
 var data3 = data.resultType;
 var _errs6 = errors;
 if(typeof data3 !== "string"){
@@ -15542,7 +15487,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.tools !== undefined && func0.call(data, "tools")){
+if(data.tools !== undefined){
 var data4 = data.tools;
 var _errs8 = errors;
 if(errors === _errs8){
@@ -15552,7 +15497,7 @@ var len0 = data4.length;
 for(var i0=0; i0<len0; i0++){
 var _errs10 = errors;
 if(!(validate91(data4[i0]))){
-vErrors = vErrors === null ? func15(validate91.errors, instancePath+"/tools/" + i0) : vErrors.concat(func15(validate91.errors, instancePath+"/tools/" + i0));
+vErrors = vErrors === null ? func0(validate91.errors, instancePath+"/tools/" + i0) : vErrors.concat(func0(validate91.errors, instancePath+"/tools/" + i0));
 errors = vErrors.length;
 }
 var valid1 = _errs10 === errors;
@@ -15572,7 +15517,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.ttlMs !== undefined && func0.call(data, "ttlMs")){
+if(data.ttlMs !== undefined){
 var data6 = data.ttlMs;
 var _errs11 = errors;
 if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
@@ -15630,12 +15575,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.result === undefined) || (!(func0.call(data, "result")))) && (missing0 = "result"))){
+if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.result === undefined) && (missing0 = "result"))){
 validate239.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.id !== undefined && func0.call(data, "id")){
+if(data.id !== undefined){
 var data0 = data.id;
 var _errs1 = errors;
 if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
@@ -15648,7 +15593,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data1 = data.jsonrpc;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -15665,10 +15610,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.result !== undefined && func0.call(data, "result")){
+if(data.result !== undefined){
 var _errs6 = errors;
 if(!(validate236(data.result))){
-vErrors = vErrors === null ? func15(validate236.errors, instancePath+"/result") : vErrors.concat(func15(validate236.errors, instancePath+"/result"));
+vErrors = vErrors === null ? func0(validate236.errors, instancePath+"/result") : vErrors.concat(func0(validate236.errors, instancePath+"/result"));
 errors = vErrors.length;
 }
 var valid0 = _errs6 === errors;
@@ -15742,15 +15687,15 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.data === undefined) || (!(func0.call(data, "data")))) && (missing0 = "data")) || (((data.level === undefined) || (!(func0.call(data, "level")))) && (missing0 = "level"))){
+if(((data.data === undefined) && (missing0 = "data")) || ((data.level === undefined) && (missing0 = "level"))){
 validate243.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var _errs1 = errors;
 if(!(validate116(data._meta))){
-vErrors = vErrors === null ? func15(validate116.errors, instancePath+"/_meta") : vErrors.concat(func15(validate116.errors, instancePath+"/_meta"));
+vErrors = vErrors === null ? func0(validate116.errors, instancePath+"/_meta") : vErrors.concat(func0(validate116.errors, instancePath+"/_meta"));
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -15759,7 +15704,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.level !== undefined && func0.call(data, "level")){
+if(data.level !== undefined){
 var data1 = data.level;
 var _errs2 = errors;
 if(typeof data1 !== "string"){
@@ -15776,7 +15721,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.logger !== undefined && func0.call(data, "logger")){
+if(data.logger !== undefined){
 var _errs5 = errors;
 if(typeof data.logger !== "string"){
 validate243.errors = [{instancePath:instancePath+"/logger",schemaPath:"#/properties/logger/type",keyword:"type",params:{type: "string"}}];
@@ -15820,12 +15765,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
+if((((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
 validate242.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data0 = data.jsonrpc;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -15842,7 +15787,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data1 = data.method;
 var _errs3 = errors;
 if(typeof data1 !== "string"){
@@ -15859,10 +15804,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var _errs5 = errors;
 if(!(validate243(data.params))){
-vErrors = vErrors === null ? func15(validate243.errors, instancePath+"/params") : vErrors.concat(func15(validate243.errors, instancePath+"/params"));
+vErrors = vErrors === null ? func0(validate243.errors, instancePath+"/params") : vErrors.concat(func0(validate243.errors, instancePath+"/params"));
 errors = vErrors.length;
 }
 var valid0 = _errs5 === errors;
@@ -15933,12 +15878,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.code === undefined) || (!(func0.call(data, "code")))) && (missing0 = "code")) || (((data.message === undefined) || (!(func0.call(data, "message")))) && (missing0 = "message"))){
+if(((data.code === undefined) && (missing0 = "code")) || ((data.message === undefined) && (missing0 = "message"))){
 validate247.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.code !== undefined && func0.call(data, "code")){
+if(data.code !== undefined){
 var data0 = data.code;
 var _errs1 = errors;
 if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
@@ -15955,7 +15900,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.message !== undefined && func0.call(data, "message")){
+if(data.message !== undefined){
 var _errs3 = errors;
 if(typeof data.message !== "string"){
 validate247.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"}}];
@@ -16000,12 +15945,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.error === undefined) || (!(func0.call(data, "error")))) && (missing0 = "error")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))){
+if(((data.error === undefined) && (missing0 = "error")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))){
 validate248.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.error !== undefined && func0.call(data, "error")){
+if(data.error !== undefined){
 var data0 = data.error;
 var _errs1 = errors;
 var _errs2 = errors;
@@ -16013,12 +15958,12 @@ var _errs3 = errors;
 if(errors === _errs3){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 var missing1;
-if((((data0.code === undefined) || (!(func0.call(data0, "code")))) && (missing1 = "code")) || (((data0.message === undefined) || (!(func0.call(data0, "message")))) && (missing1 = "message"))){
+if(((data0.code === undefined) && (missing1 = "code")) || ((data0.message === undefined) && (missing1 = "message"))){
 validate248.errors = [{instancePath:instancePath+"/error",schemaPath:"Error/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data0.code !== undefined && func0.call(data0, "code")){
+if(data0.code !== undefined){
 var data1 = data0.code;
 var _errs5 = errors;
 if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
@@ -16031,7 +15976,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data0.message !== undefined && func0.call(data0, "message")){
+if(data0.message !== undefined){
 var _errs7 = errors;
 if(typeof data0.message !== "string"){
 validate248.errors = [{instancePath:instancePath+"/error/message",schemaPath:"Error/properties/message/type",keyword:"type",params:{type: "string"}}];
@@ -16056,12 +16001,12 @@ var _errs9 = errors;
 if(errors === _errs9){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 var missing2;
-if((((data0.code === undefined) || (!(func0.call(data0, "code")))) && (missing2 = "code")) || (((data0.data === undefined) || (!(func0.call(data0, "data")))) && (missing2 = "data"))){
+if(((data0.code === undefined) && (missing2 = "code")) || ((data0.data === undefined) && (missing2 = "data"))){
 validate248.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/allOf/1/required",keyword:"required",params:{missingProperty: missing2}}];
 return false;
 }
 else {
-if(data0.code !== undefined && func0.call(data0, "code")){
+if(data0.code !== undefined){
 var data3 = data0.code;
 var _errs11 = errors;
 if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
@@ -16078,20 +16023,20 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data0.data !== undefined && func0.call(data0, "data")){
+if(data0.data !== undefined){
 var data4 = data0.data;
 var _errs13 = errors;
 if(errors === _errs13){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 var missing3;
-if(((data4.requiredCapabilities === undefined) || (!(func0.call(data4, "requiredCapabilities")))) && (missing3 = "requiredCapabilities")){
+if((data4.requiredCapabilities === undefined) && (missing3 = "requiredCapabilities")){
 validate248.errors = [{instancePath:instancePath+"/error/data",schemaPath:"#/properties/error/allOf/1/properties/data/required",keyword:"required",params:{missingProperty: missing3}}];
 return false;
 }
 else {
-if(data4.requiredCapabilities !== undefined && func0.call(data4, "requiredCapabilities")){
+if(data4.requiredCapabilities !== undefined){
 if(!(validate24(data4.requiredCapabilities))){
-vErrors = vErrors === null ? func15(validate24.errors, instancePath+"/error/data/requiredCapabilities") : vErrors.concat(func15(validate24.errors, instancePath+"/error/data/requiredCapabilities"));
+vErrors = vErrors === null ? func0(validate24.errors, instancePath+"/error/data/requiredCapabilities") : vErrors.concat(func0(validate24.errors, instancePath+"/error/data/requiredCapabilities"));
 errors = vErrors.length;
 }
 }
@@ -16123,7 +16068,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.id !== undefined && func0.call(data, "id")){
+if(data.id !== undefined){
 var data6 = data.id;
 var _errs16 = errors;
 if((typeof data6 !== "string") && (!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))))){
@@ -16136,7 +16081,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data7 = data.jsonrpc;
 var _errs19 = errors;
 if(typeof data7 !== "string"){
@@ -16185,7 +16130,7 @@ var vErrors = null;
 var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.name !== undefined && func0.call(data, "name")){
+if(data.name !== undefined){
 if(typeof data.name !== "string"){
 validate250.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -16229,7 +16174,7 @@ var _errs2 = errors;
 if(errors === _errs2){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.items === undefined) || (!(func0.call(data, "items")))) && (missing0 = "items")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
+if(((data.items === undefined) && (missing0 = "items")) || ((data.type === undefined) && (missing0 = "type"))){
 var err0 = {instancePath:instancePath,schemaPath:"UntitledMultiSelectEnumSchema/required",keyword:"required",params:{missingProperty: missing0}};
 if(vErrors === null){
 vErrors = [err0];
@@ -16240,7 +16185,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data.default !== undefined && func0.call(data, "default")){
+if(data.default !== undefined){
 var data0 = data.default;
 var _errs4 = errors;
 if(errors === _errs4){
@@ -16282,7 +16227,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data.description !== undefined && func0.call(data, "description")){
+if(data.description !== undefined){
 var _errs8 = errors;
 if(typeof data.description !== "string"){
 var err3 = {instancePath:instancePath+"/description",schemaPath:"UntitledMultiSelectEnumSchema/properties/description/type",keyword:"type",params:{type: "string"}};
@@ -16300,13 +16245,13 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data.items !== undefined && func0.call(data, "items")){
+if(data.items !== undefined){
 var data3 = data.items;
 var _errs10 = errors;
 if(errors === _errs10){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 var missing1;
-if((((data3.enum === undefined) || (!(func0.call(data3, "enum")))) && (missing1 = "enum")) || (((data3.type === undefined) || (!(func0.call(data3, "type")))) && (missing1 = "type"))){
+if(((data3.enum === undefined) && (missing1 = "enum")) || ((data3.type === undefined) && (missing1 = "type"))){
 var err4 = {instancePath:instancePath+"/items",schemaPath:"UntitledMultiSelectEnumSchema/properties/items/required",keyword:"required",params:{missingProperty: missing1}};
 if(vErrors === null){
 vErrors = [err4];
@@ -16317,7 +16262,7 @@ vErrors.push(err4);
 errors++;
 }
 else {
-if(data3.enum !== undefined && func0.call(data3, "enum")){
+if(data3.enum !== undefined){
 var data4 = data3.enum;
 var _errs12 = errors;
 if(errors === _errs12){
@@ -16359,7 +16304,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data3.type !== undefined && func0.call(data3, "type")){
+if(data3.type !== undefined){
 var data6 = data3.type;
 var _errs16 = errors;
 if(typeof data6 !== "string"){
@@ -16407,7 +16352,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data.maxItems !== undefined && func0.call(data, "maxItems")){
+if(data.maxItems !== undefined){
 var data7 = data.maxItems;
 var _errs18 = errors;
 if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
@@ -16426,7 +16371,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data.minItems !== undefined && func0.call(data, "minItems")){
+if(data.minItems !== undefined){
 var data8 = data.minItems;
 var _errs20 = errors;
 if(!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8)))){
@@ -16445,7 +16390,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data.title !== undefined && func0.call(data, "title")){
+if(data.title !== undefined){
 var _errs22 = errors;
 if(typeof data.title !== "string"){
 var err12 = {instancePath:instancePath+"/title",schemaPath:"UntitledMultiSelectEnumSchema/properties/title/type",keyword:"type",params:{type: "string"}};
@@ -16463,7 +16408,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data.type !== undefined && func0.call(data, "type")){
+if(data.type !== undefined){
 var data10 = data.type;
 var _errs24 = errors;
 if(typeof data10 !== "string"){
@@ -16518,7 +16463,7 @@ var _errs27 = errors;
 if(errors === _errs27){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing2;
-if((((data.items === undefined) || (!(func0.call(data, "items")))) && (missing2 = "items")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing2 = "type"))){
+if(((data.items === undefined) && (missing2 = "items")) || ((data.type === undefined) && (missing2 = "type"))){
 var err16 = {instancePath:instancePath,schemaPath:"TitledMultiSelectEnumSchema/required",keyword:"required",params:{missingProperty: missing2}};
 if(vErrors === null){
 vErrors = [err16];
@@ -16529,7 +16474,7 @@ vErrors.push(err16);
 errors++;
 }
 else {
-if(data.default !== undefined && func0.call(data, "default")){
+if(data.default !== undefined){
 var data11 = data.default;
 var _errs29 = errors;
 if(errors === _errs29){
@@ -16571,7 +16516,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data.description !== undefined && func0.call(data, "description")){
+if(data.description !== undefined){
 var _errs33 = errors;
 if(typeof data.description !== "string"){
 var err19 = {instancePath:instancePath+"/description",schemaPath:"TitledMultiSelectEnumSchema/properties/description/type",keyword:"type",params:{type: "string"}};
@@ -16589,13 +16534,13 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data.items !== undefined && func0.call(data, "items")){
+if(data.items !== undefined){
 var data14 = data.items;
 var _errs35 = errors;
 if(errors === _errs35){
 if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
 var missing3;
-if(((data14.anyOf === undefined) || (!(func0.call(data14, "anyOf")))) && (missing3 = "anyOf")){
+if((data14.anyOf === undefined) && (missing3 = "anyOf")){
 var err20 = {instancePath:instancePath+"/items",schemaPath:"TitledMultiSelectEnumSchema/properties/items/required",keyword:"required",params:{missingProperty: missing3}};
 if(vErrors === null){
 vErrors = [err20];
@@ -16606,7 +16551,7 @@ vErrors.push(err20);
 errors++;
 }
 else {
-if(data14.anyOf !== undefined && func0.call(data14, "anyOf")){
+if(data14.anyOf !== undefined){
 var data15 = data14.anyOf;
 var _errs37 = errors;
 if(errors === _errs37){
@@ -16619,7 +16564,7 @@ var _errs39 = errors;
 if(errors === _errs39){
 if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
 var missing4;
-if((((data16.const === undefined) || (!(func0.call(data16, "const")))) && (missing4 = "const")) || (((data16.title === undefined) || (!(func0.call(data16, "title")))) && (missing4 = "title"))){
+if(((data16.const === undefined) && (missing4 = "const")) || ((data16.title === undefined) && (missing4 = "title"))){
 var err21 = {instancePath:instancePath+"/items/anyOf/" + i3,schemaPath:"TitledMultiSelectEnumSchema/properties/items/properties/anyOf/items/required",keyword:"required",params:{missingProperty: missing4}};
 if(vErrors === null){
 vErrors = [err21];
@@ -16630,7 +16575,7 @@ vErrors.push(err21);
 errors++;
 }
 else {
-if(data16.const !== undefined && func0.call(data16, "const")){
+if(data16.const !== undefined){
 var _errs41 = errors;
 if(typeof data16.const !== "string"){
 var err22 = {instancePath:instancePath+"/items/anyOf/" + i3+"/const",schemaPath:"TitledMultiSelectEnumSchema/properties/items/properties/anyOf/items/properties/const/type",keyword:"type",params:{type: "string"}};
@@ -16648,7 +16593,7 @@ else {
 var valid11 = true;
 }
 if(valid11){
-if(data16.title !== undefined && func0.call(data16, "title")){
+if(data16.title !== undefined){
 var _errs43 = errors;
 if(typeof data16.title !== "string"){
 var err23 = {instancePath:instancePath+"/items/anyOf/" + i3+"/title",schemaPath:"TitledMultiSelectEnumSchema/properties/items/properties/anyOf/items/properties/title/type",keyword:"type",params:{type: "string"}};
@@ -16716,7 +16661,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data.maxItems !== undefined && func0.call(data, "maxItems")){
+if(data.maxItems !== undefined){
 var data19 = data.maxItems;
 var _errs45 = errors;
 if(!((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19)))){
@@ -16735,7 +16680,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data.minItems !== undefined && func0.call(data, "minItems")){
+if(data.minItems !== undefined){
 var data20 = data.minItems;
 var _errs47 = errors;
 if(!((typeof data20 == "number") && (!(data20 % 1) && !isNaN(data20)))){
@@ -16754,7 +16699,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data.title !== undefined && func0.call(data, "title")){
+if(data.title !== undefined){
 var _errs49 = errors;
 if(typeof data.title !== "string"){
 var err29 = {instancePath:instancePath+"/title",schemaPath:"TitledMultiSelectEnumSchema/properties/title/type",keyword:"type",params:{type: "string"}};
@@ -16772,7 +16717,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data.type !== undefined && func0.call(data, "type")){
+if(data.type !== undefined){
 var data22 = data.type;
 var _errs51 = errors;
 if(typeof data22 !== "string"){
@@ -16871,12 +16816,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
+if((data.method === undefined) && (missing0 = "method")){
 validate252.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var _errs1 = errors;
 if(typeof data.method !== "string"){
 validate252.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -16888,7 +16833,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
@@ -16939,9 +16884,9 @@ var vErrors = null;
 var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 if(!(validate116(data._meta))){
-vErrors = vErrors === null ? func15(validate116.errors, instancePath+"/_meta") : vErrors.concat(func15(validate116.errors, instancePath+"/_meta"));
+vErrors = vErrors === null ? func0(validate116.errors, instancePath+"/_meta") : vErrors.concat(func0(validate116.errors, instancePath+"/_meta"));
 errors = vErrors.length;
 }
 }
@@ -16976,12 +16921,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
+if((data.type === undefined) && (missing0 = "type")){
 validate255.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.default !== undefined && func0.call(data, "default")){
+if(data.default !== undefined){
 var _errs1 = errors;
 if(!(typeof data.default == "number")){
 validate255.errors = [{instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "number"}}];
@@ -16993,7 +16938,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined && func0.call(data, "description")){
+if(data.description !== undefined){
 var _errs3 = errors;
 if(typeof data.description !== "string"){
 validate255.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -17005,7 +16950,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.maximum !== undefined && func0.call(data, "maximum")){
+if(data.maximum !== undefined){
 var _errs5 = errors;
 if(!(typeof data.maximum == "number")){
 validate255.errors = [{instancePath:instancePath+"/maximum",schemaPath:"#/properties/maximum/type",keyword:"type",params:{type: "number"}}];
@@ -17017,7 +16962,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.minimum !== undefined && func0.call(data, "minimum")){
+if(data.minimum !== undefined){
 var _errs7 = errors;
 if(!(typeof data.minimum == "number")){
 validate255.errors = [{instancePath:instancePath+"/minimum",schemaPath:"#/properties/minimum/type",keyword:"type",params:{type: "number"}}];
@@ -17029,7 +16974,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined && func0.call(data, "title")){
+if(data.title !== undefined){
 var _errs9 = errors;
 if(typeof data.title !== "string"){
 validate255.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -17041,7 +16986,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.type !== undefined && func0.call(data, "type")){
+if(data.type !== undefined){
 var data5 = data.type;
 var _errs11 = errors;
 if(typeof data5 !== "string"){
@@ -17095,12 +17040,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
+if(((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
 validate256.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.id !== undefined && func0.call(data, "id")){
+if(data.id !== undefined){
 var data0 = data.id;
 var _errs1 = errors;
 if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
@@ -17113,7 +17058,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data1 = data.jsonrpc;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -17130,7 +17075,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var _errs6 = errors;
 if(typeof data.method !== "string"){
 validate256.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -17142,10 +17087,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var _errs8 = errors;
 if(!(validate127(data.params))){
-vErrors = vErrors === null ? func15(validate127.errors, instancePath+"/params") : vErrors.concat(func15(validate127.errors, instancePath+"/params"));
+vErrors = vErrors === null ? func0(validate127.errors, instancePath+"/params") : vErrors.concat(func0(validate127.errors, instancePath+"/params"));
 errors = vErrors.length;
 }
 var valid0 = _errs8 === errors;
@@ -17191,15 +17136,15 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.resultType === undefined) || (!(func0.call(data, "resultType")))) && (missing0 = "resultType")){
+if((data.resultType === undefined) && (missing0 = "resultType")){
 validate258.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var _errs1 = errors;
 if(!(validate17(data._meta))){
-vErrors = vErrors === null ? func15(validate17.errors, instancePath+"/_meta") : vErrors.concat(func15(validate17.errors, instancePath+"/_meta"));
+vErrors = vErrors === null ? func0(validate17.errors, instancePath+"/_meta") : vErrors.concat(func0(validate17.errors, instancePath+"/_meta"));
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -17208,7 +17153,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.nextCursor !== undefined && func0.call(data, "nextCursor")){
+if(data.nextCursor !== undefined){
 var _errs2 = errors;
 if(typeof data.nextCursor !== "string"){
 validate258.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
@@ -17220,7 +17165,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.resultType !== undefined && func0.call(data, "resultType")){
+if(data.resultType !== undefined){
 var _errs4 = errors;
 if(typeof data.resultType !== "string"){
 validate258.errors = [{instancePath:instancePath+"/resultType",schemaPath:"#/properties/resultType/type",keyword:"type",params:{type: "string"}}];
@@ -17266,12 +17211,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.code === undefined) || (!(func0.call(data, "code")))) && (missing0 = "code")) || (((data.message === undefined) || (!(func0.call(data, "message")))) && (missing0 = "message"))){
+if(((data.code === undefined) && (missing0 = "code")) || ((data.message === undefined) && (missing0 = "message"))){
 validate260.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.code !== undefined && func0.call(data, "code")){
+if(data.code !== undefined){
 var data0 = data.code;
 var _errs1 = errors;
 if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
@@ -17288,7 +17233,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.message !== undefined && func0.call(data, "message")){
+if(data.message !== undefined){
 var _errs3 = errors;
 if(typeof data.message !== "string"){
 validate260.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"}}];
@@ -17336,15 +17281,15 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.progress === undefined) || (!(func0.call(data, "progress")))) && (missing0 = "progress")) || (((data.progressToken === undefined) || (!(func0.call(data, "progressToken")))) && (missing0 = "progressToken"))){
+if(((data.progress === undefined) && (missing0 = "progress")) || ((data.progressToken === undefined) && (missing0 = "progressToken"))){
 validate262.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var _errs1 = errors;
 if(!(validate116(data._meta))){
-vErrors = vErrors === null ? func15(validate116.errors, instancePath+"/_meta") : vErrors.concat(func15(validate116.errors, instancePath+"/_meta"));
+vErrors = vErrors === null ? func0(validate116.errors, instancePath+"/_meta") : vErrors.concat(func0(validate116.errors, instancePath+"/_meta"));
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -17353,7 +17298,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.message !== undefined && func0.call(data, "message")){
+if(data.message !== undefined){
 var _errs2 = errors;
 if(typeof data.message !== "string"){
 validate262.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"}}];
@@ -17365,7 +17310,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.progress !== undefined && func0.call(data, "progress")){
+if(data.progress !== undefined){
 var _errs4 = errors;
 if(!(typeof data.progress == "number")){
 validate262.errors = [{instancePath:instancePath+"/progress",schemaPath:"#/properties/progress/type",keyword:"type",params:{type: "number"}}];
@@ -17377,7 +17322,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.progressToken !== undefined && func0.call(data, "progressToken")){
+if(data.progressToken !== undefined){
 var data3 = data.progressToken;
 var _errs6 = errors;
 if((typeof data3 !== "string") && (!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))))){
@@ -17390,7 +17335,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.total !== undefined && func0.call(data, "total")){
+if(data.total !== undefined){
 var _errs9 = errors;
 if(!(typeof data.total == "number")){
 validate262.errors = [{instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "number"}}];
@@ -17436,12 +17381,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
+if((((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
 validate261.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data0 = data.jsonrpc;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -17458,7 +17403,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data1 = data.method;
 var _errs3 = errors;
 if(typeof data1 !== "string"){
@@ -17475,10 +17420,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var _errs5 = errors;
 if(!(validate262(data.params))){
-vErrors = vErrors === null ? func15(validate262.errors, instancePath+"/params") : vErrors.concat(func15(validate262.errors, instancePath+"/params"));
+vErrors = vErrors === null ? func0(validate262.errors, instancePath+"/params") : vErrors.concat(func0(validate262.errors, instancePath+"/params"));
 errors = vErrors.length;
 }
 var valid0 = _errs5 === errors;
@@ -17550,12 +17495,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")){
+if((data.name === undefined) && (missing0 = "name")){
 validate266.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.description !== undefined && func0.call(data, "description")){
+if(data.description !== undefined){
 var _errs1 = errors;
 if(typeof data.description !== "string"){
 validate266.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -17567,7 +17512,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined && func0.call(data, "name")){
+if(data.name !== undefined){
 var _errs3 = errors;
 if(typeof data.name !== "string"){
 validate266.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -17579,7 +17524,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.required !== undefined && func0.call(data, "required")){
+if(data.required !== undefined){
 var _errs5 = errors;
 if(typeof data.required !== "boolean"){
 validate266.errors = [{instancePath:instancePath+"/required",schemaPath:"#/properties/required/type",keyword:"type",params:{type: "boolean"}}];
@@ -17591,7 +17536,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined && func0.call(data, "title")){
+if(data.title !== undefined){
 var _errs7 = errors;
 if(typeof data.title !== "string"){
 validate266.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -17638,12 +17583,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
+if(((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))){
 validate267.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data0 = data.jsonrpc;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -17660,7 +17605,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data1 = data.method;
 var _errs3 = errors;
 if(typeof data1 !== "string"){
@@ -17677,10 +17622,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var _errs5 = errors;
 if(!(validate253(data.params))){
-vErrors = vErrors === null ? func15(validate253.errors, instancePath+"/params") : vErrors.concat(func15(validate253.errors, instancePath+"/params"));
+vErrors = vErrors === null ? func0(validate253.errors, instancePath+"/params") : vErrors.concat(func0(validate253.errors, instancePath+"/params"));
 errors = vErrors.length;
 }
 var valid0 = _errs5 === errors;
@@ -17724,12 +17669,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
+if(((data.name === undefined) && (missing0 = "name")) || ((data.type === undefined) && (missing0 = "type"))){
 validate269.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.name !== undefined && func0.call(data, "name")){
+if(data.name !== undefined){
 var _errs1 = errors;
 if(typeof data.name !== "string"){
 validate269.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -17741,7 +17686,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined && func0.call(data, "title")){
+if(data.title !== undefined){
 var _errs3 = errors;
 if(typeof data.title !== "string"){
 validate269.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -17753,7 +17698,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.type !== undefined && func0.call(data, "type")){
+if(data.type !== undefined){
 var data2 = data.type;
 var _errs5 = errors;
 if(typeof data2 !== "string"){
@@ -17808,15 +17753,15 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((((data.cacheScope === undefined) || (!(func0.call(data, "cacheScope")))) && (missing0 = "cacheScope")) || (((data.contents === undefined) || (!(func0.call(data, "contents")))) && (missing0 = "contents"))) || (((data.resultType === undefined) || (!(func0.call(data, "resultType")))) && (missing0 = "resultType"))) || (((data.ttlMs === undefined) || (!(func0.call(data, "ttlMs")))) && (missing0 = "ttlMs"))){
+if(((((data.cacheScope === undefined) && (missing0 = "cacheScope")) || ((data.contents === undefined) && (missing0 = "contents"))) || ((data.resultType === undefined) && (missing0 = "resultType"))) || ((data.ttlMs === undefined) && (missing0 = "ttlMs"))){
 validate270.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var _errs1 = errors;
 if(!(validate17(data._meta))){
-vErrors = vErrors === null ? func15(validate17.errors, instancePath+"/_meta") : vErrors.concat(func15(validate17.errors, instancePath+"/_meta"));
+vErrors = vErrors === null ? func0(validate17.errors, instancePath+"/_meta") : vErrors.concat(func0(validate17.errors, instancePath+"/_meta"));
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -17825,7 +17770,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.cacheScope !== undefined && func0.call(data, "cacheScope")){
+if(data.cacheScope !== undefined){
 var data1 = data.cacheScope;
 var _errs2 = errors;
 if(typeof data1 !== "string"){
@@ -17842,7 +17787,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.contents !== undefined && func0.call(data, "contents")){
+if(data.contents !== undefined){
 var data2 = data.contents;
 var _errs4 = errors;
 if(errors === _errs4){
@@ -17856,7 +17801,7 @@ var _errs7 = errors;
 var valid2 = false;
 var _errs8 = errors;
 if(!(validate42(data3))){
-vErrors = vErrors === null ? func15(validate42.errors, instancePath+"/contents/" + i0) : vErrors.concat(func15(validate42.errors, instancePath+"/contents/" + i0));
+vErrors = vErrors === null ? func0(validate42.errors, instancePath+"/contents/" + i0) : vErrors.concat(func0(validate42.errors, instancePath+"/contents/" + i0));
 errors = vErrors.length;
 }
 var _valid0 = _errs8 === errors;
@@ -17864,7 +17809,7 @@ valid2 = valid2 || _valid0;
 if(!valid2){
 var _errs9 = errors;
 if(!(validate14(data3))){
-vErrors = vErrors === null ? func15(validate14.errors, instancePath+"/contents/" + i0) : vErrors.concat(func15(validate14.errors, instancePath+"/contents/" + i0));
+vErrors = vErrors === null ? func0(validate14.errors, instancePath+"/contents/" + i0) : vErrors.concat(func0(validate14.errors, instancePath+"/contents/" + i0));
 errors = vErrors.length;
 }
 var _valid0 = _errs9 === errors;
@@ -17910,7 +17855,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.resultType !== undefined && func0.call(data, "resultType")){
+if(data.resultType !== undefined){
 var data4 = data.resultType;
 var _errs10 = errors;
 if(typeof data4 !== "string"){
@@ -17927,7 +17872,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.ttlMs !== undefined && func0.call(data, "ttlMs")){
+if(data.ttlMs !== undefined){
 var data5 = data.ttlMs;
 var _errs12 = errors;
 if(!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))){
@@ -17984,12 +17929,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.result === undefined) || (!(func0.call(data, "result")))) && (missing0 = "result"))){
+if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.result === undefined) && (missing0 = "result"))){
 validate274.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.id !== undefined && func0.call(data, "id")){
+if(data.id !== undefined){
 var data0 = data.id;
 var _errs1 = errors;
 if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
@@ -18002,7 +17947,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data1 = data.jsonrpc;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -18019,13 +17964,13 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.result !== undefined && func0.call(data, "result")){
+if(data.result !== undefined){
 var data2 = data.result;
 var _errs6 = errors;
 if(errors === _errs6){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 var missing1;
-if(((data2.resultType === undefined) || (!(func0.call(data2, "resultType")))) && (missing1 = "resultType")){
+if((data2.resultType === undefined) && (missing1 = "resultType")){
 validate274.errors = [{instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
@@ -18034,13 +17979,13 @@ var tag0 = data2.resultType;
 if(typeof tag0 == "string"){
 if(tag0 === "input_required"){
 if(!(validate75(data2))){
-vErrors = vErrors === null ? func15(validate75.errors, instancePath+"/result") : vErrors.concat(func15(validate75.errors, instancePath+"/result"));
+vErrors = vErrors === null ? func0(validate75.errors, instancePath+"/result") : vErrors.concat(func0(validate75.errors, instancePath+"/result"));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "complete"){
 if(!(validate270(data2))){
-vErrors = vErrors === null ? func15(validate270.errors, instancePath+"/result") : vErrors.concat(func15(validate270.errors, instancePath+"/result"));
+vErrors = vErrors === null ? func0(validate270.errors, instancePath+"/result") : vErrors.concat(func0(validate270.errors, instancePath+"/result"));
 errors = vErrors.length;
 }
 }
@@ -18100,12 +18045,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
+if((data.method === undefined) && (missing0 = "method")){
 validate277.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var _errs1 = errors;
 if(typeof data.method !== "string"){
 validate277.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -18117,7 +18062,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
@@ -18199,12 +18144,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri")){
+if((data.uri === undefined) && (missing0 = "uri")){
 validate279.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs1 = errors;
 if(!(data0 && typeof data0 == "object" && !Array.isArray(data0))){
@@ -18217,7 +18162,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mimeType !== undefined && func0.call(data, "mimeType")){
+if(data.mimeType !== undefined){
 var _errs4 = errors;
 if(typeof data.mimeType !== "string"){
 validate279.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
@@ -18229,7 +18174,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined && func0.call(data, "uri")){
+if(data.uri !== undefined){
 var _errs6 = errors;
 if(typeof data.uri !== "string"){
 validate279.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
@@ -18277,12 +18222,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
+if(((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))){
 validate280.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data0 = data.jsonrpc;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -18299,7 +18244,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data1 = data.method;
 var _errs3 = errors;
 if(typeof data1 !== "string"){
@@ -18316,10 +18261,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var _errs5 = errors;
 if(!(validate253(data.params))){
-vErrors = vErrors === null ? func15(validate253.errors, instancePath+"/params") : vErrors.concat(func15(validate253.errors, instancePath+"/params"));
+vErrors = vErrors === null ? func0(validate253.errors, instancePath+"/params") : vErrors.concat(func0(validate253.errors, instancePath+"/params"));
 errors = vErrors.length;
 }
 var valid0 = _errs5 === errors;
@@ -18362,15 +18307,15 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data._meta === undefined) || (!(func0.call(data, "_meta")))) && (missing0 = "_meta")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
+if(((data._meta === undefined) && (missing0 = "_meta")) || ((data.uri === undefined) && (missing0 = "uri"))){
 validate282.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var _errs1 = errors;
 if(!(validate23(data._meta))){
-vErrors = vErrors === null ? func15(validate23.errors, instancePath+"/_meta") : vErrors.concat(func15(validate23.errors, instancePath+"/_meta"));
+vErrors = vErrors === null ? func0(validate23.errors, instancePath+"/_meta") : vErrors.concat(func0(validate23.errors, instancePath+"/_meta"));
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -18379,7 +18324,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined && func0.call(data, "uri")){
+if(data.uri !== undefined){
 var _errs2 = errors;
 if(typeof data.uri !== "string"){
 validate282.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
@@ -18425,12 +18370,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
+if(((data.type === undefined) && (missing0 = "type")) || ((data.uri === undefined) && (missing0 = "uri"))){
 validate284.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.type !== undefined && func0.call(data, "type")){
+if(data.type !== undefined){
 var data0 = data.type;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -18447,7 +18392,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined && func0.call(data, "uri")){
+if(data.uri !== undefined){
 var _errs3 = errors;
 if(typeof data.uri !== "string"){
 validate284.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
@@ -18493,15 +18438,15 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri")){
+if((data.uri === undefined) && (missing0 = "uri")){
 validate286.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var _errs1 = errors;
 if(!(validate116(data._meta))){
-vErrors = vErrors === null ? func15(validate116.errors, instancePath+"/_meta") : vErrors.concat(func15(validate116.errors, instancePath+"/_meta"));
+vErrors = vErrors === null ? func0(validate116.errors, instancePath+"/_meta") : vErrors.concat(func0(validate116.errors, instancePath+"/_meta"));
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -18510,7 +18455,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined && func0.call(data, "uri")){
+if(data.uri !== undefined){
 var _errs2 = errors;
 if(typeof data.uri !== "string"){
 validate286.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
@@ -18553,12 +18498,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
+if((((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
 validate285.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data0 = data.jsonrpc;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -18575,7 +18520,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data1 = data.method;
 var _errs3 = errors;
 if(typeof data1 !== "string"){
@@ -18592,10 +18537,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var _errs5 = errors;
 if(!(validate286(data.params))){
-vErrors = vErrors === null ? func15(validate286.errors, instancePath+"/params") : vErrors.concat(func15(validate286.errors, instancePath+"/params"));
+vErrors = vErrors === null ? func0(validate286.errors, instancePath+"/params") : vErrors.concat(func0(validate286.errors, instancePath+"/params"));
 errors = vErrors.length;
 }
 var valid0 = _errs5 === errors;
@@ -18711,15 +18656,15 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.notifications === undefined) || (!(func0.call(data, "notifications")))) && (missing0 = "notifications")){
+if((data.notifications === undefined) && (missing0 = "notifications")){
 validate293.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var _errs1 = errors;
 if(!(validate116(data._meta))){
-vErrors = vErrors === null ? func15(validate116.errors, instancePath+"/_meta") : vErrors.concat(func15(validate116.errors, instancePath+"/_meta"));
+vErrors = vErrors === null ? func0(validate116.errors, instancePath+"/_meta") : vErrors.concat(func0(validate116.errors, instancePath+"/_meta"));
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -18728,13 +18673,13 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.notifications !== undefined && func0.call(data, "notifications")){
+if(data.notifications !== undefined){
 var data1 = data.notifications;
 var _errs2 = errors;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1.promptsListChanged !== undefined && func0.call(data1, "promptsListChanged")){
+if(data1.promptsListChanged !== undefined){
 var _errs5 = errors;
 if(typeof data1.promptsListChanged !== "boolean"){
 validate293.errors = [{instancePath:instancePath+"/notifications/promptsListChanged",schemaPath:"SubscriptionFilter/properties/promptsListChanged/type",keyword:"type",params:{type: "boolean"}}];
@@ -18746,7 +18691,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data1.resourceSubscriptions !== undefined && func0.call(data1, "resourceSubscriptions")){
+if(data1.resourceSubscriptions !== undefined){
 var data3 = data1.resourceSubscriptions;
 var _errs7 = errors;
 if(errors === _errs7){
@@ -18776,7 +18721,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data1.resourcesListChanged !== undefined && func0.call(data1, "resourcesListChanged")){
+if(data1.resourcesListChanged !== undefined){
 var _errs11 = errors;
 if(typeof data1.resourcesListChanged !== "boolean"){
 validate293.errors = [{instancePath:instancePath+"/notifications/resourcesListChanged",schemaPath:"SubscriptionFilter/properties/resourcesListChanged/type",keyword:"type",params:{type: "boolean"}}];
@@ -18788,7 +18733,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data1.toolsListChanged !== undefined && func0.call(data1, "toolsListChanged")){
+if(data1.toolsListChanged !== undefined){
 var _errs13 = errors;
 if(typeof data1.toolsListChanged !== "boolean"){
 validate293.errors = [{instancePath:instancePath+"/notifications/toolsListChanged",schemaPath:"SubscriptionFilter/properties/toolsListChanged/type",keyword:"type",params:{type: "boolean"}}];
@@ -18800,7 +18745,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data1.taskIds !== undefined && func0.call(data1, "taskIds")){
+if(data1.taskIds !== undefined){
 var data7 = data1.taskIds;
 var _errs15 = errors;
 if(errors === _errs15){
@@ -18876,12 +18821,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
+if((((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
 validate292.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data0 = data.jsonrpc;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -18898,7 +18843,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data1 = data.method;
 var _errs3 = errors;
 if(typeof data1 !== "string"){
@@ -18915,10 +18860,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var _errs5 = errors;
 if(!(validate293(data.params))){
-vErrors = vErrors === null ? func15(validate293.errors, instancePath+"/params") : vErrors.concat(func15(validate293.errors, instancePath+"/params"));
+vErrors = vErrors === null ? func0(validate293.errors, instancePath+"/params") : vErrors.concat(func0(validate293.errors, instancePath+"/params"));
 errors = vErrors.length;
 }
 var valid0 = _errs5 === errors;
@@ -18960,12 +18905,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
+if(((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))){
 validate296.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data0 = data.jsonrpc;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -18982,7 +18927,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data1 = data.method;
 var _errs3 = errors;
 if(typeof data1 !== "string"){
@@ -18999,10 +18944,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var _errs5 = errors;
 if(!(validate253(data.params))){
-vErrors = vErrors === null ? func15(validate253.errors, instancePath+"/params") : vErrors.concat(func15(validate253.errors, instancePath+"/params"));
+vErrors = vErrors === null ? func0(validate253.errors, instancePath+"/params") : vErrors.concat(func0(validate253.errors, instancePath+"/params"));
 errors = vErrors.length;
 }
 var valid0 = _errs5 === errors;
@@ -19043,7 +18988,7 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
+if((data.method === undefined) && (missing0 = "method")){
 validate291.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
@@ -19052,49 +18997,49 @@ var tag0 = data.method;
 if(typeof tag0 == "string"){
 if(tag0 === "notifications/cancelled"){
 if(!(validate114(data))){
-vErrors = vErrors === null ? func15(validate114.errors, instancePath) : vErrors.concat(func15(validate114.errors, instancePath));
+vErrors = vErrors === null ? func0(validate114.errors, instancePath) : vErrors.concat(func0(validate114.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "notifications/progress"){
 if(!(validate261(data))){
-vErrors = vErrors === null ? func15(validate261.errors, instancePath) : vErrors.concat(func15(validate261.errors, instancePath));
+vErrors = vErrors === null ? func0(validate261.errors, instancePath) : vErrors.concat(func0(validate261.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "notifications/resources/list_changed"){
 if(!(validate280(data))){
-vErrors = vErrors === null ? func15(validate280.errors, instancePath) : vErrors.concat(func15(validate280.errors, instancePath));
+vErrors = vErrors === null ? func0(validate280.errors, instancePath) : vErrors.concat(func0(validate280.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "notifications/subscriptions/acknowledged"){
 if(!(validate292(data))){
-vErrors = vErrors === null ? func15(validate292.errors, instancePath) : vErrors.concat(func15(validate292.errors, instancePath));
+vErrors = vErrors === null ? func0(validate292.errors, instancePath) : vErrors.concat(func0(validate292.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "notifications/resources/updated"){
 if(!(validate285(data))){
-vErrors = vErrors === null ? func15(validate285.errors, instancePath) : vErrors.concat(func15(validate285.errors, instancePath));
+vErrors = vErrors === null ? func0(validate285.errors, instancePath) : vErrors.concat(func0(validate285.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "notifications/prompts/list_changed"){
 if(!(validate267(data))){
-vErrors = vErrors === null ? func15(validate267.errors, instancePath) : vErrors.concat(func15(validate267.errors, instancePath));
+vErrors = vErrors === null ? func0(validate267.errors, instancePath) : vErrors.concat(func0(validate267.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "notifications/tools/list_changed"){
 if(!(validate296(data))){
-vErrors = vErrors === null ? func15(validate296.errors, instancePath) : vErrors.concat(func15(validate296.errors, instancePath));
+vErrors = vErrors === null ? func0(validate296.errors, instancePath) : vErrors.concat(func0(validate296.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "notifications/message"){
 if(!(validate242(data))){
-vErrors = vErrors === null ? func15(validate242.errors, instancePath) : vErrors.concat(func15(validate242.errors, instancePath));
+vErrors = vErrors === null ? func0(validate242.errors, instancePath) : vErrors.concat(func0(validate242.errors, instancePath));
 errors = vErrors.length;
 }
 }
@@ -19142,15 +19087,15 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data["io.modelcontextprotocol/subscriptionId"] === undefined) || (!(func0.call(data, "io.modelcontextprotocol/subscriptionId")))) && (missing0 = "io.modelcontextprotocol/subscriptionId")){
+if((data["io.modelcontextprotocol/subscriptionId"] === undefined) && (missing0 = "io.modelcontextprotocol/subscriptionId")){
 validate314.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data["io.modelcontextprotocol/serverInfo"] !== undefined && func0.call(data, "io.modelcontextprotocol/serverInfo")){
+if(data["io.modelcontextprotocol/serverInfo"] !== undefined){
 var _errs1 = errors;
 if(!(validate18(data["io.modelcontextprotocol/serverInfo"]))){
-vErrors = vErrors === null ? func15(validate18.errors, instancePath+"/io.modelcontextprotocol~1serverInfo") : vErrors.concat(func15(validate18.errors, instancePath+"/io.modelcontextprotocol~1serverInfo"));
+vErrors = vErrors === null ? func0(validate18.errors, instancePath+"/io.modelcontextprotocol~1serverInfo") : vErrors.concat(func0(validate18.errors, instancePath+"/io.modelcontextprotocol~1serverInfo"));
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -19159,7 +19104,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data["io.modelcontextprotocol/subscriptionId"] !== undefined && func0.call(data, "io.modelcontextprotocol/subscriptionId")){
+if(data["io.modelcontextprotocol/subscriptionId"] !== undefined){
 var data1 = data["io.modelcontextprotocol/subscriptionId"];
 var _errs2 = errors;
 if((typeof data1 !== "string") && (!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))))){
@@ -19203,15 +19148,15 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data._meta === undefined) || (!(func0.call(data, "_meta")))) && (missing0 = "_meta")) || (((data.resultType === undefined) || (!(func0.call(data, "resultType")))) && (missing0 = "resultType"))){
+if(((data._meta === undefined) && (missing0 = "_meta")) || ((data.resultType === undefined) && (missing0 = "resultType"))){
 validate313.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var _errs1 = errors;
 if(!(validate314(data._meta))){
-vErrors = vErrors === null ? func15(validate314.errors, instancePath+"/_meta") : vErrors.concat(func15(validate314.errors, instancePath+"/_meta"));
+vErrors = vErrors === null ? func0(validate314.errors, instancePath+"/_meta") : vErrors.concat(func0(validate314.errors, instancePath+"/_meta"));
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -19220,7 +19165,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.resultType !== undefined && func0.call(data, "resultType")){
+if(data.resultType !== undefined){
 var data1 = data.resultType;
 var _errs2 = errors;
 if(typeof data1 !== "string"){
@@ -19271,7 +19216,7 @@ var _errs1 = errors;
 if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.resultType === undefined) || (!(func0.call(data, "resultType")))) && (missing0 = "resultType")){
+if((data.resultType === undefined) && (missing0 = "resultType")){
 var err0 = {instancePath:instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0}};
 if(vErrors === null){
 vErrors = [err0];
@@ -19286,13 +19231,13 @@ var tag0 = data.resultType;
 if(typeof tag0 == "string"){
 if(tag0 === "input_required"){
 if(!(validate75(data))){
-vErrors = vErrors === null ? func15(validate75.errors, instancePath) : vErrors.concat(func15(validate75.errors, instancePath));
+vErrors = vErrors === null ? func0(validate75.errors, instancePath) : vErrors.concat(func0(validate75.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "complete"){
 if(!(validate171(data))){
-vErrors = vErrors === null ? func15(validate171.errors, instancePath) : vErrors.concat(func15(validate171.errors, instancePath));
+vErrors = vErrors === null ? func0(validate171.errors, instancePath) : vErrors.concat(func0(validate171.errors, instancePath));
 errors = vErrors.length;
 }
 }
@@ -19335,7 +19280,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs6 = errors;
 if(!(validate110(data))){
-vErrors = vErrors === null ? func15(validate110.errors, instancePath) : vErrors.concat(func15(validate110.errors, instancePath));
+vErrors = vErrors === null ? func0(validate110.errors, instancePath) : vErrors.concat(func0(validate110.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs6 === errors;
@@ -19343,7 +19288,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs7 = errors;
 if(!(validate229(data))){
-vErrors = vErrors === null ? func15(validate229.errors, instancePath) : vErrors.concat(func15(validate229.errors, instancePath));
+vErrors = vErrors === null ? func0(validate229.errors, instancePath) : vErrors.concat(func0(validate229.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs7 === errors;
@@ -19351,7 +19296,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs8 = errors;
 if(!(validate222(data))){
-vErrors = vErrors === null ? func15(validate222.errors, instancePath) : vErrors.concat(func15(validate222.errors, instancePath));
+vErrors = vErrors === null ? func0(validate222.errors, instancePath) : vErrors.concat(func0(validate222.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs8 === errors;
@@ -19359,7 +19304,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs9 = errors;
 if(!(validate270(data))){
-vErrors = vErrors === null ? func15(validate270.errors, instancePath) : vErrors.concat(func15(validate270.errors, instancePath));
+vErrors = vErrors === null ? func0(validate270.errors, instancePath) : vErrors.concat(func0(validate270.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs9 === errors;
@@ -19367,7 +19312,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs10 = errors;
 if(!(validate313(data))){
-vErrors = vErrors === null ? func15(validate313.errors, instancePath) : vErrors.concat(func15(validate313.errors, instancePath));
+vErrors = vErrors === null ? func0(validate313.errors, instancePath) : vErrors.concat(func0(validate313.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs10 === errors;
@@ -19375,7 +19320,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs11 = errors;
 if(!(validate216(data))){
-vErrors = vErrors === null ? func15(validate216.errors, instancePath) : vErrors.concat(func15(validate216.errors, instancePath));
+vErrors = vErrors === null ? func0(validate216.errors, instancePath) : vErrors.concat(func0(validate216.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs11 === errors;
@@ -19383,7 +19328,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs12 = errors;
 if(!(validate183(data))){
-vErrors = vErrors === null ? func15(validate183.errors, instancePath) : vErrors.concat(func15(validate183.errors, instancePath));
+vErrors = vErrors === null ? func0(validate183.errors, instancePath) : vErrors.concat(func0(validate183.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs12 === errors;
@@ -19391,7 +19336,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs13 = errors;
 if(!(validate236(data))){
-vErrors = vErrors === null ? func15(validate236.errors, instancePath) : vErrors.concat(func15(validate236.errors, instancePath));
+vErrors = vErrors === null ? func0(validate236.errors, instancePath) : vErrors.concat(func0(validate236.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs13 === errors;
@@ -19399,7 +19344,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs14 = errors;
 if(!(validate71(data))){
-vErrors = vErrors === null ? func15(validate71.errors, instancePath) : vErrors.concat(func15(validate71.errors, instancePath));
+vErrors = vErrors === null ? func0(validate71.errors, instancePath) : vErrors.concat(func0(validate71.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs14 === errors;
@@ -19407,7 +19352,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs15 = errors;
 if(!(validate166(data))){
-vErrors = vErrors === null ? func15(validate166.errors, instancePath) : vErrors.concat(func15(validate166.errors, instancePath));
+vErrors = vErrors === null ? func0(validate166.errors, instancePath) : vErrors.concat(func0(validate166.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs15 === errors;
@@ -19475,7 +19420,7 @@ var _errs2 = errors;
 if(errors === _errs2){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.enum === undefined) || (!(func0.call(data, "enum")))) && (missing0 = "enum")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
+if(((data.enum === undefined) && (missing0 = "enum")) || ((data.type === undefined) && (missing0 = "type"))){
 var err0 = {instancePath:instancePath,schemaPath:"UntitledSingleSelectEnumSchema/required",keyword:"required",params:{missingProperty: missing0}};
 if(vErrors === null){
 vErrors = [err0];
@@ -19486,7 +19431,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data.default !== undefined && func0.call(data, "default")){
+if(data.default !== undefined){
 var _errs4 = errors;
 if(typeof data.default !== "string"){
 var err1 = {instancePath:instancePath+"/default",schemaPath:"UntitledSingleSelectEnumSchema/properties/default/type",keyword:"type",params:{type: "string"}};
@@ -19504,7 +19449,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data.description !== undefined && func0.call(data, "description")){
+if(data.description !== undefined){
 var _errs6 = errors;
 if(typeof data.description !== "string"){
 var err2 = {instancePath:instancePath+"/description",schemaPath:"UntitledSingleSelectEnumSchema/properties/description/type",keyword:"type",params:{type: "string"}};
@@ -19522,7 +19467,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data.enum !== undefined && func0.call(data, "enum")){
+if(data.enum !== undefined){
 var data2 = data.enum;
 var _errs8 = errors;
 if(errors === _errs8){
@@ -19564,7 +19509,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data.title !== undefined && func0.call(data, "title")){
+if(data.title !== undefined){
 var _errs12 = errors;
 if(typeof data.title !== "string"){
 var err5 = {instancePath:instancePath+"/title",schemaPath:"UntitledSingleSelectEnumSchema/properties/title/type",keyword:"type",params:{type: "string"}};
@@ -19582,7 +19527,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data.type !== undefined && func0.call(data, "type")){
+if(data.type !== undefined){
 var data5 = data.type;
 var _errs14 = errors;
 if(typeof data5 !== "string"){
@@ -19635,7 +19580,7 @@ var _errs17 = errors;
 if(errors === _errs17){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing1;
-if((((data.oneOf === undefined) || (!(func0.call(data, "oneOf")))) && (missing1 = "oneOf")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing1 = "type"))){
+if(((data.oneOf === undefined) && (missing1 = "oneOf")) || ((data.type === undefined) && (missing1 = "type"))){
 var err9 = {instancePath:instancePath,schemaPath:"TitledSingleSelectEnumSchema/required",keyword:"required",params:{missingProperty: missing1}};
 if(vErrors === null){
 vErrors = [err9];
@@ -19646,7 +19591,7 @@ vErrors.push(err9);
 errors++;
 }
 else {
-if(data.default !== undefined && func0.call(data, "default")){
+if(data.default !== undefined){
 var _errs19 = errors;
 if(typeof data.default !== "string"){
 var err10 = {instancePath:instancePath+"/default",schemaPath:"TitledSingleSelectEnumSchema/properties/default/type",keyword:"type",params:{type: "string"}};
@@ -19664,7 +19609,7 @@ else {
 var valid5 = true;
 }
 if(valid5){
-if(data.description !== undefined && func0.call(data, "description")){
+if(data.description !== undefined){
 var _errs21 = errors;
 if(typeof data.description !== "string"){
 var err11 = {instancePath:instancePath+"/description",schemaPath:"TitledSingleSelectEnumSchema/properties/description/type",keyword:"type",params:{type: "string"}};
@@ -19682,7 +19627,7 @@ else {
 var valid5 = true;
 }
 if(valid5){
-if(data.oneOf !== undefined && func0.call(data, "oneOf")){
+if(data.oneOf !== undefined){
 var data8 = data.oneOf;
 var _errs23 = errors;
 if(errors === _errs23){
@@ -19695,7 +19640,7 @@ var _errs25 = errors;
 if(errors === _errs25){
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
 var missing2;
-if((((data9.const === undefined) || (!(func0.call(data9, "const")))) && (missing2 = "const")) || (((data9.title === undefined) || (!(func0.call(data9, "title")))) && (missing2 = "title"))){
+if(((data9.const === undefined) && (missing2 = "const")) || ((data9.title === undefined) && (missing2 = "title"))){
 var err12 = {instancePath:instancePath+"/oneOf/" + i1,schemaPath:"TitledSingleSelectEnumSchema/properties/oneOf/items/required",keyword:"required",params:{missingProperty: missing2}};
 if(vErrors === null){
 vErrors = [err12];
@@ -19706,7 +19651,7 @@ vErrors.push(err12);
 errors++;
 }
 else {
-if(data9.const !== undefined && func0.call(data9, "const")){
+if(data9.const !== undefined){
 var _errs27 = errors;
 if(typeof data9.const !== "string"){
 var err13 = {instancePath:instancePath+"/oneOf/" + i1+"/const",schemaPath:"TitledSingleSelectEnumSchema/properties/oneOf/items/properties/const/type",keyword:"type",params:{type: "string"}};
@@ -19724,7 +19669,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data9.title !== undefined && func0.call(data9, "title")){
+if(data9.title !== undefined){
 var _errs29 = errors;
 if(typeof data9.title !== "string"){
 var err14 = {instancePath:instancePath+"/oneOf/" + i1+"/title",schemaPath:"TitledSingleSelectEnumSchema/properties/oneOf/items/properties/title/type",keyword:"type",params:{type: "string"}};
@@ -19778,7 +19723,7 @@ else {
 var valid5 = true;
 }
 if(valid5){
-if(data.title !== undefined && func0.call(data, "title")){
+if(data.title !== undefined){
 var _errs31 = errors;
 if(typeof data.title !== "string"){
 var err17 = {instancePath:instancePath+"/title",schemaPath:"TitledSingleSelectEnumSchema/properties/title/type",keyword:"type",params:{type: "string"}};
@@ -19796,7 +19741,7 @@ else {
 var valid5 = true;
 }
 if(valid5){
-if(data.type !== undefined && func0.call(data, "type")){
+if(data.type !== undefined){
 var data13 = data.type;
 var _errs33 = errors;
 if(typeof data13 !== "string"){
@@ -19892,12 +19837,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
+if((data.type === undefined) && (missing0 = "type")){
 validate324.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.default !== undefined && func0.call(data, "default")){
+if(data.default !== undefined){
 var _errs1 = errors;
 if(typeof data.default !== "string"){
 validate324.errors = [{instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "string"}}];
@@ -19909,7 +19854,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined && func0.call(data, "description")){
+if(data.description !== undefined){
 var _errs3 = errors;
 if(typeof data.description !== "string"){
 validate324.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -19921,7 +19866,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.format !== undefined && func0.call(data, "format")){
+if(data.format !== undefined){
 var data2 = data.format;
 var _errs5 = errors;
 if(typeof data2 !== "string"){
@@ -19938,7 +19883,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.maxLength !== undefined && func0.call(data, "maxLength")){
+if(data.maxLength !== undefined){
 var data3 = data.maxLength;
 var _errs7 = errors;
 if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
@@ -19951,7 +19896,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.minLength !== undefined && func0.call(data, "minLength")){
+if(data.minLength !== undefined){
 var data4 = data.minLength;
 var _errs9 = errors;
 if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
@@ -19964,7 +19909,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined && func0.call(data, "title")){
+if(data.title !== undefined){
 var _errs11 = errors;
 if(typeof data.title !== "string"){
 validate324.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -19976,7 +19921,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.type !== undefined && func0.call(data, "type")){
+if(data.type !== undefined){
 var data6 = data.type;
 var _errs13 = errors;
 if(typeof data6 !== "string"){
@@ -20029,7 +19974,7 @@ var vErrors = null;
 var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.promptsListChanged !== undefined && func0.call(data, "promptsListChanged")){
+if(data.promptsListChanged !== undefined){
 var _errs1 = errors;
 if(typeof data.promptsListChanged !== "boolean"){
 validate325.errors = [{instancePath:instancePath+"/promptsListChanged",schemaPath:"#/properties/promptsListChanged/type",keyword:"type",params:{type: "boolean"}}];
@@ -20041,7 +19986,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.resourceSubscriptions !== undefined && func0.call(data, "resourceSubscriptions")){
+if(data.resourceSubscriptions !== undefined){
 var data1 = data.resourceSubscriptions;
 var _errs3 = errors;
 if(errors === _errs3){
@@ -20071,7 +20016,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.resourcesListChanged !== undefined && func0.call(data, "resourcesListChanged")){
+if(data.resourcesListChanged !== undefined){
 var _errs7 = errors;
 if(typeof data.resourcesListChanged !== "boolean"){
 validate325.errors = [{instancePath:instancePath+"/resourcesListChanged",schemaPath:"#/properties/resourcesListChanged/type",keyword:"type",params:{type: "boolean"}}];
@@ -20083,7 +20028,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.toolsListChanged !== undefined && func0.call(data, "toolsListChanged")){
+if(data.toolsListChanged !== undefined){
 var _errs9 = errors;
 if(typeof data.toolsListChanged !== "boolean"){
 validate325.errors = [{instancePath:instancePath+"/toolsListChanged",schemaPath:"#/properties/toolsListChanged/type",keyword:"type",params:{type: "boolean"}}];
@@ -20095,7 +20040,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.taskIds !== undefined && func0.call(data, "taskIds")){
+if(data.taskIds !== undefined){
 var data5 = data.taskIds;
 var _errs11 = errors;
 if(errors === _errs11){
@@ -20172,12 +20117,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.result === undefined) || (!(func0.call(data, "result")))) && (missing0 = "result"))){
+if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.result === undefined) && (missing0 = "result"))){
 validate326.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.id !== undefined && func0.call(data, "id")){
+if(data.id !== undefined){
 var data0 = data.id;
 var _errs1 = errors;
 if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
@@ -20190,7 +20135,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data1 = data.jsonrpc;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -20207,10 +20152,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.result !== undefined && func0.call(data, "result")){
+if(data.result !== undefined){
 var _errs6 = errors;
 if(!(validate313(data.result))){
-vErrors = vErrors === null ? func15(validate313.errors, instancePath+"/result") : vErrors.concat(func15(validate313.errors, instancePath+"/result"));
+vErrors = vErrors === null ? func0(validate313.errors, instancePath+"/result") : vErrors.concat(func0(validate313.errors, instancePath+"/result"));
 errors = vErrors.length;
 }
 var valid0 = _errs6 === errors;
@@ -20256,12 +20201,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.items === undefined) || (!(func0.call(data, "items")))) && (missing0 = "items")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
+if(((data.items === undefined) && (missing0 = "items")) || ((data.type === undefined) && (missing0 = "type"))){
 validate328.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.default !== undefined && func0.call(data, "default")){
+if(data.default !== undefined){
 var data0 = data.default;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -20291,7 +20236,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined && func0.call(data, "description")){
+if(data.description !== undefined){
 var _errs5 = errors;
 if(typeof data.description !== "string"){
 validate328.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -20303,18 +20248,18 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.items !== undefined && func0.call(data, "items")){
+if(data.items !== undefined){
 var data3 = data.items;
 var _errs7 = errors;
 if(errors === _errs7){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 var missing1;
-if(((data3.anyOf === undefined) || (!(func0.call(data3, "anyOf")))) && (missing1 = "anyOf")){
+if((data3.anyOf === undefined) && (missing1 = "anyOf")){
 validate328.errors = [{instancePath:instancePath+"/items",schemaPath:"#/properties/items/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data3.anyOf !== undefined && func0.call(data3, "anyOf")){
+if(data3.anyOf !== undefined){
 var data4 = data3.anyOf;
 var _errs9 = errors;
 if(errors === _errs9){
@@ -20327,12 +20272,12 @@ var _errs11 = errors;
 if(errors === _errs11){
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 var missing2;
-if((((data5.const === undefined) || (!(func0.call(data5, "const")))) && (missing2 = "const")) || (((data5.title === undefined) || (!(func0.call(data5, "title")))) && (missing2 = "title"))){
+if(((data5.const === undefined) && (missing2 = "const")) || ((data5.title === undefined) && (missing2 = "title"))){
 validate328.errors = [{instancePath:instancePath+"/items/anyOf/" + i1,schemaPath:"#/properties/items/properties/anyOf/items/required",keyword:"required",params:{missingProperty: missing2}}];
 return false;
 }
 else {
-if(data5.const !== undefined && func0.call(data5, "const")){
+if(data5.const !== undefined){
 var _errs13 = errors;
 if(typeof data5.const !== "string"){
 validate328.errors = [{instancePath:instancePath+"/items/anyOf/" + i1+"/const",schemaPath:"#/properties/items/properties/anyOf/items/properties/const/type",keyword:"type",params:{type: "string"}}];
@@ -20344,7 +20289,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data5.title !== undefined && func0.call(data5, "title")){
+if(data5.title !== undefined){
 var _errs15 = errors;
 if(typeof data5.title !== "string"){
 validate328.errors = [{instancePath:instancePath+"/items/anyOf/" + i1+"/title",schemaPath:"#/properties/items/properties/anyOf/items/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -20388,7 +20333,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.maxItems !== undefined && func0.call(data, "maxItems")){
+if(data.maxItems !== undefined){
 var data8 = data.maxItems;
 var _errs17 = errors;
 if(!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8)))){
@@ -20401,7 +20346,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.minItems !== undefined && func0.call(data, "minItems")){
+if(data.minItems !== undefined){
 var data9 = data.minItems;
 var _errs19 = errors;
 if(!((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9)))){
@@ -20414,7 +20359,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined && func0.call(data, "title")){
+if(data.title !== undefined){
 var _errs21 = errors;
 if(typeof data.title !== "string"){
 validate328.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -20426,7 +20371,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.type !== undefined && func0.call(data, "type")){
+if(data.type !== undefined){
 var data11 = data.type;
 var _errs23 = errors;
 if(typeof data11 !== "string"){
@@ -20480,12 +20425,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.oneOf === undefined) || (!(func0.call(data, "oneOf")))) && (missing0 = "oneOf")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
+if(((data.oneOf === undefined) && (missing0 = "oneOf")) || ((data.type === undefined) && (missing0 = "type"))){
 validate329.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.default !== undefined && func0.call(data, "default")){
+if(data.default !== undefined){
 var _errs1 = errors;
 if(typeof data.default !== "string"){
 validate329.errors = [{instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "string"}}];
@@ -20497,7 +20442,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined && func0.call(data, "description")){
+if(data.description !== undefined){
 var _errs3 = errors;
 if(typeof data.description !== "string"){
 validate329.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -20509,7 +20454,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.oneOf !== undefined && func0.call(data, "oneOf")){
+if(data.oneOf !== undefined){
 var data2 = data.oneOf;
 var _errs5 = errors;
 if(errors === _errs5){
@@ -20522,12 +20467,12 @@ var _errs7 = errors;
 if(errors === _errs7){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 var missing1;
-if((((data3.const === undefined) || (!(func0.call(data3, "const")))) && (missing1 = "const")) || (((data3.title === undefined) || (!(func0.call(data3, "title")))) && (missing1 = "title"))){
+if(((data3.const === undefined) && (missing1 = "const")) || ((data3.title === undefined) && (missing1 = "title"))){
 validate329.errors = [{instancePath:instancePath+"/oneOf/" + i0,schemaPath:"#/properties/oneOf/items/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data3.const !== undefined && func0.call(data3, "const")){
+if(data3.const !== undefined){
 var _errs9 = errors;
 if(typeof data3.const !== "string"){
 validate329.errors = [{instancePath:instancePath+"/oneOf/" + i0+"/const",schemaPath:"#/properties/oneOf/items/properties/const/type",keyword:"type",params:{type: "string"}}];
@@ -20539,7 +20484,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data3.title !== undefined && func0.call(data3, "title")){
+if(data3.title !== undefined){
 var _errs11 = errors;
 if(typeof data3.title !== "string"){
 validate329.errors = [{instancePath:instancePath+"/oneOf/" + i0+"/title",schemaPath:"#/properties/oneOf/items/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -20575,7 +20520,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined && func0.call(data, "title")){
+if(data.title !== undefined){
 var _errs13 = errors;
 if(typeof data.title !== "string"){
 validate329.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -20587,7 +20532,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.type !== undefined && func0.call(data, "type")){
+if(data.type !== undefined){
 var data7 = data.type;
 var _errs15 = errors;
 if(typeof data7 !== "string"){
@@ -20640,7 +20585,7 @@ var vErrors = null;
 var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.destructiveHint !== undefined && func0.call(data, "destructiveHint")){
+if(data.destructiveHint !== undefined){
 var _errs1 = errors;
 if(typeof data.destructiveHint !== "boolean"){
 validate330.errors = [{instancePath:instancePath+"/destructiveHint",schemaPath:"#/properties/destructiveHint/type",keyword:"type",params:{type: "boolean"}}];
@@ -20652,7 +20597,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.idempotentHint !== undefined && func0.call(data, "idempotentHint")){
+if(data.idempotentHint !== undefined){
 var _errs3 = errors;
 if(typeof data.idempotentHint !== "boolean"){
 validate330.errors = [{instancePath:instancePath+"/idempotentHint",schemaPath:"#/properties/idempotentHint/type",keyword:"type",params:{type: "boolean"}}];
@@ -20664,7 +20609,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.openWorldHint !== undefined && func0.call(data, "openWorldHint")){
+if(data.openWorldHint !== undefined){
 var _errs5 = errors;
 if(typeof data.openWorldHint !== "boolean"){
 validate330.errors = [{instancePath:instancePath+"/openWorldHint",schemaPath:"#/properties/openWorldHint/type",keyword:"type",params:{type: "boolean"}}];
@@ -20676,7 +20621,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.readOnlyHint !== undefined && func0.call(data, "readOnlyHint")){
+if(data.readOnlyHint !== undefined){
 var _errs7 = errors;
 if(typeof data.readOnlyHint !== "boolean"){
 validate330.errors = [{instancePath:instancePath+"/readOnlyHint",schemaPath:"#/properties/readOnlyHint/type",keyword:"type",params:{type: "boolean"}}];
@@ -20688,7 +20633,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined && func0.call(data, "title")){
+if(data.title !== undefined){
 var _errs9 = errors;
 if(typeof data.title !== "string"){
 validate330.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -20733,7 +20678,7 @@ var vErrors = null;
 var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.mode !== undefined && func0.call(data, "mode")){
+if(data.mode !== undefined){
 var data0 = data.mode;
 if(typeof data0 !== "string"){
 validate331.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/type",keyword:"type",params:{type: "string"}}];
@@ -20782,12 +20727,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.error === undefined) || (!(func0.call(data, "error")))) && (missing0 = "error")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))){
+if(((data.error === undefined) && (missing0 = "error")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))){
 validate332.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.error !== undefined && func0.call(data, "error")){
+if(data.error !== undefined){
 var data0 = data.error;
 var _errs1 = errors;
 var _errs2 = errors;
@@ -20795,12 +20740,12 @@ var _errs3 = errors;
 if(errors === _errs3){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 var missing1;
-if((((data0.code === undefined) || (!(func0.call(data0, "code")))) && (missing1 = "code")) || (((data0.message === undefined) || (!(func0.call(data0, "message")))) && (missing1 = "message"))){
+if(((data0.code === undefined) && (missing1 = "code")) || ((data0.message === undefined) && (missing1 = "message"))){
 validate332.errors = [{instancePath:instancePath+"/error",schemaPath:"Error/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data0.code !== undefined && func0.call(data0, "code")){
+if(data0.code !== undefined){
 var data1 = data0.code;
 var _errs5 = errors;
 if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
@@ -20813,7 +20758,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data0.message !== undefined && func0.call(data0, "message")){
+if(data0.message !== undefined){
 var _errs7 = errors;
 if(typeof data0.message !== "string"){
 validate332.errors = [{instancePath:instancePath+"/error/message",schemaPath:"Error/properties/message/type",keyword:"type",params:{type: "string"}}];
@@ -20838,12 +20783,12 @@ var _errs9 = errors;
 if(errors === _errs9){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 var missing2;
-if((((data0.code === undefined) || (!(func0.call(data0, "code")))) && (missing2 = "code")) || (((data0.data === undefined) || (!(func0.call(data0, "data")))) && (missing2 = "data"))){
+if(((data0.code === undefined) && (missing2 = "code")) || ((data0.data === undefined) && (missing2 = "data"))){
 validate332.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/allOf/1/required",keyword:"required",params:{missingProperty: missing2}}];
 return false;
 }
 else {
-if(data0.code !== undefined && func0.call(data0, "code")){
+if(data0.code !== undefined){
 var data3 = data0.code;
 var _errs11 = errors;
 if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
@@ -20860,18 +20805,18 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data0.data !== undefined && func0.call(data0, "data")){
+if(data0.data !== undefined){
 var data4 = data0.data;
 var _errs13 = errors;
 if(errors === _errs13){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 var missing3;
-if((((data4.requested === undefined) || (!(func0.call(data4, "requested")))) && (missing3 = "requested")) || (((data4.supported === undefined) || (!(func0.call(data4, "supported")))) && (missing3 = "supported"))){
+if(((data4.requested === undefined) && (missing3 = "requested")) || ((data4.supported === undefined) && (missing3 = "supported"))){
 validate332.errors = [{instancePath:instancePath+"/error/data",schemaPath:"#/properties/error/allOf/1/properties/data/required",keyword:"required",params:{missingProperty: missing3}}];
 return false;
 }
 else {
-if(data4.requested !== undefined && func0.call(data4, "requested")){
+if(data4.requested !== undefined){
 var _errs15 = errors;
 if(typeof data4.requested !== "string"){
 validate332.errors = [{instancePath:instancePath+"/error/data/requested",schemaPath:"#/properties/error/allOf/1/properties/data/properties/requested/type",keyword:"type",params:{type: "string"}}];
@@ -20883,7 +20828,7 @@ else {
 var valid5 = true;
 }
 if(valid5){
-if(data4.supported !== undefined && func0.call(data4, "supported")){
+if(data4.supported !== undefined){
 var data6 = data4.supported;
 var _errs17 = errors;
 if(errors === _errs17){
@@ -20941,7 +20886,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.id !== undefined && func0.call(data, "id")){
+if(data.id !== undefined){
 var data8 = data.id;
 var _errs21 = errors;
 if((typeof data8 !== "string") && (!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))))){
@@ -20954,7 +20899,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data9 = data.jsonrpc;
 var _errs24 = errors;
 if(typeof data9 !== "string"){
@@ -21004,12 +20949,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.items === undefined) || (!(func0.call(data, "items")))) && (missing0 = "items")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
+if(((data.items === undefined) && (missing0 = "items")) || ((data.type === undefined) && (missing0 = "type"))){
 validate333.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.default !== undefined && func0.call(data, "default")){
+if(data.default !== undefined){
 var data0 = data.default;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -21039,7 +20984,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined && func0.call(data, "description")){
+if(data.description !== undefined){
 var _errs5 = errors;
 if(typeof data.description !== "string"){
 validate333.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -21051,18 +20996,18 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.items !== undefined && func0.call(data, "items")){
+if(data.items !== undefined){
 var data3 = data.items;
 var _errs7 = errors;
 if(errors === _errs7){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 var missing1;
-if((((data3.enum === undefined) || (!(func0.call(data3, "enum")))) && (missing1 = "enum")) || (((data3.type === undefined) || (!(func0.call(data3, "type")))) && (missing1 = "type"))){
+if(((data3.enum === undefined) && (missing1 = "enum")) || ((data3.type === undefined) && (missing1 = "type"))){
 validate333.errors = [{instancePath:instancePath+"/items",schemaPath:"#/properties/items/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data3.enum !== undefined && func0.call(data3, "enum")){
+if(data3.enum !== undefined){
 var data4 = data3.enum;
 var _errs9 = errors;
 if(errors === _errs9){
@@ -21092,7 +21037,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data3.type !== undefined && func0.call(data3, "type")){
+if(data3.type !== undefined){
 var data6 = data3.type;
 var _errs13 = errors;
 if(typeof data6 !== "string"){
@@ -21122,7 +21067,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.maxItems !== undefined && func0.call(data, "maxItems")){
+if(data.maxItems !== undefined){
 var data7 = data.maxItems;
 var _errs15 = errors;
 if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
@@ -21135,7 +21080,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.minItems !== undefined && func0.call(data, "minItems")){
+if(data.minItems !== undefined){
 var data8 = data.minItems;
 var _errs17 = errors;
 if(!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8)))){
@@ -21148,7 +21093,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined && func0.call(data, "title")){
+if(data.title !== undefined){
 var _errs19 = errors;
 if(typeof data.title !== "string"){
 validate333.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -21160,7 +21105,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.type !== undefined && func0.call(data, "type")){
+if(data.type !== undefined){
 var data10 = data.type;
 var _errs21 = errors;
 if(typeof data10 !== "string"){
@@ -21214,12 +21159,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.enum === undefined) || (!(func0.call(data, "enum")))) && (missing0 = "enum")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
+if(((data.enum === undefined) && (missing0 = "enum")) || ((data.type === undefined) && (missing0 = "type"))){
 validate334.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.default !== undefined && func0.call(data, "default")){
+if(data.default !== undefined){
 var _errs1 = errors;
 if(typeof data.default !== "string"){
 validate334.errors = [{instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "string"}}];
@@ -21231,7 +21176,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined && func0.call(data, "description")){
+if(data.description !== undefined){
 var _errs3 = errors;
 if(typeof data.description !== "string"){
 validate334.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -21243,7 +21188,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.enum !== undefined && func0.call(data, "enum")){
+if(data.enum !== undefined){
 var data2 = data.enum;
 var _errs5 = errors;
 if(errors === _errs5){
@@ -21273,7 +21218,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined && func0.call(data, "title")){
+if(data.title !== undefined){
 var _errs9 = errors;
 if(typeof data.title !== "string"){
 validate334.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -21285,7 +21230,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.type !== undefined && func0.call(data, "type")){
+if(data.type !== undefined){
 var data5 = data.type;
 var _errs11 = errors;
 if(typeof data5 !== "string"){
@@ -21337,7 +21282,7 @@ var vErrors = null;
 var errors = 0;
 var _errs0 = errors;
 if(!(validate204(data))){
-vErrors = vErrors === null ? func15(validate204.errors, instancePath) : vErrors.concat(func15(validate204.errors, instancePath));
+vErrors = vErrors === null ? func0(validate204.errors, instancePath) : vErrors.concat(func0(validate204.errors, instancePath));
 errors = vErrors.length;
 }
 var valid0 = _errs0 === errors;
@@ -21346,12 +21291,12 @@ var _errs1 = errors;
 if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
+if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
 validate335.errors = [{instancePath:instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data0 = data.method;
 var _errs3 = errors;
 if(typeof data0 !== "string"){
@@ -21368,18 +21313,18 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data1 = data.params;
 var _errs5 = errors;
 if(errors === _errs5){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 var missing1;
-if(((data1.taskId === undefined) || (!(func0.call(data1, "taskId")))) && (missing1 = "taskId")){
+if((data1.taskId === undefined) && (missing1 = "taskId")){
 validate335.errors = [{instancePath:instancePath+"/params",schemaPath:"#/allOf/1/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data1.taskId !== undefined && func0.call(data1, "taskId")){
+if(data1.taskId !== undefined){
 if(typeof data1.taskId !== "string"){
 validate335.errors = [{instancePath:instancePath+"/params/taskId",schemaPath:"#/allOf/1/properties/params/properties/taskId/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -21432,7 +21377,7 @@ var vErrors = null;
 var errors = 0;
 var _errs0 = errors;
 if(!(validate110(data))){
-vErrors = vErrors === null ? func15(validate110.errors, instancePath) : vErrors.concat(func15(validate110.errors, instancePath));
+vErrors = vErrors === null ? func0(validate110.errors, instancePath) : vErrors.concat(func0(validate110.errors, instancePath));
 errors = vErrors.length;
 }
 var valid0 = _errs0 === errors;
@@ -21441,12 +21386,12 @@ var _errs1 = errors;
 if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.resultType === undefined) || (!(func0.call(data, "resultType")))) && (missing0 = "resultType")){
+if((data.resultType === undefined) && (missing0 = "resultType")){
 validate337.errors = [{instancePath:instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.resultType !== undefined && func0.call(data, "resultType")){
+if(data.resultType !== undefined){
 var data0 = data.resultType;
 if(typeof data0 !== "string"){
 validate337.errors = [{instancePath:instancePath+"/resultType",schemaPath:"#/allOf/1/properties/resultType/type",keyword:"type",params:{type: "string"}}];
@@ -21492,12 +21437,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((((data.taskId === undefined) || (!(func0.call(data, "taskId")))) && (missing0 = "taskId")) || (((data.status === undefined) || (!(func0.call(data, "status")))) && (missing0 = "status"))) || (((data.createdAt === undefined) || (!(func0.call(data, "createdAt")))) && (missing0 = "createdAt"))) || (((data.lastUpdatedAt === undefined) || (!(func0.call(data, "lastUpdatedAt")))) && (missing0 = "lastUpdatedAt"))) || (((data.ttlMs === undefined) || (!(func0.call(data, "ttlMs")))) && (missing0 = "ttlMs"))){
+if((((((data.taskId === undefined) && (missing0 = "taskId")) || ((data.status === undefined) && (missing0 = "status"))) || ((data.createdAt === undefined) && (missing0 = "createdAt"))) || ((data.lastUpdatedAt === undefined) && (missing0 = "lastUpdatedAt"))) || ((data.ttlMs === undefined) && (missing0 = "ttlMs"))){
 validate339.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.taskId !== undefined && func0.call(data, "taskId")){
+if(data.taskId !== undefined){
 var _errs1 = errors;
 if(typeof data.taskId !== "string"){
 validate339.errors = [{instancePath:instancePath+"/taskId",schemaPath:"#/properties/taskId/type",keyword:"type",params:{type: "string"}}];
@@ -21509,7 +21454,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.status !== undefined && func0.call(data, "status")){
+if(data.status !== undefined){
 var data1 = data.status;
 var _errs3 = errors;
 if(typeof data1 !== "string"){
@@ -21526,7 +21471,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.statusMessage !== undefined && func0.call(data, "statusMessage")){
+if(data.statusMessage !== undefined){
 var _errs5 = errors;
 if(typeof data.statusMessage !== "string"){
 validate339.errors = [{instancePath:instancePath+"/statusMessage",schemaPath:"#/properties/statusMessage/type",keyword:"type",params:{type: "string"}}];
@@ -21538,7 +21483,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.createdAt !== undefined && func0.call(data, "createdAt")){
+if(data.createdAt !== undefined){
 var _errs7 = errors;
 if(typeof data.createdAt !== "string"){
 validate339.errors = [{instancePath:instancePath+"/createdAt",schemaPath:"#/properties/createdAt/type",keyword:"type",params:{type: "string"}}];
@@ -21550,7 +21495,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.lastUpdatedAt !== undefined && func0.call(data, "lastUpdatedAt")){
+if(data.lastUpdatedAt !== undefined){
 var _errs9 = errors;
 if(typeof data.lastUpdatedAt !== "string"){
 validate339.errors = [{instancePath:instancePath+"/lastUpdatedAt",schemaPath:"#/properties/lastUpdatedAt/type",keyword:"type",params:{type: "string"}}];
@@ -21562,7 +21507,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.ttlMs !== undefined && func0.call(data, "ttlMs")){
+if(data.ttlMs !== undefined){
 var data5 = data.ttlMs;
 var _errs11 = errors;
 if((!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))) && (data5 !== null)){
@@ -21589,7 +21534,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.pollIntervalMs !== undefined && func0.call(data, "pollIntervalMs")){
+if(data.pollIntervalMs !== undefined){
 var data6 = data.pollIntervalMs;
 var _errs13 = errors;
 if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
@@ -21654,12 +21599,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((((((data.taskId === undefined) || (!(func0.call(data, "taskId")))) && (missing0 = "taskId")) || (((data.status === undefined) || (!(func0.call(data, "status")))) && (missing0 = "status"))) || (((data.createdAt === undefined) || (!(func0.call(data, "createdAt")))) && (missing0 = "createdAt"))) || (((data.lastUpdatedAt === undefined) || (!(func0.call(data, "lastUpdatedAt")))) && (missing0 = "lastUpdatedAt"))) || (((data.ttlMs === undefined) || (!(func0.call(data, "ttlMs")))) && (missing0 = "ttlMs"))) || (((data.result === undefined) || (!(func0.call(data, "result")))) && (missing0 = "result"))){
+if(((((((data.taskId === undefined) && (missing0 = "taskId")) || ((data.status === undefined) && (missing0 = "status"))) || ((data.createdAt === undefined) && (missing0 = "createdAt"))) || ((data.lastUpdatedAt === undefined) && (missing0 = "lastUpdatedAt"))) || ((data.ttlMs === undefined) && (missing0 = "ttlMs"))) || ((data.result === undefined) && (missing0 = "result"))){
 validate340.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.taskId !== undefined && func0.call(data, "taskId")){
+if(data.taskId !== undefined){
 var _errs1 = errors;
 if(typeof data.taskId !== "string"){
 validate340.errors = [{instancePath:instancePath+"/taskId",schemaPath:"#/properties/taskId/type",keyword:"type",params:{type: "string"}}];
@@ -21671,7 +21616,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.status !== undefined && func0.call(data, "status")){
+if(data.status !== undefined){
 var data1 = data.status;
 var _errs3 = errors;
 if(typeof data1 !== "string"){
@@ -21688,7 +21633,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.statusMessage !== undefined && func0.call(data, "statusMessage")){
+if(data.statusMessage !== undefined){
 var _errs5 = errors;
 if(typeof data.statusMessage !== "string"){
 validate340.errors = [{instancePath:instancePath+"/statusMessage",schemaPath:"#/properties/statusMessage/type",keyword:"type",params:{type: "string"}}];
@@ -21700,7 +21645,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.createdAt !== undefined && func0.call(data, "createdAt")){
+if(data.createdAt !== undefined){
 var _errs7 = errors;
 if(typeof data.createdAt !== "string"){
 validate340.errors = [{instancePath:instancePath+"/createdAt",schemaPath:"#/properties/createdAt/type",keyword:"type",params:{type: "string"}}];
@@ -21712,7 +21657,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.lastUpdatedAt !== undefined && func0.call(data, "lastUpdatedAt")){
+if(data.lastUpdatedAt !== undefined){
 var _errs9 = errors;
 if(typeof data.lastUpdatedAt !== "string"){
 validate340.errors = [{instancePath:instancePath+"/lastUpdatedAt",schemaPath:"#/properties/lastUpdatedAt/type",keyword:"type",params:{type: "string"}}];
@@ -21724,7 +21669,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.ttlMs !== undefined && func0.call(data, "ttlMs")){
+if(data.ttlMs !== undefined){
 var data5 = data.ttlMs;
 var _errs11 = errors;
 if((!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))) && (data5 !== null)){
@@ -21751,7 +21696,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.pollIntervalMs !== undefined && func0.call(data, "pollIntervalMs")){
+if(data.pollIntervalMs !== undefined){
 var data6 = data.pollIntervalMs;
 var _errs13 = errors;
 if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
@@ -21778,14 +21723,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.result !== undefined && func0.call(data, "result")){
+if(data.result !== undefined){
 var data7 = data.result;
 var _errs15 = errors;
 if(errors === _errs15){
 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
-var _arr0 = Object.keys(data7);
-for(var _i0=0; _i0<_arr0.length; _i0++){
-var key0 = _arr0[_i0];
+for(var key0 in data7){
 var _errs17 = errors;
 if(typeof key0 !== "string"){
 var err0 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/propertyNames/type",keyword:"type",params:{type: "string"},propertyName:key0};
@@ -21866,7 +21809,7 @@ var _errs0 = errors;
 if(errors === _errs0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.status === undefined) || (!(func0.call(data, "status")))) && (missing0 = "status")){
+if((data.status === undefined) && (missing0 = "status")){
 validate341.errors = [{instancePath:instancePath,schemaPath:"#/allOf/0/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
@@ -21878,12 +21821,12 @@ var _errs3 = errors;
 if(errors === _errs3){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing1;
-if(((((((data.taskId === undefined) || (!(func0.call(data, "taskId")))) && (missing1 = "taskId")) || (((data.status === undefined) || (!(func0.call(data, "status")))) && (missing1 = "status"))) || (((data.createdAt === undefined) || (!(func0.call(data, "createdAt")))) && (missing1 = "createdAt"))) || (((data.lastUpdatedAt === undefined) || (!(func0.call(data, "lastUpdatedAt")))) && (missing1 = "lastUpdatedAt"))) || (((data.ttlMs === undefined) || (!(func0.call(data, "ttlMs")))) && (missing1 = "ttlMs"))){
+if((((((data.taskId === undefined) && (missing1 = "taskId")) || ((data.status === undefined) && (missing1 = "status"))) || ((data.createdAt === undefined) && (missing1 = "createdAt"))) || ((data.lastUpdatedAt === undefined) && (missing1 = "lastUpdatedAt"))) || ((data.ttlMs === undefined) && (missing1 = "ttlMs"))){
 validate341.errors = [{instancePath:instancePath,schemaPath:"#/allOf/0/oneOf/0/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data.taskId !== undefined && func0.call(data, "taskId")){
+if(data.taskId !== undefined){
 var _errs5 = errors;
 if(typeof data.taskId !== "string"){
 validate341.errors = [{instancePath:instancePath+"/taskId",schemaPath:"#/allOf/0/oneOf/0/properties/taskId/type",keyword:"type",params:{type: "string"}}];
@@ -21895,7 +21838,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data.status !== undefined && func0.call(data, "status")){
+if(data.status !== undefined){
 var data1 = data.status;
 var _errs7 = errors;
 if(typeof data1 !== "string"){
@@ -21912,7 +21855,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data.statusMessage !== undefined && func0.call(data, "statusMessage")){
+if(data.statusMessage !== undefined){
 var _errs9 = errors;
 if(typeof data.statusMessage !== "string"){
 validate341.errors = [{instancePath:instancePath+"/statusMessage",schemaPath:"#/allOf/0/oneOf/0/properties/statusMessage/type",keyword:"type",params:{type: "string"}}];
@@ -21924,7 +21867,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data.createdAt !== undefined && func0.call(data, "createdAt")){
+if(data.createdAt !== undefined){
 var _errs11 = errors;
 if(typeof data.createdAt !== "string"){
 validate341.errors = [{instancePath:instancePath+"/createdAt",schemaPath:"#/allOf/0/oneOf/0/properties/createdAt/type",keyword:"type",params:{type: "string"}}];
@@ -21936,7 +21879,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data.lastUpdatedAt !== undefined && func0.call(data, "lastUpdatedAt")){
+if(data.lastUpdatedAt !== undefined){
 var _errs13 = errors;
 if(typeof data.lastUpdatedAt !== "string"){
 validate341.errors = [{instancePath:instancePath+"/lastUpdatedAt",schemaPath:"#/allOf/0/oneOf/0/properties/lastUpdatedAt/type",keyword:"type",params:{type: "string"}}];
@@ -21948,7 +21891,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data.ttlMs !== undefined && func0.call(data, "ttlMs")){
+if(data.ttlMs !== undefined){
 var data5 = data.ttlMs;
 var _errs15 = errors;
 if((!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))) && (data5 !== null)){
@@ -21975,7 +21918,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data.pollIntervalMs !== undefined && func0.call(data, "pollIntervalMs")){
+if(data.pollIntervalMs !== undefined){
 var data6 = data.pollIntervalMs;
 var _errs17 = errors;
 if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
@@ -22020,12 +21963,12 @@ var _errs19 = errors;
 if(errors === _errs19){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing2;
-if((((((((data.taskId === undefined) || (!(func0.call(data, "taskId")))) && (missing2 = "taskId")) || (((data.status === undefined) || (!(func0.call(data, "status")))) && (missing2 = "status"))) || (((data.createdAt === undefined) || (!(func0.call(data, "createdAt")))) && (missing2 = "createdAt"))) || (((data.lastUpdatedAt === undefined) || (!(func0.call(data, "lastUpdatedAt")))) && (missing2 = "lastUpdatedAt"))) || (((data.ttlMs === undefined) || (!(func0.call(data, "ttlMs")))) && (missing2 = "ttlMs"))) || (((data.inputRequests === undefined) || (!(func0.call(data, "inputRequests")))) && (missing2 = "inputRequests"))){
+if(((((((data.taskId === undefined) && (missing2 = "taskId")) || ((data.status === undefined) && (missing2 = "status"))) || ((data.createdAt === undefined) && (missing2 = "createdAt"))) || ((data.lastUpdatedAt === undefined) && (missing2 = "lastUpdatedAt"))) || ((data.ttlMs === undefined) && (missing2 = "ttlMs"))) || ((data.inputRequests === undefined) && (missing2 = "inputRequests"))){
 validate341.errors = [{instancePath:instancePath,schemaPath:"#/allOf/0/oneOf/1/required",keyword:"required",params:{missingProperty: missing2}}];
 return false;
 }
 else {
-if(data.taskId !== undefined && func0.call(data, "taskId")){
+if(data.taskId !== undefined){
 var _errs21 = errors;
 if(typeof data.taskId !== "string"){
 validate341.errors = [{instancePath:instancePath+"/taskId",schemaPath:"#/allOf/0/oneOf/1/properties/taskId/type",keyword:"type",params:{type: "string"}}];
@@ -22037,7 +21980,7 @@ else {
 var valid5 = true;
 }
 if(valid5){
-if(data.status !== undefined && func0.call(data, "status")){
+if(data.status !== undefined){
 var data8 = data.status;
 var _errs23 = errors;
 if(typeof data8 !== "string"){
@@ -22054,7 +21997,7 @@ else {
 var valid5 = true;
 }
 if(valid5){
-if(data.statusMessage !== undefined && func0.call(data, "statusMessage")){
+if(data.statusMessage !== undefined){
 var _errs25 = errors;
 if(typeof data.statusMessage !== "string"){
 validate341.errors = [{instancePath:instancePath+"/statusMessage",schemaPath:"#/allOf/0/oneOf/1/properties/statusMessage/type",keyword:"type",params:{type: "string"}}];
@@ -22066,7 +22009,7 @@ else {
 var valid5 = true;
 }
 if(valid5){
-if(data.createdAt !== undefined && func0.call(data, "createdAt")){
+if(data.createdAt !== undefined){
 var _errs27 = errors;
 if(typeof data.createdAt !== "string"){
 validate341.errors = [{instancePath:instancePath+"/createdAt",schemaPath:"#/allOf/0/oneOf/1/properties/createdAt/type",keyword:"type",params:{type: "string"}}];
@@ -22078,7 +22021,7 @@ else {
 var valid5 = true;
 }
 if(valid5){
-if(data.lastUpdatedAt !== undefined && func0.call(data, "lastUpdatedAt")){
+if(data.lastUpdatedAt !== undefined){
 var _errs29 = errors;
 if(typeof data.lastUpdatedAt !== "string"){
 validate341.errors = [{instancePath:instancePath+"/lastUpdatedAt",schemaPath:"#/allOf/0/oneOf/1/properties/lastUpdatedAt/type",keyword:"type",params:{type: "string"}}];
@@ -22090,7 +22033,7 @@ else {
 var valid5 = true;
 }
 if(valid5){
-if(data.ttlMs !== undefined && func0.call(data, "ttlMs")){
+if(data.ttlMs !== undefined){
 var data12 = data.ttlMs;
 var _errs31 = errors;
 if((!((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12)))) && (data12 !== null)){
@@ -22117,7 +22060,7 @@ else {
 var valid5 = true;
 }
 if(valid5){
-if(data.pollIntervalMs !== undefined && func0.call(data, "pollIntervalMs")){
+if(data.pollIntervalMs !== undefined){
 var data13 = data.pollIntervalMs;
 var _errs33 = errors;
 if(!((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13)))){
@@ -22144,10 +22087,10 @@ else {
 var valid5 = true;
 }
 if(valid5){
-if(data.inputRequests !== undefined && func0.call(data, "inputRequests")){
+if(data.inputRequests !== undefined){
 var _errs35 = errors;
 if(!(validate77(data.inputRequests))){
-vErrors = vErrors === null ? func15(validate77.errors, instancePath+"/inputRequests") : vErrors.concat(func15(validate77.errors, instancePath+"/inputRequests"));
+vErrors = vErrors === null ? func0(validate77.errors, instancePath+"/inputRequests") : vErrors.concat(func0(validate77.errors, instancePath+"/inputRequests"));
 errors = vErrors.length;
 }
 var valid5 = _errs35 === errors;
@@ -22175,12 +22118,12 @@ var _errs36 = errors;
 if(errors === _errs36){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing3;
-if((((((((data.taskId === undefined) || (!(func0.call(data, "taskId")))) && (missing3 = "taskId")) || (((data.status === undefined) || (!(func0.call(data, "status")))) && (missing3 = "status"))) || (((data.createdAt === undefined) || (!(func0.call(data, "createdAt")))) && (missing3 = "createdAt"))) || (((data.lastUpdatedAt === undefined) || (!(func0.call(data, "lastUpdatedAt")))) && (missing3 = "lastUpdatedAt"))) || (((data.ttlMs === undefined) || (!(func0.call(data, "ttlMs")))) && (missing3 = "ttlMs"))) || (((data.result === undefined) || (!(func0.call(data, "result")))) && (missing3 = "result"))){
+if(((((((data.taskId === undefined) && (missing3 = "taskId")) || ((data.status === undefined) && (missing3 = "status"))) || ((data.createdAt === undefined) && (missing3 = "createdAt"))) || ((data.lastUpdatedAt === undefined) && (missing3 = "lastUpdatedAt"))) || ((data.ttlMs === undefined) && (missing3 = "ttlMs"))) || ((data.result === undefined) && (missing3 = "result"))){
 validate341.errors = [{instancePath:instancePath,schemaPath:"#/allOf/0/oneOf/2/required",keyword:"required",params:{missingProperty: missing3}}];
 return false;
 }
 else {
-if(data.taskId !== undefined && func0.call(data, "taskId")){
+if(data.taskId !== undefined){
 var _errs38 = errors;
 if(typeof data.taskId !== "string"){
 validate341.errors = [{instancePath:instancePath+"/taskId",schemaPath:"#/allOf/0/oneOf/2/properties/taskId/type",keyword:"type",params:{type: "string"}}];
@@ -22192,7 +22135,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data.status !== undefined && func0.call(data, "status")){
+if(data.status !== undefined){
 var data16 = data.status;
 var _errs40 = errors;
 if(typeof data16 !== "string"){
@@ -22209,7 +22152,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data.statusMessage !== undefined && func0.call(data, "statusMessage")){
+if(data.statusMessage !== undefined){
 var _errs42 = errors;
 if(typeof data.statusMessage !== "string"){
 validate341.errors = [{instancePath:instancePath+"/statusMessage",schemaPath:"#/allOf/0/oneOf/2/properties/statusMessage/type",keyword:"type",params:{type: "string"}}];
@@ -22221,7 +22164,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data.createdAt !== undefined && func0.call(data, "createdAt")){
+if(data.createdAt !== undefined){
 var _errs44 = errors;
 if(typeof data.createdAt !== "string"){
 validate341.errors = [{instancePath:instancePath+"/createdAt",schemaPath:"#/allOf/0/oneOf/2/properties/createdAt/type",keyword:"type",params:{type: "string"}}];
@@ -22233,7 +22176,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data.lastUpdatedAt !== undefined && func0.call(data, "lastUpdatedAt")){
+if(data.lastUpdatedAt !== undefined){
 var _errs46 = errors;
 if(typeof data.lastUpdatedAt !== "string"){
 validate341.errors = [{instancePath:instancePath+"/lastUpdatedAt",schemaPath:"#/allOf/0/oneOf/2/properties/lastUpdatedAt/type",keyword:"type",params:{type: "string"}}];
@@ -22245,7 +22188,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data.ttlMs !== undefined && func0.call(data, "ttlMs")){
+if(data.ttlMs !== undefined){
 var data20 = data.ttlMs;
 var _errs48 = errors;
 if((!((typeof data20 == "number") && (!(data20 % 1) && !isNaN(data20)))) && (data20 !== null)){
@@ -22272,7 +22215,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data.pollIntervalMs !== undefined && func0.call(data, "pollIntervalMs")){
+if(data.pollIntervalMs !== undefined){
 var data21 = data.pollIntervalMs;
 var _errs50 = errors;
 if(!((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21)))){
@@ -22299,14 +22242,12 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data.result !== undefined && func0.call(data, "result")){
+if(data.result !== undefined){
 var data22 = data.result;
 var _errs52 = errors;
 if(errors === _errs52){
 if(data22 && typeof data22 == "object" && !Array.isArray(data22)){
-var _arr0 = Object.keys(data22);
-for(var _i0=0; _i0<_arr0.length; _i0++){
-var key0 = _arr0[_i0];
+for(var key0 in data22){
 var _errs54 = errors;
 if(typeof key0 !== "string"){
 var err0 = {instancePath:instancePath+"/result",schemaPath:"#/allOf/0/oneOf/2/properties/result/propertyNames/type",keyword:"type",params:{type: "string"},propertyName:key0};
@@ -22364,12 +22305,12 @@ var _errs57 = errors;
 if(errors === _errs57){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing4;
-if((((((((data.taskId === undefined) || (!(func0.call(data, "taskId")))) && (missing4 = "taskId")) || (((data.status === undefined) || (!(func0.call(data, "status")))) && (missing4 = "status"))) || (((data.createdAt === undefined) || (!(func0.call(data, "createdAt")))) && (missing4 = "createdAt"))) || (((data.lastUpdatedAt === undefined) || (!(func0.call(data, "lastUpdatedAt")))) && (missing4 = "lastUpdatedAt"))) || (((data.ttlMs === undefined) || (!(func0.call(data, "ttlMs")))) && (missing4 = "ttlMs"))) || (((data.error === undefined) || (!(func0.call(data, "error")))) && (missing4 = "error"))){
+if(((((((data.taskId === undefined) && (missing4 = "taskId")) || ((data.status === undefined) && (missing4 = "status"))) || ((data.createdAt === undefined) && (missing4 = "createdAt"))) || ((data.lastUpdatedAt === undefined) && (missing4 = "lastUpdatedAt"))) || ((data.ttlMs === undefined) && (missing4 = "ttlMs"))) || ((data.error === undefined) && (missing4 = "error"))){
 validate341.errors = [{instancePath:instancePath,schemaPath:"#/allOf/0/oneOf/3/required",keyword:"required",params:{missingProperty: missing4}}];
 return false;
 }
 else {
-if(data.taskId !== undefined && func0.call(data, "taskId")){
+if(data.taskId !== undefined){
 var _errs59 = errors;
 if(typeof data.taskId !== "string"){
 validate341.errors = [{instancePath:instancePath+"/taskId",schemaPath:"#/allOf/0/oneOf/3/properties/taskId/type",keyword:"type",params:{type: "string"}}];
@@ -22381,7 +22322,7 @@ else {
 var valid10 = true;
 }
 if(valid10){
-if(data.status !== undefined && func0.call(data, "status")){
+if(data.status !== undefined){
 var data24 = data.status;
 var _errs61 = errors;
 if(typeof data24 !== "string"){
@@ -22398,7 +22339,7 @@ else {
 var valid10 = true;
 }
 if(valid10){
-if(data.statusMessage !== undefined && func0.call(data, "statusMessage")){
+if(data.statusMessage !== undefined){
 var _errs63 = errors;
 if(typeof data.statusMessage !== "string"){
 validate341.errors = [{instancePath:instancePath+"/statusMessage",schemaPath:"#/allOf/0/oneOf/3/properties/statusMessage/type",keyword:"type",params:{type: "string"}}];
@@ -22410,7 +22351,7 @@ else {
 var valid10 = true;
 }
 if(valid10){
-if(data.createdAt !== undefined && func0.call(data, "createdAt")){
+if(data.createdAt !== undefined){
 var _errs65 = errors;
 if(typeof data.createdAt !== "string"){
 validate341.errors = [{instancePath:instancePath+"/createdAt",schemaPath:"#/allOf/0/oneOf/3/properties/createdAt/type",keyword:"type",params:{type: "string"}}];
@@ -22422,7 +22363,7 @@ else {
 var valid10 = true;
 }
 if(valid10){
-if(data.lastUpdatedAt !== undefined && func0.call(data, "lastUpdatedAt")){
+if(data.lastUpdatedAt !== undefined){
 var _errs67 = errors;
 if(typeof data.lastUpdatedAt !== "string"){
 validate341.errors = [{instancePath:instancePath+"/lastUpdatedAt",schemaPath:"#/allOf/0/oneOf/3/properties/lastUpdatedAt/type",keyword:"type",params:{type: "string"}}];
@@ -22434,7 +22375,7 @@ else {
 var valid10 = true;
 }
 if(valid10){
-if(data.ttlMs !== undefined && func0.call(data, "ttlMs")){
+if(data.ttlMs !== undefined){
 var data28 = data.ttlMs;
 var _errs69 = errors;
 if((!((typeof data28 == "number") && (!(data28 % 1) && !isNaN(data28)))) && (data28 !== null)){
@@ -22461,7 +22402,7 @@ else {
 var valid10 = true;
 }
 if(valid10){
-if(data.pollIntervalMs !== undefined && func0.call(data, "pollIntervalMs")){
+if(data.pollIntervalMs !== undefined){
 var data29 = data.pollIntervalMs;
 var _errs71 = errors;
 if(!((typeof data29 == "number") && (!(data29 % 1) && !isNaN(data29)))){
@@ -22488,19 +22429,19 @@ else {
 var valid10 = true;
 }
 if(valid10){
-if(data.error !== undefined && func0.call(data, "error")){
+if(data.error !== undefined){
 var data30 = data.error;
 var _errs73 = errors;
 var _errs74 = errors;
 if(errors === _errs74){
 if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
 var missing5;
-if((((data30.code === undefined) || (!(func0.call(data30, "code")))) && (missing5 = "code")) || (((data30.message === undefined) || (!(func0.call(data30, "message")))) && (missing5 = "message"))){
+if(((data30.code === undefined) && (missing5 = "code")) || ((data30.message === undefined) && (missing5 = "message"))){
 validate341.errors = [{instancePath:instancePath+"/error",schemaPath:"Error/required",keyword:"required",params:{missingProperty: missing5}}];
 return false;
 }
 else {
-if(data30.code !== undefined && func0.call(data30, "code")){
+if(data30.code !== undefined){
 var data31 = data30.code;
 var _errs76 = errors;
 if(!((typeof data31 == "number") && (!(data31 % 1) && !isNaN(data31)))){
@@ -22513,7 +22454,7 @@ else {
 var valid12 = true;
 }
 if(valid12){
-if(data30.message !== undefined && func0.call(data30, "message")){
+if(data30.message !== undefined){
 var _errs78 = errors;
 if(typeof data30.message !== "string"){
 validate341.errors = [{instancePath:instancePath+"/error/message",schemaPath:"Error/properties/message/type",keyword:"type",params:{type: "string"}}];
@@ -22557,12 +22498,12 @@ var _errs80 = errors;
 if(errors === _errs80){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing6;
-if(((((((data.taskId === undefined) || (!(func0.call(data, "taskId")))) && (missing6 = "taskId")) || (((data.status === undefined) || (!(func0.call(data, "status")))) && (missing6 = "status"))) || (((data.createdAt === undefined) || (!(func0.call(data, "createdAt")))) && (missing6 = "createdAt"))) || (((data.lastUpdatedAt === undefined) || (!(func0.call(data, "lastUpdatedAt")))) && (missing6 = "lastUpdatedAt"))) || (((data.ttlMs === undefined) || (!(func0.call(data, "ttlMs")))) && (missing6 = "ttlMs"))){
+if((((((data.taskId === undefined) && (missing6 = "taskId")) || ((data.status === undefined) && (missing6 = "status"))) || ((data.createdAt === undefined) && (missing6 = "createdAt"))) || ((data.lastUpdatedAt === undefined) && (missing6 = "lastUpdatedAt"))) || ((data.ttlMs === undefined) && (missing6 = "ttlMs"))){
 validate341.errors = [{instancePath:instancePath,schemaPath:"#/allOf/0/oneOf/4/required",keyword:"required",params:{missingProperty: missing6}}];
 return false;
 }
 else {
-if(data.taskId !== undefined && func0.call(data, "taskId")){
+if(data.taskId !== undefined){
 var _errs82 = errors;
 if(typeof data.taskId !== "string"){
 validate341.errors = [{instancePath:instancePath+"/taskId",schemaPath:"#/allOf/0/oneOf/4/properties/taskId/type",keyword:"type",params:{type: "string"}}];
@@ -22574,7 +22515,7 @@ else {
 var valid14 = true;
 }
 if(valid14){
-if(data.status !== undefined && func0.call(data, "status")){
+if(data.status !== undefined){
 var data34 = data.status;
 var _errs84 = errors;
 if(typeof data34 !== "string"){
@@ -22591,7 +22532,7 @@ else {
 var valid14 = true;
 }
 if(valid14){
-if(data.statusMessage !== undefined && func0.call(data, "statusMessage")){
+if(data.statusMessage !== undefined){
 var _errs86 = errors;
 if(typeof data.statusMessage !== "string"){
 validate341.errors = [{instancePath:instancePath+"/statusMessage",schemaPath:"#/allOf/0/oneOf/4/properties/statusMessage/type",keyword:"type",params:{type: "string"}}];
@@ -22603,7 +22544,7 @@ else {
 var valid14 = true;
 }
 if(valid14){
-if(data.createdAt !== undefined && func0.call(data, "createdAt")){
+if(data.createdAt !== undefined){
 var _errs88 = errors;
 if(typeof data.createdAt !== "string"){
 validate341.errors = [{instancePath:instancePath+"/createdAt",schemaPath:"#/allOf/0/oneOf/4/properties/createdAt/type",keyword:"type",params:{type: "string"}}];
@@ -22615,7 +22556,7 @@ else {
 var valid14 = true;
 }
 if(valid14){
-if(data.lastUpdatedAt !== undefined && func0.call(data, "lastUpdatedAt")){
+if(data.lastUpdatedAt !== undefined){
 var _errs90 = errors;
 if(typeof data.lastUpdatedAt !== "string"){
 validate341.errors = [{instancePath:instancePath+"/lastUpdatedAt",schemaPath:"#/allOf/0/oneOf/4/properties/lastUpdatedAt/type",keyword:"type",params:{type: "string"}}];
@@ -22627,7 +22568,7 @@ else {
 var valid14 = true;
 }
 if(valid14){
-if(data.ttlMs !== undefined && func0.call(data, "ttlMs")){
+if(data.ttlMs !== undefined){
 var data38 = data.ttlMs;
 var _errs92 = errors;
 if((!((typeof data38 == "number") && (!(data38 % 1) && !isNaN(data38)))) && (data38 !== null)){
@@ -22654,7 +22595,7 @@ else {
 var valid14 = true;
 }
 if(valid14){
-if(data.pollIntervalMs !== undefined && func0.call(data, "pollIntervalMs")){
+if(data.pollIntervalMs !== undefined){
 var data39 = data.pollIntervalMs;
 var _errs94 = errors;
 if(!((typeof data39 == "number") && (!(data39 % 1) && !isNaN(data39)))){
@@ -22736,12 +22677,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((((((data.taskId === undefined) || (!(func0.call(data, "taskId")))) && (missing0 = "taskId")) || (((data.status === undefined) || (!(func0.call(data, "status")))) && (missing0 = "status"))) || (((data.createdAt === undefined) || (!(func0.call(data, "createdAt")))) && (missing0 = "createdAt"))) || (((data.lastUpdatedAt === undefined) || (!(func0.call(data, "lastUpdatedAt")))) && (missing0 = "lastUpdatedAt"))) || (((data.ttlMs === undefined) || (!(func0.call(data, "ttlMs")))) && (missing0 = "ttlMs"))) || (((data.error === undefined) || (!(func0.call(data, "error")))) && (missing0 = "error"))){
+if(((((((data.taskId === undefined) && (missing0 = "taskId")) || ((data.status === undefined) && (missing0 = "status"))) || ((data.createdAt === undefined) && (missing0 = "createdAt"))) || ((data.lastUpdatedAt === undefined) && (missing0 = "lastUpdatedAt"))) || ((data.ttlMs === undefined) && (missing0 = "ttlMs"))) || ((data.error === undefined) && (missing0 = "error"))){
 validate343.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.taskId !== undefined && func0.call(data, "taskId")){
+if(data.taskId !== undefined){
 var _errs1 = errors;
 if(typeof data.taskId !== "string"){
 validate343.errors = [{instancePath:instancePath+"/taskId",schemaPath:"#/properties/taskId/type",keyword:"type",params:{type: "string"}}];
@@ -22753,7 +22694,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.status !== undefined && func0.call(data, "status")){
+if(data.status !== undefined){
 var data1 = data.status;
 var _errs3 = errors;
 if(typeof data1 !== "string"){
@@ -22770,7 +22711,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.statusMessage !== undefined && func0.call(data, "statusMessage")){
+if(data.statusMessage !== undefined){
 var _errs5 = errors;
 if(typeof data.statusMessage !== "string"){
 validate343.errors = [{instancePath:instancePath+"/statusMessage",schemaPath:"#/properties/statusMessage/type",keyword:"type",params:{type: "string"}}];
@@ -22782,7 +22723,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.createdAt !== undefined && func0.call(data, "createdAt")){
+if(data.createdAt !== undefined){
 var _errs7 = errors;
 if(typeof data.createdAt !== "string"){
 validate343.errors = [{instancePath:instancePath+"/createdAt",schemaPath:"#/properties/createdAt/type",keyword:"type",params:{type: "string"}}];
@@ -22794,7 +22735,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.lastUpdatedAt !== undefined && func0.call(data, "lastUpdatedAt")){
+if(data.lastUpdatedAt !== undefined){
 var _errs9 = errors;
 if(typeof data.lastUpdatedAt !== "string"){
 validate343.errors = [{instancePath:instancePath+"/lastUpdatedAt",schemaPath:"#/properties/lastUpdatedAt/type",keyword:"type",params:{type: "string"}}];
@@ -22806,7 +22747,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.ttlMs !== undefined && func0.call(data, "ttlMs")){
+if(data.ttlMs !== undefined){
 var data5 = data.ttlMs;
 var _errs11 = errors;
 if((!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))) && (data5 !== null)){
@@ -22833,7 +22774,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.pollIntervalMs !== undefined && func0.call(data, "pollIntervalMs")){
+if(data.pollIntervalMs !== undefined){
 var data6 = data.pollIntervalMs;
 var _errs13 = errors;
 if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
@@ -22860,19 +22801,19 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.error !== undefined && func0.call(data, "error")){
+if(data.error !== undefined){
 var data7 = data.error;
 var _errs15 = errors;
 var _errs16 = errors;
 if(errors === _errs16){
 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
 var missing1;
-if((((data7.code === undefined) || (!(func0.call(data7, "code")))) && (missing1 = "code")) || (((data7.message === undefined) || (!(func0.call(data7, "message")))) && (missing1 = "message"))){
+if(((data7.code === undefined) && (missing1 = "code")) || ((data7.message === undefined) && (missing1 = "message"))){
 validate343.errors = [{instancePath:instancePath+"/error",schemaPath:"Error/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data7.code !== undefined && func0.call(data7, "code")){
+if(data7.code !== undefined){
 var data8 = data7.code;
 var _errs18 = errors;
 if(!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8)))){
@@ -22885,7 +22826,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data7.message !== undefined && func0.call(data7, "message")){
+if(data7.message !== undefined){
 var _errs20 = errors;
 if(typeof data7.message !== "string"){
 validate343.errors = [{instancePath:instancePath+"/error/message",schemaPath:"Error/properties/message/type",keyword:"type",params:{type: "string"}}];
@@ -22948,7 +22889,7 @@ var vErrors = null;
 var errors = 0;
 var _errs0 = errors;
 if(!(validate204(data))){
-vErrors = vErrors === null ? func15(validate204.errors, instancePath) : vErrors.concat(func15(validate204.errors, instancePath));
+vErrors = vErrors === null ? func0(validate204.errors, instancePath) : vErrors.concat(func0(validate204.errors, instancePath));
 errors = vErrors.length;
 }
 var valid0 = _errs0 === errors;
@@ -22957,12 +22898,12 @@ var _errs1 = errors;
 if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
+if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
 validate344.errors = [{instancePath:instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data0 = data.method;
 var _errs3 = errors;
 if(typeof data0 !== "string"){
@@ -22979,18 +22920,18 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data1 = data.params;
 var _errs5 = errors;
 if(errors === _errs5){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 var missing1;
-if(((data1.taskId === undefined) || (!(func0.call(data1, "taskId")))) && (missing1 = "taskId")){
+if((data1.taskId === undefined) && (missing1 = "taskId")){
 validate344.errors = [{instancePath:instancePath+"/params",schemaPath:"#/allOf/1/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data1.taskId !== undefined && func0.call(data1, "taskId")){
+if(data1.taskId !== undefined){
 if(typeof data1.taskId !== "string"){
 validate344.errors = [{instancePath:instancePath+"/params/taskId",schemaPath:"#/allOf/1/properties/params/properties/taskId/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -23043,7 +22984,7 @@ var vErrors = null;
 var errors = 0;
 var _errs0 = errors;
 if(!(validate110(data))){
-vErrors = vErrors === null ? func15(validate110.errors, instancePath) : vErrors.concat(func15(validate110.errors, instancePath));
+vErrors = vErrors === null ? func0(validate110.errors, instancePath) : vErrors.concat(func0(validate110.errors, instancePath));
 errors = vErrors.length;
 }
 var valid0 = _errs0 === errors;
@@ -23052,7 +22993,7 @@ var _errs1 = errors;
 if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.status === undefined) || (!(func0.call(data, "status")))) && (missing0 = "status")){
+if((data.status === undefined) && (missing0 = "status")){
 validate346.errors = [{instancePath:instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
@@ -23064,12 +23005,12 @@ var _errs4 = errors;
 if(errors === _errs4){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing1;
-if(((((((data.taskId === undefined) || (!(func0.call(data, "taskId")))) && (missing1 = "taskId")) || (((data.status === undefined) || (!(func0.call(data, "status")))) && (missing1 = "status"))) || (((data.createdAt === undefined) || (!(func0.call(data, "createdAt")))) && (missing1 = "createdAt"))) || (((data.lastUpdatedAt === undefined) || (!(func0.call(data, "lastUpdatedAt")))) && (missing1 = "lastUpdatedAt"))) || (((data.ttlMs === undefined) || (!(func0.call(data, "ttlMs")))) && (missing1 = "ttlMs"))){
+if((((((data.taskId === undefined) && (missing1 = "taskId")) || ((data.status === undefined) && (missing1 = "status"))) || ((data.createdAt === undefined) && (missing1 = "createdAt"))) || ((data.lastUpdatedAt === undefined) && (missing1 = "lastUpdatedAt"))) || ((data.ttlMs === undefined) && (missing1 = "ttlMs"))){
 validate346.errors = [{instancePath:instancePath,schemaPath:"#/allOf/1/oneOf/0/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data.taskId !== undefined && func0.call(data, "taskId")){
+if(data.taskId !== undefined){
 var _errs6 = errors;
 if(typeof data.taskId !== "string"){
 validate346.errors = [{instancePath:instancePath+"/taskId",schemaPath:"#/allOf/1/oneOf/0/properties/taskId/type",keyword:"type",params:{type: "string"}}];
@@ -23081,7 +23022,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data.status !== undefined && func0.call(data, "status")){
+if(data.status !== undefined){
 var data1 = data.status;
 var _errs8 = errors;
 if(typeof data1 !== "string"){
@@ -23098,7 +23039,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data.statusMessage !== undefined && func0.call(data, "statusMessage")){
+if(data.statusMessage !== undefined){
 var _errs10 = errors;
 if(typeof data.statusMessage !== "string"){
 validate346.errors = [{instancePath:instancePath+"/statusMessage",schemaPath:"#/allOf/1/oneOf/0/properties/statusMessage/type",keyword:"type",params:{type: "string"}}];
@@ -23110,7 +23051,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data.createdAt !== undefined && func0.call(data, "createdAt")){
+if(data.createdAt !== undefined){
 var _errs12 = errors;
 if(typeof data.createdAt !== "string"){
 validate346.errors = [{instancePath:instancePath+"/createdAt",schemaPath:"#/allOf/1/oneOf/0/properties/createdAt/type",keyword:"type",params:{type: "string"}}];
@@ -23122,7 +23063,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data.lastUpdatedAt !== undefined && func0.call(data, "lastUpdatedAt")){
+if(data.lastUpdatedAt !== undefined){
 var _errs14 = errors;
 if(typeof data.lastUpdatedAt !== "string"){
 validate346.errors = [{instancePath:instancePath+"/lastUpdatedAt",schemaPath:"#/allOf/1/oneOf/0/properties/lastUpdatedAt/type",keyword:"type",params:{type: "string"}}];
@@ -23134,7 +23075,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data.ttlMs !== undefined && func0.call(data, "ttlMs")){
+if(data.ttlMs !== undefined){
 var data5 = data.ttlMs;
 var _errs16 = errors;
 if((!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))) && (data5 !== null)){
@@ -23161,7 +23102,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data.pollIntervalMs !== undefined && func0.call(data, "pollIntervalMs")){
+if(data.pollIntervalMs !== undefined){
 var data6 = data.pollIntervalMs;
 var _errs18 = errors;
 if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
@@ -23206,12 +23147,12 @@ var _errs20 = errors;
 if(errors === _errs20){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing2;
-if((((((((data.taskId === undefined) || (!(func0.call(data, "taskId")))) && (missing2 = "taskId")) || (((data.status === undefined) || (!(func0.call(data, "status")))) && (missing2 = "status"))) || (((data.createdAt === undefined) || (!(func0.call(data, "createdAt")))) && (missing2 = "createdAt"))) || (((data.lastUpdatedAt === undefined) || (!(func0.call(data, "lastUpdatedAt")))) && (missing2 = "lastUpdatedAt"))) || (((data.ttlMs === undefined) || (!(func0.call(data, "ttlMs")))) && (missing2 = "ttlMs"))) || (((data.inputRequests === undefined) || (!(func0.call(data, "inputRequests")))) && (missing2 = "inputRequests"))){
+if(((((((data.taskId === undefined) && (missing2 = "taskId")) || ((data.status === undefined) && (missing2 = "status"))) || ((data.createdAt === undefined) && (missing2 = "createdAt"))) || ((data.lastUpdatedAt === undefined) && (missing2 = "lastUpdatedAt"))) || ((data.ttlMs === undefined) && (missing2 = "ttlMs"))) || ((data.inputRequests === undefined) && (missing2 = "inputRequests"))){
 validate346.errors = [{instancePath:instancePath,schemaPath:"#/allOf/1/oneOf/1/required",keyword:"required",params:{missingProperty: missing2}}];
 return false;
 }
 else {
-if(data.taskId !== undefined && func0.call(data, "taskId")){
+if(data.taskId !== undefined){
 var _errs22 = errors;
 if(typeof data.taskId !== "string"){
 validate346.errors = [{instancePath:instancePath+"/taskId",schemaPath:"#/allOf/1/oneOf/1/properties/taskId/type",keyword:"type",params:{type: "string"}}];
@@ -23223,7 +23164,7 @@ else {
 var valid5 = true;
 }
 if(valid5){
-if(data.status !== undefined && func0.call(data, "status")){
+if(data.status !== undefined){
 var data8 = data.status;
 var _errs24 = errors;
 if(typeof data8 !== "string"){
@@ -23240,7 +23181,7 @@ else {
 var valid5 = true;
 }
 if(valid5){
-if(data.statusMessage !== undefined && func0.call(data, "statusMessage")){
+if(data.statusMessage !== undefined){
 var _errs26 = errors;
 if(typeof data.statusMessage !== "string"){
 validate346.errors = [{instancePath:instancePath+"/statusMessage",schemaPath:"#/allOf/1/oneOf/1/properties/statusMessage/type",keyword:"type",params:{type: "string"}}];
@@ -23252,7 +23193,7 @@ else {
 var valid5 = true;
 }
 if(valid5){
-if(data.createdAt !== undefined && func0.call(data, "createdAt")){
+if(data.createdAt !== undefined){
 var _errs28 = errors;
 if(typeof data.createdAt !== "string"){
 validate346.errors = [{instancePath:instancePath+"/createdAt",schemaPath:"#/allOf/1/oneOf/1/properties/createdAt/type",keyword:"type",params:{type: "string"}}];
@@ -23264,7 +23205,7 @@ else {
 var valid5 = true;
 }
 if(valid5){
-if(data.lastUpdatedAt !== undefined && func0.call(data, "lastUpdatedAt")){
+if(data.lastUpdatedAt !== undefined){
 var _errs30 = errors;
 if(typeof data.lastUpdatedAt !== "string"){
 validate346.errors = [{instancePath:instancePath+"/lastUpdatedAt",schemaPath:"#/allOf/1/oneOf/1/properties/lastUpdatedAt/type",keyword:"type",params:{type: "string"}}];
@@ -23276,7 +23217,7 @@ else {
 var valid5 = true;
 }
 if(valid5){
-if(data.ttlMs !== undefined && func0.call(data, "ttlMs")){
+if(data.ttlMs !== undefined){
 var data12 = data.ttlMs;
 var _errs32 = errors;
 if((!((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12)))) && (data12 !== null)){
@@ -23303,7 +23244,7 @@ else {
 var valid5 = true;
 }
 if(valid5){
-if(data.pollIntervalMs !== undefined && func0.call(data, "pollIntervalMs")){
+if(data.pollIntervalMs !== undefined){
 var data13 = data.pollIntervalMs;
 var _errs34 = errors;
 if(!((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13)))){
@@ -23330,10 +23271,10 @@ else {
 var valid5 = true;
 }
 if(valid5){
-if(data.inputRequests !== undefined && func0.call(data, "inputRequests")){
+if(data.inputRequests !== undefined){
 var _errs36 = errors;
 if(!(validate77(data.inputRequests))){
-vErrors = vErrors === null ? func15(validate77.errors, instancePath+"/inputRequests") : vErrors.concat(func15(validate77.errors, instancePath+"/inputRequests"));
+vErrors = vErrors === null ? func0(validate77.errors, instancePath+"/inputRequests") : vErrors.concat(func0(validate77.errors, instancePath+"/inputRequests"));
 errors = vErrors.length;
 }
 var valid5 = _errs36 === errors;
@@ -23361,12 +23302,12 @@ var _errs37 = errors;
 if(errors === _errs37){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing3;
-if((((((((data.taskId === undefined) || (!(func0.call(data, "taskId")))) && (missing3 = "taskId")) || (((data.status === undefined) || (!(func0.call(data, "status")))) && (missing3 = "status"))) || (((data.createdAt === undefined) || (!(func0.call(data, "createdAt")))) && (missing3 = "createdAt"))) || (((data.lastUpdatedAt === undefined) || (!(func0.call(data, "lastUpdatedAt")))) && (missing3 = "lastUpdatedAt"))) || (((data.ttlMs === undefined) || (!(func0.call(data, "ttlMs")))) && (missing3 = "ttlMs"))) || (((data.result === undefined) || (!(func0.call(data, "result")))) && (missing3 = "result"))){
+if(((((((data.taskId === undefined) && (missing3 = "taskId")) || ((data.status === undefined) && (missing3 = "status"))) || ((data.createdAt === undefined) && (missing3 = "createdAt"))) || ((data.lastUpdatedAt === undefined) && (missing3 = "lastUpdatedAt"))) || ((data.ttlMs === undefined) && (missing3 = "ttlMs"))) || ((data.result === undefined) && (missing3 = "result"))){
 validate346.errors = [{instancePath:instancePath,schemaPath:"#/allOf/1/oneOf/2/required",keyword:"required",params:{missingProperty: missing3}}];
 return false;
 }
 else {
-if(data.taskId !== undefined && func0.call(data, "taskId")){
+if(data.taskId !== undefined){
 var _errs39 = errors;
 if(typeof data.taskId !== "string"){
 validate346.errors = [{instancePath:instancePath+"/taskId",schemaPath:"#/allOf/1/oneOf/2/properties/taskId/type",keyword:"type",params:{type: "string"}}];
@@ -23378,7 +23319,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data.status !== undefined && func0.call(data, "status")){
+if(data.status !== undefined){
 var data16 = data.status;
 var _errs41 = errors;
 if(typeof data16 !== "string"){
@@ -23395,7 +23336,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data.statusMessage !== undefined && func0.call(data, "statusMessage")){
+if(data.statusMessage !== undefined){
 var _errs43 = errors;
 if(typeof data.statusMessage !== "string"){
 validate346.errors = [{instancePath:instancePath+"/statusMessage",schemaPath:"#/allOf/1/oneOf/2/properties/statusMessage/type",keyword:"type",params:{type: "string"}}];
@@ -23407,7 +23348,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data.createdAt !== undefined && func0.call(data, "createdAt")){
+if(data.createdAt !== undefined){
 var _errs45 = errors;
 if(typeof data.createdAt !== "string"){
 validate346.errors = [{instancePath:instancePath+"/createdAt",schemaPath:"#/allOf/1/oneOf/2/properties/createdAt/type",keyword:"type",params:{type: "string"}}];
@@ -23419,7 +23360,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data.lastUpdatedAt !== undefined && func0.call(data, "lastUpdatedAt")){
+if(data.lastUpdatedAt !== undefined){
 var _errs47 = errors;
 if(typeof data.lastUpdatedAt !== "string"){
 validate346.errors = [{instancePath:instancePath+"/lastUpdatedAt",schemaPath:"#/allOf/1/oneOf/2/properties/lastUpdatedAt/type",keyword:"type",params:{type: "string"}}];
@@ -23431,7 +23372,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data.ttlMs !== undefined && func0.call(data, "ttlMs")){
+if(data.ttlMs !== undefined){
 var data20 = data.ttlMs;
 var _errs49 = errors;
 if((!((typeof data20 == "number") && (!(data20 % 1) && !isNaN(data20)))) && (data20 !== null)){
@@ -23458,7 +23399,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data.pollIntervalMs !== undefined && func0.call(data, "pollIntervalMs")){
+if(data.pollIntervalMs !== undefined){
 var data21 = data.pollIntervalMs;
 var _errs51 = errors;
 if(!((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21)))){
@@ -23485,14 +23426,12 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data.result !== undefined && func0.call(data, "result")){
+if(data.result !== undefined){
 var data22 = data.result;
 var _errs53 = errors;
 if(errors === _errs53){
 if(data22 && typeof data22 == "object" && !Array.isArray(data22)){
-var _arr0 = Object.keys(data22);
-for(var _i0=0; _i0<_arr0.length; _i0++){
-var key0 = _arr0[_i0];
+for(var key0 in data22){
 var _errs55 = errors;
 if(typeof key0 !== "string"){
 var err0 = {instancePath:instancePath+"/result",schemaPath:"#/allOf/1/oneOf/2/properties/result/propertyNames/type",keyword:"type",params:{type: "string"},propertyName:key0};
@@ -23550,12 +23489,12 @@ var _errs58 = errors;
 if(errors === _errs58){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing4;
-if((((((((data.taskId === undefined) || (!(func0.call(data, "taskId")))) && (missing4 = "taskId")) || (((data.status === undefined) || (!(func0.call(data, "status")))) && (missing4 = "status"))) || (((data.createdAt === undefined) || (!(func0.call(data, "createdAt")))) && (missing4 = "createdAt"))) || (((data.lastUpdatedAt === undefined) || (!(func0.call(data, "lastUpdatedAt")))) && (missing4 = "lastUpdatedAt"))) || (((data.ttlMs === undefined) || (!(func0.call(data, "ttlMs")))) && (missing4 = "ttlMs"))) || (((data.error === undefined) || (!(func0.call(data, "error")))) && (missing4 = "error"))){
+if(((((((data.taskId === undefined) && (missing4 = "taskId")) || ((data.status === undefined) && (missing4 = "status"))) || ((data.createdAt === undefined) && (missing4 = "createdAt"))) || ((data.lastUpdatedAt === undefined) && (missing4 = "lastUpdatedAt"))) || ((data.ttlMs === undefined) && (missing4 = "ttlMs"))) || ((data.error === undefined) && (missing4 = "error"))){
 validate346.errors = [{instancePath:instancePath,schemaPath:"#/allOf/1/oneOf/3/required",keyword:"required",params:{missingProperty: missing4}}];
 return false;
 }
 else {
-if(data.taskId !== undefined && func0.call(data, "taskId")){
+if(data.taskId !== undefined){
 var _errs60 = errors;
 if(typeof data.taskId !== "string"){
 validate346.errors = [{instancePath:instancePath+"/taskId",schemaPath:"#/allOf/1/oneOf/3/properties/taskId/type",keyword:"type",params:{type: "string"}}];
@@ -23567,7 +23506,7 @@ else {
 var valid10 = true;
 }
 if(valid10){
-if(data.status !== undefined && func0.call(data, "status")){
+if(data.status !== undefined){
 var data24 = data.status;
 var _errs62 = errors;
 if(typeof data24 !== "string"){
@@ -23584,7 +23523,7 @@ else {
 var valid10 = true;
 }
 if(valid10){
-if(data.statusMessage !== undefined && func0.call(data, "statusMessage")){
+if(data.statusMessage !== undefined){
 var _errs64 = errors;
 if(typeof data.statusMessage !== "string"){
 validate346.errors = [{instancePath:instancePath+"/statusMessage",schemaPath:"#/allOf/1/oneOf/3/properties/statusMessage/type",keyword:"type",params:{type: "string"}}];
@@ -23596,7 +23535,7 @@ else {
 var valid10 = true;
 }
 if(valid10){
-if(data.createdAt !== undefined && func0.call(data, "createdAt")){
+if(data.createdAt !== undefined){
 var _errs66 = errors;
 if(typeof data.createdAt !== "string"){
 validate346.errors = [{instancePath:instancePath+"/createdAt",schemaPath:"#/allOf/1/oneOf/3/properties/createdAt/type",keyword:"type",params:{type: "string"}}];
@@ -23608,7 +23547,7 @@ else {
 var valid10 = true;
 }
 if(valid10){
-if(data.lastUpdatedAt !== undefined && func0.call(data, "lastUpdatedAt")){
+if(data.lastUpdatedAt !== undefined){
 var _errs68 = errors;
 if(typeof data.lastUpdatedAt !== "string"){
 validate346.errors = [{instancePath:instancePath+"/lastUpdatedAt",schemaPath:"#/allOf/1/oneOf/3/properties/lastUpdatedAt/type",keyword:"type",params:{type: "string"}}];
@@ -23620,7 +23559,7 @@ else {
 var valid10 = true;
 }
 if(valid10){
-if(data.ttlMs !== undefined && func0.call(data, "ttlMs")){
+if(data.ttlMs !== undefined){
 var data28 = data.ttlMs;
 var _errs70 = errors;
 if((!((typeof data28 == "number") && (!(data28 % 1) && !isNaN(data28)))) && (data28 !== null)){
@@ -23647,7 +23586,7 @@ else {
 var valid10 = true;
 }
 if(valid10){
-if(data.pollIntervalMs !== undefined && func0.call(data, "pollIntervalMs")){
+if(data.pollIntervalMs !== undefined){
 var data29 = data.pollIntervalMs;
 var _errs72 = errors;
 if(!((typeof data29 == "number") && (!(data29 % 1) && !isNaN(data29)))){
@@ -23674,19 +23613,19 @@ else {
 var valid10 = true;
 }
 if(valid10){
-if(data.error !== undefined && func0.call(data, "error")){
+if(data.error !== undefined){
 var data30 = data.error;
 var _errs74 = errors;
 var _errs75 = errors;
 if(errors === _errs75){
 if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
 var missing5;
-if((((data30.code === undefined) || (!(func0.call(data30, "code")))) && (missing5 = "code")) || (((data30.message === undefined) || (!(func0.call(data30, "message")))) && (missing5 = "message"))){
+if(((data30.code === undefined) && (missing5 = "code")) || ((data30.message === undefined) && (missing5 = "message"))){
 validate346.errors = [{instancePath:instancePath+"/error",schemaPath:"Error/required",keyword:"required",params:{missingProperty: missing5}}];
 return false;
 }
 else {
-if(data30.code !== undefined && func0.call(data30, "code")){
+if(data30.code !== undefined){
 var data31 = data30.code;
 var _errs77 = errors;
 if(!((typeof data31 == "number") && (!(data31 % 1) && !isNaN(data31)))){
@@ -23699,7 +23638,7 @@ else {
 var valid12 = true;
 }
 if(valid12){
-if(data30.message !== undefined && func0.call(data30, "message")){
+if(data30.message !== undefined){
 var _errs79 = errors;
 if(typeof data30.message !== "string"){
 validate346.errors = [{instancePath:instancePath+"/error/message",schemaPath:"Error/properties/message/type",keyword:"type",params:{type: "string"}}];
@@ -23743,12 +23682,12 @@ var _errs81 = errors;
 if(errors === _errs81){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing6;
-if(((((((data.taskId === undefined) || (!(func0.call(data, "taskId")))) && (missing6 = "taskId")) || (((data.status === undefined) || (!(func0.call(data, "status")))) && (missing6 = "status"))) || (((data.createdAt === undefined) || (!(func0.call(data, "createdAt")))) && (missing6 = "createdAt"))) || (((data.lastUpdatedAt === undefined) || (!(func0.call(data, "lastUpdatedAt")))) && (missing6 = "lastUpdatedAt"))) || (((data.ttlMs === undefined) || (!(func0.call(data, "ttlMs")))) && (missing6 = "ttlMs"))){
+if((((((data.taskId === undefined) && (missing6 = "taskId")) || ((data.status === undefined) && (missing6 = "status"))) || ((data.createdAt === undefined) && (missing6 = "createdAt"))) || ((data.lastUpdatedAt === undefined) && (missing6 = "lastUpdatedAt"))) || ((data.ttlMs === undefined) && (missing6 = "ttlMs"))){
 validate346.errors = [{instancePath:instancePath,schemaPath:"#/allOf/1/oneOf/4/required",keyword:"required",params:{missingProperty: missing6}}];
 return false;
 }
 else {
-if(data.taskId !== undefined && func0.call(data, "taskId")){
+if(data.taskId !== undefined){
 var _errs83 = errors;
 if(typeof data.taskId !== "string"){
 validate346.errors = [{instancePath:instancePath+"/taskId",schemaPath:"#/allOf/1/oneOf/4/properties/taskId/type",keyword:"type",params:{type: "string"}}];
@@ -23760,7 +23699,7 @@ else {
 var valid14 = true;
 }
 if(valid14){
-if(data.status !== undefined && func0.call(data, "status")){
+if(data.status !== undefined){
 var data34 = data.status;
 var _errs85 = errors;
 if(typeof data34 !== "string"){
@@ -23777,7 +23716,7 @@ else {
 var valid14 = true;
 }
 if(valid14){
-if(data.statusMessage !== undefined && func0.call(data, "statusMessage")){
+if(data.statusMessage !== undefined){
 var _errs87 = errors;
 if(typeof data.statusMessage !== "string"){
 validate346.errors = [{instancePath:instancePath+"/statusMessage",schemaPath:"#/allOf/1/oneOf/4/properties/statusMessage/type",keyword:"type",params:{type: "string"}}];
@@ -23789,7 +23728,7 @@ else {
 var valid14 = true;
 }
 if(valid14){
-if(data.createdAt !== undefined && func0.call(data, "createdAt")){
+if(data.createdAt !== undefined){
 var _errs89 = errors;
 if(typeof data.createdAt !== "string"){
 validate346.errors = [{instancePath:instancePath+"/createdAt",schemaPath:"#/allOf/1/oneOf/4/properties/createdAt/type",keyword:"type",params:{type: "string"}}];
@@ -23801,7 +23740,7 @@ else {
 var valid14 = true;
 }
 if(valid14){
-if(data.lastUpdatedAt !== undefined && func0.call(data, "lastUpdatedAt")){
+if(data.lastUpdatedAt !== undefined){
 var _errs91 = errors;
 if(typeof data.lastUpdatedAt !== "string"){
 validate346.errors = [{instancePath:instancePath+"/lastUpdatedAt",schemaPath:"#/allOf/1/oneOf/4/properties/lastUpdatedAt/type",keyword:"type",params:{type: "string"}}];
@@ -23813,7 +23752,7 @@ else {
 var valid14 = true;
 }
 if(valid14){
-if(data.ttlMs !== undefined && func0.call(data, "ttlMs")){
+if(data.ttlMs !== undefined){
 var data38 = data.ttlMs;
 var _errs93 = errors;
 if((!((typeof data38 == "number") && (!(data38 % 1) && !isNaN(data38)))) && (data38 !== null)){
@@ -23840,7 +23779,7 @@ else {
 var valid14 = true;
 }
 if(valid14){
-if(data.pollIntervalMs !== undefined && func0.call(data, "pollIntervalMs")){
+if(data.pollIntervalMs !== undefined){
 var data39 = data.pollIntervalMs;
 var _errs95 = errors;
 if(!((typeof data39 == "number") && (!(data39 % 1) && !isNaN(data39)))){
@@ -23902,12 +23841,12 @@ var _errs97 = errors;
 if(errors === _errs97){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing7;
-if(((data.resultType === undefined) || (!(func0.call(data, "resultType")))) && (missing7 = "resultType")){
+if((data.resultType === undefined) && (missing7 = "resultType")){
 validate346.errors = [{instancePath:instancePath,schemaPath:"#/allOf/2/required",keyword:"required",params:{missingProperty: missing7}}];
 return false;
 }
 else {
-if(data.resultType !== undefined && func0.call(data, "resultType")){
+if(data.resultType !== undefined){
 var data40 = data.resultType;
 if(typeof data40 !== "string"){
 validate346.errors = [{instancePath:instancePath+"/resultType",schemaPath:"#/allOf/2/properties/resultType/type",keyword:"type",params:{type: "string"}}];
@@ -23954,12 +23893,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((((((data.taskId === undefined) || (!(func0.call(data, "taskId")))) && (missing0 = "taskId")) || (((data.status === undefined) || (!(func0.call(data, "status")))) && (missing0 = "status"))) || (((data.createdAt === undefined) || (!(func0.call(data, "createdAt")))) && (missing0 = "createdAt"))) || (((data.lastUpdatedAt === undefined) || (!(func0.call(data, "lastUpdatedAt")))) && (missing0 = "lastUpdatedAt"))) || (((data.ttlMs === undefined) || (!(func0.call(data, "ttlMs")))) && (missing0 = "ttlMs"))) || (((data.inputRequests === undefined) || (!(func0.call(data, "inputRequests")))) && (missing0 = "inputRequests"))){
+if(((((((data.taskId === undefined) && (missing0 = "taskId")) || ((data.status === undefined) && (missing0 = "status"))) || ((data.createdAt === undefined) && (missing0 = "createdAt"))) || ((data.lastUpdatedAt === undefined) && (missing0 = "lastUpdatedAt"))) || ((data.ttlMs === undefined) && (missing0 = "ttlMs"))) || ((data.inputRequests === undefined) && (missing0 = "inputRequests"))){
 validate349.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.taskId !== undefined && func0.call(data, "taskId")){
+if(data.taskId !== undefined){
 var _errs1 = errors;
 if(typeof data.taskId !== "string"){
 validate349.errors = [{instancePath:instancePath+"/taskId",schemaPath:"#/properties/taskId/type",keyword:"type",params:{type: "string"}}];
@@ -23971,7 +23910,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.status !== undefined && func0.call(data, "status")){
+if(data.status !== undefined){
 var data1 = data.status;
 var _errs3 = errors;
 if(typeof data1 !== "string"){
@@ -23988,7 +23927,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.statusMessage !== undefined && func0.call(data, "statusMessage")){
+if(data.statusMessage !== undefined){
 var _errs5 = errors;
 if(typeof data.statusMessage !== "string"){
 validate349.errors = [{instancePath:instancePath+"/statusMessage",schemaPath:"#/properties/statusMessage/type",keyword:"type",params:{type: "string"}}];
@@ -24000,7 +23939,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.createdAt !== undefined && func0.call(data, "createdAt")){
+if(data.createdAt !== undefined){
 var _errs7 = errors;
 if(typeof data.createdAt !== "string"){
 validate349.errors = [{instancePath:instancePath+"/createdAt",schemaPath:"#/properties/createdAt/type",keyword:"type",params:{type: "string"}}];
@@ -24012,7 +23951,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.lastUpdatedAt !== undefined && func0.call(data, "lastUpdatedAt")){
+if(data.lastUpdatedAt !== undefined){
 var _errs9 = errors;
 if(typeof data.lastUpdatedAt !== "string"){
 validate349.errors = [{instancePath:instancePath+"/lastUpdatedAt",schemaPath:"#/properties/lastUpdatedAt/type",keyword:"type",params:{type: "string"}}];
@@ -24024,7 +23963,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.ttlMs !== undefined && func0.call(data, "ttlMs")){
+if(data.ttlMs !== undefined){
 var data5 = data.ttlMs;
 var _errs11 = errors;
 if((!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))) && (data5 !== null)){
@@ -24051,7 +23990,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.pollIntervalMs !== undefined && func0.call(data, "pollIntervalMs")){
+if(data.pollIntervalMs !== undefined){
 var data6 = data.pollIntervalMs;
 var _errs13 = errors;
 if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
@@ -24078,10 +24017,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.inputRequests !== undefined && func0.call(data, "inputRequests")){
+if(data.inputRequests !== undefined){
 var _errs15 = errors;
 if(!(validate77(data.inputRequests))){
-vErrors = vErrors === null ? func15(validate77.errors, instancePath+"/inputRequests") : vErrors.concat(func15(validate77.errors, instancePath+"/inputRequests"));
+vErrors = vErrors === null ? func0(validate77.errors, instancePath+"/inputRequests") : vErrors.concat(func0(validate77.errors, instancePath+"/inputRequests"));
 errors = vErrors.length;
 }
 var valid0 = _errs15 === errors;
@@ -24129,12 +24068,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((((data.taskId === undefined) || (!(func0.call(data, "taskId")))) && (missing0 = "taskId")) || (((data.status === undefined) || (!(func0.call(data, "status")))) && (missing0 = "status"))) || (((data.createdAt === undefined) || (!(func0.call(data, "createdAt")))) && (missing0 = "createdAt"))) || (((data.lastUpdatedAt === undefined) || (!(func0.call(data, "lastUpdatedAt")))) && (missing0 = "lastUpdatedAt"))) || (((data.ttlMs === undefined) || (!(func0.call(data, "ttlMs")))) && (missing0 = "ttlMs"))){
+if((((((data.taskId === undefined) && (missing0 = "taskId")) || ((data.status === undefined) && (missing0 = "status"))) || ((data.createdAt === undefined) && (missing0 = "createdAt"))) || ((data.lastUpdatedAt === undefined) && (missing0 = "lastUpdatedAt"))) || ((data.ttlMs === undefined) && (missing0 = "ttlMs"))){
 validate351.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.taskId !== undefined && func0.call(data, "taskId")){
+if(data.taskId !== undefined){
 var _errs1 = errors;
 if(typeof data.taskId !== "string"){
 validate351.errors = [{instancePath:instancePath+"/taskId",schemaPath:"#/properties/taskId/type",keyword:"type",params:{type: "string"}}];
@@ -24146,7 +24085,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.status !== undefined && func0.call(data, "status")){
+if(data.status !== undefined){
 var data1 = data.status;
 var _errs3 = errors;
 var _errs4 = errors;
@@ -24303,7 +24242,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.statusMessage !== undefined && func0.call(data, "statusMessage")){
+if(data.statusMessage !== undefined){
 var _errs15 = errors;
 if(typeof data.statusMessage !== "string"){
 validate351.errors = [{instancePath:instancePath+"/statusMessage",schemaPath:"#/properties/statusMessage/type",keyword:"type",params:{type: "string"}}];
@@ -24315,7 +24254,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.createdAt !== undefined && func0.call(data, "createdAt")){
+if(data.createdAt !== undefined){
 var _errs17 = errors;
 if(typeof data.createdAt !== "string"){
 validate351.errors = [{instancePath:instancePath+"/createdAt",schemaPath:"#/properties/createdAt/type",keyword:"type",params:{type: "string"}}];
@@ -24327,7 +24266,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.lastUpdatedAt !== undefined && func0.call(data, "lastUpdatedAt")){
+if(data.lastUpdatedAt !== undefined){
 var _errs19 = errors;
 if(typeof data.lastUpdatedAt !== "string"){
 validate351.errors = [{instancePath:instancePath+"/lastUpdatedAt",schemaPath:"#/properties/lastUpdatedAt/type",keyword:"type",params:{type: "string"}}];
@@ -24339,7 +24278,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.ttlMs !== undefined && func0.call(data, "ttlMs")){
+if(data.ttlMs !== undefined){
 var data5 = data.ttlMs;
 var _errs21 = errors;
 if((!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))) && (data5 !== null)){
@@ -24366,7 +24305,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.pollIntervalMs !== undefined && func0.call(data, "pollIntervalMs")){
+if(data.pollIntervalMs !== undefined){
 var data6 = data.pollIntervalMs;
 var _errs23 = errors;
 if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
@@ -24430,7 +24369,7 @@ var vErrors = null;
 var errors = 0;
 var _errs0 = errors;
 if(!(validate253(data))){
-vErrors = vErrors === null ? func15(validate253.errors, instancePath) : vErrors.concat(func15(validate253.errors, instancePath));
+vErrors = vErrors === null ? func0(validate253.errors, instancePath) : vErrors.concat(func0(validate253.errors, instancePath));
 errors = vErrors.length;
 }
 var valid0 = _errs0 === errors;
@@ -24439,7 +24378,7 @@ var _errs1 = errors;
 if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.status === undefined) || (!(func0.call(data, "status")))) && (missing0 = "status")){
+if((data.status === undefined) && (missing0 = "status")){
 validate352.errors = [{instancePath:instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
@@ -24451,12 +24390,12 @@ var _errs4 = errors;
 if(errors === _errs4){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing1;
-if(((((((data.taskId === undefined) || (!(func0.call(data, "taskId")))) && (missing1 = "taskId")) || (((data.status === undefined) || (!(func0.call(data, "status")))) && (missing1 = "status"))) || (((data.createdAt === undefined) || (!(func0.call(data, "createdAt")))) && (missing1 = "createdAt"))) || (((data.lastUpdatedAt === undefined) || (!(func0.call(data, "lastUpdatedAt")))) && (missing1 = "lastUpdatedAt"))) || (((data.ttlMs === undefined) || (!(func0.call(data, "ttlMs")))) && (missing1 = "ttlMs"))){
+if((((((data.taskId === undefined) && (missing1 = "taskId")) || ((data.status === undefined) && (missing1 = "status"))) || ((data.createdAt === undefined) && (missing1 = "createdAt"))) || ((data.lastUpdatedAt === undefined) && (missing1 = "lastUpdatedAt"))) || ((data.ttlMs === undefined) && (missing1 = "ttlMs"))){
 validate352.errors = [{instancePath:instancePath,schemaPath:"#/allOf/1/oneOf/0/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data.taskId !== undefined && func0.call(data, "taskId")){
+if(data.taskId !== undefined){
 var _errs6 = errors;
 if(typeof data.taskId !== "string"){
 validate352.errors = [{instancePath:instancePath+"/taskId",schemaPath:"#/allOf/1/oneOf/0/properties/taskId/type",keyword:"type",params:{type: "string"}}];
@@ -24468,7 +24407,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data.status !== undefined && func0.call(data, "status")){
+if(data.status !== undefined){
 var data1 = data.status;
 var _errs8 = errors;
 if(typeof data1 !== "string"){
@@ -24485,7 +24424,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data.statusMessage !== undefined && func0.call(data, "statusMessage")){
+if(data.statusMessage !== undefined){
 var _errs10 = errors;
 if(typeof data.statusMessage !== "string"){
 validate352.errors = [{instancePath:instancePath+"/statusMessage",schemaPath:"#/allOf/1/oneOf/0/properties/statusMessage/type",keyword:"type",params:{type: "string"}}];
@@ -24497,7 +24436,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data.createdAt !== undefined && func0.call(data, "createdAt")){
+if(data.createdAt !== undefined){
 var _errs12 = errors;
 if(typeof data.createdAt !== "string"){
 validate352.errors = [{instancePath:instancePath+"/createdAt",schemaPath:"#/allOf/1/oneOf/0/properties/createdAt/type",keyword:"type",params:{type: "string"}}];
@@ -24509,7 +24448,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data.lastUpdatedAt !== undefined && func0.call(data, "lastUpdatedAt")){
+if(data.lastUpdatedAt !== undefined){
 var _errs14 = errors;
 if(typeof data.lastUpdatedAt !== "string"){
 validate352.errors = [{instancePath:instancePath+"/lastUpdatedAt",schemaPath:"#/allOf/1/oneOf/0/properties/lastUpdatedAt/type",keyword:"type",params:{type: "string"}}];
@@ -24521,7 +24460,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data.ttlMs !== undefined && func0.call(data, "ttlMs")){
+if(data.ttlMs !== undefined){
 var data5 = data.ttlMs;
 var _errs16 = errors;
 if((!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))) && (data5 !== null)){
@@ -24548,7 +24487,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data.pollIntervalMs !== undefined && func0.call(data, "pollIntervalMs")){
+if(data.pollIntervalMs !== undefined){
 var data6 = data.pollIntervalMs;
 var _errs18 = errors;
 if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
@@ -24593,12 +24532,12 @@ var _errs20 = errors;
 if(errors === _errs20){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing2;
-if((((((((data.taskId === undefined) || (!(func0.call(data, "taskId")))) && (missing2 = "taskId")) || (((data.status === undefined) || (!(func0.call(data, "status")))) && (missing2 = "status"))) || (((data.createdAt === undefined) || (!(func0.call(data, "createdAt")))) && (missing2 = "createdAt"))) || (((data.lastUpdatedAt === undefined) || (!(func0.call(data, "lastUpdatedAt")))) && (missing2 = "lastUpdatedAt"))) || (((data.ttlMs === undefined) || (!(func0.call(data, "ttlMs")))) && (missing2 = "ttlMs"))) || (((data.inputRequests === undefined) || (!(func0.call(data, "inputRequests")))) && (missing2 = "inputRequests"))){
+if(((((((data.taskId === undefined) && (missing2 = "taskId")) || ((data.status === undefined) && (missing2 = "status"))) || ((data.createdAt === undefined) && (missing2 = "createdAt"))) || ((data.lastUpdatedAt === undefined) && (missing2 = "lastUpdatedAt"))) || ((data.ttlMs === undefined) && (missing2 = "ttlMs"))) || ((data.inputRequests === undefined) && (missing2 = "inputRequests"))){
 validate352.errors = [{instancePath:instancePath,schemaPath:"#/allOf/1/oneOf/1/required",keyword:"required",params:{missingProperty: missing2}}];
 return false;
 }
 else {
-if(data.taskId !== undefined && func0.call(data, "taskId")){
+if(data.taskId !== undefined){
 var _errs22 = errors;
 if(typeof data.taskId !== "string"){
 validate352.errors = [{instancePath:instancePath+"/taskId",schemaPath:"#/allOf/1/oneOf/1/properties/taskId/type",keyword:"type",params:{type: "string"}}];
@@ -24610,7 +24549,7 @@ else {
 var valid5 = true;
 }
 if(valid5){
-if(data.status !== undefined && func0.call(data, "status")){
+if(data.status !== undefined){
 var data8 = data.status;
 var _errs24 = errors;
 if(typeof data8 !== "string"){
@@ -24627,7 +24566,7 @@ else {
 var valid5 = true;
 }
 if(valid5){
-if(data.statusMessage !== undefined && func0.call(data, "statusMessage")){
+if(data.statusMessage !== undefined){
 var _errs26 = errors;
 if(typeof data.statusMessage !== "string"){
 validate352.errors = [{instancePath:instancePath+"/statusMessage",schemaPath:"#/allOf/1/oneOf/1/properties/statusMessage/type",keyword:"type",params:{type: "string"}}];
@@ -24639,7 +24578,7 @@ else {
 var valid5 = true;
 }
 if(valid5){
-if(data.createdAt !== undefined && func0.call(data, "createdAt")){
+if(data.createdAt !== undefined){
 var _errs28 = errors;
 if(typeof data.createdAt !== "string"){
 validate352.errors = [{instancePath:instancePath+"/createdAt",schemaPath:"#/allOf/1/oneOf/1/properties/createdAt/type",keyword:"type",params:{type: "string"}}];
@@ -24651,7 +24590,7 @@ else {
 var valid5 = true;
 }
 if(valid5){
-if(data.lastUpdatedAt !== undefined && func0.call(data, "lastUpdatedAt")){
+if(data.lastUpdatedAt !== undefined){
 var _errs30 = errors;
 if(typeof data.lastUpdatedAt !== "string"){
 validate352.errors = [{instancePath:instancePath+"/lastUpdatedAt",schemaPath:"#/allOf/1/oneOf/1/properties/lastUpdatedAt/type",keyword:"type",params:{type: "string"}}];
@@ -24663,7 +24602,7 @@ else {
 var valid5 = true;
 }
 if(valid5){
-if(data.ttlMs !== undefined && func0.call(data, "ttlMs")){
+if(data.ttlMs !== undefined){
 var data12 = data.ttlMs;
 var _errs32 = errors;
 if((!((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12)))) && (data12 !== null)){
@@ -24690,7 +24629,7 @@ else {
 var valid5 = true;
 }
 if(valid5){
-if(data.pollIntervalMs !== undefined && func0.call(data, "pollIntervalMs")){
+if(data.pollIntervalMs !== undefined){
 var data13 = data.pollIntervalMs;
 var _errs34 = errors;
 if(!((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13)))){
@@ -24717,10 +24656,10 @@ else {
 var valid5 = true;
 }
 if(valid5){
-if(data.inputRequests !== undefined && func0.call(data, "inputRequests")){
+if(data.inputRequests !== undefined){
 var _errs36 = errors;
 if(!(validate77(data.inputRequests))){
-vErrors = vErrors === null ? func15(validate77.errors, instancePath+"/inputRequests") : vErrors.concat(func15(validate77.errors, instancePath+"/inputRequests"));
+vErrors = vErrors === null ? func0(validate77.errors, instancePath+"/inputRequests") : vErrors.concat(func0(validate77.errors, instancePath+"/inputRequests"));
 errors = vErrors.length;
 }
 var valid5 = _errs36 === errors;
@@ -24748,12 +24687,12 @@ var _errs37 = errors;
 if(errors === _errs37){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing3;
-if((((((((data.taskId === undefined) || (!(func0.call(data, "taskId")))) && (missing3 = "taskId")) || (((data.status === undefined) || (!(func0.call(data, "status")))) && (missing3 = "status"))) || (((data.createdAt === undefined) || (!(func0.call(data, "createdAt")))) && (missing3 = "createdAt"))) || (((data.lastUpdatedAt === undefined) || (!(func0.call(data, "lastUpdatedAt")))) && (missing3 = "lastUpdatedAt"))) || (((data.ttlMs === undefined) || (!(func0.call(data, "ttlMs")))) && (missing3 = "ttlMs"))) || (((data.result === undefined) || (!(func0.call(data, "result")))) && (missing3 = "result"))){
+if(((((((data.taskId === undefined) && (missing3 = "taskId")) || ((data.status === undefined) && (missing3 = "status"))) || ((data.createdAt === undefined) && (missing3 = "createdAt"))) || ((data.lastUpdatedAt === undefined) && (missing3 = "lastUpdatedAt"))) || ((data.ttlMs === undefined) && (missing3 = "ttlMs"))) || ((data.result === undefined) && (missing3 = "result"))){
 validate352.errors = [{instancePath:instancePath,schemaPath:"#/allOf/1/oneOf/2/required",keyword:"required",params:{missingProperty: missing3}}];
 return false;
 }
 else {
-if(data.taskId !== undefined && func0.call(data, "taskId")){
+if(data.taskId !== undefined){
 var _errs39 = errors;
 if(typeof data.taskId !== "string"){
 validate352.errors = [{instancePath:instancePath+"/taskId",schemaPath:"#/allOf/1/oneOf/2/properties/taskId/type",keyword:"type",params:{type: "string"}}];
@@ -24765,7 +24704,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data.status !== undefined && func0.call(data, "status")){
+if(data.status !== undefined){
 var data16 = data.status;
 var _errs41 = errors;
 if(typeof data16 !== "string"){
@@ -24782,7 +24721,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data.statusMessage !== undefined && func0.call(data, "statusMessage")){
+if(data.statusMessage !== undefined){
 var _errs43 = errors;
 if(typeof data.statusMessage !== "string"){
 validate352.errors = [{instancePath:instancePath+"/statusMessage",schemaPath:"#/allOf/1/oneOf/2/properties/statusMessage/type",keyword:"type",params:{type: "string"}}];
@@ -24794,7 +24733,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data.createdAt !== undefined && func0.call(data, "createdAt")){
+if(data.createdAt !== undefined){
 var _errs45 = errors;
 if(typeof data.createdAt !== "string"){
 validate352.errors = [{instancePath:instancePath+"/createdAt",schemaPath:"#/allOf/1/oneOf/2/properties/createdAt/type",keyword:"type",params:{type: "string"}}];
@@ -24806,7 +24745,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data.lastUpdatedAt !== undefined && func0.call(data, "lastUpdatedAt")){
+if(data.lastUpdatedAt !== undefined){
 var _errs47 = errors;
 if(typeof data.lastUpdatedAt !== "string"){
 validate352.errors = [{instancePath:instancePath+"/lastUpdatedAt",schemaPath:"#/allOf/1/oneOf/2/properties/lastUpdatedAt/type",keyword:"type",params:{type: "string"}}];
@@ -24818,7 +24757,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data.ttlMs !== undefined && func0.call(data, "ttlMs")){
+if(data.ttlMs !== undefined){
 var data20 = data.ttlMs;
 var _errs49 = errors;
 if((!((typeof data20 == "number") && (!(data20 % 1) && !isNaN(data20)))) && (data20 !== null)){
@@ -24845,7 +24784,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data.pollIntervalMs !== undefined && func0.call(data, "pollIntervalMs")){
+if(data.pollIntervalMs !== undefined){
 var data21 = data.pollIntervalMs;
 var _errs51 = errors;
 if(!((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21)))){
@@ -24872,14 +24811,12 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data.result !== undefined && func0.call(data, "result")){
+if(data.result !== undefined){
 var data22 = data.result;
 var _errs53 = errors;
 if(errors === _errs53){
 if(data22 && typeof data22 == "object" && !Array.isArray(data22)){
-var _arr0 = Object.keys(data22);
-for(var _i0=0; _i0<_arr0.length; _i0++){
-var key0 = _arr0[_i0];
+for(var key0 in data22){
 var _errs55 = errors;
 if(typeof key0 !== "string"){
 var err0 = {instancePath:instancePath+"/result",schemaPath:"#/allOf/1/oneOf/2/properties/result/propertyNames/type",keyword:"type",params:{type: "string"},propertyName:key0};
@@ -24937,12 +24874,12 @@ var _errs58 = errors;
 if(errors === _errs58){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing4;
-if((((((((data.taskId === undefined) || (!(func0.call(data, "taskId")))) && (missing4 = "taskId")) || (((data.status === undefined) || (!(func0.call(data, "status")))) && (missing4 = "status"))) || (((data.createdAt === undefined) || (!(func0.call(data, "createdAt")))) && (missing4 = "createdAt"))) || (((data.lastUpdatedAt === undefined) || (!(func0.call(data, "lastUpdatedAt")))) && (missing4 = "lastUpdatedAt"))) || (((data.ttlMs === undefined) || (!(func0.call(data, "ttlMs")))) && (missing4 = "ttlMs"))) || (((data.error === undefined) || (!(func0.call(data, "error")))) && (missing4 = "error"))){
+if(((((((data.taskId === undefined) && (missing4 = "taskId")) || ((data.status === undefined) && (missing4 = "status"))) || ((data.createdAt === undefined) && (missing4 = "createdAt"))) || ((data.lastUpdatedAt === undefined) && (missing4 = "lastUpdatedAt"))) || ((data.ttlMs === undefined) && (missing4 = "ttlMs"))) || ((data.error === undefined) && (missing4 = "error"))){
 validate352.errors = [{instancePath:instancePath,schemaPath:"#/allOf/1/oneOf/3/required",keyword:"required",params:{missingProperty: missing4}}];
 return false;
 }
 else {
-if(data.taskId !== undefined && func0.call(data, "taskId")){
+if(data.taskId !== undefined){
 var _errs60 = errors;
 if(typeof data.taskId !== "string"){
 validate352.errors = [{instancePath:instancePath+"/taskId",schemaPath:"#/allOf/1/oneOf/3/properties/taskId/type",keyword:"type",params:{type: "string"}}];
@@ -24954,7 +24891,7 @@ else {
 var valid10 = true;
 }
 if(valid10){
-if(data.status !== undefined && func0.call(data, "status")){
+if(data.status !== undefined){
 var data24 = data.status;
 var _errs62 = errors;
 if(typeof data24 !== "string"){
@@ -24971,7 +24908,7 @@ else {
 var valid10 = true;
 }
 if(valid10){
-if(data.statusMessage !== undefined && func0.call(data, "statusMessage")){
+if(data.statusMessage !== undefined){
 var _errs64 = errors;
 if(typeof data.statusMessage !== "string"){
 validate352.errors = [{instancePath:instancePath+"/statusMessage",schemaPath:"#/allOf/1/oneOf/3/properties/statusMessage/type",keyword:"type",params:{type: "string"}}];
@@ -24983,7 +24920,7 @@ else {
 var valid10 = true;
 }
 if(valid10){
-if(data.createdAt !== undefined && func0.call(data, "createdAt")){
+if(data.createdAt !== undefined){
 var _errs66 = errors;
 if(typeof data.createdAt !== "string"){
 validate352.errors = [{instancePath:instancePath+"/createdAt",schemaPath:"#/allOf/1/oneOf/3/properties/createdAt/type",keyword:"type",params:{type: "string"}}];
@@ -24995,7 +24932,7 @@ else {
 var valid10 = true;
 }
 if(valid10){
-if(data.lastUpdatedAt !== undefined && func0.call(data, "lastUpdatedAt")){
+if(data.lastUpdatedAt !== undefined){
 var _errs68 = errors;
 if(typeof data.lastUpdatedAt !== "string"){
 validate352.errors = [{instancePath:instancePath+"/lastUpdatedAt",schemaPath:"#/allOf/1/oneOf/3/properties/lastUpdatedAt/type",keyword:"type",params:{type: "string"}}];
@@ -25007,7 +24944,7 @@ else {
 var valid10 = true;
 }
 if(valid10){
-if(data.ttlMs !== undefined && func0.call(data, "ttlMs")){
+if(data.ttlMs !== undefined){
 var data28 = data.ttlMs;
 var _errs70 = errors;
 if((!((typeof data28 == "number") && (!(data28 % 1) && !isNaN(data28)))) && (data28 !== null)){
@@ -25034,7 +24971,7 @@ else {
 var valid10 = true;
 }
 if(valid10){
-if(data.pollIntervalMs !== undefined && func0.call(data, "pollIntervalMs")){
+if(data.pollIntervalMs !== undefined){
 var data29 = data.pollIntervalMs;
 var _errs72 = errors;
 if(!((typeof data29 == "number") && (!(data29 % 1) && !isNaN(data29)))){
@@ -25061,19 +24998,19 @@ else {
 var valid10 = true;
 }
 if(valid10){
-if(data.error !== undefined && func0.call(data, "error")){
+if(data.error !== undefined){
 var data30 = data.error;
 var _errs74 = errors;
 var _errs75 = errors;
 if(errors === _errs75){
 if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
 var missing5;
-if((((data30.code === undefined) || (!(func0.call(data30, "code")))) && (missing5 = "code")) || (((data30.message === undefined) || (!(func0.call(data30, "message")))) && (missing5 = "message"))){
+if(((data30.code === undefined) && (missing5 = "code")) || ((data30.message === undefined) && (missing5 = "message"))){
 validate352.errors = [{instancePath:instancePath+"/error",schemaPath:"Error/required",keyword:"required",params:{missingProperty: missing5}}];
 return false;
 }
 else {
-if(data30.code !== undefined && func0.call(data30, "code")){
+if(data30.code !== undefined){
 var data31 = data30.code;
 var _errs77 = errors;
 if(!((typeof data31 == "number") && (!(data31 % 1) && !isNaN(data31)))){
@@ -25086,7 +25023,7 @@ else {
 var valid12 = true;
 }
 if(valid12){
-if(data30.message !== undefined && func0.call(data30, "message")){
+if(data30.message !== undefined){
 var _errs79 = errors;
 if(typeof data30.message !== "string"){
 validate352.errors = [{instancePath:instancePath+"/error/message",schemaPath:"Error/properties/message/type",keyword:"type",params:{type: "string"}}];
@@ -25130,12 +25067,12 @@ var _errs81 = errors;
 if(errors === _errs81){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing6;
-if(((((((data.taskId === undefined) || (!(func0.call(data, "taskId")))) && (missing6 = "taskId")) || (((data.status === undefined) || (!(func0.call(data, "status")))) && (missing6 = "status"))) || (((data.createdAt === undefined) || (!(func0.call(data, "createdAt")))) && (missing6 = "createdAt"))) || (((data.lastUpdatedAt === undefined) || (!(func0.call(data, "lastUpdatedAt")))) && (missing6 = "lastUpdatedAt"))) || (((data.ttlMs === undefined) || (!(func0.call(data, "ttlMs")))) && (missing6 = "ttlMs"))){
+if((((((data.taskId === undefined) && (missing6 = "taskId")) || ((data.status === undefined) && (missing6 = "status"))) || ((data.createdAt === undefined) && (missing6 = "createdAt"))) || ((data.lastUpdatedAt === undefined) && (missing6 = "lastUpdatedAt"))) || ((data.ttlMs === undefined) && (missing6 = "ttlMs"))){
 validate352.errors = [{instancePath:instancePath,schemaPath:"#/allOf/1/oneOf/4/required",keyword:"required",params:{missingProperty: missing6}}];
 return false;
 }
 else {
-if(data.taskId !== undefined && func0.call(data, "taskId")){
+if(data.taskId !== undefined){
 var _errs83 = errors;
 if(typeof data.taskId !== "string"){
 validate352.errors = [{instancePath:instancePath+"/taskId",schemaPath:"#/allOf/1/oneOf/4/properties/taskId/type",keyword:"type",params:{type: "string"}}];
@@ -25147,7 +25084,7 @@ else {
 var valid14 = true;
 }
 if(valid14){
-if(data.status !== undefined && func0.call(data, "status")){
+if(data.status !== undefined){
 var data34 = data.status;
 var _errs85 = errors;
 if(typeof data34 !== "string"){
@@ -25164,7 +25101,7 @@ else {
 var valid14 = true;
 }
 if(valid14){
-if(data.statusMessage !== undefined && func0.call(data, "statusMessage")){
+if(data.statusMessage !== undefined){
 var _errs87 = errors;
 if(typeof data.statusMessage !== "string"){
 validate352.errors = [{instancePath:instancePath+"/statusMessage",schemaPath:"#/allOf/1/oneOf/4/properties/statusMessage/type",keyword:"type",params:{type: "string"}}];
@@ -25176,7 +25113,7 @@ else {
 var valid14 = true;
 }
 if(valid14){
-if(data.createdAt !== undefined && func0.call(data, "createdAt")){
+if(data.createdAt !== undefined){
 var _errs89 = errors;
 if(typeof data.createdAt !== "string"){
 validate352.errors = [{instancePath:instancePath+"/createdAt",schemaPath:"#/allOf/1/oneOf/4/properties/createdAt/type",keyword:"type",params:{type: "string"}}];
@@ -25188,7 +25125,7 @@ else {
 var valid14 = true;
 }
 if(valid14){
-if(data.lastUpdatedAt !== undefined && func0.call(data, "lastUpdatedAt")){
+if(data.lastUpdatedAt !== undefined){
 var _errs91 = errors;
 if(typeof data.lastUpdatedAt !== "string"){
 validate352.errors = [{instancePath:instancePath+"/lastUpdatedAt",schemaPath:"#/allOf/1/oneOf/4/properties/lastUpdatedAt/type",keyword:"type",params:{type: "string"}}];
@@ -25200,7 +25137,7 @@ else {
 var valid14 = true;
 }
 if(valid14){
-if(data.ttlMs !== undefined && func0.call(data, "ttlMs")){
+if(data.ttlMs !== undefined){
 var data38 = data.ttlMs;
 var _errs93 = errors;
 if((!((typeof data38 == "number") && (!(data38 % 1) && !isNaN(data38)))) && (data38 !== null)){
@@ -25227,7 +25164,7 @@ else {
 var valid14 = true;
 }
 if(valid14){
-if(data.pollIntervalMs !== undefined && func0.call(data, "pollIntervalMs")){
+if(data.pollIntervalMs !== undefined){
 var data39 = data.pollIntervalMs;
 var _errs95 = errors;
 if(!((typeof data39 == "number") && (!(data39 % 1) && !isNaN(data39)))){
@@ -25288,9 +25225,7 @@ if(valid0){
 var _errs97 = errors;
 if(errors === _errs97){
 if(data && typeof data == "object" && !Array.isArray(data)){
-var _arr1 = Object.keys(data);
-for(var _i1=0; _i1<_arr1.length; _i1++){
-var key1 = _arr1[_i1];
+for(var key1 in data){
 var _errs99 = errors;
 if(typeof key1 !== "string"){
 var err2 = {instancePath:instancePath,schemaPath:"#/allOf/2/propertyNames/type",keyword:"type",params:{type: "string"},propertyName:key1};
@@ -25354,12 +25289,12 @@ var _errs1 = errors;
 if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
+if(((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))){
 validate355.errors = [{instancePath:instancePath,schemaPath:"JSONRPCNotification/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data0 = data.jsonrpc;
 var _errs3 = errors;
 if(typeof data0 !== "string"){
@@ -25376,7 +25311,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var _errs5 = errors;
 if(typeof data.method !== "string"){
 validate355.errors = [{instancePath:instancePath+"/method",schemaPath:"JSONRPCNotification/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -25388,7 +25323,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data2 = data.params;
 var _errs7 = errors;
 if(errors === _errs7){
@@ -25419,12 +25354,12 @@ var _errs10 = errors;
 if(errors === _errs10){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing1;
-if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing1 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing1 = "params"))){
+if(((data.method === undefined) && (missing1 = "method")) || ((data.params === undefined) && (missing1 = "params"))){
 validate355.errors = [{instancePath:instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data3 = data.method;
 var _errs12 = errors;
 if(typeof data3 !== "string"){
@@ -25441,12 +25376,12 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data4 = data.params;
 var _errs14 = errors;
 var _errs15 = errors;
 if(!(validate253(data4))){
-vErrors = vErrors === null ? func15(validate253.errors, instancePath+"/params") : vErrors.concat(func15(validate253.errors, instancePath+"/params"));
+vErrors = vErrors === null ? func0(validate253.errors, instancePath+"/params") : vErrors.concat(func0(validate253.errors, instancePath+"/params"));
 errors = vErrors.length;
 }
 var valid4 = _errs15 === errors;
@@ -25455,7 +25390,7 @@ var _errs16 = errors;
 if(errors === _errs16){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 var missing2;
-if(((data4.status === undefined) || (!(func0.call(data4, "status")))) && (missing2 = "status")){
+if((data4.status === undefined) && (missing2 = "status")){
 validate355.errors = [{instancePath:instancePath+"/params",schemaPath:"#/allOf/1/properties/params/allOf/1/required",keyword:"required",params:{missingProperty: missing2}}];
 return false;
 }
@@ -25467,12 +25402,12 @@ var _errs19 = errors;
 if(errors === _errs19){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 var missing3;
-if(((((((data4.taskId === undefined) || (!(func0.call(data4, "taskId")))) && (missing3 = "taskId")) || (((data4.status === undefined) || (!(func0.call(data4, "status")))) && (missing3 = "status"))) || (((data4.createdAt === undefined) || (!(func0.call(data4, "createdAt")))) && (missing3 = "createdAt"))) || (((data4.lastUpdatedAt === undefined) || (!(func0.call(data4, "lastUpdatedAt")))) && (missing3 = "lastUpdatedAt"))) || (((data4.ttlMs === undefined) || (!(func0.call(data4, "ttlMs")))) && (missing3 = "ttlMs"))){
+if((((((data4.taskId === undefined) && (missing3 = "taskId")) || ((data4.status === undefined) && (missing3 = "status"))) || ((data4.createdAt === undefined) && (missing3 = "createdAt"))) || ((data4.lastUpdatedAt === undefined) && (missing3 = "lastUpdatedAt"))) || ((data4.ttlMs === undefined) && (missing3 = "ttlMs"))){
 validate355.errors = [{instancePath:instancePath+"/params",schemaPath:"#/allOf/1/properties/params/allOf/1/oneOf/0/required",keyword:"required",params:{missingProperty: missing3}}];
 return false;
 }
 else {
-if(data4.taskId !== undefined && func0.call(data4, "taskId")){
+if(data4.taskId !== undefined){
 var _errs21 = errors;
 if(typeof data4.taskId !== "string"){
 validate355.errors = [{instancePath:instancePath+"/params/taskId",schemaPath:"#/allOf/1/properties/params/allOf/1/oneOf/0/properties/taskId/type",keyword:"type",params:{type: "string"}}];
@@ -25484,7 +25419,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data4.status !== undefined && func0.call(data4, "status")){
+if(data4.status !== undefined){
 var data6 = data4.status;
 var _errs23 = errors;
 if(typeof data6 !== "string"){
@@ -25501,7 +25436,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data4.statusMessage !== undefined && func0.call(data4, "statusMessage")){
+if(data4.statusMessage !== undefined){
 var _errs25 = errors;
 if(typeof data4.statusMessage !== "string"){
 validate355.errors = [{instancePath:instancePath+"/params/statusMessage",schemaPath:"#/allOf/1/properties/params/allOf/1/oneOf/0/properties/statusMessage/type",keyword:"type",params:{type: "string"}}];
@@ -25513,7 +25448,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data4.createdAt !== undefined && func0.call(data4, "createdAt")){
+if(data4.createdAt !== undefined){
 var _errs27 = errors;
 if(typeof data4.createdAt !== "string"){
 validate355.errors = [{instancePath:instancePath+"/params/createdAt",schemaPath:"#/allOf/1/properties/params/allOf/1/oneOf/0/properties/createdAt/type",keyword:"type",params:{type: "string"}}];
@@ -25525,7 +25460,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data4.lastUpdatedAt !== undefined && func0.call(data4, "lastUpdatedAt")){
+if(data4.lastUpdatedAt !== undefined){
 var _errs29 = errors;
 if(typeof data4.lastUpdatedAt !== "string"){
 validate355.errors = [{instancePath:instancePath+"/params/lastUpdatedAt",schemaPath:"#/allOf/1/properties/params/allOf/1/oneOf/0/properties/lastUpdatedAt/type",keyword:"type",params:{type: "string"}}];
@@ -25537,7 +25472,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data4.ttlMs !== undefined && func0.call(data4, "ttlMs")){
+if(data4.ttlMs !== undefined){
 var data10 = data4.ttlMs;
 var _errs31 = errors;
 if((!((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10)))) && (data10 !== null)){
@@ -25564,7 +25499,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data4.pollIntervalMs !== undefined && func0.call(data4, "pollIntervalMs")){
+if(data4.pollIntervalMs !== undefined){
 var data11 = data4.pollIntervalMs;
 var _errs33 = errors;
 if(!((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11)))){
@@ -25609,12 +25544,12 @@ var _errs35 = errors;
 if(errors === _errs35){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 var missing4;
-if((((((((data4.taskId === undefined) || (!(func0.call(data4, "taskId")))) && (missing4 = "taskId")) || (((data4.status === undefined) || (!(func0.call(data4, "status")))) && (missing4 = "status"))) || (((data4.createdAt === undefined) || (!(func0.call(data4, "createdAt")))) && (missing4 = "createdAt"))) || (((data4.lastUpdatedAt === undefined) || (!(func0.call(data4, "lastUpdatedAt")))) && (missing4 = "lastUpdatedAt"))) || (((data4.ttlMs === undefined) || (!(func0.call(data4, "ttlMs")))) && (missing4 = "ttlMs"))) || (((data4.inputRequests === undefined) || (!(func0.call(data4, "inputRequests")))) && (missing4 = "inputRequests"))){
+if(((((((data4.taskId === undefined) && (missing4 = "taskId")) || ((data4.status === undefined) && (missing4 = "status"))) || ((data4.createdAt === undefined) && (missing4 = "createdAt"))) || ((data4.lastUpdatedAt === undefined) && (missing4 = "lastUpdatedAt"))) || ((data4.ttlMs === undefined) && (missing4 = "ttlMs"))) || ((data4.inputRequests === undefined) && (missing4 = "inputRequests"))){
 validate355.errors = [{instancePath:instancePath+"/params",schemaPath:"#/allOf/1/properties/params/allOf/1/oneOf/1/required",keyword:"required",params:{missingProperty: missing4}}];
 return false;
 }
 else {
-if(data4.taskId !== undefined && func0.call(data4, "taskId")){
+if(data4.taskId !== undefined){
 var _errs37 = errors;
 if(typeof data4.taskId !== "string"){
 validate355.errors = [{instancePath:instancePath+"/params/taskId",schemaPath:"#/allOf/1/properties/params/allOf/1/oneOf/1/properties/taskId/type",keyword:"type",params:{type: "string"}}];
@@ -25626,7 +25561,7 @@ else {
 var valid9 = true;
 }
 if(valid9){
-if(data4.status !== undefined && func0.call(data4, "status")){
+if(data4.status !== undefined){
 var data13 = data4.status;
 var _errs39 = errors;
 if(typeof data13 !== "string"){
@@ -25643,7 +25578,7 @@ else {
 var valid9 = true;
 }
 if(valid9){
-if(data4.statusMessage !== undefined && func0.call(data4, "statusMessage")){
+if(data4.statusMessage !== undefined){
 var _errs41 = errors;
 if(typeof data4.statusMessage !== "string"){
 validate355.errors = [{instancePath:instancePath+"/params/statusMessage",schemaPath:"#/allOf/1/properties/params/allOf/1/oneOf/1/properties/statusMessage/type",keyword:"type",params:{type: "string"}}];
@@ -25655,7 +25590,7 @@ else {
 var valid9 = true;
 }
 if(valid9){
-if(data4.createdAt !== undefined && func0.call(data4, "createdAt")){
+if(data4.createdAt !== undefined){
 var _errs43 = errors;
 if(typeof data4.createdAt !== "string"){
 validate355.errors = [{instancePath:instancePath+"/params/createdAt",schemaPath:"#/allOf/1/properties/params/allOf/1/oneOf/1/properties/createdAt/type",keyword:"type",params:{type: "string"}}];
@@ -25667,7 +25602,7 @@ else {
 var valid9 = true;
 }
 if(valid9){
-if(data4.lastUpdatedAt !== undefined && func0.call(data4, "lastUpdatedAt")){
+if(data4.lastUpdatedAt !== undefined){
 var _errs45 = errors;
 if(typeof data4.lastUpdatedAt !== "string"){
 validate355.errors = [{instancePath:instancePath+"/params/lastUpdatedAt",schemaPath:"#/allOf/1/properties/params/allOf/1/oneOf/1/properties/lastUpdatedAt/type",keyword:"type",params:{type: "string"}}];
@@ -25679,7 +25614,7 @@ else {
 var valid9 = true;
 }
 if(valid9){
-if(data4.ttlMs !== undefined && func0.call(data4, "ttlMs")){
+if(data4.ttlMs !== undefined){
 var data17 = data4.ttlMs;
 var _errs47 = errors;
 if((!((typeof data17 == "number") && (!(data17 % 1) && !isNaN(data17)))) && (data17 !== null)){
@@ -25706,7 +25641,7 @@ else {
 var valid9 = true;
 }
 if(valid9){
-if(data4.pollIntervalMs !== undefined && func0.call(data4, "pollIntervalMs")){
+if(data4.pollIntervalMs !== undefined){
 var data18 = data4.pollIntervalMs;
 var _errs49 = errors;
 if(!((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18)))){
@@ -25733,10 +25668,10 @@ else {
 var valid9 = true;
 }
 if(valid9){
-if(data4.inputRequests !== undefined && func0.call(data4, "inputRequests")){
+if(data4.inputRequests !== undefined){
 var _errs51 = errors;
 if(!(validate77(data4.inputRequests))){
-vErrors = vErrors === null ? func15(validate77.errors, instancePath+"/params/inputRequests") : vErrors.concat(func15(validate77.errors, instancePath+"/params/inputRequests"));
+vErrors = vErrors === null ? func0(validate77.errors, instancePath+"/params/inputRequests") : vErrors.concat(func0(validate77.errors, instancePath+"/params/inputRequests"));
 errors = vErrors.length;
 }
 var valid9 = _errs51 === errors;
@@ -25764,12 +25699,12 @@ var _errs52 = errors;
 if(errors === _errs52){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 var missing5;
-if((((((((data4.taskId === undefined) || (!(func0.call(data4, "taskId")))) && (missing5 = "taskId")) || (((data4.status === undefined) || (!(func0.call(data4, "status")))) && (missing5 = "status"))) || (((data4.createdAt === undefined) || (!(func0.call(data4, "createdAt")))) && (missing5 = "createdAt"))) || (((data4.lastUpdatedAt === undefined) || (!(func0.call(data4, "lastUpdatedAt")))) && (missing5 = "lastUpdatedAt"))) || (((data4.ttlMs === undefined) || (!(func0.call(data4, "ttlMs")))) && (missing5 = "ttlMs"))) || (((data4.result === undefined) || (!(func0.call(data4, "result")))) && (missing5 = "result"))){
+if(((((((data4.taskId === undefined) && (missing5 = "taskId")) || ((data4.status === undefined) && (missing5 = "status"))) || ((data4.createdAt === undefined) && (missing5 = "createdAt"))) || ((data4.lastUpdatedAt === undefined) && (missing5 = "lastUpdatedAt"))) || ((data4.ttlMs === undefined) && (missing5 = "ttlMs"))) || ((data4.result === undefined) && (missing5 = "result"))){
 validate355.errors = [{instancePath:instancePath+"/params",schemaPath:"#/allOf/1/properties/params/allOf/1/oneOf/2/required",keyword:"required",params:{missingProperty: missing5}}];
 return false;
 }
 else {
-if(data4.taskId !== undefined && func0.call(data4, "taskId")){
+if(data4.taskId !== undefined){
 var _errs54 = errors;
 if(typeof data4.taskId !== "string"){
 validate355.errors = [{instancePath:instancePath+"/params/taskId",schemaPath:"#/allOf/1/properties/params/allOf/1/oneOf/2/properties/taskId/type",keyword:"type",params:{type: "string"}}];
@@ -25781,7 +25716,7 @@ else {
 var valid11 = true;
 }
 if(valid11){
-if(data4.status !== undefined && func0.call(data4, "status")){
+if(data4.status !== undefined){
 var data21 = data4.status;
 var _errs56 = errors;
 if(typeof data21 !== "string"){
@@ -25798,7 +25733,7 @@ else {
 var valid11 = true;
 }
 if(valid11){
-if(data4.statusMessage !== undefined && func0.call(data4, "statusMessage")){
+if(data4.statusMessage !== undefined){
 var _errs58 = errors;
 if(typeof data4.statusMessage !== "string"){
 validate355.errors = [{instancePath:instancePath+"/params/statusMessage",schemaPath:"#/allOf/1/properties/params/allOf/1/oneOf/2/properties/statusMessage/type",keyword:"type",params:{type: "string"}}];
@@ -25810,7 +25745,7 @@ else {
 var valid11 = true;
 }
 if(valid11){
-if(data4.createdAt !== undefined && func0.call(data4, "createdAt")){
+if(data4.createdAt !== undefined){
 var _errs60 = errors;
 if(typeof data4.createdAt !== "string"){
 validate355.errors = [{instancePath:instancePath+"/params/createdAt",schemaPath:"#/allOf/1/properties/params/allOf/1/oneOf/2/properties/createdAt/type",keyword:"type",params:{type: "string"}}];
@@ -25822,7 +25757,7 @@ else {
 var valid11 = true;
 }
 if(valid11){
-if(data4.lastUpdatedAt !== undefined && func0.call(data4, "lastUpdatedAt")){
+if(data4.lastUpdatedAt !== undefined){
 var _errs62 = errors;
 if(typeof data4.lastUpdatedAt !== "string"){
 validate355.errors = [{instancePath:instancePath+"/params/lastUpdatedAt",schemaPath:"#/allOf/1/properties/params/allOf/1/oneOf/2/properties/lastUpdatedAt/type",keyword:"type",params:{type: "string"}}];
@@ -25834,7 +25769,7 @@ else {
 var valid11 = true;
 }
 if(valid11){
-if(data4.ttlMs !== undefined && func0.call(data4, "ttlMs")){
+if(data4.ttlMs !== undefined){
 var data25 = data4.ttlMs;
 var _errs64 = errors;
 if((!((typeof data25 == "number") && (!(data25 % 1) && !isNaN(data25)))) && (data25 !== null)){
@@ -25861,7 +25796,7 @@ else {
 var valid11 = true;
 }
 if(valid11){
-if(data4.pollIntervalMs !== undefined && func0.call(data4, "pollIntervalMs")){
+if(data4.pollIntervalMs !== undefined){
 var data26 = data4.pollIntervalMs;
 var _errs66 = errors;
 if(!((typeof data26 == "number") && (!(data26 % 1) && !isNaN(data26)))){
@@ -25888,14 +25823,12 @@ else {
 var valid11 = true;
 }
 if(valid11){
-if(data4.result !== undefined && func0.call(data4, "result")){
+if(data4.result !== undefined){
 var data27 = data4.result;
 var _errs68 = errors;
 if(errors === _errs68){
 if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
-var _arr0 = Object.keys(data27);
-for(var _i0=0; _i0<_arr0.length; _i0++){
-var key0 = _arr0[_i0];
+for(var key0 in data27){
 var _errs70 = errors;
 if(typeof key0 !== "string"){
 var err0 = {instancePath:instancePath+"/params/result",schemaPath:"#/allOf/1/properties/params/allOf/1/oneOf/2/properties/result/propertyNames/type",keyword:"type",params:{type: "string"},propertyName:key0};
@@ -25953,12 +25886,12 @@ var _errs73 = errors;
 if(errors === _errs73){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 var missing6;
-if((((((((data4.taskId === undefined) || (!(func0.call(data4, "taskId")))) && (missing6 = "taskId")) || (((data4.status === undefined) || (!(func0.call(data4, "status")))) && (missing6 = "status"))) || (((data4.createdAt === undefined) || (!(func0.call(data4, "createdAt")))) && (missing6 = "createdAt"))) || (((data4.lastUpdatedAt === undefined) || (!(func0.call(data4, "lastUpdatedAt")))) && (missing6 = "lastUpdatedAt"))) || (((data4.ttlMs === undefined) || (!(func0.call(data4, "ttlMs")))) && (missing6 = "ttlMs"))) || (((data4.error === undefined) || (!(func0.call(data4, "error")))) && (missing6 = "error"))){
+if(((((((data4.taskId === undefined) && (missing6 = "taskId")) || ((data4.status === undefined) && (missing6 = "status"))) || ((data4.createdAt === undefined) && (missing6 = "createdAt"))) || ((data4.lastUpdatedAt === undefined) && (missing6 = "lastUpdatedAt"))) || ((data4.ttlMs === undefined) && (missing6 = "ttlMs"))) || ((data4.error === undefined) && (missing6 = "error"))){
 validate355.errors = [{instancePath:instancePath+"/params",schemaPath:"#/allOf/1/properties/params/allOf/1/oneOf/3/required",keyword:"required",params:{missingProperty: missing6}}];
 return false;
 }
 else {
-if(data4.taskId !== undefined && func0.call(data4, "taskId")){
+if(data4.taskId !== undefined){
 var _errs75 = errors;
 if(typeof data4.taskId !== "string"){
 validate355.errors = [{instancePath:instancePath+"/params/taskId",schemaPath:"#/allOf/1/properties/params/allOf/1/oneOf/3/properties/taskId/type",keyword:"type",params:{type: "string"}}];
@@ -25970,7 +25903,7 @@ else {
 var valid14 = true;
 }
 if(valid14){
-if(data4.status !== undefined && func0.call(data4, "status")){
+if(data4.status !== undefined){
 var data29 = data4.status;
 var _errs77 = errors;
 if(typeof data29 !== "string"){
@@ -25987,7 +25920,7 @@ else {
 var valid14 = true;
 }
 if(valid14){
-if(data4.statusMessage !== undefined && func0.call(data4, "statusMessage")){
+if(data4.statusMessage !== undefined){
 var _errs79 = errors;
 if(typeof data4.statusMessage !== "string"){
 validate355.errors = [{instancePath:instancePath+"/params/statusMessage",schemaPath:"#/allOf/1/properties/params/allOf/1/oneOf/3/properties/statusMessage/type",keyword:"type",params:{type: "string"}}];
@@ -25999,7 +25932,7 @@ else {
 var valid14 = true;
 }
 if(valid14){
-if(data4.createdAt !== undefined && func0.call(data4, "createdAt")){
+if(data4.createdAt !== undefined){
 var _errs81 = errors;
 if(typeof data4.createdAt !== "string"){
 validate355.errors = [{instancePath:instancePath+"/params/createdAt",schemaPath:"#/allOf/1/properties/params/allOf/1/oneOf/3/properties/createdAt/type",keyword:"type",params:{type: "string"}}];
@@ -26011,7 +25944,7 @@ else {
 var valid14 = true;
 }
 if(valid14){
-if(data4.lastUpdatedAt !== undefined && func0.call(data4, "lastUpdatedAt")){
+if(data4.lastUpdatedAt !== undefined){
 var _errs83 = errors;
 if(typeof data4.lastUpdatedAt !== "string"){
 validate355.errors = [{instancePath:instancePath+"/params/lastUpdatedAt",schemaPath:"#/allOf/1/properties/params/allOf/1/oneOf/3/properties/lastUpdatedAt/type",keyword:"type",params:{type: "string"}}];
@@ -26023,7 +25956,7 @@ else {
 var valid14 = true;
 }
 if(valid14){
-if(data4.ttlMs !== undefined && func0.call(data4, "ttlMs")){
+if(data4.ttlMs !== undefined){
 var data33 = data4.ttlMs;
 var _errs85 = errors;
 if((!((typeof data33 == "number") && (!(data33 % 1) && !isNaN(data33)))) && (data33 !== null)){
@@ -26050,7 +25983,7 @@ else {
 var valid14 = true;
 }
 if(valid14){
-if(data4.pollIntervalMs !== undefined && func0.call(data4, "pollIntervalMs")){
+if(data4.pollIntervalMs !== undefined){
 var data34 = data4.pollIntervalMs;
 var _errs87 = errors;
 if(!((typeof data34 == "number") && (!(data34 % 1) && !isNaN(data34)))){
@@ -26077,19 +26010,19 @@ else {
 var valid14 = true;
 }
 if(valid14){
-if(data4.error !== undefined && func0.call(data4, "error")){
+if(data4.error !== undefined){
 var data35 = data4.error;
 var _errs89 = errors;
 var _errs90 = errors;
 if(errors === _errs90){
 if(data35 && typeof data35 == "object" && !Array.isArray(data35)){
 var missing7;
-if((((data35.code === undefined) || (!(func0.call(data35, "code")))) && (missing7 = "code")) || (((data35.message === undefined) || (!(func0.call(data35, "message")))) && (missing7 = "message"))){
+if(((data35.code === undefined) && (missing7 = "code")) || ((data35.message === undefined) && (missing7 = "message"))){
 validate355.errors = [{instancePath:instancePath+"/params/error",schemaPath:"Error/required",keyword:"required",params:{missingProperty: missing7}}];
 return false;
 }
 else {
-if(data35.code !== undefined && func0.call(data35, "code")){
+if(data35.code !== undefined){
 var data36 = data35.code;
 var _errs92 = errors;
 if(!((typeof data36 == "number") && (!(data36 % 1) && !isNaN(data36)))){
@@ -26102,7 +26035,7 @@ else {
 var valid16 = true;
 }
 if(valid16){
-if(data35.message !== undefined && func0.call(data35, "message")){
+if(data35.message !== undefined){
 var _errs94 = errors;
 if(typeof data35.message !== "string"){
 validate355.errors = [{instancePath:instancePath+"/params/error/message",schemaPath:"Error/properties/message/type",keyword:"type",params:{type: "string"}}];
@@ -26146,12 +26079,12 @@ var _errs96 = errors;
 if(errors === _errs96){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 var missing8;
-if(((((((data4.taskId === undefined) || (!(func0.call(data4, "taskId")))) && (missing8 = "taskId")) || (((data4.status === undefined) || (!(func0.call(data4, "status")))) && (missing8 = "status"))) || (((data4.createdAt === undefined) || (!(func0.call(data4, "createdAt")))) && (missing8 = "createdAt"))) || (((data4.lastUpdatedAt === undefined) || (!(func0.call(data4, "lastUpdatedAt")))) && (missing8 = "lastUpdatedAt"))) || (((data4.ttlMs === undefined) || (!(func0.call(data4, "ttlMs")))) && (missing8 = "ttlMs"))){
+if((((((data4.taskId === undefined) && (missing8 = "taskId")) || ((data4.status === undefined) && (missing8 = "status"))) || ((data4.createdAt === undefined) && (missing8 = "createdAt"))) || ((data4.lastUpdatedAt === undefined) && (missing8 = "lastUpdatedAt"))) || ((data4.ttlMs === undefined) && (missing8 = "ttlMs"))){
 validate355.errors = [{instancePath:instancePath+"/params",schemaPath:"#/allOf/1/properties/params/allOf/1/oneOf/4/required",keyword:"required",params:{missingProperty: missing8}}];
 return false;
 }
 else {
-if(data4.taskId !== undefined && func0.call(data4, "taskId")){
+if(data4.taskId !== undefined){
 var _errs98 = errors;
 if(typeof data4.taskId !== "string"){
 validate355.errors = [{instancePath:instancePath+"/params/taskId",schemaPath:"#/allOf/1/properties/params/allOf/1/oneOf/4/properties/taskId/type",keyword:"type",params:{type: "string"}}];
@@ -26163,7 +26096,7 @@ else {
 var valid18 = true;
 }
 if(valid18){
-if(data4.status !== undefined && func0.call(data4, "status")){
+if(data4.status !== undefined){
 var data39 = data4.status;
 var _errs100 = errors;
 if(typeof data39 !== "string"){
@@ -26180,7 +26113,7 @@ else {
 var valid18 = true;
 }
 if(valid18){
-if(data4.statusMessage !== undefined && func0.call(data4, "statusMessage")){
+if(data4.statusMessage !== undefined){
 var _errs102 = errors;
 if(typeof data4.statusMessage !== "string"){
 validate355.errors = [{instancePath:instancePath+"/params/statusMessage",schemaPath:"#/allOf/1/properties/params/allOf/1/oneOf/4/properties/statusMessage/type",keyword:"type",params:{type: "string"}}];
@@ -26192,7 +26125,7 @@ else {
 var valid18 = true;
 }
 if(valid18){
-if(data4.createdAt !== undefined && func0.call(data4, "createdAt")){
+if(data4.createdAt !== undefined){
 var _errs104 = errors;
 if(typeof data4.createdAt !== "string"){
 validate355.errors = [{instancePath:instancePath+"/params/createdAt",schemaPath:"#/allOf/1/properties/params/allOf/1/oneOf/4/properties/createdAt/type",keyword:"type",params:{type: "string"}}];
@@ -26204,7 +26137,7 @@ else {
 var valid18 = true;
 }
 if(valid18){
-if(data4.lastUpdatedAt !== undefined && func0.call(data4, "lastUpdatedAt")){
+if(data4.lastUpdatedAt !== undefined){
 var _errs106 = errors;
 if(typeof data4.lastUpdatedAt !== "string"){
 validate355.errors = [{instancePath:instancePath+"/params/lastUpdatedAt",schemaPath:"#/allOf/1/properties/params/allOf/1/oneOf/4/properties/lastUpdatedAt/type",keyword:"type",params:{type: "string"}}];
@@ -26216,7 +26149,7 @@ else {
 var valid18 = true;
 }
 if(valid18){
-if(data4.ttlMs !== undefined && func0.call(data4, "ttlMs")){
+if(data4.ttlMs !== undefined){
 var data43 = data4.ttlMs;
 var _errs108 = errors;
 if((!((typeof data43 == "number") && (!(data43 % 1) && !isNaN(data43)))) && (data43 !== null)){
@@ -26243,7 +26176,7 @@ else {
 var valid18 = true;
 }
 if(valid18){
-if(data4.pollIntervalMs !== undefined && func0.call(data4, "pollIntervalMs")){
+if(data4.pollIntervalMs !== undefined){
 var data44 = data4.pollIntervalMs;
 var _errs110 = errors;
 if(!((typeof data44 == "number") && (!(data44 % 1) && !isNaN(data44)))){
@@ -26304,9 +26237,7 @@ if(valid4){
 var _errs112 = errors;
 if(errors === _errs112){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-var _arr1 = Object.keys(data4);
-for(var _i1=0; _i1<_arr1.length; _i1++){
-var key1 = _arr1[_i1];
+for(var key1 in data4){
 var _errs114 = errors;
 if(typeof key1 !== "string"){
 var err2 = {instancePath:instancePath+"/params",schemaPath:"#/allOf/1/properties/params/allOf/2/propertyNames/type",keyword:"type",params:{type: "string"},propertyName:key1};
@@ -26553,7 +26484,7 @@ var vErrors = null;
 var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.taskIds !== undefined && func0.call(data, "taskIds")){
+if(data.taskIds !== undefined){
 var data0 = data.taskIds;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -26609,7 +26540,7 @@ var vErrors = null;
 var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.taskIds !== undefined && func0.call(data, "taskIds")){
+if(data.taskIds !== undefined){
 var data0 = data.taskIds;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -26664,9 +26595,7 @@ var vErrors = null;
 var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-var _arr0 = Object.keys(data);
-for(var _i0=0; _i0<_arr0.length; _i0++){
-var key0 = _arr0[_i0];
+for(var key0 in data){
 var _errs1 = errors;
 if(typeof key0 !== "string"){
 var err0 = {instancePath:instancePath,schemaPath:"#/propertyNames/type",keyword:"type",params:{type: "string"},propertyName:key0};
@@ -26694,9 +26623,7 @@ break;
 }
 }
 if(valid0){
-var _arr1 = Object.keys(data);
-for(var _i1=0; _i1<_arr1.length; _i1++){
-var key1 = _arr1[_i1];
+for(var key1 in data){
 var _errs4 = errors;
 validate361.errors = [{instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/not",keyword:"not",params:{}}];
 return false;
@@ -26737,7 +26664,7 @@ var vErrors = null;
 var errors = 0;
 var _errs0 = errors;
 if(!(validate204(data))){
-vErrors = vErrors === null ? func15(validate204.errors, instancePath) : vErrors.concat(func15(validate204.errors, instancePath));
+vErrors = vErrors === null ? func0(validate204.errors, instancePath) : vErrors.concat(func0(validate204.errors, instancePath));
 errors = vErrors.length;
 }
 var valid0 = _errs0 === errors;
@@ -26746,12 +26673,12 @@ var _errs1 = errors;
 if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
+if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
 validate362.errors = [{instancePath:instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data0 = data.method;
 var _errs3 = errors;
 if(typeof data0 !== "string"){
@@ -26768,18 +26695,18 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data1 = data.params;
 var _errs5 = errors;
 if(errors === _errs5){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 var missing1;
-if((((data1.taskId === undefined) || (!(func0.call(data1, "taskId")))) && (missing1 = "taskId")) || (((data1.inputResponses === undefined) || (!(func0.call(data1, "inputResponses")))) && (missing1 = "inputResponses"))){
+if(((data1.taskId === undefined) && (missing1 = "taskId")) || ((data1.inputResponses === undefined) && (missing1 = "inputResponses"))){
 validate362.errors = [{instancePath:instancePath+"/params",schemaPath:"#/allOf/1/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data1.taskId !== undefined && func0.call(data1, "taskId")){
+if(data1.taskId !== undefined){
 var _errs7 = errors;
 if(typeof data1.taskId !== "string"){
 validate362.errors = [{instancePath:instancePath+"/params/taskId",schemaPath:"#/allOf/1/properties/params/properties/taskId/type",keyword:"type",params:{type: "string"}}];
@@ -26791,10 +26718,10 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data1.inputResponses !== undefined && func0.call(data1, "inputResponses")){
+if(data1.inputResponses !== undefined){
 var _errs9 = errors;
 if(!(validate28(data1.inputResponses))){
-vErrors = vErrors === null ? func15(validate28.errors, instancePath+"/params/inputResponses") : vErrors.concat(func15(validate28.errors, instancePath+"/params/inputResponses"));
+vErrors = vErrors === null ? func0(validate28.errors, instancePath+"/params/inputResponses") : vErrors.concat(func0(validate28.errors, instancePath+"/params/inputResponses"));
 errors = vErrors.length;
 }
 var valid2 = _errs9 === errors;
@@ -26850,7 +26777,7 @@ var vErrors = null;
 var errors = 0;
 var _errs0 = errors;
 if(!(validate110(data))){
-vErrors = vErrors === null ? func15(validate110.errors, instancePath) : vErrors.concat(func15(validate110.errors, instancePath));
+vErrors = vErrors === null ? func0(validate110.errors, instancePath) : vErrors.concat(func0(validate110.errors, instancePath));
 errors = vErrors.length;
 }
 var valid0 = _errs0 === errors;
@@ -26859,12 +26786,12 @@ var _errs1 = errors;
 if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.resultType === undefined) || (!(func0.call(data, "resultType")))) && (missing0 = "resultType")){
+if((data.resultType === undefined) && (missing0 = "resultType")){
 validate365.errors = [{instancePath:instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.resultType !== undefined && func0.call(data, "resultType")){
+if(data.resultType !== undefined){
 var data0 = data.resultType;
 if(typeof data0 !== "string"){
 validate365.errors = [{instancePath:instancePath+"/resultType",schemaPath:"#/allOf/1/properties/resultType/type",keyword:"type",params:{type: "string"}}];
@@ -26910,12 +26837,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((((data.taskId === undefined) || (!(func0.call(data, "taskId")))) && (missing0 = "taskId")) || (((data.status === undefined) || (!(func0.call(data, "status")))) && (missing0 = "status"))) || (((data.createdAt === undefined) || (!(func0.call(data, "createdAt")))) && (missing0 = "createdAt"))) || (((data.lastUpdatedAt === undefined) || (!(func0.call(data, "lastUpdatedAt")))) && (missing0 = "lastUpdatedAt"))) || (((data.ttlMs === undefined) || (!(func0.call(data, "ttlMs")))) && (missing0 = "ttlMs"))){
+if((((((data.taskId === undefined) && (missing0 = "taskId")) || ((data.status === undefined) && (missing0 = "status"))) || ((data.createdAt === undefined) && (missing0 = "createdAt"))) || ((data.lastUpdatedAt === undefined) && (missing0 = "lastUpdatedAt"))) || ((data.ttlMs === undefined) && (missing0 = "ttlMs"))){
 validate367.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.taskId !== undefined && func0.call(data, "taskId")){
+if(data.taskId !== undefined){
 var _errs1 = errors;
 if(typeof data.taskId !== "string"){
 validate367.errors = [{instancePath:instancePath+"/taskId",schemaPath:"#/properties/taskId/type",keyword:"type",params:{type: "string"}}];
@@ -26927,7 +26854,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.status !== undefined && func0.call(data, "status")){
+if(data.status !== undefined){
 var data1 = data.status;
 var _errs3 = errors;
 if(typeof data1 !== "string"){
@@ -26944,7 +26871,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.statusMessage !== undefined && func0.call(data, "statusMessage")){
+if(data.statusMessage !== undefined){
 var _errs5 = errors;
 if(typeof data.statusMessage !== "string"){
 validate367.errors = [{instancePath:instancePath+"/statusMessage",schemaPath:"#/properties/statusMessage/type",keyword:"type",params:{type: "string"}}];
@@ -26956,7 +26883,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.createdAt !== undefined && func0.call(data, "createdAt")){
+if(data.createdAt !== undefined){
 var _errs7 = errors;
 if(typeof data.createdAt !== "string"){
 validate367.errors = [{instancePath:instancePath+"/createdAt",schemaPath:"#/properties/createdAt/type",keyword:"type",params:{type: "string"}}];
@@ -26968,7 +26895,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.lastUpdatedAt !== undefined && func0.call(data, "lastUpdatedAt")){
+if(data.lastUpdatedAt !== undefined){
 var _errs9 = errors;
 if(typeof data.lastUpdatedAt !== "string"){
 validate367.errors = [{instancePath:instancePath+"/lastUpdatedAt",schemaPath:"#/properties/lastUpdatedAt/type",keyword:"type",params:{type: "string"}}];
@@ -26980,7 +26907,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.ttlMs !== undefined && func0.call(data, "ttlMs")){
+if(data.ttlMs !== undefined){
 var data5 = data.ttlMs;
 var _errs11 = errors;
 if((!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))) && (data5 !== null)){
@@ -27007,7 +26934,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.pollIntervalMs !== undefined && func0.call(data, "pollIntervalMs")){
+if(data.pollIntervalMs !== undefined){
 var data6 = data.pollIntervalMs;
 var _errs13 = errors;
 if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){

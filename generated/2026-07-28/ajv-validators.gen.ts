@@ -27,7 +27,6 @@ function require(id) {
 export const validateAnnotations = validate10;
 var schema11 = {"$id":"Annotations","properties":{"audience":{"items":{"$ref":"Role"},"type":"array"},"lastModified":{"type":"string"},"priority":{"maximum":1,"minimum":0,"type":"number"}},"type":"object"};
 var schema12 = {"$id":"Role","enum":["assistant","user"],"type":"string"};
-var func0 = Object.prototype.hasOwnProperty;
 
 function validate10(data, valCxt){
 "use strict"; /*# sourceURL="Annotations" */;
@@ -47,7 +46,7 @@ var vErrors = null;
 var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.audience !== undefined && func0.call(data, "audience")){
+if(data.audience !== undefined){
 var data0 = data.audience;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -82,7 +81,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.lastModified !== undefined && func0.call(data, "lastModified")){
+if(data.lastModified !== undefined){
 var _errs6 = errors;
 if(typeof data.lastModified !== "string"){
 validate10.errors = [{instancePath:instancePath+"/lastModified",schemaPath:"#/properties/lastModified/type",keyword:"type",params:{type: "string"}}];
@@ -94,7 +93,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.priority !== undefined && func0.call(data, "priority")){
+if(data.priority !== undefined){
 var data3 = data.priority;
 var _errs8 = errors;
 if(errors === _errs8){
@@ -135,7 +134,7 @@ return errors === 0;
 export const validateAudioContent = validate11;
 var schema13 = {"$id":"AudioContent","properties":{"_meta":{"$ref":"MetaObject"},"annotations":{"$ref":"Annotations"},"data":{"type":"string"},"mimeType":{"type":"string"},"type":{"const":"audio","type":"string"}},"required":["data","mimeType","type"],"type":"object"};
 var schema14 = {"$id":"MetaObject","type":"object"};
-var func15 = rebaseErrors;
+var func0 = rebaseErrors;
 
 function validate11(data, valCxt){
 "use strict"; /*# sourceURL="AudioContent" */;
@@ -156,12 +155,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((data.data === undefined) || (!(func0.call(data, "data")))) && (missing0 = "data")) || (((data.mimeType === undefined) || (!(func0.call(data, "mimeType")))) && (missing0 = "mimeType"))) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
+if((((data.data === undefined) && (missing0 = "data")) || ((data.mimeType === undefined) && (missing0 = "mimeType"))) || ((data.type === undefined) && (missing0 = "type"))){
 validate11.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs1 = errors;
 if(!(data0 && typeof data0 == "object" && !Array.isArray(data0))){
@@ -174,10 +173,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.annotations !== undefined && func0.call(data, "annotations")){
+if(data.annotations !== undefined){
 var _errs4 = errors;
 if(!(validate10(data.annotations))){
-vErrors = vErrors === null ? func15(validate10.errors, instancePath+"/annotations") : vErrors.concat(func15(validate10.errors, instancePath+"/annotations"));
+vErrors = vErrors === null ? func0(validate10.errors, instancePath+"/annotations") : vErrors.concat(func0(validate10.errors, instancePath+"/annotations"));
 errors = vErrors.length;
 }
 var valid0 = _errs4 === errors;
@@ -186,7 +185,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.data !== undefined && func0.call(data, "data")){
+if(data.data !== undefined){
 var _errs5 = errors;
 if(typeof data.data !== "string"){
 validate11.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "string"}}];
@@ -198,7 +197,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mimeType !== undefined && func0.call(data, "mimeType")){
+if(data.mimeType !== undefined){
 var _errs7 = errors;
 if(typeof data.mimeType !== "string"){
 validate11.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
@@ -210,7 +209,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.type !== undefined && func0.call(data, "type")){
+if(data.type !== undefined){
 var data4 = data.type;
 var _errs9 = errors;
 if(typeof data4 !== "string"){
@@ -263,12 +262,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")){
+if((data.name === undefined) && (missing0 = "name")){
 validate13.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.name !== undefined && func0.call(data, "name")){
+if(data.name !== undefined){
 var _errs1 = errors;
 if(typeof data.name !== "string"){
 validate13.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -280,7 +279,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined && func0.call(data, "title")){
+if(data.title !== undefined){
 var _errs3 = errors;
 if(typeof data.title !== "string"){
 validate13.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -325,12 +324,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.blob === undefined) || (!(func0.call(data, "blob")))) && (missing0 = "blob")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
+if(((data.blob === undefined) && (missing0 = "blob")) || ((data.uri === undefined) && (missing0 = "uri"))){
 validate14.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs1 = errors;
 if(!(data0 && typeof data0 == "object" && !Array.isArray(data0))){
@@ -343,7 +342,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.blob !== undefined && func0.call(data, "blob")){
+if(data.blob !== undefined){
 var _errs4 = errors;
 if(typeof data.blob !== "string"){
 validate14.errors = [{instancePath:instancePath+"/blob",schemaPath:"#/properties/blob/type",keyword:"type",params:{type: "string"}}];
@@ -355,7 +354,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mimeType !== undefined && func0.call(data, "mimeType")){
+if(data.mimeType !== undefined){
 var _errs6 = errors;
 if(typeof data.mimeType !== "string"){
 validate14.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
@@ -367,7 +366,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined && func0.call(data, "uri")){
+if(data.uri !== undefined){
 var _errs8 = errors;
 if(typeof data.uri !== "string"){
 validate14.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
@@ -414,12 +413,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
+if((data.type === undefined) && (missing0 = "type")){
 validate15.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.default !== undefined && func0.call(data, "default")){
+if(data.default !== undefined){
 var _errs1 = errors;
 if(typeof data.default !== "boolean"){
 validate15.errors = [{instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "boolean"}}];
@@ -431,7 +430,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined && func0.call(data, "description")){
+if(data.description !== undefined){
 var _errs3 = errors;
 if(typeof data.description !== "string"){
 validate15.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -443,7 +442,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined && func0.call(data, "title")){
+if(data.title !== undefined){
 var _errs5 = errors;
 if(typeof data.title !== "string"){
 validate15.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -455,7 +454,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.type !== undefined && func0.call(data, "type")){
+if(data.type !== undefined){
 var data3 = data.type;
 var _errs7 = errors;
 if(typeof data3 !== "string"){
@@ -510,12 +509,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.version === undefined) || (!(func0.call(data, "version")))) && (missing0 = "version"))){
+if(((data.name === undefined) && (missing0 = "name")) || ((data.version === undefined) && (missing0 = "version"))){
 validate18.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.description !== undefined && func0.call(data, "description")){
+if(data.description !== undefined){
 var _errs1 = errors;
 if(typeof data.description !== "string"){
 validate18.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -527,7 +526,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.icons !== undefined && func0.call(data, "icons")){
+if(data.icons !== undefined){
 var data1 = data.icons;
 var _errs3 = errors;
 if(errors === _errs3){
@@ -541,12 +540,12 @@ var _errs6 = errors;
 if(errors === _errs6){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 var missing1;
-if(((data2.src === undefined) || (!(func0.call(data2, "src")))) && (missing1 = "src")){
+if((data2.src === undefined) && (missing1 = "src")){
 validate18.errors = [{instancePath:instancePath+"/icons/" + i0,schemaPath:"Icon/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data2.mimeType !== undefined && func0.call(data2, "mimeType")){
+if(data2.mimeType !== undefined){
 var _errs8 = errors;
 if(typeof data2.mimeType !== "string"){
 validate18.errors = [{instancePath:instancePath+"/icons/" + i0+"/mimeType",schemaPath:"Icon/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
@@ -558,7 +557,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data2.sizes !== undefined && func0.call(data2, "sizes")){
+if(data2.sizes !== undefined){
 var data4 = data2.sizes;
 var _errs10 = errors;
 if(errors === _errs10){
@@ -588,7 +587,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data2.src !== undefined && func0.call(data2, "src")){
+if(data2.src !== undefined){
 var _errs14 = errors;
 if(typeof data2.src !== "string"){
 validate18.errors = [{instancePath:instancePath+"/icons/" + i0+"/src",schemaPath:"Icon/properties/src/type",keyword:"type",params:{type: "string"}}];
@@ -600,7 +599,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data2.theme !== undefined && func0.call(data2, "theme")){
+if(data2.theme !== undefined){
 var data7 = data2.theme;
 var _errs16 = errors;
 if(typeof data7 !== "string"){
@@ -643,7 +642,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined && func0.call(data, "name")){
+if(data.name !== undefined){
 var _errs18 = errors;
 if(typeof data.name !== "string"){
 validate18.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -655,7 +654,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined && func0.call(data, "title")){
+if(data.title !== undefined){
 var _errs20 = errors;
 if(typeof data.title !== "string"){
 validate18.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -667,7 +666,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.version !== undefined && func0.call(data, "version")){
+if(data.version !== undefined){
 var _errs22 = errors;
 if(typeof data.version !== "string"){
 validate18.errors = [{instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"}}];
@@ -679,7 +678,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.websiteUrl !== undefined && func0.call(data, "websiteUrl")){
+if(data.websiteUrl !== undefined){
 var _errs24 = errors;
 if(typeof data.websiteUrl !== "string"){
 validate18.errors = [{instancePath:instancePath+"/websiteUrl",schemaPath:"#/properties/websiteUrl/type",keyword:"type",params:{type: "string"}}];
@@ -725,9 +724,9 @@ var vErrors = null;
 var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data["io.modelcontextprotocol/serverInfo"] !== undefined && func0.call(data, "io.modelcontextprotocol/serverInfo")){
+if(data["io.modelcontextprotocol/serverInfo"] !== undefined){
 if(!(validate18(data["io.modelcontextprotocol/serverInfo"]))){
-vErrors = vErrors === null ? func15(validate18.errors, instancePath+"/io.modelcontextprotocol~1serverInfo") : vErrors.concat(func15(validate18.errors, instancePath+"/io.modelcontextprotocol~1serverInfo"));
+vErrors = vErrors === null ? func0(validate18.errors, instancePath+"/io.modelcontextprotocol~1serverInfo") : vErrors.concat(func0(validate18.errors, instancePath+"/io.modelcontextprotocol~1serverInfo"));
 errors = vErrors.length;
 }
 }
@@ -761,15 +760,15 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((data.cacheScope === undefined) || (!(func0.call(data, "cacheScope")))) && (missing0 = "cacheScope")) || (((data.resultType === undefined) || (!(func0.call(data, "resultType")))) && (missing0 = "resultType"))) || (((data.ttlMs === undefined) || (!(func0.call(data, "ttlMs")))) && (missing0 = "ttlMs"))){
+if((((data.cacheScope === undefined) && (missing0 = "cacheScope")) || ((data.resultType === undefined) && (missing0 = "resultType"))) || ((data.ttlMs === undefined) && (missing0 = "ttlMs"))){
 validate16.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var _errs1 = errors;
 if(!(validate17(data._meta))){
-vErrors = vErrors === null ? func15(validate17.errors, instancePath+"/_meta") : vErrors.concat(func15(validate17.errors, instancePath+"/_meta"));
+vErrors = vErrors === null ? func0(validate17.errors, instancePath+"/_meta") : vErrors.concat(func0(validate17.errors, instancePath+"/_meta"));
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -778,7 +777,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.cacheScope !== undefined && func0.call(data, "cacheScope")){
+if(data.cacheScope !== undefined){
 var data1 = data.cacheScope;
 var _errs2 = errors;
 if(typeof data1 !== "string"){
@@ -795,7 +794,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.resultType !== undefined && func0.call(data, "resultType")){
+if(data.resultType !== undefined){
 var _errs4 = errors;
 if(typeof data.resultType !== "string"){
 validate16.errors = [{instancePath:instancePath+"/resultType",schemaPath:"#/properties/resultType/type",keyword:"type",params:{type: "string"}}];
@@ -807,7 +806,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.ttlMs !== undefined && func0.call(data, "ttlMs")){
+if(data.ttlMs !== undefined){
 var data3 = data.ttlMs;
 var _errs6 = errors;
 if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
@@ -850,7 +849,7 @@ var schema34 = {"$id":"LoggingLevel","enum":["alert","critical","debug","emergen
 var schema35 = {"$id":"ProgressToken","type":["string","integer"]};
 var schema27 = {"$id":"ClientCapabilities","properties":{"elicitation":{"properties":{"form":{"$ref":"JSONObject"},"url":{"$ref":"JSONObject"}},"type":"object"},"experimental":{"additionalProperties":{"$ref":"JSONObject"},"type":"object"},"extensions":{"additionalProperties":{"$ref":"JSONObject"},"type":"object"},"roots":{"properties":{},"type":"object"},"sampling":{"properties":{"context":{"$ref":"JSONObject"},"tools":{"$ref":"JSONObject"}},"type":"object"}},"type":"object"};
 var schema28 = {"$id":"JSONObject","additionalProperties":{"x-mcp-json-value":true},"type":"object"};
-var func117 = isJsonValue;
+var func12 = isJsonValue;
 
 function validate24(data, valCxt){
 "use strict"; /*# sourceURL="ClientCapabilities" */;
@@ -870,22 +869,20 @@ var vErrors = null;
 var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.elicitation !== undefined && func0.call(data, "elicitation")){
+if(data.elicitation !== undefined){
 var data0 = data.elicitation;
 var _errs1 = errors;
 if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-if(data0.form !== undefined && func0.call(data0, "form")){
+if(data0.form !== undefined){
 var data1 = data0.form;
 var _errs3 = errors;
 var _errs4 = errors;
 if(errors === _errs4){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-var _arr0 = Object.keys(data1);
-for(var _i0=0; _i0<_arr0.length; _i0++){
-var key0 = _arr0[_i0];
+for(var key0 in data1){
 var _errs7 = errors;
-if(!func117(data1[key0])){
+if(!func12(data1[key0])){
 validate24.errors = [{instancePath:instancePath+"/elicitation/form/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"JSONObject/additionalProperties/x-mcp-json-value",keyword:"x-mcp-json-value",params:{}}];
 return false;
 }
@@ -906,17 +903,15 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data0.url !== undefined && func0.call(data0, "url")){
+if(data0.url !== undefined){
 var data3 = data0.url;
 var _errs8 = errors;
 var _errs9 = errors;
 if(errors === _errs9){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-var _arr1 = Object.keys(data3);
-for(var _i1=0; _i1<_arr1.length; _i1++){
-var key1 = _arr1[_i1];
+for(var key1 in data3){
 var _errs12 = errors;
-if(!func117(data3[key1])){
+if(!func12(data3[key1])){
 validate24.errors = [{instancePath:instancePath+"/elicitation/url/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"JSONObject/additionalProperties/x-mcp-json-value",keyword:"x-mcp-json-value",params:{}}];
 return false;
 }
@@ -949,24 +944,20 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.experimental !== undefined && func0.call(data, "experimental")){
+if(data.experimental !== undefined){
 var data5 = data.experimental;
 var _errs13 = errors;
 if(errors === _errs13){
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
-var _arr2 = Object.keys(data5);
-for(var _i2=0; _i2<_arr2.length; _i2++){
-var key2 = _arr2[_i2];
+for(var key2 in data5){
 var data6 = data5[key2];
 var _errs16 = errors;
 var _errs17 = errors;
 if(errors === _errs17){
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-var _arr3 = Object.keys(data6);
-for(var _i3=0; _i3<_arr3.length; _i3++){
-var key3 = _arr3[_i3];
+for(var key3 in data6){
 var _errs20 = errors;
-if(!func117(data6[key3])){
+if(!func12(data6[key3])){
 validate24.errors = [{instancePath:instancePath+"/experimental/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"JSONObject/additionalProperties/x-mcp-json-value",keyword:"x-mcp-json-value",params:{}}];
 return false;
 }
@@ -998,24 +989,20 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.extensions !== undefined && func0.call(data, "extensions")){
+if(data.extensions !== undefined){
 var data8 = data.extensions;
 var _errs21 = errors;
 if(errors === _errs21){
 if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
-var _arr4 = Object.keys(data8);
-for(var _i4=0; _i4<_arr4.length; _i4++){
-var key4 = _arr4[_i4];
+for(var key4 in data8){
 var data9 = data8[key4];
 var _errs24 = errors;
 var _errs25 = errors;
 if(errors === _errs25){
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
-var _arr5 = Object.keys(data9);
-for(var _i5=0; _i5<_arr5.length; _i5++){
-var key5 = _arr5[_i5];
+for(var key5 in data9){
 var _errs28 = errors;
-if(!func117(data9[key5])){
+if(!func12(data9[key5])){
 validate24.errors = [{instancePath:instancePath+"/extensions/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"JSONObject/additionalProperties/x-mcp-json-value",keyword:"x-mcp-json-value",params:{}}];
 return false;
 }
@@ -1047,7 +1034,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.roots !== undefined && func0.call(data, "roots")){
+if(data.roots !== undefined){
 var data11 = data.roots;
 var _errs29 = errors;
 if(errors === _errs29){
@@ -1062,22 +1049,20 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.sampling !== undefined && func0.call(data, "sampling")){
+if(data.sampling !== undefined){
 var data12 = data.sampling;
 var _errs31 = errors;
 if(errors === _errs31){
 if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
-if(data12.context !== undefined && func0.call(data12, "context")){
+if(data12.context !== undefined){
 var data13 = data12.context;
 var _errs33 = errors;
 var _errs34 = errors;
 if(errors === _errs34){
 if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
-var _arr6 = Object.keys(data13);
-for(var _i6=0; _i6<_arr6.length; _i6++){
-var key6 = _arr6[_i6];
+for(var key6 in data13){
 var _errs37 = errors;
-if(!func117(data13[key6])){
+if(!func12(data13[key6])){
 validate24.errors = [{instancePath:instancePath+"/sampling/context/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"JSONObject/additionalProperties/x-mcp-json-value",keyword:"x-mcp-json-value",params:{}}];
 return false;
 }
@@ -1098,17 +1083,15 @@ else {
 var valid12 = true;
 }
 if(valid12){
-if(data12.tools !== undefined && func0.call(data12, "tools")){
+if(data12.tools !== undefined){
 var data15 = data12.tools;
 var _errs38 = errors;
 var _errs39 = errors;
 if(errors === _errs39){
 if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
-var _arr7 = Object.keys(data15);
-for(var _i7=0; _i7<_arr7.length; _i7++){
-var key7 = _arr7[_i7];
+for(var key7 in data15){
 var _errs42 = errors;
-if(!func117(data15[key7])){
+if(!func12(data15[key7])){
 validate24.errors = [{instancePath:instancePath+"/sampling/tools/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"JSONObject/additionalProperties/x-mcp-json-value",keyword:"x-mcp-json-value",params:{}}];
 return false;
 }
@@ -1174,15 +1157,15 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data["io.modelcontextprotocol/clientCapabilities"] === undefined) || (!(func0.call(data, "io.modelcontextprotocol/clientCapabilities")))) && (missing0 = "io.modelcontextprotocol/clientCapabilities")) || (((data["io.modelcontextprotocol/protocolVersion"] === undefined) || (!(func0.call(data, "io.modelcontextprotocol/protocolVersion")))) && (missing0 = "io.modelcontextprotocol/protocolVersion"))){
+if(((data["io.modelcontextprotocol/clientCapabilities"] === undefined) && (missing0 = "io.modelcontextprotocol/clientCapabilities")) || ((data["io.modelcontextprotocol/protocolVersion"] === undefined) && (missing0 = "io.modelcontextprotocol/protocolVersion"))){
 validate23.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data["io.modelcontextprotocol/clientCapabilities"] !== undefined && func0.call(data, "io.modelcontextprotocol/clientCapabilities")){
+if(data["io.modelcontextprotocol/clientCapabilities"] !== undefined){
 var _errs1 = errors;
 if(!(validate24(data["io.modelcontextprotocol/clientCapabilities"]))){
-vErrors = vErrors === null ? func15(validate24.errors, instancePath+"/io.modelcontextprotocol~1clientCapabilities") : vErrors.concat(func15(validate24.errors, instancePath+"/io.modelcontextprotocol~1clientCapabilities"));
+vErrors = vErrors === null ? func0(validate24.errors, instancePath+"/io.modelcontextprotocol~1clientCapabilities") : vErrors.concat(func0(validate24.errors, instancePath+"/io.modelcontextprotocol~1clientCapabilities"));
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -1191,10 +1174,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data["io.modelcontextprotocol/clientInfo"] !== undefined && func0.call(data, "io.modelcontextprotocol/clientInfo")){
+if(data["io.modelcontextprotocol/clientInfo"] !== undefined){
 var _errs2 = errors;
 if(!(validate18(data["io.modelcontextprotocol/clientInfo"]))){
-vErrors = vErrors === null ? func15(validate18.errors, instancePath+"/io.modelcontextprotocol~1clientInfo") : vErrors.concat(func15(validate18.errors, instancePath+"/io.modelcontextprotocol~1clientInfo"));
+vErrors = vErrors === null ? func0(validate18.errors, instancePath+"/io.modelcontextprotocol~1clientInfo") : vErrors.concat(func0(validate18.errors, instancePath+"/io.modelcontextprotocol~1clientInfo"));
 errors = vErrors.length;
 }
 var valid0 = _errs2 === errors;
@@ -1203,7 +1186,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data["io.modelcontextprotocol/logLevel"] !== undefined && func0.call(data, "io.modelcontextprotocol/logLevel")){
+if(data["io.modelcontextprotocol/logLevel"] !== undefined){
 var data2 = data["io.modelcontextprotocol/logLevel"];
 var _errs3 = errors;
 if(typeof data2 !== "string"){
@@ -1220,7 +1203,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data["io.modelcontextprotocol/protocolVersion"] !== undefined && func0.call(data, "io.modelcontextprotocol/protocolVersion")){
+if(data["io.modelcontextprotocol/protocolVersion"] !== undefined){
 var _errs6 = errors;
 if(typeof data["io.modelcontextprotocol/protocolVersion"] !== "string"){
 validate23.errors = [{instancePath:instancePath+"/io.modelcontextprotocol~1protocolVersion",schemaPath:"#/properties/io.modelcontextprotocol~1protocolVersion/type",keyword:"type",params:{type: "string"}}];
@@ -1232,7 +1215,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.progressToken !== undefined && func0.call(data, "progressToken")){
+if(data.progressToken !== undefined){
 var data4 = data.progressToken;
 var _errs8 = errors;
 if((typeof data4 !== "string") && (!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))))){
@@ -1284,12 +1267,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.text === undefined) || (!(func0.call(data, "text")))) && (missing0 = "text")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
+if(((data.text === undefined) && (missing0 = "text")) || ((data.type === undefined) && (missing0 = "type"))){
 validate31.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs1 = errors;
 if(!(data0 && typeof data0 == "object" && !Array.isArray(data0))){
@@ -1302,10 +1285,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.annotations !== undefined && func0.call(data, "annotations")){
+if(data.annotations !== undefined){
 var _errs4 = errors;
 if(!(validate10(data.annotations))){
-vErrors = vErrors === null ? func15(validate10.errors, instancePath+"/annotations") : vErrors.concat(func15(validate10.errors, instancePath+"/annotations"));
+vErrors = vErrors === null ? func0(validate10.errors, instancePath+"/annotations") : vErrors.concat(func0(validate10.errors, instancePath+"/annotations"));
 errors = vErrors.length;
 }
 var valid0 = _errs4 === errors;
@@ -1314,7 +1297,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.text !== undefined && func0.call(data, "text")){
+if(data.text !== undefined){
 var _errs5 = errors;
 if(typeof data.text !== "string"){
 validate31.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"}}];
@@ -1326,7 +1309,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.type !== undefined && func0.call(data, "type")){
+if(data.type !== undefined){
 var data3 = data.type;
 var _errs7 = errors;
 if(typeof data3 !== "string"){
@@ -1377,12 +1360,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((data.data === undefined) || (!(func0.call(data, "data")))) && (missing0 = "data")) || (((data.mimeType === undefined) || (!(func0.call(data, "mimeType")))) && (missing0 = "mimeType"))) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
+if((((data.data === undefined) && (missing0 = "data")) || ((data.mimeType === undefined) && (missing0 = "mimeType"))) || ((data.type === undefined) && (missing0 = "type"))){
 validate33.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs1 = errors;
 if(!(data0 && typeof data0 == "object" && !Array.isArray(data0))){
@@ -1395,10 +1378,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.annotations !== undefined && func0.call(data, "annotations")){
+if(data.annotations !== undefined){
 var _errs4 = errors;
 if(!(validate10(data.annotations))){
-vErrors = vErrors === null ? func15(validate10.errors, instancePath+"/annotations") : vErrors.concat(func15(validate10.errors, instancePath+"/annotations"));
+vErrors = vErrors === null ? func0(validate10.errors, instancePath+"/annotations") : vErrors.concat(func0(validate10.errors, instancePath+"/annotations"));
 errors = vErrors.length;
 }
 var valid0 = _errs4 === errors;
@@ -1407,7 +1390,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.data !== undefined && func0.call(data, "data")){
+if(data.data !== undefined){
 var _errs5 = errors;
 if(typeof data.data !== "string"){
 validate33.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "string"}}];
@@ -1419,7 +1402,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mimeType !== undefined && func0.call(data, "mimeType")){
+if(data.mimeType !== undefined){
 var _errs7 = errors;
 if(typeof data.mimeType !== "string"){
 validate33.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
@@ -1431,7 +1414,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.type !== undefined && func0.call(data, "type")){
+if(data.type !== undefined){
 var data4 = data.type;
 var _errs9 = errors;
 if(typeof data4 !== "string"){
@@ -1483,12 +1466,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.input === undefined) || (!(func0.call(data, "input")))) && (missing0 = "input"))) || (((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name"))) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
+if(((((data.id === undefined) && (missing0 = "id")) || ((data.input === undefined) && (missing0 = "input"))) || ((data.name === undefined) && (missing0 = "name"))) || ((data.type === undefined) && (missing0 = "type"))){
 validate35.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs1 = errors;
 if(!(data0 && typeof data0 == "object" && !Array.isArray(data0))){
@@ -1501,7 +1484,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.id !== undefined && func0.call(data, "id")){
+if(data.id !== undefined){
 var _errs4 = errors;
 if(typeof data.id !== "string"){
 validate35.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"}}];
@@ -1513,7 +1496,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.input !== undefined && func0.call(data, "input")){
+if(data.input !== undefined){
 var data2 = data.input;
 var _errs6 = errors;
 if(errors === _errs6){
@@ -1530,7 +1513,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined && func0.call(data, "name")){
+if(data.name !== undefined){
 var _errs9 = errors;
 if(typeof data.name !== "string"){
 validate35.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -1542,7 +1525,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.type !== undefined && func0.call(data, "type")){
+if(data.type !== undefined){
 var data4 = data.type;
 var _errs11 = errors;
 if(typeof data4 !== "string"){
@@ -1596,12 +1579,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
+if((((data.name === undefined) && (missing0 = "name")) || ((data.type === undefined) && (missing0 = "type"))) || ((data.uri === undefined) && (missing0 = "uri"))){
 validate38.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs1 = errors;
 if(!(data0 && typeof data0 == "object" && !Array.isArray(data0))){
@@ -1614,10 +1597,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.annotations !== undefined && func0.call(data, "annotations")){
+if(data.annotations !== undefined){
 var _errs4 = errors;
 if(!(validate10(data.annotations))){
-vErrors = vErrors === null ? func15(validate10.errors, instancePath+"/annotations") : vErrors.concat(func15(validate10.errors, instancePath+"/annotations"));
+vErrors = vErrors === null ? func0(validate10.errors, instancePath+"/annotations") : vErrors.concat(func0(validate10.errors, instancePath+"/annotations"));
 errors = vErrors.length;
 }
 var valid0 = _errs4 === errors;
@@ -1626,7 +1609,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined && func0.call(data, "description")){
+if(data.description !== undefined){
 var _errs5 = errors;
 if(typeof data.description !== "string"){
 validate38.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -1638,7 +1621,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.icons !== undefined && func0.call(data, "icons")){
+if(data.icons !== undefined){
 var data3 = data.icons;
 var _errs7 = errors;
 if(errors === _errs7){
@@ -1652,12 +1635,12 @@ var _errs10 = errors;
 if(errors === _errs10){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 var missing1;
-if(((data4.src === undefined) || (!(func0.call(data4, "src")))) && (missing1 = "src")){
+if((data4.src === undefined) && (missing1 = "src")){
 validate38.errors = [{instancePath:instancePath+"/icons/" + i0,schemaPath:"Icon/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data4.mimeType !== undefined && func0.call(data4, "mimeType")){
+if(data4.mimeType !== undefined){
 var _errs12 = errors;
 if(typeof data4.mimeType !== "string"){
 validate38.errors = [{instancePath:instancePath+"/icons/" + i0+"/mimeType",schemaPath:"Icon/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
@@ -1669,7 +1652,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data4.sizes !== undefined && func0.call(data4, "sizes")){
+if(data4.sizes !== undefined){
 var data6 = data4.sizes;
 var _errs14 = errors;
 if(errors === _errs14){
@@ -1699,7 +1682,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data4.src !== undefined && func0.call(data4, "src")){
+if(data4.src !== undefined){
 var _errs18 = errors;
 if(typeof data4.src !== "string"){
 validate38.errors = [{instancePath:instancePath+"/icons/" + i0+"/src",schemaPath:"Icon/properties/src/type",keyword:"type",params:{type: "string"}}];
@@ -1711,7 +1694,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data4.theme !== undefined && func0.call(data4, "theme")){
+if(data4.theme !== undefined){
 var data9 = data4.theme;
 var _errs20 = errors;
 if(typeof data9 !== "string"){
@@ -1754,7 +1737,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mimeType !== undefined && func0.call(data, "mimeType")){
+if(data.mimeType !== undefined){
 var _errs22 = errors;
 if(typeof data.mimeType !== "string"){
 validate38.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
@@ -1766,7 +1749,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined && func0.call(data, "name")){
+if(data.name !== undefined){
 var _errs24 = errors;
 if(typeof data.name !== "string"){
 validate38.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -1778,7 +1761,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.size !== undefined && func0.call(data, "size")){
+if(data.size !== undefined){
 var data12 = data.size;
 var _errs26 = errors;
 if(!((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12)))){
@@ -1791,7 +1774,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined && func0.call(data, "title")){
+if(data.title !== undefined){
 var _errs28 = errors;
 if(typeof data.title !== "string"){
 validate38.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -1803,7 +1786,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.type !== undefined && func0.call(data, "type")){
+if(data.type !== undefined){
 var data14 = data.type;
 var _errs30 = errors;
 if(typeof data14 !== "string"){
@@ -1820,7 +1803,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined && func0.call(data, "uri")){
+if(data.uri !== undefined){
 var _errs32 = errors;
 if(typeof data.uri !== "string"){
 validate38.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
@@ -1873,12 +1856,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.text === undefined) || (!(func0.call(data, "text")))) && (missing0 = "text")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
+if(((data.text === undefined) && (missing0 = "text")) || ((data.uri === undefined) && (missing0 = "uri"))){
 validate42.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs1 = errors;
 if(!(data0 && typeof data0 == "object" && !Array.isArray(data0))){
@@ -1891,7 +1874,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mimeType !== undefined && func0.call(data, "mimeType")){
+if(data.mimeType !== undefined){
 var _errs4 = errors;
 if(typeof data.mimeType !== "string"){
 validate42.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
@@ -1903,7 +1886,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.text !== undefined && func0.call(data, "text")){
+if(data.text !== undefined){
 var _errs6 = errors;
 if(typeof data.text !== "string"){
 validate42.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"}}];
@@ -1915,7 +1898,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined && func0.call(data, "uri")){
+if(data.uri !== undefined){
 var _errs8 = errors;
 if(typeof data.uri !== "string"){
 validate42.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
@@ -1960,12 +1943,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.resource === undefined) || (!(func0.call(data, "resource")))) && (missing0 = "resource")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
+if(((data.resource === undefined) && (missing0 = "resource")) || ((data.type === undefined) && (missing0 = "type"))){
 validate40.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs1 = errors;
 if(!(data0 && typeof data0 == "object" && !Array.isArray(data0))){
@@ -1978,10 +1961,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.annotations !== undefined && func0.call(data, "annotations")){
+if(data.annotations !== undefined){
 var _errs4 = errors;
 if(!(validate10(data.annotations))){
-vErrors = vErrors === null ? func15(validate10.errors, instancePath+"/annotations") : vErrors.concat(func15(validate10.errors, instancePath+"/annotations"));
+vErrors = vErrors === null ? func0(validate10.errors, instancePath+"/annotations") : vErrors.concat(func0(validate10.errors, instancePath+"/annotations"));
 errors = vErrors.length;
 }
 var valid0 = _errs4 === errors;
@@ -1990,14 +1973,14 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.resource !== undefined && func0.call(data, "resource")){
+if(data.resource !== undefined){
 var data2 = data.resource;
 var _errs5 = errors;
 var _errs6 = errors;
 var valid2 = false;
 var _errs7 = errors;
 if(!(validate42(data2))){
-vErrors = vErrors === null ? func15(validate42.errors, instancePath+"/resource") : vErrors.concat(func15(validate42.errors, instancePath+"/resource"));
+vErrors = vErrors === null ? func0(validate42.errors, instancePath+"/resource") : vErrors.concat(func0(validate42.errors, instancePath+"/resource"));
 errors = vErrors.length;
 }
 var _valid0 = _errs7 === errors;
@@ -2005,7 +1988,7 @@ valid2 = valid2 || _valid0;
 if(!valid2){
 var _errs8 = errors;
 if(!(validate14(data2))){
-vErrors = vErrors === null ? func15(validate14.errors, instancePath+"/resource") : vErrors.concat(func15(validate14.errors, instancePath+"/resource"));
+vErrors = vErrors === null ? func0(validate14.errors, instancePath+"/resource") : vErrors.concat(func0(validate14.errors, instancePath+"/resource"));
 errors = vErrors.length;
 }
 var _valid0 = _errs8 === errors;
@@ -2040,7 +2023,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.type !== undefined && func0.call(data, "type")){
+if(data.type !== undefined){
 var data3 = data.type;
 var _errs9 = errors;
 if(typeof data3 !== "string"){
@@ -2090,7 +2073,7 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
+if((data.type === undefined) && (missing0 = "type")){
 validate37.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
@@ -2099,31 +2082,31 @@ var tag0 = data.type;
 if(typeof tag0 == "string"){
 if(tag0 === "text"){
 if(!(validate31(data))){
-vErrors = vErrors === null ? func15(validate31.errors, instancePath) : vErrors.concat(func15(validate31.errors, instancePath));
+vErrors = vErrors === null ? func0(validate31.errors, instancePath) : vErrors.concat(func0(validate31.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "image"){
 if(!(validate33(data))){
-vErrors = vErrors === null ? func15(validate33.errors, instancePath) : vErrors.concat(func15(validate33.errors, instancePath));
+vErrors = vErrors === null ? func0(validate33.errors, instancePath) : vErrors.concat(func0(validate33.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "audio"){
 if(!(validate11(data))){
-vErrors = vErrors === null ? func15(validate11.errors, instancePath) : vErrors.concat(func15(validate11.errors, instancePath));
+vErrors = vErrors === null ? func0(validate11.errors, instancePath) : vErrors.concat(func0(validate11.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "resource_link"){
 if(!(validate38(data))){
-vErrors = vErrors === null ? func15(validate38.errors, instancePath) : vErrors.concat(func15(validate38.errors, instancePath));
+vErrors = vErrors === null ? func0(validate38.errors, instancePath) : vErrors.concat(func0(validate38.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "resource"){
 if(!(validate40(data))){
-vErrors = vErrors === null ? func15(validate40.errors, instancePath) : vErrors.concat(func15(validate40.errors, instancePath));
+vErrors = vErrors === null ? func0(validate40.errors, instancePath) : vErrors.concat(func0(validate40.errors, instancePath));
 errors = vErrors.length;
 }
 }
@@ -2167,12 +2150,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content")) || (((data.toolUseId === undefined) || (!(func0.call(data, "toolUseId")))) && (missing0 = "toolUseId"))) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
+if((((data.content === undefined) && (missing0 = "content")) || ((data.toolUseId === undefined) && (missing0 = "toolUseId"))) || ((data.type === undefined) && (missing0 = "type"))){
 validate36.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs1 = errors;
 if(!(data0 && typeof data0 == "object" && !Array.isArray(data0))){
@@ -2185,7 +2168,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.content !== undefined && func0.call(data, "content")){
+if(data.content !== undefined){
 var data1 = data.content;
 var _errs4 = errors;
 if(errors === _errs4){
@@ -2195,7 +2178,7 @@ var len0 = data1.length;
 for(var i0=0; i0<len0; i0++){
 var _errs6 = errors;
 if(!(validate37(data1[i0]))){
-vErrors = vErrors === null ? func15(validate37.errors, instancePath+"/content/" + i0) : vErrors.concat(func15(validate37.errors, instancePath+"/content/" + i0));
+vErrors = vErrors === null ? func0(validate37.errors, instancePath+"/content/" + i0) : vErrors.concat(func0(validate37.errors, instancePath+"/content/" + i0));
 errors = vErrors.length;
 }
 var valid2 = _errs6 === errors;
@@ -2215,7 +2198,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.isError !== undefined && func0.call(data, "isError")){
+if(data.isError !== undefined){
 var _errs7 = errors;
 if(typeof data.isError !== "boolean"){
 validate36.errors = [{instancePath:instancePath+"/isError",schemaPath:"#/properties/isError/type",keyword:"type",params:{type: "boolean"}}];
@@ -2227,7 +2210,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.toolUseId !== undefined && func0.call(data, "toolUseId")){
+if(data.toolUseId !== undefined){
 var _errs9 = errors;
 if(typeof data.toolUseId !== "string"){
 validate36.errors = [{instancePath:instancePath+"/toolUseId",schemaPath:"#/properties/toolUseId/type",keyword:"type",params:{type: "string"}}];
@@ -2239,7 +2222,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.type !== undefined && func0.call(data, "type")){
+if(data.type !== undefined){
 var data5 = data.type;
 var _errs11 = errors;
 if(typeof data5 !== "string"){
@@ -2291,7 +2274,7 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
+if((data.type === undefined) && (missing0 = "type")){
 validate56.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
@@ -2300,31 +2283,31 @@ var tag0 = data.type;
 if(typeof tag0 == "string"){
 if(tag0 === "text"){
 if(!(validate31(data))){
-vErrors = vErrors === null ? func15(validate31.errors, instancePath) : vErrors.concat(func15(validate31.errors, instancePath));
+vErrors = vErrors === null ? func0(validate31.errors, instancePath) : vErrors.concat(func0(validate31.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "image"){
 if(!(validate33(data))){
-vErrors = vErrors === null ? func15(validate33.errors, instancePath) : vErrors.concat(func15(validate33.errors, instancePath));
+vErrors = vErrors === null ? func0(validate33.errors, instancePath) : vErrors.concat(func0(validate33.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "audio"){
 if(!(validate11(data))){
-vErrors = vErrors === null ? func15(validate11.errors, instancePath) : vErrors.concat(func15(validate11.errors, instancePath));
+vErrors = vErrors === null ? func0(validate11.errors, instancePath) : vErrors.concat(func0(validate11.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "tool_use"){
 if(!(validate35(data))){
-vErrors = vErrors === null ? func15(validate35.errors, instancePath) : vErrors.concat(func15(validate35.errors, instancePath));
+vErrors = vErrors === null ? func0(validate35.errors, instancePath) : vErrors.concat(func0(validate35.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "tool_result"){
 if(!(validate36(data))){
-vErrors = vErrors === null ? func15(validate36.errors, instancePath) : vErrors.concat(func15(validate36.errors, instancePath));
+vErrors = vErrors === null ? func0(validate36.errors, instancePath) : vErrors.concat(func0(validate36.errors, instancePath));
 errors = vErrors.length;
 }
 }
@@ -2368,12 +2351,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content")) || (((data.model === undefined) || (!(func0.call(data, "model")))) && (missing0 = "model"))) || (((data.role === undefined) || (!(func0.call(data, "role")))) && (missing0 = "role"))){
+if((((data.content === undefined) && (missing0 = "content")) || ((data.model === undefined) && (missing0 = "model"))) || ((data.role === undefined) && (missing0 = "role"))){
 validate30.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs1 = errors;
 if(!(data0 && typeof data0 == "object" && !Array.isArray(data0))){
@@ -2386,7 +2369,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.content !== undefined && func0.call(data, "content")){
+if(data.content !== undefined){
 var data1 = data.content;
 var _errs4 = errors;
 var _errs5 = errors;
@@ -2418,7 +2401,7 @@ var _errs8 = errors;
 if(errors === _errs8){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 var missing1;
-if(((data1.type === undefined) || (!(func0.call(data1, "type")))) && (missing1 = "type")){
+if((data1.type === undefined) && (missing1 = "type")){
 validate30.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/then/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
@@ -2427,31 +2410,31 @@ var tag0 = data1.type;
 if(typeof tag0 == "string"){
 if(tag0 === "text"){
 if(!(validate31(data1))){
-vErrors = vErrors === null ? func15(validate31.errors, instancePath+"/content") : vErrors.concat(func15(validate31.errors, instancePath+"/content"));
+vErrors = vErrors === null ? func0(validate31.errors, instancePath+"/content") : vErrors.concat(func0(validate31.errors, instancePath+"/content"));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "image"){
 if(!(validate33(data1))){
-vErrors = vErrors === null ? func15(validate33.errors, instancePath+"/content") : vErrors.concat(func15(validate33.errors, instancePath+"/content"));
+vErrors = vErrors === null ? func0(validate33.errors, instancePath+"/content") : vErrors.concat(func0(validate33.errors, instancePath+"/content"));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "audio"){
 if(!(validate11(data1))){
-vErrors = vErrors === null ? func15(validate11.errors, instancePath+"/content") : vErrors.concat(func15(validate11.errors, instancePath+"/content"));
+vErrors = vErrors === null ? func0(validate11.errors, instancePath+"/content") : vErrors.concat(func0(validate11.errors, instancePath+"/content"));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "tool_use"){
 if(!(validate35(data1))){
-vErrors = vErrors === null ? func15(validate35.errors, instancePath+"/content") : vErrors.concat(func15(validate35.errors, instancePath+"/content"));
+vErrors = vErrors === null ? func0(validate35.errors, instancePath+"/content") : vErrors.concat(func0(validate35.errors, instancePath+"/content"));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "tool_result"){
 if(!(validate36(data1))){
-vErrors = vErrors === null ? func15(validate36.errors, instancePath+"/content") : vErrors.concat(func15(validate36.errors, instancePath+"/content"));
+vErrors = vErrors === null ? func0(validate36.errors, instancePath+"/content") : vErrors.concat(func0(validate36.errors, instancePath+"/content"));
 errors = vErrors.length;
 }
 }
@@ -2484,7 +2467,7 @@ var len0 = data1.length;
 for(var i0=0; i0<len0; i0++){
 var _errs18 = errors;
 if(!(validate56(data1[i0]))){
-vErrors = vErrors === null ? func15(validate56.errors, instancePath+"/content/" + i0) : vErrors.concat(func15(validate56.errors, instancePath+"/content/" + i0));
+vErrors = vErrors === null ? func0(validate56.errors, instancePath+"/content/" + i0) : vErrors.concat(func0(validate56.errors, instancePath+"/content/" + i0));
 errors = vErrors.length;
 }
 var valid9 = _errs18 === errors;
@@ -2520,7 +2503,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.model !== undefined && func0.call(data, "model")){
+if(data.model !== undefined){
 var _errs19 = errors;
 if(typeof data.model !== "string"){
 validate30.errors = [{instancePath:instancePath+"/model",schemaPath:"#/properties/model/type",keyword:"type",params:{type: "string"}}];
@@ -2532,7 +2515,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.role !== undefined && func0.call(data, "role")){
+if(data.role !== undefined){
 var data4 = data.role;
 var _errs21 = errors;
 if(typeof data4 !== "string"){
@@ -2549,7 +2532,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.stopReason !== undefined && func0.call(data, "stopReason")){
+if(data.stopReason !== undefined){
 var _errs24 = errors;
 if(typeof data.stopReason !== "string"){
 validate30.errors = [{instancePath:instancePath+"/stopReason",schemaPath:"#/properties/stopReason/type",keyword:"type",params:{type: "string"}}];
@@ -2597,12 +2580,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri")){
+if((data.uri === undefined) && (missing0 = "uri")){
 validate65.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs1 = errors;
 if(!(data0 && typeof data0 == "object" && !Array.isArray(data0))){
@@ -2615,7 +2598,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined && func0.call(data, "name")){
+if(data.name !== undefined){
 var _errs4 = errors;
 if(typeof data.name !== "string"){
 validate65.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -2627,7 +2610,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined && func0.call(data, "uri")){
+if(data.uri !== undefined){
 var _errs6 = errors;
 if(typeof data.uri !== "string"){
 validate65.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
@@ -2671,12 +2654,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.roots === undefined) || (!(func0.call(data, "roots")))) && (missing0 = "roots")){
+if((data.roots === undefined) && (missing0 = "roots")){
 validate64.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.roots !== undefined && func0.call(data, "roots")){
+if(data.roots !== undefined){
 var data0 = data.roots;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -2686,7 +2669,7 @@ var len0 = data0.length;
 for(var i0=0; i0<len0; i0++){
 var _errs3 = errors;
 if(!(validate65(data0[i0]))){
-vErrors = vErrors === null ? func15(validate65.errors, instancePath+"/roots/" + i0) : vErrors.concat(func15(validate65.errors, instancePath+"/roots/" + i0));
+vErrors = vErrors === null ? func0(validate65.errors, instancePath+"/roots/" + i0) : vErrors.concat(func0(validate65.errors, instancePath+"/roots/" + i0));
 errors = vErrors.length;
 }
 var valid1 = _errs3 === errors;
@@ -2733,7 +2716,7 @@ var _errs0 = errors;
 var valid0 = false;
 var _errs1 = errors;
 if(!(validate30(data))){
-vErrors = vErrors === null ? func15(validate30.errors, instancePath) : vErrors.concat(func15(validate30.errors, instancePath));
+vErrors = vErrors === null ? func0(validate30.errors, instancePath) : vErrors.concat(func0(validate30.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs1 === errors;
@@ -2741,7 +2724,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs2 = errors;
 if(!(validate64(data))){
-vErrors = vErrors === null ? func15(validate64.errors, instancePath) : vErrors.concat(func15(validate64.errors, instancePath));
+vErrors = vErrors === null ? func0(validate64.errors, instancePath) : vErrors.concat(func0(validate64.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs2 === errors;
@@ -2752,7 +2735,7 @@ var _errs4 = errors;
 if(errors === _errs4){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.action === undefined) || (!(func0.call(data, "action")))) && (missing0 = "action")){
+if((data.action === undefined) && (missing0 = "action")){
 var err0 = {instancePath:instancePath,schemaPath:"ElicitResult/required",keyword:"required",params:{missingProperty: missing0}};
 if(vErrors === null){
 vErrors = [err0];
@@ -2763,7 +2746,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data.action !== undefined && func0.call(data, "action")){
+if(data.action !== undefined){
 var data0 = data.action;
 var _errs6 = errors;
 if(typeof data0 !== "string"){
@@ -2792,14 +2775,12 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data.content !== undefined && func0.call(data, "content")){
+if(data.content !== undefined){
 var data1 = data.content;
 var _errs8 = errors;
 if(errors === _errs8){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-var _arr0 = Object.keys(data1);
-for(var _i0=0; _i0<_arr0.length; _i0++){
-var key0 = _arr0[_i0];
+for(var key0 in data1){
 var data2 = data1[key0];
 var _errs11 = errors;
 if((((!(Array.isArray(data2))) && (typeof data2 !== "string")) && (!(typeof data2 == "number"))) && (typeof data2 !== "boolean")){
@@ -2921,12 +2902,10 @@ var vErrors = null;
 var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-var _arr0 = Object.keys(data);
-for(var _i0=0; _i0<_arr0.length; _i0++){
-var key0 = _arr0[_i0];
+for(var key0 in data){
 var _errs2 = errors;
 if(!(validate29(data[key0]))){
-vErrors = vErrors === null ? func15(validate29.errors, instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")) : vErrors.concat(func15(validate29.errors, instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")));
+vErrors = vErrors === null ? func0(validate29.errors, instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")) : vErrors.concat(func0(validate29.errors, instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")));
 errors = vErrors.length;
 }
 var valid0 = _errs2 === errors;
@@ -2964,15 +2943,15 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data._meta === undefined) || (!(func0.call(data, "_meta")))) && (missing0 = "_meta")) || (((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name"))){
+if(((data._meta === undefined) && (missing0 = "_meta")) || ((data.name === undefined) && (missing0 = "name"))){
 validate22.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var _errs1 = errors;
 if(!(validate23(data._meta))){
-vErrors = vErrors === null ? func15(validate23.errors, instancePath+"/_meta") : vErrors.concat(func15(validate23.errors, instancePath+"/_meta"));
+vErrors = vErrors === null ? func0(validate23.errors, instancePath+"/_meta") : vErrors.concat(func0(validate23.errors, instancePath+"/_meta"));
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -2981,7 +2960,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.arguments !== undefined && func0.call(data, "arguments")){
+if(data.arguments !== undefined){
 var data1 = data.arguments;
 var _errs2 = errors;
 if(errors === _errs2){
@@ -2998,10 +2977,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.inputResponses !== undefined && func0.call(data, "inputResponses")){
+if(data.inputResponses !== undefined){
 var _errs5 = errors;
 if(!(validate28(data.inputResponses))){
-vErrors = vErrors === null ? func15(validate28.errors, instancePath+"/inputResponses") : vErrors.concat(func15(validate28.errors, instancePath+"/inputResponses"));
+vErrors = vErrors === null ? func0(validate28.errors, instancePath+"/inputResponses") : vErrors.concat(func0(validate28.errors, instancePath+"/inputResponses"));
 errors = vErrors.length;
 }
 var valid0 = _errs5 === errors;
@@ -3010,7 +2989,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined && func0.call(data, "name")){
+if(data.name !== undefined){
 var _errs6 = errors;
 if(typeof data.name !== "string"){
 validate22.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -3022,7 +3001,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.requestState !== undefined && func0.call(data, "requestState")){
+if(data.requestState !== undefined){
 var _errs8 = errors;
 if(typeof data.requestState !== "string"){
 validate22.errors = [{instancePath:instancePath+"/requestState",schemaPath:"#/properties/requestState/type",keyword:"type",params:{type: "string"}}];
@@ -3068,12 +3047,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
+if(((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
 validate21.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.id !== undefined && func0.call(data, "id")){
+if(data.id !== undefined){
 var data0 = data.id;
 var _errs1 = errors;
 if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
@@ -3086,7 +3065,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data1 = data.jsonrpc;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -3103,7 +3082,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data2 = data.method;
 var _errs6 = errors;
 if(typeof data2 !== "string"){
@@ -3120,10 +3099,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var _errs8 = errors;
 if(!(validate22(data.params))){
-vErrors = vErrors === null ? func15(validate22.errors, instancePath+"/params") : vErrors.concat(func15(validate22.errors, instancePath+"/params"));
+vErrors = vErrors === null ? func0(validate22.errors, instancePath+"/params") : vErrors.concat(func0(validate22.errors, instancePath+"/params"));
 errors = vErrors.length;
 }
 var valid0 = _errs8 === errors;
@@ -3169,15 +3148,15 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content")) || (((data.resultType === undefined) || (!(func0.call(data, "resultType")))) && (missing0 = "resultType"))){
+if(((data.content === undefined) && (missing0 = "content")) || ((data.resultType === undefined) && (missing0 = "resultType"))){
 validate71.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var _errs1 = errors;
 if(!(validate17(data._meta))){
-vErrors = vErrors === null ? func15(validate17.errors, instancePath+"/_meta") : vErrors.concat(func15(validate17.errors, instancePath+"/_meta"));
+vErrors = vErrors === null ? func0(validate17.errors, instancePath+"/_meta") : vErrors.concat(func0(validate17.errors, instancePath+"/_meta"));
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -3186,7 +3165,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.content !== undefined && func0.call(data, "content")){
+if(data.content !== undefined){
 var data1 = data.content;
 var _errs2 = errors;
 if(errors === _errs2){
@@ -3196,7 +3175,7 @@ var len0 = data1.length;
 for(var i0=0; i0<len0; i0++){
 var _errs4 = errors;
 if(!(validate37(data1[i0]))){
-vErrors = vErrors === null ? func15(validate37.errors, instancePath+"/content/" + i0) : vErrors.concat(func15(validate37.errors, instancePath+"/content/" + i0));
+vErrors = vErrors === null ? func0(validate37.errors, instancePath+"/content/" + i0) : vErrors.concat(func0(validate37.errors, instancePath+"/content/" + i0));
 errors = vErrors.length;
 }
 var valid1 = _errs4 === errors;
@@ -3216,7 +3195,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.isError !== undefined && func0.call(data, "isError")){
+if(data.isError !== undefined){
 var _errs5 = errors;
 if(typeof data.isError !== "boolean"){
 validate71.errors = [{instancePath:instancePath+"/isError",schemaPath:"#/properties/isError/type",keyword:"type",params:{type: "boolean"}}];
@@ -3228,7 +3207,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.resultType !== undefined && func0.call(data, "resultType")){
+if(data.resultType !== undefined){
 var data4 = data.resultType;
 var _errs7 = errors;
 if(typeof data4 !== "string"){
@@ -3287,12 +3266,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content")) || (((data.role === undefined) || (!(func0.call(data, "role")))) && (missing0 = "role"))){
+if(((data.content === undefined) && (missing0 = "content")) || ((data.role === undefined) && (missing0 = "role"))){
 validate81.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs1 = errors;
 if(!(data0 && typeof data0 == "object" && !Array.isArray(data0))){
@@ -3305,7 +3284,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.content !== undefined && func0.call(data, "content")){
+if(data.content !== undefined){
 var data1 = data.content;
 var _errs4 = errors;
 var _errs5 = errors;
@@ -3337,7 +3316,7 @@ var _errs8 = errors;
 if(errors === _errs8){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 var missing1;
-if(((data1.type === undefined) || (!(func0.call(data1, "type")))) && (missing1 = "type")){
+if((data1.type === undefined) && (missing1 = "type")){
 validate81.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/then/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
@@ -3346,31 +3325,31 @@ var tag0 = data1.type;
 if(typeof tag0 == "string"){
 if(tag0 === "text"){
 if(!(validate31(data1))){
-vErrors = vErrors === null ? func15(validate31.errors, instancePath+"/content") : vErrors.concat(func15(validate31.errors, instancePath+"/content"));
+vErrors = vErrors === null ? func0(validate31.errors, instancePath+"/content") : vErrors.concat(func0(validate31.errors, instancePath+"/content"));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "image"){
 if(!(validate33(data1))){
-vErrors = vErrors === null ? func15(validate33.errors, instancePath+"/content") : vErrors.concat(func15(validate33.errors, instancePath+"/content"));
+vErrors = vErrors === null ? func0(validate33.errors, instancePath+"/content") : vErrors.concat(func0(validate33.errors, instancePath+"/content"));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "audio"){
 if(!(validate11(data1))){
-vErrors = vErrors === null ? func15(validate11.errors, instancePath+"/content") : vErrors.concat(func15(validate11.errors, instancePath+"/content"));
+vErrors = vErrors === null ? func0(validate11.errors, instancePath+"/content") : vErrors.concat(func0(validate11.errors, instancePath+"/content"));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "tool_use"){
 if(!(validate35(data1))){
-vErrors = vErrors === null ? func15(validate35.errors, instancePath+"/content") : vErrors.concat(func15(validate35.errors, instancePath+"/content"));
+vErrors = vErrors === null ? func0(validate35.errors, instancePath+"/content") : vErrors.concat(func0(validate35.errors, instancePath+"/content"));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "tool_result"){
 if(!(validate36(data1))){
-vErrors = vErrors === null ? func15(validate36.errors, instancePath+"/content") : vErrors.concat(func15(validate36.errors, instancePath+"/content"));
+vErrors = vErrors === null ? func0(validate36.errors, instancePath+"/content") : vErrors.concat(func0(validate36.errors, instancePath+"/content"));
 errors = vErrors.length;
 }
 }
@@ -3403,7 +3382,7 @@ var len0 = data1.length;
 for(var i0=0; i0<len0; i0++){
 var _errs18 = errors;
 if(!(validate56(data1[i0]))){
-vErrors = vErrors === null ? func15(validate56.errors, instancePath+"/content/" + i0) : vErrors.concat(func15(validate56.errors, instancePath+"/content/" + i0));
+vErrors = vErrors === null ? func0(validate56.errors, instancePath+"/content/" + i0) : vErrors.concat(func0(validate56.errors, instancePath+"/content/" + i0));
 errors = vErrors.length;
 }
 var valid9 = _errs18 === errors;
@@ -3439,7 +3418,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.role !== undefined && func0.call(data, "role")){
+if(data.role !== undefined){
 var data3 = data.role;
 var _errs19 = errors;
 if(typeof data3 !== "string"){
@@ -3489,7 +3468,7 @@ var vErrors = null;
 var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.costPriority !== undefined && func0.call(data, "costPriority")){
+if(data.costPriority !== undefined){
 var data0 = data.costPriority;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -3516,7 +3495,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.hints !== undefined && func0.call(data, "hints")){
+if(data.hints !== undefined){
 var data1 = data.hints;
 var _errs3 = errors;
 if(errors === _errs3){
@@ -3529,7 +3508,7 @@ var _errs5 = errors;
 var _errs6 = errors;
 if(errors === _errs6){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-if(data2.name !== undefined && func0.call(data2, "name")){
+if(data2.name !== undefined){
 if(typeof data2.name !== "string"){
 validate89.errors = [{instancePath:instancePath+"/hints/" + i0+"/name",schemaPath:"ModelHint/properties/name/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -3558,7 +3537,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.intelligencePriority !== undefined && func0.call(data, "intelligencePriority")){
+if(data.intelligencePriority !== undefined){
 var data4 = data.intelligencePriority;
 var _errs10 = errors;
 if(errors === _errs10){
@@ -3585,7 +3564,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.speedPriority !== undefined && func0.call(data, "speedPriority")){
+if(data.speedPriority !== undefined){
 var data5 = data.speedPriority;
 var _errs12 = errors;
 if(errors === _errs12){
@@ -3646,12 +3625,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.inputSchema === undefined) || (!(func0.call(data, "inputSchema")))) && (missing0 = "inputSchema")) || (((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name"))){
+if(((data.inputSchema === undefined) && (missing0 = "inputSchema")) || ((data.name === undefined) && (missing0 = "name"))){
 validate91.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs1 = errors;
 if(!(data0 && typeof data0 == "object" && !Array.isArray(data0))){
@@ -3664,13 +3643,13 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.annotations !== undefined && func0.call(data, "annotations")){
+if(data.annotations !== undefined){
 var data1 = data.annotations;
 var _errs4 = errors;
 var _errs5 = errors;
 if(errors === _errs5){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1.destructiveHint !== undefined && func0.call(data1, "destructiveHint")){
+if(data1.destructiveHint !== undefined){
 var _errs7 = errors;
 if(typeof data1.destructiveHint !== "boolean"){
 validate91.errors = [{instancePath:instancePath+"/annotations/destructiveHint",schemaPath:"ToolAnnotations/properties/destructiveHint/type",keyword:"type",params:{type: "boolean"}}];
@@ -3682,7 +3661,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data1.idempotentHint !== undefined && func0.call(data1, "idempotentHint")){
+if(data1.idempotentHint !== undefined){
 var _errs9 = errors;
 if(typeof data1.idempotentHint !== "boolean"){
 validate91.errors = [{instancePath:instancePath+"/annotations/idempotentHint",schemaPath:"ToolAnnotations/properties/idempotentHint/type",keyword:"type",params:{type: "boolean"}}];
@@ -3694,7 +3673,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data1.openWorldHint !== undefined && func0.call(data1, "openWorldHint")){
+if(data1.openWorldHint !== undefined){
 var _errs11 = errors;
 if(typeof data1.openWorldHint !== "boolean"){
 validate91.errors = [{instancePath:instancePath+"/annotations/openWorldHint",schemaPath:"ToolAnnotations/properties/openWorldHint/type",keyword:"type",params:{type: "boolean"}}];
@@ -3706,7 +3685,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data1.readOnlyHint !== undefined && func0.call(data1, "readOnlyHint")){
+if(data1.readOnlyHint !== undefined){
 var _errs13 = errors;
 if(typeof data1.readOnlyHint !== "boolean"){
 validate91.errors = [{instancePath:instancePath+"/annotations/readOnlyHint",schemaPath:"ToolAnnotations/properties/readOnlyHint/type",keyword:"type",params:{type: "boolean"}}];
@@ -3718,7 +3697,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data1.title !== undefined && func0.call(data1, "title")){
+if(data1.title !== undefined){
 var _errs15 = errors;
 if(typeof data1.title !== "string"){
 validate91.errors = [{instancePath:instancePath+"/annotations/title",schemaPath:"ToolAnnotations/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -3745,7 +3724,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined && func0.call(data, "description")){
+if(data.description !== undefined){
 var _errs17 = errors;
 if(typeof data.description !== "string"){
 validate91.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -3757,7 +3736,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.icons !== undefined && func0.call(data, "icons")){
+if(data.icons !== undefined){
 var data8 = data.icons;
 var _errs19 = errors;
 if(errors === _errs19){
@@ -3771,12 +3750,12 @@ var _errs22 = errors;
 if(errors === _errs22){
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
 var missing1;
-if(((data9.src === undefined) || (!(func0.call(data9, "src")))) && (missing1 = "src")){
+if((data9.src === undefined) && (missing1 = "src")){
 validate91.errors = [{instancePath:instancePath+"/icons/" + i0,schemaPath:"Icon/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data9.mimeType !== undefined && func0.call(data9, "mimeType")){
+if(data9.mimeType !== undefined){
 var _errs24 = errors;
 if(typeof data9.mimeType !== "string"){
 validate91.errors = [{instancePath:instancePath+"/icons/" + i0+"/mimeType",schemaPath:"Icon/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
@@ -3788,7 +3767,7 @@ else {
 var valid6 = true;
 }
 if(valid6){
-if(data9.sizes !== undefined && func0.call(data9, "sizes")){
+if(data9.sizes !== undefined){
 var data11 = data9.sizes;
 var _errs26 = errors;
 if(errors === _errs26){
@@ -3818,7 +3797,7 @@ else {
 var valid6 = true;
 }
 if(valid6){
-if(data9.src !== undefined && func0.call(data9, "src")){
+if(data9.src !== undefined){
 var _errs30 = errors;
 if(typeof data9.src !== "string"){
 validate91.errors = [{instancePath:instancePath+"/icons/" + i0+"/src",schemaPath:"Icon/properties/src/type",keyword:"type",params:{type: "string"}}];
@@ -3830,7 +3809,7 @@ else {
 var valid6 = true;
 }
 if(valid6){
-if(data9.theme !== undefined && func0.call(data9, "theme")){
+if(data9.theme !== undefined){
 var data14 = data9.theme;
 var _errs32 = errors;
 if(typeof data14 !== "string"){
@@ -3873,18 +3852,18 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.inputSchema !== undefined && func0.call(data, "inputSchema")){
+if(data.inputSchema !== undefined){
 var data15 = data.inputSchema;
 var _errs34 = errors;
 if(errors === _errs34){
 if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
 var missing2;
-if(((data15.type === undefined) || (!(func0.call(data15, "type")))) && (missing2 = "type")){
+if((data15.type === undefined) && (missing2 = "type")){
 validate91.errors = [{instancePath:instancePath+"/inputSchema",schemaPath:"#/properties/inputSchema/required",keyword:"required",params:{missingProperty: missing2}}];
 return false;
 }
 else {
-if(data15.$schema !== undefined && func0.call(data15, "$schema")){
+if(data15.$schema !== undefined){
 var _errs37 = errors;
 if(typeof data15.$schema !== "string"){
 validate91.errors = [{instancePath:instancePath+"/inputSchema/$schema",schemaPath:"#/properties/inputSchema/properties/%24schema/type",keyword:"type",params:{type: "string"}}];
@@ -3896,7 +3875,7 @@ else {
 var valid8 = true;
 }
 if(valid8){
-if(data15.type !== undefined && func0.call(data15, "type")){
+if(data15.type !== undefined){
 var data17 = data15.type;
 var _errs39 = errors;
 if(typeof data17 !== "string"){
@@ -3926,7 +3905,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined && func0.call(data, "name")){
+if(data.name !== undefined){
 var _errs41 = errors;
 if(typeof data.name !== "string"){
 validate91.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -3938,12 +3917,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.outputSchema !== undefined && func0.call(data, "outputSchema")){
+if(data.outputSchema !== undefined){
 var data19 = data.outputSchema;
 var _errs43 = errors;
 if(errors === _errs43){
 if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
-if(data19.$schema !== undefined && func0.call(data19, "$schema")){
+if(data19.$schema !== undefined){
 if(typeof data19.$schema !== "string"){
 validate91.errors = [{instancePath:instancePath+"/outputSchema/$schema",schemaPath:"#/properties/outputSchema/properties/%24schema/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -3961,7 +3940,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined && func0.call(data, "title")){
+if(data.title !== undefined){
 var _errs48 = errors;
 if(typeof data.title !== "string"){
 validate91.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -4010,12 +3989,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.maxTokens === undefined) || (!(func0.call(data, "maxTokens")))) && (missing0 = "maxTokens")) || (((data.messages === undefined) || (!(func0.call(data, "messages")))) && (missing0 = "messages"))){
+if(((data.maxTokens === undefined) && (missing0 = "maxTokens")) || ((data.messages === undefined) && (missing0 = "messages"))){
 validate80.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.includeContext !== undefined && func0.call(data, "includeContext")){
+if(data.includeContext !== undefined){
 var data0 = data.includeContext;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -4032,7 +4011,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.maxTokens !== undefined && func0.call(data, "maxTokens")){
+if(data.maxTokens !== undefined){
 var data1 = data.maxTokens;
 var _errs3 = errors;
 if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
@@ -4045,7 +4024,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.messages !== undefined && func0.call(data, "messages")){
+if(data.messages !== undefined){
 var data2 = data.messages;
 var _errs5 = errors;
 if(errors === _errs5){
@@ -4055,7 +4034,7 @@ var len0 = data2.length;
 for(var i0=0; i0<len0; i0++){
 var _errs7 = errors;
 if(!(validate81(data2[i0]))){
-vErrors = vErrors === null ? func15(validate81.errors, instancePath+"/messages/" + i0) : vErrors.concat(func15(validate81.errors, instancePath+"/messages/" + i0));
+vErrors = vErrors === null ? func0(validate81.errors, instancePath+"/messages/" + i0) : vErrors.concat(func0(validate81.errors, instancePath+"/messages/" + i0));
 errors = vErrors.length;
 }
 var valid1 = _errs7 === errors;
@@ -4075,17 +4054,15 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.metadata !== undefined && func0.call(data, "metadata")){
+if(data.metadata !== undefined){
 var data4 = data.metadata;
 var _errs8 = errors;
 var _errs9 = errors;
 if(errors === _errs9){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-var _arr0 = Object.keys(data4);
-for(var _i0=0; _i0<_arr0.length; _i0++){
-var key0 = _arr0[_i0];
+for(var key0 in data4){
 var _errs12 = errors;
-if(!func117(data4[key0])){
+if(!func12(data4[key0])){
 validate80.errors = [{instancePath:instancePath+"/metadata/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"JSONObject/additionalProperties/x-mcp-json-value",keyword:"x-mcp-json-value",params:{}}];
 return false;
 }
@@ -4106,10 +4083,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.modelPreferences !== undefined && func0.call(data, "modelPreferences")){
+if(data.modelPreferences !== undefined){
 var _errs13 = errors;
 if(!(validate89(data.modelPreferences))){
-vErrors = vErrors === null ? func15(validate89.errors, instancePath+"/modelPreferences") : vErrors.concat(func15(validate89.errors, instancePath+"/modelPreferences"));
+vErrors = vErrors === null ? func0(validate89.errors, instancePath+"/modelPreferences") : vErrors.concat(func0(validate89.errors, instancePath+"/modelPreferences"));
 errors = vErrors.length;
 }
 var valid0 = _errs13 === errors;
@@ -4118,7 +4095,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.stopSequences !== undefined && func0.call(data, "stopSequences")){
+if(data.stopSequences !== undefined){
 var data7 = data.stopSequences;
 var _errs14 = errors;
 if(errors === _errs14){
@@ -4148,7 +4125,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.systemPrompt !== undefined && func0.call(data, "systemPrompt")){
+if(data.systemPrompt !== undefined){
 var _errs18 = errors;
 if(typeof data.systemPrompt !== "string"){
 validate80.errors = [{instancePath:instancePath+"/systemPrompt",schemaPath:"#/properties/systemPrompt/type",keyword:"type",params:{type: "string"}}];
@@ -4160,7 +4137,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.temperature !== undefined && func0.call(data, "temperature")){
+if(data.temperature !== undefined){
 var _errs20 = errors;
 if(!(typeof data.temperature == "number")){
 validate80.errors = [{instancePath:instancePath+"/temperature",schemaPath:"#/properties/temperature/type",keyword:"type",params:{type: "number"}}];
@@ -4172,13 +4149,13 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.toolChoice !== undefined && func0.call(data, "toolChoice")){
+if(data.toolChoice !== undefined){
 var data11 = data.toolChoice;
 var _errs22 = errors;
 var _errs23 = errors;
 if(errors === _errs23){
 if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
-if(data11.mode !== undefined && func0.call(data11, "mode")){
+if(data11.mode !== undefined){
 var data12 = data11.mode;
 if(typeof data12 !== "string"){
 validate80.errors = [{instancePath:instancePath+"/toolChoice/mode",schemaPath:"ToolChoice/properties/mode/type",keyword:"type",params:{type: "string"}}];
@@ -4201,7 +4178,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.tools !== undefined && func0.call(data, "tools")){
+if(data.tools !== undefined){
 var data13 = data.tools;
 var _errs27 = errors;
 if(errors === _errs27){
@@ -4211,7 +4188,7 @@ var len2 = data13.length;
 for(var i2=0; i2<len2; i2++){
 var _errs29 = errors;
 if(!(validate91(data13[i2]))){
-vErrors = vErrors === null ? func15(validate91.errors, instancePath+"/tools/" + i2) : vErrors.concat(func15(validate91.errors, instancePath+"/tools/" + i2));
+vErrors = vErrors === null ? func0(validate91.errors, instancePath+"/tools/" + i2) : vErrors.concat(func0(validate91.errors, instancePath+"/tools/" + i2));
 errors = vErrors.length;
 }
 var valid7 = _errs29 === errors;
@@ -4270,12 +4247,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
+if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
 validate79.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -4292,10 +4269,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var _errs3 = errors;
 if(!(validate80(data.params))){
-vErrors = vErrors === null ? func15(validate80.errors, instancePath+"/params") : vErrors.concat(func15(validate80.errors, instancePath+"/params"));
+vErrors = vErrors === null ? func0(validate80.errors, instancePath+"/params") : vErrors.concat(func0(validate80.errors, instancePath+"/params"));
 errors = vErrors.length;
 }
 var valid0 = _errs3 === errors;
@@ -4336,12 +4313,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
+if((data.method === undefined) && (missing0 = "method")){
 validate94.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -4358,12 +4335,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1._meta !== undefined && func0.call(data1, "_meta")){
+if(data1._meta !== undefined){
 var data2 = data1._meta;
 if(!(data2 && typeof data2 == "object" && !Array.isArray(data2))){
 validate94.errors = [{instancePath:instancePath+"/params/_meta",schemaPath:"MetaObject/type",keyword:"type",params:{type: "object"}}];
@@ -4428,7 +4405,7 @@ var _errs1 = errors;
 if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
+if((data.type === undefined) && (missing0 = "type")){
 var err0 = {instancePath:instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0}};
 if(vErrors === null){
 vErrors = [err0];
@@ -4446,7 +4423,7 @@ var _errs5 = errors;
 if(errors === _errs5){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing1;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing1 = "type")){
+if((data.type === undefined) && (missing1 = "type")){
 var err1 = {instancePath:instancePath,schemaPath:"StringSchema/required",keyword:"required",params:{missingProperty: missing1}};
 if(vErrors === null){
 vErrors = [err1];
@@ -4457,7 +4434,7 @@ vErrors.push(err1);
 errors++;
 }
 else {
-if(data.default !== undefined && func0.call(data, "default")){
+if(data.default !== undefined){
 var _errs7 = errors;
 if(typeof data.default !== "string"){
 var err2 = {instancePath:instancePath+"/default",schemaPath:"StringSchema/properties/default/type",keyword:"type",params:{type: "string"}};
@@ -4475,7 +4452,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data.description !== undefined && func0.call(data, "description")){
+if(data.description !== undefined){
 var _errs9 = errors;
 if(typeof data.description !== "string"){
 var err3 = {instancePath:instancePath+"/description",schemaPath:"StringSchema/properties/description/type",keyword:"type",params:{type: "string"}};
@@ -4493,7 +4470,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data.format !== undefined && func0.call(data, "format")){
+if(data.format !== undefined){
 var data2 = data.format;
 var _errs11 = errors;
 if(typeof data2 !== "string"){
@@ -4522,7 +4499,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data.maxLength !== undefined && func0.call(data, "maxLength")){
+if(data.maxLength !== undefined){
 var data3 = data.maxLength;
 var _errs13 = errors;
 if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
@@ -4541,7 +4518,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data.minLength !== undefined && func0.call(data, "minLength")){
+if(data.minLength !== undefined){
 var data4 = data.minLength;
 var _errs15 = errors;
 if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
@@ -4560,7 +4537,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data.title !== undefined && func0.call(data, "title")){
+if(data.title !== undefined){
 var _errs17 = errors;
 if(typeof data.title !== "string"){
 var err8 = {instancePath:instancePath+"/title",schemaPath:"StringSchema/properties/title/type",keyword:"type",params:{type: "string"}};
@@ -4578,7 +4555,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data.type !== undefined && func0.call(data, "type")){
+if(data.type !== undefined){
 var data6 = data.type;
 var _errs19 = errors;
 if(typeof data6 !== "string"){
@@ -4631,7 +4608,7 @@ var _errs22 = errors;
 if(errors === _errs22){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing2;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing2 = "type")){
+if((data.type === undefined) && (missing2 = "type")){
 var err12 = {instancePath:instancePath,schemaPath:"NumberSchema/required",keyword:"required",params:{missingProperty: missing2}};
 if(vErrors === null){
 vErrors = [err12];
@@ -4642,7 +4619,7 @@ vErrors.push(err12);
 errors++;
 }
 else {
-if(data.default !== undefined && func0.call(data, "default")){
+if(data.default !== undefined){
 var _errs24 = errors;
 if(!(typeof data.default == "number")){
 var err13 = {instancePath:instancePath+"/default",schemaPath:"NumberSchema/properties/default/type",keyword:"type",params:{type: "number"}};
@@ -4660,7 +4637,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data.description !== undefined && func0.call(data, "description")){
+if(data.description !== undefined){
 var _errs26 = errors;
 if(typeof data.description !== "string"){
 var err14 = {instancePath:instancePath+"/description",schemaPath:"NumberSchema/properties/description/type",keyword:"type",params:{type: "string"}};
@@ -4678,7 +4655,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data.maximum !== undefined && func0.call(data, "maximum")){
+if(data.maximum !== undefined){
 var _errs28 = errors;
 if(!(typeof data.maximum == "number")){
 var err15 = {instancePath:instancePath+"/maximum",schemaPath:"NumberSchema/properties/maximum/type",keyword:"type",params:{type: "number"}};
@@ -4696,7 +4673,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data.minimum !== undefined && func0.call(data, "minimum")){
+if(data.minimum !== undefined){
 var _errs30 = errors;
 if(!(typeof data.minimum == "number")){
 var err16 = {instancePath:instancePath+"/minimum",schemaPath:"NumberSchema/properties/minimum/type",keyword:"type",params:{type: "number"}};
@@ -4714,7 +4691,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data.title !== undefined && func0.call(data, "title")){
+if(data.title !== undefined){
 var _errs32 = errors;
 if(typeof data.title !== "string"){
 var err17 = {instancePath:instancePath+"/title",schemaPath:"NumberSchema/properties/title/type",keyword:"type",params:{type: "string"}};
@@ -4732,7 +4709,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data.type !== undefined && func0.call(data, "type")){
+if(data.type !== undefined){
 var data12 = data.type;
 var _errs34 = errors;
 if(typeof data12 !== "string"){
@@ -4784,7 +4761,7 @@ var _errs37 = errors;
 if(errors === _errs37){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing3;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing3 = "type")){
+if((data.type === undefined) && (missing3 = "type")){
 var err21 = {instancePath:instancePath,schemaPath:"NumberSchema/required",keyword:"required",params:{missingProperty: missing3}};
 if(vErrors === null){
 vErrors = [err21];
@@ -4795,7 +4772,7 @@ vErrors.push(err21);
 errors++;
 }
 else {
-if(data.default !== undefined && func0.call(data, "default")){
+if(data.default !== undefined){
 var _errs39 = errors;
 if(!(typeof data.default == "number")){
 var err22 = {instancePath:instancePath+"/default",schemaPath:"NumberSchema/properties/default/type",keyword:"type",params:{type: "number"}};
@@ -4813,7 +4790,7 @@ else {
 var valid10 = true;
 }
 if(valid10){
-if(data.description !== undefined && func0.call(data, "description")){
+if(data.description !== undefined){
 var _errs41 = errors;
 if(typeof data.description !== "string"){
 var err23 = {instancePath:instancePath+"/description",schemaPath:"NumberSchema/properties/description/type",keyword:"type",params:{type: "string"}};
@@ -4831,7 +4808,7 @@ else {
 var valid10 = true;
 }
 if(valid10){
-if(data.maximum !== undefined && func0.call(data, "maximum")){
+if(data.maximum !== undefined){
 var _errs43 = errors;
 if(!(typeof data.maximum == "number")){
 var err24 = {instancePath:instancePath+"/maximum",schemaPath:"NumberSchema/properties/maximum/type",keyword:"type",params:{type: "number"}};
@@ -4849,7 +4826,7 @@ else {
 var valid10 = true;
 }
 if(valid10){
-if(data.minimum !== undefined && func0.call(data, "minimum")){
+if(data.minimum !== undefined){
 var _errs45 = errors;
 if(!(typeof data.minimum == "number")){
 var err25 = {instancePath:instancePath+"/minimum",schemaPath:"NumberSchema/properties/minimum/type",keyword:"type",params:{type: "number"}};
@@ -4867,7 +4844,7 @@ else {
 var valid10 = true;
 }
 if(valid10){
-if(data.title !== undefined && func0.call(data, "title")){
+if(data.title !== undefined){
 var _errs47 = errors;
 if(typeof data.title !== "string"){
 var err26 = {instancePath:instancePath+"/title",schemaPath:"NumberSchema/properties/title/type",keyword:"type",params:{type: "string"}};
@@ -4885,7 +4862,7 @@ else {
 var valid10 = true;
 }
 if(valid10){
-if(data.type !== undefined && func0.call(data, "type")){
+if(data.type !== undefined){
 var data18 = data.type;
 var _errs49 = errors;
 if(typeof data18 !== "string"){
@@ -4937,7 +4914,7 @@ var _errs52 = errors;
 if(errors === _errs52){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing4;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing4 = "type")){
+if((data.type === undefined) && (missing4 = "type")){
 var err30 = {instancePath:instancePath,schemaPath:"BooleanSchema/required",keyword:"required",params:{missingProperty: missing4}};
 if(vErrors === null){
 vErrors = [err30];
@@ -4948,7 +4925,7 @@ vErrors.push(err30);
 errors++;
 }
 else {
-if(data.default !== undefined && func0.call(data, "default")){
+if(data.default !== undefined){
 var _errs54 = errors;
 if(typeof data.default !== "boolean"){
 var err31 = {instancePath:instancePath+"/default",schemaPath:"BooleanSchema/properties/default/type",keyword:"type",params:{type: "boolean"}};
@@ -4966,7 +4943,7 @@ else {
 var valid13 = true;
 }
 if(valid13){
-if(data.description !== undefined && func0.call(data, "description")){
+if(data.description !== undefined){
 var _errs56 = errors;
 if(typeof data.description !== "string"){
 var err32 = {instancePath:instancePath+"/description",schemaPath:"BooleanSchema/properties/description/type",keyword:"type",params:{type: "string"}};
@@ -4984,7 +4961,7 @@ else {
 var valid13 = true;
 }
 if(valid13){
-if(data.title !== undefined && func0.call(data, "title")){
+if(data.title !== undefined){
 var _errs58 = errors;
 if(typeof data.title !== "string"){
 var err33 = {instancePath:instancePath+"/title",schemaPath:"BooleanSchema/properties/title/type",keyword:"type",params:{type: "string"}};
@@ -5002,7 +4979,7 @@ else {
 var valid13 = true;
 }
 if(valid13){
-if(data.type !== undefined && func0.call(data, "type")){
+if(data.type !== undefined){
 var data22 = data.type;
 var _errs60 = errors;
 if(typeof data22 !== "string"){
@@ -5052,7 +5029,7 @@ var _errs63 = errors;
 if(errors === _errs63){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing5;
-if((((data.items === undefined) || (!(func0.call(data, "items")))) && (missing5 = "items")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing5 = "type"))){
+if(((data.items === undefined) && (missing5 = "items")) || ((data.type === undefined) && (missing5 = "type"))){
 var err37 = {instancePath:instancePath,schemaPath:"UntitledMultiSelectEnumSchema/required",keyword:"required",params:{missingProperty: missing5}};
 if(vErrors === null){
 vErrors = [err37];
@@ -5063,7 +5040,7 @@ vErrors.push(err37);
 errors++;
 }
 else {
-if(data.default !== undefined && func0.call(data, "default")){
+if(data.default !== undefined){
 var data23 = data.default;
 var _errs65 = errors;
 if(errors === _errs65){
@@ -5105,7 +5082,7 @@ else {
 var valid16 = true;
 }
 if(valid16){
-if(data.description !== undefined && func0.call(data, "description")){
+if(data.description !== undefined){
 var _errs69 = errors;
 if(typeof data.description !== "string"){
 var err40 = {instancePath:instancePath+"/description",schemaPath:"UntitledMultiSelectEnumSchema/properties/description/type",keyword:"type",params:{type: "string"}};
@@ -5123,13 +5100,13 @@ else {
 var valid16 = true;
 }
 if(valid16){
-if(data.items !== undefined && func0.call(data, "items")){
+if(data.items !== undefined){
 var data26 = data.items;
 var _errs71 = errors;
 if(errors === _errs71){
 if(data26 && typeof data26 == "object" && !Array.isArray(data26)){
 var missing6;
-if((((data26.enum === undefined) || (!(func0.call(data26, "enum")))) && (missing6 = "enum")) || (((data26.type === undefined) || (!(func0.call(data26, "type")))) && (missing6 = "type"))){
+if(((data26.enum === undefined) && (missing6 = "enum")) || ((data26.type === undefined) && (missing6 = "type"))){
 var err41 = {instancePath:instancePath+"/items",schemaPath:"UntitledMultiSelectEnumSchema/properties/items/required",keyword:"required",params:{missingProperty: missing6}};
 if(vErrors === null){
 vErrors = [err41];
@@ -5140,7 +5117,7 @@ vErrors.push(err41);
 errors++;
 }
 else {
-if(data26.enum !== undefined && func0.call(data26, "enum")){
+if(data26.enum !== undefined){
 var data27 = data26.enum;
 var _errs73 = errors;
 if(errors === _errs73){
@@ -5182,7 +5159,7 @@ else {
 var valid18 = true;
 }
 if(valid18){
-if(data26.type !== undefined && func0.call(data26, "type")){
+if(data26.type !== undefined){
 var data29 = data26.type;
 var _errs77 = errors;
 if(typeof data29 !== "string"){
@@ -5230,7 +5207,7 @@ else {
 var valid16 = true;
 }
 if(valid16){
-if(data.maxItems !== undefined && func0.call(data, "maxItems")){
+if(data.maxItems !== undefined){
 var data30 = data.maxItems;
 var _errs79 = errors;
 if(!((typeof data30 == "number") && (!(data30 % 1) && !isNaN(data30)))){
@@ -5249,7 +5226,7 @@ else {
 var valid16 = true;
 }
 if(valid16){
-if(data.minItems !== undefined && func0.call(data, "minItems")){
+if(data.minItems !== undefined){
 var data31 = data.minItems;
 var _errs81 = errors;
 if(!((typeof data31 == "number") && (!(data31 % 1) && !isNaN(data31)))){
@@ -5268,7 +5245,7 @@ else {
 var valid16 = true;
 }
 if(valid16){
-if(data.title !== undefined && func0.call(data, "title")){
+if(data.title !== undefined){
 var _errs83 = errors;
 if(typeof data.title !== "string"){
 var err49 = {instancePath:instancePath+"/title",schemaPath:"UntitledMultiSelectEnumSchema/properties/title/type",keyword:"type",params:{type: "string"}};
@@ -5286,7 +5263,7 @@ else {
 var valid16 = true;
 }
 if(valid16){
-if(data.type !== undefined && func0.call(data, "type")){
+if(data.type !== undefined){
 var data33 = data.type;
 var _errs85 = errors;
 if(typeof data33 !== "string"){
@@ -5376,7 +5353,7 @@ var _errs88 = errors;
 if(errors === _errs88){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing7;
-if((((data.enum === undefined) || (!(func0.call(data, "enum")))) && (missing7 = "enum")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing7 = "type"))){
+if(((data.enum === undefined) && (missing7 = "enum")) || ((data.type === undefined) && (missing7 = "type"))){
 var err56 = {instancePath:instancePath,schemaPath:"UntitledSingleSelectEnumSchema/required",keyword:"required",params:{missingProperty: missing7}};
 if(vErrors === null){
 vErrors = [err56];
@@ -5387,7 +5364,7 @@ vErrors.push(err56);
 errors++;
 }
 else {
-if(data.default !== undefined && func0.call(data, "default")){
+if(data.default !== undefined){
 var _errs90 = errors;
 if(typeof data.default !== "string"){
 var err57 = {instancePath:instancePath+"/default",schemaPath:"UntitledSingleSelectEnumSchema/properties/default/type",keyword:"type",params:{type: "string"}};
@@ -5405,7 +5382,7 @@ else {
 var valid21 = true;
 }
 if(valid21){
-if(data.description !== undefined && func0.call(data, "description")){
+if(data.description !== undefined){
 var _errs92 = errors;
 if(typeof data.description !== "string"){
 var err58 = {instancePath:instancePath+"/description",schemaPath:"UntitledSingleSelectEnumSchema/properties/description/type",keyword:"type",params:{type: "string"}};
@@ -5423,7 +5400,7 @@ else {
 var valid21 = true;
 }
 if(valid21){
-if(data.enum !== undefined && func0.call(data, "enum")){
+if(data.enum !== undefined){
 var data36 = data.enum;
 var _errs94 = errors;
 if(errors === _errs94){
@@ -5465,7 +5442,7 @@ else {
 var valid21 = true;
 }
 if(valid21){
-if(data.title !== undefined && func0.call(data, "title")){
+if(data.title !== undefined){
 var _errs98 = errors;
 if(typeof data.title !== "string"){
 var err61 = {instancePath:instancePath+"/title",schemaPath:"UntitledSingleSelectEnumSchema/properties/title/type",keyword:"type",params:{type: "string"}};
@@ -5483,7 +5460,7 @@ else {
 var valid21 = true;
 }
 if(valid21){
-if(data.type !== undefined && func0.call(data, "type")){
+if(data.type !== undefined){
 var data39 = data.type;
 var _errs100 = errors;
 if(typeof data39 !== "string"){
@@ -5536,7 +5513,7 @@ var _errs103 = errors;
 if(errors === _errs103){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing8;
-if((((data.oneOf === undefined) || (!(func0.call(data, "oneOf")))) && (missing8 = "oneOf")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing8 = "type"))){
+if(((data.oneOf === undefined) && (missing8 = "oneOf")) || ((data.type === undefined) && (missing8 = "type"))){
 var err65 = {instancePath:instancePath,schemaPath:"TitledSingleSelectEnumSchema/required",keyword:"required",params:{missingProperty: missing8}};
 if(vErrors === null){
 vErrors = [err65];
@@ -5547,7 +5524,7 @@ vErrors.push(err65);
 errors++;
 }
 else {
-if(data.default !== undefined && func0.call(data, "default")){
+if(data.default !== undefined){
 var _errs105 = errors;
 if(typeof data.default !== "string"){
 var err66 = {instancePath:instancePath+"/default",schemaPath:"TitledSingleSelectEnumSchema/properties/default/type",keyword:"type",params:{type: "string"}};
@@ -5565,7 +5542,7 @@ else {
 var valid24 = true;
 }
 if(valid24){
-if(data.description !== undefined && func0.call(data, "description")){
+if(data.description !== undefined){
 var _errs107 = errors;
 if(typeof data.description !== "string"){
 var err67 = {instancePath:instancePath+"/description",schemaPath:"TitledSingleSelectEnumSchema/properties/description/type",keyword:"type",params:{type: "string"}};
@@ -5583,7 +5560,7 @@ else {
 var valid24 = true;
 }
 if(valid24){
-if(data.oneOf !== undefined && func0.call(data, "oneOf")){
+if(data.oneOf !== undefined){
 var data42 = data.oneOf;
 var _errs109 = errors;
 if(errors === _errs109){
@@ -5596,7 +5573,7 @@ var _errs111 = errors;
 if(errors === _errs111){
 if(data43 && typeof data43 == "object" && !Array.isArray(data43)){
 var missing9;
-if((((data43.const === undefined) || (!(func0.call(data43, "const")))) && (missing9 = "const")) || (((data43.title === undefined) || (!(func0.call(data43, "title")))) && (missing9 = "title"))){
+if(((data43.const === undefined) && (missing9 = "const")) || ((data43.title === undefined) && (missing9 = "title"))){
 var err68 = {instancePath:instancePath+"/oneOf/" + i3,schemaPath:"TitledSingleSelectEnumSchema/properties/oneOf/items/required",keyword:"required",params:{missingProperty: missing9}};
 if(vErrors === null){
 vErrors = [err68];
@@ -5607,7 +5584,7 @@ vErrors.push(err68);
 errors++;
 }
 else {
-if(data43.const !== undefined && func0.call(data43, "const")){
+if(data43.const !== undefined){
 var _errs113 = errors;
 if(typeof data43.const !== "string"){
 var err69 = {instancePath:instancePath+"/oneOf/" + i3+"/const",schemaPath:"TitledSingleSelectEnumSchema/properties/oneOf/items/properties/const/type",keyword:"type",params:{type: "string"}};
@@ -5625,7 +5602,7 @@ else {
 var valid26 = true;
 }
 if(valid26){
-if(data43.title !== undefined && func0.call(data43, "title")){
+if(data43.title !== undefined){
 var _errs115 = errors;
 if(typeof data43.title !== "string"){
 var err70 = {instancePath:instancePath+"/oneOf/" + i3+"/title",schemaPath:"TitledSingleSelectEnumSchema/properties/oneOf/items/properties/title/type",keyword:"type",params:{type: "string"}};
@@ -5679,7 +5656,7 @@ else {
 var valid24 = true;
 }
 if(valid24){
-if(data.title !== undefined && func0.call(data, "title")){
+if(data.title !== undefined){
 var _errs117 = errors;
 if(typeof data.title !== "string"){
 var err73 = {instancePath:instancePath+"/title",schemaPath:"TitledSingleSelectEnumSchema/properties/title/type",keyword:"type",params:{type: "string"}};
@@ -5697,7 +5674,7 @@ else {
 var valid24 = true;
 }
 if(valid24){
-if(data.type !== undefined && func0.call(data, "type")){
+if(data.type !== undefined){
 var data47 = data.type;
 var _errs119 = errors;
 if(typeof data47 !== "string"){
@@ -5750,7 +5727,7 @@ var _errs122 = errors;
 if(errors === _errs122){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing10;
-if((((data.items === undefined) || (!(func0.call(data, "items")))) && (missing10 = "items")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing10 = "type"))){
+if(((data.items === undefined) && (missing10 = "items")) || ((data.type === undefined) && (missing10 = "type"))){
 var err77 = {instancePath:instancePath,schemaPath:"TitledMultiSelectEnumSchema/required",keyword:"required",params:{missingProperty: missing10}};
 if(vErrors === null){
 vErrors = [err77];
@@ -5761,7 +5738,7 @@ vErrors.push(err77);
 errors++;
 }
 else {
-if(data.default !== undefined && func0.call(data, "default")){
+if(data.default !== undefined){
 var data48 = data.default;
 var _errs124 = errors;
 if(errors === _errs124){
@@ -5803,7 +5780,7 @@ else {
 var valid28 = true;
 }
 if(valid28){
-if(data.description !== undefined && func0.call(data, "description")){
+if(data.description !== undefined){
 var _errs128 = errors;
 if(typeof data.description !== "string"){
 var err80 = {instancePath:instancePath+"/description",schemaPath:"TitledMultiSelectEnumSchema/properties/description/type",keyword:"type",params:{type: "string"}};
@@ -5821,13 +5798,13 @@ else {
 var valid28 = true;
 }
 if(valid28){
-if(data.items !== undefined && func0.call(data, "items")){
+if(data.items !== undefined){
 var data51 = data.items;
 var _errs130 = errors;
 if(errors === _errs130){
 if(data51 && typeof data51 == "object" && !Array.isArray(data51)){
 var missing11;
-if(((data51.anyOf === undefined) || (!(func0.call(data51, "anyOf")))) && (missing11 = "anyOf")){
+if((data51.anyOf === undefined) && (missing11 = "anyOf")){
 var err81 = {instancePath:instancePath+"/items",schemaPath:"TitledMultiSelectEnumSchema/properties/items/required",keyword:"required",params:{missingProperty: missing11}};
 if(vErrors === null){
 vErrors = [err81];
@@ -5838,7 +5815,7 @@ vErrors.push(err81);
 errors++;
 }
 else {
-if(data51.anyOf !== undefined && func0.call(data51, "anyOf")){
+if(data51.anyOf !== undefined){
 var data52 = data51.anyOf;
 var _errs132 = errors;
 if(errors === _errs132){
@@ -5851,7 +5828,7 @@ var _errs134 = errors;
 if(errors === _errs134){
 if(data53 && typeof data53 == "object" && !Array.isArray(data53)){
 var missing12;
-if((((data53.const === undefined) || (!(func0.call(data53, "const")))) && (missing12 = "const")) || (((data53.title === undefined) || (!(func0.call(data53, "title")))) && (missing12 = "title"))){
+if(((data53.const === undefined) && (missing12 = "const")) || ((data53.title === undefined) && (missing12 = "title"))){
 var err82 = {instancePath:instancePath+"/items/anyOf/" + i5,schemaPath:"TitledMultiSelectEnumSchema/properties/items/properties/anyOf/items/required",keyword:"required",params:{missingProperty: missing12}};
 if(vErrors === null){
 vErrors = [err82];
@@ -5862,7 +5839,7 @@ vErrors.push(err82);
 errors++;
 }
 else {
-if(data53.const !== undefined && func0.call(data53, "const")){
+if(data53.const !== undefined){
 var _errs136 = errors;
 if(typeof data53.const !== "string"){
 var err83 = {instancePath:instancePath+"/items/anyOf/" + i5+"/const",schemaPath:"TitledMultiSelectEnumSchema/properties/items/properties/anyOf/items/properties/const/type",keyword:"type",params:{type: "string"}};
@@ -5880,7 +5857,7 @@ else {
 var valid32 = true;
 }
 if(valid32){
-if(data53.title !== undefined && func0.call(data53, "title")){
+if(data53.title !== undefined){
 var _errs138 = errors;
 if(typeof data53.title !== "string"){
 var err84 = {instancePath:instancePath+"/items/anyOf/" + i5+"/title",schemaPath:"TitledMultiSelectEnumSchema/properties/items/properties/anyOf/items/properties/title/type",keyword:"type",params:{type: "string"}};
@@ -5948,7 +5925,7 @@ else {
 var valid28 = true;
 }
 if(valid28){
-if(data.maxItems !== undefined && func0.call(data, "maxItems")){
+if(data.maxItems !== undefined){
 var data56 = data.maxItems;
 var _errs140 = errors;
 if(!((typeof data56 == "number") && (!(data56 % 1) && !isNaN(data56)))){
@@ -5967,7 +5944,7 @@ else {
 var valid28 = true;
 }
 if(valid28){
-if(data.minItems !== undefined && func0.call(data, "minItems")){
+if(data.minItems !== undefined){
 var data57 = data.minItems;
 var _errs142 = errors;
 if(!((typeof data57 == "number") && (!(data57 % 1) && !isNaN(data57)))){
@@ -5986,7 +5963,7 @@ else {
 var valid28 = true;
 }
 if(valid28){
-if(data.title !== undefined && func0.call(data, "title")){
+if(data.title !== undefined){
 var _errs144 = errors;
 if(typeof data.title !== "string"){
 var err90 = {instancePath:instancePath+"/title",schemaPath:"TitledMultiSelectEnumSchema/properties/title/type",keyword:"type",params:{type: "string"}};
@@ -6004,7 +5981,7 @@ else {
 var valid28 = true;
 }
 if(valid28){
-if(data.type !== undefined && func0.call(data, "type")){
+if(data.type !== undefined){
 var data59 = data.type;
 var _errs146 = errors;
 if(typeof data59 !== "string"){
@@ -6059,7 +6036,7 @@ var _errs149 = errors;
 if(errors === _errs149){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing13;
-if((((data.enum === undefined) || (!(func0.call(data, "enum")))) && (missing13 = "enum")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing13 = "type"))){
+if(((data.enum === undefined) && (missing13 = "enum")) || ((data.type === undefined) && (missing13 = "type"))){
 var err94 = {instancePath:instancePath,schemaPath:"LegacyTitledEnumSchema/required",keyword:"required",params:{missingProperty: missing13}};
 if(vErrors === null){
 vErrors = [err94];
@@ -6070,7 +6047,7 @@ vErrors.push(err94);
 errors++;
 }
 else {
-if(data.default !== undefined && func0.call(data, "default")){
+if(data.default !== undefined){
 var _errs151 = errors;
 if(typeof data.default !== "string"){
 var err95 = {instancePath:instancePath+"/default",schemaPath:"LegacyTitledEnumSchema/properties/default/type",keyword:"type",params:{type: "string"}};
@@ -6088,7 +6065,7 @@ else {
 var valid34 = true;
 }
 if(valid34){
-if(data.description !== undefined && func0.call(data, "description")){
+if(data.description !== undefined){
 var _errs153 = errors;
 if(typeof data.description !== "string"){
 var err96 = {instancePath:instancePath+"/description",schemaPath:"LegacyTitledEnumSchema/properties/description/type",keyword:"type",params:{type: "string"}};
@@ -6106,7 +6083,7 @@ else {
 var valid34 = true;
 }
 if(valid34){
-if(data.enum !== undefined && func0.call(data, "enum")){
+if(data.enum !== undefined){
 var data62 = data.enum;
 var _errs155 = errors;
 if(errors === _errs155){
@@ -6148,7 +6125,7 @@ else {
 var valid34 = true;
 }
 if(valid34){
-if(data.enumNames !== undefined && func0.call(data, "enumNames")){
+if(data.enumNames !== undefined){
 var data64 = data.enumNames;
 var _errs159 = errors;
 if(errors === _errs159){
@@ -6190,7 +6167,7 @@ else {
 var valid34 = true;
 }
 if(valid34){
-if(data.title !== undefined && func0.call(data, "title")){
+if(data.title !== undefined){
 var _errs163 = errors;
 if(typeof data.title !== "string"){
 var err101 = {instancePath:instancePath+"/title",schemaPath:"LegacyTitledEnumSchema/properties/title/type",keyword:"type",params:{type: "string"}};
@@ -6208,7 +6185,7 @@ else {
 var valid34 = true;
 }
 if(valid34){
-if(data.type !== undefined && func0.call(data, "type")){
+if(data.type !== undefined){
 var data67 = data.type;
 var _errs165 = errors;
 if(typeof data67 !== "string"){
@@ -6307,12 +6284,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.message === undefined) || (!(func0.call(data, "message")))) && (missing0 = "message")) || (((data.requestedSchema === undefined) || (!(func0.call(data, "requestedSchema")))) && (missing0 = "requestedSchema"))){
+if(((data.message === undefined) && (missing0 = "message")) || ((data.requestedSchema === undefined) && (missing0 = "requestedSchema"))){
 validate97.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.message !== undefined && func0.call(data, "message")){
+if(data.message !== undefined){
 var _errs1 = errors;
 if(typeof data.message !== "string"){
 validate97.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"}}];
@@ -6324,7 +6301,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mode !== undefined && func0.call(data, "mode")){
+if(data.mode !== undefined){
 var data1 = data.mode;
 var _errs3 = errors;
 if(typeof data1 !== "string"){
@@ -6341,18 +6318,18 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.requestedSchema !== undefined && func0.call(data, "requestedSchema")){
+if(data.requestedSchema !== undefined){
 var data2 = data.requestedSchema;
 var _errs5 = errors;
 if(errors === _errs5){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 var missing1;
-if((((data2.properties === undefined) || (!(func0.call(data2, "properties")))) && (missing1 = "properties")) || (((data2.type === undefined) || (!(func0.call(data2, "type")))) && (missing1 = "type"))){
+if(((data2.properties === undefined) && (missing1 = "properties")) || ((data2.type === undefined) && (missing1 = "type"))){
 validate97.errors = [{instancePath:instancePath+"/requestedSchema",schemaPath:"#/properties/requestedSchema/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data2.$schema !== undefined && func0.call(data2, "$schema")){
+if(data2.$schema !== undefined){
 var _errs7 = errors;
 if(typeof data2.$schema !== "string"){
 validate97.errors = [{instancePath:instancePath+"/requestedSchema/$schema",schemaPath:"#/properties/requestedSchema/properties/%24schema/type",keyword:"type",params:{type: "string"}}];
@@ -6364,17 +6341,15 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data2.properties !== undefined && func0.call(data2, "properties")){
+if(data2.properties !== undefined){
 var data4 = data2.properties;
 var _errs9 = errors;
 if(errors === _errs9){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-var _arr0 = Object.keys(data4);
-for(var _i0=0; _i0<_arr0.length; _i0++){
-var key0 = _arr0[_i0];
+for(var key0 in data4){
 var _errs12 = errors;
 if(!(validate98(data4[key0]))){
-vErrors = vErrors === null ? func15(validate98.errors, instancePath+"/requestedSchema/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")) : vErrors.concat(func15(validate98.errors, instancePath+"/requestedSchema/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")));
+vErrors = vErrors === null ? func0(validate98.errors, instancePath+"/requestedSchema/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")) : vErrors.concat(func0(validate98.errors, instancePath+"/requestedSchema/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")));
 errors = vErrors.length;
 }
 var valid2 = _errs12 === errors;
@@ -6394,7 +6369,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data2.required !== undefined && func0.call(data2, "required")){
+if(data2.required !== undefined){
 var data6 = data2.required;
 var _errs13 = errors;
 if(errors === _errs13){
@@ -6424,7 +6399,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data2.type !== undefined && func0.call(data2, "type")){
+if(data2.type !== undefined){
 var data8 = data2.type;
 var _errs17 = errors;
 if(typeof data8 !== "string"){
@@ -6489,7 +6464,7 @@ var _errs0 = errors;
 var valid0 = false;
 var _errs1 = errors;
 if(!(validate97(data))){
-vErrors = vErrors === null ? func15(validate97.errors, instancePath) : vErrors.concat(func15(validate97.errors, instancePath));
+vErrors = vErrors === null ? func0(validate97.errors, instancePath) : vErrors.concat(func0(validate97.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs1 === errors;
@@ -6500,7 +6475,7 @@ var _errs3 = errors;
 if(errors === _errs3){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((data.message === undefined) || (!(func0.call(data, "message")))) && (missing0 = "message")) || (((data.mode === undefined) || (!(func0.call(data, "mode")))) && (missing0 = "mode"))) || (((data.url === undefined) || (!(func0.call(data, "url")))) && (missing0 = "url"))){
+if((((data.message === undefined) && (missing0 = "message")) || ((data.mode === undefined) && (missing0 = "mode"))) || ((data.url === undefined) && (missing0 = "url"))){
 var err0 = {instancePath:instancePath,schemaPath:"ElicitRequestURLParams/required",keyword:"required",params:{missingProperty: missing0}};
 if(vErrors === null){
 vErrors = [err0];
@@ -6511,7 +6486,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data.message !== undefined && func0.call(data, "message")){
+if(data.message !== undefined){
 var _errs5 = errors;
 if(typeof data.message !== "string"){
 var err1 = {instancePath:instancePath+"/message",schemaPath:"ElicitRequestURLParams/properties/message/type",keyword:"type",params:{type: "string"}};
@@ -6529,7 +6504,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data.mode !== undefined && func0.call(data, "mode")){
+if(data.mode !== undefined){
 var data1 = data.mode;
 var _errs7 = errors;
 if(typeof data1 !== "string"){
@@ -6558,7 +6533,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data.url !== undefined && func0.call(data, "url")){
+if(data.url !== undefined){
 var _errs9 = errors;
 if(typeof data.url !== "string"){
 var err4 = {instancePath:instancePath+"/url",schemaPath:"ElicitRequestURLParams/properties/url/type",keyword:"type",params:{type: "string"}};
@@ -6640,12 +6615,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
+if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
 validate95.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -6662,10 +6637,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var _errs3 = errors;
 if(!(validate96(data.params))){
-vErrors = vErrors === null ? func15(validate96.errors, instancePath+"/params") : vErrors.concat(func15(validate96.errors, instancePath+"/params"));
+vErrors = vErrors === null ? func0(validate96.errors, instancePath+"/params") : vErrors.concat(func0(validate96.errors, instancePath+"/params"));
 errors = vErrors.length;
 }
 var valid0 = _errs3 === errors;
@@ -6705,7 +6680,7 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
+if((data.method === undefined) && (missing0 = "method")){
 validate78.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
@@ -6714,19 +6689,19 @@ var tag0 = data.method;
 if(typeof tag0 == "string"){
 if(tag0 === "sampling/createMessage"){
 if(!(validate79(data))){
-vErrors = vErrors === null ? func15(validate79.errors, instancePath) : vErrors.concat(func15(validate79.errors, instancePath));
+vErrors = vErrors === null ? func0(validate79.errors, instancePath) : vErrors.concat(func0(validate79.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "roots/list"){
 if(!(validate94(data))){
-vErrors = vErrors === null ? func15(validate94.errors, instancePath) : vErrors.concat(func15(validate94.errors, instancePath));
+vErrors = vErrors === null ? func0(validate94.errors, instancePath) : vErrors.concat(func0(validate94.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "elicitation/create"){
 if(!(validate95(data))){
-vErrors = vErrors === null ? func15(validate95.errors, instancePath) : vErrors.concat(func15(validate95.errors, instancePath));
+vErrors = vErrors === null ? func0(validate95.errors, instancePath) : vErrors.concat(func0(validate95.errors, instancePath));
 errors = vErrors.length;
 }
 }
@@ -6769,12 +6744,10 @@ var vErrors = null;
 var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-var _arr0 = Object.keys(data);
-for(var _i0=0; _i0<_arr0.length; _i0++){
-var key0 = _arr0[_i0];
+for(var key0 in data){
 var _errs2 = errors;
 if(!(validate78(data[key0]))){
-vErrors = vErrors === null ? func15(validate78.errors, instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")) : vErrors.concat(func15(validate78.errors, instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")));
+vErrors = vErrors === null ? func0(validate78.errors, instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")) : vErrors.concat(func0(validate78.errors, instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")));
 errors = vErrors.length;
 }
 var valid0 = _errs2 === errors;
@@ -6814,7 +6787,7 @@ var valid0 = false;
 var _errs2 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.inputRequests === undefined) || (!(func0.call(data, "inputRequests")))) && (missing0 = "inputRequests")){
+if((data.inputRequests === undefined) && (missing0 = "inputRequests")){
 var err0 = {instancePath:instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0}};
 if(vErrors === null){
 vErrors = [err0];
@@ -6831,7 +6804,7 @@ if(!valid0){
 var _errs3 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing1;
-if(((data.requestState === undefined) || (!(func0.call(data, "requestState")))) && (missing1 = "requestState")){
+if((data.requestState === undefined) && (missing1 = "requestState")){
 var err1 = {instancePath:instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: missing1}};
 if(vErrors === null){
 vErrors = [err1];
@@ -6871,15 +6844,15 @@ vErrors = null;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing2;
-if(((data.resultType === undefined) || (!(func0.call(data, "resultType")))) && (missing2 = "resultType")){
+if((data.resultType === undefined) && (missing2 = "resultType")){
 validate75.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing2}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var _errs4 = errors;
 if(!(validate17(data._meta))){
-vErrors = vErrors === null ? func15(validate17.errors, instancePath+"/_meta") : vErrors.concat(func15(validate17.errors, instancePath+"/_meta"));
+vErrors = vErrors === null ? func0(validate17.errors, instancePath+"/_meta") : vErrors.concat(func0(validate17.errors, instancePath+"/_meta"));
 errors = vErrors.length;
 }
 var valid1 = _errs4 === errors;
@@ -6888,10 +6861,10 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data.inputRequests !== undefined && func0.call(data, "inputRequests")){
+if(data.inputRequests !== undefined){
 var _errs5 = errors;
 if(!(validate77(data.inputRequests))){
-vErrors = vErrors === null ? func15(validate77.errors, instancePath+"/inputRequests") : vErrors.concat(func15(validate77.errors, instancePath+"/inputRequests"));
+vErrors = vErrors === null ? func0(validate77.errors, instancePath+"/inputRequests") : vErrors.concat(func0(validate77.errors, instancePath+"/inputRequests"));
 errors = vErrors.length;
 }
 var valid1 = _errs5 === errors;
@@ -6900,7 +6873,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data.requestState !== undefined && func0.call(data, "requestState")){
+if(data.requestState !== undefined){
 var _errs6 = errors;
 if(typeof data.requestState !== "string"){
 validate75.errors = [{instancePath:instancePath+"/requestState",schemaPath:"#/properties/requestState/type",keyword:"type",params:{type: "string"}}];
@@ -6912,7 +6885,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data.resultType !== undefined && func0.call(data, "resultType")){
+if(data.resultType !== undefined){
 var data3 = data.resultType;
 var _errs8 = errors;
 if(typeof data3 !== "string"){
@@ -6962,12 +6935,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.result === undefined) || (!(func0.call(data, "result")))) && (missing0 = "result"))){
+if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.result === undefined) && (missing0 = "result"))){
 validate74.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.id !== undefined && func0.call(data, "id")){
+if(data.id !== undefined){
 var data0 = data.id;
 var _errs1 = errors;
 if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
@@ -6980,7 +6953,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data1 = data.jsonrpc;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -6997,13 +6970,13 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.result !== undefined && func0.call(data, "result")){
+if(data.result !== undefined){
 var data2 = data.result;
 var _errs6 = errors;
 if(errors === _errs6){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 var missing1;
-if(((data2.resultType === undefined) || (!(func0.call(data2, "resultType")))) && (missing1 = "resultType")){
+if((data2.resultType === undefined) && (missing1 = "resultType")){
 validate74.errors = [{instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
@@ -7012,13 +6985,13 @@ var tag0 = data2.resultType;
 if(typeof tag0 == "string"){
 if(tag0 === "input_required"){
 if(!(validate75(data2))){
-vErrors = vErrors === null ? func15(validate75.errors, instancePath+"/result") : vErrors.concat(func15(validate75.errors, instancePath+"/result"));
+vErrors = vErrors === null ? func0(validate75.errors, instancePath+"/result") : vErrors.concat(func0(validate75.errors, instancePath+"/result"));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "complete"){
 if(!(validate71(data2))){
-vErrors = vErrors === null ? func15(validate71.errors, instancePath+"/result") : vErrors.concat(func15(validate71.errors, instancePath+"/result"));
+vErrors = vErrors === null ? func0(validate71.errors, instancePath+"/result") : vErrors.concat(func0(validate71.errors, instancePath+"/result"));
 errors = vErrors.length;
 }
 }
@@ -7079,7 +7052,7 @@ var vErrors = null;
 var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data["io.modelcontextprotocol/subscriptionId"] !== undefined && func0.call(data, "io.modelcontextprotocol/subscriptionId")){
+if(data["io.modelcontextprotocol/subscriptionId"] !== undefined){
 var data0 = data["io.modelcontextprotocol/subscriptionId"];
 if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
 validate111.errors = [{instancePath:instancePath+"/io.modelcontextprotocol~1subscriptionId",schemaPath:"RequestId/type",keyword:"type",params:{type: schema24.type}}];
@@ -7116,15 +7089,15 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.requestId === undefined) || (!(func0.call(data, "requestId")))) && (missing0 = "requestId")){
+if((data.requestId === undefined) && (missing0 = "requestId")){
 validate110.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var _errs1 = errors;
 if(!(validate111(data._meta))){
-vErrors = vErrors === null ? func15(validate111.errors, instancePath+"/_meta") : vErrors.concat(func15(validate111.errors, instancePath+"/_meta"));
+vErrors = vErrors === null ? func0(validate111.errors, instancePath+"/_meta") : vErrors.concat(func0(validate111.errors, instancePath+"/_meta"));
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -7133,7 +7106,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.reason !== undefined && func0.call(data, "reason")){
+if(data.reason !== undefined){
 var _errs2 = errors;
 if(typeof data.reason !== "string"){
 validate110.errors = [{instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: "string"}}];
@@ -7145,7 +7118,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.requestId !== undefined && func0.call(data, "requestId")){
+if(data.requestId !== undefined){
 var data2 = data.requestId;
 var _errs4 = errors;
 if((typeof data2 !== "string") && (!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))))){
@@ -7190,12 +7163,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
+if((((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
 validate109.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data0 = data.jsonrpc;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -7212,7 +7185,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data1 = data.method;
 var _errs3 = errors;
 if(typeof data1 !== "string"){
@@ -7229,10 +7202,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var _errs5 = errors;
 if(!(validate110(data.params))){
-vErrors = vErrors === null ? func15(validate110.errors, instancePath+"/params") : vErrors.concat(func15(validate110.errors, instancePath+"/params"));
+vErrors = vErrors === null ? func0(validate110.errors, instancePath+"/params") : vErrors.concat(func0(validate110.errors, instancePath+"/params"));
 errors = vErrors.length;
 }
 var valid0 = _errs5 === errors;
@@ -7279,12 +7252,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
+if((((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
 validate114.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data0 = data.jsonrpc;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -7301,7 +7274,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data1 = data.method;
 var _errs3 = errors;
 if(typeof data1 !== "string"){
@@ -7318,10 +7291,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var _errs5 = errors;
 if(!(validate110(data.params))){
-vErrors = vErrors === null ? func15(validate110.errors, instancePath+"/params") : vErrors.concat(func15(validate110.errors, instancePath+"/params"));
+vErrors = vErrors === null ? func0(validate110.errors, instancePath+"/params") : vErrors.concat(func0(validate110.errors, instancePath+"/params"));
 errors = vErrors.length;
 }
 var valid0 = _errs5 === errors;
@@ -7366,14 +7339,14 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data._meta === undefined) || (!(func0.call(data, "_meta")))) && (missing0 = "_meta")){
+if((data._meta === undefined) && (missing0 = "_meta")){
 validate118.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 if(!(validate23(data._meta))){
-vErrors = vErrors === null ? func15(validate23.errors, instancePath+"/_meta") : vErrors.concat(func15(validate23.errors, instancePath+"/_meta"));
+vErrors = vErrors === null ? func0(validate23.errors, instancePath+"/_meta") : vErrors.concat(func0(validate23.errors, instancePath+"/_meta"));
 errors = vErrors.length;
 }
 }
@@ -7408,12 +7381,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
+if(((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
 validate117.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.id !== undefined && func0.call(data, "id")){
+if(data.id !== undefined){
 var data0 = data.id;
 var _errs1 = errors;
 if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
@@ -7426,7 +7399,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data1 = data.jsonrpc;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -7443,7 +7416,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data2 = data.method;
 var _errs6 = errors;
 if(typeof data2 !== "string"){
@@ -7460,10 +7433,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var _errs8 = errors;
 if(!(validate118(data.params))){
-vErrors = vErrors === null ? func15(validate118.errors, instancePath+"/params") : vErrors.concat(func15(validate118.errors, instancePath+"/params"));
+vErrors = vErrors === null ? func0(validate118.errors, instancePath+"/params") : vErrors.concat(func0(validate118.errors, instancePath+"/params"));
 errors = vErrors.length;
 }
 var valid0 = _errs8 === errors;
@@ -7507,15 +7480,15 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data._meta === undefined) || (!(func0.call(data, "_meta")))) && (missing0 = "_meta")){
+if((data._meta === undefined) && (missing0 = "_meta")){
 validate122.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var _errs1 = errors;
 if(!(validate23(data._meta))){
-vErrors = vErrors === null ? func15(validate23.errors, instancePath+"/_meta") : vErrors.concat(func15(validate23.errors, instancePath+"/_meta"));
+vErrors = vErrors === null ? func0(validate23.errors, instancePath+"/_meta") : vErrors.concat(func0(validate23.errors, instancePath+"/_meta"));
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -7524,7 +7497,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.cursor !== undefined && func0.call(data, "cursor")){
+if(data.cursor !== undefined){
 var _errs2 = errors;
 if(typeof data.cursor !== "string"){
 validate122.errors = [{instancePath:instancePath+"/cursor",schemaPath:"#/properties/cursor/type",keyword:"type",params:{type: "string"}}];
@@ -7567,12 +7540,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
+if(((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
 validate121.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.id !== undefined && func0.call(data, "id")){
+if(data.id !== undefined){
 var data0 = data.id;
 var _errs1 = errors;
 if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
@@ -7585,7 +7558,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data1 = data.jsonrpc;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -7602,7 +7575,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data2 = data.method;
 var _errs6 = errors;
 if(typeof data2 !== "string"){
@@ -7619,10 +7592,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var _errs8 = errors;
 if(!(validate122(data.params))){
-vErrors = vErrors === null ? func15(validate122.errors, instancePath+"/params") : vErrors.concat(func15(validate122.errors, instancePath+"/params"));
+vErrors = vErrors === null ? func0(validate122.errors, instancePath+"/params") : vErrors.concat(func0(validate122.errors, instancePath+"/params"));
 errors = vErrors.length;
 }
 var valid0 = _errs8 === errors;
@@ -7665,12 +7638,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
+if(((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
 validate125.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.id !== undefined && func0.call(data, "id")){
+if(data.id !== undefined){
 var data0 = data.id;
 var _errs1 = errors;
 if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
@@ -7683,7 +7656,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data1 = data.jsonrpc;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -7700,7 +7673,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data2 = data.method;
 var _errs6 = errors;
 if(typeof data2 !== "string"){
@@ -7717,10 +7690,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var _errs8 = errors;
 if(!(validate122(data.params))){
-vErrors = vErrors === null ? func15(validate122.errors, instancePath+"/params") : vErrors.concat(func15(validate122.errors, instancePath+"/params"));
+vErrors = vErrors === null ? func0(validate122.errors, instancePath+"/params") : vErrors.concat(func0(validate122.errors, instancePath+"/params"));
 errors = vErrors.length;
 }
 var valid0 = _errs8 === errors;
@@ -7764,15 +7737,15 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data._meta === undefined) || (!(func0.call(data, "_meta")))) && (missing0 = "_meta")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
+if(((data._meta === undefined) && (missing0 = "_meta")) || ((data.uri === undefined) && (missing0 = "uri"))){
 validate128.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var _errs1 = errors;
 if(!(validate23(data._meta))){
-vErrors = vErrors === null ? func15(validate23.errors, instancePath+"/_meta") : vErrors.concat(func15(validate23.errors, instancePath+"/_meta"));
+vErrors = vErrors === null ? func0(validate23.errors, instancePath+"/_meta") : vErrors.concat(func0(validate23.errors, instancePath+"/_meta"));
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -7781,10 +7754,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.inputResponses !== undefined && func0.call(data, "inputResponses")){
+if(data.inputResponses !== undefined){
 var _errs2 = errors;
 if(!(validate28(data.inputResponses))){
-vErrors = vErrors === null ? func15(validate28.errors, instancePath+"/inputResponses") : vErrors.concat(func15(validate28.errors, instancePath+"/inputResponses"));
+vErrors = vErrors === null ? func0(validate28.errors, instancePath+"/inputResponses") : vErrors.concat(func0(validate28.errors, instancePath+"/inputResponses"));
 errors = vErrors.length;
 }
 var valid0 = _errs2 === errors;
@@ -7793,7 +7766,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.requestState !== undefined && func0.call(data, "requestState")){
+if(data.requestState !== undefined){
 var _errs3 = errors;
 if(typeof data.requestState !== "string"){
 validate128.errors = [{instancePath:instancePath+"/requestState",schemaPath:"#/properties/requestState/type",keyword:"type",params:{type: "string"}}];
@@ -7805,7 +7778,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined && func0.call(data, "uri")){
+if(data.uri !== undefined){
 var _errs5 = errors;
 if(typeof data.uri !== "string"){
 validate128.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
@@ -7850,12 +7823,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
+if(((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
 validate127.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.id !== undefined && func0.call(data, "id")){
+if(data.id !== undefined){
 var data0 = data.id;
 var _errs1 = errors;
 if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
@@ -7868,7 +7841,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data1 = data.jsonrpc;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -7885,7 +7858,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data2 = data.method;
 var _errs6 = errors;
 if(typeof data2 !== "string"){
@@ -7902,10 +7875,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var _errs8 = errors;
 if(!(validate128(data.params))){
-vErrors = vErrors === null ? func15(validate128.errors, instancePath+"/params") : vErrors.concat(func15(validate128.errors, instancePath+"/params"));
+vErrors = vErrors === null ? func0(validate128.errors, instancePath+"/params") : vErrors.concat(func0(validate128.errors, instancePath+"/params"));
 errors = vErrors.length;
 }
 var valid0 = _errs8 === errors;
@@ -7950,15 +7923,15 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data._meta === undefined) || (!(func0.call(data, "_meta")))) && (missing0 = "_meta")) || (((data.notifications === undefined) || (!(func0.call(data, "notifications")))) && (missing0 = "notifications"))){
+if(((data._meta === undefined) && (missing0 = "_meta")) || ((data.notifications === undefined) && (missing0 = "notifications"))){
 validate133.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var _errs1 = errors;
 if(!(validate23(data._meta))){
-vErrors = vErrors === null ? func15(validate23.errors, instancePath+"/_meta") : vErrors.concat(func15(validate23.errors, instancePath+"/_meta"));
+vErrors = vErrors === null ? func0(validate23.errors, instancePath+"/_meta") : vErrors.concat(func0(validate23.errors, instancePath+"/_meta"));
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -7967,13 +7940,13 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.notifications !== undefined && func0.call(data, "notifications")){
+if(data.notifications !== undefined){
 var data1 = data.notifications;
 var _errs2 = errors;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1.promptsListChanged !== undefined && func0.call(data1, "promptsListChanged")){
+if(data1.promptsListChanged !== undefined){
 var _errs5 = errors;
 if(typeof data1.promptsListChanged !== "boolean"){
 validate133.errors = [{instancePath:instancePath+"/notifications/promptsListChanged",schemaPath:"SubscriptionFilter/properties/promptsListChanged/type",keyword:"type",params:{type: "boolean"}}];
@@ -7985,7 +7958,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data1.resourceSubscriptions !== undefined && func0.call(data1, "resourceSubscriptions")){
+if(data1.resourceSubscriptions !== undefined){
 var data3 = data1.resourceSubscriptions;
 var _errs7 = errors;
 if(errors === _errs7){
@@ -8015,7 +7988,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data1.resourcesListChanged !== undefined && func0.call(data1, "resourcesListChanged")){
+if(data1.resourcesListChanged !== undefined){
 var _errs11 = errors;
 if(typeof data1.resourcesListChanged !== "boolean"){
 validate133.errors = [{instancePath:instancePath+"/notifications/resourcesListChanged",schemaPath:"SubscriptionFilter/properties/resourcesListChanged/type",keyword:"type",params:{type: "boolean"}}];
@@ -8027,7 +8000,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data1.toolsListChanged !== undefined && func0.call(data1, "toolsListChanged")){
+if(data1.toolsListChanged !== undefined){
 var _errs13 = errors;
 if(typeof data1.toolsListChanged !== "boolean"){
 validate133.errors = [{instancePath:instancePath+"/notifications/toolsListChanged",schemaPath:"SubscriptionFilter/properties/toolsListChanged/type",keyword:"type",params:{type: "boolean"}}];
@@ -8084,12 +8057,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
+if(((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
 validate132.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.id !== undefined && func0.call(data, "id")){
+if(data.id !== undefined){
 var data0 = data.id;
 var _errs1 = errors;
 if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
@@ -8102,7 +8075,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data1 = data.jsonrpc;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -8119,7 +8092,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data2 = data.method;
 var _errs6 = errors;
 if(typeof data2 !== "string"){
@@ -8136,10 +8109,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var _errs8 = errors;
 if(!(validate133(data.params))){
-vErrors = vErrors === null ? func15(validate133.errors, instancePath+"/params") : vErrors.concat(func15(validate133.errors, instancePath+"/params"));
+vErrors = vErrors === null ? func0(validate133.errors, instancePath+"/params") : vErrors.concat(func0(validate133.errors, instancePath+"/params"));
 errors = vErrors.length;
 }
 var valid0 = _errs8 === errors;
@@ -8182,12 +8155,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
+if(((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
 validate136.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.id !== undefined && func0.call(data, "id")){
+if(data.id !== undefined){
 var data0 = data.id;
 var _errs1 = errors;
 if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
@@ -8200,7 +8173,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data1 = data.jsonrpc;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -8217,7 +8190,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data2 = data.method;
 var _errs6 = errors;
 if(typeof data2 !== "string"){
@@ -8234,10 +8207,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var _errs8 = errors;
 if(!(validate122(data.params))){
-vErrors = vErrors === null ? func15(validate122.errors, instancePath+"/params") : vErrors.concat(func15(validate122.errors, instancePath+"/params"));
+vErrors = vErrors === null ? func0(validate122.errors, instancePath+"/params") : vErrors.concat(func0(validate122.errors, instancePath+"/params"));
 errors = vErrors.length;
 }
 var valid0 = _errs8 === errors;
@@ -8281,15 +8254,15 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data._meta === undefined) || (!(func0.call(data, "_meta")))) && (missing0 = "_meta")) || (((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name"))){
+if(((data._meta === undefined) && (missing0 = "_meta")) || ((data.name === undefined) && (missing0 = "name"))){
 validate139.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var _errs1 = errors;
 if(!(validate23(data._meta))){
-vErrors = vErrors === null ? func15(validate23.errors, instancePath+"/_meta") : vErrors.concat(func15(validate23.errors, instancePath+"/_meta"));
+vErrors = vErrors === null ? func0(validate23.errors, instancePath+"/_meta") : vErrors.concat(func0(validate23.errors, instancePath+"/_meta"));
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -8298,14 +8271,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.arguments !== undefined && func0.call(data, "arguments")){
+if(data.arguments !== undefined){
 var data1 = data.arguments;
 var _errs2 = errors;
 if(errors === _errs2){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-var _arr0 = Object.keys(data1);
-for(var _i0=0; _i0<_arr0.length; _i0++){
-var key0 = _arr0[_i0];
+for(var key0 in data1){
 var _errs5 = errors;
 if(typeof data1[key0] !== "string"){
 validate139.errors = [{instancePath:instancePath+"/arguments/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/arguments/additionalProperties/type",keyword:"type",params:{type: "string"}}];
@@ -8328,10 +8299,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.inputResponses !== undefined && func0.call(data, "inputResponses")){
+if(data.inputResponses !== undefined){
 var _errs7 = errors;
 if(!(validate28(data.inputResponses))){
-vErrors = vErrors === null ? func15(validate28.errors, instancePath+"/inputResponses") : vErrors.concat(func15(validate28.errors, instancePath+"/inputResponses"));
+vErrors = vErrors === null ? func0(validate28.errors, instancePath+"/inputResponses") : vErrors.concat(func0(validate28.errors, instancePath+"/inputResponses"));
 errors = vErrors.length;
 }
 var valid0 = _errs7 === errors;
@@ -8340,7 +8311,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined && func0.call(data, "name")){
+if(data.name !== undefined){
 var _errs8 = errors;
 if(typeof data.name !== "string"){
 validate139.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -8352,7 +8323,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.requestState !== undefined && func0.call(data, "requestState")){
+if(data.requestState !== undefined){
 var _errs10 = errors;
 if(typeof data.requestState !== "string"){
 validate139.errors = [{instancePath:instancePath+"/requestState",schemaPath:"#/properties/requestState/type",keyword:"type",params:{type: "string"}}];
@@ -8398,12 +8369,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
+if(((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
 validate138.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.id !== undefined && func0.call(data, "id")){
+if(data.id !== undefined){
 var data0 = data.id;
 var _errs1 = errors;
 if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
@@ -8416,7 +8387,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data1 = data.jsonrpc;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -8433,7 +8404,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data2 = data.method;
 var _errs6 = errors;
 if(typeof data2 !== "string"){
@@ -8450,10 +8421,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var _errs8 = errors;
 if(!(validate139(data.params))){
-vErrors = vErrors === null ? func15(validate139.errors, instancePath+"/params") : vErrors.concat(func15(validate139.errors, instancePath+"/params"));
+vErrors = vErrors === null ? func0(validate139.errors, instancePath+"/params") : vErrors.concat(func0(validate139.errors, instancePath+"/params"));
 errors = vErrors.length;
 }
 var valid0 = _errs8 === errors;
@@ -8496,12 +8467,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
+if(((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
 validate143.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.id !== undefined && func0.call(data, "id")){
+if(data.id !== undefined){
 var data0 = data.id;
 var _errs1 = errors;
 if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
@@ -8514,7 +8485,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data1 = data.jsonrpc;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -8531,7 +8502,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data2 = data.method;
 var _errs6 = errors;
 if(typeof data2 !== "string"){
@@ -8548,10 +8519,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var _errs8 = errors;
 if(!(validate122(data.params))){
-vErrors = vErrors === null ? func15(validate122.errors, instancePath+"/params") : vErrors.concat(func15(validate122.errors, instancePath+"/params"));
+vErrors = vErrors === null ? func0(validate122.errors, instancePath+"/params") : vErrors.concat(func0(validate122.errors, instancePath+"/params"));
 errors = vErrors.length;
 }
 var valid0 = _errs8 === errors;
@@ -8597,15 +8568,15 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((data._meta === undefined) || (!(func0.call(data, "_meta")))) && (missing0 = "_meta")) || (((data.argument === undefined) || (!(func0.call(data, "argument")))) && (missing0 = "argument"))) || (((data.ref === undefined) || (!(func0.call(data, "ref")))) && (missing0 = "ref"))){
+if((((data._meta === undefined) && (missing0 = "_meta")) || ((data.argument === undefined) && (missing0 = "argument"))) || ((data.ref === undefined) && (missing0 = "ref"))){
 validate146.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var _errs1 = errors;
 if(!(validate23(data._meta))){
-vErrors = vErrors === null ? func15(validate23.errors, instancePath+"/_meta") : vErrors.concat(func15(validate23.errors, instancePath+"/_meta"));
+vErrors = vErrors === null ? func0(validate23.errors, instancePath+"/_meta") : vErrors.concat(func0(validate23.errors, instancePath+"/_meta"));
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -8614,18 +8585,18 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.argument !== undefined && func0.call(data, "argument")){
+if(data.argument !== undefined){
 var data1 = data.argument;
 var _errs2 = errors;
 if(errors === _errs2){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 var missing1;
-if((((data1.name === undefined) || (!(func0.call(data1, "name")))) && (missing1 = "name")) || (((data1.value === undefined) || (!(func0.call(data1, "value")))) && (missing1 = "value"))){
+if(((data1.name === undefined) && (missing1 = "name")) || ((data1.value === undefined) && (missing1 = "value"))){
 validate146.errors = [{instancePath:instancePath+"/argument",schemaPath:"#/properties/argument/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data1.name !== undefined && func0.call(data1, "name")){
+if(data1.name !== undefined){
 var _errs4 = errors;
 if(typeof data1.name !== "string"){
 validate146.errors = [{instancePath:instancePath+"/argument/name",schemaPath:"#/properties/argument/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -8637,7 +8608,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data1.value !== undefined && func0.call(data1, "value")){
+if(data1.value !== undefined){
 var _errs6 = errors;
 if(typeof data1.value !== "string"){
 validate146.errors = [{instancePath:instancePath+"/argument/value",schemaPath:"#/properties/argument/properties/value/type",keyword:"type",params:{type: "string"}}];
@@ -8662,19 +8633,17 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.context !== undefined && func0.call(data, "context")){
+if(data.context !== undefined){
 var data4 = data.context;
 var _errs8 = errors;
 if(errors === _errs8){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-if(data4.arguments !== undefined && func0.call(data4, "arguments")){
+if(data4.arguments !== undefined){
 var data5 = data4.arguments;
 var _errs10 = errors;
 if(errors === _errs10){
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
-var _arr0 = Object.keys(data5);
-for(var _i0=0; _i0<_arr0.length; _i0++){
-var key0 = _arr0[_i0];
+for(var key0 in data5){
 var _errs13 = errors;
 if(typeof data5[key0] !== "string"){
 validate146.errors = [{instancePath:instancePath+"/context/arguments/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/context/properties/arguments/additionalProperties/type",keyword:"type",params:{type: "string"}}];
@@ -8704,13 +8673,13 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.ref !== undefined && func0.call(data, "ref")){
+if(data.ref !== undefined){
 var data7 = data.ref;
 var _errs15 = errors;
 if(errors === _errs15){
 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
 var missing2;
-if(((data7.type === undefined) || (!(func0.call(data7, "type")))) && (missing2 = "type")){
+if((data7.type === undefined) && (missing2 = "type")){
 validate146.errors = [{instancePath:instancePath+"/ref",schemaPath:"#/properties/ref/required",keyword:"required",params:{missingProperty: missing2}}];
 return false;
 }
@@ -8722,12 +8691,12 @@ var _errs19 = errors;
 if(errors === _errs19){
 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
 var missing3;
-if((((data7.name === undefined) || (!(func0.call(data7, "name")))) && (missing3 = "name")) || (((data7.type === undefined) || (!(func0.call(data7, "type")))) && (missing3 = "type"))){
+if(((data7.name === undefined) && (missing3 = "name")) || ((data7.type === undefined) && (missing3 = "type"))){
 validate146.errors = [{instancePath:instancePath+"/ref",schemaPath:"PromptReference/required",keyword:"required",params:{missingProperty: missing3}}];
 return false;
 }
 else {
-if(data7.name !== undefined && func0.call(data7, "name")){
+if(data7.name !== undefined){
 var _errs21 = errors;
 if(typeof data7.name !== "string"){
 validate146.errors = [{instancePath:instancePath+"/ref/name",schemaPath:"PromptReference/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -8739,7 +8708,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data7.title !== undefined && func0.call(data7, "title")){
+if(data7.title !== undefined){
 var _errs23 = errors;
 if(typeof data7.title !== "string"){
 validate146.errors = [{instancePath:instancePath+"/ref/title",schemaPath:"PromptReference/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -8751,7 +8720,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data7.type !== undefined && func0.call(data7, "type")){
+if(data7.type !== undefined){
 var data10 = data7.type;
 var _errs25 = errors;
 if(typeof data10 !== "string"){
@@ -8782,12 +8751,12 @@ var _errs28 = errors;
 if(errors === _errs28){
 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
 var missing4;
-if((((data7.type === undefined) || (!(func0.call(data7, "type")))) && (missing4 = "type")) || (((data7.uri === undefined) || (!(func0.call(data7, "uri")))) && (missing4 = "uri"))){
+if(((data7.type === undefined) && (missing4 = "type")) || ((data7.uri === undefined) && (missing4 = "uri"))){
 validate146.errors = [{instancePath:instancePath+"/ref",schemaPath:"ResourceTemplateReference/required",keyword:"required",params:{missingProperty: missing4}}];
 return false;
 }
 else {
-if(data7.type !== undefined && func0.call(data7, "type")){
+if(data7.type !== undefined){
 var data11 = data7.type;
 var _errs30 = errors;
 if(typeof data11 !== "string"){
@@ -8804,7 +8773,7 @@ else {
 var valid10 = true;
 }
 if(valid10){
-if(data7.uri !== undefined && func0.call(data7, "uri")){
+if(data7.uri !== undefined){
 var _errs32 = errors;
 if(typeof data7.uri !== "string"){
 validate146.errors = [{instancePath:instancePath+"/ref/uri",schemaPath:"ResourceTemplateReference/properties/uri/type",keyword:"type",params:{type: "string"}}];
@@ -8879,12 +8848,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
+if(((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
 validate145.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.id !== undefined && func0.call(data, "id")){
+if(data.id !== undefined){
 var data0 = data.id;
 var _errs1 = errors;
 if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
@@ -8897,7 +8866,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data1 = data.jsonrpc;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -8914,7 +8883,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data2 = data.method;
 var _errs6 = errors;
 if(typeof data2 !== "string"){
@@ -8931,10 +8900,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var _errs8 = errors;
 if(!(validate146(data.params))){
-vErrors = vErrors === null ? func15(validate146.errors, instancePath+"/params") : vErrors.concat(func15(validate146.errors, instancePath+"/params"));
+vErrors = vErrors === null ? func0(validate146.errors, instancePath+"/params") : vErrors.concat(func0(validate146.errors, instancePath+"/params"));
 errors = vErrors.length;
 }
 var valid0 = _errs8 === errors;
@@ -8976,7 +8945,7 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
+if((data.method === undefined) && (missing0 = "method")){
 validate116.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
@@ -8985,61 +8954,61 @@ var tag0 = data.method;
 if(typeof tag0 == "string"){
 if(tag0 === "server/discover"){
 if(!(validate117(data))){
-vErrors = vErrors === null ? func15(validate117.errors, instancePath) : vErrors.concat(func15(validate117.errors, instancePath));
+vErrors = vErrors === null ? func0(validate117.errors, instancePath) : vErrors.concat(func0(validate117.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "resources/list"){
 if(!(validate121(data))){
-vErrors = vErrors === null ? func15(validate121.errors, instancePath) : vErrors.concat(func15(validate121.errors, instancePath));
+vErrors = vErrors === null ? func0(validate121.errors, instancePath) : vErrors.concat(func0(validate121.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "resources/templates/list"){
 if(!(validate125(data))){
-vErrors = vErrors === null ? func15(validate125.errors, instancePath) : vErrors.concat(func15(validate125.errors, instancePath));
+vErrors = vErrors === null ? func0(validate125.errors, instancePath) : vErrors.concat(func0(validate125.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "resources/read"){
 if(!(validate127(data))){
-vErrors = vErrors === null ? func15(validate127.errors, instancePath) : vErrors.concat(func15(validate127.errors, instancePath));
+vErrors = vErrors === null ? func0(validate127.errors, instancePath) : vErrors.concat(func0(validate127.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "subscriptions/listen"){
 if(!(validate132(data))){
-vErrors = vErrors === null ? func15(validate132.errors, instancePath) : vErrors.concat(func15(validate132.errors, instancePath));
+vErrors = vErrors === null ? func0(validate132.errors, instancePath) : vErrors.concat(func0(validate132.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "prompts/list"){
 if(!(validate136(data))){
-vErrors = vErrors === null ? func15(validate136.errors, instancePath) : vErrors.concat(func15(validate136.errors, instancePath));
+vErrors = vErrors === null ? func0(validate136.errors, instancePath) : vErrors.concat(func0(validate136.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "prompts/get"){
 if(!(validate138(data))){
-vErrors = vErrors === null ? func15(validate138.errors, instancePath) : vErrors.concat(func15(validate138.errors, instancePath));
+vErrors = vErrors === null ? func0(validate138.errors, instancePath) : vErrors.concat(func0(validate138.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "tools/list"){
 if(!(validate143(data))){
-vErrors = vErrors === null ? func15(validate143.errors, instancePath) : vErrors.concat(func15(validate143.errors, instancePath));
+vErrors = vErrors === null ? func0(validate143.errors, instancePath) : vErrors.concat(func0(validate143.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "tools/call"){
 if(!(validate21(data))){
-vErrors = vErrors === null ? func15(validate21.errors, instancePath) : vErrors.concat(func15(validate21.errors, instancePath));
+vErrors = vErrors === null ? func0(validate21.errors, instancePath) : vErrors.concat(func0(validate21.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "completion/complete"){
 if(!(validate145(data))){
-vErrors = vErrors === null ? func15(validate145.errors, instancePath) : vErrors.concat(func15(validate145.errors, instancePath));
+vErrors = vErrors === null ? func0(validate145.errors, instancePath) : vErrors.concat(func0(validate145.errors, instancePath));
 errors = vErrors.length;
 }
 }
@@ -9086,15 +9055,15 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.resultType === undefined) || (!(func0.call(data, "resultType")))) && (missing0 = "resultType")){
+if((data.resultType === undefined) && (missing0 = "resultType")){
 validate160.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var _errs2 = errors;
 if(!(validate17(data._meta))){
-vErrors = vErrors === null ? func15(validate17.errors, instancePath+"/_meta") : vErrors.concat(func15(validate17.errors, instancePath+"/_meta"));
+vErrors = vErrors === null ? func0(validate17.errors, instancePath+"/_meta") : vErrors.concat(func0(validate17.errors, instancePath+"/_meta"));
 errors = vErrors.length;
 }
 var valid0 = _errs2 === errors;
@@ -9103,7 +9072,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.resultType !== undefined && func0.call(data, "resultType")){
+if(data.resultType !== undefined){
 var _errs3 = errors;
 if(typeof data.resultType !== "string"){
 validate160.errors = [{instancePath:instancePath+"/resultType",schemaPath:"#/properties/resultType/type",keyword:"type",params:{type: "string"}}];
@@ -9144,7 +9113,7 @@ var rootData = data;
 var vErrors = null;
 var errors = 0;
 if(!(validate160(data))){
-vErrors = vErrors === null ? func15(validate160.errors, instancePath) : vErrors.concat(func15(validate160.errors, instancePath));
+vErrors = vErrors === null ? func0(validate160.errors, instancePath) : vErrors.concat(func0(validate160.errors, instancePath));
 errors = vErrors.length;
 }
 validate159.errors = vErrors;
@@ -9177,15 +9146,15 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.completion === undefined) || (!(func0.call(data, "completion")))) && (missing0 = "completion")) || (((data.resultType === undefined) || (!(func0.call(data, "resultType")))) && (missing0 = "resultType"))){
+if(((data.completion === undefined) && (missing0 = "completion")) || ((data.resultType === undefined) && (missing0 = "resultType"))){
 validate163.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var _errs1 = errors;
 if(!(validate17(data._meta))){
-vErrors = vErrors === null ? func15(validate17.errors, instancePath+"/_meta") : vErrors.concat(func15(validate17.errors, instancePath+"/_meta"));
+vErrors = vErrors === null ? func0(validate17.errors, instancePath+"/_meta") : vErrors.concat(func0(validate17.errors, instancePath+"/_meta"));
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -9194,18 +9163,18 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.completion !== undefined && func0.call(data, "completion")){
+if(data.completion !== undefined){
 var data1 = data.completion;
 var _errs2 = errors;
 if(errors === _errs2){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 var missing1;
-if(((data1.values === undefined) || (!(func0.call(data1, "values")))) && (missing1 = "values")){
+if((data1.values === undefined) && (missing1 = "values")){
 validate163.errors = [{instancePath:instancePath+"/completion",schemaPath:"#/properties/completion/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data1.hasMore !== undefined && func0.call(data1, "hasMore")){
+if(data1.hasMore !== undefined){
 var _errs4 = errors;
 if(typeof data1.hasMore !== "boolean"){
 validate163.errors = [{instancePath:instancePath+"/completion/hasMore",schemaPath:"#/properties/completion/properties/hasMore/type",keyword:"type",params:{type: "boolean"}}];
@@ -9217,7 +9186,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data1.total !== undefined && func0.call(data1, "total")){
+if(data1.total !== undefined){
 var data3 = data1.total;
 var _errs6 = errors;
 if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
@@ -9230,7 +9199,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data1.values !== undefined && func0.call(data1, "values")){
+if(data1.values !== undefined){
 var data4 = data1.values;
 var _errs8 = errors;
 if(errors === _errs8){
@@ -9280,7 +9249,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.resultType !== undefined && func0.call(data, "resultType")){
+if(data.resultType !== undefined){
 var data6 = data.resultType;
 var _errs12 = errors;
 if(typeof data6 !== "string"){
@@ -9331,12 +9300,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.result === undefined) || (!(func0.call(data, "result")))) && (missing0 = "result"))){
+if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.result === undefined) && (missing0 = "result"))){
 validate165.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.id !== undefined && func0.call(data, "id")){
+if(data.id !== undefined){
 var data0 = data.id;
 var _errs1 = errors;
 if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
@@ -9349,7 +9318,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data1 = data.jsonrpc;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -9366,10 +9335,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.result !== undefined && func0.call(data, "result")){
+if(data.result !== undefined){
 var _errs6 = errors;
 if(!(validate163(data.result))){
-vErrors = vErrors === null ? func15(validate163.errors, instancePath+"/result") : vErrors.concat(func15(validate163.errors, instancePath+"/result"));
+vErrors = vErrors === null ? func0(validate163.errors, instancePath+"/result") : vErrors.concat(func0(validate163.errors, instancePath+"/result"));
 errors = vErrors.length;
 }
 var valid0 = _errs6 === errors;
@@ -9449,17 +9418,15 @@ var vErrors = null;
 var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.completions !== undefined && func0.call(data, "completions")){
+if(data.completions !== undefined){
 var data0 = data.completions;
 var _errs1 = errors;
 var _errs2 = errors;
 if(errors === _errs2){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-var _arr0 = Object.keys(data0);
-for(var _i0=0; _i0<_arr0.length; _i0++){
-var key0 = _arr0[_i0];
+for(var key0 in data0){
 var _errs5 = errors;
-if(!func117(data0[key0])){
+if(!func12(data0[key0])){
 validate170.errors = [{instancePath:instancePath+"/completions/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"JSONObject/additionalProperties/x-mcp-json-value",keyword:"x-mcp-json-value",params:{}}];
 return false;
 }
@@ -9480,24 +9447,20 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.experimental !== undefined && func0.call(data, "experimental")){
+if(data.experimental !== undefined){
 var data2 = data.experimental;
 var _errs6 = errors;
 if(errors === _errs6){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-var _arr1 = Object.keys(data2);
-for(var _i1=0; _i1<_arr1.length; _i1++){
-var key1 = _arr1[_i1];
+for(var key1 in data2){
 var data3 = data2[key1];
 var _errs9 = errors;
 var _errs10 = errors;
 if(errors === _errs10){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-var _arr2 = Object.keys(data3);
-for(var _i2=0; _i2<_arr2.length; _i2++){
-var key2 = _arr2[_i2];
+for(var key2 in data3){
 var _errs13 = errors;
-if(!func117(data3[key2])){
+if(!func12(data3[key2])){
 validate170.errors = [{instancePath:instancePath+"/experimental/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"JSONObject/additionalProperties/x-mcp-json-value",keyword:"x-mcp-json-value",params:{}}];
 return false;
 }
@@ -9529,24 +9492,20 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.extensions !== undefined && func0.call(data, "extensions")){
+if(data.extensions !== undefined){
 var data5 = data.extensions;
 var _errs14 = errors;
 if(errors === _errs14){
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
-var _arr3 = Object.keys(data5);
-for(var _i3=0; _i3<_arr3.length; _i3++){
-var key3 = _arr3[_i3];
+for(var key3 in data5){
 var data6 = data5[key3];
 var _errs17 = errors;
 var _errs18 = errors;
 if(errors === _errs18){
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-var _arr4 = Object.keys(data6);
-for(var _i4=0; _i4<_arr4.length; _i4++){
-var key4 = _arr4[_i4];
+for(var key4 in data6){
 var _errs21 = errors;
-if(!func117(data6[key4])){
+if(!func12(data6[key4])){
 validate170.errors = [{instancePath:instancePath+"/extensions/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"JSONObject/additionalProperties/x-mcp-json-value",keyword:"x-mcp-json-value",params:{}}];
 return false;
 }
@@ -9578,17 +9537,15 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.logging !== undefined && func0.call(data, "logging")){
+if(data.logging !== undefined){
 var data8 = data.logging;
 var _errs22 = errors;
 var _errs23 = errors;
 if(errors === _errs23){
 if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
-var _arr5 = Object.keys(data8);
-for(var _i5=0; _i5<_arr5.length; _i5++){
-var key5 = _arr5[_i5];
+for(var key5 in data8){
 var _errs26 = errors;
-if(!func117(data8[key5])){
+if(!func12(data8[key5])){
 validate170.errors = [{instancePath:instancePath+"/logging/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"JSONObject/additionalProperties/x-mcp-json-value",keyword:"x-mcp-json-value",params:{}}];
 return false;
 }
@@ -9609,12 +9566,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.prompts !== undefined && func0.call(data, "prompts")){
+if(data.prompts !== undefined){
 var data10 = data.prompts;
 var _errs27 = errors;
 if(errors === _errs27){
 if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
-if(data10.listChanged !== undefined && func0.call(data10, "listChanged")){
+if(data10.listChanged !== undefined){
 if(typeof data10.listChanged !== "boolean"){
 validate170.errors = [{instancePath:instancePath+"/prompts/listChanged",schemaPath:"#/properties/prompts/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
 return false;
@@ -9632,12 +9589,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.resources !== undefined && func0.call(data, "resources")){
+if(data.resources !== undefined){
 var data12 = data.resources;
 var _errs31 = errors;
 if(errors === _errs31){
 if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
-if(data12.listChanged !== undefined && func0.call(data12, "listChanged")){
+if(data12.listChanged !== undefined){
 var _errs33 = errors;
 if(typeof data12.listChanged !== "boolean"){
 validate170.errors = [{instancePath:instancePath+"/resources/listChanged",schemaPath:"#/properties/resources/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
@@ -9649,7 +9606,7 @@ else {
 var valid12 = true;
 }
 if(valid12){
-if(data12.subscribe !== undefined && func0.call(data12, "subscribe")){
+if(data12.subscribe !== undefined){
 var _errs35 = errors;
 if(typeof data12.subscribe !== "boolean"){
 validate170.errors = [{instancePath:instancePath+"/resources/subscribe",schemaPath:"#/properties/resources/properties/subscribe/type",keyword:"type",params:{type: "boolean"}}];
@@ -9673,12 +9630,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.tools !== undefined && func0.call(data, "tools")){
+if(data.tools !== undefined){
 var data15 = data.tools;
 var _errs37 = errors;
 if(errors === _errs37){
 if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
-if(data15.listChanged !== undefined && func0.call(data15, "listChanged")){
+if(data15.listChanged !== undefined){
 if(typeof data15.listChanged !== "boolean"){
 validate170.errors = [{instancePath:instancePath+"/tools/listChanged",schemaPath:"#/properties/tools/properties/listChanged/type",keyword:"type",params:{type: "boolean"}}];
 return false;
@@ -9731,15 +9688,15 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((((data.cacheScope === undefined) || (!(func0.call(data, "cacheScope")))) && (missing0 = "cacheScope")) || (((data.capabilities === undefined) || (!(func0.call(data, "capabilities")))) && (missing0 = "capabilities"))) || (((data.resultType === undefined) || (!(func0.call(data, "resultType")))) && (missing0 = "resultType"))) || (((data.supportedVersions === undefined) || (!(func0.call(data, "supportedVersions")))) && (missing0 = "supportedVersions"))) || (((data.ttlMs === undefined) || (!(func0.call(data, "ttlMs")))) && (missing0 = "ttlMs"))){
+if((((((data.cacheScope === undefined) && (missing0 = "cacheScope")) || ((data.capabilities === undefined) && (missing0 = "capabilities"))) || ((data.resultType === undefined) && (missing0 = "resultType"))) || ((data.supportedVersions === undefined) && (missing0 = "supportedVersions"))) || ((data.ttlMs === undefined) && (missing0 = "ttlMs"))){
 validate168.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var _errs1 = errors;
 if(!(validate17(data._meta))){
-vErrors = vErrors === null ? func15(validate17.errors, instancePath+"/_meta") : vErrors.concat(func15(validate17.errors, instancePath+"/_meta"));
+vErrors = vErrors === null ? func0(validate17.errors, instancePath+"/_meta") : vErrors.concat(func0(validate17.errors, instancePath+"/_meta"));
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -9748,7 +9705,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.cacheScope !== undefined && func0.call(data, "cacheScope")){
+if(data.cacheScope !== undefined){
 var data1 = data.cacheScope;
 var _errs2 = errors;
 if(typeof data1 !== "string"){
@@ -9765,10 +9722,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.capabilities !== undefined && func0.call(data, "capabilities")){
+if(data.capabilities !== undefined){
 var _errs4 = errors;
 if(!(validate170(data.capabilities))){
-vErrors = vErrors === null ? func15(validate170.errors, instancePath+"/capabilities") : vErrors.concat(func15(validate170.errors, instancePath+"/capabilities"));
+vErrors = vErrors === null ? func0(validate170.errors, instancePath+"/capabilities") : vErrors.concat(func0(validate170.errors, instancePath+"/capabilities"));
 errors = vErrors.length;
 }
 var valid0 = _errs4 === errors;
@@ -9777,7 +9734,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.instructions !== undefined && func0.call(data, "instructions")){
+if(data.instructions !== undefined){
 var _errs5 = errors;
 if(typeof data.instructions !== "string"){
 validate168.errors = [{instancePath:instancePath+"/instructions",schemaPath:"#/properties/instructions/type",keyword:"type",params:{type: "string"}}];
@@ -9789,7 +9746,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.resultType !== undefined && func0.call(data, "resultType")){
+if(data.resultType !== undefined){
 var data4 = data.resultType;
 var _errs7 = errors;
 if(typeof data4 !== "string"){
@@ -9806,7 +9763,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.supportedVersions !== undefined && func0.call(data, "supportedVersions")){
+if(data.supportedVersions !== undefined){
 var data5 = data.supportedVersions;
 var _errs9 = errors;
 if(errors === _errs9){
@@ -9836,7 +9793,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.ttlMs !== undefined && func0.call(data, "ttlMs")){
+if(data.ttlMs !== undefined){
 var data7 = data.ttlMs;
 var _errs13 = errors;
 if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
@@ -9895,12 +9852,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.result === undefined) || (!(func0.call(data, "result")))) && (missing0 = "result"))){
+if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.result === undefined) && (missing0 = "result"))){
 validate172.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.id !== undefined && func0.call(data, "id")){
+if(data.id !== undefined){
 var data0 = data.id;
 var _errs1 = errors;
 if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
@@ -9913,7 +9870,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data1 = data.jsonrpc;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -9930,10 +9887,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.result !== undefined && func0.call(data, "result")){
+if(data.result !== undefined){
 var _errs6 = errors;
 if(!(validate168(data.result))){
-vErrors = vErrors === null ? func15(validate168.errors, instancePath+"/result") : vErrors.concat(func15(validate168.errors, instancePath+"/result"));
+vErrors = vErrors === null ? func0(validate168.errors, instancePath+"/result") : vErrors.concat(func0(validate168.errors, instancePath+"/result"));
 errors = vErrors.length;
 }
 var valid0 = _errs6 === errors;
@@ -9981,12 +9938,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((data.message === undefined) || (!(func0.call(data, "message")))) && (missing0 = "message")) || (((data.mode === undefined) || (!(func0.call(data, "mode")))) && (missing0 = "mode"))) || (((data.url === undefined) || (!(func0.call(data, "url")))) && (missing0 = "url"))){
+if((((data.message === undefined) && (missing0 = "message")) || ((data.mode === undefined) && (missing0 = "mode"))) || ((data.url === undefined) && (missing0 = "url"))){
 validate174.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.message !== undefined && func0.call(data, "message")){
+if(data.message !== undefined){
 var _errs1 = errors;
 if(typeof data.message !== "string"){
 validate174.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"}}];
@@ -9998,7 +9955,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mode !== undefined && func0.call(data, "mode")){
+if(data.mode !== undefined){
 var data1 = data.mode;
 var _errs3 = errors;
 if(typeof data1 !== "string"){
@@ -10015,7 +9972,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.url !== undefined && func0.call(data, "url")){
+if(data.url !== undefined){
 var _errs5 = errors;
 if(typeof data.url !== "string"){
 validate174.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"}}];
@@ -10060,12 +10017,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.action === undefined) || (!(func0.call(data, "action")))) && (missing0 = "action")){
+if((data.action === undefined) && (missing0 = "action")){
 validate175.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.action !== undefined && func0.call(data, "action")){
+if(data.action !== undefined){
 var data0 = data.action;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -10082,14 +10039,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.content !== undefined && func0.call(data, "content")){
+if(data.content !== undefined){
 var data1 = data.content;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-var _arr0 = Object.keys(data1);
-for(var _i0=0; _i0<_arr0.length; _i0++){
-var key0 = _arr0[_i0];
+for(var key0 in data1){
 var data2 = data1[key0];
 var _errs6 = errors;
 if((((!(Array.isArray(data2))) && (typeof data2 !== "string")) && (!(typeof data2 == "number"))) && (typeof data2 !== "boolean")){
@@ -10163,7 +10118,7 @@ var rootData = data;
 var vErrors = null;
 var errors = 0;
 if(!(validate160(data))){
-vErrors = vErrors === null ? func15(validate160.errors, instancePath) : vErrors.concat(func15(validate160.errors, instancePath));
+vErrors = vErrors === null ? func0(validate160.errors, instancePath) : vErrors.concat(func0(validate160.errors, instancePath));
 errors = vErrors.length;
 }
 validate176.errors = vErrors;
@@ -10195,7 +10150,7 @@ var _errs1 = errors;
 if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
+if((data.type === undefined) && (missing0 = "type")){
 var err0 = {instancePath:instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0}};
 if(vErrors === null){
 vErrors = [err0];
@@ -10213,7 +10168,7 @@ var _errs5 = errors;
 if(errors === _errs5){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing1;
-if((((data.enum === undefined) || (!(func0.call(data, "enum")))) && (missing1 = "enum")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing1 = "type"))){
+if(((data.enum === undefined) && (missing1 = "enum")) || ((data.type === undefined) && (missing1 = "type"))){
 var err1 = {instancePath:instancePath,schemaPath:"UntitledSingleSelectEnumSchema/required",keyword:"required",params:{missingProperty: missing1}};
 if(vErrors === null){
 vErrors = [err1];
@@ -10224,7 +10179,7 @@ vErrors.push(err1);
 errors++;
 }
 else {
-if(data.default !== undefined && func0.call(data, "default")){
+if(data.default !== undefined){
 var _errs7 = errors;
 if(typeof data.default !== "string"){
 var err2 = {instancePath:instancePath+"/default",schemaPath:"UntitledSingleSelectEnumSchema/properties/default/type",keyword:"type",params:{type: "string"}};
@@ -10242,7 +10197,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data.description !== undefined && func0.call(data, "description")){
+if(data.description !== undefined){
 var _errs9 = errors;
 if(typeof data.description !== "string"){
 var err3 = {instancePath:instancePath+"/description",schemaPath:"UntitledSingleSelectEnumSchema/properties/description/type",keyword:"type",params:{type: "string"}};
@@ -10260,7 +10215,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data.enum !== undefined && func0.call(data, "enum")){
+if(data.enum !== undefined){
 var data2 = data.enum;
 var _errs11 = errors;
 if(errors === _errs11){
@@ -10302,7 +10257,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data.title !== undefined && func0.call(data, "title")){
+if(data.title !== undefined){
 var _errs15 = errors;
 if(typeof data.title !== "string"){
 var err6 = {instancePath:instancePath+"/title",schemaPath:"UntitledSingleSelectEnumSchema/properties/title/type",keyword:"type",params:{type: "string"}};
@@ -10320,7 +10275,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data.type !== undefined && func0.call(data, "type")){
+if(data.type !== undefined){
 var data5 = data.type;
 var _errs17 = errors;
 if(typeof data5 !== "string"){
@@ -10371,7 +10326,7 @@ var _errs20 = errors;
 if(errors === _errs20){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing2;
-if((((data.items === undefined) || (!(func0.call(data, "items")))) && (missing2 = "items")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing2 = "type"))){
+if(((data.items === undefined) && (missing2 = "items")) || ((data.type === undefined) && (missing2 = "type"))){
 var err10 = {instancePath:instancePath,schemaPath:"UntitledMultiSelectEnumSchema/required",keyword:"required",params:{missingProperty: missing2}};
 if(vErrors === null){
 vErrors = [err10];
@@ -10382,7 +10337,7 @@ vErrors.push(err10);
 errors++;
 }
 else {
-if(data.default !== undefined && func0.call(data, "default")){
+if(data.default !== undefined){
 var data6 = data.default;
 var _errs22 = errors;
 if(errors === _errs22){
@@ -10424,7 +10379,7 @@ else {
 var valid8 = true;
 }
 if(valid8){
-if(data.description !== undefined && func0.call(data, "description")){
+if(data.description !== undefined){
 var _errs26 = errors;
 if(typeof data.description !== "string"){
 var err13 = {instancePath:instancePath+"/description",schemaPath:"UntitledMultiSelectEnumSchema/properties/description/type",keyword:"type",params:{type: "string"}};
@@ -10442,13 +10397,13 @@ else {
 var valid8 = true;
 }
 if(valid8){
-if(data.items !== undefined && func0.call(data, "items")){
+if(data.items !== undefined){
 var data9 = data.items;
 var _errs28 = errors;
 if(errors === _errs28){
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
 var missing3;
-if((((data9.enum === undefined) || (!(func0.call(data9, "enum")))) && (missing3 = "enum")) || (((data9.type === undefined) || (!(func0.call(data9, "type")))) && (missing3 = "type"))){
+if(((data9.enum === undefined) && (missing3 = "enum")) || ((data9.type === undefined) && (missing3 = "type"))){
 var err14 = {instancePath:instancePath+"/items",schemaPath:"UntitledMultiSelectEnumSchema/properties/items/required",keyword:"required",params:{missingProperty: missing3}};
 if(vErrors === null){
 vErrors = [err14];
@@ -10459,7 +10414,7 @@ vErrors.push(err14);
 errors++;
 }
 else {
-if(data9.enum !== undefined && func0.call(data9, "enum")){
+if(data9.enum !== undefined){
 var data10 = data9.enum;
 var _errs30 = errors;
 if(errors === _errs30){
@@ -10501,7 +10456,7 @@ else {
 var valid10 = true;
 }
 if(valid10){
-if(data9.type !== undefined && func0.call(data9, "type")){
+if(data9.type !== undefined){
 var data12 = data9.type;
 var _errs34 = errors;
 if(typeof data12 !== "string"){
@@ -10549,7 +10504,7 @@ else {
 var valid8 = true;
 }
 if(valid8){
-if(data.maxItems !== undefined && func0.call(data, "maxItems")){
+if(data.maxItems !== undefined){
 var data13 = data.maxItems;
 var _errs36 = errors;
 if(!((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13)))){
@@ -10568,7 +10523,7 @@ else {
 var valid8 = true;
 }
 if(valid8){
-if(data.minItems !== undefined && func0.call(data, "minItems")){
+if(data.minItems !== undefined){
 var data14 = data.minItems;
 var _errs38 = errors;
 if(!((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14)))){
@@ -10587,7 +10542,7 @@ else {
 var valid8 = true;
 }
 if(valid8){
-if(data.title !== undefined && func0.call(data, "title")){
+if(data.title !== undefined){
 var _errs40 = errors;
 if(typeof data.title !== "string"){
 var err22 = {instancePath:instancePath+"/title",schemaPath:"UntitledMultiSelectEnumSchema/properties/title/type",keyword:"type",params:{type: "string"}};
@@ -10605,7 +10560,7 @@ else {
 var valid8 = true;
 }
 if(valid8){
-if(data.type !== undefined && func0.call(data, "type")){
+if(data.type !== undefined){
 var data16 = data.type;
 var _errs42 = errors;
 if(typeof data16 !== "string"){
@@ -10695,7 +10650,7 @@ var _errs45 = errors;
 if(errors === _errs45){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing4;
-if((((data.oneOf === undefined) || (!(func0.call(data, "oneOf")))) && (missing4 = "oneOf")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing4 = "type"))){
+if(((data.oneOf === undefined) && (missing4 = "oneOf")) || ((data.type === undefined) && (missing4 = "type"))){
 var err29 = {instancePath:instancePath,schemaPath:"TitledSingleSelectEnumSchema/required",keyword:"required",params:{missingProperty: missing4}};
 if(vErrors === null){
 vErrors = [err29];
@@ -10706,7 +10661,7 @@ vErrors.push(err29);
 errors++;
 }
 else {
-if(data.default !== undefined && func0.call(data, "default")){
+if(data.default !== undefined){
 var _errs47 = errors;
 if(typeof data.default !== "string"){
 var err30 = {instancePath:instancePath+"/default",schemaPath:"TitledSingleSelectEnumSchema/properties/default/type",keyword:"type",params:{type: "string"}};
@@ -10724,7 +10679,7 @@ else {
 var valid13 = true;
 }
 if(valid13){
-if(data.description !== undefined && func0.call(data, "description")){
+if(data.description !== undefined){
 var _errs49 = errors;
 if(typeof data.description !== "string"){
 var err31 = {instancePath:instancePath+"/description",schemaPath:"TitledSingleSelectEnumSchema/properties/description/type",keyword:"type",params:{type: "string"}};
@@ -10742,7 +10697,7 @@ else {
 var valid13 = true;
 }
 if(valid13){
-if(data.oneOf !== undefined && func0.call(data, "oneOf")){
+if(data.oneOf !== undefined){
 var data19 = data.oneOf;
 var _errs51 = errors;
 if(errors === _errs51){
@@ -10755,7 +10710,7 @@ var _errs53 = errors;
 if(errors === _errs53){
 if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
 var missing5;
-if((((data20.const === undefined) || (!(func0.call(data20, "const")))) && (missing5 = "const")) || (((data20.title === undefined) || (!(func0.call(data20, "title")))) && (missing5 = "title"))){
+if(((data20.const === undefined) && (missing5 = "const")) || ((data20.title === undefined) && (missing5 = "title"))){
 var err32 = {instancePath:instancePath+"/oneOf/" + i3,schemaPath:"TitledSingleSelectEnumSchema/properties/oneOf/items/required",keyword:"required",params:{missingProperty: missing5}};
 if(vErrors === null){
 vErrors = [err32];
@@ -10766,7 +10721,7 @@ vErrors.push(err32);
 errors++;
 }
 else {
-if(data20.const !== undefined && func0.call(data20, "const")){
+if(data20.const !== undefined){
 var _errs55 = errors;
 if(typeof data20.const !== "string"){
 var err33 = {instancePath:instancePath+"/oneOf/" + i3+"/const",schemaPath:"TitledSingleSelectEnumSchema/properties/oneOf/items/properties/const/type",keyword:"type",params:{type: "string"}};
@@ -10784,7 +10739,7 @@ else {
 var valid15 = true;
 }
 if(valid15){
-if(data20.title !== undefined && func0.call(data20, "title")){
+if(data20.title !== undefined){
 var _errs57 = errors;
 if(typeof data20.title !== "string"){
 var err34 = {instancePath:instancePath+"/oneOf/" + i3+"/title",schemaPath:"TitledSingleSelectEnumSchema/properties/oneOf/items/properties/title/type",keyword:"type",params:{type: "string"}};
@@ -10838,7 +10793,7 @@ else {
 var valid13 = true;
 }
 if(valid13){
-if(data.title !== undefined && func0.call(data, "title")){
+if(data.title !== undefined){
 var _errs59 = errors;
 if(typeof data.title !== "string"){
 var err37 = {instancePath:instancePath+"/title",schemaPath:"TitledSingleSelectEnumSchema/properties/title/type",keyword:"type",params:{type: "string"}};
@@ -10856,7 +10811,7 @@ else {
 var valid13 = true;
 }
 if(valid13){
-if(data.type !== undefined && func0.call(data, "type")){
+if(data.type !== undefined){
 var data24 = data.type;
 var _errs61 = errors;
 if(typeof data24 !== "string"){
@@ -10909,7 +10864,7 @@ var _errs64 = errors;
 if(errors === _errs64){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing6;
-if((((data.items === undefined) || (!(func0.call(data, "items")))) && (missing6 = "items")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing6 = "type"))){
+if(((data.items === undefined) && (missing6 = "items")) || ((data.type === undefined) && (missing6 = "type"))){
 var err41 = {instancePath:instancePath,schemaPath:"TitledMultiSelectEnumSchema/required",keyword:"required",params:{missingProperty: missing6}};
 if(vErrors === null){
 vErrors = [err41];
@@ -10920,7 +10875,7 @@ vErrors.push(err41);
 errors++;
 }
 else {
-if(data.default !== undefined && func0.call(data, "default")){
+if(data.default !== undefined){
 var data25 = data.default;
 var _errs66 = errors;
 if(errors === _errs66){
@@ -10962,7 +10917,7 @@ else {
 var valid17 = true;
 }
 if(valid17){
-if(data.description !== undefined && func0.call(data, "description")){
+if(data.description !== undefined){
 var _errs70 = errors;
 if(typeof data.description !== "string"){
 var err44 = {instancePath:instancePath+"/description",schemaPath:"TitledMultiSelectEnumSchema/properties/description/type",keyword:"type",params:{type: "string"}};
@@ -10980,13 +10935,13 @@ else {
 var valid17 = true;
 }
 if(valid17){
-if(data.items !== undefined && func0.call(data, "items")){
+if(data.items !== undefined){
 var data28 = data.items;
 var _errs72 = errors;
 if(errors === _errs72){
 if(data28 && typeof data28 == "object" && !Array.isArray(data28)){
 var missing7;
-if(((data28.anyOf === undefined) || (!(func0.call(data28, "anyOf")))) && (missing7 = "anyOf")){
+if((data28.anyOf === undefined) && (missing7 = "anyOf")){
 var err45 = {instancePath:instancePath+"/items",schemaPath:"TitledMultiSelectEnumSchema/properties/items/required",keyword:"required",params:{missingProperty: missing7}};
 if(vErrors === null){
 vErrors = [err45];
@@ -10997,7 +10952,7 @@ vErrors.push(err45);
 errors++;
 }
 else {
-if(data28.anyOf !== undefined && func0.call(data28, "anyOf")){
+if(data28.anyOf !== undefined){
 var data29 = data28.anyOf;
 var _errs74 = errors;
 if(errors === _errs74){
@@ -11010,7 +10965,7 @@ var _errs76 = errors;
 if(errors === _errs76){
 if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
 var missing8;
-if((((data30.const === undefined) || (!(func0.call(data30, "const")))) && (missing8 = "const")) || (((data30.title === undefined) || (!(func0.call(data30, "title")))) && (missing8 = "title"))){
+if(((data30.const === undefined) && (missing8 = "const")) || ((data30.title === undefined) && (missing8 = "title"))){
 var err46 = {instancePath:instancePath+"/items/anyOf/" + i5,schemaPath:"TitledMultiSelectEnumSchema/properties/items/properties/anyOf/items/required",keyword:"required",params:{missingProperty: missing8}};
 if(vErrors === null){
 vErrors = [err46];
@@ -11021,7 +10976,7 @@ vErrors.push(err46);
 errors++;
 }
 else {
-if(data30.const !== undefined && func0.call(data30, "const")){
+if(data30.const !== undefined){
 var _errs78 = errors;
 if(typeof data30.const !== "string"){
 var err47 = {instancePath:instancePath+"/items/anyOf/" + i5+"/const",schemaPath:"TitledMultiSelectEnumSchema/properties/items/properties/anyOf/items/properties/const/type",keyword:"type",params:{type: "string"}};
@@ -11039,7 +10994,7 @@ else {
 var valid21 = true;
 }
 if(valid21){
-if(data30.title !== undefined && func0.call(data30, "title")){
+if(data30.title !== undefined){
 var _errs80 = errors;
 if(typeof data30.title !== "string"){
 var err48 = {instancePath:instancePath+"/items/anyOf/" + i5+"/title",schemaPath:"TitledMultiSelectEnumSchema/properties/items/properties/anyOf/items/properties/title/type",keyword:"type",params:{type: "string"}};
@@ -11107,7 +11062,7 @@ else {
 var valid17 = true;
 }
 if(valid17){
-if(data.maxItems !== undefined && func0.call(data, "maxItems")){
+if(data.maxItems !== undefined){
 var data33 = data.maxItems;
 var _errs82 = errors;
 if(!((typeof data33 == "number") && (!(data33 % 1) && !isNaN(data33)))){
@@ -11126,7 +11081,7 @@ else {
 var valid17 = true;
 }
 if(valid17){
-if(data.minItems !== undefined && func0.call(data, "minItems")){
+if(data.minItems !== undefined){
 var data34 = data.minItems;
 var _errs84 = errors;
 if(!((typeof data34 == "number") && (!(data34 % 1) && !isNaN(data34)))){
@@ -11145,7 +11100,7 @@ else {
 var valid17 = true;
 }
 if(valid17){
-if(data.title !== undefined && func0.call(data, "title")){
+if(data.title !== undefined){
 var _errs86 = errors;
 if(typeof data.title !== "string"){
 var err54 = {instancePath:instancePath+"/title",schemaPath:"TitledMultiSelectEnumSchema/properties/title/type",keyword:"type",params:{type: "string"}};
@@ -11163,7 +11118,7 @@ else {
 var valid17 = true;
 }
 if(valid17){
-if(data.type !== undefined && func0.call(data, "type")){
+if(data.type !== undefined){
 var data36 = data.type;
 var _errs88 = errors;
 if(typeof data36 !== "string"){
@@ -11218,7 +11173,7 @@ var _errs91 = errors;
 if(errors === _errs91){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing9;
-if((((data.enum === undefined) || (!(func0.call(data, "enum")))) && (missing9 = "enum")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing9 = "type"))){
+if(((data.enum === undefined) && (missing9 = "enum")) || ((data.type === undefined) && (missing9 = "type"))){
 var err58 = {instancePath:instancePath,schemaPath:"LegacyTitledEnumSchema/required",keyword:"required",params:{missingProperty: missing9}};
 if(vErrors === null){
 vErrors = [err58];
@@ -11229,7 +11184,7 @@ vErrors.push(err58);
 errors++;
 }
 else {
-if(data.default !== undefined && func0.call(data, "default")){
+if(data.default !== undefined){
 var _errs93 = errors;
 if(typeof data.default !== "string"){
 var err59 = {instancePath:instancePath+"/default",schemaPath:"LegacyTitledEnumSchema/properties/default/type",keyword:"type",params:{type: "string"}};
@@ -11247,7 +11202,7 @@ else {
 var valid23 = true;
 }
 if(valid23){
-if(data.description !== undefined && func0.call(data, "description")){
+if(data.description !== undefined){
 var _errs95 = errors;
 if(typeof data.description !== "string"){
 var err60 = {instancePath:instancePath+"/description",schemaPath:"LegacyTitledEnumSchema/properties/description/type",keyword:"type",params:{type: "string"}};
@@ -11265,7 +11220,7 @@ else {
 var valid23 = true;
 }
 if(valid23){
-if(data.enum !== undefined && func0.call(data, "enum")){
+if(data.enum !== undefined){
 var data39 = data.enum;
 var _errs97 = errors;
 if(errors === _errs97){
@@ -11307,7 +11262,7 @@ else {
 var valid23 = true;
 }
 if(valid23){
-if(data.enumNames !== undefined && func0.call(data, "enumNames")){
+if(data.enumNames !== undefined){
 var data41 = data.enumNames;
 var _errs101 = errors;
 if(errors === _errs101){
@@ -11349,7 +11304,7 @@ else {
 var valid23 = true;
 }
 if(valid23){
-if(data.title !== undefined && func0.call(data, "title")){
+if(data.title !== undefined){
 var _errs105 = errors;
 if(typeof data.title !== "string"){
 var err65 = {instancePath:instancePath+"/title",schemaPath:"LegacyTitledEnumSchema/properties/title/type",keyword:"type",params:{type: "string"}};
@@ -11367,7 +11322,7 @@ else {
 var valid23 = true;
 }
 if(valid23){
-if(data.type !== undefined && func0.call(data, "type")){
+if(data.type !== undefined){
 var data44 = data.type;
 var _errs107 = errors;
 if(typeof data44 !== "string"){
@@ -11467,12 +11422,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.code === undefined) || (!(func0.call(data, "code")))) && (missing0 = "code")) || (((data.message === undefined) || (!(func0.call(data, "message")))) && (missing0 = "message"))){
+if(((data.code === undefined) && (missing0 = "code")) || ((data.message === undefined) && (missing0 = "message"))){
 validate179.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.code !== undefined && func0.call(data, "code")){
+if(data.code !== undefined){
 var data0 = data.code;
 var _errs1 = errors;
 if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
@@ -11485,7 +11440,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.message !== undefined && func0.call(data, "message")){
+if(data.message !== undefined){
 var _errs3 = errors;
 if(typeof data.message !== "string"){
 validate179.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"}}];
@@ -11535,15 +11490,15 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content")) || (((data.role === undefined) || (!(func0.call(data, "role")))) && (missing0 = "role"))){
+if(((data.content === undefined) && (missing0 = "content")) || ((data.role === undefined) && (missing0 = "role"))){
 validate182.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.content !== undefined && func0.call(data, "content")){
+if(data.content !== undefined){
 var _errs1 = errors;
 if(!(validate37(data.content))){
-vErrors = vErrors === null ? func15(validate37.errors, instancePath+"/content") : vErrors.concat(func15(validate37.errors, instancePath+"/content"));
+vErrors = vErrors === null ? func0(validate37.errors, instancePath+"/content") : vErrors.concat(func0(validate37.errors, instancePath+"/content"));
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -11552,7 +11507,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.role !== undefined && func0.call(data, "role")){
+if(data.role !== undefined){
 var data1 = data.role;
 var _errs2 = errors;
 if(typeof data1 !== "string"){
@@ -11600,15 +11555,15 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.messages === undefined) || (!(func0.call(data, "messages")))) && (missing0 = "messages")) || (((data.resultType === undefined) || (!(func0.call(data, "resultType")))) && (missing0 = "resultType"))){
+if(((data.messages === undefined) && (missing0 = "messages")) || ((data.resultType === undefined) && (missing0 = "resultType"))){
 validate180.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var _errs1 = errors;
 if(!(validate17(data._meta))){
-vErrors = vErrors === null ? func15(validate17.errors, instancePath+"/_meta") : vErrors.concat(func15(validate17.errors, instancePath+"/_meta"));
+vErrors = vErrors === null ? func0(validate17.errors, instancePath+"/_meta") : vErrors.concat(func0(validate17.errors, instancePath+"/_meta"));
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -11617,7 +11572,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined && func0.call(data, "description")){
+if(data.description !== undefined){
 var _errs2 = errors;
 if(typeof data.description !== "string"){
 validate180.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -11629,7 +11584,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.messages !== undefined && func0.call(data, "messages")){
+if(data.messages !== undefined){
 var data2 = data.messages;
 var _errs4 = errors;
 if(errors === _errs4){
@@ -11639,7 +11594,7 @@ var len0 = data2.length;
 for(var i0=0; i0<len0; i0++){
 var _errs6 = errors;
 if(!(validate182(data2[i0]))){
-vErrors = vErrors === null ? func15(validate182.errors, instancePath+"/messages/" + i0) : vErrors.concat(func15(validate182.errors, instancePath+"/messages/" + i0));
+vErrors = vErrors === null ? func0(validate182.errors, instancePath+"/messages/" + i0) : vErrors.concat(func0(validate182.errors, instancePath+"/messages/" + i0));
 errors = vErrors.length;
 }
 var valid1 = _errs6 === errors;
@@ -11659,7 +11614,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.resultType !== undefined && func0.call(data, "resultType")){
+if(data.resultType !== undefined){
 var data4 = data.resultType;
 var _errs7 = errors;
 if(typeof data4 !== "string"){
@@ -11711,12 +11666,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.result === undefined) || (!(func0.call(data, "result")))) && (missing0 = "result"))){
+if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.result === undefined) && (missing0 = "result"))){
 validate185.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.id !== undefined && func0.call(data, "id")){
+if(data.id !== undefined){
 var data0 = data.id;
 var _errs1 = errors;
 if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
@@ -11729,7 +11684,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data1 = data.jsonrpc;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -11746,13 +11701,13 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.result !== undefined && func0.call(data, "result")){
+if(data.result !== undefined){
 var data2 = data.result;
 var _errs6 = errors;
 if(errors === _errs6){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 var missing1;
-if(((data2.resultType === undefined) || (!(func0.call(data2, "resultType")))) && (missing1 = "resultType")){
+if((data2.resultType === undefined) && (missing1 = "resultType")){
 validate185.errors = [{instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
@@ -11761,13 +11716,13 @@ var tag0 = data2.resultType;
 if(typeof tag0 == "string"){
 if(tag0 === "input_required"){
 if(!(validate75(data2))){
-vErrors = vErrors === null ? func15(validate75.errors, instancePath+"/result") : vErrors.concat(func15(validate75.errors, instancePath+"/result"));
+vErrors = vErrors === null ? func0(validate75.errors, instancePath+"/result") : vErrors.concat(func0(validate75.errors, instancePath+"/result"));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "complete"){
 if(!(validate180(data2))){
-vErrors = vErrors === null ? func15(validate180.errors, instancePath+"/result") : vErrors.concat(func15(validate180.errors, instancePath+"/result"));
+vErrors = vErrors === null ? func0(validate180.errors, instancePath+"/result") : vErrors.concat(func0(validate180.errors, instancePath+"/result"));
 errors = vErrors.length;
 }
 }
@@ -11827,12 +11782,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.error === undefined) || (!(func0.call(data, "error")))) && (missing0 = "error")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))){
+if(((data.error === undefined) && (missing0 = "error")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))){
 validate188.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.error !== undefined && func0.call(data, "error")){
+if(data.error !== undefined){
 var data0 = data.error;
 var _errs1 = errors;
 var _errs2 = errors;
@@ -11840,12 +11795,12 @@ var _errs3 = errors;
 if(errors === _errs3){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 var missing1;
-if((((data0.code === undefined) || (!(func0.call(data0, "code")))) && (missing1 = "code")) || (((data0.message === undefined) || (!(func0.call(data0, "message")))) && (missing1 = "message"))){
+if(((data0.code === undefined) && (missing1 = "code")) || ((data0.message === undefined) && (missing1 = "message"))){
 validate188.errors = [{instancePath:instancePath+"/error",schemaPath:"Error/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data0.code !== undefined && func0.call(data0, "code")){
+if(data0.code !== undefined){
 var data1 = data0.code;
 var _errs5 = errors;
 if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
@@ -11858,7 +11813,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data0.message !== undefined && func0.call(data0, "message")){
+if(data0.message !== undefined){
 var _errs7 = errors;
 if(typeof data0.message !== "string"){
 validate188.errors = [{instancePath:instancePath+"/error/message",schemaPath:"Error/properties/message/type",keyword:"type",params:{type: "string"}}];
@@ -11883,12 +11838,12 @@ var _errs9 = errors;
 if(errors === _errs9){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 var missing2;
-if(((data0.code === undefined) || (!(func0.call(data0, "code")))) && (missing2 = "code")){
+if((data0.code === undefined) && (missing2 = "code")){
 validate188.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/allOf/1/required",keyword:"required",params:{missingProperty: missing2}}];
 return false;
 }
 else {
-if(data0.code !== undefined && func0.call(data0, "code")){
+if(data0.code !== undefined){
 var data3 = data0.code;
 if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
 validate188.errors = [{instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/allOf/1/properties/code/type",keyword:"type",params:{type: "integer"}}];
@@ -11914,7 +11869,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.id !== undefined && func0.call(data, "id")){
+if(data.id !== undefined){
 var data4 = data.id;
 var _errs13 = errors;
 if((typeof data4 !== "string") && (!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))))){
@@ -11927,7 +11882,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data5 = data.jsonrpc;
 var _errs16 = errors;
 if(typeof data5 !== "string"){
@@ -11977,12 +11932,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.src === undefined) || (!(func0.call(data, "src")))) && (missing0 = "src")){
+if((data.src === undefined) && (missing0 = "src")){
 validate189.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.mimeType !== undefined && func0.call(data, "mimeType")){
+if(data.mimeType !== undefined){
 var _errs1 = errors;
 if(typeof data.mimeType !== "string"){
 validate189.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
@@ -11994,7 +11949,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.sizes !== undefined && func0.call(data, "sizes")){
+if(data.sizes !== undefined){
 var data1 = data.sizes;
 var _errs3 = errors;
 if(errors === _errs3){
@@ -12024,7 +11979,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.src !== undefined && func0.call(data, "src")){
+if(data.src !== undefined){
 var _errs7 = errors;
 if(typeof data.src !== "string"){
 validate189.errors = [{instancePath:instancePath+"/src",schemaPath:"#/properties/src/type",keyword:"type",params:{type: "string"}}];
@@ -12036,7 +11991,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.theme !== undefined && func0.call(data, "theme")){
+if(data.theme !== undefined){
 var data4 = data.theme;
 var _errs9 = errors;
 if(typeof data4 !== "string"){
@@ -12087,7 +12042,7 @@ var vErrors = null;
 var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.icons !== undefined && func0.call(data, "icons")){
+if(data.icons !== undefined){
 var data0 = data.icons;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -12101,12 +12056,12 @@ var _errs4 = errors;
 if(errors === _errs4){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 var missing0;
-if(((data1.src === undefined) || (!(func0.call(data1, "src")))) && (missing0 = "src")){
+if((data1.src === undefined) && (missing0 = "src")){
 validate190.errors = [{instancePath:instancePath+"/icons/" + i0,schemaPath:"Icon/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data1.mimeType !== undefined && func0.call(data1, "mimeType")){
+if(data1.mimeType !== undefined){
 var _errs6 = errors;
 if(typeof data1.mimeType !== "string"){
 validate190.errors = [{instancePath:instancePath+"/icons/" + i0+"/mimeType",schemaPath:"Icon/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
@@ -12118,7 +12073,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data1.sizes !== undefined && func0.call(data1, "sizes")){
+if(data1.sizes !== undefined){
 var data3 = data1.sizes;
 var _errs8 = errors;
 if(errors === _errs8){
@@ -12148,7 +12103,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data1.src !== undefined && func0.call(data1, "src")){
+if(data1.src !== undefined){
 var _errs12 = errors;
 if(typeof data1.src !== "string"){
 validate190.errors = [{instancePath:instancePath+"/icons/" + i0+"/src",schemaPath:"Icon/properties/src/type",keyword:"type",params:{type: "string"}}];
@@ -12160,7 +12115,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data1.theme !== undefined && func0.call(data1, "theme")){
+if(data1.theme !== undefined){
 var data6 = data1.theme;
 var _errs14 = errors;
 if(typeof data6 !== "string"){
@@ -12242,15 +12197,15 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data._meta === undefined) || (!(func0.call(data, "_meta")))) && (missing0 = "_meta")){
+if((data._meta === undefined) && (missing0 = "_meta")){
 validate191.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var _errs1 = errors;
 if(!(validate23(data._meta))){
-vErrors = vErrors === null ? func15(validate23.errors, instancePath+"/_meta") : vErrors.concat(func15(validate23.errors, instancePath+"/_meta"));
+vErrors = vErrors === null ? func0(validate23.errors, instancePath+"/_meta") : vErrors.concat(func0(validate23.errors, instancePath+"/_meta"));
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -12259,10 +12214,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.inputResponses !== undefined && func0.call(data, "inputResponses")){
+if(data.inputResponses !== undefined){
 var _errs2 = errors;
 if(!(validate28(data.inputResponses))){
-vErrors = vErrors === null ? func15(validate28.errors, instancePath+"/inputResponses") : vErrors.concat(func15(validate28.errors, instancePath+"/inputResponses"));
+vErrors = vErrors === null ? func0(validate28.errors, instancePath+"/inputResponses") : vErrors.concat(func0(validate28.errors, instancePath+"/inputResponses"));
 errors = vErrors.length;
 }
 var valid0 = _errs2 === errors;
@@ -12271,7 +12226,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.requestState !== undefined && func0.call(data, "requestState")){
+if(data.requestState !== undefined){
 var _errs3 = errors;
 if(typeof data.requestState !== "string"){
 validate191.errors = [{instancePath:instancePath+"/requestState",schemaPath:"#/properties/requestState/type",keyword:"type",params:{type: "string"}}];
@@ -12319,12 +12274,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.code === undefined) || (!(func0.call(data, "code")))) && (missing0 = "code")) || (((data.message === undefined) || (!(func0.call(data, "message")))) && (missing0 = "message"))){
+if(((data.code === undefined) && (missing0 = "code")) || ((data.message === undefined) && (missing0 = "message"))){
 validate194.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.code !== undefined && func0.call(data, "code")){
+if(data.code !== undefined){
 var data0 = data.code;
 var _errs1 = errors;
 if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
@@ -12341,7 +12296,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.message !== undefined && func0.call(data, "message")){
+if(data.message !== undefined){
 var _errs3 = errors;
 if(typeof data.message !== "string"){
 validate194.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"}}];
@@ -12386,12 +12341,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.code === undefined) || (!(func0.call(data, "code")))) && (missing0 = "code")) || (((data.message === undefined) || (!(func0.call(data, "message")))) && (missing0 = "message"))){
+if(((data.code === undefined) && (missing0 = "code")) || ((data.message === undefined) && (missing0 = "message"))){
 validate195.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.code !== undefined && func0.call(data, "code")){
+if(data.code !== undefined){
 var data0 = data.code;
 var _errs1 = errors;
 if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
@@ -12408,7 +12363,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.message !== undefined && func0.call(data, "message")){
+if(data.message !== undefined){
 var _errs3 = errors;
 if(typeof data.message !== "string"){
 validate195.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"}}];
@@ -12453,12 +12408,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.code === undefined) || (!(func0.call(data, "code")))) && (missing0 = "code")) || (((data.message === undefined) || (!(func0.call(data, "message")))) && (missing0 = "message"))){
+if(((data.code === undefined) && (missing0 = "code")) || ((data.message === undefined) && (missing0 = "message"))){
 validate196.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.code !== undefined && func0.call(data, "code")){
+if(data.code !== undefined){
 var data0 = data.code;
 var _errs1 = errors;
 if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
@@ -12475,7 +12430,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.message !== undefined && func0.call(data, "message")){
+if(data.message !== undefined){
 var _errs3 = errors;
 if(typeof data.message !== "string"){
 validate196.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"}}];
@@ -12523,7 +12478,7 @@ var valid0 = true;
 var len0 = data.length;
 for(var i0=0; i0<len0; i0++){
 var _errs1 = errors;
-if(!func117(data[i0])){
+if(!func12(data[i0])){
 validate197.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/x-mcp-json-value",keyword:"x-mcp-json-value",params:{}}];
 return false;
 }
@@ -12562,11 +12517,9 @@ var vErrors = null;
 var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-var _arr0 = Object.keys(data);
-for(var _i0=0; _i0<_arr0.length; _i0++){
-var key0 = _arr0[_i0];
+for(var key0 in data){
 var _errs2 = errors;
-if(!func117(data[key0])){
+if(!func12(data[key0])){
 validate198.errors = [{instancePath:instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/x-mcp-json-value",keyword:"x-mcp-json-value",params:{}}];
 return false;
 }
@@ -12607,24 +12560,24 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.error === undefined) || (!(func0.call(data, "error")))) && (missing0 = "error")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))){
+if(((data.error === undefined) && (missing0 = "error")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))){
 validate199.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.error !== undefined && func0.call(data, "error")){
+if(data.error !== undefined){
 var data0 = data.error;
 var _errs1 = errors;
 var _errs2 = errors;
 if(errors === _errs2){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 var missing1;
-if((((data0.code === undefined) || (!(func0.call(data0, "code")))) && (missing1 = "code")) || (((data0.message === undefined) || (!(func0.call(data0, "message")))) && (missing1 = "message"))){
+if(((data0.code === undefined) && (missing1 = "code")) || ((data0.message === undefined) && (missing1 = "message"))){
 validate199.errors = [{instancePath:instancePath+"/error",schemaPath:"Error/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data0.code !== undefined && func0.call(data0, "code")){
+if(data0.code !== undefined){
 var data1 = data0.code;
 var _errs4 = errors;
 if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
@@ -12637,7 +12590,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data0.message !== undefined && func0.call(data0, "message")){
+if(data0.message !== undefined){
 var _errs6 = errors;
 if(typeof data0.message !== "string"){
 validate199.errors = [{instancePath:instancePath+"/error/message",schemaPath:"Error/properties/message/type",keyword:"type",params:{type: "string"}}];
@@ -12662,7 +12615,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.id !== undefined && func0.call(data, "id")){
+if(data.id !== undefined){
 var data3 = data.id;
 var _errs8 = errors;
 if((typeof data3 !== "string") && (!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))))){
@@ -12675,7 +12628,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data4 = data.jsonrpc;
 var _errs11 = errors;
 if(typeof data4 !== "string"){
@@ -12728,12 +12681,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
+if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))){
 validate201.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.id !== undefined && func0.call(data, "id")){
+if(data.id !== undefined){
 var data0 = data.id;
 var _errs1 = errors;
 if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
@@ -12746,7 +12699,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data1 = data.jsonrpc;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -12763,7 +12716,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var _errs6 = errors;
 if(typeof data.method !== "string"){
 validate201.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -12775,7 +12728,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data3 = data.params;
 var _errs8 = errors;
 if(errors === _errs8){
@@ -12826,12 +12779,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.result === undefined) || (!(func0.call(data, "result")))) && (missing0 = "result"))){
+if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.result === undefined) && (missing0 = "result"))){
 validate203.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.id !== undefined && func0.call(data, "id")){
+if(data.id !== undefined){
 var data0 = data.id;
 var _errs1 = errors;
 if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
@@ -12844,7 +12797,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data1 = data.jsonrpc;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -12861,10 +12814,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.result !== undefined && func0.call(data, "result")){
+if(data.result !== undefined){
 var _errs6 = errors;
 if(!(validate160(data.result))){
-vErrors = vErrors === null ? func15(validate160.errors, instancePath+"/result") : vErrors.concat(func15(validate160.errors, instancePath+"/result"));
+vErrors = vErrors === null ? func0(validate160.errors, instancePath+"/result") : vErrors.concat(func0(validate160.errors, instancePath+"/result"));
 errors = vErrors.length;
 }
 var valid0 = _errs6 === errors;
@@ -12906,7 +12859,7 @@ var _errs0 = errors;
 var valid0 = false;
 var _errs1 = errors;
 if(!(validate201(data))){
-vErrors = vErrors === null ? func15(validate201.errors, instancePath) : vErrors.concat(func15(validate201.errors, instancePath));
+vErrors = vErrors === null ? func0(validate201.errors, instancePath) : vErrors.concat(func0(validate201.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs1 === errors;
@@ -12917,7 +12870,7 @@ var _errs3 = errors;
 if(errors === _errs3){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
+if(((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))){
 var err0 = {instancePath:instancePath,schemaPath:"JSONRPCNotification/required",keyword:"required",params:{missingProperty: missing0}};
 if(vErrors === null){
 vErrors = [err0];
@@ -12928,7 +12881,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data0 = data.jsonrpc;
 var _errs5 = errors;
 if(typeof data0 !== "string"){
@@ -12957,7 +12910,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var _errs7 = errors;
 if(typeof data.method !== "string"){
 var err3 = {instancePath:instancePath+"/method",schemaPath:"JSONRPCNotification/properties/method/type",keyword:"type",params:{type: "string"}};
@@ -12975,7 +12928,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data2 = data.params;
 var _errs9 = errors;
 if(errors === _errs9){
@@ -13017,7 +12970,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs12 = errors;
 if(!(validate203(data))){
-vErrors = vErrors === null ? func15(validate203.errors, instancePath) : vErrors.concat(func15(validate203.errors, instancePath));
+vErrors = vErrors === null ? func0(validate203.errors, instancePath) : vErrors.concat(func0(validate203.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs12 === errors;
@@ -13025,7 +12978,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs13 = errors;
 if(!(validate199(data))){
-vErrors = vErrors === null ? func15(validate199.errors, instancePath) : vErrors.concat(func15(validate199.errors, instancePath));
+vErrors = vErrors === null ? func0(validate199.errors, instancePath) : vErrors.concat(func0(validate199.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs13 === errors;
@@ -13081,12 +13034,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
+if(((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))){
 validate207.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data0 = data.jsonrpc;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -13103,7 +13056,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var _errs3 = errors;
 if(typeof data.method !== "string"){
 validate207.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -13115,7 +13068,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data2 = data.params;
 var _errs5 = errors;
 if(errors === _errs5){
@@ -13169,7 +13122,7 @@ var _errs0 = errors;
 var valid0 = false;
 var _errs1 = errors;
 if(!(validate203(data))){
-vErrors = vErrors === null ? func15(validate203.errors, instancePath) : vErrors.concat(func15(validate203.errors, instancePath));
+vErrors = vErrors === null ? func0(validate203.errors, instancePath) : vErrors.concat(func0(validate203.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs1 === errors;
@@ -13177,7 +13130,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs2 = errors;
 if(!(validate199(data))){
-vErrors = vErrors === null ? func15(validate199.errors, instancePath) : vErrors.concat(func15(validate199.errors, instancePath));
+vErrors = vErrors === null ? func0(validate199.errors, instancePath) : vErrors.concat(func0(validate199.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs2 === errors;
@@ -13231,7 +13184,7 @@ var rootData = data;
 }
 var vErrors = null;
 var errors = 0;
-if(!func117(data)){
+if(!func12(data)){
 validate211.errors = [{instancePath:instancePath,schemaPath:"#/x-mcp-json-value",keyword:"x-mcp-json-value",params:{}}];
 return false;
 }
@@ -13260,12 +13213,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.enum === undefined) || (!(func0.call(data, "enum")))) && (missing0 = "enum")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
+if(((data.enum === undefined) && (missing0 = "enum")) || ((data.type === undefined) && (missing0 = "type"))){
 validate212.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.default !== undefined && func0.call(data, "default")){
+if(data.default !== undefined){
 var _errs1 = errors;
 if(typeof data.default !== "string"){
 validate212.errors = [{instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "string"}}];
@@ -13277,7 +13230,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined && func0.call(data, "description")){
+if(data.description !== undefined){
 var _errs3 = errors;
 if(typeof data.description !== "string"){
 validate212.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -13289,7 +13242,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.enum !== undefined && func0.call(data, "enum")){
+if(data.enum !== undefined){
 var data2 = data.enum;
 var _errs5 = errors;
 if(errors === _errs5){
@@ -13319,7 +13272,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.enumNames !== undefined && func0.call(data, "enumNames")){
+if(data.enumNames !== undefined){
 var data4 = data.enumNames;
 var _errs9 = errors;
 if(errors === _errs9){
@@ -13349,7 +13302,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined && func0.call(data, "title")){
+if(data.title !== undefined){
 var _errs13 = errors;
 if(typeof data.title !== "string"){
 validate212.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -13361,7 +13314,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.type !== undefined && func0.call(data, "type")){
+if(data.type !== undefined){
 var data7 = data.type;
 var _errs15 = errors;
 if(typeof data7 !== "string"){
@@ -13419,12 +13372,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")){
+if((data.name === undefined) && (missing0 = "name")){
 validate215.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs1 = errors;
 if(!(data0 && typeof data0 == "object" && !Array.isArray(data0))){
@@ -13437,7 +13390,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.arguments !== undefined && func0.call(data, "arguments")){
+if(data.arguments !== undefined){
 var data1 = data.arguments;
 var _errs4 = errors;
 if(errors === _errs4){
@@ -13451,12 +13404,12 @@ var _errs7 = errors;
 if(errors === _errs7){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 var missing1;
-if(((data2.name === undefined) || (!(func0.call(data2, "name")))) && (missing1 = "name")){
+if((data2.name === undefined) && (missing1 = "name")){
 validate215.errors = [{instancePath:instancePath+"/arguments/" + i0,schemaPath:"PromptArgument/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data2.description !== undefined && func0.call(data2, "description")){
+if(data2.description !== undefined){
 var _errs9 = errors;
 if(typeof data2.description !== "string"){
 validate215.errors = [{instancePath:instancePath+"/arguments/" + i0+"/description",schemaPath:"PromptArgument/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -13468,7 +13421,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data2.name !== undefined && func0.call(data2, "name")){
+if(data2.name !== undefined){
 var _errs11 = errors;
 if(typeof data2.name !== "string"){
 validate215.errors = [{instancePath:instancePath+"/arguments/" + i0+"/name",schemaPath:"PromptArgument/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -13480,7 +13433,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data2.required !== undefined && func0.call(data2, "required")){
+if(data2.required !== undefined){
 var _errs13 = errors;
 if(typeof data2.required !== "boolean"){
 validate215.errors = [{instancePath:instancePath+"/arguments/" + i0+"/required",schemaPath:"PromptArgument/properties/required/type",keyword:"type",params:{type: "boolean"}}];
@@ -13492,7 +13445,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data2.title !== undefined && func0.call(data2, "title")){
+if(data2.title !== undefined){
 var _errs15 = errors;
 if(typeof data2.title !== "string"){
 validate215.errors = [{instancePath:instancePath+"/arguments/" + i0+"/title",schemaPath:"PromptArgument/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -13530,7 +13483,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined && func0.call(data, "description")){
+if(data.description !== undefined){
 var _errs17 = errors;
 if(typeof data.description !== "string"){
 validate215.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -13542,7 +13495,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.icons !== undefined && func0.call(data, "icons")){
+if(data.icons !== undefined){
 var data8 = data.icons;
 var _errs19 = errors;
 if(errors === _errs19){
@@ -13556,12 +13509,12 @@ var _errs22 = errors;
 if(errors === _errs22){
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
 var missing2;
-if(((data9.src === undefined) || (!(func0.call(data9, "src")))) && (missing2 = "src")){
+if((data9.src === undefined) && (missing2 = "src")){
 validate215.errors = [{instancePath:instancePath+"/icons/" + i1,schemaPath:"Icon/required",keyword:"required",params:{missingProperty: missing2}}];
 return false;
 }
 else {
-if(data9.mimeType !== undefined && func0.call(data9, "mimeType")){
+if(data9.mimeType !== undefined){
 var _errs24 = errors;
 if(typeof data9.mimeType !== "string"){
 validate215.errors = [{instancePath:instancePath+"/icons/" + i1+"/mimeType",schemaPath:"Icon/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
@@ -13573,7 +13526,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data9.sizes !== undefined && func0.call(data9, "sizes")){
+if(data9.sizes !== undefined){
 var data11 = data9.sizes;
 var _errs26 = errors;
 if(errors === _errs26){
@@ -13603,7 +13556,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data9.src !== undefined && func0.call(data9, "src")){
+if(data9.src !== undefined){
 var _errs30 = errors;
 if(typeof data9.src !== "string"){
 validate215.errors = [{instancePath:instancePath+"/icons/" + i1+"/src",schemaPath:"Icon/properties/src/type",keyword:"type",params:{type: "string"}}];
@@ -13615,7 +13568,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data9.theme !== undefined && func0.call(data9, "theme")){
+if(data9.theme !== undefined){
 var data14 = data9.theme;
 var _errs32 = errors;
 if(typeof data14 !== "string"){
@@ -13658,7 +13611,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined && func0.call(data, "name")){
+if(data.name !== undefined){
 var _errs34 = errors;
 if(typeof data.name !== "string"){
 validate215.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -13670,7 +13623,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined && func0.call(data, "title")){
+if(data.title !== undefined){
 var _errs36 = errors;
 if(typeof data.title !== "string"){
 validate215.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -13717,15 +13670,15 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((((data.cacheScope === undefined) || (!(func0.call(data, "cacheScope")))) && (missing0 = "cacheScope")) || (((data.prompts === undefined) || (!(func0.call(data, "prompts")))) && (missing0 = "prompts"))) || (((data.resultType === undefined) || (!(func0.call(data, "resultType")))) && (missing0 = "resultType"))) || (((data.ttlMs === undefined) || (!(func0.call(data, "ttlMs")))) && (missing0 = "ttlMs"))){
+if(((((data.cacheScope === undefined) && (missing0 = "cacheScope")) || ((data.prompts === undefined) && (missing0 = "prompts"))) || ((data.resultType === undefined) && (missing0 = "resultType"))) || ((data.ttlMs === undefined) && (missing0 = "ttlMs"))){
 validate213.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var _errs1 = errors;
 if(!(validate17(data._meta))){
-vErrors = vErrors === null ? func15(validate17.errors, instancePath+"/_meta") : vErrors.concat(func15(validate17.errors, instancePath+"/_meta"));
+vErrors = vErrors === null ? func0(validate17.errors, instancePath+"/_meta") : vErrors.concat(func0(validate17.errors, instancePath+"/_meta"));
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -13734,7 +13687,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.cacheScope !== undefined && func0.call(data, "cacheScope")){
+if(data.cacheScope !== undefined){
 var data1 = data.cacheScope;
 var _errs2 = errors;
 if(typeof data1 !== "string"){
@@ -13751,7 +13704,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.nextCursor !== undefined && func0.call(data, "nextCursor")){
+if(data.nextCursor !== undefined){
 var _errs4 = errors;
 if(typeof data.nextCursor !== "string"){
 validate213.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
@@ -13763,7 +13716,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.prompts !== undefined && func0.call(data, "prompts")){
+if(data.prompts !== undefined){
 var data3 = data.prompts;
 var _errs6 = errors;
 if(errors === _errs6){
@@ -13773,7 +13726,7 @@ var len0 = data3.length;
 for(var i0=0; i0<len0; i0++){
 var _errs8 = errors;
 if(!(validate215(data3[i0]))){
-vErrors = vErrors === null ? func15(validate215.errors, instancePath+"/prompts/" + i0) : vErrors.concat(func15(validate215.errors, instancePath+"/prompts/" + i0));
+vErrors = vErrors === null ? func0(validate215.errors, instancePath+"/prompts/" + i0) : vErrors.concat(func0(validate215.errors, instancePath+"/prompts/" + i0));
 errors = vErrors.length;
 }
 var valid1 = _errs8 === errors;
@@ -13793,7 +13746,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.resultType !== undefined && func0.call(data, "resultType")){
+if(data.resultType !== undefined){
 var data5 = data.resultType;
 var _errs9 = errors;
 if(typeof data5 !== "string"){
@@ -13810,7 +13763,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.ttlMs !== undefined && func0.call(data, "ttlMs")){
+if(data.ttlMs !== undefined){
 var data6 = data.ttlMs;
 var _errs11 = errors;
 if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
@@ -13868,12 +13821,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.result === undefined) || (!(func0.call(data, "result")))) && (missing0 = "result"))){
+if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.result === undefined) && (missing0 = "result"))){
 validate217.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.id !== undefined && func0.call(data, "id")){
+if(data.id !== undefined){
 var data0 = data.id;
 var _errs1 = errors;
 if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
@@ -13886,7 +13839,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data1 = data.jsonrpc;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -13903,10 +13856,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.result !== undefined && func0.call(data, "result")){
+if(data.result !== undefined){
 var _errs6 = errors;
 if(!(validate213(data.result))){
-vErrors = vErrors === null ? func15(validate213.errors, instancePath+"/result") : vErrors.concat(func15(validate213.errors, instancePath+"/result"));
+vErrors = vErrors === null ? func0(validate213.errors, instancePath+"/result") : vErrors.concat(func0(validate213.errors, instancePath+"/result"));
 errors = vErrors.length;
 }
 var valid0 = _errs6 === errors;
@@ -13952,12 +13905,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.uriTemplate === undefined) || (!(func0.call(data, "uriTemplate")))) && (missing0 = "uriTemplate"))){
+if(((data.name === undefined) && (missing0 = "name")) || ((data.uriTemplate === undefined) && (missing0 = "uriTemplate"))){
 validate221.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs1 = errors;
 if(!(data0 && typeof data0 == "object" && !Array.isArray(data0))){
@@ -13970,10 +13923,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.annotations !== undefined && func0.call(data, "annotations")){
+if(data.annotations !== undefined){
 var _errs4 = errors;
 if(!(validate10(data.annotations))){
-vErrors = vErrors === null ? func15(validate10.errors, instancePath+"/annotations") : vErrors.concat(func15(validate10.errors, instancePath+"/annotations"));
+vErrors = vErrors === null ? func0(validate10.errors, instancePath+"/annotations") : vErrors.concat(func0(validate10.errors, instancePath+"/annotations"));
 errors = vErrors.length;
 }
 var valid0 = _errs4 === errors;
@@ -13982,7 +13935,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined && func0.call(data, "description")){
+if(data.description !== undefined){
 var _errs5 = errors;
 if(typeof data.description !== "string"){
 validate221.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -13994,7 +13947,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.icons !== undefined && func0.call(data, "icons")){
+if(data.icons !== undefined){
 var data3 = data.icons;
 var _errs7 = errors;
 if(errors === _errs7){
@@ -14008,12 +13961,12 @@ var _errs10 = errors;
 if(errors === _errs10){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 var missing1;
-if(((data4.src === undefined) || (!(func0.call(data4, "src")))) && (missing1 = "src")){
+if((data4.src === undefined) && (missing1 = "src")){
 validate221.errors = [{instancePath:instancePath+"/icons/" + i0,schemaPath:"Icon/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data4.mimeType !== undefined && func0.call(data4, "mimeType")){
+if(data4.mimeType !== undefined){
 var _errs12 = errors;
 if(typeof data4.mimeType !== "string"){
 validate221.errors = [{instancePath:instancePath+"/icons/" + i0+"/mimeType",schemaPath:"Icon/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
@@ -14025,7 +13978,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data4.sizes !== undefined && func0.call(data4, "sizes")){
+if(data4.sizes !== undefined){
 var data6 = data4.sizes;
 var _errs14 = errors;
 if(errors === _errs14){
@@ -14055,7 +14008,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data4.src !== undefined && func0.call(data4, "src")){
+if(data4.src !== undefined){
 var _errs18 = errors;
 if(typeof data4.src !== "string"){
 validate221.errors = [{instancePath:instancePath+"/icons/" + i0+"/src",schemaPath:"Icon/properties/src/type",keyword:"type",params:{type: "string"}}];
@@ -14067,7 +14020,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data4.theme !== undefined && func0.call(data4, "theme")){
+if(data4.theme !== undefined){
 var data9 = data4.theme;
 var _errs20 = errors;
 if(typeof data9 !== "string"){
@@ -14110,7 +14063,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mimeType !== undefined && func0.call(data, "mimeType")){
+if(data.mimeType !== undefined){
 var _errs22 = errors;
 if(typeof data.mimeType !== "string"){
 validate221.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
@@ -14122,7 +14075,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined && func0.call(data, "name")){
+if(data.name !== undefined){
 var _errs24 = errors;
 if(typeof data.name !== "string"){
 validate221.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -14134,7 +14087,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined && func0.call(data, "title")){
+if(data.title !== undefined){
 var _errs26 = errors;
 if(typeof data.title !== "string"){
 validate221.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -14146,7 +14099,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uriTemplate !== undefined && func0.call(data, "uriTemplate")){
+if(data.uriTemplate !== undefined){
 var _errs28 = errors;
 if(typeof data.uriTemplate !== "string"){
 validate221.errors = [{instancePath:instancePath+"/uriTemplate",schemaPath:"#/properties/uriTemplate/type",keyword:"type",params:{type: "string"}}];
@@ -14195,15 +14148,15 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((((data.cacheScope === undefined) || (!(func0.call(data, "cacheScope")))) && (missing0 = "cacheScope")) || (((data.resourceTemplates === undefined) || (!(func0.call(data, "resourceTemplates")))) && (missing0 = "resourceTemplates"))) || (((data.resultType === undefined) || (!(func0.call(data, "resultType")))) && (missing0 = "resultType"))) || (((data.ttlMs === undefined) || (!(func0.call(data, "ttlMs")))) && (missing0 = "ttlMs"))){
+if(((((data.cacheScope === undefined) && (missing0 = "cacheScope")) || ((data.resourceTemplates === undefined) && (missing0 = "resourceTemplates"))) || ((data.resultType === undefined) && (missing0 = "resultType"))) || ((data.ttlMs === undefined) && (missing0 = "ttlMs"))){
 validate219.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var _errs1 = errors;
 if(!(validate17(data._meta))){
-vErrors = vErrors === null ? func15(validate17.errors, instancePath+"/_meta") : vErrors.concat(func15(validate17.errors, instancePath+"/_meta"));
+vErrors = vErrors === null ? func0(validate17.errors, instancePath+"/_meta") : vErrors.concat(func0(validate17.errors, instancePath+"/_meta"));
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -14212,7 +14165,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.cacheScope !== undefined && func0.call(data, "cacheScope")){
+if(data.cacheScope !== undefined){
 var data1 = data.cacheScope;
 var _errs2 = errors;
 if(typeof data1 !== "string"){
@@ -14229,7 +14182,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.nextCursor !== undefined && func0.call(data, "nextCursor")){
+if(data.nextCursor !== undefined){
 var _errs4 = errors;
 if(typeof data.nextCursor !== "string"){
 validate219.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
@@ -14241,7 +14194,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.resourceTemplates !== undefined && func0.call(data, "resourceTemplates")){
+if(data.resourceTemplates !== undefined){
 var data3 = data.resourceTemplates;
 var _errs6 = errors;
 if(errors === _errs6){
@@ -14251,7 +14204,7 @@ var len0 = data3.length;
 for(var i0=0; i0<len0; i0++){
 var _errs8 = errors;
 if(!(validate221(data3[i0]))){
-vErrors = vErrors === null ? func15(validate221.errors, instancePath+"/resourceTemplates/" + i0) : vErrors.concat(func15(validate221.errors, instancePath+"/resourceTemplates/" + i0));
+vErrors = vErrors === null ? func0(validate221.errors, instancePath+"/resourceTemplates/" + i0) : vErrors.concat(func0(validate221.errors, instancePath+"/resourceTemplates/" + i0));
 errors = vErrors.length;
 }
 var valid1 = _errs8 === errors;
@@ -14271,7 +14224,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.resultType !== undefined && func0.call(data, "resultType")){
+if(data.resultType !== undefined){
 var data5 = data.resultType;
 var _errs9 = errors;
 if(typeof data5 !== "string"){
@@ -14288,7 +14241,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.ttlMs !== undefined && func0.call(data, "ttlMs")){
+if(data.ttlMs !== undefined){
 var data6 = data.ttlMs;
 var _errs11 = errors;
 if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
@@ -14346,12 +14299,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.result === undefined) || (!(func0.call(data, "result")))) && (missing0 = "result"))){
+if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.result === undefined) && (missing0 = "result"))){
 validate224.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.id !== undefined && func0.call(data, "id")){
+if(data.id !== undefined){
 var data0 = data.id;
 var _errs1 = errors;
 if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
@@ -14364,7 +14317,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data1 = data.jsonrpc;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -14381,10 +14334,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.result !== undefined && func0.call(data, "result")){
+if(data.result !== undefined){
 var _errs6 = errors;
 if(!(validate219(data.result))){
-vErrors = vErrors === null ? func15(validate219.errors, instancePath+"/result") : vErrors.concat(func15(validate219.errors, instancePath+"/result"));
+vErrors = vErrors === null ? func0(validate219.errors, instancePath+"/result") : vErrors.concat(func0(validate219.errors, instancePath+"/result"));
 errors = vErrors.length;
 }
 var valid0 = _errs6 === errors;
@@ -14430,12 +14383,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
+if(((data.name === undefined) && (missing0 = "name")) || ((data.uri === undefined) && (missing0 = "uri"))){
 validate228.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs1 = errors;
 if(!(data0 && typeof data0 == "object" && !Array.isArray(data0))){
@@ -14448,10 +14401,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.annotations !== undefined && func0.call(data, "annotations")){
+if(data.annotations !== undefined){
 var _errs4 = errors;
 if(!(validate10(data.annotations))){
-vErrors = vErrors === null ? func15(validate10.errors, instancePath+"/annotations") : vErrors.concat(func15(validate10.errors, instancePath+"/annotations"));
+vErrors = vErrors === null ? func0(validate10.errors, instancePath+"/annotations") : vErrors.concat(func0(validate10.errors, instancePath+"/annotations"));
 errors = vErrors.length;
 }
 var valid0 = _errs4 === errors;
@@ -14460,7 +14413,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined && func0.call(data, "description")){
+if(data.description !== undefined){
 var _errs5 = errors;
 if(typeof data.description !== "string"){
 validate228.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -14472,7 +14425,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.icons !== undefined && func0.call(data, "icons")){
+if(data.icons !== undefined){
 var data3 = data.icons;
 var _errs7 = errors;
 if(errors === _errs7){
@@ -14486,12 +14439,12 @@ var _errs10 = errors;
 if(errors === _errs10){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 var missing1;
-if(((data4.src === undefined) || (!(func0.call(data4, "src")))) && (missing1 = "src")){
+if((data4.src === undefined) && (missing1 = "src")){
 validate228.errors = [{instancePath:instancePath+"/icons/" + i0,schemaPath:"Icon/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data4.mimeType !== undefined && func0.call(data4, "mimeType")){
+if(data4.mimeType !== undefined){
 var _errs12 = errors;
 if(typeof data4.mimeType !== "string"){
 validate228.errors = [{instancePath:instancePath+"/icons/" + i0+"/mimeType",schemaPath:"Icon/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
@@ -14503,7 +14456,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data4.sizes !== undefined && func0.call(data4, "sizes")){
+if(data4.sizes !== undefined){
 var data6 = data4.sizes;
 var _errs14 = errors;
 if(errors === _errs14){
@@ -14533,7 +14486,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data4.src !== undefined && func0.call(data4, "src")){
+if(data4.src !== undefined){
 var _errs18 = errors;
 if(typeof data4.src !== "string"){
 validate228.errors = [{instancePath:instancePath+"/icons/" + i0+"/src",schemaPath:"Icon/properties/src/type",keyword:"type",params:{type: "string"}}];
@@ -14545,7 +14498,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data4.theme !== undefined && func0.call(data4, "theme")){
+if(data4.theme !== undefined){
 var data9 = data4.theme;
 var _errs20 = errors;
 if(typeof data9 !== "string"){
@@ -14588,7 +14541,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mimeType !== undefined && func0.call(data, "mimeType")){
+if(data.mimeType !== undefined){
 var _errs22 = errors;
 if(typeof data.mimeType !== "string"){
 validate228.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
@@ -14600,7 +14553,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined && func0.call(data, "name")){
+if(data.name !== undefined){
 var _errs24 = errors;
 if(typeof data.name !== "string"){
 validate228.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -14612,7 +14565,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.size !== undefined && func0.call(data, "size")){
+if(data.size !== undefined){
 var data12 = data.size;
 var _errs26 = errors;
 if(!((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12)))){
@@ -14625,7 +14578,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined && func0.call(data, "title")){
+if(data.title !== undefined){
 var _errs28 = errors;
 if(typeof data.title !== "string"){
 validate228.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -14637,7 +14590,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined && func0.call(data, "uri")){
+if(data.uri !== undefined){
 var _errs30 = errors;
 if(typeof data.uri !== "string"){
 validate228.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
@@ -14687,15 +14640,15 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((((data.cacheScope === undefined) || (!(func0.call(data, "cacheScope")))) && (missing0 = "cacheScope")) || (((data.resources === undefined) || (!(func0.call(data, "resources")))) && (missing0 = "resources"))) || (((data.resultType === undefined) || (!(func0.call(data, "resultType")))) && (missing0 = "resultType"))) || (((data.ttlMs === undefined) || (!(func0.call(data, "ttlMs")))) && (missing0 = "ttlMs"))){
+if(((((data.cacheScope === undefined) && (missing0 = "cacheScope")) || ((data.resources === undefined) && (missing0 = "resources"))) || ((data.resultType === undefined) && (missing0 = "resultType"))) || ((data.ttlMs === undefined) && (missing0 = "ttlMs"))){
 validate226.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var _errs1 = errors;
 if(!(validate17(data._meta))){
-vErrors = vErrors === null ? func15(validate17.errors, instancePath+"/_meta") : vErrors.concat(func15(validate17.errors, instancePath+"/_meta"));
+vErrors = vErrors === null ? func0(validate17.errors, instancePath+"/_meta") : vErrors.concat(func0(validate17.errors, instancePath+"/_meta"));
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -14704,7 +14657,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.cacheScope !== undefined && func0.call(data, "cacheScope")){
+if(data.cacheScope !== undefined){
 var data1 = data.cacheScope;
 var _errs2 = errors;
 if(typeof data1 !== "string"){
@@ -14721,7 +14674,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.nextCursor !== undefined && func0.call(data, "nextCursor")){
+if(data.nextCursor !== undefined){
 var _errs4 = errors;
 if(typeof data.nextCursor !== "string"){
 validate226.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
@@ -14733,7 +14686,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.resources !== undefined && func0.call(data, "resources")){
+if(data.resources !== undefined){
 var data3 = data.resources;
 var _errs6 = errors;
 if(errors === _errs6){
@@ -14743,7 +14696,7 @@ var len0 = data3.length;
 for(var i0=0; i0<len0; i0++){
 var _errs8 = errors;
 if(!(validate228(data3[i0]))){
-vErrors = vErrors === null ? func15(validate228.errors, instancePath+"/resources/" + i0) : vErrors.concat(func15(validate228.errors, instancePath+"/resources/" + i0));
+vErrors = vErrors === null ? func0(validate228.errors, instancePath+"/resources/" + i0) : vErrors.concat(func0(validate228.errors, instancePath+"/resources/" + i0));
 errors = vErrors.length;
 }
 var valid1 = _errs8 === errors;
@@ -14763,7 +14716,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.resultType !== undefined && func0.call(data, "resultType")){
+if(data.resultType !== undefined){
 var data5 = data.resultType;
 var _errs9 = errors;
 if(typeof data5 !== "string"){
@@ -14780,7 +14733,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.ttlMs !== undefined && func0.call(data, "ttlMs")){
+if(data.ttlMs !== undefined){
 var data6 = data.ttlMs;
 var _errs11 = errors;
 if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
@@ -14838,12 +14791,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.result === undefined) || (!(func0.call(data, "result")))) && (missing0 = "result"))){
+if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.result === undefined) && (missing0 = "result"))){
 validate231.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.id !== undefined && func0.call(data, "id")){
+if(data.id !== undefined){
 var data0 = data.id;
 var _errs1 = errors;
 if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
@@ -14856,7 +14809,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data1 = data.jsonrpc;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -14873,10 +14826,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.result !== undefined && func0.call(data, "result")){
+if(data.result !== undefined){
 var _errs6 = errors;
 if(!(validate226(data.result))){
-vErrors = vErrors === null ? func15(validate226.errors, instancePath+"/result") : vErrors.concat(func15(validate226.errors, instancePath+"/result"));
+vErrors = vErrors === null ? func0(validate226.errors, instancePath+"/result") : vErrors.concat(func0(validate226.errors, instancePath+"/result"));
 errors = vErrors.length;
 }
 var valid0 = _errs6 === errors;
@@ -14925,15 +14878,15 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((((data.cacheScope === undefined) || (!(func0.call(data, "cacheScope")))) && (missing0 = "cacheScope")) || (((data.resultType === undefined) || (!(func0.call(data, "resultType")))) && (missing0 = "resultType"))) || (((data.tools === undefined) || (!(func0.call(data, "tools")))) && (missing0 = "tools"))) || (((data.ttlMs === undefined) || (!(func0.call(data, "ttlMs")))) && (missing0 = "ttlMs"))){
+if(((((data.cacheScope === undefined) && (missing0 = "cacheScope")) || ((data.resultType === undefined) && (missing0 = "resultType"))) || ((data.tools === undefined) && (missing0 = "tools"))) || ((data.ttlMs === undefined) && (missing0 = "ttlMs"))){
 validate233.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var _errs1 = errors;
 if(!(validate17(data._meta))){
-vErrors = vErrors === null ? func15(validate17.errors, instancePath+"/_meta") : vErrors.concat(func15(validate17.errors, instancePath+"/_meta"));
+vErrors = vErrors === null ? func0(validate17.errors, instancePath+"/_meta") : vErrors.concat(func0(validate17.errors, instancePath+"/_meta"));
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -14942,7 +14895,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.cacheScope !== undefined && func0.call(data, "cacheScope")){
+if(data.cacheScope !== undefined){
 var data1 = data.cacheScope;
 var _errs2 = errors;
 if(typeof data1 !== "string"){
@@ -14959,7 +14912,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.nextCursor !== undefined && func0.call(data, "nextCursor")){
+if(data.nextCursor !== undefined){
 var _errs4 = errors;
 if(typeof data.nextCursor !== "string"){
 validate233.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
@@ -14971,7 +14924,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.resultType !== undefined && func0.call(data, "resultType")){
+if(data.resultType !== undefined){
 var data3 = data.resultType;
 var _errs6 = errors;
 if(typeof data3 !== "string"){
@@ -14988,7 +14941,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.tools !== undefined && func0.call(data, "tools")){
+if(data.tools !== undefined){
 var data4 = data.tools;
 var _errs8 = errors;
 if(errors === _errs8){
@@ -14998,7 +14951,7 @@ var len0 = data4.length;
 for(var i0=0; i0<len0; i0++){
 var _errs10 = errors;
 if(!(validate91(data4[i0]))){
-vErrors = vErrors === null ? func15(validate91.errors, instancePath+"/tools/" + i0) : vErrors.concat(func15(validate91.errors, instancePath+"/tools/" + i0));
+vErrors = vErrors === null ? func0(validate91.errors, instancePath+"/tools/" + i0) : vErrors.concat(func0(validate91.errors, instancePath+"/tools/" + i0));
 errors = vErrors.length;
 }
 var valid1 = _errs10 === errors;
@@ -15018,7 +14971,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.ttlMs !== undefined && func0.call(data, "ttlMs")){
+if(data.ttlMs !== undefined){
 var data6 = data.ttlMs;
 var _errs11 = errors;
 if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
@@ -15076,12 +15029,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.result === undefined) || (!(func0.call(data, "result")))) && (missing0 = "result"))){
+if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.result === undefined) && (missing0 = "result"))){
 validate236.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.id !== undefined && func0.call(data, "id")){
+if(data.id !== undefined){
 var data0 = data.id;
 var _errs1 = errors;
 if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
@@ -15094,7 +15047,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data1 = data.jsonrpc;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -15111,10 +15064,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.result !== undefined && func0.call(data, "result")){
+if(data.result !== undefined){
 var _errs6 = errors;
 if(!(validate233(data.result))){
-vErrors = vErrors === null ? func15(validate233.errors, instancePath+"/result") : vErrors.concat(func15(validate233.errors, instancePath+"/result"));
+vErrors = vErrors === null ? func0(validate233.errors, instancePath+"/result") : vErrors.concat(func0(validate233.errors, instancePath+"/result"));
 errors = vErrors.length;
 }
 var valid0 = _errs6 === errors;
@@ -15188,15 +15141,15 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.data === undefined) || (!(func0.call(data, "data")))) && (missing0 = "data")) || (((data.level === undefined) || (!(func0.call(data, "level")))) && (missing0 = "level"))){
+if(((data.data === undefined) && (missing0 = "data")) || ((data.level === undefined) && (missing0 = "level"))){
 validate240.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var _errs1 = errors;
 if(!(validate111(data._meta))){
-vErrors = vErrors === null ? func15(validate111.errors, instancePath+"/_meta") : vErrors.concat(func15(validate111.errors, instancePath+"/_meta"));
+vErrors = vErrors === null ? func0(validate111.errors, instancePath+"/_meta") : vErrors.concat(func0(validate111.errors, instancePath+"/_meta"));
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -15205,7 +15158,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.level !== undefined && func0.call(data, "level")){
+if(data.level !== undefined){
 var data1 = data.level;
 var _errs2 = errors;
 if(typeof data1 !== "string"){
@@ -15222,7 +15175,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.logger !== undefined && func0.call(data, "logger")){
+if(data.logger !== undefined){
 var _errs5 = errors;
 if(typeof data.logger !== "string"){
 validate240.errors = [{instancePath:instancePath+"/logger",schemaPath:"#/properties/logger/type",keyword:"type",params:{type: "string"}}];
@@ -15266,12 +15219,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
+if((((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
 validate239.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data0 = data.jsonrpc;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -15288,7 +15241,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data1 = data.method;
 var _errs3 = errors;
 if(typeof data1 !== "string"){
@@ -15305,10 +15258,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var _errs5 = errors;
 if(!(validate240(data.params))){
-vErrors = vErrors === null ? func15(validate240.errors, instancePath+"/params") : vErrors.concat(func15(validate240.errors, instancePath+"/params"));
+vErrors = vErrors === null ? func0(validate240.errors, instancePath+"/params") : vErrors.concat(func0(validate240.errors, instancePath+"/params"));
 errors = vErrors.length;
 }
 var valid0 = _errs5 === errors;
@@ -15379,12 +15332,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.code === undefined) || (!(func0.call(data, "code")))) && (missing0 = "code")) || (((data.message === undefined) || (!(func0.call(data, "message")))) && (missing0 = "message"))){
+if(((data.code === undefined) && (missing0 = "code")) || ((data.message === undefined) && (missing0 = "message"))){
 validate244.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.code !== undefined && func0.call(data, "code")){
+if(data.code !== undefined){
 var data0 = data.code;
 var _errs1 = errors;
 if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
@@ -15401,7 +15354,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.message !== undefined && func0.call(data, "message")){
+if(data.message !== undefined){
 var _errs3 = errors;
 if(typeof data.message !== "string"){
 validate244.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"}}];
@@ -15446,12 +15399,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.error === undefined) || (!(func0.call(data, "error")))) && (missing0 = "error")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))){
+if(((data.error === undefined) && (missing0 = "error")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))){
 validate245.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.error !== undefined && func0.call(data, "error")){
+if(data.error !== undefined){
 var data0 = data.error;
 var _errs1 = errors;
 var _errs2 = errors;
@@ -15459,12 +15412,12 @@ var _errs3 = errors;
 if(errors === _errs3){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 var missing1;
-if((((data0.code === undefined) || (!(func0.call(data0, "code")))) && (missing1 = "code")) || (((data0.message === undefined) || (!(func0.call(data0, "message")))) && (missing1 = "message"))){
+if(((data0.code === undefined) && (missing1 = "code")) || ((data0.message === undefined) && (missing1 = "message"))){
 validate245.errors = [{instancePath:instancePath+"/error",schemaPath:"Error/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data0.code !== undefined && func0.call(data0, "code")){
+if(data0.code !== undefined){
 var data1 = data0.code;
 var _errs5 = errors;
 if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
@@ -15477,7 +15430,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data0.message !== undefined && func0.call(data0, "message")){
+if(data0.message !== undefined){
 var _errs7 = errors;
 if(typeof data0.message !== "string"){
 validate245.errors = [{instancePath:instancePath+"/error/message",schemaPath:"Error/properties/message/type",keyword:"type",params:{type: "string"}}];
@@ -15502,12 +15455,12 @@ var _errs9 = errors;
 if(errors === _errs9){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 var missing2;
-if((((data0.code === undefined) || (!(func0.call(data0, "code")))) && (missing2 = "code")) || (((data0.data === undefined) || (!(func0.call(data0, "data")))) && (missing2 = "data"))){
+if(((data0.code === undefined) && (missing2 = "code")) || ((data0.data === undefined) && (missing2 = "data"))){
 validate245.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/allOf/1/required",keyword:"required",params:{missingProperty: missing2}}];
 return false;
 }
 else {
-if(data0.code !== undefined && func0.call(data0, "code")){
+if(data0.code !== undefined){
 var data3 = data0.code;
 var _errs11 = errors;
 if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
@@ -15524,20 +15477,20 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data0.data !== undefined && func0.call(data0, "data")){
+if(data0.data !== undefined){
 var data4 = data0.data;
 var _errs13 = errors;
 if(errors === _errs13){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 var missing3;
-if(((data4.requiredCapabilities === undefined) || (!(func0.call(data4, "requiredCapabilities")))) && (missing3 = "requiredCapabilities")){
+if((data4.requiredCapabilities === undefined) && (missing3 = "requiredCapabilities")){
 validate245.errors = [{instancePath:instancePath+"/error/data",schemaPath:"#/properties/error/allOf/1/properties/data/required",keyword:"required",params:{missingProperty: missing3}}];
 return false;
 }
 else {
-if(data4.requiredCapabilities !== undefined && func0.call(data4, "requiredCapabilities")){
+if(data4.requiredCapabilities !== undefined){
 if(!(validate24(data4.requiredCapabilities))){
-vErrors = vErrors === null ? func15(validate24.errors, instancePath+"/error/data/requiredCapabilities") : vErrors.concat(func15(validate24.errors, instancePath+"/error/data/requiredCapabilities"));
+vErrors = vErrors === null ? func0(validate24.errors, instancePath+"/error/data/requiredCapabilities") : vErrors.concat(func0(validate24.errors, instancePath+"/error/data/requiredCapabilities"));
 errors = vErrors.length;
 }
 }
@@ -15569,7 +15522,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.id !== undefined && func0.call(data, "id")){
+if(data.id !== undefined){
 var data6 = data.id;
 var _errs16 = errors;
 if((typeof data6 !== "string") && (!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))))){
@@ -15582,7 +15535,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data7 = data.jsonrpc;
 var _errs19 = errors;
 if(typeof data7 !== "string"){
@@ -15631,7 +15584,7 @@ var vErrors = null;
 var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.name !== undefined && func0.call(data, "name")){
+if(data.name !== undefined){
 if(typeof data.name !== "string"){
 validate247.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -15675,7 +15628,7 @@ var _errs2 = errors;
 if(errors === _errs2){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.items === undefined) || (!(func0.call(data, "items")))) && (missing0 = "items")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
+if(((data.items === undefined) && (missing0 = "items")) || ((data.type === undefined) && (missing0 = "type"))){
 var err0 = {instancePath:instancePath,schemaPath:"UntitledMultiSelectEnumSchema/required",keyword:"required",params:{missingProperty: missing0}};
 if(vErrors === null){
 vErrors = [err0];
@@ -15686,7 +15639,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data.default !== undefined && func0.call(data, "default")){
+if(data.default !== undefined){
 var data0 = data.default;
 var _errs4 = errors;
 if(errors === _errs4){
@@ -15728,7 +15681,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data.description !== undefined && func0.call(data, "description")){
+if(data.description !== undefined){
 var _errs8 = errors;
 if(typeof data.description !== "string"){
 var err3 = {instancePath:instancePath+"/description",schemaPath:"UntitledMultiSelectEnumSchema/properties/description/type",keyword:"type",params:{type: "string"}};
@@ -15746,13 +15699,13 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data.items !== undefined && func0.call(data, "items")){
+if(data.items !== undefined){
 var data3 = data.items;
 var _errs10 = errors;
 if(errors === _errs10){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 var missing1;
-if((((data3.enum === undefined) || (!(func0.call(data3, "enum")))) && (missing1 = "enum")) || (((data3.type === undefined) || (!(func0.call(data3, "type")))) && (missing1 = "type"))){
+if(((data3.enum === undefined) && (missing1 = "enum")) || ((data3.type === undefined) && (missing1 = "type"))){
 var err4 = {instancePath:instancePath+"/items",schemaPath:"UntitledMultiSelectEnumSchema/properties/items/required",keyword:"required",params:{missingProperty: missing1}};
 if(vErrors === null){
 vErrors = [err4];
@@ -15763,7 +15716,7 @@ vErrors.push(err4);
 errors++;
 }
 else {
-if(data3.enum !== undefined && func0.call(data3, "enum")){
+if(data3.enum !== undefined){
 var data4 = data3.enum;
 var _errs12 = errors;
 if(errors === _errs12){
@@ -15805,7 +15758,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data3.type !== undefined && func0.call(data3, "type")){
+if(data3.type !== undefined){
 var data6 = data3.type;
 var _errs16 = errors;
 if(typeof data6 !== "string"){
@@ -15853,7 +15806,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data.maxItems !== undefined && func0.call(data, "maxItems")){
+if(data.maxItems !== undefined){
 var data7 = data.maxItems;
 var _errs18 = errors;
 if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
@@ -15872,7 +15825,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data.minItems !== undefined && func0.call(data, "minItems")){
+if(data.minItems !== undefined){
 var data8 = data.minItems;
 var _errs20 = errors;
 if(!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8)))){
@@ -15891,7 +15844,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data.title !== undefined && func0.call(data, "title")){
+if(data.title !== undefined){
 var _errs22 = errors;
 if(typeof data.title !== "string"){
 var err12 = {instancePath:instancePath+"/title",schemaPath:"UntitledMultiSelectEnumSchema/properties/title/type",keyword:"type",params:{type: "string"}};
@@ -15909,7 +15862,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data.type !== undefined && func0.call(data, "type")){
+if(data.type !== undefined){
 var data10 = data.type;
 var _errs24 = errors;
 if(typeof data10 !== "string"){
@@ -15964,7 +15917,7 @@ var _errs27 = errors;
 if(errors === _errs27){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing2;
-if((((data.items === undefined) || (!(func0.call(data, "items")))) && (missing2 = "items")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing2 = "type"))){
+if(((data.items === undefined) && (missing2 = "items")) || ((data.type === undefined) && (missing2 = "type"))){
 var err16 = {instancePath:instancePath,schemaPath:"TitledMultiSelectEnumSchema/required",keyword:"required",params:{missingProperty: missing2}};
 if(vErrors === null){
 vErrors = [err16];
@@ -15975,7 +15928,7 @@ vErrors.push(err16);
 errors++;
 }
 else {
-if(data.default !== undefined && func0.call(data, "default")){
+if(data.default !== undefined){
 var data11 = data.default;
 var _errs29 = errors;
 if(errors === _errs29){
@@ -16017,7 +15970,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data.description !== undefined && func0.call(data, "description")){
+if(data.description !== undefined){
 var _errs33 = errors;
 if(typeof data.description !== "string"){
 var err19 = {instancePath:instancePath+"/description",schemaPath:"TitledMultiSelectEnumSchema/properties/description/type",keyword:"type",params:{type: "string"}};
@@ -16035,13 +15988,13 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data.items !== undefined && func0.call(data, "items")){
+if(data.items !== undefined){
 var data14 = data.items;
 var _errs35 = errors;
 if(errors === _errs35){
 if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
 var missing3;
-if(((data14.anyOf === undefined) || (!(func0.call(data14, "anyOf")))) && (missing3 = "anyOf")){
+if((data14.anyOf === undefined) && (missing3 = "anyOf")){
 var err20 = {instancePath:instancePath+"/items",schemaPath:"TitledMultiSelectEnumSchema/properties/items/required",keyword:"required",params:{missingProperty: missing3}};
 if(vErrors === null){
 vErrors = [err20];
@@ -16052,7 +16005,7 @@ vErrors.push(err20);
 errors++;
 }
 else {
-if(data14.anyOf !== undefined && func0.call(data14, "anyOf")){
+if(data14.anyOf !== undefined){
 var data15 = data14.anyOf;
 var _errs37 = errors;
 if(errors === _errs37){
@@ -16065,7 +16018,7 @@ var _errs39 = errors;
 if(errors === _errs39){
 if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
 var missing4;
-if((((data16.const === undefined) || (!(func0.call(data16, "const")))) && (missing4 = "const")) || (((data16.title === undefined) || (!(func0.call(data16, "title")))) && (missing4 = "title"))){
+if(((data16.const === undefined) && (missing4 = "const")) || ((data16.title === undefined) && (missing4 = "title"))){
 var err21 = {instancePath:instancePath+"/items/anyOf/" + i3,schemaPath:"TitledMultiSelectEnumSchema/properties/items/properties/anyOf/items/required",keyword:"required",params:{missingProperty: missing4}};
 if(vErrors === null){
 vErrors = [err21];
@@ -16076,7 +16029,7 @@ vErrors.push(err21);
 errors++;
 }
 else {
-if(data16.const !== undefined && func0.call(data16, "const")){
+if(data16.const !== undefined){
 var _errs41 = errors;
 if(typeof data16.const !== "string"){
 var err22 = {instancePath:instancePath+"/items/anyOf/" + i3+"/const",schemaPath:"TitledMultiSelectEnumSchema/properties/items/properties/anyOf/items/properties/const/type",keyword:"type",params:{type: "string"}};
@@ -16094,7 +16047,7 @@ else {
 var valid11 = true;
 }
 if(valid11){
-if(data16.title !== undefined && func0.call(data16, "title")){
+if(data16.title !== undefined){
 var _errs43 = errors;
 if(typeof data16.title !== "string"){
 var err23 = {instancePath:instancePath+"/items/anyOf/" + i3+"/title",schemaPath:"TitledMultiSelectEnumSchema/properties/items/properties/anyOf/items/properties/title/type",keyword:"type",params:{type: "string"}};
@@ -16162,7 +16115,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data.maxItems !== undefined && func0.call(data, "maxItems")){
+if(data.maxItems !== undefined){
 var data19 = data.maxItems;
 var _errs45 = errors;
 if(!((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19)))){
@@ -16181,7 +16134,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data.minItems !== undefined && func0.call(data, "minItems")){
+if(data.minItems !== undefined){
 var data20 = data.minItems;
 var _errs47 = errors;
 if(!((typeof data20 == "number") && (!(data20 % 1) && !isNaN(data20)))){
@@ -16200,7 +16153,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data.title !== undefined && func0.call(data, "title")){
+if(data.title !== undefined){
 var _errs49 = errors;
 if(typeof data.title !== "string"){
 var err29 = {instancePath:instancePath+"/title",schemaPath:"TitledMultiSelectEnumSchema/properties/title/type",keyword:"type",params:{type: "string"}};
@@ -16218,7 +16171,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data.type !== undefined && func0.call(data, "type")){
+if(data.type !== undefined){
 var data22 = data.type;
 var _errs51 = errors;
 if(typeof data22 !== "string"){
@@ -16317,12 +16270,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
+if((data.method === undefined) && (missing0 = "method")){
 validate249.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var _errs1 = errors;
 if(typeof data.method !== "string"){
 validate249.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -16334,7 +16287,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
@@ -16385,9 +16338,9 @@ var vErrors = null;
 var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 if(!(validate111(data._meta))){
-vErrors = vErrors === null ? func15(validate111.errors, instancePath+"/_meta") : vErrors.concat(func15(validate111.errors, instancePath+"/_meta"));
+vErrors = vErrors === null ? func0(validate111.errors, instancePath+"/_meta") : vErrors.concat(func0(validate111.errors, instancePath+"/_meta"));
 errors = vErrors.length;
 }
 }
@@ -16422,12 +16375,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
+if((data.type === undefined) && (missing0 = "type")){
 validate252.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.default !== undefined && func0.call(data, "default")){
+if(data.default !== undefined){
 var _errs1 = errors;
 if(!(typeof data.default == "number")){
 validate252.errors = [{instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "number"}}];
@@ -16439,7 +16392,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined && func0.call(data, "description")){
+if(data.description !== undefined){
 var _errs3 = errors;
 if(typeof data.description !== "string"){
 validate252.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -16451,7 +16404,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.maximum !== undefined && func0.call(data, "maximum")){
+if(data.maximum !== undefined){
 var _errs5 = errors;
 if(!(typeof data.maximum == "number")){
 validate252.errors = [{instancePath:instancePath+"/maximum",schemaPath:"#/properties/maximum/type",keyword:"type",params:{type: "number"}}];
@@ -16463,7 +16416,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.minimum !== undefined && func0.call(data, "minimum")){
+if(data.minimum !== undefined){
 var _errs7 = errors;
 if(!(typeof data.minimum == "number")){
 validate252.errors = [{instancePath:instancePath+"/minimum",schemaPath:"#/properties/minimum/type",keyword:"type",params:{type: "number"}}];
@@ -16475,7 +16428,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined && func0.call(data, "title")){
+if(data.title !== undefined){
 var _errs9 = errors;
 if(typeof data.title !== "string"){
 validate252.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -16487,7 +16440,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.type !== undefined && func0.call(data, "type")){
+if(data.type !== undefined){
 var data5 = data.type;
 var _errs11 = errors;
 if(typeof data5 !== "string"){
@@ -16541,12 +16494,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
+if(((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
 validate253.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.id !== undefined && func0.call(data, "id")){
+if(data.id !== undefined){
 var data0 = data.id;
 var _errs1 = errors;
 if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
@@ -16559,7 +16512,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data1 = data.jsonrpc;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -16576,7 +16529,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var _errs6 = errors;
 if(typeof data.method !== "string"){
 validate253.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -16588,10 +16541,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var _errs8 = errors;
 if(!(validate122(data.params))){
-vErrors = vErrors === null ? func15(validate122.errors, instancePath+"/params") : vErrors.concat(func15(validate122.errors, instancePath+"/params"));
+vErrors = vErrors === null ? func0(validate122.errors, instancePath+"/params") : vErrors.concat(func0(validate122.errors, instancePath+"/params"));
 errors = vErrors.length;
 }
 var valid0 = _errs8 === errors;
@@ -16637,15 +16590,15 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.resultType === undefined) || (!(func0.call(data, "resultType")))) && (missing0 = "resultType")){
+if((data.resultType === undefined) && (missing0 = "resultType")){
 validate255.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var _errs1 = errors;
 if(!(validate17(data._meta))){
-vErrors = vErrors === null ? func15(validate17.errors, instancePath+"/_meta") : vErrors.concat(func15(validate17.errors, instancePath+"/_meta"));
+vErrors = vErrors === null ? func0(validate17.errors, instancePath+"/_meta") : vErrors.concat(func0(validate17.errors, instancePath+"/_meta"));
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -16654,7 +16607,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.nextCursor !== undefined && func0.call(data, "nextCursor")){
+if(data.nextCursor !== undefined){
 var _errs2 = errors;
 if(typeof data.nextCursor !== "string"){
 validate255.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"}}];
@@ -16666,7 +16619,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.resultType !== undefined && func0.call(data, "resultType")){
+if(data.resultType !== undefined){
 var _errs4 = errors;
 if(typeof data.resultType !== "string"){
 validate255.errors = [{instancePath:instancePath+"/resultType",schemaPath:"#/properties/resultType/type",keyword:"type",params:{type: "string"}}];
@@ -16712,12 +16665,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.code === undefined) || (!(func0.call(data, "code")))) && (missing0 = "code")) || (((data.message === undefined) || (!(func0.call(data, "message")))) && (missing0 = "message"))){
+if(((data.code === undefined) && (missing0 = "code")) || ((data.message === undefined) && (missing0 = "message"))){
 validate257.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.code !== undefined && func0.call(data, "code")){
+if(data.code !== undefined){
 var data0 = data.code;
 var _errs1 = errors;
 if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
@@ -16734,7 +16687,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.message !== undefined && func0.call(data, "message")){
+if(data.message !== undefined){
 var _errs3 = errors;
 if(typeof data.message !== "string"){
 validate257.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"}}];
@@ -16782,15 +16735,15 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.progress === undefined) || (!(func0.call(data, "progress")))) && (missing0 = "progress")) || (((data.progressToken === undefined) || (!(func0.call(data, "progressToken")))) && (missing0 = "progressToken"))){
+if(((data.progress === undefined) && (missing0 = "progress")) || ((data.progressToken === undefined) && (missing0 = "progressToken"))){
 validate259.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var _errs1 = errors;
 if(!(validate111(data._meta))){
-vErrors = vErrors === null ? func15(validate111.errors, instancePath+"/_meta") : vErrors.concat(func15(validate111.errors, instancePath+"/_meta"));
+vErrors = vErrors === null ? func0(validate111.errors, instancePath+"/_meta") : vErrors.concat(func0(validate111.errors, instancePath+"/_meta"));
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -16799,7 +16752,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.message !== undefined && func0.call(data, "message")){
+if(data.message !== undefined){
 var _errs2 = errors;
 if(typeof data.message !== "string"){
 validate259.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"}}];
@@ -16811,7 +16764,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.progress !== undefined && func0.call(data, "progress")){
+if(data.progress !== undefined){
 var _errs4 = errors;
 if(!(typeof data.progress == "number")){
 validate259.errors = [{instancePath:instancePath+"/progress",schemaPath:"#/properties/progress/type",keyword:"type",params:{type: "number"}}];
@@ -16823,7 +16776,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.progressToken !== undefined && func0.call(data, "progressToken")){
+if(data.progressToken !== undefined){
 var data3 = data.progressToken;
 var _errs6 = errors;
 if((typeof data3 !== "string") && (!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))))){
@@ -16836,7 +16789,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.total !== undefined && func0.call(data, "total")){
+if(data.total !== undefined){
 var _errs9 = errors;
 if(!(typeof data.total == "number")){
 validate259.errors = [{instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "number"}}];
@@ -16882,12 +16835,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
+if((((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
 validate258.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data0 = data.jsonrpc;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -16904,7 +16857,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data1 = data.method;
 var _errs3 = errors;
 if(typeof data1 !== "string"){
@@ -16921,10 +16874,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var _errs5 = errors;
 if(!(validate259(data.params))){
-vErrors = vErrors === null ? func15(validate259.errors, instancePath+"/params") : vErrors.concat(func15(validate259.errors, instancePath+"/params"));
+vErrors = vErrors === null ? func0(validate259.errors, instancePath+"/params") : vErrors.concat(func0(validate259.errors, instancePath+"/params"));
 errors = vErrors.length;
 }
 var valid0 = _errs5 === errors;
@@ -16996,12 +16949,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")){
+if((data.name === undefined) && (missing0 = "name")){
 validate263.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.description !== undefined && func0.call(data, "description")){
+if(data.description !== undefined){
 var _errs1 = errors;
 if(typeof data.description !== "string"){
 validate263.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -17013,7 +16966,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined && func0.call(data, "name")){
+if(data.name !== undefined){
 var _errs3 = errors;
 if(typeof data.name !== "string"){
 validate263.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -17025,7 +16978,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.required !== undefined && func0.call(data, "required")){
+if(data.required !== undefined){
 var _errs5 = errors;
 if(typeof data.required !== "boolean"){
 validate263.errors = [{instancePath:instancePath+"/required",schemaPath:"#/properties/required/type",keyword:"type",params:{type: "boolean"}}];
@@ -17037,7 +16990,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined && func0.call(data, "title")){
+if(data.title !== undefined){
 var _errs7 = errors;
 if(typeof data.title !== "string"){
 validate263.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -17084,12 +17037,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
+if(((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))){
 validate264.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data0 = data.jsonrpc;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -17106,7 +17059,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data1 = data.method;
 var _errs3 = errors;
 if(typeof data1 !== "string"){
@@ -17123,10 +17076,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var _errs5 = errors;
 if(!(validate250(data.params))){
-vErrors = vErrors === null ? func15(validate250.errors, instancePath+"/params") : vErrors.concat(func15(validate250.errors, instancePath+"/params"));
+vErrors = vErrors === null ? func0(validate250.errors, instancePath+"/params") : vErrors.concat(func0(validate250.errors, instancePath+"/params"));
 errors = vErrors.length;
 }
 var valid0 = _errs5 === errors;
@@ -17170,12 +17123,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
+if(((data.name === undefined) && (missing0 = "name")) || ((data.type === undefined) && (missing0 = "type"))){
 validate266.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.name !== undefined && func0.call(data, "name")){
+if(data.name !== undefined){
 var _errs1 = errors;
 if(typeof data.name !== "string"){
 validate266.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];
@@ -17187,7 +17140,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined && func0.call(data, "title")){
+if(data.title !== undefined){
 var _errs3 = errors;
 if(typeof data.title !== "string"){
 validate266.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -17199,7 +17152,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.type !== undefined && func0.call(data, "type")){
+if(data.type !== undefined){
 var data2 = data.type;
 var _errs5 = errors;
 if(typeof data2 !== "string"){
@@ -17254,15 +17207,15 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((((data.cacheScope === undefined) || (!(func0.call(data, "cacheScope")))) && (missing0 = "cacheScope")) || (((data.contents === undefined) || (!(func0.call(data, "contents")))) && (missing0 = "contents"))) || (((data.resultType === undefined) || (!(func0.call(data, "resultType")))) && (missing0 = "resultType"))) || (((data.ttlMs === undefined) || (!(func0.call(data, "ttlMs")))) && (missing0 = "ttlMs"))){
+if(((((data.cacheScope === undefined) && (missing0 = "cacheScope")) || ((data.contents === undefined) && (missing0 = "contents"))) || ((data.resultType === undefined) && (missing0 = "resultType"))) || ((data.ttlMs === undefined) && (missing0 = "ttlMs"))){
 validate267.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var _errs1 = errors;
 if(!(validate17(data._meta))){
-vErrors = vErrors === null ? func15(validate17.errors, instancePath+"/_meta") : vErrors.concat(func15(validate17.errors, instancePath+"/_meta"));
+vErrors = vErrors === null ? func0(validate17.errors, instancePath+"/_meta") : vErrors.concat(func0(validate17.errors, instancePath+"/_meta"));
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -17271,7 +17224,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.cacheScope !== undefined && func0.call(data, "cacheScope")){
+if(data.cacheScope !== undefined){
 var data1 = data.cacheScope;
 var _errs2 = errors;
 if(typeof data1 !== "string"){
@@ -17288,7 +17241,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.contents !== undefined && func0.call(data, "contents")){
+if(data.contents !== undefined){
 var data2 = data.contents;
 var _errs4 = errors;
 if(errors === _errs4){
@@ -17302,7 +17255,7 @@ var _errs7 = errors;
 var valid2 = false;
 var _errs8 = errors;
 if(!(validate42(data3))){
-vErrors = vErrors === null ? func15(validate42.errors, instancePath+"/contents/" + i0) : vErrors.concat(func15(validate42.errors, instancePath+"/contents/" + i0));
+vErrors = vErrors === null ? func0(validate42.errors, instancePath+"/contents/" + i0) : vErrors.concat(func0(validate42.errors, instancePath+"/contents/" + i0));
 errors = vErrors.length;
 }
 var _valid0 = _errs8 === errors;
@@ -17310,7 +17263,7 @@ valid2 = valid2 || _valid0;
 if(!valid2){
 var _errs9 = errors;
 if(!(validate14(data3))){
-vErrors = vErrors === null ? func15(validate14.errors, instancePath+"/contents/" + i0) : vErrors.concat(func15(validate14.errors, instancePath+"/contents/" + i0));
+vErrors = vErrors === null ? func0(validate14.errors, instancePath+"/contents/" + i0) : vErrors.concat(func0(validate14.errors, instancePath+"/contents/" + i0));
 errors = vErrors.length;
 }
 var _valid0 = _errs9 === errors;
@@ -17356,7 +17309,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.resultType !== undefined && func0.call(data, "resultType")){
+if(data.resultType !== undefined){
 var data4 = data.resultType;
 var _errs10 = errors;
 if(typeof data4 !== "string"){
@@ -17373,7 +17326,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.ttlMs !== undefined && func0.call(data, "ttlMs")){
+if(data.ttlMs !== undefined){
 var data5 = data.ttlMs;
 var _errs12 = errors;
 if(!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))){
@@ -17430,12 +17383,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.result === undefined) || (!(func0.call(data, "result")))) && (missing0 = "result"))){
+if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.result === undefined) && (missing0 = "result"))){
 validate271.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.id !== undefined && func0.call(data, "id")){
+if(data.id !== undefined){
 var data0 = data.id;
 var _errs1 = errors;
 if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
@@ -17448,7 +17401,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data1 = data.jsonrpc;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -17465,13 +17418,13 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.result !== undefined && func0.call(data, "result")){
+if(data.result !== undefined){
 var data2 = data.result;
 var _errs6 = errors;
 if(errors === _errs6){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 var missing1;
-if(((data2.resultType === undefined) || (!(func0.call(data2, "resultType")))) && (missing1 = "resultType")){
+if((data2.resultType === undefined) && (missing1 = "resultType")){
 validate271.errors = [{instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
@@ -17480,13 +17433,13 @@ var tag0 = data2.resultType;
 if(typeof tag0 == "string"){
 if(tag0 === "input_required"){
 if(!(validate75(data2))){
-vErrors = vErrors === null ? func15(validate75.errors, instancePath+"/result") : vErrors.concat(func15(validate75.errors, instancePath+"/result"));
+vErrors = vErrors === null ? func0(validate75.errors, instancePath+"/result") : vErrors.concat(func0(validate75.errors, instancePath+"/result"));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "complete"){
 if(!(validate267(data2))){
-vErrors = vErrors === null ? func15(validate267.errors, instancePath+"/result") : vErrors.concat(func15(validate267.errors, instancePath+"/result"));
+vErrors = vErrors === null ? func0(validate267.errors, instancePath+"/result") : vErrors.concat(func0(validate267.errors, instancePath+"/result"));
 errors = vErrors.length;
 }
 }
@@ -17546,12 +17499,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
+if((data.method === undefined) && (missing0 = "method")){
 validate274.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var _errs1 = errors;
 if(typeof data.method !== "string"){
 validate274.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"}}];
@@ -17563,7 +17516,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
@@ -17645,12 +17598,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri")){
+if((data.uri === undefined) && (missing0 = "uri")){
 validate276.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs1 = errors;
 if(!(data0 && typeof data0 == "object" && !Array.isArray(data0))){
@@ -17663,7 +17616,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mimeType !== undefined && func0.call(data, "mimeType")){
+if(data.mimeType !== undefined){
 var _errs4 = errors;
 if(typeof data.mimeType !== "string"){
 validate276.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"}}];
@@ -17675,7 +17628,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined && func0.call(data, "uri")){
+if(data.uri !== undefined){
 var _errs6 = errors;
 if(typeof data.uri !== "string"){
 validate276.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
@@ -17723,12 +17676,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
+if(((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))){
 validate277.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data0 = data.jsonrpc;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -17745,7 +17698,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data1 = data.method;
 var _errs3 = errors;
 if(typeof data1 !== "string"){
@@ -17762,10 +17715,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var _errs5 = errors;
 if(!(validate250(data.params))){
-vErrors = vErrors === null ? func15(validate250.errors, instancePath+"/params") : vErrors.concat(func15(validate250.errors, instancePath+"/params"));
+vErrors = vErrors === null ? func0(validate250.errors, instancePath+"/params") : vErrors.concat(func0(validate250.errors, instancePath+"/params"));
 errors = vErrors.length;
 }
 var valid0 = _errs5 === errors;
@@ -17808,15 +17761,15 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data._meta === undefined) || (!(func0.call(data, "_meta")))) && (missing0 = "_meta")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
+if(((data._meta === undefined) && (missing0 = "_meta")) || ((data.uri === undefined) && (missing0 = "uri"))){
 validate279.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var _errs1 = errors;
 if(!(validate23(data._meta))){
-vErrors = vErrors === null ? func15(validate23.errors, instancePath+"/_meta") : vErrors.concat(func15(validate23.errors, instancePath+"/_meta"));
+vErrors = vErrors === null ? func0(validate23.errors, instancePath+"/_meta") : vErrors.concat(func0(validate23.errors, instancePath+"/_meta"));
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -17825,7 +17778,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined && func0.call(data, "uri")){
+if(data.uri !== undefined){
 var _errs2 = errors;
 if(typeof data.uri !== "string"){
 validate279.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
@@ -17871,12 +17824,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
+if(((data.type === undefined) && (missing0 = "type")) || ((data.uri === undefined) && (missing0 = "uri"))){
 validate281.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.type !== undefined && func0.call(data, "type")){
+if(data.type !== undefined){
 var data0 = data.type;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -17893,7 +17846,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined && func0.call(data, "uri")){
+if(data.uri !== undefined){
 var _errs3 = errors;
 if(typeof data.uri !== "string"){
 validate281.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
@@ -17939,15 +17892,15 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri")){
+if((data.uri === undefined) && (missing0 = "uri")){
 validate283.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var _errs1 = errors;
 if(!(validate111(data._meta))){
-vErrors = vErrors === null ? func15(validate111.errors, instancePath+"/_meta") : vErrors.concat(func15(validate111.errors, instancePath+"/_meta"));
+vErrors = vErrors === null ? func0(validate111.errors, instancePath+"/_meta") : vErrors.concat(func0(validate111.errors, instancePath+"/_meta"));
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -17956,7 +17909,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.uri !== undefined && func0.call(data, "uri")){
+if(data.uri !== undefined){
 var _errs2 = errors;
 if(typeof data.uri !== "string"){
 validate283.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"}}];
@@ -17999,12 +17952,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
+if((((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
 validate282.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data0 = data.jsonrpc;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -18021,7 +17974,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data1 = data.method;
 var _errs3 = errors;
 if(typeof data1 !== "string"){
@@ -18038,10 +17991,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var _errs5 = errors;
 if(!(validate283(data.params))){
-vErrors = vErrors === null ? func15(validate283.errors, instancePath+"/params") : vErrors.concat(func15(validate283.errors, instancePath+"/params"));
+vErrors = vErrors === null ? func0(validate283.errors, instancePath+"/params") : vErrors.concat(func0(validate283.errors, instancePath+"/params"));
 errors = vErrors.length;
 }
 var valid0 = _errs5 === errors;
@@ -18157,15 +18110,15 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.notifications === undefined) || (!(func0.call(data, "notifications")))) && (missing0 = "notifications")){
+if((data.notifications === undefined) && (missing0 = "notifications")){
 validate290.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var _errs1 = errors;
 if(!(validate111(data._meta))){
-vErrors = vErrors === null ? func15(validate111.errors, instancePath+"/_meta") : vErrors.concat(func15(validate111.errors, instancePath+"/_meta"));
+vErrors = vErrors === null ? func0(validate111.errors, instancePath+"/_meta") : vErrors.concat(func0(validate111.errors, instancePath+"/_meta"));
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -18174,13 +18127,13 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.notifications !== undefined && func0.call(data, "notifications")){
+if(data.notifications !== undefined){
 var data1 = data.notifications;
 var _errs2 = errors;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1.promptsListChanged !== undefined && func0.call(data1, "promptsListChanged")){
+if(data1.promptsListChanged !== undefined){
 var _errs5 = errors;
 if(typeof data1.promptsListChanged !== "boolean"){
 validate290.errors = [{instancePath:instancePath+"/notifications/promptsListChanged",schemaPath:"SubscriptionFilter/properties/promptsListChanged/type",keyword:"type",params:{type: "boolean"}}];
@@ -18192,7 +18145,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data1.resourceSubscriptions !== undefined && func0.call(data1, "resourceSubscriptions")){
+if(data1.resourceSubscriptions !== undefined){
 var data3 = data1.resourceSubscriptions;
 var _errs7 = errors;
 if(errors === _errs7){
@@ -18222,7 +18175,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data1.resourcesListChanged !== undefined && func0.call(data1, "resourcesListChanged")){
+if(data1.resourcesListChanged !== undefined){
 var _errs11 = errors;
 if(typeof data1.resourcesListChanged !== "boolean"){
 validate290.errors = [{instancePath:instancePath+"/notifications/resourcesListChanged",schemaPath:"SubscriptionFilter/properties/resourcesListChanged/type",keyword:"type",params:{type: "boolean"}}];
@@ -18234,7 +18187,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data1.toolsListChanged !== undefined && func0.call(data1, "toolsListChanged")){
+if(data1.toolsListChanged !== undefined){
 var _errs13 = errors;
 if(typeof data1.toolsListChanged !== "boolean"){
 validate290.errors = [{instancePath:instancePath+"/notifications/toolsListChanged",schemaPath:"SubscriptionFilter/properties/toolsListChanged/type",keyword:"type",params:{type: "boolean"}}];
@@ -18291,12 +18244,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
+if((((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
 validate289.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data0 = data.jsonrpc;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -18313,7 +18266,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data1 = data.method;
 var _errs3 = errors;
 if(typeof data1 !== "string"){
@@ -18330,10 +18283,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var _errs5 = errors;
 if(!(validate290(data.params))){
-vErrors = vErrors === null ? func15(validate290.errors, instancePath+"/params") : vErrors.concat(func15(validate290.errors, instancePath+"/params"));
+vErrors = vErrors === null ? func0(validate290.errors, instancePath+"/params") : vErrors.concat(func0(validate290.errors, instancePath+"/params"));
 errors = vErrors.length;
 }
 var valid0 = _errs5 === errors;
@@ -18375,12 +18328,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
+if(((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))){
 validate293.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data0 = data.jsonrpc;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -18397,7 +18350,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data1 = data.method;
 var _errs3 = errors;
 if(typeof data1 !== "string"){
@@ -18414,10 +18367,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var _errs5 = errors;
 if(!(validate250(data.params))){
-vErrors = vErrors === null ? func15(validate250.errors, instancePath+"/params") : vErrors.concat(func15(validate250.errors, instancePath+"/params"));
+vErrors = vErrors === null ? func0(validate250.errors, instancePath+"/params") : vErrors.concat(func0(validate250.errors, instancePath+"/params"));
 errors = vErrors.length;
 }
 var valid0 = _errs5 === errors;
@@ -18458,7 +18411,7 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
+if((data.method === undefined) && (missing0 = "method")){
 validate288.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
@@ -18467,49 +18420,49 @@ var tag0 = data.method;
 if(typeof tag0 == "string"){
 if(tag0 === "notifications/cancelled"){
 if(!(validate109(data))){
-vErrors = vErrors === null ? func15(validate109.errors, instancePath) : vErrors.concat(func15(validate109.errors, instancePath));
+vErrors = vErrors === null ? func0(validate109.errors, instancePath) : vErrors.concat(func0(validate109.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "notifications/progress"){
 if(!(validate258(data))){
-vErrors = vErrors === null ? func15(validate258.errors, instancePath) : vErrors.concat(func15(validate258.errors, instancePath));
+vErrors = vErrors === null ? func0(validate258.errors, instancePath) : vErrors.concat(func0(validate258.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "notifications/resources/list_changed"){
 if(!(validate277(data))){
-vErrors = vErrors === null ? func15(validate277.errors, instancePath) : vErrors.concat(func15(validate277.errors, instancePath));
+vErrors = vErrors === null ? func0(validate277.errors, instancePath) : vErrors.concat(func0(validate277.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "notifications/subscriptions/acknowledged"){
 if(!(validate289(data))){
-vErrors = vErrors === null ? func15(validate289.errors, instancePath) : vErrors.concat(func15(validate289.errors, instancePath));
+vErrors = vErrors === null ? func0(validate289.errors, instancePath) : vErrors.concat(func0(validate289.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "notifications/resources/updated"){
 if(!(validate282(data))){
-vErrors = vErrors === null ? func15(validate282.errors, instancePath) : vErrors.concat(func15(validate282.errors, instancePath));
+vErrors = vErrors === null ? func0(validate282.errors, instancePath) : vErrors.concat(func0(validate282.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "notifications/prompts/list_changed"){
 if(!(validate264(data))){
-vErrors = vErrors === null ? func15(validate264.errors, instancePath) : vErrors.concat(func15(validate264.errors, instancePath));
+vErrors = vErrors === null ? func0(validate264.errors, instancePath) : vErrors.concat(func0(validate264.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "notifications/tools/list_changed"){
 if(!(validate293(data))){
-vErrors = vErrors === null ? func15(validate293.errors, instancePath) : vErrors.concat(func15(validate293.errors, instancePath));
+vErrors = vErrors === null ? func0(validate293.errors, instancePath) : vErrors.concat(func0(validate293.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "notifications/message"){
 if(!(validate239(data))){
-vErrors = vErrors === null ? func15(validate239.errors, instancePath) : vErrors.concat(func15(validate239.errors, instancePath));
+vErrors = vErrors === null ? func0(validate239.errors, instancePath) : vErrors.concat(func0(validate239.errors, instancePath));
 errors = vErrors.length;
 }
 }
@@ -18557,15 +18510,15 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data["io.modelcontextprotocol/subscriptionId"] === undefined) || (!(func0.call(data, "io.modelcontextprotocol/subscriptionId")))) && (missing0 = "io.modelcontextprotocol/subscriptionId")){
+if((data["io.modelcontextprotocol/subscriptionId"] === undefined) && (missing0 = "io.modelcontextprotocol/subscriptionId")){
 validate311.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data["io.modelcontextprotocol/serverInfo"] !== undefined && func0.call(data, "io.modelcontextprotocol/serverInfo")){
+if(data["io.modelcontextprotocol/serverInfo"] !== undefined){
 var _errs1 = errors;
 if(!(validate18(data["io.modelcontextprotocol/serverInfo"]))){
-vErrors = vErrors === null ? func15(validate18.errors, instancePath+"/io.modelcontextprotocol~1serverInfo") : vErrors.concat(func15(validate18.errors, instancePath+"/io.modelcontextprotocol~1serverInfo"));
+vErrors = vErrors === null ? func0(validate18.errors, instancePath+"/io.modelcontextprotocol~1serverInfo") : vErrors.concat(func0(validate18.errors, instancePath+"/io.modelcontextprotocol~1serverInfo"));
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -18574,7 +18527,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data["io.modelcontextprotocol/subscriptionId"] !== undefined && func0.call(data, "io.modelcontextprotocol/subscriptionId")){
+if(data["io.modelcontextprotocol/subscriptionId"] !== undefined){
 var data1 = data["io.modelcontextprotocol/subscriptionId"];
 var _errs2 = errors;
 if((typeof data1 !== "string") && (!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))))){
@@ -18618,15 +18571,15 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data._meta === undefined) || (!(func0.call(data, "_meta")))) && (missing0 = "_meta")) || (((data.resultType === undefined) || (!(func0.call(data, "resultType")))) && (missing0 = "resultType"))){
+if(((data._meta === undefined) && (missing0 = "_meta")) || ((data.resultType === undefined) && (missing0 = "resultType"))){
 validate310.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var _errs1 = errors;
 if(!(validate311(data._meta))){
-vErrors = vErrors === null ? func15(validate311.errors, instancePath+"/_meta") : vErrors.concat(func15(validate311.errors, instancePath+"/_meta"));
+vErrors = vErrors === null ? func0(validate311.errors, instancePath+"/_meta") : vErrors.concat(func0(validate311.errors, instancePath+"/_meta"));
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -18635,7 +18588,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.resultType !== undefined && func0.call(data, "resultType")){
+if(data.resultType !== undefined){
 var data1 = data.resultType;
 var _errs2 = errors;
 if(typeof data1 !== "string"){
@@ -18686,7 +18639,7 @@ var _errs1 = errors;
 if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.resultType === undefined) || (!(func0.call(data, "resultType")))) && (missing0 = "resultType")){
+if((data.resultType === undefined) && (missing0 = "resultType")){
 var err0 = {instancePath:instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0}};
 if(vErrors === null){
 vErrors = [err0];
@@ -18701,13 +18654,13 @@ var tag0 = data.resultType;
 if(typeof tag0 == "string"){
 if(tag0 === "input_required"){
 if(!(validate75(data))){
-vErrors = vErrors === null ? func15(validate75.errors, instancePath) : vErrors.concat(func15(validate75.errors, instancePath));
+vErrors = vErrors === null ? func0(validate75.errors, instancePath) : vErrors.concat(func0(validate75.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "complete"){
 if(!(validate168(data))){
-vErrors = vErrors === null ? func15(validate168.errors, instancePath) : vErrors.concat(func15(validate168.errors, instancePath));
+vErrors = vErrors === null ? func0(validate168.errors, instancePath) : vErrors.concat(func0(validate168.errors, instancePath));
 errors = vErrors.length;
 }
 }
@@ -18750,7 +18703,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs6 = errors;
 if(!(validate160(data))){
-vErrors = vErrors === null ? func15(validate160.errors, instancePath) : vErrors.concat(func15(validate160.errors, instancePath));
+vErrors = vErrors === null ? func0(validate160.errors, instancePath) : vErrors.concat(func0(validate160.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs6 === errors;
@@ -18758,7 +18711,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs7 = errors;
 if(!(validate226(data))){
-vErrors = vErrors === null ? func15(validate226.errors, instancePath) : vErrors.concat(func15(validate226.errors, instancePath));
+vErrors = vErrors === null ? func0(validate226.errors, instancePath) : vErrors.concat(func0(validate226.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs7 === errors;
@@ -18766,7 +18719,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs8 = errors;
 if(!(validate219(data))){
-vErrors = vErrors === null ? func15(validate219.errors, instancePath) : vErrors.concat(func15(validate219.errors, instancePath));
+vErrors = vErrors === null ? func0(validate219.errors, instancePath) : vErrors.concat(func0(validate219.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs8 === errors;
@@ -18774,7 +18727,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs9 = errors;
 if(!(validate267(data))){
-vErrors = vErrors === null ? func15(validate267.errors, instancePath) : vErrors.concat(func15(validate267.errors, instancePath));
+vErrors = vErrors === null ? func0(validate267.errors, instancePath) : vErrors.concat(func0(validate267.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs9 === errors;
@@ -18782,7 +18735,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs10 = errors;
 if(!(validate310(data))){
-vErrors = vErrors === null ? func15(validate310.errors, instancePath) : vErrors.concat(func15(validate310.errors, instancePath));
+vErrors = vErrors === null ? func0(validate310.errors, instancePath) : vErrors.concat(func0(validate310.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs10 === errors;
@@ -18790,7 +18743,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs11 = errors;
 if(!(validate213(data))){
-vErrors = vErrors === null ? func15(validate213.errors, instancePath) : vErrors.concat(func15(validate213.errors, instancePath));
+vErrors = vErrors === null ? func0(validate213.errors, instancePath) : vErrors.concat(func0(validate213.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs11 === errors;
@@ -18798,7 +18751,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs12 = errors;
 if(!(validate180(data))){
-vErrors = vErrors === null ? func15(validate180.errors, instancePath) : vErrors.concat(func15(validate180.errors, instancePath));
+vErrors = vErrors === null ? func0(validate180.errors, instancePath) : vErrors.concat(func0(validate180.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs12 === errors;
@@ -18806,7 +18759,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs13 = errors;
 if(!(validate233(data))){
-vErrors = vErrors === null ? func15(validate233.errors, instancePath) : vErrors.concat(func15(validate233.errors, instancePath));
+vErrors = vErrors === null ? func0(validate233.errors, instancePath) : vErrors.concat(func0(validate233.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs13 === errors;
@@ -18814,7 +18767,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs14 = errors;
 if(!(validate71(data))){
-vErrors = vErrors === null ? func15(validate71.errors, instancePath) : vErrors.concat(func15(validate71.errors, instancePath));
+vErrors = vErrors === null ? func0(validate71.errors, instancePath) : vErrors.concat(func0(validate71.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs14 === errors;
@@ -18822,7 +18775,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 var _errs15 = errors;
 if(!(validate163(data))){
-vErrors = vErrors === null ? func15(validate163.errors, instancePath) : vErrors.concat(func15(validate163.errors, instancePath));
+vErrors = vErrors === null ? func0(validate163.errors, instancePath) : vErrors.concat(func0(validate163.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs15 === errors;
@@ -18890,7 +18843,7 @@ var _errs2 = errors;
 if(errors === _errs2){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.enum === undefined) || (!(func0.call(data, "enum")))) && (missing0 = "enum")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
+if(((data.enum === undefined) && (missing0 = "enum")) || ((data.type === undefined) && (missing0 = "type"))){
 var err0 = {instancePath:instancePath,schemaPath:"UntitledSingleSelectEnumSchema/required",keyword:"required",params:{missingProperty: missing0}};
 if(vErrors === null){
 vErrors = [err0];
@@ -18901,7 +18854,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data.default !== undefined && func0.call(data, "default")){
+if(data.default !== undefined){
 var _errs4 = errors;
 if(typeof data.default !== "string"){
 var err1 = {instancePath:instancePath+"/default",schemaPath:"UntitledSingleSelectEnumSchema/properties/default/type",keyword:"type",params:{type: "string"}};
@@ -18919,7 +18872,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data.description !== undefined && func0.call(data, "description")){
+if(data.description !== undefined){
 var _errs6 = errors;
 if(typeof data.description !== "string"){
 var err2 = {instancePath:instancePath+"/description",schemaPath:"UntitledSingleSelectEnumSchema/properties/description/type",keyword:"type",params:{type: "string"}};
@@ -18937,7 +18890,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data.enum !== undefined && func0.call(data, "enum")){
+if(data.enum !== undefined){
 var data2 = data.enum;
 var _errs8 = errors;
 if(errors === _errs8){
@@ -18979,7 +18932,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data.title !== undefined && func0.call(data, "title")){
+if(data.title !== undefined){
 var _errs12 = errors;
 if(typeof data.title !== "string"){
 var err5 = {instancePath:instancePath+"/title",schemaPath:"UntitledSingleSelectEnumSchema/properties/title/type",keyword:"type",params:{type: "string"}};
@@ -18997,7 +18950,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data.type !== undefined && func0.call(data, "type")){
+if(data.type !== undefined){
 var data5 = data.type;
 var _errs14 = errors;
 if(typeof data5 !== "string"){
@@ -19050,7 +19003,7 @@ var _errs17 = errors;
 if(errors === _errs17){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing1;
-if((((data.oneOf === undefined) || (!(func0.call(data, "oneOf")))) && (missing1 = "oneOf")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing1 = "type"))){
+if(((data.oneOf === undefined) && (missing1 = "oneOf")) || ((data.type === undefined) && (missing1 = "type"))){
 var err9 = {instancePath:instancePath,schemaPath:"TitledSingleSelectEnumSchema/required",keyword:"required",params:{missingProperty: missing1}};
 if(vErrors === null){
 vErrors = [err9];
@@ -19061,7 +19014,7 @@ vErrors.push(err9);
 errors++;
 }
 else {
-if(data.default !== undefined && func0.call(data, "default")){
+if(data.default !== undefined){
 var _errs19 = errors;
 if(typeof data.default !== "string"){
 var err10 = {instancePath:instancePath+"/default",schemaPath:"TitledSingleSelectEnumSchema/properties/default/type",keyword:"type",params:{type: "string"}};
@@ -19079,7 +19032,7 @@ else {
 var valid5 = true;
 }
 if(valid5){
-if(data.description !== undefined && func0.call(data, "description")){
+if(data.description !== undefined){
 var _errs21 = errors;
 if(typeof data.description !== "string"){
 var err11 = {instancePath:instancePath+"/description",schemaPath:"TitledSingleSelectEnumSchema/properties/description/type",keyword:"type",params:{type: "string"}};
@@ -19097,7 +19050,7 @@ else {
 var valid5 = true;
 }
 if(valid5){
-if(data.oneOf !== undefined && func0.call(data, "oneOf")){
+if(data.oneOf !== undefined){
 var data8 = data.oneOf;
 var _errs23 = errors;
 if(errors === _errs23){
@@ -19110,7 +19063,7 @@ var _errs25 = errors;
 if(errors === _errs25){
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
 var missing2;
-if((((data9.const === undefined) || (!(func0.call(data9, "const")))) && (missing2 = "const")) || (((data9.title === undefined) || (!(func0.call(data9, "title")))) && (missing2 = "title"))){
+if(((data9.const === undefined) && (missing2 = "const")) || ((data9.title === undefined) && (missing2 = "title"))){
 var err12 = {instancePath:instancePath+"/oneOf/" + i1,schemaPath:"TitledSingleSelectEnumSchema/properties/oneOf/items/required",keyword:"required",params:{missingProperty: missing2}};
 if(vErrors === null){
 vErrors = [err12];
@@ -19121,7 +19074,7 @@ vErrors.push(err12);
 errors++;
 }
 else {
-if(data9.const !== undefined && func0.call(data9, "const")){
+if(data9.const !== undefined){
 var _errs27 = errors;
 if(typeof data9.const !== "string"){
 var err13 = {instancePath:instancePath+"/oneOf/" + i1+"/const",schemaPath:"TitledSingleSelectEnumSchema/properties/oneOf/items/properties/const/type",keyword:"type",params:{type: "string"}};
@@ -19139,7 +19092,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data9.title !== undefined && func0.call(data9, "title")){
+if(data9.title !== undefined){
 var _errs29 = errors;
 if(typeof data9.title !== "string"){
 var err14 = {instancePath:instancePath+"/oneOf/" + i1+"/title",schemaPath:"TitledSingleSelectEnumSchema/properties/oneOf/items/properties/title/type",keyword:"type",params:{type: "string"}};
@@ -19193,7 +19146,7 @@ else {
 var valid5 = true;
 }
 if(valid5){
-if(data.title !== undefined && func0.call(data, "title")){
+if(data.title !== undefined){
 var _errs31 = errors;
 if(typeof data.title !== "string"){
 var err17 = {instancePath:instancePath+"/title",schemaPath:"TitledSingleSelectEnumSchema/properties/title/type",keyword:"type",params:{type: "string"}};
@@ -19211,7 +19164,7 @@ else {
 var valid5 = true;
 }
 if(valid5){
-if(data.type !== undefined && func0.call(data, "type")){
+if(data.type !== undefined){
 var data13 = data.type;
 var _errs33 = errors;
 if(typeof data13 !== "string"){
@@ -19307,12 +19260,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
+if((data.type === undefined) && (missing0 = "type")){
 validate321.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.default !== undefined && func0.call(data, "default")){
+if(data.default !== undefined){
 var _errs1 = errors;
 if(typeof data.default !== "string"){
 validate321.errors = [{instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "string"}}];
@@ -19324,7 +19277,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined && func0.call(data, "description")){
+if(data.description !== undefined){
 var _errs3 = errors;
 if(typeof data.description !== "string"){
 validate321.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -19336,7 +19289,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.format !== undefined && func0.call(data, "format")){
+if(data.format !== undefined){
 var data2 = data.format;
 var _errs5 = errors;
 if(typeof data2 !== "string"){
@@ -19353,7 +19306,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.maxLength !== undefined && func0.call(data, "maxLength")){
+if(data.maxLength !== undefined){
 var data3 = data.maxLength;
 var _errs7 = errors;
 if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
@@ -19366,7 +19319,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.minLength !== undefined && func0.call(data, "minLength")){
+if(data.minLength !== undefined){
 var data4 = data.minLength;
 var _errs9 = errors;
 if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
@@ -19379,7 +19332,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined && func0.call(data, "title")){
+if(data.title !== undefined){
 var _errs11 = errors;
 if(typeof data.title !== "string"){
 validate321.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -19391,7 +19344,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.type !== undefined && func0.call(data, "type")){
+if(data.type !== undefined){
 var data6 = data.type;
 var _errs13 = errors;
 if(typeof data6 !== "string"){
@@ -19444,7 +19397,7 @@ var vErrors = null;
 var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.promptsListChanged !== undefined && func0.call(data, "promptsListChanged")){
+if(data.promptsListChanged !== undefined){
 var _errs1 = errors;
 if(typeof data.promptsListChanged !== "boolean"){
 validate322.errors = [{instancePath:instancePath+"/promptsListChanged",schemaPath:"#/properties/promptsListChanged/type",keyword:"type",params:{type: "boolean"}}];
@@ -19456,7 +19409,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.resourceSubscriptions !== undefined && func0.call(data, "resourceSubscriptions")){
+if(data.resourceSubscriptions !== undefined){
 var data1 = data.resourceSubscriptions;
 var _errs3 = errors;
 if(errors === _errs3){
@@ -19486,7 +19439,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.resourcesListChanged !== undefined && func0.call(data, "resourcesListChanged")){
+if(data.resourcesListChanged !== undefined){
 var _errs7 = errors;
 if(typeof data.resourcesListChanged !== "boolean"){
 validate322.errors = [{instancePath:instancePath+"/resourcesListChanged",schemaPath:"#/properties/resourcesListChanged/type",keyword:"type",params:{type: "boolean"}}];
@@ -19498,7 +19451,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.toolsListChanged !== undefined && func0.call(data, "toolsListChanged")){
+if(data.toolsListChanged !== undefined){
 var _errs9 = errors;
 if(typeof data.toolsListChanged !== "boolean"){
 validate322.errors = [{instancePath:instancePath+"/toolsListChanged",schemaPath:"#/properties/toolsListChanged/type",keyword:"type",params:{type: "boolean"}}];
@@ -19556,12 +19509,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.result === undefined) || (!(func0.call(data, "result")))) && (missing0 = "result"))){
+if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.result === undefined) && (missing0 = "result"))){
 validate323.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.id !== undefined && func0.call(data, "id")){
+if(data.id !== undefined){
 var data0 = data.id;
 var _errs1 = errors;
 if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
@@ -19574,7 +19527,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data1 = data.jsonrpc;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -19591,10 +19544,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.result !== undefined && func0.call(data, "result")){
+if(data.result !== undefined){
 var _errs6 = errors;
 if(!(validate310(data.result))){
-vErrors = vErrors === null ? func15(validate310.errors, instancePath+"/result") : vErrors.concat(func15(validate310.errors, instancePath+"/result"));
+vErrors = vErrors === null ? func0(validate310.errors, instancePath+"/result") : vErrors.concat(func0(validate310.errors, instancePath+"/result"));
 errors = vErrors.length;
 }
 var valid0 = _errs6 === errors;
@@ -19640,12 +19593,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.items === undefined) || (!(func0.call(data, "items")))) && (missing0 = "items")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
+if(((data.items === undefined) && (missing0 = "items")) || ((data.type === undefined) && (missing0 = "type"))){
 validate325.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.default !== undefined && func0.call(data, "default")){
+if(data.default !== undefined){
 var data0 = data.default;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -19675,7 +19628,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined && func0.call(data, "description")){
+if(data.description !== undefined){
 var _errs5 = errors;
 if(typeof data.description !== "string"){
 validate325.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -19687,18 +19640,18 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.items !== undefined && func0.call(data, "items")){
+if(data.items !== undefined){
 var data3 = data.items;
 var _errs7 = errors;
 if(errors === _errs7){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 var missing1;
-if(((data3.anyOf === undefined) || (!(func0.call(data3, "anyOf")))) && (missing1 = "anyOf")){
+if((data3.anyOf === undefined) && (missing1 = "anyOf")){
 validate325.errors = [{instancePath:instancePath+"/items",schemaPath:"#/properties/items/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data3.anyOf !== undefined && func0.call(data3, "anyOf")){
+if(data3.anyOf !== undefined){
 var data4 = data3.anyOf;
 var _errs9 = errors;
 if(errors === _errs9){
@@ -19711,12 +19664,12 @@ var _errs11 = errors;
 if(errors === _errs11){
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 var missing2;
-if((((data5.const === undefined) || (!(func0.call(data5, "const")))) && (missing2 = "const")) || (((data5.title === undefined) || (!(func0.call(data5, "title")))) && (missing2 = "title"))){
+if(((data5.const === undefined) && (missing2 = "const")) || ((data5.title === undefined) && (missing2 = "title"))){
 validate325.errors = [{instancePath:instancePath+"/items/anyOf/" + i1,schemaPath:"#/properties/items/properties/anyOf/items/required",keyword:"required",params:{missingProperty: missing2}}];
 return false;
 }
 else {
-if(data5.const !== undefined && func0.call(data5, "const")){
+if(data5.const !== undefined){
 var _errs13 = errors;
 if(typeof data5.const !== "string"){
 validate325.errors = [{instancePath:instancePath+"/items/anyOf/" + i1+"/const",schemaPath:"#/properties/items/properties/anyOf/items/properties/const/type",keyword:"type",params:{type: "string"}}];
@@ -19728,7 +19681,7 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data5.title !== undefined && func0.call(data5, "title")){
+if(data5.title !== undefined){
 var _errs15 = errors;
 if(typeof data5.title !== "string"){
 validate325.errors = [{instancePath:instancePath+"/items/anyOf/" + i1+"/title",schemaPath:"#/properties/items/properties/anyOf/items/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -19772,7 +19725,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.maxItems !== undefined && func0.call(data, "maxItems")){
+if(data.maxItems !== undefined){
 var data8 = data.maxItems;
 var _errs17 = errors;
 if(!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8)))){
@@ -19785,7 +19738,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.minItems !== undefined && func0.call(data, "minItems")){
+if(data.minItems !== undefined){
 var data9 = data.minItems;
 var _errs19 = errors;
 if(!((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9)))){
@@ -19798,7 +19751,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined && func0.call(data, "title")){
+if(data.title !== undefined){
 var _errs21 = errors;
 if(typeof data.title !== "string"){
 validate325.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -19810,7 +19763,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.type !== undefined && func0.call(data, "type")){
+if(data.type !== undefined){
 var data11 = data.type;
 var _errs23 = errors;
 if(typeof data11 !== "string"){
@@ -19864,12 +19817,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.oneOf === undefined) || (!(func0.call(data, "oneOf")))) && (missing0 = "oneOf")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
+if(((data.oneOf === undefined) && (missing0 = "oneOf")) || ((data.type === undefined) && (missing0 = "type"))){
 validate326.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.default !== undefined && func0.call(data, "default")){
+if(data.default !== undefined){
 var _errs1 = errors;
 if(typeof data.default !== "string"){
 validate326.errors = [{instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "string"}}];
@@ -19881,7 +19834,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined && func0.call(data, "description")){
+if(data.description !== undefined){
 var _errs3 = errors;
 if(typeof data.description !== "string"){
 validate326.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -19893,7 +19846,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.oneOf !== undefined && func0.call(data, "oneOf")){
+if(data.oneOf !== undefined){
 var data2 = data.oneOf;
 var _errs5 = errors;
 if(errors === _errs5){
@@ -19906,12 +19859,12 @@ var _errs7 = errors;
 if(errors === _errs7){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 var missing1;
-if((((data3.const === undefined) || (!(func0.call(data3, "const")))) && (missing1 = "const")) || (((data3.title === undefined) || (!(func0.call(data3, "title")))) && (missing1 = "title"))){
+if(((data3.const === undefined) && (missing1 = "const")) || ((data3.title === undefined) && (missing1 = "title"))){
 validate326.errors = [{instancePath:instancePath+"/oneOf/" + i0,schemaPath:"#/properties/oneOf/items/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data3.const !== undefined && func0.call(data3, "const")){
+if(data3.const !== undefined){
 var _errs9 = errors;
 if(typeof data3.const !== "string"){
 validate326.errors = [{instancePath:instancePath+"/oneOf/" + i0+"/const",schemaPath:"#/properties/oneOf/items/properties/const/type",keyword:"type",params:{type: "string"}}];
@@ -19923,7 +19876,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data3.title !== undefined && func0.call(data3, "title")){
+if(data3.title !== undefined){
 var _errs11 = errors;
 if(typeof data3.title !== "string"){
 validate326.errors = [{instancePath:instancePath+"/oneOf/" + i0+"/title",schemaPath:"#/properties/oneOf/items/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -19959,7 +19912,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined && func0.call(data, "title")){
+if(data.title !== undefined){
 var _errs13 = errors;
 if(typeof data.title !== "string"){
 validate326.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -19971,7 +19924,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.type !== undefined && func0.call(data, "type")){
+if(data.type !== undefined){
 var data7 = data.type;
 var _errs15 = errors;
 if(typeof data7 !== "string"){
@@ -20024,7 +19977,7 @@ var vErrors = null;
 var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.destructiveHint !== undefined && func0.call(data, "destructiveHint")){
+if(data.destructiveHint !== undefined){
 var _errs1 = errors;
 if(typeof data.destructiveHint !== "boolean"){
 validate327.errors = [{instancePath:instancePath+"/destructiveHint",schemaPath:"#/properties/destructiveHint/type",keyword:"type",params:{type: "boolean"}}];
@@ -20036,7 +19989,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.idempotentHint !== undefined && func0.call(data, "idempotentHint")){
+if(data.idempotentHint !== undefined){
 var _errs3 = errors;
 if(typeof data.idempotentHint !== "boolean"){
 validate327.errors = [{instancePath:instancePath+"/idempotentHint",schemaPath:"#/properties/idempotentHint/type",keyword:"type",params:{type: "boolean"}}];
@@ -20048,7 +20001,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.openWorldHint !== undefined && func0.call(data, "openWorldHint")){
+if(data.openWorldHint !== undefined){
 var _errs5 = errors;
 if(typeof data.openWorldHint !== "boolean"){
 validate327.errors = [{instancePath:instancePath+"/openWorldHint",schemaPath:"#/properties/openWorldHint/type",keyword:"type",params:{type: "boolean"}}];
@@ -20060,7 +20013,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.readOnlyHint !== undefined && func0.call(data, "readOnlyHint")){
+if(data.readOnlyHint !== undefined){
 var _errs7 = errors;
 if(typeof data.readOnlyHint !== "boolean"){
 validate327.errors = [{instancePath:instancePath+"/readOnlyHint",schemaPath:"#/properties/readOnlyHint/type",keyword:"type",params:{type: "boolean"}}];
@@ -20072,7 +20025,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined && func0.call(data, "title")){
+if(data.title !== undefined){
 var _errs9 = errors;
 if(typeof data.title !== "string"){
 validate327.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -20117,7 +20070,7 @@ var vErrors = null;
 var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.mode !== undefined && func0.call(data, "mode")){
+if(data.mode !== undefined){
 var data0 = data.mode;
 if(typeof data0 !== "string"){
 validate328.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/type",keyword:"type",params:{type: "string"}}];
@@ -20166,12 +20119,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.error === undefined) || (!(func0.call(data, "error")))) && (missing0 = "error")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))){
+if(((data.error === undefined) && (missing0 = "error")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))){
 validate329.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.error !== undefined && func0.call(data, "error")){
+if(data.error !== undefined){
 var data0 = data.error;
 var _errs1 = errors;
 var _errs2 = errors;
@@ -20179,12 +20132,12 @@ var _errs3 = errors;
 if(errors === _errs3){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 var missing1;
-if((((data0.code === undefined) || (!(func0.call(data0, "code")))) && (missing1 = "code")) || (((data0.message === undefined) || (!(func0.call(data0, "message")))) && (missing1 = "message"))){
+if(((data0.code === undefined) && (missing1 = "code")) || ((data0.message === undefined) && (missing1 = "message"))){
 validate329.errors = [{instancePath:instancePath+"/error",schemaPath:"Error/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data0.code !== undefined && func0.call(data0, "code")){
+if(data0.code !== undefined){
 var data1 = data0.code;
 var _errs5 = errors;
 if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
@@ -20197,7 +20150,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data0.message !== undefined && func0.call(data0, "message")){
+if(data0.message !== undefined){
 var _errs7 = errors;
 if(typeof data0.message !== "string"){
 validate329.errors = [{instancePath:instancePath+"/error/message",schemaPath:"Error/properties/message/type",keyword:"type",params:{type: "string"}}];
@@ -20222,12 +20175,12 @@ var _errs9 = errors;
 if(errors === _errs9){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 var missing2;
-if((((data0.code === undefined) || (!(func0.call(data0, "code")))) && (missing2 = "code")) || (((data0.data === undefined) || (!(func0.call(data0, "data")))) && (missing2 = "data"))){
+if(((data0.code === undefined) && (missing2 = "code")) || ((data0.data === undefined) && (missing2 = "data"))){
 validate329.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/allOf/1/required",keyword:"required",params:{missingProperty: missing2}}];
 return false;
 }
 else {
-if(data0.code !== undefined && func0.call(data0, "code")){
+if(data0.code !== undefined){
 var data3 = data0.code;
 var _errs11 = errors;
 if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
@@ -20244,18 +20197,18 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data0.data !== undefined && func0.call(data0, "data")){
+if(data0.data !== undefined){
 var data4 = data0.data;
 var _errs13 = errors;
 if(errors === _errs13){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 var missing3;
-if((((data4.requested === undefined) || (!(func0.call(data4, "requested")))) && (missing3 = "requested")) || (((data4.supported === undefined) || (!(func0.call(data4, "supported")))) && (missing3 = "supported"))){
+if(((data4.requested === undefined) && (missing3 = "requested")) || ((data4.supported === undefined) && (missing3 = "supported"))){
 validate329.errors = [{instancePath:instancePath+"/error/data",schemaPath:"#/properties/error/allOf/1/properties/data/required",keyword:"required",params:{missingProperty: missing3}}];
 return false;
 }
 else {
-if(data4.requested !== undefined && func0.call(data4, "requested")){
+if(data4.requested !== undefined){
 var _errs15 = errors;
 if(typeof data4.requested !== "string"){
 validate329.errors = [{instancePath:instancePath+"/error/data/requested",schemaPath:"#/properties/error/allOf/1/properties/data/properties/requested/type",keyword:"type",params:{type: "string"}}];
@@ -20267,7 +20220,7 @@ else {
 var valid5 = true;
 }
 if(valid5){
-if(data4.supported !== undefined && func0.call(data4, "supported")){
+if(data4.supported !== undefined){
 var data6 = data4.supported;
 var _errs17 = errors;
 if(errors === _errs17){
@@ -20325,7 +20278,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.id !== undefined && func0.call(data, "id")){
+if(data.id !== undefined){
 var data8 = data.id;
 var _errs21 = errors;
 if((typeof data8 !== "string") && (!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))))){
@@ -20338,7 +20291,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data9 = data.jsonrpc;
 var _errs24 = errors;
 if(typeof data9 !== "string"){
@@ -20388,12 +20341,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.items === undefined) || (!(func0.call(data, "items")))) && (missing0 = "items")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
+if(((data.items === undefined) && (missing0 = "items")) || ((data.type === undefined) && (missing0 = "type"))){
 validate330.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.default !== undefined && func0.call(data, "default")){
+if(data.default !== undefined){
 var data0 = data.default;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -20423,7 +20376,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined && func0.call(data, "description")){
+if(data.description !== undefined){
 var _errs5 = errors;
 if(typeof data.description !== "string"){
 validate330.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -20435,18 +20388,18 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.items !== undefined && func0.call(data, "items")){
+if(data.items !== undefined){
 var data3 = data.items;
 var _errs7 = errors;
 if(errors === _errs7){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 var missing1;
-if((((data3.enum === undefined) || (!(func0.call(data3, "enum")))) && (missing1 = "enum")) || (((data3.type === undefined) || (!(func0.call(data3, "type")))) && (missing1 = "type"))){
+if(((data3.enum === undefined) && (missing1 = "enum")) || ((data3.type === undefined) && (missing1 = "type"))){
 validate330.errors = [{instancePath:instancePath+"/items",schemaPath:"#/properties/items/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data3.enum !== undefined && func0.call(data3, "enum")){
+if(data3.enum !== undefined){
 var data4 = data3.enum;
 var _errs9 = errors;
 if(errors === _errs9){
@@ -20476,7 +20429,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data3.type !== undefined && func0.call(data3, "type")){
+if(data3.type !== undefined){
 var data6 = data3.type;
 var _errs13 = errors;
 if(typeof data6 !== "string"){
@@ -20506,7 +20459,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.maxItems !== undefined && func0.call(data, "maxItems")){
+if(data.maxItems !== undefined){
 var data7 = data.maxItems;
 var _errs15 = errors;
 if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
@@ -20519,7 +20472,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.minItems !== undefined && func0.call(data, "minItems")){
+if(data.minItems !== undefined){
 var data8 = data.minItems;
 var _errs17 = errors;
 if(!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8)))){
@@ -20532,7 +20485,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined && func0.call(data, "title")){
+if(data.title !== undefined){
 var _errs19 = errors;
 if(typeof data.title !== "string"){
 validate330.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -20544,7 +20497,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.type !== undefined && func0.call(data, "type")){
+if(data.type !== undefined){
 var data10 = data.type;
 var _errs21 = errors;
 if(typeof data10 !== "string"){
@@ -20598,12 +20551,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.enum === undefined) || (!(func0.call(data, "enum")))) && (missing0 = "enum")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))){
+if(((data.enum === undefined) && (missing0 = "enum")) || ((data.type === undefined) && (missing0 = "type"))){
 validate331.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.default !== undefined && func0.call(data, "default")){
+if(data.default !== undefined){
 var _errs1 = errors;
 if(typeof data.default !== "string"){
 validate331.errors = [{instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "string"}}];
@@ -20615,7 +20568,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined && func0.call(data, "description")){
+if(data.description !== undefined){
 var _errs3 = errors;
 if(typeof data.description !== "string"){
 validate331.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"}}];
@@ -20627,7 +20580,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.enum !== undefined && func0.call(data, "enum")){
+if(data.enum !== undefined){
 var data2 = data.enum;
 var _errs5 = errors;
 if(errors === _errs5){
@@ -20657,7 +20610,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined && func0.call(data, "title")){
+if(data.title !== undefined){
 var _errs9 = errors;
 if(typeof data.title !== "string"){
 validate331.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"}}];
@@ -20669,7 +20622,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.type !== undefined && func0.call(data, "type")){
+if(data.type !== undefined){
 var data5 = data.type;
 var _errs11 = errors;
 if(typeof data5 !== "string"){

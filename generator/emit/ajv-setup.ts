@@ -23,10 +23,10 @@ import { isJsonValue, rebaseErrors } from "./static/support.js";
  * `code.es5` makes each validator take its context as one plain parameter
  * (`function validate12(data, valCxt)`) instead of destructuring it with
  * defaults, which costs an object on every call made without one (as the
- * `$ref` keyword below makes them). `ownProperties` counts only a value's
- * own properties as present: `required: ["constructor"]` is not met by
- * `{}`, and an optional `toString` that is left out is not checked
- * against its schema (it would be Object.prototype's function).
+ * `$ref` keyword below makes them). `ownProperties` (counting only a
+ * value's own properties as present) is turned on per generation, only
+ * for schemas that name a property plain objects inherit: see
+ * `namesInheritedProperty` in compile-validators.ts.
  */
 export const AJV_OPTIONS: Readonly<Options> = {
   code: { source: true, esm: true, lines: true, es5: true },
@@ -37,7 +37,7 @@ export const AJV_OPTIONS: Readonly<Options> = {
   validateFormats: false,
   allErrors: false,
   discriminator: true,
-  ownProperties: true,
+  ownProperties: false,
 };
 
 /** The pattern that matches exactly the property name `__proto__`. */

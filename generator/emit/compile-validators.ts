@@ -10,7 +10,7 @@
 import { Ajv } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import standalone from "ajv/dist/standalone/index.js";
-import type { JsonObject } from "../load/json.js";
+import { isJsonObject, type JsonObject } from "../load/json.js";
 import { forEachSchema } from "../load/schema-walk.js";
 import { addMcpKeywords, AJV_OPTIONS } from "./ajv-setup.js";
 
@@ -76,8 +76,41 @@ export const AJV_RUNTIME_HELPERS = ["deepEqual", "ucs2length"] as const;
  * and keywords.
  */
 export function createAjv(schemas: readonly JsonObject[]): Ajv {
-  const options = { ...AJV_OPTIONS };
+  const options = { ...AJV_OPTIONS, ownProperties: schemas.some(namesInheritedProperty) };
   return addMcpKeywords(schemas.some(uses2020Keywords) ? new Ajv2020(options) : new Ajv(options));
+}
+
+/** What every plain object inherits from `Object.prototype`: `constructor`, `toString`, `__proto__`, … */
+const INHERITED_NAMES: ReadonlySet<string> = new Set(Object.getOwnPropertyNames(Object.prototype));
+
+/**
+ * Whether a schema names, as a property it checks or requires, one that
+ * plain objects inherit. Only then can a value parsed from JSON have a
+ * property present by inheritance (`required: ["constructor"]` met by `{}`,
+ * an optional `toString` taken for `Object.prototype`'s function): such
+ * schemas are compiled with ajv's `ownProperties`. That option guards
+ * every property read with `hasOwnProperty` and made validation of the
+ * upstream schemas, which name no such property, 2.5 to 3 times slower
+ * (docs/benchmarks.md).
+ */
+export function namesInheritedProperty(schema: JsonObject): boolean {
+  let found = false;
+  const check = (names: Iterable<unknown>) => {
+    for (const name of names)
+      if (typeof name === "string" && INHERITED_NAMES.has(name)) found = true;
+  };
+  forEachSchema(schema, "", (node) => {
+    for (const keyword of ["properties", "dependentRequired", "dependentSchemas", "dependencies"])
+      if (isJsonObject(node[keyword])) check(Object.keys(node[keyword]));
+    if (Array.isArray(node.required)) check(node.required);
+    for (const keyword of ["dependentRequired", "dependencies"]) {
+      const dependencies = node[keyword];
+      if (isJsonObject(dependencies))
+        for (const names of Object.values(dependencies)) if (Array.isArray(names)) check(names);
+    }
+    if (isJsonObject(node.discriminator)) check([node.discriminator.propertyName]);
+  });
+  return found;
 }
 
 export function uses2020Keywords(schema: JsonObject): boolean {

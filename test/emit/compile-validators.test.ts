@@ -5,13 +5,19 @@
  * callee would read its context, ajv's own `$ref` runs instead. Checked
  * on the code ajv writes and on the errors the validators report.
  */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { Ajv, type Options } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import standalone from "ajv/dist/standalone/index.js";
 import { describe, expect, it } from "vitest";
 import { addMcpKeywords, AJV_OPTIONS } from "../../generator/emit/ajv-setup.js";
-import { compileValidators } from "../../generator/emit/compile-validators.js";
+import {
+  compileValidators,
+  namesInheritedProperty,
+} from "../../generator/emit/compile-validators.js";
 import { validate } from "../../generated/2026-07-28/index.js";
+import { SCHEMA_DIR } from "../helpers.js";
 
 const standaloneCode = standalone as unknown as typeof standalone.default;
 
@@ -132,5 +138,49 @@ describe("generated validators", () => {
     expect(result.ok === false && result.errors.map((e) => e.path)).toContain(
       "/params/_meta/io.modelcontextprotocol~1clientCapabilities/roots",
     );
+  });
+});
+
+describe("own properties only where a schema names an inherited one", () => {
+  const schema = (node: Record<string, unknown>) => ({ $id: "S", ...node }) as never;
+
+  it("finds inherited names among checked and required properties", () => {
+    expect(namesInheritedProperty(schema({ properties: { constructor: {} } }))).toBe(true);
+    expect(namesInheritedProperty(schema({ required: ["toString"] }))).toBe(true);
+    expect(namesInheritedProperty(schema({ required: ["__proto__"] }))).toBe(true);
+    expect(namesInheritedProperty(schema({ dependentRequired: { a: ["valueOf"] } }))).toBe(true);
+    expect(namesInheritedProperty(schema({ dependencies: { hasOwnProperty: {} } }))).toBe(true);
+    expect(
+      namesInheritedProperty(
+        schema({ anyOf: [{ type: "object", properties: { a: { required: ["isPrototypeOf"] } } }] }),
+      ),
+    ).toBe(true);
+    // schema.json keeps its definitions under $defs (2026-07-28) or definitions (earlier revisions).
+    expect(namesInheritedProperty(schema({ $defs: { X: { required: ["constructor"] } } }))).toBe(
+      true,
+    );
+    expect(namesInheritedProperty(schema({ definitions: { X: { required: ["toString"] } } }))).toBe(
+      true,
+    );
+    expect(namesInheritedProperty(schema({ properties: { name: {} }, required: ["name"] }))).toBe(
+      false,
+    );
+  });
+
+  it("leaves every upstream definition without the option, and guards a schema that needs it", () => {
+    const upstream = JSON.parse(
+      readFileSync(join(SCHEMA_DIR, "2026-07-28", "schema.json"), "utf8"),
+    ) as Record<string, unknown>;
+    expect(namesInheritedProperty(upstream as never)).toBe(false);
+    const guarded = compileValidators({
+      schemas: [schema({ type: "object", required: ["constructor"] })],
+      exports: { isS: "S" },
+    });
+    expect(guarded).toContain("hasOwnProperty");
+    const plain = compileValidators({
+      schemas: [schema({ type: "object", required: ["name"] })],
+      exports: { isS: "S" },
+    });
+    expect(plain).not.toContain("hasOwnProperty");
   });
 });

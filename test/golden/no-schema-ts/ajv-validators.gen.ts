@@ -26,7 +26,6 @@ function require(id) {
 export const validateClientNotification = validate10;
 var schema11 = {"$id":"ClientNotification","anyOf":[{"$ref":"PingedNotification"}]};
 var schema12 = {"$id":"PingedNotification","properties":{"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"notifications/pinged","type":"string"}},"required":["jsonrpc","method"],"type":"object"};
-var func0 = Object.prototype.hasOwnProperty;
 
 function validate10(data, valCxt){
 "use strict"; /*# sourceURL="ClientNotification" */;
@@ -51,7 +50,7 @@ var _errs2 = errors;
 if(errors === _errs2){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
+if(((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))){
 var err0 = {instancePath:instancePath,schemaPath:"PingedNotification/required",keyword:"required",params:{missingProperty: missing0}};
 if(vErrors === null){
 vErrors = [err0];
@@ -62,7 +61,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data0 = data.jsonrpc;
 var _errs4 = errors;
 if(typeof data0 !== "string"){
@@ -91,7 +90,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data1 = data.method;
 var _errs6 = errors;
 if(typeof data1 !== "string"){
@@ -164,7 +163,6 @@ return errors === 0;
 
 export const validateClientRequest = validate11;
 var schema13 = {"$id":"ClientRequest","type":"object","required":["method"],"discriminator":{"propertyName":"method"},"oneOf":[{"$ref":"PingRequest"},{"$ref":"EchoRequest"}]};
-var func15 = rebaseErrors;
 var schema14 = {"$id":"PingRequest","properties":{"id":{"$ref":"RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"ping","type":"string"},"params":{"properties":{},"type":"object"}},"required":["id","jsonrpc","method"],"type":"object"};
 var schema15 = {"$id":"RequestId","type":["string","integer"]};
 
@@ -187,12 +185,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
+if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))){
 validate12.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.id !== undefined && func0.call(data, "id")){
+if(data.id !== undefined){
 var data0 = data.id;
 var _errs1 = errors;
 if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
@@ -205,7 +203,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data1 = data.jsonrpc;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -222,7 +220,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data2 = data.method;
 var _errs6 = errors;
 if(typeof data2 !== "string"){
@@ -239,7 +237,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data3 = data.params;
 var _errs8 = errors;
 if(errors === _errs8){
@@ -289,12 +287,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
+if(((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
 validate13.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.id !== undefined && func0.call(data, "id")){
+if(data.id !== undefined){
 var data0 = data.id;
 var _errs1 = errors;
 if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
@@ -307,7 +305,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data1 = data.jsonrpc;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -324,7 +322,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data2 = data.method;
 var _errs6 = errors;
 if(typeof data2 !== "string"){
@@ -341,18 +339,18 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data3 = data.params;
 var _errs8 = errors;
 if(errors === _errs8){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 var missing1;
-if(((data3.text === undefined) || (!(func0.call(data3, "text")))) && (missing1 = "text")){
+if((data3.text === undefined) && (missing1 = "text")){
 validate13.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data3.text !== undefined && func0.call(data3, "text")){
+if(data3.text !== undefined){
 var _errs10 = errors;
 if(typeof data3.text !== "string"){
 validate13.errors = [{instancePath:instancePath+"/params/text",schemaPath:"#/properties/params/properties/text/type",keyword:"type",params:{type: "string"}}];
@@ -364,7 +362,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data3.mood !== undefined && func0.call(data3, "mood")){
+if(data3.mood !== undefined){
 var data5 = data3.mood;
 var _errs12 = errors;
 if(typeof data5 !== "string"){
@@ -381,7 +379,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data3.bag !== undefined && func0.call(data3, "bag")){
+if(data3.bag !== undefined){
 var data6 = data3.bag;
 var _errs15 = errors;
 if(errors === _errs15){
@@ -425,6 +423,7 @@ validate13.errors = vErrors;
 return errors === 0;
 }
 
+var func0 = rebaseErrors;
 
 function validate11(data, valCxt){
 "use strict"; /*# sourceURL="ClientRequest" */;
@@ -445,7 +444,7 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
+if((data.method === undefined) && (missing0 = "method")){
 validate11.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
@@ -454,13 +453,13 @@ var tag0 = data.method;
 if(typeof tag0 == "string"){
 if(tag0 === "ping"){
 if(!(validate12(data))){
-vErrors = vErrors === null ? func15(validate12.errors, instancePath) : vErrors.concat(func15(validate12.errors, instancePath));
+vErrors = vErrors === null ? func0(validate12.errors, instancePath) : vErrors.concat(func0(validate12.errors, instancePath));
 errors = vErrors.length;
 }
 }
 else if(tag0 === "demo/echo"){
 if(!(validate13(data))){
-vErrors = vErrors === null ? func15(validate13.errors, instancePath) : vErrors.concat(func15(validate13.errors, instancePath));
+vErrors = vErrors === null ? func0(validate13.errors, instancePath) : vErrors.concat(func0(validate13.errors, instancePath));
 errors = vErrors.length;
 }
 }
@@ -508,12 +507,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.text === undefined) || (!(func0.call(data, "text")))) && (missing0 = "text")){
+if((data.text === undefined) && (missing0 = "text")){
 validate16.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -530,7 +529,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.text !== undefined && func0.call(data, "text")){
+if(data.text !== undefined){
 var _errs4 = errors;
 if(typeof data.text !== "string"){
 validate16.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"}}];
@@ -576,7 +575,7 @@ var errors = 0;
 var _errs0 = errors;
 if(errors === _errs0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs3 = errors;
 if(errors === _errs3){
@@ -620,23 +619,23 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((data.error === undefined) || (!(func0.call(data, "error")))) && (missing0 = "error")) || (((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id"))) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))){
+if((((data.error === undefined) && (missing0 = "error")) || ((data.id === undefined) && (missing0 = "id"))) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))){
 validate18.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.error !== undefined && func0.call(data, "error")){
+if(data.error !== undefined){
 var data0 = data.error;
 var _errs1 = errors;
 if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 var missing1;
-if((((data0.code === undefined) || (!(func0.call(data0, "code")))) && (missing1 = "code")) || (((data0.message === undefined) || (!(func0.call(data0, "message")))) && (missing1 = "message"))){
+if(((data0.code === undefined) && (missing1 = "code")) || ((data0.message === undefined) && (missing1 = "message"))){
 validate18.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data0.code !== undefined && func0.call(data0, "code")){
+if(data0.code !== undefined){
 var data1 = data0.code;
 var _errs3 = errors;
 if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
@@ -649,7 +648,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data0.message !== undefined && func0.call(data0, "message")){
+if(data0.message !== undefined){
 var _errs5 = errors;
 if(typeof data0.message !== "string"){
 validate18.errors = [{instancePath:instancePath+"/error/message",schemaPath:"#/properties/error/properties/message/type",keyword:"type",params:{type: "string"}}];
@@ -674,7 +673,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.id !== undefined && func0.call(data, "id")){
+if(data.id !== undefined){
 var data3 = data.id;
 var _errs7 = errors;
 if((typeof data3 !== "string") && (!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))))){
@@ -687,7 +686,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data4 = data.jsonrpc;
 var _errs10 = errors;
 if(typeof data4 !== "string"){
@@ -738,12 +737,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.result === undefined) || (!(func0.call(data, "result")))) && (missing0 = "result"))){
+if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.result === undefined) && (missing0 = "result"))){
 validate19.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.id !== undefined && func0.call(data, "id")){
+if(data.id !== undefined){
 var data0 = data.id;
 var _errs1 = errors;
 if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
@@ -756,7 +755,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data1 = data.jsonrpc;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -773,13 +772,13 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.result !== undefined && func0.call(data, "result")){
+if(data.result !== undefined){
 var data2 = data.result;
 var _errs6 = errors;
 var _errs7 = errors;
 if(errors === _errs7){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-if(data2._meta !== undefined && func0.call(data2, "_meta")){
+if(data2._meta !== undefined){
 var data3 = data2._meta;
 var _errs10 = errors;
 if(errors === _errs10){
@@ -868,12 +867,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
+if(((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))){
 validate21.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data0 = data.jsonrpc;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -890,7 +889,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data1 = data.method;
 var _errs3 = errors;
 if(typeof data1 !== "string"){
@@ -964,7 +963,7 @@ var vErrors = null;
 var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs2 = errors;
 if(errors === _errs2){
@@ -1009,7 +1008,7 @@ var _errs0 = errors;
 var valid0 = false;
 var _errs1 = errors;
 if(!(validate12(data))){
-vErrors = vErrors === null ? func15(validate12.errors, instancePath) : vErrors.concat(func15(validate12.errors, instancePath));
+vErrors = vErrors === null ? func0(validate12.errors, instancePath) : vErrors.concat(func0(validate12.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs1 === errors;
@@ -1064,12 +1063,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")){
+if((data.name === undefined) && (missing0 = "name")){
 validate26.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.children !== undefined && func0.call(data, "children")){
+if(data.children !== undefined){
 var data0 = data.children;
 var _errs1 = errors;
 if(errors === _errs1){
@@ -1079,7 +1078,7 @@ var len0 = data0.length;
 for(var i0=0; i0<len0; i0++){
 var _errs3 = errors;
 if(!(wrapper0.validate(data0[i0]))){
-vErrors = vErrors === null ? func15(wrapper0.validate.errors, instancePath+"/children/" + i0) : vErrors.concat(func15(wrapper0.validate.errors, instancePath+"/children/" + i0));
+vErrors = vErrors === null ? func0(wrapper0.validate.errors, instancePath+"/children/" + i0) : vErrors.concat(func0(wrapper0.validate.errors, instancePath+"/children/" + i0));
 errors = vErrors.length;
 }
 var valid1 = _errs3 === errors;
@@ -1099,7 +1098,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.name !== undefined && func0.call(data, "name")){
+if(data.name !== undefined){
 var _errs4 = errors;
 if(typeof data.name !== "string"){
 validate26.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"}}];

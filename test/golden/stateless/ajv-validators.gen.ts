@@ -29,7 +29,6 @@ var schema11 = {"$id":"ClientRequest","anyOf":[{"$ref":"AskRequest"}]};
 var schema12 = {"$id":"AskRequest","properties":{"id":{"$ref":"RequestId"},"jsonrpc":{"const":"2.0","type":"string"},"method":{"const":"demo/ask","type":"string"},"params":{"$ref":"AskRequestParams"}},"required":["id","jsonrpc","method","params"],"type":"object"};
 var schema13 = {"$id":"RequestId","type":["string","integer"]};
 var schema14 = {"$id":"AskRequestParams","properties":{"_meta":{"type":"object"},"question":{"type":"string"}},"required":["_meta","question"],"type":"object"};
-var func0 = Object.prototype.hasOwnProperty;
 
 function validate11(data, valCxt){
 "use strict"; /*# sourceURL="AskRequest" */;
@@ -50,12 +49,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
+if(((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
 validate11.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.id !== undefined && func0.call(data, "id")){
+if(data.id !== undefined){
 var data0 = data.id;
 var _errs1 = errors;
 if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
@@ -68,7 +67,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data1 = data.jsonrpc;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -85,7 +84,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data2 = data.method;
 var _errs6 = errors;
 if(typeof data2 !== "string"){
@@ -102,19 +101,19 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data3 = data.params;
 var _errs8 = errors;
 var _errs9 = errors;
 if(errors === _errs9){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 var missing1;
-if((((data3._meta === undefined) || (!(func0.call(data3, "_meta")))) && (missing1 = "_meta")) || (((data3.question === undefined) || (!(func0.call(data3, "question")))) && (missing1 = "question"))){
+if(((data3._meta === undefined) && (missing1 = "_meta")) || ((data3.question === undefined) && (missing1 = "question"))){
 validate11.errors = [{instancePath:instancePath+"/params",schemaPath:"AskRequestParams/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data3._meta !== undefined && func0.call(data3, "_meta")){
+if(data3._meta !== undefined){
 var data4 = data3._meta;
 var _errs11 = errors;
 if(!(data4 && typeof data4 == "object" && !Array.isArray(data4))){
@@ -127,7 +126,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data3.question !== undefined && func0.call(data3, "question")){
+if(data3.question !== undefined){
 var _errs13 = errors;
 if(typeof data3.question !== "string"){
 validate11.errors = [{instancePath:instancePath+"/params/question",schemaPath:"AskRequestParams/properties/question/type",keyword:"type",params:{type: "string"}}];
@@ -165,7 +164,7 @@ validate11.errors = vErrors;
 return errors === 0;
 }
 
-var func15 = rebaseErrors;
+var func0 = rebaseErrors;
 
 function validate10(data, valCxt){
 "use strict"; /*# sourceURL="ClientRequest" */;
@@ -187,7 +186,7 @@ var _errs0 = errors;
 var valid0 = false;
 var _errs1 = errors;
 if(!(validate11(data))){
-vErrors = vErrors === null ? func15(validate11.errors, instancePath) : vErrors.concat(func15(validate11.errors, instancePath));
+vErrors = vErrors === null ? func0(validate11.errors, instancePath) : vErrors.concat(func0(validate11.errors, instancePath));
 errors = vErrors.length;
 }
 var _valid0 = _errs1 === errors;
@@ -242,12 +241,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data._meta === undefined) || (!(func0.call(data, "_meta")))) && (missing0 = "_meta")) || (((data.question === undefined) || (!(func0.call(data, "question")))) && (missing0 = "question"))){
+if(((data._meta === undefined) && (missing0 = "_meta")) || ((data.question === undefined) && (missing0 = "question"))){
 validate13.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(data._meta !== undefined){
 var data0 = data._meta;
 var _errs1 = errors;
 if(!(data0 && typeof data0 == "object" && !Array.isArray(data0))){
@@ -260,7 +259,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.question !== undefined && func0.call(data, "question")){
+if(data.question !== undefined){
 var _errs3 = errors;
 if(typeof data.question !== "string"){
 validate13.errors = [{instancePath:instancePath+"/question",schemaPath:"#/properties/question/type",keyword:"type",params:{type: "string"}}];
@@ -305,12 +304,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.answer === undefined) || (!(func0.call(data, "answer")))) && (missing0 = "answer")) || (((data.resultType === undefined) || (!(func0.call(data, "resultType")))) && (missing0 = "resultType"))){
+if(((data.answer === undefined) && (missing0 = "answer")) || ((data.resultType === undefined) && (missing0 = "resultType"))){
 validate14.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.answer !== undefined && func0.call(data, "answer")){
+if(data.answer !== undefined){
 var _errs1 = errors;
 if(typeof data.answer !== "string"){
 validate14.errors = [{instancePath:instancePath+"/answer",schemaPath:"#/properties/answer/type",keyword:"type",params:{type: "string"}}];
@@ -322,7 +321,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.resultType !== undefined && func0.call(data, "resultType")){
+if(data.resultType !== undefined){
 var data1 = data.resultType;
 var _errs3 = errors;
 if(typeof data1 !== "string"){
@@ -379,7 +378,7 @@ var _errs2 = errors;
 if(errors === _errs2){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
+if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
 var err0 = {instancePath:instancePath,schemaPath:"ConfirmRequest/required",keyword:"required",params:{missingProperty: missing0}};
 if(vErrors === null){
 vErrors = [err0];
@@ -390,7 +389,7 @@ vErrors.push(err0);
 errors++;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data0 = data.method;
 var _errs4 = errors;
 if(typeof data0 !== "string"){
@@ -419,12 +418,12 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data1 = data.params;
 var _errs6 = errors;
 if(errors === _errs6){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1.prompt !== undefined && func0.call(data1, "prompt")){
+if(data1.prompt !== undefined){
 if(typeof data1.prompt !== "string"){
 var err3 = {instancePath:instancePath+"/params/prompt",schemaPath:"ConfirmRequest/properties/params/properties/prompt/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
@@ -518,7 +517,7 @@ var valid0 = false;
 var _errs2 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.inputRequests === undefined) || (!(func0.call(data, "inputRequests")))) && (missing0 = "inputRequests")){
+if((data.inputRequests === undefined) && (missing0 = "inputRequests")){
 var err0 = {instancePath:instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0}};
 if(vErrors === null){
 vErrors = [err0];
@@ -535,7 +534,7 @@ if(!valid0){
 var _errs3 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing1;
-if(((data.requestState === undefined) || (!(func0.call(data, "requestState")))) && (missing1 = "requestState")){
+if((data.requestState === undefined) && (missing1 = "requestState")){
 var err1 = {instancePath:instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: missing1}};
 if(vErrors === null){
 vErrors = [err1];
@@ -575,22 +574,20 @@ vErrors = null;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing2;
-if(((data.resultType === undefined) || (!(func0.call(data, "resultType")))) && (missing2 = "resultType")){
+if((data.resultType === undefined) && (missing2 = "resultType")){
 validate16.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing2}}];
 return false;
 }
 else {
-if(data.inputRequests !== undefined && func0.call(data, "inputRequests")){
+if(data.inputRequests !== undefined){
 var data0 = data.inputRequests;
 var _errs4 = errors;
 if(errors === _errs4){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-var _arr0 = Object.keys(data0);
-for(var _i0=0; _i0<_arr0.length; _i0++){
-var key0 = _arr0[_i0];
+for(var key0 in data0){
 var _errs7 = errors;
 if(!(validate17(data0[key0]))){
-vErrors = vErrors === null ? func15(validate17.errors, instancePath+"/inputRequests/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")) : vErrors.concat(func15(validate17.errors, instancePath+"/inputRequests/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")));
+vErrors = vErrors === null ? func0(validate17.errors, instancePath+"/inputRequests/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")) : vErrors.concat(func0(validate17.errors, instancePath+"/inputRequests/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")));
 errors = vErrors.length;
 }
 var valid2 = _errs7 === errors;
@@ -610,7 +607,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data.requestState !== undefined && func0.call(data, "requestState")){
+if(data.requestState !== undefined){
 var _errs8 = errors;
 if(typeof data.requestState !== "string"){
 validate16.errors = [{instancePath:instancePath+"/requestState",schemaPath:"#/properties/requestState/type",keyword:"type",params:{type: "string"}}];
@@ -622,7 +619,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data.resultType !== undefined && func0.call(data, "resultType")){
+if(data.resultType !== undefined){
 var data3 = data.resultType;
 var _errs10 = errors;
 if(typeof data3 !== "string"){
@@ -671,12 +668,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.result === undefined) || (!(func0.call(data, "result")))) && (missing0 = "result"))){
+if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.result === undefined) && (missing0 = "result"))){
 validate15.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.id !== undefined && func0.call(data, "id")){
+if(data.id !== undefined){
 var data0 = data.id;
 var _errs1 = errors;
 if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
@@ -689,7 +686,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data1 = data.jsonrpc;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -706,13 +703,13 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.result !== undefined && func0.call(data, "result")){
+if(data.result !== undefined){
 var data2 = data.result;
 var _errs6 = errors;
 if(errors === _errs6){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 var missing1;
-if(((data2.resultType === undefined) || (!(func0.call(data2, "resultType")))) && (missing1 = "resultType")){
+if((data2.resultType === undefined) && (missing1 = "resultType")){
 validate15.errors = [{instancePath:instancePath+"/result",schemaPath:"#/properties/result/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
@@ -721,7 +718,7 @@ var tag0 = data2.resultType;
 if(typeof tag0 == "string"){
 if(tag0 === "input_required"){
 if(!(validate16(data2))){
-vErrors = vErrors === null ? func15(validate16.errors, instancePath+"/result") : vErrors.concat(func15(validate16.errors, instancePath+"/result"));
+vErrors = vErrors === null ? func0(validate16.errors, instancePath+"/result") : vErrors.concat(func0(validate16.errors, instancePath+"/result"));
 errors = vErrors.length;
 }
 }
@@ -730,12 +727,12 @@ var _errs11 = errors;
 if(errors === _errs11){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 var missing2;
-if((((data2.answer === undefined) || (!(func0.call(data2, "answer")))) && (missing2 = "answer")) || (((data2.resultType === undefined) || (!(func0.call(data2, "resultType")))) && (missing2 = "resultType"))){
+if(((data2.answer === undefined) && (missing2 = "answer")) || ((data2.resultType === undefined) && (missing2 = "resultType"))){
 validate15.errors = [{instancePath:instancePath+"/result",schemaPath:"AskResult/required",keyword:"required",params:{missingProperty: missing2}}];
 return false;
 }
 else {
-if(data2.answer !== undefined && func0.call(data2, "answer")){
+if(data2.answer !== undefined){
 var _errs13 = errors;
 if(typeof data2.answer !== "string"){
 validate15.errors = [{instancePath:instancePath+"/result/answer",schemaPath:"AskResult/properties/answer/type",keyword:"type",params:{type: "string"}}];
@@ -747,7 +744,7 @@ else {
 var valid6 = true;
 }
 if(valid6){
-if(data2.resultType !== undefined && func0.call(data2, "resultType")){
+if(data2.resultType !== undefined){
 var data4 = data2.resultType;
 var _errs15 = errors;
 if(typeof data4 !== "string"){
@@ -827,12 +824,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")) || (((data.params === undefined) || (!(func0.call(data, "params")))) && (missing0 = "params"))){
+if(((data.method === undefined) && (missing0 = "method")) || ((data.params === undefined) && (missing0 = "params"))){
 validate20.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(data.method !== undefined){
 var data0 = data.method;
 var _errs1 = errors;
 if(typeof data0 !== "string"){
@@ -849,12 +846,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(data.params !== undefined){
 var data1 = data.params;
 var _errs3 = errors;
 if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1.prompt !== undefined && func0.call(data1, "prompt")){
+if(data1.prompt !== undefined){
 if(typeof data1.prompt !== "string"){
 validate20.errors = [{instancePath:instancePath+"/params/prompt",schemaPath:"#/properties/params/properties/prompt/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -905,12 +902,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.yes === undefined) || (!(func0.call(data, "yes")))) && (missing0 = "yes")){
+if((data.yes === undefined) && (missing0 = "yes")){
 validate21.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.yes !== undefined && func0.call(data, "yes")){
+if(data.yes !== undefined){
 if(typeof data.yes !== "boolean"){
 validate21.errors = [{instancePath:instancePath+"/yes",schemaPath:"#/properties/yes/type",keyword:"type",params:{type: "boolean"}}];
 return false;
@@ -949,12 +946,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.code === undefined) || (!(func0.call(data, "code")))) && (missing0 = "code")) || (((data.message === undefined) || (!(func0.call(data, "message")))) && (missing0 = "message"))){
+if(((data.code === undefined) && (missing0 = "code")) || ((data.message === undefined) && (missing0 = "message"))){
 validate22.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.code !== undefined && func0.call(data, "code")){
+if(data.code !== undefined){
 var data0 = data.code;
 var _errs1 = errors;
 if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
@@ -967,7 +964,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.message !== undefined && func0.call(data, "message")){
+if(data.message !== undefined){
 var _errs3 = errors;
 if(typeof data.message !== "string"){
 validate22.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"}}];
@@ -1016,24 +1013,24 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.error === undefined) || (!(func0.call(data, "error")))) && (missing0 = "error")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))){
+if(((data.error === undefined) && (missing0 = "error")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))){
 validate23.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.error !== undefined && func0.call(data, "error")){
+if(data.error !== undefined){
 var data0 = data.error;
 var _errs1 = errors;
 var _errs2 = errors;
 if(errors === _errs2){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 var missing1;
-if((((data0.code === undefined) || (!(func0.call(data0, "code")))) && (missing1 = "code")) || (((data0.message === undefined) || (!(func0.call(data0, "message")))) && (missing1 = "message"))){
+if(((data0.code === undefined) && (missing1 = "code")) || ((data0.message === undefined) && (missing1 = "message"))){
 validate23.errors = [{instancePath:instancePath+"/error",schemaPath:"Error/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data0.code !== undefined && func0.call(data0, "code")){
+if(data0.code !== undefined){
 var data1 = data0.code;
 var _errs4 = errors;
 if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
@@ -1046,7 +1043,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data0.message !== undefined && func0.call(data0, "message")){
+if(data0.message !== undefined){
 var _errs6 = errors;
 if(typeof data0.message !== "string"){
 validate23.errors = [{instancePath:instancePath+"/error/message",schemaPath:"Error/properties/message/type",keyword:"type",params:{type: "string"}}];
@@ -1071,7 +1068,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.id !== undefined && func0.call(data, "id")){
+if(data.id !== undefined){
 var data3 = data.id;
 var _errs8 = errors;
 if((typeof data3 !== "string") && (!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))))){
@@ -1084,7 +1081,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data4 = data.jsonrpc;
 var _errs11 = errors;
 if(typeof data4 !== "string"){
@@ -1136,12 +1133,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))) || (((data.result === undefined) || (!(func0.call(data, "result")))) && (missing0 = "result"))){
+if((((data.id === undefined) && (missing0 = "id")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))) || ((data.result === undefined) && (missing0 = "result"))){
 validate24.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.id !== undefined && func0.call(data, "id")){
+if(data.id !== undefined){
 var data0 = data.id;
 var _errs1 = errors;
 if((typeof data0 !== "string") && (!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))))){
@@ -1154,7 +1151,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data1 = data.jsonrpc;
 var _errs4 = errors;
 if(typeof data1 !== "string"){
@@ -1171,19 +1168,19 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.result !== undefined && func0.call(data, "result")){
+if(data.result !== undefined){
 var data2 = data.result;
 var _errs6 = errors;
 var _errs7 = errors;
 if(errors === _errs7){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 var missing1;
-if(((data2.resultType === undefined) || (!(func0.call(data2, "resultType")))) && (missing1 = "resultType")){
+if((data2.resultType === undefined) && (missing1 = "resultType")){
 validate24.errors = [{instancePath:instancePath+"/result",schemaPath:"Result/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data2.resultType !== undefined && func0.call(data2, "resultType")){
+if(data2.resultType !== undefined){
 if(typeof data2.resultType !== "string"){
 validate24.errors = [{instancePath:instancePath+"/result/resultType",schemaPath:"Result/properties/resultType/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -1261,12 +1258,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if(((data.resultType === undefined) || (!(func0.call(data, "resultType")))) && (missing0 = "resultType")){
+if((data.resultType === undefined) && (missing0 = "resultType")){
 validate26.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.resultType !== undefined && func0.call(data, "resultType")){
+if(data.resultType !== undefined){
 if(typeof data.resultType !== "string"){
 validate26.errors = [{instancePath:instancePath+"/resultType",schemaPath:"#/properties/resultType/type",keyword:"type",params:{type: "string"}}];
 return false;
@@ -1332,12 +1329,12 @@ var errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 var missing0;
-if((((data.error === undefined) || (!(func0.call(data, "error")))) && (missing0 = "error")) || (((data.jsonrpc === undefined) || (!(func0.call(data, "jsonrpc")))) && (missing0 = "jsonrpc"))){
+if(((data.error === undefined) && (missing0 = "error")) || ((data.jsonrpc === undefined) && (missing0 = "jsonrpc"))){
 validate28.errors = [{instancePath:instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
-if(data.error !== undefined && func0.call(data, "error")){
+if(data.error !== undefined){
 var data0 = data.error;
 var _errs1 = errors;
 var _errs2 = errors;
@@ -1345,12 +1342,12 @@ var _errs3 = errors;
 if(errors === _errs3){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 var missing1;
-if((((data0.code === undefined) || (!(func0.call(data0, "code")))) && (missing1 = "code")) || (((data0.message === undefined) || (!(func0.call(data0, "message")))) && (missing1 = "message"))){
+if(((data0.code === undefined) && (missing1 = "code")) || ((data0.message === undefined) && (missing1 = "message"))){
 validate28.errors = [{instancePath:instancePath+"/error",schemaPath:"Error/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
-if(data0.code !== undefined && func0.call(data0, "code")){
+if(data0.code !== undefined){
 var data1 = data0.code;
 var _errs5 = errors;
 if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
@@ -1363,7 +1360,7 @@ else {
 var valid3 = true;
 }
 if(valid3){
-if(data0.message !== undefined && func0.call(data0, "message")){
+if(data0.message !== undefined){
 var _errs7 = errors;
 if(typeof data0.message !== "string"){
 validate28.errors = [{instancePath:instancePath+"/error/message",schemaPath:"Error/properties/message/type",keyword:"type",params:{type: "string"}}];
@@ -1388,12 +1385,12 @@ var _errs9 = errors;
 if(errors === _errs9){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 var missing2;
-if((((data0.code === undefined) || (!(func0.call(data0, "code")))) && (missing2 = "code")) || (((data0.data === undefined) || (!(func0.call(data0, "data")))) && (missing2 = "data"))){
+if(((data0.code === undefined) && (missing2 = "code")) || ((data0.data === undefined) && (missing2 = "data"))){
 validate28.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/allOf/1/required",keyword:"required",params:{missingProperty: missing2}}];
 return false;
 }
 else {
-if(data0.code !== undefined && func0.call(data0, "code")){
+if(data0.code !== undefined){
 var data3 = data0.code;
 var _errs11 = errors;
 if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
@@ -1410,18 +1407,18 @@ else {
 var valid4 = true;
 }
 if(valid4){
-if(data0.data !== undefined && func0.call(data0, "data")){
+if(data0.data !== undefined){
 var data4 = data0.data;
 var _errs13 = errors;
 if(errors === _errs13){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 var missing3;
-if(((data4.limit === undefined) || (!(func0.call(data4, "limit")))) && (missing3 = "limit")){
+if((data4.limit === undefined) && (missing3 = "limit")){
 validate28.errors = [{instancePath:instancePath+"/error/data",schemaPath:"#/properties/error/allOf/1/properties/data/required",keyword:"required",params:{missingProperty: missing3}}];
 return false;
 }
 else {
-if(data4.limit !== undefined && func0.call(data4, "limit")){
+if(data4.limit !== undefined){
 var data5 = data4.limit;
 if(!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))){
 validate28.errors = [{instancePath:instancePath+"/error/data/limit",schemaPath:"#/properties/error/allOf/1/properties/data/properties/limit/type",keyword:"type",params:{type: "integer"}}];
@@ -1456,7 +1453,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.id !== undefined && func0.call(data, "id")){
+if(data.id !== undefined){
 var data6 = data.id;
 var _errs17 = errors;
 if((typeof data6 !== "string") && (!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))))){
@@ -1469,7 +1466,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.jsonrpc !== undefined && func0.call(data, "jsonrpc")){
+if(data.jsonrpc !== undefined){
 var data7 = data.jsonrpc;
 var _errs20 = errors;
 if(typeof data7 !== "string"){
