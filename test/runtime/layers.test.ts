@@ -22,6 +22,7 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   scale: ["core", "server", "scale"],
   client: ["core", "client"],
   transport: ["core", "transport"],
+  oauth: ["core", "transport", "oauth"],
   "": ["core", "server", "scale", "client", "transport", ""],
 };
 /** Node modules a layer other than transport/ may import. */
