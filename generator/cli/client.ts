@@ -12,6 +12,7 @@ interface ClientArgs {
   tools?: string;
   "from-server"?: string;
   example: "minimal" | "everything";
+  auth: boolean;
   force: boolean;
   quiet: boolean;
   "mcp-gen-dependency"?: string;
@@ -65,6 +66,12 @@ export const clientCommand: CommandModule<object, ClientArgs> = {
         describe:
           "minimal: a client and its command line; everything: also the client the official conformance suite drives (dist/conformance.js)",
       })
+      .option("auth", {
+        type: "boolean",
+        default: false,
+        describe:
+          "Sign in with OAuth when a server asks (adds the runtime's OAuth and a dependency on oauth4webapi; the everything example always has it)",
+      })
       .option("force", {
         type: "boolean",
         default: false,
@@ -99,6 +106,7 @@ export const clientCommand: CommandModule<object, ClientArgs> = {
       ...(args.tools !== undefined ? { tools: args.tools } : {}),
       ...(args["from-server"] !== undefined ? { fromServer: args["from-server"] } : {}),
       example: args.example,
+      auth: args.auth,
       ...(args["mcp-gen-dependency"] !== undefined
         ? { mcpGenDependency: args["mcp-gen-dependency"] }
         : {}),

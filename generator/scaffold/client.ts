@@ -46,6 +46,11 @@ export interface ClientScaffoldOptions {
   /** A server to list the tools from: the URL of its MCP endpoint, or the command that starts it. */
   readonly fromServer?: string;
   readonly example?: "minimal" | "everything";
+  /**
+   * Sign in with OAuth when a server asks (the everything example always
+   * does: the conformance suite's auth scenarios need it).
+   */
+  readonly auth?: boolean;
   readonly sources?: SchemaSources;
   /** The project's devDependency on mcp-gen (default: how the running mcp-gen was installed). */
   readonly mcpGenDependency?: string;
@@ -73,6 +78,7 @@ export async function scaffoldClient(options: ClientScaffoldOptions): Promise<Cl
     tools: "tools.json",
     example,
     ...(options.fromServer !== undefined ? { fromServer: options.fromServer } : {}),
+    ...(options.auth === true || example === "everything" ? { auth: true } : {}),
   };
   const listed =
     options.fromServer !== undefined ? await listServerTools(options.fromServer) : undefined;
@@ -123,6 +129,7 @@ function clientFiles(
     firstTool: tools[0]?.name ?? "",
     fromServer: settings.fromServer ?? "",
     mcpGen: mcpGenDependency,
+    auth: settings.auth === true,
   };
   const files: EmittedFile[] = [];
   const base = templatesDir("client");

@@ -83,6 +83,8 @@ export interface ClientSettings extends CommonSettings {
   readonly kind: "client";
   /** The server the tools were listed from (`--from-server`), for the record. */
   readonly fromServer?: string;
+  /** Signs in with OAuth when a server asks: the project carries runtime/oauth and depends on oauth4webapi. */
+  readonly auth?: boolean;
 }
 
 /** How a project regenerates its generated files: its own mcp-gen, through its package.json. */
@@ -507,7 +509,7 @@ export async function generatedFiles(
     index,
     ...typedClient,
     ...toolFiles,
-    ...runtimeFiles(settings.kind, version),
+    ...runtimeFiles(settings.kind, version, settings.kind === "client" && settings.auth === true),
   ];
 }
 
@@ -630,10 +632,23 @@ const RUNTIME_PARTS: Readonly<Record<ProjectSettings["kind"], readonly string[]>
   client: ["client.ts", "core/", "client/", "transport/"],
 };
 
-/** The runtime a project of `kind` carries, copied with a banner naming mcp-gen's version. */
-export function runtimeFiles(kind: ProjectSettings["kind"], version: string): EmittedFile[] {
+/** What a project with authorization carries besides (a client's OAuth alone needs oauth4webapi). */
+const AUTH_PARTS: Readonly<Record<ProjectSettings["kind"], readonly string[]>> = {
+  server: [],
+  client: ["oauth.ts", "oauth/"],
+};
+
+/**
+ * The runtime a project of `kind` carries (with `auth`, its authorization
+ * part too), copied with a banner naming mcp-gen's version.
+ */
+export function runtimeFiles(
+  kind: ProjectSettings["kind"],
+  version: string,
+  auth = false,
+): EmittedFile[] {
   const dir = templatesDir("runtime");
-  const parts = RUNTIME_PARTS[kind];
+  const parts = auth ? [...RUNTIME_PARTS[kind], ...AUTH_PARTS[kind]] : RUNTIME_PARTS[kind];
   return listTemplateFiles(dir)
     .filter((f) => f.endsWith(".ts") && parts.some((part) => f === part || f.startsWith(part)))
     .map((f) => ({

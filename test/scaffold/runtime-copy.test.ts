@@ -3,7 +3,9 @@
  * runtimeFiles): a server project gets core/, server/, transport/ and its
  * entry (index.ts), never client/; a client project gets core/, client/,
  * transport/ and its entry (client.ts), never server/. Each set is complete
- * on its own: every import of a copied file names another copied file.
+ * on its own: every import of a copied file names another copied file. A
+ * client with authorization also gets oauth.ts and oauth/ (they alone
+ * need oauth4webapi).
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, normalize } from "node:path";
@@ -23,18 +25,19 @@ function templateRuntime(sub = ""): string[] {
 }
 
 describe.each([
-  ["server", "index.ts", "client"],
-  ["client", "client.ts", "server"],
-] as const)("the runtime a %s project carries", (kind, entry, other) => {
-  const files = runtimeFiles(kind, "9.9.9");
+  ["server", "index.ts", "client", false],
+  ["client", "client.ts", "server", false],
+  ["client", "client.ts", "server", true],
+] as const)("the runtime a %s project carries (authorization: %s)", (kind, entry, other, auth) => {
+  const files = runtimeFiles(kind, "9.9.9", auth);
   const paths = files.map((f) => f.path.slice(PREFIX.length));
 
-  it(`its entry ${entry}, core/, ${kind}/ and transport/ (a server also scale/), and nothing of ${other}/`, () => {
+  it(`its entry ${entry}, core/, ${kind}/ and transport/ (a server also scale/, a client with authorization oauth.ts and oauth/), and nothing of ${other}/`, () => {
     expect(files.every((f) => f.path.startsWith(PREFIX))).toBe(true);
     const layers: string[] =
       kind === "server"
         ? [entry, "core", "server", "scale", "transport"]
-        : [entry, "core", "client", "transport"];
+        : [entry, "core", "client", "transport", ...(auth ? ["oauth.ts", "oauth"] : [])];
     expect(paths).toEqual(
       templateRuntime()
         .filter((p) => layers.includes(p.includes("/") ? p.split("/")[0]! : p))

@@ -1,7 +1,10 @@
 /**
- * OAuth for clients: what discovery needs beyond oauth4webapi (the
- * WWW-Authenticate challenge, protected resource metadata locations and
- * checks, authorization server metadata locations, scope selection).
+ * OAuth for clients (spec: basic/authorization): OAuthClient, the HTTP
+ * transport's auth hook that signs in on a 401, steps up on a 403
+ * insufficient_scope and refreshes expired tokens, with oauth4webapi; and
+ * the discovery steps oauth4webapi leaves (the WWW-Authenticate challenge,
+ * protected resource and authorization server metadata locations and
+ * checks, scope selection).
  */
 export {
   authorizationServerMetadataUrls,
@@ -11,3 +14,10 @@ export {
   scopeToRequest,
   type BearerChallenge,
 } from "./discovery.js";
+export {
+  clientAuthentication,
+  OAuthClient,
+  OAuthError,
+  type OAuthClientOptions,
+  type PreRegisteredClient,
+} from "./flow.js";

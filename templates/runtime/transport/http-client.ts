@@ -39,11 +39,17 @@ export interface HttpAuth {
    * WWW-Authenticate). Resolve true once new credentials are in place to
    * retry the request once; false to fail it.
    */
-  refused(refusal: {
-    readonly url: URL;
-    readonly status: number;
-    readonly headers: Readonly<Record<string, string>>;
-  }): boolean | Promise<boolean>;
+  refused(refusal: HttpRefusal): boolean | Promise<boolean>;
+}
+
+/** A request the server refused with 401 or 403, as the auth hook sees it. */
+export interface HttpRefusal {
+  readonly url: URL;
+  readonly status: number;
+  /** The reply's headers (lower-case names), WWW-Authenticate among them. */
+  readonly headers: Readonly<Record<string, string>>;
+  /** The credentials the refused request carried (what `headers` gave for it). */
+  readonly sent: Readonly<Record<string, string>>;
 }
 
 /** How the HTTP client transport is set up. */
@@ -173,24 +179,24 @@ export class HttpClientChannel implements ClientChannel {
     signal?: AbortSignal,
   ): Promise<WireReply> {
     const { auth } = this.options;
-    const send = async () =>
-      this.wire({
+    let sent: Readonly<Record<string, string>> = {};
+    const send = async () => {
+      sent = auth ? await auth.headers(this.url) : {};
+      return this.wire({
         url: this.url,
         method,
-        headers: {
-          ...this.options.headers,
-          ...(auth ? await auth.headers(this.url) : {}),
-          ...headers,
-        },
+        headers: { ...this.options.headers, ...sent, ...headers },
         ...(body === undefined ? {} : { body }),
         ...(signal ? { signal } : {}),
       });
+    };
     const reply = await send();
     if (!auth || (reply.status !== 401 && reply.status !== 403)) return reply;
     const retry = await auth.refused({
       url: this.url,
       status: reply.status,
       headers: reply.headers,
+      sent,
     });
     if (!retry) return reply;
     reply.cancel();

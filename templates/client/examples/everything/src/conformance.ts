@@ -11,9 +11,24 @@
  * 2025-era one makes the client open a session with initialize at once,
  * 2026-07-28 (or none) lets it probe with server/discover. Exit code 0 when
  * the scenario ran, 1 when it failed or is unknown.
+ *
+ * Every connection signs in with OAuth when the server asks (the auth/
+ * scenarios). The suite's authorization servers approve at once, so this
+ * client follows the authorization redirect itself instead of showing it
+ * to a user; MCP_CONFORMANCE_CONTEXT may carry pre-registered credentials.
  */
 import { createClient, type Client, type Inputs } from "./generated/client.gen.js";
 import { connectHttp, type InputHandlers } from "./mcp-gen/runtime/client.js";
+import { OAuthClient, type PreRegisteredClient } from "./mcp-gen/runtime/oauth.js";
+
+/**
+ * Where this client's metadata document would be published: its client_id
+ * at an authorization server that accepts client ID metadata documents
+ * (the suite's mock servers never fetch it).
+ */
+const CLIENT_METADATA_URL = "https://conformance-test.local/client-metadata.json";
+/** Registered as the redirect URI; nothing listens there, the redirect is read from the Location header. */
+const REDIRECT_URI = "http://127.0.0.1/callback";
 
 type Scenario = (client: Client, context: Record<string, unknown>) => Promise<void>;
 
@@ -79,6 +94,38 @@ const scenarios: Readonly<Record<string, Scenario>> = {
   },
 };
 
+/** Any auth/ scenario: signed in on the first request, list the tools and call the first. */
+const signedIn: Scenario = async (client) => {
+  const [tool] = await listTools(client);
+  if (tool) await client.raw.callTool(tool.name, {});
+};
+
+/**
+ * The user's part of an authorization, for an authorization server that
+ * approves at once: fetch the authorization URL and take the redirect.
+ */
+async function followAuthorization(url: URL): Promise<URL> {
+  const response = await fetch(url, { redirect: "manual" });
+  await response.body?.cancel();
+  const location = response.headers.get("location");
+  if (response.status < 300 || response.status >= 400 || location === null)
+    throw new Error(
+      `the authorization server answered HTTP ${response.status} instead of redirecting at once: it needs a user`,
+    );
+  return new URL(location, url);
+}
+
+/** Credentials in the scenario's context (client_id and client_secret), if any. */
+function preRegistered(context: Record<string, unknown>): PreRegisteredClient | undefined {
+  const { client_id: clientId, client_secret: clientSecret, issuer } = context;
+  if (typeof clientId !== "string") return undefined;
+  return {
+    clientId,
+    ...(typeof clientSecret === "string" ? { clientSecret } : {}),
+    ...(typeof issuer === "string" ? { issuer } : {}),
+  };
+}
+
 /** Accepts every elicitation, leaving defaults to be filled in; confirms yes/no questions. */
 const handlers: InputHandlers<Inputs> = {
   elicitation: (params) => {
@@ -98,7 +145,11 @@ const handlers: InputHandlers<Inputs> = {
 async function main(): Promise<number> {
   const name = process.env.MCP_CONFORMANCE_SCENARIO ?? "";
   const url = process.argv.at(-1);
-  const scenario = Object.hasOwn(scenarios, name) ? scenarios[name] : undefined;
+  const scenario = Object.hasOwn(scenarios, name)
+    ? scenarios[name]
+    : name.startsWith("auth/")
+      ? signedIn
+      : undefined;
   if (!scenario || !url || !/^https?:\/\//.test(url)) {
     process.stderr.write(`conformance: no scenario ${JSON.stringify(name)} here, or no URL\n`);
     return 1;
@@ -107,8 +158,19 @@ async function main(): Promise<number> {
     string,
     unknown
   >;
+  const pre = preRegistered(context);
+  const auth = new OAuthClient({
+    redirectUri: REDIRECT_URI,
+    authorize: followAuthorization,
+    clientMetadataUrl: CLIENT_METADATA_URL,
+    clientName: "mcp-gen-conformance-client",
+    ...(pre ? { preRegistered: pre } : {}),
+  });
   const client = createClient({
-    channel: connectHttp(url, { onWarning: (m) => process.stderr.write(`warning: ${m}\n`) }),
+    channel: connectHttp(url, {
+      auth,
+      onWarning: (m) => process.stderr.write(`warning: ${m}\n`),
+    }),
     info: { name: "mcp-gen-conformance-client", version: "1.0.0" },
     handlers,
     protocolVersion: process.env.MCP_CONFORMANCE_PROTOCOL_VERSION ?? "auto",
