@@ -5,12 +5,14 @@
  * mcp-gen itself is tested with; a client without it carries and needs
  * neither.
  */
-import { readFileSync } from "node:fs";
+import { execFile } from "node:child_process";
+import { readFileSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { scaffoldClient } from "../../generator/scaffold/client.js";
 import { generatedFiles } from "../../generator/scaffold/scaffold.js";
-import { ROOT } from "../helpers.js";
+import { runCli } from "../cli/run-cli.js";
+import { ROOT, tempDir } from "../helpers.js";
 
 const OWN = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as {
   devDependencies: Record<string, string>;
@@ -45,6 +47,29 @@ describe("a client project's authorization", () => {
     );
   });
 
+  it("its command line signs in over HTTP: a loopback redirect, grants kept in files", async () => {
+    const { text } = await project({ auth: true });
+    const connect = text("src/connect.ts")!;
+    expect(connect).toContain("connectHttp(address.url, { auth: await signIn() })");
+    expect(connect).toMatch(/loopbackRedirect\(/);
+    expect(connect).toMatch(/new FileTokenStore\(/);
+  });
+
+  it("mcp-gen client --auth makes a project that compiles under --strict", async () => {
+    const cwd = tempDir("client-auth");
+    const run = await runCli(["client", "proj", "--auth", "--quiet"], { cwd });
+    expect(run.code, run.stderr).toBe(0);
+    const project = join(cwd, "proj");
+    symlinkSync(join(ROOT, "node_modules"), join(project, "node_modules"), "dir");
+    const tsc = join(ROOT, "node_modules", "typescript", "bin", "tsc");
+    const output = await new Promise<string>((resolve) =>
+      execFile(process.execPath, [tsc, "--noEmit", "-p", "."], { cwd: project }, (error, out) =>
+        resolve(error ? `failed: ${out}` : ""),
+      ),
+    );
+    expect(output).toBe("");
+  }, 120_000);
+
   it("regeneration from mcp-gen.json keeps it", async () => {
     const { settings } = await project({ auth: true });
     const again = await generatedFiles(settings, join(ROOT, "test", ".does-not-exist"), []);
@@ -64,5 +89,6 @@ describe("a client project's authorization", () => {
     expect(manifest.dependencies).toBe(undefined);
     expect(runtime).toEqual([]);
     expect(files.some((f) => f.contents.includes("oauth4webapi"))).toBe(false);
+    expect(files.find((f) => f.path === "src/connect.ts")!.contents).not.toContain("OAuth");
   });
 });
