@@ -25,6 +25,7 @@ export {
   invalidParams,
   McpError,
   missingCapability,
+  type Authorization,
   type Exchange,
   type HeaderParameter,
   type Outcome,

@@ -12,12 +12,32 @@ export interface NotificationSink {
   notify(message: JsonRpcMessage): void;
 }
 
+/**
+ * Who a request acts for, as the transport verified it (an OAuth access
+ * token's claims, for HTTP with authorization on). Plain data: protocol
+ * code reads it and never sees how it was checked, nor the token itself.
+ */
+export interface Authorization {
+  /** The token's subject (`sub`): the user, or the client acting for itself. */
+  readonly subject?: string;
+  /** The OAuth client the token was issued to (`client_id`). */
+  readonly clientId?: string;
+  /** The scopes granted (`scope`, split on spaces). */
+  readonly scopes: readonly string[];
+  /** When the token expires, in seconds since the epoch (`exp`). */
+  readonly expiresAt?: number;
+  /** Every verified claim of the token. */
+  readonly claims: Readonly<Record<string, unknown>>;
+}
+
 /** One message's connection to the transport that carried it. */
 export interface Exchange {
   /** The request's own stream, for its notifications (progress, logs, listen notifications). */
   readonly sink: NotificationSink;
   /** Aborted when the client goes away or cancels the request. */
   readonly signal: AbortSignal;
+  /** Who the request acts for, when the transport checks authorization; absent otherwise. */
+  readonly authorization?: Authorization;
 }
 
 /** What serving one message came to. */

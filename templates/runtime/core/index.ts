@@ -29,7 +29,7 @@ export {
   type EraContext,
   type EraVerdict,
 } from "./era.js";
-export type { Exchange, NotificationSink, Outcome } from "./exchange.js";
+export type { Authorization, Exchange, NotificationSink, Outcome } from "./exchange.js";
 export {
   allowsBatches,
   batchRefused,

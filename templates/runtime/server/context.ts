@@ -13,7 +13,7 @@
  */
 import { missingCapability, McpError, Codes } from "../core/errors.js";
 import { META } from "../core/era.js";
-import type { NotificationSink } from "../core/exchange.js";
+import type { Authorization, NotificationSink } from "../core/exchange.js";
 import type { Change } from "./subscriptions.js";
 
 /** Log levels, least severe first (RFC 5424 order). */
@@ -81,6 +81,13 @@ export interface RequestContext {
    * and its result is the answer: a handler written this way serves both.
    */
   runAsTask<R>(work: (ctx: RequestContext) => R | Promise<R>): Promise<R | TaskStarted>;
+  /**
+   * Who the request acts for, when the HTTP transport checks authorization
+   * (the verified claims of its access token); absent otherwise, and on
+   * stdio. The token itself never reaches a handler, so it cannot be
+   * passed on to another service.
+   */
+  readonly authorization?: Authorization;
 }
 
 /**
@@ -128,6 +135,7 @@ export abstract class BaseContext implements RequestContext {
     protected readonly sink: NotificationSink,
     private readonly serverSide: ServerSide,
     readonly clientInfo?: { readonly name: string; readonly version: string },
+    readonly authorization?: Authorization,
   ) {}
 
   changed(change: Change): void {
@@ -247,8 +255,19 @@ export class ModernContext extends BaseContext {
     state: Record<string, unknown>,
     private readonly mrtr: boolean,
     private readonly check: AnswerCheck,
+    authorization?: Authorization,
   ) {
-    super(method, protocolVersion, clientCapabilities, meta, signal, sink, serverSide, clientInfo);
+    super(
+      method,
+      protocolVersion,
+      clientCapabilities,
+      meta,
+      signal,
+      sink,
+      serverSide,
+      clientInfo,
+      authorization,
+    );
     this.answers = answers;
     Object.assign(this.state, state);
   }
@@ -315,8 +334,19 @@ export class LegacyContext extends BaseContext {
     private readonly peer: PeerRequest,
     private readonly threshold: () => LogLevel | undefined,
     private readonly check: AnswerCheck,
+    authorization?: Authorization,
   ) {
-    super(method, protocolVersion, clientCapabilities, meta, signal, sink, serverSide, clientInfo);
+    super(
+      method,
+      protocolVersion,
+      clientCapabilities,
+      meta,
+      signal,
+      sink,
+      serverSide,
+      clientInfo,
+      authorization,
+    );
   }
 
   protected logThreshold(): LogLevel | undefined {

@@ -93,7 +93,11 @@ export class LegacySession implements SessionControl {
     const abort = () => controller.abort();
     exchange.signal.addEventListener("abort", abort, { once: true });
     this.running.set(id, controller);
-    const scoped = { sink: exchange.sink, signal: controller.signal };
+    const scoped = {
+      sink: exchange.sink,
+      signal: controller.signal,
+      authorization: exchange.authorization,
+    };
     try {
       const result = await route({
         era: "legacy",
@@ -201,6 +205,7 @@ export class LegacySession implements SessionControl {
       (kind, input, signal) => this.request(kind, input, exchange.sink, signal),
       () => this.logLevel,
       check,
+      exchange.authorization,
     );
   }
 

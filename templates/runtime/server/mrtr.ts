@@ -51,6 +51,7 @@ export async function withInputs(
     { ...(sealed?.s ?? {}) },
     mrtr,
     check,
+    exchange.authorization,
   );
   try {
     return await run(ctx);

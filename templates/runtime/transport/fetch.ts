@@ -17,6 +17,7 @@ export function fetchHandler(handler: McpHttpHandler): (request: Request) => Pro
     const reply = await handler.handle({
       method: request.method,
       path: url.pathname,
+      query: url.search.slice(1),
       // A Request made in process has no Host header: its URL says where it was sent.
       header: (n) => request.headers.get(n) ?? (n === "host" ? url.host : undefined),
       body: text,

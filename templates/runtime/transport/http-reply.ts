@@ -10,6 +10,8 @@ import type { EventStream } from "./event-stream.js";
 export interface HttpRequest {
   readonly method: string;
   readonly path: string;
+  /** The query string, without its `?` (empty when there is none). */
+  readonly query?: string;
   /** A header's value by case-insensitive name. */
   header(name: string): string | undefined;
   readonly body: string;

@@ -3,8 +3,13 @@
  *
  * 1. guards: the endpoint path, then Host and Origin (DNS rebinding), the
  *    content type of a POST, then the guards of the options (guards.ts);
+ * 1b. authorization, when on (authorization.ts): the protected resource
+ *    metadata is answered before the guards; after them, the request's
+ *    bearer token becomes an Authorization or a 401;
  * 2. framing: the body is one JSON-RPC message, or a batch, which only a
  *    2025-03-26 session may send (core/framing);
+ *    With authorization on, each message must then be covered by the
+ *    token's scopes (else 403 insufficient_scope);
  * 3. era: the `_meta` envelope makes a message modern, anything else is
  *    legacy (core/era);
  * 4. handler: a modern request has its Mcp-* headers checked against the
@@ -19,11 +24,12 @@
  */
 import { detectEra } from "../core/era.js";
 import { Codes, McpError } from "../core/errors.js";
-import type { NotificationSink } from "../core/exchange.js";
+import type { Authorization, NotificationSink } from "../core/exchange.js";
 import { allowsBatches, batchRefused, readFrame, splitBatch } from "../core/framing.js";
 import { headerMismatch, HEADERS } from "../core/headers.js";
 import { errorResponse, isResponse, type JsonRpcMessage } from "../core/jsonrpc.js";
 import { MAX_MESSAGE_BYTES } from "../core/limits.js";
+import { isReply, type HttpAuthorization } from "./authorization.js";
 import { EventStream, STREAM_BUFFER_DEFAULT } from "./event-stream.js";
 import { contentTypeGuard, endpointGuard, hostGuard, LOCALHOST, type Guard } from "./guards.js";
 import {
@@ -62,8 +68,15 @@ export interface HttpOptions {
   readonly maxBodyBytes?: number;
   /** Interval of keep-alive comments on listen streams (default 15 s). */
   readonly keepAliveMs?: number;
-  /** More guards, run in order after the built-in ones (for example, an authorization check). */
+  /** More guards, run in order after the built-in ones. */
   readonly guards?: readonly Guard[];
+  /**
+   * OAuth authorization (auth/: `bearerAuthorization`): the protected
+   * resource metadata, a bearer token on every request (401 without a
+   * valid one), scopes per method and tool (403 without them). The
+   * verified claims reach handlers as `ctx.authorization`. Default: off.
+   */
+  readonly authorization?: HttpAuthorization;
   /** A legacy session with no request and no open stream for this long ends (default 10 minutes). */
   readonly sessionIdleMs?: number;
   /** The most legacy sessions open at once; a new one ends the least recently used (default 10,000). */
@@ -91,6 +104,7 @@ export class McpHttpHandler {
   readonly endpoint: string;
   readonly maxBodyBytes: number;
   private readonly guards: readonly Guard[];
+  private readonly authorization: HttpAuthorization | undefined;
   private readonly keepAliveMs: number;
   private readonly streamBuffer: number;
   private readonly sessions: HttpSessions;
@@ -112,6 +126,7 @@ export class McpHttpHandler {
       contentTypeGuard(),
       ...(options.guards ?? []),
     ];
+    this.authorization = options.authorization;
     this.streamBuffer = options.maxStreamBufferBytes ?? STREAM_BUFFER_DEFAULT;
     this.healthPath = options.healthPath === undefined ? "/health" : options.healthPath;
     this.sessions = new HttpSessions(side, {
@@ -150,12 +165,20 @@ export class McpHttpHandler {
         new McpError(-32000, "Service Unavailable: the server is shutting down"),
       );
     try {
+      const metadata = request.method === "GET" ? this.authorization?.metadata(request) : undefined;
+      if (metadata) return metadata;
       for (const guard of this.guards) {
         const checked = guard(request);
         const refusal = checked instanceof Promise ? await checked : checked;
         if (refusal) return refusal;
       }
-      if (request.method === "POST") return await this.post(request);
+      let authorization: Authorization | undefined;
+      if (this.authorization) {
+        const verdict = await this.authorization.authenticate(request);
+        if (isReply(verdict)) return verdict;
+        authorization = verdict;
+      }
+      if (request.method === "POST") return await this.post(request, authorization);
       if (request.method === "GET") return this.openStandaloneStream(request);
       if (request.method === "DELETE") return this.endSession(request);
       return emptyReply(405, { allow: "POST, GET, DELETE" });
@@ -172,23 +195,31 @@ export class McpHttpHandler {
     return jsonReply(this.stopping ? 503 : 200, { status: this.stopping ? "stopping" : "ok" });
   }
 
-  /** POST: framing, era, handler. */
-  private async post(request: HttpRequest): Promise<HttpReply> {
+  /** POST: framing, scopes, era, handler. */
+  private async post(request: HttpRequest, authorization?: Authorization): Promise<HttpReply> {
     const frame = readFrame(request.body);
     if (frame.kind === "invalid") return this.refuse(null, frame.error);
-    if (frame.kind === "batch") return this.batch(frame.items, request);
+    if (frame.kind === "batch") return this.batch(frame.items, request, authorization);
     const message = frame.message;
     if (request.note) noteOf(message, request.note);
+    const refusal = authorization && this.authorization?.authorize(message, authorization);
+    if (refusal) return refusal;
     const verdict = detectEra(message, {
       declaredVersion: request.header(HEADERS.protocolVersion),
       servesLegacy: this.side.servesLegacy,
     });
     if ("refused" in verdict) return this.refuse(message.id, verdict.refused);
-    return verdict.era === "modern" ? this.modern(message, request) : this.legacy(message, request);
+    return verdict.era === "modern"
+      ? this.modern(message, request, authorization)
+      : this.legacy(message, request, authorization);
   }
 
   /** A modern request: headers checked against the body, then served; the reply is lazy (JSON or a stream). */
-  private modern(message: JsonRpcMessage, request: HttpRequest): Promise<HttpReply> | HttpReply {
+  private modern(
+    message: JsonRpcMessage,
+    request: HttpRequest,
+    authorization: Authorization | undefined,
+  ): Promise<HttpReply> | HttpReply {
     const mismatch = headerMismatch(
       message,
       (name) => request.header(name),
@@ -198,7 +229,7 @@ export class McpHttpHandler {
     const listen = message.method === "subscriptions/listen";
     const reply = new LazyReply(listen ? this.keepAliveMs : undefined, this.streamBuffer);
     const signal = listen ? this.endedAtStop(request.signal) : request.signal;
-    this.side.serve(message, { sink: reply, signal }).then(
+    this.side.serve(message, { sink: reply, signal, authorization }).then(
       (outcome) => reply.finish(outcome, statusOf("modern", outcome)),
       (error: unknown) => {
         this.side.onError(error, "HTTP transport");
@@ -218,7 +249,11 @@ export class McpHttpHandler {
   }
 
   /** A legacy message: served in the session its Mcp-Session-Id names (`initialize` opens one). */
-  private async legacy(message: JsonRpcMessage, request: HttpRequest): Promise<HttpReply> {
+  private async legacy(
+    message: JsonRpcMessage,
+    request: HttpRequest,
+    authorization: Authorization | undefined,
+  ): Promise<HttpReply> {
     if (message.method === "initialize") return this.initialize(message, request);
     const session = this.session(request);
     if (!session) return this.noSession(request, message.id);
@@ -232,7 +267,11 @@ export class McpHttpHandler {
           );
     if (!("id" in message)) {
       const outcome = await this.sessions.using(session.id, () =>
-        session.serve(message, { sink: session.standalone ?? NOWHERE, signal: request.signal }),
+        session.serve(message, {
+          sink: session.standalone ?? NOWHERE,
+          signal: request.signal,
+          authorization,
+        }),
       );
       return outcome.response
         ? jsonReply(statusOf("legacy", outcome), outcome.response, headers)
@@ -241,7 +280,9 @@ export class McpHttpHandler {
     // Requests answer on an event stream, so server-to-client requests (sampling, elicitation) can use it.
     const stream = new EventStream(this.streamBuffer);
     void this.sessions
-      .using(session.id, () => session.serve(message, { sink: stream, signal: request.signal }))
+      .using(session.id, () =>
+        session.serve(message, { sink: stream, signal: request.signal, authorization }),
+      )
       .then((outcome) => {
         if (outcome.response) stream.notify(outcome.response);
         stream.end();
@@ -275,7 +316,11 @@ export class McpHttpHandler {
    * which ends after the last (spec 2025-03-26: Streamable HTTP, sending
    * messages to the server).
    */
-  private batch(items: readonly unknown[], request: HttpRequest): HttpReply {
+  private batch(
+    items: readonly unknown[],
+    request: HttpRequest,
+    authorization: Authorization | undefined,
+  ): HttpReply {
     const session = this.session(request);
     if (!session && request.header(HEADERS.sessionId) !== undefined)
       return this.noSession(request, null);
@@ -283,6 +328,11 @@ export class McpHttpHandler {
       return this.refuse(null, batchRefused());
     const split = splitBatch(items);
     if (split instanceof McpError) return this.refuse(null, split);
+    if (authorization && this.authorization)
+      for (const message of split.messages) {
+        const refusal = this.authorization.authorize(message, authorization);
+        if (refusal) return refusal;
+      }
     const headers = { [HEADERS.sessionId]: session.id };
     const requests: JsonRpcMessage[] = [];
     for (const message of split.messages) {
@@ -292,6 +342,7 @@ export class McpHttpHandler {
         void session.serve(message, {
           sink: session.standalone ?? NOWHERE,
           signal: request.signal,
+          authorization,
         });
     }
     if (requests.length === 0 && split.invalid.length === 0) return emptyReply(202, headers);
@@ -299,7 +350,11 @@ export class McpHttpHandler {
     for (const error of split.invalid) stream.notify(errorResponse(null, error.toJSON()));
     void Promise.all(
       requests.map(async (message) => {
-        const outcome = await session.serve(message, { sink: stream, signal: request.signal });
+        const outcome = await session.serve(message, {
+          sink: stream,
+          signal: request.signal,
+          authorization,
+        });
         if (outcome.response) stream.notify(outcome.response);
       }),
     ).then(() => stream.end());

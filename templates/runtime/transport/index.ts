@@ -22,6 +22,7 @@ export {
 } from "./guards.js";
 export type { AccessNote, HttpReply, HttpRequest } from "./http-reply.js";
 export { McpHttpHandler, type HttpOptions } from "./http.js";
+export { isReply, type HttpAuthorization } from "./authorization.js";
 export { fetchHandler } from "./fetch.js";
 export {
   HTTP_DEFAULTS,

@@ -142,7 +142,9 @@ export function nodeListener(
     req.on("error", () => controller.abort());
     req.on("end", () => {
       if (refused) return;
-      const path = (req.url ?? "/").split("?")[0]!;
+      const url = req.url ?? "/";
+      const mark = url.indexOf("?");
+      const path = mark < 0 ? url : url.slice(0, mark);
       const header = (name: string) => {
         const key = name.toLowerCase();
         // node:http keeps only the first of several Host headers; all of them are read, so that two are refused.
@@ -153,6 +155,7 @@ export function nodeListener(
         .handle({
           method: req.method ?? "GET",
           path,
+          query: mark < 0 ? "" : url.slice(mark + 1),
           header,
           body: Buffer.concat(chunks).toString("utf8"),
           signal: controller.signal,

@@ -1,0 +1,15 @@
+/**
+ * Authorization for servers (OAuth 2.1 protected resource): carried only
+ * by projects with authorization on, the only ones that depend on jose.
+ */
+export {
+  AuthorizationServerError,
+  BearerAuthorization,
+  bearerAuthorization,
+  DEFAULT_ALGORITHMS,
+  metadataCandidates,
+  metadataPath,
+  metadataUrl,
+  type BearerOptions,
+  type ScopeRules,
+} from "./bearer.js";

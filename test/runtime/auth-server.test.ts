@@ -1,0 +1,341 @@
+/**
+ * The server as an OAuth protected resource (templates/runtime/auth with
+ * the HTTP transport's authorization stage), over real HTTP on 127.0.0.1
+ * with oidc-provider as the authorization server: protected resource
+ * metadata, 401 challenges, tokens from the real server accepted and their
+ * claims handed to handlers, 403 insufficient_scope per tool, every bad
+ * token refused with 401 without the token ever being logged, and an
+ * authorization server that is down or silent answered with 503 in bounded
+ * time.
+ */
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { webcrypto } from "node:crypto";
+import { exportJWK, exportSPKI, generateKeyPair, SignJWT, type JWK } from "jose";
+import Provider from "oidc-provider";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  bearerAuthorization,
+  metadataPath,
+  type BearerAuthorization,
+} from "../../templates/runtime/auth/index.js";
+import { serveHttp, type RunningHttpServer } from "../../templates/runtime/index.js";
+import { headersFor, raw, request, testServer } from "./mcp-client.js";
+
+const SECRET = "client-secret-for-tests";
+
+/** Listens on 127.0.0.1 and gives the origin. */
+async function listen(server: Server): Promise<string> {
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+/** A token from oidc-provider's token endpoint (client credentials, a resource indicator). */
+async function tokenFrom(issuer: string, resource: string, scope: string): Promise<string> {
+  const response = await fetch(`${issuer}/token`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({
+      grant_type: "client_credentials",
+      client_id: "service",
+      client_secret: SECRET,
+      scope,
+      resource,
+    }),
+  });
+  const body = (await response.json()) as Record<string, unknown>;
+  if (typeof body.access_token !== "string") throw new Error(JSON.stringify(body));
+  return body.access_token;
+}
+
+describe("the server as an OAuth protected resource", () => {
+  let asServer: Server;
+  let issuer: string;
+  let mcp: RunningHttpServer;
+  let resource: string;
+  let privateKey: webcrypto.CryptoKey;
+  let publicJwk: JWK;
+  let spki: string;
+  let auth: BearerAuthorization;
+  const logged: string[] = [];
+  const server = testServer();
+
+  beforeAll(async () => {
+    const pair = await generateKeyPair("ES256", { extractable: true });
+    privateKey = pair.privateKey;
+    publicJwk = await exportJWK(pair.publicKey);
+    spki = await exportSPKI(pair.publicKey);
+    const jwk = { ...(await exportJWK(privateKey)), kid: "k1", alg: "ES256", use: "sig" };
+    asServer = createServer();
+    issuer = await listen(asServer);
+    // The MCP server's port is only known once it listens; the resource is fixed before, on a reserved port.
+    const probe = createServer();
+    const mcpOrigin = await listen(probe);
+    await new Promise((resolve) => probe.close(resolve));
+    resource = `${mcpOrigin}/mcp`;
+    const provider = new Provider(issuer, {
+      jwks: { keys: [jwk] },
+      clientDefaults: { id_token_signed_response_alg: "ES256" },
+      clients: [
+        {
+          client_id: "service",
+          client_secret: SECRET,
+          grant_types: ["client_credentials"],
+          redirect_uris: [],
+          response_types: [],
+          token_endpoint_auth_method: "client_secret_post",
+        },
+      ],
+      scopes: ["mcp:read", "mcp:admin"],
+      features: {
+        devInteractions: { enabled: false },
+        clientCredentials: { enabled: true },
+        resourceIndicators: {
+          enabled: true,
+          defaultResource: () => resource,
+          useGrantedResource: () => true,
+          getResourceServerInfo: (_ctx: unknown, indicator: string) => {
+            if (indicator !== resource) throw new Error("unknown resource");
+            return {
+              scope: "mcp:read mcp:admin",
+              audience: indicator,
+              accessTokenTTL: 600,
+              accessTokenFormat: "jwt",
+              jwt: { sign: { alg: "ES256" } },
+            };
+          },
+        },
+      },
+    });
+    asServer.on("request", provider.callback());
+
+    server.tool({ name: "whoami", inputSchema: { type: "object" } }, (_args, ctx) => ({
+      content: [
+        {
+          type: "text",
+          text: JSON.stringify({
+            subject: ctx.authorization?.subject,
+            clientId: ctx.authorization?.clientId,
+            scopes: ctx.authorization?.scopes,
+          }),
+        },
+      ],
+    }));
+    server.tool({ name: "admin", inputSchema: { type: "object" } }, () => ({
+      content: [{ type: "text", text: "done" }],
+    }));
+    auth = bearerAuthorization({
+      issuer,
+      resource,
+      scopes: { always: ["mcp:read"], tools: { admin: ["mcp:admin"] } },
+      onError: (message) => logged.push(message),
+    });
+    mcp = await serveHttp(server, { port: Number(new URL(resource).port), authorization: auth });
+  });
+  afterAll(async () => {
+    await mcp?.close();
+    await new Promise((resolve) => asServer?.close(resolve));
+  });
+
+  const call = (tool: string) => request("tools/call", { name: tool, arguments: {} });
+  const post = (message: Record<string, unknown>, headers: Record<string, string> = {}) =>
+    raw(mcp.url, {
+      headers: { ...headersFor(message), ...headers },
+      body: JSON.stringify(message),
+    });
+
+  it("publishes its protected resource metadata at the path-aware well-known URL", async () => {
+    expect(metadataPath(resource)).toBe("/.well-known/oauth-protected-resource/mcp");
+    const reply = await fetch(new URL(metadataPath(resource), resource));
+    expect(reply.status).toBe(200);
+    expect(await reply.json()).toEqual({
+      resource,
+      authorization_servers: [issuer],
+      bearer_methods_supported: ["header"],
+      scopes_supported: ["mcp:admin", "mcp:read"],
+    });
+  });
+
+  it("answers a request without a token with 401 and a challenge naming the metadata and scope", async () => {
+    const reply = await post(call("whoami"));
+    expect(reply.status).toBe(401);
+    expect(reply.headers["www-authenticate"]).toBe(
+      `Bearer resource_metadata="${new URL(metadataPath(resource), resource).href}", scope="mcp:read"`,
+    );
+  });
+
+  it("accepts a token from the authorization server and hands its claims to the handler", async () => {
+    const token = await tokenFrom(issuer, resource, "mcp:read");
+    const reply = await post(call("whoami"), { authorization: `Bearer ${token}` });
+    expect(reply.status).toBe(200);
+    const text = (JSON.parse(reply.text) as { result: { content: Array<{ text: string }> } }).result
+      .content[0]!.text;
+    expect(JSON.parse(text)).toEqual({
+      subject: "service",
+      clientId: "service",
+      scopes: ["mcp:read"],
+    });
+  });
+
+  it("refuses a tool whose scope the token lacks with 403 insufficient_scope, and serves it after step-up", async () => {
+    const narrow = await tokenFrom(issuer, resource, "mcp:read");
+    const refused = await post(call("admin"), { authorization: `Bearer ${narrow}` });
+    expect(refused.status).toBe(403);
+    const challenge = String(refused.headers["www-authenticate"]);
+    expect(challenge).toContain('error="insufficient_scope"');
+    expect(challenge).toContain('scope="mcp:read mcp:admin"');
+    expect(challenge).toContain(`resource_metadata="`);
+    const wide = await tokenFrom(issuer, resource, "mcp:read mcp:admin");
+    const served = await post(call("admin"), { authorization: `Bearer ${wide}` });
+    expect(served.status).toBe(200);
+  });
+
+  describe("bad tokens: each refused with 401, never logged", () => {
+    const claims = () => ({
+      scope: "mcp:read",
+      client_id: "service",
+    });
+    const sign = (
+      overrides: {
+        iss?: string;
+        aud?: string;
+        exp?: number;
+        kid?: string;
+        key?: webcrypto.CryptoKey;
+      } = {},
+    ) =>
+      new SignJWT(claims())
+        .setProtectedHeader({ alg: "ES256", typ: "at+jwt", kid: overrides.kid ?? "k1" })
+        .setIssuer(overrides.iss ?? issuer)
+        .setAudience(overrides.aud ?? resource)
+        .setSubject("someone")
+        .setIssuedAt()
+        .setExpirationTime(overrides.exp ?? Math.floor(Date.now() / 1000) + 600)
+        .sign(overrides.key ?? privateKey);
+    const base64url = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url");
+    const cases: Array<
+      [string, () => Promise<{ token: string; headers: Record<string, string>; query?: boolean }>]
+    > = [
+      [
+        "alg none",
+        () =>
+          Promise.resolve({
+            token: `${base64url({ alg: "none", typ: "at+jwt" })}.${base64url({ iss: issuer, aud: resource, sub: "x", iat: 1, exp: 9e9, scope: "mcp:read" })}.`,
+            headers: {},
+          }),
+      ],
+      [
+        "HS256 signed with the public key",
+        async () => ({
+          token: await new SignJWT(claims())
+            .setProtectedHeader({ alg: "HS256", typ: "at+jwt", kid: "k1" })
+            .setIssuer(issuer)
+            .setAudience(resource)
+            .setSubject("someone")
+            .setIssuedAt()
+            .setExpirationTime("10m")
+            .sign(new TextEncoder().encode(spki)),
+          headers: {},
+        }),
+      ],
+      [
+        "wrong aud",
+        async () => ({ token: await sign({ aud: "http://127.0.0.1:1/other" }), headers: {} }),
+      ],
+      [
+        "wrong iss",
+        async () => ({ token: await sign({ iss: "http://127.0.0.1:1" }), headers: {} }),
+      ],
+      [
+        "expired",
+        async () => ({
+          token: await sign({ exp: Math.floor(Date.now() / 1000) - 3600 }),
+          headers: {},
+        }),
+      ],
+      [
+        "unknown kid",
+        async () => ({
+          token: await sign({ kid: "k9", key: (await generateKeyPair("ES256")).privateKey }),
+          headers: {},
+        }),
+      ],
+      ["in the query string", async () => ({ token: await sign(), headers: {}, query: true })],
+      // Past the 8 KiB limit, under node's 16 KiB header limit (which would answer 431 itself).
+      ["oversized", () => Promise.resolve({ token: "a".repeat(12_000), headers: {} })],
+    ];
+
+    it.each(cases)("%s", async (_what, make) => {
+      const { token, query } = await make();
+      const message = call("whoami");
+      const reply = query
+        ? await raw(`${mcp.url}?access_token=${token}`, {
+            headers: headersFor(message),
+            body: JSON.stringify(message),
+          })
+        : await post(message, { authorization: `Bearer ${token}` });
+      expect(reply.status).toBe(401);
+      expect(String(reply.headers["www-authenticate"])).toContain("Bearer resource_metadata=");
+      const leaked = [reply.text, String(reply.headers["www-authenticate"]), ...logged].filter(
+        (text) => text.includes(token.slice(-24)),
+      );
+      expect(leaked).toEqual([]);
+      expect(server.errors.map(String).filter((e) => e.includes(token.slice(-24)))).toEqual([]);
+    });
+
+    it("the public key the HS256 case used is the server's real key", () => {
+      expect(publicJwk.kty).toBe("EC");
+    });
+  });
+
+  it("answers 503 within bounded time when the authorization server is down, with a clear report", async () => {
+    const reports: string[] = [];
+    const down = bearerAuthorization({
+      issuer: "http://127.0.0.1:1",
+      resource,
+      timeoutMs: 1000,
+      onError: (m) => reports.push(m),
+    });
+    const silent = createServer(() => {
+      /* never answers */
+    });
+    const silentIssuer = await listen(silent);
+    const hanging = bearerAuthorization({
+      issuer: silentIssuer,
+      resource,
+      timeoutMs: 500,
+      onError: (m) => reports.push(m),
+    });
+    try {
+      for (const authorization of [down, hanging]) {
+        const started = Date.now();
+        await expect(authorization.ready()).rejects.toThrow(/cannot be reached/);
+        const verdict = await authorization.authenticate({
+          method: "POST",
+          path: "/mcp",
+          query: "",
+          header: (name) => (name === "authorization" ? "Bearer abc.def.ghi" : undefined),
+          body: "",
+          signal: new AbortController().signal,
+        });
+        expect("status" in verdict && verdict.status).toBe(503);
+        expect(Date.now() - started).toBeLessThan(3000);
+      }
+      expect(reports.join("\n")).toMatch(/no answer within 500 ms/);
+      expect(reports.join("\n")).not.toContain("abc.def.ghi");
+    } finally {
+      silent.closeAllConnections();
+      await new Promise((resolve) => silent.close(resolve));
+    }
+  });
+
+  it("refuses configurations that would weaken it, with what to change", () => {
+    expect(() => bearerAuthorization({ issuer, resource, algorithms: ["HS256"] })).toThrow(
+      /HS256 cannot be accepted/,
+    );
+    expect(() => bearerAuthorization({ issuer: "http://example.com", resource })).toThrow(
+      /must use https/,
+    );
+    expect(() => bearerAuthorization({ issuer, resource: `${resource}#x` })).toThrow(/fragment/);
+  });
+});
