@@ -13,3 +13,4 @@ export {
   type BearerOptions,
   type ScopeRules,
 } from "./bearer.js";
+export { authSettingsFromEnvironment, type AuthDefaults } from "./settings.js";
