@@ -11,6 +11,7 @@ interface ServerArgs {
   tools?: string;
   example: "minimal" | "everything";
   transport: "stdio" | "http" | "both";
+  auth: boolean;
   force: boolean;
   quiet: boolean;
   "mcp-gen-dependency"?: string;
@@ -62,6 +63,12 @@ export const serverCommand: CommandModule<object, ServerArgs> = {
         default: "both" as const,
         describe: "How the server is started",
       })
+      .option("auth", {
+        type: "boolean",
+        default: false,
+        describe:
+          "Make the server an OAuth protected resource (bearer tokens, scopes; settings in mcp-gen.json's auth and MCP_AUTH_*)",
+      })
       .option("force", {
         type: "boolean",
         default: false,
@@ -95,6 +102,7 @@ export const serverCommand: CommandModule<object, ServerArgs> = {
       ...(args["mcp-gen-dependency"] !== undefined
         ? { mcpGenDependency: args["mcp-gen-dependency"] }
         : {}),
+      auth: args.auth,
     });
     const written = writeProject(args.dir, files, args.force);
     process.stdout.write(

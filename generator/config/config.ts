@@ -244,7 +244,7 @@ function reasonOf(e: ErrorObject): string {
   switch (e.keyword) {
     case "additionalProperties":
       return e.instancePath === ""
-        ? `${setting} is not a setting of mcp-gen.json (settings: targets; in a project made by mcp-gen server or mcp-gen client also kind, revision, extensions, tools, example, transport, fromServer)`
+        ? `${setting} is not a setting of mcp-gen.json (settings: targets; in a project made by mcp-gen server or mcp-gen client also kind, revision, extensions, tools, example, transport, auth, fromServer)`
         : `${setting} is not a target setting (a target has spec, extensions and out)`;
     case "required":
       return `${setting} is missing`;

@@ -53,6 +53,8 @@ export interface ServerScaffoldOptions {
   readonly tools?: string;
   readonly example?: "minimal" | "everything";
   readonly transport?: "stdio" | "http" | "both";
+  /** Make the server an OAuth protected resource (needs the HTTP transport). */
+  readonly auth?: boolean;
   readonly force?: boolean;
   readonly sources?: SchemaSources;
   /** How the project depends on mcp-gen (default: how the running mcp-gen was installed, see install-source.ts). */
@@ -76,6 +78,22 @@ interface CommonSettings {
 export interface ServerSettings extends CommonSettings {
   readonly kind: "server";
   readonly transport: "stdio" | "http" | "both";
+  /** OAuth authorization (HTTP only); the environment (MCP_AUTH_*) wins over it. */
+  readonly auth?: AuthSettings;
+}
+
+/** mcp-gen.json's `auth`: the project's defaults for its authorization. */
+export interface AuthSettings {
+  /** The authorization server's issuer URL (MCP_AUTH_ISSUER wins). */
+  readonly issuer?: string;
+  /** This server's canonical resource URI (MCP_AUTH_RESOURCE wins; default: its public URL). */
+  readonly resource?: string;
+  /** Scopes every request needs. */
+  readonly scopes?: readonly string[];
+  /** Scopes by JSON-RPC method. */
+  readonly methods?: Readonly<Record<string, readonly string[]>>;
+  /** Scopes by tool name (each a tool of the tools file). */
+  readonly tools?: Readonly<Record<string, readonly string[]>>;
 }
 
 /** A client project's settings. */
@@ -182,6 +200,7 @@ export async function scaffoldServer(
     tools: "tools.json",
     example,
     transport: options.transport ?? "both",
+    ...(options.auth ? { auth: { scopes: ["mcp"] } } : {}),
   };
   const toolsText = options.tools
     ? readToolsFile(options.tools)
@@ -375,6 +394,7 @@ function userFiles(
     http: settings.transport !== "stdio",
     stdio: settings.transport !== "http",
     both: settings.transport === "both",
+    auth: settings.auth !== undefined,
     tools: tools.map((t) => ({
       name: t.name,
       key: /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(t.name) ? t.name : JSON.stringify(t.name),
@@ -509,7 +529,12 @@ export async function generatedFiles(
     index,
     ...typedClient,
     ...toolFiles,
-    ...runtimeFiles(settings.kind, version, settings.kind === "client" && settings.auth === true),
+    ...authFiles(settings, tools, banner),
+    ...runtimeFiles(
+      settings.kind,
+      version,
+      settings.kind === "client" ? settings.auth === true : settings.auth !== undefined,
+    ),
   ];
 }
 
@@ -632,9 +657,12 @@ const RUNTIME_PARTS: Readonly<Record<ProjectSettings["kind"], readonly string[]>
   client: ["client.ts", "core/", "client/", "transport/"],
 };
 
-/** What a project with authorization carries besides (a client's OAuth alone needs oauth4webapi). */
+/**
+ * What a project with authorization carries besides: a server's auth/
+ * alone needs jose, a client's OAuth alone needs oauth4webapi.
+ */
 const AUTH_PARTS: Readonly<Record<ProjectSettings["kind"], readonly string[]>> = {
-  server: [],
+  server: ["auth/"],
   client: ["oauth.ts", "oauth/"],
 };
 
@@ -772,4 +800,56 @@ function newToolStubs(projectDir: string, tools: readonly ToolSpec[]): EmittedFi
 /** Text that stays inside a block comment: no `*\/` to end it early, one line. */
 function commentText(text: string): string {
   return text.replace(/\*\//g, "*\\/").replace(/[\r\n\u2028\u2029]+/g, " ");
+}
+
+/**
+ * src/generated/auth.gen.ts of a server with authorization: mcp-gen.json's
+ * `auth` as the defaults the environment may override. A tool named in
+ * `auth.tools` that is not in the tools file is an error (MCPG701), so a
+ * renamed tool cannot silently lose its scopes.
+ */
+function authFiles(
+  settings: ProjectSettings,
+  tools: readonly ToolSpec[],
+  banner: string,
+): EmittedFile[] {
+  if (settings.kind !== "server" || settings.auth === undefined) return [];
+  const auth = settings.auth;
+  const names = new Set(tools.map((t) => t.name));
+  const unknown = Object.keys(auth.tools ?? {}).filter((name) => !names.has(name));
+  if (unknown.length > 0)
+    throw new McpGenError(
+      unknown.map((name) =>
+        diagnostic(
+          "MCPG701",
+          {
+            reason: `auth.tools names ${name}, which is not a tool of ${settings.tools}; rename or remove it`,
+          },
+          {
+            file: SETTINGS_FILE,
+            pointer: `/auth/tools/${name.replace(/~/g, "~0").replace(/\//g, "~1")}`,
+          },
+        ),
+      ),
+    );
+  const defaults = {
+    ...(auth.issuer !== undefined ? { issuer: auth.issuer } : {}),
+    ...(auth.resource !== undefined ? { resource: auth.resource } : {}),
+    scopes: {
+      always: auth.scopes ?? [],
+      methods: auth.methods ?? {},
+      tools: auth.tools ?? {},
+    },
+  };
+  return [
+    {
+      path: "src/generated/auth.gen.ts",
+      contents: `${banner}
+import type { AuthDefaults } from "../mcp-gen/runtime/auth/index.js";
+
+/** mcp-gen.json's auth: what MCP_AUTH_ISSUER and MCP_AUTH_RESOURCE override. */
+export const authDefaults: AuthDefaults = ${JSON.stringify(defaults, null, 2)};
+`,
+    },
+  ];
 }

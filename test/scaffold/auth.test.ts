@@ -1,0 +1,110 @@
+/**
+ * `mcp-gen server --auth`: the project carries the runtime's auth/ layer
+ * and depends on jose (a project without --auth carries neither),
+ * mcp-gen.json records the auth defaults, src/generated/auth.gen.ts holds
+ * them for the server, the project compiles, and its server refuses a
+ * request without a token with 401 and the protected resource challenge.
+ * A scope for a tool that is not in tools.json is refused at generation.
+ */
+import { execFile } from "node:child_process";
+import { existsSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { runCli, tempDir } from "../cli/run-cli.js";
+import { importFromProject, ROOT, type ProjectServer } from "../helpers.js";
+import type * as Auth from "../../templates/runtime/auth/index.js";
+import type * as Runtime from "../../templates/runtime/index.js";
+import { headersFor, raw, request } from "../runtime/mcp-client.js";
+
+let cwd: string;
+let project: string;
+
+beforeAll(async () => {
+  cwd = tempDir("scaffold-auth");
+  for (const [dir, extra] of [
+    ["proj", ["--auth"]],
+    ["plain", []],
+  ] as const) {
+    const run = await runCli(["server", dir, ...extra, "--transport", "http", "--quiet"], { cwd });
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+  }
+  project = join(cwd, "proj");
+  symlinkSync(join(ROOT, "node_modules"), join(project, "node_modules"), "dir");
+});
+
+const read = (path: string) => readFileSync(join(project, path), "utf8");
+
+describe("mcp-gen server --auth", () => {
+  it("records auth in mcp-gen.json, depends on jose and carries auth/; a plain project does neither", () => {
+    expect(JSON.parse(read("mcp-gen.json"))).toHaveProperty("auth", { scopes: ["mcp"] });
+    expect(JSON.parse(read("package.json"))).toHaveProperty("dependencies", { jose: "6.2.18" });
+    expect(existsSync(join(project, "src/mcp-gen/runtime/auth/bearer.ts"))).toBe(true);
+    expect(read("src/generated/auth.gen.ts")).toContain('"always": [\n      "mcp"\n    ]');
+    const plain = join(cwd, "plain");
+    expect(JSON.parse(readFileSync(join(plain, "package.json"), "utf8"))).not.toHaveProperty(
+      "dependencies",
+    );
+    expect(existsSync(join(plain, "src/mcp-gen/runtime/auth"))).toBe(false);
+    expect(existsSync(join(plain, "src/generated/auth.gen.ts"))).toBe(false);
+  });
+
+  it("the project compiles", async () => {
+    const result = await new Promise<{ code: number; out: string }>((resolve) => {
+      execFile(
+        process.execPath,
+        [
+          join(ROOT, "node_modules", "typescript", "bin", "tsc"),
+          "-p",
+          project,
+          "--noEmit",
+          "--pretty",
+          "false",
+        ],
+        { cwd: project },
+        (error, stdout) => resolve({ code: error ? Number(error.code) : 0, out: stdout }),
+      );
+    });
+    expect(result).toEqual({ code: 0, out: "" });
+  });
+
+  it("its server answers a request without a token with 401 and the challenge", async () => {
+    const [runtime, auth, { createServer }, { authDefaults }] = await Promise.all([
+      importFromProject<typeof Runtime>(project, "src/mcp-gen/runtime/index.ts"),
+      importFromProject<typeof Auth>(project, "src/mcp-gen/runtime/auth/index.ts"),
+      importFromProject<ProjectServer>(project, "src/server.ts"),
+      importFromProject<{ authDefaults: Auth.AuthDefaults }>(project, "src/generated/auth.gen.ts"),
+    ]);
+    const options = auth.authSettingsFromEnvironment(authDefaults, "http://127.0.0.1:9/mcp", {
+      MCP_AUTH_ISSUER: "http://127.0.0.1:9",
+    });
+    const running = await runtime.serveHttp(createServer(), {
+      port: 0,
+      authorization: auth.bearerAuthorization(options),
+    });
+    try {
+      const message = request("tools/list");
+      const reply = await raw(running.url, {
+        headers: headersFor(message),
+        body: JSON.stringify(message),
+      });
+      expect(reply.status).toBe(401);
+      expect(reply.headers["www-authenticate"]).toBe(
+        'Bearer resource_metadata="http://127.0.0.1:9/.well-known/oauth-protected-resource/mcp", scope="mcp"',
+      );
+    } finally {
+      await running.close();
+    }
+  });
+
+  it("refuses a scope for a tool that tools.json does not have", async () => {
+    const settings = JSON.parse(read("mcp-gen.json")) as Record<string, unknown>;
+    writeFileSync(
+      join(project, "mcp-gen.json"),
+      JSON.stringify({ ...settings, auth: { tools: { nosuch: ["admin"] } } }),
+    );
+    const run = await runCli(["generate", "--quiet"], { cwd: project });
+    expect(run.code).not.toBe(0);
+    expect(run.stderr).toContain("auth.tools names nosuch, which is not a tool of tools.json");
+  });
+});
