@@ -1,6 +1,7 @@
 /**
  * `mcp-gen server --auth`: the project carries the runtime's auth/ layer
- * and depends on jose (a project without --auth carries neither),
+ * and depends on jose besides what every server depends on (a project
+ * without --auth carries neither),
  * mcp-gen.json records the auth defaults, src/generated/auth.gen.ts holds
  * them for the server, the project compiles, and its server refuses a
  * request without a token with 401 and the protected resource challenge.
@@ -38,12 +39,18 @@ const read = (path: string) => readFileSync(join(project, path), "utf8");
 describe("mcp-gen server --auth", () => {
   it("records auth in mcp-gen.json, depends on jose and carries auth/; a plain project does neither", () => {
     expect(JSON.parse(read("mcp-gen.json"))).toHaveProperty("auth", { scopes: ["mcp"] });
-    expect(JSON.parse(read("package.json"))).toHaveProperty("dependencies", { jose: "6.2.18" });
+    // One dependencies object: what every server needs, plus jose.
+    expect(JSON.parse(read("package.json"))).toHaveProperty("dependencies", {
+      "@redis/client": "6.4.0",
+      "ajv-formats": "3.0.1",
+      jose: "6.2.18",
+    });
     expect(existsSync(join(project, "src/mcp-gen/runtime/auth/bearer.ts"))).toBe(true);
     expect(read("src/generated/auth.gen.ts")).toContain('"always": [\n      "mcp"\n    ]');
     const plain = join(cwd, "plain");
-    expect(JSON.parse(readFileSync(join(plain, "package.json"), "utf8"))).not.toHaveProperty(
+    expect(JSON.parse(readFileSync(join(plain, "package.json"), "utf8"))).toHaveProperty(
       "dependencies",
+      { "@redis/client": "6.4.0", "ajv-formats": "3.0.1" },
     );
     expect(existsSync(join(plain, "src/mcp-gen/runtime/auth"))).toBe(false);
     expect(existsSync(join(plain, "src/generated/auth.gen.ts"))).toBe(false);
