@@ -94,6 +94,8 @@ export interface AuthSettings {
   readonly methods?: Readonly<Record<string, readonly string[]>>;
   /** Scopes by tool name (each a tool of the tools file). */
   readonly tools?: Readonly<Record<string, readonly string[]>>;
+  /** RFC 7662 introspection (MCP_AUTH_INTROSPECTION_URL, MCP_AUTH_CLIENT_ID win); the secret only from MCP_AUTH_CLIENT_SECRET. */
+  readonly introspection?: { readonly url: string; readonly clientId?: string };
 }
 
 /** A client project's settings. */
@@ -835,6 +837,7 @@ function authFiles(
   const defaults = {
     ...(auth.issuer !== undefined ? { issuer: auth.issuer } : {}),
     ...(auth.resource !== undefined ? { resource: auth.resource } : {}),
+    ...(auth.introspection !== undefined ? { introspection: auth.introspection } : {}),
     scopes: {
       always: auth.scopes ?? [],
       methods: auth.methods ?? {},
@@ -847,7 +850,7 @@ function authFiles(
       contents: `${banner}
 import type { AuthDefaults } from "../mcp-gen/runtime/auth/index.js";
 
-/** mcp-gen.json's auth: what MCP_AUTH_ISSUER and MCP_AUTH_RESOURCE override. */
+/** mcp-gen.json's auth: what the MCP_AUTH_* variables override. */
 export const authDefaults: AuthDefaults = ${JSON.stringify(defaults, null, 2)};
 `,
     },

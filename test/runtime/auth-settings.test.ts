@@ -34,6 +34,31 @@ describe("authorization settings from the environment", () => {
     ).toEqual({ issuer: "https://auth.example.com", resource: PUBLIC, scopes });
   });
 
+  it("takes introspection from the environment over the project's, the secret only from the environment", () => {
+    const defaults = {
+      issuer: "https://auth.example.com",
+      introspection: { url: "https://auth.example.com/introspect", clientId: "mcp-server" },
+    };
+    expect(
+      authSettingsFromEnvironment(defaults, PUBLIC, { MCP_AUTH_CLIENT_SECRET: "s3cret" }),
+    ).toEqual({
+      issuer: "https://auth.example.com",
+      resource: PUBLIC,
+      introspection: {
+        url: "https://auth.example.com/introspect",
+        clientId: "mcp-server",
+        clientSecret: "s3cret",
+      },
+    });
+    expect(
+      authSettingsFromEnvironment(defaults, PUBLIC, {
+        MCP_AUTH_INTROSPECTION_URL: "https://other.example.com/i",
+        MCP_AUTH_CLIENT_ID: "other",
+        MCP_AUTH_CLIENT_SECRET: "s3cret",
+      }).introspection,
+    ).toEqual({ url: "https://other.example.com/i", clientId: "other", clientSecret: "s3cret" });
+  });
+
   it.each([
     [{}, /MCP_AUTH_ISSUER must name the authorization server's issuer URL/],
     [{ MCP_AUTH_ISSUER: "auth.example.com" }, /MCP_AUTH_ISSUER must be an absolute URL/],
@@ -43,7 +68,28 @@ describe("authorization settings from the environment", () => {
     ],
     [
       { MCP_AUTH_ISSUER: "https://a.example.com", MCP_AUTH_INTROSPECTION_URL: "https://a/i" },
-      /introspection \(RFC 7662\) is not supported/,
+      /MCP_AUTH_CLIENT_ID must name this server's client/,
+    ],
+    [
+      {
+        MCP_AUTH_ISSUER: "https://a.example.com",
+        MCP_AUTH_INTROSPECTION_URL: "https://a/i",
+        MCP_AUTH_CLIENT_ID: "mcp",
+      },
+      /MCP_AUTH_CLIENT_SECRET must hold this server's client secret/,
+    ],
+    [
+      {
+        MCP_AUTH_ISSUER: "https://a.example.com",
+        MCP_AUTH_INTROSPECTION_URL: "introspect",
+        MCP_AUTH_CLIENT_ID: "mcp",
+        MCP_AUTH_CLIENT_SECRET: "s",
+      },
+      /MCP_AUTH_INTROSPECTION_URL must be an absolute URL/,
+    ],
+    [
+      { MCP_AUTH_ISSUER: "https://a.example.com", MCP_AUTH_CLIENT_SECRET: "s" },
+      /only used for token introspection: set MCP_AUTH_INTROSPECTION_URL/,
     ],
     [
       { MCP_AUTH_ISSUER: "https://a.example.com", MCP_AUTH_TIMEOUT_MS: "soon" },

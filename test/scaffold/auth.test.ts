@@ -5,7 +5,9 @@
  * mcp-gen.json records the auth defaults, src/generated/auth.gen.ts holds
  * them for the server, the project compiles, and its server refuses a
  * request without a token with 401 and the protected resource challenge.
- * A scope for a tool that is not in tools.json is refused at generation.
+ * A scope for a tool that is not in tools.json is refused at generation;
+ * introspection's URL and client ID go from mcp-gen.json to auth.gen.ts (a
+ * client secret there is refused).
  */
 import { execFile } from "node:child_process";
 import { existsSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
@@ -113,5 +115,30 @@ describe("mcp-gen server --auth", () => {
     const run = await runCli(["generate", "--quiet"], { cwd: project });
     expect(run.code).not.toBe(0);
     expect(run.stderr).toContain("auth.tools names nosuch, which is not a tool of tools.json");
+  });
+
+  it("writes introspection's URL and client ID from mcp-gen.json to auth.gen.ts, never a secret", async () => {
+    const settings = JSON.parse(read("mcp-gen.json")) as Record<string, unknown>;
+    const introspection = { url: "https://auth.example.com/introspect", clientId: "mcp-server" };
+    writeFileSync(
+      join(project, "mcp-gen.json"),
+      JSON.stringify({ ...settings, auth: { scopes: ["mcp"], introspection } }),
+    );
+    const run = await runCli(["generate", "--quiet"], { cwd: project });
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    const text = read("src/generated/auth.gen.ts");
+    const object = text.slice(text.indexOf("= {") + 2, text.lastIndexOf("}") + 1);
+    expect((JSON.parse(object) as Auth.AuthDefaults).introspection).toEqual(introspection);
+    writeFileSync(
+      join(project, "mcp-gen.json"),
+      JSON.stringify({
+        ...settings,
+        auth: { introspection: { ...introspection, clientSecret: "s3cret" } },
+      }),
+    );
+    const refused = await runCli(["generate", "--quiet"], { cwd: project });
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain("clientSecret");
   });
 });

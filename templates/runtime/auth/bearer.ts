@@ -4,7 +4,8 @@
  * Authorization header only (RFC 6750 2.1), JWT access tokens checked with
  * jose per RFC 9068 against the authorization server's JWKS (found through
  * its RFC 8414 or OpenID metadata), `aud` equal to this server's canonical
- * resource URI (RFC 8707), and scopes per method and per tool with 403
+ * resource URI (RFC 8707), or, for opaque tokens, RFC 7662 introspection
+ * (introspection.ts); and scopes per method and per tool with 403
  * insufficient_scope naming what is missing (step-up).
  *
  * Only projects with authorization carry this layer, and only they depend
@@ -29,6 +30,12 @@ import {
   type HttpReply,
   type HttpRequest,
 } from "../transport/http-reply.js";
+import {
+  Introspection,
+  InvalidToken,
+  IntrospectionUnavailable,
+  type IntrospectionOptions,
+} from "./introspection.js";
 
 /** Scopes a request needs, on top of those every request needs. */
 export interface ScopeRules {
@@ -48,13 +55,18 @@ export interface BearerOptions {
   readonly resource: string;
   /** Scopes per method and tool. */
   readonly scopes?: ScopeRules;
+  /**
+   * Check tokens by RFC 7662 introspection instead of as JWTs (for an
+   * authorization server that issues opaque access tokens).
+   */
+  readonly introspection?: IntrospectionOptions;
   /** Signature algorithms accepted (default RS256, PS256, ES256, EdDSA; never `none` nor an HMAC). */
   readonly algorithms?: readonly string[];
   /** Clock skew allowed on `exp` and `nbf`, in seconds (default 30). */
   readonly clockToleranceSeconds?: number;
   /** The longest Authorization header accepted, in characters (default 8192). */
   readonly maxTokenLength?: number;
-  /** How long a request to the authorization server (metadata, JWKS) may take, in ms (default 5000). */
+  /** How long a request to the authorization server (metadata, JWKS, introspection) may take, in ms (default 5000). */
   readonly timeoutMs?: number;
   /** The least time between two JWKS fetches for an unknown `kid`, in ms (default 30000). */
   readonly jwksCooldownMs?: number;
@@ -109,6 +121,7 @@ export class BearerAuthorization implements HttpAuthorization {
   private readonly fetchImpl: typeof fetch;
   private readonly paths: ReadonlySet<string>;
   private readonly challengeBase: string;
+  private readonly introspection: Introspection | undefined;
   private keys: Promise<JWTVerifyGetKey> | undefined;
 
   constructor(options: BearerOptions) {
@@ -130,6 +143,27 @@ export class BearerAuthorization implements HttpAuthorization {
     const own = metadataPath(this.resource);
     this.paths = new Set([own, "/.well-known/oauth-protected-resource"]);
     this.challengeBase = `Bearer resource_metadata="${metadataUrl(this.resource)}"`;
+    this.introspection = options.introspection && this.introspectionOf(options.introspection);
+  }
+
+  /** The introspection check, after its options are checked (a clear error for a bad URL or missing credentials). */
+  private introspectionOf(options: IntrospectionOptions): Introspection {
+    checkedUrl(options.url, "the introspection endpoint (MCP_AUTH_INTROSPECTION_URL)");
+    for (const [what, text] of [
+      ["client ID (MCP_AUTH_CLIENT_ID)", options.clientId],
+      ["client secret (MCP_AUTH_CLIENT_SECRET)", options.clientSecret],
+    ] as const)
+      if (text === "")
+        throw new TypeError(
+          `Authorization: introspection needs this server's ${what} at the authorization server`,
+        );
+    return new Introspection(options, {
+      issuer: this.issuer,
+      resource: this.resource,
+      timeoutMs: this.timeoutMs,
+      clockToleranceSeconds: this.tolerance,
+      fetch: this.fetchImpl,
+    });
   }
 
   /** The protected resource metadata document (RFC 9728 2). */
@@ -152,9 +186,13 @@ export class BearerAuthorization implements HttpAuthorization {
     return jsonReply(200, this.metadataDocument(), { "cache-control": "max-age=300" });
   }
 
-  /** Finds the authorization server's keys now, so a wrong issuer shows at start; rejects with AuthorizationServerError. */
+  /**
+   * Finds the authorization server's metadata (and keys, for JWTs) now, so
+   * a wrong issuer shows at start; rejects with AuthorizationServerError.
+   */
   async ready(): Promise<void> {
-    await this.keySet();
+    if (this.introspection) await this.authorizationServerMetadata();
+    else await this.keySet();
   }
 
   async authenticate(request: HttpRequest): Promise<Authorization | HttpReply> {
@@ -173,6 +211,7 @@ export class BearerAuthorization implements HttpAuthorization {
         "invalid_request",
         "the Authorization header must be `Bearer <token>`",
       );
+    if (this.introspection) return this.introspected(match[1]!);
     let keys: JWTVerifyGetKey;
     try {
       keys = await this.keySet();
@@ -192,6 +231,17 @@ export class BearerAuthorization implements HttpAuthorization {
     } catch (error) {
       if (isKeyFetchFailure(error)) return this.unavailable(error);
       return this.unauthorized("invalid_token", tokenProblem(error));
+    }
+  }
+
+  /** The verdict on an opaque token: what introspection grants, 401, or 503 when it cannot be asked. */
+  private async introspected(token: string): Promise<Authorization | HttpReply> {
+    try {
+      return await this.introspection!.check(token);
+    } catch (error) {
+      if (error instanceof InvalidToken) return this.unauthorized("invalid_token", error.message);
+      if (error instanceof IntrospectionUnavailable) return this.unavailable(error);
+      throw error;
     }
   }
 

@@ -13,4 +13,10 @@ export {
   type BearerOptions,
   type ScopeRules,
 } from "./bearer.js";
+export {
+  Introspection,
+  IntrospectionUnavailable,
+  InvalidToken,
+  type IntrospectionOptions,
+} from "./introspection.js";
 export { authSettingsFromEnvironment, type AuthDefaults } from "./settings.js";

@@ -2,18 +2,23 @@
  * Authorization settings from the environment, for a server started as a
  * process (a scaffolded project's index.ts):
  *
- * | Variable                     | Option                  | Default                          |
- * | ---------------------------- | ----------------------- | -------------------------------- |
- * | `MCP_AUTH_ISSUER`            | `issuer`                | from mcp-gen.json, else required |
- * | `MCP_AUTH_RESOURCE`          | `resource`              | the server's public URL + /mcp   |
- * | `MCP_AUTH_TIMEOUT_MS`        | `timeoutMs`             | 5000                             |
- * | `MCP_AUTH_INTROSPECTION_URL` | (RFC 7662 introspection) | not supported yet: refused     |
+ * | Variable                     | Option                       | Default                                |
+ * | ---------------------------- | ---------------------------- | -------------------------------------- |
+ * | `MCP_AUTH_ISSUER`            | `issuer`                     | from mcp-gen.json, else required       |
+ * | `MCP_AUTH_RESOURCE`          | `resource`                   | the server's public URL + /mcp         |
+ * | `MCP_AUTH_TIMEOUT_MS`        | `timeoutMs`                  | 5000                                   |
+ * | `MCP_AUTH_INTROSPECTION_URL` | `introspection.url`          | from mcp-gen.json, else JWTs checked   |
+ * | `MCP_AUTH_CLIENT_ID`         | `introspection.clientId`     | from mcp-gen.json; needed with the URL |
+ * | `MCP_AUTH_CLIENT_SECRET`     | `introspection.clientSecret` | needed with the URL                    |
  *
  * The environment wins over the project's defaults, so one build can be
- * pointed at another authorization server without being rebuilt.
+ * pointed at another authorization server without being rebuilt. The
+ * client secret comes only from the environment: mcp-gen.json is checked
+ * in, a secret must not be.
  */
 import { SettingError, integer } from "../transport/settings.js";
 import type { BearerOptions, ScopeRules } from "./bearer.js";
+import type { IntrospectionOptions } from "./introspection.js";
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -22,6 +27,8 @@ export interface AuthDefaults {
   readonly issuer?: string;
   readonly resource?: string;
   readonly scopes?: ScopeRules;
+  /** RFC 7662 introspection: the endpoint and this server's client ID (the secret only from MCP_AUTH_CLIENT_SECRET). */
+  readonly introspection?: { readonly url?: string; readonly clientId?: string };
 }
 
 /**
@@ -41,25 +48,50 @@ export function authSettingsFromEnvironment(
       "MCP_AUTH_ISSUER",
       "MCP_AUTH_ISSUER must name the authorization server's issuer URL (e.g. https://auth.example.com), or set auth.issuer in mcp-gen.json",
     );
-  if (value(env, "MCP_AUTH_INTROSPECTION_URL") !== undefined)
-    throw new SettingError(
-      "MCP_AUTH_INTROSPECTION_URL",
-      "MCP_AUTH_INTROSPECTION_URL: token introspection (RFC 7662) is not supported by this version; unset it and have the authorization server issue JWT access tokens (RFC 9068)",
-    );
   const resource = value(env, "MCP_AUTH_RESOURCE") ?? defaults.resource ?? publicUrl;
+  const introspection = introspectionSettings(defaults, env);
   for (const [name, url] of [
     ["MCP_AUTH_ISSUER", issuer],
     ["MCP_AUTH_RESOURCE", resource],
+    ["MCP_AUTH_INTROSPECTION_URL", introspection?.url],
   ] as const)
-    if (!URL.canParse(url))
+    if (url !== undefined && !URL.canParse(url))
       throw new SettingError(name, `${name} must be an absolute URL, not ${JSON.stringify(url)}`);
   const timeoutMs = integer(env, "MCP_AUTH_TIMEOUT_MS", 1, 600_000);
   return {
     issuer,
     resource,
     ...(defaults.scopes ? { scopes: defaults.scopes } : {}),
+    ...(introspection ? { introspection } : {}),
     ...(timeoutMs !== undefined ? { timeoutMs } : {}),
   };
+}
+
+/** Introspection's settings when its URL is set (environment over mcp-gen.json); undefined when tokens are JWTs. */
+function introspectionSettings(defaults: AuthDefaults, env: Env): IntrospectionOptions | undefined {
+  const url = value(env, "MCP_AUTH_INTROSPECTION_URL") ?? defaults.introspection?.url;
+  const clientId = value(env, "MCP_AUTH_CLIENT_ID") ?? defaults.introspection?.clientId;
+  const clientSecret = value(env, "MCP_AUTH_CLIENT_SECRET");
+  if (url === undefined) {
+    // Credentials with nowhere to go are a mistake in the settings, not something to ignore.
+    if (clientSecret !== undefined || value(env, "MCP_AUTH_CLIENT_ID") !== undefined)
+      throw new SettingError(
+        "MCP_AUTH_INTROSPECTION_URL",
+        "MCP_AUTH_CLIENT_ID and MCP_AUTH_CLIENT_SECRET are only used for token introspection: set MCP_AUTH_INTROSPECTION_URL (or auth.introspection.url in mcp-gen.json), or unset them",
+      );
+    return undefined;
+  }
+  if (clientId === undefined)
+    throw new SettingError(
+      "MCP_AUTH_CLIENT_ID",
+      "MCP_AUTH_CLIENT_ID must name this server's client at the authorization server, for token introspection (or set auth.introspection.clientId in mcp-gen.json)",
+    );
+  if (clientSecret === undefined)
+    throw new SettingError(
+      "MCP_AUTH_CLIENT_SECRET",
+      "MCP_AUTH_CLIENT_SECRET must hold this server's client secret, for token introspection (only from the environment, never in mcp-gen.json)",
+    );
+  return { url, clientId, clientSecret };
 }
 
 function value(env: Env, name: string): string | undefined {
