@@ -460,6 +460,13 @@ export const catalog = {
     fix: () =>
       "put x-mcp-header only on a string, integer or boolean property reached through properties from the root, with a name of HTTP token characters used once",
   }),
+  MCPG714: entry<Record<string, never>>({
+    severity: "error",
+    message: () =>
+      "authorization needs the HTTP transport: OAuth access tokens travel in HTTP requests, and a server that serves only stdio receives none",
+    fix: () =>
+      "keep --transport http or both (the default) for a server with authorization; a stdio server takes its credentials from the environment its client starts it with, so leave authorization (--auth, auth in mcp-gen.json) off for stdio only",
+  }),
   MCPG501: entry<{ dir: string; foreign: readonly string[] }>({
     severity: "error",
     message: (p) =>

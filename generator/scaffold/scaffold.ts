@@ -194,6 +194,8 @@ export async function scaffoldServer(
   const revision = projectRevision(options.spec, "server");
   const name = projectName(options.dir, options.name);
   const example = options.example ?? "minimal";
+  if (options.auth && options.transport === "stdio")
+    throw new McpGenError([diagnostic("MCPG714", {}, { file: "--auth" })]);
   const extensions = (options.extensions ?? []).map((ref) => projectExtensionRef(ref, options.dir));
   const settings: ServerSettings = {
     kind: "server",
@@ -806,7 +808,8 @@ function commentText(text: string): string {
 
 /**
  * src/generated/auth.gen.ts of a server with authorization: mcp-gen.json's
- * `auth` as the defaults the environment may override. A tool named in
+ * `auth` as the defaults the environment may override. Authorization on a
+ * server that serves only stdio is an error (MCPG714). A tool named in
  * `auth.tools` that is not in the tools file is an error (MCPG701), so a
  * renamed tool cannot silently lose its scopes.
  */
@@ -817,6 +820,8 @@ function authFiles(
 ): EmittedFile[] {
   if (settings.kind !== "server" || settings.auth === undefined) return [];
   const auth = settings.auth;
+  if (settings.transport === "stdio")
+    throw new McpGenError([diagnostic("MCPG714", {}, { file: SETTINGS_FILE, pointer: "/auth" })]);
   const names = new Set(tools.map((t) => t.name));
   const unknown = Object.keys(auth.tools ?? {}).filter((name) => !names.has(name));
   if (unknown.length > 0)

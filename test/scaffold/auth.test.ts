@@ -7,7 +7,8 @@
  * request without a token with 401 and the protected resource challenge.
  * A scope for a tool that is not in tools.json is refused at generation;
  * introspection's URL and client ID go from mcp-gen.json to auth.gen.ts (a
- * client secret there is refused).
+ * client secret there is refused); authorization on a server that serves
+ * only stdio is refused, at scaffold and at regeneration.
  */
 import { execFile } from "node:child_process";
 import { existsSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
@@ -140,5 +141,23 @@ describe("mcp-gen server --auth", () => {
     const refused = await runCli(["generate", "--quiet"], { cwd: project });
     expect(refused.code).not.toBe(0);
     expect(refused.stderr).toContain("clientSecret");
+  });
+
+  it("refuses authorization for a server that serves only stdio, saying where its credentials come from", async () => {
+    const run = await runCli(["server", "stdio-only", "--auth", "--transport", "stdio"], { cwd });
+    expect(run.code).not.toBe(0);
+    expect(run.stderr).toContain("MCPG714");
+    expect(run.stderr).toContain("authorization needs the HTTP transport");
+    expect(run.stderr).toContain("takes its credentials from the environment");
+    expect(existsSync(join(cwd, "stdio-only"))).toBe(false);
+    const settings = JSON.parse(read("mcp-gen.json")) as Record<string, unknown>;
+    writeFileSync(
+      join(project, "mcp-gen.json"),
+      JSON.stringify({ ...settings, transport: "stdio", auth: { scopes: ["mcp"] } }),
+    );
+    const regenerate = await runCli(["generate", "--quiet"], { cwd: project });
+    expect(regenerate.code).not.toBe(0);
+    expect(regenerate.stderr).toContain("MCPG714");
+    expect(regenerate.stderr).toContain("mcp-gen.json");
   });
 });
