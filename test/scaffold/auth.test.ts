@@ -55,6 +55,9 @@ describe("mcp-gen server --auth", () => {
       "dependencies",
       { "@redis/client": "6.4.0", "ajv-formats": "3.0.1" },
     );
+    expect(read("README.md")).toContain("## Authorization");
+    expect(read("README.md")).toContain("MCP_AUTH_ISSUER");
+    expect(readFileSync(join(plain, "README.md"), "utf8")).not.toContain("MCP_AUTH_");
     expect(existsSync(join(plain, "src/mcp-gen/runtime/auth"))).toBe(false);
     expect(existsSync(join(plain, "src/generated/auth.gen.ts"))).toBe(false);
   });
