@@ -216,9 +216,29 @@ function configValidator(): ValidateFunction {
 function schemaProblems(value: unknown, file: string): Diagnostic[] {
   const validate = configValidator();
   if (validate(value)) return [];
-  return (validate.errors ?? []).map((e) =>
+  return unionErrors(validate.errors ?? []).map((e) =>
     diagnostic("MCPG801", { reason: reasonOf(e) }, { file, pointer: pointerOf(e) }),
   );
+}
+
+/**
+ * `auth` is `true` (a client's) or an object (a server's). An object that
+ * fails only needs what is wrong inside it, not that it is not `true` nor
+ * that no branch matched; anything else needs one plain message.
+ */
+function unionErrors(errors: readonly ErrorObject[]): ErrorObject[] {
+  const isUnion = (e: ErrorObject) =>
+    e.instancePath === "/auth" && ["anyOf", "const", "type"].includes(e.keyword);
+  const inside = errors.filter(
+    (e) => e.instancePath.startsWith("/auth/") || (e.instancePath === "/auth" && !isUnion(e)),
+  );
+  const rest = errors.filter((e) => !isUnion(e) && !inside.includes(e));
+  if (inside.length > 0 || !errors.some(isUnion)) return [...rest, ...inside];
+  const union = errors.find((e) => e.keyword === "anyOf")!;
+  return [
+    ...rest,
+    { ...union, keyword: "type", params: { type: "object (a server's) or true (a client's)" } },
+  ];
 }
 
 /** Where the problem is: the property a `required`, `dependentRequired` or `additionalProperties` error names. */
@@ -245,7 +265,9 @@ function reasonOf(e: ErrorObject): string {
     case "additionalProperties":
       return e.instancePath === ""
         ? `${setting} is not a setting of mcp-gen.json (settings: targets; in a project made by mcp-gen server or mcp-gen client also kind, revision, extensions, tools, example, transport, auth, fromServer)`
-        : `${setting} is not a target setting (a target has spec, extensions and out)`;
+        : e.instancePath.startsWith("/auth")
+          ? `${setting} is not a setting of ${e.instancePath.slice(1).replace(/\//g, ".")} (docs/auth.md)`
+          : `${setting} is not a target setting (a target has spec, extensions and out)`;
     case "required":
       return `${setting} is missing`;
     case "dependentRequired":

@@ -820,6 +820,17 @@ function authFiles(
 ): EmittedFile[] {
   if (settings.kind !== "server" || settings.auth === undefined) return [];
   const auth = settings.auth;
+  // mcp-gen.json's schema lets `auth` be true, a client's setting: a server's is an object.
+  if (typeof (auth as unknown) !== "object")
+    throw new McpGenError([
+      diagnostic(
+        "MCPG801",
+        {
+          reason: `"auth" of a server is an object ({ "issuer": ..., "scopes": [...] }); true is a client's setting`,
+        },
+        { file: SETTINGS_FILE, pointer: "/auth" },
+      ),
+    ]);
   if (settings.transport === "stdio")
     throw new McpGenError([diagnostic("MCPG714", {}, { file: SETTINGS_FILE, pointer: "/auth" })]);
   const names = new Set(tools.map((t) => t.name));

@@ -146,6 +146,19 @@ describe("mcp-gen server --auth", () => {
     expect(refused.stderr).toContain("clientSecret");
   });
 
+  it("mcp-gen.json's auth is true in a client, an object in a server: each regenerates, true in a server is refused", async () => {
+    const client = await runCli(["client", "signs-in", "--auth", "--quiet"], { cwd });
+    expect(client.code).toBe(0);
+    const regenerated = await runCli(["generate", "--quiet"], { cwd: join(cwd, "signs-in") });
+    expect(regenerated.stderr).toBe("");
+    expect(regenerated.code).toBe(0);
+    const settings = JSON.parse(read("mcp-gen.json")) as Record<string, unknown>;
+    writeFileSync(join(project, "mcp-gen.json"), JSON.stringify({ ...settings, auth: true }));
+    const refused = await runCli(["generate", "--quiet"], { cwd: project });
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain(`"auth" of a server is an object`);
+  });
+
   it("refuses authorization for a server that serves only stdio, saying where its credentials come from", async () => {
     const run = await runCli(["server", "stdio-only", "--auth", "--transport", "stdio"], { cwd });
     expect(run.code).not.toBe(0);
