@@ -1,0 +1,172 @@
+/**
+ * A scaffolded `--auth` client against a scaffolded `--auth` server, with
+ * oidc-provider as the authorization server, all on 127.0.0.1. The client
+ * is the project's own command line (`node dist/cli.js`, a child process):
+ * it prints the sign-in address on stderr, which a headless browser here
+ * follows (login and consent automated) to the client's loopback listener.
+ * It signs in and lists the tools; a second run reuses the grant it kept
+ * in its token folder (refreshed: the token has expired), is refused
+ * `tools/call` for a scope it lacks, steps up and calls the tool.
+ */
+import { spawn } from "node:child_process";
+import { readdirSync, statSync, symlinkSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runCli, tempDir } from "../cli/run-cli.js";
+import { startAuthorizationServer, type TestAuthorizationServer } from "../authorization-server.js";
+import { importFromProject, ROOT, type ProjectServer } from "../helpers.js";
+import type * as Auth from "../../templates/runtime/auth/index.js";
+import type * as Runtime from "../../templates/runtime/index.js";
+
+const TSC = join(ROOT, "node_modules", "typescript", "bin", "tsc");
+
+async function reservePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+/** A user who signs in and consents: follows the redirects, keeping cookies, to the loopback listener. */
+async function browse(start: URL): Promise<void> {
+  const cookies = new Map<string, string>();
+  let url = start;
+  for (let hop = 0; hop < 10; hop++) {
+    const response = await fetch(url, {
+      redirect: "manual",
+      headers: { cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join("; ") },
+    });
+    for (const line of response.headers.getSetCookie()) {
+      const [pair] = line.split(";");
+      const at = pair!.indexOf("=");
+      cookies.set(pair!.slice(0, at), pair!.slice(at + 1));
+    }
+    await response.body?.cancel();
+    const location = response.headers.get("location");
+    if (location === null) return;
+    url = new URL(location, url);
+  }
+  throw new Error("too many redirects");
+}
+
+/** Runs the client's command line; every sign-in address it prints is browsed. */
+function runClient(
+  project: string,
+  args: readonly string[],
+  tokenDir: string,
+): Promise<{ code: number; stdout: string; stderr: string; signIns: string[] }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ["dist/cli.js", ...args], {
+      cwd: project,
+      env: { PATH: process.env.PATH, MCP_TOKEN_DIR: tokenDir },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    const signIns: string[] = [];
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString();
+      for (const match of chunk.toString().matchAll(/^\s+(http:\/\/\S+)$/gm)) {
+        signIns.push(match[1]!);
+        void browse(new URL(match[1]!)).catch(reject);
+      }
+    });
+    const timer = setTimeout(() => child.kill(), 60_000);
+    child.on("exit", (code) => {
+      clearTimeout(timer);
+      resolve({ code: code ?? -1, stdout, stderr, signIns });
+    });
+  });
+}
+
+describe("a scaffolded --auth client and a scaffolded --auth server, with oidc-provider", () => {
+  let as: TestAuthorizationServer;
+  let running: Runtime.RunningHttpServer;
+  let client: string;
+  let url: string;
+  let tokenDir: string;
+
+  beforeAll(async () => {
+    const cwd = tempDir("oauth-scaffolded");
+    for (const args of [
+      ["server", "srv", "--auth", "--transport", "http"],
+      ["client", "cli", "--auth"],
+    ]) {
+      const run = await runCli([...args, "--quiet"], { cwd });
+      expect(run.code, run.stderr).toBe(0);
+    }
+    const server = join(cwd, "srv");
+    client = join(cwd, "cli");
+    tokenDir = join(cwd, "tokens");
+    symlinkSync(join(ROOT, "node_modules"), join(client, "node_modules"), "dir");
+    symlinkSync(join(ROOT, "node_modules"), join(server, "node_modules"), "dir");
+    const built = await new Promise<string>((resolve) =>
+      spawn(process.execPath, [TSC, "-p", "."], { cwd: client, stdio: "inherit" }).on(
+        "exit",
+        (code) => resolve(String(code)),
+      ),
+    );
+    expect(built).toBe("0");
+
+    const port = await reservePort();
+    url = `http://127.0.0.1:${port}/mcp`;
+    as = await startAuthorizationServer({
+      resources: [url],
+      scopes: ["mcp", "mcp:write"],
+      accessTokenTTL: 2,
+    });
+    const [runtime, auth, { createServer: createMcpServer }, { authDefaults }] = await Promise.all([
+      importFromProject<typeof Runtime>(server, "src/mcp-gen/runtime/index.ts"),
+      importFromProject<typeof Auth>(server, "src/mcp-gen/runtime/auth/index.ts"),
+      importFromProject<ProjectServer>(server, "src/server.ts"),
+      importFromProject<{ authDefaults: Auth.AuthDefaults }>(server, "src/generated/auth.gen.ts"),
+    ]);
+    const options = auth.authSettingsFromEnvironment(authDefaults, url, {
+      MCP_AUTH_ISSUER: as.issuer,
+    });
+    running = await runtime.serveHttp(createMcpServer(), {
+      port,
+      authorization: auth.bearerAuthorization({
+        ...options,
+        // Calling a tool needs more than the project's "mcp": a scope to step up to.
+        scopes: { always: ["mcp"], methods: { "tools/call": ["mcp:write"] }, tools: {} },
+        onError: () => {},
+      }),
+    });
+  }, 180_000);
+  afterAll(async () => {
+    await running?.close();
+    await as?.close();
+  });
+
+  it("signs in from the command line and lists the tools; the grant is kept in a 0600 file", async () => {
+    const run = await runClient(client, [url, "list-tools"], tokenDir);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.signIns).toHaveLength(1);
+    expect(JSON.parse(run.stdout)).toEqual(
+      expect.arrayContaining([expect.objectContaining({ name: "echo" })]),
+    );
+    const files = readdirSync(tokenDir);
+    expect(files).toHaveLength(1);
+    expect(statSync(join(tokenDir, files[0]!)).mode & 0o777).toBe(0o600);
+  }, 90_000);
+
+  it("a new run reuses the kept grant (refreshed), steps up for tools/call and calls the tool", async () => {
+    await new Promise((resolve) => setTimeout(resolve, 2500)); // the kept access token has expired
+    const tokensBefore = as.requests.get("/token") ?? 0;
+    const run = await runClient(client, [url, "call", "echo", '{"text":"hi"}'], tokenDir);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain("hi");
+    // One sign-in only, for the wider scope: the first request went with the refreshed grant.
+    expect(run.signIns).toHaveLength(1);
+    expect(new URL(run.signIns[0]!).searchParams.get("scope")?.split(" ")).toEqual(
+      expect.arrayContaining(["mcp", "mcp:write"]),
+    );
+    expect(as.requests.get("/token")! - tokensBefore).toBeGreaterThanOrEqual(2); // refresh, then the code
+    expect(as.requests.get("/reg")).toBe(1);
+  }, 90_000);
+});
