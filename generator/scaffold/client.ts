@@ -12,7 +12,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { diagnostic, McpGenError, type Diagnostic } from "../diagnostics.js";
 import type { EmittedFile } from "../emit/file.js";
-import { parseJsonText } from "../load/json.js";
+import { isJsonObject, parseJsonText } from "../load/json.js";
 import type { SchemaSources } from "../load/resolve-spec.js";
 import {
   checkTarget,
@@ -27,10 +27,12 @@ import {
   replace,
   SETTINGS_FILE,
   templatesDir,
+  TASKS_EXTENSION_ID,
   type ClientSettings,
 } from "./scaffold.js";
 import { listServerTools } from "./from-server.js";
 import { installSource } from "./install-source.js";
+import { FIRST_MODERN } from "../../templates/runtime/core/era.js";
 import { admitTools, type ToolSpec } from "./tools-module.js";
 
 /** What `mcp-gen client` is asked for. */
@@ -71,15 +73,6 @@ export async function scaffoldClient(options: ClientScaffoldOptions): Promise<Cl
   const revision = projectRevision(options.spec, "client");
   const name = projectName(options.dir, options.name);
   const example = options.example ?? "minimal";
-  const settings: ClientSettings = {
-    kind: "client",
-    revision,
-    extensions: (options.extensions ?? []).map((ref) => projectExtensionRef(ref, options.dir)),
-    tools: "tools.json",
-    example,
-    ...(options.fromServer !== undefined ? { fromServer: options.fromServer } : {}),
-    ...(options.auth === true || example === "everything" ? { auth: true } : {}),
-  };
   const listed =
     options.fromServer !== undefined ? await listServerTools(options.fromServer) : undefined;
   const toolsText = listed
@@ -90,6 +83,20 @@ export async function scaffoldClient(options: ClientScaffoldOptions): Promise<Cl
   const shown = options.tools ?? "tools.json";
   const admitted = admitTools(parseJsonText(toolsText, shown), shown);
   const { tools } = admitted;
+  const settings: ClientSettings = {
+    kind: "client",
+    revision,
+    extensions: withTasksWhenUsed(
+      (options.extensions ?? []).map((ref) => projectExtensionRef(ref, options.dir)),
+      tools,
+      revision,
+      options.dir,
+    ),
+    tools: "tools.json",
+    example,
+    ...(options.fromServer !== undefined ? { fromServer: options.fromServer } : {}),
+    ...(options.auth === true || example === "everything" ? { auth: true } : {}),
+  };
   const diagnostics = [
     ...(listed?.warnings ?? []).map((reason) =>
       diagnostic("MCPG723", { server: options.fromServer!, reason }, { file: "--from-server" }),
@@ -110,6 +117,32 @@ export async function scaffoldClient(options: ClientScaffoldOptions): Promise<Cl
     settings,
     diagnostics,
   };
+}
+
+/**
+ * The project's extensions, with the Tasks extension added when a tool
+ * may run as a task (`execution.taskSupport` optional or required) and it
+ * is not there yet and the revision is a modern one: the client then
+ * declares it and its wrappers follow tasks, which a `required` tool cannot
+ * be called without.
+ */
+function withTasksWhenUsed(
+  extensions: readonly string[],
+  tools: readonly ToolSpec[],
+  revision: string,
+  projectDir: string,
+): string[] {
+  // The extension is defined for the modern revisions only (a schema folder is left as the user set it).
+  const modern = /^\d{4}-\d{2}-\d{2}$/.test(revision) && revision >= FIRST_MODERN;
+  const usesTasks = tools.some((tool) => {
+    const support = isJsonObject(tool.execution) ? tool.execution.taskSupport : undefined;
+    return support === "optional" || support === "required";
+  });
+  const declared = projectExtensions(
+    { kind: "client", revision: "", extensions, tools: "", example: "minimal" },
+    projectDir,
+  ).some((e) => e.id === TASKS_EXTENSION_ID);
+  return modern && usesTasks && !declared ? [...extensions, "tasks"] : [...extensions];
 }
 
 /** The user's own files of a client project. */

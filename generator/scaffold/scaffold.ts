@@ -486,6 +486,7 @@ export async function generatedFiles(
   sources?: SchemaSources,
 ): Promise<EmittedFile[]> {
   const extensions = projectExtensions(settings, projectDir);
+  const tasks = extensions.some((e) => e.id === TASKS_EXTENSION_ID);
   const spec = resolveSpecReference(settings.revision, projectDir);
   const isRevisionName = !isAbsolute(spec); // a folder resolves to an absolute path
   const folder = [revisionFolder(spec, isRevisionName), ...extensions.map((e) => e.name)].join("+");
@@ -521,11 +522,12 @@ export async function generatedFiles(
       `../mcp-gen/runtime/${runtimeEntry}`,
       "./protocol.gen.js",
       settings.kind,
+      { followTasks: tasks },
     )
   ).map((f) => ({ ...f, path: `src/generated/${f.path}` }));
   const typedClient =
     settings.kind === "client"
-      ? [{ path: "src/generated/client.gen.ts", contents: `${banner}\n${CLIENT_MODULE}` }]
+      ? [{ path: "src/generated/client.gen.ts", contents: `${banner}\n${clientModule(tasks)}` }]
       : [];
   return [
     ...protocol.map((f) => ({ ...f, path: `src/generated/${folder}/${f.path}` })),
@@ -542,15 +544,21 @@ export async function generatedFiles(
   ];
 }
 
+/** The Tasks extension's identifier: a client project with it follows tasks. */
+export const TASKS_EXTENSION_ID = "io.modelcontextprotocol/tasks";
+
 /**
  * A client project's typed client (`src/generated/client.gen.ts`): the
  * revision's requests as methods and the tools of tools.json as wrappers,
  * both typed and made from the generated tables (see runtime client/typed.ts).
+ * With the Tasks extension the client declares it on every request and
+ * its tool wrappers follow a task to its result.
  */
-const CLIENT_MODULE = `import {
+function clientModule(tasks: boolean): string {
+  return `import {
   bindMethods,
   bindTools,
-  McpClient,
+  McpClient,${tasks ? "\n  TASKS_CAPABILITIES," : ""}
   type ClientOptions,
   type InputTypes,
   type ServerDescription,
@@ -576,9 +584,9 @@ export type Methods = TypedMethods<typeof protocol.METHODS, protocol.ParamsByMet
 export interface Client {
   /** The requests of the revision, one method each; results are checked against the schema. */
   readonly rpc: Methods;
-  /** The tools of tools.json, one function each, their arguments and structured output checked. */
+  /** The tools of tools.json, one function each, their arguments and structured output checked${tasks ? "; a call run as a task resolves with the task's result" : ""}. */
   readonly tools: ToolWrappers;
-  /** The runtime's client, for anything else (a request by name, callTool, listen). */
+  /** The runtime's client, for anything else (a request by name, callTool, ${tasks ? "awaitTask, " : ""}listen). */
   readonly raw: McpClient<Inputs>;
   /** Finds out how to talk to the server (server/discover, or initialize for a legacy server). */
   connect(): Promise<ServerDescription>;
@@ -589,18 +597,29 @@ export interface Client {
 /** How a client is made: the runtime's options without the protocol modules, which this project brings. */
 export type Options = Omit<ClientOptions<Inputs>, "protocol" | "legacy">;
 
-/** A client of the server \`options.channel\` reaches. */
+/** A client of the server \`options.channel\` reaches${tasks ? ", declaring the Tasks extension besides `options.capabilities`" : ""}. */
 export function createClient(options: Options): Client {
-  const raw = new McpClient<Inputs>({ protocol, legacy, ...options });
+${
+  tasks
+    ? `  const extensions = { ...TASKS_CAPABILITIES.extensions, ...(options.capabilities?.extensions as object | undefined) };
+  const raw = new McpClient<Inputs>({
+    protocol,
+    legacy,
+    ...options,
+    capabilities: { ...options.capabilities, extensions },
+  });`
+    : "  const raw = new McpClient<Inputs>({ protocol, legacy, ...options });"
+}
   return {
     rpc: bindMethods<Methods>(raw, protocol.METHODS),
-    tools: bindTools<ToolWrappers>(raw, TOOL_CHECKS),
+    tools: bindTools<ToolWrappers>(raw, TOOL_CHECKS${tasks ? ", { followTasks: true }" : ""}),
     raw,
     connect: () => raw.connect(),
     close: () => raw.close(),
   };
 }
 `;
+}
 
 /**
  * The folder under src/generated/ a revision's module goes in: a known

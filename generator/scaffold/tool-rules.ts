@@ -25,6 +25,7 @@ export const MODULE_NAMES: ReadonlySet<string> = new Set([
   "RequestContext",
   "SchemaCheck",
   "ToolResult",
+  "TaskStarted",
   "runValidator",
   "checks2020",
   "checks07",
@@ -41,6 +42,7 @@ export const MODULE_NAMES: ReadonlySet<string> = new Set([
   "missingHandlers",
   // A client's tools module.
   "CallToolOptions",
+  "TaskCallOptions",
   "ToolWrappers",
 ]);
 

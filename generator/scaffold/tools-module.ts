@@ -53,6 +53,8 @@ export interface ToolSpec {
   readonly inputSchema: JsonObject;
   readonly outputSchema?: JsonObject;
   readonly annotations?: JsonObject;
+  /** `taskSupport`: whether the tool may run as a task (Tasks extension). */
+  readonly execution?: JsonObject;
 }
 
 /**
@@ -357,6 +359,7 @@ export function emitToolsModule(
   runtimeImport: string,
   protocolImport: string,
   kind: ToolsModuleKind = "server",
+  { followTasks = false }: { readonly followTasks?: boolean } = {},
 ): Promise<EmittedFile[]> {
   const validators = compileValidators(tools, protocolImport);
   const file = new TsFileBuilder(TOOLS_MODULE).importValues(protocolImport, "runValidator");
@@ -370,7 +373,12 @@ export function emitToolsModule(
       "ToolResult",
     );
   else {
-    file.importTypes(runtimeImport, "CallToolOptions", "SchemaCheck", "TypedToolResult");
+    file.importTypes(
+      runtimeImport,
+      followTasks ? "TaskCallOptions" : "CallToolOptions",
+      "SchemaCheck",
+      "TypedToolResult",
+    );
     file.importTypes(protocolImport, "protocol");
   }
   for (const [dialect, module] of Object.entries(VALIDATOR_MODULES)) {
@@ -411,7 +419,7 @@ export function emitToolsModule(
       ],
     )}`,
   );
-  file.add(kind === "server" ? HANDLERS : WRAPPERS);
+  file.add(kind === "server" ? HANDLERS : followTasks ? TASK_WRAPPERS : WRAPPERS);
   return Promise.resolve([
     file.build(bannerText),
     ...validators.files.map((f) => ({ path: f.path, contents: `${bannerText}${f.contents}` })),
@@ -592,6 +600,15 @@ const WRAPPERS = `${jsDoc("A function per tool of tools.json, typed by its schem
   readonly [K in keyof ToolArguments]: (
     args: ToolArguments[K],
     options?: CallToolOptions,
+  ) => Promise<
+    TypedToolResult<protocol.CallToolResult, K extends keyof ToolOutputs ? ToolOutputs[K] : unknown>
+  >;
+};`;
+
+const TASK_WRAPPERS = `${jsDoc("A function per tool of tools.json, typed by its schemas: the arguments are checked against the tool's inputSchema before anything is sent. A call the server runs as a task (Tasks extension) is followed to its end: polled, its input requests answered by the client's handlers, cancelled when `options.signal` fires; the function resolves with the tool's result either way, its structuredContent checked against the outputSchema.")}export type ToolWrappers = {
+  readonly [K in keyof ToolArguments]: (
+    args: ToolArguments[K],
+    options?: TaskCallOptions,
   ) => Promise<
     TypedToolResult<protocol.CallToolResult, K extends keyof ToolOutputs ? ToolOutputs[K] : unknown>
   >;

@@ -8,8 +8,10 @@
  *   npm run -s mcp -- <url | --stdio "<command>"> read <uri>
  *   npm run -s mcp -- <url | --stdio "<command>"> get-prompt <name> [<json arguments>]
  *
- * (`-s` keeps npm's own lines off stdout.) `list-tools` prints every tool of
- * every page as one array: the shape of tools.json, so
+ * (`-s` keeps npm's own lines off stdout.) A call the server runs as a
+ * task (Tasks extension) is followed to its end and its result printed.
+ * `list-tools` prints every tool of every page as one array: the shape of
+ * tools.json, so
  * `npm run -s mcp -- <url> list-tools > tools.json && npm run regenerate`
  * refreshes the typed tool wrappers.
  *
@@ -24,6 +26,7 @@ import { TOOL_CHECKS } from "./generated/tools.gen.js";
 import {
   ChannelError,
   Codes,
+  isTaskHandle,
   McpError,
   parseCommandLine,
   RemoteError,
@@ -104,9 +107,11 @@ async function run(
       const tool = args[0]!;
       const toolArgs = jsonObject(args[1], "the arguments");
       // A tool of tools.json has its arguments checked before anything is sent.
-      const result = Object.hasOwn(TOOL_CHECKS, tool)
+      const first = Object.hasOwn(TOOL_CHECKS, tool)
         ? await client.raw.callTool(tool, toolArgs, { checks: TOOL_CHECKS[tool]! })
         : await client.raw.callTool(tool, toolArgs);
+      // A call the server runs as a task (Tasks extension) is followed to its result.
+      const result = isTaskHandle(first) ? await client.raw.awaitTask(first) : first;
       return { output: result, failed: result.isError === true };
     }
     case "read":

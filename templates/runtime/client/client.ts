@@ -228,19 +228,7 @@ export class McpClient<T extends InputTypes = UntypedInputs> {
         { errors: checked.errors },
       );
     const result = await this.request("tools/call", { name, arguments: args }, options);
-    const output = options.checks?.output;
-    if (output && result.isError !== true && result.resultType === "complete") {
-      const verdict =
-        result.structuredContent === undefined
-          ? { ok: false as const, errors: [{ path: "/structuredContent", message: "is missing" }] }
-          : output(result.structuredContent);
-      if (!verdict.ok)
-        throw new McpError(
-          Codes.InternalError,
-          `tool ${name}: the server's structuredContent does not match the tool's outputSchema: ${verdict.errors[0]?.path || "/"} ${verdict.errors[0]?.message ?? ""}`.trimEnd(),
-          { errors: verdict.errors },
-        );
-    }
+    if (result.resultType === "complete") checkToolOutput(name, result, options.checks?.output);
     return result;
   }
 
@@ -826,4 +814,28 @@ function errorOf(response: JsonRpcMessage): JsonRpcErrorObject | undefined {
     message: typeof error.message === "string" ? error.message : "unknown error",
     ...("data" in error ? { data: error.data } : {}),
   };
+}
+
+/**
+ * Checks a tool's result against its outputSchema (`output`, generated from
+ * it): a result that is not a tool error must carry structuredContent of
+ * that schema. Throws an McpError (-32603) naming the first problem; a
+ * call's result is checked as it arrives, a task's when the task completes.
+ */
+export function checkToolOutput(
+  name: string,
+  result: Readonly<Record<string, unknown>>,
+  output: SchemaCheck | undefined,
+): void {
+  if (!output || result.isError === true) return;
+  const verdict =
+    result.structuredContent === undefined
+      ? { ok: false as const, errors: [{ path: "/structuredContent", message: "is missing" }] }
+      : output(result.structuredContent);
+  if (!verdict.ok)
+    throw new McpError(
+      Codes.InternalError,
+      `tool ${name}: the server's structuredContent does not match the tool's outputSchema: ${verdict.errors[0]?.path || "/"} ${verdict.errors[0]?.message ?? ""}`.trimEnd(),
+      { errors: verdict.errors },
+    );
 }

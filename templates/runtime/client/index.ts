@@ -7,6 +7,7 @@
  * spawnStdio) is given to it as a ClientChannel.
  */
 export {
+  checkToolOutput,
   McpClient,
   type CallToolOptions,
   type ClientInfo,
@@ -48,6 +49,7 @@ export {
   type MethodArguments,
   type MethodName,
   type Requester,
+  type TaskCallOptions,
   type TypedMethods,
   type TypedToolResult,
 } from "./typed.js";

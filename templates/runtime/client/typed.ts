@@ -12,10 +12,17 @@
  * handle); results leave out InputRequiredResult, which never reaches the
  * caller.
  */
-import type { CallToolOptions, McpClient, RequestOptions, SchemaCheck } from "./client.js";
+import {
+  checkToolOutput,
+  type CallToolOptions,
+  type McpClient,
+  type RequestOptions,
+  type SchemaCheck,
+} from "./client.js";
+import { isTaskHandle, type AwaitTaskOptions } from "./tasks.js";
 
 /** What the typed methods and wrappers call: an McpClient of any input types. */
-export type Requester = Pick<McpClient, "request" | "callTool">;
+export type Requester = Pick<McpClient, "request" | "callTool" | "awaitTask">;
 
 /** `tools/call` → `toolsCall`: the method name with each `/`-separated part after the first capitalized. */
 export type MethodName<M extends string> = M extends `${infer Head}/${infer Tail}`
@@ -71,28 +78,66 @@ export function bindMethods<Methods>(
   return Object.freeze(bound) as Methods;
 }
 
-/** A tool's result as its wrapper returns it: structuredContent typed by the tool's outputSchema. */
-export type TypedToolResult<Result, Structured> = Omit<Result, "structuredContent"> & {
+/**
+ * A tool's result as its wrapper returns it: structuredContent typed by the
+ * tool's outputSchema. (The other members are mapped one by one: `Omit`
+ * would keep only the index signature of a result type that has one.)
+ */
+export type TypedToolResult<Result, Structured> = {
+  [K in keyof Result as K extends "structuredContent" ? never : K]: Result[K];
+} & {
   readonly structuredContent?: Structured;
 };
 
 /**
+ * How a tool wrapper is called in a project with the Tasks extension: the
+ * call's options (its `signal` also cancels the task), and how a task the
+ * server answers with is followed.
+ */
+export interface TaskCallOptions extends CallToolOptions, AwaitTaskOptions {
+  /** Called with the task handle (its taskId) when the server runs the call as a task. */
+  readonly onTask?: (
+    handle: Readonly<Record<string, unknown>> & { readonly taskId: string },
+  ) => void;
+}
+
+/**
  * A wrapper per tool, keyed by the tool's name (any string, used only as a
  * key): it checks the arguments before sending and the structuredContent
- * on return with the tool's generated checks.
+ * on return with the tool's generated checks. With `followTasks` (a
+ * project with the Tasks extension), a call the server answers with a task
+ * is followed to its end (McpClient.awaitTask: polled, its input requests
+ * answered by the client's handlers, cancelled when the signal fires) and
+ * the wrapper resolves with the task's result, checked the same way.
  */
 export function bindTools<Wrappers>(
   client: Requester,
   checks: {
     readonly [tool: string]: { readonly arguments: SchemaCheck; readonly output?: SchemaCheck };
   },
+  { followTasks = false }: { readonly followTasks?: boolean } = {},
 ): Wrappers {
   const bound: Record<string, unknown> = {};
   for (const name of Object.keys(checks)) {
     const check = checks[name]!;
+    const call = (args: Readonly<Record<string, unknown>>, options: CallToolOptions = {}) =>
+      client.callTool(name, args, { ...options, checks: check });
     Object.defineProperty(bound, name, {
-      value: (args: Readonly<Record<string, unknown>>, options: CallToolOptions = {}) =>
-        client.callTool(name, args, { ...options, checks: check }),
+      value: followTasks
+        ? async (args: Readonly<Record<string, unknown>>, options: TaskCallOptions = {}) => {
+            const { onStatus, pollIntervalMs, onTask, ...callOptions } = options;
+            const first = await call(args, callOptions);
+            if (!isTaskHandle(first)) return first;
+            onTask?.(first);
+            const result = await client.awaitTask(first, {
+              ...(options.signal ? { signal: options.signal } : {}),
+              ...(onStatus ? { onStatus } : {}),
+              ...(pollIntervalMs !== undefined ? { pollIntervalMs } : {}),
+            });
+            checkToolOutput(name, result, check.output);
+            return result;
+          }
+        : call,
       enumerable: true,
     });
   }
