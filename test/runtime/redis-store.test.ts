@@ -133,7 +133,7 @@ describe("MCP_TASK_STORE", () => {
     const chosen = scaleOutFromEnvironment({ MCP_TASK_STORE: "redis://127.0.0.1:1/0" });
     expect(chosen.tasks?.store).toBeInstanceOf(RedisTaskStore);
     expect(chosen.changeBus).toBeInstanceOf(RedisChangeBus);
-    await chosen.tasks?.store.close();
+    await chosen.tasks?.store?.close();
     await chosen.changeBus?.close();
   });
 

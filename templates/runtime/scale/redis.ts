@@ -14,7 +14,7 @@
 import { randomUUID } from "node:crypto";
 import type { RedisClientType } from "@redis/client";
 import type { Change, ChangeBus } from "../server/subscriptions.js";
-import type { TaskChange, TaskRecord, TaskStore } from "../server/task-store.js";
+import type { TaskChange, TaskRecord, TaskStore, UpdateOptions } from "../server/task-store.js";
 
 /** How a Redis-backed store or bus is set up. */
 export interface RedisOptions {
@@ -26,8 +26,16 @@ export interface RedisOptions {
   readonly onError?: (error: unknown, where: string) => void;
 }
 
-/** Replaces a record only if it is still what the caller read, and publishes the new one. */
+/**
+ * Replaces a record only if it is still what the caller read, and
+ * publishes the new one (1); 0 when the record changed in between. With a
+ * second key (the task's lease), nothing happens (2) while that key exists:
+ * only a task whose lease lapsed is changed.
+ */
 const COMPARE_AND_SET = `
+if KEYS[2] and redis.call('EXISTS', KEYS[2]) == 1 then
+  return 2
+end
 if redis.call('GET', KEYS[1]) == ARGV[1] then
   redis.call('SET', KEYS[1], ARGV[2], 'KEEPTTL')
   redis.call('PUBLISH', ARGV[3], ARGV[2])
@@ -156,17 +164,43 @@ export class RedisTaskStore implements TaskStore {
     return `${this.link.prefix}task:${taskId}`;
   }
 
+  /** The key that exists while the instance running the task renews it. */
+  private leaseKey(taskId: string): string {
+    return `${this.link.prefix}task-lease:${taskId}`;
+  }
+
   private get channel(): string {
     return `${this.link.prefix}tasks`;
   }
 
-  async create(record: TaskRecord): Promise<void> {
+  async create(record: TaskRecord, leaseMs?: number): Promise<void> {
     const client = await this.link.commands();
-    const done = await client.set(this.key(record.taskId), JSON.stringify(record), {
-      PX: record.ttlMs,
-      NX: true,
-    });
+    const key = this.key(record.taskId);
+    const json = JSON.stringify(record);
+    if (leaseMs === undefined) {
+      const done = await client.set(key, json, { PX: record.ttlMs, NX: true });
+      if (done !== "OK") throw new Error(`task ${record.taskId} exists already`);
+      return;
+    }
+    // One transaction: no instance can see the task before its lease.
+    const [done] = (await client
+      .multi()
+      .set(key, json, { PX: record.ttlMs, NX: true })
+      .set(this.leaseKey(record.taskId), "1", { PX: leaseMs })
+      .exec()) as unknown[];
     if (done !== "OK") throw new Error(`task ${record.taskId} exists already`);
+  }
+
+  async renewLeases(taskIds: readonly string[], leaseMs: number): Promise<void> {
+    if (taskIds.length === 0) return;
+    const client = await this.link.commands();
+    const batch = client.multi();
+    for (const taskId of taskIds) batch.set(this.leaseKey(taskId), "1", { PX: leaseMs });
+    await batch.execAsPipeline();
+  }
+
+  async leaseHeld(taskId: string): Promise<boolean> {
+    return (await (await this.link.commands()).exists(this.leaseKey(taskId))) === 1;
   }
 
   async get(taskId: string): Promise<TaskRecord | undefined> {
@@ -174,9 +208,14 @@ export class RedisTaskStore implements TaskStore {
     return text === null ? undefined : (JSON.parse(text) as TaskRecord);
   }
 
-  async update(taskId: string, change: TaskChange): Promise<TaskRecord | undefined> {
+  async update(
+    taskId: string,
+    change: TaskChange,
+    options: UpdateOptions = {},
+  ): Promise<TaskRecord | undefined> {
     const client = await this.link.commands();
     const key = this.key(taskId);
+    const keys = options.unlessLeased ? [key, this.leaseKey(taskId)] : [key];
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       const text = await client.get(key);
       if (text === null) return undefined;
@@ -184,10 +223,11 @@ export class RedisTaskStore implements TaskStore {
       if (!next) return undefined;
       const json = JSON.stringify(next);
       const set = await client.eval(COMPARE_AND_SET, {
-        keys: [key],
+        keys,
         arguments: [text, json, this.channel],
       });
       if (set === 1) return next;
+      if (set === 2) return undefined; // leased: the change does not apply
     }
     throw new Error(`task ${taskId}: ${MAX_ATTEMPTS} concurrent changes in a row; giving up`);
   }
@@ -265,15 +305,22 @@ export class RedisChangeBus implements ChangeBus {
  * The task store and change bus `MCP_TASK_STORE` asks for: unset or
  * `memory` for this process's memory (no bus), a `redis://` or `rediss://`
  * URL for Redis (tasks and change notifications shared by every instance
- * using it). Anything else stops the start with a message naming the
- * variable.
+ * using it). `MCP_TASK_LEASE_MS` sets how long the lease of a running task
+ * lasts (default 10000): when an instance stops, its tasks fail within
+ * that plus a poll. Anything else stops the start with a message naming
+ * the variable.
  */
 export function scaleOutFromEnvironment(
   env: Readonly<Record<string, string | undefined>> = process.env,
   onError?: (error: unknown, where: string) => void,
-): { readonly tasks?: { readonly store: TaskStore }; readonly changeBus?: ChangeBus } {
+): {
+  readonly tasks?: { readonly store?: TaskStore; readonly leaseMs?: number };
+  readonly changeBus?: ChangeBus;
+} {
+  const lease = leaseFromEnvironment(env.MCP_TASK_LEASE_MS);
   const value = env.MCP_TASK_STORE?.trim();
-  if (value === undefined || value === "" || value === "memory") return {};
+  if (value === undefined || value === "" || value === "memory")
+    return lease ? { tasks: lease } : {};
   let url: URL;
   try {
     url = new URL(value);
@@ -285,5 +332,20 @@ export function scaleOutFromEnvironment(
       `MCP_TASK_STORE=${value}: expected "memory" or a Redis URL such as redis://127.0.0.1:6379/0`,
     );
   const options = { url: value, ...(onError ? { onError } : {}) };
-  return { tasks: { store: new RedisTaskStore(options) }, changeBus: new RedisChangeBus(options) };
+  return {
+    tasks: { store: new RedisTaskStore(options), ...lease },
+    changeBus: new RedisChangeBus(options),
+  };
+}
+
+/** `MCP_TASK_LEASE_MS`, checked: a whole number of milliseconds, at least 100. */
+function leaseFromEnvironment(value: string | undefined): { leaseMs: number } | undefined {
+  const text = value?.trim();
+  if (text === undefined || text === "") return undefined;
+  const leaseMs = Number(text);
+  if (!Number.isSafeInteger(leaseMs) || leaseMs < 100)
+    throw new Error(
+      `MCP_TASK_LEASE_MS=${text}: expected a whole number of milliseconds, at least 100 (default 10000)`,
+    );
+  return { leaseMs };
 }

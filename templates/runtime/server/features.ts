@@ -15,6 +15,7 @@ import { NotImplemented } from "./errors.js";
 import { InMemoryTaskStore, type TaskStore } from "./task-store.js";
 import {
   DEFAULT_POLL_INTERVAL_MS,
+  DEFAULT_TASK_LEASE_MS,
   DEFAULT_TASK_TTL_MS,
   declaresTasks,
   TASKS_EXTENSION,
@@ -171,13 +172,16 @@ export interface ServerOptions {
    * The Tasks extension, when the protocol module has it: where tasks are
    * kept (default: in memory; several instances need a shared store such
    * as RedisTaskStore), how long they are kept (`ttlMs`, default one hour
-   * after creation) and how often clients should poll (`pollIntervalMs`,
-   * default 1000).
+   * after creation), how often clients should poll (`pollIntervalMs`,
+   * default 1000), and how long the lease of a running task lasts
+   * (`leaseMs`, default 10000: when the instance running a task stops,
+   * the task fails within that plus a poll).
    */
   readonly tasks?: {
     readonly store?: TaskStore;
     readonly ttlMs?: number;
     readonly pollIntervalMs?: number;
+    readonly leaseMs?: number;
   };
   /**
    * Relays list-changed and resource-updated notifications between the
@@ -255,11 +259,17 @@ export class ServerFeatures {
     if (Object.hasOwn(this.protocol.METHODS, "tasks/get")) {
       const ttlMs = options.tasks?.ttlMs ?? DEFAULT_TASK_TTL_MS;
       const pollIntervalMs = options.tasks?.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS;
-      for (const [name, value] of Object.entries({ ttlMs, pollIntervalMs }))
+      const leaseMs = options.tasks?.leaseMs ?? DEFAULT_TASK_LEASE_MS;
+      for (const [name, value] of Object.entries({ ttlMs, pollIntervalMs, leaseMs }))
         if (!Number.isSafeInteger(value) || value <= 0)
           throw new Error(`tasks.${name} must be a positive integer, not ${value}`);
       this.tasks = new TaskRunner(
-        { store: options.tasks?.store ?? new InMemoryTaskStore(), ttlMs, pollIntervalMs },
+        {
+          store: options.tasks?.store ?? new InMemoryTaskStore(),
+          ttlMs,
+          pollIntervalMs,
+          leaseMs,
+        },
         {
           publish: (change) => this.changes.publish(change),
           checkAnswer: (method, answer) =>

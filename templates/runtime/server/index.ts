@@ -42,10 +42,13 @@ export {
   type TaskRecord,
   type TaskStatus,
   type TaskStore,
+  type UpdateOptions,
 } from "./task-store.js";
 export {
   DEFAULT_POLL_INTERVAL_MS,
+  DEFAULT_TASK_LEASE_MS,
   DEFAULT_TASK_TTL_MS,
+  INSTANCE_STOPPED,
   declaresTasks,
   detailedTask,
   TASKS_EXTENSION,

@@ -55,14 +55,26 @@ export interface TaskRecord {
 /** A change to one record: the new record, or undefined to leave it as it is. */
 export type TaskChange = (record: TaskRecord) => TaskRecord | undefined;
 
+/** How a change is applied. */
+export interface UpdateOptions {
+  /**
+   * Apply the change only if no instance holds the task's lease (its work
+   * stopped with the instance that ran it), checked in the same atomic step
+   * as the change.
+   */
+  readonly unlessLeased?: boolean;
+}
+
 /** Where tasks are kept. Every method is safe to call from any instance sharing the store. */
 export interface TaskStore {
   /**
    * Records a new task. Resolves once any instance sharing the store can
    * read it, so that the CreateTaskResult is sent only after that
-   * (tasks.md: a task is readable as soon as it is created).
+   * (tasks.md: a task is readable as soon as it is created). With
+   * `leaseMs`, the creating instance holds the task's lease for that long
+   * from the same moment.
    */
-  create(record: TaskRecord): Promise<void>;
+  create(record: TaskRecord, leaseMs?: number): Promise<void>;
   /** The task, or undefined when there is none by this id (never created, or expired). */
   get(taskId: string): Promise<TaskRecord | undefined>;
   /**
@@ -71,7 +83,20 @@ export interface TaskStore {
    * undefined when the task does not exist or `change` left it as it was.
    * Watchers on every instance see the new record.
    */
-  update(taskId: string, change: TaskChange): Promise<TaskRecord | undefined>;
+  update(
+    taskId: string,
+    change: TaskChange,
+    options?: UpdateOptions,
+  ): Promise<TaskRecord | undefined>;
+  /**
+   * Extends the leases of tasks whose work runs on the calling instance to
+   * `leaseMs` from now. An instance renews them well before they lapse; a
+   * lease that lapsed means the instance stopped (or stalled longer than
+   * the lease), and any instance may then end the task.
+   */
+  renewLeases(taskIds: readonly string[], leaseMs: number): Promise<void>;
+  /** Whether some instance holds the task's lease. */
+  leaseHeld(taskId: string): Promise<boolean>;
   /** Calls `listener` with every changed record, whichever instance changed it; the function returned stops. */
   watch(listener: (record: TaskRecord) => void): () => void;
   /** Releases what the store holds (connections, timers). */
@@ -86,10 +111,14 @@ export function expiresAt(record: TaskRecord): number {
 /**
  * Tasks in this process's memory: the default, for a server that runs as
  * one instance. Expired tasks are dropped when read and by a sweep once a
- * minute (a timer that does not keep the process alive).
+ * minute (a timer that does not keep the process alive). Leases are kept
+ * too, though in one process they only lapse when its runner stops
+ * renewing them (a runner closed with tasks under way).
  */
 export class InMemoryTaskStore implements TaskStore {
   private readonly records = new Map<string, TaskRecord>();
+  /** When each lease lapses, in milliseconds since the epoch. */
+  private readonly leases = new Map<string, number>();
   private readonly listeners = new Set<(record: TaskRecord) => void>();
   private readonly sweeper: NodeJS.Timeout;
 
@@ -98,8 +127,9 @@ export class InMemoryTaskStore implements TaskStore {
     this.sweeper.unref();
   }
 
-  create(record: TaskRecord): Promise<void> {
+  create(record: TaskRecord, leaseMs?: number): Promise<void> {
     this.records.set(record.taskId, record);
+    if (leaseMs !== undefined) this.leases.set(record.taskId, Date.now() + leaseMs);
     return Promise.resolve();
   }
 
@@ -107,13 +137,28 @@ export class InMemoryTaskStore implements TaskStore {
     return Promise.resolve(this.live(taskId));
   }
 
-  update(taskId: string, change: TaskChange): Promise<TaskRecord | undefined> {
+  update(
+    taskId: string,
+    change: TaskChange,
+    options: UpdateOptions = {},
+  ): Promise<TaskRecord | undefined> {
+    if (options.unlessLeased && this.held(taskId)) return Promise.resolve(undefined);
     const record = this.live(taskId);
     const next = record && change(record);
     if (!next) return Promise.resolve(undefined);
     this.records.set(taskId, next);
     for (const listener of this.listeners) listener(next);
     return Promise.resolve(next);
+  }
+
+  renewLeases(taskIds: readonly string[], leaseMs: number): Promise<void> {
+    const until = Date.now() + leaseMs;
+    for (const taskId of taskIds) this.leases.set(taskId, until);
+    return Promise.resolve();
+  }
+
+  leaseHeld(taskId: string): Promise<boolean> {
+    return Promise.resolve(this.held(taskId));
   }
 
   watch(listener: (record: TaskRecord) => void): () => void {
@@ -141,8 +186,13 @@ export class InMemoryTaskStore implements TaskStore {
     return record;
   }
 
+  private held(taskId: string): boolean {
+    return (this.leases.get(taskId) ?? 0) > Date.now();
+  }
+
   private sweep(): void {
     const now = Date.now();
     for (const [id, record] of this.records) if (expiresAt(record) <= now) this.records.delete(id);
+    for (const [id, until] of this.leases) if (until <= now) this.leases.delete(id);
   }
 }

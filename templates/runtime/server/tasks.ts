@@ -91,12 +91,27 @@ export interface TaskSettings {
   readonly ttlMs: number;
   /** How often clients should poll tasks/get (default one second). */
   readonly pollIntervalMs: number;
+  /**
+   * How long the lease of a running task lasts (default ten seconds): the
+   * instance running the work renews it every third of that, and once it
+   * lapses (the instance stopped) the next tasks/get, on any instance,
+   * fails the task.
+   */
+  readonly leaseMs: number;
 }
 
 /** Defaults of {@link TaskSettings}. */
 export const DEFAULT_TASK_TTL_MS = 3_600_000;
 /** Default poll interval suggested to clients. */
 export const DEFAULT_POLL_INTERVAL_MS = 1_000;
+/** Default lease of a running task. */
+export const DEFAULT_TASK_LEASE_MS = 10_000;
+
+/** The error a task ends with when the instance running its work stopped. */
+export const INSTANCE_STOPPED: JsonRpcErrorObject = {
+  code: Codes.InternalError,
+  message: "the instance running this task stopped",
+};
 
 /** What the task runner needs of its server. */
 export interface TaskHost extends ServerSide {
@@ -216,6 +231,8 @@ interface Running {
 export class TaskRunner {
   private readonly running = new Map<string, Running>();
   private readonly unwatch: () => void;
+  /** Renews the leases of the tasks running here, while there are any. */
+  private renewer?: NodeJS.Timeout;
 
   constructor(
     readonly settings: TaskSettings,
@@ -244,7 +261,7 @@ export class TaskRunner {
       ttlMs: this.settings.ttlMs,
       pollIntervalMs: this.settings.pollIntervalMs,
     };
-    await this.settings.store.create(record);
+    await this.settings.store.create(record, this.settings.leaseMs);
     const running: Running = {
       controller: new AbortController(),
       asked: new Map(),
@@ -252,6 +269,10 @@ export class TaskRunner {
       flushing: false,
     };
     this.running.set(record.taskId, running);
+    this.renewer ??= setInterval(
+      () => void this.renewLeases(),
+      Math.max(1, Math.floor(this.settings.leaseMs / 3)),
+    ).unref();
     const ctx = new TaskContext(record.taskId, origin, running.controller.signal, this.host, this);
     // Started after the reply is built, so the CreateTaskResult never waits for the work.
     setImmediate(() => void this.run(record, running, () => work(ctx), finish));
@@ -322,7 +343,23 @@ export class TaskRunner {
   /** Stops watching the store; running work is aborted. */
   close(): void {
     this.unwatch();
+    clearInterval(this.renewer);
+    this.renewer = undefined;
     for (const running of this.running.values()) running.controller.abort();
+  }
+
+  /** Extends the leases of the tasks running here; stops the timer when none is left. */
+  private async renewLeases(): Promise<void> {
+    if (this.running.size === 0) {
+      clearInterval(this.renewer);
+      this.renewer = undefined;
+      return;
+    }
+    try {
+      await this.settings.store.renewLeases([...this.running.keys()], this.settings.leaseMs);
+    } catch (error) {
+      this.host.onError(error, "task leases");
+    }
   }
 
   private async flush(taskId: string, running: Running): Promise<void> {
@@ -393,10 +430,29 @@ export class TaskRunner {
     return { status: "failed", error: { code: Codes.InternalError, message: "Internal error" } };
   }
 
+  /**
+   * The task, or -32602 for an unknown one. A task under way whose lease
+   * lapsed (the instance running its work stopped) is failed first, in
+   * one compare-and-set that applies only while the lease is still lapsed,
+   * so however many instances find it at once, one of them ends it.
+   */
   private async existing(taskId: string): Promise<TaskRecord> {
-    const record = await this.settings.store.get(taskId);
+    const { store } = this.settings;
+    const record = await store.get(taskId);
     if (!record) throw invalidParams(`Unknown task: ${taskId}`, { taskId });
-    return record;
+    if (TERMINAL_STATUSES.has(record.status) || this.running.has(taskId)) return record;
+    if (await store.leaseHeld(taskId)) return record;
+    const failed = await store.update(
+      taskId,
+      (current) =>
+        ended(current, {
+          status: "failed",
+          error: INSTANCE_STOPPED,
+          message: INSTANCE_STOPPED.message,
+        }),
+      { unlessLeased: true },
+    );
+    return failed ?? (await store.get(taskId)) ?? record;
   }
 }
 

@@ -1,0 +1,197 @@
+/**
+ * A task whose instance dies: the instance running a task's work renews
+ * the task's lease (an expiring Redis key) every third of MCP_TASK_LEASE_MS;
+ * when it is killed with SIGKILL the lease lapses, and a tasks/get on any
+ * other instance fails the task (-32603, "the instance running this task
+ * stopped") with a compare-and-set that applies only while the lease is
+ * lapsed, so exactly one instance writes the failure however many look at
+ * once. Three real server processes (test/runtime/fixtures/
+ * scale-out-server.ts) on one real redis-server, over HTTP on 127.0.0.1.
+ * A task whose instance lives on outlasts many leases and completes.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { join } from "node:path";
+import { createClient } from "@redis/client";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { InMemoryTaskStore, type TaskRecord } from "../../templates/runtime/index.js";
+import { ROOT } from "../helpers.js";
+import { SKIP_REDIS, startRedis, type RedisServer } from "../redis.js";
+import { post, request } from "./mcp-client.js";
+
+const EXT = { extensions: { "io.modelcontextprotocol/tasks": {} } };
+const KEY = randomBytes(32).toString("hex");
+const LEASE_MS = 1000;
+const POLL_MS = 250;
+
+interface Instance {
+  readonly proc: ChildProcess;
+  readonly url: string;
+}
+
+async function instance(name: string, redis: RedisServer): Promise<Instance> {
+  const proc = spawn(
+    process.execPath,
+    ["--import", "tsx", join(ROOT, "test", "runtime", "fixtures", "scale-out-server.ts")],
+    {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        INSTANCE: name,
+        MCP_TASK_STORE: redis.url,
+        MCP_TASK_LEASE_MS: String(LEASE_MS),
+        MCP_TASK_POLL_MS: String(POLL_MS),
+        MCP_REQUEST_STATE_KEY: KEY,
+      },
+      stdio: ["ignore", "pipe", "inherit"],
+    },
+  );
+  const url = await new Promise<string>((resolve, reject) => {
+    proc.stdout.once("data", (chunk: Buffer) => resolve(chunk.toString("utf8").trim()));
+    proc.once("exit", (code) => reject(new Error(`instance ${name} exited (${code})`)));
+  });
+  return { proc, url };
+}
+
+async function stop(instance: Instance | undefined, signal: NodeJS.Signals = "SIGTERM") {
+  if (!instance || instance.proc.exitCode !== null || instance.proc.signalCode !== null) return;
+  const exited = new Promise((resolve) => instance.proc.once("exit", resolve));
+  instance.proc.kill(signal);
+  await exited;
+}
+
+type Json = Record<string, unknown>;
+let nextId = 1;
+
+async function call(on: Instance, method: string, params: Json): Promise<Json> {
+  const reply = await post(on.url, request(method, params, nextId++, EXT));
+  const body = reply.body as { result?: Json; error?: Json };
+  if (!body.result) throw new Error(`${method}: ${JSON.stringify(body.error)}`);
+  return body.result;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe.skipIf(SKIP_REDIS)("a task whose instance is killed", () => {
+  let redis: RedisServer;
+  let a: Instance;
+  let b: Instance;
+  let c: Instance;
+
+  beforeAll(async () => {
+    redis = await startRedis();
+    [a, b, c] = await Promise.all([
+      instance("A", redis),
+      instance("B", redis),
+      instance("C", redis),
+    ]);
+  }, 60_000);
+
+  afterAll(async () => {
+    await Promise.all([stop(a, "SIGKILL"), stop(b), stop(c)]);
+    await redis?.stop();
+  });
+
+  it("lives on while its instance renews the lease, past many leases", async () => {
+    const created = await call(b, "tools/call", {
+      name: "work",
+      arguments: { ms: 3 * LEASE_MS, label: "long" },
+    });
+    const taskId = String(created.taskId);
+    const seen = new Set<string>();
+    let task: Json = {};
+    while (!["completed", "failed", "cancelled"].includes(String(task.status))) {
+      task = await call(c, "tasks/get", { taskId });
+      seen.add(String(task.status));
+      await sleep(POLL_MS);
+    }
+    expect(task).toMatchObject({
+      status: "completed",
+      result: { content: [{ text: "long done on B" }] },
+    });
+    expect([...seen].sort()).toEqual(["completed", "working"]);
+  });
+
+  it("fails within lease + poll interval, written once, when the instance running it dies", async () => {
+    const created = await call(a, "tools/call", {
+      name: "work",
+      arguments: { ms: 60_000, label: "orphan" },
+    });
+    const taskId = String(created.taskId);
+    expect(created.pollIntervalMs).toBe(POLL_MS);
+    expect(await call(b, "tasks/get", { taskId })).toMatchObject({ status: "working" });
+
+    // Every record the store publishes for this task, as Redis carries it.
+    const published: TaskRecord[] = [];
+    const listener = createClient({ url: redis.url });
+    await listener.connect();
+    await listener.subscribe("mcp:tasks", (message) => {
+      const record = JSON.parse(message) as TaskRecord;
+      if (record.taskId === taskId) published.push(record);
+    });
+
+    await stop(a, "SIGKILL");
+    const killedAt = Date.now();
+    // Clients of B and C poll at the task's pollIntervalMs, each with several requests in flight.
+    let failed: Json | undefined;
+    while (!failed && Date.now() - killedAt < 10 * LEASE_MS) {
+      const tasks = await Promise.all([b, c, b, c].map((on) => call(on, "tasks/get", { taskId })));
+      failed = tasks.find((t) => t.status === "failed");
+      if (!failed) await sleep(POLL_MS);
+    }
+    const elapsed = Date.now() - killedAt;
+    process.stderr.write(
+      `task lease: failed ${elapsed} ms after SIGKILL (lease ${LEASE_MS} ms, poll ${POLL_MS} ms)\n`,
+    );
+    expect(failed).toMatchObject({
+      status: "failed",
+      statusMessage: "the instance running this task stopped",
+      error: { code: -32603, message: "the instance running this task stopped" },
+    });
+    // The lease lapses LEASE_MS after A's last renewal (at most a third of it before the kill).
+    expect(elapsed).toBeGreaterThanOrEqual((2 / 3) * LEASE_MS - 50);
+    // Slack for a machine shared with other test runs.
+    expect(elapsed).toBeLessThan(LEASE_MS + POLL_MS + 1000);
+    // Every instance sees the same failure afterwards, and it was written once.
+    const after = await Promise.all([b, c].map((on) => call(on, "tasks/get", { taskId })));
+    expect(after.map((t) => t.lastUpdatedAt)).toEqual([
+      failed!.lastUpdatedAt,
+      failed!.lastUpdatedAt,
+    ]);
+    await sleep(200);
+    await listener.close();
+    expect(published.map((r) => r.status)).toEqual(["failed"]);
+  });
+});
+
+describe("leases in the in-memory store", () => {
+  const record = (taskId: string): TaskRecord => {
+    const now = new Date().toISOString();
+    return {
+      taskId,
+      status: "working",
+      createdAt: now,
+      lastUpdatedAt: now,
+      ttlMs: 60_000,
+      pollIntervalMs: 1000,
+    };
+  };
+  const fail = (r: TaskRecord): TaskRecord => ({ ...r, status: "failed" });
+
+  it("a change unless leased applies only once the lease lapsed; a renewal extends it", async () => {
+    const store = new InMemoryTaskStore();
+    await store.create(record("t"), 80);
+    expect(await store.leaseHeld("t")).toBe(true);
+    expect(await store.update("t", fail, { unlessLeased: true })).toBeUndefined();
+    await sleep(50);
+    await store.renewLeases(["t"], 80);
+    await sleep(50);
+    expect(await store.leaseHeld("t")).toBe(true);
+    await sleep(60);
+    expect(await store.leaseHeld("t")).toBe(false);
+    expect(await store.update("t", fail, { unlessLeased: true })).toMatchObject({
+      status: "failed",
+    });
+    await store.close();
+  });
+});
