@@ -51,8 +51,9 @@ function newestTs(dir: string): number {
 
 /**
  * Runs `npm run build` when the compiled generator or generated module is
- * missing or older than a source file, so that the benchmarks measure the
- * code of this checkout.
+ * missing or older than a source file (the generator, the generated
+ * modules, the runtime), so that the benchmarks measure the code of this
+ * checkout.
  */
 export function ensureBuilt(): void {
   const needed = [
@@ -62,8 +63,11 @@ export function ensureBuilt(): void {
   const missing = needed.some((f) => !existsSync(f));
   const stale =
     !missing &&
-    Math.max(newestTs(join(ROOT, "generator")), newestTs(join(ROOT, "generated"))) >
-      Math.min(...needed.map((f) => statSync(f).mtimeMs));
+    Math.max(
+      newestTs(join(ROOT, "generator")),
+      newestTs(join(ROOT, "generated")),
+      newestTs(join(ROOT, "templates", "runtime")),
+    ) > Math.min(...needed.map((f) => statSync(f).mtimeMs));
   if (!missing && !stale) return;
   console.log(
     `dist/ is ${missing ? "missing" : "older than the sources"}: running npm run build ...`,

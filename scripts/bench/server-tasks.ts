@@ -113,7 +113,7 @@ async function measure(
 }
 
 /** Starts redis-server on a free loopback port without persistence; undefined when it is not installed. */
-async function startRedis(
+export async function startRedis(
   children: Children,
   dir: string,
 ): Promise<{ url: string; child: Child } | undefined> {
