@@ -220,3 +220,29 @@ async function finishInteraction(
   }
   await provider.interactionFinished(req, res, result, { mergeWithLastSubmission: true });
 }
+
+/**
+ * A user who signs in and consents: follows every redirect from the
+ * authorization URL, keeping cookies, until a page answers without one
+ * (the client's loopback listener).
+ */
+export async function signInAndConsent(start: URL): Promise<void> {
+  const cookies = new Map<string, string>();
+  let url = start;
+  for (let hop = 0; hop < 10; hop++) {
+    const response = await fetch(url, {
+      redirect: "manual",
+      headers: { cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join("; ") },
+    });
+    for (const line of response.headers.getSetCookie()) {
+      const [pair] = line.split(";");
+      const at = pair!.indexOf("=");
+      cookies.set(pair!.slice(0, at), pair!.slice(at + 1));
+    }
+    await response.body?.cancel();
+    const location = response.headers.get("location");
+    if (location === null) return;
+    url = new URL(location, url);
+  }
+  throw new Error("too many redirects");
+}

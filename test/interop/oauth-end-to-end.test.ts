@@ -10,8 +10,6 @@
  * scope it lacks, steps up and succeeds, and keeps working past its
  * token's expiry with a refreshed token.
  */
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bearerAuthorization } from "../../templates/runtime/auth/index.js";
 import { McpClient } from "../../templates/runtime/client/index.js";
@@ -19,48 +17,16 @@ import { OAuthClient } from "../../templates/runtime/oauth/index.js";
 import { serveHttp, type RunningHttpServer } from "../../templates/runtime/index.js";
 import { connectHttp } from "../../templates/runtime/transport/http-client.js";
 import { loopbackRedirect } from "../../templates/runtime/transport/loopback-redirect.js";
-import { startAuthorizationServer, type TestAuthorizationServer } from "../authorization-server.js";
+import { freePort } from "../../scripts/free-port.js";
+import {
+  signInAndConsent,
+  startAuthorizationServer,
+  type TestAuthorizationServer,
+} from "../authorization-server.js";
 import { legacy, protocol, testServer } from "../runtime/mcp-client.js";
 
 /** Seconds an access token lives: inside the client's refresh margin, so it refreshes before each use. */
 const TOKEN_TTL = 2;
-
-/** A reserved port on 127.0.0.1: the resource URI must be known before the server listens. */
-async function reservePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
-
-/**
- * A user who signs in and consents: follows every redirect from the
- * authorization URL, keeping cookies, until the loopback listener answers.
- */
-async function browse(start: URL): Promise<void> {
-  const cookies = new Map<string, string>();
-  let url = start;
-  for (let hop = 0; hop < 10; hop++) {
-    const response = await fetch(url, {
-      redirect: "manual",
-      headers: { cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join("; ") },
-    });
-    for (const line of response.headers.getSetCookie()) {
-      const [pair] = line.split(";");
-      const at = pair!.indexOf("=");
-      cookies.set(pair!.slice(0, at), pair!.slice(at + 1));
-    }
-    await response.body?.cancel();
-    const location = response.headers.get("location");
-    if (location === null) {
-      if (response.status !== 200) throw new Error(`${url.href} answered ${response.status}`);
-      return;
-    }
-    url = new URL(location, url);
-  }
-  throw new Error("too many redirects");
-}
 
 describe("a client signs in to a protected MCP server with a real authorization server", () => {
   let as: TestAuthorizationServer;
@@ -71,7 +37,7 @@ describe("a client signs in to a protected MCP server with a real authorization 
   const browsed: string[] = [];
 
   beforeAll(async () => {
-    const port = await reservePort();
+    const port = await freePort();
     resource = `http://127.0.0.1:${port}/mcp`;
     as = await startAuthorizationServer({
       resources: [resource],
@@ -97,7 +63,7 @@ describe("a client signs in to a protected MCP server with a real authorization 
     const redirect = await loopbackRedirect({
       open: (url) => {
         browsed.push(url.href);
-        void browse(url).catch(() => {});
+        void signInAndConsent(url).catch(() => {});
       },
       timeoutMs: 20_000,
     });

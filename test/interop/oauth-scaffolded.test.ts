@@ -10,47 +10,20 @@
  */
 import { spawn } from "node:child_process";
 import { readdirSync, statSync, symlinkSync } from "node:fs";
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli, tempDir } from "../cli/run-cli.js";
-import { startAuthorizationServer, type TestAuthorizationServer } from "../authorization-server.js";
+import { freePort } from "../../scripts/free-port.js";
+import {
+  signInAndConsent,
+  startAuthorizationServer,
+  type TestAuthorizationServer,
+} from "../authorization-server.js";
 import { importFromProject, ROOT, type ProjectServer } from "../helpers.js";
 import type * as Auth from "../../templates/runtime/auth/index.js";
 import type * as Runtime from "../../templates/runtime/index.js";
 
 const TSC = join(ROOT, "node_modules", "typescript", "bin", "tsc");
-
-async function reservePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
-
-/** A user who signs in and consents: follows the redirects, keeping cookies, to the loopback listener. */
-async function browse(start: URL): Promise<void> {
-  const cookies = new Map<string, string>();
-  let url = start;
-  for (let hop = 0; hop < 10; hop++) {
-    const response = await fetch(url, {
-      redirect: "manual",
-      headers: { cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join("; ") },
-    });
-    for (const line of response.headers.getSetCookie()) {
-      const [pair] = line.split(";");
-      const at = pair!.indexOf("=");
-      cookies.set(pair!.slice(0, at), pair!.slice(at + 1));
-    }
-    await response.body?.cancel();
-    const location = response.headers.get("location");
-    if (location === null) return;
-    url = new URL(location, url);
-  }
-  throw new Error("too many redirects");
-}
 
 /** Runs the client's command line; every sign-in address it prints is browsed. */
 function runClient(
@@ -72,7 +45,7 @@ function runClient(
       stderr += chunk.toString();
       for (const match of chunk.toString().matchAll(/^\s+(http:\/\/\S+)$/gm)) {
         signIns.push(match[1]!);
-        void browse(new URL(match[1]!)).catch(reject);
+        void signInAndConsent(new URL(match[1]!)).catch(reject);
       }
     });
     const timer = setTimeout(() => child.kill(), 60_000);
@@ -112,7 +85,7 @@ describe("a scaffolded --auth client and a scaffolded --auth server, with oidc-p
     );
     expect(built).toBe("0");
 
-    const port = await reservePort();
+    const port = await freePort();
     url = `http://127.0.0.1:${port}/mcp`;
     as = await startAuthorizationServer({
       resources: [url],
