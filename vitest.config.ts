@@ -1,12 +1,23 @@
 import { defineConfig } from "vitest/config";
 
+/**
+ * `npm test`: the fast suite. Tests that install from the npm registry,
+ * start real peers (the official SDKs, reference servers, an authorization
+ * server's sign-in walk, other runtimes) or run for minutes are named
+ * `*.e2e.test.ts` and run with `npm run test:e2e` (vitest.e2e.config.ts).
+ */
+export const shared = {
+  globalSetup: ["test/global-setup.ts"],
+  setupFiles: ["test/setup.ts"],
+  testTimeout: 60_000,
+  hookTimeout: 120_000,
+  pool: "forks" as const,
+};
+
 export default defineConfig({
   test: {
+    ...shared,
     include: ["test/**/*.test.ts"],
-    globalSetup: ["test/global-setup.ts"],
-    setupFiles: ["test/setup.ts"],
-    testTimeout: 60_000,
-    hookTimeout: 120_000,
-    pool: "forks",
+    exclude: ["test/**/*.e2e.test.ts", "**/node_modules/**"],
   },
 });

@@ -34,7 +34,7 @@ import { createClient } from "@redis/client";
 import { Pool } from "undici";
 import { ensureBuilt, machine, printMachine, ROOT } from "./bench/common.js";
 import { Children, waitForPort, type Child } from "./bench/server-procs.js";
-import { startRedis } from "./bench/server-tasks.js";
+import { redisServerInstalled, startRedis, type RedisServer } from "../test/helpers/redis.js";
 import { freePort } from "./free-port.js";
 
 const args = process.argv.slice(2);
@@ -243,12 +243,13 @@ async function main(): Promise<number> {
   const dir = mkdtempSync(join(tmpdir(), "mcp-gen-soak-"));
   const children = new Children(() => rmSync(dir, { recursive: true, force: true }));
   const instances: Instance[] = [];
+  let redis: RedisServer | undefined;
   try {
-    const redis = await startRedis(children, dir);
-    if (!redis) {
+    if (!redisServerInstalled()) {
       console.error("soak:tasks needs redis-server (Debian: apt-get install -y redis-server)");
       return 2;
     }
+    redis = await startRedis();
     const ttlMs = (MINUTES + 5) * 60_000;
     instances.push(
       await instance(children, "A", redis.url, ttlMs),
@@ -312,6 +313,7 @@ async function main(): Promise<number> {
   } finally {
     await Promise.all(instances.map((i) => i.pool.close()));
     await children.stopAll();
+    await redis?.stop();
     rmSync(dir, { recursive: true, force: true });
   }
 }

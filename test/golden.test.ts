@@ -7,8 +7,8 @@ import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "vitest";
 import { generate } from "../generator/index.js";
-import { expectGoldenFiles } from "./golden-files.js";
-import { ROOT, testSources } from "./helpers.js";
+import { expectGoldenFiles } from "./helpers/golden-files.js";
+import { ROOT, testSources } from "./helpers/index.js";
 
 const cases = readdirSync(join(ROOT, "test", "fixtures"))
   .filter((name) => name.startsWith("golden-"))

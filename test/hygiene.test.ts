@@ -9,7 +9,7 @@ import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { stripVTControlCharacters } from "node:util";
 import { expect, it } from "vitest";
-import { ROOT, tempDir } from "./helpers.js";
+import { ROOT, tempDir } from "./helpers/index.js";
 
 it("a test file that leaves something in its temporary folder fails, naming it; nothing stays", async () => {
   const osTmp = tempDir("os-tmp");

@@ -5,7 +5,7 @@
  *   and the child processes tests start use) and a private cache;
  * - after the file, fails it if anything is left in that temporary folder,
  *   naming what, then removes the folder. Tests clean up after themselves
- *   (tempDir() in helpers.ts does); this check keeps it that way.
+ *   (tempDir() in test/helpers/index.ts does); this check keeps it that way.
  */
 import { mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -31,6 +31,6 @@ afterAll(() => {
   if (left.length > 0)
     throw new Error(
       `this test file left ${left.length} entries in its temporary folder: ${left.sort().join(", ")}. ` +
-        "Make them with tempDir() from test/helpers.ts, or remove them in afterAll.",
+        "Make them with tempDir() from test/helpers/index.ts, or remove them in afterAll.",
     );
 });

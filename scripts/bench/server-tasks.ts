@@ -11,7 +11,6 @@
  * instances taking turns. The configurations take turns round after
  * round, the order rotating.
  */
-import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -19,6 +18,7 @@ import { Pool } from "undici";
 import { median, printTable, ROOT } from "./common.js";
 import { freePort } from "../free-port.js";
 import { type Child, Children, waitForPort } from "./server-procs.js";
+import { redisServerInstalled, startRedis, type RedisServer } from "../../test/helpers/redis.js";
 
 const CAPS = { extensions: { "io.modelcontextprotocol/tasks": {} } };
 const META = {
@@ -112,34 +112,6 @@ async function measure(
   return done / ((performance.now() - start) / 1000);
 }
 
-/** Starts redis-server on a free loopback port without persistence; undefined when it is not installed. */
-export async function startRedis(
-  children: Children,
-  dir: string,
-): Promise<{ url: string; child: Child } | undefined> {
-  if (spawnSync("redis-server", ["--version"]).status !== 0) return undefined;
-  const port = await freePort();
-  const child = children.spawn(
-    "redis-server",
-    "redis-server",
-    [
-      "--port",
-      String(port),
-      "--bind",
-      "127.0.0.1",
-      "--save",
-      "",
-      "--appendonly",
-      "no",
-      "--dir",
-      dir,
-    ],
-    { cwd: dir },
-  );
-  await waitForPort(port, 15_000, () => !child.exited);
-  return { url: `redis://127.0.0.1:${port}/0`, child };
-}
-
 async function instance(children: Children, name: string, store: string): Promise<Instance> {
   const port = await freePort();
   const child = children.spawn(
@@ -162,8 +134,9 @@ export async function benchTasks(options: {
   const dir = mkdtempSync(join(tmpdir(), "mcp-gen-bench-tasks-"));
   const children = new Children(() => rmSync(dir, { recursive: true, force: true }));
   const pools: Pool[] = [];
+  let redis: RedisServer | undefined;
   try {
-    const redis = await startRedis(children, dir);
+    redis = redisServerInstalled() ? await startRedis() : undefined;
     const m1 = await instance(children, "memory instance 1", "memory");
     const m2 = await instance(children, "memory instance 2", "memory");
     pools.push(m1.pool, m2.pool);
@@ -220,6 +193,7 @@ export async function benchTasks(options: {
   } finally {
     await Promise.all(pools.map((p) => p.close()));
     await children.stopAll();
+    await redis?.stop();
     rmSync(dir, { recursive: true, force: true });
   }
 }

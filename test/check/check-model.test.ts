@@ -20,8 +20,8 @@ import {
   VALIDATE_API_FILE,
 } from "../../generator/emit/paths.js";
 import type { McpModel } from "../../generator/model/types.js";
-import { fixture, runCli } from "../cli/run-cli.js";
-import { generated, REVISIONS, testSources } from "../helpers.js";
+import { fixture, runCli } from "../helpers/run-cli.js";
+import { generated, REVISIONS, testSources } from "../helpers/index.js";
 
 const lines = (model: McpModel, check: (m: McpModel) => ReturnType<typeof checkModel>) =>
   check(model).map(formatDiagnostic);

@@ -10,8 +10,8 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readRegistry } from "../../generator/index.js";
 import { sha256 } from "../../generator/load/resolve-spec.js";
-import { REVISIONS, SCHEMA_DIR } from "../helpers.js";
-import { fixture, leftovers, runCli, tempDir, type CliRun } from "./run-cli.js";
+import { REVISIONS, SCHEMA_DIR } from "../helpers/index.js";
+import { fixture, leftovers, runCli, tempDir, type CliRun } from "../helpers/run-cli.js";
 
 const FIX_JSON = "(fix: fix the JSON syntax at the position shown)";
 const FIX_REF = "(fix: point the $ref at an existing definition, or add the definition)";

@@ -13,8 +13,8 @@ import { loadConfig, readConfig } from "../../generator/config/config.js";
 import { generateConfig } from "../../generator/config/generate-config.js";
 import { McpGenError } from "../../generator/diagnostics.js";
 import { listFiles } from "../../generator/write/write-output.js";
-import { testSources } from "../helpers.js";
-import { fixture, runCli, snapshotFolder, tempDir } from "./run-cli.js";
+import { testSources } from "../helpers/index.js";
+import { fixture, runCli, snapshotFolder, tempDir } from "../helpers/run-cli.js";
 
 const FIX_CONFIG =
   "(fix: edit mcp-gen.json at the place named; its format is schema/config.schema.json in mcp-gen's package (docs/config.md))";

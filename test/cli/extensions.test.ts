@@ -11,8 +11,8 @@ import { copyFileSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import { listFiles } from "../../generator/write/write-output.js";
-import { ROOT, SCHEMA_DIR } from "../helpers.js";
-import { leftovers, runCli, tempDir, type CliRun } from "./run-cli.js";
+import { ROOT, SCHEMA_DIR } from "../helpers/index.js";
+import { leftovers, runCli, tempDir, type CliRun } from "../helpers/run-cli.js";
 
 const SPEC = "2026-07-28";
 

@@ -7,8 +7,8 @@ import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:
 import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import { listFiles } from "../../generator/write/write-output.js";
-import { ROOT } from "../helpers.js";
-import { fixture, leftovers, runCli, snapshotFolder, tempDir } from "./run-cli.js";
+import { ROOT } from "../helpers/index.js";
+import { fixture, leftovers, runCli, snapshotFolder, tempDir } from "../helpers/run-cli.js";
 
 const CUSTOM = fixture("custom-schema");
 const FIX_SCHEMA_TS =

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { generateFiles } from "../../generator/index.js";
 import { listFiles } from "../../generator/write/write-output.js";
-import { runCli, snapshotFolder, tempDir } from "./run-cli.js";
+import { runCli, snapshotFolder, tempDir } from "../helpers/run-cli.js";
 
 /** Runs the CLI where no schema can be had: an empty MCP_GEN_SCHEMA_DIR, an empty cache, offline. */
 function offline(args: readonly string[]) {

@@ -4,8 +4,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { readRegistry } from "../../generator/index.js";
-import { REVISIONS } from "../helpers.js";
-import { runCli } from "./run-cli.js";
+import { REVISIONS } from "../helpers/index.js";
+import { runCli } from "../helpers/run-cli.js";
 
 describe.concurrent("--help works on every command", () => {
   it.each([

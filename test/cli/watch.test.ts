@@ -7,7 +7,7 @@
 import { cpSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { fixture, startCli, tempDir, type LiveCli } from "./run-cli.js";
+import { fixture, startCli, tempDir, type LiveCli } from "../helpers/run-cli.js";
 
 const running: LiveCli[] = [];
 afterEach(async () => {

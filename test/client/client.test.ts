@@ -21,9 +21,10 @@ import {
   type JsonRpcMessage,
 } from "../../templates/runtime/client.js";
 import { serveHttp } from "../../templates/runtime/index.js";
-import { ROOT } from "../helpers.js";
-import { eventually, legacy, protocol } from "../runtime/mcp-client.js";
+import { ROOT } from "../helpers/index.js";
+import { legacy, protocol } from "../helpers/mcp-client.js";
 import { buildServer, type Seen } from "./fixtures/server.js";
+import { until } from "../helpers/wait.js";
 
 const TSX = pathToFileURL(createRequire(import.meta.url).resolve("tsx/esm")).href;
 const STDIO_SERVER = join(ROOT, "test", "client", "fixtures", "stdio-server.ts");
@@ -153,7 +154,7 @@ describe.each([
     );
     await expect(call).rejects.toThrow("enough");
     // Over stdio the child server has its own count; the in-process one sees HTTP cancellations.
-    if (transport === "http") await eventually(() => seen.cancelled > before);
+    if (transport === "http") await until(() => seen.cancelled > before);
   });
 
   it("times a request out", async () => {
@@ -197,7 +198,7 @@ describe("listen streams", () => {
         expect(await subscription.acknowledged).toEqual({ toolsListChanged: true });
         if (transport === "http") {
           server.notifyToolsChanged();
-          await eventually(() => received.length > 0);
+          await until(() => received.length > 0);
           expect(received[0]).toMatchObject({ method: "notifications/tools/list_changed" });
         }
         subscription.close();

@@ -18,8 +18,9 @@ import {
   type JsonRpcMessage,
 } from "../../templates/runtime/client.js";
 import { readEvents, type SseResumption } from "../../templates/runtime/transport/sse-reader.js";
-import { eventually, legacy, protocol } from "../runtime/mcp-client.js";
+import { legacy, protocol } from "../helpers/mcp-client.js";
 import { discovered, json, result, scripted, type Scripted } from "./fixtures/scripted.js";
+import { until } from "../helpers/wait.js";
 
 let server: Scripted | undefined;
 afterEach(async () => {
@@ -250,7 +251,7 @@ describe("legacy sessions", () => {
     });
     const client = oldClient({ elicitation: () => ({ action: "accept", content: {} }) });
     await client.connect();
-    await eventually(() => answers.length === 2);
+    await until(() => answers.length === 2);
     expect(answers).toEqual([
       { jsonrpc: "2.0", id: "srv-1", result: { action: "accept", content: { name: "Ada" } } },
       { jsonrpc: "2.0", id: "srv-2", result: {} },

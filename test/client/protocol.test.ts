@@ -17,7 +17,7 @@ import {
   ResourceNotFoundError,
   type ClientOptions,
 } from "../../templates/runtime/client.js";
-import { legacy, protocol } from "../runtime/mcp-client.js";
+import { legacy, protocol } from "../helpers/mcp-client.js";
 import * as withTasks from "../../generated/2026-07-28+tasks/index.js";
 import {
   discovered,

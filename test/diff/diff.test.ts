@@ -10,8 +10,8 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { diffRevisions, type Change, type ModelDiff } from "../../generator/diff/index.js";
 import { McpGenError } from "../../generator/diagnostics.js";
-import { runCli, tempDir } from "../cli/run-cli.js";
-import { SCHEMA_DIR, testSources } from "../helpers.js";
+import { runCli, tempDir } from "../helpers/run-cli.js";
+import { SCHEMA_DIR, testSources } from "../helpers/index.js";
 
 let example: ModelDiff;
 beforeAll(async () => {

@@ -17,7 +17,7 @@ import {
   namesInheritedProperty,
 } from "../../generator/emit/compile-validators.js";
 import { validate } from "../../generated/2026-07-28/index.js";
-import { SCHEMA_DIR } from "../helpers.js";
+import { SCHEMA_DIR } from "../helpers/index.js";
 
 const standaloneCode = standalone as unknown as typeof standalone.default;
 

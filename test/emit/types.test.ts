@@ -18,7 +18,7 @@ import { printDeclaration } from "../../generator/emit/ts-print.js";
 import { declarationOf } from "../../generator/emit/ts-type.js";
 import type { JsonObject } from "../../generator/load/json.js";
 import { generate } from "../../generator/index.js";
-import { REVISIONS, ROOT, testSources } from "../helpers.js";
+import { REVISIONS, ROOT, testSources } from "../helpers/index.js";
 
 /** prettier's options for the reference: the print width and style the printer's types follow. */
 const PRETTIER_OPTIONS: prettier.Options = {

@@ -9,7 +9,7 @@ import ts from "typescript";
 import { beforeAll, describe, expect, it } from "vitest";
 import { generate, writeOutput } from "../../generator/index.js";
 import { listFiles } from "../../generator/write/write-output.js";
-import { tempDir, testSources } from "../helpers.js";
+import { tempDir, testSources } from "../helpers/index.js";
 
 const ECHO = join("test", "fixtures", "ext-echo");
 const META = {

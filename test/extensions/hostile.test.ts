@@ -15,7 +15,7 @@ import ts from "typescript";
 import { beforeAll, describe, expect, it } from "vitest";
 import { generate, writeOutput } from "../../generator/index.js";
 import { listFiles } from "../../generator/write/write-output.js";
-import { tempDir, testSources } from "../helpers.js";
+import { tempDir, testSources } from "../helpers/index.js";
 
 const PAYLOAD = 'globalThis.__mcpGenInjected = "ran"';
 const BREAKOUT = `*/ ${PAYLOAD}; /* \`\${${PAYLOAD}}\` line\u2028separator\u2029 "quotes" \\`;

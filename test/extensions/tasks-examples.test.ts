@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import * as core from "../../generated/2026-07-28/index.js";
 import * as mcp from "../../generated/2026-07-28+tasks/index.js";
-import { SCHEMA_DIR } from "../helpers.js";
+import { SCHEMA_DIR } from "../helpers/index.js";
 
 /** A JSON-RPC message of tasks.md, as far as these tests read it (the generated parsers check all of it). */
 interface Message {

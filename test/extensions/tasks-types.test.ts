@@ -7,7 +7,7 @@ import { copyFileSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
-import { ROOT, SCHEMA_DIR, tempDir } from "../helpers.js";
+import { ROOT, SCHEMA_DIR, tempDir } from "../helpers/index.js";
 
 describe("generated Tasks types ⇄ the Tasks extension's schema.ts", () => {
   it("every definition the extension adds is mutually assignable", () => {

@@ -8,7 +8,7 @@ import * as mcp from "../../generated/2026-07-28/index.js";
 import { isJsonObject, type JsonObject } from "../../generator/load/json.js";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { examples, generated, ROOT } from "../helpers.js";
+import { examples, generated, ROOT } from "../helpers/index.js";
 
 const all = examples();
 const defects = (

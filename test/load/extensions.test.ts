@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { McpGenError } from "../../generator/diagnostics.js";
 import { loadExtensions, pullExtension } from "../../generator/load/extensions.js";
-import { SCHEMA_DIR, tempDir, urlOf } from "../helpers.js";
+import { SCHEMA_DIR, tempDir, urlOf } from "../helpers/index.js";
 
 const upstream = (url: string) =>
   join(SCHEMA_DIR, "extensions", "tasks", url.endsWith(".ts") ? "schema.ts" : "schema.json");

@@ -9,8 +9,8 @@ import { describe, expect, it } from "vitest";
 import { formatDiagnostic, McpGenError } from "../../generator/diagnostics.js";
 import { generate } from "../../generator/index.js";
 import { LIMITS } from "../../generator/load/limits.js";
-import { runCli, tempDir } from "../cli/run-cli.js";
-import { testSources } from "../helpers.js";
+import { runCli, tempDir } from "../helpers/run-cli.js";
+import { testSources } from "../helpers/index.js";
 
 const ENVELOPES = {
   RequestId: { type: ["string", "integer"] },

@@ -5,8 +5,8 @@
 import { describe, expect, it } from "vitest";
 import { formatDiagnostic, McpGenError } from "../../generator/diagnostics.js";
 import { loadSources, parseSchemaJson } from "../../generator/load/load-sources.js";
-import { fixture } from "../cli/run-cli.js";
-import { testSources } from "../helpers.js";
+import { fixture } from "../helpers/run-cli.js";
+import { testSources } from "../helpers/index.js";
 
 function problems(read: () => unknown): string[] {
   try {

@@ -15,8 +15,8 @@ import {
   type SchemaSources,
 } from "../../generator/load/resolve-spec.js";
 import { listFiles } from "../../generator/write/write-output.js";
-import { tempDir } from "../cli/run-cli.js";
-import { REVISIONS, SCHEMA_DIR, urlOf } from "../helpers.js";
+import { tempDir } from "../helpers/run-cli.js";
+import { REVISIONS, SCHEMA_DIR, urlOf } from "../helpers/index.js";
 
 const REVISION = "2025-03-26";
 const registry = readRegistry();

@@ -14,7 +14,7 @@ import { readRegistry } from "../../generator/load/registry.js";
 import { examplesSet, pullRevision, sha256 } from "../../generator/load/resolve-spec.js";
 import { everyPinnedSet, gapsIn, pullEverything } from "../../generator/load/upstream-files.js";
 import { listFiles } from "../../generator/write/write-output.js";
-import { ROOT, SCHEMA_DIR, tempDir, urlOf } from "../helpers.js";
+import { ROOT, SCHEMA_DIR, tempDir, urlOf } from "../helpers/index.js";
 
 const registry = readRegistry();
 const sets = everyPinnedSet(registry);

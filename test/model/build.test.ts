@@ -8,7 +8,7 @@ import { loadSources } from "../../generator/load/load-sources.js";
 import { buildModel } from "../../generator/model/build.js";
 import { runPasses } from "../../generator/model/passes/index.js";
 import type { McpModel } from "../../generator/model/types.js";
-import { REVISIONS, testSources } from "../helpers.js";
+import { REVISIONS, testSources } from "../helpers/index.js";
 
 async function model(revision: string, withoutSchemaTs = false): Promise<McpModel> {
   const sources = await loadSources({ spec: revision, sources: testSources(), withoutSchemaTs });

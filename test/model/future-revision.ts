@@ -18,7 +18,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { JsonObject } from "../../generator/load/json.js";
-import { SCHEMA_DIR } from "../helpers.js";
+import { SCHEMA_DIR } from "../helpers/index.js";
 
 /** The protocol version the synthetic revision declares. */
 export const FUTURE_REVISION = "2027-01-26";

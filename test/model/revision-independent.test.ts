@@ -19,8 +19,8 @@ import { describe, expect, it } from "vitest";
 import { formatDiagnostic } from "../../generator/diagnostics.js";
 import { generate, type GenerateResult } from "../../generator/index.js";
 import { writeOutput } from "../../generator/write/write-output.js";
-import { tempDir } from "../cli/run-cli.js";
-import { REVISIONS, SCHEMA_DIR, testSources } from "../helpers.js";
+import { tempDir } from "../helpers/run-cli.js";
+import { REVISIONS, SCHEMA_DIR, testSources } from "../helpers/index.js";
 import {
   FUTURE_REVISION,
   NEW_ERROR_CODE,

@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { generatedTargets } from "../../scripts/generated-targets.js";
-import { ROOT } from "../helpers.js";
+import { ROOT } from "../helpers/index.js";
 
 function importInChild(code: string): string {
   return execFileSync(process.execPath, ["--input-type=module", "-e", code], {

@@ -18,8 +18,11 @@ import {
 } from "../../templates/runtime/auth/index.js";
 import { serveHttp, type RunningHttpServer } from "../../templates/runtime/index.js";
 import { freePort } from "../../scripts/free-port.js";
-import { startAuthorizationServer, type TestAuthorizationServer } from "../authorization-server.js";
-import { headersFor, raw, request, testServer } from "./mcp-client.js";
+import {
+  startAuthorizationServer,
+  type TestAuthorizationServer,
+} from "../helpers/authorization-server.js";
+import { headersFor, raw, request, testServer } from "../helpers/mcp-client.js";
 
 describe("opaque tokens checked by introspection", () => {
   let as: TestAuthorizationServer;

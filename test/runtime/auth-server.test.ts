@@ -20,7 +20,7 @@ import {
   type BearerAuthorization,
 } from "../../templates/runtime/auth/index.js";
 import { serveHttp, type RunningHttpServer } from "../../templates/runtime/index.js";
-import { headersFor, raw, request, testServer } from "./mcp-client.js";
+import { headersFor, raw, request, testServer } from "../helpers/mcp-client.js";
 
 const SECRET = "client-secret-for-tests";
 

@@ -17,7 +17,7 @@ import {
   serveStdio,
   type HttpRequest,
 } from "../../templates/runtime/index.js";
-import { headersFor, LineReader, request, testServer, VERSION } from "./mcp-client.js";
+import { headersFor, LineReader, request, testServer, VERSION } from "../helpers/mcp-client.js";
 
 const INIT_PARAMS = {
   protocolVersion: "2025-11-25",

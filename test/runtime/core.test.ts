@@ -20,7 +20,7 @@ import {
   splitBatch,
   type JsonRpcMessage,
 } from "../../templates/runtime/core/index.js";
-import { request } from "./mcp-client.js";
+import { request } from "../helpers/mcp-client.js";
 
 describe("core: framing", () => {
   it.each([

@@ -6,7 +6,7 @@
  */
 import { execFileSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
-import { ROOT } from "../helpers.js";
+import { ROOT } from "../helpers/index.js";
 
 /** `typeof` of each named export of `specifier`, read in a child process. */
 function exportedKinds(specifier: string, names: readonly string[]): string[] {

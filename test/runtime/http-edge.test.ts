@@ -18,7 +18,8 @@ import {
   type RunningHttpServer,
 } from "../../templates/runtime/index.js";
 import { bindWarning } from "../../templates/runtime/transport/node.js";
-import { eventually, headersFor, openStream, raw, request, testServer } from "./mcp-client.js";
+import { headersFor, openStream, raw, request, testServer } from "../helpers/mcp-client.js";
+import { until } from "../helpers/wait.js";
 
 const discover = JSON.stringify(request("server/discover"));
 const discoverHeaders = headersFor(request("server/discover"));
@@ -301,7 +302,7 @@ describe("HTTP: slow, idle and numerous clients", () => {
     );
     expect(replies.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
     const evicted = held.map(closed);
-    await eventually(() => held.filter((s) => s.closed).length >= 5);
+    await until(() => held.filter((s) => s.closed).length >= 5);
     void evicted;
     for (const socket of held) socket.destroy();
   });

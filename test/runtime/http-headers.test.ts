@@ -9,7 +9,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { serveHttp } from "../../templates/runtime/index.js";
-import { post, raw, request, testServer, VERSION } from "./mcp-client.js";
+import { post, raw, request, testServer, VERSION } from "../helpers/mcp-client.js";
 
 const b64 = (text: string) => `=?base64?${Buffer.from(text, "utf8").toString("base64")}?=`;
 

@@ -17,7 +17,7 @@ import {
   send,
   testServer,
   VERSION,
-} from "./mcp-client.js";
+} from "../helpers/mcp-client.js";
 
 function weatherServer() {
   const server = testServer();

@@ -9,11 +9,11 @@
  * auth/ (a server's OAuth authorization, only in projects that turn it on)
  * sits on the transport's interface and alone imports jose.
  */
-import { readdirSync, readFileSync } from "node:fs";
-import { dirname, join, normalize } from "node:path";
-import ts from "typescript";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ROOT } from "../helpers.js";
+import { findCycle, importGraph, importsOf, sourceFiles } from "../helpers/import-graph.js";
+import { ROOT } from "../helpers/index.js";
 
 const RUNTIME = join(ROOT, "templates", "runtime");
 
@@ -35,68 +35,12 @@ const SCALE_MODULES = ["node:crypto", "@redis/client"];
 /** What oauth/ may import besides: the OAuth library its flow is built on. */
 const OAUTH_MODULES = ["node:crypto", "oauth4webapi"];
 
-/** Every .ts file under `dir`, relative to it, with `/` separators. */
-function sourceFiles(dir: string, sub = ""): string[] {
-  return readdirSync(join(dir, sub), { withFileTypes: true })
-    .flatMap((entry) => {
-      const path = sub ? `${sub}/${entry.name}` : entry.name;
-      if (entry.isDirectory()) return sourceFiles(dir, path);
-      return entry.name.endsWith(".ts") ? [path] : [];
-    })
-    .sort();
-}
-
-/** Every module a file names in an import or export (type-only ones too), as written. */
-function importsOf(text: string): string[] {
-  return ts.preProcessFile(text, true, true).importedFiles.map((f) => f.fileName);
-}
-
-/** The import graph of the runtime's files: relative path → relative paths of the runtime files it imports. */
-function importGraph(): Map<string, string[]> {
-  const graph = new Map<string, string[]>();
-  for (const file of sourceFiles(RUNTIME)) {
-    const local = importsOf(readFileSync(join(RUNTIME, file), "utf8"))
-      .filter((name) => name.startsWith("."))
-      .map((name) =>
-        normalize(join(dirname(file), name.replace(/\.js$/, ".ts")))
-          .split("\\")
-          .join("/"),
-      );
-    graph.set(file, local);
-  }
-  return graph;
-}
-
-/** A cycle of the graph as the files along it (first = last), or undefined when it has none. */
-function findCycle(graph: ReadonlyMap<string, readonly string[]>): string[] | undefined {
-  const state = new Map<string, "open" | "done">();
-  const path: string[] = [];
-  const visit = (node: string): string[] | undefined => {
-    if (state.get(node) === "done") return undefined;
-    if (state.get(node) === "open") return [...path.slice(path.indexOf(node)), node];
-    state.set(node, "open");
-    path.push(node);
-    for (const next of graph.get(node) ?? []) {
-      const cycle = visit(next);
-      if (cycle) return cycle;
-    }
-    path.pop();
-    state.set(node, "done");
-    return undefined;
-  };
-  for (const node of [...graph.keys()].sort()) {
-    const cycle = visit(node);
-    if (cycle) return cycle;
-  }
-  return undefined;
-}
-
 function layerOf(file: string): string {
   return file.includes("/") ? file.slice(0, file.indexOf("/")) : "";
 }
 
 describe("the runtime's layers", () => {
-  const graph = importGraph();
+  const graph = importGraph(RUNTIME);
 
   it("the cycle check finds a cycle, type-only imports included, and passes a graph without one", () => {
     const cyclic = new Map([

@@ -15,7 +15,7 @@ import {
   type Outcome,
   type RequestContext,
 } from "../../templates/runtime/index.js";
-import { protocol, request, testServer } from "./mcp-client.js";
+import { protocol, request, testServer } from "../helpers/mcp-client.js";
 
 const codec = new RequestStateCodec(createHash("sha256").update("mrtr test key").digest(), 60_000);
 const SEAT_FORM = { type: "object", properties: { seat: { type: "string" } }, required: ["seat"] };

@@ -15,8 +15,8 @@ import {
   serveHttp,
   type AccessEntry,
 } from "../../templates/runtime/index.js";
-import { ROOT } from "../helpers.js";
-import { openStream, post, raw, request, testServer } from "./mcp-client.js";
+import { ROOT } from "../helpers/index.js";
+import { openStream, post, raw, request, testServer } from "../helpers/mcp-client.js";
 
 /** Starts the fixture server; resolves with it and its URL. */
 async function child(

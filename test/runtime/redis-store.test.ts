@@ -14,7 +14,7 @@ import {
   type Change,
   type TaskRecord,
 } from "../../templates/runtime/index.js";
-import { SKIP_REDIS, startRedis, type RedisServer } from "../redis.js";
+import { SKIP_REDIS, startRedis, type RedisServer } from "../helpers/redis.js";
 
 let redis: RedisServer;
 const open: Array<{ close(): Promise<void> }> = [];

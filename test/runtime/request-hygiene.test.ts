@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { errorResponse, readFrame, splitBatch } from "../../templates/runtime/core/index.js";
 import { serveHttp, serveStdio, type RunningHttpServer } from "../../templates/runtime/index.js";
 import { templateMatcher } from "../../templates/runtime/server/uri-template.js";
-import { LineReader, post, request, testServer } from "./mcp-client.js";
+import { LineReader, post, request, testServer } from "../helpers/mcp-client.js";
 
 describe("ids", () => {
   it.each([

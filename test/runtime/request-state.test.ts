@@ -17,7 +17,7 @@ import {
   RequestStateKeyError,
   serveHttp,
 } from "../../templates/runtime/index.js";
-import { testServer } from "./mcp-client.js";
+import { testServer } from "../helpers/mcp-client.js";
 
 /** A fixed key that looks like random bytes (a digest), so runs are repeatable. */
 const KEY = createHash("sha256").update("request-state test key").digest();

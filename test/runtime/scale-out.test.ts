@@ -13,9 +13,10 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ROOT } from "../helpers.js";
-import { SKIP_REDIS, startRedis, type RedisServer } from "../redis.js";
-import { openStream, post, request } from "./mcp-client.js";
+import { ROOT } from "../helpers/index.js";
+import { SKIP_REDIS, startRedis, type RedisServer } from "../helpers/redis.js";
+import { openStream, post, request } from "../helpers/mcp-client.js";
+import { until } from "../helpers/wait.js";
 
 const EXT = { elicitation: { form: {} }, extensions: { "io.modelcontextprotocol/tasks": {} } };
 const KEY = randomBytes(32).toString("hex");
@@ -88,15 +89,15 @@ async function call(on: Instance, method: string, params: Json, caps: Json = EXT
 const tool = (on: Instance, name: string, args: Json = {}, extra: Json = {}) =>
   call(on, "tools/call", { name, arguments: args, ...extra });
 
-async function until(on: Instance, taskId: string, done: (task: Json) => boolean): Promise<Json> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const task = await call(on, "tasks/get", { taskId });
-    if (done(task)) return task;
-    if (Date.now() > deadline) throw new Error(`task ${taskId}: ${JSON.stringify(task)}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
+/** The task, read on `on`, once `done` holds for it. */
+const taskWhen = (on: Instance, taskId: string, done: (task: Json) => boolean) =>
+  until(
+    async () => {
+      const task = await call(on, "tasks/get", { taskId });
+      return done(task) && task;
+    },
+    { what: `task ${taskId} reaching the state`, everyMs: 20 },
+  );
 const ended = (task: Json) => ["completed", "failed", "cancelled"].includes(String(task.status));
 
 async function stats(
@@ -113,20 +114,20 @@ describe.skipIf(SKIP_REDIS)("two instances on one Redis", () => {
     const taskId = String(asked.taskId);
     // Readable on B as soon as A answered.
     expect((await call(b, "tasks/get", { taskId })).taskId).toBe(taskId);
-    const waiting = await until(b, taskId, (t) => t.status === "input_required");
+    const waiting = await taskWhen(b, taskId, (t) => t.status === "input_required");
     expect(waiting.inputRequests).toMatchObject({ who: { method: "elicitation/create" } });
     await call(b, "tasks/update", {
       taskId,
       inputResponses: { who: { action: "accept", content: { name: "Grace" } } },
     });
-    const done = await until(a, taskId, ended);
+    const done = await taskWhen(a, taskId, ended);
     expect(done).toMatchObject({
       status: "completed",
       result: { content: [{ text: "Hello Grace from A" }] },
     });
 
     const long = String((await tool(a, "work", { ms: 60_000, label: "long" })).taskId);
-    await until(b, long, (t) => t.status === "working");
+    await taskWhen(b, long, (t) => t.status === "working");
     const before = (await stats(a)).aborted;
     await call(b, "tasks/cancel", { taskId: long });
     expect(await call(a, "tasks/get", { taskId: long })).toMatchObject({ status: "cancelled" });
@@ -204,7 +205,7 @@ describe.skipIf(SKIP_REDIS)("two instances on one Redis", () => {
           const reader = i % 2 === 0 ? b : a;
           const created = await tool(creator, "work", { ms: i % 20, label: `job-${i}` });
           ids.set(String(created.taskId), i);
-          const done = await until(reader, String(created.taskId), ended);
+          const done = await taskWhen(reader, String(created.taskId), ended);
           expect(done).toMatchObject({
             status: "completed",
             result: { content: [{ text: `job-${i} done on ${creator === a ? "A" : "B"}` }] },

@@ -12,8 +12,9 @@ import { describe, expect, it } from "vitest";
 import { withEnvelope } from "../../templates/runtime/client/index.js";
 import { PendingRequests, type JsonRpcMessage } from "../../templates/runtime/core/index.js";
 import { connectStdio, type StdioConnection } from "../../templates/runtime/transport/index.js";
-import { ROOT } from "../helpers.js";
-import { eventually, VERSION } from "./mcp-client.js";
+import { ROOT } from "../helpers/index.js";
+import { VERSION } from "../helpers/mcp-client.js";
+import { until } from "../helpers/wait.js";
 
 const TSX = pathToFileURL(createRequire(import.meta.url).resolve("tsx/esm")).href;
 const CHILD = join(ROOT, "test", "runtime", "fixtures", "stdio-server.ts");
@@ -130,7 +131,7 @@ describe("stdio client: the child's side of the rules", () => {
     );
     const connection = await child.connection;
     await connection.exited;
-    await eventually(() => child.messages.length === 4);
+    await until(() => child.messages.length === 4);
     expect(child.messages.map((m) => m.method)).toEqual(["a", "b", "c", "d"]);
     expect(child.problems).toEqual([
       "the MCP server wrote a line that is not a JSON-RPC message: not json",
@@ -155,7 +156,7 @@ describe("stdio client: the child's side of the rules", () => {
     );
     const connection = await child.connection;
     // The SIGTERM handler must be installed before close() sends the signal.
-    await eventually(() => child.messages.length === 1);
+    await until(() => child.messages.length === 1);
     expect(await connection.close()).toEqual({ code: null, signal: "SIGKILL" });
   });
 

@@ -7,7 +7,14 @@
 import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { serveStdio } from "../../templates/runtime/index.js";
-import { LineReader, legacy, protocol, request, testServer, VERSION } from "./mcp-client.js";
+import {
+  LineReader,
+  legacy,
+  protocol,
+  request,
+  testServer,
+  VERSION,
+} from "../helpers/mcp-client.js";
 
 /** A server whose `wait` tool runs until it is cancelled, and a connection to it. */
 function connect() {

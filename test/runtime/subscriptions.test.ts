@@ -7,7 +7,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { serveHttp } from "../../templates/runtime/index.js";
-import { eventually, openStream, protocol, request, testServer } from "./mcp-client.js";
+import { openStream, protocol, request, testServer } from "../helpers/mcp-client.js";
+import { until } from "../helpers/wait.js";
 
 const SUBSCRIPTION = "io.modelcontextprotocol/subscriptionId";
 
@@ -99,13 +100,13 @@ describe("subscriptions/listen over HTTP", () => {
   });
 
   it("when the client closes the stream, the server drops the listener and the stream ends cleanly", async () => {
-    await eventually(() => server.changes.size === 0);
+    await until(() => server.changes.size === 0);
     const stream = await listen(9, { toolsListChanged: true });
     await stream.next();
     expect(server.changes.size).toBe(1);
     stream.close();
     await stream.ended;
-    await eventually(() => server.changes.size === 0);
+    await until(() => server.changes.size === 0);
     // Publishing after the client left reaches no one and breaks nothing.
     expect(() => server.notifyToolsChanged()).not.toThrow();
     expect(server.errors).toEqual([]);

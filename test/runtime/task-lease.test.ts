@@ -15,9 +15,10 @@ import { join } from "node:path";
 import { createClient } from "@redis/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { InMemoryTaskStore, type TaskRecord } from "../../templates/runtime/index.js";
-import { ROOT } from "../helpers.js";
-import { SKIP_REDIS, startRedis, type RedisServer } from "../redis.js";
-import { post, request } from "./mcp-client.js";
+import { ROOT } from "../helpers/index.js";
+import { SKIP_REDIS, startRedis, type RedisServer } from "../helpers/redis.js";
+import { post, request } from "../helpers/mcp-client.js";
+import { sleep } from "../helpers/wait.js";
 
 const EXT = { extensions: { "io.modelcontextprotocol/tasks": {} } };
 const KEY = randomBytes(32).toString("hex");
@@ -69,8 +70,6 @@ async function call(on: Instance, method: string, params: Json): Promise<Json> {
   if (!body.result) throw new Error(`${method}: ${JSON.stringify(body.error)}`);
   return body.result;
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe.skipIf(SKIP_REDIS)("a task whose instance is killed", () => {
   let redis: RedisServer;

@@ -17,7 +17,8 @@ import {
   type TaskStore,
   type ToolResult,
 } from "../../templates/runtime/index.js";
-import { request } from "./mcp-client.js";
+import { request } from "../helpers/mcp-client.js";
+import { until } from "../helpers/wait.js";
 
 const EXT = { extensions: { "io.modelcontextprotocol/tasks": {} } };
 const EXT_ELICIT = { elicitation: { form: {} }, ...EXT };
@@ -118,18 +119,19 @@ async function send(
 const get = async (server: McpServer, taskId: string) =>
   (await send(server, "tasks/get", { taskId })).result!;
 
-async function until(
+/** The task once `done` holds for it. */
+const taskWhen = (
   server: McpServer,
   taskId: string,
   done: (task: Record<string, unknown>) => boolean,
-): Promise<Record<string, unknown>> {
-  for (let i = 0; i < 200; i++) {
-    const task = await get(server, taskId);
-    if (done(task)) return task;
-    await delay(10);
-  }
-  throw new Error(`task ${taskId} never reached the state`);
-}
+) =>
+  until(
+    async () => {
+      const task = await get(server, taskId);
+      return done(task) && task;
+    },
+    { what: `task ${taskId} reaching the state` },
+  );
 const terminal = (t: Record<string, unknown>) =>
   ["completed", "failed", "cancelled"].includes(String(t.status));
 
@@ -156,7 +158,7 @@ describe("tasks: creation and per-tool task support", () => {
     const taskId = String(created.taskId);
     const working = await get(server, taskId);
     expect(working).toMatchObject({ resultType: "complete", taskId, status: "working" });
-    const done = await until(server, taskId, terminal);
+    const done = await taskWhen(server, taskId, terminal);
     expect(done).toMatchObject({
       status: "completed",
       result: { content: [{ type: "text", text: "slept 30" }] },
@@ -182,14 +184,14 @@ describe("tasks: creation and per-tool task support", () => {
       data: { requiredCapabilities: { extensions: { "io.modelcontextprotocol/tasks": {} } } },
     });
     const created = (await send(server, "tools/call", { name: "must", arguments: {} })).result!;
-    const done = await until(server, String(created.taskId), terminal);
+    const done = await taskWhen(server, String(created.taskId), terminal);
     expect(done).toMatchObject({ status: "completed", result: { isError: true } });
   });
 
   it("work that throws a JSON-RPC error ends failed, with the error and no result", async () => {
     const { server } = tasksServer();
     const created = (await send(server, "tools/call", { name: "broken", arguments: {} })).result!;
-    const done = await until(server, String(created.taskId), terminal);
+    const done = await taskWhen(server, String(created.taskId), terminal);
     expect(done.status).toBe("failed");
     expect(done.error).toEqual({ code: -32000, message: "The backend is down" });
     expect(done).not.toHaveProperty("result");
@@ -246,7 +248,7 @@ describe("tasks: the requests of the extension", () => {
     const created = (await send(server, "tools/call", { name: "ask", arguments: {} }, EXT_ELICIT))
       .result!;
     const taskId = String(created.taskId);
-    const asking = await until(server, taskId, (t) => t.status === "input_required");
+    const asking = await taskWhen(server, taskId, (t) => t.status === "input_required");
     expect(Object.keys(asking.inputRequests as object).sort()).toEqual(["first", "second"]);
     expect(asking.inputRequests).toMatchObject({
       first: { method: "elicitation/create", params: { message: "1?" } },
@@ -275,7 +277,7 @@ describe("tasks: the requests of the extension", () => {
       taskId,
       inputResponses: { second: { action: "accept", content: { name: "Lovelace" } } },
     });
-    const done = await until(server, taskId, terminal);
+    const done = await taskWhen(server, taskId, terminal);
     expect(done).toMatchObject({
       status: "completed",
       result: { content: [{ text: "Ada Lovelace" }] },
@@ -334,7 +336,7 @@ describe("tasks: the requests of the extension", () => {
     expect(round2).toMatchObject({ resultType: "task" });
     expect(round2).not.toHaveProperty("requestState");
     expect(round2).not.toHaveProperty("inputRequests");
-    const done = await until(server, String(round2.taskId), terminal);
+    const done = await taskWhen(server, String(round2.taskId), terminal);
     expect(done).toMatchObject({
       status: "completed",
       result: { content: [{ text: "Hello, Alice" }] },
@@ -367,7 +369,7 @@ describe("tasks: notifications and headers", () => {
       (m) => seen.push(m),
       stop.signal,
     );
-    await until(server, taskId, terminal);
+    await taskWhen(server, taskId, terminal);
     await delay(10);
     stop.abort();
     await listening;

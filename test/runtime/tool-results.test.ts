@@ -11,7 +11,7 @@
 import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { serveStdio, type SchemaCheck } from "../../templates/runtime/index.js";
-import { request, testServer } from "./mcp-client.js";
+import { request, testServer } from "../helpers/mcp-client.js";
 
 /** A check that accepts only what `accept` says, with one error per refusal. */
 const checkWith =

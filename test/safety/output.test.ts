@@ -15,7 +15,7 @@ import { runPasses } from "../../generator/model/passes/index.js";
 import { emitFiles } from "../../generator/emit/index.js";
 import { listFiles } from "../../generator/write/write-output.js";
 import { generatedTargets } from "../../scripts/generated-targets.js";
-import { REVISIONS, ROOT, testSources } from "../helpers.js";
+import { REVISIONS, ROOT, testSources } from "../helpers/index.js";
 
 const REGENERATE = "npm run generate";
 

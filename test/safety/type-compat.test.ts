@@ -7,7 +7,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
-import { REVISIONS, ROOT, SCHEMA_DIR, tempDir } from "../helpers.js";
+import { REVISIONS, ROOT, SCHEMA_DIR, tempDir } from "../helpers/index.js";
 
 const exported = (text: string) =>
   [...text.matchAll(/^export (?:interface|type) (\w+)/gm)].map((m) => m[1]!);

@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import * as mcp from "../../generated/2026-07-28/index.js";
 import { isJsonObject, type JsonValue } from "../../generator/load/json.js";
 import { mapSchema } from "../../generator/load/schema-walk.js";
-import { examples, generated } from "../helpers.js";
+import { examples, generated } from "../helpers/index.js";
 
 const { model } = await generated("2026-07-28");
 

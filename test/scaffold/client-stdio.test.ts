@@ -4,40 +4,21 @@
  * process and speak to it over stdio. The server is the official SDK v2
  * server of the interoperability tests (test/client/fixtures/peers.mjs),
  * started through `env` so that the command line alone says which peer and
- * transport it is. The project is compiled with tsc under --strict (the
- * repository's node_modules linked in, so nothing is installed).
+ * transport it is. The project is compiled under --strict (the repository's
+ * node_modules linked in, so nothing is installed).
  */
-import { execFile } from "node:child_process";
-import { readFileSync, symlinkSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { ROOT } from "../helpers.js";
-import { runCli, tempDir } from "../cli/run-cli.js";
+import { ROOT } from "../helpers/index.js";
+import { runCli, tempDir } from "../helpers/run-cli.js";
+import { linkNodeModules, runNode } from "../helpers/project.js";
+import { compileProject } from "../helpers/typecheck.js";
 
 const MINUTE = 60_000;
-const TSC = join(ROOT, "node_modules", "typescript", "bin", "tsc");
 const PEERS = join(ROOT, "test", "client", "fixtures", "peers.mjs");
 /** The server's command line, as a user would type it. */
 const SERVER = `env PEER=sdk2 TRANSPORT=stdio ${JSON.stringify(process.execPath)} ${JSON.stringify(PEERS)}`;
-
-/** Runs a node script to its end, without this test run's variables; its exit code and output. */
-function node(
-  args: readonly string[],
-  cwd: string,
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  const env = Object.fromEntries(
-    Object.entries(process.env).filter(([k]) => !/^(VITEST|MCP_GEN_|NODE_ENV$|TEST$)/.test(k)),
-  );
-  return new Promise((resolve) => {
-    execFile(process.execPath, args, { cwd, env, timeout: 3 * MINUTE }, (error, stdout, stderr) =>
-      resolve({
-        code: error ? (typeof error.code === "number" ? error.code : -1) : 0,
-        stdout,
-        stderr,
-      }),
-    );
-  });
-}
 
 describe("a client project made from a stdio server", () => {
   let project: string;
@@ -46,9 +27,8 @@ describe("a client project made from a stdio server", () => {
     const run = await runCli(["client", "proj", "--from-server", SERVER, "--quiet"], { cwd });
     expect(run.code, run.stderr).toBe(0);
     project = join(cwd, "proj");
-    symlinkSync(join(ROOT, "node_modules"), join(project, "node_modules"), "dir");
-    const built = await node([TSC, "-p", "."], project);
-    expect(built.code, `${built.stdout}${built.stderr}`).toBe(0);
+    linkNodeModules(project);
+    expect(compileProject(project, { emit: true }).errors).toEqual([]);
   }, 4 * MINUTE);
 
   it("lists the server's tools over stdio into tools.json and records where they came from", () => {
@@ -67,23 +47,26 @@ describe("a client project made from a stdio server", () => {
 
   it("npm run mcp -- --stdio starts the server, and discover, call and read print JSON", async () => {
     const cli = join(project, "dist", "cli.js");
-    const discovered = await node([cli, "--stdio", SERVER, "discover"], project);
+    const discovered = await runNode([cli, "--stdio", SERVER, "discover"], project);
     expect(discovered.code, discovered.stderr).toBe(0);
     expect(JSON.parse(discovered.stdout)).toMatchObject({
       protocolVersion: "2026-07-28",
       serverInfo: { name: "peer-sdk2" },
     });
-    const called = await node([cli, "--stdio", SERVER, "call", "echo", '{"text":"hi"}'], project);
+    const called = await runNode(
+      [cli, "--stdio", SERVER, "call", "echo", '{"text":"hi"}'],
+      project,
+    );
     expect(called.code, called.stderr).toBe(0);
     expect(JSON.parse(called.stdout)).toMatchObject({ content: [{ type: "text", text: "hi" }] });
-    const read = await node([cli, "--stdio", SERVER, "read", "test://readme"], project);
+    const read = await runNode([cli, "--stdio", SERVER, "read", "test://readme"], project);
     expect(read.code, read.stderr).toBe(0);
     expect(JSON.parse(read.stdout)).toMatchObject({ contents: [{ text: "read me" }] });
   });
 
   it("a --stdio command that cannot start is exit 3, with nothing on stdout", async () => {
     const cli = join(project, "dist", "cli.js");
-    const missing = await node(
+    const missing = await runNode(
       [cli, "--stdio", join(project, "no-such-server"), "discover"],
       project,
     );

@@ -9,47 +9,19 @@
  * AbortSignal. The project compiles under --strict, with a file of ours
  * that uses the wrappers' task options, and regenerates to the same files.
  */
-import { execFile, spawn, type ChildProcess } from "node:child_process";
-import { readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { spawn, type ChildProcess } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runCli, tempDir } from "../cli/run-cli.js";
-import { importFromProject, ROOT } from "../helpers.js";
+import { runCli, tempDir } from "../helpers/run-cli.js";
+import { importFromProject } from "../helpers/index.js";
+import { linkNodeModules, projectEnv, runNode } from "../helpers/project.js";
+import { compileProject } from "../helpers/typecheck.js";
 
 const MINUTE = 60_000;
 const TSX = pathToFileURL(createRequire(import.meta.url).resolve("tsx/esm")).href;
-const TSC = join(ROOT, "node_modules", "typescript", "bin", "tsc");
-
-/** The environment of the projects' own processes: this test run's variables left out. */
-function projectEnv(): NodeJS.ProcessEnv {
-  return Object.fromEntries(
-    Object.entries(process.env).filter(
-      ([k]) => !/^(VITEST|MCP_GEN_|MCP_TASK_STORE$|NODE_ENV$|TEST$)/.test(k),
-    ),
-  );
-}
-
-/** Runs node to the end; its exit code and output. */
-function node(
-  args: readonly string[],
-  cwd: string,
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      args,
-      { cwd, env: projectEnv(), timeout: 3 * MINUTE },
-      (error, stdout, stderr) =>
-        resolve({
-          code: error ? (typeof error.code === "number" ? error.code : -1) : 0,
-          stdout,
-          stderr,
-        }),
-    );
-  });
-}
 
 /** Starts the server project over HTTP on a port of the system's choosing; resolves with its URL. */
 function startServer(project: string): Promise<{ child: ChildProcess; url: string }> {
@@ -114,12 +86,12 @@ beforeAll(async () => {
   );
   expect(made.code, made.stderr).toBe(0);
   const serverDir = join(cwd, "srv");
-  symlinkSync(join(ROOT, "node_modules"), join(serverDir, "node_modules"), "dir");
+  linkNodeModules(serverDir);
   ({ child: server, url } = await startServer(serverDir));
   const client = await runCli(["client", "cli", "--from-server", url, "--quiet"], { cwd });
   expect(client.code, client.stderr).toBe(0);
   clientDir = join(cwd, "cli");
-  symlinkSync(join(ROOT, "node_modules"), join(clientDir, "node_modules"), "dir");
+  linkNodeModules(clientDir);
 }, 4 * MINUTE);
 
 afterAll(() => {
@@ -139,10 +111,9 @@ describe("a client project made from a server whose tools run as tasks", () => {
 
   it(
     "compiles under --strict, with code that uses the wrappers' task options",
-    async () => {
+    () => {
       writeFileSync(join(clientDir, "src", "typed-use.ts"), TYPED_USE);
-      const built = await node([TSC, "-p", ".", "--noEmit"], clientDir);
-      expect(built.code, `${built.stdout}${built.stderr}`).toBe(0);
+      expect(compileProject(clientDir).errors).toEqual([]);
     },
     3 * MINUTE,
   );
@@ -247,7 +218,7 @@ describe("its typed tool wrappers against the server", () => {
   it(
     "the project's command line follows a task to its result",
     async () => {
-      const run = await node(
+      const run = await runNode(
         [
           "--import",
           TSX,

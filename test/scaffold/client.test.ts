@@ -7,43 +7,18 @@
  * (`npm run mcp`, src/cli.ts) is run against mcp-gen's own server over
  * real HTTP on 127.0.0.1.
  */
-import { execFile } from "node:child_process";
-import { readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { stripVTControlCharacters } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { serveHttp } from "../../templates/runtime/index.js";
 import { buildServer } from "../client/fixtures/server.js";
-import { ROOT } from "../helpers.js";
-import { runCli, tempDir } from "../cli/run-cli.js";
+import { runCli, tempDir } from "../helpers/run-cli.js";
+import { linkNodeModules, runNode } from "../helpers/project.js";
+import { compileProject } from "../helpers/typecheck.js";
 
 const MINUTE = 60_000;
-const TSC = join(ROOT, "node_modules", "typescript", "bin", "tsc");
-
-/** The environment of the project's own commands: this test run's variables left out. */
-function projectEnv(): NodeJS.ProcessEnv {
-  return Object.fromEntries(
-    Object.entries(process.env).filter(([k]) => !/^(VITEST|MCP_GEN_|NODE_ENV$|TEST$)/.test(k)),
-  );
-}
-
-/** Runs a node script to its end; its exit code and output. */
-function node(
-  args: readonly string[],
-  cwd: string,
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const options = { cwd, env: projectEnv(), timeout: 3 * MINUTE };
-    execFile(process.execPath, args, options, (error, stdout, stderr) =>
-      resolve({
-        code: error ? (typeof error.code === "number" ? error.code : -1) : 0,
-        stdout,
-        stderr,
-      }),
-    );
-  });
-}
 
 /** Scaffolds a client project in a fresh folder, links node_modules in and compiles it; the project's folder. */
 async function scaffoldAndBuild(
@@ -56,9 +31,8 @@ async function scaffoldAndBuild(
   const run = await runCli(["client", "proj", ...args, "--quiet"], { cwd });
   expect(run.code, run.stderr).toBe(0);
   const project = join(cwd, "proj");
-  symlinkSync(join(ROOT, "node_modules"), join(project, "node_modules"), "dir");
-  const built = await node([TSC, "-p", "."], project);
-  expect(built.code, `${built.stdout}${built.stderr}`).toBe(0);
+  linkNodeModules(project);
+  expect(compileProject(project, { emit: true }).errors).toEqual([]);
   return { project, stderr: run.stderr };
 }
 
@@ -87,7 +61,7 @@ describe("mcp-gen client --from-server, then the project's command line", () => 
   });
 
   it("the project's own tests pass (npm test)", async () => {
-    const tested = await node(
+    const tested = await runNode(
       [join(project, "node_modules", "vitest", "vitest.mjs"), "run"],
       project,
     );
@@ -97,20 +71,20 @@ describe("mcp-gen client --from-server, then the project's command line", () => 
 
   it("discover, list-tools, call, read and get-prompt print JSON on stdout and exit 0", async () => {
     const cli = join(project, "dist", "cli.js");
-    const discovered = await node([cli, url, "discover"], project);
+    const discovered = await runNode([cli, url, "discover"], project);
     expect(discovered.code, discovered.stderr).toBe(0);
     expect(JSON.parse(discovered.stdout)).toMatchObject({
       protocolVersion: "2026-07-28",
       serverInfo: { name: "client-tests" },
     });
-    const listed = await node([cli, url, "list-tools"], project);
+    const listed = await runNode([cli, url, "list-tools"], project);
     expect((JSON.parse(listed.stdout) as unknown[]).length).toBe(5);
-    const called = await node([cli, url, "call", "echo", '{"text":"hi"}'], project);
+    const called = await runNode([cli, url, "call", "echo", '{"text":"hi"}'], project);
     expect(called.code, called.stderr).toBe(0);
     expect(JSON.parse(called.stdout)).toMatchObject({ content: [{ type: "text", text: "hi" }] });
-    const read = await node([cli, url, "read", "test://readme"], project);
+    const read = await runNode([cli, url, "read", "test://readme"], project);
     expect(JSON.parse(read.stdout)).toMatchObject({ contents: [{ text: "read me" }] });
-    const prompt = await node([cli, url, "get-prompt", "greet", '{"who":"Ada"}'], project);
+    const prompt = await runNode([cli, url, "get-prompt", "greet", '{"who":"Ada"}'], project);
     expect(JSON.parse(prompt.stdout)).toMatchObject({
       messages: [{ content: { text: "Hello Ada" } }],
     });
@@ -118,16 +92,16 @@ describe("mcp-gen client --from-server, then the project's command line", () => 
 
   it("exit codes: 2 for arguments that fail the inputSchema (nothing sent), 1 for a server error, 3 when unreachable", async () => {
     const cli = join(project, "dist", "cli.js");
-    const bad = await node([cli, url, "call", "echo", '{"text":1}'], project);
+    const bad = await runNode([cli, url, "call", "echo", '{"text":1}'], project);
     expect(bad.code).toBe(2);
     expect(bad.stdout).toBe("");
     expect(bad.stderr).toMatch(/inputSchema/);
-    const unknown = await node([cli, url, "get-prompt", "nope"], project);
+    const unknown = await runNode([cli, url, "get-prompt", "nope"], project);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toMatch(/^mcp: the server answered with error/);
-    const usage = await node([cli, url, "frobnicate"], project);
+    const usage = await runNode([cli, url, "frobnicate"], project);
     expect(usage.code).toBe(2);
-    const closed = await node([cli, "http://127.0.0.1:1/mcp", "discover"], project);
+    const closed = await runNode([cli, "http://127.0.0.1:1/mcp", "discover"], project);
     expect(closed.code).toBe(3);
     expect(closed.stdout).toBe("");
   });

@@ -8,15 +8,16 @@
  * validates by own properties only. (What a tools file may not do at all
  * is refused at generation: tool-rules.test.ts.)
  */
-import { execFile } from "node:child_process";
-import { readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { scaffoldServer, writeProject } from "../../generator/scaffold/scaffold.js";
-import { importFromProject, ROOT, tempDir, testSources, type ProjectServer } from "../helpers.js";
-import { post, request } from "../runtime/mcp-client.js";
-import type { ProjectRuntime } from "../helpers.js";
+import { importFromProject, tempDir, testSources, type ProjectServer } from "../helpers/index.js";
+import { post, request } from "../helpers/mcp-client.js";
+import type { ProjectRuntime } from "../helpers/index.js";
+import { compileProject } from "../helpers/typecheck.js";
+import { linkNodeModules } from "../helpers/project.js";
 
 const PAYLOAD = 'globalThis.__mcpGenInjected = "ran"';
 
@@ -80,7 +81,7 @@ describe("a hostile tools.json, scaffolded", () => {
       sources: testSources(),
     });
     writeProject(project, files);
-    symlinkSync(join(ROOT, "node_modules"), join(project, "node_modules"), "dir");
+    linkNodeModules(project);
     const [runtime, { createServer }] = await Promise.all([
       importFromProject<ProjectRuntime>(project, "src/mcp-gen/runtime/index.ts"),
       importFromProject<ProjectServer>(project, "src/server.ts"),
@@ -93,24 +94,8 @@ describe("a hostile tools.json, scaffolded", () => {
     await close?.();
   });
 
-  it("compiles under --strict", async () => {
-    const result = await new Promise<{ code: number; output: string }>((resolve) =>
-      execFile(
-        process.execPath,
-        [
-          join(ROOT, "node_modules", "typescript", "bin", "tsc"),
-          "-p",
-          project,
-          "--noEmit",
-          "--pretty",
-          "false",
-        ],
-        { cwd: project },
-        (error, stdout) => resolve({ code: error ? Number(error.code) : 0, output: stdout }),
-      ),
-    );
-    expect(result.output).toBe("");
-    expect(result.code).toBe(0);
+  it("compiles under --strict", () => {
+    expect(compileProject(project).errors).toEqual([]);
   });
 
   it("runs nothing from the tools file, and copies no keyword into code: its text is only in strings and comments", () => {

@@ -8,7 +8,7 @@
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { runCli, snapshotFolder, tempDir } from "../cli/run-cli.js";
+import { runCli, snapshotFolder, tempDir } from "../helpers/run-cli.js";
 
 const FIX_STALE = "(fix: run npm run regenerate in the project folder)";
 const generatedOnly = (path: string) =>

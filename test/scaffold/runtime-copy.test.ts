@@ -13,7 +13,7 @@ import { dirname, join, normalize } from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
 import { runtimeFiles } from "../../generator/scaffold/scaffold.js";
-import { ROOT } from "../helpers.js";
+import { ROOT } from "../helpers/index.js";
 
 const PREFIX = "src/mcp-gen/runtime/";
 

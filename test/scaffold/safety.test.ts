@@ -8,7 +8,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { leftovers, runCli, snapshotFolder, tempDir, type CliRun } from "../cli/run-cli.js";
+import { leftovers, runCli, snapshotFolder, tempDir, type CliRun } from "../helpers/run-cli.js";
 
 const FIX_DIR =
   "(fix: choose an empty folder inside the current folder or at an absolute path you own (or pass --force to refresh a project mcp-gen made: your own files are kept))";

@@ -7,14 +7,15 @@
  * runs, a stub answers with a tool error, and structured output that does
  * not match the outputSchema is -32603.
  */
-import { execFile } from "node:child_process";
-import { readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { fixture, runCli, tempDir } from "../cli/run-cli.js";
-import { importFromProject, ROOT, type ProjectRuntime, type ProjectServer } from "../helpers.js";
-import { post, request } from "../runtime/mcp-client.js";
+import { fixture, runCli, tempDir } from "../helpers/run-cli.js";
+import { importFromProject, type ProjectRuntime, type ProjectServer } from "../helpers/index.js";
+import { post, request } from "../helpers/mcp-client.js";
 import type { ProtocolModule } from "../../templates/runtime/index.js";
+import { compileProject } from "../helpers/typecheck.js";
+import { linkNodeModules } from "../helpers/project.js";
 
 const TOOLS = fixture("scaffold-tools/tools.json");
 const NAMES = ["search_docs", "set-mode", "legacy.point", "get_weather"];
@@ -27,33 +28,15 @@ beforeAll(async () => {
   expect(run.code).toBe(0);
   project = join(cwd, "proj");
   // The compiler and @types/node of this repository stand in for the project's own devDependencies.
-  symlinkSync(join(ROOT, "node_modules"), join(project, "node_modules"), "dir");
+  linkNodeModules(project);
 });
 
 const read = (path: string) => readFileSync(join(project, path), "utf8");
 
-/** Runs tsc over the project; its diagnostics, one per line. */
-function typecheck(): Promise<{ code: number; errors: string[] }> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [
-        join(ROOT, "node_modules", "typescript", "bin", "tsc"),
-        "-p",
-        project,
-        "--noEmit",
-        "--pretty",
-        "false",
-      ],
-      { cwd: project },
-      (error, stdout) => {
-        resolve({
-          code: error ? Number(error.code) : 0,
-          errors: stdout.split("\n").filter((l) => /error TS\d+/.test(l)),
-        });
-      },
-    );
-  });
+/** Compiles the project as tsc would; its diagnostics, one per line. */
+function typecheck(): { code: number; errors: string[] } {
+  const { errors } = compileProject(project);
+  return { code: errors.length > 0 ? 2 : 0, errors };
 }
 
 describe("--tools: the files", () => {
@@ -121,7 +104,7 @@ const same = <A, B>(_proof: Equal<A, B>) => undefined;
 `;
 
 describe("--tools: the types follow the schemas (tsc)", () => {
-  it("types that match the schemas compile, with the project", async () => {
+  it("types that match the schemas compile, with the project", () => {
     writeFileSync(
       join(project, "src", "typed-ok.ts"),
       `import type { GetWeather, LegacyPoint, SearchDocs, SetMode, ToolHandlers } from "./generated/tools.gen.js";
@@ -144,13 +127,13 @@ export const handlers: ToolHandlers = {
 `,
     );
     try {
-      expect(await typecheck()).toEqual({ code: 0, errors: [] });
+      expect(typecheck()).toEqual({ code: 0, errors: [] });
     } finally {
       rmSync(join(project, "src", "typed-ok.ts"));
     }
   });
 
-  it("a wrong argument or output type does not compile, each where it is", async () => {
+  it("a wrong argument or output type does not compile, each where it is", () => {
     const lines = [
       'import type { GetWeather, SearchDocs, SetMode, ToolHandlers } from "./generated/tools.gen.js";',
       "export const a: SearchDocs.Arguments = { query: 42 };",
@@ -164,7 +147,7 @@ export const handlers: ToolHandlers = {
     ];
     writeFileSync(join(project, "src", "typed-bad.ts"), `${lines.join("\n")}\n`);
     try {
-      const { code, errors } = await typecheck();
+      const { code, errors } = typecheck();
       expect(code).toBe(2);
       expect(
         errors.every((e) => e.startsWith("src/typed-bad.ts(")),

@@ -16,7 +16,7 @@ import {
   summarise,
   type Check,
 } from "../../scripts/conformance.js";
-import { tempDir } from "../helpers.js";
+import { tempDir } from "../helpers/index.js";
 import { freePort } from "../../scripts/free-port.js";
 
 /** The layout of the suite's requirements/<revision>.yaml, cut down. */

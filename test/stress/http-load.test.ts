@@ -9,7 +9,7 @@ import { readFileSync } from "node:fs";
 import { Agent, request } from "node:http";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ROOT } from "../helpers.js";
+import { ROOT } from "../helpers/index.js";
 
 const VERSION = "2026-07-28";
 const META = {

@@ -6,13 +6,14 @@
  * file, handler and error and changes nothing; the upgrade writes the
  * generated files and mcp-gen.json, never the user's.
  */
-import { copyFileSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { McpGenError } from "../../generator/diagnostics.js";
 import { planUpgrade } from "../../generator/upgrade/upgrade.js";
-import { runCli, snapshotFolder, tempDir } from "../cli/run-cli.js";
-import { ROOT, SCHEMA_DIR, testSources } from "../helpers.js";
+import { runCli, snapshotFolder, tempDir } from "../helpers/run-cli.js";
+import { SCHEMA_DIR, testSources } from "../helpers/index.js";
+import { linkNodeModules } from "../helpers/project.js";
 
 const USER_FILE = `import type { protocol } from "./generated/protocol.gen.js";
 
@@ -28,7 +29,7 @@ async function project(kind: "server" | "client" = "server"): Promise<string> {
   const cwd = tempDir("upgrade");
   expect((await runCli([kind, "proj", "--quiet"], { cwd })).code).toBe(0);
   const dir = join(cwd, "proj");
-  symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"), "dir");
+  linkNodeModules(dir);
   writeFileSync(join(dir, "src", "identity.ts"), USER_FILE);
   return dir;
 }

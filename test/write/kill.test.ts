@@ -11,8 +11,8 @@ import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { BANNER_MARK } from "../../generator/emit/file.js";
-import { ROOT } from "../helpers.js";
-import { fixture, leftovers, runCli, snapshotFolder, tempDir } from "../cli/run-cli.js";
+import { ROOT } from "../helpers/index.js";
+import { fixture, leftovers, runCli, snapshotFolder, tempDir } from "../helpers/run-cli.js";
 
 const PRELOAD = join(ROOT, "test", "write", "kill-at-rename.mjs");
 /** A file of the old output that the new one no longer emits: removed after the renames. */

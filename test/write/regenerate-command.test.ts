@@ -7,7 +7,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { regenerateCommand } from "../../generator/write/regenerate-command.js";
-import { tempDir } from "../helpers.js";
+import { tempDir } from "../helpers/index.js";
 
 const cwd = process.cwd();
 afterEach(() => process.chdir(cwd));

@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { formatDiagnostic, McpGenError } from "../../generator/diagnostics.js";
 import { BANNER_MARK } from "../../generator/emit/file.js";
 import { checkOutput, listFiles, writeOutput } from "../../generator/write/write-output.js";
-import { leftovers, snapshotFolder, tempDir } from "../cli/run-cli.js";
+import { leftovers, snapshotFolder, tempDir } from "../helpers/run-cli.js";
 
 const file = (path: string, body = "export {};\n") => ({
   path,

@@ -21,7 +21,7 @@ import {
 import { join } from "node:path";
 import { stripVTControlCharacters } from "node:util";
 import { beforeAll, describe, expect, it } from "vitest";
-import { ROOT, tempDir } from "../helpers.js";
+import { ROOT, tempDir } from "../helpers/index.js";
 
 const MINUTE = 60_000;
 const VERSION = (

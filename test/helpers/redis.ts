@@ -1,5 +1,5 @@
 /**
- * A real redis-server for the tests that need one: started on a free
+ * A real redis-server for the tests, benches and soaks that need one: started on a free
  * loopback port with persistence off (`--save ""`, no append-only file,
  * its working folder a temporary one), stopped and removed afterwards.
  *
@@ -14,7 +14,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { freePort } from "../scripts/free-port.js";
+import { freePort } from "../../scripts/free-port.js";
 
 /** Whether the Redis tests are skipped on purpose (MCP_GEN_SKIP_REDIS=1, never in CI). */
 export const SKIP_REDIS = (() => {
@@ -50,10 +50,18 @@ function pong(port: number): Promise<boolean> {
   });
 }
 
-/** Starts a redis-server for one test file; throws with how to install it when it is missing. */
-export async function startRedis(): Promise<RedisServer> {
+/** Whether Debian's redis-server is on the PATH. */
+export function redisServerInstalled(): boolean {
   const found = spawnSync("redis-server", ["--version"], { encoding: "utf8" });
-  if (found.error || found.status !== 0)
+  return !found.error && found.status === 0;
+}
+
+/**
+ * Starts a redis-server (for one test file, a bench or a soak); throws with
+ * how to install it when it is missing.
+ */
+export async function startRedis(): Promise<RedisServer> {
+  if (!redisServerInstalled())
     throw new Error(
       "redis-server is not installed: the Redis tests need it (Debian: apt-get install -y redis-server). " +
         "To run the other tests without it, set MCP_GEN_SKIP_REDIS=1 (not allowed in CI).",

@@ -311,12 +311,3 @@ export async function openStream(
     },
   };
 }
-
-/** Waits until `condition` holds (polling), or fails after `ms`. */
-export async function eventually(condition: () => boolean, ms = 5000): Promise<void> {
-  const start = Date.now();
-  while (!condition()) {
-    if (Date.now() - start > ms) throw new Error(`condition not met within ${ms} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}

@@ -8,14 +8,15 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { createRequire } from "node:module";
 import { createServer } from "node:net";
-import { symlinkSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { scaffoldServer, writeProject } from "../../generator/scaffold/scaffold.js";
-import { ROOT, tempDir, testSources } from "../helpers.js";
+import { tempDir, testSources } from "../helpers/index.js";
+import { linkNodeModules } from "../helpers/project.js";
 
 /** Runs the project's TypeScript sources directly, with the repository's tsx. */
 const TSX = pathToFileURL(createRequire(import.meta.url).resolve("tsx/esm")).href;
@@ -226,7 +227,7 @@ describe("the SDK v2 client and tools with schemas (a project of the user's own 
     });
     writeProject(own, files);
     // The project's one run-time dependency (ajv-formats, for `format`), as npm install would provide it.
-    symlinkSync(join(ROOT, "node_modules"), join(own, "node_modules"), "dir");
+    linkNodeModules(own);
     writeFileSync(
       join(own, "src", "tools.ts"),
       `import type { ToolHandlers } from "./generated/tools.gen.js";

@@ -8,7 +8,7 @@ import { execFile, spawn, type ChildProcess } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { listFiles } from "../../generator/write/write-output.js";
-import { ROOT, SCHEMA_DIR, tempDir } from "../helpers.js";
+import { ROOT, SCHEMA_DIR, tempDir } from "./index.js";
 
 export { tempDir };
 

@@ -1,6 +1,6 @@
 /**
  * A scaffolded `--auth` server in its own process, behind oidc-provider
- * (test/authorized-server.ts), reached the way a client signs in: the
+ * (test/helpers/authorized-server.ts), reached the way a client signs in: the
  * authorization code flow with PKCE and the resource indicator (login and
  * consent automated), the token used on a tool, a tool that needs a scope
  * the token lacks refused with 403 insufficient_scope naming it, a new
@@ -10,8 +10,8 @@
  */
 import { createHash, randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startAuthorizedServer, type AuthorizedServer } from "../authorized-server.js";
-import { headersFor, raw, request } from "../runtime/mcp-client.js";
+import { startAuthorizedServer, type AuthorizedServer } from "../helpers/authorized-server.js";
+import { headersFor, raw, request } from "../helpers/mcp-client.js";
 
 const REDIRECT = "http://127.0.0.1:9/callback";
 const CLIENT = { id: "pre-registered-client", secret: "pre-registered-secret" };

@@ -9,21 +9,21 @@
  * `tools/call` for a scope it lacks, steps up and calls the tool.
  */
 import { spawn } from "node:child_process";
-import { readdirSync, statSync, symlinkSync } from "node:fs";
+import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runCli, tempDir } from "../cli/run-cli.js";
+import { runCli, tempDir } from "../helpers/run-cli.js";
 import { freePort } from "../../scripts/free-port.js";
 import {
   signInAndConsent,
   startAuthorizationServer,
   type TestAuthorizationServer,
-} from "../authorization-server.js";
-import { importFromProject, ROOT, type ProjectServer } from "../helpers.js";
+} from "../helpers/authorization-server.js";
+import { importFromProject, type ProjectServer } from "../helpers/index.js";
 import type * as Auth from "../../templates/runtime/auth/index.js";
 import type * as Runtime from "../../templates/runtime/index.js";
-
-const TSC = join(ROOT, "node_modules", "typescript", "bin", "tsc");
+import { linkNodeModules } from "../helpers/project.js";
+import { compileProject } from "../helpers/typecheck.js";
 
 /** Runs the client's command line; every sign-in address it prints is browsed. */
 function runClient(
@@ -75,15 +75,9 @@ describe("a scaffolded --auth client and a scaffolded --auth server, with oidc-p
     const server = join(cwd, "srv");
     client = join(cwd, "cli");
     tokenDir = join(cwd, "tokens");
-    symlinkSync(join(ROOT, "node_modules"), join(client, "node_modules"), "dir");
-    symlinkSync(join(ROOT, "node_modules"), join(server, "node_modules"), "dir");
-    const built = await new Promise<string>((resolve) =>
-      spawn(process.execPath, [TSC, "-p", "."], { cwd: client, stdio: "inherit" }).on(
-        "exit",
-        (code) => resolve(String(code)),
-      ),
-    );
-    expect(built).toBe("0");
+    linkNodeModules(client);
+    linkNodeModules(server);
+    expect(compileProject(client, { emit: true }).errors).toEqual([]);
 
     const port = await freePort();
     url = `http://127.0.0.1:${port}/mcp`;

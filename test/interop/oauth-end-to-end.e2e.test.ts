@@ -22,8 +22,8 @@ import {
   signInAndConsent,
   startAuthorizationServer,
   type TestAuthorizationServer,
-} from "../authorization-server.js";
-import { legacy, protocol, testServer } from "../runtime/mcp-client.js";
+} from "../helpers/authorization-server.js";
+import { legacy, protocol, testServer } from "../helpers/mcp-client.js";
 
 /** Seconds an access token lives: inside the client's refresh margin, so it refreshes before each use. */
 const TOKEN_TTL = 2;

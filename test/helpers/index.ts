@@ -6,11 +6,11 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll } from "vitest";
-import { generate, type GenerateResult } from "../generator/index.js";
-import type { SchemaSources } from "../generator/load/resolve-spec.js";
+import { generate, type GenerateResult } from "../../generator/index.js";
+import type { SchemaSources } from "../../generator/load/resolve-spec.js";
 
 /** The repository root. */
-export const ROOT = resolve(import.meta.dirname, "..");
+export const ROOT = resolve(import.meta.dirname, "..", "..");
 /** The upstream files, verified (test/global-setup.ts finds them; test/setup.ts sets MCP_GEN_SCHEMA_DIR). */
 export const SCHEMA_DIR = process.env.MCP_GEN_SCHEMA_DIR!;
 /** Every known revision, oldest first. */
@@ -74,7 +74,7 @@ export function urlOf(input: string | URL | Request): string {
 }
 
 /** The runtime a scaffolded project holds in src/mcp-gen/runtime/: a copy of templates/runtime/. */
-export type ProjectRuntime = typeof import("../templates/runtime/index.js");
+export type ProjectRuntime = typeof import("../../templates/runtime/index.js");
 
 /** src/server.ts of a scaffolded project. */
 export interface ProjectServer {

@@ -1,7 +1,7 @@
 /**
  * A scaffolded `mcp-gen server --auth` project running as a real child
  * process on 127.0.0.1, protected by a real authorization server
- * (test/authorization-server.ts) that issues tokens for it: what an end to
+ * (test/helpers/authorization-server.ts) that issues tokens for it: what an end to
  * end test of a client's OAuth needs from the server side.
  *
  * The project is scaffolded into a temporary folder (removed after the
@@ -12,18 +12,23 @@
  * either starts, so the authorization server knows it.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { regenerateProject, scaffoldServer, writeProject } from "../generator/scaffold/scaffold.js";
-import { freePort } from "../scripts/free-port.js";
+import {
+  regenerateProject,
+  scaffoldServer,
+  writeProject,
+} from "../../generator/scaffold/scaffold.js";
+import { freePort } from "../../scripts/free-port.js";
 import {
   startAuthorizationServer,
   type AuthorizationServerOptions,
   type TestAuthorizationServer,
 } from "./authorization-server.js";
-import { ROOT, tempDir, testSources } from "./helpers.js";
+import { tempDir, testSources } from "./index.js";
+import { linkNodeModules } from "./project.js";
 
 /** Runs the project's TypeScript sources directly, with the repository's tsx. */
 const TSX = pathToFileURL(createRequire(import.meta.url).resolve("tsx/esm")).href;
@@ -136,7 +141,7 @@ async function scaffoldProject(
   writeFileSync(settingsPath, `${JSON.stringify({ ...settings, auth }, null, 2)}\n`);
   await regenerateProject(project, { sources: testSources() });
   // The project's dependencies (jose among them) are the repository's.
-  symlinkSync(join(ROOT, "node_modules"), join(project, "node_modules"), "dir");
+  linkNodeModules(project);
   return project;
 }
 

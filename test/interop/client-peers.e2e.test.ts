@@ -12,8 +12,8 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectHttp, McpClient, spawnStdio } from "../../templates/runtime/client.js";
-import { ROOT } from "../helpers.js";
-import { legacy, protocol } from "../runtime/mcp-client.js";
+import { ROOT } from "../helpers/index.js";
+import { legacy, protocol } from "../helpers/mcp-client.js";
 
 const PEERS = join(ROOT, "test", "client", "fixtures", "peers.mjs");
 

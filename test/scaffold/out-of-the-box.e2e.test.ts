@@ -12,20 +12,13 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { stripVTControlCharacters } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runCli, tempDir } from "../cli/run-cli.js";
-import { post, protocol, request } from "../runtime/mcp-client.js";
+import { runCli, tempDir } from "../helpers/run-cli.js";
+import { post, protocol, request } from "../helpers/mcp-client.js";
 import { freePort } from "../../scripts/free-port.js";
+import { projectEnv } from "../helpers/project.js";
 
 const EXAMPLES = ["minimal", "everything"] as const;
 const MINUTE = 60_000;
-
-/** The environment of the project's own commands: this test run's variables left out. */
-function projectEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env = Object.fromEntries(
-    Object.entries(process.env).filter(([k]) => !/^(VITEST|MCP_GEN_|NODE_ENV$|TEST$)/.test(k)),
-  );
-  return { ...env, ...extra };
-}
 
 /** Runs a command to its end; its exit code and output. */
 function run(

@@ -6,9 +6,9 @@
  */
 import { join } from "node:path";
 import { expect } from "vitest";
-import type { EmittedFile } from "../generator/index.js";
-import { listFiles } from "../generator/write/write-output.js";
-import { ROOT } from "./helpers.js";
+import type { EmittedFile } from "../../generator/index.js";
+import { listFiles } from "../../generator/write/write-output.js";
+import { ROOT } from "./index.js";
 
 /** Asserts that `files` equal the goldens of `caseName`, byte for byte. */
 export async function expectGoldenFiles(

@@ -5,7 +5,7 @@
  * 2025-11-25 session (asked for). Each: discover or initialize, list tools, call one, read a
  * resource, get a prompt, and one round of input (a Multi Round-Trip Request at 2026-07-28, the
  * server's own elicitation/create request in the 2025-era session), answered by the typed
- * elicitation handler. The SDK servers are the peers of client-peers.test.ts.
+ * elicitation handler. The SDK servers are the peers of client-peers.e2e.test.ts.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { createRequire } from "node:module";
@@ -19,8 +19,8 @@ import {
   spawnStdio,
   type ClientChannel,
 } from "../../templates/runtime/client.js";
-import { tempDir, testSources } from "../helpers.js";
-import { legacy, protocol } from "../runtime/mcp-client.js";
+import { tempDir, testSources } from "../helpers/index.js";
+import { legacy, protocol } from "../helpers/mcp-client.js";
 
 /** Runs the project's TypeScript sources directly, with the repository's tsx. */
 const TSX = pathToFileURL(createRequire(import.meta.url).resolve("tsx/esm")).href;

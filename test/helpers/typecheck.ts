@@ -1,0 +1,106 @@
+/**
+ * The TypeScript checks the tests make, in process and in one place:
+ * - `strictErrors(files)`: generated modules under `--strict` (no project);
+ * - `compileProject(dir)`: a scaffolded project with its own tsconfig.json,
+ *   as `tsc -p <dir>` would, optionally writing its JavaScript.
+ *
+ * Both run the compiler in the test's own process. The declaration files
+ * every check reads (TypeScript's lib files, @types/node, the runtime's
+ * dependencies) are parsed once per test file and shared between checks:
+ * a file that compiles five projects pays for lib.d.ts once, not five times.
+ * Only files under a node_modules folder or TypeScript's own lib are shared:
+ * a project's sources are read anew on every check.
+ */
+import { join } from "node:path";
+import ts from "typescript";
+
+/** One diagnostic, as tsc prints it with --pretty false: `file(line,col): error TSn: message`. */
+function format(diagnostic: ts.Diagnostic, cwd: string): string {
+  const message = ts.flattenDiagnosticMessageText(diagnostic.messageText, " ");
+  const code = `error TS${diagnostic.code}`;
+  if (!diagnostic.file || diagnostic.start === undefined) return `${code}: ${message}`;
+  const { line, character } = diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start);
+  const file = diagnostic.file.fileName.startsWith(`${cwd}/`)
+    ? diagnostic.file.fileName.slice(cwd.length + 1)
+    : diagnostic.file.fileName;
+  return `${file}(${line + 1},${character + 1}): ${code}: ${message}`;
+}
+
+const shared = new Map<string, ts.SourceFile | undefined>();
+const isShared = (fileName: string) =>
+  fileName.includes("/node_modules/") || fileName.startsWith(dirnameOfLib());
+let libDir: string | undefined;
+function dirnameOfLib(): string {
+  return (libDir ??= ts.sys.resolvePath(join(ts.getDefaultLibFilePath({}), "..")));
+}
+
+/** A compiler host that parses declaration files shared by every check once. */
+function host(options: ts.CompilerOptions): ts.CompilerHost {
+  const base = ts.createCompilerHost(options, true);
+  return {
+    ...base,
+    getSourceFile(fileName, languageVersion, onError, shouldCreate) {
+      if (!isShared(fileName)) return base.getSourceFile(fileName, languageVersion, onError);
+      const key = `${fileName}|${JSON.stringify(languageVersion)}`;
+      if (!shared.has(key) || shouldCreate)
+        shared.set(key, base.getSourceFile(fileName, languageVersion, onError));
+      return shared.get(key);
+    },
+  };
+}
+
+/** The options generated modules are checked with: --strict, NodeNext, no ambient types. */
+export const STRICT: ts.CompilerOptions = {
+  strict: true,
+  noEmit: true,
+  target: ts.ScriptTarget.ES2022,
+  module: ts.ModuleKind.NodeNext,
+  moduleResolution: ts.ModuleResolutionKind.NodeNext,
+  types: [],
+};
+
+/**
+ * Compiles `files` (and what they import) under `--strict` plus `options`;
+ * each problem as tsc prints it, none when the files compile. With `outDir`
+ * and without `noEmit` in `options`, the JavaScript is written too.
+ */
+export function strictErrors(
+  files: readonly string[],
+  options: ts.CompilerOptions = {},
+  cwd = process.cwd(),
+): string[] {
+  const compilerOptions = { ...STRICT, ...options };
+  const program = ts.createProgram(files, compilerOptions, host(compilerOptions));
+  const emitted = compilerOptions.noEmit ? [] : program.emit().diagnostics;
+  return [...ts.getPreEmitDiagnostics(program), ...emitted].map((d) => format(d, cwd));
+}
+
+/** What `compileProject` found: tsc's problems, one line each (empty when it compiles). */
+export interface ProjectCheck {
+  readonly errors: string[];
+}
+
+/**
+ * Compiles a project folder as `tsc -p <dir>` does, from its tsconfig.json,
+ * in this process: with `emit` its JavaScript is written where the
+ * tsconfig says, without it nothing is written (`--noEmit`). The project's
+ * node_modules must be there (tests link the repository's in).
+ */
+export function compileProject(dir: string, { emit = false } = {}): ProjectCheck {
+  const configPath = join(dir, "tsconfig.json");
+  const problems: ts.Diagnostic[] = [];
+  const parsed = ts.getParsedCommandLineOfConfigFile(configPath, emit ? {} : { noEmit: true }, {
+    ...ts.sys,
+    onUnRecoverableConfigFileDiagnostic: (d) => problems.push(d),
+  });
+  if (!parsed) return { errors: problems.map((d) => format(d, dir)) };
+  const program = ts.createProgram({
+    rootNames: parsed.fileNames,
+    options: parsed.options,
+    projectReferences: parsed.projectReferences ?? [],
+    host: host(parsed.options),
+  });
+  const diagnostics = [...parsed.errors, ...ts.getPreEmitDiagnostics(program)];
+  if (emit) diagnostics.push(...program.emit().diagnostics);
+  return { errors: diagnostics.map((d) => format(d, dir)) };
+}
