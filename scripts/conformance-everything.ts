@@ -22,6 +22,7 @@ import { parseArgs } from "node:util";
 import { packageRoot } from "../generator/load/package-root.js";
 import { scaffoldClient } from "../generator/scaffold/client.js";
 import { scaffoldServer, writeProject } from "../generator/scaffold/scaffold.js";
+import { shortfalls } from "./conformance/floors.js";
 import { freePort } from "./free-port.js";
 
 const { values } = parseArgs({
@@ -65,7 +66,7 @@ function must(step: string, result: { status: number; output: string }): void {
   process.exit(2);
 }
 
-/** Runs scripts/conformance.ts with `args`; the number of failed checks it reports. */
+/** Runs scripts/conformance.ts with `args`; the number of failed checks it reports (a shortfall counts as one). */
 function score(what: string, args: string[], env: NodeJS.ProcessEnv = process.env): number {
   const suite = run(
     process.execPath,
@@ -81,7 +82,9 @@ function score(what: string, args: string[], env: NodeJS.ProcessEnv = process.en
     );
     process.exit(2);
   }
-  return Number(last[2]);
+  const short = shortfalls(what, suite.stdout);
+  for (const line of short) process.stderr.write(`conformance: ${line}\n`);
+  return Number(last[2]) + short.length;
 }
 
 const root = mkdtempSync(join(tmpdir(), "mcp-gen-everything-"));

@@ -40,7 +40,7 @@ it("a test file that leaves something in its temporary folder fails, naming it; 
   expect(output.code, output.text).toBe(1);
   expect(output.text).toMatch(/FAIL\s+leaks\.fixture\.ts/);
   expect(output.text).toMatch(
-    /Error: this test file left 1 entries in its temporary folder: mcp-gen-left-\w+\. Make them with tempDir\(\) from test\/helpers\.ts, or remove them in afterAll\./,
+    /Error: this test file left 1 entries in its temporary folder: mcp-gen-left-\w+\. Make them with tempDir\(\) from test\/helpers\/index\.ts, or remove them in afterAll\./,
   );
   expect(output.text).toMatch(/Test Files\s+1 failed \| 1 passed \(2\)/);
   expect(readdirSync(osTmp)).toEqual([]);

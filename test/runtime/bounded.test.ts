@@ -18,6 +18,7 @@ import {
   type HttpRequest,
 } from "../../templates/runtime/index.js";
 import { headersFor, LineReader, request, testServer, VERSION } from "../helpers/mcp-client.js";
+import { until } from "../helpers/wait.js";
 
 const INIT_PARAMS = {
   protocolVersion: "2025-11-25",
@@ -170,12 +171,15 @@ describe("event streams nobody reads", () => {
         let received = 0;
         const reading = (async () => {
           const decoder = new TextDecoder();
+          // Whole events only: a chunk may end in the middle of one.
+          let pending = "";
           for (;;) {
             const { value, done } = await body.read();
             if (done) return;
-            received +=
-              decoder.decode(value, { stream: true }).split("notifications/tools/list_changed")
-                .length - 1;
+            pending += decoder.decode(value, { stream: true });
+            const events = pending.split("\n\n");
+            pending = events.pop()!;
+            received += events.filter((e) => e.includes("notifications/tools/list_changed")).length;
           }
         })();
         await new Promise((r) => setTimeout(r, 200));
@@ -186,7 +190,11 @@ describe("event streams nobody reads", () => {
           server.notifyToolsChanged();
           if (i % 500 === 499) await new Promise((r) => setImmediate(r));
         }
-        while (received < FLOOD) await new Promise((r) => setTimeout(r, 20));
+        await until(() => received >= FLOOD, {
+          what: `${FLOOD} notifications read`,
+          timeoutMs: 60_000,
+          everyMs: 20,
+        });
         gc();
         const after = process.memoryUsage().heapUsed;
         const growthMiB = (after - before) / 1024 / 1024;

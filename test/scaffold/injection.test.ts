@@ -66,6 +66,7 @@ const json = (text: string): unknown => JSON.parse(text);
 
 describe("a hostile tools.json, scaffolded", () => {
   let project: string;
+  let files: Awaited<ReturnType<typeof scaffoldServer>>["files"];
   let close: (() => Promise<void>) | undefined;
   let url: string;
 
@@ -74,12 +75,12 @@ describe("a hostile tools.json, scaffolded", () => {
     const toolsFile = join(dir, "tools.json");
     writeFileSync(toolsFile, JSON.stringify(HOSTILE, null, 2));
     project = join(dir, "proj");
-    const { files } = await scaffoldServer({
+    ({ files } = await scaffoldServer({
       dir: project,
       tools: toolsFile,
       name: "hostile",
       sources: testSources(),
-    });
+    }));
     writeProject(project, files);
     linkNodeModules(project);
     const [runtime, { createServer }] = await Promise.all([
@@ -100,23 +101,33 @@ describe("a hostile tools.json, scaffolded", () => {
 
   it("runs nothing from the tools file, and copies no keyword into code: its text is only in strings and comments", () => {
     expect((globalThis as Record<string, unknown>).__mcpGenInjected).toBeUndefined();
-    for (const file of ["tools.gen.ts", "tool-validators-2020.gen.ts"]) {
-      const text = readFileSync(join(project, "src", "generated", file), "utf8");
+    // Every TypeScript file the scaffold wrote, not only the ones made from tools.json.
+    const written = files.map((f) => f.path).filter((path) => path.endsWith(".ts"));
+    expect(written).toEqual(
+      expect.arrayContaining([
+        "src/generated/tools.gen.ts",
+        "src/generated/tool-validators-2020.gen.ts",
+      ]),
+    );
+    for (const file of written) {
+      const text = readFileSync(join(project, file), "utf8");
       const scanner = ts.createScanner(
         ts.ScriptTarget.ES2022,
         false,
         ts.LanguageVariant.Standard,
         text,
       );
-      const identifiers: string[] = [];
+      const identifiers = new Set<string>();
       for (
         let token = scanner.scan();
         token !== ts.SyntaxKind.EndOfFileToken;
         token = scanner.scan()
       )
-        if (token === ts.SyntaxKind.Identifier) identifiers.push(scanner.getTokenText());
-      expect(identifiers, file).not.toContain("__mcpGenInjected");
-      expect(identifiers, file).not.toContain("globalThis");
+        if (token === ts.SyntaxKind.Identifier) identifiers.add(scanner.getTokenText());
+      expect(identifiers.has("__mcpGenInjected"), file).toBe(false);
+      // The runtime's own files may use globalThis; none made from the tools file may.
+      if (!file.startsWith("src/mcp-gen/runtime/"))
+        expect(identifiers.has("globalThis"), file).toBe(false);
     }
   });
 

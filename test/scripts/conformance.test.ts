@@ -16,6 +16,7 @@ import {
   summarise,
   type Check,
 } from "../../scripts/conformance.js";
+import { FLOORS, shortfalls } from "../../scripts/conformance/floors.js";
 import { tempDir } from "../helpers/index.js";
 import { freePort } from "../../scripts/free-port.js";
 
@@ -365,5 +366,34 @@ describe("URLs", () => {
       if (before === undefined) delete process.env.MCP_GEN_CONFORMANCE_CACHE;
       else process.env.MCP_GEN_CONFORMANCE_CACHE = before;
     }
+  });
+});
+
+describe("npm run conformance's floors", () => {
+  const report = (checks: number, scenarios: number) =>
+    `...\nscenarios: ${scenarios}/${scenarios} scored passed; not scored: 0 run, 0 failing\nconformance: ${checks} passed, 0 failed\n`;
+
+  it("pass a run that counts what the docs record, or more", () => {
+    expect(shortfalls("2026-07-28 server", report(164, 47))).toEqual([]);
+    expect(shortfalls("2025-11-25 client", report(250, 18))).toEqual([]);
+  });
+
+  it("fail a run whose checks or scenarios quietly disappeared", () => {
+    expect(shortfalls("2026-07-28 client", report(424, 32))).toEqual([
+      "2026-07-28 client: 424 checks passed, at least 425 expected",
+    ]);
+    expect(shortfalls("2025-11-25 server", report(70, 29))).toEqual([
+      "2025-11-25 server: 29 scored scenarios passed, at least 30 expected",
+    ]);
+    expect(shortfalls("2026-07-28 server", "no summary at all")).toHaveLength(2);
+  });
+
+  it("has a floor for every leg and requirement set CI runs", () => {
+    expect(Object.keys(FLOORS).sort()).toEqual([
+      "2025-11-25 client",
+      "2025-11-25 server",
+      "2026-07-28 client",
+      "2026-07-28 server",
+    ]);
   });
 });

@@ -279,6 +279,15 @@ describe("malformed input gets errors, never a crash", () => {
       expect(answer.error.code).toBe(code);
       // An id the server cannot echo faithfully is answered with null.
       if (code === -32600) expect(answer.id).toBeNull();
+    } else if (status === 200) {
+      // Answered 200: a tool execution error, never the echo of bad arguments.
+      const answer = JSON.parse(reply.body) as {
+        id: unknown;
+        result: { isError?: boolean; content: Array<{ text: string }> };
+      };
+      expect(answer.id).toBe(good.id);
+      expect(answer.result.isError).toBe(true);
+      expect(answer.result.content[0]!.text).toMatch(/^Invalid arguments for tool echo/);
     }
     agent.destroy();
   });
