@@ -1,60 +1,62 @@
 /**
  * The runtime declares the shapes handlers return (server/content.ts)
- * because it imports no generated module. These checks keep them equal to
- * the generated protocol types of 2026-07-28 and 2025-11-25: each way
- * assignable (readonly aside), so a value the schema allows is never
- * refused by the compiler and a value the compiler allows is valid on the
- * wire. They are checked by `npm run typecheck`; the run-time part checks
- * that strictness reaches the result validators too.
+ * because it imports no generated module. content-types.check.ts keeps
+ * them equal to the generated protocol types of 2026-07-28 and 2025-11-25,
+ * each way assignable (readonly aside), so a value the schema allows is
+ * never refused by the compiler and a value the compiler allows is valid on
+ * the wire; and it holds the typos the compiler must refuse. This test
+ * compiles it in process under --strict (and shows that a false assertion
+ * would be caught); the run-time part checks that strictness reaches the
+ * result validators too.
  */
-import { describe, expect, expectTypeOf, it } from "vitest";
-import type * as current from "../../generated/2026-07-28/index.js";
-import type * as legacy from "../../generated/2025-11-25/index.js";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
 import { parseResponse } from "../../generated/2026-07-28/index.js";
-import type * as runtime from "../../templates/runtime/server/content.js";
+import { tempDir } from "../helpers/index.js";
+import { strictErrors } from "../helpers/typecheck.js";
 
-/** T with every readonly modifier removed, all the way down. */
-type Mutable<T> =
-  T extends ReadonlyArray<infer I>
-    ? Mutable<I>[]
-    : T extends object
-      ? { -readonly [K in keyof T]: Mutable<T[K]> }
-      : T;
+const CHECKS = join(import.meta.dirname, "content-types.check.ts");
+const OPTIONS = { noUncheckedIndexedAccess: true };
 
 describe("the runtime's content types", () => {
-  it("are the generated protocol types of 2026-07-28 and 2025-11-25, each way", () => {
-    expectTypeOf<current.ContentBlock>().toExtend<runtime.ContentBlock>();
-    expectTypeOf<Mutable<runtime.ContentBlock>>().toExtend<current.ContentBlock>();
-    expectTypeOf<legacy.ContentBlock>().toExtend<runtime.ContentBlock>();
-    expectTypeOf<Mutable<runtime.ContentBlock>>().toExtend<legacy.ContentBlock>();
-
-    expectTypeOf<current.PromptMessage>().toExtend<runtime.PromptMessage>();
-    expectTypeOf<Mutable<runtime.PromptMessage>>().toExtend<current.PromptMessage>();
-    expectTypeOf<legacy.PromptMessage>().toExtend<runtime.PromptMessage>();
-    expectTypeOf<Mutable<runtime.PromptMessage>>().toExtend<legacy.PromptMessage>();
-
-    type CurrentContents = current.TextResourceContents | current.BlobResourceContents;
-    type LegacyContents = legacy.TextResourceContents | legacy.BlobResourceContents;
-    expectTypeOf<CurrentContents>().toExtend<runtime.ResourceContents>();
-    expectTypeOf<Mutable<runtime.ResourceContents>>().toExtend<CurrentContents>();
-    expectTypeOf<LegacyContents>().toExtend<runtime.ResourceContents>();
-    expectTypeOf<Mutable<runtime.ResourceContents>>().toExtend<LegacyContents>();
+  // One compile for both files: the checks as they are, and a copy with one assertion made false and one typo fixed.
+  let errors: string[];
+  beforeAll(() => {
+    const dir = tempDir("content-types");
+    const wrong = join(dir, "wrong.check.ts");
+    writeFileSync(
+      wrong,
+      readFileSync(CHECKS, "utf8")
+        .replaceAll('"../../', `"${join(import.meta.dirname, "..", "..")}/`)
+        .replace(
+          "Assert<Extends<current.ContentBlock, runtime.ContentBlock>>",
+          "Assert<Extends<string, runtime.ContentBlock>>",
+        )
+        .replace('{ type: "txt", text: "x" }', '{ type: "text", text: "x" }'),
+    );
+    errors = strictErrors([CHECKS, wrong], OPTIONS, dir);
   });
 
-  it("refuse typos at compile time: a content type, a missing uri, a role", () => {
-    // @ts-expect-error "txt" is no content type
-    const typo: runtime.ContentBlock = { type: "txt", text: "x" };
-    // @ts-expect-error resource contents need a uri
-    const noUri: runtime.ResourceContents = { text: "x" };
-    // @ts-expect-error a prompt message is from the user or the assistant
-    const badRole: runtime.PromptMessage = { role: "system", content: { type: "text", text: "x" } };
-    // The wire agrees: a result with such a block is refused by the generated validator.
+  it("are the generated protocol types of 2026-07-28 and 2025-11-25, each way, and refuse typos", () => {
+    expect(errors.filter((e) => !e.startsWith("wrong.check.ts("))).toEqual([]);
+  });
+
+  it("a false assertion or a typo the compiler lets through fails the check", () => {
+    expect(errors).toEqual([
+      expect.stringMatching(/^wrong\.check\.ts\(\d+,\d+\): error TS2344: /),
+      expect.stringMatching(
+        /^wrong\.check\.ts\(\d+,\d+\): error TS2578: Unused '@ts-expect-error'/,
+      ),
+    ]);
+  });
+
+  it("the wire agrees: a result with a block of no content type is refused by the generated validator", () => {
     const reply = {
       jsonrpc: "2.0",
       id: 1,
-      result: { resultType: "complete", content: [typo] },
+      result: { resultType: "complete", content: [{ type: "txt", text: "x" }] },
     };
     expect(parseResponse(reply, "tools/call")).toMatchObject({ ok: false });
-    expect([noUri, badRole]).toHaveLength(2);
   });
 });
