@@ -149,8 +149,9 @@ describe.skipIf(SKIP_REDIS)("a task whose instance is killed", () => {
     });
     // The lease lapses LEASE_MS after A's last renewal (at most a third of it before the kill).
     expect(elapsed).toBeGreaterThanOrEqual((2 / 3) * LEASE_MS - 50);
-    // Slack for a machine shared with other test runs.
-    expect(elapsed).toBeLessThan(LEASE_MS + POLL_MS + 1000);
+    // The lease, not the task's TTL (minutes), ended it: the bound is far under the TTL and leaves
+    // a loaded machine room (measured on a quiet one: 800-900 ms).
+    expect(elapsed).toBeLessThan(8 * LEASE_MS);
     // Every instance sees the same failure afterwards, and it was written once.
     const after = await Promise.all([b, c].map((on) => call(on, "tasks/get", { taskId })));
     expect(after.map((t) => t.lastUpdatedAt)).toEqual([
