@@ -16,6 +16,7 @@ import { compileProject } from "../helpers/typecheck.js";
 import { linkNodeModules } from "../helpers/project.js";
 
 const OWN = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as {
+  dependencies: Record<string, string>;
   devDependencies: Record<string, string>;
 };
 
@@ -38,7 +39,10 @@ describe("a client project's authorization", () => {
     const { settings, manifest, runtime, text } = await project({ auth: true });
     expect(settings.auth).toBe(true);
     expect(JSON.parse(text("mcp-gen.json")!)).toMatchObject({ auth: true });
-    expect(manifest.dependencies).toEqual({ oauth4webapi: OWN.devDependencies.oauth4webapi });
+    expect(manifest.dependencies).toEqual({
+      "ajv-formats": OWN.dependencies["ajv-formats"],
+      oauth4webapi: OWN.devDependencies.oauth4webapi,
+    });
     expect(runtime).toEqual(
       expect.arrayContaining([
         "src/mcp-gen/runtime/oauth.ts",
@@ -81,7 +85,8 @@ describe("a client project's authorization", () => {
   it("without it: no oauth runtime, no dependency, nothing in mcp-gen.json", async () => {
     const { settings, manifest, runtime, files } = await project({});
     expect(settings.auth).toBe(undefined);
-    expect(manifest.dependencies).toBe(undefined);
+    // Only what every client's tool validators may need (format checks).
+    expect(manifest.dependencies).toEqual({ "ajv-formats": OWN.dependencies["ajv-formats"] });
     expect(runtime).toEqual([]);
     expect(files.some((f) => f.contents.includes("oauth4webapi"))).toBe(false);
     expect(files.find((f) => f.path === "src/connect.ts")!.contents).not.toContain("OAuth");
