@@ -7,8 +7,9 @@
  * FetchFailure that says what went wrong and where, never a hang.
  *
  * Used for the authorization server's metadata, keys and introspection
- * (auth/), and for the bodies a client reads from an MCP server.
+ * (auth/). Bodies are read by bounded-read.ts, as the client's are.
  */
+import { BodyTooLarge, declaredLength, readTextWithin } from "./bounded-read.js";
 
 /** The largest answer read by default, in bytes (1 MiB). */
 export const MAX_FETCH_BYTES = 1024 * 1024;
@@ -108,36 +109,19 @@ async function readText(
   url: string,
   signal: AbortSignal,
 ): Promise<string> {
-  const declared = Number(response.headers.get("content-length") ?? NaN);
-  if (declared > maxBytes) {
-    void response.body?.cancel().catch(() => {});
-    throw new FetchFailure(
-      "size",
-      `${url}: the answer has ${declared} bytes, more than ${maxBytes}`,
-    );
-  }
-  const reader = response.body?.getReader() as ReadableStreamDefaultReader<Uint8Array> | undefined;
-  if (!reader) return "";
-  const decoder = new TextDecoder();
-  let text = "";
-  let size = 0;
+  const body = response.body as ReadableStream<Uint8Array> | null;
+  if (!body) return "";
   try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.length;
-      if (size > maxBytes) {
-        void reader.cancel().catch(() => {});
-        throw new FetchFailure("size", `${url}: the answer has more than ${maxBytes} bytes`);
-      }
-      text += decoder.decode(value, { stream: true });
-    }
+    return await readTextWithin(body, maxBytes, {
+      declared: declaredLength(response.headers.get("content-length")),
+      stop: () => void body.cancel().catch(() => {}),
+    });
   } catch (error) {
-    if (error instanceof FetchFailure) throw error;
+    if (error instanceof BodyTooLarge)
+      throw new FetchFailure("size", `${url}: ${error.message.replace(/^the body/, "the answer")}`);
     if (signal.aborted) throw timeoutFailure(url, timeoutMs, error);
     throw new FetchFailure("unreachable", `${url}: ${causeOf(error)}`, { cause: error });
   }
-  return text + decoder.decode();
 }
 
 /** A promise that rejects when the deadline passes, even if the fetch used ignores its signal. */
