@@ -31,6 +31,7 @@ type Behaviour =
   | "status"
   | "redirect-away"
   | "redirect-same"
+  | "redirect-loop"
   | "hang"
   | "trickle"
   | "oversized";
@@ -95,6 +96,8 @@ describe("an authorization server that is broken or hostile", () => {
         return res.writeHead(302, { location: `${elsewhereOrigin}${path}` }).end();
       case "redirect-same":
         return res.writeHead(302, { location: `/moved${path}` }).end();
+      case "redirect-loop":
+        return res.writeHead(302, { location: path }).end();
       case "hang":
         pending.add(res);
         return;
@@ -218,6 +221,7 @@ describe("an authorization server that is broken or hostile", () => {
       "redirect-away",
       /redirect to http:\/\/127\.0\.0\.1:\d+ is not followed/,
     ],
+    ["metadata redirected to itself forever", "metadata", "redirect-loop", /more than 3 redirects/],
     ["metadata never answered", "metadata", "hang", /no answer within 500 ms/],
     ["metadata that trickles in", "metadata", "trickle", /no answer within 500 ms/],
     ["metadata of 2 MiB", "metadata", "oversized", /more than 1048576 bytes/],
