@@ -219,13 +219,13 @@ describe("an event stream", () => {
         sse(res);
         let beats = 0;
         const timer = setInterval(() => {
-          if (++beats < 10) return void res.write(": keep-alive\n\n");
+          if (++beats < 25) return void res.write(": keep-alive\n\n");
           clearInterval(timer);
           res.end(`data: ${JSON.stringify(result(9, { done: true }))}\n\n`);
         }, 100);
       });
-      // A second of keep-alives 100 ms apart, under an idle limit of 300 ms.
-      await expect(request({ streamIdleMs: 300 }, LISTEN)).resolves.toEqual(
+      // 2.5 s of keep-alives 100 ms apart, under an idle limit of 1 s.
+      await expect(request({ streamIdleMs: 1000 }, LISTEN)).resolves.toEqual(
         result(9, { done: true }),
       );
     });
