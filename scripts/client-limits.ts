@@ -1,5 +1,5 @@
 /**
- * `npm run measure:client-limits`: the client's HTTP transport against a hostile
+ * `npm run limits:client`: the client's HTTP transport against a hostile
  * MCP server, measured. A child process (this script with `--serve`) runs
  * a node:http server on 127.0.0.1 that answers each request as its path
  * says: a 100 MB reply (announced or not), a 100 MB event, an event stream
