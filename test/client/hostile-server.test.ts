@@ -19,6 +19,7 @@ import {
   type JsonRpcMessage,
 } from "../../templates/runtime/client.js";
 import { readEvents } from "../../templates/runtime/transport/sse-reader.js";
+import { eventually } from "../runtime/mcp-client.js";
 import { json, result, scripted, type Scripted } from "./fixtures/scripted.js";
 
 let server: Scripted | undefined;
@@ -229,6 +230,31 @@ describe("an event stream", () => {
         result(9, { done: true }),
       );
     });
+  });
+});
+
+describe("a legacy session's standalone stream", () => {
+  it("is closed when it sends nothing for streamIdleMs, and reopened a bounded number of times", async () => {
+    const closed: Array<Promise<void>> = [];
+    server = await scripted((r, res) => {
+      if (r.method !== "GET") return void res.writeHead(202).end();
+      closed.push(closedBy(res));
+      res.writeHead(200, { "content-type": "text/event-stream" }).write(": open\n\n");
+    });
+    const warnings: string[] = [];
+    const channel = connectHttp(server.url, {
+      streamIdleMs: 200,
+      reconnectDelayMs: 50,
+      onWarning: (message) => warnings.push(message),
+    });
+    await channel.beginSession("2025-11-25");
+    await eventually(() => warnings.length === 3, 5000);
+    expect(warnings[0]).toMatch(/sent nothing for 200 ms \(streamIdleMs\); it is closed/);
+    // Each silent stream was closed by the client; after three in a row it stops asking.
+    await Promise.all(closed);
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(server.received.filter((r) => r.method === "GET")).toHaveLength(3);
+    await channel.close();
   });
 });
 
