@@ -32,6 +32,7 @@ export * from "./client/index.js";
 export {
   connectHttp,
   fetchWire,
+  HTTP_CLIENT_LIMITS,
   HttpClientChannel,
   nodeWire,
   parseCommandLine,

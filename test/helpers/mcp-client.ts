@@ -217,7 +217,7 @@ export function raw(
       {
         host: target.hostname,
         port: target.port,
-        path: target.pathname,
+        path: `${target.pathname}${target.search}`,
         method: options.method ?? "POST",
         headers: options.headers ?? {},
         setHost: options.setHost ?? true,

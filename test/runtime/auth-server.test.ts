@@ -11,7 +11,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { webcrypto } from "node:crypto";
-import { exportJWK, exportSPKI, generateKeyPair, SignJWT, type JWK } from "jose";
+import { exportJWK, exportSPKI, generateKeyPair, importSPKI, SignJWT, type JWK } from "jose";
 import Provider from "oidc-provider";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -213,9 +213,16 @@ describe("the server as an OAuth protected resource", () => {
         .setExpirationTime(overrides.exp ?? Math.floor(Date.now() / 1000) + 600)
         .sign(overrides.key ?? privateKey);
     const base64url = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url");
-    const cases: Array<
-      [string, () => Promise<{ token: string; headers: Record<string, string>; query?: boolean }>]
-    > = [
+    /** A case: how to make its token, and what the challenge says about it besides resource_metadata. */
+    type Case = {
+      token: string;
+      headers: Record<string, string>;
+      query?: boolean;
+      /** The error code and description the challenge must carry (default: invalid_token, any description). */
+      error?: string;
+      description?: string;
+    };
+    const cases: Array<[string, () => Promise<Case>]> = [
       [
         "alg none",
         () =>
@@ -260,22 +267,45 @@ describe("the server as an OAuth protected resource", () => {
           headers: {},
         }),
       ],
-      ["in the query string", async () => ({ token: await sign(), headers: {}, query: true })],
+      // A valid token, in the header too: only the one in the URL makes this a refusal.
+      [
+        "in the query string",
+        async () => ({
+          token: await sign(),
+          headers: {},
+          query: true,
+          error: "invalid_request",
+          description: "send the access token in the Authorization header, never in the URL",
+        }),
+      ],
       // Past the 8 KiB limit, under node's 16 KiB header limit (which would answer 431 itself).
-      ["oversized", () => Promise.resolve({ token: "a".repeat(12_000), headers: {} })],
+      [
+        "oversized",
+        () =>
+          Promise.resolve({
+            token: "a".repeat(12_000),
+            headers: {},
+            description: "the Authorization header is too large",
+          }),
+      ],
     ];
 
     it.each(cases)("%s", async (_what, make) => {
-      const { token, query } = await make();
+      const { token, query, error, description } = await make();
       const message = call("whoami");
       const reply = query
         ? await raw(`${mcp.url}?access_token=${token}`, {
-            headers: headersFor(message),
+            headers: { ...headersFor(message), authorization: `Bearer ${token}` },
             body: JSON.stringify(message),
           })
         : await post(message, { authorization: `Bearer ${token}` });
       expect(reply.status).toBe(401);
-      expect(String(reply.headers["www-authenticate"])).toContain("Bearer resource_metadata=");
+      const challenge = String(reply.headers["www-authenticate"]);
+      expect(challenge).toContain("Bearer resource_metadata=");
+      // What sets a refused token apart from a request without one (whose challenge has no error).
+      expect(challenge).toContain(`error="${error ?? "invalid_token"}"`);
+      if (description !== undefined)
+        expect(challenge).toContain(`error_description="${description}"`);
       const leaked = [reply.text, String(reply.headers["www-authenticate"]), ...logged].filter(
         (text) => text.includes(token.slice(-24)),
       );
@@ -283,8 +313,21 @@ describe("the server as an OAuth protected resource", () => {
       expect(server.errors.map(String).filter((e) => e.includes(token.slice(-24)))).toEqual([]);
     });
 
-    it("the public key the HS256 case used is the server's real key", () => {
-      expect(publicJwk.kty).toBe("EC");
+    it("the public key the HS256 case used is the one the authorization server publishes", async () => {
+      const metadata = (await (
+        await fetch(`${issuer}/.well-known/openid-configuration`)
+      ).json()) as { jwks_uri: string };
+      const { keys } = (await (await fetch(metadata.jwks_uri)).json()) as { keys: JWK[] };
+      const published = keys.find((key) => key.kid === "k1");
+      expect(published).toBeDefined();
+      // Same curve and point: the HMAC secret was the very key a verifier would fetch.
+      expect({ crv: published!.crv, x: published!.x, y: published!.y }).toEqual({
+        crv: publicJwk.crv,
+        x: publicJwk.x,
+        y: publicJwk.y,
+      });
+      const fromSpki = await exportJWK(await importSPKI(spki, "ES256"));
+      expect({ x: fromSpki.x, y: fromSpki.y }).toEqual({ x: published!.x, y: published!.y });
     });
   });
 

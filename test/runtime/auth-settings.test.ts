@@ -18,12 +18,14 @@ describe("authorization settings from the environment", () => {
           MCP_AUTH_ISSUER: "https://auth.example.com",
           MCP_AUTH_RESOURCE: "https://mcp.example.com/mcp",
           MCP_AUTH_TIMEOUT_MS: "2000",
+          MCP_AUTH_MAX_RESPONSE_BYTES: "65536",
         },
       ),
     ).toEqual({
       issuer: "https://auth.example.com",
       resource: "https://mcp.example.com/mcp",
       timeoutMs: 2000,
+      maxResponseBytes: 65536,
     });
   });
 

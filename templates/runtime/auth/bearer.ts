@@ -24,6 +24,7 @@ import type { Authorization } from "../core/exchange.js";
 import { McpError } from "../core/errors.js";
 import type { JsonRpcMessage } from "../core/jsonrpc.js";
 import type { HttpAuthorization } from "../transport/authorization.js";
+import { fetchBounded, MAX_FETCH_BYTES, type BoundedAnswer } from "../transport/bounded-fetch.js";
 import {
   errorReply,
   jsonReply,
@@ -66,8 +67,10 @@ export interface BearerOptions {
   readonly clockToleranceSeconds?: number;
   /** The longest Authorization header accepted, in characters (default 8192). */
   readonly maxTokenLength?: number;
-  /** How long a request to the authorization server (metadata, JWKS, introspection) may take, in ms (default 5000). */
+  /** How long a request to the authorization server (metadata, JWKS, introspection) may take, body included, in ms (default 5000). */
   readonly timeoutMs?: number;
+  /** The largest answer read from the authorization server (metadata, JWKS, introspection), in bytes (default 1 MiB). */
+  readonly maxResponseBytes?: number;
   /** The least time between two JWKS fetches for an unknown `kid`, in ms (default 30000). */
   readonly jwksCooldownMs?: number;
   /** Where failures to reach the authorization server are reported (never with a token). */
@@ -116,6 +119,7 @@ export class BearerAuthorization implements HttpAuthorization {
   private readonly tolerance: number;
   private readonly maxTokenLength: number;
   private readonly timeoutMs: number;
+  private readonly maxResponseBytes: number;
   private readonly cooldownMs: number;
   private readonly report: (message: string) => void;
   private readonly fetchImpl: typeof fetch;
@@ -127,7 +131,7 @@ export class BearerAuthorization implements HttpAuthorization {
   constructor(options: BearerOptions) {
     this.issuer = checkedUrl(options.issuer, "the issuer (MCP_AUTH_ISSUER)");
     this.resource = checkedResource(options.resource);
-    this.scopes = options.scopes ?? {};
+    this.scopes = checkedScopes(options.scopes ?? {});
     this.algorithms = [...(options.algorithms ?? DEFAULT_ALGORITHMS)];
     const weak = this.algorithms.filter((a) => a === "none" || /^HS/i.test(a));
     if (weak.length > 0)
@@ -137,6 +141,7 @@ export class BearerAuthorization implements HttpAuthorization {
     this.tolerance = options.clockToleranceSeconds ?? 30;
     this.maxTokenLength = options.maxTokenLength ?? 8192;
     this.timeoutMs = options.timeoutMs ?? 5000;
+    this.maxResponseBytes = options.maxResponseBytes ?? MAX_FETCH_BYTES;
     this.cooldownMs = options.jwksCooldownMs ?? 30_000;
     this.report = options.onError ?? ((message) => console.error(message));
     this.fetchImpl = options.fetch ?? fetch;
@@ -161,6 +166,7 @@ export class BearerAuthorization implements HttpAuthorization {
       issuer: this.issuer,
       resource: this.resource,
       timeoutMs: this.timeoutMs,
+      maxResponseBytes: this.maxResponseBytes,
       clockToleranceSeconds: this.tolerance,
       fetch: this.fetchImpl,
     });
@@ -196,7 +202,7 @@ export class BearerAuthorization implements HttpAuthorization {
   }
 
   async authenticate(request: HttpRequest): Promise<Authorization | HttpReply> {
-    if (request.query !== undefined && /(?:^|&)access_token=/.test(request.query))
+    if (request.query !== undefined && hasAccessTokenParameter(request.query))
       return this.unauthorized(
         "invalid_request",
         "send the access token in the Authorization header, never in the URL",
@@ -251,7 +257,9 @@ export class BearerAuthorization implements HttpAuthorization {
     const missing = needed.filter((scope) => !granted.has(scope));
     if (missing.length === 0) return undefined;
     // Step-up: name every scope the request needs, with those already granted, so one new grant covers it.
-    const wanted = [...new Set([...authorization.scopes, ...needed])].join(" ");
+    // Granted scopes come from the token: only well-formed ones reach the header.
+    const kept = authorization.scopes.filter(isScopeToken);
+    const wanted = [...new Set([...kept, ...needed])].join(" ");
     const description = `this request needs the scope ${missing.join(" ")}`;
     return {
       ...errorReply(403, message.id ?? null, new McpError(-32001, `Forbidden: ${description}`)),
@@ -290,9 +298,7 @@ export class BearerAuthorization implements HttpAuthorization {
 
   /** 503 when the authorization server's keys cannot be had: the token may be fine, so not 401. */
   private unavailable(error: unknown): HttpReply {
-    this.report(
-      `Authorization: cannot check access tokens: ${error instanceof Error ? error.message : String(error)}`,
-    );
+    this.report(`Authorization: cannot check access tokens: ${describe(error)}`);
     return errorReply(
       503,
       null,
@@ -320,11 +326,46 @@ export class BearerAuthorization implements HttpAuthorization {
         `the metadata of ${this.issuer} has no jwks_uri; set MCP_AUTH_INTROSPECTION_URL for opaque tokens`,
       );
     return createRemoteJWKSet(new URL(jwksUri), {
-      timeoutDuration: this.timeoutMs,
+      // The bounded fetch keeps the deadline; jose's own would only come after it.
+      timeoutDuration: this.timeoutMs + 1000,
       cooldownDuration: this.cooldownMs,
       cacheMaxAge: 10 * 60_000,
-      [customFetch]: this.fetchImpl,
+      [customFetch]: (url: string) => this.fetchKeySet(url),
     });
+  }
+
+  /**
+   * The JWKS document for jose, read with the limits of every request to
+   * the authorization server. Any failure is an AuthorizationServerError
+   * (503), never a jose error that would read as a bad token (401).
+   */
+  private async fetchKeySet(url: string): Promise<Response> {
+    const answer = await this.fetchFromAuthorizationServer(url, "the JWKS");
+    if (answer.status !== 200)
+      throw new AuthorizationServerError(`the JWKS at ${url} answered HTTP ${answer.status}`);
+    const body = jsonObjectOf(answer.text);
+    if (body === undefined || !Array.isArray(body.keys))
+      throw new AuthorizationServerError(`the JWKS at ${url} is not a JSON key set`);
+    return new Response(answer.text, {
+      status: 200,
+      headers: { "content-type": "application/json" },
+    });
+  }
+
+  /** A GET to the authorization server within the time and size limits; a failure says what and where. */
+  private async fetchFromAuthorizationServer(url: string, what: string): Promise<BoundedAnswer> {
+    try {
+      return await fetchBounded(
+        url,
+        { headers: { accept: "application/json" } },
+        { timeoutMs: this.timeoutMs, maxBytes: this.maxResponseBytes, fetch: this.fetchImpl },
+      );
+    } catch (error) {
+      throw new AuthorizationServerError(
+        `the authorization server ${this.issuer} cannot be reached for ${what} (${describe(error)}); check MCP_AUTH_ISSUER and that the server is up`,
+        { cause: error },
+      );
+    }
   }
 
   /**
@@ -335,37 +376,16 @@ export class BearerAuthorization implements HttpAuthorization {
   private async authorizationServerMetadata(): Promise<Record<string, unknown>> {
     const problems: string[] = [];
     for (const url of metadataCandidates(this.issuer)) {
-      let response: Response;
-      try {
-        response = await this.fetchImpl(url, {
-          headers: { accept: "application/json" },
-          signal: AbortSignal.timeout(this.timeoutMs),
-          redirect: "error",
-        });
-      } catch (error) {
-        const reason =
-          error instanceof Error && error.name === "TimeoutError"
-            ? `no answer within ${this.timeoutMs} ms`
-            : error instanceof Error
-              ? error.cause instanceof Error
-                ? error.cause.message
-                : error.message
-              : String(error);
-        throw new AuthorizationServerError(
-          `the authorization server ${this.issuer} cannot be reached (${url}: ${reason}); check MCP_AUTH_ISSUER and that the server is up`,
-        );
-      }
-      if (response.status !== 200) {
-        problems.push(`${url}: HTTP ${response.status}`);
-        await response.body?.cancel();
+      const answer = await this.fetchFromAuthorizationServer(url, "the metadata");
+      if (answer.status !== 200) {
+        problems.push(`${url}: HTTP ${answer.status}`);
         continue;
       }
-      const body: unknown = await response.json().catch(() => undefined);
-      if (typeof body !== "object" || body === null || Array.isArray(body)) {
+      const metadata = jsonObjectOf(answer.text);
+      if (metadata === undefined) {
         problems.push(`${url}: not a JSON object`);
         continue;
       }
-      const metadata = body as Record<string, unknown>;
       if (metadata.issuer !== this.issuer)
         throw new AuthorizationServerError(
           `the metadata at ${url} names the issuer ${JSON.stringify(metadata.issuer)}, not ${this.issuer}; set MCP_AUTH_ISSUER to the exact issuer`,
@@ -390,6 +410,57 @@ export function metadataCandidates(issuer: string): string[] {
         at(`/.well-known/openid-configuration${path}`),
         at(`${path}/.well-known/openid-configuration`),
       ];
+}
+
+/**
+ * Whether a query string carries an `access_token` parameter, in any letter
+ * case or percent-encoding: a token in the URL ends up in logs (RFC 6750 5.3).
+ */
+export function hasAccessTokenParameter(query: string): boolean {
+  for (const name of new URLSearchParams(query).keys())
+    if (name.trim().toLowerCase() === "access_token") return true;
+  return false;
+}
+
+/** Whether `scope` is one RFC 6750 3 scope token: printable ASCII without space, `"` or `\`. */
+export function isScopeToken(scope: string): boolean {
+  return /^[\x21\x23-\x5B\x5D-\x7E]+$/.test(scope);
+}
+
+/** The configured scopes, each checked to be a scope token, since they go into headers. */
+function checkedScopes(rules: ScopeRules): ScopeRules {
+  const all = [
+    ...(rules.always ?? []),
+    ...Object.values(rules.methods ?? {}).flat(),
+    ...Object.values(rules.tools ?? {}).flat(),
+  ];
+  const bad = all.filter((scope) => !isScopeToken(scope));
+  if (bad.length > 0)
+    throw new TypeError(
+      `Authorization: the scopes ${bad.map((s) => JSON.stringify(s)).join(", ")} are not scope tokens (RFC 6750 3: printable ASCII without space, " or \\)`,
+    );
+  return rules;
+}
+
+/** `text` parsed as a JSON object, or undefined when it is anything else. */
+function jsonObjectOf(text: string): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === "object" && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** An error's message with the messages of its causes, for the operator's log. */
+function describe(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const cause = error.cause;
+  return cause instanceof Error && !error.message.includes(cause.message)
+    ? `${error.message}: ${describe(cause)}`
+    : error.message;
 }
 
 /** The Authorization a verified payload grants. */

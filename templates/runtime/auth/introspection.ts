@@ -12,6 +12,7 @@
  */
 import { createHash } from "node:crypto";
 import type { Authorization } from "../core/exchange.js";
+import { fetchBounded, MAX_FETCH_BYTES, type BoundedAnswer } from "../transport/bounded-fetch.js";
 
 /** How the introspection endpoint is reached. */
 export interface IntrospectionOptions {
@@ -42,6 +43,8 @@ export interface IntrospectionContext {
   readonly issuer: string;
   readonly resource: string;
   readonly timeoutMs: number;
+  /** The largest answer read, in bytes (default 1 MiB). */
+  readonly maxResponseBytes?: number;
   readonly clockToleranceSeconds: number;
   readonly fetch: typeof fetch;
 }
@@ -86,25 +89,37 @@ export class Introspection {
 
   /** Posts the token to the introspection endpoint; the answer's JSON object. */
   private async ask(token: string): Promise<Record<string, unknown>> {
-    let response: Response;
+    let response: BoundedAnswer;
     try {
-      response = await this.context.fetch(this.options.url, {
-        method: "POST",
-        headers: {
-          "content-type": "application/x-www-form-urlencoded",
-          accept: "application/json",
-          authorization: this.basic,
+      response = await fetchBounded(
+        this.options.url,
+        {
+          method: "POST",
+          headers: {
+            "content-type": "application/x-www-form-urlencoded",
+            accept: "application/json",
+            authorization: this.basic,
+          },
+          body: new URLSearchParams({ token, token_type_hint: "access_token" }).toString(),
         },
-        body: new URLSearchParams({ token, token_type_hint: "access_token" }).toString(),
-        signal: AbortSignal.timeout(this.context.timeoutMs),
-        redirect: "error",
-      });
+        {
+          timeoutMs: this.context.timeoutMs,
+          maxBytes: this.context.maxResponseBytes ?? MAX_FETCH_BYTES,
+          fetch: this.context.fetch,
+        },
+      );
     } catch (error) {
       throw new IntrospectionUnavailable(
-        `the introspection endpoint ${this.options.url} cannot be reached (${reasonOf(error, this.context.timeoutMs)}); check MCP_AUTH_INTROSPECTION_URL and that the authorization server is up`,
+        `the introspection endpoint ${this.options.url} cannot be reached (${error instanceof Error ? error.message : String(error)}); check MCP_AUTH_INTROSPECTION_URL and that the authorization server is up`,
+        { cause: error },
       );
     }
-    const body: unknown = await response.json().catch(() => undefined);
+    let body: unknown;
+    try {
+      body = JSON.parse(response.text);
+    } catch {
+      body = undefined;
+    }
     const object =
       typeof body === "object" && body !== null && !Array.isArray(body)
         ? (body as Record<string, unknown>)
@@ -165,13 +180,4 @@ export class Introspection {
     }
     this.cache.set(key, { authorization, until });
   }
-}
-
-/** Why a fetch failed, in words (a timeout names the limit). */
-function reasonOf(error: unknown, timeoutMs: number): string {
-  if (error instanceof Error && error.name === "TimeoutError")
-    return `no answer within ${timeoutMs} ms`;
-  if (error instanceof Error)
-    return error.cause instanceof Error ? error.cause.message : error.message;
-  return String(error);
 }

@@ -7,6 +7,7 @@
  * | `MCP_AUTH_ISSUER`            | `issuer`                     | from mcp-gen.json, else required       |
  * | `MCP_AUTH_RESOURCE`          | `resource`                   | the server's public URL + /mcp         |
  * | `MCP_AUTH_TIMEOUT_MS`        | `timeoutMs`                  | 5000                                   |
+ * | `MCP_AUTH_MAX_RESPONSE_BYTES`| `maxResponseBytes`           | 1048576 (1 MiB)                        |
  * | `MCP_AUTH_INTROSPECTION_URL` | `introspection.url`          | from mcp-gen.json, else JWTs checked   |
  * | `MCP_AUTH_CLIENT_ID`         | `introspection.clientId`     | from mcp-gen.json; needed with the URL |
  * | `MCP_AUTH_CLIENT_SECRET`     | `introspection.clientSecret` | needed with the URL                    |
@@ -58,12 +59,14 @@ export function authSettingsFromEnvironment(
     if (url !== undefined && !URL.canParse(url))
       throw new SettingError(name, `${name} must be an absolute URL, not ${JSON.stringify(url)}`);
   const timeoutMs = integer(env, "MCP_AUTH_TIMEOUT_MS", 1, 600_000);
+  const maxResponseBytes = integer(env, "MCP_AUTH_MAX_RESPONSE_BYTES", 1024, 64 * 1024 * 1024);
   return {
     issuer,
     resource,
     ...(defaults.scopes ? { scopes: defaults.scopes } : {}),
     ...(introspection ? { introspection } : {}),
     ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+    ...(maxResponseBytes !== undefined ? { maxResponseBytes } : {}),
   };
 }
 

@@ -4,50 +4,74 @@
  */
 import { Codes, McpError } from "../core/errors.js";
 import { errorResponse } from "../core/jsonrpc.js";
+import type { HttpReply } from "./http-reply.js";
 import type { McpHttpHandler } from "./http.js";
 
 /** A Fetch handler over the core. */
 export function fetchHandler(handler: McpHttpHandler): (request: Request) => Promise<Response> {
   return async (request) => {
-    const url = new URL(request.url);
-    const declared = Number(request.headers.get("content-length") ?? "0");
-    if (declared > handler.maxBodyBytes) return tooLarge();
-    const text = request.method === "POST" ? await request.text() : "";
-    if (Buffer.byteLength(text) > handler.maxBodyBytes) return tooLarge();
-    const reply = await handler.handle({
-      method: request.method,
-      path: url.pathname,
-      query: url.search.slice(1),
-      // A Request made in process has no Host header: its URL says where it was sent.
-      header: (n) => request.headers.get(n) ?? (n === "host" ? url.host : undefined),
-      body: text,
-      signal: request.signal,
-    });
-    if (reply.kind === "body")
-      return new Response(reply.body === "" ? null : reply.body, {
-        status: reply.status,
-        headers: reply.headers,
-      });
-    const encoder = new TextEncoder();
-    const stream = new ReadableStream<Uint8Array>(
-      {
-        start(controller) {
-          reply.stream.attach({
-            write: (chunk) => controller.enqueue(encoder.encode(chunk)),
-            finish: () => controller.close(),
-            // With a high-water mark of 0 bytes, -desiredSize is what waits for the client.
-            buffered: () => Math.max(0, -(controller.desiredSize ?? 0)),
-            abort: () => controller.error(new Error("the client fell too far behind")),
-          });
-        },
-        cancel() {
-          reply.stream.end();
-        },
-      },
-      { highWaterMark: 0, size: (chunk?: Uint8Array) => chunk?.byteLength ?? 0 },
-    );
-    return new Response(stream, { status: reply.status, headers: reply.headers });
+    const reply = await replyOf(handler, request);
+    try {
+      return responseOf(reply);
+    } catch (error) {
+      // A reply that cannot become a Response (a header Fetch refuses): reported, answered 500.
+      if (!(reply instanceof Response) && reply.kind === "stream") reply.stream.end();
+      handler.side.onError(error, "HTTP transport (writing a response)");
+      return new Response(
+        JSON.stringify(
+          errorResponse(null, new McpError(Codes.InternalError, "Internal error").toJSON()),
+        ),
+        { status: 500, headers: { "content-type": "application/json" } },
+      );
+    }
   };
+}
+
+/** The core's reply to a Request, its body read within the size limit. */
+async function replyOf(handler: McpHttpHandler, request: Request): Promise<HttpReply | Response> {
+  const url = new URL(request.url);
+  const declared = Number(request.headers.get("content-length") ?? "0");
+  if (declared > handler.maxBodyBytes) return tooLarge();
+  const text = request.method === "POST" ? await request.text() : "";
+  if (Buffer.byteLength(text) > handler.maxBodyBytes) return tooLarge();
+  return handler.handle({
+    method: request.method,
+    path: url.pathname,
+    query: url.search.slice(1),
+    // A Request made in process has no Host header: its URL says where it was sent.
+    header: (n) => request.headers.get(n) ?? (n === "host" ? url.host : undefined),
+    body: text,
+    signal: request.signal,
+  });
+}
+
+/** The Response that carries a reply: its body, or its event stream. */
+function responseOf(reply: HttpReply | Response): Response {
+  if (reply instanceof Response) return reply;
+  if (reply.kind === "body")
+    return new Response(reply.body === "" ? null : reply.body, {
+      status: reply.status,
+      headers: reply.headers,
+    });
+  const encoder = new TextEncoder();
+  const stream = new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        reply.stream.attach({
+          write: (chunk) => controller.enqueue(encoder.encode(chunk)),
+          finish: () => controller.close(),
+          // With a high-water mark of 0 bytes, -desiredSize is what waits for the client.
+          buffered: () => Math.max(0, -(controller.desiredSize ?? 0)),
+          abort: () => controller.error(new Error("the client fell too far behind")),
+        });
+      },
+      cancel() {
+        reply.stream.end();
+      },
+    },
+    { highWaterMark: 0, size: (chunk?: Uint8Array) => chunk?.byteLength ?? 0 },
+  );
+  return new Response(stream, { status: reply.status, headers: reply.headers });
 }
 
 function tooLarge(): Response {

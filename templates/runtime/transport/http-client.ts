@@ -14,16 +14,26 @@
  * - An auth hook adds credentials to every request and, when the server
  *   refuses one with 401 or 403, may renew them for one more try.
  *
+ * - What a server sends is bounded (the server may be broken or hostile):
+ *   a message's size (a JSON body or one event's data) and nesting depth,
+ *   an event stream's lines and events, and how long a listen or
+ *   standalone stream may stay silent (keep-alives count). Past a limit
+ *   the request fails with a ChannelError naming the limit, and its
+ *   connection is closed.
+ *
  * What the replies mean is the client's business: this file hands back the
- * JSON-RPC response whatever the HTTP status, and a ChannelError with the
- * status and body when there is none.
+ * JSON-RPC response whatever the HTTP status (when its id is the
+ * request's), and a ChannelError with the status and body when there is
+ * none.
  */
 import { ChannelError, type ChannelRequestOptions, type ClientChannel } from "../core/channel.js";
 import { claimsModern } from "../core/era.js";
 import { type HeaderParameter, HEADERS, requestHeaders } from "../core/headers.js";
 import { isJsonObject, type JsonRpcId, type JsonRpcMessage } from "../core/jsonrpc.js";
+import { MAX_DEPTH, MAX_MESSAGE_BYTES, nestsDeeperThan } from "../core/limits.js";
+import { BodyTooLarge, declaredLength, readTextWithin } from "./bounded-read.js";
 import { nodeWire, type HttpWire, type WireReply } from "./http-wire.js";
-import { readEvents, type SseResumption } from "./sse-reader.js";
+import { EventStreamTooLarge, readEvents, type SseResumption } from "./sse-reader.js";
 
 /**
  * Credentials for the requests of one client (an OAuth token provider, an
@@ -65,6 +75,39 @@ export interface HttpClientOptions {
   readonly reconnectDelayMs?: number;
   /** Problems that fail no request (an unreadable event, a notification that could not be delivered). */
   readonly onWarning?: (message: string) => void;
+  /** The largest message accepted from the server, in bytes: a JSON body, or one event's data (default 4 MiB, as the server's). */
+  readonly maxMessageBytes?: number;
+  /** The deepest nesting of objects and arrays a message may have (default 64). */
+  readonly maxDepth?: number;
+  /** The longest line of an event stream, in bytes (default: `maxMessageBytes` and 1 KiB for the field name). */
+  readonly maxEventLineBytes?: number;
+  /** The most bytes the lines of one event may add up to (default: `maxMessageBytes` and 1 KiB). */
+  readonly maxEventBytes?: number;
+  /**
+   * How long a long-lived stream (a listen request's, a legacy session's
+   * standalone GET) may go without a byte before it is closed, in ms
+   * (default 60000; the server's keep-alives, every 15 s by default, count).
+   * 0 turns it off.
+   */
+  readonly streamIdleMs?: number;
+}
+
+/** The defaults of the limits of HttpClientOptions. */
+export const HTTP_CLIENT_LIMITS = {
+  maxMessageBytes: MAX_MESSAGE_BYTES,
+  maxDepth: MAX_DEPTH,
+  /** Room, beyond a message, for a line's field name and an event's other fields. */
+  eventOverheadBytes: 1024,
+  streamIdleMs: 60_000,
+} as const;
+
+/** The limits in force for one connection. */
+interface Limits {
+  readonly maxMessageBytes: number;
+  readonly maxDepth: number;
+  readonly maxLineBytes: number;
+  readonly maxEventBytes: number;
+  readonly streamIdleMs: number;
 }
 
 const ACCEPT = "application/json, text/event-stream";
@@ -81,6 +124,7 @@ export class HttpClientChannel implements ClientChannel {
   onMessage?: (message: JsonRpcMessage) => void;
 
   private readonly wire: HttpWire;
+  private readonly limits: Limits;
   /** Legacy era: the negotiated version, once the session has begun. */
   private sessionVersion?: string;
   private sessionId?: string;
@@ -94,6 +138,15 @@ export class HttpClientChannel implements ClientChannel {
     private readonly options: HttpClientOptions = {},
   ) {
     this.wire = options.wire ?? nodeWire();
+    const maxMessageBytes = options.maxMessageBytes ?? HTTP_CLIENT_LIMITS.maxMessageBytes;
+    const eventDefault = maxMessageBytes + HTTP_CLIENT_LIMITS.eventOverheadBytes;
+    this.limits = {
+      maxMessageBytes,
+      maxDepth: options.maxDepth ?? HTTP_CLIENT_LIMITS.maxDepth,
+      maxLineBytes: options.maxEventLineBytes ?? eventDefault,
+      maxEventBytes: options.maxEventBytes ?? eventDefault,
+      streamIdleMs: options.streamIdleMs ?? HTTP_CLIENT_LIMITS.streamIdleMs,
+    };
   }
 
   /** The legacy session's id (Mcp-Session-Id), once the server gave one. */
@@ -120,7 +173,7 @@ export class HttpClientChannel implements ClientChannel {
   async send(message: JsonRpcMessage): Promise<void> {
     if (this.closed) throw new ChannelError(`the connection to ${this.url.href} is closed`);
     const reply = await this.exchange("POST", this.headersFor(message), JSON.stringify(message));
-    const text = await reply.text();
+    const text = await this.bodyOf(reply, message);
     if (reply.status >= 300)
       throw new ChannelError(
         `${describe(message)} was refused with HTTP ${reply.status}`,
@@ -212,7 +265,16 @@ export class HttpClientChannel implements ClientChannel {
     const type = reply.headers["content-type"] ?? "";
     if (reply.status < 300 && type.startsWith("text/event-stream")) {
       const resumption: SseResumption = {};
-      const answer = await this.readStream(reply, message.id as JsonRpcId, options, resumption);
+      // A listen request's stream lasts as long as the subscription: only silence ends it.
+      const idleMs = message.method === "subscriptions/listen" ? this.limits.streamIdleMs : 0;
+      const answer = await this.readStream(
+        reply,
+        message.id as JsonRpcId,
+        options,
+        resumption,
+        false,
+        idleMs,
+      );
       if (answer) return answer;
       options.signal?.throwIfAborted();
       if (this.sessionVersion !== undefined && resumption.lastEventId !== undefined)
@@ -221,14 +283,25 @@ export class HttpClientChannel implements ClientChannel {
         status: reply.status,
       });
     }
-    const text = await reply.text();
+    const text = await this.bodyOf(reply, message);
+    if (nestsDeeperThan(text, this.limits.maxDepth))
+      throw new ChannelError(
+        `the reply to ${describe(message)} nests deeper than ${this.limits.maxDepth} levels (maxDepth)`,
+        { status: reply.status },
+      );
     const parsed = parseJson(text);
     if (
       isJsonObject(parsed) &&
       parsed.method === undefined &&
       ("result" in parsed || "error" in parsed)
-    )
-      return parsed;
+    ) {
+      // An error the server could not tie to a request (a refusal before it read the body) has id null.
+      if (parsed.id === message.id || (parsed.id === null && "error" in parsed)) return parsed;
+      throw new ChannelError(
+        `the reply to ${describe(message)} answers id ${JSON.stringify(parsed.id)}, not the request's ${JSON.stringify(message.id)}`,
+        failure(reply, text),
+      );
+    }
     throw new ChannelError(
       `${describe(message)} got HTTP ${reply.status} without a JSON-RPC response`,
       failure(reply, text),
@@ -246,9 +319,17 @@ export class HttpClientChannel implements ClientChannel {
     options: ChannelRequestOptions,
     resumption: SseResumption,
     cancelOnAnswer = false,
+    idleMs = 0,
   ): Promise<JsonRpcMessage | undefined> {
+    const { maxLineBytes, maxEventBytes } = this.limits;
     return new Promise((resolve, reject) => {
       let answered = false;
+      const watch = { idle: false };
+      /** Fails the request and closes its stream: the server passed a limit. */
+      const refuse = (error: ChannelError) => {
+        reply.cancel();
+        reject(error);
+      };
       const deliver = (message: JsonRpcMessage) => {
         if (message.method !== undefined) {
           const notification = !("id" in message);
@@ -262,17 +343,32 @@ export class HttpClientChannel implements ClientChannel {
       };
       void (async () => {
         try {
-          for await (const event of readEvents(reply.body, resumption)) {
+          const chunks = idleMs > 0 ? watchedForSilence(reply, idleMs, watch) : reply.body;
+          for await (const event of readEvents(chunks, resumption, {
+            maxLineBytes,
+            maxEventBytes,
+          })) {
             if (event.data === "") continue; // a priming or keep-alive event
+            const problem = this.messageProblem(event.data);
+            if (problem !== undefined)
+              return refuse(new ChannelError(`an event from ${this.url.href} ${problem}`));
             const parsed = parseJson(event.data);
             if (isJsonObject(parsed)) deliver(parsed);
             else
               this.warn(`an event of the stream from ${this.url.href} is not a JSON-RPC message`);
           }
-        } catch {
+        } catch (error) {
+          if (error instanceof EventStreamTooLarge)
+            return refuse(new ChannelError(`the stream from ${this.url.href}: ${error.message}`));
           if (!answered && options.signal?.aborted) return reject(options.signal.reason as Error);
           // A stream cut off mid-way is resumed like one that ended (legacy era) or fails the request.
         }
+        if (watch.idle)
+          return refuse(
+            new ChannelError(
+              `the stream from ${this.url.href} sent nothing for ${idleMs} ms (streamIdleMs); it is closed`,
+            ),
+          );
         if (!answered) resolve(undefined);
       })();
     });
@@ -319,7 +415,7 @@ export class HttpClientChannel implements ClientChannel {
           reply.status !== 200 ||
           !(reply.headers["content-type"] ?? "").startsWith("text/event-stream")
         ) {
-          const text = await reply.text();
+          const text = await this.bodyOf(reply, message);
           throw new ChannelError(
             `cannot resume the stream of ${describe(message)}: the GET got HTTP ${reply.status}`,
             failure(reply, text),
@@ -394,13 +490,48 @@ export class HttpClientChannel implements ClientChannel {
         return;
       }
       const before = resumption.lastEventId;
-      await this.readStream(reply, undefined, { signal: controller.signal }, resumption).catch(
-        () => undefined,
-      );
+      await this.readStream(
+        reply,
+        undefined,
+        { signal: controller.signal },
+        resumption,
+        false,
+        this.limits.streamIdleMs,
+      ).catch((error: unknown) => {
+        if (error instanceof ChannelError) this.warn(error.message);
+      });
       idle = resumption.lastEventId !== before ? 0 : idle + 1;
       if (this.closed) return;
       await delay(resumption.retryMs ?? this.options.reconnectDelayMs ?? 1000).catch(() => {});
     }
+  }
+
+  /** A reply's body, at most `maxMessageBytes` of it; past that the request fails and the reply is closed. */
+  private async bodyOf(reply: WireReply, message: JsonRpcMessage): Promise<string> {
+    try {
+      return await readTextWithin(reply.body, this.limits.maxMessageBytes, {
+        declared: declaredLength(reply.headers["content-length"]),
+        stop: () => reply.cancel(),
+      });
+    } catch (error) {
+      if (error instanceof BodyTooLarge)
+        throw new ChannelError(
+          `the reply to ${describe(message)} is larger than ${this.limits.maxMessageBytes} bytes (maxMessageBytes)`,
+          { status: reply.status, headers: reply.headers },
+        );
+      throw error;
+    }
+  }
+
+  /** What is wrong with an event's data as a message (its size or depth), or undefined. */
+  private messageProblem(data: string): string | undefined {
+    const { maxMessageBytes, maxDepth } = this.limits;
+    // Characters never outnumber bytes: only a long event needs counting.
+    if (data.length > maxMessageBytes / 3 && Buffer.byteLength(data) > maxMessageBytes)
+      return `holds a message larger than ${maxMessageBytes} bytes (maxMessageBytes)`;
+    if (nestsDeeperThan(data, maxDepth))
+      return `holds a message that nests deeper than ${maxDepth} levels (maxDepth)`;
+    return undefined;
   }
 
   private warn(message: string): void {
@@ -422,6 +553,29 @@ function parseJson(text: string): unknown {
 
 function failure(reply: WireReply, text: string) {
   return { status: reply.status, body: text.slice(0, 1000), headers: reply.headers };
+}
+
+/**
+ * The reply's chunks; when none arrives for `idleMs`, `watch.idle` is set
+ * and the reply is closed, which ends the reading.
+ */
+async function* watchedForSilence(
+  reply: WireReply,
+  idleMs: number,
+  watch: { idle: boolean },
+): AsyncGenerator<Uint8Array> {
+  const timer = setTimeout(() => {
+    watch.idle = true;
+    reply.cancel();
+  }, idleMs);
+  try {
+    for await (const chunk of reply.body) {
+      timer.refresh();
+      yield chunk;
+    }
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** Waits `ms`; rejects with the signal's reason when it aborts first. */

@@ -179,8 +179,8 @@ export class McpHttpHandler {
         authorization = verdict;
       }
       if (request.method === "POST") return await this.post(request, authorization);
-      if (request.method === "GET") return this.openStandaloneStream(request);
-      if (request.method === "DELETE") return this.endSession(request);
+      if (request.method === "GET") return this.openStandaloneStream(request, authorization);
+      if (request.method === "DELETE") return this.endSession(request, authorization);
       return emptyReply(405, { allow: "POST, GET, DELETE" });
     } catch (error) {
       this.side.onError(error, "HTTP transport");
@@ -254,8 +254,8 @@ export class McpHttpHandler {
     request: HttpRequest,
     authorization: Authorization | undefined,
   ): Promise<HttpReply> {
-    if (message.method === "initialize") return this.initialize(message, request);
-    const session = this.session(request);
+    if (message.method === "initialize") return this.initialize(message, request, authorization);
+    const session = this.session(request, authorization);
     if (!session) return this.noSession(request, message.id);
     const headers = { [HEADERS.sessionId]: session.id };
     if (isResponse(message))
@@ -294,7 +294,11 @@ export class McpHttpHandler {
    * `initialize`: the session opens only when it succeeds, so a failed
    * one (no id, bad params) leaves nothing behind and gets no session id.
    */
-  private async initialize(message: JsonRpcMessage, request: HttpRequest): Promise<HttpReply> {
+  private async initialize(
+    message: JsonRpcMessage,
+    request: HttpRequest,
+    authorization: Authorization | undefined,
+  ): Promise<HttpReply> {
     const session = this.sessions.create();
     const outcome = await session.serve(message, { sink: NOWHERE, signal: request.signal });
     const response = outcome.response;
@@ -302,7 +306,7 @@ export class McpHttpHandler {
       session.close();
       return response ? jsonReply(statusOf("legacy", outcome), response) : emptyReply(202);
     }
-    this.sessions.admit(session);
+    this.sessions.admit(session, ownerOf(authorization));
     const stream = new EventStream(this.streamBuffer);
     stream.notify(response);
     stream.end();
@@ -321,7 +325,7 @@ export class McpHttpHandler {
     request: HttpRequest,
     authorization: Authorization | undefined,
   ): HttpReply {
-    const session = this.session(request);
+    const session = this.session(request, authorization);
     if (!session && request.header(HEADERS.sessionId) !== undefined)
       return this.noSession(request, null);
     if (!session || !allowsBatches(session.protocolVersion))
@@ -366,9 +370,13 @@ export class McpHttpHandler {
     return errorReply(refusalStatus(error.code), id, error);
   }
 
-  private session(request: HttpRequest): ServedSession | undefined {
+  /** The session the request's Mcp-Session-Id names, when it belongs to whom the request acts for. */
+  private session(
+    request: HttpRequest,
+    authorization: Authorization | undefined,
+  ): ServedSession | undefined {
     const id = request.header(HEADERS.sessionId);
-    return id === undefined ? undefined : this.sessions.get(id);
+    return id === undefined ? undefined : this.sessions.get(id, ownerOf(authorization));
   }
 
   /** A legacy message outside a session: 400 without Mcp-Session-Id, 404 with one that is not open. */
@@ -386,8 +394,11 @@ export class McpHttpHandler {
   }
 
   /** GET: a legacy session's standalone stream; the modern era has none (405). */
-  private openStandaloneStream(request: HttpRequest): HttpReply {
-    const session = this.session(request);
+  private openStandaloneStream(
+    request: HttpRequest,
+    authorization: Authorization | undefined,
+  ): HttpReply {
+    const session = this.session(request, authorization);
     if (!session)
       return request.header(HEADERS.sessionId) === undefined
         ? emptyReply(405, { allow: "POST" })
@@ -400,7 +411,7 @@ export class McpHttpHandler {
       () => {
         if (session.standalone === stream) delete session.standalone;
         stream.end();
-        this.sessions.get(session.id); // idle from now on, not from when the stream opened
+        this.sessions.get(session.id, ownerOf(authorization)); // idle from now on, not from when the stream opened
       },
       { once: true },
     );
@@ -420,13 +431,22 @@ export class McpHttpHandler {
   }
 
   /** DELETE: ends a legacy session. */
-  private endSession(request: HttpRequest): HttpReply {
+  private endSession(request: HttpRequest, authorization: Authorization | undefined): HttpReply {
     const id = request.header(HEADERS.sessionId);
     if (id === undefined) return emptyReply(405, { allow: "POST" });
-    return this.sessions.close(id)
+    return this.sessions.close(id, ownerOf(authorization))
       ? emptyReply(200)
       : errorReply(404, null, new McpError(Codes.InvalidRequest, "Session not found"));
   }
+}
+
+/**
+ * Whom a legacy session belongs to: the token's subject (its client when
+ * it names no subject); undefined without authorization.
+ */
+function ownerOf(authorization: Authorization | undefined): string | undefined {
+  if (authorization === undefined) return undefined;
+  return `${authorization.subject ?? ""} ${authorization.clientId ?? ""}`;
 }
 
 /** What the access log shows of a message: its method, and the tool or prompt it names (never arguments). */

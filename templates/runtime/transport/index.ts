@@ -45,6 +45,7 @@ export {
 } from "./stdio-client.js";
 export {
   connectHttp,
+  HTTP_CLIENT_LIMITS,
   HttpClientChannel,
   type HttpAuth,
   type HttpClientOptions,
@@ -71,7 +72,21 @@ export {
   type WireReply,
   type WireRequest,
 } from "./http-wire.js";
-export { readEvents, type SseEvent, type SseResumption } from "./sse-reader.js";
+export {
+  EventStreamTooLarge,
+  readEvents,
+  type SseEvent,
+  type SseLimits,
+  type SseResumption,
+} from "./sse-reader.js";
+export { BodyTooLarge, readTextWithin } from "./bounded-read.js";
+export {
+  fetchBounded,
+  FetchFailure,
+  MAX_FETCH_BYTES,
+  type BoundedAnswer,
+  type BoundedFetchOptions,
+} from "./bounded-fetch.js";
 export {
   parseCommandLine,
   spawnStdio,

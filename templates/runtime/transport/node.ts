@@ -161,12 +161,54 @@ export function nodeListener(
           signal: controller.signal,
           note,
         })
-        .then((reply) => write(res, reply));
+        .then((reply) => write(res, reply))
+        .catch((error: unknown) => failed(handler, res, error));
     });
   };
 }
 
+/**
+ * A reply that could not be written (a header node refuses, a stream that
+ * throws): reported, and answered 500 when nothing was sent yet, else the
+ * connection is closed. The process goes on serving.
+ */
+function failed(handler: McpHttpHandler, res: ServerResponse, error: unknown): void {
+  try {
+    handler.side.onError(error, "HTTP transport (writing a response)");
+  } catch {
+    // A failing error reporter must not end the process either.
+  }
+  if (res.headersSent || res.destroyed) {
+    res.destroy();
+    return;
+  }
+  const payload = JSON.stringify(
+    errorResponse(null, new McpError(Codes.InternalError, "Internal error").toJSON()),
+  );
+  try {
+    res.removeHeader("content-length");
+    res
+      .writeHead(500, {
+        "content-type": "application/json",
+        "content-length": Buffer.byteLength(payload),
+      })
+      .end(payload);
+  } catch {
+    res.destroy();
+  }
+}
+
 function write(res: ServerResponse, reply: HttpReply): void {
+  try {
+    writeReply(res, reply);
+  } catch (error) {
+    // The stream will never reach the client: end it, so what feeds it stops.
+    if (reply.kind === "stream") reply.stream.end();
+    throw error;
+  }
+}
+
+function writeReply(res: ServerResponse, reply: HttpReply): void {
   if (res.destroyed) {
     if (reply.kind === "stream") reply.stream.end();
     return;

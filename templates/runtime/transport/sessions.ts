@@ -5,6 +5,11 @@
  * ends it: after it has been idle too long, or when it is the least
  * recently used one and the cap is reached. A client whose session ended
  * gets 404 and initializes again, as the spec asks of it.
+ *
+ * With authorization on, a session belongs to whom the token that opened
+ * it acts for (spec 2025-11-25: security best practices, session
+ * hijacking): a request with another subject's token finds no session by
+ * that id, so a leaked or guessed id is worth nothing to anyone else.
  */
 import type { ServedSession, ServedSide } from "./served.js";
 
@@ -21,6 +26,8 @@ export const SESSION_DEFAULTS: SessionLimits = { idleMs: 10 * 60_000, max: 10_00
 
 interface Entry {
   readonly session: ServedSession;
+  /** Whom the session belongs to (the token's subject), when authorization is on. */
+  readonly owner: string | undefined;
   lastUsed: number;
   /** Requests under way in the session (a session is never idle while one runs). */
   busy: number;
@@ -47,22 +54,26 @@ export class HttpSessions {
     return this.side.openSession();
   }
 
-  /** Opens a session whose `initialize` succeeded; at the cap, the least recently used one ends first. */
-  admit(session: ServedSession): void {
+  /**
+   * Opens a session whose `initialize` succeeded, for `owner` (the subject
+   * of the token that sent it, when authorization is on); at the cap, the
+   * least recently used one ends first.
+   */
+  admit(session: ServedSession, owner?: string): void {
     this.sweep(true);
     while (this.sessions.size >= this.limits.max) {
       const oldest = this.sessions.keys().next().value;
       if (oldest === undefined) break;
-      this.close(oldest);
+      this.end(oldest);
     }
-    this.sessions.set(session.id, { session, lastUsed: this.now(), busy: 0 });
+    this.sessions.set(session.id, { session, owner, lastUsed: this.now(), busy: 0 });
   }
 
-  /** The session with this id, if it is open; marks it used. */
-  get(id: string): ServedSession | undefined {
+  /** The session with this id, if it is open and belongs to `owner`; marks it used. */
+  get(id: string, owner?: string): ServedSession | undefined {
     this.sweep(false);
     const entry = this.sessions.get(id);
-    if (!entry) return undefined;
+    if (!entry || entry.owner !== owner) return undefined;
     this.touch(id, entry);
     return entry.session;
   }
@@ -81,17 +92,23 @@ export class HttpSessions {
     }
   }
 
-  /** Closes a session; false when none has this id. */
-  close(id: string): boolean {
+  /** Closes a session; false when none has this id (or it belongs to another than `owner`). */
+  close(id: string, owner?: string): boolean {
     const entry = this.sessions.get(id);
-    if (!entry) return false;
+    if (!entry || entry.owner !== owner) return false;
     entry.session.close();
     return this.sessions.delete(id);
   }
 
   /** Closes every session (the server is stopping). */
   closeAll(): void {
-    for (const id of [...this.sessions.keys()]) this.close(id);
+    for (const id of [...this.sessions.keys()]) this.end(id);
+  }
+
+  /** Ends a session whoever it belongs to (idle, evicted, or the server stopping). */
+  private end(id: string): void {
+    this.sessions.get(id)?.session.close();
+    this.sessions.delete(id);
   }
 
   private touch(id: string, entry: Entry): void {
@@ -113,7 +130,7 @@ export class HttpSessions {
     this.lastSweep = now;
     for (const [id, entry] of this.sessions) {
       if (now - entry.lastUsed < this.limits.idleMs) break; // the rest were used more recently
-      if (entry.busy === 0 && entry.session.standalone === undefined) this.close(id);
+      if (entry.busy === 0 && entry.session.standalone === undefined) this.end(id);
     }
   }
 }

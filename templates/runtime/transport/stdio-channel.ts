@@ -9,7 +9,12 @@
  */
 import { ChannelError, type ChannelRequestOptions, type ClientChannel } from "../core/channel.js";
 import type { JsonRpcId, JsonRpcMessage } from "../core/jsonrpc.js";
-import { connectStdio, type StdioClientOptions, type StdioConnection } from "./stdio-client.js";
+import {
+  connectStdio,
+  LineTooLong,
+  type StdioClientOptions,
+  type StdioConnection,
+} from "./stdio-client.js";
 
 /** How to start the server (as for connectStdio, without `onMessage`, which the channel owns). */
 export type StdioChannelOptions = Omit<StdioClientOptions, "onMessage" | "onError"> & {
@@ -62,7 +67,10 @@ export async function spawnStdio(options: StdioChannelOptions): Promise<StdioCli
   const connection = await connectStdio({
     ...rest,
     onMessage: (message) => channel.receive(message),
-    onError: (error) => onWarning?.(error.message),
+    onError: (error) => {
+      if (error instanceof LineTooLong) channel.fail(error);
+      else onWarning?.(error.message);
+    },
   });
   channel.attach(connection);
   return channel;
@@ -92,12 +100,19 @@ export class StdioClientChannel implements ClientChannel {
   attach(connection: StdioConnection): void {
     this.connection = connection;
     void connection.exited.then(({ code, signal }) => {
-      this.ended = new ChannelError(
+      this.ended ??= new ChannelError(
         `the MCP server ${this.command} exited (${signal ?? `code ${code}`})`,
       );
       for (const waiter of [...this.waiting.values()]) waiter.reject(this.ended);
       this.waiting.clear();
     });
+  }
+
+  /** @internal The connection cannot go on (the server broke a limit): whatever waits, and whatever comes, fails with `error`. */
+  fail(error: Error): void {
+    this.ended ??= new ChannelError(error.message, {}, { cause: error });
+    for (const waiter of [...this.waiting.values()]) waiter.reject(this.ended);
+    this.waiting.clear();
   }
 
   /** @internal A message from the server's stdout. */

@@ -5,12 +5,19 @@
  * handed to a callback, or ignored, never read as messages. Shutdown
  * follows the spec: close stdin, wait, then SIGTERM, then SIGKILL.
  *
+ * What the server writes is bounded like what a server reads: a line
+ * longer than `maxLineBytes` (4 MiB by default, the server's limit) is
+ * never held whole; the connection fails with LineTooLong and the server
+ * is shut down, since the line's message, whatever request it answered,
+ * is lost.
+ *
  * This moves messages and nothing else: matching answers to requests is
  * core's PendingRequests, and what the messages mean is the client's.
  */
 import { spawn } from "node:child_process";
 import { readFrame } from "../core/framing.js";
 import { isJsonObject, type JsonRpcMessage } from "../core/jsonrpc.js";
+import { MAX_MESSAGE_BYTES } from "../core/limits.js";
 import { readLines, writeLine } from "./lines.js";
 
 /** How to start the server and what to do with what it writes. */
@@ -29,6 +36,13 @@ export interface StdioClientOptions {
   readonly stderr?: "inherit" | "ignore" | ((text: string) => void);
   /** How long `close` waits for the child after closing its stdin, and again after SIGTERM (default 2000 ms). */
   readonly shutdownGraceMs?: number;
+  /** The longest line accepted on the server's stdout, in bytes (default 4 MiB, as the server's stdio). */
+  readonly maxLineBytes?: number;
+}
+
+/** The server wrote a line past `maxLineBytes`: it is told to `onError`, and the connection closes. */
+export class LineTooLong extends Error {
+  override readonly name = "LineTooLong";
 }
 
 /** How the child ended. */
@@ -72,7 +86,23 @@ export async function connectStdio(options: StdioClientOptions): Promise<StdioCo
   if (typeof stderr === "function") child.stderr!.setEncoding("utf8").on("data", stderr);
   // Writes after the child exited fail with EPIPE; `send` refuses them once it knows.
   child.stdin!.on("error", () => {});
-  void readLines(child.stdout!, (line) => deliver(line, options));
+  const maxLineBytes = options.maxLineBytes ?? MAX_MESSAGE_BYTES;
+  let overflowed = false;
+  void readLines(child.stdout!, (line) => deliver(line, options), {
+    maxLineBytes,
+    onTooLong: () => {
+      if (overflowed) return;
+      overflowed = true;
+      options.onError?.(
+        new LineTooLong(
+          `the MCP server ${options.command} wrote a line longer than ${maxLineBytes} bytes (maxLineBytes); the connection is closed`,
+        ),
+      );
+      // Nothing more is read from it: what it writes now goes nowhere, and it is shut down.
+      child.stdout!.destroy();
+      void connection.close();
+    },
+  });
 
   let closed = false;
   const grace = options.shutdownGraceMs ?? 2000;
@@ -81,7 +111,7 @@ export async function connectStdio(options: StdioClientOptions): Promise<StdioCo
       exited,
       new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), ms).unref()),
     ]);
-  return {
+  const connection: StdioConnection = {
     pid: child.pid!,
     exited,
     send(message) {
@@ -101,6 +131,7 @@ export async function connectStdio(options: StdioClientOptions): Promise<StdioCo
       return exited;
     },
   };
+  return connection;
 }
 
 /** Hands a line's messages to `onMessage` (each item of a batch, too), anything else to `onError`. */
