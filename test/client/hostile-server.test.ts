@@ -19,7 +19,7 @@ import {
   type JsonRpcMessage,
 } from "../../templates/runtime/client.js";
 import { readEvents } from "../../templates/runtime/transport/sse-reader.js";
-import { eventually } from "../runtime/mcp-client.js";
+import { until } from "../helpers/wait.js";
 import { json, result, scripted, type Scripted } from "./fixtures/scripted.js";
 
 let server: Scripted | undefined;
@@ -248,7 +248,7 @@ describe("a legacy session's standalone stream", () => {
       onWarning: (message) => warnings.push(message),
     });
     await channel.beginSession("2025-11-25");
-    await eventually(() => warnings.length === 3, 5000);
+    await until(() => warnings.length === 3, { timeoutMs: 5000 });
     expect(warnings[0]).toMatch(/sent nothing for 200 ms \(streamIdleMs\); it is closed/);
     // Each silent stream was closed by the client; after three in a row it stops asking.
     await Promise.all(closed);

@@ -22,7 +22,7 @@ import {
   serveHttp,
   type RunningHttpServer,
 } from "../../templates/runtime/index.js";
-import { headersFor, raw, request, testServer } from "./mcp-client.js";
+import { headersFor, raw, request, testServer } from "../helpers/mcp-client.js";
 
 /** What the stand-in answers on a path: a good document, or one way of failing. */
 type Behaviour =
