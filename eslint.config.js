@@ -9,6 +9,7 @@ export default tseslint.config(
       "node_modules/",
       "dist/",
       "coverage/",
+      ".venv/",
       "test/fixtures/",
       "test/golden/",
       "generated/",
