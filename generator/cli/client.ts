@@ -98,6 +98,9 @@ export const clientCommand: CommandModule<object, ClientArgs> = {
     if (!args.quiet) process.stderr.write(`mcp-gen: scaffolding ${args.dir}\n`);
     const { scaffoldClient } = await import("../scaffold/client.js");
     const { writeProject } = await import("../scaffold/scaffold.js");
+    const { vendoredCopy, writeVendoredCopy } = await import("../scaffold/install-source.js");
+    // A dependency that holds on a teammate's machine: a copy in vendor/ unless one was given.
+    const copy = args["mcp-gen-dependency"] === undefined ? vendoredCopy() : undefined;
     const { files, diagnostics } = await scaffoldClient({
       dir: args.dir,
       spec: args.spec,
@@ -109,10 +112,13 @@ export const clientCommand: CommandModule<object, ClientArgs> = {
       auth: args.auth,
       ...(args["mcp-gen-dependency"] !== undefined
         ? { mcpGenDependency: args["mcp-gen-dependency"] }
-        : {}),
+        : copy
+          ? { mcpGenDependency: copy.specifier }
+          : {}),
     });
     printDiagnostics(diagnostics, args.quiet);
     const written = writeProject(args.dir, files, args.force);
+    if (copy) writeVendoredCopy(args.dir, copy);
     process.stdout.write(
       `wrote ${written} files to ${args.dir}\nnext: cd ${args.dir} && npm install && npm test && npm run -s mcp -- <server url> discover\n`,
     );

@@ -91,6 +91,9 @@ export const serverCommand: CommandModule<object, ServerArgs> = {
   handler: async (args) => {
     if (!args.quiet) process.stderr.write(`mcp-gen: scaffolding ${args.dir}\n`);
     const { scaffoldServer, writeProject } = await import("../scaffold/scaffold.js");
+    const { vendoredCopy, writeVendoredCopy } = await import("../scaffold/install-source.js");
+    // A dependency that holds on a teammate's machine: a copy in vendor/ unless one was given.
+    const copy = args["mcp-gen-dependency"] === undefined ? vendoredCopy() : undefined;
     const { files } = await scaffoldServer({
       dir: args.dir,
       spec: args.spec,
@@ -101,10 +104,13 @@ export const serverCommand: CommandModule<object, ServerArgs> = {
       transport: args.transport,
       ...(args["mcp-gen-dependency"] !== undefined
         ? { mcpGenDependency: args["mcp-gen-dependency"] }
-        : {}),
+        : copy
+          ? { mcpGenDependency: copy.specifier }
+          : {}),
       auth: args.auth,
     });
     const written = writeProject(args.dir, files, args.force);
+    if (copy) writeVendoredCopy(args.dir, copy);
     process.stdout.write(
       `wrote ${written} files to ${args.dir}\nnext: cd ${args.dir} && npm install && npm test && npm start\n`,
     );

@@ -11,11 +11,13 @@
  */
 import { execFile } from "node:child_process";
 import {
+  cpSync,
   existsSync,
   lstatSync,
   mkdirSync,
   readFileSync,
   realpathSync,
+  rmSync,
   writeFileSync,
 } from "node:fs";
 import { join } from "node:path";
@@ -62,6 +64,7 @@ let tarball: string;
 let installed: string;
 let bin: string;
 let work: string;
+let installOutput: string;
 
 beforeAll(async () => {
   const packs = tempDir("pack");
@@ -74,10 +77,14 @@ beforeAll(async () => {
   expectOk(packed, "npm pack");
   tarball = join(packs, `mcp-gen-${VERSION}.tgz`);
   installed = tempDir("installed");
-  expectOk(
-    await run("npm", ["install", "--no-audit", "--no-fund", tarball], installed, 8 * MINUTE),
-    "npm install <tarball>",
+  const install = await run(
+    "npm",
+    ["install", "--no-audit", "--no-fund", tarball],
+    installed,
+    8 * MINUTE,
   );
+  expectOk(install, "npm install <tarball>");
+  installOutput = install.output;
   bin = join(installed, "node_modules", ".bin", "mcp-gen");
   work = tempDir("journey");
 }, 10 * MINUTE);
@@ -87,6 +94,15 @@ describe("the npm pack tarball, installed into an empty folder", () => {
     const copy = join(installed, "node_modules", "mcp-gen");
     expect(lstatSync(copy).isSymbolicLink()).toBe(false);
     expect(realpathSync(bin)).toBe(join(copy, "dist", "generator", "cli", "main.js"));
+  });
+
+  it("installs without running or declaring an install script (no npm 11 install-scripts warning)", () => {
+    expect(installOutput).not.toContain("install-scripts");
+    const manifest = JSON.parse(
+      readFileSync(join(installed, "node_modules", "mcp-gen", "package.json"), "utf8"),
+    ) as { scripts: Record<string, string> };
+    for (const script of ["preinstall", "install", "postinstall", "prepare"])
+      expect(manifest.scripts[script], script).toBeUndefined();
   });
 
   it("mcp-gen --version prints its version", async () => {
@@ -133,12 +149,15 @@ describe("a server scaffolded by it inside a monorepo", () => {
     );
   }, 10 * MINUTE);
 
-  it("depends on the tarball that made it", () => {
+  it("depends on a copy of the tarball that made it, in its own vendor/ folder", () => {
     const manifest = JSON.parse(readFileSync(join(project, "package.json"), "utf8")) as {
       devDependencies: Record<string, string>;
       scripts: Record<string, string>;
     };
-    expect(manifest.devDependencies["mcp-gen"]).toBe(`file:${tarball}`);
+    expect(manifest.devDependencies["mcp-gen"]).toBe(`file:vendor/mcp-gen-${VERSION}.tgz`);
+    expect(
+      readFileSync(join(project, "vendor", `mcp-gen-${VERSION}.tgz`)).equals(readFileSync(tarball)),
+    ).toBe(true);
     expect(manifest.scripts.regenerate).toBe("mcp-gen generate");
     expect(lstatSync(join(root, "node_modules", "mcp-gen")).isSymbolicLink()).toBe(false);
   });
@@ -228,20 +247,28 @@ describe("the tarball installed globally (npm install -g)", () => {
   }, 10 * MINUTE);
 
   it(
-    "a project depends on the installed folder, and npm install there does not try to build it again",
+    "a project carries a copy of the installed mcp-gen, and installs and regenerates moved to another path with the global install gone",
     async () => {
       const manifest = JSON.parse(readFileSync(join(project, "package.json"), "utf8")) as {
         devDependencies: Record<string, string>;
       };
-      expect(manifest.devDependencies["mcp-gen"]).toBe(
-        `file:${realpathSync(join(prefix, "lib", "node_modules", "mcp-gen"))}`,
+      expect(manifest.devDependencies["mcp-gen"]).toBe(`file:vendor/mcp-gen-${VERSION}.tgz`);
+      // A teammate's clone: another path, and no mcp-gen installed anywhere.
+      const clone = join(tempDir("teammate"), "srv");
+      cpSync(project, clone, { recursive: true });
+      rmSync(prefix, { recursive: true, force: true });
+      const installing = await run(
+        "npm",
+        ["install", "--no-audit", "--no-fund"],
+        clone,
+        8 * MINUTE,
       );
-      // npm links a folder dependency and runs its prepare script; an installed mcp-gen has no sources to build.
-      expectOk(
-        await run("npm", ["install", "--no-audit", "--no-fund"], project, 8 * MINUTE),
-        "npm install in the project",
-      );
-      expectOk(await run("npm", ["run", "regenerate"], project), "npm run regenerate");
+      expectOk(installing, "npm install in the moved project");
+      expect(installing.output).not.toContain("install-scripts");
+      expect(lstatSync(join(clone, "node_modules", "mcp-gen")).isSymbolicLink()).toBe(false);
+      const regenerated = await run("npm", ["run", "regenerate"], clone);
+      expectOk(regenerated, "npm run regenerate");
+      expect(regenerated.output).toContain(`regenerating the project in ${clone}`);
     },
     10 * MINUTE,
   );
