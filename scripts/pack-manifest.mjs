@@ -12,7 +12,10 @@ if (process.argv[2] === "strip") {
   writeFileSync(kept, text);
   const json = JSON.parse(text);
   delete json.scripts.prepare;
-  writeFileSync(manifest, `${JSON.stringify(json, null, 2)}\n`);
+  // Through a rename: whatever reads package.json meanwhile reads a whole file.
+  const stripped = new URL("../.package.json.stripped", import.meta.url);
+  writeFileSync(stripped, `${JSON.stringify(json, null, 2)}\n`);
+  renameSync(stripped, manifest);
 } else if (process.argv[2] === "restore") {
   if (existsSync(kept)) renameSync(kept, manifest);
 } else {

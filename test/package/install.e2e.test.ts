@@ -68,12 +68,8 @@ let installOutput: string;
 
 beforeAll(async () => {
   const packs = tempDir("pack");
-  // dist/ is built by the global setup; --ignore-scripts keeps npm pack from building it again.
-  const packed = await run(
-    "npm",
-    ["pack", "--ignore-scripts", "--silent", "--pack-destination", packs],
-    ROOT,
-  );
+  // As a release is made: prepack builds dist/ and leaves prepare out of the packed package.json.
+  const packed = await run("npm", ["pack", "--silent", "--pack-destination", packs], ROOT);
   expectOk(packed, "npm pack");
   tarball = join(packs, `mcp-gen-${VERSION}.tgz`);
   installed = tempDir("installed");
