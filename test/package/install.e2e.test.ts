@@ -68,8 +68,20 @@ let installOutput: string;
 
 beforeAll(async () => {
   const packs = tempDir("pack");
-  // As a release is made: prepack builds dist/ and leaves prepare out of the packed package.json.
-  const packed = await run("npm", ["pack", "--silent", "--pack-destination", packs], ROOT);
+  // As prepack does, but for the build: dist/ is built by the global setup, and building it again
+  // here would rewrite files that other tests run. prepare is left out of the packed package.json.
+  const manifest = join(ROOT, "scripts", "pack-manifest.mjs");
+  expectOk(await run(process.execPath, [manifest, "strip"], ROOT), "pack-manifest strip");
+  let packed: Run;
+  try {
+    packed = await run(
+      "npm",
+      ["pack", "--ignore-scripts", "--silent", "--pack-destination", packs],
+      ROOT,
+    );
+  } finally {
+    expectOk(await run(process.execPath, [manifest, "restore"], ROOT), "pack-manifest restore");
+  }
   expectOk(packed, "npm pack");
   tarball = join(packs, `mcp-gen-${VERSION}.tgz`);
   installed = tempDir("installed");
