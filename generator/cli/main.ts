@@ -9,6 +9,7 @@
 import yargs, { type Argv } from "yargs";
 import { hideBin } from "yargs/helpers";
 import { clientCommand } from "./client.js";
+import { devCommand } from "./dev.js";
 import { diffCommand } from "./diff.js";
 import { generateCommand } from "./generate.js";
 import { serverCommand } from "./server.js";
@@ -31,6 +32,7 @@ export function program(argv: readonly string[]): Argv {
       .command(clientCommand)
       .command(schemaCommand)
       .command(upgradeCommand)
+      .command(devCommand)
       .demandCommand(1, "Name a command; see --help.")
       .strict()
       .recommendCommands()

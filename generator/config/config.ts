@@ -39,6 +39,8 @@ export interface ConfigTarget {
 
 /** What a project's settings read, as far as watching them goes (the scaffold reads the rest). */
 export interface ProjectInputs {
+  /** What made the project: `mcp-gen server` or `mcp-gen client`. */
+  readonly kind: "server" | "client";
   /** A revision name, or the spec folder's absolute path. */
   readonly revision: string;
   /** Known extension names as written; others as absolute paths. */
@@ -121,6 +123,7 @@ export function readConfig(path: string): Config {
 
 function projectInputs(raw: RawConfig, dir: string): ProjectInputs {
   return {
+    kind: raw.kind === "client" ? "client" : "server",
     revision: resolveSpecReference(raw.revision ?? "", dir),
     extensions: (raw.extensions ?? []).map((e) => resolveExtensionReference(e, dir)),
     tools: resolve(dir, raw.tools ?? ""),

@@ -32,6 +32,7 @@ describe.concurrent("--help names every option a command declares", () => {
     ["client", "client.ts"],
     ["diff", "diff.ts"],
     ["upgrade", "upgrade.ts"],
+    ["dev", "dev.ts"],
     ["schema pull", "schema.ts"],
   ])("mcp-gen %s --help", async (command, file) => {
     const source = readFileSync(join(ROOT, "generator", "cli", file), "utf8");

@@ -1,0 +1,187 @@
+/**
+ * `mcp-gen dev` in a scaffolded server project: the developer's loop.
+ *
+ * Three parts, each doing one thing:
+ * - the project's inputs (mcp-gen.json, tools.json, its extensions) are
+ *   watched, and a change regenerates src/generated and src/mcp-gen, as
+ *   `npm run regenerate` does (the same watch as `generate --watch`);
+ * - the TypeScript compiler watches src/ and emits to dist/ incrementally,
+ *   so an edit recompiles only what it touches;
+ * - after every compile without errors the server (`node dist/index.js`)
+ *   is restarted. A compile with errors prints them and keeps the server
+ *   that last compiled running; watching goes on either way. A client
+ *   project has no server to run: its command line (dist/cli.js) is
+ *   current after every compile without errors.
+ *
+ * The compiler is the project's own `typescript` (the version its build
+ * uses), found from the project's folder.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import type * as TypeScript from "typescript";
+import { CONFIG_FILE, readConfig, type Config } from "../config/config.js";
+import { diagnostic, McpGenError } from "../diagnostics.js";
+import { generateConfig } from "../config/generate-config.js";
+import { inputsOfConfig, watchInputs, type WatchHandle } from "../config/watch.js";
+
+/** Options of {@link startDev}. */
+export interface DevOptions {
+  /** The project folder (it holds mcp-gen.json, tsconfig.json and package.json). */
+  readonly dir: string;
+  /** Arguments for the server after `dist/index.js` (for example `--stdio`). */
+  readonly serverArgs?: readonly string[];
+  /** Extra environment for the server. */
+  readonly env?: NodeJS.ProcessEnv;
+  /** Where the loop says what it does (one line each). */
+  readonly log: (line: string) => void;
+  /** How long a stopping server may take before it is killed (default 2 s). */
+  readonly stopTimeoutMs?: number;
+}
+
+/** A running dev loop. */
+export interface DevHandle {
+  /** Resolves after each start of the server, with the restart count (1 for the first start). */
+  readonly onStart: (listener: (count: number) => void) => void;
+  /** Stops watching and stops the server. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the loop in the project at `options.dir`; the first regeneration,
+ * compile and start follow at once. Throws MCPG805 outside a project made
+ * by mcp-gen server or client, MCPG806 before `npm install`.
+ */
+export function startDev(options: DevOptions): DevHandle {
+  const configFile = join(options.dir, CONFIG_FILE);
+  const project = existsSync(configFile) ? readConfig(configFile).project : undefined;
+  if (!project) throw new McpGenError([diagnostic("MCPG805", { dir: options.dir })]);
+  const ts = projectTypeScript(options.dir);
+  const server = serverProcess(options);
+  const regenerating = watchProjectInputs(configFile, options.log);
+  const compiling = watchCompile(ts, options.dir, options.log, () =>
+    project.kind === "server" ? server.restart() : options.log("compiled: dist/cli.js is current"),
+  );
+  return {
+    onStart: (listener) => server.onStart(listener),
+    async close() {
+      compiling.close();
+      await regenerating.close();
+      await server.stop();
+    },
+  };
+}
+
+/** Regenerates the project's generated folders whenever one of its inputs changes. */
+function watchProjectInputs(configFile: string, log: (line: string) => void): WatchHandle {
+  let config: Config | undefined;
+  let first = true;
+  return watchInputs({
+    run: async () => {
+      config = readConfig(configFile);
+      // The first run finds the project as it is: nothing to say unless it was stale.
+      const outcome = await generateConfig(config, { check: false, force: false });
+      const written = outcome.project?.files.length ?? 0;
+      if (!first) log(`regenerated ${written} files in src/generated and src/mcp-gen`);
+      for (const stub of outcome.project?.stubs ?? [])
+        log(`new tool: wrote its handler stub to ${stub}; add it to the handlers in src/tools.ts`);
+      first = false;
+    },
+    inputs: () => [configFile, ...(config ? inputsOfConfig(config) : [])],
+    onError: (error) => log(`regeneration failed: ${(error as Error).message}`),
+  });
+}
+
+/** The project's own TypeScript compiler (MCPG806 when it is not installed). */
+function projectTypeScript(dir: string): typeof TypeScript {
+  const require = createRequire(join(dir, "package.json"));
+  try {
+    return require("typescript") as typeof TypeScript;
+  } catch {
+    throw new McpGenError([diagnostic("MCPG806", { dir })]);
+  }
+}
+
+/** Compiles the project on every change of its sources; `compiled` runs after each compile without errors. */
+function watchCompile(
+  ts: typeof TypeScript,
+  dir: string,
+  log: (line: string) => void,
+  compiled: () => void,
+): { close(): void } {
+  const format: TypeScript.FormatDiagnosticsHost = {
+    getCanonicalFileName: (f) => f,
+    getCurrentDirectory: () => dir,
+    getNewLine: () => "\n",
+  };
+  const host = ts.createWatchCompilerHost(
+    join(dir, "tsconfig.json"),
+    {},
+    ts.sys,
+    ts.createEmitAndSemanticDiagnosticsBuilderProgram,
+    (diagnostic) => log(ts.formatDiagnostic(diagnostic, format).trimEnd()),
+    (_status, _newLine, _options, errorCount) => {
+      // Called with an error count once a compile has ended, without one when it starts.
+      if (errorCount === undefined) return;
+      if (errorCount === 0) compiled();
+      else
+        log(
+          `${errorCount} error${errorCount === 1 ? "" : "s"}: the server keeps running the last code that compiled`,
+        );
+    },
+  );
+  const program = ts.createWatchProgram(host);
+  return { close: () => program.close() };
+}
+
+/** The server as a child process, restarted on demand, one at a time. */
+function serverProcess(options: DevOptions) {
+  const listeners: Array<(count: number) => void> = [];
+  const stopTimeoutMs = options.stopTimeoutMs ?? 2000;
+  let child: ChildProcess | undefined;
+  let starts = 0;
+  let queue = Promise.resolve();
+  let closed = false;
+
+  const stopChild = async () => {
+    const running = child;
+    child = undefined;
+    if (!running || running.exitCode !== null || running.signalCode !== null) return;
+    const exited = new Promise<void>((resolve) => running.once("exit", () => resolve()));
+    running.kill("SIGTERM");
+    const timer = setTimeout(() => running.kill("SIGKILL"), stopTimeoutMs);
+    await exited;
+    clearTimeout(timer);
+  };
+  const startChild = () => {
+    child = spawn(
+      process.execPath,
+      [
+        "--enable-source-maps",
+        join(options.dir, "dist", "index.js"),
+        ...(options.serverArgs ?? []),
+      ],
+      { cwd: options.dir, env: { ...process.env, ...options.env }, stdio: "inherit" },
+    );
+    starts += 1;
+    const count = starts;
+    options.log(count === 1 ? "server started" : `server restarted (${count - 1})`);
+    for (const listener of listeners) listener(count);
+  };
+  return {
+    onStart: (listener: (count: number) => void) => listeners.push(listener),
+    restart() {
+      queue = queue.then(async () => {
+        if (closed) return;
+        await stopChild();
+        if (!closed) startChild();
+      });
+    },
+    async stop() {
+      closed = true;
+      await queue;
+      await stopChild();
+    },
+  };
+}

@@ -1,0 +1,139 @@
+/**
+ * `mcp-gen dev` in a scaffolded server project, driven through the library
+ * (startDev) as the command does: the first compile starts the server; an
+ * edit to a handler is served after a restart; a type error is shown and
+ * the last good server keeps answering; a tool added to tools.json is
+ * regenerated, its stub written, and the missing handler named. Real
+ * compiler (the project's typescript), a real server on 127.0.0.1.
+ */
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startDev, type DevHandle } from "../../generator/dev/dev.js";
+import { freePort } from "../../scripts/free-port.js";
+import { scaffoldServer, writeProject } from "../../generator/scaffold/scaffold.js";
+import { tempDir, testSources } from "../helpers/index.js";
+import { headersFor, request } from "../helpers/mcp-client.js";
+import { linkNodeModules } from "../helpers/project.js";
+import { until } from "../helpers/wait.js";
+
+const MINUTE = 60_000;
+let project: string;
+let dev: DevHandle;
+let url: string;
+const log: string[] = [];
+let starts = 0;
+
+/** The echo tool's answer from the running server, or undefined while none answers. */
+async function echo(text: string): Promise<string | undefined> {
+  const message = request("tools/call", { name: "echo", arguments: { text } });
+  try {
+    const response = await fetch(url, {
+      method: "POST",
+      headers: headersFor(message),
+      body: JSON.stringify(message),
+    });
+    const body = (await response.json()) as {
+      result?: { content?: Array<{ text?: string }> };
+    };
+    return body.result?.content?.[0]?.text;
+  } catch {
+    return undefined;
+  }
+}
+
+beforeAll(async () => {
+  project = join(tempDir("dev"), "srv");
+  const { files } = await scaffoldServer({ dir: project, name: "srv", sources: testSources() });
+  writeProject(project, files);
+  linkNodeModules(project);
+  const port = await freePort();
+  url = `http://127.0.0.1:${port}/mcp`;
+  dev = startDev({
+    dir: project,
+    env: { PORT: String(port) },
+    log: (line) => log.push(line),
+  });
+  dev.onStart((count) => (starts = count));
+  await until(async () => (await echo("hi")) === "hi", {
+    what: "the first start",
+    timeoutMs: 2 * MINUTE,
+    everyMs: 200,
+  });
+}, 3 * MINUTE);
+
+afterAll(async () => {
+  await dev?.close();
+});
+
+describe("mcp-gen dev in a server project", () => {
+  it(
+    "an edit to a handler is served after one restart",
+    async () => {
+      const tools = join(project, "src", "tools.ts");
+      const before = starts;
+      writeFileSync(
+        tools,
+        readFileSync(tools, "utf8").replace(
+          'content: [{ type: "text", text }]',
+          'content: [{ type: "text", text: `edited: ${text}` }]',
+        ),
+      );
+      await until(async () => (await echo("x")) === "edited: x", {
+        what: "the edited handler",
+        timeoutMs: MINUTE,
+        everyMs: 100,
+      });
+      expect(starts).toBe(before + 1);
+      expect(log).toContain(`server restarted (${before})`);
+    },
+    2 * MINUTE,
+  );
+
+  it(
+    "a type error is shown, and the last good server keeps answering",
+    async () => {
+      const tools = join(project, "src", "tools.ts");
+      const good = readFileSync(tools, "utf8");
+      const before = starts;
+      writeFileSync(tools, good.replace("text: `edited: ${text}`", "text: 42"));
+      await until(() => log.some((l) => l.includes("the server keeps running")), {
+        what: "the compile error",
+        timeoutMs: MINUTE,
+      });
+      expect(log.some((l) => /tools\.ts.*error TS2322/.test(l))).toBe(true);
+      expect(await echo("y")).toBe("edited: y");
+      expect(starts).toBe(before);
+      writeFileSync(tools, good);
+      await until(() => starts === before + 1, {
+        what: "the restart after the fix",
+        timeoutMs: MINUTE,
+      });
+    },
+    2 * MINUTE,
+  );
+
+  it(
+    "a tool added to tools.json: regenerated, its stub written, the missing handler named",
+    async () => {
+      const toolsFile = join(project, "tools.json");
+      const tools = JSON.parse(readFileSync(toolsFile, "utf8")) as unknown[];
+      tools.push({
+        name: "shout",
+        description: "Shouts.",
+        inputSchema: { type: "object", properties: { text: { type: "string" } } },
+      });
+      writeFileSync(toolsFile, JSON.stringify(tools, null, 2));
+      await until(() => log.some((l) => l.startsWith("new tool: wrote its handler stub")), {
+        what: "the regeneration",
+        timeoutMs: MINUTE,
+      });
+      await until(() => log.some((l) => l.includes(`Property 'shout' is missing`)), {
+        what: "the missing handler named",
+        timeoutMs: MINUTE,
+      });
+      expect(await echo("z")).toBe("edited: z");
+    },
+    2 * MINUTE,
+  );
+});
