@@ -7,6 +7,7 @@
  * 20 ms over HTTP on 127.0.0.1. Prints every round, the median and the
  * slowest; exits 1 when the median is over 2 s.
  */
+import { randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -70,7 +71,7 @@ try {
   const url = `http://127.0.0.1:${port}/mcp`;
   const dev = startDev({
     dir: project,
-    env: { PORT: String(port), MCP_REQUEST_STATE_KEY: "a".repeat(64) },
+    env: { PORT: String(port), MCP_REQUEST_STATE_KEY: randomBytes(32).toString("hex") },
     log: () => undefined,
   });
   const firstStart = performance.now();
