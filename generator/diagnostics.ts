@@ -435,6 +435,17 @@ export const catalog = {
     fix: () =>
       "the tool can still be called by name; ask the server's authors to fix its definition",
   }),
+  MCPG730: entry<{ source: string; reason: string }>({
+    severity: "error",
+    message: (p) => `diff --tools: ${p.source} holds no tools: ${p.reason}`,
+    fix: () =>
+      'give a tools file (an array of tools), a tools/list snapshot ({ "tools": [...] }), the URL of a running server\'s MCP endpoint, or the command that starts it in quotes',
+  }),
+  MCPG731: entry<{ source: string; reason: string }>({
+    severity: "error",
+    message: (p) => `diff --tools: ${p.source}: ${p.reason}`,
+    fix: () => "give every tool a unique string name, as tools/list requires",
+  }),
   MCPG722: entry<Record<string, never>>({
     severity: "error",
     message: () => "--tools and --from-server both name the tools",
