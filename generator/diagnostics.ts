@@ -423,9 +423,10 @@ export const catalog = {
     fix: () =>
       "the client can still call it by name (client.raw.callTool); ask the server's authors to fix its definition",
   }),
-  MCPG721: entry<{ server: string; reason: string }>({
+  MCPG721: entry<{ server: string; reason: string; option?: string }>({
     severity: "error",
-    message: (p) => `--from-server ${p.server}: could not list its tools: ${p.reason}`,
+    message: (p) =>
+      `${p.option ?? "--from-server"} ${p.server}: could not list its tools: ${p.reason}`,
     fix: () =>
       'give the URL of a running server\'s MCP endpoint (http://127.0.0.1:3000/mcp), or the command that starts it in quotes ("node dist/index.js --stdio")',
   }),

@@ -45,7 +45,7 @@ const GROUPS: readonly Group[] = [
 export function formatToolDiff(diff: ToolDiff): string {
   const { summary } = diff;
   const lines = [
-    `${diff.from.source} (${diff.from.tools} tools) -> ${diff.to.source} (${diff.to.tools} tools): ` +
+    `${diff.from.source} (${tools(diff.from.tools)}) -> ${diff.to.source} (${tools(diff.to.tools)}): ` +
       `${summary.changes} changes, ${summary.breakingClients} breaking for clients, ` +
       `${summary.breakingServers} breaking for servers, ${summary.possiblyBreaking} possibly breaking`,
     "",
@@ -68,4 +68,8 @@ export function formatToolDiff(diff: ToolDiff): string {
   }
   if (diff.changes.length === 0) lines.push("No differences.", "");
   return `${lines.join("\n")}\n`;
+}
+
+function tools(count: number): string {
+  return `${count} tool${count === 1 ? "" : "s"}`;
 }

@@ -22,11 +22,12 @@ export interface ToolSide {
   readonly tools: ReadonlyMap<string, JsonObject>;
 }
 
-/** How a side is told apart: a URL, a file, or else a command line. */
+/** How a side is told apart: a URL, an existing file (or a name ending in .json), or else a command line. */
 export function sourceKindOf(source: string): "url" | "file" | "command" {
   if (/^https?:\/\//i.test(source)) return "url";
-  if (/\.json$/i.test(source.trim()) || (existsSync(source) && statSync(source).isFile()))
-    return "file";
+  if (existsSync(source) && statSync(source).isFile()) return "file";
+  // A missing file.json is reported as a file that cannot be read, not started as a command.
+  if (!/\s/.test(source.trim()) && /\.json$/i.test(source)) return "file";
   return "command";
 }
 
@@ -39,7 +40,7 @@ export async function loadToolSide(source: string): Promise<ToolSide> {
   }
   // Loaded only for a live server: it brings the client runtime.
   const { listServerTools } = await import("../../scaffold/from-server.js");
-  const { tools } = await listServerTools(source);
+  const { tools } = await listServerTools(source, 30_000, "diff --tools");
   return { source, kind: "server", tools: toolsByName(tools as JsonValue[], source, "") };
 }
 

@@ -76,8 +76,7 @@ const HANDLED = new Set([
   "contentEncoding",
 ]);
 
-const ALL_TYPES = ["array", "boolean", "integer", "null", "number", "object", "string"] as const;
-type TypeName = (typeof ALL_TYPES)[number];
+type TypeName = "array" | "boolean" | "integer" | "null" | "number" | "object" | "string";
 
 /** Whether every value `sub` accepts is accepted by `sup`. */
 export function subsumes(sup: Rooted, sub: Rooted, depth = 0): Verdict {
@@ -119,7 +118,9 @@ function resolve(r: Rooted, depth: number): Resolved | undefined {
   let current = r.schema;
   let hops = depth;
   while (isJsonObject(current) && typeof current.$ref === "string") {
-    const others = Object.keys(stripAnnotations(current) as JsonObject).filter((k) => k !== "$ref");
+    const others = Object.keys(stripAnnotations(current) as JsonObject).filter(
+      (k) => k !== "$ref" && !DEFINITIONS.has(k),
+    );
     if (others.length > 0) return { rooted: { schema: current, root: r.root }, depth: hops };
     const target = lookupRef(r.root, current.$ref);
     if (target === undefined) return undefined;
@@ -146,8 +147,14 @@ function lookupRef(root: JsonValue, ref: string): JsonValue | undefined {
   return node;
 }
 
+/** Keywords that hold definitions for `$ref`s and constrain nothing themselves. */
+const DEFINITIONS = new Set(["$defs", "definitions"]);
+
 function acceptsAll(schema: JsonValue): boolean {
-  return schema === true || (isJsonObject(schema) && Object.keys(schema).length === 0);
+  return (
+    schema === true ||
+    (isJsonObject(schema) && Object.keys(schema).every((k) => DEFINITIONS.has(k)))
+  );
 }
 
 /** The values of a schema that can only hold a few: its `const`, its `enum`, or a null/boolean type. */
@@ -263,10 +270,43 @@ function subsumesObject(sup: Rooted, sub: Rooted, depth: number): Verdict {
 function subsumesAllOfSub(sup: Rooted, sub: Rooted, B: JsonObject, depth: number): Verdict {
   const parts = [...(B.allOf as JsonValue[]), without(B, "allOf")].filter((p) => !acceptsAll(p));
   if (parts.length === 1) return subsumes(sup, { schema: parts[0]!, root: sub.root }, depth);
+  const merged = mergeParts(parts);
+  if (merged !== undefined) return subsumes(sup, { schema: merged, root: sub.root }, depth);
   const verdicts = parts.map((part) => subsumes(sup, { schema: part, root: sub.root }, depth));
   if (verdicts.some((v) => v.result === "yes")) return YES;
   const first = verdicts.find((v) => v.result !== "yes");
   return undecided(first, "the parts of an allOf together");
+}
+
+/**
+ * The parts of an allOf as one schema, when that is exact: each keyword in
+ * one part only (or equal wherever it appears), `required` joined, and
+ * `properties` joined where no property is named twice differently.
+ */
+function mergeParts(parts: readonly JsonValue[]): JsonObject | undefined {
+  const merged: JsonObject = {};
+  for (const part of parts) {
+    if (!isJsonObject(part) || part.allOf !== undefined || part.$ref !== undefined)
+      return undefined;
+    for (const [key, value] of Object.entries(part)) {
+      const existing = merged[key];
+      if (existing === undefined || jsonEqual(existing, value)) merged[key] = value;
+      else if (key === "required" && Array.isArray(existing) && Array.isArray(value))
+        merged[key] = [...new Set([...existing, ...value].map((v) => JSON.stringify(v)))].map(
+          (v) => JSON.parse(v) as JsonValue,
+        );
+      else if (key === "properties" && isJsonObject(existing) && isJsonObject(value)) {
+        const clash = Object.keys(value).some(
+          (k) => Object.hasOwn(existing, k) && !jsonEqual(existing[k], value[k]),
+        );
+        if (clash) return undefined;
+        merged[key] = { ...existing, ...value };
+      } else return undefined;
+    }
+  }
+  // additionalProperties in one part refuses the properties another part names: not a plain merge.
+  if (merged.additionalProperties !== undefined && parts.length > 1) return undefined;
+  return merged;
 }
 
 /** The wider side is a union: one branch accepting everything is enough. */
@@ -363,7 +403,9 @@ function formatVerdict(A: JsonObject, B: JsonObject): Verdict {
   if (typeof A.format !== "string" || A.format === B.format) return YES;
   if (!allows(B, "string")) return YES;
   if (B.format === undefined) return no(`strings not of the format ${A.format}`);
-  return unknown(`the formats ${String(B.format)} and ${A.format} are not compared`);
+  return unknown(
+    `the formats ${JSON.stringify(B.format)} and ${JSON.stringify(A.format)} are not compared`,
+  );
 }
 
 /** A bound of B must lie within A's; a bound only A has is a new limit. */
@@ -422,7 +464,7 @@ function stringVerdicts(A: JsonObject, B: JsonObject): Verdict[] {
       B.pattern === undefined
         ? no(`strings that do not match ${A.pattern}`)
         : unknown(
-            `the patterns ${String(B.pattern)} and ${A.pattern} are not compared (regular expressions)`,
+            `the patterns ${JSON.stringify(B.pattern)} and ${JSON.stringify(A.pattern)} are not compared (regular expressions)`,
           ),
     );
   return out;
