@@ -25,18 +25,20 @@ interface DiffArgs {
 export const diffCommand: CommandModule<object, DiffArgs> = {
   command: "diff <from> <to>",
   describe:
-    "Show what changed between two revisions: methods, notifications, resultType values, error codes, capabilities, definitions",
+    "Show what changed between two revisions (methods, notifications, resultType values, error codes, capabilities, definitions), or with --tools between two tool lists",
   builder: (y) =>
     y
       .positional("from", {
         type: "string",
         demandOption: true,
-        describe: "A revision (2025-11-25) or a folder with schema.json",
+        describe:
+          "A revision (2025-11-25) or a folder with schema.json; with --tools, the old tool list",
       })
       .positional("to", {
         type: "string",
         demandOption: true,
-        describe: "A revision (2026-07-28) or a folder with schema.json",
+        describe:
+          "A revision (2026-07-28) or a folder with schema.json; with --tools, the new tool list",
       })
       .option("extension", {
         type: "string",
