@@ -4,7 +4,7 @@
  * its tool, and the reasons under each breaking one.
  */
 import type { ToolChange } from "./compare.js";
-import type { ToolDiff } from "./index.js";
+import type { ToolDiff } from "./tool-diff.js";
 
 interface Group {
   readonly heading: string;

@@ -41,7 +41,16 @@ export async function loadToolSide(source: string): Promise<ToolSide> {
   // Loaded only for a live server: it brings the client runtime.
   const { listServerTools } = await import("../../scaffold/from-server.js");
   const { tools } = await listServerTools(source, 30_000, "diff --tools");
-  return { source, kind: "server", tools: toolsByName(tools as JsonValue[], source, "") };
+  return toolSideFromList(source, "server", tools as JsonValue[]);
+}
+
+/** A side from a list of tools already in hand (a server's tools/list, say). */
+export function toolSideFromList(
+  source: string,
+  kind: ToolSourceKind,
+  list: readonly JsonValue[],
+): ToolSide {
+  return { source, kind, tools: toolsByName(list, source, "") };
 }
 
 /** The array of tools in a file: the file itself, its `tools`, or its `result.tools`. */
