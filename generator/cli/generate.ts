@@ -56,7 +56,8 @@ export const generateCommand: CommandModule<object, GenerateArgs> = {
       .option("check", {
         type: "boolean",
         default: false,
-        describe: "Regenerate in memory; exit 1 naming each file that differs",
+        describe:
+          "Regenerate in memory; exit 1 naming each file that differs (in a client made --from-server, also when the server's tools changed, with the tool diff)",
       })
       .option("force", {
         type: "boolean",
