@@ -558,6 +558,20 @@ export const catalog = {
       `the files mcp-gen generates for ${p.revision} do not compile in this project, so nothing was changed: ${p.problems.slice(0, 5).join("; ")}${p.problems.length > 5 ? "; ..." : ""}`,
     fix: () => "this is a bug in mcp-gen; please report it with the revision and mcp-gen.json",
   }),
+  MCPG808: entry<{ revision: string; problems: readonly string[] }>({
+    severity: "error",
+    message: (p) =>
+      `the runtime cannot serve ${p.revision}, so nothing was changed: ${p.problems.slice(0, 5).join("; ")}${p.problems.length > 5 ? "; ..." : ""}`,
+    fix: () =>
+      "stay on the project's revision until an mcp-gen whose runtime sets these fields, or pass --force to upgrade anyway (the runtime's answers will not match the revision)",
+  }),
+  MCPG809: entry<{ command: string; failures: readonly string[] }>({
+    severity: "error",
+    message: (p) =>
+      `${p.command} fails in a copy with the new files, so nothing was changed: ${p.failures.slice(0, 5).join("; ")}${p.failures.length > 5 ? "; ..." : ""}`,
+    fix: () =>
+      "fix the failing tests first (try them with --dry-run), or pass --force to upgrade anyway",
+  }),
   MCPG901: entry<{ reason: string }>({
     severity: "error",
     message: (p) => `internal error: ${p.reason}`,

@@ -113,7 +113,7 @@ function appliesTo(
   error: ErrorObject,
   root: unknown,
 ): boolean {
-  const schema = error.parentSchema as JsonObject | undefined;
+  const schema = error.parentSchema;
   if (!owners.has(schema)) return true;
   const typeConst = isJsonObject(schema?.properties) ? schema.properties.type : undefined;
   if (!isJsonObject(typeConst) || typeConst.const === undefined) return true;
@@ -217,7 +217,7 @@ async function runtimeSamples(): Promise<Sample[]> {
   );
   let id = 0;
   const answer = async (message: Record<string, unknown>) => {
-    const outcome = await server.serve(message as never, {
+    const outcome = await server.serve(message, {
       sink: { notify: () => {} },
       signal: new AbortController().signal,
     });
