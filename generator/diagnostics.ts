@@ -48,9 +48,10 @@ const supportedDialects =
  * 8xx mcp-gen.json and project upgrades, 9xx internal.
  */
 export const catalog = {
-  MCPG101: entry<{ revision: string; known: readonly string[] }>({
+  MCPG101: entry<{ revision: string; known: readonly string[]; suggestion?: string }>({
     severity: "error",
-    message: (p) => `unknown MCP revision "${p.revision}"`,
+    message: (p) =>
+      `unknown MCP revision "${p.revision}"${p.suggestion ? `; did you mean ${p.suggestion}?` : ""}`,
     fix: (p) => `use one of ${p.known.join(", ")}, or pass --spec <dir> with a schema.json`,
   }),
   MCPG102: entry<{ revision: string; tried: readonly string[] }>({
