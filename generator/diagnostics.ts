@@ -48,9 +48,10 @@ const supportedDialects =
  * 8xx mcp-gen.json and project upgrades, 9xx internal.
  */
 export const catalog = {
-  MCPG101: entry<{ revision: string; known: readonly string[] }>({
+  MCPG101: entry<{ revision: string; known: readonly string[]; suggestion?: string }>({
     severity: "error",
-    message: (p) => `unknown MCP revision "${p.revision}"`,
+    message: (p) =>
+      `unknown MCP revision "${p.revision}"${p.suggestion ? `; did you mean ${p.suggestion}?` : ""}`,
     fix: (p) => `use one of ${p.known.join(", ")}, or pass --spec <dir> with a schema.json`,
   }),
   MCPG102: entry<{ revision: string; tried: readonly string[] }>({
@@ -423,9 +424,10 @@ export const catalog = {
     fix: () =>
       "the client can still call it by name (client.raw.callTool); ask the server's authors to fix its definition",
   }),
-  MCPG721: entry<{ server: string; reason: string }>({
+  MCPG721: entry<{ server: string; reason: string; option?: string }>({
     severity: "error",
-    message: (p) => `--from-server ${p.server}: could not list its tools: ${p.reason}`,
+    message: (p) =>
+      `${p.option ?? "--from-server"} ${p.server}: could not list its tools: ${p.reason}`,
     fix: () =>
       'give the URL of a running server\'s MCP endpoint (http://127.0.0.1:3000/mcp), or the command that starts it in quotes ("node dist/index.js --stdio")',
   }),
@@ -434,6 +436,17 @@ export const catalog = {
     message: (p) => `--from-server ${p.server}: ${p.reason}`,
     fix: () =>
       "the tool can still be called by name; ask the server's authors to fix its definition",
+  }),
+  MCPG730: entry<{ source: string; reason: string }>({
+    severity: "error",
+    message: (p) => `diff --tools: ${p.source} holds no tools: ${p.reason}`,
+    fix: () =>
+      'give a tools file (an array of tools), a tools/list snapshot ({ "tools": [...] }), the URL of a running server\'s MCP endpoint, or the command that starts it in quotes',
+  }),
+  MCPG731: entry<{ source: string; reason: string }>({
+    severity: "error",
+    message: (p) => `diff --tools: ${p.source}: ${p.reason}`,
+    fix: () => "give every tool a unique string name, as tools/list requires",
   }),
   MCPG722: entry<Record<string, never>>({
     severity: "error",
@@ -545,6 +558,20 @@ export const catalog = {
     message: (p) =>
       `the files mcp-gen generates for ${p.revision} do not compile in this project, so nothing was changed: ${p.problems.slice(0, 5).join("; ")}${p.problems.length > 5 ? "; ..." : ""}`,
     fix: () => "this is a bug in mcp-gen; please report it with the revision and mcp-gen.json",
+  }),
+  MCPG808: entry<{ revision: string; problems: readonly string[] }>({
+    severity: "error",
+    message: (p) =>
+      `the runtime cannot serve ${p.revision}, so nothing was changed: ${p.problems.slice(0, 5).join("; ")}${p.problems.length > 5 ? "; ..." : ""}`,
+    fix: () =>
+      "stay on the project's revision until an mcp-gen whose runtime sets these fields, or pass --force to upgrade anyway (the runtime's answers will not match the revision)",
+  }),
+  MCPG809: entry<{ command: string; failures: readonly string[] }>({
+    severity: "error",
+    message: (p) =>
+      `${p.command} fails in a copy with the new files, so nothing was changed: ${p.failures.slice(0, 5).join("; ")}${p.failures.length > 5 ? "; ..." : ""}`,
+    fix: () =>
+      "fix the failing tests first (try them with --dry-run), or pass --force to upgrade anyway",
   }),
   MCPG901: entry<{ reason: string }>({
     severity: "error",

@@ -34,7 +34,8 @@ export const clientCommand: CommandModule<object, ClientArgs> = {
         type: "string",
         default: "2026-07-28",
         requiresArg: true,
-        describe: "The revision the client speaks (it talks to 2025-11-25 servers too)",
+        describe:
+          "The revision the client targets: 2026-07-28 or later (it talks to 2025-11-25 servers too)",
       })
       .option("name", {
         type: "string",

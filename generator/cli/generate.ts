@@ -12,6 +12,7 @@ import { join, relative } from "node:path";
 import type { CommandModule } from "yargs";
 import type { Config } from "../config/config.js";
 import type { ProjectOutcome } from "../config/generate-config.js";
+import type { ServerDrift } from "../config/server-drift.js";
 import { diagnostic } from "../diagnostics.js";
 import { EXIT, printDiagnostics, reportError } from "./output.js";
 
@@ -55,7 +56,8 @@ export const generateCommand: CommandModule<object, GenerateArgs> = {
       .option("check", {
         type: "boolean",
         default: false,
-        describe: "Regenerate in memory; exit 1 naming each file that differs",
+        describe:
+          "Regenerate in memory; exit 1 naming each file that differs (in a client made --from-server, also when the server's tools changed, with the tool diff)",
       })
       .option("force", {
         type: "boolean",
@@ -139,6 +141,7 @@ async function loadConfiguration(args: GenerateArgs): Promise<Config> {
 async function generateFromConfig(args: GenerateArgs, config: Config): Promise<void> {
   const { generateConfig, configRegenerateHint } = await import("../config/generate-config.js");
   const { staleFileDiagnostics } = await import("../write/write-output.js");
+  const { formatToolDiff } = await import("../diff/tools/format.js");
   if (!args.quiet)
     process.stderr.write(
       config.project
@@ -161,14 +164,22 @@ async function generateFromConfig(args: GenerateArgs, config: Config): Promise<v
       );
     }
   }
-  if (outcome.project) stale += reportProject(outcome.project, config, args.quiet);
+  if (outcome.project) stale += reportProject(outcome.project, config, args.quiet, formatToolDiff);
   if (stale > 0) process.exitCode = EXIT.checkFailed;
 }
 
 /** Prints what became of a project's own generated files; returns how many are stale. */
-function reportProject(project: ProjectOutcome, config: Config, quiet: boolean): number {
+function reportProject(
+  project: ProjectOutcome,
+  config: Config,
+  quiet: boolean,
+  formatToolDiff: (diff: ServerDrift["diff"]) => string,
+): number {
   const { files, stale, stubs } = project;
   printDiagnostics(project.diagnostics, quiet);
+  const drifted = project.drift
+    ? reportDrift(project.drift, stale !== undefined, formatToolDiff)
+    : 0;
   if (!stale) {
     process.stdout.write(`regenerated ${files.length} files in src/generated and src/mcp-gen\n`);
     // Stubs are written only by a regeneration that writes, never by --check.
@@ -178,10 +189,11 @@ function reportProject(project: ProjectOutcome, config: Config, quiet: boolean):
       );
     return 0;
   }
-  if (stale.length === 0) {
+  if (stale.length === 0 && drifted === 0) {
     process.stdout.write(`the project is up to date (${files.length} generated files)\n`);
     return 0;
   }
+  if (stale.length === 0) return drifted;
   // The catalog's fix names this repository's npm script; in a project the command is mcp-gen generate itself.
   printDiagnostics(
     stale.map((s) => {
@@ -193,7 +205,30 @@ function reportProject(project: ProjectOutcome, config: Config, quiet: boolean):
     }),
   );
   process.stdout.write(`the project is stale: ${stale.length} generated files differ\n`);
-  return stale.length;
+  return stale.length + drifted;
+}
+
+/**
+ * The tool diff of a client made with --from-server against its server
+ * now; returns how many changes count as stale (all of them, for --check).
+ */
+function reportDrift(
+  drift: ServerDrift,
+  checking: boolean,
+  formatToolDiff: (diff: ServerDrift["diff"]) => string,
+): number {
+  const { changes } = drift.diff;
+  if (changes.length === 0) {
+    process.stdout.write(`the tools of ${drift.server} are those of tools.json\n`);
+    return 0;
+  }
+  process.stdout.write(formatToolDiff(drift.diff));
+  process.stdout.write(
+    checking
+      ? `the server's tools changed: ${changes.length} change${changes.length === 1 ? "" : "s"} against tools.json; run npm run regenerate to follow them\n`
+      : `tools.json now holds the server's tools (${changes.length} change${changes.length === 1 ? "" : "s"}); the typed wrappers follow them: run npm run typecheck to find the calls they break\n`,
+  );
+  return checking ? changes.length : 0;
 }
 
 /** A path as the user would type it from here. */

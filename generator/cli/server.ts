@@ -32,7 +32,8 @@ export const serverCommand: CommandModule<object, ServerArgs> = {
         type: "string",
         default: "2026-07-28",
         requiresArg: true,
-        describe: "The revision the server serves (2025-11-25 clients are served too)",
+        describe:
+          "The revision the server targets: 2026-07-28 or later (2025-11-25 clients are served too, on the same endpoint)",
       })
       .option("name", {
         type: "string",

@@ -10,6 +10,7 @@ import type { EmittedFile } from "../emit/file.js";
 import { generateFiles } from "../index.js";
 import type { SchemaSources } from "../load/resolve-spec.js";
 import { regenerateProject } from "../scaffold/scaffold.js";
+import { serverDrift, type ServerDrift } from "./server-drift.js";
 import { assertCanWrite, checkOutput, writeOutput, type StaleFile } from "../write/write-output.js";
 import { CONFIG_FILE, type Config, type ConfigTarget } from "./config.js";
 
@@ -41,6 +42,12 @@ export interface ProjectOutcome {
   readonly stale?: readonly StaleFile[];
   /** Handler stubs written for tools new in tools.json, relative to the project. */
   readonly stubs: readonly string[];
+  /**
+   * In a client made with --from-server: the recorded tools against the
+   * server's now. With `check` the project is stale when this has changes;
+   * without, the tools file and the typed wrappers now follow the server.
+   */
+  readonly drift?: ServerDrift;
 }
 
 /** What a run of a configuration did. */
@@ -96,10 +103,13 @@ export async function generateConfig(
       );
   if (problems.length > 0) throw new McpGenError(problems);
   // The project generates everything before it writes anything, so a failure here leaves every folder as it was.
+  const drift = config.project ? await serverDrift(config.dir) : undefined;
+  const followServer = drift !== undefined && drift.diff.changes.length > 0 && !options.check;
   const project = config.project
     ? await regenerateProject(config.dir, {
         check: options.check ?? false,
         ...(options.sources ? { sources: options.sources } : {}),
+        ...(followServer ? { toolsText: drift.toolsText } : {}),
       })
     : undefined;
   const projectOutcome = project
@@ -109,6 +119,7 @@ export async function generateConfig(
           diagnostics: project.diagnostics,
           stubs: project.stubs,
           ...(options.check ? { stale: project.stale } : {}),
+          ...(drift ? { drift } : {}),
         },
       }
     : {};

@@ -57,3 +57,21 @@ export {
   type Side,
 } from "./diff.js";
 export { formatDiff } from "./format-diff.js";
+export {
+  diffToolSources,
+  diffToolSides,
+  failingChanges,
+  formatToolDiff,
+  loadToolSide,
+  subsumes,
+  FAIL_ON,
+  TOOL_DIFF_FORMAT,
+  type FailOn,
+  type Party,
+  type ToolChange,
+  type ToolChangeKind,
+  type ToolDiff,
+  type ToolDiffSide,
+  type ToolSide,
+  type Verdict,
+} from "./tools/index.js";

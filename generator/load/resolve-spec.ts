@@ -63,11 +63,55 @@ export async function resolveSpec(
   if (REVISION_NAME.test(spec) && !isDirectory(spec)) {
     if (!registry.revisions[spec])
       throw new McpGenError([
-        diagnostic("MCPG101", { revision: spec, known: knownRevisions(registry) }, SPEC_ARGUMENT),
+        diagnostic(
+          "MCPG101",
+          { revision: spec, known: knownRevisions(registry), ...suggestionFor(spec, registry) },
+          SPEC_ARGUMENT,
+        ),
       ]);
     return resolveRevision(spec, registry, sources);
   }
+  // A name that is no folder but is one typo away from a known revision is that revision misspelled.
+  const suggestion = isDirectory(spec) ? {} : suggestionFor(spec, registry);
+  if (suggestion.suggestion !== undefined)
+    throw new McpGenError([
+      diagnostic(
+        "MCPG101",
+        { revision: spec, known: knownRevisions(registry), ...suggestion },
+        SPEC_ARGUMENT,
+      ),
+    ]);
   return resolveFolder(spec);
+}
+
+/** How many edits a misspelled revision may be from a known one and still be taken for it. */
+const MAX_TYPO_DISTANCE = 2;
+
+/** The known revision nearest to `spec` when it is within a typo or two, and the only one that near. */
+function suggestionFor(spec: string, registry: Registry): { suggestion?: string } {
+  const ranked = knownRevisions(registry)
+    .map((revision) => ({ revision, distance: editDistance(spec, revision) }))
+    .filter((r) => r.distance <= MAX_TYPO_DISTANCE)
+    .sort((a, b) => a.distance - b.distance);
+  const [best, next] = ranked;
+  if (!best || (next && next.distance === best.distance)) return {};
+  return { suggestion: best.revision };
+}
+
+/** Levenshtein distance: insertions, deletions and substitutions of one character. */
+export function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++)
+      current[j] = Math.min(
+        previous[j]! + 1,
+        current[j - 1]! + 1,
+        previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
+    previous = current;
+  }
+  return previous[b.length]!;
 }
 
 function isDirectory(path: string): boolean {

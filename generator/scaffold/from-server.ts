@@ -27,14 +27,16 @@ const MAX_PAGES = 100;
 /**
  * Lists every tool of the server `source` names: an http(s) URL of its MCP
  * endpoint, or the command line that starts it. Throws McpGenError
- * (MCPG721) when the server cannot be reached or answers with an error.
+ * (MCPG721, naming `option`, the argument that gave the server) when the
+ * server cannot be reached or answers with an error.
  */
 export async function listServerTools(
   source: string,
   timeoutMs = 30_000,
+  option = "--from-server",
 ): Promise<{ tools: unknown[]; warnings: string[] }> {
   const fail = (reason: string) =>
-    new McpGenError([diagnostic("MCPG721", { server: source, reason }, { file: "--from-server" })]);
+    new McpGenError([diagnostic("MCPG721", { server: source, reason, option }, { file: option })]);
   let channel: ClientChannel;
   try {
     channel = /^https?:\/\//i.test(source)

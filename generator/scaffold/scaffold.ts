@@ -744,7 +744,12 @@ export function readSettings(projectDir: string): ProjectSettings {
  */
 export async function regenerateProject(
   projectDir: string,
-  options: { check?: boolean; sources?: SchemaSources } = {},
+  options: {
+    check?: boolean;
+    sources?: SchemaSources;
+    /** The tools as a server lists them now: generated from, and written to the tools file once the rest is written. */
+    toolsText?: string;
+  } = {},
 ): Promise<{
   files: EmittedFile[];
   stale: StaleFile[];
@@ -753,7 +758,8 @@ export async function regenerateProject(
 }> {
   const settings = readSettings(projectDir);
   const toolsPath = join(projectDir, settings.tools);
-  const listed = parseJsonText(readToolsFile(toolsPath, settings.tools), settings.tools);
+  const toolsText = options.toolsText ?? readToolsFile(toolsPath, settings.tools);
+  const listed = parseJsonText(toolsText, settings.tools);
   // A client's tools are a server's, so a tool that cannot be typed is left out with a warning.
   const { tools, diagnostics } =
     settings.kind === "client"
@@ -781,6 +787,7 @@ export async function regenerateProject(
   const stubs = settings.kind === "server" ? newToolStubs(projectDir, tools) : [];
   for (const g of groups) writeOutput(join(projectDir, g.dir), g.files);
   for (const stub of stubs) writeNewFile(resolve(projectDir), stub);
+  if (options.toolsText !== undefined) writeFileSync(toolsPath, options.toolsText);
   return { files, stale, diagnostics, stubs: stubs.map((s) => s.path) };
 }
 

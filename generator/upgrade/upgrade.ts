@@ -8,12 +8,17 @@
  * 2. the project's generated files for the new revision, written into a
  *    temporary copy of the project (its node_modules linked, not copied);
  * 3. the project's own typecheck (its `typecheck` script) run in that copy;
- *    every error is listed with the file, the handler it is in, and why.
+ *    every error is listed with the file, the handler it is in, and why;
+ * 4. the project's own tests (its `test` script) run in that copy; every
+ *    failing test is listed with its message;
+ * 5. the messages the runtime builds itself, validated against the target
+ *    revision (runtime-check.ts).
  *
  * {@link applyUpgrade} then records the revision in mcp-gen.json and writes
- * the generated files into the project. The user's files are never
- * written: what no longer compiles is theirs to fix, and the plan says
- * where.
+ * the generated files into the project, unless the runtime cannot serve
+ * the revision or a test fails (then only `force` goes past, and the
+ * result says what it skipped). The user's files are never written: what
+ * no longer compiles is theirs to fix, and the plan says where.
  */
 import { execFile } from "node:child_process";
 import {
@@ -45,11 +50,18 @@ import {
 } from "../scaffold/scaffold.js";
 import { readTools } from "../scaffold/tools-module.js";
 import { assertCanWrite, checkOutput, writeOutput, type StaleFile } from "../write/write-output.js";
+import { checkRuntimeMessages, type RuntimeCheck } from "./runtime-check.js";
+import { runProjectTests, type TestRun } from "./project-tests.js";
+
+export type { RuntimeCheck, RuntimeProblem } from "./runtime-check.js";
+export type { FailedTest, TestRun } from "./project-tests.js";
 
 /** Options of {@link planUpgrade}. */
 export interface UpgradeOptions {
   /** Where revisions come from (default: the environment). */
   readonly sources?: SchemaSources;
+  /** Run the project's tests in the copy (default true). */
+  readonly tests?: boolean;
 }
 
 /** An error the project's typecheck reported in the copy. */
@@ -83,6 +95,10 @@ export interface UpgradePlan {
   readonly typecheck: string;
   /** Every error it reported. */
   readonly problems: readonly CompileProblem[];
+  /** The project's tests in the copy (undefined when not run). */
+  readonly tests?: TestRun;
+  /** The runtime's own messages against the target revision. */
+  readonly runtime: RuntimeCheck;
   /** Notes and warnings of loading both revisions. */
   readonly diagnostics: readonly Diagnostic[];
 }
@@ -117,6 +133,7 @@ export async function planUpgrade(
     ...sources,
   });
   const diff = diffModels(before.model, after.model, settings.revision, toRevision);
+  const runtime = await checkRuntimeMessages(after.model);
   const tools = readTools(
     parseJsonText(readFileSync(join(dir, settings.tools), "utf8"), settings.tools),
     settings.tools,
@@ -125,7 +142,7 @@ export async function planUpgrade(
   const changes = groups(files).flatMap((g) =>
     checkOutput(join(dir, g.dir), g.files).map((s) => ({ ...s, path: `${g.dir}/${s.path}` })),
   );
-  const { command, problems } = await typecheckInCopy(dir, next, files);
+  const { command, problems, tests } = await checkInCopy(dir, next, files, options.tests ?? true);
   return {
     projectDir: dir,
     fromRevision: settings.revision,
@@ -135,6 +152,8 @@ export async function planUpgrade(
     changes,
     typecheck: command,
     problems,
+    ...(tests ? { tests } : {}),
+    runtime,
     diagnostics: [...before.diagnostics, ...after.diagnostics],
   };
 }
@@ -146,7 +165,10 @@ export async function planUpgrade(
  * write is checked first; the user's files are never written. Should it
  * be stopped between the two steps, `mcp-gen generate` completes it.
  */
-export function applyUpgrade(plan: UpgradePlan): void {
+export function applyUpgrade(plan: UpgradePlan, options: { force?: boolean } = {}): string[] {
+  const skipped = refusals(plan);
+  if (skipped.length > 0 && options.force !== true)
+    throw new McpGenError(skipped.map((r) => r.diagnostic));
   const broken = plan.problems.filter((p) => p.generated);
   if (broken.length > 0)
     throw new McpGenError([
@@ -159,10 +181,39 @@ export function applyUpgrade(plan: UpgradePlan): void {
   for (const g of parts) assertCanWrite(join(plan.projectDir, g.dir), g.files);
   recordRevision(plan.projectDir, plan.toRevision);
   for (const g of parts) writeOutput(join(plan.projectDir, g.dir), g.files);
+  return skipped.map((r) => r.skipped);
 }
 
-/** The settings of a project made by `mcp-gen server` or `mcp-gen client` (MCPG805 for anything else). */
-function projectSettings(dir: string): ProjectSettings {
+/** What stops an upgrade unless forced: each with its diagnostic and what forcing it skips. */
+export function refusals(plan: UpgradePlan): Array<{ diagnostic: Diagnostic; skipped: string }> {
+  const out: Array<{ diagnostic: Diagnostic; skipped: string }> = [];
+  const runtime = plan.runtime.problems.map(
+    (p) => `the ${p.message} misses ${p.requiredBy ?? p.field} (${p.definition} at ${p.field})`,
+  );
+  if (runtime.length > 0)
+    out.push({
+      diagnostic: diagnostic("MCPG808", { revision: plan.toRevision, problems: runtime }),
+      skipped: `the runtime check (${runtime.length} message${runtime.length === 1 ? "" : "s"} the target revision refuses)`,
+    });
+  const failures = plan.tests?.failures ?? [];
+  if (plan.tests && (failures.length > 0 || plan.tests.exitCode !== 0)) {
+    const listed =
+      failures.length > 0
+        ? failures.map((f) => `${f.name}: ${f.message}`)
+        : [`exit code ${plan.tests.exitCode}`];
+    out.push({
+      diagnostic: diagnostic("MCPG809", { command: plan.tests.command, failures: listed }),
+      skipped: `${plan.tests.command} (${failures.length > 0 ? `${failures.length} failing test${failures.length === 1 ? "" : "s"}` : `exit code ${plan.tests.exitCode}`})`,
+    });
+  }
+  return out;
+}
+
+/**
+ * The settings of a project made by `mcp-gen server` or `mcp-gen client`
+ * (MCPG805 for anything else): the CLI asks before it prints anything.
+ */
+export function projectSettings(dir: string): ProjectSettings {
   if (!existsSync(join(dir, SETTINGS_FILE)))
     throw new McpGenError([diagnostic("MCPG805", { dir }, { file: dir })]);
   const settings = readSettings(dir);
@@ -202,13 +253,14 @@ function recordRevision(dir: string, revision: string, file = join(dir, SETTINGS
 /**
  * Copies the project (without node_modules, .git and dist; node_modules is
  * linked), writes the new generated files and revision into the copy, runs
- * the project's typecheck there, and removes the copy.
+ * the project's typecheck and tests there, and removes the copy.
  */
-async function typecheckInCopy(
+async function checkInCopy(
   dir: string,
   settings: ProjectSettings,
   files: readonly EmittedFile[],
-): Promise<{ command: string; problems: CompileProblem[] }> {
+  withTests: boolean,
+): Promise<{ command: string; problems: CompileProblem[]; tests?: TestRun }> {
   const command = typecheckCommand(dir);
   const copy = mkdtempSync(join(tmpdir(), "mcp-gen-upgrade-"));
   try {
@@ -221,7 +273,9 @@ async function typecheckInCopy(
     for (const g of groups(files)) writeOutput(join(project, g.dir), g.files, { force: true });
     recordRevision(project, settings.revision);
     const output = await run(command.argv, project);
-    return { command: command.shown, problems: parseTscOutput(output, project) };
+    const problems = parseTscOutput(output, project);
+    const tests = withTests ? await runProjectTests(project, copy) : undefined;
+    return { command: command.shown, problems, ...(tests ? { tests } : {}) };
   } finally {
     rmSync(copy, { recursive: true, force: true });
   }

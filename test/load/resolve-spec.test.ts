@@ -146,6 +146,23 @@ describe("pullRevision", () => {
 });
 
 describe("resolveSpec", () => {
+  it("a misspelled revision that is no folder suggests the known one it is closest to", async () => {
+    const { fetch, urls } = fakeFetch((file) => new Response(upstream(file)));
+    const known = `(fix: use one of ${REVISIONS.join(", ")}, or pass --spec <dir> with a schema.json)`;
+    const resolve = (spec: string) =>
+      rejection(resolveSpec(spec, registry, sources(tempDir("cache"), fetch)));
+    expect(await resolve("2025-11-5")).toEqual([
+      `--spec: error MCPG101: unknown MCP revision "2025-11-5"; did you mean 2025-11-25? ${known}`,
+    ]);
+    expect(await resolve("2026-07-29")).toEqual([
+      `--spec: error MCPG101: unknown MCP revision "2026-07-29"; did you mean 2026-07-28? ${known}`,
+    ]);
+    // Far from every revision, or a path: a folder without schema.json, as before.
+    expect((await resolve("2099-01-01"))[0]).not.toContain("did you mean");
+    expect((await resolve("./schemas/next"))[0]).toContain("MCPG104");
+    expect(urls).toEqual([]);
+  });
+
   it("downloads a revision missing locally (with the injected fetch) and lists what was tried when that fails", async () => {
     const schemaDir = tempDir("schemas");
     const cacheDir = tempDir("cache");
