@@ -5,7 +5,8 @@
  * outputSchema) and times building a server project and a client project
  * from it (in memory, as `mcp-gen server --tools` and `mcp-gen client
  * --tools` do before writing), then writing the server project to disk.
- * Prints the time per size and per thousand tools, so that growth that is
+ * Prints the time per size and per thousand tools, wall clock and CPU (the
+ * CPU time is what to compare on a busy machine), so that growth that is
  * not linear shows. It passes or fails nothing.
  *
  * Usage: npm run bench:tools [-- 500 1000 2000 4000 10000]
@@ -60,14 +61,26 @@ function tool(index: number): Record<string, unknown> {
 const sources = { schemaDir: schemaDir(), allowDownload: false };
 const work = mkdtempSync(join(tmpdir(), "mcp-gen-bench-tools-"));
 const seconds = (from: number) => (performance.now() - from) / 1000;
+const cpuSeconds = () => {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1e6;
+};
 try {
-  console.log("tools   server (s)  client (s)  write (s)  total (s)  total per 1,000 tools (s)");
+  console.log(
+    "tools   server (s)  client (s)  write (s)  total (s)  per 1,000 tools (s)  CPU (s)  CPU per 1,000 tools (s)",
+  );
   for (const size of sizes.length > 0 ? sizes : [500, 1000, 2000, 4000, 10000]) {
     const toolsFile = join(work, `tools-${size}.json`);
     writeFileSync(toolsFile, JSON.stringify(Array.from({ length: size }, (_, i) => tool(i))));
     const dir = join(work, `server-${size}`);
+    const cpuFrom = cpuSeconds();
     let from = performance.now();
-    const server = await scaffoldServer({ dir, tools: toolsFile, sources, mcpGenDependency: "0.0.0" });
+    const server = await scaffoldServer({
+      dir,
+      tools: toolsFile,
+      sources,
+      mcpGenDependency: "0.0.0",
+    });
     const serverSeconds = seconds(from);
     from = performance.now();
     await scaffoldClient({
@@ -80,6 +93,7 @@ try {
     from = performance.now();
     writeProject(dir, server.files);
     const writeSeconds = seconds(from);
+    const cpu = cpuSeconds() - cpuFrom;
     rmSync(dir, { recursive: true, force: true });
     const total = serverSeconds + clientSeconds + writeSeconds;
     console.log(
@@ -89,7 +103,9 @@ try {
         clientSeconds.toFixed(2).padStart(11),
         writeSeconds.toFixed(2).padStart(10),
         total.toFixed(2).padStart(10),
-        ((total / size) * 1000).toFixed(2).padStart(26),
+        ((total / size) * 1000).toFixed(2).padStart(20),
+        cpu.toFixed(2).padStart(8),
+        ((cpu / size) * 1000).toFixed(2).padStart(24),
       ].join(" "),
     );
   }

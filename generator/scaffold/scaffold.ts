@@ -22,6 +22,7 @@ import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "nod
 import Handlebars from "handlebars";
 import { diagnostic, McpGenError, type Diagnostic } from "../diagnostics.js";
 import { BANNER_MARK, type EmittedFile } from "../emit/file.js";
+import { propertyKey } from "../emit/names.js";
 import { resolveSpecReference } from "../config/config.js";
 import { generate } from "../index.js";
 import { findManifest, knownExtensions } from "../load/extensions.js";
@@ -401,7 +402,8 @@ function userFiles(
     auth: settings.auth !== undefined,
     tools: tools.map((t) => ({
       name: t.name,
-      key: /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(t.name) ? t.name : JSON.stringify(t.name),
+      // Computed for __proto__: as a plain key in an object literal it would set the prototype.
+      key: propertyKey(t.name),
       namespace: namespaces.get(t.name),
       description: commentText(t.description ?? t.name),
     })),
@@ -812,7 +814,7 @@ function newToolStubs(projectDir: string, tools: readonly ToolSpec[]): EmittedFi
         name: t.name,
         file: t.name,
         ident,
-        key: /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(t.name) ? t.name : JSON.stringify(t.name),
+        key: propertyKey(t.name),
         toolLabel: `tool ${t.name}`,
         description: commentText(t.description ?? ""),
       };

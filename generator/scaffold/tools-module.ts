@@ -307,13 +307,32 @@ function createAjv(dialect: "2020-12" | "draft-07", options: Options): Ajv {
  */
 function compileProblem(schema: JsonObject, dialect: "2020-12" | "draft-07"): string | undefined {
   const { $schema: _s, ...rest } = schema;
+  // A schema that declares ids gets an ajv of its own: its ids must not meet another tool's.
+  const shared = !JSON.stringify(rest).includes('"$id"');
+  const ajv = shared
+    ? (checkingAjv[dialect] ??= createAjv(dialect, CHECKING_OPTIONS))
+    : createAjv(dialect, CHECKING_OPTIONS);
   try {
-    createAjv(dialect, { ...AJV_OPTIONS, messages: true }).compile(rest);
+    ajv.compile(rest);
+    ajv.removeSchema(rest);
     return undefined;
   } catch (error) {
+    // A failed compilation may leave half-added state behind: the next schema gets a fresh ajv.
+    if (shared) checkingAjv[dialect] = undefined;
     return (error as Error).message;
   }
 }
+
+/**
+ * One ajv per dialect for checking that tool schemas compile, reused from
+ * tool to tool: setting up an ajv (meta-schemas, formats) costs far more
+ * than compiling one tool's schema, and a new one per tool made a tools
+ * file of thousands of tools take minutes.
+ */
+const checkingAjv: Partial<Record<"2020-12" | "draft-07", Ajv>> = {};
+
+/** The checking ajv's options: its code is thrown away, so it is not optimized. */
+const CHECKING_OPTIONS: Options = { ...AJV_OPTIONS, messages: true, code: { optimize: false } };
 
 /** `json_schema_2020_12_tool` → `JsonSchema_2020_12Tool`: a namespace name per tool. */
 export function toolNamespace(name: string): string {
