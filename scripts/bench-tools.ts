@@ -58,8 +58,8 @@ function tool(index: number): Record<string, unknown> {
   };
 }
 
-const sources = { schemaDir: schemaDir(), allowDownload: false };
 const work = mkdtempSync(join(tmpdir(), "mcp-gen-bench-tools-"));
+const sources = { schemaDir: schemaDir(), cacheDir: join(work, "cache"), allowDownload: false };
 const seconds = (from: number) => (performance.now() - from) / 1000;
 const cpuSeconds = () => {
   const { user, system } = process.cpuUsage();
