@@ -19,6 +19,7 @@ import { diagnostic, McpGenError, type Diagnostic } from "../diagnostics.js";
 import { knownExtensions } from "../load/extensions.js";
 import { escapePointerSegment, parseJsonText } from "../load/json.js";
 import { packageRoot } from "../load/package-root.js";
+import { readBoundedFile } from "../load/read-file.js";
 
 /** The configuration file's name. */
 export const CONFIG_FILE = "mcp-gen.json";
@@ -98,8 +99,9 @@ export function readConfig(path: string): Config {
   const file = resolve(path);
   let text: string;
   try {
-    text = readFileSync(file, "utf8");
+    text = readBoundedFile(file).toString("utf8");
   } catch (error) {
+    if (error instanceof McpGenError) throw error;
     throw new McpGenError([
       diagnostic(
         "MCPG801",

@@ -27,6 +27,7 @@ import { resolveSpecReference } from "../config/config.js";
 import { generate } from "../index.js";
 import { findManifest, knownExtensions } from "../load/extensions.js";
 import { parseJsonText } from "../load/json.js";
+import { readBoundedFile } from "../load/read-file.js";
 import { packageRoot, packageVersion } from "../load/package-root.js";
 import type { SchemaSources } from "../load/resolve-spec.js";
 import { checkOutput, listFiles, writeOutput, type StaleFile } from "../write/write-output.js";
@@ -151,11 +152,16 @@ export function checkTarget(dir: string): void {
     ]);
 }
 
-/** A tools file's text; a file that cannot be read is the user's to fix (MCPG701), not a crash. */
+/**
+ * A tools file's text, read within the input limits (a regular file, at
+ * most LIMITS.fileBytes: MCPG214, MCPG211); a file that cannot be read is
+ * the user's to fix (MCPG701), not a crash.
+ */
 export function readToolsFile(path: string, shown = path): string {
   try {
-    return readFileSync(path, "utf8");
+    return readBoundedFile(path, shown).toString("utf8");
   } catch (error) {
+    if (error instanceof McpGenError) throw error;
     throw new McpGenError([
       diagnostic(
         "MCPG701",
