@@ -559,6 +559,12 @@ export const catalog = {
       `the files mcp-gen generates for ${p.revision} do not compile in this project, so nothing was changed: ${p.problems.slice(0, 5).join("; ")}${p.problems.length > 5 ? "; ..." : ""}`,
     fix: () => "this is a bug in mcp-gen; please report it with the revision and mcp-gen.json",
   }),
+  MCPG808: entry<{ out: string; dir: string }>({
+    severity: "error",
+    message: (p) => `the target folder ${p.out} leads outside ${p.dir}, the folder of mcp-gen.json`,
+    fix: () =>
+      'put the output inside that folder, or add "allowOutside": true to the target if it is meant to write there',
+  }),
   MCPG901: entry<{ reason: string }>({
     severity: "error",
     message: (p) => `internal error: ${p.reason}`,
