@@ -5,9 +5,9 @@
  * outputSchema) and times building a server project and a client project
  * from it (in memory, as `mcp-gen server --tools` and `mcp-gen client
  * --tools` do before writing), then writing the server project to disk.
- * Prints the time per size and per thousand tools, wall clock and CPU (the
- * CPU time is what to compare on a busy machine), so that growth that is
- * not linear shows. It passes or fails nothing.
+ * Prints wall-clock and CPU time per step and the CPU time per thousand
+ * tools (on a busy machine the CPU time is what to compare), so that growth
+ * that is not linear shows. It passes or fails nothing.
  *
  * Usage: npm run bench:tools [-- 500 1000 2000 4000 10000]
  * Schemas: MCP_GEN_SCHEMA_DIR, else ../shared/mcp-schema next to the repo.
@@ -60,53 +60,59 @@ function tool(index: number): Record<string, unknown> {
 
 const work = mkdtempSync(join(tmpdir(), "mcp-gen-bench-tools-"));
 const sources = { schemaDir: schemaDir(), cacheDir: join(work, "cache"), allowDownload: false };
-const seconds = (from: number) => (performance.now() - from) / 1000;
 const cpuSeconds = () => {
   const { user, system } = process.cpuUsage();
   return (user + system) / 1e6;
 };
+
+/** Runs `work`, and how long it took: wall clock and this process's CPU time, in seconds. */
+async function timed<T>(
+  work: () => T | Promise<T>,
+): Promise<{ value: T; wall: number; cpu: number }> {
+  const [wallFrom, cpuFrom] = [performance.now(), cpuSeconds()];
+  const value = await work();
+  return { value, wall: (performance.now() - wallFrom) / 1000, cpu: cpuSeconds() - cpuFrom };
+}
+
+const columns = (cells: ReadonlyArray<string | number>) =>
+  cells
+    .map((c, i) => (typeof c === "number" ? c.toFixed(2) : c).padStart(i === 0 ? 6 : 12))
+    .join(" ");
+
 try {
   console.log(
-    "tools   server (s)  client (s)  write (s)  total (s)  per 1,000 tools (s)  CPU (s)  CPU per 1,000 tools (s)",
+    columns([
+      "tools",
+      "server wall",
+      "server CPU",
+      "client wall",
+      "client CPU",
+      "write wall",
+      "CPU/1,000",
+    ]),
   );
   for (const size of sizes.length > 0 ? sizes : [500, 1000, 2000, 4000, 10000]) {
     const toolsFile = join(work, `tools-${size}.json`);
     writeFileSync(toolsFile, JSON.stringify(Array.from({ length: size }, (_, i) => tool(i))));
     const dir = join(work, `server-${size}`);
-    const cpuFrom = cpuSeconds();
-    let from = performance.now();
-    const server = await scaffoldServer({
-      dir,
-      tools: toolsFile,
-      sources,
-      mcpGenDependency: "0.0.0",
-    });
-    const serverSeconds = seconds(from);
-    from = performance.now();
-    await scaffoldClient({
-      dir: join(work, `client-${size}`),
-      tools: toolsFile,
-      sources,
-      mcpGenDependency: "0.0.0",
-    });
-    const clientSeconds = seconds(from);
-    from = performance.now();
-    writeProject(dir, server.files);
-    const writeSeconds = seconds(from);
-    const cpu = cpuSeconds() - cpuFrom;
+    const common = { tools: toolsFile, sources, mcpGenDependency: "0.0.0" };
+    const server = await timed(() => scaffoldServer({ dir, ...common }));
+    const client = await timed(() =>
+      scaffoldClient({ dir: join(work, `client-${size}`), ...common }),
+    );
+    const write = await timed(() => writeProject(dir, server.value.files));
     rmSync(dir, { recursive: true, force: true });
-    const total = serverSeconds + clientSeconds + writeSeconds;
+    const cpu = server.cpu + client.cpu + write.cpu;
     console.log(
-      [
-        String(size).padStart(5),
-        serverSeconds.toFixed(2).padStart(11),
-        clientSeconds.toFixed(2).padStart(11),
-        writeSeconds.toFixed(2).padStart(10),
-        total.toFixed(2).padStart(10),
-        ((total / size) * 1000).toFixed(2).padStart(20),
-        cpu.toFixed(2).padStart(8),
-        ((cpu / size) * 1000).toFixed(2).padStart(24),
-      ].join(" "),
+      columns([
+        size,
+        server.wall,
+        server.cpu,
+        client.wall,
+        client.cpu,
+        write.wall,
+        (cpu / size) * 1000,
+      ]),
     );
   }
 } finally {
