@@ -108,7 +108,12 @@ describe.skipIf(SKIP_REDIS)("a Redis that stalls", () => {
       const on = await instance(
         timeoutMs === undefined ? {} : { MCP_TASK_STORE_TIMEOUT_MS: String(timeoutMs) },
       );
-      const taskId = await startTask(on, 0, "before");
+      // The first call also loads the Redis client and connects; a short deadline may cut it on a busy machine.
+      const taskId = await until(() => startTask(on, 0, "before").catch(() => undefined), {
+        what: "a first task",
+        timeoutMs: 20_000,
+        everyMs: 100,
+      });
       await taskWhen(on, taskId, ended);
       redis.pause();
       try {
