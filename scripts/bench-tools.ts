@@ -105,7 +105,7 @@ try {
     const cpu = server.cpu + client.cpu + write.cpu;
     console.log(
       columns([
-        size,
+        String(size),
         server.wall,
         server.cpu,
         client.wall,
