@@ -173,6 +173,19 @@ export const catalog = {
       `the schema has ${p.count} definitions, more than mcp-gen generates from (${p.limit})`,
     fix: () => "split the schema, or generate from the definitions the protocol needs",
   }),
+  MCPG214: entry<{ kind: string }>({
+    severity: "error",
+    message: (p) => `the file is ${p.kind}, not a regular file, so mcp-gen does not read it`,
+    fix: () =>
+      "save the input to a regular file and point mcp-gen at that (a pipe or a device is never read)",
+  }),
+  MCPG215: entry<{ path: string; target: string; folder: string }>({
+    severity: "error",
+    message: (p) =>
+      `${p.path} leads to ${p.target}, outside ${p.folder}; mcp-gen reads only files inside the folder it was given`,
+    fix: () =>
+      "copy the file into the folder instead of linking to it (or referring to it with ..)",
+  }),
   MCPG301: entry<{ patch: string; reason: string }>({
     severity: "error",
     message: (p) => `patch "${p.patch}" cannot be applied although its tests hold: ${p.reason}`,
@@ -572,6 +585,12 @@ export const catalog = {
       `${p.command} fails in a copy with the new files, so nothing was changed: ${p.failures.slice(0, 5).join("; ")}${p.failures.length > 5 ? "; ..." : ""}`,
     fix: () =>
       "fix the failing tests first (try them with --dry-run), or pass --force to upgrade anyway",
+  }),
+  MCPG810: entry<{ out: string; dir: string }>({
+    severity: "error",
+    message: (p) => `the target folder ${p.out} leads outside ${p.dir}, the folder of mcp-gen.json`,
+    fix: () =>
+      'put the output inside that folder, or add "allowOutside": true to the target if it is meant to write there',
   }),
   MCPG901: entry<{ reason: string }>({
     severity: "error",

@@ -12,13 +12,14 @@
  * targets; generator/scaffold reads those.
  */
 import { createRequire } from "node:module";
-import { existsSync, readFileSync, statSync } from "node:fs";
-import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { existsSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import type { ErrorObject, ValidateFunction } from "ajv";
 import { diagnostic, McpGenError, type Diagnostic } from "../diagnostics.js";
 import { knownExtensions } from "../load/extensions.js";
 import { escapePointerSegment, parseJsonText } from "../load/json.js";
 import { packageRoot } from "../load/package-root.js";
+import { readBoundedFile } from "../load/read-file.js";
 
 /** The configuration file's name. */
 export const CONFIG_FILE = "mcp-gen.json";
@@ -61,8 +62,15 @@ export interface Config {
 }
 
 /** What the file holds, once it passed the schema. */
+interface RawTarget {
+  readonly spec: string;
+  readonly extensions?: string[];
+  readonly out: string;
+  readonly allowOutside?: boolean;
+}
+
 interface RawConfig {
-  readonly targets?: ReadonlyArray<{ spec: string; extensions?: string[]; out: string }>;
+  readonly targets?: ReadonlyArray<RawTarget>;
   readonly kind?: string;
   readonly revision?: string;
   readonly extensions?: string[];
@@ -100,8 +108,9 @@ export function readConfig(path: string): Config {
   const file = resolve(path);
   let text: string;
   try {
-    text = readFileSync(file, "utf8");
+    text = readBoundedFile(file).toString("utf8");
   } catch (error) {
+    if (error instanceof McpGenError) throw error;
     throw new McpGenError([
       diagnostic(
         "MCPG801",
@@ -116,7 +125,11 @@ export function readConfig(path: string): Config {
   const raw = value as unknown as RawConfig;
   const dir = dirname(file);
   const targets = (raw.targets ?? []).map((t, i) => resolveTarget(t, dir, `/targets/${i}`));
-  const meaning = [...emptiness(raw, file), ...overlaps(targets, raw, file)];
+  const meaning = [
+    ...emptiness(raw, file),
+    ...outside(raw.targets ?? [], targets, dir, file),
+    ...overlaps(targets, raw, file),
+  ];
   if (meaning.length > 0) throw new McpGenError(meaning);
   return { file, dir, targets, ...(raw.kind ? { project: projectInputs(raw, dir) } : {}) };
 }
@@ -131,11 +144,7 @@ function projectInputs(raw: RawConfig, dir: string): ProjectInputs {
 }
 
 /** A target's spec, extensions and output folder, resolved against the configuration's folder. */
-function resolveTarget(
-  target: { spec: string; extensions?: string[]; out: string },
-  dir: string,
-  pointer: string,
-): ConfigTarget {
+function resolveTarget(target: RawTarget, dir: string, pointer: string): ConfigTarget {
   const out = resolve(dir, target.out);
   return {
     spec: resolveSpecReference(target.spec, dir),
@@ -157,6 +166,45 @@ export function resolveSpecReference(spec: string, dir: string): string {
 export function resolveExtensionReference(ref: string, dir: string): string {
   const known = knownExtensions().some((k) => k.manifest.name === ref || k.manifest.id === ref);
   return known ? ref : resolve(dir, ref);
+}
+
+/**
+ * Targets whose output folder leads outside the configuration's folder (by
+ * `..`, an absolute path, or a symbolic link on the way) without
+ * `"allowOutside": true` (MCPG810): a configuration file found in a folder
+ * someone else wrote must not make mcp-gen write, or with --force replace,
+ * a folder elsewhere.
+ */
+function outside(
+  raw: readonly RawTarget[],
+  targets: readonly ConfigTarget[],
+  dir: string,
+  file: string,
+): Diagnostic[] {
+  return targets.flatMap((target, i) =>
+    raw[i]?.allowOutside === true || within(realPathOf(target.out), realPathOf(dir))
+      ? []
+      : [
+          diagnostic(
+            "MCPG810",
+            { out: raw[i]!.out, dir },
+            { file, pointer: `${target.pointer}/out` },
+          ),
+        ],
+  );
+}
+
+/** Where `path` really is: its deepest existing folder with links resolved, and the rest as written. */
+function realPathOf(path: string): string {
+  const rest: string[] = [];
+  for (let at = path; ; at = dirname(at)) {
+    try {
+      return join(realpathSync(at), ...rest.reverse());
+    } catch {
+      if (dirname(at) === at) return path;
+      rest.push(basename(at));
+    }
+  }
 }
 
 function emptiness(raw: RawConfig, file: string): Diagnostic[] {

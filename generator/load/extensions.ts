@@ -21,6 +21,7 @@ import {
 import { escapePointerSegment, parseJsonText } from "./json.js";
 import { parseSchemaJson } from "./schema-json.js";
 import { packageRoot } from "./package-root.js";
+import { checkInsideFolder, readBoundedFile } from "./read-file.js";
 import { readSchemaTs } from "./read-schema-ts.js";
 import {
   downloadPinnedSet,
@@ -109,13 +110,14 @@ export interface FoundManifest {
 export function findManifest(ref: string): FoundManifest {
   const knownOne = knownExtensions().find((k) => k.manifest.name === ref || k.manifest.id === ref);
   if (knownOne) return { manifest: knownOne.manifest, manifestFile: knownOne.file, known: true };
-  const manifestPath =
-    existsSync(ref) && statSync(ref).isDirectory() ? join(ref, MANIFEST_FILE) : ref;
+  const isFolder = existsSync(ref) && statSync(ref).isDirectory();
+  const manifestPath = isFolder ? join(ref, MANIFEST_FILE) : ref;
   if (!existsSync(manifestPath)) {
     const names = knownExtensions().map((k) => k.manifest.name);
     throw new McpGenError([diagnostic("MCPG602", { ref, known: names }, { file: "--extension" })]);
   }
-  const manifest = parseJsonText(readFileSync(manifestPath, "utf8"), manifestPath);
+  if (isFolder) checkInsideFolder(manifestPath, ref);
+  const manifest = parseJsonText(readBoundedFile(manifestPath).toString("utf8"), manifestPath);
   const problems = manifestProblems(manifest, manifestPath);
   if (problems.length > 0) throw new McpGenError(problems);
   return {
@@ -218,11 +220,13 @@ async function extensionFiles(
     ]);
   const read = (ref: ManifestFile): InputFile => {
     if (typeof ref !== "string") return found.files[ref.path]!;
-    const path = join(baseDir ?? dirname(manifestFile), ref);
+    const home = baseDir ?? dirname(manifestFile);
+    const path = join(home, ref);
     if (!existsSync(path))
       throw new McpGenError([
         diagnostic("MCPG604", { name: manifest.name, path }, { file: manifestFile }),
       ]);
+    checkInsideFolder(path, home, manifestFile);
     return readInput(path, `${folder}/${ref}`);
   };
   const schema = read(manifest.schema);

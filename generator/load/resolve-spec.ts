@@ -6,11 +6,11 @@
  * wherever it came from.
  */
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
 import { diagnostic, McpGenError } from "../diagnostics.js";
-import { checkFileSize } from "./limits.js";
+import { checkInsideFolder, readBoundedFile } from "./read-file.js";
 import { knownRevisions, type PinnedFile, type Registry } from "./registry.js";
 import type { InputFile } from "./types.js";
 
@@ -123,6 +123,8 @@ function resolveFolder(dir: string): ResolvedSpec {
   if (!existsSync(jsonPath)) throw new McpGenError([diagnostic("MCPG104", { dir }, { file: dir })]);
   const label = basename(resolve(dir));
   const tsPath = join(dir, "schema.ts");
+  checkInsideFolder(jsonPath, dir, `${label}/schema.json`);
+  if (existsSync(tsPath)) checkInsideFolder(tsPath, dir, `${label}/schema.ts`);
   return {
     revision: label,
     known: false,
@@ -131,10 +133,12 @@ function resolveFolder(dir: string): ResolvedSpec {
   };
 }
 
-/** Reads a file as an input, with its sha256; a file past the size limit is refused unread (MCPG211). */
+/**
+ * Reads a file as an input, with its sha256: a regular file (MCPG214
+ * otherwise), read no further than the size limit (MCPG211).
+ */
 export function readInput(path: string, name: string): InputFile {
-  checkFileSize(statSync(path).size, name);
-  const bytes = readFileSync(path);
+  const bytes = readBoundedFile(path, name);
   return { name, path, sha256: sha256(bytes), text: bytes.toString("utf8") };
 }
 

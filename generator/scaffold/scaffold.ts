@@ -22,10 +22,12 @@ import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "nod
 import Handlebars from "handlebars";
 import { diagnostic, McpGenError, type Diagnostic } from "../diagnostics.js";
 import { BANNER_MARK, type EmittedFile } from "../emit/file.js";
+import { propertyKey } from "../emit/names.js";
 import { resolveSpecReference } from "../config/config.js";
 import { generate } from "../index.js";
 import { findManifest, knownExtensions } from "../load/extensions.js";
 import { parseJsonText } from "../load/json.js";
+import { readBoundedFile } from "../load/read-file.js";
 import { packageRoot, packageVersion } from "../load/package-root.js";
 import type { SchemaSources } from "../load/resolve-spec.js";
 import { checkOutput, listFiles, writeOutput, type StaleFile } from "../write/write-output.js";
@@ -150,11 +152,16 @@ export function checkTarget(dir: string): void {
     ]);
 }
 
-/** A tools file's text; a file that cannot be read is the user's to fix (MCPG701), not a crash. */
+/**
+ * A tools file's text, read within the input limits (a regular file, at
+ * most LIMITS.fileBytes: MCPG214, MCPG211); a file that cannot be read is
+ * the user's to fix (MCPG701), not a crash.
+ */
 export function readToolsFile(path: string, shown = path): string {
   try {
-    return readFileSync(path, "utf8");
+    return readBoundedFile(path, shown).toString("utf8");
   } catch (error) {
+    if (error instanceof McpGenError) throw error;
     throw new McpGenError([
       diagnostic(
         "MCPG701",
@@ -401,7 +408,8 @@ function userFiles(
     auth: settings.auth !== undefined,
     tools: tools.map((t) => ({
       name: t.name,
-      key: /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(t.name) ? t.name : JSON.stringify(t.name),
+      // Computed for __proto__: as a plain key in an object literal it would set the prototype.
+      key: propertyKey(t.name),
       namespace: namespaces.get(t.name),
       description: commentText(t.description ?? t.name),
     })),
@@ -819,7 +827,7 @@ function newToolStubs(projectDir: string, tools: readonly ToolSpec[]): EmittedFi
         name: t.name,
         file: t.name,
         ident,
-        key: /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(t.name) ? t.name : JSON.stringify(t.name),
+        key: propertyKey(t.name),
         toolLabel: `tool ${t.name}`,
         description: commentText(t.description ?? ""),
       };

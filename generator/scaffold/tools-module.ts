@@ -74,6 +74,27 @@ const VALIDATOR_MODULES = {
   "draft-07": "tool-validators-draft-07.gen.ts",
 } as const;
 
+/**
+ * How many compiled schemas one validator module holds. A tools file of
+ * thousands of tools gets several modules per dialect: ajv assembles a
+ * module's code in one piece (past some ten thousand schemas it overflows
+ * the stack) and its cost per schema grows with the module, so bounded
+ * modules keep generation linear in the number of tools.
+ */
+export const SCHEMAS_PER_VALIDATOR_MODULE = 500;
+
+/** The path of a dialect's `part`-th validator module (0: the only one for most projects). */
+function validatorModule(dialect: "2020-12" | "draft-07", part: number): string {
+  const path = VALIDATOR_MODULES[dialect];
+  return part === 0 ? path : path.replace(/\.gen\.ts$/, `-${part + 1}.gen.ts`);
+}
+
+/** The name tools.gen.ts imports a validator module as. */
+function validatorNamespace(dialect: "2020-12" | "draft-07", part: number): string {
+  const base = dialect === "2020-12" ? "checks2020" : "checks07";
+  return part === 0 ? base : `${base}_${part + 1}`;
+}
+
 const DIALECTS: Readonly<Record<string, "2020-12" | "draft-07">> = {
   "https://json-schema.org/draft/2020-12/schema": "2020-12",
   "http://json-schema.org/draft-07/schema#": "draft-07",
@@ -307,13 +328,32 @@ function createAjv(dialect: "2020-12" | "draft-07", options: Options): Ajv {
  */
 function compileProblem(schema: JsonObject, dialect: "2020-12" | "draft-07"): string | undefined {
   const { $schema: _s, ...rest } = schema;
+  // A schema that declares ids gets an ajv of its own: its ids must not meet another tool's.
+  const shared = !JSON.stringify(rest).includes('"$id"');
+  const ajv = shared
+    ? (checkingAjv[dialect] ??= createAjv(dialect, CHECKING_OPTIONS))
+    : createAjv(dialect, CHECKING_OPTIONS);
   try {
-    createAjv(dialect, { ...AJV_OPTIONS, messages: true }).compile(rest);
+    ajv.compile(rest);
+    ajv.removeSchema(rest);
     return undefined;
   } catch (error) {
+    // A failed compilation may leave half-added state behind: the next schema gets a fresh ajv.
+    if (shared) checkingAjv[dialect] = undefined;
     return (error as Error).message;
   }
 }
+
+/**
+ * One ajv per dialect for checking that tool schemas compile, reused from
+ * tool to tool: setting up an ajv (meta-schemas, formats) costs far more
+ * than compiling one tool's schema, and a new one per tool made a tools
+ * file of thousands of tools take minutes.
+ */
+const checkingAjv: Partial<Record<"2020-12" | "draft-07", Ajv>> = {};
+
+/** The checking ajv's options: its code is thrown away, so it is not optimized. */
+const CHECKING_OPTIONS: Options = { ...AJV_OPTIONS, messages: true, code: { optimize: false } };
 
 /** `json_schema_2020_12_tool` → `JsonSchema_2020_12Tool`: a namespace name per tool. */
 export function toolNamespace(name: string): string {
@@ -381,14 +421,8 @@ export function emitToolsModule(
     );
     file.importTypes(protocolImport, "protocol");
   }
-  for (const [dialect, module] of Object.entries(VALIDATOR_MODULES)) {
-    if (validators.files.some((f) => f.path === module))
-      file.importNamespace(
-        `./${module.replace(/\.ts$/, ".js")}`,
-        dialect === "2020-12" ? "checks2020" : "checks07",
-        false,
-      );
-  }
+  for (const module of validators.files)
+    file.importNamespace(`./${module.path.replace(/\.ts$/, ".js")}`, module.namespace, false);
   const namespaces = toolNamespaces(tools);
   for (const tool of tools) file.add(toolTypes(tool, namespaces.get(tool.name)!));
   file.add(
@@ -622,7 +656,7 @@ const TASK_WRAPPERS = `${jsDoc("A function per tool of tools.json, typed by its 
 function compileValidators(
   tools: readonly ToolSpec[],
   protocolImport: string,
-): { files: EmittedFile[]; checks: Map<string, string> } {
+): { files: Array<EmittedFile & { namespace: string }>; checks: Map<string, string> } {
   const groups = {
     "2020-12": [] as Array<{ id: string; schema: JsonObject }>,
     "draft-07": [] as Array<{ id: string; schema: JsonObject }>,
@@ -632,6 +666,7 @@ function compileValidators(
     const entry = (schema: JsonObject, kind: "input" | "output") => {
       const dialect = dialectOf(schema)!;
       const id = `tool${i}_${kind}`;
+      const part = Math.floor(groups[dialect].length / SCHEMAS_PER_VALIDATOR_MODULE);
       const { $schema: _s, ...rest } = schema;
       groups[dialect].push({
         id,
@@ -640,35 +675,53 @@ function compileValidators(
           $id: `mcp-gen:tool:${escapePointerSegment(tool.name)}:${kind}`,
         },
       });
-      return `check(${dialect === "2020-12" ? "checks2020" : "checks07"}.${id})`;
+      return `check(${validatorNamespace(dialect, part)}.${id})`;
     };
     const input = entry(tool.inputSchema, "input");
     const output = tool.outputSchema ? entry(tool.outputSchema, "output") : undefined;
     checks.set(tool.name, `{ arguments: ${input}${output ? `, output: ${output}` : ""} }`);
   });
-  const files: EmittedFile[] = [];
+  const files: Array<EmittedFile & { namespace: string }> = [];
   for (const [dialect, entries] of Object.entries(groups) as Array<
     ["2020-12" | "draft-07", (typeof groups)["2020-12"]]
   >) {
-    if (entries.length === 0) continue;
-    const ajv = createAjv(dialect, {
-      ...AJV_OPTIONS,
-      code: { source: true, esm: true, lines: true },
-    });
-    for (const e of entries) ajv.addSchema(e.schema);
-    const code = standaloneCode(
-      ajv,
-      Object.fromEntries(entries.map((e) => [e.id, e.schema.$id as string])),
-    );
-    const module = new TsFileBuilder(VALIDATOR_MODULES[dialect])
-      .header("// @ts-nocheck -- ajv standalone output for the tool schemas of tools.json")
-      .importValues(protocolImport, ...AJV_RUNTIME_HELPERS);
-    // A format that is not a regular expression is a function of ajv-formats, `fullFormats.<name>` in the code.
-    if (new RegExp(`\\b${FORMATS_NAME}\\.`).test(code))
-      module.importValues(FORMATS_MODULE, FORMATS_NAME);
-    files.push(module.add(AJV_RUNTIME_REQUIRE).add(code).build(""));
+    for (let from = 0; from < entries.length; from += SCHEMAS_PER_VALIDATOR_MODULE) {
+      const part = from / SCHEMAS_PER_VALIDATOR_MODULE;
+      const module = validatorModuleFile(
+        dialect,
+        validatorModule(dialect, part),
+        entries.slice(from, from + SCHEMAS_PER_VALIDATOR_MODULE),
+        protocolImport,
+      );
+      files.push({ ...module, namespace: validatorNamespace(dialect, part) });
+    }
   }
   return { files, checks };
+}
+
+/** One validator module: `entries` compiled by one ajv of `dialect`, as ajv's standalone code. */
+function validatorModuleFile(
+  dialect: "2020-12" | "draft-07",
+  path: string,
+  entries: ReadonlyArray<{ id: string; schema: JsonObject }>,
+  protocolImport: string,
+): EmittedFile {
+  const ajv = createAjv(dialect, {
+    ...AJV_OPTIONS,
+    code: { source: true, esm: true, lines: true },
+  });
+  for (const e of entries) ajv.addSchema(e.schema);
+  const code = standaloneCode(
+    ajv,
+    Object.fromEntries(entries.map((e) => [e.id, e.schema.$id as string])),
+  );
+  const module = new TsFileBuilder(path)
+    .header("// @ts-nocheck -- ajv standalone output for the tool schemas of tools.json")
+    .importValues(protocolImport, ...AJV_RUNTIME_HELPERS);
+  // A format that is not a regular expression is a function of ajv-formats, `fullFormats.<name>` in the code.
+  if (new RegExp(`\\b${FORMATS_NAME}\\.`).test(code))
+    module.importValues(FORMATS_MODULE, FORMATS_NAME);
+  return module.add(AJV_RUNTIME_REQUIRE).add(code).build("");
 }
 
 /** Turns a compiled validator into a SchemaCheck, with the errors every generated validator reports. */

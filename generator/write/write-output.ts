@@ -27,6 +27,7 @@ import {
   closeSync,
   constants,
   existsSync,
+  lstatSync,
   mkdirSync,
   openSync,
   readdirSync,
@@ -38,6 +39,7 @@ import {
   statSync,
   unlinkSync,
   writeFileSync,
+  type Stats,
 } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { basename, dirname, isAbsolute, join, normalize, relative, resolve, sep } from "node:path";
@@ -181,10 +183,26 @@ function swapFiles(
  * output's, which the checks before the write found mcp-gen's or forced).
  */
 function clearWay(target: string, destination: string): void {
-  if (existsSync(destination) && statSync(destination).isDirectory())
-    rmSync(destination, { recursive: true, force: true });
-  for (let dir = dirname(destination); dir !== target; dir = dirname(dir))
-    if (existsSync(dir) && !statSync(dir).isDirectory()) unlinkSync(dir);
+  // Outermost first, and never through a symbolic link: a link in the output is removed, not
+  // followed, so nothing outside the output folder is written over or deleted.
+  const ancestors: string[] = [];
+  for (let dir = dirname(destination); dir !== target; dir = dirname(dir)) ancestors.unshift(dir);
+  for (const dir of ancestors) {
+    const entry = lstatOrUndefined(dir);
+    if (entry && !entry.isDirectory()) unlinkSync(dir);
+  }
+  const entry = lstatOrUndefined(destination);
+  if (entry?.isSymbolicLink()) unlinkSync(destination);
+  else if (entry?.isDirectory()) rmSync(destination, { recursive: true, force: true });
+}
+
+/** What is at `path` itself (a link, not what it points to), or undefined when nothing is. */
+function lstatOrUndefined(path: string): Stats | undefined {
+  try {
+    return lstatSync(path);
+  } catch {
+    return undefined;
+  }
 }
 
 /** Removes folders left empty under `dir` (not `dir` itself). */

@@ -2,6 +2,9 @@
  * A real redis-server for the tests, benches and soaks that need one: started on a free
  * loopback port with persistence off (`--save ""`, no append-only file,
  * its working folder a temporary one), stopped and removed afterwards.
+ * With `{ persistence: true }` it keeps an append-only file, so that data
+ * survives `halt` and `restart`; `pause` and `resume` stop and continue the
+ * process (SIGSTOP, SIGCONT): connected, but not answering.
  *
  * Without redis-server on the PATH these tests fail with a message that
  * says how to install it (Debian: `apt-get install -y redis-server`). A
@@ -31,8 +34,22 @@ export interface RedisServer {
   /** `redis://127.0.0.1:<port>/0`. */
   readonly url: string;
   readonly port: number;
+  /** Freezes the process (SIGSTOP): connections stay open, nothing is answered. */
+  pause(): void;
+  /** Lets a paused process go on (SIGCONT). */
+  resume(): void;
+  /** Shuts the server down (SIGTERM), keeping its folder: with persistence, its data is on disk. */
+  halt(): Promise<void>;
+  /** Starts it again on the same port and folder after `halt` (with persistence, with its data). */
+  restart(): Promise<void>;
   /** Stops the server and removes its folder. */
   stop(): Promise<void>;
+}
+
+/** How a test's redis-server is started. */
+export interface RedisStartOptions {
+  /** Keep an append-only file (fsync on every write), so data survives a halt and restart. */
+  readonly persistence?: boolean;
 }
 
 /** Whether redis-server answers PING on `port`. */
@@ -60,7 +77,7 @@ export function redisServerInstalled(): boolean {
  * Starts a redis-server (for one test file, a bench or a soak); throws with
  * how to install it when it is missing.
  */
-export async function startRedis(): Promise<RedisServer> {
+export async function startRedis(options: RedisStartOptions = {}): Promise<RedisServer> {
   if (!redisServerInstalled())
     throw new Error(
       "redis-server is not installed: the Redis tests need it (Debian: apt-get install -y redis-server). " +
@@ -68,37 +85,52 @@ export async function startRedis(): Promise<RedisServer> {
     );
   const dir = mkdtempSync(join(tmpdir(), "mcp-gen-redis-"));
   const port = await freePort();
-  const child: ChildProcess = spawn(
-    "redis-server",
-    [
-      "--port",
-      String(port),
-      "--bind",
-      "127.0.0.1",
-      "--save",
-      "",
-      "--appendonly",
-      "no",
-      "--dir",
-      dir,
-    ],
-    { stdio: ["ignore", "ignore", "pipe"] },
-  );
+  const persistence = options.persistence
+    ? ["--appendonly", "yes", "--appendfsync", "always"]
+    : ["--appendonly", "no"];
+  const args = ["--port", String(port), "--bind", "127.0.0.1", "--save", "", ...persistence];
+  let child = await launch([...args, "--dir", dir], port).catch((error: unknown) => {
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  });
+  const halt = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    child.kill("SIGCONT"); // a paused server only handles SIGTERM once it runs
+    child.kill("SIGTERM");
+    await exited;
+  };
+  return {
+    url: `redis://127.0.0.1:${port}/0`,
+    port,
+    pause: () => child.kill("SIGSTOP"),
+    resume: () => child.kill("SIGCONT"),
+    halt,
+    restart: async () => {
+      await halt();
+      child = await launch([...args, "--dir", dir], port);
+    },
+    stop: async () => {
+      await halt();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Spawns redis-server with `args` and resolves once it answers PING on `port`. */
+async function launch(args: readonly string[], port: number): Promise<ChildProcess> {
+  const child: ChildProcess = spawn("redis-server", args, { stdio: ["ignore", "ignore", "pipe"] });
   let stderr = "";
   child.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
-  const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) {
-      const exited = new Promise((resolve) => child.once("exit", resolve));
-      child.kill("SIGTERM");
-      await exited;
-    }
-    rmSync(dir, { recursive: true, force: true });
-  };
   for (let i = 0; i < 100; i++) {
-    if (await pong(port)) return { url: `redis://127.0.0.1:${port}/0`, port, stop };
+    if (await pong(port)) return child;
     if (child.exitCode !== null) break;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  await stop();
+  if (child.exitCode === null) {
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    child.kill("SIGTERM");
+    await exited;
+  }
   throw new Error(`redis-server did not start on 127.0.0.1:${port}: ${stderr}`);
 }

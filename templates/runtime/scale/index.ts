@@ -5,7 +5,9 @@
  * here is needed by a server that runs as one instance.
  */
 export {
+  DEFAULT_REDIS_TIMEOUT_MS,
   RedisChangeBus,
+  RedisTimeoutError,
   RedisTaskStore,
   scaleOutFromEnvironment,
   type RedisOptions,

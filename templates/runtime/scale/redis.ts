@@ -8,8 +8,11 @@
  *
  * The client is @redis/client, loaded when a Redis URL is first used, so
  * that a server without Redis does not need it installed. Its connections
- * reconnect by themselves; until one is back, store calls fail after 2 s
- * (a task request answers -32603) and the error goes to `onError`.
+ * reconnect by themselves. Every store call has a deadline (2 s by default,
+ * `commandTimeoutMs` or MCP_TASK_STORE_TIMEOUT_MS): a Redis that is down,
+ * or connected but not answering (stopped, a network cut), fails the call
+ * then, so a task request answers -32603 instead of hanging, and the
+ * error goes to `onError`.
  */
 import { randomUUID } from "node:crypto";
 import type { RedisClientType } from "@redis/client";
@@ -24,6 +27,25 @@ export interface RedisOptions {
   readonly prefix?: string;
   /** Where connection errors go (default: stderr). */
   readonly onError?: (error: unknown, where: string) => void;
+  /**
+   * How long one store call (waiting for the connection included) may take
+   * before it fails (default 2000 ms; MCP_TASK_STORE_TIMEOUT_MS).
+   */
+  readonly commandTimeoutMs?: number;
+}
+
+/** Default of {@link RedisOptions.commandTimeoutMs}. */
+export const DEFAULT_REDIS_TIMEOUT_MS = 2000;
+
+/** A store call that Redis did not answer within its deadline. */
+export class RedisTimeoutError extends Error {
+  constructor(what: string, ms: number) {
+    super(
+      `Redis did not answer ${what} within ${ms} ms ` +
+        "(raise MCP_TASK_STORE_TIMEOUT_MS or the store's commandTimeoutMs if Redis is slow but alive)",
+    );
+    this.name = "RedisTimeoutError";
+  }
 }
 
 /**
@@ -46,27 +68,28 @@ return 0`;
 /** How often an update is retried when other instances changed the task in between. */
 const MAX_ATTEMPTS = 50;
 
-/** How long a call waits for a connection that is not ready before it fails. */
-const READY_WAIT_MS = 2000;
 /** How long a failed subscription waits before it tries again. */
 const RESUBSCRIBE_MS = 1000;
 
 /**
  * One command connection and one subscriber connection (a subscribed
  * Redis connection can run nothing else), opened on first use. Commands
- * are not queued while Redis is unreachable: a call waits up to 2 s for
- * the connection, then fails, so that a request answers with an error
- * instead of hanging. The client reconnects by itself, and resubscribes.
+ * are not queued while Redis is unreachable, and every call, from waiting
+ * for the connection to the last reply, fails at its deadline: a request
+ * answers with an error instead of hanging. The client reconnects by
+ * itself, and resubscribes.
  */
 class RedisLink {
   private client?: Promise<RedisClientType>;
   private subscriber?: Promise<RedisClientType>;
   private closed = false;
   readonly prefix: string;
+  readonly timeoutMs: number;
   private readonly onError: (error: unknown, where: string) => void;
 
   constructor(private readonly options: RedisOptions) {
     this.prefix = options.prefix ?? "mcp:";
+    this.timeoutMs = options.commandTimeoutMs ?? DEFAULT_REDIS_TIMEOUT_MS;
     this.onError =
       options.onError ??
       ((error, where) =>
@@ -75,10 +98,30 @@ class RedisLink {
         ));
   }
 
-  /** The command connection, once it is ready (or after 2 s, when it is not). */
-  async commands(): Promise<RedisClientType> {
+  /** The command connection, once it is ready (or at the deadline, when it is not). */
+  private async commands(): Promise<RedisClientType> {
     this.client ??= this.open();
-    return ready(await this.client);
+    return ready(await this.client, this.timeoutMs);
+  }
+
+  /**
+   * Runs `work` on the command connection within the deadline; past it the
+   * call fails with a RedisTimeoutError naming `what`. A command already
+   * sent is not taken back: its reply, if it ever comes, is dropped.
+   */
+  async run<T>(what: string, work: (client: RedisClientType) => Promise<T>): Promise<T> {
+    let timer: NodeJS.Timeout | undefined;
+    const expired = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new RedisTimeoutError(what, this.timeoutMs)), this.timeoutMs);
+    });
+    const call = this.commands().then(work);
+    // A call that loses the race must not surface as an unhandled rejection.
+    call.catch(() => {});
+    try {
+      return await Promise.race([call, expired]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   /** Subscribes to `channel` on the subscriber connection, trying again every second until it works. */
@@ -93,7 +136,7 @@ class RedisLink {
           });
           return subscriber;
         });
-        await (await ready(await this.subscriber)).subscribe(channel, listener);
+        await (await ready(await this.subscriber, this.timeoutMs)).subscribe(channel, listener);
         return;
       } catch (error) {
         this.onError(error, `redis subscribe ${channel}`);
@@ -124,8 +167,8 @@ class RedisLink {
   }
 }
 
-/** Resolves with `client` once it is ready, or after READY_WAIT_MS (its commands then fail at once). */
-function ready(client: RedisClientType): Promise<RedisClientType> {
+/** Resolves with `client` once it is ready, or after `waitMs` (its commands then fail at once). */
+function ready(client: RedisClientType, waitMs: number): Promise<RedisClientType> {
   if (client.isReady) return Promise.resolve(client);
   return new Promise((resolve) => {
     const done = () => {
@@ -133,7 +176,7 @@ function ready(client: RedisClientType): Promise<RedisClientType> {
       client.off("ready", done);
       resolve(client);
     };
-    const timer = setTimeout(done, READY_WAIT_MS);
+    const timer = setTimeout(done, waitMs);
     timer.unref();
     client.on("ready", done);
   });
@@ -156,7 +199,7 @@ export class RedisTaskStore implements TaskStore {
 
   /** Connects now (the first call would otherwise), so that a wrong URL shows at start. */
   async connect(): Promise<this> {
-    await this.link.commands();
+    await this.link.run("a connection", (client) => client.ping());
     return this;
   }
 
@@ -173,8 +216,17 @@ export class RedisTaskStore implements TaskStore {
     return `${this.link.prefix}tasks`;
   }
 
-  async create(record: TaskRecord, leaseMs?: number): Promise<void> {
-    const client = await this.link.commands();
+  create(record: TaskRecord, leaseMs?: number): Promise<void> {
+    return this.link.run(`creating task ${record.taskId}`, (client) =>
+      this.createWith(client, record, leaseMs),
+    );
+  }
+
+  private async createWith(
+    client: RedisClientType,
+    record: TaskRecord,
+    leaseMs: number | undefined,
+  ): Promise<void> {
     const key = this.key(record.taskId);
     const json = JSON.stringify(record);
     if (leaseMs === undefined) {
@@ -193,27 +245,43 @@ export class RedisTaskStore implements TaskStore {
 
   async renewLeases(taskIds: readonly string[], leaseMs: number): Promise<void> {
     if (taskIds.length === 0) return;
-    const client = await this.link.commands();
-    const batch = client.multi();
-    for (const taskId of taskIds) batch.set(this.leaseKey(taskId), "1", { PX: leaseMs });
-    await batch.execAsPipeline();
+    await this.link.run("renewing task leases", async (client) => {
+      const batch = client.multi();
+      for (const taskId of taskIds) batch.set(this.leaseKey(taskId), "1", { PX: leaseMs });
+      await batch.execAsPipeline();
+    });
   }
 
-  async leaseHeld(taskId: string): Promise<boolean> {
-    return (await (await this.link.commands()).exists(this.leaseKey(taskId))) === 1;
+  leaseHeld(taskId: string): Promise<boolean> {
+    return this.link.run(
+      `the lease of task ${taskId}`,
+      async (client) => (await client.exists(this.leaseKey(taskId))) === 1,
+    );
   }
 
-  async get(taskId: string): Promise<TaskRecord | undefined> {
-    const text = await (await this.link.commands()).get(this.key(taskId));
-    return text === null ? undefined : (JSON.parse(text) as TaskRecord);
+  get(taskId: string): Promise<TaskRecord | undefined> {
+    return this.link.run(`reading task ${taskId}`, async (client) => {
+      const text = await client.get(this.key(taskId));
+      return text === null ? undefined : (JSON.parse(text) as TaskRecord);
+    });
   }
 
-  async update(
+  update(
     taskId: string,
     change: TaskChange,
     options: UpdateOptions = {},
   ): Promise<TaskRecord | undefined> {
-    const client = await this.link.commands();
+    return this.link.run(`changing task ${taskId}`, (client) =>
+      this.updateWith(client, taskId, change, options),
+    );
+  }
+
+  private async updateWith(
+    client: RedisClientType,
+    taskId: string,
+    change: TaskChange,
+    options: UpdateOptions,
+  ): Promise<TaskRecord | undefined> {
     const key = this.key(taskId);
     const keys = options.unlessLeased ? [key, this.leaseKey(taskId)] : [key];
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
@@ -273,10 +341,9 @@ export class RedisChangeBus implements ChangeBus {
   send(change: Change): void {
     const message = JSON.stringify({ origin: this.origin, change });
     void this.link
-      .commands()
-      .then((client) => client.publish(this.channel, message))
+      .run("publishing a change", (client) => client.publish(this.channel, message))
       .catch(() => {
-        // Reported by the connection's error listener.
+        // Reported by the connection's error listener, or a stall: the change is dropped.
       });
   }
 
@@ -307,8 +374,9 @@ export class RedisChangeBus implements ChangeBus {
  * URL for Redis (tasks and change notifications shared by every instance
  * using it). `MCP_TASK_LEASE_MS` sets how long the lease of a running task
  * lasts (default 10000): when an instance stops, its tasks fail within
- * that plus a poll. Anything else stops the start with a message naming
- * the variable.
+ * that plus a poll. `MCP_TASK_STORE_TIMEOUT_MS` sets the deadline of each
+ * Redis call (default 2000). Anything else stops the start with a message
+ * naming the variable.
  */
 export function scaleOutFromEnvironment(
   env: Readonly<Record<string, string | undefined>> = process.env,
@@ -331,7 +399,16 @@ export function scaleOutFromEnvironment(
     throw new Error(
       `MCP_TASK_STORE=${value}: expected "memory" or a Redis URL such as redis://127.0.0.1:6379/0`,
     );
-  const options = { url: value, ...(onError ? { onError } : {}) };
+  const commandTimeoutMs = wholeMilliseconds(
+    env.MCP_TASK_STORE_TIMEOUT_MS,
+    "MCP_TASK_STORE_TIMEOUT_MS",
+    DEFAULT_REDIS_TIMEOUT_MS,
+  );
+  const options = {
+    url: value,
+    ...(onError ? { onError } : {}),
+    ...(commandTimeoutMs === undefined ? {} : { commandTimeoutMs }),
+  };
   return {
     tasks: { store: new RedisTaskStore(options), ...lease },
     changeBus: new RedisChangeBus(options),
@@ -340,12 +417,22 @@ export function scaleOutFromEnvironment(
 
 /** `MCP_TASK_LEASE_MS`, checked: a whole number of milliseconds, at least 100. */
 function leaseFromEnvironment(value: string | undefined): { leaseMs: number } | undefined {
+  const leaseMs = wholeMilliseconds(value, "MCP_TASK_LEASE_MS", 10_000);
+  return leaseMs === undefined ? undefined : { leaseMs };
+}
+
+/** A variable holding a whole number of milliseconds, at least 100; undefined when unset. */
+function wholeMilliseconds(
+  value: string | undefined,
+  name: string,
+  fallback: number,
+): number | undefined {
   const text = value?.trim();
   if (text === undefined || text === "") return undefined;
-  const leaseMs = Number(text);
-  if (!Number.isSafeInteger(leaseMs) || leaseMs < 100)
+  const ms = Number(text);
+  if (!Number.isSafeInteger(ms) || ms < 100)
     throw new Error(
-      `MCP_TASK_LEASE_MS=${text}: expected a whole number of milliseconds, at least 100 (default 10000)`,
+      `${name}=${text}: expected a whole number of milliseconds, at least 100 (default ${fallback})`,
     );
-  return { leaseMs };
+  return ms;
 }

@@ -368,6 +368,19 @@ export class ServerFeatures {
     await Promise.all([this.tasks?.settings.store.close(), this.changeBus?.close()]);
   }
 
+  /**
+   * The instance stops, after its transport stopped taking requests: tasks
+   * whose work runs here get `graceMs` to end, the others are failed at
+   * once ("the instance running this task stopped") instead of staying
+   * "working" until their lease lapses; then everything is closed. The
+   * HTTP transport calls this on shutdown (SIGTERM) with what is left of
+   * its deadline.
+   */
+  async shutdown(graceMs = 0): Promise<void> {
+    await this.tasks?.stop(graceMs);
+    await this.close();
+  }
+
   /** Tells listeners that the tool list changed. */
   notifyToolsChanged(): void {
     this.changes.publish({ kind: "tools" });

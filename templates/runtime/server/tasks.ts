@@ -113,6 +113,16 @@ export const INSTANCE_STOPPED: JsonRpcErrorObject = {
   message: "the instance running this task stopped",
 };
 
+/** How a task ends when its instance stops before its work does. */
+const STOPPED: Outcome = {
+  status: "failed",
+  error: INSTANCE_STOPPED,
+  message: INSTANCE_STOPPED.message,
+};
+
+/** How long the runner waits before it tries again to store how a task ended. */
+const RESULT_RETRY_MS = 250;
+
 /** What the task runner needs of its server. */
 export interface TaskHost extends ServerSide {
   /** Whether an input answer matches its kind's definition. */
@@ -222,6 +232,10 @@ interface Running {
   readonly asked: Map<string, TaskInputRequest>;
   readonly waiters: Map<string, Waiter>;
   flushing: boolean;
+  /** Until when (ms since the epoch) the store holds the task's lease for this instance, as last renewed. */
+  leaseUntil: number;
+  /** How the work ended, once it has; kept here until the store has it. */
+  outcome?: Outcome;
 }
 
 /**
@@ -233,6 +247,8 @@ export class TaskRunner {
   private readonly unwatch: () => void;
   /** Renews the leases of the tasks running here, while there are any. */
   private renewer?: NodeJS.Timeout;
+  /** Set once the instance stops: work that ends now ends as INSTANCE_STOPPED. */
+  private stopping = false;
 
   constructor(
     readonly settings: TaskSettings,
@@ -261,12 +277,14 @@ export class TaskRunner {
       ttlMs: this.settings.ttlMs,
       pollIntervalMs: this.settings.pollIntervalMs,
     };
+    const leaseFrom = Date.now();
     await this.settings.store.create(record, this.settings.leaseMs);
     const running: Running = {
       controller: new AbortController(),
       asked: new Map(),
       waiters: new Map(),
       flushing: false,
+      leaseUntil: leaseFrom + this.settings.leaseMs,
     };
     this.running.set(record.taskId, running);
     this.renewer ??= setInterval(
@@ -340,6 +358,36 @@ export class TaskRunner {
     return this.running.size;
   }
 
+  /**
+   * The instance stops: work running here gets `graceMs` to end, then the
+   * tasks still under way are failed at once with INSTANCE_STOPPED (rather
+   * than left "working" until their lease lapses), and a result still
+   * waiting to be stored gets one last try. Then the runner closes.
+   */
+  async stop(graceMs: number): Promise<void> {
+    const deadline = Date.now() + graceMs;
+    while (this.hasWorkUnderWay() && Date.now() < deadline)
+      await delay(Math.min(50, deadline - Date.now()));
+    this.stopping = true;
+    const left = [...this.running];
+    for (const [, running] of left) running.controller.abort();
+    const written = await Promise.allSettled(
+      left.map(([taskId, running]) =>
+        this.settings.store.update(taskId, (current) => ended(current, running.outcome ?? STOPPED)),
+      ),
+    );
+    for (const [index, settled] of written.entries())
+      if (settled.status === "rejected")
+        this.host.onError(settled.reason, `task ${left[index]![0]} (stopping)`);
+    this.close();
+  }
+
+  /** Whether some task's work still runs here (not just waiting for its result to be stored). */
+  private hasWorkUnderWay(): boolean {
+    for (const running of this.running.values()) if (!running.outcome) return true;
+    return false;
+  }
+
   /** Stops watching the store; running work is aborted. */
   close(): void {
     this.unwatch();
@@ -355,8 +403,11 @@ export class TaskRunner {
       this.renewer = undefined;
       return;
     }
+    const from = Date.now();
+    const renewed = [...this.running.values()];
     try {
       await this.settings.store.renewLeases([...this.running.keys()], this.settings.leaseMs);
+      for (const running of renewed) running.leaseUntil = from + this.settings.leaseMs;
     } catch (error) {
       this.host.onError(error, "task leases");
     }
@@ -403,22 +454,49 @@ export class TaskRunner {
     try {
       // Cancelled before it started (tasks/cancel right after the CreateTaskResult): never start it.
       if (running.controller.signal.aborted) throw running.controller.signal.reason;
-      outcome = { status: "completed", result: finish(await work()) };
+      const value = await work();
+      // Work that returns once the instance stopped it was cut short: its value is not the result.
+      outcome = this.stopping ? STOPPED : { status: "completed", result: finish(value) };
     } catch (error) {
       outcome = this.failure(error, running.controller.signal);
     } finally {
       clearTimeout(expiry);
     }
+    running.outcome = outcome;
+    await this.settle(record.taskId, running, outcome);
     this.running.delete(record.taskId);
-    try {
-      await this.settings.store.update(record.taskId, (current) => ended(current, outcome));
-    } catch (error) {
-      this.host.onError(error, `task ${record.taskId}`);
+  }
+
+  /**
+   * Stores how a task ended. While the store fails (Redis unreachable or
+   * stalled), the task stays on this instance, its lease renewed when the
+   * store is back, and the write is tried again until the lease ends: past
+   * that, another instance may rightly have failed the task.
+   */
+  private async settle(taskId: string, running: Running, outcome: Outcome): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.settings.store.update(taskId, (current) => ended(current, outcome));
+        return;
+      } catch (error) {
+        if (attempt === 1)
+          this.host.onError(error, `task ${taskId} (its outcome is kept and stored again)`);
+        if (this.stopping) return; // stop() makes the last try.
+        if (Date.now() + RESULT_RETRY_MS >= running.leaseUntil) {
+          this.host.onError(
+            new Error(`the outcome of task ${taskId} could not be stored before its lease ended`),
+            `task ${taskId}`,
+          );
+          return;
+        }
+        await delay(RESULT_RETRY_MS);
+      }
     }
   }
 
   /** How work that threw ends its task. */
   private failure(error: unknown, signal: AbortSignal): Outcome {
+    if (this.stopping) return STOPPED;
     if (signal.aborted) return { status: "cancelled", message: "Cancelled" };
     if (error instanceof NotImplemented)
       return {
@@ -543,6 +621,10 @@ class TaskContext extends BaseContext {
       );
     return answer;
   }
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 /** A status is one of the terminal ones. */

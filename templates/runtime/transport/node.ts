@@ -83,7 +83,10 @@ export interface RunningHttpServer {
    * Stops gracefully: no new connections, the health endpoint and new
    * requests answer 503, listen and GET streams end, requests under way
    * finish within `deadlineMs` (default `shutdownTimeoutMs`), then every
-   * connection closes. Resolves true when none had to be cut.
+   * connection closes. Then the served side shuts down (`ServedSide.shutdown`):
+   * tasks running here have what is left of the deadline to end, and those
+   * still under way fail with "the instance running this task stopped".
+   * Resolves true when no request had to be cut.
    */
   readonly shutdown: (deadlineMs?: number) => Promise<boolean>;
 }
@@ -283,6 +286,7 @@ export async function serveHttp(
         http.closeAllConnections();
       }),
     shutdown: async (deadlineMs = options.shutdownTimeoutMs ?? HTTP_DEFAULTS.shutdownTimeoutMs) => {
+      const started = Date.now();
       handler.stop();
       const closed = new Promise<void>((resolve) => http.close(() => resolve()));
       // Connections between requests close at once; the others once their response ends.
@@ -297,6 +301,10 @@ export async function serveHttp(
       clearInterval(sweep);
       http.closeAllConnections();
       await closed;
+      // Tasks have until the same deadline; those still under way then fail, never left "working".
+      await side
+        .shutdown?.(Math.max(0, deadlineMs - (Date.now() - started)))
+        .catch((error: unknown) => side.onError(error, "shutdown"));
       return finished;
     },
   };

@@ -37,4 +37,10 @@ export interface ServedSide {
   deploymentWarnings?(): readonly string[];
   /** Reports a failure no client should see the details of. */
   onError(error: unknown, where: string): void;
+  /**
+   * Called once the transport has stopped serving (graceful shutdown):
+   * work that outlives requests (tasks) gets `graceMs` to end, the rest is
+   * ended, and what the side holds is released.
+   */
+  shutdown?(graceMs: number): Promise<void>;
 }

@@ -1,0 +1,82 @@
+/**
+ * A tools file of many tools: the compiled validators are split into
+ * modules of SCHEMAS_PER_VALIDATOR_MODULE schemas each (one module of ten
+ * thousand schemas overflowed ajv's stack, and a module's cost per schema
+ * grows with its size), and every tool's checks reach its own validator,
+ * whichever module holds it. Run in process from the scaffolded project's
+ * own files. How long many tools take is measured by `npm run bench:tools`,
+ * not here.
+ */
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { scaffoldServer, writeProject } from "../../generator/scaffold/scaffold.js";
+import { SCHEMAS_PER_VALIDATOR_MODULE } from "../../generator/scaffold/tools-module.js";
+import { importFromProject, tempDir, testSources } from "../helpers/index.js";
+import { linkNodeModules } from "../helpers/project.js";
+
+/** Enough tools, each with an input and an output schema, for three modules. */
+const COUNT = Math.ceil((SCHEMAS_PER_VALIDATOR_MODULE * 2.5) / 2);
+
+/** Tool i takes `n` equal to i, and gives `total` equal to i: a check passes only with its own tool's numbers. */
+const tool = (i: number) => ({
+  name: `tool_${i}`,
+  inputSchema: {
+    type: "object",
+    properties: { n: { const: i } },
+    required: ["n"],
+  },
+  outputSchema: {
+    type: "object",
+    properties: { total: { const: i } },
+    required: ["total"],
+  },
+});
+
+type Check = (value: unknown) => { ok: boolean };
+interface ToolsModule {
+  TOOL_CHECKS: Record<string, { arguments: Check; output?: Check }>;
+}
+
+describe(`${COUNT} tools`, () => {
+  let project: string;
+  let paths: string[];
+
+  beforeAll(async () => {
+    const dir = tempDir("many-tools");
+    const toolsFile = join(dir, "tools.json");
+    writeFileSync(toolsFile, JSON.stringify(Array.from({ length: COUNT }, (_, i) => tool(i))));
+    project = join(dir, "proj");
+    const { files } = await scaffoldServer({
+      dir: project,
+      tools: toolsFile,
+      sources: testSources(),
+    });
+    paths = files.map((f) => f.path);
+    writeProject(project, files);
+    linkNodeModules(project);
+  });
+
+  it("split the validators into modules of at most SCHEMAS_PER_VALIDATOR_MODULE schemas", () => {
+    expect(paths.filter((p) => p.includes("tool-validators"))).toEqual([
+      "src/generated/tool-validators-2020-2.gen.ts",
+      "src/generated/tool-validators-2020-3.gen.ts",
+      "src/generated/tool-validators-2020.gen.ts",
+    ]);
+  });
+
+  it("every tool's checks are its own validators, whichever module holds them", async () => {
+    const { TOOL_CHECKS } = await importFromProject<ToolsModule>(
+      project,
+      "src/generated/tools.gen.ts",
+    );
+    expect(Object.keys(TOOL_CHECKS)).toHaveLength(COUNT);
+    for (let i = 0; i < COUNT; i++) {
+      const checks = TOOL_CHECKS[`tool_${i}`]!;
+      expect(checks.arguments({ n: i }).ok, `tool_${i}`).toBe(true);
+      expect(checks.arguments({ n: i + 1 }).ok, `tool_${i}`).toBe(false);
+      expect(checks.output!({ total: i }).ok, `tool_${i}`).toBe(true);
+      expect(checks.output!({ total: -1 }).ok, `tool_${i}`).toBe(false);
+    }
+  });
+});
