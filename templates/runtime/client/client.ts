@@ -34,7 +34,7 @@ import {
   type JsonRpcId,
   type JsonRpcMessage,
 } from "../core/jsonrpc.js";
-import { requestEntry, type ValidationOutcome } from "../core/protocol.js";
+import { mrtrResultType, requestEntry, type ValidationOutcome } from "../core/protocol.js";
 import { withEnvelope } from "./envelope.js";
 import { InvalidResponseError, readError } from "./errors.js";
 import {
@@ -547,7 +547,7 @@ export class McpClient<T extends InputTypes = UntypedInputs> {
     let next: Readonly<Record<string, unknown>> = params;
     for (let round = 1; ; round++) {
       const result = await this.round(speaking, method, next, options);
-      if (result.resultType !== "input_required") return result;
+      if (result.resultType !== mrtrResultType(speaking.module)) return result;
       if (round >= maxRounds)
         throw new McpError(
           Codes.InternalError,
