@@ -268,6 +268,8 @@ export interface McpModel {
    * sentence each, reported as notes for revisions mcp-gen does not know.
    */
   readonly inferences?: readonly string[];
+  /** The definitions of the MRTR shape that methods may answer with (`InputRequiredResult`, a draft's `IncompleteResult`). */
+  readonly mrtrResults?: readonly string[];
   /** The resultType literal of the revision's MRTR result (`"input_required"`, `"incomplete"`), when it has one. */
   readonly mrtrResultType?: string;
   /** Extensions merged into the model, in order. */

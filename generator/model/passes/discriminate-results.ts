@@ -112,6 +112,9 @@ export const discriminateResults: Pass = {
       requests,
       resultTypes,
       ...(mrtrResultType === undefined ? {} : { mrtrResultType }),
+      mrtrResults: [...mrtrResults]
+        .filter((d) => requests.some((r) => r.results.some((b) => b.definition === d)))
+        .sort(),
       inferences: [...(model.inferences ?? []), ...inferences],
       appliedRules: [...model.appliedRules, ...rules],
     };
