@@ -531,7 +531,7 @@ function diffMessages(
           change: "added",
           to: b!.direction,
           breaking: [],
-          summary: `added (${arrow(b!.direction)})`,
+          summary: `added (${arrow(b!.direction, mrtrResultName(definitions.to))})`,
         }),
       );
       continue;
@@ -543,7 +543,7 @@ function diffMessages(
           change: "removed",
           from: a.direction,
           breaking: union(requester, responder),
-          summary: `removed (${arrow(a.direction)})`,
+          summary: `removed (${arrow(a.direction, mrtrResultName(definitions.from))})`,
         }),
       );
       continue;
@@ -571,8 +571,8 @@ function messageChanges(
       breaking: union(was.requester, was.responder, is.requester, is.responder),
       summary:
         b.direction === "input-request"
-          ? "now sent inside InputRequiredResult (Multi Round-Trip Requests), no longer as a request of its own"
-          : `direction ${arrow(a.direction)} became ${arrow(b.direction)}`,
+          ? `now sent inside ${mrtrResultName(definitions.to)} (Multi Round-Trip Requests), no longer as a request of its own`
+          : `direction ${arrow(a.direction, mrtrResultName(definitions.from))} became ${arrow(b.direction, mrtrResultName(definitions.to))}`,
     });
   if (a.params !== b.params)
     out.push({
@@ -847,14 +847,19 @@ function diffCapabilities(from: McpModel, to: McpModel): Change[] {
 // ---------------------------------------------------------------------------
 // Helpers
 
-function arrow(direction: Direction): string {
+/** The name of a model's MRTR result (known by shape), for summaries. */
+function mrtrResultName(model: McpModel): string {
+  return model.mrtrResults?.join(", ") || "InputRequiredResult";
+}
+
+function arrow(direction: Direction, mrtrResult = "InputRequiredResult"): string {
   switch (direction) {
     case "client-to-server":
       return "client -> server";
     case "server-to-client":
       return "server -> client";
     case "input-request":
-      return "server -> client, inside InputRequiredResult";
+      return `server -> client, inside ${mrtrResult}`;
     case "both":
       return "both ways";
   }
