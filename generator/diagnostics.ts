@@ -227,6 +227,12 @@ export const catalog = {
     fix: () =>
       "check the generated METHODS, RESULT_TYPES and ERROR_CODES against the revision's specification",
   }),
+  MCPG306: entry<{ revision: string; inference: string }>({
+    severity: "note",
+    message: (p) => `${p.revision}: inferred from the schema's shapes: ${p.inference}`,
+    fix: () =>
+      "check the inference against the revision's specification; a wrong one can be corrected with a patch in schema/patches/",
+  }),
   MCPG401: entry<{ method: string; definitions: readonly string[] }>({
     severity: "error",
     message: (p) => `method "${p.method}" is defined more than once (${p.definitions.join(", ")})`,
@@ -267,6 +273,13 @@ export const catalog = {
     message: (p) =>
       `"${p.method}" needs its ${p.role} definition ${p.definition}, which the schema does not define`,
     fix: () => "add the definition to the schema, or point the method at one that exists",
+  }),
+  MCPG409: entry<{ method: string; first: string; second: string; shared: readonly string[] }>({
+    severity: "error",
+    message: (p) =>
+      `the results of "${p.method}" cannot be told apart: ${p.first} and ${p.second} carry no resultType, and neither requires a property the other does not declare (both declare: ${p.shared.join(", ") || "nothing"})`,
+    fix: () =>
+      "give the results a resultType (a const in schema.json, or a ResultType literal in schema.ts whose doc links the result with {@link}), give one of them a required property of its own, or add a patch to schema/patches/",
   }),
   MCPG601: entry<{ reason: string }>({
     severity: "error",

@@ -148,6 +148,13 @@ function overlayNotes(model: McpModel): Diagnostic[] {
         },
         { file: model.sources[0]?.name ?? "schema.json" },
       ),
+      ...(model.inferences ?? []).map((inference) =>
+        diagnostic(
+          "MCPG306",
+          { revision: model.revision, inference },
+          { file: model.sources[0]?.name ?? "schema.json" },
+        ),
+      ),
     ];
   return [
     ...model.appliedPatches.map((p) =>

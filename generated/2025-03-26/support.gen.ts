@@ -165,6 +165,25 @@ export interface MessageTables {
   readonly errorResponse: CompiledValidator;
   /** Known revisions defining each method, for "removed in this revision" errors. */
   readonly availability: Readonly<Record<string, readonly string[]>>;
+  /**
+   * Per request method, results without a resultType that are told apart by
+   * shape: the key of each such result in `results`, and the properties
+   * whose presence selects it (revisions whose results carry no resultType).
+   */
+  readonly markers?: Readonly<
+    Record<string, ReadonlyArray<readonly [key: string, properties: readonly string[]]>>
+  >;
+}
+
+/** The key of the result a resultType-less result's properties select, if any. */
+function markedResult(
+  tables: MessageTables,
+  method: string,
+  result: Record<string, unknown>,
+): string | undefined {
+  const branches =
+    tables.markers && Object.hasOwn(tables.markers, method) ? tables.markers[method]! : [];
+  return branches.find(([, properties]) => properties.some((p) => Object.hasOwn(result, p)))?.[0];
 }
 
 const PARSE_ERROR = -32700;
@@ -333,7 +352,8 @@ export function parseResponseWith(
     });
   const byResultType = Object.hasOwn(tables.results, method) ? tables.results[method]! : undefined;
   if (!byResultType) return methodNotFound(tables, method, id);
-  const resultType = result.resultType === undefined ? "complete" : result.resultType;
+  const marked = result.resultType === undefined ? markedResult(tables, method, result) : undefined;
+  const resultType = marked ?? (result.resultType === undefined ? "complete" : result.resultType);
   const validator =
     typeof resultType === "string" && Object.hasOwn(byResultType, resultType)
       ? byResultType[resultType]!
@@ -349,7 +369,9 @@ export function parseResponseWith(
       },
     );
   }
-  const normalized = result.resultType === undefined ? { ...result, resultType } : result;
+  // A result told apart by shape has no resultType on the wire, and gets none.
+  const normalized =
+    result.resultType === undefined && marked === undefined ? { ...result, resultType } : result;
   if (!validator(normalized)) {
     const errors = (validator.errors ?? []).map((e) => describeError(e, "/result"));
     return failure(

@@ -24,6 +24,11 @@ export const RESULT_TYPES = ["complete", "input_required", "task"] as const;
 export type KnownResultType = (typeof RESULT_TYPES)[number];
 
 /**
+ * The resultType of this revision's MRTR result (Multi Round-Trip Requests), read from the schema: the runtime answers and recognises input requests with it.
+ */
+export const MRTR_RESULT_TYPE = "input_required";
+
+/**
  * What RESULT_TYPE_INFO records of a resultType.
  */
 export interface ResultTypeInfo {

@@ -16,7 +16,8 @@ import { diagnostic, type Diagnostic } from "../diagnostics.js";
 import { forEachSchema } from "../load/schema-walk.js";
 import { refName } from "../model/build-declarations.js";
 import { COMPLETE } from "../model/passes/pin-result-types.js";
-import type { Declaration, McpModel, Origin, RequestNode } from "../model/types.js";
+import type { Declaration, McpModel, Origin, RequestNode, ResultBranch } from "../model/types.js";
+import { declaredProperties } from "../model/passes/discriminate-results.js";
 import { builderName, guardName, resultUnionName, validatorName } from "../emit/names.js";
 import {
   ERROR_CODES_FILE,
@@ -42,19 +43,42 @@ export function checkModel(model: McpModel): Diagnostic[] {
   ];
 }
 
-/** Rule: each method's results carry distinct resultType values (a result without one counts as "complete"). */
+/**
+ * Rule: each method's results carry distinct resultType values (a result
+ * without one counts as "complete"), or, without a resultType, are told
+ * apart by shape (the discriminate pass gives such branches markers).
+ */
 export function checkDistinctResultTypes(model: McpModel): Diagnostic[] {
+  const byName = new Map(
+    model.declarations.map((d) => [d.name, { ...d, schema: d.validatorSchema }]),
+  );
   return model.requests.flatMap((request) => {
-    const byType = new Map<string, string[]>();
+    const byType = new Map<string, ResultBranch[]>();
     for (const branch of request.results) {
+      if (branch.markers) continue;
       const type = branch.resultType ?? COMPLETE;
-      byType.set(type, [...(byType.get(type) ?? []), branch.definition]);
+      byType.set(type, [...(byType.get(type) ?? []), branch]);
     }
     return [...byType]
-      .filter(([, definitions]) => definitions.length > 1)
-      .map(([resultType, definitions]) =>
-        diagnostic("MCPG405", { method: request.method, resultType, definitions }, request.origin),
-      );
+      .filter(([, branches]) => branches.length > 1)
+      .map(([resultType, branches]) => {
+        const definitions = branches.map((b) => b.definition);
+        if (branches.some((b) => b.resultType !== undefined))
+          return diagnostic(
+            "MCPG405",
+            { method: request.method, resultType, definitions },
+            request.origin,
+          );
+        const [first, second] = definitions as [string, string];
+        const shared = [...declaredProperties(byName.get(first)?.schema, byName)]
+          .filter((p) => declaredProperties(byName.get(second)?.schema, byName).has(p))
+          .sort();
+        return diagnostic(
+          "MCPG409",
+          { method: request.method, first, second, shared },
+          request.origin,
+        );
+      });
   });
 }
 

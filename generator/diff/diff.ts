@@ -242,19 +242,26 @@ interface DefinitionDiff {
   readonly changes: Change[];
   /** The facts of each changed definition, to judge the messages that reach it. */
   readonly facts: ReadonlyMap<string, readonly DefinitionFact[]>;
+  /** Definitions kept under a new name: old name → new name. */
+  readonly renamed: ReadonlyMap<string, string>;
 }
 
 function diffDefinitions(from: McpModel, to: McpModel, context: SchemaContext): DefinitionDiff {
   const fromSenders = definitionSenders(from);
   const toSenders = definitionSenders(to);
-  const names = [...new Set([...context.from.keys(), ...context.to.keys()])].sort();
+  const renamed = renamesByShape(context);
+  const oldNameOf = new Map([...renamed].map(([before, after]) => [after, before]));
+  const names = [...new Set([...context.from.keys(), ...context.to.keys()])]
+    .filter((name) => !renamed.has(name))
+    .sort();
   const facts = new Map<string, DefinitionFact[]>();
   const changes: Change[] = [];
   for (const name of names) {
-    const list = definitionFacts(name, context);
+    const oldName = oldNameOf.get(name);
+    const list = oldName ? renameFacts(oldName, name, context) : definitionFacts(name, context);
     if (list.length === 0) continue;
     facts.set(name, list);
-    const senders = union(fromSenders.get(name) ?? [], toSenders.get(name) ?? []);
+    const senders = union(fromSenders.get(oldName ?? name) ?? [], toSenders.get(name) ?? []);
     for (const fact of list)
       changes.push({
         category: "definition",
@@ -265,7 +272,63 @@ function diffDefinitions(from: McpModel, to: McpModel, context: SchemaContext): 
         summary: fact.summary,
       });
   }
-  return { from, to, changes, facts };
+  return { from, to, changes, facts, renamed };
+}
+
+/**
+ * Definitions that went under one name and came under another with the
+ * same shape: the same schema (annotations aside), or, for objects, the
+ * same set of at least two property names. Only one-to-one matches count,
+ * so a shape shared by several definitions renames none of them.
+ *
+ *   IncompleteResult {_meta, inputRequests, requestState, resultType}
+ *     → InputRequiredResult {_meta, inputRequests, requestState, resultType}: renamed
+ */
+function renamesByShape(context: SchemaContext): Map<string, string> {
+  const removed = [...context.from.keys()].filter((n) => !context.to.has(n)).sort();
+  const added = [...context.to.keys()].filter((n) => !context.from.has(n)).sort();
+  const same = (before: string, after: string) =>
+    sameShape(context.from.get(before)!, context.to.get(after)!, context);
+  const renamed = new Map<string, string>();
+  for (const before of removed) {
+    const matches = added.filter((after) => same(before, after));
+    if (matches.length !== 1) continue;
+    const after = matches[0]!;
+    if (removed.filter((other) => same(other, after)).length === 1) renamed.set(before, after);
+  }
+  return renamed;
+}
+
+function sameShape(before: JsonSchema, after: JsonSchema, context: SchemaContext): boolean {
+  const names = (schema: JsonSchema) => {
+    const object = objectOf(stripAnnotations(schema));
+    return object && isObject(object.properties)
+      ? Object.keys(object.properties).sort()
+      : undefined;
+  };
+  const a = names(before);
+  const b = names(after);
+  if (a && b) return a.length >= 2 && a.join("\n") === b.join("\n");
+  return compareSchemas(before, after, context);
+}
+
+/** A definition kept under a new name: the rename, then what else changed in it. */
+function renameFacts(before: string, after: string, context: SchemaContext): DefinitionFact[] {
+  const rename: DefinitionFact = {
+    definition: after,
+    change: "changed",
+    aspect: "name",
+    from: before,
+    to: after,
+    // The wire is the same; code that names the definition must follow.
+    role: "both",
+    summary: `renamed from ${before} (same shape)`,
+  };
+  const was = context.from.get(before)!;
+  const now = context.to.get(after)!;
+  return compareSchemas(was, now, context)
+    ? [rename]
+    : [rename, ...schemaFacts(after, was, now, context)];
 }
 
 function definitionFacts(name: string, context: SchemaContext): DefinitionFact[] {
@@ -468,7 +531,7 @@ function diffMessages(
           change: "added",
           to: b!.direction,
           breaking: [],
-          summary: `added (${arrow(b!.direction)})`,
+          summary: `added (${arrow(b!.direction, mrtrResultName(definitions.to))})`,
         }),
       );
       continue;
@@ -480,7 +543,7 @@ function diffMessages(
           change: "removed",
           from: a.direction,
           breaking: union(requester, responder),
-          summary: `removed (${arrow(a.direction)})`,
+          summary: `removed (${arrow(a.direction, mrtrResultName(definitions.from))})`,
         }),
       );
       continue;
@@ -508,8 +571,8 @@ function messageChanges(
       breaking: union(was.requester, was.responder, is.requester, is.responder),
       summary:
         b.direction === "input-request"
-          ? "now sent inside InputRequiredResult (Multi Round-Trip Requests), no longer as a request of its own"
-          : `direction ${arrow(a.direction)} became ${arrow(b.direction)}`,
+          ? `now sent inside ${mrtrResultName(definitions.to)} (Multi Round-Trip Requests), no longer as a request of its own`
+          : `direction ${arrow(a.direction, mrtrResultName(definitions.from))} became ${arrow(b.direction, mrtrResultName(definitions.to))}`,
     });
   if (a.params !== b.params)
     out.push({
@@ -564,11 +627,20 @@ function resultChanges(
       aspect: "mrtr",
       breaking: [...(b.mrtr ? requester : responder)],
       summary: b.mrtr
-        ? "may now answer InputRequiredResult (Multi Round-Trip Requests)"
-        : "no longer answers InputRequiredResult (Multi Round-Trip Requests)",
+        ? `may now answer ${(definitions.to.mrtrResults ?? []).join(", ") || "InputRequiredResult"} (Multi Round-Trip Requests)`
+        : `no longer answers ${(definitions.from.mrtrResults ?? []).join(", ") || "InputRequiredResult"} (Multi Round-Trip Requests)`,
     });
-  const mrtrBranch = (d: string) => d === "InputRequiredResult" && a.mrtr !== b.mrtr;
-  const before = new Map(a.results.map((r) => [r.definition, r.resultType]));
+  // The MRTR result, known by shape in either model, is reported by the mrtr change when it comes or goes.
+  const mrtrResults = new Set([
+    ...(definitions.from.mrtrResults ?? []),
+    ...(definitions.from.mrtrResults ?? []).map((d) => definitions.renamed.get(d) ?? d),
+    ...(definitions.to.mrtrResults ?? []),
+  ]);
+  const mrtrBranch = (d: string) => mrtrResults.has(d) && a.mrtr !== b.mrtr;
+  // A branch renamed by shape is the same branch under its new name.
+  const before = new Map(
+    a.results.map((r) => [definitions.renamed.get(r.definition) ?? r.definition, r.resultType]),
+  );
   const after = new Map(b.results.map((r) => [r.definition, r.resultType]));
   for (const [definition, resultType] of after) {
     if (mrtrBranch(definition)) continue;
@@ -775,14 +847,19 @@ function diffCapabilities(from: McpModel, to: McpModel): Change[] {
 // ---------------------------------------------------------------------------
 // Helpers
 
-function arrow(direction: Direction): string {
+/** The name of a model's MRTR result (known by shape), for summaries. */
+function mrtrResultName(model: McpModel): string {
+  return model.mrtrResults?.join(", ") || "InputRequiredResult";
+}
+
+function arrow(direction: Direction, mrtrResult = "InputRequiredResult"): string {
   switch (direction) {
     case "client-to-server":
       return "client -> server";
     case "server-to-client":
       return "server -> client";
     case "input-request":
-      return "server -> client, inside InputRequiredResult";
+      return `server -> client, inside ${mrtrResult}`;
     case "both":
       return "both ways";
   }

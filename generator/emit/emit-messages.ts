@@ -3,10 +3,10 @@
  * validators through tables keyed by method (and, for results, by
  * resultType), so each message is checked against exactly one definition.
  */
-import type { McpModel } from "../model/types.js";
+import type { McpModel, RequestNode } from "../model/types.js";
 import { TsFileBuilder, type EmittedFile } from "./file.js";
 import type { Doc } from "./doc.js";
-import { jsDoc, propertyKey, validatorName } from "./names.js";
+import { branchKey, jsDoc, propertyKey, validatorName } from "./names.js";
 import {
   COMPILED_VALIDATORS_FILE,
   MESSAGES_FILE,
@@ -24,6 +24,23 @@ import {
   stringLiteral as literal,
   valueDoc,
 } from "./ts-print.js";
+
+/**
+ * The `markers` entry of the tables, only for revisions whose results are
+ * told apart by shape: per method, each such branch's key and the
+ * properties whose presence selects it.
+ */
+function markerTable(wire: readonly RequestNode[]): [string, Doc][] {
+  const entries = wire.flatMap((r) => {
+    const marked = r.results.filter((b) => b.markers);
+    if (marked.length === 0) return [];
+    const branches = marked.map((b) =>
+      arrayLiteral([literal(branchKey(b)), arrayLiteral(b.markers!.map(literal))]),
+    );
+    return [[propertyKey(r.method), arrayLiteral(branches)] as const];
+  });
+  return entries.length === 0 ? [] : [["markers", objectLiteral(entries, true)]];
+}
 
 /** Emits `messages.gen.ts`. */
 export function emitMessages(model: McpModel, bannerText: string): EmittedFile {
@@ -44,11 +61,7 @@ export function emitMessages(model: McpModel, bannerText: string): EmittedFile {
         propertyKey(r.method),
         valueDoc({
           object: r.results.map(
-            (b) =>
-              [
-                propertyKey(b.resultType ?? "complete"),
-                `compiled.${validatorName(b.definition)}`,
-              ] as const,
+            (b) => [propertyKey(branchKey(b)), `compiled.${validatorName(b.definition)}`] as const,
           ),
         }),
       ] as const,
@@ -64,6 +77,7 @@ export function emitMessages(model: McpModel, bannerText: string): EmittedFile {
       ["results", objectLiteral(resultEntries, true)],
       ["errorResponse", `compiled.${validatorName(errorResponse)}`],
       ["availability", "METHOD_AVAILABILITY"],
+      ...markerTable(wire),
     ],
     true,
   );

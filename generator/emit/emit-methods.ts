@@ -11,7 +11,7 @@ import {
   tableLiteral,
   type TableValue,
 } from "./ts-print.js";
-import { jsDoc, propertyKey } from "./names.js";
+import { branchKey, jsDoc, propertyKey } from "./names.js";
 import { METHODS_FILE, RESULT_TYPES_FILE, TYPES_FILE, moduleSpecifier } from "./paths.js";
 
 const INFO_TYPES = `${jsDoc("Who sends a message. `input-request`: the server asks the client inside an InputRequiredResult (MRTR).")}export type Direction = "client-to-server" | "server-to-client" | "both" | "input-request";
@@ -101,10 +101,7 @@ export function emitMethods(model: McpModel, bannerText: string): EmittedFile {
 type Entry = readonly [key: string, value: TableValue];
 
 function methodEntry(r: RequestNode): Entry {
-  const results: Entry[] = r.results.map((b) => [
-    propertyKey(b.resultType ?? "complete"),
-    literal(b.definition),
-  ]);
+  const results: Entry[] = r.results.map((b) => [propertyKey(branchKey(b)), literal(b.definition)]);
   return tableEntry(r, "request", [
     ["results", { object: results }],
     ["mrtr", String(r.mrtr)],

@@ -34,6 +34,10 @@ export function emitResultTypes(model: McpModel, bannerText: string): EmittedFil
   file.add(
     `${jsDoc("A resultType this revision defines.")}export type KnownResultType = (typeof RESULT_TYPES)[number];`,
   );
+  if (model.mrtrResultType !== undefined)
+    file.add(
+      `${jsDoc("The resultType of this revision's MRTR result (Multi Round-Trip Requests), read from the schema: the runtime answers and recognises input requests with it.")}export const MRTR_RESULT_TYPE = ${literal(model.mrtrResultType)};`,
+    );
   file.add(resultTypeInfo(model));
   const requests = model.requests.filter((r) => r.direction !== "input-request");
   for (const request of requests) file.add(resultUnion(request));

@@ -51,6 +51,19 @@ export function guardName(definition: string): string {
   return `is${safeIdentifier(definition)}`;
 }
 
+/**
+ * The key a result branch is filed under in the generated tables: its
+ * resultType; without one, "complete", or the definition's name for a
+ * branch told apart by shape (its markers).
+ */
+export function branchKey(branch: {
+  readonly definition: string;
+  readonly resultType?: string;
+  readonly markers?: readonly string[];
+}): string {
+  return branch.resultType ?? (branch.markers ? branch.definition : "complete");
+}
+
 /** The name of a request's result union: `CallToolRequest` → `CallToolRequestResult`. */
 export function resultUnionName(request: { readonly definition: string }): string {
   return `${request.definition}Result`;

@@ -236,6 +236,31 @@ export function isRequired(
 }
 
 /**
+ * The result definitions a `<X>ResultResponse` names: its `result`'s refs,
+ * or, when the response is a union of envelopes (a draft's
+ * `JSONRPCIncompleteResultResponse | JSONRPCResultResponse & {result: X}`),
+ * each member's.
+ */
+function responseResults(schema: unknown, byName: ReadonlyMap<string, Declaration>): string[] {
+  if (!isJsonObject(schema)) return [];
+  const direct = isJsonObject(schema.properties) ? schema.properties.result : undefined;
+  const result = isJsonObject(direct)
+    ? direct
+    : Array.isArray(schema.anyOf)
+      ? undefined
+      : propertyOf(schema, "result", byName);
+  if (result) {
+    const refs = Array.isArray(result.anyOf) ? result.anyOf : [result];
+    return refs.flatMap((r) => (isJsonObject(r) && refName(r.$ref) ? [refName(r.$ref)!] : []));
+  }
+  if (!Array.isArray(schema.anyOf)) return [];
+  return schema.anyOf.flatMap((member) => {
+    const own = propertyOf(member, "result", byName);
+    return own && refName(own.$ref) ? [refName(own.$ref)!] : [];
+  });
+}
+
+/**
  * What a request may return. 2026-07-28 names it: `<X>ResultResponse`'s
  * `result` lists the definitions. Earlier revisions pair `<X>Request` with
  * `<X>Result`, and requests with no result of their own (ping,
@@ -249,17 +274,7 @@ function resultsOf(
   const base = decl.name.replace(/Request$/, "");
   const response = byName.get(`${base}ResultResponse`);
   if (response && typeof response.schema === "object") {
-    const result = isJsonObject(response.schema.properties)
-      ? response.schema.properties.result
-      : undefined;
-    const refs = isJsonObject(result)
-      ? Array.isArray(result.anyOf)
-        ? result.anyOf
-        : [result]
-      : [];
-    const names = refs.flatMap((r) =>
-      isJsonObject(r) && refName(r.$ref) ? [refName(r.$ref)!] : [],
-    );
+    const names = responseResults(response.schema, byName);
     if (names.length > 0)
       return { results: names.map((definition) => ({ definition })), response: response.name };
   }

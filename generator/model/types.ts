@@ -65,6 +65,12 @@ export interface ResultBranch {
   readonly definition: string;
   /** The pinned resultType; undefined in revisions that have no resultType. */
   readonly resultType?: string;
+  /**
+   * Without a resultType: the properties whose presence selects this branch
+   * (declared by no other branch of the method). Absent on the branch a
+   * result without any of the other branches' markers is read as.
+   */
+  readonly markers?: readonly string[];
 }
 
 /** A JSON-RPC request method. */
@@ -82,7 +88,7 @@ export interface RequestNode {
   readonly results: readonly ResultBranch[];
   /** The `<X>ResultResponse` definition (2026-07-28 on), whose `result` lists the results. */
   readonly responseDefinition?: string;
-  /** True when one of the results is an InputRequiredResult (Multi Round-Trip Requests). */
+  /** True when one of the results has the MRTR shape (`inputRequests` and/or `requestState`): Multi Round-Trip Requests. */
   readonly mrtr: boolean;
   readonly deprecated?: string;
   readonly origin: Origin;
@@ -256,6 +262,16 @@ export interface McpModel {
    * in the order they ran; only rules that decided something are listed.
    */
   readonly appliedRules: readonly string[];
+  /**
+   * What the rules inferred from the schema's shapes (which definition is
+   * the MRTR result, how results without resultType are told apart), one
+   * sentence each, reported as notes for revisions mcp-gen does not know.
+   */
+  readonly inferences?: readonly string[];
+  /** The definitions of the MRTR shape that methods may answer with (`InputRequiredResult`, a draft's `IncompleteResult`). */
+  readonly mrtrResults?: readonly string[];
+  /** The resultType literal of the revision's MRTR result (`"input_required"`, `"incomplete"`), when it has one. */
+  readonly mrtrResultType?: string;
   /** Extensions merged into the model, in order. */
   readonly extensions: readonly MergedExtension[];
   /** What generation could not know (e.g. without schema.ts), reported as notes. */

@@ -107,7 +107,10 @@ describe("the names the check knows are the names the modules declare", () => {
     const wire = model.requests.filter((r) => r.direction !== "input-request");
     const dynamic: Record<string, string[]> = {
       [VALIDATE_API_FILE]: model.declarations.map((d) => guardName(d.name)),
-      [RESULT_TYPES_FILE]: wire.map(resultUnionName),
+      [RESULT_TYPES_FILE]: [
+        ...wire.map(resultUnionName),
+        ...(model.mrtrResultType === undefined ? [] : ["MRTR_RESULT_TYPE"]),
+      ],
       [ERROR_CODES_FILE]: model.errorCodes
         .filter((c) => c.definition && c.policy !== "legacy")
         .map(builderName),

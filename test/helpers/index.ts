@@ -1,7 +1,7 @@
 /**
  * Shared test helpers: where things are, and one way to run the generator.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -13,6 +13,16 @@ import type { SchemaSources } from "../../generator/load/resolve-spec.js";
 export const ROOT = resolve(import.meta.dirname, "..", "..");
 /** The upstream files, verified (test/global-setup.ts finds them; test/setup.ts sets MCP_GEN_SCHEMA_DIR). */
 export const SCHEMA_DIR = process.env.MCP_GEN_SCHEMA_DIR!;
+/**
+ * The spec's draft states between two revisions, one folder each (named by
+ * date and upstream commit, holding schema.json and schema.ts as upstream
+ * published them): beside the upstream files, else in ../shared.
+ */
+export const DRAFTS_DIR = [
+  join(SCHEMA_DIR ?? "", "drafts"),
+  resolve(ROOT, "..", "shared", "mcp-schema", "drafts"),
+].find((dir) => existsSync(dir));
+
 /** Every known revision, oldest first. */
 export const REVISIONS = [
   "2024-11-05",

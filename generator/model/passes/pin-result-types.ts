@@ -76,7 +76,7 @@ export const pinResultTypes: Pass = {
  * Result definitions that a resultType literal's doc links with
  * `{@link Name}` (or `{@link Name | text}`), by name, with the literal.
  */
-function linkedResults(model: McpModel, results: ReadonlySet<string>): Map<string, string> {
+export function linkedResults(model: McpModel, results: ReadonlySet<string>): Map<string, string> {
   const linked = new Map<string, string>();
   for (const type of model.resultTypes) {
     for (const [, name] of (type.doc ?? "").matchAll(/\{@link\s+([A-Za-z_$][\w$]*)/g)) {

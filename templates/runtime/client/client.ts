@@ -34,7 +34,7 @@ import {
   type JsonRpcId,
   type JsonRpcMessage,
 } from "../core/jsonrpc.js";
-import { requestEntry, type ValidationOutcome } from "../core/protocol.js";
+import { mrtrResultType, requestEntry, type ValidationOutcome } from "../core/protocol.js";
 import { withEnvelope } from "./envelope.js";
 import { InvalidResponseError, readError } from "./errors.js";
 import {
@@ -320,6 +320,11 @@ export class McpClient<T extends InputTypes = UntypedInputs> {
     const preferred = this.options.protocolVersion ?? "auto";
     if (preferred !== "auto" && preferred < FIRST_MODERN) return this.initialize(preferred);
     let version = preferred === "auto" ? protocol.PROTOCOL_VERSION : preferred;
+    if (
+      !Object.hasOwn(protocol.METHODS, "server/discover") &&
+      version === protocol.PROTOCOL_VERSION
+    )
+      return this.speakUnprobed(version);
     for (let attempt = 0; attempt < 3; attempt++) {
       const speaking: Speaking = { era: "modern", version, module: protocol };
       let response: JsonRpcMessage;
@@ -402,6 +407,16 @@ export class McpClient<T extends InputTypes = UntypedInputs> {
       Codes.UnsupportedProtocolVersion,
       "the server kept refusing the protocol versions it listed as supported",
     );
+  }
+
+  /**
+   * A revision without `server/discover` (a draft of the spec between two
+   * revisions) cannot be probed: its own version is spoken as told, and
+   * what the server offers is learnt from its answers.
+   */
+  private speakUnprobed(version: string): ServerDescription {
+    this.speaking = { era: "modern", version, module: this.options.protocol };
+    return (this.description = { era: "modern", protocolVersion: version, capabilities: {} });
   }
 
   /** Opens a legacy session: `initialize`, then `notifications/initialized`. */
@@ -547,7 +562,7 @@ export class McpClient<T extends InputTypes = UntypedInputs> {
     let next: Readonly<Record<string, unknown>> = params;
     for (let round = 1; ; round++) {
       const result = await this.round(speaking, method, next, options);
-      if (result.resultType !== "input_required") return result;
+      if (result.resultType !== mrtrResultType(speaking.module)) return result;
       if (round >= maxRounds)
         throw new McpError(
           Codes.InternalError,

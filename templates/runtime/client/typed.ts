@@ -48,8 +48,20 @@ export type MethodArguments<P> =
     ? [params?: CallerParams<P>, options?: RequestOptions]
     : [params: CallerParams<P>, options?: RequestOptions];
 
-/** A result as a caller receives it: never an InputRequiredResult. */
-export type Completed<R> = Exclude<R, { readonly resultType: "input_required" }>;
+/**
+ * A result as a caller receives it: never the MRTR result. That one is
+ * known by its shape, not its literal (drafts of the spec called it
+ * "incomplete"): a result that is not "complete" and declares
+ * `inputRequests` (a complete task that waits for input declares it too,
+ * so "complete" ones stay).
+ */
+export type Completed<R> = R extends { readonly resultType: "complete" }
+  ? R
+  : R extends { readonly inputRequests?: infer Requests }
+    ? unknown extends Requests
+      ? R
+      : never
+    : R;
 
 /** The methods of the requests a client sends, from a generated module's METHODS, ParamsByMethod and ResultByMethod. */
 export type TypedMethods<Methods, Params, Results> = {

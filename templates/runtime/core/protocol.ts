@@ -33,8 +33,20 @@ export interface ProtocolModule {
   readonly PROTOCOL_VERSION: string;
   readonly METHODS: { readonly [method: string]: MethodEntry };
   readonly NOTIFICATIONS: { readonly [method: string]: { readonly direction: string } };
+  /** The resultType of the revision's MRTR result, when the revision has one (2026-07-28: "input_required"). */
+  readonly MRTR_RESULT_TYPE?: string;
   parseMessage(input: unknown): ParseOutcome;
   validate(name: never, value: unknown): ValidationOutcome;
+}
+
+/**
+ * The resultType literal that marks an MRTR result in the module's revision:
+ * drafts of the spec named it differently ("incomplete"), so it is read from
+ * the generated module; a module from before the constant existed speaks
+ * 2026-07-28's.
+ */
+export function mrtrResultType(protocol: Pick<ProtocolModule, "MRTR_RESULT_TYPE">): string {
+  return protocol.MRTR_RESULT_TYPE ?? "input_required";
 }
 
 /** `validate` with a plain string name (the runtime names definitions from the tables). */

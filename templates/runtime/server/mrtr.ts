@@ -9,7 +9,7 @@
 import { META } from "../core/era.js";
 import type { Exchange } from "../core/exchange.js";
 import { isJsonObject } from "../core/jsonrpc.js";
-import { validateDefinition } from "../core/protocol.js";
+import { mrtrResultType, validateDefinition } from "../core/protocol.js";
 import { INPUT_KINDS, InputRequired, ModernContext, type InputMethod } from "./context.js";
 import type { Result } from "./dispatch.js";
 import type { ServerFeatures } from "./features.js";
@@ -60,7 +60,7 @@ export async function withInputs(
       throw error;
     const kept = Object.fromEntries([...ctx.used].map((k) => [k, ctx.answers[k]]));
     return {
-      resultType: "input_required",
+      resultType: mrtrResultType(server.protocol),
       inputRequests: ctx.inputRequests,
       requestState: server.requestState.seal(method, digest, kept, ctx.state),
     };
