@@ -278,7 +278,10 @@ function reachableStrings(root: unknown, limit = 200_000): string[] {
   const found: string[] = [];
   const seen = new Set<unknown>();
   const queue: unknown[] = [root];
-  while (queue.length > 0 && seen.size < limit) {
+  while (queue.length > 0) {
+    // A walk cut short could miss the token: fail instead of passing on half the graph.
+    if (seen.size >= limit)
+      throw new Error(`more than ${limit} objects reachable from the context`);
     const value = queue.shift();
     if (typeof value === "string") found.push(value);
     if (typeof value !== "object" || value === null || seen.has(value)) continue;
