@@ -1,7 +1,9 @@
 /**
  * For every definition of every revision, the generated type and
  * schema.ts's type of the same name are mutually assignable, checked by
- * the TypeScript compiler in one program per revision.
+ * the TypeScript compiler in one program per revision; and the generated
+ * types are one per definition of upstream schema.json, no more and none
+ * missing, so a dropped definition fails too.
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -62,5 +64,31 @@ describe("generated types are mutually assignable with schema.ts", () => {
     const { checked, failing } = incompatible(revision);
     expect(checked.length).toBeGreaterThan(70);
     expect(Object.fromEntries(failing)).toEqual({});
+  });
+});
+
+/** The names of the interfaces and type aliases a TypeScript file exports, by the compiler's parser. */
+function exportedTypeNames(file: string): string[] {
+  const source = ts.createSourceFile(file, readFileSync(file, "utf8"), ts.ScriptTarget.Latest);
+  return source.statements
+    .filter((s) => ts.isInterfaceDeclaration(s) || ts.isTypeAliasDeclaration(s))
+    .filter((s) => s.modifiers?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword))
+    .map((s) => s.name.text)
+    .sort();
+}
+
+describe("generated types are one per upstream schema.json definition", () => {
+  it.each(REVISIONS)("%s", (revision) => {
+    const schema = JSON.parse(readFileSync(join(SCHEMA_DIR, revision, "schema.json"), "utf8")) as {
+      $defs?: object;
+      definitions?: object;
+    };
+    const definitions = Object.keys(schema.$defs ?? schema.definitions ?? {}).sort();
+    expect(definitions.length).toBeGreaterThan(70);
+    expect(exportedTypeNames(join(ROOT, "generated", revision, "types.gen.ts"))).toEqual(
+      definitions,
+    );
+    // schema.ts, the other half of the compatibility check, names the same set.
+    expect(exportedTypeNames(join(SCHEMA_DIR, revision, "schema.ts"))).toEqual(definitions);
   });
 });

@@ -7,9 +7,10 @@
 import { Ajv } from "ajv";
 import { describe, expect, it } from "vitest";
 import * as mcp from "../../generated/2026-07-28/index.js";
-import { isJsonObject, type JsonValue } from "../../generator/load/json.js";
+import type { JsonValue } from "../../generator/load/json.js";
 import { mapSchema } from "../../generator/load/schema-walk.js";
 import { examples, generated } from "../helpers/index.js";
+import { mutations } from "../helpers/mutations.js";
 
 const { model } = await generated("2026-07-28");
 
@@ -28,38 +29,6 @@ function referenceValidators(): Map<string, (value: unknown) => boolean> {
     ajv.addSchema({ ...(schema as object), $id: d.name });
   }
   return new Map(model.declarations.map((d) => [d.name, ajv.getSchema(d.name)!]));
-}
-
-const REPLACEMENTS: JsonValue[] = [
-  null,
-  42,
-  1.5,
-  "x",
-  true,
-  [],
-  {},
-  [{}],
-  { type: "text" },
-  { type: "image", data: "", mimeType: "image/png" },
-  { method: "roots/list" },
-];
-
-/** The value with the node at `path` removed or replaced by each of REPLACEMENTS. */
-function* mutations(value: JsonValue, depth = 0): Generator<JsonValue> {
-  if (depth > 6) return;
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      for (const r of REPLACEMENTS) yield value.map((v, j) => (j === i ? r : v));
-      for (const m of mutations(value[i]!, depth + 1)) yield value.map((v, j) => (j === i ? m : v));
-    }
-  } else if (isJsonObject(value)) {
-    for (const key of Object.keys(value)) {
-      const { [key]: _removed, ...rest } = value;
-      yield rest;
-      for (const r of REPLACEMENTS) yield { ...value, [key]: r };
-      for (const m of mutations(value[key]!, depth + 1)) yield { ...value, [key]: m };
-    }
-  }
 }
 
 describe("generated validators decide as ajv does on the unshaped schemas", () => {
