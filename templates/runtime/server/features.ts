@@ -504,7 +504,7 @@ export class ServerFeatures<T extends ServerTypes = UntypedServer> {
     if (result instanceof TaskStarted) return { ...result.task, resultType: "task" };
     // Checked against its definition, and against the client's capabilities, on its way out (dispatch.ts).
     if (this.isExtensionResult(result)) return { ...result };
-    return this.checkedToolResult(tool, result as ToolResult, era);
+    return this.checkedToolResult(tool, result, era);
   }
 
   /** Whether a handler returned a result whose resultType an extension adds (the Tasks extension's, or a user's). */
