@@ -323,6 +323,47 @@ describe("over HTTP", () => {
   });
 });
 
+describe('"undeclared": "fallback" in the manifest', () => {
+  it("an extension result that reaches a client without the extension is the server's bug: -32603, logged", async () => {
+    const [runtime, { protocol }] = await Promise.all([
+      importFromProject<ProjectRuntime>(serverDir, "src/mcp-gen/runtime/index.ts"),
+      importFromProject<{ protocol: ProjectRuntime["McpServer"]["prototype"]["protocol"] }>(
+        serverDir,
+        "src/generated/protocol.gen.ts",
+      ),
+    ]);
+    const jobs = protocol.EXTENSIONS!["com.example/jobs"]!;
+    expect(jobs.undeclared).toBe("refuse"); // as the manifest says
+    const logged: string[] = [];
+    const server = new runtime.McpServer({
+      protocol: {
+        ...protocol,
+        EXTENSIONS: { "com.example/jobs": { ...jobs, undeclared: "fallback" } },
+      },
+      info: { name: "fallback", version: "1.0.0" },
+      onError: (error) => logged.push(String(error)),
+    }).tool({ name: "render", inputSchema: { type: "object" } }, () => ({
+      resultType: "deferred",
+      jobId: "job-1",
+    }));
+    const { url, close } = await runtime.serveHttp(server, { port: 0 });
+    try {
+      const call = (capabilities: Record<string, unknown>) =>
+        post(url, request("tools/call", { name: "render", arguments: {} }, 1, capabilities));
+      expect((await call({})).body.error).toEqual({ code: -32603, message: "Internal error" });
+      expect(logged).toEqual([
+        expect.stringContaining('the handler must check ctx.declares("com.example/jobs") first'),
+      ]);
+      expect((await call(DECLARES_JOBS)).body.result).toMatchObject({
+        resultType: "deferred",
+        jobId: "job-1",
+      });
+    } finally {
+      await close();
+    }
+  });
+});
+
 describe("over stdio", () => {
   let client: ClientRuntime;
   let use: ClientUse;

@@ -46,6 +46,20 @@ export function extensionOfResultType(
   return extensionsOf(protocol).find((e) => (e.resultTypes ?? []).includes(resultType))?.id;
 }
 
+/**
+ * What a server does when a result of extension `id` would reach a client
+ * that did not declare it, as the extension's manifest says: "refuse"
+ * (the default) answers -32021; "fallback" means handlers revert to core
+ * behaviour themselves, so such a result is the server's bug.
+ */
+export function undeclaredPolicy(protocol: ProtocolModule, id: string): "refuse" | "fallback" {
+  const entry =
+    protocol.EXTENSIONS && Object.hasOwn(protocol.EXTENSIONS, id)
+      ? protocol.EXTENSIONS[id]
+      : undefined;
+  return entry?.undeclared === "fallback" ? "fallback" : "refuse";
+}
+
 /** -32021 naming the extension in `requiredCapabilities.extensions`, for a request that needs it. */
 export function extensionRequired(id: string, message: string): McpError {
   return missingCapability({ extensions: { [id]: {} } }, message);

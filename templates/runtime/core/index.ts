@@ -70,6 +70,7 @@ export {
   extensionOfRequest,
   extensionOfResultType,
   extensionRequired,
+  undeclaredPolicy,
 } from "./extensions.js";
 export {
   requestEntry,

@@ -34,6 +34,8 @@ export interface ExtensionEntry {
   readonly requests?: { readonly [method: string]: string };
   readonly notifications?: { readonly [method: string]: string };
   readonly resultTypes?: readonly string[];
+  /** What a server does for a client that did not declare the extension (absent: "refuse"). */
+  readonly undeclared?: string;
 }
 
 /** The generated module of one revision, as the runtime uses it. */

@@ -14,6 +14,7 @@ import {
   extensionOfRequest,
   extensionOfResultType,
   extensionRequired,
+  undeclaredPolicy,
 } from "../core/extensions.js";
 import { isJsonObject, type JsonRpcErrorObject, type JsonRpcId } from "../core/jsonrpc.js";
 import type { RequestContext } from "./context.js";
@@ -205,8 +206,10 @@ export async function route(call: Call): Promise<Result | undefined> {
  * whose capabilities declare it, and a result whose resultType an extension
  * adds goes only to such a client. Otherwise the request is answered -32021
  * with the extension in `requiredCapabilities.extensions`; a handler that
- * falls back to core behaviour instead asks `ctx.declares(id)` first. The
- * same rule holds for every merged extension, Tasks included.
+ * falls back to core behaviour instead asks `ctx.declares(id)` first, and
+ * for an extension whose manifest says `"undeclared": "fallback"` a result
+ * that reaches such a client anyway is the server's bug (-32603, logged).
+ * The same rule holds for every merged extension, Tasks included.
  */
 function negotiating(call: Call): Call {
   const { protocol } = call.server;
@@ -222,12 +225,21 @@ function negotiating(call: Call): Call {
           );
         const result = await run(ctx);
         const forResult = extensionOfResultType(protocol, result.resultType);
-        if (forResult !== undefined && !declaresExtension(ctx.clientCapabilities, forResult))
-          throw extensionRequired(
-            forResult,
-            `${call.method} answers with resultType "${String(result.resultType)}" of the ${forResult} extension here: declare it under capabilities.extensions in the request's client capabilities`,
+        if (forResult === undefined || declaresExtension(ctx.clientCapabilities, forResult))
+          return result;
+        if (undeclaredPolicy(protocol, forResult) === "fallback") {
+          call.server.onError(
+            new Error(
+              `${call.method} returned resultType "${String(result.resultType)}" of the ${forResult} extension to a client that does not declare it; the extension falls back to core behaviour ("undeclared": "fallback"), so the handler must check ctx.declares("${forResult}") first`,
+            ),
+            `${call.method} handler`,
           );
-        return result;
+          throw new McpError(Codes.InternalError, "Internal error");
+        }
+        throw extensionRequired(
+          forResult,
+          `${call.method} answers with resultType "${String(result.resultType)}" of the ${forResult} extension here: declare it under capabilities.extensions in the request's client capabilities`,
+        );
       }),
   };
 }
