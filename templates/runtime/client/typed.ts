@@ -95,9 +95,10 @@ export type TypedToolResult<Result, Structured> = {
   readonly resultType?: "complete";
 };
 
-/** What a continuation is given besides the result: the typed requests, and the call's signal. */
+/** What a continuation is given besides the result: the typed requests, the call's options and its signal. */
 export interface ContinuationContext<Rpc> {
   readonly rpc: Rpc;
+  readonly options: CallToolOptions;
   readonly signal?: AbortSignal;
 }
 
@@ -156,11 +157,13 @@ export interface TaskCallOptions extends CallToolOptions, AwaitTaskOptions {
 /**
  * A wrapper per tool, keyed by the tool's name (any string, used only as a
  * key): it checks the arguments before sending and the structuredContent
- * on return with the tool's generated checks. With `followTasks` (a
- * project with the Tasks extension), a call the server answers with a task
- * is followed to its end (McpClient.awaitTask: polled, its input requests
- * answered by the client's handlers, cancelled when the signal fires) and
- * the wrapper resolves with the task's result, checked the same way.
+ * on return with the tool's generated checks. A result of an extension
+ * resultType that has a continuation is followed by it, and the wrapper
+ * resolves with the final result, checked against the complete result
+ * definition (`checkFinal`) and the outputSchema. With `followTasks` (a
+ * project with the Tasks extension) the runtime brings the continuation of
+ * "task": McpClient.awaitTask (polled, its input requests answered by the
+ * client's handlers, cancelled when the signal fires).
  */
 export function bindTools<Wrappers>(
   client: Requester,
@@ -169,42 +172,30 @@ export function bindTools<Wrappers>(
   },
   { followTasks = false, continuations = {}, rpc, checkFinal }: FollowOptions = {},
 ): Wrappers {
+  // Tasks is followed like any extension: the runtime brings its continuation, a project brings its own.
+  const followers: FollowOptions["continuations"] = {
+    ...(followTasks ? { task: followTask(client) } : {}),
+    ...continuations,
+  };
   const bound: Record<string, unknown> = {};
   for (const name of Object.keys(checks)) {
     const check = checks[name]!;
-    const call = async (
+    const wrapper = async (
       args: Readonly<Record<string, unknown>>,
-      options: CallToolOptions = {},
+      options: TaskCallOptions = {},
     ): Promise<Record<string, unknown>> => {
       const first = await client.callTool(name, args, { ...options, checks: check });
-      const continuation =
-        typeof first.resultType === "string" && Object.hasOwn(continuations, first.resultType)
-          ? continuations[first.resultType]
+      const follow =
+        typeof first.resultType === "string" && Object.hasOwn(followers, first.resultType)
+          ? followers[first.resultType]
           : undefined;
-      if (!continuation) return first;
-      const context = { rpc, ...(options.signal ? { signal: options.signal } : {}) };
-      const final = finalResult(await continuation(first as never, context as never), checkFinal);
+      if (!follow) return first;
+      const context = { rpc, options, ...(options.signal ? { signal: options.signal } : {}) };
+      const final = finalResult(await follow(first as never, context as never), checkFinal);
       checkToolOutput(name, final, check.output);
       return final;
     };
-    Object.defineProperty(bound, name, {
-      value: followTasks
-        ? async (args: Readonly<Record<string, unknown>>, options: TaskCallOptions = {}) => {
-            const { onStatus, pollIntervalMs, onTask, ...callOptions } = options;
-            const first = await call(args, callOptions);
-            if (!isTaskHandle(first)) return first;
-            onTask?.(first);
-            const result = await client.awaitTask(first, {
-              ...(options.signal ? { signal: options.signal } : {}),
-              ...(onStatus ? { onStatus } : {}),
-              ...(pollIntervalMs !== undefined ? { pollIntervalMs } : {}),
-            });
-            checkToolOutput(name, result, check.output);
-            return result;
-          }
-        : call,
-      enumerable: true,
-    });
+    Object.defineProperty(bound, name, { value: wrapper, enumerable: true });
   }
   return Object.freeze(bound) as Wrappers;
 }
@@ -268,5 +259,27 @@ export function routeNotifications(
     const handler = Object.hasOwn(handlers, method) ? handlers[method] : undefined;
     if (handler) handler((isJsonObject(notification.params) ? notification.params : {}) as never);
     else fallback?.(notification);
+  };
+}
+
+/**
+ * The Tasks extension's continuation: a task handle is followed to its end
+ * with McpClient.awaitTask (polled, its input requests answered, cancelled
+ * when the signal fires), with the settings of the call's TaskCallOptions.
+ */
+function followTask(
+  client: Requester,
+): (
+  handle: Readonly<Record<string, unknown>>,
+  context: ContinuationContext<unknown>,
+) => Promise<object> {
+  return (handle, { options, signal }) => {
+    const { onStatus, pollIntervalMs, onTask } = options as TaskCallOptions;
+    if (isTaskHandle(handle)) onTask?.(handle);
+    return client.awaitTask(handle, {
+      ...(signal ? { signal } : {}),
+      ...(onStatus ? { onStatus } : {}),
+      ...(pollIntervalMs !== undefined ? { pollIntervalMs } : {}),
+    });
   };
 }
