@@ -102,12 +102,16 @@ export interface ReadResult {
   readonly cacheScope?: "public" | "private";
 }
 
-/** Reads a resource; `variables` holds a template's matched variables. */
+/**
+ * Reads a resource; `variables` holds a template's matched variables. It
+ * may return a result an extension adds to resources/read (`returns` in its
+ * manifest), sent only to clients that declare the extension.
+ */
 export type ResourceReader = (
   uri: string,
   variables: Readonly<Record<string, string>>,
   ctx: RequestContext,
-) => ReadResult | Promise<ReadResult>;
+) => ReadResult | ExtensionResult | Promise<ReadResult | ExtensionResult>;
 
 /** A prompt as prompts/list shows it. */
 export interface PromptDefinition {
@@ -128,11 +132,11 @@ export interface PromptResult {
   readonly description?: string;
 }
 
-/** Handles `prompts/get` for one prompt. */
+/** Handles `prompts/get` for one prompt; it may return a result an extension adds to prompts/get, as a ResourceReader may. */
 export type PromptHandler = (
   args: Readonly<Record<string, string>>,
   ctx: RequestContext,
-) => PromptResult | Promise<PromptResult>;
+) => PromptResult | ExtensionResult | Promise<PromptResult | ExtensionResult>;
 
 /** What a completion handler returns. */
 export interface CompletionResult {
