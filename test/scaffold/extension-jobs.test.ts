@@ -364,6 +364,41 @@ describe('"undeclared": "fallback" in the manifest', () => {
   });
 });
 
+describe("another core method the extension returns for", () => {
+  it("a prompt handler's extension result is checked and negotiated like a tool's", async () => {
+    const [runtime, { protocol }] = await Promise.all([
+      importFromProject<ProjectRuntime>(serverDir, "src/mcp-gen/runtime/index.ts"),
+      importFromProject<{ protocol: ProjectRuntime["McpServer"]["prototype"]["protocol"] }>(
+        serverDir,
+        "src/generated/protocol.gen.ts",
+      ),
+    ]);
+    const logged: string[] = [];
+    const server = new runtime.McpServer({
+      protocol,
+      info: { name: "p", version: "1.0.0" },
+      onError: (error) => logged.push(String(error)),
+    })
+      .prompt({ name: "later" }, () => ({ resultType: "deferred", jobId: "job-9" }))
+      .prompt({ name: "broken" }, () => ({ resultType: "deferred", jobId: "" }));
+    const { url, close } = await runtime.serveHttp(server, { port: 0 });
+    const get = (name: string, capabilities: Record<string, unknown>) =>
+      post(url, request("prompts/get", { name }, 1, capabilities));
+    try {
+      expect((await get("later", DECLARES_JOBS)).body.result).toMatchObject({
+        resultType: "deferred",
+        jobId: "job-9",
+      });
+      expect((await get("later", {})).body.error).toMatchObject({ code: -32021 });
+      // DeferredResult.jobId has minLength 1: the result is checked before it is sent.
+      expect((await get("broken", DECLARES_JOBS)).body.error).toMatchObject({ code: -32603 });
+      expect(logged).toEqual([expect.stringContaining("/jobId must be at least 1 characters")]);
+    } finally {
+      await close();
+    }
+  });
+});
+
 describe("over stdio", () => {
   let client: ClientRuntime;
   let use: ClientUse;
