@@ -95,6 +95,8 @@ export interface ExtensionManifest {
     readonly sides?: ReadonlyArray<"client" | "server">;
   };
   readonly augments?: Readonly<Record<string, readonly string[]>>;
+  /** What a server does for a client that did not declare the extension (default "refuse"). */
+  readonly undeclared?: "refuse" | "fallback";
   readonly errorCodes?: ReadonlyArray<{
     readonly constant: string;
     readonly code: number;

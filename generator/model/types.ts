@@ -198,6 +198,8 @@ export interface MergedExtension {
     readonly definition: string;
     readonly sides: ReadonlyArray<"client" | "server">;
   };
+  /** What a server does for a client that did not declare it, when the manifest says (default "refuse"). */
+  readonly undeclared?: "refuse" | "fallback";
 }
 
 /** A patch the passes applied, reported to the user. */

@@ -521,7 +521,7 @@ export async function generatedFiles(
   const runtimeEntry = settings.kind === "server" ? "index.js" : "client.js";
   const index = {
     path: "src/generated/protocol.gen.ts",
-    contents: `${banner}\n/** The revision this ${settings.kind} ${settings.kind === "server" ? "serves, the one it serves legacy (initialize) clients with" : "speaks, the one it speaks with legacy (initialize) servers"}, and the helpers the tool validators call. */\nexport * as protocol from "./${folder}/index.js";\nexport * as legacy from "./${LEGACY_REVISION}/index.js";\nexport { deepEqual, runValidator, ucs2length } from "./${folder}/support.gen.js";\n`,
+    contents: `${banner}\n/** The revision this ${settings.kind} ${settings.kind === "server" ? "serves, the one it serves legacy (initialize) clients with" : "speaks, the one it speaks with legacy (initialize) servers"}, and the helpers the tool validators call. */\nexport * as protocol from "./${folder}/index.js";\nexport * as legacy from "./${LEGACY_REVISION}/index.js";\nexport { deepEqual, runValidator, ucs2length } from "./${folder}/support.gen.js";\n${TYPES_DECLARATION(folder)}`,
   };
   const toolFiles = (
     await emitToolsModule(
@@ -552,6 +552,23 @@ export async function generatedFiles(
   ];
 }
 
+/**
+ * The revision's maps as one type (\`Types\` in protocol.gen.ts): a server
+ * is \`McpServer<Types>\`, so that its handlers of extension methods get typed
+ * params and results, and \`ctx.notify\` typed params.
+ */
+const TYPES_DECLARATION = (
+  folder: string,
+) => `import type * as revision from "./${folder}/index.js";
+
+/** The revision's request params, results and notification params by method (its extensions' included), to type a server's handlers. */
+export interface Types {
+  readonly params: revision.ParamsByMethod;
+  readonly results: revision.ResultByMethod;
+  readonly notifications: revision.NotificationParamsByMethod;
+}
+`;
+
 /** The Tasks extension's identifier: a client project with it follows tasks. */
 export const TASKS_EXTENSION_ID = "io.modelcontextprotocol/tasks";
 
@@ -566,11 +583,16 @@ function clientModule(tasks: boolean): string {
   return `import {
   bindMethods,
   bindTools,
-  McpClient,${tasks ? "\n  TASKS_CAPABILITIES," : ""}
+  declaringExtensions,
+  McpClient,
+  routeNotifications,
   type ClientOptions,
+  type Completed,
+  type Continuations as ContinuationsOf,
   type InputTypes,
   type ServerDescription,
   type TypedMethods,
+  type Unfollowed,
 } from "../mcp-gen/runtime/client.js";
 import { legacy, protocol } from "./protocol.gen.js";
 import { TOOL_CHECKS, type ToolWrappers } from "./tools.gen.js";
@@ -588,12 +610,26 @@ export interface Inputs extends InputTypes {
 /** One method per request a client sends in this revision (\`tools/call\` is \`toolsCall\`), typed by its params and result. */
 export type Methods = TypedMethods<typeof protocol.METHODS, protocol.ParamsByMethod, protocol.ResultByMethod>;
 
-/** A client of one server, typed for this project. */
-export interface Client {
-  /** The requests of the revision, one method each; results are checked against the schema. */
+/** The results the revision's extensions add to tools/call, discriminated by resultType (none for a plain revision). */
+export type ExtensionToolResult = Exclude<Completed<protocol.ResultOf<"tools/call">>, { readonly resultType: "complete" }>;
+
+/** A continuation per extension resultType of tools/call, typed by its definition: it follows such a result to the tool's final result. */
+export type Continuations = ContinuationsOf<ExtensionToolResult, Methods>;
+
+/** A handler per notification, given its params as the revision (extensions included) types them. */
+export type NotificationHandlers = {
+  readonly [M in keyof protocol.NotificationParamsByMethod]?: (params: protocol.NotificationParamsByMethod[M]) => void;
+};
+
+/** What the runtime follows by itself: ${tasks ? "tasks of the Tasks extension" : "nothing"}. */
+type FollowedByRuntime = ${tasks ? '"task"' : "never"};
+
+/** A client of one server, typed for this project; \`K\` is the resultTypes it has continuations for. */
+export interface Client<K extends keyof Continuations = never> {
+  /** The requests of the revision, one method each; results are checked against the schema and discriminated by resultType. */
   readonly rpc: Methods;
-  /** The tools of tools.json, one function each, their arguments and structured output checked${tasks ? "; a call run as a task resolves with the task's result" : ""}. */
-  readonly tools: ToolWrappers;
+  /** The tools of tools.json, one function each, their arguments and structured output checked; an extension result is followed by its continuation${tasks ? " (a task by the runtime)" : ""}, else returned as it is. */
+  readonly tools: ToolWrappers<Unfollowed<ExtensionToolResult, K | FollowedByRuntime>>;
   /** The runtime's client, for anything else (a request by name, callTool, ${tasks ? "awaitTask, " : ""}listen). */
   readonly raw: McpClient<Inputs>;
   /** Finds out how to talk to the server (server/discover, or initialize for a legacy server). */
@@ -602,25 +638,35 @@ export interface Client {
   close(): Promise<void>;
 }
 
-/** How a client is made: the runtime's options without the protocol modules, which this project brings. */
-export type Options = Omit<ClientOptions<Inputs>, "protocol" | "legacy">;
+/**
+ * How a client is made: the runtime's options without the protocol modules,
+ * which this project brings; a continuation per extension resultType the
+ * tool wrappers should follow, and a handler per notification.
+ */
+export type Options<K extends keyof Continuations = never> = Omit<ClientOptions<Inputs>, "protocol" | "legacy"> & {
+  readonly continuations?: { readonly [RT in K]: NonNullable<Continuations[RT]> };
+  readonly notifications?: NotificationHandlers;
+};
 
-/** A client of the server \`options.channel\` reaches${tasks ? ", declaring the Tasks extension besides `options.capabilities`" : ""}. */
-export function createClient(options: Options): Client {
-${
-  tasks
-    ? `  const extensions = { ...TASKS_CAPABILITIES.extensions, ...(options.capabilities?.extensions as object | undefined) };
+/** A client of the server \`options.channel\` reaches, declaring the revision's extensions besides \`options.capabilities\`. */
+export function createClient<K extends keyof Continuations = never>(options: Options<K>): Client<K> {
+  const { continuations, notifications, ...clientOptions } = options;
+  const capabilities = declaringExtensions(options.capabilities, protocol.EXTENSIONS);
   const raw = new McpClient<Inputs>({
     protocol,
     legacy,
-    ...options,
-    capabilities: { ...options.capabilities, extensions },
-  });`
-    : "  const raw = new McpClient<Inputs>({ protocol, legacy, ...options });"
-}
+    ...clientOptions,
+    ...(capabilities ? { capabilities } : {}),
+    onNotification: routeNotifications(notifications ?? {}, options.onNotification),
+  });
+  const rpc = bindMethods<Methods>(raw, protocol.METHODS);
   return {
-    rpc: bindMethods<Methods>(raw, protocol.METHODS),
-    tools: bindTools<ToolWrappers>(raw, TOOL_CHECKS${tasks ? ", { followTasks: true }" : ""}),
+    rpc,
+    tools: bindTools<Client<K>["tools"]>(raw, TOOL_CHECKS, {${tasks ? " followTasks: true," : ""}
+      continuations: continuations ?? {},
+      rpc,
+      checkFinal: (result) => protocol.validate("CallToolResult", result),
+    }),
     raw,
     connect: () => raw.connect(),
     close: () => raw.close(),

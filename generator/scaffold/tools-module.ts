@@ -403,7 +403,7 @@ export function emitToolsModule(
 ): Promise<EmittedFile[]> {
   const validators = compileValidators(tools, protocolImport);
   const file = new TsFileBuilder(TOOLS_MODULE).importValues(protocolImport, "runValidator");
-  if (kind === "server")
+  if (kind === "server") {
     file.importTypes(
       runtimeImport,
       "McpServer",
@@ -412,7 +412,8 @@ export function emitToolsModule(
       "TaskStarted",
       "ToolResult",
     );
-  else {
+    file.importTypes(protocolImport, "protocol", "Types");
+  } else {
     file.importTypes(
       runtimeImport,
       followTasks ? "TaskCallOptions" : "CallToolOptions",
@@ -598,14 +599,20 @@ ${jsDoc("What the handler of tool K returns.")}export type ToolResultOf<K extend
   ? TypedToolResult<ToolOutputs[K]>
   : ToolResult;
 
-${jsDoc("A handler for every tool of tools.json, typed by its schemas: it returns the tool's result, or what `ctx.runAsTask` returned when the call became a task (Tasks extension).")}export type ToolHandlers = {
+${jsDoc("The results the revision's extensions add to tools/call (their resultType selects their definition), which a tool handler may return instead of the tool's own; Tasks results come from `ctx.runAsTask`. The runtime sends one only to a client whose capabilities declare its extension (-32021 otherwise): a handler that can fall back asks `ctx.declares(id)`.")}export type ExtensionToolResult = Exclude<
+  protocol.ResultOf<"tools/call">,
+  { readonly resultType: "complete" | "input_required" | "task" }
+>;
+
+${jsDoc("A handler for every tool of tools.json, typed by its schemas: it returns the tool's result, what `ctx.runAsTask` returned when the call became a task (Tasks extension), or a result another extension adds to tools/call.")}export type ToolHandlers = {
   readonly [K in keyof ToolArguments]: (
     args: ToolArguments[K],
-    ctx: RequestContext,
+    ctx: RequestContext<Types>,
   ) =>
     | ToolResultOf<K>
     | TaskStarted
-    | Promise<ToolResultOf<K> | TaskStarted>;
+    | ExtensionToolResult
+    | Promise<ToolResultOf<K> | TaskStarted | ExtensionToolResult>;
 };
 
 ${jsDoc("The tools of tools.json that `handlers` has no handler for (plain JavaScript, or a cast, can leave one out; the project's tests check this).")}export function missingHandlers(handlers: Partial<Record<string, unknown>>): string[] {
@@ -619,8 +626,12 @@ ${jsDoc("Registers every tool of tools.json on `server`, with its handler; argum
     const handler = (Object.hasOwn(handlers, definition.name) ? handlers[definition.name] : undefined) as
       | ((
           args: never,
-          ctx: RequestContext,
-        ) => ToolResult | TaskStarted | Promise<ToolResult | TaskStarted>)
+          ctx: RequestContext<Types>,
+        ) =>
+          | ToolResult
+          | TaskStarted
+          | ExtensionToolResult
+          | Promise<ToolResult | TaskStarted | ExtensionToolResult>)
       | undefined;
     const checks = TOOL_CHECKS[definition.name]!;
     server.tool(definition, handler as never, {
@@ -630,21 +641,23 @@ ${jsDoc("Registers every tool of tools.json on `server`, with its handler; argum
   }
 }`;
 
-const WRAPPERS = `${jsDoc("A function per tool of tools.json, typed by its schemas: the arguments are checked against the tool's inputSchema before anything is sent, and structuredContent against its outputSchema on return.")}export type ToolWrappers = {
+const WRAPPERS = `${jsDoc("A function per tool of tools.json, typed by its schemas: the arguments are checked against the tool's inputSchema before anything is sent, and structuredContent against its outputSchema on return. `Unfollowed` is the extension results the client has no continuation for: the function resolves with those as the server sent them, discriminated from the tool's result by resultType.")}export type ToolWrappers<Unfollowed = never> = {
   readonly [K in keyof ToolArguments]: (
     args: ToolArguments[K],
     options?: CallToolOptions,
   ) => Promise<
-    TypedToolResult<protocol.CallToolResult, K extends keyof ToolOutputs ? ToolOutputs[K] : unknown>
+    | TypedToolResult<protocol.CallToolResult, K extends keyof ToolOutputs ? ToolOutputs[K] : unknown>
+    | Unfollowed
   >;
 };`;
 
-const TASK_WRAPPERS = `${jsDoc("A function per tool of tools.json, typed by its schemas: the arguments are checked against the tool's inputSchema before anything is sent. A call the server runs as a task (Tasks extension) is followed to its end: polled, its input requests answered by the client's handlers, cancelled when `options.signal` fires; the function resolves with the tool's result either way, its structuredContent checked against the outputSchema.")}export type ToolWrappers = {
+const TASK_WRAPPERS = `${jsDoc("A function per tool of tools.json, typed by its schemas: the arguments are checked against the tool's inputSchema before anything is sent. A call the server runs as a task (Tasks extension) is followed to its end: polled, its input requests answered by the client's handlers, cancelled when `options.signal` fires; the function resolves with the tool's result either way, its structuredContent checked against the outputSchema. `Unfollowed` is the results of other extensions the client has no continuation for, as the server sent them.")}export type ToolWrappers<Unfollowed = never> = {
   readonly [K in keyof ToolArguments]: (
     args: ToolArguments[K],
     options?: TaskCallOptions,
   ) => Promise<
-    TypedToolResult<protocol.CallToolResult, K extends keyof ToolOutputs ? ToolOutputs[K] : unknown>
+    | TypedToolResult<protocol.CallToolResult, K extends keyof ToolOutputs ? ToolOutputs[K] : unknown>
+    | Unfollowed
   >;
 };`;
 

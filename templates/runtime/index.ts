@@ -20,7 +20,9 @@
  */
 export {
   Codes,
+  declaresExtension,
   decodeHeaderValue,
+  extensionRequired,
   headerParametersOf,
   invalidParams,
   McpError,

@@ -105,8 +105,8 @@ describe("a client project made from a server whose tools run as tasks", () => {
     };
     expect(settings.extensions).toEqual(["tasks"]);
     const client = readFileSync(join(clientDir, "src", "generated", "client.gen.ts"), "utf8");
-    expect(client).toContain("TASKS_CAPABILITIES");
-    expect(client).toContain("{ followTasks: true }");
+    expect(client).toContain("declaringExtensions(options.capabilities, protocol.EXTENSIONS)");
+    expect(client).toContain("followTasks: true,");
   });
 
   it(

@@ -5,7 +5,8 @@
  * protocol folder is named after the manifests; the project compiles; the
  * server declares both under capabilities.extensions and answers their
  * methods (validated params; the runtime serves the Tasks requests, a stub
- * of the user's extension says it is not written yet); the project
+ * of the user's extension says it is not written yet, and refuses a client
+ * that does not declare the extension with -32021); the project
  * regenerates from its own folder.
  */
 import { readdirSync, readFileSync } from "node:fs";
@@ -24,6 +25,7 @@ import { linkNodeModules } from "../helpers/project.js";
 
 const ECHO = fixture("ext-echo");
 const TASKS = { extensions: { "io.modelcontextprotocol/tasks": {} } };
+const ECHO_DECLARED = { extensions: { "com.example/echo": {} } };
 let project: string;
 
 beforeAll(async () => {
@@ -127,8 +129,16 @@ describe("--extension: the server", () => {
   );
 
   it("the stub of echo/say answers that it is not implemented yet", async () => {
-    const reply = await post(url, request("echo/say", { text: "hi" }));
+    const reply = await post(url, request("echo/say", { text: "hi" }, 1, ECHO_DECLARED));
     expect(reply.body.error).toEqual({ code: -32603, message: "echo/say is not implemented yet" });
+  });
+
+  it("echo/say is -32021 naming the extension for a client that does not declare it", async () => {
+    const reply = await post(url, request("echo/say", { text: "hi" }));
+    expect(reply.body.error).toMatchObject({
+      code: -32021,
+      data: { requiredCapabilities: ECHO_DECLARED },
+    });
   });
 });
 

@@ -165,6 +165,7 @@ function describeMerged(
           },
         }
       : {}),
+    ...(ext.manifest.undeclared ? { undeclared: ext.manifest.undeclared } : {}),
   };
 }
 

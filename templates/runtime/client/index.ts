@@ -43,15 +43,22 @@ export { ToolDirectory } from "./tools.js";
 export {
   bindMethods,
   bindTools,
+  declaringExtensions,
   methodName,
+  routeNotifications,
   type CallerParams,
   type Completed,
+  type Continuation,
+  type ContinuationContext,
+  type Continuations,
+  type FollowOptions,
   type MethodArguments,
   type MethodName,
   type Requester,
   type TaskCallOptions,
   type TypedMethods,
   type TypedToolResult,
+  type Unfollowed,
 } from "./typed.js";
 export {
   checkIcon,

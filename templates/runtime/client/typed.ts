@@ -12,6 +12,8 @@
  * handle); results leave out InputRequiredResult, which never reaches the
  * caller.
  */
+import { isJsonObject, type JsonRpcMessage } from "../core/jsonrpc.js";
+import type { ValidationOutcome } from "../core/protocol.js";
 import {
   checkToolOutput,
   type CallToolOptions,
@@ -19,6 +21,7 @@ import {
   type RequestOptions,
   type SchemaCheck,
 } from "./client.js";
+import { InvalidResponseError } from "./errors.js";
 import { isTaskHandle, type AwaitTaskOptions } from "./tasks.js";
 
 /** What the typed methods and wrappers call: an McpClient of any input types. */
@@ -92,14 +95,64 @@ export function bindMethods<Methods>(
 
 /**
  * A tool's result as its wrapper returns it: structuredContent typed by the
- * tool's outputSchema. (The other members are mapped one by one: `Omit`
- * would keep only the index signature of a result type that has one.)
+ * tool's outputSchema, resultType "complete" (or absent, from a server of
+ * an earlier revision), so that a union with extension results is
+ * discriminated by resultType. (The other members are mapped one by one:
+ * `Omit` would keep only the index signature of a result type that has one.)
  */
 export type TypedToolResult<Result, Structured> = {
-  [K in keyof Result as K extends "structuredContent" ? never : K]: Result[K];
+  [K in keyof Result as K extends "structuredContent" | "resultType" ? never : K]: Result[K];
 } & {
   readonly structuredContent?: Structured;
+  readonly resultType?: "complete";
 };
+
+/** What a continuation is given besides the result: the typed requests, the call's options and its signal. */
+export interface ContinuationContext<Rpc> {
+  readonly rpc: Rpc;
+  readonly options: CallToolOptions;
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * What follows a result of one extension resultType to the method's final
+ * result: for a job handle, poll the job until it is done and resolve with
+ * the result it ended with. What it resolves with is checked against the
+ * method's complete result definition (and a tool's outputSchema) before
+ * the caller gets it.
+ */
+export type Continuation<R, Rpc> = (
+  result: R,
+  context: ContinuationContext<Rpc>,
+) => Promise<object>;
+
+/**
+ * A project's continuations, one per extension resultType of `Results`
+ * (the extension results of a method), each typed by its definition.
+ */
+export type Continuations<Results extends { readonly resultType: string }, Rpc> = {
+  readonly [RT in Results["resultType"]]?: Continuation<
+    Extract<Results, { readonly resultType: RT }>,
+    Rpc
+  >;
+};
+
+/** The extension results nothing follows (no continuation for their resultType): the caller gets them, typed. */
+export type Unfollowed<Results, Followed> = Exclude<Results, { readonly resultType: Followed }>;
+
+/** How `bindTools` follows extension results. */
+export interface FollowOptions {
+  /** Follow tasks of the Tasks extension (McpClient.awaitTask). */
+  readonly followTasks?: boolean;
+  /** A continuation per extension resultType (a project's own, typed by client.gen.ts). */
+  readonly continuations?: Readonly<
+    Record<string, ((result: never, context: never) => Promise<object>) | undefined>
+  >;
+  /** The typed requests a continuation is given. */
+  readonly rpc?: unknown;
+  /** Checks a final result against the complete result definition of tools/call. */
+  readonly checkFinal?: (result: unknown) => ValidationOutcome;
+}
 
 /**
  * How a tool wrapper is called in a project with the Tasks extension: the
@@ -116,42 +169,129 @@ export interface TaskCallOptions extends CallToolOptions, AwaitTaskOptions {
 /**
  * A wrapper per tool, keyed by the tool's name (any string, used only as a
  * key): it checks the arguments before sending and the structuredContent
- * on return with the tool's generated checks. With `followTasks` (a
- * project with the Tasks extension), a call the server answers with a task
- * is followed to its end (McpClient.awaitTask: polled, its input requests
- * answered by the client's handlers, cancelled when the signal fires) and
- * the wrapper resolves with the task's result, checked the same way.
+ * on return with the tool's generated checks. A result of an extension
+ * resultType that has a continuation is followed by it, and the wrapper
+ * resolves with the final result, checked against the complete result
+ * definition (`checkFinal`) and the outputSchema. With `followTasks` (a
+ * project with the Tasks extension) the runtime brings the continuation of
+ * "task": McpClient.awaitTask (polled, its input requests answered by the
+ * client's handlers, cancelled when the signal fires).
  */
 export function bindTools<Wrappers>(
   client: Requester,
   checks: {
     readonly [tool: string]: { readonly arguments: SchemaCheck; readonly output?: SchemaCheck };
   },
-  { followTasks = false }: { readonly followTasks?: boolean } = {},
+  { followTasks = false, continuations = {}, rpc, checkFinal }: FollowOptions = {},
 ): Wrappers {
+  // Tasks is followed like any extension: the runtime brings its continuation, a project brings its own.
+  const followers: FollowOptions["continuations"] = {
+    ...(followTasks ? { task: followTask(client) } : {}),
+    ...continuations,
+  };
   const bound: Record<string, unknown> = {};
   for (const name of Object.keys(checks)) {
     const check = checks[name]!;
-    const call = (args: Readonly<Record<string, unknown>>, options: CallToolOptions = {}) =>
-      client.callTool(name, args, { ...options, checks: check });
-    Object.defineProperty(bound, name, {
-      value: followTasks
-        ? async (args: Readonly<Record<string, unknown>>, options: TaskCallOptions = {}) => {
-            const { onStatus, pollIntervalMs, onTask, ...callOptions } = options;
-            const first = await call(args, callOptions);
-            if (!isTaskHandle(first)) return first;
-            onTask?.(first);
-            const result = await client.awaitTask(first, {
-              ...(options.signal ? { signal: options.signal } : {}),
-              ...(onStatus ? { onStatus } : {}),
-              ...(pollIntervalMs !== undefined ? { pollIntervalMs } : {}),
-            });
-            checkToolOutput(name, result, check.output);
-            return result;
-          }
-        : call,
-      enumerable: true,
-    });
+    const wrapper = async (
+      args: Readonly<Record<string, unknown>>,
+      options: TaskCallOptions = {},
+    ): Promise<Record<string, unknown>> => {
+      const first = await client.callTool(name, args, { ...options, checks: check });
+      const follow =
+        typeof first.resultType === "string" && Object.hasOwn(followers, first.resultType)
+          ? followers[first.resultType]
+          : undefined;
+      if (!follow) return first;
+      const context = { rpc, options, ...(options.signal ? { signal: options.signal } : {}) };
+      const final = finalResult(await follow(first as never, context as never), checkFinal);
+      checkToolOutput(name, final, check.output);
+      return final;
+    };
+    Object.defineProperty(bound, name, { value: wrapper, enumerable: true });
   }
   return Object.freeze(bound) as Wrappers;
+}
+
+/**
+ * What a continuation resolved with, as the caller gets it: an object,
+ * resultType "complete" when it left it out, and valid as the method's
+ * complete result (an InvalidResponseError otherwise, as for a response).
+ */
+function finalResult(
+  value: object,
+  check: ((result: unknown) => ValidationOutcome) | undefined,
+): Record<string, unknown> {
+  const result: Record<string, unknown> = isJsonObject(value)
+    ? { resultType: "complete", ...value }
+    : { resultType: "complete" };
+  const verdict = check?.(result);
+  if (verdict && !verdict.ok)
+    throw new InvalidResponseError("tools/call", {
+      code: -32603,
+      message: `a continuation's result is not a valid tools/call result: ${verdict.errors.map((e) => `${e.path || "/"} ${e.message}`).join("; ")}`,
+      data: { errors: verdict.errors },
+    });
+  return result;
+}
+
+/**
+ * The client capabilities with every extension of `extensions` that a
+ * client declares (those whose settings type the client side, or that
+ * have none) under `extensions`, `{}` each (support, no settings); the
+ * capabilities' own entries win. Unchanged when there is nothing to add.
+ */
+export function declaringExtensions(
+  capabilities: Readonly<Record<string, unknown>> | undefined,
+  extensions: {
+    readonly [id: string]: { readonly capability?: { readonly sides?: readonly string[] } };
+  },
+): Readonly<Record<string, unknown>> | undefined {
+  const declared = Object.keys(extensions).filter((id) =>
+    (extensions[id]!.capability?.sides ?? ["client"]).includes("client"),
+  );
+  if (declared.length === 0) return capabilities;
+  const own = isJsonObject(capabilities?.extensions) ? capabilities.extensions : {};
+  return {
+    ...capabilities,
+    extensions: { ...Object.fromEntries(declared.map((id) => [id, {}])), ...own },
+  };
+}
+
+/**
+ * A client's `onNotification` that hands each notification with a handler
+ * in `handlers` its params (already checked against the revision's schema
+ * by the client), and any other to `fallback`.
+ */
+export function routeNotifications(
+  handlers: { readonly [method: string]: ((params: never) => void) | undefined },
+  fallback: ((notification: JsonRpcMessage) => void) | undefined,
+): (notification: JsonRpcMessage) => void {
+  return (notification) => {
+    const method = String(notification.method);
+    const handler = Object.hasOwn(handlers, method) ? handlers[method] : undefined;
+    if (handler) handler((isJsonObject(notification.params) ? notification.params : {}) as never);
+    else fallback?.(notification);
+  };
+}
+
+/**
+ * The Tasks extension's continuation: a task handle is followed to its end
+ * with McpClient.awaitTask (polled, its input requests answered, cancelled
+ * when the signal fires), with the settings of the call's TaskCallOptions.
+ */
+function followTask(
+  client: Requester,
+): (
+  handle: Readonly<Record<string, unknown>>,
+  context: ContinuationContext<unknown>,
+) => Promise<object> {
+  return (handle, { options, signal }) => {
+    const { onStatus, pollIntervalMs, onTask } = options as TaskCallOptions;
+    if (isTaskHandle(handle)) onTask?.(handle);
+    return client.awaitTask(handle, {
+      ...(signal ? { signal } : {}),
+      ...(onStatus ? { onStatus } : {}),
+      ...(pollIntervalMs !== undefined ? { pollIntervalMs } : {}),
+    });
+  };
 }

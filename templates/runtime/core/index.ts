@@ -65,8 +65,17 @@ export {
 export { MAX_DEPTH, MAX_MESSAGE_BYTES, nestsDeeperThan } from "./limits.js";
 export { PendingRequests, type PendingOptions } from "./matching.js";
 export {
+  declaresExtension,
+  extensionOfNotification,
+  extensionOfRequest,
+  extensionOfResultType,
+  extensionRequired,
+  undeclaredPolicy,
+} from "./extensions.js";
+export {
   requestEntry,
   validateDefinition,
+  type ExtensionEntry,
   type MethodEntry,
   type ParseOutcome,
   type ProtocolModule,

@@ -28,13 +28,27 @@ export interface MethodEntry {
   readonly mrtr: boolean;
 }
 
+/** What an EXTENSIONS entry records: the methods and resultTypes an extension adds. */
+export interface ExtensionEntry {
+  readonly id: string;
+  readonly requests?: { readonly [method: string]: string };
+  readonly notifications?: { readonly [method: string]: string };
+  readonly resultTypes?: readonly string[];
+  /** What a server does for a client that did not declare the extension (absent: "refuse"). */
+  readonly undeclared?: string;
+}
+
 /** The generated module of one revision, as the runtime uses it. */
 export interface ProtocolModule {
   readonly PROTOCOL_VERSION: string;
   readonly METHODS: { readonly [method: string]: MethodEntry };
-  readonly NOTIFICATIONS: { readonly [method: string]: { readonly direction: string } };
+  readonly NOTIFICATIONS: {
+    readonly [method: string]: { readonly direction: string; readonly notification?: string };
+  };
   /** The resultType of the revision's MRTR result, when the revision has one (2026-07-28: "input_required"). */
   readonly MRTR_RESULT_TYPE?: string;
+  /** The extensions merged into the module, by identifier (absent or empty for a plain revision). */
+  readonly EXTENSIONS?: { readonly [id: string]: ExtensionEntry };
   parseMessage(input: unknown): ParseOutcome;
   validate(name: never, value: unknown): ValidationOutcome;
 }

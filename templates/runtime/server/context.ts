@@ -14,7 +14,15 @@
 import { missingCapability, McpError, Codes } from "../core/errors.js";
 import { META } from "../core/era.js";
 import type { Authorization, NotificationSink } from "../core/exchange.js";
+import { declaresExtension, extensionOfNotification } from "../core/extensions.js";
+import { validateDefinition, type ProtocolModule } from "../core/protocol.js";
 import type { Change } from "./subscriptions.js";
+import type {
+  NotificationName,
+  NotificationParamsFor,
+  ServerTypes,
+  UntypedServer,
+} from "./typed.js";
 
 /** Log levels, least severe first (RFC 5424 order). */
 export const LOG_LEVELS = [
@@ -44,8 +52,8 @@ export interface ElicitAnswer {
   readonly content?: Record<string, unknown>;
 }
 
-/** A handler's view of its request. */
-export interface RequestContext {
+/** A handler's view of its request; with a server's type maps (`T`), `notify` is typed per method. */
+export interface RequestContext<T extends ServerTypes = UntypedServer> {
   /** `modern` (2026-07-28 on, stateless) or `legacy` (2025-11-25 session). */
   readonly era: "modern" | "legacy";
   readonly method: string;
@@ -71,6 +79,21 @@ export interface RequestContext {
   listRoots(key: string): Promise<{ readonly roots: ReadonlyArray<Record<string, unknown>> }>;
   /** Tells the server's listeners about a change (`{ kind: "tools" }`, `{ kind: "resource", uri }`). */
   changed(change: Change): void;
+  /**
+   * Whether the request's client capabilities declare the extension `id`
+   * under `capabilities.extensions`. A handler that can serve both asks
+   * this to fall back to core behaviour for a client without it (spec:
+   * extension negotiation); an extension result returned anyway is
+   * answered -32021 naming the extension.
+   */
+  declares(id: string): boolean;
+  /**
+   * Sends a notification on this request's stream, checked against its
+   * definition first (an invalid one throws: a handler's bug, never a
+   * malformed message). A notification of an extension the client did not
+   * declare is not sent; the return value says whether it was.
+   */
+  notify<M extends NotificationName<T>>(method: M, params: NotificationParamsFor<T, M>): boolean;
   /**
    * Runs `work` as a task of the Tasks extension when this call may become
    * one: a tools/call of a tool whose task support is optional or required,
@@ -110,6 +133,8 @@ export type TaskStarter = <R>(
 export interface ServerSide {
   /** Publishes a change to listeners (subscriptions, legacy sessions). */
   publish(change: Change): void;
+  /** The revision served, whose definitions check the notifications a handler sends. */
+  readonly protocol: ProtocolModule;
 }
 
 /** The input kinds, with the capability each needs and the definition its answer must match. */
@@ -140,6 +165,31 @@ export abstract class BaseContext implements RequestContext {
 
   changed(change: Change): void {
     this.serverSide.publish(change);
+  }
+
+  declares(id: string): boolean {
+    return declaresExtension(this.clientCapabilities, id);
+  }
+
+  notify(method: string, params: object): boolean {
+    const protocol = this.serverSide.protocol;
+    const extension = extensionOfNotification(protocol, method);
+    if ((extension !== undefined && !this.declares(extension)) || this.signal.aborted) return false;
+    const message = { jsonrpc: "2.0" as const, method, params: { ...params } };
+    const entry = Object.hasOwn(protocol.NOTIFICATIONS, method)
+      ? protocol.NOTIFICATIONS[method]
+      : undefined;
+    if (!entry?.notification || entry.direction === "client-to-server")
+      throw new Error(
+        `${method} is not a notification a server sends in ${protocol.PROTOCOL_VERSION} (fix: send one of its NOTIFICATIONS whose direction is server-to-client or both)`,
+      );
+    const verdict = validateDefinition(protocol, entry.notification, message);
+    if (!verdict.ok)
+      throw new Error(
+        `invalid ${method} notification: ${verdict.errors.map((e) => `${e.path || "/"} ${e.message}`).join("; ")}`,
+      );
+    this.sink.notify(message);
+    return true;
   }
 
   private taskStarter?: TaskStarter;

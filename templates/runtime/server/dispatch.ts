@@ -9,6 +9,13 @@
 import type { Era } from "../core/era.js";
 import { Codes, McpError, methodNotFound } from "../core/errors.js";
 import type { Exchange } from "../core/exchange.js";
+import {
+  declaresExtension,
+  extensionOfRequest,
+  extensionOfResultType,
+  extensionRequired,
+  undeclaredPolicy,
+} from "../core/extensions.js";
 import { isJsonObject, type JsonRpcErrorObject, type JsonRpcId } from "../core/jsonrpc.js";
 import type { RequestContext } from "./context.js";
 import type { ServerFeatures } from "./features.js";
@@ -184,12 +191,57 @@ const ROUTES: ReadonlyMap<string, Route> = new Map<string, Route>([
  * era, else a handler registered with `server.method`, else -32601.
  */
 export async function route(call: Call): Promise<Result | undefined> {
+  const negotiated = negotiating(call);
   const builtIn = ROUTES.get(call.method);
-  if (builtIn?.eras.includes(call.era)) return builtIn.run(call);
+  if (builtIn?.eras.includes(call.era)) return builtIn.run(negotiated);
   const custom = call.server.customMethod(call.method);
   if (custom)
-    return call.withContext((ctx) => custom(call.params, ctx) as Result | Promise<Result>);
+    return negotiated.withContext((ctx) => custom(call.params, ctx) as Result | Promise<Result>);
   throw methodNotFound(call.method);
+}
+
+/**
+ * The call with extension negotiation around its handler (spec: versioning,
+ * extension negotiation): a method of an extension runs only for a client
+ * whose capabilities declare it, and a result whose resultType an extension
+ * adds goes only to such a client. Otherwise the request is answered -32021
+ * with the extension in `requiredCapabilities.extensions`; a handler that
+ * falls back to core behaviour instead asks `ctx.declares(id)` first, and
+ * for an extension whose manifest says `"undeclared": "fallback"` a result
+ * that reaches such a client anyway is the server's bug (-32603, logged).
+ * The same rule holds for every merged extension, Tasks included.
+ */
+function negotiating(call: Call): Call {
+  const { protocol } = call.server;
+  return {
+    ...call,
+    withContext: (run) =>
+      call.withContext(async (ctx) => {
+        const forMethod = extensionOfRequest(protocol, call.method);
+        if (forMethod !== undefined && !declaresExtension(ctx.clientCapabilities, forMethod))
+          throw extensionRequired(
+            forMethod,
+            `${call.method} belongs to the ${forMethod} extension: declare it under capabilities.extensions in the request's client capabilities`,
+          );
+        const result = await run(ctx);
+        const forResult = extensionOfResultType(protocol, result.resultType);
+        if (forResult === undefined || declaresExtension(ctx.clientCapabilities, forResult))
+          return result;
+        if (undeclaredPolicy(protocol, forResult) === "fallback") {
+          call.server.onError(
+            new Error(
+              `${call.method} returned resultType "${String(result.resultType)}" of the ${forResult} extension to a client that does not declare it; the extension falls back to core behaviour ("undeclared": "fallback"), so the handler must check ctx.declares("${forResult}") first`,
+            ),
+            `${call.method} handler`,
+          );
+          throw new McpError(Codes.InternalError, "Internal error");
+        }
+        throw extensionRequired(
+          forResult,
+          `${call.method} answers with resultType "${String(result.resultType)}" of the ${forResult} extension here: declare it under capabilities.extensions in the request's client capabilities`,
+        );
+      }),
+  };
 }
 
 /**

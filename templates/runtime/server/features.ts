@@ -7,6 +7,7 @@
  */
 import type { Era } from "../core/era.js";
 import { Codes, invalidParams, McpError } from "../core/errors.js";
+import { extensionOfResultType } from "../core/extensions.js";
 import { headerParametersOf, type HeaderParameter } from "../core/headers.js";
 import { validateDefinition, type ProtocolModule } from "../core/protocol.js";
 import type { ContentBlock, Meta, PromptMessage, ResourceContents } from "./content.js";
@@ -32,6 +33,7 @@ import {
   type SubscriptionFilter,
 } from "./subscriptions.js";
 import { templateMatcher } from "./uri-template.js";
+import type { ExtensionResult, ParamsFor, ResultFor, ServerTypes, UntypedServer } from "./typed.js";
 
 /** A tool as tools/list shows it. */
 export interface ToolDefinition {
@@ -63,13 +65,15 @@ export type SchemaCheck = (value: unknown) =>
     };
 
 /**
- * Handles `tools/call` for one tool: returns its result, or what
- * `ctx.runAsTask` returned when the call became a task.
+ * Handles `tools/call` for one tool: returns its result, what
+ * `ctx.runAsTask` returned when the call became a task, or a result an
+ * extension adds to tools/call (its resultType selects its definition).
  */
 export type ToolHandler = (
   args: Record<string, unknown>,
   ctx: RequestContext,
-) => ToolResult | TaskStarted | Promise<ToolResult | TaskStarted>;
+) =>
+  ToolResult | TaskStarted | ExtensionResult | Promise<ToolResult | TaskStarted | ExtensionResult>;
 
 /** A resource as resources/list shows it. */
 export interface ResourceDefinition {
@@ -98,12 +102,16 @@ export interface ReadResult {
   readonly cacheScope?: "public" | "private";
 }
 
-/** Reads a resource; `variables` holds a template's matched variables. */
+/**
+ * Reads a resource; `variables` holds a template's matched variables. It
+ * may return a result an extension adds to resources/read (`returns` in its
+ * manifest), sent only to clients that declare the extension.
+ */
 export type ResourceReader = (
   uri: string,
   variables: Readonly<Record<string, string>>,
   ctx: RequestContext,
-) => ReadResult | Promise<ReadResult>;
+) => ReadResult | ExtensionResult | Promise<ReadResult | ExtensionResult>;
 
 /** A prompt as prompts/list shows it. */
 export interface PromptDefinition {
@@ -124,11 +132,11 @@ export interface PromptResult {
   readonly description?: string;
 }
 
-/** Handles `prompts/get` for one prompt. */
+/** Handles `prompts/get` for one prompt; it may return a result an extension adds to prompts/get, as a ResourceReader may. */
 export type PromptHandler = (
   args: Readonly<Record<string, string>>,
   ctx: RequestContext,
-) => PromptResult | Promise<PromptResult>;
+) => PromptResult | ExtensionResult | Promise<PromptResult | ExtensionResult>;
 
 /** What a completion handler returns. */
 export interface CompletionResult {
@@ -143,11 +151,17 @@ export type CompletionHandler = (
   ctx: RequestContext,
 ) => CompletionResult | Promise<CompletionResult>;
 
-/** Handles a request method the runtime has no built-in handler for (an extension's, such as tasks/get). */
+/** Handles a request method the runtime has no built-in handler for (an extension's, such as jobs/get). */
 export type MethodHandler = (
   params: Readonly<Record<string, unknown>>,
   ctx: RequestContext,
 ) => object | Promise<object>; // object, so that generated result interfaces (no index signature) fit
+
+/** A handler of `M` on a server typed by `T`: params and result from the generated maps. */
+export type TypedMethodHandler<T extends ServerTypes, M extends string> = (
+  params: ParamsFor<T, M>,
+  ctx: RequestContext<T>,
+) => ResultFor<T, M> | Promise<ResultFor<T, M>>;
 
 /** How a server is set up. */
 export interface ServerOptions {
@@ -208,8 +222,12 @@ interface TemplateEntry {
   readonly read: ResourceReader;
 }
 
-/** An MCP server's features and their handling, whatever the era and the transport. */
-export class ServerFeatures {
+/**
+ * An MCP server's features and their handling, whatever the era and the
+ * transport. `T`, the generated maps of the revision served, types the
+ * handlers of `method` (see typed.ts); it does not change what runs.
+ */
+export class ServerFeatures<T extends ServerTypes = UntypedServer> {
   readonly protocol: ProtocolModule;
   readonly legacy?: ProtocolModule;
   readonly info: ServerOptions["info"];
@@ -272,6 +290,7 @@ export class ServerFeatures {
         },
         {
           publish: (change) => this.changes.publish(change),
+          protocol: this.protocol,
           checkAnswer: (method, answer) =>
             validateDefinition(this.protocol, INPUT_KINDS[method].answer, answer).ok,
           onError: (error, where) => this.onError(error, where),
@@ -342,12 +361,16 @@ export class ServerFeatures {
 
   /**
    * Handles a request method of the protocol module that has no built-in
-   * handler, typically an extension's (`tasks/get`). Requests are validated
+   * handler, typically an extension's (`jobs/get`). Requests are validated
    * against their definition first, and results are shaped and checked as
-   * for every other method.
+   * for every other method. A method of an extension is answered -32021
+   * for a client that did not declare the extension, before the handler
+   * runs. On a typed server (`McpServer<Types>`) params and result are
+   * typed by the generated maps.
    */
-  method(name: string, handler: MethodHandler): this {
-    this.methods.set(name, handler);
+  method<M extends string>(name: M, handler: TypedMethodHandler<T, M>): this {
+    // The maps only type the handler; the runtime validates what it gets and returns.
+    this.methods.set(name, handler as unknown as MethodHandler);
     return this;
   }
 
@@ -487,7 +510,7 @@ export class ServerFeatures {
       if (!checked.ok) return invalidArgumentsResult(name, checked.errors);
     }
     this.offerTask(tool, ctx);
-    let result: ToolResult | TaskStarted;
+    let result: ToolResult | TaskStarted | ExtensionResult;
     try {
       result = await tool.handler(args, ctx);
     } catch (error) {
@@ -496,7 +519,17 @@ export class ServerFeatures {
       throw error;
     }
     if (result instanceof TaskStarted) return { ...result.task, resultType: "task" };
+    // Checked against its definition, and against the client's capabilities, on its way out (dispatch.ts).
+    if (this.isExtensionResult(result)) return { ...result };
     return this.checkedToolResult(tool, result, era);
+  }
+
+  /** Whether a handler returned a result whose resultType an extension adds (the Tasks extension's, or a user's). */
+  private isExtensionResult(result: object): result is ExtensionResult {
+    return (
+      "resultType" in result &&
+      extensionOfResultType(this.protocol, (result as ExtensionResult).resultType) !== undefined
+    );
   }
 
   /**

@@ -22,7 +22,18 @@ export {
   type ToolDefinition,
   type ToolHandler,
   type ToolResult,
+  type TypedMethodHandler,
 } from "./features.js";
+export type {
+  ExtensionResult,
+  HandlerResult,
+  NotificationName,
+  NotificationParamsFor,
+  ParamsFor,
+  ResultFor,
+  ServerTypes,
+  UntypedServer,
+} from "./typed.js";
 export {
   LOG_LEVELS,
   type ElicitAnswer,

@@ -10,9 +10,14 @@ import type { JsonRpcMessage } from "../core/jsonrpc.js";
 import { ServerFeatures } from "./features.js";
 import { LegacySession } from "./legacy.js";
 import { serveModern } from "./modern.js";
+import type { ServerTypes, UntypedServer } from "./typed.js";
 
-/** An MCP server, to register features on and hand to a transport (`serveHttp`, `serveStdio`). */
-export class McpServer extends ServerFeatures {
+/**
+ * An MCP server, to register features on and hand to a transport
+ * (`serveHttp`, `serveStdio`); `McpServer<Types>` types its handlers by
+ * the generated maps of the revision served.
+ */
+export class McpServer<T extends ServerTypes = UntypedServer> extends ServerFeatures<T> {
   /** Whether clients that open with `initialize` (2025-11-25 and earlier) are served too. */
   get servesLegacy(): boolean {
     return this.legacy !== undefined;

@@ -14,8 +14,9 @@
  */
 import { randomUUID } from "node:crypto";
 import { META } from "../core/era.js";
-import { Codes, invalidParams, McpError, missingCapability } from "../core/errors.js";
+import { Codes, invalidParams, McpError } from "../core/errors.js";
 import type { NotificationSink } from "../core/exchange.js";
+import { declaresExtension, extensionRequired } from "../core/extensions.js";
 import {
   isJsonObject,
   paramsOf,
@@ -72,15 +73,14 @@ export function taskSupportOf(definition: Readonly<Record<string, unknown>>): Ta
   return support as TaskSupport;
 }
 
-/** Whether client capabilities declare the Tasks extension. */
+/** Whether client capabilities declare the Tasks extension (the rule every extension follows, core/extensions.ts). */
 export function declaresTasks(capabilities: Readonly<Record<string, unknown>>): boolean {
-  const extensions = capabilities.extensions;
-  return isJsonObject(extensions) && isJsonObject(extensions[TASKS_EXTENSION]);
+  return declaresExtension(capabilities, TASKS_EXTENSION);
 }
 
 /** -32021 naming the extension, for a request that needs it. */
 export function tasksRequired(message: string): McpError {
-  return missingCapability({ extensions: { [TASKS_EXTENSION]: {} } }, message);
+  return extensionRequired(TASKS_EXTENSION, message);
 }
 
 /** How tasks are kept and paced. */

@@ -1,0 +1,440 @@
+/**
+ * A user's own extension at run time, end to end: test/fixtures/ext-jobs
+ * (`com.example/jobs`: tools/call may answer resultType "deferred" with a
+ * job handle, `jobs/get` polls it, `notifications/jobs/done` announces the
+ * end, error code JOB_NOT_FOUND). A server and a client are scaffolded
+ * with it; the user code below is what a user writes, with no cast: a tool
+ * handler returning the extension's result (falling back to a core result
+ * for a client without the extension), a typed `jobs/get` handler that
+ * sends the typed notification, and a client continuation that polls the
+ * job. Both projects compile under --strict (with compile-fail lines that
+ * prove the typing), and talk over HTTP and stdio. A client that does not
+ * declare the extension never receives its results.
+ */
+import { writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { fixture, runCli, tempDir } from "../helpers/run-cli.js";
+import { importFromProject, type ProjectRuntime, type ProjectServer } from "../helpers/index.js";
+import { post, request } from "../helpers/mcp-client.js";
+import { linkNodeModules, projectEnv } from "../helpers/project.js";
+import { compileProject } from "../helpers/typecheck.js";
+
+const MINUTE = 60_000;
+const TSX = pathToFileURL(createRequire(import.meta.url).resolve("tsx/esm")).href;
+const JOBS = fixture("ext-jobs");
+const DECLARES_JOBS = { extensions: { "com.example/jobs": {} } };
+
+const TOOLS = [
+  {
+    name: "render",
+    description: "Renders text; a long render becomes a job.",
+    inputSchema: {
+      type: "object",
+      properties: { text: { type: "string" } },
+      required: ["text"],
+      additionalProperties: false,
+    },
+  },
+  {
+    name: "render_job_only",
+    description: "Renders text, always as a job (no core fallback).",
+    inputSchema: {
+      type: "object",
+      properties: { text: { type: "string" } },
+      required: ["text"],
+      additionalProperties: false,
+    },
+  },
+];
+
+/** The server's jobs: each is done at its second poll. */
+const SERVER_JOBS = `/** Jobs kept in memory: each is done at its second poll. */
+const jobs = new Map<string, { text: string; polls: number }>();
+let next = 0;
+
+export function startJob(text: string): string {
+  const jobId = \`job-\${++next}\`;
+  jobs.set(jobId, { text, polls: 0 });
+  return jobId;
+}
+
+export function pollJob(jobId: string): { text: string; done: boolean } | undefined {
+  const job = jobs.get(jobId);
+  if (!job) return undefined;
+  job.polls += 1;
+  return { text: job.text, done: job.polls >= 2 };
+}
+`;
+
+const SERVER_TOOLS = `import type { ToolHandlers } from "./generated/tools.gen.js";
+import { startJob } from "./jobs.js";
+
+export const tools: ToolHandlers = {
+  // Falls back to core behaviour for a client that does not declare the extension.
+  render: (args, ctx) =>
+    ctx.declares("com.example/jobs")
+      ? { resultType: "deferred", jobId: startJob(args.text), pollIntervalMs: 5 }
+      : { content: [{ type: "text", text: \`rendered \${args.text} at once\` }] },
+  // Answers with the extension's result whoever asks: the runtime refuses it to a client without it.
+  render_job_only: (args) => ({ resultType: "deferred", jobId: startJob(args.text) }),
+};
+
+export const wrongToolResult: ToolHandlers["render"] = () =>
+  // @ts-expect-error: a deferred result needs its jobId
+  ({ resultType: "deferred" });
+`;
+
+const SERVER_EXTENSIONS = `import { protocol, type Types } from "./generated/protocol.gen.js";
+import { McpError, type McpServer } from "./mcp-gen/runtime/index.js";
+import { pollJob } from "./jobs.js";
+
+export const extensions: Record<string, Record<string, unknown>> = {
+  "com.example/jobs": {} satisfies protocol.JobsCapability,
+};
+
+export function addExtensionMethods(server: McpServer<Types>): void {
+  server.method("jobs/get", async (params, ctx) => {
+    const job = pollJob(params.jobId);
+    if (!job)
+      throw new McpError(protocol.ErrorCode.JobNotFound, \`No job \${params.jobId}\`, { jobId: params.jobId });
+    if (!job.done) return { status: "running" };
+    ctx.notify("notifications/jobs/done", { jobId: params.jobId });
+    return { status: "done", result: { content: [{ type: "text", text: \`rendered \${job.text}\` }] } };
+  });
+}
+
+export function wrongUses(server: McpServer<Types>): void {
+  server.method("jobs/get", async (params, ctx) => {
+    // @ts-expect-error: jobId is a string
+    const jobId: number = params.jobId;
+    // @ts-expect-error: the notification's params need a jobId
+    ctx.notify("notifications/jobs/done", { job: jobId });
+    return { status: "running" };
+  });
+  // @ts-expect-error: status is "running" or "done"
+  server.method("jobs/get", async () => ({ status: "lost" }));
+}
+`;
+
+const CLIENT_USE = `import { createClient, type Options } from "./generated/client.gen.js";
+
+/** A client that follows "deferred" results by polling jobs/get, and reports finished jobs. */
+export function followingClient(channel: Options["channel"], done: string[]) {
+  return createClient({
+    channel,
+    info: { name: "jobs-test", version: "1.0.0" },
+    continuations: {
+      deferred: async (handle, { rpc }) => {
+        for (;;) {
+          const job = await rpc.jobsGet({ jobId: handle.jobId });
+          if (job.status === "done") return job.result ?? {};
+          await new Promise((resolve) => setTimeout(resolve, handle.pollIntervalMs ?? 5));
+        }
+      },
+    },
+    notifications: { "notifications/jobs/done": (params) => done.push(params.jobId) },
+  });
+}
+
+/** Renders with the continuation: the wrapper resolves with the tool's final result. */
+export async function renderFollowed(channel: Options["channel"], text: string, done: string[]): Promise<string> {
+  const client = followingClient(channel, done);
+  try {
+    const result = await client.tools.render({ text });
+    return result.content.map((block) => (block.type === "text" ? block.text : block.type)).join("");
+  } finally {
+    await client.close();
+  }
+}
+
+/** Renders without a continuation: the caller gets the job handle, typed, and must narrow. */
+export async function renderUnfollowed(channel: Options["channel"], text: string): Promise<string> {
+  const client = createClient({ channel, info: { name: "jobs-test", version: "1.0.0" } });
+  try {
+    const result = await client.tools.render({ text });
+    if (result.resultType === "deferred") return \`job \${result.jobId}\`;
+    return result.content.length === 0 ? "" : "content";
+  } finally {
+    await client.close();
+  }
+}
+
+/** rpc.toolsCall answers with the union of what tools/call may return. */
+export async function callRaw(channel: Options["channel"], text: string): Promise<string> {
+  const client = createClient({ channel, info: { name: "jobs-test", version: "1.0.0" } });
+  try {
+    const result = await client.rpc.toolsCall({ name: "render", arguments: { text } });
+    return result.resultType === "deferred" ? result.jobId : String(result.content.length);
+  } finally {
+    await client.close();
+  }
+}
+
+/** Never called: each line fails to compile, as it should. */
+export async function wrongUses(channel: Options["channel"]): Promise<void> {
+  const client = createClient({ channel, info: { name: "jobs-test", version: "1.0.0" } });
+  const wrapped = await client.tools.render({ text: "x" });
+  // @ts-expect-error: a deferred result has no content: narrow by resultType first
+  void wrapped.content.length;
+  const raw = await client.rpc.toolsCall({ name: "render", arguments: { text: "x" } });
+  // @ts-expect-error: the union's content is not there without narrowing
+  void raw.content.length;
+  // @ts-expect-error: this project has no Tasks extension, so tools/call never answers "task"
+  if (raw.resultType === "task") return;
+  // @ts-expect-error: jobId is a string
+  await client.rpc.jobsGet({ jobId: 1 });
+}
+
+export function wrongContinuation(channel: Options["channel"]) {
+  return createClient({
+    channel,
+    info: { name: "jobs-test", version: "1.0.0" },
+    continuations: {
+      // @ts-expect-error: a deferred handle has a jobId, no taskId
+      deferred: async (handle) => ({ content: [], id: handle.taskId }),
+    },
+  });
+}
+`;
+
+interface ClientUse {
+  renderFollowed(channel: unknown, text: string, done: string[]): Promise<string>;
+  renderUnfollowed(channel: unknown, text: string): Promise<string>;
+  callRaw(channel: unknown, text: string): Promise<string>;
+}
+type ClientRuntime = typeof import("../../templates/runtime/client.js");
+
+let serverDir: string;
+let clientDir: string;
+
+beforeAll(async () => {
+  const cwd = tempDir("ext-jobs");
+  const toolsFile = join(cwd, "tools.json");
+  writeFileSync(toolsFile, JSON.stringify(TOOLS));
+  const made = await Promise.all([
+    runCli(["server", "srv", "--extension", JOBS, "--tools", toolsFile, "--quiet"], { cwd }),
+    runCli(["client", "cli", "--extension", JOBS, "--tools", toolsFile, "--quiet"], { cwd }),
+  ]);
+  for (const run of made) expect(run.code, run.stderr).toBe(0);
+  serverDir = join(cwd, "srv");
+  clientDir = join(cwd, "cli");
+  for (const dir of [serverDir, clientDir]) linkNodeModules(dir);
+  writeFileSync(join(serverDir, "src", "jobs.ts"), SERVER_JOBS);
+  writeFileSync(join(serverDir, "src", "tools.ts"), SERVER_TOOLS);
+  writeFileSync(join(serverDir, "src", "extensions.ts"), SERVER_EXTENSIONS);
+  writeFileSync(join(clientDir, "src", "jobs-use.ts"), CLIENT_USE);
+}, 2 * MINUTE);
+
+describe("the projects compile under --strict with no cast in user code", () => {
+  it("the server: a tool handler returns the extension's result, jobs/get is typed", () => {
+    expect(compileProject(serverDir).errors).toEqual([]);
+  });
+
+  it("the client: continuations typed by the definition, results discriminated by resultType", () => {
+    expect(compileProject(clientDir).errors).toEqual([]);
+  });
+});
+
+describe("over HTTP", () => {
+  let url: string;
+  let close: () => Promise<void>;
+  let client: ClientRuntime;
+  let use: ClientUse;
+
+  beforeAll(async () => {
+    const [runtime, { createServer }] = await Promise.all([
+      importFromProject<ProjectRuntime>(serverDir, "src/mcp-gen/runtime/index.ts"),
+      importFromProject<ProjectServer>(serverDir, "src/server.ts"),
+    ]);
+    ({ url, close } = await runtime.serveHttp(createServer(), { port: 0 }));
+    [client, use] = await Promise.all([
+      importFromProject<ClientRuntime>(clientDir, "src/mcp-gen/runtime/client.ts"),
+      importFromProject<ClientUse>(clientDir, "src/jobs-use.ts"),
+    ]);
+  });
+  afterAll(async () => close?.());
+
+  it("a client with a continuation gets the tool's final result, and the typed notification", async () => {
+    const done: string[] = [];
+    expect(await use.renderFollowed(client.connectHttp(url), "a page", done)).toBe(
+      "rendered a page",
+    );
+    expect(done).toEqual([expect.stringMatching(/^job-\d+$/)]);
+  });
+
+  it("without a continuation the caller gets the job handle", async () => {
+    expect(await use.renderUnfollowed(client.connectHttp(url), "b")).toMatch(/^job job-\d+$/);
+    expect(await use.callRaw(client.connectHttp(url), "c")).toMatch(/^job-\d+$/);
+  });
+
+  it("a client that does not declare the extension gets the core result where the handler falls back", async () => {
+    const reply = await post(
+      url,
+      request("tools/call", { name: "render", arguments: { text: "d" } }),
+    );
+    expect(reply.body.result).toMatchObject({
+      resultType: "complete",
+      content: [{ type: "text", text: "rendered d at once" }],
+    });
+  });
+
+  it("and -32021 naming the extension where the handler answers with the extension's result anyway", async () => {
+    const reply = await post(
+      url,
+      request("tools/call", { name: "render_job_only", arguments: { text: "e" } }),
+    );
+    expect(reply.body.result).toBeUndefined();
+    expect(reply.body.error).toMatchObject({
+      code: -32021,
+      data: { requiredCapabilities: DECLARES_JOBS },
+    });
+    const declared = await post(
+      url,
+      request(
+        "tools/call",
+        { name: "render_job_only", arguments: { text: "e" } },
+        1,
+        DECLARES_JOBS,
+      ),
+    );
+    expect(declared.body.result).toMatchObject({ resultType: "deferred" });
+  });
+
+  it("jobs/get is refused with -32021 to a client without the extension, before the handler runs", async () => {
+    const reply = await post(url, request("jobs/get", { jobId: "job-1" }));
+    expect(reply.body.error).toMatchObject({
+      code: -32021,
+      data: { requiredCapabilities: DECLARES_JOBS },
+    });
+  });
+
+  it("jobs/get validates its params, and answers the extension's error code", async () => {
+    const invalid = await post(url, request("jobs/get", {}, 1, DECLARES_JOBS));
+    expect(invalid.body.error).toMatchObject({ code: -32602, data: { path: "/params/jobId" } });
+    const unknown = await post(url, request("jobs/get", { jobId: "nope" }, 1, DECLARES_JOBS));
+    expect(unknown.body.error).toEqual({
+      code: -31001,
+      message: "No job nope",
+      data: { jobId: "nope" },
+    });
+  });
+});
+
+describe('"undeclared": "fallback" in the manifest', () => {
+  it("an extension result that reaches a client without the extension is the server's bug: -32603, logged", async () => {
+    const [runtime, { protocol }] = await Promise.all([
+      importFromProject<ProjectRuntime>(serverDir, "src/mcp-gen/runtime/index.ts"),
+      importFromProject<{ protocol: ProjectRuntime["McpServer"]["prototype"]["protocol"] }>(
+        serverDir,
+        "src/generated/protocol.gen.ts",
+      ),
+    ]);
+    const jobs = protocol.EXTENSIONS!["com.example/jobs"]!;
+    expect(jobs.undeclared).toBe("refuse"); // as the manifest says
+    const logged: string[] = [];
+    const server = new runtime.McpServer({
+      protocol: {
+        ...protocol,
+        EXTENSIONS: { "com.example/jobs": { ...jobs, undeclared: "fallback" } },
+      },
+      info: { name: "fallback", version: "1.0.0" },
+      onError: (error) => logged.push(String(error)),
+    }).tool({ name: "render", inputSchema: { type: "object" } }, () => ({
+      resultType: "deferred",
+      jobId: "job-1",
+    }));
+    const { url, close } = await runtime.serveHttp(server, { port: 0 });
+    try {
+      const call = (capabilities: Record<string, unknown>) =>
+        post(url, request("tools/call", { name: "render", arguments: {} }, 1, capabilities));
+      expect((await call({})).body.error).toEqual({ code: -32603, message: "Internal error" });
+      expect(logged).toEqual([
+        expect.stringContaining('the handler must check ctx.declares("com.example/jobs") first'),
+      ]);
+      expect((await call(DECLARES_JOBS)).body.result).toMatchObject({
+        resultType: "deferred",
+        jobId: "job-1",
+      });
+    } finally {
+      await close();
+    }
+  });
+});
+
+describe("another core method the extension returns for", () => {
+  it("a prompt handler's extension result is checked and negotiated like a tool's", async () => {
+    const [runtime, { protocol }] = await Promise.all([
+      importFromProject<ProjectRuntime>(serverDir, "src/mcp-gen/runtime/index.ts"),
+      importFromProject<{ protocol: ProjectRuntime["McpServer"]["prototype"]["protocol"] }>(
+        serverDir,
+        "src/generated/protocol.gen.ts",
+      ),
+    ]);
+    const logged: string[] = [];
+    const server = new runtime.McpServer({
+      protocol,
+      info: { name: "p", version: "1.0.0" },
+      onError: (error) => logged.push(String(error)),
+    })
+      .prompt({ name: "later" }, () => ({ resultType: "deferred", jobId: "job-9" }))
+      .prompt({ name: "broken" }, () => ({ resultType: "deferred", jobId: "" }));
+    const { url, close } = await runtime.serveHttp(server, { port: 0 });
+    const get = (name: string, capabilities: Record<string, unknown>) =>
+      post(url, request("prompts/get", { name }, 1, capabilities));
+    try {
+      expect((await get("later", DECLARES_JOBS)).body.result).toMatchObject({
+        resultType: "deferred",
+        jobId: "job-9",
+      });
+      expect((await get("later", {})).body.error).toMatchObject({ code: -32021 });
+      // DeferredResult.jobId has minLength 1: the result is checked before it is sent.
+      expect((await get("broken", DECLARES_JOBS)).body.error).toMatchObject({ code: -32603 });
+      expect(logged).toEqual([expect.stringContaining("/jobId must be at least 1 characters")]);
+    } finally {
+      await close();
+    }
+  });
+});
+
+describe("over stdio", () => {
+  let client: ClientRuntime;
+  let use: ClientUse;
+
+  beforeAll(async () => {
+    [client, use] = await Promise.all([
+      importFromProject<ClientRuntime>(clientDir, "src/mcp-gen/runtime/client.ts"),
+      importFromProject<ClientUse>(clientDir, "src/jobs-use.ts"),
+    ]);
+  });
+
+  const spawnServer = () =>
+    client.spawnStdio({
+      command: process.execPath,
+      args: ["--import", TSX, "src/index.ts", "--stdio"],
+      cwd: serverDir,
+      env: projectEnv(),
+    });
+
+  it(
+    "the continuation follows the job to its result, and the notification arrives",
+    async () => {
+      const done: string[] = [];
+      expect(await use.renderFollowed(await spawnServer(), "over stdio", done)).toBe(
+        "rendered over stdio",
+      );
+      expect(done).toHaveLength(1);
+    },
+    MINUTE,
+  );
+
+  it(
+    "without a continuation the job handle comes back",
+    async () => {
+      expect(await use.renderUnfollowed(await spawnServer(), "x")).toMatch(/^job job-\d+$/);
+    },
+    MINUTE,
+  );
+});
