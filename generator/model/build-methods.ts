@@ -36,7 +36,12 @@ type Sender = "client" | "server" | "input";
 export function buildMethods(
   declarations: readonly Declaration[],
   sources: SourceSet,
-): { requests: RequestNode[]; notifications: NotificationNode[]; diagnostics: Diagnostic[] } {
+): {
+  requests: RequestNode[];
+  notifications: NotificationNode[];
+  diagnostics: Diagnostic[];
+  inferences: string[];
+} {
   const byName = new Map(declarations.map((d) => [d.name, d]));
   const containerNames = new Set([
     ...Object.keys(REQUEST_CONTAINERS),
@@ -54,7 +59,49 @@ export function buildMethods(
   const nodes = methodNodes(declarations, byName, classify, (decl) =>
     resultsOf(decl, byName, diagnostics),
   );
-  return { ...nodes, diagnostics };
+  const folded = foldInputForms(nodes.requests);
+  return {
+    requests: folded.requests,
+    notifications: nodes.notifications,
+    diagnostics,
+    inferences: folded.inferences,
+  };
+}
+
+/**
+ * Drafts of 2026 (February) define a server request twice: as a JSON-RPC
+ * request (`ElicitRequest`, a ServerRequest member) and as the same method
+ * and params without `jsonrpc` and `id` (`ElicitationInputRequest`, an
+ * InputRequest member) for the server to carry inside an MRTR result. Both
+ * are one method: the wire definition is the method's, the other stays a
+ * declaration (its type and validator are still emitted), and a note says
+ * so. Two definitions whose params differ are not folded: the model check
+ * refuses them (MCPG401).
+ */
+export function foldInputForms(requests: readonly RequestNode[]): {
+  requests: RequestNode[];
+  inferences: string[];
+} {
+  const inferences: string[] = [];
+  const dropped = new Set<RequestNode>();
+  for (const inner of requests.filter((r) => r.direction === "input-request")) {
+    const twins = requests.filter((r) => r.method === inner.method && r !== inner);
+    const wire = twins.length === 1 ? twins[0]! : undefined;
+    if (!wire || wire.direction === "input-request" || !sameParams(wire, inner)) continue;
+    dropped.add(inner);
+    inferences.push(
+      `${inner.definition} is "${inner.method}" as carried inside a result (no jsonrpc, no id; the same params as ${wire.definition}); the method's definition is ${wire.definition}`,
+    );
+  }
+  return { requests: requests.filter((r) => !dropped.has(r)), inferences };
+}
+
+function sameParams(a: RequestNode, b: RequestNode): boolean {
+  return (
+    a.params === b.params &&
+    a.paramsDefinition !== undefined &&
+    a.paramsDefinition === b.paramsDefinition
+  );
 }
 
 /** How a method definition is classified: request or notification, and who sends it. */

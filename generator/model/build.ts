@@ -43,6 +43,7 @@ export function buildModel(sources: SourceSet): { model: McpModel; diagnostics: 
     supersededPatches: [],
     appliedRules: resultTypes.length > 0 ? [RULE_RESULT_TYPE_LITERALS] : [],
     extensions: [],
+    ...(methods.inferences.length > 0 ? { inferences: methods.inferences } : {}),
     unknowns: sources.schemaTs
       ? []
       : [
