@@ -91,7 +91,8 @@ export const serverCommand: CommandModule<object, ServerArgs> = {
       ),
   handler: async (args) => {
     if (!args.quiet) process.stderr.write(`mcp-gen: scaffolding ${args.dir}\n`);
-    const { scaffoldServer, writeProject } = await import("../scaffold/scaffold.js");
+    const { scaffoldServer } = await import("../scaffold/scaffold.js");
+    const { writeProject } = await import("../write/write-project.js");
     const { vendoredCopy, writeVendoredCopy } = await import("../scaffold/install-source.js");
     // A dependency that holds on a teammate's machine: a copy in vendor/ unless one was given.
     const copy = args["mcp-gen-dependency"] === undefined ? vendoredCopy() : undefined;
