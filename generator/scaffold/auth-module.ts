@@ -4,7 +4,7 @@
 import { diagnostic, McpGenError } from "../diagnostics.js";
 import type { EmittedFile } from "../emit/file.js";
 import { SETTINGS_FILE, type ProjectSettings } from "./settings.js";
-import type { ToolSpec } from "./tools-module.js";
+import type { ToolSpec } from "../load/tools-file.js";
 
 /**
  * src/generated/auth.gen.ts of a server with authorization: mcp-gen.json's

@@ -23,14 +23,15 @@ import {
   projectExtensions,
   projectName,
   projectRevision,
-  readToolsFile,
   TASKS_EXTENSION_ID,
   type ClientSettings,
 } from "./settings.js";
+import { readToolsFile } from "../load/tools-file.js";
 import { listServerTools } from "./from-server.js";
 import { installSource } from "./install-source.js";
 import { FIRST_MODERN } from "../../templates/runtime/core/era.js";
-import { admitTools, type ToolSpec } from "./tools-module.js";
+import { admitTools } from "../check/check-tools.js";
+import type { ToolSpec } from "../load/tools-file.js";
 
 /** What `mcp-gen client` is asked for. */
 export interface ClientScaffoldOptions {

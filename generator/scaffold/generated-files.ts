@@ -21,7 +21,8 @@ import {
   TASKS_EXTENSION_ID,
   type ProjectSettings,
 } from "./settings.js";
-import { emitToolsModule, type ToolSpec } from "./tools-module.js";
+import { emitToolsModule } from "../emit/emit-tools.js";
+import type { ToolSpec } from "../load/tools-file.js";
 
 /** The revision legacy clients are served with. */
 const LEGACY_REVISION = "2025-11-25";

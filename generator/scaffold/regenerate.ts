@@ -6,24 +6,20 @@
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { admitTools, readTools } from "../check/check-tools.js";
+import { toolNamespace } from "../check/tool-rules.js";
 import type { Diagnostic } from "../diagnostics.js";
+import { TOOLS_MODULE, toolNamesIn } from "../emit/emit-tools.js";
 import type { EmittedFile } from "../emit/file.js";
 import { propertyKey } from "../emit/names.js";
 import { parseJsonText } from "../load/json.js";
 import type { SchemaSources } from "../load/resolve-spec.js";
+import { readToolsFile, type ToolSpec } from "../load/tools-file.js";
 import { checkOutput, writeOutput, type StaleFile } from "../write/write-output.js";
 import { generatedGroups, writeNewFile } from "../write/write-project.js";
 import { generatedFiles } from "./generated-files.js";
 import { commentText, render, templatesDir } from "./render.js";
-import { readSettings, readToolsFile } from "./settings.js";
-import {
-  admitTools,
-  readTools,
-  TOOLS_MODULE,
-  toolNamesIn,
-  toolNamespace,
-  type ToolSpec,
-} from "./tools-module.js";
+import { readSettings } from "./settings.js";
 
 /**
  * Regenerates a project's generated files from its mcp-gen.json and

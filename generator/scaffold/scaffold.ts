@@ -26,18 +26,20 @@ import {
   projectExtensions,
   projectName,
   projectRevision,
-  readToolsFile,
   type ProjectExtension,
   type ProjectSettings,
   type ServerSettings,
 } from "./settings.js";
-import { readTools, toolNamespaces, type ToolSpec } from "./tools-module.js";
+import { readTools } from "../check/check-tools.js";
+import { toolNamespaces } from "../check/tool-rules.js";
+import { readToolsFile, type ToolSpec } from "../load/tools-file.js";
 
 // The scaffold's parts, from where callers have always imported them.
 export { generatedFiles, runtimeFiles } from "./generated-files.js";
 export { regenerateProject, toolStubPath } from "./regenerate.js";
 export { listTemplateFiles, render, replace, templatesDir } from "./render.js";
 export * from "./settings.js";
+export { readToolsFile } from "../load/tools-file.js";
 export { GENERATED_DIRS, writeProject } from "../write/write-project.js";
 
 /** What `mcp-gen server` is asked for. */

@@ -8,7 +8,6 @@ import { basename, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { diagnostic, McpGenError } from "../diagnostics.js";
 import { findManifest, knownExtensions } from "../load/extensions.js";
 import { parseJsonText } from "../load/json.js";
-import { readBoundedFile } from "../load/read-file.js";
 
 /** What a project records in mcp-gen.json, so `mcp-gen generate` can regenerate it. */
 export type ProjectSettings = ServerSettings | ClientSettings;
@@ -91,28 +90,6 @@ export function checkTarget(dir: string): void {
         { file: dir },
       ),
     ]);
-}
-
-/**
- * A tools file's text, read within the input limits (a regular file, at
- * most LIMITS.fileBytes: MCPG214, MCPG211); a file that cannot be read is
- * the user's to fix (MCPG701), not a crash.
- */
-export function readToolsFile(path: string, shown = path): string {
-  try {
-    return readBoundedFile(path, shown).toString("utf8");
-  } catch (error) {
-    if (error instanceof McpGenError) throw error;
-    throw new McpGenError([
-      diagnostic(
-        "MCPG701",
-        {
-          reason: `cannot read it (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
-        },
-        { file: shown },
-      ),
-    ]);
-  }
 }
 
 /** The revision of a new project: 2026-07-28 or later (MCPG709). */
