@@ -3,6 +3,17 @@
  */
 import type { CommandModule } from "yargs";
 import { printDiagnostics } from "./output.js";
+import {
+  DIR_POSITIONAL,
+  EXTENSION_OPTION,
+  FORCE_OPTION,
+  MCP_GEN_DEPENDENCY_OPTION,
+  NAME_OPTION,
+  projectDependency,
+  QUIET_OPTION,
+  specOption,
+  writeNewProject,
+} from "./project-options.js";
 
 interface ClientArgs {
   dir: string;
@@ -25,30 +36,15 @@ export const clientCommand: CommandModule<object, ClientArgs> = {
     "Scaffold an MCP client project (a typed client, typed wrappers of a server's tools, a command line, tests) in <dir>",
   builder: (y) =>
     y
-      .positional("dir", {
-        type: "string",
-        demandOption: true,
-        describe: "The project folder (new or empty)",
-      })
-      .option("spec", {
-        type: "string",
-        default: "2026-07-28",
-        requiresArg: true,
-        describe:
+      .positional("dir", DIR_POSITIONAL)
+      .option(
+        "spec",
+        specOption(
           "The revision the client targets: 2026-07-28 or later (it talks to 2025-11-25 servers too)",
-      })
-      .option("name", {
-        type: "string",
-        requiresArg: true,
-        describe: "The package name (default: the folder's name)",
-      })
-      .option("extension", {
-        type: "string",
-        array: true,
-        default: [],
-        describe:
-          "An extension to include (tasks, or a folder with mcp-extension.json); repeatable",
-      })
+        ),
+      )
+      .option("name", NAME_OPTION)
+      .option("extension", EXTENSION_OPTION)
       .option("tools", {
         type: "string",
         requiresArg: true,
@@ -73,19 +69,9 @@ export const clientCommand: CommandModule<object, ClientArgs> = {
         describe:
           "Sign in with OAuth when a server asks (adds the runtime's OAuth and a dependency on oauth4webapi; the everything example always has it)",
       })
-      .option("force", {
-        type: "boolean",
-        default: false,
-        describe:
-          "Scaffold into a folder that is not empty: refresh src/generated and src/mcp-gen, add missing files, keep every other file (refused, naming them, where your files differ from the scaffold's)",
-      })
-      .option("mcp-gen-dependency", {
-        type: "string",
-        requiresArg: true,
-        describe:
-          "How the project depends on mcp-gen, for npm run regenerate (a version, a tarball, a folder or a git URL; default: how this mcp-gen was installed)",
-      })
-      .option("quiet", { type: "boolean", default: false, describe: "Print only the result" })
+      .option("force", FORCE_OPTION)
+      .option("mcp-gen-dependency", MCP_GEN_DEPENDENCY_OPTION)
+      .option("quiet", QUIET_OPTION)
       .example("$0 client my-client", "a client and its command line")
       .example(
         "$0 client my-client --from-server http://127.0.0.1:3000/mcp",
@@ -98,10 +84,7 @@ export const clientCommand: CommandModule<object, ClientArgs> = {
   handler: async (args) => {
     if (!args.quiet) process.stderr.write(`mcp-gen: scaffolding ${args.dir}\n`);
     const { scaffoldClient } = await import("../scaffold/client.js");
-    const { writeProject } = await import("../scaffold/scaffold.js");
-    const { vendoredCopy, writeVendoredCopy } = await import("../scaffold/install-source.js");
-    // A dependency that holds on a teammate's machine: a copy in vendor/ unless one was given.
-    const copy = args["mcp-gen-dependency"] === undefined ? vendoredCopy() : undefined;
+    const dependency = await projectDependency(args["mcp-gen-dependency"]);
     const { files, diagnostics } = await scaffoldClient({
       dir: args.dir,
       spec: args.spec,
@@ -111,15 +94,10 @@ export const clientCommand: CommandModule<object, ClientArgs> = {
       ...(args["from-server"] !== undefined ? { fromServer: args["from-server"] } : {}),
       example: args.example,
       auth: args.auth,
-      ...(args["mcp-gen-dependency"] !== undefined
-        ? { mcpGenDependency: args["mcp-gen-dependency"] }
-        : copy
-          ? { mcpGenDependency: copy.specifier }
-          : {}),
+      ...dependency.options,
     });
     printDiagnostics(diagnostics, args.quiet);
-    const written = writeProject(args.dir, files, args.force);
-    if (copy) writeVendoredCopy(args.dir, copy);
+    const written = await writeNewProject(args.dir, files, args.force, dependency);
     process.stdout.write(
       `wrote ${written} files to ${args.dir}\nnext: cd ${args.dir} && npm install && npm test && npm run -s mcp -- <server url> discover\n`,
     );

@@ -5,7 +5,7 @@
  * has no errors. Runs until Ctrl-C.
  */
 import type { CommandModule } from "yargs";
-import { EXIT } from "./output.js";
+import { closeOnSignal, EXIT } from "./output.js";
 
 interface DevArgs {
   stdio: boolean;
@@ -38,16 +38,7 @@ export const devCommand: CommandModule<object, DevArgs> = {
       log,
     });
     log("watching the project (Ctrl-C to stop)");
-    await new Promise<void>((resolve) => {
-      let stopping = false;
-      const stop = () => {
-        if (stopping) return;
-        stopping = true;
-        void handle.close().then(resolve);
-      };
-      process.on("SIGINT", stop);
-      process.on("SIGTERM", stop);
-    });
+    await closeOnSignal(handle);
     process.exitCode = EXIT.ok;
   },
 };

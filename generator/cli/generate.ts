@@ -14,7 +14,7 @@ import type { Config } from "../config/config.js";
 import type { ProjectOutcome } from "../config/generate-config.js";
 import type { ServerDrift } from "../config/server-drift.js";
 import { diagnostic } from "../diagnostics.js";
-import { EXIT, printDiagnostics, reportError } from "./output.js";
+import { closeOnSignal, EXIT, printDiagnostics, reportError } from "./output.js";
 
 interface GenerateArgs {
   spec?: string;
@@ -270,17 +270,7 @@ async function watch(args: GenerateArgs): Promise<void> {
         );
     },
   });
-  // The handlers stay on to the end: a signal that arrives as a write ends is then not re-delivered as a kill.
-  await new Promise<void>((resolve) => {
-    let stopping = false;
-    const stop = () => {
-      if (stopping) return;
-      stopping = true;
-      void handle.close().then(resolve);
-    };
-    process.on("SIGINT", stop);
-    process.on("SIGTERM", stop);
-  });
+  await closeOnSignal(handle);
   process.exitCode = EXIT.ok;
 }
 

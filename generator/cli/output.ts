@@ -13,6 +13,25 @@ export function printDiagnostics(diagnostics: readonly Diagnostic[], quiet = fal
     if (!quiet || d.severity !== "note") process.stderr.write(`${formatDiagnostic(d)}\n`);
 }
 
+/**
+ * Waits for Ctrl-C or SIGTERM, then closes `handle` and resolves once it is
+ * closed; a second signal while closing does nothing more. The handlers
+ * stay on to the end: a signal that arrives as a write ends is then not
+ * re-delivered as a kill.
+ */
+export function closeOnSignal(handle: { close(): Promise<void> }): Promise<void> {
+  return new Promise<void>((resolve) => {
+    let stopping = false;
+    const stop = () => {
+      if (stopping) return;
+      stopping = true;
+      void handle.close().then(resolve);
+    };
+    process.on("SIGINT", stop);
+    process.on("SIGTERM", stop);
+  });
+}
+
 /** A command line that cannot work as given (not bad input, and not a bug). */
 export class UsageError extends Error {}
 

@@ -2,6 +2,17 @@
  * `mcp-gen server <dir>`: scaffold a runnable, typed MCP server project.
  */
 import type { CommandModule } from "yargs";
+import {
+  DIR_POSITIONAL,
+  EXTENSION_OPTION,
+  FORCE_OPTION,
+  MCP_GEN_DEPENDENCY_OPTION,
+  NAME_OPTION,
+  projectDependency,
+  QUIET_OPTION,
+  specOption,
+  writeNewProject,
+} from "./project-options.js";
 
 interface ServerArgs {
   dir: string;
@@ -23,30 +34,15 @@ export const serverCommand: CommandModule<object, ServerArgs> = {
   describe: "Scaffold an MCP server project (typed handler stubs, runtime, tests) in <dir>",
   builder: (y) =>
     y
-      .positional("dir", {
-        type: "string",
-        demandOption: true,
-        describe: "The project folder (new or empty)",
-      })
-      .option("spec", {
-        type: "string",
-        default: "2026-07-28",
-        requiresArg: true,
-        describe:
+      .positional("dir", DIR_POSITIONAL)
+      .option(
+        "spec",
+        specOption(
           "The revision the server targets: 2026-07-28 or later (2025-11-25 clients are served too, on the same endpoint)",
-      })
-      .option("name", {
-        type: "string",
-        requiresArg: true,
-        describe: "The package name (default: the folder's name)",
-      })
-      .option("extension", {
-        type: "string",
-        array: true,
-        default: [],
-        describe:
-          "An extension to include (tasks, or a folder with mcp-extension.json); repeatable",
-      })
+        ),
+      )
+      .option("name", NAME_OPTION)
+      .option("extension", EXTENSION_OPTION)
       .option("tools", {
         type: "string",
         requiresArg: true,
@@ -70,19 +66,9 @@ export const serverCommand: CommandModule<object, ServerArgs> = {
         describe:
           "Make the server an OAuth protected resource (bearer tokens, scopes; settings in mcp-gen.json's auth and MCP_AUTH_*)",
       })
-      .option("force", {
-        type: "boolean",
-        default: false,
-        describe:
-          "Scaffold into a folder that is not empty: refresh src/generated and src/mcp-gen, add missing files, keep every other file (refused, naming them, where your files differ from the scaffold's)",
-      })
-      .option("mcp-gen-dependency", {
-        type: "string",
-        requiresArg: true,
-        describe:
-          "How the project depends on mcp-gen, for npm run regenerate (a version, a tarball, a folder or a git URL; default: how this mcp-gen was installed)",
-      })
-      .option("quiet", { type: "boolean", default: false, describe: "Print only the result" })
+      .option("force", FORCE_OPTION)
+      .option("mcp-gen-dependency", MCP_GEN_DEPENDENCY_OPTION)
+      .option("quiet", QUIET_OPTION)
       .example("$0 server my-server", "a minimal project")
       .example("$0 server my-server --tools tools.json", "a handler stub per tool of tools.json")
       .example(
@@ -91,10 +77,8 @@ export const serverCommand: CommandModule<object, ServerArgs> = {
       ),
   handler: async (args) => {
     if (!args.quiet) process.stderr.write(`mcp-gen: scaffolding ${args.dir}\n`);
-    const { scaffoldServer, writeProject } = await import("../scaffold/scaffold.js");
-    const { vendoredCopy, writeVendoredCopy } = await import("../scaffold/install-source.js");
-    // A dependency that holds on a teammate's machine: a copy in vendor/ unless one was given.
-    const copy = args["mcp-gen-dependency"] === undefined ? vendoredCopy() : undefined;
+    const { scaffoldServer } = await import("../scaffold/scaffold.js");
+    const dependency = await projectDependency(args["mcp-gen-dependency"]);
     const { files } = await scaffoldServer({
       dir: args.dir,
       spec: args.spec,
@@ -103,15 +87,10 @@ export const serverCommand: CommandModule<object, ServerArgs> = {
       ...(args.tools !== undefined ? { tools: args.tools } : {}),
       example: args.example,
       transport: args.transport,
-      ...(args["mcp-gen-dependency"] !== undefined
-        ? { mcpGenDependency: args["mcp-gen-dependency"] }
-        : copy
-          ? { mcpGenDependency: copy.specifier }
-          : {}),
+      ...dependency.options,
       auth: args.auth,
     });
-    const written = writeProject(args.dir, files, args.force);
-    if (copy) writeVendoredCopy(args.dir, copy);
+    const written = await writeNewProject(args.dir, files, args.force, dependency);
     process.stdout.write(
       `wrote ${written} files to ${args.dir}\nnext: cd ${args.dir} && npm install && npm test && npm start\n`,
     );

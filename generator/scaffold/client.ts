@@ -1,7 +1,8 @@
 /**
  * `mcp-gen client <dir>`: a typed MCP client project. It shares the server
- * scaffold's machinery (scaffold.ts: checks, templates, the protocol
- * modules, the tools module, the runtime, mcp-gen.json, regeneration); what
+ * scaffold's machinery (settings.ts, render.ts, generated-files.ts,
+ * regenerate.ts: checks, templates, the protocol modules, the tools module,
+ * the runtime, mcp-gen.json, regeneration); what
  * is a client's own is here: its templates (templates/client), the tools
  * it learns from a live server (`--from-server`), and how it treats a tool
  * list, which is a server's and so untrusted: a tool mcp-gen cannot type
@@ -14,26 +15,23 @@ import { diagnostic, McpGenError, type Diagnostic } from "../diagnostics.js";
 import type { EmittedFile } from "../emit/file.js";
 import { isJsonObject, parseJsonText } from "../load/json.js";
 import type { SchemaSources } from "../load/resolve-spec.js";
+import { generatedFiles } from "./generated-files.js";
+import { listTemplateFiles, renderProject, templatesDir } from "./render.js";
 import {
   checkTarget,
-  generatedFiles,
-  listTemplateFiles,
   projectExtensionRef,
   projectExtensions,
   projectName,
   projectRevision,
-  readToolsFile,
-  render,
-  replace,
-  SETTINGS_FILE,
-  templatesDir,
   TASKS_EXTENSION_ID,
   type ClientSettings,
-} from "./scaffold.js";
+} from "./settings.js";
+import { readToolsFile } from "../load/tools-file.js";
 import { listServerTools } from "./from-server.js";
 import { installSource } from "./install-source.js";
 import { FIRST_MODERN } from "../../templates/runtime/core/era.js";
-import { admitTools, type ToolSpec } from "./tools-module.js";
+import { admitTools } from "../check/check-tools.js";
+import type { ToolSpec } from "../load/tools-file.js";
 
 /** What `mcp-gen client` is asked for. */
 export interface ClientScaffoldOptions {
@@ -164,21 +162,9 @@ function clientFiles(
     mcpGen: mcpGenDependency,
     auth: settings.auth === true,
   };
-  const files: EmittedFile[] = [];
-  const base = templatesDir("client");
-  for (const path of listTemplateFiles(base)) {
-    const target = path.replace(/\.hbs$/, "").replace(/^gitignore$/, ".gitignore");
-    const text = readFileSync(join(base, path), "utf8");
-    files.push({ path: target, contents: path.endsWith(".hbs") ? render(text, view) : text });
-  }
   const exampleDir = templatesDir("client", "examples", settings.example);
-  for (const path of listTemplateFiles(exampleDir))
-    if (path !== "tools.json")
-      replace(files, { path, contents: readFileSync(join(exampleDir, path), "utf8") });
-  files.push({
-    path: "tools.json",
-    contents: toolsText.endsWith("\n") ? toolsText : `${toolsText}\n`,
-  });
-  files.push({ path: SETTINGS_FILE, contents: `${JSON.stringify(settings, null, 2)}\n` });
-  return files;
+  const overlay = listTemplateFiles(exampleDir)
+    .filter((path) => path !== "tools.json")
+    .map((path) => ({ path, contents: readFileSync(join(exampleDir, path), "utf8") }));
+  return renderProject(settings, view, overlay, toolsText);
 }

@@ -42,13 +42,9 @@ import type { EmittedFile } from "../emit/file.js";
 import { loadModel } from "../index.js";
 import { parseJsonText } from "../load/json.js";
 import type { SchemaSources } from "../load/resolve-spec.js";
-import {
-  generatedFiles,
-  readSettings,
-  SETTINGS_FILE,
-  type ProjectSettings,
-} from "../scaffold/scaffold.js";
-import { readTools } from "../scaffold/tools-module.js";
+import { generatedFiles } from "../scaffold/generated-files.js";
+import { readSettings, SETTINGS_FILE, type ProjectSettings } from "../scaffold/settings.js";
+import { readTools } from "../check/check-tools.js";
 import { assertCanWrite, checkOutput, writeOutput, type StaleFile } from "../write/write-output.js";
 import { checkRuntimeMessages, type RuntimeCheck } from "./runtime-check.js";
 import { runProjectTests, type TestRun } from "./project-tests.js";

@@ -437,7 +437,7 @@ function assertEmpty(target: string, shown: string): void {
 }
 
 /** Refuses a folder holding anything that does not start with mcp-gen's banner. */
-function assertOwned(target: string, shown: string): void {
+export function assertOwned(target: string, shown: string): void {
   if (!existsSync(target)) return;
   if (!statSync(target).isDirectory())
     throw new McpGenError([

@@ -28,7 +28,7 @@ import {
   checkTsDepth,
   LIMITS,
 } from "../../generator/load/limits.js";
-import { readTools } from "../../generator/scaffold/tools-module.js";
+import { readTools } from "../../generator/check/check-tools.js";
 import { bearerAuthorization } from "../../templates/runtime/auth/index.js";
 import { MAX_FETCH_BYTES } from "../../templates/runtime/transport/bounded-fetch.js";
 import { MAX_DEPTH, MAX_MESSAGE_BYTES } from "../../templates/runtime/core/limits.js";

@@ -11,7 +11,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { scaffoldServer, writeProject } from "../../generator/scaffold/scaffold.js";
-import { SCHEMAS_PER_VALIDATOR_MODULE } from "../../generator/scaffold/tools-module.js";
+import { SCHEMAS_PER_VALIDATOR_MODULE } from "../../generator/emit/emit-tools.js";
 import { importFromProject, tempDir, testSources } from "../helpers/index.js";
 import { linkNodeModules } from "../helpers/project.js";
 

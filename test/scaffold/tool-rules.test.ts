@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { McpGenError } from "../../generator/diagnostics.js";
-import { readTools } from "../../generator/scaffold/tools-module.js";
+import { readTools } from "../../generator/check/check-tools.js";
 
 function diagnosticsOf(tools: unknown): string[] {
   try {

@@ -8,7 +8,7 @@
 import { existsSync, statSync } from "node:fs";
 import { diagnostic, McpGenError } from "../../diagnostics.js";
 import { isJsonObject, parseJsonText, type JsonObject, type JsonValue } from "../../load/json.js";
-import { readToolsFile } from "../../scaffold/scaffold.js";
+import { readToolsFile } from "../../load/tools-file.js";
 
 /** Where a side's tools came from. */
 export type ToolSourceKind = "tools-file" | "tools-list-snapshot" | "server";

@@ -1,61 +1,46 @@
 /**
- * A project's tools module (`src/generated/tools.gen.ts`), from its
- * tools.json: each tool's definition, the TypeScript types of its
- * arguments and structured output (translated by emit/ts-type.ts and
- * printed by the printer every generated module goes through), validators
- * for both compiled now (ajv standalone, so nothing compiles at run time),
- * the typed `ToolHandlers` map, and `registerTools`.
- *
- * Tool schemas follow the spec's JSON Schema rules (server/tools): 2020-12
- * when `$schema` is absent, draft-07 when declared, any other dialect an
- * error; remote `$ref`s are never fetched; depth and size are bounded.
+ * The emit stage of a project's tools module (`src/generated/tools.gen.ts`),
+ * from its checked tools (check/check-tools.ts): each tool's definition,
+ * the TypeScript types of its arguments and structured output (translated
+ * by ts-type.ts and printed by the printer every generated module goes
+ * through), validators for both compiled now (ajv standalone, so nothing
+ * compiles at run time), the typed `ToolHandlers` map, and `registerTools`.
  */
-import { Ajv, Name, type Options } from "ajv";
-import formatsPlugin from "ajv-formats";
-import { Ajv2020 } from "ajv/dist/2020.js";
 import standalone from "ajv/dist/standalone/index.js";
-import { diagnostic, McpGenError, type Diagnostic } from "../diagnostics.js";
-import { protoPropertiesAsPatterns } from "../emit/ajv-setup.js";
-import { AJV_RUNTIME_HELPERS, AJV_RUNTIME_REQUIRE } from "../emit/compile-validators.js";
-import { hardline, indent, join } from "../emit/doc.js";
-import { prepareSchema } from "../emit/emit-types.js";
-import { TsFileBuilder, type EmittedFile } from "../emit/file.js";
-import { jsDoc, literal, propertyKey } from "../emit/names.js";
+import {
+  createToolAjv,
+  FORMATS_MODULE,
+  FORMATS_NAME,
+  TOOL_AJV_OPTIONS,
+} from "../check/tool-ajv.js";
+import { dialectOf } from "../check/check-tools.js";
+import { toolNamespace, toolNamespaces } from "../check/tool-rules.js";
+import {
+  escapePointerSegment,
+  isJsonObject,
+  parsePointer,
+  type JsonObject,
+  type JsonValue,
+} from "../load/json.js";
+import { mapSchema } from "../load/schema-walk.js";
+import type { ToolSpec } from "../load/tools-file.js";
+import { protoPropertiesAsPatterns } from "./ajv-setup.js";
+import { AJV_RUNTIME_HELPERS, AJV_RUNTIME_REQUIRE } from "./compile-validators.js";
+import { hardline, indent, join } from "./doc.js";
+import { prepareSchema } from "./emit-types.js";
+import { TsFileBuilder, type EmittedFile } from "./file.js";
+import { jsDoc, literal, propertyKey } from "./names.js";
 import {
   declarationDoc,
   jsonLiteral,
   objectLiteral,
   printCode,
   printInterface,
-} from "../emit/ts-print.js";
-import { declarationOf, type TsDeclaration } from "../emit/ts-type.js";
-import {
-  escapePointerSegment,
-  isJsonObject,
-  jsonText,
-  parsePointer,
-  type JsonObject,
-  type JsonValue,
-} from "../load/json.js";
-import { forEachSchema, mapSchema } from "../load/schema-walk.js";
-import { headerParametersOf } from "../../templates/runtime/core/headers.js";
-import { headerProblems, MODULE_NAMES, nameCollisions } from "./tool-rules.js";
+} from "./ts-print.js";
+import { declarationOf, type TsDeclaration } from "./ts-type.js";
 
+// ajv/dist/standalone is CommonJS with `module.exports = fn` and `exports.default = fn`; TypeScript sees the namespace.
 const standaloneCode = standalone as unknown as typeof standalone.default;
-// ajv-formats is CommonJS with `exports.default`; imported from an ES module, the default import is the exports object.
-const addFormats = formatsPlugin as unknown as typeof formatsPlugin.default;
-
-/** A tool of tools.json. */
-export interface ToolSpec {
-  readonly name: string;
-  readonly title?: string;
-  readonly description?: string;
-  readonly inputSchema: JsonObject;
-  readonly outputSchema?: JsonObject;
-  readonly annotations?: JsonObject;
-  /** `taskSupport`: whether the tool may run as a task (Tasks extension). */
-  readonly execution?: JsonObject;
-}
 
 /**
  * The tool names a generated tools module lists in TOOL_NAMES, whatever
@@ -95,302 +80,12 @@ function validatorNamespace(dialect: "2020-12" | "draft-07", part: number): stri
   return part === 0 ? base : `${base}_${part + 1}`;
 }
 
-const DIALECTS: Readonly<Record<string, "2020-12" | "draft-07">> = {
-  "https://json-schema.org/draft/2020-12/schema": "2020-12",
-  "http://json-schema.org/draft-07/schema#": "draft-07",
-  "http://json-schema.org/draft-07/schema": "draft-07",
-};
-/** Bounds on a tool schema, so a hostile tools.json cannot make generation (or validation) explode. */
-const LIMITS = { depth: 32, subschemas: 2000 } as const;
-const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
-
-/**
- * Parses and checks tools.json; every problem is reported together. A
- * server's own tools.json is refused where two tool names would become one
- * TypeScript namespace (MCPG712): its author can rename them. A client
- * takes a server's names as they are (`refuseCollisions: false`), and
- * {@link toolNamespaces} numbers them.
- */
-export function readTools(
-  value: unknown,
-  file: string,
-  { refuseCollisions = true }: { readonly refuseCollisions?: boolean } = {},
-): ToolSpec[] {
-  const problems: Diagnostic[] = [];
-  const where = (pointer: string) => ({ file, pointer });
-  if (!Array.isArray(value))
-    throw new McpGenError([
-      diagnostic(
-        "MCPG701",
-        { reason: "tools.json must be an array of tool definitions" },
-        where(""),
-      ),
-    ]);
-  const names = new Set<string>();
-  value.forEach((tool, i) => {
-    const at = `/${i}`;
-    if (!isJsonObject(tool))
-      return problems.push(
-        diagnostic("MCPG701", { reason: "a tool must be an object" }, where(at)),
-      );
-    if (typeof tool.name !== "string" || !TOOL_NAME.test(tool.name))
-      problems.push(diagnostic("MCPG702", { name: jsonText(tool.name) }, where(`${at}/name`)));
-    else if (names.has(tool.name))
-      problems.push(
-        diagnostic(
-          "MCPG701",
-          { reason: `tool ${tool.name} is defined twice` },
-          where(`${at}/name`),
-        ),
-      );
-    else names.add(tool.name);
-    if (tool.description !== undefined && typeof tool.description !== "string")
-      problems.push(
-        diagnostic(
-          "MCPG701",
-          { reason: "description must be a string" },
-          where(`${at}/description`),
-        ),
-      );
-    const taskSupport = isJsonObject(tool.execution) ? tool.execution.taskSupport : undefined;
-    if (
-      (tool.execution !== undefined && !isJsonObject(tool.execution)) ||
-      (taskSupport !== undefined &&
-        !(["forbidden", "optional", "required"] as unknown[]).includes(taskSupport))
-    )
-      problems.push(
-        diagnostic(
-          "MCPG701",
-          {
-            reason:
-              'execution must be an object whose taskSupport, if given, is "forbidden", "optional" or "required"',
-          },
-          where(`${at}/execution`),
-        ),
-      );
-    // Arguments are always an object; structured output may be any JSON value (2026-07-28, server/tools).
-    for (const key of ["inputSchema", "outputSchema"] as const) {
-      const schema = tool[key];
-      if (schema === undefined && key === "outputSchema") continue;
-      if (!isJsonObject(schema) || (key === "inputSchema" && schema.type !== "object"))
-        problems.push(
-          diagnostic(
-            "MCPG701",
-            {
-              reason:
-                key === "inputSchema"
-                  ? 'inputSchema must be a JSON Schema with "type": "object"'
-                  : "outputSchema must be a JSON Schema (an object)",
-            },
-            where(`${at}/${key}`),
-          ),
-        );
-      else problems.push(...schemaProblems(schema, file, `${at}/${key}`));
-    }
-    return undefined;
-  });
-  if (problems.length > 0) throw new McpGenError(problems);
-  const tools = value as ToolSpec[];
-  const ruled = [
-    ...(refuseCollisions ? nameCollisions(tools, file, toolNamespace) : []),
-    ...tools.flatMap((tool, i) => headerProblems(tool, file, `/${i}/inputSchema`)),
-  ];
-  if (ruled.length > 0) throw new McpGenError(ruled);
-  return tools;
-}
-
-/**
- * The tools of a server's list that get typed wrappers: each one that
- * passes the same checks as a server's tools.json (name, schemas, dialect,
- * no remote `$ref`, size), once per name, with valid `x-mcp-header`
- * annotations. The others are reported (MCPG720) and left out. A list that
- * is not an array is an error.
- */
-export function admitTools(
-  value: unknown,
-  file: string,
-): { tools: ToolSpec[]; diagnostics: Diagnostic[] } {
-  if (!Array.isArray(value)) return { tools: readTools(value, file), diagnostics: [] };
-  const tools: ToolSpec[] = [];
-  const diagnostics: Diagnostic[] = [];
-  const names = new Set<string>();
-  value.forEach((tool: unknown, i) => {
-    const label =
-      isJsonObject(tool) && typeof tool.name === "string" ? tool.name : `#${i} of ${file}`;
-    const leaveOut = (reason: string) =>
-      diagnostics.push(diagnostic("MCPG720", { tool: label, reason }, { file, pointer: `/${i}` }));
-    let checked: ToolSpec;
-    try {
-      [checked] = readTools([tool], file, { refuseCollisions: false }) as [ToolSpec];
-    } catch (error) {
-      if (!(error instanceof McpGenError)) throw error;
-      return leaveOut(error.diagnostics.map((d) => d.message).join("; "));
-    }
-    if (names.has(checked.name)) return leaveOut("another tool of the list has its name");
-    try {
-      headerParametersOf(checked);
-    } catch (error) {
-      return leaveOut((error as Error).message);
-    }
-    names.add(checked.name);
-    tools.push(checked);
-    return undefined;
-  });
-  return { tools, diagnostics };
-}
-
-/** The dialect of a tool schema: 2020-12 unless it declares draft-07. */
-export function dialectOf(schema: JsonObject): "2020-12" | "draft-07" | undefined {
-  return schema.$schema === undefined
-    ? "2020-12"
-    : typeof schema.$schema === "string"
-      ? DIALECTS[schema.$schema]
-      : undefined;
-}
-
-function schemaProblems(schema: JsonObject, file: string, pointer: string): Diagnostic[] {
-  const out: Diagnostic[] = [];
-  const dialect = dialectOf(schema);
-  if (!dialect)
-    out.push(
-      diagnostic(
-        "MCPG703",
-        { dialect: jsonText(schema.$schema) },
-        { file, pointer: `${pointer}/$schema` },
-      ),
-    );
-  let count = 0;
-  let deepest = 0;
-  forEachSchema(schema, pointer, (node, at) => {
-    count++;
-    deepest = Math.max(deepest, at.split("/").length - pointer.split("/").length);
-    if (typeof node.$ref === "string" && !node.$ref.startsWith("#"))
-      out.push(diagnostic("MCPG704", { ref: node.$ref }, { file, pointer: `${at}/$ref` }));
-  });
-  if (count > LIMITS.subschemas || deepest > LIMITS.depth * 2) {
-    out.push(
-      diagnostic(
-        "MCPG705",
-        {
-          subschemas: count,
-          depth: Math.ceil(deepest / 2),
-          limits: `${LIMITS.subschemas} subschemas, depth ${LIMITS.depth}`,
-        },
-        { file, pointer },
-      ),
-    );
-  }
-  if (out.length === 0 && dialect) {
-    const problem = compileProblem(schema, dialect);
-    if (problem) out.push(diagnostic("MCPG706", { reason: problem }, { file, pointer }));
-  }
-  return out;
-}
-
-/**
- * ajv's options for tool schemas: lenient about unknown keywords
- * (annotations such as x-mcp-header); every problem reported, not just the
- * first, so a model can fix all its arguments at once; only own properties
- * count as present, so `constructor` or `toString` are names like any other.
- */
-const AJV_OPTIONS: Options = {
-  strict: false,
-  allowUnionTypes: true,
-  // An unknown format is an annotation (JSON Schema 2020-12), not an error; known ones are checked.
-  logger: false,
-  allErrors: true,
-  ownProperties: true,
-  messages: false,
-  inlineRefs: false,
-};
-
-/** Where the generated validators take ajv-formats' format checks from (a dependency of every server project). */
-export const FORMATS_MODULE = "ajv-formats/dist/formats.js";
-const FORMATS_NAME = "fullFormats";
-
-/**
- * An ajv for tool schemas, with ajv-formats' formats (date, email, uri, ...).
- * Its standalone code refers to a format check as `fullFormats.<name>`
- * (regular-expression formats are written inline), which the validator
- * module imports from {@link FORMATS_MODULE}.
- */
-function createAjv(dialect: "2020-12" | "draft-07", options: Options): Ajv {
-  const ajv = dialect === "2020-12" ? new Ajv2020(options) : new Ajv(options);
-  addFormats(ajv, { mode: "full" });
-  if (ajv.opts.code.source) ajv.opts.code.formats = new Name(FORMATS_NAME);
-  return ajv;
-}
-
-/**
- * Why ajv cannot compile a schema (it is not valid in its dialect, a
- * pattern is not a regular expression, a local $ref points to nothing),
- * so that is reported as the user's problem rather than a crash.
- */
-function compileProblem(schema: JsonObject, dialect: "2020-12" | "draft-07"): string | undefined {
-  const { $schema: _s, ...rest } = schema;
-  // A schema that declares ids gets an ajv of its own: its ids must not meet another tool's.
-  const shared = !JSON.stringify(rest).includes('"$id"');
-  const ajv = shared
-    ? (checkingAjv[dialect] ??= createAjv(dialect, CHECKING_OPTIONS))
-    : createAjv(dialect, CHECKING_OPTIONS);
-  try {
-    ajv.compile(rest);
-    ajv.removeSchema(rest);
-    return undefined;
-  } catch (error) {
-    // A failed compilation may leave half-added state behind: the next schema gets a fresh ajv.
-    if (shared) checkingAjv[dialect] = undefined;
-    return (error as Error).message;
-  }
-}
-
-/**
- * One ajv per dialect for checking that tool schemas compile, reused from
- * tool to tool: setting up an ajv (meta-schemas, formats) costs far more
- * than compiling one tool's schema, and a new one per tool made a tools
- * file of thousands of tools take minutes.
- */
-const checkingAjv: Partial<Record<"2020-12" | "draft-07", Ajv>> = {};
-
-/** The checking ajv's options: its code is thrown away, so it is not optimized. */
-const CHECKING_OPTIONS: Options = { ...AJV_OPTIONS, messages: true, code: { optimize: false } };
-
-/** `json_schema_2020_12_tool` → `JsonSchema_2020_12Tool`: a namespace name per tool. */
-export function toolNamespace(name: string): string {
-  const pascal = name
-    .split(/[^A-Za-z0-9]+/)
-    .filter(Boolean)
-    .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
-    .join("");
-  return /^[0-9]/.test(pascal) ? `Tool${pascal}` : pascal || "Tool";
-}
-
 /**
  * Which side a tools module is for: a server implements the tools
  * (`ToolHandlers`, `registerTools`), a client calls them (`ToolWrappers`,
  * typed by the same declarations and checked by the same validators).
  */
 export type ToolsModuleKind = "server" | "client";
-
-/**
- * The namespace of each tool, unique in the module: tools whose names
- * differ only in punctuation or case of the first letter (`get-item`,
- * `get_item`, `GetItem`) would share one; the later ones in tools.json get
- * `_2`, `_3`, ... appended, and names that would shadow the module's own
- * declarations are suffixed the same way.
- */
-export function toolNamespaces(tools: readonly ToolSpec[]): Map<string, string> {
-  const taken = new Set(MODULE_NAMES);
-  const namespaces = new Map<string, string>();
-  for (const tool of tools) {
-    const base = toolNamespace(tool.name);
-    let ns = base;
-    for (let n = 2; taken.has(ns); n++) ns = `${base}_${n}`;
-    taken.add(ns);
-    namespaces.set(tool.name, ns);
-  }
-  return namespaces;
-}
 
 /** Emits tools.gen.ts and the validator modules it imports (a promise, which callers await). */
 export function emitToolsModule(
@@ -719,8 +414,8 @@ function validatorModuleFile(
   entries: ReadonlyArray<{ id: string; schema: JsonObject }>,
   protocolImport: string,
 ): EmittedFile {
-  const ajv = createAjv(dialect, {
-    ...AJV_OPTIONS,
+  const ajv = createToolAjv(dialect, {
+    ...TOOL_AJV_OPTIONS,
     code: { source: true, esm: true, lines: true },
   });
   for (const e of entries) ajv.addSchema(e.schema);

@@ -1,6 +1,6 @@
 /**
  * Rules a tools file must meet before any code is made from it, beyond its
- * shape (tools-module.ts): tool names that would become the same
+ * shape (check-tools.ts): tool names that would become the same
  * TypeScript name, or a name the tools module already uses, and
  * `x-mcp-header` annotations the spec does not allow (server/tools,
  * x-mcp-header). Each problem is one diagnostic at its JSON pointer.
@@ -8,6 +8,7 @@
 import { headerParametersOf } from "../../templates/runtime/core/headers.js";
 import { diagnostic, type Diagnostic } from "../diagnostics.js";
 import type { JsonObject } from "../load/json.js";
+import type { ToolSpec } from "../load/tools-file.js";
 
 /** A tool as far as these rules look at it. */
 interface NamedTool {
@@ -105,4 +106,34 @@ export function headerProblems(tool: NamedTool, file: string, pointer: string): 
     );
   }
   return out;
+}
+
+/** `json_schema_2020_12_tool` → `JsonSchema_2020_12Tool`: a namespace name per tool. */
+export function toolNamespace(name: string): string {
+  const pascal = name
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean)
+    .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
+    .join("");
+  return /^[0-9]/.test(pascal) ? `Tool${pascal}` : pascal || "Tool";
+}
+
+/**
+ * The namespace of each tool, unique in the module: tools whose names
+ * differ only in punctuation or case of the first letter (`get-item`,
+ * `get_item`, `GetItem`) would share one; the later ones in tools.json get
+ * `_2`, `_3`, ... appended, and names that would shadow the module's own
+ * declarations are suffixed the same way.
+ */
+export function toolNamespaces(tools: readonly ToolSpec[]): Map<string, string> {
+  const taken = new Set(MODULE_NAMES);
+  const namespaces = new Map<string, string>();
+  for (const tool of tools) {
+    const base = toolNamespace(tool.name);
+    let ns = base;
+    for (let n = 2; taken.has(ns); n++) ns = `${base}_${n}`;
+    taken.add(ns);
+    namespaces.set(tool.name, ns);
+  }
+  return namespaces;
 }

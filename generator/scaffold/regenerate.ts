@@ -1,0 +1,103 @@
+/**
+ * `mcp-gen generate` in a project folder: its generated files rewritten
+ * from mcp-gen.json and the tools file (or compared, with `check`), and a
+ * handler stub for each tool a server's tools file gained. The user's
+ * files are never written over.
+ */
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { admitTools, readTools } from "../check/check-tools.js";
+import { toolNamespace } from "../check/tool-rules.js";
+import type { Diagnostic } from "../diagnostics.js";
+import { TOOLS_MODULE, toolNamesIn } from "../emit/emit-tools.js";
+import type { EmittedFile } from "../emit/file.js";
+import { propertyKey } from "../emit/names.js";
+import { parseJsonText } from "../load/json.js";
+import type { SchemaSources } from "../load/resolve-spec.js";
+import { readToolsFile, type ToolSpec } from "../load/tools-file.js";
+import { checkOutput, writeOutput, type StaleFile } from "../write/write-output.js";
+import { generatedGroups, writeNewFile } from "../write/write-project.js";
+import { generatedFiles } from "./generated-files.js";
+import { commentText, render, templatesDir } from "./render.js";
+import { readSettings } from "./settings.js";
+
+/**
+ * Regenerates a project's generated files from its mcp-gen.json and
+ * tools.json (`mcp-gen generate` in the project folder); with `check`,
+ * only reports what differs. The user's files are never written.
+ */
+export async function regenerateProject(
+  projectDir: string,
+  options: {
+    check?: boolean;
+    sources?: SchemaSources;
+    /** The tools as a server lists them now: generated from, and written to the tools file once the rest is written. */
+    toolsText?: string;
+  } = {},
+): Promise<{
+  files: EmittedFile[];
+  stale: StaleFile[];
+  diagnostics: readonly Diagnostic[];
+  stubs: string[];
+}> {
+  const settings = readSettings(projectDir);
+  const toolsPath = join(projectDir, settings.tools);
+  const toolsText = options.toolsText ?? readToolsFile(toolsPath, settings.tools);
+  const listed = parseJsonText(toolsText, settings.tools);
+  // A client's tools are a server's, so a tool that cannot be typed is left out with a warning.
+  const { tools, diagnostics } =
+    settings.kind === "client"
+      ? admitTools(listed, settings.tools)
+      : { tools: readTools(listed, settings.tools), diagnostics: [] };
+  const files = await generatedFiles(settings, projectDir, tools, options.sources);
+  const groups = generatedGroups(files);
+  const stale = groups.flatMap((g) =>
+    checkOutput(join(projectDir, g.sub), g.files).map((s) => ({
+      ...s,
+      path: `${g.sub}/${s.path}`,
+    })),
+  );
+  if (options.check) return { files, stale, diagnostics, stubs: [] };
+  // A client calls its tools; only a server gets a handler stub for a new one.
+  const stubs = settings.kind === "server" ? newToolStubs(projectDir, tools) : [];
+  for (const g of groups) writeOutput(join(projectDir, g.sub), g.files);
+  for (const stub of stubs) writeNewFile(resolve(projectDir), stub);
+  if (options.toolsText !== undefined) writeFileSync(toolsPath, options.toolsText);
+  return { files, stale, diagnostics, stubs: stubs.map((s) => s.path) };
+}
+
+/** Where the handler stub of a tool added to tools.json goes: a file of its own, found next to src/tools.ts. */
+export function toolStubPath(name: string): string {
+  return `src/tools/${name}.ts`;
+}
+
+/**
+ * The handler stubs of tools that tools.json gained since the project was
+ * last generated (the tools module lists the tools it was made from), each
+ * in a file of its own that does not exist yet. A user's file is never
+ * written over: a stub whose file exists is left out.
+ */
+function newToolStubs(projectDir: string, tools: readonly ToolSpec[]): EmittedFile[] {
+  const previousModule = join(projectDir, "src", "generated", TOOLS_MODULE);
+  const previous = existsSync(previousModule)
+    ? toolNamesIn(readFileSync(previousModule, "utf8"))
+    : undefined;
+  if (previous === undefined) return [];
+  const template = readFileSync(templatesDir("stubs", "tool.ts.hbs"), "utf8");
+  return tools
+    .filter(
+      (t) => !previous.includes(t.name) && !existsSync(join(projectDir, toolStubPath(t.name))),
+    )
+    .map((t) => {
+      const ident = toolNamespace(t.name).replace(/^./, (c) => c.toLowerCase());
+      const view = {
+        name: t.name,
+        file: t.name,
+        ident,
+        key: propertyKey(t.name),
+        toolLabel: `tool ${t.name}`,
+        description: commentText(t.description ?? ""),
+      };
+      return { path: toolStubPath(t.name), contents: render(template, view) };
+    });
+}

@@ -1,0 +1,204 @@
+/**
+ * A project's settings: what mcp-gen.json records (read and checked here),
+ * and the checks a new project's name, revision, folder and extensions
+ * pass before anything is built.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { basename, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { diagnostic, McpGenError } from "../diagnostics.js";
+import { findManifest, knownExtensions } from "../load/extensions.js";
+import { parseJsonText } from "../load/json.js";
+
+/** What a project records in mcp-gen.json, so `mcp-gen generate` can regenerate it. */
+export type ProjectSettings = ServerSettings | ClientSettings;
+
+/** What every project records. */
+interface CommonSettings {
+  readonly revision: string;
+  /** Known extensions by name; others as the path of their folder or manifest, relative to the project. */
+  readonly extensions: readonly string[];
+  /** The tools file, relative to the project. */
+  readonly tools: string;
+  readonly example: "minimal" | "everything";
+}
+
+/** A server project's settings. */
+export interface ServerSettings extends CommonSettings {
+  readonly kind: "server";
+  readonly transport: "stdio" | "http" | "both";
+  /** OAuth authorization (HTTP only); the environment (MCP_AUTH_*) wins over it. */
+  readonly auth?: AuthSettings;
+}
+
+/** mcp-gen.json's `auth`: the project's defaults for its authorization. */
+export interface AuthSettings {
+  /** The authorization server's issuer URL (MCP_AUTH_ISSUER wins). */
+  readonly issuer?: string;
+  /** This server's canonical resource URI (MCP_AUTH_RESOURCE wins; default: its public URL). */
+  readonly resource?: string;
+  /** Scopes every request needs. */
+  readonly scopes?: readonly string[];
+  /** Scopes by JSON-RPC method. */
+  readonly methods?: Readonly<Record<string, readonly string[]>>;
+  /** Scopes by tool name (each a tool of the tools file). */
+  readonly tools?: Readonly<Record<string, readonly string[]>>;
+  /** RFC 7662 introspection (MCP_AUTH_INTROSPECTION_URL, MCP_AUTH_CLIENT_ID win); the secret only from MCP_AUTH_CLIENT_SECRET. */
+  readonly introspection?: { readonly url: string; readonly clientId?: string };
+}
+
+/** A client project's settings. */
+export interface ClientSettings extends CommonSettings {
+  readonly kind: "client";
+  /** The server the tools were listed from (`--from-server`), for the record. */
+  readonly fromServer?: string;
+  /** Signs in with OAuth when a server asks: the project carries runtime/oauth and depends on oauth4webapi. */
+  readonly auth?: boolean;
+}
+
+/** How a project regenerates its generated files: its own mcp-gen, through its package.json. */
+export const REGENERATE = "npm run regenerate (in the project folder; settings in mcp-gen.json)";
+
+/** The project settings file. */
+export const SETTINGS_FILE = "mcp-gen.json";
+/** The revision legacy clients are served with. */
+const FIRST_SCAFFOLDED = "2026-07-28";
+
+/** Checks a package name against npm's rules (the parts that matter for `npm install`). */
+export function packageNameProblem(name: string): string | undefined {
+  if (name.length === 0) return "it is empty";
+  if (name.length > 214) return "it is longer than 214 characters";
+  if (name !== name.toLowerCase()) return "it has uppercase letters";
+  if (/^[._]/.test(name)) return "it starts with . or _";
+  if (!/^(?:@[a-z0-9][a-z0-9._-]*\/)?[a-z0-9][a-z0-9._-]*$/.test(name))
+    return "it has characters npm does not allow";
+  if (["node_modules", "favicon.ico"].includes(name)) return "npm reserves it";
+  return undefined;
+}
+
+/** Refuses a target outside the current folder by way of `..` (an absolute path says where it goes). */
+export function checkTarget(dir: string): void {
+  if (isAbsolute(dir)) return;
+  const inside = relative(process.cwd(), resolve(dir));
+  if (inside.startsWith("..") || isAbsolute(inside))
+    throw new McpGenError([
+      diagnostic(
+        "MCPG707",
+        {
+          dir,
+          reason: "it is outside the current folder (write the absolute path if you mean it)",
+        },
+        { file: dir },
+      ),
+    ]);
+}
+
+/** The revision of a new project: 2026-07-28 or later (MCPG709). */
+export function projectRevision(spec: string | undefined, kind: ProjectSettings["kind"]): string {
+  const revision = spec ?? FIRST_SCAFFOLDED;
+  if (/^\d{4}-\d{2}-\d{2}$/.test(revision) && revision < FIRST_SCAFFOLDED)
+    throw new McpGenError([diagnostic("MCPG709", { revision, kind }, { file: "--spec" })]);
+  return revision;
+}
+
+/** The package name of a new project: `--name`, else the folder's name, checked against npm's rules (MCPG708). */
+export function projectName(dir: string, name: string | undefined): string {
+  const chosen = name ?? basename(resolve(dir));
+  const problem = packageNameProblem(chosen);
+  if (problem)
+    throw new McpGenError([
+      diagnostic("MCPG708", { name: chosen, reason: problem }, { file: name ? "--name" : dir }),
+    ]);
+  return chosen;
+}
+
+/**
+ * How mcp-gen.json records an `--extension` argument: a known extension by
+ * its name, any other by its path relative to the project, so that the
+ * project regenerates from its own folder wherever it was scaffolded from.
+ */
+export function projectExtensionRef(ref: string, projectDir: string): string {
+  const found = findManifest(ref);
+  if (found.known) return found.manifest.name;
+  return relative(resolve(projectDir), resolve(ref)).split(sep).join("/");
+}
+
+/** An extension of a project, as mcp-gen.json names it, with its manifest. */
+export interface ProjectExtension {
+  /** What generate() is given: a known name, or the path resolved against the project. */
+  readonly ref: string;
+  readonly known: boolean;
+  readonly id: string;
+  readonly name: string;
+  readonly capability?: string;
+  readonly requests: readonly string[];
+}
+
+export function projectExtensions(
+  settings: ProjectSettings,
+  projectDir: string,
+): ProjectExtension[] {
+  return settings.extensions.map((entry) => {
+    const isKnown = knownExtensions().some(
+      (k) => k.manifest.name === entry || k.manifest.id === entry,
+    );
+    const ref = isKnown ? entry : resolve(projectDir, entry);
+    const { manifest, known } = findManifest(ref);
+    const serverSide =
+      manifest.capability && (manifest.capability.sides ?? ["client", "server"]).includes("server");
+    const requests = Object.entries(manifest.requests ?? {})
+      .filter(([, r]) => (r.direction ?? "client-to-server") !== "server-to-client")
+      .filter(([method]) => !(known && SERVED_BY_RUNTIME.has(method)))
+      .map(([method]) => method)
+      .sort();
+    return {
+      ref,
+      known,
+      id: manifest.id,
+      name: manifest.name,
+      ...(serverSide ? { capability: manifest.capability.definition } : {}),
+      requests,
+    };
+  });
+}
+
+/**
+ * Requests of known extensions that the runtime serves itself: the project
+ * gets no stub for them.
+ */
+const SERVED_BY_RUNTIME: ReadonlySet<string> = new Set([
+  "tasks/get",
+  "tasks/update",
+  "tasks/cancel",
+]);
+
+/** The Tasks extension's identifier: a client project with it follows tasks. */
+export const TASKS_EXTENSION_ID = "io.modelcontextprotocol/tasks";
+
+/** Reads a project's mcp-gen.json. */
+export function readSettings(projectDir: string): ProjectSettings {
+  const file = join(projectDir, SETTINGS_FILE);
+  if (!existsSync(file))
+    throw new McpGenError([diagnostic("MCPG710", { file, reason: "not found" }, { file })]);
+  const value = parseJsonText(readFileSync(file, "utf8"), file) as unknown as ProjectSettings;
+  const extensions = value.extensions as unknown;
+  if (
+    (value.kind !== "server" && value.kind !== "client") ||
+    typeof value.revision !== "string" ||
+    typeof value.tools !== "string" ||
+    !Array.isArray(extensions) ||
+    !extensions.every((e) => typeof e === "string")
+  ) {
+    throw new McpGenError([
+      diagnostic(
+        "MCPG710",
+        {
+          file,
+          reason:
+            'it needs kind "server" or "client", a revision, a tools file and an array of extensions',
+        },
+        { file },
+      ),
+    ]);
+  }
+  return value;
+}
