@@ -19,5 +19,8 @@ export default defineConfig({
     ...shared,
     include: ["test/**/*.test.ts"],
     exclude: ["test/**/*.e2e.test.ts", "**/node_modules/**"],
+    // vitest's default on 2 cores is one worker; most files here wait on child processes,
+    // servers and the compiler's I/O as much as they compute, so three overlap that wait.
+    maxWorkers: 3,
   },
 });
