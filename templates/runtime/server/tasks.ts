@@ -586,16 +586,16 @@ class TaskContext extends BaseContext {
     private readonly host: TaskHost,
     private readonly runner: TaskRunner,
   ) {
-    super(
-      origin.method,
-      origin.protocolVersion,
-      origin.clientCapabilities,
-      origin.meta,
+    super({
+      method: origin.method,
+      protocolVersion: origin.protocolVersion,
+      clientCapabilities: origin.clientCapabilities,
+      meta: origin.meta,
       signal,
-      SILENT,
-      host,
-      origin.clientInfo,
-    );
+      sink: SILENT,
+      serverSide: host,
+      clientInfo: origin.clientInfo,
+    });
   }
 
   protected logThreshold(): LogLevel | undefined {
