@@ -399,22 +399,8 @@ export class HttpClientChannel implements ClientChannel {
           arrived,
         ]);
         if (waited) return waited;
-        const reply = await this.exchange(
-          "GET",
-          {
-            accept: "text/event-stream",
-            ...this.sessionHeaders(),
-            ...(resumption.lastEventId !== undefined
-              ? { "last-event-id": resumption.lastEventId }
-              : {}),
-          },
-          undefined,
-          options.signal,
-        );
-        if (
-          reply.status !== 200 ||
-          !(reply.headers["content-type"] ?? "").startsWith("text/event-stream")
-        ) {
+        const reply = await this.openEventStream(resumption, options.signal);
+        if (!isEventStream(reply)) {
           const text = await this.bodyOf(reply, message);
           throw new ChannelError(
             `cannot resume the stream of ${describe(message)}: the GET got HTTP ${reply.status}`,
@@ -436,6 +422,28 @@ export class HttpClientChannel implements ClientChannel {
     } finally {
       this.elsewhere.delete(id);
     }
+  }
+
+  /**
+   * A GET for an event stream of the session (resuming a request's, or
+   * the standalone one), from where `resumption` left off.
+   */
+  private openEventStream(
+    resumption: SseResumption,
+    signal: AbortSignal | undefined,
+  ): Promise<WireReply> {
+    return this.exchange(
+      "GET",
+      {
+        accept: "text/event-stream",
+        ...this.sessionHeaders(),
+        ...(resumption.lastEventId !== undefined
+          ? { "last-event-id": resumption.lastEventId }
+          : {}),
+      },
+      undefined,
+      signal,
+    );
   }
 
   /** A response that came on a stream other than its request's (resumption, standalone stream). */
@@ -464,28 +472,14 @@ export class HttpClientChannel implements ClientChannel {
       this.standalone = controller;
       let reply: WireReply;
       try {
-        reply = await this.exchange(
-          "GET",
-          {
-            accept: "text/event-stream",
-            ...this.sessionHeaders(),
-            ...(resumption.lastEventId !== undefined
-              ? { "last-event-id": resumption.lastEventId }
-              : {}),
-          },
-          undefined,
-          controller.signal,
-        );
+        reply = await this.openEventStream(resumption, controller.signal);
       } catch {
         if (this.closed) return;
         idle++;
         await delay(resumption.retryMs ?? this.options.reconnectDelayMs ?? 1000).catch(() => {});
         continue;
       }
-      if (
-        reply.status !== 200 ||
-        !(reply.headers["content-type"] ?? "").startsWith("text/event-stream")
-      ) {
+      if (!isEventStream(reply)) {
         reply.cancel();
         return;
       }
@@ -537,6 +531,13 @@ export class HttpClientChannel implements ClientChannel {
   private warn(message: string): void {
     this.options.onWarning?.(message);
   }
+}
+
+/** Whether a GET was answered with an event stream (anything else means there is none to read). */
+function isEventStream(reply: WireReply): boolean {
+  return (
+    reply.status === 200 && (reply.headers["content-type"] ?? "").startsWith("text/event-stream")
+  );
 }
 
 function describe(message: JsonRpcMessage): string {
