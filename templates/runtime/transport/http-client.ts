@@ -12,7 +12,8 @@
  *   ends before its response: after the `retry` the stream asked for, a GET
  *   with Last-Event-ID (2025-11-25: resumability and redelivery).
  * - An auth hook adds credentials to every request and, when the server
- *   refuses one with 401 or 403, may renew them for one more try.
+ *   refuses one with 401 or 403, may renew them for one more try: a
+ *   wrapper around the wire (http-auth.ts), so nothing here handles it.
  *
  * - What a server sends is bounded (the server may be broken or hostile):
  *   a message's size (a JSON body or one event's data) and nesting depth,
@@ -32,35 +33,11 @@ import { type HeaderParameter, HEADERS, requestHeaders } from "../core/headers.j
 import { isJsonObject, type JsonRpcId, type JsonRpcMessage } from "../core/jsonrpc.js";
 import { MAX_DEPTH, MAX_MESSAGE_BYTES, nestsDeeperThan } from "../core/limits.js";
 import { BodyTooLarge, declaredLength, readTextWithin } from "./bounded-read.js";
+import { credentialedWire, type HttpAuth } from "./http-auth.js";
 import { nodeWire, type HttpWire, type WireReply } from "./http-wire.js";
 import { EventStreamTooLarge, readEvents, type SseResumption } from "./sse-reader.js";
 
-/**
- * Credentials for the requests of one client (an OAuth token provider, an
- * API key). `headers` is asked before every request; when the server
- * refuses a request with 401 or 403, `refused` decides whether to send it
- * once more with fresh headers.
- */
-export interface HttpAuth {
-  /** Headers that carry the credentials (e.g. `authorization`), by lower-case name. */
-  headers(url: URL): Readonly<Record<string, string>> | Promise<Readonly<Record<string, string>>>;
-  /**
-   * The server refused a request (its status and headers, such as
-   * WWW-Authenticate). Resolve true once new credentials are in place to
-   * retry the request once; false to fail it.
-   */
-  refused(refusal: HttpRefusal): boolean | Promise<boolean>;
-}
-
-/** A request the server refused with 401 or 403, as the auth hook sees it. */
-export interface HttpRefusal {
-  readonly url: URL;
-  readonly status: number;
-  /** The reply's headers (lower-case names), WWW-Authenticate among them. */
-  readonly headers: Readonly<Record<string, string>>;
-  /** The credentials the refused request carried (what `headers` gave for it). */
-  readonly sent: Readonly<Record<string, string>>;
-}
+export type { HttpAuth, HttpRefusal } from "./http-auth.js";
 
 /** How the HTTP client transport is set up. */
 export interface HttpClientOptions {
@@ -137,7 +114,7 @@ export class HttpClientChannel implements ClientChannel {
     readonly url: URL,
     private readonly options: HttpClientOptions = {},
   ) {
-    this.wire = options.wire ?? nodeWire();
+    this.wire = credentialedWire(options.wire ?? nodeWire(), options.headers, options.auth);
     const maxMessageBytes = options.maxMessageBytes ?? HTTP_CLIENT_LIMITS.maxMessageBytes;
     const eventDefault = maxMessageBytes + HTTP_CLIENT_LIMITS.eventOverheadBytes;
     this.limits = {
@@ -224,36 +201,20 @@ export class HttpClientChannel implements ClientChannel {
     return headers;
   }
 
-  /** One HTTP exchange, with the auth hook's credentials and its one retry after 401 or 403. */
-  private async exchange(
+  /** One HTTP exchange; the wire adds the credentials and retries a refused request (http-auth.ts). */
+  private exchange(
     method: "POST" | "GET" | "DELETE",
     headers: Record<string, string>,
     body: string | undefined,
     signal?: AbortSignal,
   ): Promise<WireReply> {
-    const { auth } = this.options;
-    let sent: Readonly<Record<string, string>> = {};
-    const send = async () => {
-      sent = auth ? await auth.headers(this.url) : {};
-      return this.wire({
-        url: this.url,
-        method,
-        headers: { ...this.options.headers, ...sent, ...headers },
-        ...(body === undefined ? {} : { body }),
-        ...(signal ? { signal } : {}),
-      });
-    };
-    const reply = await send();
-    if (!auth || (reply.status !== 401 && reply.status !== 403)) return reply;
-    const retry = await auth.refused({
+    return this.wire({
       url: this.url,
-      status: reply.status,
-      headers: reply.headers,
-      sent,
+      method,
+      headers,
+      ...(body === undefined ? {} : { body }),
+      ...(signal ? { signal } : {}),
     });
-    if (!retry) return reply;
-    reply.cancel();
-    return send();
   }
 
   /** The response in a reply: its JSON body, or the answer on its event stream (resumed if need be). */
