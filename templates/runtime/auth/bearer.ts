@@ -23,6 +23,7 @@ import {
 import type { Authorization } from "../core/exchange.js";
 import { McpError } from "../core/errors.js";
 import type { JsonRpcMessage } from "../core/jsonrpc.js";
+import { authorizationServerMetadataUrls } from "../core/well-known.js";
 import type { HttpAuthorization } from "../transport/authorization.js";
 import { fetchBounded, MAX_FETCH_BYTES, type BoundedAnswer } from "../transport/bounded-fetch.js";
 import {
@@ -375,7 +376,7 @@ export class BearerAuthorization implements HttpAuthorization {
    */
   private async authorizationServerMetadata(): Promise<Record<string, unknown>> {
     const problems: string[] = [];
-    for (const url of metadataCandidates(this.issuer)) {
+    for (const url of authorizationServerMetadataUrls(this.issuer)) {
       const answer = await this.fetchFromAuthorizationServer(url, "the metadata");
       if (answer.status !== 200) {
         problems.push(`${url}: HTTP ${answer.status}`);
@@ -398,19 +399,8 @@ export class BearerAuthorization implements HttpAuthorization {
   }
 }
 
-/** Where an issuer's metadata may be, in the order the spec gives (authorization server discovery). */
-export function metadataCandidates(issuer: string): string[] {
-  const url = new URL(issuer);
-  const path = url.pathname === "/" ? "" : url.pathname.replace(/\/$/, "");
-  const at = (p: string) => new URL(p, url.origin).href;
-  return path === ""
-    ? [at("/.well-known/oauth-authorization-server"), at("/.well-known/openid-configuration")]
-    : [
-        at(`/.well-known/oauth-authorization-server${path}`),
-        at(`/.well-known/openid-configuration${path}`),
-        at(`${path}/.well-known/openid-configuration`),
-      ];
-}
+/** Where an issuer's metadata may be, in the order the spec gives (core/well-known.ts, shared with a client's oauth/). */
+export { authorizationServerMetadataUrls as metadataCandidates } from "../core/well-known.js";
 
 /**
  * Whether a query string carries an `access_token` parameter, in any letter

@@ -21,8 +21,8 @@
  *   sessions it is also a `notifications/cancelled`).
  */
 import { awaitTask, type AwaitTaskOptions } from "./tasks.js";
-import { ChannelError, type ClientChannel } from "../core/channel.js";
-import { FIRST_MODERN, META, type Era } from "../core/era.js";
+import type { ClientChannel } from "../core/channel.js";
+import { FIRST_MODERN, META } from "../core/era.js";
 import { Codes, McpError, RemoteError } from "../core/errors.js";
 import {
   errorResponse,
@@ -30,13 +30,12 @@ import {
   metaOf,
   paramsOf,
   resultResponse,
-  type JsonRpcErrorObject,
   type JsonRpcId,
   type JsonRpcMessage,
 } from "../core/jsonrpc.js";
-import { mrtrResultType, requestEntry, type ValidationOutcome } from "../core/protocol.js";
+import { mrtrResultType, requestEntry } from "../core/protocol.js";
 import { withEnvelope } from "./envelope.js";
-import { InvalidResponseError, readError } from "./errors.js";
+import { errorOf, InvalidResponseError, readError } from "./errors.js";
 import {
   answerInputRequest,
   inputCapabilities,
@@ -45,41 +44,31 @@ import {
   type InputTypes,
   type UntypedInputs,
 } from "./inputs.js";
-import { parseResponseOf, type ClientProtocol } from "./protocol.js";
-import { ToolDirectory } from "./tools.js";
+import {
+  Negotiation,
+  type NegotiationSettings,
+  type ServerDescription,
+  type Speaking,
+} from "./negotiation.js";
+import { parseResponseOf } from "./protocol.js";
+import { answerInputs, completeRounds } from "./rounds.js";
+import { checkToolOutput, ToolDirectory, type SchemaCheck } from "./tools.js";
 
-/** Who the client is, as it tells every server. */
-export interface ClientInfo {
-  readonly name: string;
-  readonly version: string;
-  readonly [field: string]: unknown;
-}
+export type { ClientInfo, ServerDescription } from "./negotiation.js";
+export { checkToolOutput, type SchemaCheck } from "./tools.js";
 
 /** How a client is set up. */
-export interface ClientOptions<T extends InputTypes = UntypedInputs> {
-  /** The generated module of the modern revision the client speaks. */
-  readonly protocol: ClientProtocol;
-  /** The generated module of the legacy revision (2025-11-25), for servers that need `initialize`. */
-  readonly legacy?: ClientProtocol;
+export interface ClientOptions<T extends InputTypes = UntypedInputs> extends NegotiationSettings {
   /** The transport: `connectHttp(url)` or `await spawnStdio({ command })`. */
   readonly channel: ClientChannel;
-  readonly info: ClientInfo;
   /** Handlers of the server's requests for input; each one present is declared as a capability. */
   readonly handlers?: InputHandlers<T>;
   /** Capabilities besides those the handlers imply (extensions, url-mode elicitation), merged over them. */
   readonly capabilities?: Readonly<Record<string, unknown>>;
-  /**
-   * The protocol version to speak: `"auto"` (default) probes the server and
-   * falls back to a legacy session when it needs one; a modern version is
-   * used as the first choice; a legacy version opens a session at once.
-   */
-  readonly protocolVersion?: string;
   /** The most rounds of a Multi Round-Trip Request before it fails (default 10). */
   readonly maxRounds?: number;
   /** How long a request waits for its response, unless it says otherwise (default 60 s; 0: no limit). */
   readonly timeoutMs?: number;
-  /** On stdio, how long the `server/discover` probe waits before a silent server is taken for a legacy one (default 10 s). */
-  readonly probeTimeoutMs?: number;
   /** Notifications that belong to no request (list changes of a legacy session, logs). */
   readonly onNotification?: (notification: JsonRpcMessage) => void;
   /** Problems that fail no request (a tool left out of tools/list, an invalid notification). */
@@ -105,29 +94,10 @@ export interface RequestOptions {
   readonly onNotification?: (notification: JsonRpcMessage) => void;
 }
 
-/** A validator of tool arguments or structured output (generated from the tool's schemas). */
-export type SchemaCheck = (value: unknown) => ValidationOutcome;
-
 /** How a tool is called. */
 export interface CallToolOptions extends RequestOptions {
   /** Checks of the tool's arguments (before sending) and its structuredContent (on return). */
   readonly checks?: { readonly arguments?: SchemaCheck; readonly output?: SchemaCheck };
-}
-
-/** What the client learned about the server it talks to. */
-export interface ServerDescription {
-  readonly era: Era;
-  /** The protocol version in use. */
-  readonly protocolVersion: string;
-  readonly serverInfo?: {
-    readonly name: string;
-    readonly version: string;
-    readonly [field: string]: unknown;
-  };
-  readonly capabilities: Readonly<Record<string, unknown>>;
-  readonly instructions?: string;
-  /** The versions the server listed in server/discover (modern servers). */
-  readonly supportedVersions?: readonly string[];
 }
 
 /** An open `subscriptions/listen` stream. */
@@ -142,13 +112,6 @@ export interface Subscription {
   close(): void;
 }
 
-/** The era and version being spoken, and the module that checks them. */
-interface Speaking {
-  readonly era: Era;
-  readonly version: string;
-  readonly module: ClientProtocol;
-}
-
 const DEFAULT_TIMEOUT_MS = 60_000;
 
 /** An MCP client of one server. */
@@ -161,6 +124,7 @@ export class McpClient<T extends InputTypes = UntypedInputs> {
   private readonly progressRoutes = new Map<string | number, (message: JsonRpcMessage) => void>();
   private readonly subscriptionRoutes = new Map<JsonRpcId, (message: JsonRpcMessage) => void>();
   private readonly subscriptions = new Set<AbortController>();
+  private readonly negotiation: Negotiation;
   private speaking?: Speaking;
   private description?: ServerDescription;
   private connecting?: Promise<ServerDescription>;
@@ -174,6 +138,17 @@ export class McpClient<T extends InputTypes = UntypedInputs> {
       ...inputCapabilities(this.handlers),
       ...options.capabilities,
     };
+    this.negotiation = new Negotiation({
+      settings: options,
+      channel: this.channel,
+      capabilities: this.capabilities,
+      nextId: () => this.nextId(),
+      exchange: (speaking, id, method, params, exchangeOptions) =>
+        this.exchange(speaking, id, method, params, exchangeOptions),
+      resultOf: (speaking, method, params, response) =>
+        this.resultOf(speaking, method, params, response),
+      speak: (speaking) => (this.speaking = speaking),
+    });
   }
 
   /** The server, once connected. */
@@ -187,10 +162,13 @@ export class McpClient<T extends InputTypes = UntypedInputs> {
    * it first only makes failures come earlier.
    */
   connect(): Promise<ServerDescription> {
-    this.connecting ??= this.negotiate().catch((error: unknown) => {
-      this.connecting = undefined;
-      throw error;
-    });
+    this.connecting ??= this.negotiation
+      .negotiate()
+      .then((description) => (this.description = description))
+      .catch((error: unknown) => {
+        this.connecting = undefined;
+        throw error;
+      });
     return this.connecting;
   }
 
@@ -313,179 +291,6 @@ export class McpClient<T extends InputTypes = UntypedInputs> {
     await this.channel.close();
   }
 
-  // ------------------------------------------------------------ negotiation
-
-  private async negotiate(): Promise<ServerDescription> {
-    const { protocol, legacy } = this.options;
-    const preferred = this.options.protocolVersion ?? "auto";
-    if (preferred !== "auto" && preferred < FIRST_MODERN) return this.initialize(preferred);
-    let version = preferred === "auto" ? protocol.PROTOCOL_VERSION : preferred;
-    if (
-      !Object.hasOwn(protocol.METHODS, "server/discover") &&
-      version === protocol.PROTOCOL_VERSION
-    )
-      return this.speakUnprobed(version);
-    for (let attempt = 0; attempt < 3; attempt++) {
-      const speaking: Speaking = { era: "modern", version, module: protocol };
-      let response: JsonRpcMessage;
-      try {
-        response = await this.exchange(
-          speaking,
-          this.nextId(),
-          "server/discover",
-          {},
-          // stdio has no status to tell a legacy server by: one that stays silent is legacy (spec: stdio).
-          this.channel.streamPerRequest ? {} : { timeoutMs: this.options.probeTimeoutMs ?? 10_000 },
-        );
-      } catch (error) {
-        // No answer, or a reply that is no JSON-RPC: a legacy server, unless it refused our credentials.
-        const refused =
-          error instanceof ChannelError && (error.status === 401 || error.status === 403);
-        if (!legacy || refused) throw error;
-        return this.initialize(
-          legacy.PROTOCOL_VERSION,
-          `server/discover failed (${(error as Error).message})`,
-        );
-      }
-      const error = errorOf(response);
-      if (error?.code === Codes.UnsupportedProtocolVersion) {
-        const next = this.versionFrom(error.data);
-        if (next === undefined) throw this.noCommonVersion(error);
-        if (next.era === "legacy") return this.initialize(next.version);
-        version = next.version;
-        continue;
-      }
-      if (
-        error?.code === Codes.HeaderMismatch ||
-        error?.code === Codes.MissingRequiredClientCapability
-      )
-        throw new RemoteError(error);
-      const parsed = error ? undefined : parseResponseOf(protocol, response, "server/discover");
-      if (!parsed?.ok) {
-        if (!legacy)
-          throw error
-            ? new RemoteError(error)
-            : new InvalidResponseError(
-                "server/discover",
-                parsed!.ok ? { code: 0, message: "" } : parsed!.error,
-              );
-        return this.initialize(
-          legacy.PROTOCOL_VERSION,
-          error
-            ? `server/discover failed with ${error.code} ${error.message}`
-            : "server/discover gave no DiscoverResult",
-        );
-      }
-      const result = (parsed.message as { result: Record<string, unknown> }).result;
-      const supported = Array.isArray(result.supportedVersions)
-        ? result.supportedVersions.filter((v): v is string => typeof v === "string")
-        : [];
-      if (!supported.includes(version)) {
-        const next = this.versionFrom({ supported });
-        if (next === undefined)
-          throw new McpError(
-            Codes.UnsupportedProtocolVersion,
-            `the server supports ${supported.join(", ") || "no version"}; this client speaks ${this.spokenVersions().join(", ")}`,
-          );
-        if (next.era === "legacy") return this.initialize(next.version);
-        version = next.version;
-        continue;
-      }
-      this.speaking = speaking;
-      const meta = isJsonObject(result._meta) ? result._meta : {};
-      const info = meta[META.serverInfo] ?? result.serverInfo;
-      return (this.description = {
-        era: "modern",
-        protocolVersion: version,
-        ...(isJsonObject(info) ? { serverInfo: info as ServerDescription["serverInfo"] } : {}),
-        capabilities: isJsonObject(result.capabilities) ? result.capabilities : {},
-        ...(typeof result.instructions === "string" ? { instructions: result.instructions } : {}),
-        supportedVersions: supported,
-      });
-    }
-    throw new McpError(
-      Codes.UnsupportedProtocolVersion,
-      "the server kept refusing the protocol versions it listed as supported",
-    );
-  }
-
-  /**
-   * A revision without `server/discover` (a draft of the spec between two
-   * revisions) cannot be probed: its own version is spoken as told, and
-   * what the server offers is learnt from its answers.
-   */
-  private speakUnprobed(version: string): ServerDescription {
-    this.speaking = { era: "modern", version, module: this.options.protocol };
-    return (this.description = { era: "modern", protocolVersion: version, capabilities: {} });
-  }
-
-  /** Opens a legacy session: `initialize`, then `notifications/initialized`. */
-  private async initialize(version: string, why?: string): Promise<ServerDescription> {
-    const legacy = this.options.legacy;
-    if (!legacy)
-      throw new McpError(
-        Codes.UnsupportedProtocolVersion,
-        `the server needs a legacy session (${why ?? version}), and this client has no legacy protocol module`,
-      );
-    const speaking: Speaking = { era: "legacy", version, module: legacy };
-    const response = await this.exchange(
-      speaking,
-      this.nextId(),
-      "initialize",
-      { protocolVersion: version, capabilities: this.capabilities, clientInfo: this.options.info },
-      {},
-    );
-    const result = this.resultOf(speaking, "initialize", {}, response);
-    const agreed = result.protocolVersion as string;
-    if (!this.legacyVersions().includes(agreed))
-      throw new McpError(
-        Codes.UnsupportedProtocolVersion,
-        `the server answered initialize with protocol version ${agreed}, which this client does not speak (${this.spokenVersions().join(", ")})${why ? `; before that, ${why}` : ""}`,
-      );
-    this.speaking = { ...speaking, version: agreed };
-    await this.channel.send({ jsonrpc: "2.0", method: "notifications/initialized" });
-    await this.channel.beginSession(agreed);
-    return (this.description = {
-      era: "legacy",
-      protocolVersion: agreed,
-      ...(isJsonObject(result.serverInfo)
-        ? { serverInfo: result.serverInfo as ServerDescription["serverInfo"] }
-        : {}),
-      capabilities: isJsonObject(result.capabilities) ? result.capabilities : {},
-      ...(typeof result.instructions === "string" ? { instructions: result.instructions } : {}),
-    });
-  }
-
-  /** A version of `data.supported` (an UnsupportedProtocolVersionError's) this client speaks, newest first. */
-  private versionFrom(data: unknown): { era: Era; version: string } | undefined {
-    const listed = isJsonObject(data) && Array.isArray(data.supported) ? data.supported : [];
-    const modern = this.options.protocol.PROTOCOL_VERSION;
-    if (listed.includes(modern)) return { era: "modern", version: modern };
-    const legacy = this.legacyVersions().find((v) => listed.includes(v));
-    return legacy === undefined ? undefined : { era: "legacy", version: legacy };
-  }
-
-  /** The legacy versions this client speaks (those of its legacy module's revision and earlier), newest first. */
-  private legacyVersions(): string[] {
-    const legacy = this.options.legacy;
-    if (!legacy) return [];
-    const known = legacy.KNOWN_REVISIONS ?? [legacy.PROTOCOL_VERSION];
-    return known.filter((v) => v <= legacy.PROTOCOL_VERSION && v < FIRST_MODERN).reverse();
-  }
-
-  private spokenVersions(): string[] {
-    return [this.options.protocol.PROTOCOL_VERSION, ...this.legacyVersions()];
-  }
-
-  private noCommonVersion(error: JsonRpcErrorObject): McpError {
-    const listed = (error.data as { supported?: unknown } | undefined)?.supported;
-    return new McpError(
-      Codes.UnsupportedProtocolVersion,
-      `the server supports ${Array.isArray(listed) ? listed.join(", ") : "no version it named"}; this client speaks ${this.spokenVersions().join(", ")}`,
-      error.data,
-    );
-  }
-
   // --------------------------------------------------------------- requests
 
   private async requestOnce(
@@ -508,7 +313,7 @@ export class McpClient<T extends InputTypes = UntypedInputs> {
     } catch (error) {
       if (retried || !(error instanceof RemoteError)) throw error;
       if (error.code === Codes.UnsupportedProtocolVersion) {
-        await this.renegotiate(error);
+        this.description = await this.negotiation.renegotiate(error, this.description!);
         return this.requestOnce(method, params, options, true);
       }
       if (error.code === Codes.HeaderMismatch && method === "tools/call") {
@@ -518,18 +323,6 @@ export class McpClient<T extends InputTypes = UntypedInputs> {
       }
       throw error;
     }
-  }
-
-  /** After an UnsupportedProtocolVersionError: the version (and era) the server lists. */
-  private async renegotiate(error: RemoteError): Promise<void> {
-    const next = this.versionFrom(error.data);
-    if (next === undefined) throw this.noCommonVersion(error.toJSON());
-    if (next.era === "legacy") {
-      this.description = await this.initialize(next.version);
-      return;
-    }
-    this.speaking = { era: "modern", version: next.version, module: this.options.protocol };
-    this.description = { ...this.description!, protocolVersion: next.version };
   }
 
   private async listAllTools(options: RequestOptions): Promise<void> {
@@ -545,56 +338,26 @@ export class McpClient<T extends InputTypes = UntypedInputs> {
     } while (typeof cursor === "string");
   }
 
-  /**
-   * A Multi Round-Trip Request: each InputRequiredResult is answered and the
-   * request sent again with a new id, carrying `inputResponses` and the
-   * server's `requestState` exactly as received (and neither when the
-   * server sent none), until a result completes or `maxRounds` is reached.
-   */
-  private async rounds(
+  /** A Multi Round-Trip Request, driven to a result that needs no more input (rounds.ts). */
+  private rounds(
     speaking: Speaking,
     method: string,
     params: Readonly<Record<string, unknown>>,
     options: RequestOptions,
   ): Promise<Record<string, unknown>> {
-    const maxRounds = this.options.maxRounds ?? 10;
-    const { inputResponses: _responses, requestState: _state, ...original } = params;
-    let next: Readonly<Record<string, unknown>> = params;
-    for (let round = 1; ; round++) {
-      const result = await this.round(speaking, method, next, options);
-      if (result.resultType !== mrtrResultType(speaking.module)) return result;
-      if (round >= maxRounds)
-        throw new McpError(
-          Codes.InternalError,
-          `${method}: the server still asked for input after ${maxRounds} rounds (maxRounds)`,
-        );
-      const retry: Record<string, unknown> = { ...original };
-      if (isJsonObject(result.inputRequests))
-        retry.inputResponses = await this.answerInputs(result.inputRequests, options.signal);
-      if (typeof result.requestState === "string") retry.requestState = result.requestState;
-      next = retry;
-    }
+    return completeRounds(method, params, {
+      maxRounds: this.options.maxRounds ?? 10,
+      inputRequired: mrtrResultType(speaking.module),
+      round: (next) => this.round(speaking, method, next, options),
+      answer: (requests) => this.answerInputs(requests, options.signal),
+    });
   }
 
-  /** Answers every input request of a round (in parallel), keyed as the server keyed them. */
-  private async answerInputs(
+  private answerInputs(
     requests: Record<string, unknown>,
     signal: AbortSignal | undefined,
   ): Promise<Record<string, unknown>> {
-    const context = { signal: signal ?? new AbortController().signal };
-    const answers = await Promise.all(
-      Object.entries(requests).map(async ([key, request]) => {
-        const { method, params } = isJsonObject(request) ? request : {};
-        const answer = await answerInputRequest(
-          { method: String(method), params },
-          this.handlers,
-          this.options.protocol,
-          { ...context, key },
-        );
-        return [key, answer] as const;
-      }),
-    );
-    return Object.fromEntries(answers);
+    return answerInputs(requests, signal, this.handlers, this.options.protocol);
   }
 
   /** One request and its checked result. */
@@ -818,39 +581,4 @@ export class McpClient<T extends InputTypes = UntypedInputs> {
   private warn(message: string): void {
     this.options.onWarning?.(message);
   }
-}
-
-/** A response's error object, when it is an error response. */
-function errorOf(response: JsonRpcMessage): JsonRpcErrorObject | undefined {
-  const error = response.error;
-  if (!isJsonObject(error)) return undefined;
-  return {
-    code: typeof error.code === "number" ? error.code : Codes.InternalError,
-    message: typeof error.message === "string" ? error.message : "unknown error",
-    ...("data" in error ? { data: error.data } : {}),
-  };
-}
-
-/**
- * Checks a tool's result against its outputSchema (`output`, generated from
- * it): a result that is not a tool error must carry structuredContent of
- * that schema. Throws an McpError (-32603) naming the first problem; a
- * call's result is checked as it arrives, a task's when the task completes.
- */
-export function checkToolOutput(
-  name: string,
-  result: Readonly<Record<string, unknown>>,
-  output: SchemaCheck | undefined,
-): void {
-  if (!output || result.isError === true) return;
-  const verdict =
-    result.structuredContent === undefined
-      ? { ok: false as const, errors: [{ path: "/structuredContent", message: "is missing" }] }
-      : output(result.structuredContent);
-  if (!verdict.ok)
-    throw new McpError(
-      Codes.InternalError,
-      `tool ${name}: the server's structuredContent does not match the tool's outputSchema: ${verdict.errors[0]?.path || "/"} ${verdict.errors[0]?.message ?? ""}`.trimEnd(),
-      { errors: verdict.errors },
-    );
 }

@@ -3,7 +3,7 @@
  * (core's RemoteError) and what the transport reports (ChannelError).
  */
 import { Codes, McpError, RemoteError } from "../core/errors.js";
-import type { JsonRpcErrorObject } from "../core/jsonrpc.js";
+import { isJsonObject, type JsonRpcErrorObject, type JsonRpcMessage } from "../core/jsonrpc.js";
 
 /** The server answered, but not with what the revision's schema allows for the request. */
 export class InvalidResponseError extends McpError {
@@ -41,4 +41,15 @@ export function readError(uri: unknown, error: JsonRpcErrorObject): RemoteError 
   return notFound && typeof uri === "string"
     ? new ResourceNotFoundError(uri, error)
     : new RemoteError(error);
+}
+
+/** A response's error object, when it is an error response. */
+export function errorOf(response: JsonRpcMessage): JsonRpcErrorObject | undefined {
+  const error = response.error;
+  if (!isJsonObject(error)) return undefined;
+  return {
+    code: typeof error.code === "number" ? error.code : Codes.InternalError,
+    message: typeof error.message === "string" ? error.message : "unknown error",
+    ...("data" in error ? { data: error.data } : {}),
+  };
 }

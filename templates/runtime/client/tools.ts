@@ -5,10 +5,16 @@
  * spec's rules (spec: Streamable HTTP, custom headers: "exclude the invalid
  * tool from the result of tools/list" and log a warning). A tool list is
  * untrusted input: nothing in it is evaluated, and its schemas are never
- * compiled or dereferenced here.
+ * compiled or dereferenced here. A tool's result is checked against its
+ * outputSchema here too (checkToolOutput), with the check generated from it.
  */
+import { Codes, McpError } from "../core/errors.js";
 import { headerParametersOf, type HeaderParameter } from "../core/headers.js";
 import { isJsonObject } from "../core/jsonrpc.js";
+import type { ValidationOutcome } from "../core/protocol.js";
+
+/** A validator of tool arguments or structured output (generated from the tool's schemas). */
+export type SchemaCheck = (value: unknown) => ValidationOutcome;
 
 /** The tools a client may call, and what it learned of their headers. */
 export class ToolDirectory {
@@ -43,4 +49,28 @@ export class ToolDirectory {
   headerParameters(tool: string): readonly HeaderParameter[] | undefined {
     return this.headers.get(tool);
   }
+}
+
+/**
+ * Checks a tool's result against its outputSchema (`output`, generated from
+ * it): a result that is not a tool error must carry structuredContent of
+ * that schema. Throws an McpError (-32603) naming the first problem; a
+ * call's result is checked as it arrives, a task's when the task completes.
+ */
+export function checkToolOutput(
+  name: string,
+  result: Readonly<Record<string, unknown>>,
+  output: SchemaCheck | undefined,
+): void {
+  if (!output || result.isError === true) return;
+  const verdict =
+    result.structuredContent === undefined
+      ? { ok: false as const, errors: [{ path: "/structuredContent", message: "is missing" }] }
+      : output(result.structuredContent);
+  if (!verdict.ok)
+    throw new McpError(
+      Codes.InternalError,
+      `tool ${name}: the server's structuredContent does not match the tool's outputSchema: ${verdict.errors[0]?.path || "/"} ${verdict.errors[0]?.message ?? ""}`.trimEnd(),
+      { errors: verdict.errors },
+    );
 }

@@ -73,23 +73,8 @@ export function resourceMatches(resource: string, serverUrl: string): boolean {
   return prefix === "" || path === prefix || path.startsWith(`${prefix}/`);
 }
 
-/**
- * Where an authorization server's metadata may be, in the order the spec
- * gives: RFC 8414 then OpenID Connect Discovery; for an issuer with a path,
- * the well-known part inserted before the path, then OpenID's appended.
- */
-export function authorizationServerMetadataUrls(issuer: string): string[] {
-  const url = new URL(issuer);
-  const path = url.pathname === "/" ? "" : url.pathname.replace(/\/$/, "");
-  const at = (p: string) => new URL(p, url.origin).href;
-  return path === ""
-    ? [at("/.well-known/oauth-authorization-server"), at("/.well-known/openid-configuration")]
-    : [
-        at(`/.well-known/oauth-authorization-server${path}`),
-        at(`/.well-known/openid-configuration${path}`),
-        at(`${path}/.well-known/openid-configuration`),
-      ];
-}
+/** Where an authorization server's metadata may be (core/well-known.ts, shared with a server's auth/). */
+export { authorizationServerMetadataUrls } from "../core/well-known.js";
 
 /**
  * The scope to ask for: the challenge's `scope`, else the resource's

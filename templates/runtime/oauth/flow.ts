@@ -14,7 +14,9 @@
  *
  * oauth4webapi does the protocol steps; what it leaves (the challenge, the
  * metadata locations, the registration response, Basic client
- * authentication as RFC 6749 encodes it) is here and in discovery.ts.
+ * authentication as RFC 6749 encodes it) is in discovery.ts and
+ * registration.ts; requests.ts makes every request (https only, bounded in
+ * time, failures as OAuthError).
  * Showing the authorization page to the user is the caller's `authorize`.
  */
 import * as oauth from "oauth4webapi";
@@ -34,16 +36,11 @@ import {
   scopeToRequest,
   type BearerChallenge,
 } from "./discovery.js";
+import { clientAuthentication, clientFor, type PreRegisteredClient } from "./registration.js";
+import { describeError, OAuthError, OAuthRequests } from "./requests.js";
 
-/** Credentials this client was given by an authorization server beforehand. */
-export interface PreRegisteredClient {
-  readonly clientId: string;
-  readonly clientSecret?: string;
-  /** client_secret_basic (default with a secret), client_secret_post or none (default without). */
-  readonly tokenEndpointAuthMethod?: "client_secret_basic" | "client_secret_post" | "none";
-  /** The issuer they are for (default: any). */
-  readonly issuer?: string;
-}
+export { clientAuthentication, type PreRegisteredClient } from "./registration.js";
+export { OAuthError } from "./requests.js";
 
 /** How a client signs in. */
 export interface OAuthClientOptions {
@@ -82,23 +79,6 @@ export interface OAuthClientOptions {
   readonly fetch?: typeof fetch;
 }
 
-/** Why a sign-in failed: the step and what went wrong. */
-export class OAuthError extends Error {
-  constructor(
-    readonly step:
-      | "resource metadata"
-      | "authorization server metadata"
-      | "registration"
-      | "authorization"
-      | "token",
-    message: string,
-    options?: { cause?: unknown },
-  ) {
-    super(`OAuth ${step}: ${message}`, options);
-    this.name = "OAuthError";
-  }
-}
-
 /** The protected resource metadata a client uses (RFC 9728). */
 interface ResourceMetadata {
   /** Verbatim, as the resource indicator. */
@@ -129,9 +109,11 @@ export class OAuthClient implements HttpAuth {
   /** One sign-in at a time: refusals that arrive together share it. */
   private pending: Promise<boolean> = Promise.resolve(true);
   private readonly store: TokenStore;
+  private readonly requests: OAuthRequests;
 
   constructor(private readonly options: OAuthClientOptions) {
     this.store = options.store ?? new MemoryTokenStore();
+    this.requests = new OAuthRequests(options);
   }
 
   /** The scopes of the current grant (space-separated), once signed in. */
@@ -250,14 +232,14 @@ export class OAuthClient implements HttpAuth {
   ): Promise<ResourceMetadata> {
     const tried: string[] = [];
     for (const url of resourceMetadataUrls(serverUrl.href, challenge)) {
-      const response = await this.get(url, "resource metadata");
+      const response = await this.requests.get(url, "resource metadata");
       if (response.status >= 400 && response.status < 500) {
         tried.push(`${url} (HTTP ${response.status})`);
         continue;
       }
       if (response.status !== 200)
         throw new OAuthError("resource metadata", `${url} answered HTTP ${response.status}`);
-      const prm = await this.json(response, url, "resource metadata");
+      const prm = await this.requests.json(response, url, "resource metadata");
       if (
         typeof prm.resource !== "string" ||
         !Array.isArray(prm.authorization_servers) ||
@@ -296,7 +278,7 @@ export class OAuthClient implements HttpAuth {
   private async authorizationServerMetadata(issuer: string): Promise<oauth.AuthorizationServer> {
     const tried: string[] = [];
     for (const url of authorizationServerMetadataUrls(issuer)) {
-      const response = await this.get(url, "authorization server metadata");
+      const response = await this.requests.get(url, "authorization server metadata");
       if (response.status >= 400 && response.status < 500) {
         tried.push(`${url} (HTTP ${response.status})`);
         continue;
@@ -334,75 +316,6 @@ export class OAuthClient implements HttpAuth {
     );
   }
 
-  /** The client to use at this authorization server: pre-registered, a metadata document, kept, or registered now. */
-  private async clientFor(
-    discovered: Discovered,
-    kept: StoredClient | undefined,
-  ): Promise<StoredClient> {
-    const pre = this.options.preRegistered;
-    if (pre && (pre.issuer === undefined || pre.issuer === discovered.as.issuer))
-      return {
-        client_id: pre.clientId,
-        ...(pre.clientSecret !== undefined ? { client_secret: pre.clientSecret } : {}),
-        token_endpoint_auth_method:
-          pre.tokenEndpointAuthMethod ??
-          (pre.clientSecret !== undefined ? "client_secret_basic" : "none"),
-      };
-    if (
-      this.options.clientMetadataUrl !== undefined &&
-      discovered.as.client_id_metadata_document_supported === true
-    )
-      return { client_id: this.options.clientMetadataUrl, token_endpoint_auth_method: "none" };
-    if (kept) return kept;
-    return this.register(discovered);
-  }
-
-  /**
-   * Dynamic client registration (RFC 7591). The response is read here:
-   * oauth4webapi's reader demands client_secret_expires_at with every
-   * secret, which RFC 7591 makes optional.
-   */
-  private async register(discovered: Discovered): Promise<StoredClient> {
-    const { as } = discovered;
-    if (as.registration_endpoint === undefined)
-      throw new OAuthError(
-        "registration",
-        `${as.issuer} offers no dynamic registration and this client has no credentials for it: register it there and pass them as preRegistered`,
-      );
-    const method = chooseRegistrationMethod(as.token_endpoint_auth_methods_supported);
-    const response = await this.call("registration", as.registration_endpoint, () =>
-      oauth.dynamicClientRegistrationRequest(
-        as,
-        {
-          redirect_uris: [this.options.redirectUri],
-          grant_types: ["authorization_code", "refresh_token"],
-          response_types: ["code"],
-          application_type: isNativeRedirect(this.options.redirectUri) ? "native" : "web",
-          client_name: this.options.clientName ?? "MCP client",
-          ...(method !== undefined ? { token_endpoint_auth_method: method } : {}),
-        },
-        this.requestOptions(),
-      ),
-    );
-    if (response.status !== 201 && response.status !== 200)
-      throw new OAuthError(
-        "registration",
-        `${as.registration_endpoint} answered HTTP ${response.status}: ${await bodyText(response)}`,
-      );
-    const body = await this.json(response, as.registration_endpoint, "registration");
-    if (typeof body.client_id !== "string" || body.client_id === "")
-      throw new OAuthError("registration", `${as.registration_endpoint} returned no client_id`);
-    return {
-      client_id: body.client_id,
-      ...(typeof body.client_secret === "string" ? { client_secret: body.client_secret } : {}),
-      ...(typeof body.token_endpoint_auth_method === "string"
-        ? { token_endpoint_auth_method: body.token_endpoint_auth_method }
-        : method !== undefined
-          ? { token_endpoint_auth_method: method }
-          : {}),
-    };
-  }
-
   /** The authorization code flow for `scope`, ending with a grant saved and in use. */
   private async authorizeWith(
     discovered: Discovered,
@@ -410,12 +323,12 @@ export class OAuthClient implements HttpAuth {
     kept: StoredClient | undefined,
   ): Promise<void> {
     const { as, prm, key } = discovered;
-    const client = await this.clientFor(discovered, kept);
+    const client = await clientFor(discovered.as, kept, this.options, this.requests);
     // Kept before the user is sent away, so a registration is not repeated when the flow fails.
     await this.store.save(key, { client });
     const verifier = oauth.generateRandomCodeVerifier();
     const state = oauth.generateRandomState();
-    this.checkProtocol(as.authorization_endpoint!, "authorization");
+    this.requests.checkProtocol(as.authorization_endpoint!, "authorization");
     const url = new URL(as.authorization_endpoint!);
     const params: Record<string, string> = {
       response_type: "code",
@@ -441,7 +354,7 @@ export class OAuthClient implements HttpAuth {
     } catch (error) {
       throw new OAuthError("authorization", describeError(error), { cause: error });
     }
-    const response = await this.call("token", as.token_endpoint!, () =>
+    const response = await this.requests.call("token", as.token_endpoint!, () =>
       oauth.authorizationCodeGrantRequest(
         as,
         { ...client },
@@ -449,7 +362,7 @@ export class OAuthClient implements HttpAuth {
         answered,
         this.options.redirectUri,
         verifier,
-        { ...this.requestOptions(), additionalParameters: { resource: prm.resource } },
+        { ...this.requests.requestOptions(), additionalParameters: { resource: prm.resource } },
       ),
     );
     let tokens: oauth.TokenEndpointResponse;
@@ -466,13 +379,13 @@ export class OAuthClient implements HttpAuth {
     const grant = this.grant;
     if (grant?.refresh_token === undefined) return false;
     const { as, prm, key } = discovered;
-    const response = await this.call("token", as.token_endpoint!, () =>
+    const response = await this.requests.call("token", as.token_endpoint!, () =>
       oauth.refreshTokenGrantRequest(
         as,
         { ...grant.client },
         clientAuthentication(grant.client),
         grant.refresh_token!,
-        { ...this.requestOptions(), additionalParameters: { resource: prm.resource } },
+        { ...this.requests.requestOptions(), additionalParameters: { resource: prm.resource } },
       ),
     );
     let tokens: oauth.TokenEndpointResponse;
@@ -508,134 +421,8 @@ export class OAuthClient implements HttpAuth {
     await this.store.save(key, grant);
     this.grant = grant;
   }
-
-  /** A GET for metadata, bounded in time; a network failure is the step's error. */
-  private async get(url: string, step: OAuthError["step"]): Promise<Response> {
-    this.checkProtocol(url, step);
-    const fetcher = this.options.fetch ?? fetch;
-    try {
-      return await fetcher(url, {
-        headers: { accept: "application/json" },
-        redirect: "manual",
-        signal: AbortSignal.timeout(this.options.timeoutMs ?? 30_000),
-      });
-    } catch (error) {
-      throw new OAuthError(step, `cannot reach ${url}: ${describeError(error)}`, { cause: error });
-    }
-  }
-
-  /** An oauth4webapi request, its network failures and timeouts reported as the step's error. */
-  private async call(
-    step: OAuthError["step"],
-    endpoint: string,
-    request: () => Promise<Response>,
-  ): Promise<Response> {
-    this.checkProtocol(endpoint, step);
-    try {
-      return await request();
-    } catch (error) {
-      throw new OAuthError(step, describeError(error), { cause: error });
-    }
-  }
-
-  private requestOptions() {
-    const timeout = this.options.timeoutMs ?? 30_000;
-    return {
-      signal: () => AbortSignal.timeout(timeout),
-      ...(this.options.fetch ? { [oauth.customFetch]: this.options.fetch } : {}),
-      // oauth4webapi refuses http:// endpoints; checkProtocol already allowed these.
-      [oauth.allowInsecureRequests]: true,
-    };
-  }
-
-  /** https only, unless allowed or on a loopback host. */
-  private checkProtocol(url: string, step: OAuthError["step"]): void {
-    const parsed = new URL(url);
-    if (parsed.protocol === "https:") return;
-    if (parsed.protocol === "http:" && (this.options.allowHttp || isLoopback(parsed.hostname)))
-      return;
-    throw new OAuthError(step, `${url} is not https; set allowHttp to allow it`);
-  }
-
-  private async json(
-    response: Response,
-    url: string,
-    step: OAuthError["step"],
-  ): Promise<Record<string, unknown>> {
-    let body: unknown;
-    try {
-      body = await response.json();
-    } catch {
-      throw new OAuthError(step, `${url} did not answer JSON`);
-    }
-    if (typeof body !== "object" || body === null || Array.isArray(body))
-      throw new OAuthError(step, `${url} did not answer a JSON object`);
-    return body as Record<string, unknown>;
-  }
-}
-
-/**
- * How a client authenticates at the token endpoint. Basic is written here:
- * RFC 6749 2.3.1 form-encodes id and secret before joining them, and
- * oauth4webapi's encoder also escapes characters form encoding leaves as
- * they are (`-` becomes `%2D`), which servers that do not decode reject.
- */
-export function clientAuthentication(client: StoredClient): oauth.ClientAuth {
-  const secret = client.client_secret;
-  switch (client.token_endpoint_auth_method) {
-    case "client_secret_post":
-      if (secret === undefined) break;
-      return oauth.ClientSecretPost(secret);
-    case "none":
-      return oauth.None();
-    default:
-      if (secret === undefined) return oauth.None();
-      return (_as, c, _body, headers) => {
-        const credentials = `${formEncode(c.client_id)}:${formEncode(secret)}`;
-        headers.set("authorization", `Basic ${btoa(credentials)}`);
-      };
-  }
-  return oauth.None();
-}
-
-/** application/x-www-form-urlencoded encoding of one value (RFC 6749 appendix B). */
-function formEncode(value: string): string {
-  return new URLSearchParams({ v: value }).toString().slice(2);
-}
-
-/** The token endpoint method to ask for in registration: none when offered (PKCE protects a public client). */
-function chooseRegistrationMethod(supported: readonly string[] | undefined): string | undefined {
-  if (supported === undefined) return undefined;
-  return ["none", "client_secret_basic", "client_secret_post"].find((m) => supported.includes(m));
-}
-
-/** A redirect to a loopback address or a custom scheme is a native application's (RFC 8252). */
-function isNativeRedirect(uri: string): boolean {
-  const url = new URL(uri);
-  return (url.protocol !== "https:" && url.protocol !== "http:") || isLoopback(url.hostname);
-}
-
-function isLoopback(hostname: string): boolean {
-  return hostname === "localhost" || hostname === "127.0.0.1" || hostname === "[::1]";
 }
 
 function expired(grant: StoredGrant): boolean {
   return grant.expires_at !== undefined && grant.expires_at - EXPIRY_MARGIN_MS <= Date.now();
-}
-
-function describeError(error: unknown): string {
-  if (error instanceof oauth.ResponseBodyError)
-    return `${error.error}${error.error_description ? `: ${error.error_description}` : ""} (HTTP ${error.status})`;
-  if (error instanceof oauth.AuthorizationResponseError)
-    return `${error.error}${error.error_description ? `: ${error.error_description}` : ""}`;
-  if (error instanceof Error && error.name === "TimeoutError") return "no answer in time";
-  return error instanceof Error ? error.message : String(error);
-}
-
-async function bodyText(response: Response): Promise<string> {
-  try {
-    return (await response.text()).slice(0, 500);
-  } catch {
-    return "";
-  }
 }

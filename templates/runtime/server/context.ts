@@ -146,22 +146,44 @@ export const INPUT_KINDS = {
 /** An input request method. */
 export type InputMethod = keyof typeof INPUT_KINDS;
 
+/** What every context is made of: the request, where its notifications go, and the server it runs in. */
+export interface ContextInit {
+  readonly method: string;
+  readonly protocolVersion: string;
+  readonly clientCapabilities: Readonly<Record<string, unknown>>;
+  readonly meta: Readonly<Record<string, unknown>>;
+  readonly signal: AbortSignal;
+  readonly sink: NotificationSink;
+  readonly serverSide: ServerSide;
+  readonly clientInfo?: { readonly name: string; readonly version: string } | undefined;
+  readonly authorization?: Authorization | undefined;
+}
+
 /** Common parts of both eras' contexts: progress, logging, capability checks. */
 export abstract class BaseContext implements RequestContext {
   abstract readonly era: "modern" | "legacy";
+  readonly method: string;
+  readonly protocolVersion: string;
+  readonly clientCapabilities: Readonly<Record<string, unknown>>;
+  readonly meta: Readonly<Record<string, unknown>>;
+  readonly signal: AbortSignal;
+  protected readonly sink: NotificationSink;
+  private readonly serverSide: ServerSide;
+  readonly clientInfo?: { readonly name: string; readonly version: string };
+  readonly authorization?: Authorization;
   readonly state: Record<string, unknown> = {};
 
-  constructor(
-    readonly method: string,
-    readonly protocolVersion: string,
-    readonly clientCapabilities: Readonly<Record<string, unknown>>,
-    readonly meta: Readonly<Record<string, unknown>>,
-    readonly signal: AbortSignal,
-    protected readonly sink: NotificationSink,
-    private readonly serverSide: ServerSide,
-    readonly clientInfo?: { readonly name: string; readonly version: string },
-    readonly authorization?: Authorization,
-  ) {}
+  constructor(init: ContextInit) {
+    this.method = init.method;
+    this.protocolVersion = init.protocolVersion;
+    this.clientCapabilities = init.clientCapabilities;
+    this.meta = init.meta;
+    this.signal = init.signal;
+    this.sink = init.sink;
+    this.serverSide = init.serverSide;
+    this.clientInfo = init.clientInfo;
+    this.authorization = init.authorization;
+  }
 
   changed(change: Change): void {
     this.serverSide.publish(change);
@@ -276,6 +298,17 @@ export class InputRequired extends Error {
 /** Whether an input answer matches the definition of its kind (a mismatch is asked for again). */
 export type AnswerCheck = (method: InputMethod, answer: unknown) => boolean;
 
+/** A modern context: the request, and what its round carries (answers, state) and may do. */
+export interface ModernContextInit extends ContextInit {
+  /** Answers this round may use, by key: its inputResponses over those sealed in earlier rounds. */
+  readonly answers: Record<string, unknown>;
+  /** The state sealed in earlier rounds. */
+  readonly state: Record<string, unknown>;
+  /** Whether the method may ask for input (tools/call, prompts/get, resources/read). */
+  readonly mrtr: boolean;
+  readonly check: AnswerCheck;
+}
+
 /**
  * The modern (MRTR) context: answers come from `inputResponses` and from
  * the sealed state of earlier rounds; a missing or invalid one is asked for.
@@ -292,34 +325,15 @@ export class ModernContext extends BaseContext {
   /** Keys whose answers the handler used: what the next round's state keeps. */
   readonly used = new Set<string>();
 
-  constructor(
-    method: string,
-    protocolVersion: string,
-    clientCapabilities: Readonly<Record<string, unknown>>,
-    meta: Readonly<Record<string, unknown>>,
-    signal: AbortSignal,
-    sink: NotificationSink,
-    serverSide: ServerSide,
-    clientInfo: { readonly name: string; readonly version: string } | undefined,
-    answers: Record<string, unknown>,
-    state: Record<string, unknown>,
-    private readonly mrtr: boolean,
-    private readonly check: AnswerCheck,
-    authorization?: Authorization,
-  ) {
-    super(
-      method,
-      protocolVersion,
-      clientCapabilities,
-      meta,
-      signal,
-      sink,
-      serverSide,
-      clientInfo,
-      authorization,
-    );
-    this.answers = answers;
-    Object.assign(this.state, state);
+  private readonly mrtr: boolean;
+  private readonly check: AnswerCheck;
+
+  constructor(init: ModernContextInit) {
+    super(init);
+    this.answers = init.answers;
+    Object.assign(this.state, init.state);
+    this.mrtr = init.mrtr;
+    this.check = init.check;
   }
 
   protected logThreshold(): LogLevel | undefined {
@@ -368,35 +382,27 @@ export type PeerRequest = (
   signal: AbortSignal,
 ) => Promise<unknown>;
 
+/** A legacy context: the request, and how it reaches the client of its session. */
+export interface LegacyContextInit extends ContextInit {
+  readonly peer: PeerRequest;
+  /** The session's log level, as it is when a message is logged. */
+  readonly threshold: () => LogLevel | undefined;
+  readonly check: AnswerCheck;
+}
+
 /** The legacy (2025-11-25 session) context: input is a real request to the client. */
 export class LegacyContext extends BaseContext {
   readonly era = "legacy";
 
-  constructor(
-    method: string,
-    protocolVersion: string,
-    clientCapabilities: Readonly<Record<string, unknown>>,
-    meta: Readonly<Record<string, unknown>>,
-    signal: AbortSignal,
-    sink: NotificationSink,
-    serverSide: ServerSide,
-    clientInfo: { readonly name: string; readonly version: string } | undefined,
-    private readonly peer: PeerRequest,
-    private readonly threshold: () => LogLevel | undefined,
-    private readonly check: AnswerCheck,
-    authorization?: Authorization,
-  ) {
-    super(
-      method,
-      protocolVersion,
-      clientCapabilities,
-      meta,
-      signal,
-      sink,
-      serverSide,
-      clientInfo,
-      authorization,
-    );
+  private readonly peer: PeerRequest;
+  private readonly threshold: () => LogLevel | undefined;
+  private readonly check: AnswerCheck;
+
+  constructor(init: LegacyContextInit) {
+    super(init);
+    this.peer = init.peer;
+    this.threshold = init.threshold;
+    this.check = init.check;
   }
 
   protected logThreshold(): LogLevel | undefined {

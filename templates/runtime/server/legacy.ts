@@ -193,20 +193,20 @@ export class LegacySession implements SessionControl {
   ): LegacyContext {
     const check = (kind: InputMethod, answer: unknown) =>
       validateDefinition(this.protocol, INPUT_KINDS[kind].answer, answer).ok;
-    return new LegacyContext(
+    return new LegacyContext({
       method,
-      this.protocolVersion,
-      this.clientCapabilities,
-      (params._meta ?? {}) as Record<string, unknown>,
-      exchange.signal,
-      exchange.sink,
-      this.server,
-      this.clientInfo,
-      (kind, input, signal) => this.request(kind, input, exchange.sink, signal),
-      () => this.logLevel,
+      protocolVersion: this.protocolVersion,
+      clientCapabilities: this.clientCapabilities,
+      meta: (params._meta ?? {}) as Record<string, unknown>,
+      signal: exchange.signal,
+      sink: exchange.sink,
+      serverSide: this.server,
+      clientInfo: this.clientInfo,
+      peer: (kind, input, signal) => this.request(kind, input, exchange.sink, signal),
+      threshold: () => this.logLevel,
       check,
-      exchange.authorization,
-    );
+      authorization: exchange.authorization,
+    });
   }
 
   /** Legacy results carry none of the modern fields; checked against the legacy schema. */

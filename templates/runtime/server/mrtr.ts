@@ -37,22 +37,22 @@ export async function withInputs(
   const responses = isJsonObject(params.inputResponses) ? params.inputResponses : {};
   const check = (kind: InputMethod, answer: unknown) =>
     validateDefinition(server.protocol, INPUT_KINDS[kind].answer, answer).ok;
-  const ctx = new ModernContext(
+  const ctx = new ModernContext({
     method,
-    server.protocol.PROTOCOL_VERSION,
-    (meta[META.clientCapabilities] ?? {}) as Record<string, unknown>,
+    protocolVersion: server.protocol.PROTOCOL_VERSION,
+    clientCapabilities: (meta[META.clientCapabilities] ?? {}) as Record<string, unknown>,
     meta,
-    exchange.signal,
-    exchange.sink,
-    server,
-    meta[META.clientInfo] as { name: string; version: string } | undefined,
+    signal: exchange.signal,
+    sink: exchange.sink,
+    serverSide: server,
+    clientInfo: meta[META.clientInfo] as { name: string; version: string } | undefined,
     // An answer sealed in an earlier round stands: a later round's inputResponses cannot replace it.
-    { ...responses, ...(sealed?.a ?? {}) },
-    { ...(sealed?.s ?? {}) },
+    answers: { ...responses, ...(sealed?.a ?? {}) },
+    state: { ...(sealed?.s ?? {}) },
     mrtr,
     check,
-    exchange.authorization,
-  );
+    authorization: exchange.authorization,
+  });
   try {
     return await run(ctx);
   } catch (error) {

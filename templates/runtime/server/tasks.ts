@@ -32,13 +32,15 @@ import {
   type ServerSide,
 } from "./context.js";
 import { NotImplemented } from "./errors.js";
+import { answered, asking, detailedTask, ended, taskFields, type Outcome } from "./task-records.js";
 import {
   TERMINAL_STATUSES,
   type TaskInputRequest,
   type TaskRecord,
-  type TaskStatus,
   type TaskStore,
 } from "./task-store.js";
+
+export { detailedTask, isTerminal } from "./task-records.js";
 
 /** The extension's identifier, under `capabilities.extensions`. */
 export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
@@ -128,95 +130,6 @@ export interface TaskHost extends ServerSide {
   /** Whether an input answer matches its kind's definition. */
   checkAnswer(method: InputMethod, answer: unknown): boolean;
   onError(error: unknown, where: string): void;
-}
-
-/** The fields of a Task (tasks.md), without what the status inlines. */
-function taskFields(record: TaskRecord): Record<string, unknown> {
-  const task: Record<string, unknown> = {
-    taskId: record.taskId,
-    status: record.status,
-    createdAt: record.createdAt,
-    lastUpdatedAt: record.lastUpdatedAt,
-    ttlMs: record.ttlMs,
-    pollIntervalMs: record.pollIntervalMs,
-  };
-  if (record.statusMessage !== undefined) task.statusMessage = record.statusMessage;
-  return task;
-}
-
-/** A task as tasks/get and notifications/tasks show it: the Task, with what its status inlines. */
-export function detailedTask(record: TaskRecord): Record<string, unknown> {
-  const task = taskFields(record);
-  if (record.status === "input_required") task.inputRequests = record.inputRequests ?? {};
-  if (record.status === "completed") task.result = record.result ?? {};
-  if (record.status === "failed")
-    task.error = record.error ?? { code: Codes.InternalError, message: "Internal error" };
-  return task;
-}
-
-/** How a task's work ended. */
-type Outcome =
-  | { readonly status: "completed"; readonly result: Readonly<Record<string, unknown>> }
-  | { readonly status: "failed"; readonly error: JsonRpcErrorObject; readonly message?: string }
-  | { readonly status: "cancelled"; readonly message?: string };
-
-/** The record after the work ended, or undefined if the task had already ended. */
-function ended(record: TaskRecord, outcome: Outcome): TaskRecord | undefined {
-  if (TERMINAL_STATUSES.has(record.status)) return undefined;
-  const { inputRequests: _i, answers: _a, statusMessage: _s, ...rest } = record;
-  const next: Record<string, unknown> = {
-    ...rest,
-    status: outcome.status,
-    lastUpdatedAt: new Date().toISOString(),
-  };
-  if (outcome.status === "completed") next.result = outcome.result;
-  if (outcome.status === "failed") next.error = outcome.error;
-  if (outcome.status !== "completed" && outcome.message !== undefined)
-    next.statusMessage = outcome.message;
-  return next as unknown as TaskRecord;
-}
-
-/** The record asking for more input, or undefined if the task ended. */
-function asking(
-  record: TaskRecord,
-  requests: Readonly<Record<string, TaskInputRequest>>,
-): TaskRecord | undefined {
-  if (TERMINAL_STATUSES.has(record.status)) return undefined;
-  const answered = record.answers ?? {};
-  const fresh = Object.entries(requests).filter(([key]) => !Object.hasOwn(answered, key));
-  if (fresh.length === 0) return undefined;
-  return {
-    ...record,
-    status: "input_required",
-    inputRequests: { ...(record.inputRequests ?? {}), ...Object.fromEntries(fresh) },
-    lastUpdatedAt: new Date().toISOString(),
-  };
-}
-
-/**
- * The record with answers to outstanding input requests: answered keys
- * leave `inputRequests` at once (so the next tasks/get shows only what is
- * still asked), and the task is working again when none is left. Keys no
- * request asked for are ignored (tasks.md, tasks/update).
- */
-function answered(
-  record: TaskRecord,
-  responses: Readonly<Record<string, unknown>>,
-): TaskRecord | undefined {
-  if (TERMINAL_STATUSES.has(record.status)) return undefined;
-  const outstanding = { ...(record.inputRequests ?? {}) };
-  const accepted = Object.entries(responses).filter(([key]) => Object.hasOwn(outstanding, key));
-  if (accepted.length === 0) return undefined;
-  for (const [key] of accepted) delete outstanding[key];
-  const open = Object.keys(outstanding).length > 0;
-  const { inputRequests: _i, ...rest } = record;
-  return {
-    ...rest,
-    ...(open ? { inputRequests: outstanding } : {}),
-    status: open ? "input_required" : "working",
-    answers: { ...(record.answers ?? {}), ...Object.fromEntries(accepted) },
-    lastUpdatedAt: new Date().toISOString(),
-  };
 }
 
 /** An input request of a running task that waits for its answer. */
@@ -586,16 +499,16 @@ class TaskContext extends BaseContext {
     private readonly host: TaskHost,
     private readonly runner: TaskRunner,
   ) {
-    super(
-      origin.method,
-      origin.protocolVersion,
-      origin.clientCapabilities,
-      origin.meta,
+    super({
+      method: origin.method,
+      protocolVersion: origin.protocolVersion,
+      clientCapabilities: origin.clientCapabilities,
+      meta: origin.meta,
       signal,
-      SILENT,
-      host,
-      origin.clientInfo,
-    );
+      sink: SILENT,
+      serverSide: host,
+      clientInfo: origin.clientInfo,
+    });
   }
 
   protected logThreshold(): LogLevel | undefined {
@@ -625,9 +538,4 @@ class TaskContext extends BaseContext {
 
 function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-/** A status is one of the terminal ones. */
-export function isTerminal(status: TaskStatus): boolean {
-  return TERMINAL_STATUSES.has(status);
 }

@@ -12,7 +12,8 @@
  *   ends before its response: after the `retry` the stream asked for, a GET
  *   with Last-Event-ID (2025-11-25: resumability and redelivery).
  * - An auth hook adds credentials to every request and, when the server
- *   refuses one with 401 or 403, may renew them for one more try.
+ *   refuses one with 401 or 403, may renew them for one more try: a
+ *   wrapper around the wire (http-auth.ts), so nothing here handles it.
  *
  * - What a server sends is bounded (the server may be broken or hostile):
  *   a message's size (a JSON body or one event's data) and nesting depth,
@@ -32,35 +33,11 @@ import { type HeaderParameter, HEADERS, requestHeaders } from "../core/headers.j
 import { isJsonObject, type JsonRpcId, type JsonRpcMessage } from "../core/jsonrpc.js";
 import { MAX_DEPTH, MAX_MESSAGE_BYTES, nestsDeeperThan } from "../core/limits.js";
 import { BodyTooLarge, declaredLength, readTextWithin } from "./bounded-read.js";
+import { credentialedWire, type HttpAuth } from "./http-auth.js";
 import { nodeWire, type HttpWire, type WireReply } from "./http-wire.js";
 import { EventStreamTooLarge, readEvents, type SseResumption } from "./sse-reader.js";
 
-/**
- * Credentials for the requests of one client (an OAuth token provider, an
- * API key). `headers` is asked before every request; when the server
- * refuses a request with 401 or 403, `refused` decides whether to send it
- * once more with fresh headers.
- */
-export interface HttpAuth {
-  /** Headers that carry the credentials (e.g. `authorization`), by lower-case name. */
-  headers(url: URL): Readonly<Record<string, string>> | Promise<Readonly<Record<string, string>>>;
-  /**
-   * The server refused a request (its status and headers, such as
-   * WWW-Authenticate). Resolve true once new credentials are in place to
-   * retry the request once; false to fail it.
-   */
-  refused(refusal: HttpRefusal): boolean | Promise<boolean>;
-}
-
-/** A request the server refused with 401 or 403, as the auth hook sees it. */
-export interface HttpRefusal {
-  readonly url: URL;
-  readonly status: number;
-  /** The reply's headers (lower-case names), WWW-Authenticate among them. */
-  readonly headers: Readonly<Record<string, string>>;
-  /** The credentials the refused request carried (what `headers` gave for it). */
-  readonly sent: Readonly<Record<string, string>>;
-}
+export type { HttpAuth, HttpRefusal } from "./http-auth.js";
 
 /** How the HTTP client transport is set up. */
 export interface HttpClientOptions {
@@ -137,7 +114,7 @@ export class HttpClientChannel implements ClientChannel {
     readonly url: URL,
     private readonly options: HttpClientOptions = {},
   ) {
-    this.wire = options.wire ?? nodeWire();
+    this.wire = credentialedWire(options.wire ?? nodeWire(), options.headers, options.auth);
     const maxMessageBytes = options.maxMessageBytes ?? HTTP_CLIENT_LIMITS.maxMessageBytes;
     const eventDefault = maxMessageBytes + HTTP_CLIENT_LIMITS.eventOverheadBytes;
     this.limits = {
@@ -224,36 +201,20 @@ export class HttpClientChannel implements ClientChannel {
     return headers;
   }
 
-  /** One HTTP exchange, with the auth hook's credentials and its one retry after 401 or 403. */
-  private async exchange(
+  /** One HTTP exchange; the wire adds the credentials and retries a refused request (http-auth.ts). */
+  private exchange(
     method: "POST" | "GET" | "DELETE",
     headers: Record<string, string>,
     body: string | undefined,
     signal?: AbortSignal,
   ): Promise<WireReply> {
-    const { auth } = this.options;
-    let sent: Readonly<Record<string, string>> = {};
-    const send = async () => {
-      sent = auth ? await auth.headers(this.url) : {};
-      return this.wire({
-        url: this.url,
-        method,
-        headers: { ...this.options.headers, ...sent, ...headers },
-        ...(body === undefined ? {} : { body }),
-        ...(signal ? { signal } : {}),
-      });
-    };
-    const reply = await send();
-    if (!auth || (reply.status !== 401 && reply.status !== 403)) return reply;
-    const retry = await auth.refused({
+    return this.wire({
       url: this.url,
-      status: reply.status,
-      headers: reply.headers,
-      sent,
+      method,
+      headers,
+      ...(body === undefined ? {} : { body }),
+      ...(signal ? { signal } : {}),
     });
-    if (!retry) return reply;
-    reply.cancel();
-    return send();
   }
 
   /** The response in a reply: its JSON body, or the answer on its event stream (resumed if need be). */
@@ -399,22 +360,8 @@ export class HttpClientChannel implements ClientChannel {
           arrived,
         ]);
         if (waited) return waited;
-        const reply = await this.exchange(
-          "GET",
-          {
-            accept: "text/event-stream",
-            ...this.sessionHeaders(),
-            ...(resumption.lastEventId !== undefined
-              ? { "last-event-id": resumption.lastEventId }
-              : {}),
-          },
-          undefined,
-          options.signal,
-        );
-        if (
-          reply.status !== 200 ||
-          !(reply.headers["content-type"] ?? "").startsWith("text/event-stream")
-        ) {
+        const reply = await this.openEventStream(resumption, options.signal);
+        if (!isEventStream(reply)) {
           const text = await this.bodyOf(reply, message);
           throw new ChannelError(
             `cannot resume the stream of ${describe(message)}: the GET got HTTP ${reply.status}`,
@@ -436,6 +383,28 @@ export class HttpClientChannel implements ClientChannel {
     } finally {
       this.elsewhere.delete(id);
     }
+  }
+
+  /**
+   * A GET for an event stream of the session (resuming a request's, or
+   * the standalone one), from where `resumption` left off.
+   */
+  private openEventStream(
+    resumption: SseResumption,
+    signal: AbortSignal | undefined,
+  ): Promise<WireReply> {
+    return this.exchange(
+      "GET",
+      {
+        accept: "text/event-stream",
+        ...this.sessionHeaders(),
+        ...(resumption.lastEventId !== undefined
+          ? { "last-event-id": resumption.lastEventId }
+          : {}),
+      },
+      undefined,
+      signal,
+    );
   }
 
   /** A response that came on a stream other than its request's (resumption, standalone stream). */
@@ -464,28 +433,14 @@ export class HttpClientChannel implements ClientChannel {
       this.standalone = controller;
       let reply: WireReply;
       try {
-        reply = await this.exchange(
-          "GET",
-          {
-            accept: "text/event-stream",
-            ...this.sessionHeaders(),
-            ...(resumption.lastEventId !== undefined
-              ? { "last-event-id": resumption.lastEventId }
-              : {}),
-          },
-          undefined,
-          controller.signal,
-        );
+        reply = await this.openEventStream(resumption, controller.signal);
       } catch {
         if (this.closed) return;
         idle++;
         await delay(resumption.retryMs ?? this.options.reconnectDelayMs ?? 1000).catch(() => {});
         continue;
       }
-      if (
-        reply.status !== 200 ||
-        !(reply.headers["content-type"] ?? "").startsWith("text/event-stream")
-      ) {
+      if (!isEventStream(reply)) {
         reply.cancel();
         return;
       }
@@ -537,6 +492,13 @@ export class HttpClientChannel implements ClientChannel {
   private warn(message: string): void {
     this.options.onWarning?.(message);
   }
+}
+
+/** Whether a GET was answered with an event stream (anything else means there is none to read). */
+function isEventStream(reply: WireReply): boolean {
+  return (
+    reply.status === 200 && (reply.headers["content-type"] ?? "").startsWith("text/event-stream")
+  );
 }
 
 function describe(message: JsonRpcMessage): string {

@@ -1,0 +1,183 @@
+/**
+ * What a server is set up with: the definitions of its features (tools,
+ * resources, resource templates, prompts), the handlers that answer them,
+ * and ServerOptions. Shapes only; ServerFeatures (features.ts) holds and
+ * runs them.
+ */
+import type { ProtocolModule } from "../core/protocol.js";
+import type { ContentBlock, Meta, PromptMessage, ResourceContents } from "./content.js";
+import type { RequestContext, TaskStarted } from "./context.js";
+import type { RequestStateCodec } from "./request-state.js";
+import type { ChangeBus } from "./subscriptions.js";
+import type { TaskStore } from "./task-store.js";
+import type { ExtensionResult, ParamsFor, ResultFor, ServerTypes } from "./typed.js";
+
+/** A tool as tools/list shows it. */
+export interface ToolDefinition {
+  readonly name: string;
+  readonly title?: string;
+  readonly description?: string;
+  readonly inputSchema: Readonly<Record<string, unknown>>;
+  readonly outputSchema?: Readonly<Record<string, unknown>>;
+  readonly annotations?: Readonly<Record<string, unknown>>;
+  readonly [key: string]: unknown;
+}
+
+/** What a tool handler returns: a CallToolResult without the protocol fields the runtime adds. */
+export interface ToolResult {
+  readonly content: ReadonlyArray<ContentBlock>;
+  /** A tool execution error the model can see and correct (spec: tools, error handling). */
+  readonly isError?: boolean;
+  /** Any JSON value; required, and checked, when the tool declares an outputSchema (unless isError). */
+  readonly structuredContent?: unknown;
+  readonly _meta?: Meta;
+}
+
+/** A validator of tool arguments (or structured output), generated from the tool's schema. */
+export type SchemaCheck = (value: unknown) =>
+  | { readonly ok: true }
+  | {
+      readonly ok: false;
+      readonly errors: ReadonlyArray<{ readonly path: string; readonly message: string }>;
+    };
+
+/**
+ * Handles `tools/call` for one tool: returns its result, what
+ * `ctx.runAsTask` returned when the call became a task, or a result an
+ * extension adds to tools/call (its resultType selects its definition).
+ */
+export type ToolHandler = (
+  args: Record<string, unknown>,
+  ctx: RequestContext,
+) =>
+  ToolResult | TaskStarted | ExtensionResult | Promise<ToolResult | TaskStarted | ExtensionResult>;
+
+/** A resource as resources/list shows it. */
+export interface ResourceDefinition {
+  readonly uri: string;
+  readonly name: string;
+  readonly title?: string;
+  readonly description?: string;
+  readonly mimeType?: string;
+  readonly [key: string]: unknown;
+}
+
+/** A resource template as resources/templates/list shows it. */
+export interface ResourceTemplateDefinition {
+  readonly uriTemplate: string;
+  readonly name: string;
+  readonly title?: string;
+  readonly description?: string;
+  readonly mimeType?: string;
+  readonly [key: string]: unknown;
+}
+
+/** What a resource reader returns: a ReadResourceResult without the protocol fields the runtime adds. */
+export interface ReadResult {
+  readonly contents: ReadonlyArray<ResourceContents>;
+  readonly ttlMs?: number;
+  readonly cacheScope?: "public" | "private";
+}
+
+/**
+ * Reads a resource; `variables` holds a template's matched variables. It
+ * may return a result an extension adds to resources/read (`returns` in its
+ * manifest), sent only to clients that declare the extension.
+ */
+export type ResourceReader = (
+  uri: string,
+  variables: Readonly<Record<string, string>>,
+  ctx: RequestContext,
+) => ReadResult | ExtensionResult | Promise<ReadResult | ExtensionResult>;
+
+/** A prompt as prompts/list shows it. */
+export interface PromptDefinition {
+  readonly name: string;
+  readonly title?: string;
+  readonly description?: string;
+  readonly arguments?: ReadonlyArray<{
+    readonly name: string;
+    readonly description?: string;
+    readonly required?: boolean;
+  }>;
+  readonly [key: string]: unknown;
+}
+
+/** What a prompt handler returns. */
+export interface PromptResult {
+  readonly messages: ReadonlyArray<PromptMessage>;
+  readonly description?: string;
+}
+
+/** Handles `prompts/get` for one prompt; it may return a result an extension adds to prompts/get, as a ResourceReader may. */
+export type PromptHandler = (
+  args: Readonly<Record<string, string>>,
+  ctx: RequestContext,
+) => PromptResult | ExtensionResult | Promise<PromptResult | ExtensionResult>;
+
+/** What a completion handler returns. */
+export interface CompletionResult {
+  readonly values: readonly string[];
+  readonly total?: number;
+  readonly hasMore?: boolean;
+}
+
+/** Handles `completion/complete`. */
+export type CompletionHandler = (
+  params: Readonly<Record<string, unknown>>,
+  ctx: RequestContext,
+) => CompletionResult | Promise<CompletionResult>;
+
+/** Handles a request method the runtime has no built-in handler for (an extension's, such as jobs/get). */
+export type MethodHandler = (
+  params: Readonly<Record<string, unknown>>,
+  ctx: RequestContext,
+) => object | Promise<object>; // object, so that generated result interfaces (no index signature) fit
+
+/** A handler of `M` on a server typed by `T`: params and result from the generated maps. */
+export type TypedMethodHandler<T extends ServerTypes, M extends string> = (
+  params: ParamsFor<T, M>,
+  ctx: RequestContext<T>,
+) => ResultFor<T, M> | Promise<ResultFor<T, M>>;
+
+/** How a server is set up. */
+export interface ServerOptions {
+  /** The generated module of the revision served (e.g. generated/2026-07-28). */
+  readonly protocol: ProtocolModule;
+  /** The generated module of 2025-11-25, to also serve clients that start with `initialize` on the same endpoint. */
+  readonly legacy?: ProtocolModule;
+  /** Who the server is (`io.modelcontextprotocol/serverInfo`, and `serverInfo` for legacy clients). */
+  readonly info: { readonly name: string; readonly version: string; readonly title?: string };
+  readonly instructions?: string;
+  /** Seals MRTR requestState; defaults to a key from MCP_REQUEST_STATE_KEY, or a random one per process. */
+  readonly requestState?: RequestStateCodec;
+  /** Caching hints added to list, read and discover results that set none. */
+  readonly cache?: { readonly ttlMs: number; readonly cacheScope: "public" | "private" };
+  /** Check every outgoing result against the schema (default true): a handler bug becomes -32603, never a malformed message. */
+  readonly validateResults?: boolean;
+  /** Extensions to declare under capabilities.extensions, by identifier. */
+  readonly extensions?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+  /** Where the runtime reports handler crashes and invalid results (default: stderr). */
+  readonly onError?: (error: unknown, where: string) => void;
+  /**
+   * The Tasks extension, when the protocol module has it: where tasks are
+   * kept (default: in memory; several instances need a shared store such
+   * as RedisTaskStore), how long they are kept (`ttlMs`, default one hour
+   * after creation), how often clients should poll (`pollIntervalMs`,
+   * default 1000), and how long the lease of a running task lasts
+   * (`leaseMs`, default 10000: when the instance running a task stops,
+   * the task fails within that plus a poll).
+   */
+  readonly tasks?: {
+    readonly store?: TaskStore;
+    readonly ttlMs?: number;
+    readonly pollIntervalMs?: number;
+    readonly leaseMs?: number;
+  };
+  /**
+   * Relays list-changed and resource-updated notifications between the
+   * instances of this server (such as RedisChangeBus), for listen streams
+   * on one instance to hear of changes made on another.
+   */
+  readonly changeBus?: ChangeBus;
+}
