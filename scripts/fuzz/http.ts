@@ -58,9 +58,11 @@ export function exchange(
       chunks.push(chunk);
       const text = Buffer.concat(chunks).toString("latin1");
       const head = text.indexOf("\r\n\r\n");
-      // An event stream stays open: its first event is answer enough.
+      // An event stream stays open: its first event is answer enough. A GET's stream (a
+      // session's standalone stream) carries only what the server has to say, which may be
+      // nothing for a long time: its headers are the answer.
       if (head >= 0 && /content-type:\s*text\/event-stream/i.test(text.slice(0, head))) {
-        if (text.indexOf("\n\n", head + 4) >= 0) finish(false);
+        if (message.method === "GET" || text.indexOf("\n\n", head + 4) >= 0) finish(false);
       }
     });
     socket.on("end", () => finish(false));

@@ -200,7 +200,8 @@ describe("--tools: the project's code at run time", () => {
       calls.push([name, args]);
       return result(args);
     };
-    registerTools(server, {
+    // The runtime's untyped server (McpServer<any>) is what a project without generated types has.
+    registerTools(server as Parameters<ToolsModule["registerTools"]>[0], {
       search_docs: record("search_docs", (args) => ({
         content: [{ type: "text", text: String(args.query) }],
       })),

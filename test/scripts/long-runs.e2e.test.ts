@@ -8,7 +8,7 @@
 import { execFile } from "node:child_process";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ROOT } from "../helpers/index.js";
+import { ROOT, tempDir } from "../helpers/index.js";
 import { projectEnv } from "../helpers/project.js";
 
 const TSX = join(ROOT, "node_modules", "tsx", "dist", "cli.mjs");
@@ -22,7 +22,13 @@ function script(
     execFile(
       process.execPath,
       [TSX, join(ROOT, "scripts", file), ...args],
-      { cwd: ROOT, env: projectEnv(), timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024 },
+      {
+        cwd: ROOT,
+        // tsx keeps a cache in the temporary folder: one of this test's own, removed with it.
+        env: projectEnv({ TMPDIR: tempDir("long-runs") }),
+        timeout: timeoutMs,
+        maxBuffer: 16 * 1024 * 1024,
+      },
       (error, stdout, stderr) =>
         resolve({
           code: error ? (typeof error.code === "number" ? error.code : -1) : 0,
