@@ -8,6 +8,7 @@
  */
 /* eslint-disable */
 
+import * as problems from "./ajv-problems.gen.js";
 import * as compiled from "./ajv-validators.gen.js";
 import { METHOD_AVAILABILITY, type RequestMethod } from "./methods.gen.js";
 import type { ResultByMethod } from "./result-types.gen.js";
@@ -68,6 +69,38 @@ const TABLES: MessageTables = {
   },
   errorResponse: compiled.validateJSONRPCError,
   availability: METHOD_AVAILABILITY,
+  problemValidators: new Map([
+    [compiled.validateCallToolRequest, problems.validateCallToolRequest],
+    [compiled.validateCancelledNotification, problems.validateCancelledNotification],
+    [compiled.validateCompleteRequest, problems.validateCompleteRequest],
+    [compiled.validateCreateMessageRequest, problems.validateCreateMessageRequest],
+    [compiled.validateGetPromptRequest, problems.validateGetPromptRequest],
+    [compiled.validateInitializeRequest, problems.validateInitializeRequest],
+    [compiled.validateInitializedNotification, problems.validateInitializedNotification],
+    [compiled.validateListPromptsRequest, problems.validateListPromptsRequest],
+    [compiled.validateListResourceTemplatesRequest, problems.validateListResourceTemplatesRequest],
+    [compiled.validateListResourcesRequest, problems.validateListResourcesRequest],
+    [compiled.validateListRootsRequest, problems.validateListRootsRequest],
+    [compiled.validateListToolsRequest, problems.validateListToolsRequest],
+    [compiled.validateLoggingMessageNotification, problems.validateLoggingMessageNotification],
+    [compiled.validatePingRequest, problems.validatePingRequest],
+    [compiled.validateProgressNotification, problems.validateProgressNotification],
+    [
+      compiled.validatePromptListChangedNotification,
+      problems.validatePromptListChangedNotification,
+    ],
+    [compiled.validateReadResourceRequest, problems.validateReadResourceRequest],
+    [
+      compiled.validateResourceListChangedNotification,
+      problems.validateResourceListChangedNotification,
+    ],
+    [compiled.validateResourceUpdatedNotification, problems.validateResourceUpdatedNotification],
+    [compiled.validateRootsListChangedNotification, problems.validateRootsListChangedNotification],
+    [compiled.validateSetLevelRequest, problems.validateSetLevelRequest],
+    [compiled.validateSubscribeRequest, problems.validateSubscribeRequest],
+    [compiled.validateToolListChangedNotification, problems.validateToolListChangedNotification],
+    [compiled.validateUnsubscribeRequest, problems.validateUnsubscribeRequest],
+  ]),
 };
 
 /**

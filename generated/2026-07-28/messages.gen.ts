@@ -8,6 +8,7 @@
  */
 /* eslint-disable */
 
+import * as problems from "./ajv-problems.gen.js";
 import * as compiled from "./ajv-validators.gen.js";
 import { METHOD_AVAILABILITY, type RequestMethod } from "./methods.gen.js";
 import type { ResultByMethod } from "./result-types.gen.js";
@@ -69,6 +70,35 @@ const TABLES: MessageTables = {
   },
   errorResponse: compiled.validateJSONRPCErrorResponse,
   availability: METHOD_AVAILABILITY,
+  problemValidators: new Map([
+    [compiled.validateCallToolRequest, problems.validateCallToolRequest],
+    [compiled.validateCancelledNotification, problems.validateCancelledNotification],
+    [compiled.validateCompleteRequest, problems.validateCompleteRequest],
+    [compiled.validateDiscoverRequest, problems.validateDiscoverRequest],
+    [compiled.validateGetPromptRequest, problems.validateGetPromptRequest],
+    [compiled.validateListPromptsRequest, problems.validateListPromptsRequest],
+    [compiled.validateListResourceTemplatesRequest, problems.validateListResourceTemplatesRequest],
+    [compiled.validateListResourcesRequest, problems.validateListResourcesRequest],
+    [compiled.validateListToolsRequest, problems.validateListToolsRequest],
+    [compiled.validateLoggingMessageNotification, problems.validateLoggingMessageNotification],
+    [compiled.validateProgressNotification, problems.validateProgressNotification],
+    [
+      compiled.validatePromptListChangedNotification,
+      problems.validatePromptListChangedNotification,
+    ],
+    [compiled.validateReadResourceRequest, problems.validateReadResourceRequest],
+    [
+      compiled.validateResourceListChangedNotification,
+      problems.validateResourceListChangedNotification,
+    ],
+    [compiled.validateResourceUpdatedNotification, problems.validateResourceUpdatedNotification],
+    [
+      compiled.validateSubscriptionsAcknowledgedNotification,
+      problems.validateSubscriptionsAcknowledgedNotification,
+    ],
+    [compiled.validateSubscriptionsListenRequest, problems.validateSubscriptionsListenRequest],
+    [compiled.validateToolListChangedNotification, problems.validateToolListChangedNotification],
+  ]),
 };
 
 /**

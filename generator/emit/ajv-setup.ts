@@ -14,7 +14,13 @@ import { getValidate } from "ajv/dist/vocabularies/core/ref.js";
 import { isJsonObject, type JsonObject, type JsonValue } from "../load/json.js";
 import { mapSchema } from "../load/schema-walk.js";
 import { JSON_VALUE_KEYWORD } from "./names.js";
-import { isJsonValue, rebaseErrors } from "./static/support.js";
+import {
+  isJsonValue,
+  PROBLEM_LIMIT,
+  rebaseErrors,
+  TENTATIVE_PROBLEM_LIMIT,
+  tooManyProblems,
+} from "./static/support.js";
 
 /**
  * ajv's options for the generated code. `inlineRefs` inlines small
@@ -100,6 +106,94 @@ export function addMcpKeywords(ajv: Ajv): Ajv {
     code: (cxt) => callReference(cxt, () => ajvRefCode(cxt)),
   });
   return ajv;
+}
+
+/** The support functions the problem-listing validators call besides {@link KEYWORD_HELPERS}. */
+export const PROBLEM_HELPERS = ["tooManyProblems"] as const;
+
+/** On a subschema ajv applies to each item or property: stop collecting errors past the limit. */
+export const PROBLEM_LIMIT_KEYWORD = "x-mcp-problem-limit";
+/** `additionalProperties: false` as a subschema, so that the limit applies to it too. */
+export const DISALLOWED_KEYWORD = "x-mcp-disallowed";
+
+/**
+ * Adds the keywords of the problem-listing validators (compiled with
+ * `allErrors`). {@link PROBLEM_LIMIT_KEYWORD}, checked after the
+ * subschema it is on, ends the validator once it holds more than
+ * PROBLEM_LIMIT errors, keeping them:
+ *
+ *   if (errors > 20) { validate12.errors = vErrors; return false; }
+ *
+ * Inside a union's branch (ajv's `compositeRule`) errors may still be
+ * discarded, so ending there could report a branch that another makes
+ * moot; there it throws past TENTATIVE_PROBLEM_LIMIT instead, and the
+ * caller falls back to the first problem.
+ */
+export function addProblemLimitKeywords(ajv: Ajv): Ajv {
+  ajv.addKeyword({
+    keyword: PROBLEM_LIMIT_KEYWORD,
+    schemaType: "boolean",
+    post: true,
+    code(cxt) {
+      const { gen, it } = cxt;
+      if (it.compositeRule) {
+        const stop = gen.scopeValue("func", { ref: tooManyProblems, code: _`tooManyProblems` });
+        gen.if(_`${ERRORS} > ${TENTATIVE_PROBLEM_LIMIT}`, () => gen.code(_`${stop}()`));
+        return;
+      }
+      gen.if(_`${ERRORS} > ${PROBLEM_LIMIT}`, () => {
+        gen.assign(_`${it.validateName}.errors`, V_ERRORS);
+        gen.return(_`false`);
+      });
+    },
+  });
+  ajv.addKeyword({
+    keyword: DISALLOWED_KEYWORD,
+    schemaType: "boolean",
+    code: (cxt) => cxt.fail(),
+  });
+  return ajv;
+}
+
+/** Keywords whose subschema ajv applies to every item or property of the data. */
+const PER_ITEM = [
+  "items",
+  "additionalItems",
+  "additionalProperties",
+  "propertyNames",
+  "unevaluatedItems",
+  "unevaluatedProperties",
+];
+
+/**
+ * The schema with {@link PROBLEM_LIMIT_KEYWORD} on every subschema ajv
+ * applies per item or property (where errors can grow with the data), and
+ * `additionalProperties: false` as such a subschema:
+ *
+ *   {items: {$ref: "X"}, additionalProperties: false}
+ *   → {items: {$ref: "X", "x-mcp-problem-limit": true},
+ *      additionalProperties: {"x-mcp-disallowed": true, "x-mcp-problem-limit": true}}
+ */
+export function withProblemLimits(schema: JsonValue): JsonValue {
+  const limited = (sub: JsonValue | undefined, ofProperties: boolean): JsonValue | undefined => {
+    if (sub === false && ofProperties)
+      return { [DISALLOWED_KEYWORD]: true, [PROBLEM_LIMIT_KEYWORD]: true };
+    return isJsonObject(sub) && Object.keys(sub).length > 0
+      ? { ...sub, [PROBLEM_LIMIT_KEYWORD]: true }
+      : sub;
+  };
+  return mapSchema(schema, (node) => {
+    const out: JsonObject = { ...node };
+    for (const key of PER_ITEM) {
+      const sub = limited(node[key], key.endsWith("Properties"));
+      if (sub !== undefined) out[key] = sub;
+    }
+    if (isJsonObject(node.patternProperties))
+      out.patternProperties = Object.fromEntries(
+        Object.entries(node.patternProperties).map(([p, sub]) => [p, limited(sub, true)!]),
+      );
+    return out;
+  });
 }
 
 const INSTANCE_PATH = new Name("instancePath");

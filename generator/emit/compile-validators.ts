@@ -12,7 +12,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import standalone from "ajv/dist/standalone/index.js";
 import { isJsonObject, type JsonObject } from "../load/json.js";
 import { forEachSchema } from "../load/schema-walk.js";
-import { addMcpKeywords, AJV_OPTIONS } from "./ajv-setup.js";
+import { addMcpKeywords, addProblemLimitKeywords, AJV_OPTIONS } from "./ajv-setup.js";
 
 // ajv/dist/standalone is CommonJS with `module.exports = fn` and `exports.default = fn`; TypeScript sees the namespace.
 const standaloneCode = standalone as unknown as typeof standalone.default;
@@ -41,8 +41,11 @@ export interface ValidatorSources {
  * Compiles every validator to standalone code: ajv's output as ajv writes
  * it, one statement per line. The module around it is emit-validators.ts's.
  */
-export function compileValidators({ schemas, exports }: ValidatorSources): string {
-  const ajv = createAjv(schemas);
+export function compileValidators(
+  { schemas, exports }: ValidatorSources,
+  choices: AjvChoices = {},
+): string {
+  const ajv = createAjv(schemas, choices);
   for (const schema of schemas) ajv.addSchema(schema);
   return standaloneCode(ajv, { ...exports });
 }
@@ -70,14 +73,33 @@ function require(id) {
 /** The names {@link AJV_RUNTIME_REQUIRE} needs in scope. */
 export const AJV_RUNTIME_HELPERS = ["deepEqual", "ucs2length"] as const;
 
+/** What differs between the validators mcp-gen compiles. */
+export interface AjvChoices {
+  /**
+   * Collect every problem rather than stop at the first: the validators
+   * that list a rejected message's problems, with the keywords that bound
+   * them (ajv-setup.ts, `addProblemLimitKeywords`). Never for the
+   * validators that decide whether a message is valid.
+   */
+  readonly allErrors?: boolean;
+}
+
 /**
  * The ajv engine for these schemas: Ajv2020 only when a schema needs a
  * 2020-12-only keyword (see the top of this file), with mcp-gen's options
  * and keywords.
  */
-export function createAjv(schemas: readonly JsonObject[]): Ajv {
-  const options = { ...AJV_OPTIONS, ownProperties: schemas.some(namesInheritedProperty) };
-  return addMcpKeywords(schemas.some(uses2020Keywords) ? new Ajv2020(options) : new Ajv(options));
+export function createAjv(schemas: readonly JsonObject[], choices: AjvChoices = {}): Ajv {
+  const allErrors = choices.allErrors ?? false;
+  const options = {
+    ...AJV_OPTIONS,
+    allErrors,
+    ownProperties: schemas.some(namesInheritedProperty),
+  };
+  const ajv = addMcpKeywords(
+    schemas.some(uses2020Keywords) ? new Ajv2020(options) : new Ajv(options),
+  );
+  return allErrors ? addProblemLimitKeywords(ajv) : ajv;
 }
 
 /** What every plain object inherits from `Object.prototype`: `constructor`, `toString`, `__proto__`, … */

@@ -6,11 +6,13 @@
 import type { McpModel, RequestNode } from "../model/types.js";
 import { TsFileBuilder, type EmittedFile } from "./file.js";
 import type { Doc } from "./doc.js";
+import { messageDefinitions } from "./emit-validators.js";
 import { branchKey, jsDoc, propertyKey, validatorName } from "./names.js";
 import {
   COMPILED_VALIDATORS_FILE,
   MESSAGES_FILE,
   METHODS_FILE,
+  PROBLEM_VALIDATORS_FILE,
   RESULT_TYPES_FILE,
   SUPPORT_MODULE,
   TYPES_FILE,
@@ -47,6 +49,7 @@ export function emitMessages(model: McpModel, bannerText: string): EmittedFile {
   const wire = model.requests.filter((r) => r.direction !== "input-request");
   const file = new TsFileBuilder(MESSAGES_FILE)
     .importNamespace(moduleSpecifier(COMPILED_VALIDATORS_FILE), "compiled", false)
+    .importNamespace(moduleSpecifier(PROBLEM_VALIDATORS_FILE), "problems", false)
     .importNamespace(moduleSpecifier(TYPES_FILE), "T", true)
     .importValues(moduleSpecifier(METHODS_FILE), "METHOD_AVAILABILITY")
     .importTypes(moduleSpecifier(METHODS_FILE), "RequestMethod")
@@ -77,6 +80,7 @@ export function emitMessages(model: McpModel, bannerText: string): EmittedFile {
       ["results", objectLiteral(resultEntries, true)],
       ["errorResponse", `compiled.${validatorName(errorResponse)}`],
       ["availability", "METHOD_AVAILABILITY"],
+      ["problemValidators", problemValidatorMap(messageDefinitions(model))],
       ...markerTable(wire),
     ],
     true,
@@ -122,6 +126,19 @@ function unionOf(name: string, members: readonly string[]): string {
     form: "alias",
     type: { kind: "union", members: members.map((m) => ({ kind: "name", name: m })) },
   });
+}
+
+/** `new Map([[compiled.validateX, problems.validateX], …])`: each message validator's problem-listing twin. */
+function problemValidatorMap(definitions: readonly string[]): Doc {
+  return [
+    "new Map(",
+    arrayLiteral(
+      definitions.map((d) =>
+        arrayLiteral([`compiled.${validatorName(d)}`, `problems.${validatorName(d)}`]),
+      ),
+    ),
+    ")",
+  ];
 }
 
 /** `new Map([[method, compiled.validateX], …])`. */

@@ -14,7 +14,12 @@ import { isJsonObject, type JsonObject, type JsonValue } from "../load/json.js";
 import { mapSchema } from "../load/schema-walk.js";
 import { refName } from "../model/build-declarations.js";
 import type { Declaration, McpModel } from "../model/types.js";
-import { KEYWORD_HELPERS, protoPropertiesAsPatterns } from "./ajv-setup.js";
+import {
+  KEYWORD_HELPERS,
+  PROBLEM_HELPERS,
+  protoPropertiesAsPatterns,
+  withProblemLimits,
+} from "./ajv-setup.js";
 import {
   AJV_RUNTIME_HELPERS,
   AJV_RUNTIME_REQUIRE,
@@ -23,7 +28,7 @@ import {
 } from "./compile-validators.js";
 import { TsFileBuilder, type EmittedFile } from "./file.js";
 import { JSON_VALUE_KEYWORD, validatorName } from "./names.js";
-import { COMPILED_VALIDATORS_FILE, SUPPORT_MODULE } from "./paths.js";
+import { COMPILED_VALIDATORS_FILE, PROBLEM_VALIDATORS_FILE, SUPPORT_MODULE } from "./paths.js";
 
 const ANNOTATIONS = new Set([
   "description",
@@ -55,6 +60,40 @@ export function emitValidators(model: McpModel, bannerText: string): EmittedFile
     .add(AJV_RUNTIME_REQUIRE)
     .add(code)
     .build(bannerText);
+}
+
+/**
+ * Emits `ajv-problems.gen.ts`: for every request and notification, a
+ * validator of the same schema that lists every problem (up to
+ * PROBLEM_LIMIT) instead of stopping at the first. parseMessage runs it
+ * only on a message the first validator has rejected.
+ */
+export function emitProblemValidators(model: McpModel, bannerText: string): EmittedFile {
+  const sources = validatorSources(model);
+  const code = compileValidators(
+    {
+      schemas: sources.schemas.map((s) => withProblemLimits(s) as JsonObject),
+      exports: Object.fromEntries(
+        messageDefinitions(model).map((name) => [validatorName(name), name]),
+      ),
+    },
+    { allErrors: true },
+  );
+  return new TsFileBuilder(PROBLEM_VALIDATORS_FILE)
+    .header("// @ts-nocheck -- ajv standalone output; messages.gen.ts calls it")
+    .importValues(SUPPORT_MODULE, ...KEYWORD_HELPERS, ...PROBLEM_HELPERS, ...AJV_RUNTIME_HELPERS)
+    .add(AJV_RUNTIME_REQUIRE)
+    .add(code)
+    .build(bannerText);
+}
+
+/** The definitions parseMessage checks requests and notifications against, each once, in model order. */
+export function messageDefinitions(model: McpModel): string[] {
+  const used = new Set([
+    ...model.requests.filter((r) => r.direction !== "input-request").map((r) => r.definition),
+    ...model.notifications.map((n) => n.definition),
+  ]);
+  return model.declarations.map((d) => d.name).filter((name) => used.has(name));
 }
 
 /** What ajv compiles for the model's declarations. */

@@ -12,7 +12,7 @@ import { emitResultTypes } from "./emit-result-types.js";
 import { emitSupport } from "./emit-support.js";
 import { emitTypes } from "./emit-types.js";
 import { emitValidateApi } from "./emit-validate-api.js";
-import { emitValidators } from "./emit-validators.js";
+import { emitProblemValidators, emitValidators } from "./emit-validators.js";
 import { banner, type BannerOptions, type EmittedFile } from "./file.js";
 import {
   ERROR_CODES_FILE,
@@ -46,6 +46,11 @@ export function emitFiles(model: McpModel, options: BannerOptions): EmittedFile[
     options,
     "ajv standalone code compiled from the schema; see validators.gen.ts for its typed API.",
   );
+  const problemsBanner = banner(
+    model,
+    options,
+    "ajv standalone code compiled from the schema, listing every problem (up to a limit); messages.gen.ts runs it on a rejected message.",
+  );
   const supportBanner = banner(
     model,
     options,
@@ -62,5 +67,6 @@ export function emitFiles(model: McpModel, options: BannerOptions): EmittedFile[
     emitSupport(supportBanner),
     emitIndex(model, PUBLIC_MODULES, top),
     emitValidators(model, validatorsBanner),
+    emitProblemValidators(model, problemsBanner),
   ];
 }

@@ -8,6 +8,8 @@
 export const TYPES_FILE = "types.gen.ts";
 /** ajv standalone code. */
 export const COMPILED_VALIDATORS_FILE = "ajv-validators.gen.ts";
+/** ajv standalone code that lists a rejected message's problems. */
+export const PROBLEM_VALIDATORS_FILE = "ajv-problems.gen.ts";
 /** The typed API over the compiled validators. */
 export const VALIDATE_API_FILE = "validators.gen.ts";
 /** parseMessage / parseResponse. */

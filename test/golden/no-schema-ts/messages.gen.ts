@@ -7,6 +7,7 @@
  */
 /* eslint-disable */
 
+import * as problems from "./ajv-problems.gen.js";
 import * as compiled from "./ajv-validators.gen.js";
 import { METHOD_AVAILABILITY, type RequestMethod } from "./methods.gen.js";
 import type { ResultByMethod } from "./result-types.gen.js";
@@ -31,6 +32,11 @@ const TABLES: MessageTables = {
   },
   errorResponse: compiled.validateJSONRPCError,
   availability: METHOD_AVAILABILITY,
+  problemValidators: new Map([
+    [compiled.validateEchoRequest, problems.validateEchoRequest],
+    [compiled.validatePingRequest, problems.validatePingRequest],
+    [compiled.validatePingedNotification, problems.validatePingedNotification],
+  ]),
 };
 
 /**

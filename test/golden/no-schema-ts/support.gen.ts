@@ -72,6 +72,8 @@ export function describeError(error: CompiledValidatorError, pathPrefix = ""): V
       };
     case "required":
       return { path: `${at}/${escapeSegment(String(p.missingProperty))}`, message: "is required" };
+    case "x-mcp-disallowed":
+      return { path: at, message: "is not allowed" };
     case "additionalProperties":
       return {
         path: `${at}/${escapeSegment(String(p.additionalProperty))}`,
@@ -132,6 +134,59 @@ export function describeError(error: CompiledValidatorError, pathPrefix = ""): V
   }
 }
 
+/**
+ * How many problems a -32602 lists at most. The validators that list them
+ * stop soon after this many, so an invalid array of 100,000 items costs
+ * 20 error objects, not 100,000 (ajv's own `allErrors` would build one or
+ * more per item).
+ */
+export const PROBLEM_LIMIT = 20;
+
+/**
+ * How many errors a problem-listing validator may hold while it tries the
+ * branches of a union (anyOf, oneOf): those errors may yet be discarded,
+ * so it cannot stop with them as it stops at {@link PROBLEM_LIMIT}; past
+ * this many it gives up ({@link tooManyProblems}).
+ */
+export const TENTATIVE_PROBLEM_LIMIT = 5 * PROBLEM_LIMIT;
+
+/** Thrown by a problem-listing validator past {@link TENTATIVE_PROBLEM_LIMIT} (generated code calls this). */
+export function tooManyProblems(): never {
+  throw new RangeError(`more than ${TENTATIVE_PROBLEM_LIMIT} problems inside a union`);
+}
+
+/**
+ * The problems with a value `firstPass` has just rejected: those
+ * `allProblems` (the same schema, every problem collected, up to about
+ * {@link PROBLEM_LIMIT}) finds, at most PROBLEM_LIMIT of them, with
+ * `truncated` when it found more. Without `allProblems`, or when it gives
+ * up inside a union, the first-pass problem alone.
+ */
+export function listProblems(
+  firstPass: CompiledValidator,
+  allProblems: CompiledValidator | undefined,
+  value: unknown,
+  pathPrefix = "",
+): { problems: ValidationError[]; truncated: boolean } {
+  const firstOnly = () => ({
+    problems: (firstPass.errors ?? []).map((e) => describeError(e, pathPrefix)),
+    truncated: false,
+  });
+  if (allProblems === undefined) return firstOnly();
+  try {
+    if (allProblems(value)) return firstOnly();
+  } catch {
+    return firstOnly();
+  }
+  // An `if` error only repeats that its then/else branch failed, which that branch's own errors say.
+  const errors = (allProblems.errors ?? []).filter((e) => e.keyword !== "if");
+  if (errors.length === 0) return firstOnly();
+  return {
+    problems: errors.slice(0, PROBLEM_LIMIT).map((e) => describeError(e, pathPrefix)),
+    truncated: errors.length > PROBLEM_LIMIT,
+  };
+}
+
 /** Escapes one JSON pointer segment (RFC 6901). */
 export function escapeSegment(segment: string): string {
   return segment.replace(/~/g, "~0").replace(/\//g, "~1");
@@ -162,6 +217,12 @@ export interface MessageTables {
   /** Per request method, the validator of each result, by resultType. */
   readonly results: Readonly<Record<string, Readonly<Record<string, CompiledValidator>>>>;
   readonly errorResponse: CompiledValidator;
+  /**
+   * Per request and notification validator (which stops at the first
+   * problem), its twin that lists every problem up to
+   * {@link PROBLEM_LIMIT}: run only once a message has failed.
+   */
+  readonly problemValidators?: ReadonlyMap<CompiledValidator, CompiledValidator>;
   /** Known revisions defining each method, for "removed in this revision" errors. */
   readonly availability: Readonly<Record<string, readonly string[]>>;
   /**
@@ -254,7 +315,7 @@ export function parseMessageWith(tables: MessageTables, input: unknown): ParseRe
   const validator = (isRequest ? tables.requests : tables.notifications).get(method);
   if (!validator) return methodNotFound(tables, method, id);
   if (validator(value)) return { ok: true, message: value };
-  return invalidParams(validator, id);
+  return invalidParams(tables, validator, value, id);
 }
 
 function methodNotFound(
@@ -273,16 +334,34 @@ function methodNotFound(
   );
 }
 
+/**
+ * -32602 for a message its validator has rejected, listing every problem
+ * (up to {@link PROBLEM_LIMIT}) and saying how many in the message:
+ * `data` is `{ path, errors }` (the first problem's path, then each
+ * problem's), with `truncated: true` when there are more than the list.
+ */
 function invalidParams(
+  tables: MessageTables,
   validator: CompiledValidator,
+  value: unknown,
   id: string | number | null,
 ): ParseResult<never> {
-  const errors = (validator.errors ?? []).map((e) => describeError(e));
-  const first = errors[0];
-  const message = first
-    ? `Invalid params: ${first.path || "/"} ${first.message}`
-    : "Invalid params";
-  return failure(INVALID_PARAMS, message, id, { path: first?.path ?? "", errors });
+  const { problems, truncated } = listProblems(
+    validator,
+    tables.problemValidators?.get(validator),
+    value,
+  );
+  const first = problems[0];
+  const path = first?.path ?? "";
+  const data = truncated ? { path, errors: problems, truncated } : { path, errors: problems };
+  if (!first) return failure(INVALID_PARAMS, "Invalid params", id, data);
+  const at = `${first.path || "/"} ${first.message}`;
+  const message = truncated
+    ? `Invalid params: more than ${problems.length} problems, the first ${problems.length} in data.errors; the first: ${at}`
+    : problems.length > 1
+      ? `Invalid params: ${problems.length} problems, all in data.errors; the first: ${at}`
+      : `Invalid params: ${at}`;
+  return failure(INVALID_PARAMS, message, id, data);
 }
 
 function parseResponseEnvelope(
