@@ -11,3 +11,18 @@ import { ROOT } from "./helpers/index.js";
 it("generator/ has no import cycle", () => {
   expect(findCycle(importGraph(join(ROOT, "generator")))?.join(" → ")).toBe(undefined);
 });
+
+/** Stages that come before emit: they may import neither emit/ nor write/. */
+const EARLY_STAGES = ["load/", "check/"];
+const LATE_STAGES = ["emit/", "write/"];
+
+it("load/ and check/ never import emit/ or write/", () => {
+  const backward = [...importGraph(join(ROOT, "generator"))].flatMap(([file, imports]) =>
+    EARLY_STAGES.some((stage) => file.startsWith(stage))
+      ? imports
+          .filter((target) => LATE_STAGES.some((stage) => target.startsWith(stage)))
+          .map((target) => `${file} → ${target}`)
+      : [],
+  );
+  expect(backward).toEqual([]);
+});

@@ -18,8 +18,11 @@ import { refName } from "../model/build-declarations.js";
 import { COMPLETE } from "../model/passes/pin-result-types.js";
 import type { Declaration, McpModel, Origin, RequestNode, ResultBranch } from "../model/types.js";
 import { declaredProperties } from "../model/passes/discriminate-results.js";
-import { builderName, guardName, resultUnionName, validatorName } from "../emit/names.js";
 import {
+  builderName,
+  guardName,
+  resultUnionName,
+  validatorName,
   ERROR_CODES_FILE,
   INDEX_FILE,
   MESSAGES_FILE,
@@ -29,7 +32,7 @@ import {
   TYPES_FILE,
   VALIDATE_API_FILE,
   COMPILED_VALIDATORS_FILE,
-} from "../emit/paths.js";
+} from "../model/output-names.js";
 
 /** Runs every model rule and returns all diagnostics. */
 export function checkModel(model: McpModel): Diagnostic[] {

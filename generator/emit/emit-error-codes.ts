@@ -7,7 +7,7 @@ import type { ErrorCodeNode, McpModel } from "../model/types.js";
 import { TsFileBuilder, type EmittedFile } from "./file.js";
 import { group, hardline, indent, line, type Doc } from "./doc.js";
 import { builderName, jsDoc } from "./names.js";
-import { ERROR_CODES_FILE, TYPES_FILE, moduleSpecifier } from "./paths.js";
+import { ERROR_CODES_FILE, TYPES_FILE, moduleSpecifier } from "../model/output-names.js";
 import {
   objectLiteral,
   parameterList,

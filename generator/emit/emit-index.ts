@@ -3,7 +3,7 @@
  */
 import type { McpModel } from "../model/types.js";
 import { TsFileBuilder, type EmittedFile } from "./file.js";
-import { INDEX_FILE, SUPPORT_FILE, moduleSpecifier } from "./paths.js";
+import { INDEX_FILE, SUPPORT_FILE, moduleSpecifier } from "../model/output-names.js";
 import { namedList, printCode } from "./ts-print.js";
 
 /** Emits `index.ts`, re-exporting `modules` (paths of the other emitted TypeScript files). */

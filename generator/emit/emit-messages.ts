@@ -17,7 +17,7 @@ import {
   SUPPORT_MODULE,
   TYPES_FILE,
   moduleSpecifier,
-} from "./paths.js";
+} from "../model/output-names.js";
 import {
   arrayLiteral,
   objectLiteral,

@@ -12,7 +12,12 @@ import {
   type TableValue,
 } from "./ts-print.js";
 import { branchKey, jsDoc, propertyKey } from "./names.js";
-import { METHODS_FILE, RESULT_TYPES_FILE, TYPES_FILE, moduleSpecifier } from "./paths.js";
+import {
+  METHODS_FILE,
+  RESULT_TYPES_FILE,
+  TYPES_FILE,
+  moduleSpecifier,
+} from "../model/output-names.js";
 
 const INFO_TYPES = `${jsDoc("Who sends a message. `input-request`: the server asks the client inside an InputRequiredResult (MRTR).")}export type Direction = "client-to-server" | "server-to-client" | "both" | "input-request";
 

@@ -12,7 +12,7 @@ import {
   type TableValue,
 } from "./ts-print.js";
 import { jsDoc } from "./names.js";
-import { PROTOCOL_FILE, SUPPORT_MODULE } from "./paths.js";
+import { PROTOCOL_FILE, SUPPORT_MODULE } from "../model/output-names.js";
 
 /** Emits `protocol.gen.ts`. */
 export function emitProtocol(model: McpModel, bannerText: string): EmittedFile {

@@ -9,7 +9,12 @@
 import type { McpModel, RequestNode } from "../model/types.js";
 import { TsFileBuilder, type EmittedFile } from "./file.js";
 import { jsDoc, propertyKey, resultUnionName } from "./names.js";
-import { RESULT_TYPES_FILE, SUPPORT_MODULE, TYPES_FILE, moduleSpecifier } from "./paths.js";
+import {
+  RESULT_TYPES_FILE,
+  SUPPORT_MODULE,
+  TYPES_FILE,
+  moduleSpecifier,
+} from "../model/output-names.js";
 import {
   arrayLiteral,
   printCode,

@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { packageRoot } from "../load/package-root.js";
 import type { EmittedFile } from "./file.js";
-import { SUPPORT_FILE } from "./paths.js";
+import { SUPPORT_FILE } from "../model/output-names.js";
 
 let supportSource: string | undefined;
 

@@ -17,7 +17,7 @@ import { refName } from "../model/build-declarations.js";
 import type { Declaration, McpModel } from "../model/types.js";
 import { TsFileBuilder, type EmittedFile } from "./file.js";
 import { literal } from "./names.js";
-import { TYPES_FILE } from "./paths.js";
+import { TYPES_FILE } from "../model/output-names.js";
 import { printDeclaration } from "./ts-print.js";
 import { declarationOf } from "./ts-type.js";
 

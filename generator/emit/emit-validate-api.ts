@@ -13,7 +13,7 @@ import {
   TYPES_FILE,
   VALIDATE_API_FILE,
   moduleSpecifier,
-} from "./paths.js";
+} from "../model/output-names.js";
 import { objectLiteral, printCode, printInterface } from "./ts-print.js";
 
 /** Emits `validators.gen.ts`. */

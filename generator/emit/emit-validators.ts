@@ -28,7 +28,11 @@ import {
 } from "./compile-validators.js";
 import { TsFileBuilder, type EmittedFile } from "./file.js";
 import { JSON_VALUE_KEYWORD, validatorName } from "./names.js";
-import { COMPILED_VALIDATORS_FILE, PROBLEM_VALIDATORS_FILE, SUPPORT_MODULE } from "./paths.js";
+import {
+  COMPILED_VALIDATORS_FILE,
+  PROBLEM_VALIDATORS_FILE,
+  SUPPORT_MODULE,
+} from "../model/output-names.js";
 
 const ANNOTATIONS = new Set([
   "description",

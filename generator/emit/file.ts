@@ -7,11 +7,9 @@
 import type { McpModel } from "../model/types.js";
 import { namedList, printCode } from "./ts-print.js";
 
-/** A file an emitter produces: a path relative to the output folder and its text. */
-export interface EmittedFile {
-  readonly path: string;
-  readonly contents: string;
-}
+import type { EmittedFile } from "../model/output-names.js";
+
+export type { EmittedFile };
 
 /** What a banner says beyond the model's revision and sources. */
 export interface BannerOptions {

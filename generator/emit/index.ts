@@ -23,7 +23,7 @@ import {
   SUPPORT_FILE,
   TYPES_FILE,
   VALIDATE_API_FILE,
-} from "./paths.js";
+} from "../model/output-names.js";
 
 export type { BannerOptions, EmittedFile };
 

@@ -18,7 +18,7 @@ import {
   ERROR_CODES_FILE,
   RESULT_TYPES_FILE,
   VALIDATE_API_FILE,
-} from "../../generator/emit/paths.js";
+} from "../../generator/model/output-names.js";
 import type { McpModel } from "../../generator/model/types.js";
 import { fixture, runCli } from "../helpers/run-cli.js";
 import { generated, REVISIONS, testSources } from "../helpers/index.js";
