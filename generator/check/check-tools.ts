@@ -7,13 +7,13 @@
  * when `$schema` is absent, draft-07 when declared, any other dialect an
  * error; remote `$ref`s are never fetched; depth and size are bounded.
  */
-import type { Ajv, Options } from "ajv";
+import type { Ajv } from "ajv";
 import { headerParametersOf } from "../../templates/runtime/core/headers.js";
 import { diagnostic, McpGenError, type Diagnostic } from "../diagnostics.js";
 import { isJsonObject, jsonText, type JsonObject } from "../load/json.js";
 import { forEachSchema } from "../load/schema-walk.js";
 import type { ToolSpec } from "../load/tools-file.js";
-import { createToolAjv, TOOL_AJV_OPTIONS } from "./tool-ajv.js";
+import { createAjv, toolAjvChoices, type AjvChoices } from "./ajv.js";
 import { headerProblems, nameCollisions, toolNamespace } from "./tool-rules.js";
 
 const DIALECTS: Readonly<Record<string, "2020-12" | "draft-07">> = {
@@ -218,8 +218,8 @@ function compileProblem(schema: JsonObject, dialect: "2020-12" | "draft-07"): st
   // A schema that declares ids gets an ajv of its own: its ids must not meet another tool's.
   const shared = !JSON.stringify(rest).includes('"$id"');
   const ajv = shared
-    ? (checkingAjv[dialect] ??= createToolAjv(dialect, CHECKING_OPTIONS))
-    : createToolAjv(dialect, CHECKING_OPTIONS);
+    ? (checkingAjv[dialect] ??= createAjv(checkingChoices(dialect)))
+    : createAjv(checkingChoices(dialect));
   try {
     ajv.compile(rest);
     ajv.removeSchema(rest);
@@ -239,9 +239,7 @@ function compileProblem(schema: JsonObject, dialect: "2020-12" | "draft-07"): st
  */
 const checkingAjv: Partial<Record<"2020-12" | "draft-07", Ajv>> = {};
 
-/** The checking ajv's options: its code is thrown away, so it is not optimized. */
-const CHECKING_OPTIONS: Options = {
-  ...TOOL_AJV_OPTIONS,
-  messages: true,
-  code: { optimize: false },
-};
+/** The checking ajv's choices: the tool validators', but its code is thrown away, so it is not optimized. */
+function checkingChoices(dialect: "2020-12" | "draft-07"): AjvChoices {
+  return { ...toolAjvChoices(dialect), compileOnly: true };
+}

@@ -1,13 +1,14 @@
 /**
- * How mcp-gen sets up ajv for the validators it compiles: the options and
- * the two keywords of its own. Kept apart from emit-validators.ts so that
+ * mcp-gen's keywords for the validators it compiles (its options and
+ * `createAjv` are in check/ajv.ts): the JSON-value keyword, its own
+ * `$ref`, and the keywords that bound the problem-listing validators. Kept apart from emit-validators.ts so that
  * compiling the same schemas at run time (the cold-start benchmark) uses
  * exactly this set-up without loading the emitter.
  *
  * Nothing edits ajv's output afterwards: what mcp-gen changes in the
  * generated code, it changes through ajv's keyword API, so ajv writes it.
  */
-import { _, Name, type Ajv, type KeywordCxt, type Options } from "ajv";
+import { _, Name, type Ajv, type KeywordCxt } from "ajv";
 import { strConcat } from "ajv/dist/compile/codegen/index.js";
 import { resolveRef, SchemaEnv } from "ajv/dist/compile/index.js";
 import { getValidate } from "ajv/dist/vocabularies/core/ref.js";
@@ -22,29 +23,8 @@ import {
   tooManyProblems,
 } from "./static/support.js";
 
-/**
- * ajv's options for the generated code. `inlineRefs` inlines small
- * referenced definitions into their callers; `discriminator` lets unions
- * tagged by a constant property check only the branch the tag names.
- * `code.es5` makes each validator take its context as one plain parameter
- * (`function validate12(data, valCxt)`) instead of destructuring it with
- * defaults, which costs an object on every call made without one (as the
- * `$ref` keyword below makes them). `ownProperties` (counting only a
- * value's own properties as present) is turned on per generation, only
- * for schemas that name a property plain objects inherit: see
- * `namesInheritedProperty` in compile-validators.ts.
- */
-export const AJV_OPTIONS: Readonly<Options> = {
-  code: { source: true, esm: true, lines: true, es5: true },
-  inlineRefs: true,
-  messages: false,
-  strict: false,
-  allowUnionTypes: true,
-  validateFormats: false,
-  allErrors: false,
-  discriminator: true,
-  ownProperties: false,
-};
+/** The options, for the cold-start benchmark, which compiles at run time with this set-up (scripts/bench/cold-ajv.mjs). */
+export { AJV_OPTIONS } from "../check/ajv.js";
 
 /** The pattern that matches exactly the property name `__proto__`. */
 const PROTO_PATTERN = "^__proto__$";

@@ -1,18 +1,19 @@
 /**
  * compileValidators: ajv standalone code for the schemas emit-validators.ts
- * shapes, compiled with mcp-gen's ajv set-up (ajv-setup.ts). The code is
- * not edited afterwards.
+ * shapes and for a project's tool schemas (emit-tools.ts), compiled with
+ * mcp-gen's one ajv set-up (check/ajv.ts, keywords in ajv-setup.ts). The
+ * code is not edited afterwards.
  *
  * The draft-07 engine validates both dialects when a schema uses no
  * 2020-12-only keyword; it is much faster than Ajv2020, which tracks
  * evaluated properties through every anyOf branch.
  */
-import { Ajv } from "ajv";
-import { Ajv2020 } from "ajv/dist/2020.js";
+import type { Ajv } from "ajv";
 import standalone from "ajv/dist/standalone/index.js";
 import { isJsonObject, type JsonObject } from "../load/json.js";
 import { forEachSchema } from "../load/schema-walk.js";
-import { addMcpKeywords, addProblemLimitKeywords, AJV_OPTIONS } from "./ajv-setup.js";
+import { createAjv, type AjvChoices } from "../check/ajv.js";
+import { addMcpKeywords, addProblemLimitKeywords } from "./ajv-setup.js";
 
 // ajv/dist/standalone is CommonJS with `module.exports = fn` and `exports.default = fn`; TypeScript sees the namespace.
 const standaloneCode = standalone as unknown as typeof standalone.default;
@@ -45,7 +46,7 @@ export function compileValidators(
   { schemas, exports }: ValidatorSources,
   choices: AjvChoices = {},
 ): string {
-  const ajv = createAjv(schemas, choices);
+  const ajv = compilerFor(schemas, choices);
   for (const schema of schemas) ajv.addSchema(schema);
   return standaloneCode(ajv, { ...exports });
 }
@@ -73,33 +74,22 @@ function require(id) {
 /** The names {@link AJV_RUNTIME_REQUIRE} needs in scope. */
 export const AJV_RUNTIME_HELPERS = ["deepEqual", "ucs2length"] as const;
 
-/** What differs between the validators mcp-gen compiles. */
-export interface AjvChoices {
-  /**
-   * Collect every problem rather than stop at the first: the validators
-   * that list a rejected message's problems, with the keywords that bound
-   * them (ajv-setup.ts, `addProblemLimitKeywords`). Never for the
-   * validators that decide whether a message is valid.
-   */
-  readonly allErrors?: boolean;
-}
-
 /**
- * The ajv engine for these schemas: Ajv2020 only when a schema needs a
- * 2020-12-only keyword (see the top of this file), with mcp-gen's options
- * and keywords.
+ * The ajv that compiles these schemas: `createAjv` (check/ajv.ts) with
+ * `choices`, in the dialect they are written in when the choices name
+ * none (Ajv2020 only when a schema needs a 2020-12-only keyword, see the
+ * top of this file), counting own properties only where a schema names
+ * an inherited one, and with mcp-gen's keywords on schemas it shaped.
  */
-export function createAjv(schemas: readonly JsonObject[], choices: AjvChoices = {}): Ajv {
-  const allErrors = choices.allErrors ?? false;
-  const options = {
-    ...AJV_OPTIONS,
-    allErrors,
+export function compilerFor(schemas: readonly JsonObject[], choices: AjvChoices = {}): Ajv {
+  const ajv = createAjv({
+    dialect: schemas.some(uses2020Keywords) ? "2020-12" : "draft-07",
     ownProperties: schemas.some(namesInheritedProperty),
-  };
-  const ajv = addMcpKeywords(
-    schemas.some(uses2020Keywords) ? new Ajv2020(options) : new Ajv(options),
-  );
-  return allErrors ? addProblemLimitKeywords(ajv) : ajv;
+    ...choices,
+  });
+  if (choices.userSchemas) return ajv;
+  addMcpKeywords(ajv);
+  return choices.limitProblems ? addProblemLimitKeywords(ajv) : ajv;
 }
 
 /** What every plain object inherits from `Object.prototype`: `constructor`, `toString`, `__proto__`, … */

@@ -6,13 +6,7 @@
  * through), validators for both compiled now (ajv standalone, so nothing
  * compiles at run time), the typed `ToolHandlers` map, and `registerTools`.
  */
-import standalone from "ajv/dist/standalone/index.js";
-import {
-  createToolAjv,
-  FORMATS_MODULE,
-  FORMATS_NAME,
-  TOOL_AJV_OPTIONS,
-} from "../check/tool-ajv.js";
+import { FORMATS_MODULE, FORMATS_NAME, toolAjvChoices } from "../check/ajv.js";
 import { dialectOf } from "../check/check-tools.js";
 import { toolNamespace, toolNamespaces } from "../check/tool-rules.js";
 import {
@@ -25,7 +19,11 @@ import {
 import { mapSchema } from "../load/schema-walk.js";
 import type { ToolSpec } from "../load/tools-file.js";
 import { protoPropertiesAsPatterns } from "./ajv-setup.js";
-import { AJV_RUNTIME_HELPERS, AJV_RUNTIME_REQUIRE } from "./compile-validators.js";
+import {
+  AJV_RUNTIME_HELPERS,
+  AJV_RUNTIME_REQUIRE,
+  compileValidators as compileStandalone,
+} from "./compile-validators.js";
 import { hardline, indent, join } from "./doc.js";
 import { prepareSchema } from "./emit-types.js";
 import { TsFileBuilder, type EmittedFile } from "./file.js";
@@ -38,9 +36,6 @@ import {
   printInterface,
 } from "./ts-print.js";
 import { declarationOf, type TsDeclaration } from "./ts-type.js";
-
-// ajv/dist/standalone is CommonJS with `module.exports = fn` and `exports.default = fn`; TypeScript sees the namespace.
-const standaloneCode = standalone as unknown as typeof standalone.default;
 
 /**
  * The tool names a generated tools module lists in TOOL_NAMES, whatever
@@ -414,14 +409,12 @@ function validatorModuleFile(
   entries: ReadonlyArray<{ id: string; schema: JsonObject }>,
   protocolImport: string,
 ): EmittedFile {
-  const ajv = createToolAjv(dialect, {
-    ...TOOL_AJV_OPTIONS,
-    code: { source: true, esm: true, lines: true },
-  });
-  for (const e of entries) ajv.addSchema(e.schema);
-  const code = standaloneCode(
-    ajv,
-    Object.fromEntries(entries.map((e) => [e.id, e.schema.$id as string])),
+  const code = compileStandalone(
+    {
+      schemas: entries.map((e) => e.schema),
+      exports: Object.fromEntries(entries.map((e) => [e.id, e.schema.$id as string])),
+    },
+    toolAjvChoices(dialect),
   );
   const module = new TsFileBuilder(path)
     .header("// @ts-nocheck -- ajv standalone output for the tool schemas of tools.json")

@@ -81,7 +81,7 @@ export function emitProblemValidators(model: McpModel, bannerText: string): Emit
         messageDefinitions(model).map((name) => [validatorName(name), name]),
       ),
     },
-    { allErrors: true },
+    { allErrors: true, limitProblems: true },
   );
   return new TsFileBuilder(PROBLEM_VALIDATORS_FILE)
     .header("// @ts-nocheck -- ajv standalone output; messages.gen.ts calls it")

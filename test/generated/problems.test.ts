@@ -10,7 +10,7 @@ import * as problemValidators from "../../generated/2026-07-28/ajv-problems.gen.
 import { PROBLEM_LIMIT, listProblems } from "../../generated/2026-07-28/support.gen.js";
 import type { CompiledValidator } from "../../generated/2026-07-28/support.gen.js";
 import { withProblemLimits } from "../../generator/emit/ajv-setup.js";
-import { createAjv } from "../../generator/emit/compile-validators.js";
+import { compilerFor } from "../../generator/emit/compile-validators.js";
 import type { JsonObject } from "../../generator/load/json.js";
 
 const meta = {
@@ -111,10 +111,10 @@ describe("problem limits in the listing validators", () => {
   /** A validator compiled the way ajv-problems.gen.ts's are, from one schema. */
   const listing = (schema: JsonObject): CompiledValidator => {
     const limited = withProblemLimits({ $id: "S", ...schema }) as JsonObject;
-    return createAjv([limited], { allErrors: true }).compile(limited) as CompiledValidator;
+    return compilerFor([limited], { allErrors: true, limitProblems: true }).compile(limited) as CompiledValidator;
   };
   const firstOnly = (schema: JsonObject): CompiledValidator =>
-    createAjv([schema]).compile(schema) as CompiledValidator;
+    compilerFor([schema]).compile(schema) as CompiledValidator;
 
   it("put the limit on per-item subschemas and make additionalProperties: false one", () => {
     expect(
