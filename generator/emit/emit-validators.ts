@@ -25,7 +25,8 @@ import { TsFileBuilder, type EmittedFile } from "./file.js";
 import { JSON_VALUE_KEYWORD, validatorName } from "./names.js";
 import { COMPILED_VALIDATORS_FILE, SUPPORT_MODULE } from "./paths.js";
 
-const ANNOTATIONS = new Set([
+/** Keywords no validator checks: stripped before ajv compiles a schema. */
+export const ANNOTATIONS: ReadonlySet<string> = new Set([
   "description",
   "title",
   "$comment",

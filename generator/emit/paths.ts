@@ -22,6 +22,10 @@ export const METHODS_FILE = "methods.gen.ts";
 export const PROTOCOL_FILE = "protocol.gen.ts";
 /** The copied revision-independent support code. */
 export const SUPPORT_FILE = "support.gen.ts";
+/** Every definition as a Standard Schema, with its JSON Schema. */
+export const STANDARD_SCHEMAS_FILE = "standard-schemas.gen.ts";
+/** The copied revision-independent Standard Schema code. */
+export const STANDARD_SCHEMA_SUPPORT_FILE = "standard-schema.gen.ts";
 /** The module users import. */
 export const INDEX_FILE = "index.ts";
 
@@ -32,3 +36,6 @@ export function moduleSpecifier(path: string): string {
 
 /** The support module's specifier. */
 export const SUPPORT_MODULE = moduleSpecifier(SUPPORT_FILE);
+
+/** The Standard Schema support module's specifier. */
+export const STANDARD_SCHEMA_MODULE = moduleSpecifier(STANDARD_SCHEMA_SUPPORT_FILE);
