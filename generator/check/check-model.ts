@@ -29,6 +29,7 @@ import {
   METHODS_FILE,
   PROTOCOL_FILE,
   RESULT_TYPES_FILE,
+  STANDARD_SCHEMAS_FILE,
   TYPES_FILE,
   VALIDATE_API_FILE,
   COMPILED_VALIDATORS_FILE,
@@ -138,7 +139,17 @@ export const FIXED_EXPORTS: Readonly<Record<string, readonly string[]>> = {
     "isReservedMetaKey",
     "isValidMetaKey",
   ],
-  [INDEX_FILE]: ["JsonRpcErrorObject", "ParseResult", "ValidationError", "ValidationResult"],
+  [STANDARD_SCHEMAS_FILE]: ["JSON_SCHEMAS", "STANDARD_SCHEMAS"],
+  [INDEX_FILE]: [
+    "JsonRpcErrorObject",
+    "ParseResult",
+    "ValidationError",
+    "ValidationResult",
+    "JsonSchemaTarget",
+    "StandardIssue",
+    "StandardResult",
+    "StandardSchema",
+  ],
 };
 
 /** A name a module declares, what it stands for, and where that is (for the diagnostic). */
@@ -177,6 +188,7 @@ function namesByScope(model: McpModel): Array<{ scope: string; names: readonly N
     ],
     [METHODS_FILE]: fixed(METHODS_FILE),
     [PROTOCOL_FILE]: fixed(PROTOCOL_FILE),
+    [STANDARD_SCHEMAS_FILE]: fixed(STANDARD_SCHEMAS_FILE),
     [INDEX_FILE]: fixed(INDEX_FILE),
   };
   return [

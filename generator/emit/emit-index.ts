@@ -3,8 +3,21 @@
  */
 import type { McpModel } from "../model/types.js";
 import { TsFileBuilder, type EmittedFile } from "./file.js";
-import { INDEX_FILE, SUPPORT_FILE, moduleSpecifier } from "../model/output-names.js";
+import {
+  INDEX_FILE,
+  STANDARD_SCHEMA_SUPPORT_FILE,
+  SUPPORT_FILE,
+  moduleSpecifier,
+} from "../model/output-names.js";
 import { namedList, printCode } from "./ts-print.js";
+
+/** The Standard Schema types index.ts re-exports. */
+export const STANDARD_SCHEMA_TYPES = [
+  "JsonSchemaTarget",
+  "StandardIssue",
+  "StandardResult",
+  "StandardSchema",
+];
 
 /** Emits `index.ts`, re-exporting `modules` (paths of the other emitted TypeScript files). */
 export function emitIndex(
@@ -19,6 +32,13 @@ export function emitIndex(
       "export type ",
       namedList(["JsonRpcErrorObject", "ParseResult", "ValidationError", "ValidationResult"]),
       ` from ${JSON.stringify(moduleSpecifier(SUPPORT_FILE))};`,
+    ]),
+  );
+  file.add(
+    printCode([
+      "export type ",
+      namedList(STANDARD_SCHEMA_TYPES),
+      ` from ${JSON.stringify(moduleSpecifier(STANDARD_SCHEMA_SUPPORT_FILE))};`,
     ]),
   );
   return file.build(bannerText);

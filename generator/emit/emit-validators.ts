@@ -34,7 +34,8 @@ import {
   SUPPORT_MODULE,
 } from "../model/output-names.js";
 
-const ANNOTATIONS = new Set([
+/** Keywords no validator checks: stripped before ajv compiles a schema. */
+export const ANNOTATIONS: ReadonlySet<string> = new Set([
   "description",
   "title",
   "$comment",

@@ -9,7 +9,8 @@ import { emitMessages } from "./emit-messages.js";
 import { emitMethods } from "./emit-methods.js";
 import { emitProtocol } from "./emit-protocol.js";
 import { emitResultTypes } from "./emit-result-types.js";
-import { emitSupport } from "./emit-support.js";
+import { emitStandardSchemas } from "./emit-standard-schemas.js";
+import { emitStandardSchemaSupport, emitSupport } from "./emit-support.js";
 import { emitTypes } from "./emit-types.js";
 import { emitValidateApi } from "./emit-validate-api.js";
 import { emitProblemValidators, emitValidators } from "./emit-validators.js";
@@ -20,6 +21,8 @@ import {
   METHODS_FILE,
   PROTOCOL_FILE,
   RESULT_TYPES_FILE,
+  STANDARD_SCHEMA_SUPPORT_FILE,
+  STANDARD_SCHEMAS_FILE,
   SUPPORT_FILE,
   TYPES_FILE,
   VALIDATE_API_FILE,
@@ -31,6 +34,7 @@ export type { BannerOptions, EmittedFile };
 const PUBLIC_MODULES = [
   TYPES_FILE,
   VALIDATE_API_FILE,
+  STANDARD_SCHEMAS_FILE,
   MESSAGES_FILE,
   RESULT_TYPES_FILE,
   ERROR_CODES_FILE,
@@ -56,15 +60,22 @@ export function emitFiles(model: McpModel, options: BannerOptions): EmittedFile[
     options,
     `Copied from mcp-gen's revision-independent support code; ${SUPPORT_FILE} is the same for every revision.`,
   );
+  const standardSchemaBanner = banner(
+    model,
+    options,
+    `Copied from mcp-gen's revision-independent support code; ${STANDARD_SCHEMA_SUPPORT_FILE} is the same for every revision.`,
+  );
   return [
     emitTypes(model, top),
     emitValidateApi(model, top),
+    emitStandardSchemas(model, top),
     emitMessages(model, top),
     emitResultTypes(model, top),
     emitErrorCodes(model, top),
     emitMethods(model, top),
     emitProtocol(model, top),
     emitSupport(supportBanner),
+    emitStandardSchemaSupport(standardSchemaBanner),
     emitIndex(model, PUBLIC_MODULES, top),
     emitValidators(model, validatorsBanner),
     emitProblemValidators(model, problemsBanner),

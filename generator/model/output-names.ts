@@ -34,6 +34,10 @@ export const METHODS_FILE = "methods.gen.ts";
 export const PROTOCOL_FILE = "protocol.gen.ts";
 /** The copied revision-independent support code. */
 export const SUPPORT_FILE = "support.gen.ts";
+/** Every definition as a Standard Schema, with its JSON Schema. */
+export const STANDARD_SCHEMAS_FILE = "standard-schemas.gen.ts";
+/** The copied revision-independent Standard Schema code. */
+export const STANDARD_SCHEMA_SUPPORT_FILE = "standard-schema.gen.ts";
 /** The module users import. */
 export const INDEX_FILE = "index.ts";
 
@@ -86,3 +90,6 @@ export function resultUnionName(request: { readonly definition: string }): strin
 export function builderName(code: { readonly name: string }): string {
   return lowerFirst(code.name.endsWith("Error") ? code.name : `${code.name}Error`);
 }
+
+/** The Standard Schema support module's specifier. */
+export const STANDARD_SCHEMA_MODULE = moduleSpecifier(STANDARD_SCHEMA_SUPPORT_FILE);

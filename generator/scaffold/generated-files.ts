@@ -21,6 +21,7 @@ import {
   TASKS_EXTENSION_ID,
   type ProjectSettings,
 } from "./settings.js";
+import { emitToolSchemas } from "../emit/emit-tool-schemas.js";
 import { emitToolsModule } from "../emit/emit-tools.js";
 import type { ToolSpec } from "../load/tools-file.js";
 
@@ -67,7 +68,7 @@ export async function generatedFiles(
   const runtimeEntry = settings.kind === "server" ? "index.js" : "client.js";
   const index = {
     path: "src/generated/protocol.gen.ts",
-    contents: `${banner}\n/** The revision this ${settings.kind} ${settings.kind === "server" ? "serves, the one it serves legacy (initialize) clients with" : "speaks, the one it speaks with legacy (initialize) servers"}, and the helpers the tool validators call. */\nexport * as protocol from "./${folder}/index.js";\nexport * as legacy from "./${LEGACY_REVISION}/index.js";\nexport { deepEqual, runValidator, ucs2length } from "./${folder}/support.gen.js";\n${TYPES_DECLARATION(folder)}`,
+    contents: `${banner}\n/** The revision this ${settings.kind} ${settings.kind === "server" ? "serves, the one it serves legacy (initialize) clients with" : "speaks, the one it speaks with legacy (initialize) servers"}, and the helpers the tool validators and tool schemas call. */\nexport * as protocol from "./${folder}/index.js";\nexport * as legacy from "./${LEGACY_REVISION}/index.js";\nexport { deepEqual, runValidator, ucs2length } from "./${folder}/support.gen.js";\nexport { standardSchema, toolJsonSchema, type StandardSchema } from "./${folder}/standard-schema.gen.js";\n${TYPES_DECLARATION(folder)}`,
   };
   const toolFiles = (
     await emitToolsModule(
@@ -79,6 +80,7 @@ export async function generatedFiles(
       { followTasks: tasks },
     )
   ).map((f) => ({ ...f, path: `src/generated/${f.path}` }));
+  const toolSchemas = emitToolSchemas(tools, banner, "./tools.gen.js", "./protocol.gen.js");
   const typedClient =
     settings.kind === "client"
       ? [{ path: "src/generated/client.gen.ts", contents: `${banner}\n${clientModule(tasks)}` }]
@@ -89,6 +91,7 @@ export async function generatedFiles(
     index,
     ...typedClient,
     ...toolFiles,
+    { ...toolSchemas, path: `src/generated/${toolSchemas.path}` },
     ...authFiles(settings, tools, banner),
     ...runtimeFiles(
       settings.kind,

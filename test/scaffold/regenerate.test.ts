@@ -50,6 +50,7 @@ describe("regeneration in a scaffolded project", () => {
     const stale = await runCli(["generate", "--check", "--quiet"], { cwd: project });
     expect(stale.code).toBe(1);
     expect(stale.stderrLines).toEqual([
+      `src/generated/tool-schemas.gen.ts: error MCPG503: src/generated/tool-schemas.gen.ts is stale ${FIX_STALE}`,
       `src/generated/tool-validators-2020.gen.ts: error MCPG503: src/generated/tool-validators-2020.gen.ts is stale ${FIX_STALE}`,
       `src/generated/tools.gen.ts: error MCPG503: src/generated/tools.gen.ts is stale ${FIX_STALE}`,
     ]);
@@ -75,6 +76,7 @@ describe("regeneration in a scaffolded project", () => {
         .filter((p) => after[p] !== before[p])
         .sort(),
     ).toEqual([
+      "src/generated/tool-schemas.gen.ts",
       "src/generated/tool-validators-2020.gen.ts",
       "src/generated/tools.gen.ts",
       "src/tools/reverse.ts",

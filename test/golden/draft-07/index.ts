@@ -10,6 +10,7 @@
 
 export * from "./types.gen.js";
 export * from "./validators.gen.js";
+export * from "./standard-schemas.gen.js";
 export * from "./messages.gen.js";
 export * from "./result-types.gen.js";
 export * from "./error-codes.gen.js";
@@ -22,3 +23,10 @@ export type {
   ValidationError,
   ValidationResult,
 } from "./support.gen.js";
+
+export type {
+  JsonSchemaTarget,
+  StandardIssue,
+  StandardResult,
+  StandardSchema,
+} from "./standard-schema.gen.js";
