@@ -18,6 +18,11 @@ import { refName } from "../model/build-declarations.js";
 import { COMPLETE } from "../model/passes/pin-result-types.js";
 import type { Declaration, McpModel, Origin, RequestNode, ResultBranch } from "../model/types.js";
 import { declaredProperties } from "../model/passes/discriminate-results.js";
+import {
+  EXTENSION_ERROR_CLASS,
+  extensionErrorGroups,
+  extensionErrorsName,
+} from "../emit/emit-extension-errors.js";
 import { builderName, guardName, resultUnionName, validatorName } from "../emit/names.js";
 import {
   ERROR_CODES_FILE,
@@ -141,6 +146,20 @@ export const FIXED_EXPORTS: Readonly<Record<string, readonly string[]>> = {
 /** A name a module declares, what it stands for, and where that is (for the diagnostic). */
 type Named = readonly [name: string, owner: string, origin?: Origin];
 
+/** The builders' objects of extensions with error codes, and the class they return. */
+function extensionErrorNames(model: McpModel): Named[] {
+  const groups = extensionErrorGroups(model);
+  if (groups.length === 0) return [];
+  return [
+    [EXTENSION_ERROR_CLASS, `mcp-gen's ${EXTENSION_ERROR_CLASS}`],
+    ...groups.map(({ extension }): Named => [
+      extensionErrorsName(extension),
+      `the error builders of extension ${extension.id}`,
+      { file: extension.manifestFile },
+    ]),
+  ];
+}
+
 /** The names the model gives each module's top level and its keyed tables. */
 function namesByScope(model: McpModel): Array<{ scope: string; names: readonly Named[] }> {
   const fixed = (module: string): Named[] =>
@@ -171,6 +190,7 @@ function namesByScope(model: McpModel): Array<{ scope: string; names: readonly N
       ...model.errorCodes
         .filter((c) => c.definition && c.policy !== "legacy")
         .map((c): Named => [builderName(c), `error code ${c.code}`, c.origin]),
+      ...extensionErrorNames(model),
     ],
     [METHODS_FILE]: fixed(METHODS_FILE),
     [PROTOCOL_FILE]: fixed(PROTOCOL_FILE),
