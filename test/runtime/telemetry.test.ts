@@ -18,7 +18,9 @@ import {
 } from "@opentelemetry/sdk-trace-base";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { McpError, serveHttp } from "../../templates/runtime/index.js";
-import { post, request, testServer } from "../helpers/mcp-client.js";
+import * as tasksProtocol from "../../generated/2026-07-28+tasks/index.js";
+import { legacy, post, request, testServer } from "../helpers/mcp-client.js";
+import { until } from "../helpers/wait.js";
 
 const TRACE_ID = "0af7651916cd43dd8448eb211c80319c";
 const PARENT_ID = "b7ad6b7169203331";
@@ -151,6 +153,77 @@ describe("spans of requests and tool calls", () => {
     );
     expect(tool.status.code).not.toBe(SpanStatusCode.ERROR);
     expect(named("tools/call ask").attributes).not.toHaveProperty("rpc.jsonrpc.error_code");
+  });
+
+  it("a legacy session's request gets its span too, the child of its traceparent", async () => {
+    const session = server.openSession();
+    const exchange = { sink: { notify() {} }, signal: new AbortController().signal };
+    const params = {
+      protocolVersion: "2025-11-25",
+      capabilities: {},
+      clientInfo: { name: "t", version: "1" },
+    };
+    await session.serve({ jsonrpc: "2.0", id: 0, method: "initialize", params }, exchange);
+    await session.serve(
+      {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "tools/call",
+        params: { name: "get_weather", arguments: {}, _meta: { traceparent: TRACEPARENT } },
+      },
+      exchange,
+    );
+    session.close();
+    const span = named("tools/call get_weather");
+    expect(span.parentSpanContext?.spanId).toBe(PARENT_ID);
+    expect(span.attributes["mcp.protocol.version"]).toBe("2025-11-25");
+    expect(named("execute_tool get_weather").parentSpanContext?.spanId).toBe(
+      span.spanContext().spanId,
+    );
+  });
+
+  it("a task's work keeps the tool call's span: its input request carries it", async () => {
+    const tasks = testServer({ protocol: tasksProtocol, legacy });
+    tasks.tool(
+      { name: "later", inputSchema: { type: "object" }, execution: { taskSupport: "optional" } },
+      (_args, ctx) =>
+        ctx.runAsTask(async (task) => {
+          await task.elicit("city", {
+            mode: "form",
+            message: "Which city?",
+            requestedSchema: { type: "object", properties: {} },
+          });
+          return { content: [] };
+        }),
+    );
+    const capabilities = {
+      elicitation: { form: {} },
+      extensions: { "io.modelcontextprotocol/tasks": {} },
+    };
+    const exchange = { sink: { notify() {} }, signal: new AbortController().signal };
+    const created = await tasks.serve(
+      request(
+        "tools/call",
+        { name: "later", arguments: {}, _meta: { traceparent: TRACEPARENT } },
+        1,
+        capabilities,
+      ),
+      exchange,
+    );
+    const taskId = (created.response as { result: { taskId: string } }).result.taskId;
+    let task: { status?: string; inputRequests?: Record<string, { params: { _meta: unknown } }> } =
+      {};
+    await until(async () => {
+      const got = await tasks.serve(request("tasks/get", { taskId }, 2, capabilities), exchange);
+      task = (got.response as { result: typeof task }).result;
+      return task.status === "input_required";
+    });
+    tasks.tasks?.close();
+    const tool = named("execute_tool later");
+    expect(tool.parentSpanContext?.spanId).toBe(named("tools/call later").spanContext().spanId);
+    expect(task.inputRequests!.city!.params._meta).toEqual({
+      traceparent: `00-${TRACE_ID}-${tool.spanContext().spanId}-01`,
+    });
   });
 
   it("other requests get a span named after their method", async () => {
