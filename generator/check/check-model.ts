@@ -20,6 +20,9 @@ import type { Declaration, McpModel, Origin, RequestNode, ResultBranch } from ".
 import { declaredProperties } from "../model/passes/discriminate-results.js";
 import {
   builderName,
+  EXTENSION_ERROR_CLASS,
+  extensionErrorGroups,
+  extensionErrorsName,
   guardName,
   resultUnionName,
   validatorName,
@@ -155,6 +158,20 @@ export const FIXED_EXPORTS: Readonly<Record<string, readonly string[]>> = {
 /** A name a module declares, what it stands for, and where that is (for the diagnostic). */
 type Named = readonly [name: string, owner: string, origin?: Origin];
 
+/** The builders' objects of extensions with error codes, and the class they return. */
+function extensionErrorNames(model: McpModel): Named[] {
+  const groups = extensionErrorGroups(model);
+  if (groups.length === 0) return [];
+  return [
+    [EXTENSION_ERROR_CLASS, `mcp-gen's ${EXTENSION_ERROR_CLASS}`],
+    ...groups.map(({ extension }): Named => [
+      extensionErrorsName(extension),
+      `the error builders of extension ${extension.id}`,
+      { file: extension.manifestFile },
+    ]),
+  ];
+}
+
 /** The names the model gives each module's top level and its keyed tables. */
 function namesByScope(model: McpModel): Array<{ scope: string; names: readonly Named[] }> {
   const fixed = (module: string): Named[] =>
@@ -185,6 +202,7 @@ function namesByScope(model: McpModel): Array<{ scope: string; names: readonly N
       ...model.errorCodes
         .filter((c) => c.definition && c.policy !== "legacy")
         .map((c): Named => [builderName(c), `error code ${c.code}`, c.origin]),
+      ...extensionErrorNames(model),
     ],
     [METHODS_FILE]: fixed(METHODS_FILE),
     [PROTOCOL_FILE]: fixed(PROTOCOL_FILE),

@@ -5,6 +5,7 @@
  */
 import type { ErrorCodeNode, McpModel } from "../model/types.js";
 import { TsFileBuilder, type EmittedFile } from "./file.js";
+import { emitExtensionErrors } from "./emit-extension-errors.js";
 import { group, hardline, indent, line, type Doc } from "./doc.js";
 import { builderName, jsDoc } from "./names.js";
 import { ERROR_CODES_FILE, TYPES_FILE, moduleSpecifier } from "../model/output-names.js";
@@ -74,6 +75,7 @@ export function emitErrorCodes(model: McpModel, bannerText: string): EmittedFile
   const builders = codes.filter((c) => c.definition && c.policy !== "legacy");
   if (builders.length > 0) file.importNamespace(moduleSpecifier(TYPES_FILE), "T", true);
   for (const code of builders) file.add(builder(code));
+  for (const section of emitExtensionErrors(model)) file.add(section);
   return file.build(bannerText);
 }
 

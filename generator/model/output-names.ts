@@ -8,6 +8,8 @@
  * module must never load its backend (ajv).
  */
 
+import type { ErrorCodeNode, McpModel, MergedExtension } from "./types.js";
+
 /** A file an emitter produces: a path relative to the output folder and its text. */
 export interface EmittedFile {
   readonly path: string;
@@ -93,3 +95,26 @@ export function builderName(code: { readonly name: string }): string {
 
 /** The Standard Schema support module's specifier. */
 export const STANDARD_SCHEMA_MODULE = moduleSpecifier(STANDARD_SCHEMA_SUPPORT_FILE);
+
+/** The class every builder returns, emitted once when some extension has error codes. */
+export const EXTENSION_ERROR_CLASS = "ExtensionError";
+
+/** \`jobs\` → \`jobsErrors\`, \`my-ext\` → \`myExtErrors\`: the object holding an extension's builders. */
+export function extensionErrorsName(extension: { readonly name: string }): string {
+  const camel = extension.name.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+  return `${camel}Errors`;
+}
+
+/** Each merged extension that defines error codes, with its codes. */
+export function extensionErrorGroups(
+  model: McpModel,
+): Array<{ extension: MergedExtension; codes: ErrorCodeNode[] }> {
+  return model.extensions
+    .map((extension) => ({
+      extension,
+      codes: model.errorCodes.filter(
+        (c) => c.policy === "extension" && c.origin.file === extension.manifestFile,
+      ),
+    }))
+    .filter((group) => group.codes.length > 0);
+}

@@ -19,6 +19,7 @@
  * ```
  */
 export {
+  checkOutgoingMeta,
   Codes,
   declaresExtension,
   decodeHeaderValue,
@@ -26,12 +27,14 @@ export {
   headerParametersOf,
   invalidParams,
   McpError,
+  MetaKeyError,
   missingCapability,
   type Authorization,
   type Exchange,
   type HeaderParameter,
   type Outcome,
   type ProtocolModule,
+  type TraceContext,
 } from "./core/index.js";
 export * from "./server/index.js";
 export * from "./scale/index.js";

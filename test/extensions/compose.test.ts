@@ -9,6 +9,8 @@ import ts from "typescript";
 import { beforeAll, describe, expect, it } from "vitest";
 import { generate, writeOutput } from "../../generator/index.js";
 import { listFiles } from "../../generator/write/write-output.js";
+import { asMcpError, type ProtocolModule } from "../../templates/runtime/core/index.js";
+import { unsendableCode } from "../../templates/runtime/server/index.js";
 import { tempDir, testSources } from "../helpers/index.js";
 
 const ECHO = join("test", "fixtures", "ext-echo");
@@ -32,6 +34,9 @@ interface ComposedModule {
   parseMessage(message: unknown): unknown;
   validate(definition: string, value: unknown): unknown;
   isImplementationDefinedCode(code: number): boolean;
+  readonly echoErrors: {
+    echoTooLong(data?: unknown, message?: string): Error & { toJSON(): unknown };
+  };
 }
 
 // The generated module, imported from a temporary folder.
@@ -163,6 +168,16 @@ describe("tasks + echo", () => {
       revisions: ["2026-07-28"],
     });
     expect(mcp.isImplementationDefinedCode(-32001)).toBe(true);
+  });
+
+  it("builds the extension's error to throw, which the runtime sends with its code (an extension's code passes the policy)", () => {
+    const error = mcp.echoErrors.echoTooLong({ max: 10 });
+    expect(error).toBeInstanceOf(Error);
+    expect(error.toJSON()).toEqual({ code: -32001, message: "Echo too long", data: { max: 10 } });
+    expect(asMcpError(error)?.toJSON()).toEqual(error.toJSON());
+    expect(unsendableCode(mcp as unknown as ProtocolModule, -32001)).toBeUndefined();
+    expect(unsendableCode(mcp as unknown as ProtocolModule, -32002)).toMatch(/earlier revisions/);
+    expect(asMcpError(new Error("plain"))).toBeUndefined();
   });
 
   it("folds the copy of RequestId into the core definition and names both extensions in the banner", async () => {

@@ -68,9 +68,10 @@ function tasksServer(store: TaskStore = new InMemoryTaskStore(), ttlMs?: number)
   );
   server.tool(
     { name: "broken", inputSchema: obj, execution: { taskSupport: "optional" } },
-    (_args, ctx) =>
+    (args, ctx) =>
       ctx.runAsTask(() => {
-        throw new McpError(-32000, "The backend is down");
+        // An application's code; a code reserved by the spec (-32001) must never go out.
+        throw new McpError(Number(args.code ?? -31000), "The backend is down");
       }),
   );
   server.tool(
@@ -193,8 +194,17 @@ describe("tasks: creation and per-tool task support", () => {
     const created = (await send(server, "tools/call", { name: "broken", arguments: {} })).result!;
     const done = await taskWhen(server, String(created.taskId), terminal);
     expect(done.status).toBe("failed");
-    expect(done.error).toEqual({ code: -32000, message: "The backend is down" });
+    expect(done.error).toEqual({ code: -31000, message: "The backend is down" });
     expect(done).not.toHaveProperty("result");
+  });
+
+  it("work that throws a code the spec reserves ends failed with -32603, the cause reported", async () => {
+    const { server, errors } = tasksServer();
+    const call = { name: "broken", arguments: { code: -32001 } };
+    const created = (await send(server, "tools/call", call)).result!;
+    const done = await taskWhen(server, String(created.taskId), terminal);
+    expect(done.error).toEqual({ code: -32603, message: "Internal error" });
+    expect(String(errors[0])).toMatch(/-32001 is in -32000\.\.-32019/);
   });
 });
 

@@ -7,7 +7,8 @@
  * handler returning the extension's result (falling back to a core result
  * for a client without the extension), a typed `jobs/get` handler that
  * sends the typed notification, and a client continuation that polls the
- * job. Both projects compile under --strict (with compile-fail lines that
+ * job (and throws the extension's JOB_NOT_FOUND through its generated,
+ * typed builder). Both projects compile under --strict (with compile-fail lines that
  * prove the typing), and talk over HTTP and stdio. A client that does not
  * declare the extension never receives its results.
  */
@@ -88,7 +89,7 @@ export const wrongToolResult: ToolHandlers["render"] = () =>
 `;
 
 const SERVER_EXTENSIONS = `import { protocol, type Types } from "./generated/protocol.gen.js";
-import { McpError, type McpServer } from "./mcp-gen/runtime/index.js";
+import type { McpServer } from "./mcp-gen/runtime/index.js";
 import { pollJob } from "./jobs.js";
 
 export const extensions: Record<string, Record<string, unknown>> = {
@@ -99,7 +100,7 @@ export function addExtensionMethods(server: McpServer<Types>): void {
   server.method("jobs/get", async (params, ctx) => {
     const job = pollJob(params.jobId);
     if (!job)
-      throw new McpError(protocol.ErrorCode.JobNotFound, \`No job \${params.jobId}\`, { jobId: params.jobId });
+      throw protocol.jobsErrors.jobNotFound({ jobId: params.jobId }, \`No job \${params.jobId}\`);
     if (!job.done) return { status: "running" };
     ctx.notify("notifications/jobs/done", { jobId: params.jobId });
     return { status: "done", result: { content: [{ type: "text", text: \`rendered \${job.text}\` }] } };
@@ -116,6 +117,8 @@ export function wrongUses(server: McpServer<Types>): void {
   });
   // @ts-expect-error: status is "running" or "done"
   server.method("jobs/get", async () => ({ status: "lost" }));
+  // @ts-expect-error: JOB_NOT_FOUND's data is the jobId, as its error definition says
+  throw protocol.jobsErrors.jobNotFound({ job: 1 });
 }
 `;
 

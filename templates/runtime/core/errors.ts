@@ -48,6 +48,29 @@ export class RemoteError extends McpError {
   }
 }
 
+/**
+ * The mark of an error a generated module's builders throw (the typed
+ * builders of an extension's error codes, `jobsErrors.jobNotFound(...)`):
+ * generated code does not import the runtime, so the two agree on this
+ * registered symbol instead of a class.
+ */
+export const ERROR_BRAND: unique symbol = Symbol.for("mcp-gen.json-rpc-error");
+
+/**
+ * The JSON-RPC error `error` stands for: an McpError, or an Error marked
+ * with ERROR_BRAND carrying an integer code and a message; undefined for
+ * anything else (a bug, answered -32603).
+ */
+export function asMcpError(error: unknown): McpError | undefined {
+  if (error instanceof McpError) return error;
+  if (!(error instanceof Error) || (error as { [ERROR_BRAND]?: unknown })[ERROR_BRAND] !== true)
+    return undefined;
+  const { code, data } = error as Error & { code?: unknown; data?: unknown };
+  return typeof code === "number" && Number.isInteger(code)
+    ? new McpError(code, error.message, data)
+    : undefined;
+}
+
 /** -32602 with the failing path, as parameter validation reports it. */
 export function invalidParams(message: string, data?: unknown): McpError {
   return new McpError(Codes.InvalidParams, message, data);

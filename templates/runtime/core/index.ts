@@ -11,7 +11,9 @@ export {
   type ClientChannel,
 } from "./channel.js";
 export {
+  asMcpError,
   Codes,
+  ERROR_BRAND,
   McpError,
   RemoteError,
   invalidParams,
@@ -29,6 +31,21 @@ export {
   type EraContext,
   type EraVerdict,
 } from "./era.js";
+export {
+  checkOutgoingMeta,
+  isReservedMetaKey,
+  isValidMetaKey,
+  MetaKeyError,
+  metaKeyProblem,
+} from "./meta-keys.js";
+export {
+  formatTraceparent,
+  isValidTraceparent,
+  traceContextOf,
+  TRACE_KEYS,
+  withTraceContext,
+  type TraceContext,
+} from "./trace-context.js";
 export type { Authorization, Exchange, NotificationSink, Outcome } from "./exchange.js";
 export {
   allowsBatches,

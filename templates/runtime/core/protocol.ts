@@ -49,6 +49,13 @@ export interface ProtocolModule {
   readonly MRTR_RESULT_TYPE?: string;
   /** The extensions merged into the module, by identifier (absent or empty for a plain revision). */
   readonly EXTENSIONS?: { readonly [id: string]: ExtensionEntry };
+  /**
+   * Every error code of the revision and its merged extensions (absent in
+   * modules generated before the table): which a server may send.
+   */
+  readonly ERROR_CODES?: {
+    readonly [code: number]: { readonly name: string; readonly receiveOnly: boolean };
+  };
   parseMessage(input: unknown): ParseOutcome;
   validate(name: never, value: unknown): ValidationOutcome;
 }

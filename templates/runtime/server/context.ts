@@ -15,7 +15,9 @@ import { missingCapability, McpError, Codes } from "../core/errors.js";
 import { META } from "../core/era.js";
 import type { Authorization, NotificationSink } from "../core/exchange.js";
 import { declaresExtension, extensionOfNotification } from "../core/extensions.js";
+import { checkOutgoingMeta } from "../core/meta-keys.js";
 import { validateDefinition, type ProtocolModule } from "../core/protocol.js";
+import { traceContextOf, withTraceContext, type TraceContext } from "../core/trace-context.js";
 import type { Change } from "./subscriptions.js";
 import type {
   NotificationName,
@@ -63,6 +65,14 @@ export interface RequestContext<T extends ServerTypes = UntypedServer> {
   readonly clientInfo?: { readonly name: string; readonly version: string };
   /** The request's `_meta`. */
   readonly meta: Readonly<Record<string, unknown>>;
+  /**
+   * The trace context the handler works in: the request's `traceparent`
+   * and `tracestate` (W3C Trace Context), or, with @opentelemetry/api
+   * installed, the span of this request or tool call. The runtime adds it
+   * to the `_meta` of the input requests the handler makes, and a task
+   * keeps the one of the request that created it.
+   */
+  readonly trace?: TraceContext;
   /** Aborted when the client goes away (its stream closed) or cancels. */
   readonly signal: AbortSignal;
   /** State kept across the rounds of a Multi Round-Trip Request (sealed into requestState). */
@@ -154,6 +164,8 @@ export interface ContextInit {
   readonly meta: Readonly<Record<string, unknown>>;
   readonly signal: AbortSignal;
   readonly sink: NotificationSink;
+  /** The trace context to carry on; by default the one in `meta`. */
+  readonly trace?: TraceContext | undefined;
   readonly serverSide: ServerSide;
   readonly clientInfo?: { readonly name: string; readonly version: string } | undefined;
   readonly authorization?: Authorization | undefined;
@@ -172,6 +184,7 @@ export abstract class BaseContext implements RequestContext {
   readonly clientInfo?: { readonly name: string; readonly version: string };
   readonly authorization?: Authorization;
   readonly state: Record<string, unknown> = {};
+  private traceContext: TraceContext | undefined;
 
   constructor(init: ContextInit) {
     this.method = init.method;
@@ -183,6 +196,22 @@ export abstract class BaseContext implements RequestContext {
     this.serverSide = init.serverSide;
     this.clientInfo = init.clientInfo;
     this.authorization = init.authorization;
+    this.traceContext = "trace" in init ? init.trace : traceContextOf(init.meta);
+  }
+
+  get trace(): TraceContext | undefined {
+    return this.traceContext;
+  }
+
+  /** Runs `work` in another trace context (a tool call's span), restoring this one after. */
+  async inTrace<R>(trace: TraceContext | undefined, work: () => Promise<R>): Promise<R> {
+    const outer = this.traceContext;
+    this.traceContext = trace;
+    try {
+      return await work();
+    } finally {
+      this.traceContext = outer;
+    }
   }
 
   changed(change: Change): void {
@@ -197,6 +226,7 @@ export abstract class BaseContext implements RequestContext {
     const protocol = this.serverSide.protocol;
     const extension = extensionOfNotification(protocol, method);
     if ((extension !== undefined && !this.declares(extension)) || this.signal.aborted) return false;
+    checkOutgoingMeta((params as { _meta?: unknown })._meta, `${method} notification`);
     const message = { jsonrpc: "2.0" as const, method, params: { ...params } };
     const entry = Object.hasOwn(protocol.NOTIFICATIONS, method)
       ? protocol.NOTIFICATIONS[method]
@@ -262,17 +292,37 @@ export abstract class BaseContext implements RequestContext {
   }
 
   elicit(key: string, params: ElicitParams): Promise<ElicitAnswer> {
-    return this.input(key, "elicitation/create", params) as Promise<ElicitAnswer>;
+    return this.outgoing(key, "elicitation/create", params) as Promise<ElicitAnswer>;
   }
 
   sample(key: string, params: SamplingParams): Promise<Record<string, unknown>> {
-    return this.input(key, "sampling/createMessage", params) as Promise<Record<string, unknown>>;
+    return this.outgoing(key, "sampling/createMessage", params) as Promise<Record<string, unknown>>;
   }
 
   listRoots(key: string): Promise<{ readonly roots: ReadonlyArray<Record<string, unknown>> }> {
-    return this.input(key, "roots/list", undefined) as Promise<{
+    return this.outgoing(key, "roots/list", undefined) as Promise<{
       roots: Array<Record<string, unknown>>;
     }>;
+  }
+
+  /**
+   * An input request as it leaves: the handler's `_meta` keys checked
+   * (a malformed or reserved one rejects, a bug reported and answered
+   * -32603), then the trace context added.
+   */
+  private outgoing(
+    key: string,
+    method: InputMethod,
+    params: Record<string, unknown> | undefined,
+  ): Promise<unknown> {
+    try {
+      checkOutgoingMeta(params?._meta, `input request '${key}' (${method})`);
+    } catch (error) {
+      // checkOutgoingMeta throws only MetaKeyError, passed on as this call's rejection.
+      // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors
+      return Promise.reject(error);
+    }
+    return this.input(key, method, withTraceContext(params, this.traceContext));
   }
 
   /** Throws -32021 unless the client declared the capability `method` needs. */

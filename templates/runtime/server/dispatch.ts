@@ -17,8 +17,11 @@ import {
   undeclaredPolicy,
 } from "../core/extensions.js";
 import { isJsonObject, type JsonRpcErrorObject, type JsonRpcId } from "../core/jsonrpc.js";
+import type { ProtocolModule } from "../core/protocol.js";
 import type { RequestContext } from "./context.js";
+import { errorToSend } from "./error-policy.js";
 import type { ServerFeatures } from "./features.js";
+import { inToolSpan } from "./telemetry.js";
 import { listen } from "./subscriptions.js";
 import { capabilitiesOf, declaresTasks, tasksRequired, type TaskRunner } from "./tasks.js";
 
@@ -157,7 +160,15 @@ const ROUTES: ReadonlyMap<string, Route> = new Map<string, Route>([
     "tools/call",
     {
       eras: BOTH,
-      run: (call) => call.withContext((ctx) => call.server.callTool(call.params, ctx, call.era)),
+      run: (call) =>
+        call.withContext((ctx) =>
+          inToolSpan(
+            ctx,
+            String(call.params.name),
+            (error) => handlerError(call.server, call.method, error, protocolOf(call), false).code,
+            () => call.server.callTool(call.params, ctx, call.era),
+          ),
+        ),
     },
   ],
   [
@@ -245,18 +256,24 @@ function negotiating(call: Call): Call {
 }
 
 /**
- * What a request whose handler failed answers with: an McpError as
- * thrown; anything else is a bug, reported to `server.onError` and
- * answered with -32603 without internals.
+ * What a request whose handler failed answers with (error-policy.ts): an
+ * McpError as thrown when its code may be sent in the era's revision
+ * (`protocol`, the served one by default); anything else is a bug,
+ * reported to `server.onError` and answered with -32603 without internals.
  */
 export function handlerError(
   server: ServerFeatures,
   method: string,
   error: unknown,
+  protocol: ProtocolModule = server.protocol,
+  report = true,
 ): JsonRpcErrorObject {
-  if (error instanceof McpError) return error.toJSON();
-  server.onError(error, `${method} handler`);
-  return { code: Codes.InternalError, message: "Internal error" };
+  return errorToSend(protocol, report ? server.onError : () => {}, `${method} handler`, error);
+}
+
+/** The revision a call's era speaks. */
+function protocolOf(call: Call): ProtocolModule {
+  return call.era === "legacy" && call.server.legacy ? call.server.legacy : call.server.protocol;
 }
 
 /** The `server/discover` result (2026-07-28). */

@@ -43,6 +43,7 @@ export {
   type SamplingParams,
 } from "./context.js";
 export { NotImplemented } from "./errors.js";
+export { errorToSend, unsendableCode } from "./error-policy.js";
 export { TaskStarted, type TaskStarter } from "./context.js";
 export {
   expiresAt,

@@ -11,11 +11,14 @@ import { Codes, McpError, methodNotFound, RemoteError } from "../core/errors.js"
 import type { Exchange, NotificationSink, Outcome } from "../core/exchange.js";
 import {
   errorResponse,
+  isJsonObject,
   paramsOf,
   resultResponse,
   type JsonRpcId,
   type JsonRpcMessage,
 } from "../core/jsonrpc.js";
+import { checkOutgoingMeta } from "../core/meta-keys.js";
+import { traceContextOf, type TraceContext } from "../core/trace-context.js";
 import { PendingRequests } from "../core/matching.js";
 import { requestEntry, validateDefinition, type ProtocolModule } from "../core/protocol.js";
 import {
@@ -28,6 +31,7 @@ import {
 import { handlerError, route, type Result, type SessionControl } from "./dispatch.js";
 import type { ServerFeatures } from "./features.js";
 import { changeNotification } from "./subscriptions.js";
+import { errorCodeOf, requestAttributes, startSpan } from "./telemetry.js";
 
 /** Versions a legacy client may ask for; the server answers with its legacy revision when it asks for another. */
 const NEGOTIABLE = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"];
@@ -98,6 +102,27 @@ export class LegacySession implements SessionControl {
       signal: controller.signal,
       authorization: exchange.authorization,
     };
+    const meta = isJsonObject(params._meta) ? params._meta : {};
+    const { name, attributes } = requestAttributes(method, id, this.protocolVersion, params);
+    const span = await startSpan(name, "server", attributes, traceContextOf(meta));
+    try {
+      const outcome = await span.run(() => this.answer(method, params, id, scoped, span.trace));
+      span.end(errorCodeOf(outcome));
+      return outcome;
+    } finally {
+      this.running.delete(id);
+      exchange.signal.removeEventListener("abort", abort);
+    }
+  }
+
+  /** Routes a request of this session and checks its result, or answers with the error its handler threw. */
+  private async answer(
+    method: string,
+    params: Record<string, unknown>,
+    id: JsonRpcId,
+    scoped: Exchange,
+    trace: TraceContext | undefined,
+  ): Promise<Outcome> {
     try {
       const result = await route({
         era: "legacy",
@@ -107,14 +132,13 @@ export class LegacySession implements SessionControl {
         id,
         exchange: scoped,
         session: this,
-        withContext: async (run) => run(this.context(method, params, scoped)),
+        withContext: async (run) => run(this.context(method, params, scoped, trace)),
       });
       return { response: resultResponse(id, this.checkResult(method, result ?? {})) };
     } catch (error) {
-      return { response: errorResponse(id, handlerError(this.server, method, error)) };
-    } finally {
-      this.running.delete(id);
-      exchange.signal.removeEventListener("abort", abort);
+      return {
+        response: errorResponse(id, handlerError(this.server, method, error, this.protocol)),
+      };
     }
   }
 
@@ -190,6 +214,7 @@ export class LegacySession implements SessionControl {
     method: string,
     params: Record<string, unknown>,
     exchange: Exchange,
+    trace: TraceContext | undefined,
   ): LegacyContext {
     const check = (kind: InputMethod, answer: unknown) =>
       validateDefinition(this.protocol, INPUT_KINDS[kind].answer, answer).ok;
@@ -206,12 +231,14 @@ export class LegacySession implements SessionControl {
       threshold: () => this.logLevel,
       check,
       authorization: exchange.authorization,
+      trace,
     });
   }
 
   /** Legacy results carry none of the modern fields; checked against the legacy schema. */
   private checkResult(method: string, result: Result): Result {
     const { resultType: _r, ttlMs: _t, cacheScope: _c, ...plain } = result;
+    checkOutgoingMeta(plain._meta, `${method} result`);
     if (!this.server.validateResults) return plain;
     const definition = this.protocol.METHODS[method]?.results.complete;
     const verdict = definition

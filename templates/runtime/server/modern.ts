@@ -18,10 +18,13 @@ import {
   type JsonRpcId,
   type JsonRpcMessage,
 } from "../core/jsonrpc.js";
+import { checkOutgoingMeta } from "../core/meta-keys.js";
 import { requestEntry, validateDefinition } from "../core/protocol.js";
-import { handlerError, route, type Result } from "./dispatch.js";
+import { traceContextOf } from "../core/trace-context.js";
+import { handlerError, route, type Call, type Result } from "./dispatch.js";
 import type { ServerFeatures } from "./features.js";
 import { withInputs } from "./mrtr.js";
+import { errorCodeOf, requestAttributes, startSpan } from "./telemetry.js";
 import { admitTaskRequest, capabilitiesOf, TASK_METHODS } from "./tasks.js";
 
 /** Results that carry caching hints (spec: caching). */
@@ -66,22 +69,39 @@ export async function serveModern(
   const entry = requestEntry(server.protocol, method, "server");
   if (!entry || !server.offers(method)) return refuse(id, methodNotFound(method));
   const params = paramsOf(message);
+  const { name, attributes } = requestAttributes(method, id, supported, params);
+  const span = await startSpan(name, "server", attributes, traceContextOf(meta));
+  const outcome = await span.run(() =>
+    answer(server, method, params, id as JsonRpcId, exchange, (run) =>
+      withInputs(server, method, params, meta, entry.mrtr, exchange, run, span.trace),
+    ),
+  );
+  span.end(errorCodeOf(outcome));
+  return outcome;
+}
+
+/** Routes a checked request and shapes its result, or answers with the error its handler threw. */
+async function answer(
+  server: ServerFeatures,
+  method: string,
+  params: Record<string, unknown>,
+  id: JsonRpcId,
+  exchange: Exchange,
+  withContext: Call["withContext"],
+): Promise<Outcome> {
   try {
     const result = await route({
       era: "modern",
       server,
       method,
       params,
-      id: id as JsonRpcId,
+      id,
       exchange,
-      withContext: (run) => withInputs(server, method, params, meta, entry.mrtr, exchange, run),
+      withContext,
     });
     if (result === undefined) return {};
     return {
-      response: resultResponse(
-        id as JsonRpcId,
-        checkResult(server, method, shape(server, method, result)),
-      ),
+      response: resultResponse(id, checkResult(server, method, shape(server, method, result))),
     };
   } catch (error) {
     return { response: errorResponse(id, handlerError(server, method, error)) };
@@ -94,6 +114,8 @@ function refuse(id: unknown, error: McpError): Outcome {
 
 /** Adds the protocol fields a handler leaves out: resultType, caching hints, serverInfo. */
 function shape(server: ServerFeatures, method: string, result: Result): Result {
+  // The handler's keys, checked before the runtime adds the reserved ones it owns.
+  checkOutgoingMeta(result._meta, `${method} result`);
   const shaped: Result =
     result.resultType === undefined ? { ...result, resultType: "complete" } : { ...result };
   if (CACHEABLE.has(method) && shaped.resultType === "complete") {

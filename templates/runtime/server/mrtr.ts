@@ -9,6 +9,7 @@
 import { META } from "../core/era.js";
 import type { Exchange } from "../core/exchange.js";
 import { isJsonObject } from "../core/jsonrpc.js";
+import { traceContextOf, type TraceContext } from "../core/trace-context.js";
 import { mrtrResultType, validateDefinition } from "../core/protocol.js";
 import { INPUT_KINDS, InputRequired, ModernContext, type InputMethod } from "./context.js";
 import type { Result } from "./dispatch.js";
@@ -28,6 +29,7 @@ export async function withInputs(
   mrtr: boolean,
   exchange: Exchange,
   run: (ctx: ModernContext) => Result | Promise<Result>,
+  trace: TraceContext | undefined = traceContextOf(meta),
 ): Promise<Result> {
   const digest = mrtr ? paramsDigest(params) : "";
   const sealed =
@@ -52,6 +54,7 @@ export async function withInputs(
     mrtr,
     check,
     authorization: exchange.authorization,
+    trace,
   });
   try {
     return await run(ctx);

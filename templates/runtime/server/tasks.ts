@@ -16,6 +16,7 @@ import { randomUUID } from "node:crypto";
 import { META } from "../core/era.js";
 import { Codes, invalidParams, McpError } from "../core/errors.js";
 import type { NotificationSink } from "../core/exchange.js";
+import { checkOutgoingMeta } from "../core/meta-keys.js";
 import { declaresExtension, extensionRequired } from "../core/extensions.js";
 import {
   isJsonObject,
@@ -31,6 +32,7 @@ import {
   type RequestContext,
   type ServerSide,
 } from "./context.js";
+import { errorToSend } from "./error-policy.js";
 import { NotImplemented } from "./errors.js";
 import { answered, asking, detailedTask, ended, taskFields, type Outcome } from "./task-records.js";
 import {
@@ -369,7 +371,9 @@ export class TaskRunner {
       if (running.controller.signal.aborted) throw running.controller.signal.reason;
       const value = await work();
       // Work that returns once the instance stopped it was cut short: its value is not the result.
-      outcome = this.stopping ? STOPPED : { status: "completed", result: finish(value) };
+      outcome = this.stopping
+        ? STOPPED
+        : { status: "completed", result: checkedResult(finish(value)) };
     } catch (error) {
       outcome = this.failure(error, running.controller.signal);
     } finally {
@@ -416,9 +420,16 @@ export class TaskRunner {
         status: "completed",
         result: { content: [{ type: "text", text: error.message }], isError: true },
       };
-    if (error instanceof McpError) return { status: "failed", error: error.toJSON() };
-    this.host.onError(error, "task");
-    return { status: "failed", error: { code: Codes.InternalError, message: "Internal error" } };
+    // The same codes a request may answer with (error-policy.ts); anything else is reported, -32603.
+    return {
+      status: "failed",
+      error: errorToSend(
+        this.host.protocol,
+        (e, where) => this.host.onError(e, where),
+        "task",
+        error,
+      ),
+    };
   }
 
   /**
@@ -508,6 +519,8 @@ class TaskContext extends BaseContext {
       sink: SILENT,
       serverSide: host,
       clientInfo: origin.clientInfo,
+      // The work stays in the trace of the request (or tool call) that created the task.
+      trace: origin.trace,
     });
   }
 
@@ -534,6 +547,12 @@ class TaskContext extends BaseContext {
       );
     return answer;
   }
+}
+
+/** A task's result as its work wrote it: its `_meta` keys follow the spec's rules (core/meta-keys.ts). */
+function checkedResult(result: Record<string, unknown>): Record<string, unknown> {
+  checkOutgoingMeta(result._meta, "the task's result");
+  return result;
 }
 
 function delay(ms: number): Promise<void> {
