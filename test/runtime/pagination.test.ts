@@ -162,7 +162,7 @@ describe("cursors", () => {
       "": "malformed",
       garbage: "malformed",
       [`${cursor}.x`]: "malformed",
-      ["c1." + "A".repeat(600)]: "malformed",
+      [`${prefix}.${"A".repeat(600)}.${mac}`]: "malformed", // past MAX_CURSOR_LENGTH
       [`${prefix}.${edited}.${mac}`]: "not_signed_here",
       [`${prefix}.${body}.${Buffer.alloc(32).toString("base64url")}`]: "not_signed_here",
       [new CursorCodec(randomBytes(32)).seal({
