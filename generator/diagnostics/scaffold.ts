@@ -127,4 +127,11 @@ export const SCAFFOLD_DIAGNOSTICS = {
     fix: () =>
       "keep --transport http or both (the default) for a server with authorization; a stdio server takes its credentials from the environment its client starts it with, so leave authorization (--auth, auth in mcp-gen.json) off for stdio only",
   }),
+  MCPG715: entry<{ setting: string; revision: string }>({
+    severity: "error",
+    message: (p) =>
+      `${p.setting} is a caching hint, and list results of ${p.revision} carry none (ttlMs and cacheScope came with 2026-07-28)`,
+    fix: () =>
+      "remove ttlMs and cacheScope from lists in mcp-gen.json, or move the project to a revision that has them (mcp-gen upgrade)",
+  }),
 } as const;

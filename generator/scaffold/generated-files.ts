@@ -1,9 +1,9 @@
 /**
  * The generated files of a project (src/generated/, src/mcp-gen/runtime/):
  * the protocol modules, the tools module, the typed client of a client
- * project, the authorization defaults of a server with auth, and the
- * runtime. Each starts with mcp-gen's banner; `npm run regenerate` rewrites
- * them all.
+ * project, the authorization defaults of a server with auth, a server's
+ * list settings, and the runtime. Each starts with mcp-gen's banner;
+ * `npm run regenerate` rewrites them all.
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { basename, isAbsolute, join } from "node:path";
@@ -13,6 +13,7 @@ import { generate } from "../index.js";
 import { packageRoot, packageVersion } from "../load/package-root.js";
 import type { SchemaSources } from "../load/resolve-spec.js";
 import { authFiles } from "./auth-module.js";
+import { listsFiles } from "./lists-module.js";
 import { clientModule } from "./client-module.js";
 import { listTemplateFiles, templatesDir } from "./render.js";
 import {
@@ -93,6 +94,7 @@ export async function generatedFiles(
     ...toolFiles,
     { ...toolSchemas, path: `src/generated/${toolSchemas.path}` },
     ...authFiles(settings, tools, banner),
+    ...listsFiles(settings, protocol.find((f) => f.path === "types.gen.ts")?.contents, banner),
     ...runtimeFiles(
       settings.kind,
       version,

@@ -28,6 +28,15 @@ export interface ServerSettings extends CommonSettings {
   readonly transport: "stdio" | "http" | "both";
   /** OAuth authorization (HTTP only); the environment (MCP_AUTH_*) wins over it. */
   readonly auth?: AuthSettings;
+  /** How lists are paged and the caching hints they carry; MCP_LIST_PAGE_SIZE wins over the page size. */
+  readonly lists?: ListSettings;
+}
+
+/** mcp-gen.json's `lists`: a server's page size and the caching hints of its list results. */
+export interface ListSettings {
+  readonly pageSize?: number;
+  readonly ttlMs?: number;
+  readonly cacheScope?: "public" | "private";
 }
 
 /** mcp-gen.json's `auth`: the project's defaults for its authorization. */

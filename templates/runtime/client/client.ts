@@ -50,6 +50,7 @@ import {
   type ServerDescription,
   type Speaking,
 } from "./negotiation.js";
+import { ListReader, type ListLimits, type ListMethod } from "./lists.js";
 import { parseResponseOf } from "./protocol.js";
 import { answerInputs, completeRounds } from "./rounds.js";
 import { checkToolOutput, ToolDirectory, type SchemaCheck } from "./tools.js";
@@ -73,6 +74,8 @@ export interface ClientOptions<T extends InputTypes = UntypedInputs> extends Neg
   readonly onNotification?: (notification: JsonRpcMessage) => void;
   /** Problems that fail no request (a tool left out of tools/list, an invalid notification). */
   readonly onWarning?: (message: string) => void;
+  /** How far the list helpers (listTools, …) follow a server's pages: maxPages (100), maxItems (10000). */
+  readonly lists?: ListLimits;
 }
 
 /** How one request is made. */
@@ -120,6 +123,7 @@ export class McpClient<T extends InputTypes = UntypedInputs> {
   /** The input handlers, as the revision-independent code sees them. */
   private readonly handlers: InputHandlers<InputTypes>;
   private readonly tools = new ToolDirectory();
+  private readonly lists: ListReader;
   private readonly capabilities: Readonly<Record<string, unknown>>;
   private readonly progressRoutes = new Map<string | number, (message: JsonRpcMessage) => void>();
   private readonly subscriptionRoutes = new Map<JsonRpcId, (message: JsonRpcMessage) => void>();
@@ -133,6 +137,7 @@ export class McpClient<T extends InputTypes = UntypedInputs> {
   constructor(private readonly options: ClientOptions<T>) {
     this.channel = options.channel;
     this.handlers = (options.handlers ?? {}) as unknown as InputHandlers<InputTypes>;
+    this.lists = new ListReader(options.lists);
     this.channel.onMessage = (message) => this.unsolicited(message);
     this.capabilities = {
       ...inputCapabilities(this.handlers),
@@ -186,6 +191,23 @@ export class McpClient<T extends InputTypes = UntypedInputs> {
   ): Promise<Record<string, unknown>> {
     await this.connect();
     return this.requestOnce(method, params, options, false);
+  }
+
+  /**
+   * Every tool, resource, resource template or prompt of the server: the
+   * list is followed along `nextCursor` to its end (bounded by the
+   * client's `lists` limits: a ListError past them or on a cursor loop),
+   * and each page is kept for its `ttlMs` until the matching
+   * list_changed notification arrives (lists.ts).
+   */
+  listTools = (options: RequestOptions = {}) => this.listAll("tools/list", options);
+  listResources = (options: RequestOptions = {}) => this.listAll("resources/list", options);
+  listResourceTemplates = (options: RequestOptions = {}) =>
+    this.listAll("resources/templates/list", options);
+  listPrompts = (options: RequestOptions = {}) => this.listAll("prompts/list", options);
+
+  private async listAll(method: ListMethod, options: RequestOptions): Promise<unknown[]> {
+    return this.lists.all(method, (page, params) => this.request(page, params, options));
   }
 
   /**
@@ -318,24 +340,12 @@ export class McpClient<T extends InputTypes = UntypedInputs> {
       }
       if (error.code === Codes.HeaderMismatch && method === "tools/call") {
         // The tool's header annotations may have changed: list the tools again, then retry (spec: client behavior).
-        await this.listAllTools(options);
+        this.lists.forget("tools/list");
+        await this.listAll("tools/list", { ...(options.signal ? { signal: options.signal } : {}) });
         return this.requestOnce(method, params, options, true);
       }
       throw error;
     }
-  }
-
-  private async listAllTools(options: RequestOptions): Promise<void> {
-    let cursor: unknown;
-    do {
-      const page = await this.round(
-        this.speaking!,
-        "tools/list",
-        cursor === undefined ? {} : { cursor },
-        { ...(options.signal ? { signal: options.signal } : {}) },
-      );
-      cursor = page.nextCursor;
-    } while (typeof cursor === "string");
   }
 
   /** A Multi Round-Trip Request, driven to a result that needs no more input (rounds.ts). */
@@ -506,6 +516,7 @@ export class McpClient<T extends InputTypes = UntypedInputs> {
    */
   private route(notification: JsonRpcMessage, carrier?: (message: JsonRpcMessage) => void): void {
     if (!this.acceptable(notification)) return;
+    this.lists.invalidate(String(notification.method));
     if (notification.method === "notifications/progress") {
       const token = paramsOf(notification).progressToken;
       const route =

@@ -30,6 +30,15 @@ export {
   type InputTypes,
   type UntypedInputs,
 } from "./inputs.js";
+export {
+  DEFAULT_MAX_ITEMS,
+  DEFAULT_MAX_PAGES,
+  ListError,
+  ListReader,
+  LISTS,
+  type ListLimits,
+  type ListMethod,
+} from "./lists.js";
 export type { ClientProtocol } from "./protocol.js";
 export {
   awaitTask,

@@ -8,6 +8,7 @@ import type { ProtocolModule } from "../core/protocol.js";
 import type { ContentBlock, Meta, PromptMessage, ResourceContents } from "./content.js";
 import type { RequestContext, TaskStarted } from "./context.js";
 import type { RequestStateCodec } from "./request-state.js";
+import type { ListOptions } from "./lists.js";
 import type { ChangeBus } from "./subscriptions.js";
 import type { TaskStore } from "./task-store.js";
 import type { ExtensionResult, ParamsFor, ResultFor, ServerTypes } from "./typed.js";
@@ -153,6 +154,13 @@ export interface ServerOptions {
   readonly requestState?: RequestStateCodec;
   /** Caching hints added to list, read and discover results that set none. */
   readonly cache?: { readonly ttlMs: number; readonly cacheScope: "public" | "private" };
+  /**
+   * How tools/list, resources/list, resources/templates/list and
+   * prompts/list are paged (`pageSize`, default 100; cursors signed with
+   * MCP_CURSOR_KEY) and the caching hints they carry (`ttlMs`,
+   * `cacheScope`, over `cache`). Default: MCP_LIST_PAGE_SIZE, else 100.
+   */
+  readonly lists?: ListOptions;
   /** Check every outgoing result against the schema (default true): a handler bug becomes -32603, never a malformed message. */
   readonly validateResults?: boolean;
   /** Extensions to declare under capabilities.extensions, by identifier. */

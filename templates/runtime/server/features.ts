@@ -42,6 +42,8 @@ import {
   tasksRequired,
   type TaskSupport,
 } from "./tasks.js";
+import { RANDOM_CURSOR_KEY_WARNING } from "./cursors.js";
+import { ListPager, listOptionsFromEnvironment } from "./lists.js";
 import { RANDOM_KEY_WARNING, RequestStateCodec } from "./request-state.js";
 import {
   ChangeHub,
@@ -102,6 +104,8 @@ export class ServerFeatures<T extends ServerTypes = UntypedServer> {
   readonly requestState: RequestStateCodec;
   readonly cache: { readonly ttlMs: number; readonly cacheScope: "public" | "private" };
   readonly validateResults: boolean;
+  /** Pages tools/list, resources/list, resources/templates/list and prompts/list (lists.ts). */
+  readonly lists: ListPager;
   readonly changes = new ChangeHub();
   readonly onError: (error: unknown, where: string) => void;
   private readonly extensions: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
@@ -130,6 +134,7 @@ export class ServerFeatures<T extends ServerTypes = UntypedServer> {
     this.requestState = options.requestState ?? RequestStateCodec.fromEnvironment();
     this.cache = options.cache ?? { ttlMs: 0, cacheScope: "private" };
     this.validateResults = options.validateResults ?? true;
+    this.lists = new ListPager(options.lists ?? listOptionsFromEnvironment());
     this.extensions = options.extensions ?? {};
     this.onError =
       options.onError ??
@@ -316,7 +321,10 @@ export class ServerFeatures<T extends ServerTypes = UntypedServer> {
    * client per process, does not): a requestState key made at random.
    */
   deploymentWarnings(): readonly string[] {
-    return this.requestState.randomKey ? [RANDOM_KEY_WARNING] : [];
+    return [
+      ...(this.requestState.randomKey ? [RANDOM_KEY_WARNING] : []),
+      ...(this.lists.cursors.randomKey ? [RANDOM_CURSOR_KEY_WARNING] : []),
+    ];
   }
 
   /** Whether a feature method is offered (methods of features nothing was registered for are "not found"). */
@@ -330,7 +338,7 @@ export class ServerFeatures<T extends ServerTypes = UntypedServer> {
   }
 
   /**
-   * `tools/list`: every tool, in registration order. Before 2026-07-28 an
+   * `tools/list`: a page of the tools, in registration order. Before 2026-07-28 an
    * outputSchema had to be an object schema: a legacy client sees a tool
    * with any other outputSchema without it (and its calls without
    * structuredContent, see {@link ServerFeatures.callTool}).
@@ -339,18 +347,16 @@ export class ServerFeatures<T extends ServerTypes = UntypedServer> {
     params: Readonly<Record<string, unknown>> | undefined,
     era: Era = "modern",
   ): Record<string, unknown> {
-    rejectCursor(params);
-    return {
-      tools: [...this.tools.values()].map(({ definition }) => {
-        if (era === "modern") return definition;
-        // 2025-11-25 defines execution.taskSupport for its own task mechanism, which this runtime does not serve.
-        const { execution: _execution, ...legacyDefinition } = definition;
-        if (!legacyDefinition.outputSchema || isObjectSchema(legacyDefinition.outputSchema))
-          return legacyDefinition;
-        const { outputSchema: _dropped, ...rest } = legacyDefinition;
-        return rest;
-      }),
-    };
+    const definitions = [...this.tools.values()].map((tool) => tool.definition);
+    return this.lists.page("tools/list", definitions, params, (definition) => {
+      if (era === "modern") return definition;
+      // 2025-11-25 defines execution.taskSupport for its own task mechanism, which this runtime does not serve.
+      const { execution: _execution, ...legacyDefinition } = definition;
+      if (!legacyDefinition.outputSchema || isObjectSchema(legacyDefinition.outputSchema))
+        return legacyDefinition;
+      const { outputSchema: _dropped, ...rest } = legacyDefinition;
+      return rest;
+    });
   }
 
   /**
@@ -457,18 +463,18 @@ export class ServerFeatures<T extends ServerTypes = UntypedServer> {
     return { ...result };
   }
 
-  /** `resources/list`. */
+  /** `resources/list`: a page of the fixed resources, in registration order. */
   listResources(params: Readonly<Record<string, unknown>> | undefined): Record<string, unknown> {
-    rejectCursor(params);
-    return { resources: [...this.resources.values()].map((r) => r.definition) };
+    const definitions = [...this.resources.values()].map((r) => r.definition);
+    return this.lists.page("resources/list", definitions, params, (d) => d);
   }
 
-  /** `resources/templates/list`. */
+  /** `resources/templates/list`: a page of the resource templates, in registration order. */
   listResourceTemplates(
     params: Readonly<Record<string, unknown>> | undefined,
   ): Record<string, unknown> {
-    rejectCursor(params);
-    return { resourceTemplates: this.templates.map((t) => t.definition) };
+    const definitions = this.templates.map((t) => t.definition);
+    return this.lists.page("resources/templates/list", definitions, params, (d) => d);
   }
 
   /** `resources/read`: a fixed resource, else the first template that matches; `notFound` builds the era's error. */
@@ -488,10 +494,10 @@ export class ServerFeatures<T extends ServerTypes = UntypedServer> {
     throw notFound(uri);
   }
 
-  /** `prompts/list`. */
+  /** `prompts/list`: a page of the prompts, in registration order. */
   listPrompts(params: Readonly<Record<string, unknown>> | undefined): Record<string, unknown> {
-    rejectCursor(params);
-    return { prompts: [...this.prompts.values()].map((p) => p.definition) };
+    const definitions = [...this.prompts.values()].map((p) => p.definition);
+    return this.lists.page("prompts/list", definitions, params, (d) => d);
   }
 
   /** `prompts/get`: checks required arguments, runs the handler. */
@@ -578,12 +584,6 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 /** Whether a schema says its instances are objects (what an outputSchema had to say before 2026-07-28). */
 function isObjectSchema(schema: Readonly<Record<string, unknown>>): boolean {
   return schema.type === "object";
-}
-
-/** This server issues no cursors, so any cursor is invalid (spec: pagination). */
-function rejectCursor(params: Readonly<Record<string, unknown>> | undefined): void {
-  if (params?.cursor !== undefined)
-    throw invalidParams("Invalid cursor", { cursor: params.cursor });
 }
 
 async function notImplementedAsError<T>(run: () => T | Promise<T>): Promise<T> {

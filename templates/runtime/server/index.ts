@@ -95,6 +95,24 @@ export {
   RequestStateKeyError,
 } from "./request-state.js";
 export {
+  CURSOR_KEY_VARIABLE,
+  CursorCodec,
+  listDigest,
+  MAX_CURSOR_LENGTH,
+  type CursorPosition,
+} from "./cursors.js";
+export {
+  DEFAULT_PAGE_SIZE,
+  LIST_METHODS,
+  listOptionsFromEnvironment,
+  ListPager,
+  MAX_PAGE_SIZE,
+  PAGE_SIZE_VARIABLE,
+  type ListDefaults,
+  type ListMethod,
+  type ListOptions,
+} from "./lists.js";
+export {
   ChangeHub,
   type Change,
   type ChangeBus,
