@@ -6,6 +6,7 @@
  */
 export {
   DEFAULT_REDIS_TIMEOUT_MS,
+  MAX_TASK_RECORD_BYTES,
   RedisChangeBus,
   RedisTimeoutError,
   RedisTaskStore,
