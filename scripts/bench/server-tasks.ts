@@ -21,6 +21,9 @@
  * per task than one. Redis's own CPU and the commands it ran per task
  * (INFO commandstats, reset before each measurement) are printed too.
  *
+ * Then 2025-era sessions opened per second, in memory and shared through
+ * Redis, and the memory one takes in Redis (scripts/bench/server-sessions.ts).
+ *
  * A measurement in which a request fails, or a server exits, is not a
  * number: the case prints what failed (each distinct error with its count,
  * and the exit and output of a server that stopped) and exits 1.
@@ -31,6 +34,7 @@ import { median, printTable, ROOT } from "./common.js";
 import { freePort } from "../free-port.js";
 import { type Child, Children, procTicks, TICKS_PER_SECOND, waitForPort } from "./server-procs.js";
 import { perTask, RedisStats } from "./redis-stats.js";
+import { benchSessions } from "./server-sessions.js";
 import { redisServerInstalled, startRedis, type RedisServer } from "../../test/helpers/redis.js";
 
 const CAPS = { extensions: { "io.modelcontextprotocol/tasks": {} } };
@@ -254,6 +258,7 @@ export async function benchTasks(options: {
       const server = await startRedis();
       redis = { server, stats: await RedisStats.connect(server.url) };
     }
+    let redisPorts: [number, number] | undefined;
     const m1 = await instance(children, "memory instance 1", "memory");
     const m2 = await instance(children, "memory instance 2", "memory");
     const configs: Config[] = [
@@ -268,6 +273,7 @@ export async function benchTasks(options: {
     if (redis) {
       const r1 = await instance(children, "redis instance A", redis.server.url);
       const r2 = await instance(children, "redis instance B", redis.server.url);
+      redisPorts = [r1.port, r2.port];
       configs.push(
         config("Redis, 1 instance", [r1], () => [0, 0], true),
         config(
@@ -296,6 +302,15 @@ export async function benchTasks(options: {
       );
     }
     report(configs, options);
+    await benchSessions({
+      memoryPort: m1.port,
+      ...(redisPorts ? { redisPort: redisPorts[0], stats: redis!.stats } : {}),
+      rounds: options.rounds,
+      seconds: options.seconds,
+      connections: options.connections,
+    }).catch((error: unknown) => {
+      throw new BenchFailure(`sessions: ${error instanceof Error ? error.message : String(error)}`);
+    });
     return 0;
   } catch (error) {
     if (!(error instanceof BenchFailure)) throw error;

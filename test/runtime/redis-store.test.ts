@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   MAX_TASK_RECORD_BYTES,
   RedisChangeBus,
+  RedisSessionStore,
   RedisTaskStore,
   scaleOutFromEnvironment,
   type Change,
@@ -193,8 +194,24 @@ describe("MCP_TASK_STORE", () => {
     const chosen = scaleOutFromEnvironment({ MCP_TASK_STORE: "redis://127.0.0.1:1/0" });
     expect(chosen.tasks?.store).toBeInstanceOf(RedisTaskStore);
     expect(chosen.changeBus).toBeInstanceOf(RedisChangeBus);
+    expect(chosen.sessions).toBeInstanceOf(RedisSessionStore);
     await chosen.tasks?.store?.close();
     await chosen.changeBus?.close();
+    await chosen.sessions?.close();
+  });
+
+  it("MCP_SESSION_STORE: unset follows MCP_TASK_STORE, memory keeps sessions per instance, a URL shares them alone", async () => {
+    const url = "redis://127.0.0.1:1/0";
+    expect(
+      scaleOutFromEnvironment({ MCP_TASK_STORE: url, MCP_SESSION_STORE: "memory" }).sessions,
+    ).toBeUndefined();
+    const alone = scaleOutFromEnvironment({ MCP_SESSION_STORE: url });
+    expect(alone.tasks).toBeUndefined();
+    expect(alone.sessions).toBeInstanceOf(RedisSessionStore);
+    await alone.sessions?.close();
+    expect(() => scaleOutFromEnvironment({ MCP_SESSION_STORE: "redis" })).toThrow(
+      `MCP_SESSION_STORE=redis: expected "memory" or a Redis URL`,
+    );
   });
 
   it.each(["postgres://db/1", "127.0.0.1:6379", "redis"])(

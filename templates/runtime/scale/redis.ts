@@ -16,12 +16,19 @@
  */
 import { randomUUID } from "node:crypto";
 import type { Change, ChangeBus } from "../server/subscriptions.js";
+import type { SessionStore } from "../server/session-store.js";
 import type { TaskStore } from "../server/task-store.js";
 import { DEFAULT_REDIS_TIMEOUT_MS, RedisLink, type RedisOptions } from "./redis-link.js";
+import { RedisSessionStore } from "./redis-sessions.js";
 import { RedisTaskStore } from "./redis-task-store.js";
 
 export { DEFAULT_REDIS_TIMEOUT_MS, RedisTimeoutError, type RedisOptions } from "./redis-link.js";
 export { MAX_TASK_RECORD_BYTES, RedisTaskStore } from "./redis-task-store.js";
+export {
+  MAX_SESSION_EVENT_BYTES,
+  MAX_SESSION_RECORD_BYTES,
+  RedisSessionStore,
+} from "./redis-sessions.js";
 
 /**
  * Relays changes between the instances of a server through one Redis
@@ -72,14 +79,18 @@ export class RedisChangeBus implements ChangeBus {
 }
 
 /**
- * The task store and change bus `MCP_TASK_STORE` asks for: unset or
- * `memory` for this process's memory (no bus), a `redis://` or `rediss://`
- * URL for Redis (tasks and change notifications shared by every instance
- * using it). `MCP_TASK_LEASE_MS` sets how long the lease of a running task
- * lasts (default 10000): when an instance stops, its tasks fail within
- * that plus a poll. `MCP_TASK_STORE_TIMEOUT_MS` sets the deadline of each
- * Redis call (default 2000). Anything else stops the start with a message
- * naming the variable.
+ * The task store, change bus and session store `MCP_TASK_STORE` and
+ * `MCP_SESSION_STORE` ask for. `MCP_TASK_STORE`: unset or `memory` for
+ * this process's memory (no bus), a `redis://` or `rediss://` URL for Redis
+ * (tasks and change notifications shared by every instance using it).
+ * `MCP_SESSION_STORE`: where legacy sessions live; unset follows
+ * `MCP_TASK_STORE`, `memory` keeps them in the instance that opened them,
+ * a Redis URL shares them through that Redis. `MCP_TASK_LEASE_MS` sets how
+ * long the lease of a running task lasts (default 10000): when an instance
+ * stops, its tasks fail within that plus a poll.
+ * `MCP_TASK_STORE_TIMEOUT_MS` sets the deadline of each Redis call
+ * (default 2000), sessions included. Anything else stops the start with a
+ * message naming the variable.
  */
 export function scaleOutFromEnvironment(
   env: Readonly<Record<string, string | undefined>> = process.env,
@@ -87,11 +98,45 @@ export function scaleOutFromEnvironment(
 ): {
   readonly tasks?: { readonly store?: TaskStore; readonly leaseMs?: number };
   readonly changeBus?: ChangeBus;
+  readonly sessions?: SessionStore;
 } {
   const lease = leaseFromEnvironment(env.MCP_TASK_LEASE_MS);
-  const value = env.MCP_TASK_STORE?.trim();
-  if (value === undefined || value === "" || value === "memory")
-    return lease ? { tasks: lease } : {};
+  const commandTimeoutMs = wholeMilliseconds(
+    env.MCP_TASK_STORE_TIMEOUT_MS,
+    "MCP_TASK_STORE_TIMEOUT_MS",
+    DEFAULT_REDIS_TIMEOUT_MS,
+  );
+  const redis = (url: string): RedisOptions => ({
+    url,
+    ...(onError ? { onError } : {}),
+    ...(commandTimeoutMs === undefined ? {} : { commandTimeoutMs }),
+  });
+  const taskUrl = redisUrl(env, "MCP_TASK_STORE");
+  const sessionValue = env.MCP_SESSION_STORE?.trim();
+  const sessionUrl =
+    sessionValue === undefined || sessionValue === ""
+      ? taskUrl
+      : redisUrl(env, "MCP_SESSION_STORE");
+  return {
+    ...(taskUrl
+      ? {
+          tasks: { store: new RedisTaskStore(redis(taskUrl)), ...lease },
+          changeBus: new RedisChangeBus(redis(taskUrl)),
+        }
+      : lease
+        ? { tasks: lease }
+        : {}),
+    ...(sessionUrl ? { sessions: new RedisSessionStore(redis(sessionUrl)) } : {}),
+  };
+}
+
+/** The Redis URL a variable holds; undefined when it is unset or `memory`. */
+function redisUrl(
+  env: Readonly<Record<string, string | undefined>>,
+  name: string,
+): string | undefined {
+  const value = env[name]?.trim();
+  if (value === undefined || value === "" || value === "memory") return undefined;
   let url: URL;
   try {
     url = new URL(value);
@@ -100,22 +145,9 @@ export function scaleOutFromEnvironment(
   }
   if (url.protocol !== "redis:" && url.protocol !== "rediss:")
     throw new Error(
-      `MCP_TASK_STORE=${value}: expected "memory" or a Redis URL such as redis://127.0.0.1:6379/0`,
+      `${name}=${value}: expected "memory" or a Redis URL such as redis://127.0.0.1:6379/0`,
     );
-  const commandTimeoutMs = wholeMilliseconds(
-    env.MCP_TASK_STORE_TIMEOUT_MS,
-    "MCP_TASK_STORE_TIMEOUT_MS",
-    DEFAULT_REDIS_TIMEOUT_MS,
-  );
-  const options = {
-    url: value,
-    ...(onError ? { onError } : {}),
-    ...(commandTimeoutMs === undefined ? {} : { commandTimeoutMs }),
-  };
-  return {
-    tasks: { store: new RedisTaskStore(options), ...lease },
-    changeBus: new RedisChangeBus(options),
-  };
+  return value;
 }
 
 /** `MCP_TASK_LEASE_MS`, checked: a whole number of milliseconds, at least 100. */

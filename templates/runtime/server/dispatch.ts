@@ -29,12 +29,12 @@ export type Result = Record<string, unknown>;
 export interface SessionControl {
   /** Answers `initialize`: negotiates the version, records the client, declares the server. */
   initialize(params: Readonly<Record<string, unknown>>): Result;
-  /** `logging/setLevel`. */
-  setLogLevel(level: string): void;
-  /** `resources/subscribe`. */
-  subscribe(uri: string): void;
-  /** `resources/unsubscribe`. */
-  unsubscribe(uri: string): void;
+  /** `logging/setLevel`; resolves once a shared session store has the change. */
+  setLogLevel(level: string): void | Promise<void>;
+  /** `resources/subscribe`; resolves once a shared session store has the change. */
+  subscribe(uri: string): void | Promise<void>;
+  /** `resources/unsubscribe`; resolves once a shared session store has the change. */
+  unsubscribe(uri: string): void | Promise<void>;
 }
 
 /** One request being routed. */
@@ -120,8 +120,8 @@ const ROUTES: ReadonlyMap<string, Route> = new Map<string, Route>([
     "logging/setLevel",
     {
       eras: LEGACY,
-      run: ({ session, params }) => {
-        sessionOf(session).setLogLevel(String(params.level));
+      run: async ({ session, params }) => {
+        await sessionOf(session).setLogLevel(String(params.level));
         return {};
       },
     },
@@ -130,8 +130,8 @@ const ROUTES: ReadonlyMap<string, Route> = new Map<string, Route>([
     "resources/subscribe",
     {
       eras: LEGACY,
-      run: ({ session, params }) => {
-        sessionOf(session).subscribe(String(params.uri));
+      run: async ({ session, params }) => {
+        await sessionOf(session).subscribe(String(params.uri));
         return {};
       },
     },
@@ -140,8 +140,8 @@ const ROUTES: ReadonlyMap<string, Route> = new Map<string, Route>([
     "resources/unsubscribe",
     {
       eras: LEGACY,
-      run: ({ session, params }) => {
-        sessionOf(session).unsubscribe(String(params.uri));
+      run: async ({ session, params }) => {
+        await sessionOf(session).unsubscribe(String(params.uri));
         return {};
       },
     },
