@@ -50,7 +50,7 @@ export interface Child {
  * whatever is left, so no server outlives the benchmark, also on errors.
  */
 export class Children {
-  private readonly all: Child[] = [];
+  private readonly tracked: Child[] = [];
   private onSignal?: (signal: NodeJS.Signals) => void;
 
   constructor(private readonly cleanup: () => void = () => {}) {
@@ -90,7 +90,7 @@ export class Children {
       child.exitCode = code;
       child.exitSignal = signal;
     });
-    this.all.push(child);
+    this.tracked.push(child);
     return child;
   }
 
@@ -110,9 +110,14 @@ export class Children {
     );
   }
 
+  /** Every child started, running or not. */
+  all(): readonly Child[] {
+    return this.tracked;
+  }
+
   /** The children still running. */
   running(): Child[] {
-    return this.all.filter((c) => !c.exited);
+    return this.tracked.filter((c) => !c.exited);
   }
 
   /** SIGKILL to every child still running (synchronous; for exit paths). */
@@ -200,10 +205,11 @@ export function firstMessage(child: Child, timeoutMs: number): Promise<void> {
 
 // ---------------------------------------------------------------- CPU of live children
 
-const TICKS_PER_SECOND = 100; // USER_HZ on Linux
+/** USER_HZ on Linux: the unit of procTicks. */
+export const TICKS_PER_SECOND = 100;
 
 /** utime + stime (+ cutime + cstime with `withChildren`) of a process, in clock ticks. */
-function procTicks(pid: number | "self", withChildren: boolean): number {
+export function procTicks(pid: number | "self", withChildren: boolean): number {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
     const f = stat

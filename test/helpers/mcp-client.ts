@@ -265,6 +265,17 @@ export async function openStream(
     body: JSON.stringify(message),
     signal: controller.signal,
   });
+  return readStream(response, controller);
+}
+
+/** Sends `init` (a GET for a legacy session's standalone stream, or a POST) and reads its event stream. */
+export async function openRequestStream(url: string, init: RequestInit): Promise<OpenStream> {
+  const controller = new AbortController();
+  const response = await fetch(url, { ...init, signal: controller.signal });
+  return readStream(response, controller);
+}
+
+function readStream(response: Response, controller: AbortController): OpenStream {
   const queue: Array<Record<string, unknown>> = [];
   const waiters: Array<(message: Record<string, unknown>) => void> = [];
   let buffer = "";

@@ -34,6 +34,8 @@ export interface RedisServer {
   /** `redis://127.0.0.1:<port>/0`. */
   readonly url: string;
   readonly port: number;
+  /** The process id of redis-server (changes with `restart`), for CPU accounting. */
+  readonly pid: number;
   /** Freezes the process (SIGSTOP): connections stay open, nothing is answered. */
   pause(): void;
   /** Lets a paused process go on (SIGCONT). */
@@ -103,6 +105,9 @@ export async function startRedis(options: RedisStartOptions = {}): Promise<Redis
   return {
     url: `redis://127.0.0.1:${port}/0`,
     port,
+    get pid() {
+      return child.pid ?? 0;
+    },
     pause: () => child.kill("SIGSTOP"),
     resume: () => child.kill("SIGCONT"),
     halt,

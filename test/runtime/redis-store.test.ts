@@ -4,11 +4,17 @@
  * as soon as create resolves, expires with its ttlMs, concurrent changes
  * from two stores are all kept (compare-and-set), every store's watchers
  * see every change, and a change published on one bus reaches the other.
- * MCP_TASK_STORE is parsed strictly.
+ * Each store call is one round trip (counted with INFO commandstats), a
+ * change made against a stale last-seen record still applies to the
+ * current one, and a record past MAX_TASK_RECORD_BYTES is refused before
+ * it is read. MCP_TASK_STORE is parsed strictly.
  */
+import { createClient, type RedisClientType } from "@redis/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
+  MAX_TASK_RECORD_BYTES,
   RedisChangeBus,
+  RedisSessionStore,
   RedisTaskStore,
   scaleOutFromEnvironment,
   type Change,
@@ -84,6 +90,61 @@ describe.skipIf(SKIP_REDIS)("RedisTaskStore", () => {
     expect(seen.length).toBe(40);
   });
 
+  it("create, change and read with lease are one round trip each (one script, no GET before it)", async () => {
+    const s = store("t3:");
+    await s.connect();
+    const admin: RedisClientType = createClient({ url: redis.url });
+    await admin.connect();
+    try {
+      await s.create(record("r-trips"), 10_000); // loads the scripts, so EVAL does not count below
+      await s.update("r-trips", (r) => ({ ...r, statusMessage: "warm" }));
+      await s.getWithLease("r-trips");
+      await admin.configResetStat();
+      await s.create(record("r-trips-2"), 10_000);
+      await s.update("r-trips-2", (r) => ({ ...r, status: "completed", result: {} }));
+      expect(await s.getWithLease("r-trips-2")).toMatchObject({
+        record: { status: "completed" },
+        leaseHeld: true,
+      });
+      const stats = await admin.info("commandstats");
+      const calls = (name: string) =>
+        Number(new RegExp(`cmdstat_${name}:calls=(\\d+)`).exec(stats)?.[1] ?? 0);
+      expect(calls("evalsha")).toBe(3);
+      expect([calls("eval"), calls("multi"), calls("exists")]).toEqual([0, 0, 1]); // EXISTS: in the read script
+      expect(calls("get")).toBe(2); // one in the change script, one in the read script
+    } finally {
+      await admin.close();
+    }
+  });
+
+  it("a change made against a stale record applies to the current one, in one extra round trip", async () => {
+    const [one, two] = [store("t4:"), store("t4:")];
+    await one.create(record("r-stale"));
+    await two.update("r-stale", (r) => ({ ...r, answers: { a: 1 } }));
+    // `one` last saw the record without answers: its script finds another and hands it back.
+    const next = await one.update("r-stale", (r) => ({
+      ...r,
+      answers: { ...(r.answers ?? {}), b: 2 },
+    }));
+    expect(next?.answers).toEqual({ a: 1, b: 2 });
+    expect((await two.get("r-stale"))?.answers).toEqual({ a: 1, b: 2 });
+  });
+
+  it("a record longer than MAX_TASK_RECORD_BYTES is refused, not read", async () => {
+    const s = store("t5:");
+    const admin: RedisClientType = createClient({ url: redis.url });
+    await admin.connect();
+    try {
+      await admin.set("t5:task:huge", "x".repeat(MAX_TASK_RECORD_BYTES + 1));
+      await expect(s.get("huge")).rejects.toThrow(/TOOLONG task record of 16777217 bytes/);
+      await expect(s.getWithLease("huge")).rejects.toThrow(/TOOLONG/);
+      await expect(s.update("huge", (r) => r)).rejects.toThrow(/TOOLONG/);
+    } finally {
+      await admin.del("t5:task:huge");
+      await admin.close();
+    }
+  });
+
   it("a change that leaves the record as it is writes and publishes nothing", async () => {
     const s = store();
     await s.create(record("r-same"));
@@ -133,8 +194,24 @@ describe("MCP_TASK_STORE", () => {
     const chosen = scaleOutFromEnvironment({ MCP_TASK_STORE: "redis://127.0.0.1:1/0" });
     expect(chosen.tasks?.store).toBeInstanceOf(RedisTaskStore);
     expect(chosen.changeBus).toBeInstanceOf(RedisChangeBus);
+    expect(chosen.sessions).toBeInstanceOf(RedisSessionStore);
     await chosen.tasks?.store?.close();
     await chosen.changeBus?.close();
+    await chosen.sessions?.close();
+  });
+
+  it("MCP_SESSION_STORE: unset follows MCP_TASK_STORE, memory keeps sessions per instance, a URL shares them alone", async () => {
+    const url = "redis://127.0.0.1:1/0";
+    expect(
+      scaleOutFromEnvironment({ MCP_TASK_STORE: url, MCP_SESSION_STORE: "memory" }).sessions,
+    ).toBeUndefined();
+    const alone = scaleOutFromEnvironment({ MCP_SESSION_STORE: url });
+    expect(alone.tasks).toBeUndefined();
+    expect(alone.sessions).toBeInstanceOf(RedisSessionStore);
+    await alone.sessions?.close();
+    expect(() => scaleOutFromEnvironment({ MCP_SESSION_STORE: "redis" })).toThrow(
+      `MCP_SESSION_STORE=redis: expected "memory" or a Redis URL`,
+    );
   });
 
   it.each(["postgres://db/1", "127.0.0.1:6379", "redis"])(

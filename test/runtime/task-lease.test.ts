@@ -181,14 +181,14 @@ describe("leases in the in-memory store", () => {
   it("a change unless leased applies only once the lease lapsed; a renewal extends it", async () => {
     const store = new InMemoryTaskStore();
     await store.create(record("t"), 80);
-    expect(await store.leaseHeld("t")).toBe(true);
+    expect((await store.getWithLease("t"))?.leaseHeld).toBe(true);
     expect(await store.update("t", fail, { unlessLeased: true })).toBeUndefined();
     await sleep(50);
     await store.renewLeases(["t"], 80);
     await sleep(50);
-    expect(await store.leaseHeld("t")).toBe(true);
+    expect((await store.getWithLease("t"))?.leaseHeld).toBe(true);
     await sleep(60);
-    expect(await store.leaseHeld("t")).toBe(false);
+    expect((await store.getWithLease("t"))?.leaseHeld).toBe(false);
     expect(await store.update("t", fail, { unlessLeased: true })).toMatchObject({
       status: "failed",
     });

@@ -6,7 +6,11 @@
  */
 export {
   DEFAULT_REDIS_TIMEOUT_MS,
+  MAX_SESSION_EVENT_BYTES,
+  MAX_SESSION_RECORD_BYTES,
+  MAX_TASK_RECORD_BYTES,
   RedisChangeBus,
+  RedisSessionStore,
   RedisTimeoutError,
   RedisTaskStore,
   scaleOutFromEnvironment,

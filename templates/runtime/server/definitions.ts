@@ -10,6 +10,7 @@ import type { RequestContext, TaskStarted } from "./context.js";
 import type { RequestStateCodec } from "./request-state.js";
 import type { ListOptions } from "./lists.js";
 import type { ChangeBus } from "./subscriptions.js";
+import type { SessionStore } from "./session-store.js";
 import type { TaskStore } from "./task-store.js";
 import type { ExtensionResult, ParamsFor, ResultFor, ServerTypes } from "./typed.js";
 
@@ -188,4 +189,10 @@ export interface ServerOptions {
    * on one instance to hear of changes made on another.
    */
   readonly changeBus?: ChangeBus;
+  /**
+   * Where legacy sessions (2025-11-25 and earlier) live so that every
+   * instance of this server serves them (such as RedisSessionStore);
+   * default: the memory of the instance that answered `initialize`.
+   */
+  readonly sessions?: SessionStore;
 }

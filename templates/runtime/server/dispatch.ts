@@ -32,12 +32,12 @@ export type Result = Record<string, unknown>;
 export interface SessionControl {
   /** Answers `initialize`: negotiates the version, records the client, declares the server. */
   initialize(params: Readonly<Record<string, unknown>>): Result;
-  /** `logging/setLevel`. */
-  setLogLevel(level: string): void;
-  /** `resources/subscribe`. */
-  subscribe(uri: string): void;
-  /** `resources/unsubscribe`. */
-  unsubscribe(uri: string): void;
+  /** `logging/setLevel`; resolves once a shared session store has the change. */
+  setLogLevel(level: string): void | Promise<void>;
+  /** `resources/subscribe`; resolves once a shared session store has the change. */
+  subscribe(uri: string): void | Promise<void>;
+  /** `resources/unsubscribe`; resolves once a shared session store has the change. */
+  unsubscribe(uri: string): void | Promise<void>;
 }
 
 /** One request being routed. */
@@ -123,8 +123,8 @@ const ROUTES: ReadonlyMap<string, Route> = new Map<string, Route>([
     "logging/setLevel",
     {
       eras: LEGACY,
-      run: ({ session, params }) => {
-        sessionOf(session).setLogLevel(String(params.level));
+      run: async ({ session, params }) => {
+        await sessionOf(session).setLogLevel(String(params.level));
         return {};
       },
     },
@@ -133,8 +133,8 @@ const ROUTES: ReadonlyMap<string, Route> = new Map<string, Route>([
     "resources/subscribe",
     {
       eras: LEGACY,
-      run: ({ session, params }) => {
-        sessionOf(session).subscribe(String(params.uri));
+      run: async ({ session, params }) => {
+        await sessionOf(session).subscribe(String(params.uri));
         return {};
       },
     },
@@ -143,8 +143,8 @@ const ROUTES: ReadonlyMap<string, Route> = new Map<string, Route>([
     "resources/unsubscribe",
     {
       eras: LEGACY,
-      run: ({ session, params }) => {
-        sessionOf(session).unsubscribe(String(params.uri));
+      run: async ({ session, params }) => {
+        await sessionOf(session).unsubscribe(String(params.uri));
         return {};
       },
     },

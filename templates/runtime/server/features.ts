@@ -162,6 +162,7 @@ export class ServerFeatures<T extends ServerTypes = UntypedServer> {
         },
         {
           publish: (change) => this.changes.publish(change),
+          listening: () => this.changes.size > 0,
           protocol: this.protocol,
           checkAnswer: (method, answer) =>
             validateDefinition(this.protocol, INPUT_KINDS[method].answer, answer).ok,

@@ -87,6 +87,8 @@ export type {
 } from "./content.js";
 export { LegacySession } from "./legacy.js";
 export { serveModern } from "./modern.js";
+export type { SessionEvent, SessionRecord, SessionStore } from "./session-store.js";
+export { SharedLegacySessions } from "./shared-sessions.js";
 export {
   canonicalJson,
   DEFAULT_REQUEST_STATE_TTL_MS,

@@ -30,6 +30,7 @@ import {
 } from "./context.js";
 import { handlerError, route, type Result, type SessionControl } from "./dispatch.js";
 import type { ServerFeatures } from "./features.js";
+import type { SessionRecord } from "./session-store.js";
 import { changeNotification } from "./subscriptions.js";
 import { errorCodeOf, requestAttributes, startSpan } from "./telemetry.js";
 
@@ -42,7 +43,7 @@ const PEER_TIMEOUT_MS = 60_000;
 /** One legacy session (Mcp-Session-Id on HTTP; the whole connection on stdio). */
 export class LegacySession implements SessionControl {
   /** The session's id (HTTP: Mcp-Session-Id): random, so it cannot be guessed. */
-  readonly id = randomUUID();
+  readonly id: string;
   /** The version negotiated by `initialize` (empty before). */
   protocolVersion = "";
   /** The capabilities the client declared in `initialize`. */
@@ -57,6 +58,12 @@ export class LegacySession implements SessionControl {
   standalone?: NotificationSink;
   /** Requests running in this session, by id, for notifications/cancelled. */
   readonly running = new Map<JsonRpcId, AbortController>();
+  /** Set once the session ended here (closed, or ended on another instance). */
+  closed = false;
+  /** Called after the client changed what the session keeps (log level, subscriptions): a shared session saves it. */
+  onChange?: () => Promise<void>;
+  /** Called once when the session ends here. */
+  onClosed?: () => void;
   private readonly protocol: ProtocolModule;
   /** Requests this server sent to the client, waiting for answers. */
   private readonly pending = new PendingRequests({
@@ -65,9 +72,18 @@ export class LegacySession implements SessionControl {
   });
   private readonly unlisten: () => void;
 
-  constructor(private readonly server: ServerFeatures) {
+  /**
+   * A new session, or with `restored` one opened on another instance of
+   * the server (a shared session store), rebuilt from its record.
+   */
+  constructor(
+    private readonly server: ServerFeatures,
+    restored?: { readonly id: string; readonly record: SessionRecord },
+  ) {
     if (!server.legacy) throw new Error("this server serves no legacy era");
     this.protocol = server.legacy;
+    this.id = restored?.id ?? randomUUID();
+    if (restored) this.restore(restored.record);
     this.unlisten = server.changes.add({
       deliver: (change) => {
         if (change.kind === "resource" && !this.subscriptions.has(change.uri)) return;
@@ -147,8 +163,33 @@ export class LegacySession implements SessionControl {
     return this.pending.settle(answer);
   }
 
+  /** What another instance needs to serve this session, for `owner`. */
+  record(owner: string | undefined): SessionRecord {
+    return {
+      protocolVersion: this.protocolVersion,
+      clientCapabilities: this.clientCapabilities,
+      ...(this.clientInfo ? { clientInfo: this.clientInfo } : {}),
+      ...(this.logLevel ? { logLevel: this.logLevel } : {}),
+      subscriptions: [...this.subscriptions],
+      ...(owner === undefined ? {} : { owner }),
+    };
+  }
+
+  /** Takes the state another instance saved (the client changed it there). */
+  restore(record: SessionRecord): void {
+    this.protocolVersion = record.protocolVersion;
+    this.clientCapabilities = { ...record.clientCapabilities };
+    this.clientInfo = record.clientInfo && { ...record.clientInfo };
+    this.logLevel = record.logLevel;
+    this.subscriptions.clear();
+    for (const uri of record.subscriptions) this.subscriptions.add(uri);
+  }
+
   /** Ends the session: pending requests fail, running ones are aborted, change delivery stops. */
   close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.onClosed?.();
     this.unlisten();
     this.pending.close("session closed");
     for (const controller of this.running.values()) controller.abort();
@@ -173,18 +214,22 @@ export class LegacySession implements SessionControl {
   }
 
   /** `logging/setLevel`. */
-  setLogLevel(level: string): void {
-    if ((LOG_LEVELS as readonly string[]).includes(level)) this.logLevel = level as LogLevel;
+  setLogLevel(level: string): Promise<void> | undefined {
+    if (!(LOG_LEVELS as readonly string[]).includes(level)) return;
+    this.logLevel = level as LogLevel;
+    return this.onChange?.();
   }
 
   /** `resources/subscribe`. */
-  subscribe(uri: string): void {
+  subscribe(uri: string): Promise<void> | undefined {
     this.subscriptions.add(uri);
+    return this.onChange?.();
   }
 
   /** `resources/unsubscribe`. */
-  unsubscribe(uri: string): void {
+  unsubscribe(uri: string): Promise<void> | undefined {
     this.subscriptions.delete(uri);
+    return this.onChange?.();
   }
 
   /**

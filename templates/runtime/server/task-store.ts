@@ -6,7 +6,7 @@
  * and tells every watcher, on every instance, what changed.
  *
  * The in-memory store serves one process. For several instances use a
- * shared store (redis-task-store.ts), chosen by `MCP_TASK_STORE`.
+ * shared store (scale/redis-task-store.ts), chosen by `MCP_TASK_STORE`.
  */
 import type { JsonRpcErrorObject } from "../core/jsonrpc.js";
 
@@ -52,6 +52,12 @@ export interface TaskRecord {
   readonly error?: JsonRpcErrorObject;
 }
 
+/** A record, and whether some instance holds its task's lease. */
+export interface LeasedRecord {
+  readonly record: TaskRecord;
+  readonly leaseHeld: boolean;
+}
+
 /** A change to one record: the new record, or undefined to leave it as it is. */
 export type TaskChange = (record: TaskRecord) => TaskRecord | undefined;
 
@@ -95,10 +101,21 @@ export interface TaskStore {
    * the lease), and any instance may then end the task.
    */
   renewLeases(taskIds: readonly string[], leaseMs: number): Promise<void>;
-  /** Whether some instance holds the task's lease. */
-  leaseHeld(taskId: string): Promise<boolean>;
-  /** Calls `listener` with every changed record, whichever instance changed it; the function returned stops. */
-  watch(listener: (record: TaskRecord) => void): () => void;
+  /**
+   * The task and whether some instance holds its lease, read together (one
+   * round trip to a shared store), or undefined when there is no such task.
+   */
+  getWithLease(taskId: string): Promise<LeasedRecord | undefined>;
+  /**
+   * Calls `listener` with every changed record, whichever instance changed
+   * it; the function returned stops. With `interested`, a record of a task
+   * it says no to may be skipped unread (with many instances, each would
+   * otherwise decode every change of every task).
+   */
+  watch(
+    listener: (record: TaskRecord) => void,
+    interested?: (taskId: string) => boolean,
+  ): () => void;
   /** Releases what the store holds (connections, timers). */
   close(): Promise<void>;
 }
@@ -157,11 +174,13 @@ export class InMemoryTaskStore implements TaskStore {
     return Promise.resolve();
   }
 
-  leaseHeld(taskId: string): Promise<boolean> {
-    return Promise.resolve(this.held(taskId));
+  getWithLease(taskId: string): Promise<LeasedRecord | undefined> {
+    const record = this.live(taskId);
+    return Promise.resolve(record && { record, leaseHeld: this.held(taskId) });
   }
 
   watch(listener: (record: TaskRecord) => void): () => void {
+    // In one process every change is at hand already: nothing to skip.
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }

@@ -131,6 +131,8 @@ const RESULT_RETRY_MS = 250;
 export interface TaskHost extends ServerSide {
   /** Whether an input answer matches its kind's definition. */
   checkAnswer(method: InputMethod, answer: unknown): boolean;
+  /** Whether anything (a listen stream, a legacy session) listens to changes on this instance. */
+  listening(): boolean;
   onError(error: unknown, where: string): void;
 }
 
@@ -169,7 +171,11 @@ export class TaskRunner {
     readonly settings: TaskSettings,
     private readonly host: TaskHost,
   ) {
-    this.unwatch = settings.store.watch((record) => this.changed(record));
+    this.unwatch = settings.store.watch(
+      (record) => this.changed(record),
+      // A change matters here to work running here, or to a listen stream (which may filter by task).
+      (taskId) => this.running.has(taskId) || host.listening(),
+    );
   }
 
   /**
@@ -440,10 +446,12 @@ export class TaskRunner {
    */
   private async existing(taskId: string): Promise<TaskRecord> {
     const { store } = this.settings;
-    const record = await store.get(taskId);
-    if (!record) throw invalidParams(`Unknown task: ${taskId}`, { taskId });
-    if (TERMINAL_STATUSES.has(record.status) || this.running.has(taskId)) return record;
-    if (await store.leaseHeld(taskId)) return record;
+    // The lease is read with the record: one round trip, on every instance alike.
+    const found = await store.getWithLease(taskId);
+    if (!found) throw invalidParams(`Unknown task: ${taskId}`, { taskId });
+    const { record, leaseHeld } = found;
+    if (TERMINAL_STATUSES.has(record.status) || this.running.has(taskId) || leaseHeld)
+      return record;
     const failed = await store.update(
       taskId,
       (current) =>

@@ -108,6 +108,8 @@ export class McpHttpHandler {
   private readonly keepAliveMs: number;
   private readonly streamBuffer: number;
   private readonly sessions: HttpSessions;
+  /** How long a legacy session may stay unused (also its expiry in a shared store). */
+  private readonly sessionIdleMs: number;
   private readonly healthPath: string | null;
   private stopping = false;
   /** How to end each long-lived stream open now (listen subscriptions, legacy GET streams). */
@@ -129,8 +131,9 @@ export class McpHttpHandler {
     this.authorization = options.authorization;
     this.streamBuffer = options.maxStreamBufferBytes ?? STREAM_BUFFER_DEFAULT;
     this.healthPath = options.healthPath === undefined ? "/health" : options.healthPath;
+    this.sessionIdleMs = options.sessionIdleMs ?? SESSION_DEFAULTS.idleMs;
     this.sessions = new HttpSessions(side, {
-      idleMs: options.sessionIdleMs ?? SESSION_DEFAULTS.idleMs,
+      idleMs: this.sessionIdleMs,
       max: options.maxSessions ?? SESSION_DEFAULTS.max,
     });
   }
@@ -179,11 +182,20 @@ export class McpHttpHandler {
         authorization = verdict;
       }
       if (request.method === "POST") return await this.post(request, authorization);
-      if (request.method === "GET") return this.openStandaloneStream(request, authorization);
-      if (request.method === "DELETE") return this.endSession(request, authorization);
+      if (request.method === "GET") return await this.openStandaloneStream(request, authorization);
+      if (request.method === "DELETE") return await this.endSession(request, authorization);
       return emptyReply(405, { allow: "POST, GET, DELETE" });
     } catch (error) {
       this.side.onError(error, "HTTP transport");
+      if (error instanceof SessionStoreUnavailable)
+        return errorReply(
+          503,
+          null,
+          new McpError(
+            Codes.InternalError,
+            "Service Unavailable: the shared session store did not answer; try again",
+          ),
+        );
       return errorReply(500, null, new McpError(Codes.InternalError, "Internal error"));
     }
   }
@@ -255,16 +267,23 @@ export class McpHttpHandler {
     authorization: Authorization | undefined,
   ): Promise<HttpReply> {
     if (message.method === "initialize") return this.initialize(message, request, authorization);
-    const session = this.session(request, authorization);
+    const session = await this.session(request, authorization);
     if (!session) return this.noSession(request, message.id);
     const headers = { [HEADERS.sessionId]: session.id };
-    if (isResponse(message))
-      return session.receive(message)
-        ? emptyReply(202, headers)
-        : this.refuse(
-            null,
-            new McpError(Codes.InvalidRequest, "Invalid Request: an answer to no pending request"),
-          );
+    if (isResponse(message)) {
+      if (session.receive(message)) return emptyReply(202, headers);
+      const shared = this.side.sharedSessions;
+      if (!shared)
+        return this.refuse(
+          null,
+          new McpError(Codes.InvalidRequest, "Invalid Request: an answer to no pending request"),
+        );
+      // The request it answers may wait on another instance.
+      await shared.forward(session, message).catch((error: unknown) => {
+        throw new SessionStoreUnavailable(error);
+      });
+      return emptyReply(202, headers);
+    }
     if (!("id" in message)) {
       const outcome = await this.sessions.using(session.id, () =>
         session.serve(message, {
@@ -307,6 +326,12 @@ export class McpHttpHandler {
       return response ? jsonReply(statusOf("legacy", outcome), response) : emptyReply(202);
     }
     this.sessions.admit(session, ownerOf(authorization));
+    try {
+      await this.side.sharedSessions?.share(session, ownerOf(authorization), this.sessionIdleMs);
+    } catch (error) {
+      this.sessions.close(session.id, ownerOf(authorization));
+      throw new SessionStoreUnavailable(error);
+    }
     const stream = new EventStream(this.streamBuffer);
     stream.notify(response);
     stream.end();
@@ -320,12 +345,12 @@ export class McpHttpHandler {
    * which ends after the last (spec 2025-03-26: Streamable HTTP, sending
    * messages to the server).
    */
-  private batch(
+  private async batch(
     items: readonly unknown[],
     request: HttpRequest,
     authorization: Authorization | undefined,
-  ): HttpReply {
-    const session = this.session(request, authorization);
+  ): Promise<HttpReply> {
+    const session = await this.session(request, authorization);
     if (!session && request.header(HEADERS.sessionId) !== undefined)
       return this.noSession(request, null);
     if (!session || !allowsBatches(session.protocolVersion))
@@ -370,13 +395,29 @@ export class McpHttpHandler {
     return errorReply(refusalStatus(error.code), id, error);
   }
 
-  /** The session the request's Mcp-Session-Id names, when it belongs to whom the request acts for. */
-  private session(
+  /**
+   * The session the request's Mcp-Session-Id names, when it belongs to whom
+   * the request acts for: held here, or (sessions shared) opened on another
+   * instance and taken from the shared store.
+   */
+  private async session(
     request: HttpRequest,
     authorization: Authorization | undefined,
-  ): ServedSession | undefined {
+  ): Promise<ServedSession | undefined> {
     const id = request.header(HEADERS.sessionId);
-    return id === undefined ? undefined : this.sessions.get(id, ownerOf(authorization));
+    if (id === undefined) return undefined;
+    const owner = ownerOf(authorization);
+    const shared = this.side.sharedSessions;
+    const held = this.sessions.get(id, owner);
+    if (held || !shared) {
+      if (held) shared?.touch(held, (error) => this.side.onError(error, "shared session"));
+      return held;
+    }
+    const found = await shared.find(id, owner, this.sessionIdleMs).catch((error: unknown) => {
+      throw new SessionStoreUnavailable(error);
+    });
+    if (found) this.sessions.admit(found, owner);
+    return found;
   }
 
   /** A legacy message outside a session: 400 without Mcp-Session-Id, 404 with one that is not open. */
@@ -394,11 +435,11 @@ export class McpHttpHandler {
   }
 
   /** GET: a legacy session's standalone stream; the modern era has none (405). */
-  private openStandaloneStream(
+  private async openStandaloneStream(
     request: HttpRequest,
     authorization: Authorization | undefined,
-  ): HttpReply {
-    const session = this.session(request, authorization);
+  ): Promise<HttpReply> {
+    const session = await this.session(request, authorization);
     if (!session)
       return request.header(HEADERS.sessionId) === undefined
         ? emptyReply(405, { allow: "POST" })
@@ -430,11 +471,21 @@ export class McpHttpHandler {
     return controller.signal;
   }
 
-  /** DELETE: ends a legacy session. */
-  private endSession(request: HttpRequest, authorization: Authorization | undefined): HttpReply {
+  /** DELETE: ends a legacy session (shared: on every instance). */
+  private async endSession(
+    request: HttpRequest,
+    authorization: Authorization | undefined,
+  ): Promise<HttpReply> {
     const id = request.header(HEADERS.sessionId);
     if (id === undefined) return emptyReply(405, { allow: "POST" });
-    return this.sessions.close(id, ownerOf(authorization))
+    const owner = ownerOf(authorization);
+    const endedHere = this.sessions.close(id, owner);
+    const endedEverywhere = await this.side.sharedSessions
+      ?.end(id, owner)
+      .catch((error: unknown) => {
+        throw new SessionStoreUnavailable(error);
+      });
+    return endedHere || endedEverywhere
       ? emptyReply(200)
       : errorReply(404, null, new McpError(Codes.InvalidRequest, "Session not found"));
   }
@@ -458,4 +509,14 @@ function noteOf(message: JsonRpcMessage, note: AccessNote): void {
     (message.method === "tools/call" || message.method === "prompts/get")
   )
     note.name = name;
+}
+
+/** The shared session store failed or did not answer within its deadline: 503, the client may try again. */
+class SessionStoreUnavailable extends Error {
+  constructor(override readonly cause: unknown) {
+    super(
+      `the shared session store failed: ${cause instanceof Error ? cause.message : String(cause)}`,
+    );
+    this.name = "SessionStoreUnavailable";
+  }
 }

@@ -21,6 +21,26 @@ export interface ServedSession {
   receive(answer: JsonRpcMessage): boolean;
   /** Ends the session: what waits fails, what runs is aborted. */
   close(): void;
+  /** Set once the session ended (here, or on another instance of a server sharing sessions). */
+  readonly closed?: boolean;
+}
+
+/**
+ * Legacy sessions several instances of a server share (a shared session
+ * store): a session opened on one instance is served by any. Every call
+ * that reaches the store has a deadline and rejects past it.
+ */
+export interface SharedSessions {
+  /** Records a session whose `initialize` succeeded, for `owner`; resolves once every instance can find it. */
+  share(session: ServedSession, owner: string | undefined, ttlMs: number): Promise<void>;
+  /** A session opened on another instance, rebuilt here; undefined when none is open by this id for `owner`. */
+  find(id: string, owner: string | undefined, ttlMs: number): Promise<ServedSession | undefined>;
+  /** The session was used here: its expiry is extended (now and then, not on every request). */
+  touch(session: ServedSession, onError: (error: unknown) => void): void;
+  /** Ends a session on every instance; false when none is open by this id for `owner`. */
+  end(id: string, owner: string | undefined): Promise<boolean>;
+  /** Hands the client's answer to the instance whose request waits for it. */
+  forward(session: ServedSession, answer: JsonRpcMessage): Promise<void>;
 }
 
 /** The side a transport serves: a server. */
@@ -31,6 +51,8 @@ export interface ServedSide {
   serve(message: JsonRpcMessage, exchange: Exchange): Promise<Outcome>;
   /** Opens a legacy session. */
   openSession(): ServedSession;
+  /** Legacy sessions shared with the other instances, when the side has a shared session store. */
+  readonly sharedSessions?: SharedSessions;
   /** The `x-mcp-header` parameters of a tool, which HTTP requests mirror into `Mcp-Param-*` headers. */
   headerParameters(tool: string): readonly HeaderParameter[];
   /** What a deployment of several instances should know at start (HTTP prints these as warnings). */

@@ -74,6 +74,11 @@ export class HttpSessions {
     this.sweep(false);
     const entry = this.sessions.get(id);
     if (!entry || entry.owner !== owner) return undefined;
+    if (entry.session.closed) {
+      // Ended on another instance (DELETE there): gone here too.
+      this.sessions.delete(id);
+      return undefined;
+    }
     this.touch(id, entry);
     return entry.session;
   }

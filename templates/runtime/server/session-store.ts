@@ -1,0 +1,50 @@
+/**
+ * Where the legacy sessions (2025-11-25 and earlier, `Mcp-Session-Id`) of
+ * a server live when several instances share them: any instance serves a
+ * session opened on another, and what one instance must tell the others
+ * about a session (its state changed, it ended, the client answered a
+ * request another instance sent) travels as an event. The store knows
+ * nothing of the protocol; shared-sessions.ts uses it.
+ */
+import type { JsonRpcMessage } from "../core/jsonrpc.js";
+import type { LogLevel } from "./context.js";
+
+/** What a session keeps between requests: all that lets another instance serve it. */
+export interface SessionRecord {
+  /** The version `initialize` negotiated. */
+  readonly protocolVersion: string;
+  readonly clientCapabilities: Readonly<Record<string, unknown>>;
+  readonly clientInfo?: { readonly name: string; readonly version: string };
+  /** `logging/setLevel`. */
+  readonly logLevel?: LogLevel;
+  /** `resources/subscribe`. */
+  readonly subscriptions: readonly string[];
+  /** Whom the session belongs to (the subject of the token that opened it), when authorization is on. */
+  readonly owner?: string;
+}
+
+/** What one instance tells the others about a session. */
+export type SessionEvent =
+  | { readonly kind: "state"; readonly id: string; readonly record: SessionRecord }
+  | { readonly kind: "ended"; readonly id: string }
+  /** The client's answer to a request an instance sent, POSTed to another instance. */
+  | { readonly kind: "answer"; readonly id: string; readonly message: JsonRpcMessage };
+
+/** Sessions shared by the instances of a server. Every call has a deadline. */
+export interface SessionStore {
+  /** Keeps a session's record for `ttlMs` from now and tells every instance (a `state` event). */
+  save(id: string, record: SessionRecord, ttlMs: number): Promise<void>;
+  /** The session's record, or undefined when there is none (never opened, ended, expired). */
+  load(id: string): Promise<SessionRecord | undefined>;
+  /** Keeps the session `ttlMs` longer from now (it was used). */
+  touch(id: string, ttlMs: number): Promise<void>;
+  /** Deletes the session and tells every instance (an `ended` event); false when there was none. */
+  remove(id: string): Promise<boolean>;
+  /** Tells every instance (the `answer` events). */
+  send(event: SessionEvent): Promise<void>;
+  /** Calls `listener` with every event, from whichever instance; the function returned stops. */
+  watch(listener: (event: SessionEvent) => void): () => void;
+  /** Resolves once events from other instances arrive here. */
+  watching(): Promise<void>;
+  close(): Promise<void>;
+}
