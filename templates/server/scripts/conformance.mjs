@@ -6,8 +6,7 @@
  * requirement set (2026-07-28 and 2025-11-25, or those given with
  * --requirements), prints the suite's summary line for each, and stops the
  * server. Exit code: 0 when every set passed, 1 when one failed, 2 when the
- * suite could not run. Each set's full report is kept in a temporary
- * folder whose path is printed.
+ * suite could not run. Each set's full report is kept in .conformance/<set>/.
  *
  * The suite needs Node >= 22: CONFORMANCE_NODE when set, else `node` on
  * PATH when it is recent enough, else the npm package
@@ -127,7 +126,10 @@ async function runSet(node, set) {
     server.kill();
     cannot(`${error.message}\n${log}`);
   }
-  const out = mkdtempSync(join(tmpdir(), `conformance-${set}-`));
+  // The suite's report of the last run, replaced each time.
+  const out = join(".conformance", set);
+  rmSync(out, { recursive: true, force: true });
+  mkdirSync(out, { recursive: true });
   const suite = await new Promise((resolve) => {
     const child = spawn(
       node,
