@@ -18,6 +18,8 @@ import { projectEnv } from "../helpers/project.js";
 import { runCli, tempDir } from "../helpers/run-cli.js";
 
 const MINUTE = 60_000;
+/** Where the script installs Node 22 when it has to: a folder of this test's, removed with it. */
+const CACHE = tempDir("conformance-cache");
 
 /** `npm run conformance` in `project`: its exit code and stdout. */
 function conformance(
@@ -26,7 +28,7 @@ function conformance(
   return new Promise((resolve) => {
     const child = spawn("npm", ["run", "-s", "conformance"], {
       cwd: project,
-      env: projectEnv(),
+      env: projectEnv({ MCP_GEN_CONFORMANCE_CACHE: CACHE }),
       stdio: ["ignore", "pipe", "pipe"],
       timeout: 8 * MINUTE,
     });
