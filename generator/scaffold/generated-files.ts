@@ -170,13 +170,15 @@ async function protocolFiles(
 
 /**
  * The parts of templates/runtime each kind of project carries: the layers
- * its side needs (never the other side's: a server project has no client/)
- * and the entry file at the root of src/mcp-gen/runtime/. Each layer
- * imports only core/ and itself, so any such set compiles on its own.
+ * its side needs, the entry file at the root of src/mcp-gen/runtime/, and
+ * the other side's protocol layer for the project's tests (a server's
+ * tests call it with McpClient, a client's tests call an McpServer defined
+ * in the test, both in memory: transport/in-memory.ts). Each layer imports
+ * only core/ and itself, so any such set compiles on its own.
  */
 const RUNTIME_PARTS: Readonly<Record<ProjectSettings["kind"], readonly string[]>> = {
-  server: ["index.ts", "core/", "server/", "scale/", "transport/"],
-  client: ["client.ts", "core/", "client/", "transport/"],
+  server: ["index.ts", "client.ts", "core/", "server/", "client/", "scale/", "transport/"],
+  client: ["client.ts", "core/", "client/", "server/", "transport/"],
 };
 
 /**

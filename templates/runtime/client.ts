@@ -1,7 +1,8 @@
 /**
  * The mcp-gen runtime for clients (`mcp-gen/client`, and
  * `src/mcp-gen/runtime/client.ts` in a scaffolded client): McpClient over
- * Streamable HTTP (connectHttp) or stdio (spawnStdio), speaking the
+ * Streamable HTTP (connectHttp), stdio (spawnStdio) or, in tests, in
+ * memory to a server in the same process (connectInMemory), speaking the
  * 2026-07-28 era and, with the 2025-11-25 module, legacy servers too.
  *
  * ```ts
@@ -31,6 +32,7 @@ export {
 export * from "./client/index.js";
 export {
   connectHttp,
+  connectInMemory,
   fetchWire,
   HTTP_CLIENT_LIMITS,
   HttpClientChannel,
@@ -41,6 +43,7 @@ export {
   type HttpAuth,
   type HttpClientOptions,
   type HttpWire,
+  type InMemoryOptions,
   type NodeWireOptions,
   type StdioChannelOptions,
   type WireReply,

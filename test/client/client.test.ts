@@ -1,7 +1,8 @@
 /**
  * McpClient (templates/runtime/client) against mcp-gen's own server, over
- * real HTTP on 127.0.0.1 and over stdio with the server as a child
- * process, in both eras: the modern one it negotiates by itself and the
+ * real HTTP on 127.0.0.1, over stdio with the server as a child process,
+ * and in memory (connectInMemory: the same server in this process, no
+ * socket), in both eras: the modern one it negotiates by itself and the
  * legacy session it opens when told to speak 2025-11-25. Every feature a
  * client needs: discovery, tools (with an x-mcp-header parameter the
  * server checks), input requests answered by the typed handlers
@@ -14,6 +15,7 @@ import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   connectHttp,
+  connectInMemory,
   McpClient,
   RemoteError,
   spawnStdio,
@@ -69,6 +71,7 @@ function client(channel: ClientChannel, protocolVersion: string, warnings: strin
 
 const transports = {
   http: () => Promise.resolve(connectHttp(url)),
+  memory: () => Promise.resolve(connectInMemory(server)),
   stdio: () =>
     spawnStdio({
       command: process.execPath,
@@ -82,6 +85,8 @@ describe.each([
   ["http", "2025-11-25", "legacy", "2025-11-25"],
   ["stdio", "auto", "modern", "2026-07-28"],
   ["stdio", "2025-11-25", "legacy", "2025-11-25"],
+  ["memory", "auto", "modern", "2026-07-28"],
+  ["memory", "2025-11-25", "legacy", "2025-11-25"],
 ] as const)("over %s, speaking %s", (transport, version, era, agreed) => {
   let mcp: McpClient;
   const warnings: string[] = [];
@@ -153,8 +158,8 @@ describe.each([
       { signal: controller.signal, onProgress: () => controller.abort(new Error("enough")) },
     );
     await expect(call).rejects.toThrow("enough");
-    // Over stdio the child server has its own count; the in-process one sees HTTP cancellations.
-    if (transport === "http") await until(() => seen.cancelled > before);
+    // Over stdio the child server has its own count; the in-process one sees the others' cancellations.
+    if (transport !== "stdio") await until(() => seen.cancelled > before);
   });
 
   it("times a request out", async () => {
@@ -188,7 +193,7 @@ describe.each([
 });
 
 describe("listen streams", () => {
-  it.each(["http", "stdio"] as const)(
+  it.each(["http", "stdio", "memory"] as const)(
     "over %s: acknowledged, then the notifications the filter asked for",
     async (transport) => {
       const mcp = client(await transports[transport](), "auto");
@@ -196,7 +201,7 @@ describe("listen streams", () => {
         const received: JsonRpcMessage[] = [];
         const subscription = mcp.listen({ toolsListChanged: true }, (n) => received.push(n));
         expect(await subscription.acknowledged).toEqual({ toolsListChanged: true });
-        if (transport === "http") {
+        if (transport !== "stdio") {
           server.notifyToolsChanged();
           await until(() => received.length > 0);
           expect(received[0]).toMatchObject({ method: "notifications/tools/list_changed" });

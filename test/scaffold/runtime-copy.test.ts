@@ -1,12 +1,13 @@
 /**
  * What runtime a scaffolded project carries (generator/scaffold,
  * runtimeFiles): a server project gets core/, server/, scale/, transport/ and its
- * entry (index.ts), never client/; a client project gets core/, client/,
- * transport/ and its entry (client.ts), never server/. Each set is complete
- * on its own: every import of a copied file names another copied file. A
- * client with authorization also gets oauth.ts and oauth/ (they alone
- * need oauth4webapi); a server with authorization gets auth/ (it alone
- * needs jose).
+ * entry (index.ts), and for its tests client/ and client.ts; a client
+ * project gets core/, client/, transport/ and its entry (client.ts), and
+ * for its tests server/ (never scale/, which needs @redis/client). Each set
+ * is complete on its own: every import of a copied file names another
+ * copied file. A client with authorization also gets oauth.ts and oauth/
+ * (they alone need oauth4webapi); a server with authorization gets auth/
+ * (it alone needs jose).
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, normalize } from "node:path";
@@ -26,20 +27,29 @@ function templateRuntime(sub = ""): string[] {
 }
 
 describe.each([
-  ["server", "index.ts", "client", false],
-  ["client", "client.ts", "server", false],
-  ["client", "client.ts", "server", true],
-  ["server", "index.ts", "client", true],
+  ["server", "index.ts", "oauth/", false],
+  ["client", "client.ts", "scale/", false],
+  ["client", "client.ts", "scale/", true],
+  ["server", "index.ts", "oauth/", true],
 ] as const)("the runtime a %s project carries (authorization: %s)", (kind, entry, other, auth) => {
   const files = runtimeFiles(kind, "9.9.9", auth);
   const paths = files.map((f) => f.path.slice(PREFIX.length));
 
-  it(`its entry ${entry}, core/, ${kind}/ and transport/ (a server also scale/, with authorization a server auth/, a client oauth.ts and oauth/), and nothing of ${other}/`, () => {
+  it(`its entry ${entry}, core/, ${kind}/ and transport/ (a server also scale/, client/ and client.ts, a client server/; with authorization a server auth/, a client oauth.ts and oauth/), and nothing of ${other}`, () => {
     expect(files.every((f) => f.path.startsWith(PREFIX))).toBe(true);
     const layers: string[] =
       kind === "server"
-        ? [entry, "core", "server", "scale", "transport", ...(auth ? ["auth"] : [])]
-        : [entry, "core", "client", "transport", ...(auth ? ["oauth.ts", "oauth"] : [])];
+        ? [
+            entry,
+            "client.ts",
+            "core",
+            "server",
+            "client",
+            "scale",
+            "transport",
+            ...(auth ? ["auth"] : []),
+          ]
+        : [entry, "core", "client", "server", "transport", ...(auth ? ["oauth.ts", "oauth"] : [])];
     expect(paths).toEqual(
       templateRuntime()
         .filter((p) => layers.includes(p.includes("/") ? p.split("/")[0]! : p))

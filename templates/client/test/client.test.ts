@@ -4,15 +4,18 @@
  * server would, from tools.json), it discovers, lists and calls tools with
  * the headers the spec asks for, drives a Multi Round-Trip Request, and a
  * tool wrapper refuses arguments that fail the tool's inputSchema before
- * anything is sent.
+ * anything is sent. Then the typed wrappers against a server defined here
+ * with the runtime's McpServer, in memory (connectInMemory: no socket, the
+ * path a request takes over HTTP, JSON included), in both eras.
  */
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createClient, type Client } from "../src/generated/client.gen.js";
-import { protocol } from "../src/generated/protocol.gen.js";
+import { legacy, protocol } from "../src/generated/protocol.gen.js";
 import { TOOLS } from "../src/generated/tools.gen.js";
-import { connectHttp } from "../src/mcp-gen/runtime/client.js";
+import { connectHttp, connectInMemory } from "../src/mcp-gen/runtime/client.js";
+import { McpServer } from "../src/mcp-gen/runtime/server/index.js";
 
 const VERSION = protocol.PROTOCOL_VERSION;
 
@@ -159,5 +162,65 @@ describe("the client", () => {
       await expect(wrapper("not an object")).rejects.toThrow(/inputSchema/);
       expect(seen.length).toBe(before);
     }
+  });
+});
+
+/**
+ * A server of the test's own, in this process: every tool of tools.json
+ * answers "done", and the ASK tool asks the user for a name. Write the
+ * answers your code expects of the real server here, and test against them.
+ */
+function inMemoryServer(): McpServer {
+  const server = new McpServer({ protocol, legacy, info: { name: "in-memory", version: "1.0.0" } });
+  for (const tool of TOOLS)
+    server.tool(tool, () => ({ content: [{ type: "text", text: "done" }] }));
+  server.tool({ name: ASK, inputSchema: { type: "object" } }, async (_args, ctx) => {
+    const answer = await ctx.elicit("who", {
+      mode: "form",
+      message: "Your name?",
+      requestedSchema: { type: "object", properties: { name: { type: "string", default: "Ada" } } },
+    });
+    return { content: [{ type: "text", text: `hello ${String(answer.content?.name)}` }] };
+  });
+  return server;
+}
+
+/** The tools a wrapper can call with no arguments and no structured output to return. */
+const CALLABLE = TOOLS.filter(
+  (t) =>
+    !("outputSchema" in t) &&
+    ((t.inputSchema as { required?: readonly string[] }).required ?? []).length === 0,
+);
+
+describe.each([
+  ["2026-07-28", "auto", "modern"],
+  ["a 2025-11-25 session", "2025-11-25", "legacy"],
+] as const)("the client against an in-memory server, speaking %s", (_label, version, era) => {
+  let inMemory: Client;
+
+  beforeAll(() => {
+    inMemory = createClient({
+      channel: connectInMemory(inMemoryServer()),
+      info: { name: "client-tests", version: "1.0.0" },
+      protocolVersion: version,
+      handlers: { elicitation: () => ({ action: "accept", content: {} }) },
+    });
+  });
+  afterAll(() => inMemory.close());
+
+  it(`connects in the ${era} era`, async () => {
+    expect(await inMemory.connect()).toMatchObject({ era, serverInfo: { name: "in-memory" } });
+  });
+
+  it.each(CALLABLE.map((t) => t.name))("calls the wrapper of %s", async (name) => {
+    const wrapper = inMemory.tools[name as keyof typeof inMemory.tools] as (
+      args: unknown,
+    ) => Promise<{ content: unknown }>;
+    expect((await wrapper({})).content).toEqual([{ type: "text", text: "done" }]);
+  });
+
+  it("answers the server's request for input (the form's default filled in)", async () => {
+    const result = await inMemory.raw.callTool(ASK, {});
+    expect(result.content).toEqual([{ type: "text", text: "hello Ada" }]);
   });
 });

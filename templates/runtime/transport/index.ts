@@ -7,6 +7,8 @@
  * knows HTTP, and the only place where a protocol outcome becomes an HTTP
  * status. It depends on core/ alone: the side it serves is anything shaped
  * like ServedSide (an McpServer); a client's channel is a ClientChannel.
+ * connectInMemory joins the two in one process, for tests: Streamable HTTP
+ * without the socket.
  */
 export { EventStream, STREAM_BUFFER_DEFAULT, type StreamWire } from "./event-stream.js";
 export { HttpSessions, SESSION_DEFAULTS, type SessionLimits } from "./sessions.js";
@@ -37,6 +39,7 @@ export { stopOnSignals, type Stoppable } from "./signals.js";
 export type { ServedSession, ServedSide } from "./served.js";
 export { refusalStatus, statusOf } from "./status.js";
 export { serveStdio, type StdioOptions } from "./stdio.js";
+export { connectInMemory, memoryWire, type InMemoryOptions } from "./in-memory.js";
 export {
   connectStdio,
   type ChildExit,

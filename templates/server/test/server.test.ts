@@ -1,12 +1,24 @@
 /**
- * The server answers as an MCP server should: over real HTTP on 127.0.0.1,
- * and over stdio. Every tool of tools.json is called: a handler that is not
- * written yet must still answer with a valid message, never crash.
+ * The server answers as an MCP server should. Most tests call it with the
+ * runtime's McpClient in memory (connectInMemory: no socket and no child
+ * process, yet the path a request takes over HTTP, JSON serialisation,
+ * headers and their checks included), then the same calls over real HTTP
+ * on 127.0.0.1, each in both eras: 2026-07-28, where a request for input
+ * is a Multi Round-Trip Request, and a 2025-11-25 session, where it is a
+ * request the server sends. Every tool of tools.json is called, every
+ * resource read: a handler not written yet must still answer with a valid
+ * message, never crash. A few tests send raw requests over HTTP and stdio.
  */
 import { PassThrough } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { protocol } from "../src/generated/protocol.gen.js";
+import { legacy, protocol } from "../src/generated/protocol.gen.js";
 import { missingHandlers, TOOLS } from "../src/generated/tools.gen.js";
+import {
+  connectHttp,
+  connectInMemory,
+  McpClient,
+  RemoteError,
+} from "../src/mcp-gen/runtime/client.js";
 import { serveHttp, serveStdio } from "../src/mcp-gen/runtime/index.js";
 import { createServer } from "../src/server.js";
 import { tools } from "../src/tools.js";
@@ -17,43 +29,50 @@ const META = {
   "io.modelcontextprotocol/clientCapabilities": {},
 };
 
-let url: string;
-let close: () => Promise<void>;
+/** A tool of the tests' own that asks for input: "ask", or a name none of tools.json's tools has. */
+let ASK = "ask";
+while (TOOLS.some((t) => t.name === ASK)) ASK += "_";
 
-beforeAll(async () => {
-  ({ url, close } = await serveHttp(createServer(), { port: 0 }));
-});
-afterAll(() => close());
-
-/** One request as a 2026-07-28 client sends it; the last message of an event stream is the response. */
-async function post(
-  method: string,
-  params: Record<string, unknown> = {},
-  headers: Record<string, string> = {},
-) {
-  const name = (params.name ?? params.uri) as string | undefined;
-  const response = await fetch(url, {
-    method: "POST",
-    headers: {
-      "content-type": "application/json",
-      accept: "application/json, text/event-stream",
-      "mcp-protocol-version": VERSION,
-      "mcp-method": method,
-      ...(name ? { "mcp-name": name } : {}),
-      ...headers,
-    },
-    body: JSON.stringify({
-      jsonrpc: "2.0",
-      id: 1,
-      method,
-      params: { ...params, _meta: { ...META, ...((params._meta as object | undefined) ?? {}) } },
-    }),
+/** The project's server, and the test's tool that asks the user for a name (ctx.elicit). */
+function serverWithAsk() {
+  const server = createServer();
+  server.tool({ name: ASK, inputSchema: { type: "object" } }, async (_args, ctx) => {
+    const answer = await ctx.elicit("name", {
+      mode: "form",
+      message: "Your name?",
+      requestedSchema: { type: "object", properties: { name: { type: "string" } } },
+    });
+    return { content: [{ type: "text", text: `hello ${String(answer.content?.name)}` }] };
   });
-  const text = await response.text();
-  const events = text.split("\n").filter((line) => line.startsWith("data: "));
-  const body =
-    events.length > 0 ? JSON.parse(events[events.length - 1]!.slice(6)) : JSON.parse(text);
-  return { status: response.status, body };
+  return server;
+}
+
+/** A client speaking `protocolVersion` ("auto": 2026-07-28), answering requests for input with "Ada". */
+function client(channel: ConstructorParameters<typeof McpClient>[0]["channel"], version: string) {
+  return new McpClient({
+    protocol,
+    legacy,
+    channel,
+    info: { name: "tests", version: "1.0.0" },
+    protocolVersion: version,
+    handlers: { elicitation: () => ({ action: "accept", content: { name: "Ada" } }) },
+  });
+}
+
+/**
+ * A call answered with a valid result (McpClient checks it against the
+ * schema), or refused with a protocol error: never a crash. An internal
+ * error (-32603) is allowed only from a stub that says it is not written
+ * yet (NotImplemented).
+ */
+async function answered(call: Promise<unknown>): Promise<void> {
+  try {
+    await call;
+  } catch (error) {
+    expect(error).toBeInstanceOf(RemoteError);
+    if ((error as RemoteError).code === -32603)
+      expect((error as RemoteError).message).toMatch(/is not implemented yet/);
+  }
 }
 
 describe("tools", () => {
@@ -64,30 +83,102 @@ describe("tools", () => {
   });
 });
 
-describe("over HTTP", () => {
+describe.each([
+  ["in memory", "auto", "modern"],
+  ["in memory", "2025-11-25", "legacy"],
+  ["over HTTP", "auto", "modern"],
+  ["over HTTP", "2025-11-25", "legacy"],
+] as const)("%s, speaking %s", (transport, version, era) => {
+  let mcp: McpClient;
+  let stop = () => Promise.resolve();
+
+  beforeAll(async () => {
+    const server = serverWithAsk();
+    if (transport === "in memory") mcp = client(connectInMemory(server), version);
+    else {
+      const running = await serveHttp(server, { port: 0 });
+      stop = running.close;
+      mcp = client(connectHttp(running.url), version);
+    }
+  });
+  afterAll(async () => {
+    await mcp.close();
+    await stop();
+  });
+
+  it(`connects in the ${era} era`, async () => {
+    expect(await mcp.connect()).toMatchObject({ era });
+  });
+
+  it("lists every tool of tools.json, in order", async () => {
+    const { tools: listed } = await mcp.request("tools/list");
+    expect((listed as Array<{ name: string }>).map((t) => t.name)).toEqual([
+      ...TOOLS.map((t) => t.name),
+      ASK,
+    ]);
+  });
+
+  it.each(TOOLS.map((t) => t.name))(
+    "answers tools/call %s (no arguments) with a valid result or error",
+    (name) => answered(mcp.callTool(name, {})),
+  );
+
+  it("answers resources/read for every resource with a valid result or error", async () => {
+    const { resources } = await mcp.request("resources/list");
+    for (const { uri } of resources as Array<{ uri: string }>)
+      await answered(mcp.request("resources/read", { uri }));
+  });
+
+  it("asks for input and gets the client's answer", async () => {
+    const result = await mcp.callTool(ASK, {});
+    expect(result.content).toEqual([{ type: "text", text: "hello Ada" }]);
+  });
+});
+
+describe("raw requests over HTTP", () => {
+  let url: string;
+  let close: () => Promise<void>;
+
+  beforeAll(async () => {
+    ({ url, close } = await serveHttp(createServer(), { port: 0 }));
+  });
+  afterAll(() => close());
+
+  /** One request as a 2026-07-28 client sends it; the last message of an event stream is the response. */
+  async function post(
+    method: string,
+    params: Record<string, unknown> = {},
+    headers: Record<string, string> = {},
+  ) {
+    const response = await fetch(url, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-protocol-version": VERSION,
+        "mcp-method": method,
+        ...headers,
+      },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method,
+        params: { ...params, _meta: { ...META, ...((params._meta as object | undefined) ?? {}) } },
+      }),
+    });
+    const text = await response.text();
+    const events = text.split("\n").filter((line) => line.startsWith("data: "));
+    const body =
+      events.length > 0 ? JSON.parse(events[events.length - 1]!.slice(6)) : JSON.parse(text);
+    return { status: response.status, body };
+  }
+
   it("answers server/discover", async () => {
     const { status, body } = await post("server/discover");
     expect(status).toBe(200);
     expect(body.result.supportedVersions).toContain(VERSION);
     expect(protocol.parseResponse(body, "server/discover")).toMatchObject({ ok: true });
   });
-
-  it("lists every tool of tools.json, in order", async () => {
-    const { body } = await post("tools/list");
-    expect(body.result.tools.map((t: { name: string }) => t.name)).toEqual(
-      TOOLS.map((t) => t.name),
-    );
-    expect(protocol.parseResponse(body, "tools/list")).toMatchObject({ ok: true });
-  });
-
-  it.each(TOOLS.map((t) => t.name))(
-    "answers tools/call %s (no arguments) with a valid result or error",
-    async (name) => {
-      const { body } = await post("tools/call", { name, arguments: {} });
-      expect(protocol.parseResponse(body, "tools/call")).toMatchObject({ ok: true });
-      if ("error" in body) expect(body.error.code).not.toBe(-32603);
-    },
-  );
 
   it("answers unparsable JSON with -32700", async () => {
     const response = await fetch(url, {

@@ -1,0 +1,166 @@
+/**
+ * `npm run bench:stdio-start`: how long a stdio server takes from spawn to
+ * its first answer. A server scaffolded with this checkout's `mcp-gen
+ * server` (the minimal example, built with tsc), started as its README
+ * says, `node dist/index.js --stdio`, against an official SDK v1
+ * (@modelcontextprotocol/sdk) stdio server with one tool. Each round spawns
+ * each server once, in an order that flips every round, writes its first
+ * request at once (mcp-gen: `server/discover`, and again `initialize`; the
+ * SDK: `initialize`) and stops the clock at the answer's line on stdout.
+ * Prints medians of N rounds and the ratio mcp-gen / SDK per round.
+ *
+ * Usage: npm run bench:stdio-start [-- --rounds=20 --keep]
+ *
+ * Like the other benchmarks it fails nothing: exit code 0 with numbers, 2
+ * when the setup failed or a server did not answer.
+ * Recorded in docs/benchmarks.md ("Stdio start-up").
+ */
+import { spawn, spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { scaffoldServer, writeProject } from "../generator/scaffold/scaffold.js";
+import {
+  ensureBuilt,
+  machine,
+  now,
+  printMachine,
+  printTable,
+  ratios,
+  ROOT,
+} from "./bench/common.js";
+
+const { values } = parseArgs({
+  options: { rounds: { type: "string", default: "20" }, keep: { type: "boolean", default: false } },
+});
+const ROUNDS = Number(values.rounds);
+if (!Number.isInteger(ROUNDS) || ROUNDS < 1) {
+  console.error(`bench:stdio-start: --rounds=${values.rounds}: expected a positive integer`);
+  process.exit(2);
+}
+
+/** The official SDK v1 server: one tool, stdio. */
+const SDK_SERVER = `import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+const server = new McpServer({ name: "sdk-v1", version: "1.0.0" });
+server.registerTool("echo", { description: "Echo" }, () => ({ content: [{ type: "text", text: "hi" }] }));
+await server.connect(new StdioServerTransport());
+`;
+
+const DISCOVER = {
+  jsonrpc: "2.0",
+  id: 1,
+  method: "server/discover",
+  params: {
+    _meta: {
+      "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+      "io.modelcontextprotocol/clientCapabilities": {},
+      "io.modelcontextprotocol/clientInfo": { name: "bench", version: "1.0.0" },
+    },
+  },
+};
+const INITIALIZE = {
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: {
+    protocolVersion: "2025-11-25",
+    capabilities: {},
+    clientInfo: { name: "bench", version: "1.0.0" },
+  },
+};
+
+/** Milliseconds from spawn to the line that answers `request` (id 1), then the server is stopped. */
+function firstAnswer(args: readonly string[], cwd: string, request: object): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const started = now();
+    const child = spawn(process.execPath, args, { cwd, stdio: ["pipe", "pipe", "ignore"] });
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`${args.join(" ")} did not answer within 30 s`));
+    }, 30_000);
+    let buffered = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+      buffered += chunk;
+      const line = buffered.split("\n").find((l) => l.includes('"id":1'));
+      if (line === undefined) return;
+      const elapsed = (now() - started) / 1e6;
+      clearTimeout(timer);
+      const answer = JSON.parse(line) as { result?: unknown };
+      child.once("exit", () =>
+        answer.result ? resolve(elapsed) : reject(new Error(`${args.join(" ")}: ${line}`)),
+      );
+      child.stdin.end();
+    });
+    child.stdin.write(`${JSON.stringify(request)}\n`);
+  });
+}
+
+function setup(dir: string): Promise<void> {
+  return (async () => {
+    const project = join(dir, "server");
+    const { files } = await scaffoldServer({ dir: project, name: "bench-stdio" });
+    writeProject(project, files);
+    symlinkSync(join(ROOT, "node_modules"), join(project, "node_modules"), "dir");
+    const tsc = spawnSync(
+      process.execPath,
+      [join(ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", "."],
+      { cwd: project, encoding: "utf8" },
+    );
+    if (tsc.status !== 0) throw new Error(`tsc failed:\n${tsc.stdout}${tsc.stderr}`);
+    writeFileSync(join(project, "sdk-server.mjs"), SDK_SERVER);
+  })();
+}
+
+ensureBuilt();
+const dir = mkdtempSync(join(tmpdir(), "mcp-gen-bench-stdio-"));
+const project = join(dir, "server");
+try {
+  await setup(dir);
+  const sdkVersion = (
+    JSON.parse(
+      readFileSync(
+        join(ROOT, "node_modules", "@modelcontextprotocol", "sdk", "package.json"),
+        "utf8",
+      ),
+    ) as { version: string }
+  ).version;
+  printMachine(machine());
+  const cases = {
+    discover: () => firstAnswer(["dist/index.js", "--stdio"], project, DISCOVER),
+    initialize: () => firstAnswer(["dist/index.js", "--stdio"], project, INITIALIZE),
+    sdk: () => firstAnswer(["sdk-server.mjs"], project, INITIALIZE),
+  };
+  const times: Record<keyof typeof cases, number[]> = { discover: [], initialize: [], sdk: [] };
+  // One unmeasured round warms the file system cache for both.
+  for (const run of Object.values(cases)) await run();
+  for (let round = 0; round < ROUNDS; round++) {
+    const order = Object.keys(cases) as Array<keyof typeof cases>;
+    if (round % 2 === 1) order.reverse();
+    for (const name of order) times[name].push(await cases[name]());
+  }
+  printTable({
+    title: `stdio start-up: spawn to the first answer, ${ROUNDS} rounds`,
+    unit: "ms",
+    digits: 1,
+    series: [
+      { label: "mcp-gen (node dist/index.js --stdio), server/discover", values: times.discover },
+      { label: "mcp-gen (node dist/index.js --stdio), initialize", values: times.initialize },
+      { label: `official SDK v1 ${sdkVersion}, one tool, initialize`, values: times.sdk },
+    ],
+    ratios: [
+      { label: "mcp-gen discover / SDK v1 initialize", values: ratios(times.discover, times.sdk) },
+      {
+        label: "mcp-gen initialize / SDK v1 initialize",
+        values: ratios(times.initialize, times.sdk),
+      },
+    ],
+  });
+} catch (error) {
+  console.error(`bench:stdio-start: ${(error as Error).message}`);
+  process.exitCode = 2;
+} finally {
+  if (values.keep) console.log(`kept ${dir}`);
+  else rmSync(dir, { recursive: true, force: true });
+}
