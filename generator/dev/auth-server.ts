@@ -227,6 +227,15 @@ function providerConfiguration(
     cookies: { keys: [...keys.cookies] },
     clientDefaults: { id_token_signed_response_alg: "ES256" },
     scopes: ["openid", "offline_access", ...project.scopes],
+    // Lifetimes in seconds: a working day's session; grants and refresh tokens for two weeks.
+    ttl: {
+      AccessToken: ACCESS_TOKEN_TTL,
+      AuthorizationCode: 60,
+      Interaction: 600,
+      Session: 8 * 3600,
+      Grant: 14 * 24 * 3600,
+      RefreshToken: 14 * 24 * 3600,
+    },
     // OAuth 2.1: the authorization code flow only, always with PKCE.
     responseTypes: ["code"],
     pkce: { required: () => true },
