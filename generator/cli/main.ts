@@ -8,6 +8,7 @@
  */
 import yargs, { type Argv } from "yargs";
 import { hideBin } from "yargs/helpers";
+import { authDevCommand } from "./auth-dev.js";
 import { clientCommand } from "./client.js";
 import { devCommand } from "./dev.js";
 import { diffCommand } from "./diff.js";
@@ -33,6 +34,7 @@ export function program(argv: readonly string[]): Argv {
       .command(schemaCommand)
       .command(upgradeCommand)
       .command(devCommand)
+      .command(authDevCommand)
       .demandCommand(1, "Name a command; see --help.")
       .strict()
       .recommendCommands()

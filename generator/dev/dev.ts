@@ -15,9 +15,14 @@
  *
  * The compiler is the project's own `typescript` (the version its build
  * uses), found from the project's folder.
+ *
+ * In a server with authorization, while `mcp-gen auth-dev` runs in the
+ * project its `.auth-dev/server.env` names it (MCP_AUTH_ISSUER): the server
+ * is started with those settings, under any the environment sets itself,
+ * and restarted when the file appears, changes or goes away.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, unwatchFile, watchFile } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import type * as TypeScript from "typescript";
@@ -25,6 +30,8 @@ import { CONFIG_FILE, readConfig, type Config } from "../config/config.js";
 import { diagnostic, McpGenError } from "../diagnostics.js";
 import { generateConfig } from "../config/generate-config.js";
 import { inputsOfConfig, watchInputs, type WatchHandle } from "../config/watch.js";
+import { readSettings } from "../scaffold/settings.js";
+import { readServerEnv, SERVER_ENV_FILE } from "./auth-dev-files.js";
 
 /** Options of {@link startDev}. */
 export interface DevOptions {
@@ -58,7 +65,16 @@ export function startDev(options: DevOptions): DevHandle {
   const project = existsSync(configFile) ? readConfig(configFile).project : undefined;
   if (!project) throw new McpGenError([diagnostic("MCPG805", { dir: options.dir })]);
   const ts = projectTypeScript(options.dir);
-  const server = serverProcess(options);
+  const authorized = project.kind === "server" && hasAuth(options.dir);
+  const server = serverProcess({
+    dir: options.dir,
+    log: options.log,
+    ...(options.serverArgs ? { serverArgs: options.serverArgs } : {}),
+    ...(options.stopTimeoutMs !== undefined ? { stopTimeoutMs: options.stopTimeoutMs } : {}),
+    env: () => ({ ...(authorized ? devAuthorizationEnv(options) : {}), ...options.env }),
+  });
+  const authDev = join(options.dir, SERVER_ENV_FILE);
+  if (authorized) watchFile(authDev, { interval: 500 }, () => server.restartIfStarted());
   const regenerating = watchProjectInputs(configFile, options.log);
   const compiling = watchCompile(ts, options.dir, options.log, () =>
     project.kind === "server" ? server.restart() : options.log("compiled: dist/cli.js is current"),
@@ -66,11 +82,44 @@ export function startDev(options: DevOptions): DevHandle {
   return {
     onStart: (listener) => server.onStart(listener),
     async close() {
+      unwatchFile(authDev);
       compiling.close();
       await regenerating.close();
       await server.stop();
     },
   };
+}
+
+/** Whether the project's mcp-gen.json has a server's `auth` section. */
+function hasAuth(dir: string): boolean {
+  try {
+    const settings = readSettings(dir);
+    return settings.kind === "server" && typeof settings.auth === "object";
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The settings of `.auth-dev/server.env` the environment does not set
+ * itself, said in the log; a hint when neither names an authorization
+ * server (mcp-gen.json may still: the server says so if not).
+ */
+function devAuthorizationEnv(options: DevOptions): Record<string, string> {
+  const file = readServerEnv(options.dir) ?? {};
+  const taken = { ...process.env, ...options.env };
+  const used = Object.fromEntries(
+    Object.entries(file).filter(([name]) => (taken[name] ?? "").trim() === ""),
+  );
+  if (used.MCP_AUTH_ISSUER !== undefined)
+    options.log(
+      `authorization server: ${used.MCP_AUTH_ISSUER} (npm run auth:dev, from ${SERVER_ENV_FILE})`,
+    );
+  else if ((taken.MCP_AUTH_ISSUER ?? "").trim() === "")
+    options.log(
+      "no MCP_AUTH_ISSUER: run npm run auth:dev in another terminal for a development authorization server (the server restarts when it is up)",
+    );
+  return used;
 }
 
 /** Regenerates the project's generated folders whenever one of its inputs changes. */
@@ -135,8 +184,8 @@ function watchCompile(
   return { close: () => program.close() };
 }
 
-/** The server as a child process, restarted on demand, one at a time. */
-function serverProcess(options: DevOptions) {
+/** The server as a child process, restarted on demand, one at a time; `env()` is read at each start. */
+function serverProcess(options: Omit<DevOptions, "env"> & { env: () => NodeJS.ProcessEnv }) {
   const listeners: Array<(count: number) => void> = [];
   const stopTimeoutMs = options.stopTimeoutMs ?? 2000;
   let child: ChildProcess | undefined;
@@ -162,7 +211,7 @@ function serverProcess(options: DevOptions) {
         join(options.dir, "dist", "index.js"),
         ...(options.serverArgs ?? []),
       ],
-      { cwd: options.dir, env: { ...process.env, ...options.env }, stdio: "inherit" },
+      { cwd: options.dir, env: { ...process.env, ...options.env() }, stdio: "inherit" },
     );
     starts += 1;
     const count = starts;
@@ -177,6 +226,10 @@ function serverProcess(options: DevOptions) {
         await stopChild();
         if (!closed) startChild();
       });
+    },
+    /** Restarts a server that was started before (before the first compile there is none to run). */
+    restartIfStarted() {
+      if (starts > 0) this.restart();
     },
     async stop() {
       closed = true;

@@ -63,6 +63,25 @@ export const CONFIG_DIAGNOSTICS = {
     fix: () =>
       'put the output inside that folder, or add "allowOutside": true to the target if it is meant to write there',
   }),
+  MCPG811: entry<{ dir: string }>({
+    severity: "error",
+    message: (p) =>
+      `${p.dir} is not a server project with authorization (mcp-gen.json has no "kind": "server" with an "auth" section)`,
+    fix: () =>
+      'run it in a project made by mcp-gen server --auth, or add "auth": { "scopes": ["mcp"] } to its mcp-gen.json',
+  }),
+  MCPG812: entry<{ dir: string }>({
+    severity: "error",
+    message: (p) =>
+      `${p.dir} has no node_modules/oidc-provider, the development authorization server`,
+    fix: () =>
+      "run npm install in the project (a project made with --auth lists oidc-provider among its devDependencies), or npm install --save-dev oidc-provider",
+  }),
+  MCPG813: entry<{ port: number }>({
+    severity: "error",
+    message: (p) => `port ${p.port} on 127.0.0.1 is in use (another npm run auth:dev?)`,
+    fix: () => "stop what listens there, or pick another port with --port or MCP_AUTH_DEV_PORT",
+  }),
   MCPG901: entry<{ reason: string }>({
     severity: "error",
     message: (p) => `internal error: ${p.reason}`,

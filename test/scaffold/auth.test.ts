@@ -14,7 +14,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { runCli, tempDir } from "../helpers/run-cli.js";
-import { importFromProject, type ProjectServer } from "../helpers/index.js";
+import { importFromProject, ROOT, type ProjectServer } from "../helpers/index.js";
 import type * as Auth from "../../templates/runtime/auth/index.js";
 import type * as Runtime from "../../templates/runtime/index.js";
 import { headersFor, raw, request } from "../helpers/mcp-client.js";
@@ -61,6 +61,27 @@ describe("mcp-gen server --auth", () => {
     expect(readFileSync(join(plain, "README.md"), "utf8")).not.toContain("MCP_AUTH_");
     expect(existsSync(join(plain, "src/mcp-gen/runtime/auth"))).toBe(false);
     expect(existsSync(join(plain, "src/generated/auth.gen.ts"))).toBe(false);
+  });
+
+  it("signs in locally with npm run auth:dev: oidc-provider (mcp-gen's own version) as a dev dependency, .auth-dev/ ignored", () => {
+    const own = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as {
+      devDependencies: Record<string, string>;
+    };
+    const manifest = JSON.parse(read("package.json")) as {
+      scripts: Record<string, string>;
+      devDependencies: Record<string, string>;
+    };
+    expect(manifest.scripts).toMatchObject({ dev: "mcp-gen dev", "auth:dev": "mcp-gen auth-dev" });
+    expect(manifest.devDependencies["oidc-provider"]).toBe(own.devDependencies["oidc-provider"]);
+    expect(read(".gitignore").split("\n")).toContain(".auth-dev/");
+    expect(read("README.md")).toContain("npm run auth:dev");
+    const plain = join(cwd, "plain");
+    const plainManifest = readFileSync(join(plain, "package.json"), "utf8");
+    expect(plainManifest).not.toContain("oidc-provider");
+    expect(plainManifest).not.toContain("auth:dev");
+    expect(readFileSync(join(plain, ".gitignore"), "utf8")).toBe(
+      "node_modules/\ndist/\n*.tsbuildinfo\n# npm run conformance: the suite's reports\n.conformance/\n",
+    );
   });
 
   it("the project compiles", () => {
