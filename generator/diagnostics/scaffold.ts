@@ -127,4 +127,9 @@ export const SCAFFOLD_DIAGNOSTICS = {
     fix: () =>
       "keep --transport http or both (the default) for a server with authorization; a stdio server takes its credentials from the environment its client starts it with, so leave authorization (--auth, auth in mcp-gen.json) off for stdio only",
   }),
+  MCPG715: entry<{ target: string; part: string; reason: string; instead: string }>({
+    severity: "error",
+    message: (p) => `--target ${p.target} cannot run ${p.part}: ${p.reason}`,
+    fix: (p) => p.instead,
+  }),
 } as const;

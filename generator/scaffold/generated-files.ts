@@ -166,11 +166,12 @@ async function protocolFiles(
 /**
  * The parts of templates/runtime each kind of project carries: the layers
  * its side needs (never the other side's: a server project has no client/)
- * and the entry file at the root of src/mcp-gen/runtime/. Each layer
+ * and the entry files at the root of src/mcp-gen/runtime/ (a server's
+ * index.ts, and fetch.ts for the Fetch runtimes: Bun, Deno, Workers). Each layer
  * imports only core/ and itself, so any such set compiles on its own.
  */
 const RUNTIME_PARTS: Readonly<Record<ProjectSettings["kind"], readonly string[]>> = {
-  server: ["index.ts", "core/", "server/", "scale/", "transport/"],
+  server: ["index.ts", "fetch.ts", "core/", "server/", "scale/", "transport/"],
   client: ["client.ts", "core/", "client/", "transport/"],
 };
 

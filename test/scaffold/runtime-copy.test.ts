@@ -34,11 +34,11 @@ describe.each([
   const files = runtimeFiles(kind, "9.9.9", auth);
   const paths = files.map((f) => f.path.slice(PREFIX.length));
 
-  it(`its entry ${entry}, core/, ${kind}/ and transport/ (a server also scale/, with authorization a server auth/, a client oauth.ts and oauth/), and nothing of ${other}/`, () => {
+  it(`its entry ${entry}, core/, ${kind}/ and transport/ (a server also fetch.ts and scale/, with authorization a server auth/, a client oauth.ts and oauth/), and nothing of ${other}/`, () => {
     expect(files.every((f) => f.path.startsWith(PREFIX))).toBe(true);
     const layers: string[] =
       kind === "server"
-        ? [entry, "core", "server", "scale", "transport", ...(auth ? ["auth"] : [])]
+        ? [entry, "fetch.ts", "core", "server", "scale", "transport", ...(auth ? ["auth"] : [])]
         : [entry, "core", "client", "transport", ...(auth ? ["oauth.ts", "oauth"] : [])];
     expect(paths).toEqual(
       templateRuntime()
