@@ -7,7 +7,8 @@
  * `wrangler dev`). Then, over real HTTP on 127.0.0.1: server/discover; a
  * tools/call whose handler asks for input, answered in a second round
  * (Multi Round-Trip Requests, requestState sealed with node:crypto); and a
- * 2025-11-25 client: initialize, tools/list and tools/call on its session.
+ * 2025-11-25 client: initialize, tools/list and tools/call on its session;
+ * on Bun and Deno also stdio (server/discover, exit 0 when stdin closes).
  * bun and deno come from the npm registry into a shared cache
  * (helpers/runtimes.ts), wrangler as the Worker project's devDependency.
  * Every process is started in a group of its own and stopped after.
@@ -18,7 +19,7 @@ import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "../../scripts/free-port.js";
 import { installShared } from "../helpers/installs.js";
-import { post, request } from "../helpers/mcp-client.js";
+import { LineReader, post, request } from "../helpers/mcp-client.js";
 import { projectEnv } from "../helpers/project.js";
 import { runCli, tempDir } from "../helpers/run-cli.js";
 import { runtimeBinary, RUNTIME_VERSIONS } from "../helpers/runtimes.js";
@@ -244,6 +245,29 @@ describe.each(TARGETS)("%s: scaffolded, built, run on its runtime", (target) => 
       ],
     });
   });
+
+  it.runIf(target !== "workers")(
+    "serves stdio: server/discover answered on stdout, and exits 0 when stdin closes",
+    async () => {
+      const binary = await runtimeBinary(target as "bun" | "deno");
+      const args = target === "bun" ? ["dist/index.js", "--stdio"] : ["task", "start:stdio"];
+      const child = spawn(binary, args, {
+        cwd: projects[target]!,
+        env: projectEnv({ MCP_REQUEST_STATE_KEY: STATE_KEY, DENO_NO_UPDATE_CHECK: "1" }),
+        detached: true,
+      });
+      started.add(child);
+      const exited = new Promise<number | null>((resolve) => child.on("exit", resolve));
+      const lines = new LineReader(child.stdout);
+      child.stdin.write(`${JSON.stringify(request("server/discover"))}\n`);
+      const answer = await lines.next(30_000);
+      expect(answer).toHaveProperty(["result", "supportedVersions"], ["2026-07-28"]);
+      child.stdin.end();
+      expect(await exited).toBe(0);
+      started.delete(child);
+    },
+    60_000,
+  );
 
   it("serves a 2025-11-25 client: initialize, tools/list and tools/call on its session", async () => {
     const legacyPost = (message: Record<string, unknown>, session?: string) =>
