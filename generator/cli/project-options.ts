@@ -44,6 +44,14 @@ export const MCP_GEN_DEPENDENCY_OPTION = {
     "How the project depends on mcp-gen, for npm run regenerate (a version, a tarball, a folder or a git URL; default: how this mcp-gen was installed)",
 } as const;
 
+/** `--target`: the runtime a server project is scaffolded for (generator/scaffold/targets.ts). */
+export const TARGET_OPTION = {
+  choices: ["node", "bun", "deno", "workers"] as const,
+  default: "node" as const,
+  describe:
+    "The runtime the server runs on: node (node:http), bun (Bun.serve), deno (Deno.serve) or workers (a Cloudflare Worker); each gets its entry file, scripts and README",
+} as const;
+
 export const QUIET_OPTION = {
   type: "boolean",
   default: false,

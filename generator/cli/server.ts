@@ -11,6 +11,7 @@ import {
   projectDependency,
   QUIET_OPTION,
   specOption,
+  TARGET_OPTION,
   writeNewProject,
 } from "./project-options.js";
 
@@ -21,7 +22,8 @@ interface ServerArgs {
   extension: string[];
   tools?: string;
   example: "minimal" | "everything";
-  transport: "stdio" | "http" | "both";
+  transport?: "stdio" | "http" | "both";
+  target: "node" | "bun" | "deno" | "workers";
   auth: boolean;
   force: boolean;
   quiet: boolean;
@@ -57,9 +59,9 @@ export const serverCommand: CommandModule<object, ServerArgs> = {
       })
       .option("transport", {
         choices: ["stdio", "http", "both"] as const,
-        default: "both" as const,
-        describe: "How the server is started",
+        describe: "How the server is started (default: both; http for --target workers)",
       })
+      .option("target", TARGET_OPTION)
       .option("auth", {
         type: "boolean",
         default: false,
@@ -74,6 +76,10 @@ export const serverCommand: CommandModule<object, ServerArgs> = {
       .example(
         "$0 server conformance --example everything",
         "the server the conformance suite expects",
+      )
+      .example(
+        "$0 server my-worker --target workers",
+        "a Cloudflare Worker (wrangler dev, wrangler deploy)",
       ),
   handler: async (args) => {
     if (!args.quiet) process.stderr.write(`mcp-gen: scaffolding ${args.dir}\n`);
@@ -86,7 +92,8 @@ export const serverCommand: CommandModule<object, ServerArgs> = {
       extensions: args.extension,
       ...(args.tools !== undefined ? { tools: args.tools } : {}),
       example: args.example,
-      transport: args.transport,
+      ...(args.transport !== undefined ? { transport: args.transport } : {}),
+      target: args.target,
       ...dependency.options,
       auth: args.auth,
     });

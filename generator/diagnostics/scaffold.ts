@@ -134,4 +134,9 @@ export const SCAFFOLD_DIAGNOSTICS = {
     fix: () =>
       "remove ttlMs and cacheScope from lists in mcp-gen.json, or move the project to a revision that has them (mcp-gen upgrade)",
   }),
+  MCPG716: entry<{ target: string; part: string; reason: string; instead: string }>({
+    severity: "error",
+    message: (p) => `--target ${p.target} cannot run ${p.part}: ${p.reason}`,
+    fix: (p) => p.instead,
+  }),
 } as const;

@@ -170,14 +170,24 @@ async function protocolFiles(
 
 /**
  * The parts of templates/runtime each kind of project carries: the layers
- * its side needs, the entry file at the root of src/mcp-gen/runtime/, and
- * the other side's protocol layer for the project's tests (a server's
- * tests call it with McpClient, a client's tests call an McpServer defined
- * in the test, both in memory: transport/in-memory.ts). Each layer imports
- * only core/ and itself, so any such set compiles on its own.
+ * its side needs, the entry files at the root of src/mcp-gen/runtime/ (a
+ * server's index.ts, and fetch.ts for the Fetch runtimes: Bun, Deno,
+ * Workers), and the other side's protocol layer for the project's tests (a
+ * server's tests call it with McpClient, a client's tests call an McpServer
+ * defined in the test, both in memory: transport/in-memory.ts). Each layer
+ * imports only core/ and itself, so any such set compiles on its own.
  */
 const RUNTIME_PARTS: Readonly<Record<ProjectSettings["kind"], readonly string[]>> = {
-  server: ["index.ts", "client.ts", "core/", "server/", "client/", "scale/", "transport/"],
+  server: [
+    "index.ts",
+    "fetch.ts",
+    "client.ts",
+    "core/",
+    "server/",
+    "client/",
+    "scale/",
+    "transport/",
+  ],
   client: ["client.ts", "core/", "client/", "server/", "transport/"],
 };
 

@@ -19,7 +19,8 @@ import { checkOutput, writeOutput, type StaleFile } from "../write/write-output.
 import { generatedGroups, writeNewFile } from "../write/write-project.js";
 import { generatedFiles } from "./generated-files.js";
 import { commentText, render, templatesDir } from "./render.js";
-import { readSettings } from "./settings.js";
+import { projectExtensions, readSettings, SETTINGS_FILE } from "./settings.js";
+import { checkTargetParts } from "./targets.js";
 
 /**
  * Regenerates a project's generated files from its mcp-gen.json and
@@ -41,6 +42,16 @@ export async function regenerateProject(
   stubs: string[];
 }> {
   const settings = readSettings(projectDir);
+  if (settings.kind === "server" && settings.target !== undefined)
+    checkTargetParts(
+      {
+        target: settings.target,
+        transport: settings.transport,
+        auth: settings.auth !== undefined,
+        extensionIds: projectExtensions(settings, projectDir).map((e) => e.id),
+      },
+      SETTINGS_FILE,
+    );
   const toolsPath = join(projectDir, settings.tools);
   const toolsText = options.toolsText ?? readToolsFile(toolsPath, settings.tools);
   const listed = parseJsonText(toolsText, settings.tools);

@@ -50,14 +50,14 @@ export function replace(files: EmittedFile[], file: EmittedFile): void {
   else files.push(file);
 }
 
-/** Every file under a template folder, its examples/ left out, sorted. */
+/** Every file under a template folder, its examples/ and targets/ left out, sorted. */
 export function listTemplateFiles(dir: string): string[] {
   const out: string[] = [];
   const walk = (sub: string) => {
     for (const entry of readdirSync(join(dir, sub), { withFileTypes: true })) {
       const path = sub ? `${sub}/${entry.name}` : entry.name;
       if (entry.isDirectory()) {
-        if (path !== "examples") walk(path);
+        if (path !== "examples" && path !== "targets") walk(path);
       } else out.push(path);
     }
   };

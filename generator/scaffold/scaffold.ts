@@ -19,7 +19,7 @@ import { parseJsonText } from "../load/json.js";
 import type { SchemaSources } from "../load/resolve-spec.js";
 import { generatedFiles } from "./generated-files.js";
 import { installSource } from "./install-source.js";
-import { commentText, listTemplateFiles, renderProject, templatesDir } from "./render.js";
+import { commentText, listTemplateFiles, render, renderProject, templatesDir } from "./render.js";
 import {
   checkTarget,
   projectExtensionRef,
@@ -30,6 +30,7 @@ import {
   type ProjectSettings,
   type ServerSettings,
 } from "./settings.js";
+import { checkTargetParts, defaultTransport, type Target } from "./targets.js";
 import { readTools } from "../check/check-tools.js";
 import { toolNamespaces } from "../check/tool-rules.js";
 import { readToolsFile, type ToolSpec } from "../load/tools-file.js";
@@ -53,7 +54,10 @@ export interface ServerScaffoldOptions {
   /** A tools.json to take the tools from (default: the example's). */
   readonly tools?: string;
   readonly example?: "minimal" | "everything";
+  /** Default: both, or http for workers. */
   readonly transport?: "stdio" | "http" | "both";
+  /** The runtime it runs on (default node). */
+  readonly target?: Target;
   /** Make the server an OAuth protected resource (needs the HTTP transport). */
   readonly auth?: boolean;
   readonly force?: boolean;
@@ -73,15 +77,24 @@ export async function scaffoldServer(
   if (options.auth && options.transport === "stdio")
     throw new McpGenError([diagnostic("MCPG714", {}, { file: "--auth" })]);
   const extensions = (options.extensions ?? []).map((ref) => projectExtensionRef(ref, options.dir));
+  const target = options.target ?? "node";
   const settings: ServerSettings = {
     kind: "server",
     revision,
     extensions,
     tools: "tools.json",
     example,
-    transport: options.transport ?? "both",
+    transport: options.transport ?? defaultTransport(target),
+    // A Node.js project records no target, as before targets existed.
+    ...(target !== "node" ? { target } : {}),
     ...(options.auth ? { auth: { scopes: ["mcp"] } } : {}),
   };
+  checkTargetParts({
+    target,
+    transport: settings.transport,
+    auth: options.auth === true,
+    extensionIds: projectExtensions(settings, options.dir).map((e) => e.id),
+  });
   const toolsText = options.tools
     ? readToolsFile(options.tools)
     : exampleTools(example, projectExtensions(settings, options.dir));
@@ -146,6 +159,12 @@ function userFiles(
     stdio: settings.transport !== "http",
     both: settings.transport === "both",
     auth: settings.auth !== undefined,
+    target: settings.target ?? "node",
+    node: (settings.target ?? "node") === "node",
+    bun: settings.target === "bun",
+    deno: settings.target === "deno",
+    workers: settings.target === "workers",
+    workerName: workerName(name),
     tools: tools.map((t) => ({
       name: t.name,
       // Computed for __proto__: as a plain key in an object literal it would set the prototype.
@@ -154,7 +173,42 @@ function userFiles(
       description: commentText(t.description ?? t.name),
     })),
   };
-  return renderProject(settings, view, exampleOverlay(example, extensions, ownTools), toolsText);
+  return renderProject(
+    settings,
+    view,
+    [
+      ...targetOverlay(settings.target ?? "node", view),
+      ...exampleOverlay(example, extensions, ownTools),
+    ],
+    toolsText,
+  );
+}
+
+/** A Worker's name from the package's: lowercase letters, digits and dashes, at most 63 (Cloudflare's rule). */
+function workerName(packageName: string): string {
+  const bare = packageName.replace(/^@[^/]+\//, "");
+  const name = bare
+    .replace(/[^a-z0-9-]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 63);
+  return name === "" ? "mcp-server" : name;
+}
+
+/**
+ * The files of a target other than node that replace or add to the
+ * template's (its entry file, deno.json, wrangler.toml), from
+ * templates/server/targets/<target>/, rendered with the project's view.
+ */
+function targetOverlay(target: Target, view: object): EmittedFile[] {
+  if (target === "node") return [];
+  const dir = templatesDir("server", "targets", target);
+  return listTemplateFiles(dir).map((path) => {
+    const text = readFileSync(join(dir, path), "utf8");
+    return {
+      path: path.replace(/\.hbs$/, ""),
+      contents: path.endsWith(".hbs") ? render(text, view) : text,
+    };
+  });
 }
 
 /**

@@ -8,6 +8,7 @@ import { basename, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { diagnostic, McpGenError } from "../diagnostics.js";
 import { findManifest, knownExtensions } from "../load/extensions.js";
 import { parseJsonText } from "../load/json.js";
+import { TARGETS, type Target } from "./targets.js";
 
 /** What a project records in mcp-gen.json, so `mcp-gen generate` can regenerate it. */
 export type ProjectSettings = ServerSettings | ClientSettings;
@@ -26,6 +27,8 @@ interface CommonSettings {
 export interface ServerSettings extends CommonSettings {
   readonly kind: "server";
   readonly transport: "stdio" | "http" | "both";
+  /** The runtime it is scaffolded for (absent: node); see targets.ts. */
+  readonly target?: Target;
   /** OAuth authorization (HTTP only); the environment (MCP_AUTH_*) wins over it. */
   readonly auth?: AuthSettings;
   /** How lists are paged and the caching hints they carry; MCP_LIST_PAGE_SIZE wins over the page size. */
@@ -195,7 +198,10 @@ export function readSettings(projectDir: string): ProjectSettings {
     typeof value.revision !== "string" ||
     typeof value.tools !== "string" ||
     !Array.isArray(extensions) ||
-    !extensions.every((e) => typeof e === "string")
+    !extensions.every((e) => typeof e === "string") ||
+    (value.kind === "server" &&
+      value.target !== undefined &&
+      !(TARGETS as readonly unknown[]).includes(value.target))
   ) {
     throw new McpGenError([
       diagnostic(
@@ -203,7 +209,7 @@ export function readSettings(projectDir: string): ProjectSettings {
         {
           file,
           reason:
-            'it needs kind "server" or "client", a revision, a tools file and an array of extensions',
+            'it needs kind "server" or "client", a revision, a tools file and an array of extensions (and a server\'s target, if any, is node, bun, deno or workers)',
         },
         { file },
       ),

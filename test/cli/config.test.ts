@@ -120,7 +120,7 @@ describe("a bad mcp-gen.json", () => {
         { spec: "2026-07-28", extensions: ["tasks", 3], output: "x" },
         { spec: "schemas/custom", out: "src/mcp" },
       ],
-      target: [],
+      targts: [],
       transport: "http",
     });
     const before = snapshotFolder(dir);
@@ -129,7 +129,7 @@ describe("a bad mcp-gen.json", () => {
     const file = join(dir, "mcp-gen.json");
     expect([...run.stderrLines].sort()).toEqual(
       [
-        `${file}#/target: error MCPG801: mcp-gen.json: "target" is not a setting of mcp-gen.json (settings: targets; in a project made by mcp-gen server or mcp-gen client also kind, revision, extensions, tools, example, transport, auth, fromServer, lists) ${FIX_CONFIG}`,
+        `${file}#/targts: error MCPG801: mcp-gen.json: "targts" is not a setting of mcp-gen.json (settings: targets; in a project made by mcp-gen server or mcp-gen client also kind, revision, extensions, tools, example, transport, target, auth, fromServer, lists) ${FIX_CONFIG}`,
         `${file}#/transport: error MCPG801: mcp-gen.json: "transport" is a project setting, which needs "kind" (mcp-gen server or mcp-gen client writes it) ${FIX_CONFIG}`,
         `${file}#/targets/0/out: error MCPG801: mcp-gen.json: "out" must not be empty ${FIX_CONFIG}`,
         `${file}#/targets/1/out: error MCPG801: mcp-gen.json: "out" is missing ${FIX_CONFIG}`,

@@ -541,6 +541,27 @@ describe("HTTP: the Fetch adapter", () => {
     );
     expect(rebound.status).toBe(403);
   });
+
+  it("stops reading a body that announces no length at the limit, and cancels the rest", async () => {
+    // A peer that never stops sending: read whole, the request would never be answered.
+    let cancelled = false;
+    const endless = new ReadableStream<Uint8Array>({
+      pull: (controller) => controller.enqueue(new TextEncoder().encode(" ".repeat(1024))),
+      cancel: () => {
+        cancelled = true;
+      },
+    });
+    const response = await handle(
+      new Request("http://localhost:8080/mcp", {
+        method: "POST",
+        headers: headersFor(request("server/discover")),
+        body: endless,
+        duplex: "half",
+      }),
+    );
+    expect(response.status).toBe(413);
+    expect(cancelled).toBe(true);
+  });
 });
 
 function withPort(headers: Record<string, string>): Record<string, string> {

@@ -109,6 +109,25 @@ describe("the runtime's layers", () => {
     expect(wrong).toEqual([]);
   });
 
+  it("the Fetch entry (fetch.ts) reaches no node: module but node:crypto and node:net, nor index.ts", () => {
+    // Bun, Deno and workerd's nodejs_compat all have these two; a Worker must not need node:http, fs or streams.
+    const reached = new Set<string>();
+    const walk = (file: string) => {
+      if (reached.has(file)) return;
+      reached.add(file);
+      for (const next of graph.get(file) ?? []) walk(next);
+    };
+    walk("fetch.ts");
+    expect(reached.has("transport/fetch.ts")).toBe(true);
+    expect(reached.has("index.ts")).toBe(false);
+    const outside = [...reached].flatMap((file) =>
+      importsOf(readFileSync(join(RUNTIME, file), "utf8"))
+        .filter((name) => !name.startsWith("."))
+        .map((name) => `${file} imports ${name}`),
+    );
+    expect(outside.filter((line) => !/ imports node:(crypto|net)$/.test(line))).toEqual([]);
+  });
+
   it("every file is reachable from an entry (index.ts for servers, client.ts for clients) or its layer's index", () => {
     const roots = [...graph.keys()].filter(
       (f) => !f.includes("/") || /^[a-z]+\/index\.ts$/.test(f),

@@ -35,12 +35,13 @@ describe.each([
   const files = runtimeFiles(kind, "9.9.9", auth);
   const paths = files.map((f) => f.path.slice(PREFIX.length));
 
-  it(`its entry ${entry}, core/, ${kind}/ and transport/ (a server also scale/, client/ and client.ts, a client server/; with authorization a server auth/, a client oauth.ts and oauth/), and nothing of ${other}`, () => {
+  it(`its entry ${entry}, core/, ${kind}/ and transport/ (a server also fetch.ts, scale/, client/ and client.ts, a client server/; with authorization a server auth/, a client oauth.ts and oauth/), and nothing of ${other}`, () => {
     expect(files.every((f) => f.path.startsWith(PREFIX))).toBe(true);
     const layers: string[] =
       kind === "server"
         ? [
             entry,
+            "fetch.ts",
             "client.ts",
             "core",
             "server",

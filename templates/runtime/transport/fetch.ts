@@ -1,9 +1,11 @@
 /**
  * The Fetch adapter: mounts the HTTP core in anything that speaks
- * `Request` and `Response` (Deno, Bun, Hono and the like).
+ * `Request` and `Response` (Bun.serve, Deno.serve, a Cloudflare Worker,
+ * Hono and the like). Uses no node: module.
  */
 import { Codes, McpError } from "../core/errors.js";
 import { errorResponse } from "../core/jsonrpc.js";
+import { BodyTooLarge, declaredLength, readTextWithin } from "./bounded-read.js";
 import type { HttpReply } from "./http-reply.js";
 import type { McpHttpHandler } from "./http.js";
 
@@ -30,10 +32,18 @@ export function fetchHandler(handler: McpHttpHandler): (request: Request) => Pro
 /** The core's reply to a Request, its body read within the size limit. */
 async function replyOf(handler: McpHttpHandler, request: Request): Promise<HttpReply | Response> {
   const url = new URL(request.url);
-  const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > handler.maxBodyBytes) return tooLarge();
-  const text = request.method === "POST" ? await request.text() : "";
-  if (Buffer.byteLength(text) > handler.maxBodyBytes) return tooLarge();
+  let text = "";
+  if (request.method === "POST" && request.body !== null) {
+    // Read as it arrives and stopped at the limit: a chunked body announces no length.
+    try {
+      text = await readTextWithin(chunksOf(request.body), handler.maxBodyBytes, {
+        declared: declaredLength(request.headers.get("content-length")),
+      });
+    } catch (error) {
+      if (error instanceof BodyTooLarge) return tooLarge();
+      throw error;
+    }
+  }
   return handler.handle({
     method: request.method,
     path: url.pathname,
@@ -43,6 +53,28 @@ async function replyOf(handler: McpHttpHandler, request: Request): Promise<HttpR
     body: text,
     signal: request.signal,
   });
+}
+
+/**
+ * A body's chunks, read with its reader (not every runtime makes a
+ * ReadableStream async-iterable); a reader that stops early (past the
+ * limit) cancels the rest.
+ */
+async function* chunksOf(body: ReadableStream<Uint8Array>): AsyncIterable<Uint8Array> {
+  const reader = body.getReader();
+  let done = false;
+  try {
+    for (;;) {
+      const next = await reader.read();
+      if (next.done) {
+        done = true;
+        return;
+      }
+      yield next.value;
+    }
+  } finally {
+    if (!done) await reader.cancel().catch(() => {});
+  }
 }
 
 /** The Response that carries a reply: its body, or its event stream. */

@@ -34,7 +34,12 @@ export {
   type RunningHttpServer,
   type ServeHttpOptions,
 } from "./node.js";
-export { httpSettingsFromEnvironment, SettingError } from "./settings.js";
+export { httpSettingsFromEnvironment } from "./settings.js";
+export {
+  fetchSettingsFromEnvironment,
+  SettingError,
+  type FetchSettings,
+} from "./fetch-settings.js";
 export { stopOnSignals, type Stoppable } from "./signals.js";
 export type { ServedSession, ServedSide } from "./served.js";
 export { refusalStatus, statusOf } from "./status.js";
