@@ -73,7 +73,7 @@ export interface AjvChoices {
    * ajv's own calling convention (no `es5`).
    */
   readonly userSchemas?: boolean;
-  /** Keep no code, only compile (checking that a schema compiles): faster, unoptimized. */
+  /** Keep no code, only compile (checking that a schema compiles): faster, unoptimized, with ajv's messages. */
   readonly compileOnly?: boolean;
 }
 
@@ -99,6 +99,8 @@ export function ajvOptions(choices: AjvChoices = {}): Options {
     ownProperties: choices.ownProperties ?? false,
     validateFormats: choices.formats ?? false,
     ...(choices.userSchemas ? { discriminator: false, inlineRefs: false } : {}),
+    // Checking quotes ajv's own words on an invalid schema in its diagnostic (MCPG706).
+    ...(choices.compileOnly ? { messages: true } : {}),
     code,
   };
 }

@@ -9,6 +9,7 @@ import { randomBytes } from "node:crypto";
 import { connect, type Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
+  CursorCodec,
   httpSettingsFromEnvironment,
   parseHostHeader,
   parseOrigin,
@@ -222,7 +223,10 @@ describe("HTTP: settings from the environment", () => {
     expect(bindWarning("::", "any")).toMatch(/the Host check is off \(ALLOWED_HOSTS=any\)/);
     const warnings: string[] = [];
     const quiet = await serveHttp(
-      testServer({ requestState: new RequestStateCodec(randomBytes(32)) }),
+      testServer({
+        requestState: new RequestStateCodec(randomBytes(32)),
+        lists: { cursors: new CursorCodec(randomBytes(32)) },
+      }),
       {
         port: 0,
         warn: (m) => warnings.push(m),

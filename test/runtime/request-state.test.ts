@@ -11,6 +11,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import {
   canonicalJson,
+  CursorCodec,
   McpError,
   paramsDigest,
   RequestStateCodec,
@@ -224,10 +225,14 @@ describe("request-state: the key", () => {
       [new RequestStateCodec(KEY), 0],
     ] as const) {
       const warnings: string[] = [];
-      const server = await serveHttp(testServer({ requestState: codec }), {
-        port: 0,
-        warn: (m) => warnings.push(m),
-      });
+      // The cursor key is given, so the only warning possible is the request-state key's.
+      const server = await serveHttp(
+        testServer({ requestState: codec, lists: { cursors: new CursorCodec(KEY) } }),
+        {
+          port: 0,
+          warn: (m) => warnings.push(m),
+        },
+      );
       await server.close();
       expect(warnings).toHaveLength(expected);
       for (const warning of warnings)

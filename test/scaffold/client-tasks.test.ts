@@ -210,7 +210,7 @@ describe("its typed tool wrappers against the server", () => {
   it("a tool error is a result; a failed task rejects with its JSON-RPC error", async () => {
     expect(await client.tools.failing_job!({})).toMatchObject({ isError: true });
     await expect(client.tools.protocol_error_job!({})).rejects.toMatchObject({
-      code: -32000,
+      code: -31000,
       message: "The job stopped: its backend is unavailable",
     });
   });

@@ -172,7 +172,7 @@ describe("--example everything --extension tasks: the server", () => {
       expect(failing).toMatchObject({ isError: true });
       const failed = client.awaitTask(await client.callTool("protocol_error_job", {}));
       await expect(failed).rejects.toBeInstanceOf(RemoteError);
-      await expect(failed).rejects.toMatchObject({ code: -32000 });
+      await expect(failed).rejects.toMatchObject({ code: -31000 });
     });
 
     it("an AbortSignal stops waiting and cancels the task", async () => {

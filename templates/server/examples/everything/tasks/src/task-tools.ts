@@ -19,8 +19,8 @@ export type TaskToolName =
   | "multi_input"
   | "test_tool_with_task";
 
-/** The error protocol_error_job fails with. */
-const BACKEND_UNAVAILABLE = -32000;
+/** The error protocol_error_job fails with: an application's code, outside JSON-RPC's reserved -32768..-32000. */
+const BACKEND_UNAVAILABLE = -31000;
 
 const text = (value: string) => ({ content: [{ type: "text" as const, text: value }] });
 
@@ -60,7 +60,6 @@ export const taskTools: Pick<ToolHandlers, TaskToolName> = {
   protocol_error_job: (_args, ctx) =>
     ctx.runAsTask(async (task) => {
       await sleep(200, task.signal);
-      // -32000..-32019: server errors whose meaning the implementation defines (JSON-RPC 2.0).
       throw new McpError(BACKEND_UNAVAILABLE, "The job stopped: its backend is unavailable");
     }),
 
