@@ -152,7 +152,7 @@ async function oneTask(n: number, creator: Instance, follower: Instance): Promis
     }
     if (status === "failed") {
       const error = task.error as { code?: number; message?: string } | undefined;
-      if (mode === "fail" && error?.code === -32000 && error.message === `job ${n} failed`) {
+      if (mode === "fail" && error?.code === -31000 && error.message === `job ${n} failed`) {
         counts.failed++;
         return;
       }

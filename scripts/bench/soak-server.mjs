@@ -66,7 +66,8 @@ server.tool(
         aborted++;
         return text(`job ${n} aborted`);
       }
-      if (mode === "fail") throw new McpError(-32000, `job ${n} failed`);
+      // An application code: the error policy answers reserved codes from handlers as -32603.
+      if (mode === "fail") throw new McpError(-31000, `job ${n} failed`);
       return text(`job ${n} done`);
     }),
 );
