@@ -3,9 +3,10 @@
  * benchmark prints numbers; it passes or fails nothing (the exit code is 0
  * even when a target is not met, and non-zero only when a run itself fails).
  *
- * Usage: npm run bench [-- [generation] [validation] [cold-import] [--rounds=N] [--batch-ms=N] [--baseline=DIR]]
- *   With no name, all three run in that order. --rounds overrides every
- *   benchmark's number of rounds (defaults: 7, 20, 15); --batch-ms sets the
+ * Usage: npm run bench [-- [generation] [growth] [validation] [cold-import] [--rounds=N] [--batch-ms=N] [--baseline=DIR]]
+ *   With no name, all four run in that order (growth: the revision grown
+ *   1, 4 and 16 times). --rounds overrides every benchmark's number of
+ *   rounds (defaults: 7, 3, 20, 15); --batch-ms sets the
  *   duration of one validation batch (default 200); --baseline times the
  *   validators of another generation of generated/2026-07-28 (a folder
  *   holding its index.ts) beside the current ones.
@@ -23,9 +24,10 @@ import {
   schemaDir,
 } from "./bench/common.js";
 import { benchGeneration } from "./bench/generation.js";
+import { benchGenerationGrowth } from "./bench/generation-growth.js";
 import { benchValidation } from "./bench/validation.js";
 
-const NAMES = ["generation", "validation", "cold-import"] as const;
+const NAMES = ["generation", "growth", "validation", "cold-import"] as const;
 type Name = (typeof NAMES)[number];
 
 const args = process.argv.slice(2);
@@ -69,6 +71,11 @@ const run = async (name: Name, bench: () => boolean | Promise<boolean>) => {
 };
 if (selected.has("generation")) {
   await run("generation", () => benchGeneration({ rounds: rounds ?? 7, schemaDir: dir }));
+}
+if (selected.has("growth")) {
+  await run("growth", () =>
+    benchGenerationGrowth({ rounds: rounds ?? 3, schemaDir: dir, sizes: [1, 4, 16] }),
+  );
 }
 if (selected.has("validation")) {
   await run("validation", () =>
