@@ -13,142 +13,123 @@
  * previous size costs, against the same figure for the first step (the
  * plain cost per definition falls as start-up is spread over more).
  */
-import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
+import { mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
-import { now, printTable, REVISION, ROOT, ratios } from "./common.js";
+import { printTable, REVISION, ROOT, ratios } from "./common.js";
+import { ORDERS, timeOnce, type Run } from "./generation.js";
 import { writeGrownRevision } from "./grown-schema.js";
 
 export interface GrowthOptions {
   rounds: number;
   schemaDir: string;
-  /** How many copies of the revision each size holds. */
+  /** How many copies of the revision each size holds, smallest first. */
   sizes: readonly number[];
 }
 
-interface Timed {
-  ms: number;
-  peakRssMiB: number;
+/** A's times at the previous size, to cost the definitions added since. */
+interface Previous {
+  definitions: number;
+  times: readonly number[];
 }
 
-const PEAK_RSS_PRELOAD = join(ROOT, "scripts", "bench", "report-peak-rss.mjs");
+/** One contender's figures at one size, a value per round. */
+interface Timings {
+  ms: number[];
+  peakRssMiB: number[];
+}
 
-/** Runs one process to its end; its wall time and peak RSS (reported by the preload). */
-function timeProcess(label: string, args: readonly string[], env: NodeJS.ProcessEnv): Timed {
-  const tmp = mkdtempSync(join(tmpdir(), "mcp-gen-bench-"));
-  try {
-    const rssFile = join(tmp, "peak-rss");
-    const t0 = now();
-    const res = spawnSync(
-      process.execPath,
-      args.map((a) => a.replaceAll("<tmp>", tmp)),
-      {
-        cwd: ROOT,
-        env: {
-          ...env,
-          MCP_GEN_BENCH_RSS_FILE: rssFile,
-          NODE_OPTIONS:
-            `${env.NODE_OPTIONS ?? ""} --import ${pathToFileURL(PEAK_RSS_PRELOAD).href}`.trim(),
-        },
-        stdio: ["ignore", "ignore", "pipe"],
-        encoding: "utf8",
-        maxBuffer: 64 * 1024 * 1024,
-      },
-    );
-    const ms = (now() - t0) / 1e6;
-    if (res.status !== 0)
-      throw new Error(`bench: ${label} failed (exit ${res.status ?? res.signal}):\n${res.stderr}`);
-    return { ms, peakRssMiB: Number(readFileSync(rssFile, "utf8")) / 1024 };
-  } finally {
-    rmSync(tmp, { recursive: true, force: true });
+/** Times A and B on one grown revision: warm-up, then `rounds` alternating rounds. */
+function timeSize(
+  contenders: readonly [Run, Run],
+  rounds: number,
+  env: NodeJS.ProcessEnv,
+): [Timings, Timings] {
+  for (const c of contenders) timeOnce(c, env, true);
+  const timings: [Timings, Timings] = [
+    { ms: [], peakRssMiB: [] },
+    { ms: [], peakRssMiB: [] },
+  ];
+  for (let i = 0; i < rounds; i++) {
+    for (const k of ORDERS[i % ORDERS.length]!) {
+      const { ms, peakRssMiB } = timeOnce(contenders[k], env, true);
+      timings[k].ms.push(ms);
+      timings[k].peakRssMiB.push(peakRssMiB!);
+    }
+    process.stdout.write(".");
   }
+  process.stdout.write("\n");
+  return timings;
 }
 
 export function benchGenerationGrowth(o: GrowthOptions): boolean {
   const json2ts = realpathSync(join(ROOT, "node_modules", ".bin", "json2ts"));
   const source = join(o.schemaDir, REVISION, "schema.json");
-  const definitions = Object.keys(
-    (JSON.parse(readFileSync(source, "utf8")) as { $defs?: object; definitions?: object }).$defs ??
-      {},
-  ).length;
   const work = mkdtempSync(join(tmpdir(), "mcp-gen-bench-growth-"));
+  // Offline so that a missing schema fails instead of timing a download.
   const env = { ...process.env, MCP_GEN_OFFLINE: "1" };
   let allMet = true;
-  let previous: { definitions: number; times: number[] } | undefined;
+  let previous: Previous | undefined;
   let firstStep: number[] | undefined;
   try {
     process.stdout.write(
       `\n[growth] k = ${o.sizes.join(", ")}: warm-up + ${o.rounds} rounds each\n`,
     );
     for (const k of o.sizes) {
-      const folder = writeGrownRevision(source, k, join(work, `k${k}`), REVISION);
-      const grownDefinitions = Object.keys(
-        (JSON.parse(readFileSync(join(folder, "schema.json"), "utf8")) as { $defs: object }).$defs,
-      ).length;
-      const contenders = [
-        {
-          label: "mcp-gen generate",
+      const { folder, definitions } = writeGrownRevision(source, k, join(work, `k${k}`), REVISION);
+      const schemaJson = join(folder, "schema.json");
+      const mcpGen: Run = {
+        label: "mcp-gen generate",
+        run: (tmp) => ({
+          command: process.execPath,
           args: [
             join(ROOT, "dist", "generator", "cli", "main.js"),
             "generate",
             "--spec",
             folder,
             "--out",
-            "<tmp>/out",
+            join(tmp, "out"),
             "--quiet",
           ],
-        },
-        {
-          label: "json2ts",
+        }),
+      };
+      const j2t: Run = {
+        label: "json2ts",
+        run: (tmp) => ({
+          command: process.execPath,
           args: [
             json2ts,
             "-i",
-            join(folder, "schema.json"),
+            schemaJson,
             "-o",
-            "<tmp>/schema.d.ts",
+            join(tmp, "schema.d.ts"),
             "--unreachableDefinitions",
           ],
-        },
-      ];
-      process.stdout.write(`  k=${k} (${grownDefinitions} definitions) `);
-      for (const c of contenders) timeProcess(c.label, c.args, env);
-      const runs: Timed[][] = [[], []];
-      for (let i = 0; i < o.rounds; i++) {
-        const order = i % 2 === 0 ? [0, 1] : [1, 0];
-        for (const j of order)
-          runs[j]!.push(timeProcess(contenders[j]!.label, contenders[j]!.args, env));
-        process.stdout.write(".");
-      }
-      process.stdout.write("\n");
-      const [a, b] = runs.map((r) => r.map((t) => t.ms)) as [number[], number[]];
-      const perDefinition = a.map((ms) => ms / grownDefinitions);
-      const marginal = previous
-        ? a.map((ms, i) => (ms - previous!.times[i]!) / (grownDefinitions - previous!.definitions))
-        : undefined;
+        }),
+      };
+      process.stdout.write(`  k=${k} (${definitions} definitions) `);
+      const [a, b] = timeSize([mcpGen, j2t], o.rounds, env);
+      const marginal = previous && costPerAddedDefinition(a.ms, definitions, previous);
       firstStep ??= marginal;
-      const step = firstStep;
-      previous = { definitions: grownDefinitions, times: a };
-      const met = printTable({
-        title: `Generation of ${REVISION} grown ${k}x (${grownDefinitions} definitions) vs json-schema-to-typescript alone`,
+      allMet &&= printTable({
+        title: `Generation of ${REVISION} grown ${k}x (${definitions} definitions) vs json-schema-to-typescript alone`,
         unit: "per run",
         digits: 1,
         series: [
-          { label: "A  mcp-gen generate, ms", values: a },
-          { label: "B  json2ts, ms", values: b },
-          { label: "A  ms per definition", values: perDefinition },
+          { label: "A  mcp-gen generate, ms", values: a.ms },
+          { label: "B  json2ts, ms", values: b.ms },
+          { label: "A  ms per definition", values: a.ms.map((ms) => ms / definitions) },
           ...(marginal ? [{ label: "A  ms per definition added", values: marginal }] : []),
-          { label: "A  peak RSS, MiB", values: runs[0]!.map((t) => t.peakRssMiB) },
-          { label: "B  peak RSS, MiB", values: runs[1]!.map((t) => t.peakRssMiB) },
+          { label: "A  peak RSS, MiB", values: a.peakRssMiB },
+          { label: "B  peak RSS, MiB", values: b.peakRssMiB },
         ],
         ratios: [
-          { label: "A / B", values: ratios(a, b), target: "<= 2.0x", met: (m) => m <= 2.0 },
-          ...(marginal && step
+          { label: "A / B", values: ratios(a.ms, b.ms), target: "<= 2.0x", met: (m) => m <= 2.0 },
+          ...(marginal && firstStep
             ? [
                 {
                   label: "A per definition added / in the first step",
-                  values: marginal.map((x, i) => x / step[i]!),
+                  values: ratios(marginal, firstStep),
                   // Linear within noise.
                   target: "<= 1.2x",
                   met: (m: number) => m <= 1.2,
@@ -157,14 +138,22 @@ export function benchGenerationGrowth(o: GrowthOptions): boolean {
             : []),
         ],
         notes: [
-          `${definitions} definitions per copy before the sender unions are shared`,
           "Each run writes into a fresh temporary folder; one warm-up run of each first; rounds alternate A then B and B then A",
         ],
       });
-      allMet &&= met;
+      previous = { definitions, times: a.ms };
     }
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
   return allMet;
+}
+
+/** Per round, the time each definition added since the previous size cost. */
+function costPerAddedDefinition(
+  times: readonly number[],
+  definitions: number,
+  previous: Previous,
+): number[] {
+  return times.map((ms, i) => (ms - previous.times[i]!) / (definitions - previous.definitions));
 }

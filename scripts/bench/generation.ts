@@ -10,9 +10,10 @@
  * warm-up run of each, then rounds that run A then B, or B then A, in turn.
  */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, realpathSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { now, printTable, REVISION, ROOT, ratios } from "./common.js";
 
 export interface GenerationOptions {
@@ -20,20 +21,39 @@ export interface GenerationOptions {
   schemaDir: string;
 }
 
-interface Run {
+/** One contender: a node process started in a fresh temporary folder. */
+export interface Run {
   label: string;
   run: (tmp: string) => { command: string; args: string[] };
   env?: NodeJS.ProcessEnv;
 }
 
-const ORDERS = [
+/** The orders A and B run in, round after round. */
+export const ORDERS = [
   [0, 1],
   [1, 0],
 ] as const;
 
-function timeOnce(r: Run, baseEnv: NodeJS.ProcessEnv): number {
-  const env = { ...baseEnv, ...r.env };
+const PEAK_RSS_PRELOAD = pathToFileURL(join(ROOT, "scripts", "bench", "report-peak-rss.mjs")).href;
+
+/**
+ * Runs `r` once, to its end, in a fresh temporary folder: its wall time
+ * and, with `peakRss`, the peak RSS the process reports of itself through
+ * the report-peak-rss.mjs preload (Node does not give a parent its
+ * child's resource usage).
+ */
+export function timeOnce(
+  r: Run,
+  baseEnv: NodeJS.ProcessEnv,
+  peakRss = false,
+): { ms: number; peakRssMiB?: number } {
   const tmp = mkdtempSync(join(tmpdir(), "mcp-gen-bench-"));
+  const rssFile = join(tmp, "peak-rss");
+  const env = { ...baseEnv, ...r.env };
+  if (peakRss) {
+    env.MCP_GEN_BENCH_RSS_FILE = rssFile;
+    env.NODE_OPTIONS = `${env.NODE_OPTIONS ?? ""} --import ${PEAK_RSS_PRELOAD}`.trim();
+  }
   try {
     const { command, args } = r.run(tmp);
     const t0 = now();
@@ -48,7 +68,8 @@ function timeOnce(r: Run, baseEnv: NodeJS.ProcessEnv): number {
       throw new Error(
         `bench: ${r.label} failed (exit ${res.status ?? res.signal}):\n${res.stderr}`,
       );
-    return (t1 - t0) / 1e6;
+    const ms = (t1 - t0) / 1e6;
+    return peakRss ? { ms, peakRssMiB: Number(readFileSync(rssFile, "utf8")) / 1024 } : { ms };
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }
@@ -89,7 +110,7 @@ export function benchGeneration(o: GenerationOptions): boolean {
   const b: number[] = [];
   const times = [a, b];
   for (let i = 0; i < o.rounds; i++) {
-    for (const k of ORDERS[i % ORDERS.length]!) times[k]!.push(timeOnce(contenders[k]!, env));
+    for (const k of ORDERS[i % ORDERS.length]!) times[k]!.push(timeOnce(contenders[k]!, env).ms);
     process.stdout.write(".");
   }
   process.stdout.write("\n");

@@ -18,8 +18,11 @@ type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
 const DEFINITION_REF = /^#\/(\$defs|definitions)\/(.+)$/;
 
-/** The schema.json text of `schemaJson` grown `copies` times. */
-export function growSchema(schemaJson: string, copies: number): string {
+/** The schema.json text of `schemaJson` grown `copies` times, and how many definitions it holds. */
+export function growSchema(
+  schemaJson: string,
+  copies: number,
+): { text: string; definitions: number } {
   const schema = JSON.parse(schemaJson) as { [key: string]: Json };
   const key = "$defs" in schema ? "$defs" : "definitions";
   const definitions = schema[key] as { [name: string]: Json };
@@ -41,23 +44,24 @@ export function growSchema(schemaJson: string, copies: number): string {
       };
     }
   }
-  return `${JSON.stringify({ ...schema, [key]: grown }, null, 2)}\n`;
+  return {
+    text: `${JSON.stringify({ ...schema, [key]: grown }, null, 2)}\n`,
+    definitions: Object.keys(grown).length,
+  };
 }
 
-/** Writes `<dir>/<revision>/schema.json` grown `copies` times and returns that folder. */
+/** Writes `<dir>/<revision>/schema.json` grown `copies` times; that folder and how many definitions it holds. */
 export function writeGrownRevision(
   sourceSchemaJson: string,
   copies: number,
   dir: string,
   revision: string,
-): string {
+): { folder: string; definitions: number } {
   const folder = join(dir, revision);
   mkdirSync(folder, { recursive: true });
-  writeFileSync(
-    join(folder, "schema.json"),
-    growSchema(readFileSync(sourceSchemaJson, "utf8"), copies),
-  );
-  return folder;
+  const { text, definitions } = growSchema(readFileSync(sourceSchemaJson, "utf8"), copies);
+  writeFileSync(join(folder, "schema.json"), text);
+  return { folder, definitions };
 }
 
 const SENDER_UNIONS = [
