@@ -75,16 +75,26 @@ export function startDev(options: DevOptions): DevHandle {
   });
   const authDev = join(options.dir, SERVER_ENV_FILE);
   if (authorized) watchFile(authDev, { interval: 500 }, () => server.restartIfStarted());
-  const regenerating = watchProjectInputs(configFile, options.log);
-  const compiling = watchCompile(ts, options.dir, options.log, () =>
-    project.kind === "server" ? server.restart() : options.log("compiled: dist/cli.js is current"),
-  );
+  let compiling: { close(): void } | undefined;
+  let closed = false;
+  // The compiler starts once the first regeneration has ended: a project whose
+  // generated files were stale would otherwise compile, start, see them
+  // rewritten, and restart the server moments after its first start.
+  const regenerating = watchProjectInputs(configFile, options.log, () => {
+    if (closed) return;
+    compiling = watchCompile(ts, options.dir, options.log, () =>
+      project.kind === "server"
+        ? server.restart()
+        : options.log("compiled: dist/cli.js is current"),
+    );
+  });
   return {
     onStart: (listener) => server.onStart(listener),
     async close() {
+      closed = true;
       unwatchFile(authDev);
-      compiling.close();
       await regenerating.close();
+      compiling?.close();
       await server.stop();
     },
   };
@@ -122,20 +132,36 @@ function devAuthorizationEnv(options: DevOptions): Record<string, string> {
   return used;
 }
 
-/** Regenerates the project's generated folders whenever one of its inputs changes. */
-function watchProjectInputs(configFile: string, log: (line: string) => void): WatchHandle {
+/**
+ * Regenerates the project's generated folders whenever one of its inputs
+ * changes; `firstRunEnded` is called once, after the first run, whether it
+ * succeeded or not.
+ */
+function watchProjectInputs(
+  configFile: string,
+  log: (line: string) => void,
+  firstRunEnded: () => void,
+): WatchHandle {
   let config: Config | undefined;
   let first = true;
   return watchInputs({
     run: async () => {
-      config = readConfig(configFile);
-      // The first run finds the project as it is: nothing to say unless it was stale.
-      const outcome = await generateConfig(config, { check: false, force: false });
-      const written = outcome.project?.files.length ?? 0;
-      if (!first) log(`regenerated ${written} files in src/generated and src/mcp-gen`);
-      for (const stub of outcome.project?.stubs ?? [])
-        log(`new tool: wrote its handler stub to ${stub}; add it to the handlers in src/tools.ts`);
-      first = false;
+      try {
+        config = readConfig(configFile);
+        const outcome = await generateConfig(config, { check: false, force: false });
+        const written = outcome.project?.files.length ?? 0;
+        // The first run finds the project as it is: nothing to say.
+        if (!first) log(`regenerated ${written} files in src/generated and src/mcp-gen`);
+        for (const stub of outcome.project?.stubs ?? [])
+          log(
+            `new tool: wrote its handler stub to ${stub}; add it to the handlers in src/tools.ts`,
+          );
+      } finally {
+        if (first) {
+          first = false;
+          firstRunEnded();
+        }
+      }
     },
     inputs: () => [configFile, ...(config ? inputsOfConfig(config) : [])],
     onError: (error) => log(`regeneration failed: ${(error as Error).message}`),

@@ -244,6 +244,9 @@ describe("npm run dev while it runs", () => {
       expect(reply.headers["www-authenticate"]).toBe(
         `Bearer resource_metadata="${metadataUrl.href}", scope="mcp"`,
       );
+      // mcp-gen.json changed after scaffolding: the first regeneration ends before the first start.
+      expect(devLog).toContain("server started");
+      expect(devLog.filter((line) => line.startsWith("server restarted"))).toEqual([]);
     } finally {
       await dev.close();
       await server.close();
