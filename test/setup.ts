@@ -3,8 +3,9 @@
  * - points mcp-gen at the upstream files global-setup.ts found, offline;
  * - gives the file a temporary folder of its own (TMPDIR, which os.tmpdir()
  *   and the child processes tests start use) and a private cache;
- * - after the file, fails it if anything is left in that temporary folder,
- *   naming what, then removes the folder. Tests clean up after themselves
+ * - after the file (and its own after-hooks), removes the folders
+ *   tempDir() made, fails the file if anything else is left in its
+ *   temporary folder, naming what, then removes the folder. Tests clean up after themselves
  *   (tempDir() in test/helpers/index.ts does); this check keeps it that way.
  */
 import { mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
@@ -25,7 +26,10 @@ process.env.MCP_GEN_CACHE_DIR = join(root, "cache");
 // tsx keeps a transform cache in the temporary folder (tsx-<uid>); children that run tsx here go without it.
 process.env.TSX_DISABLE_CACHE = "1";
 
-afterAll(() => {
+afterAll(async () => {
+  // Imported here, not above: the helpers read MCP_GEN_SCHEMA_DIR, set above, when they load.
+  const { removeTempDirs } = await import("./helpers/index.js");
+  removeTempDirs();
   const left = readdirSync(tmp);
   rmSync(root, { recursive: true, force: true });
   if (left.length > 0)

@@ -1,17 +1,18 @@
 /**
  * `--extension` through the real command line: the known Tasks extension
- * (by name, by manifest file, by a folder of one's own) yields exactly
- * generated/2026-07-28+tasks; every policy violation of an extension is one
+ * yields exactly generated/2026-07-28+tasks, and named by its identifier, its
+ * manifest file or a folder of one's own it is the same extension; every policy violation of an extension is one
  * line on stderr with its code, where (manifest or schema file plus JSON
  * pointer), what and how to fix it; exit 2; and nothing is written. The
  * fixtures are test/fixtures/ext-bad-<case>/, named by the repository-relative
  * path a user would type (the CLI runs in the repository root).
  */
 import { copyFileSync, existsSync, readFileSync, writeFileSync } from "node:fs";
-import { join, relative } from "node:path";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { listFiles } from "../../generator/write/write-output.js";
-import { ROOT, SCHEMA_DIR } from "../helpers/index.js";
+import { loadExtensions } from "../../generator/load/extensions.js";
+import { ROOT, SCHEMA_DIR, testSources } from "../helpers/index.js";
 import { leftovers, runCli, tempDir, type CliRun } from "../helpers/run-cli.js";
 
 const SPEC = "2026-07-28";
@@ -68,6 +69,26 @@ async function generateWith(
     ...(options.extra ?? []),
   ]);
   return { run, out, parent };
+}
+
+/** What generation reads of the extension an `--extension` argument names (where its files are aside). */
+async function loaded(ref: string) {
+  const [extension] = await loadExtensions([ref], testSources());
+  const {
+    schema: _schema,
+    schemaTs: _schemaTs,
+    $schema: _$schema,
+    ...manifest
+  } = extension!.manifest as unknown as Record<string, unknown>;
+  return {
+    manifest,
+    dialect: extension!.schema.dialect,
+    document: extension!.schema.document,
+    schemaTs: extension!.schemaTs && {
+      ...extension!.schemaTs,
+      file: extension!.schemaTs.file.sha256,
+    },
+  };
 }
 
 /** The diagnostic lines of a run; asserts that stderr holds nothing else but the progress line. */
@@ -374,28 +395,19 @@ describe.concurrent("--extension tasks", () => {
     );
   });
 
+  // The other ways to name it resolve to the same extension: the same manifest (file locations
+  // aside), schema and schema.ts, which is everything generation reads of an extension. Compared
+  // where they are loaded, in process; the full run through the command line is the test above.
   it("its identifier io.modelcontextprotocol/tasks is the same extension", async () => {
-    const { run, out } = await generateWith(["io.modelcontextprotocol/tasks"], {
-      extra: ["--quiet"],
-    });
-    expect(run.code).toBe(0);
-    expectCommittedTasksOutput(
-      out,
-      `mcp-gen generate --spec ${SPEC} --extension io.modelcontextprotocol/tasks --out . (run in this file's folder)`,
-    );
+    expect(await loaded("io.modelcontextprotocol/tasks")).toEqual(await loaded("tasks"));
   });
 
   it("its manifest file, by absolute path, is the same extension", async () => {
     const file = join(ROOT, "schema", "extensions", "tasks.json");
-    const { run, out } = await generateWith([file], { extra: ["--quiet"] });
-    expect(run.code).toBe(0);
-    expectCommittedTasksOutput(
-      out,
-      `mcp-gen generate --spec ${SPEC} --extension ${relative(out, file)} --out . (run in this file's folder)`,
-    );
+    expect(await loaded(file)).toEqual(await loaded("tasks"));
   });
 
-  it("a folder of one's own with mcp-extension.json and the same files as plain paths yields the same output", async () => {
+  it("a folder of one's own with mcp-extension.json and the same files as plain paths is the same extension", async () => {
     const folder = tempDir("tasks-ext");
     for (const f of ["schema.json", "schema.ts"])
       copyFileSync(join(SCHEMA_DIR, "extensions", "tasks", f), join(folder, f));
@@ -406,13 +418,7 @@ describe.concurrent("--extension tasks", () => {
       join(folder, "mcp-extension.json"),
       JSON.stringify({ ...known, schema: "schema.json", schemaTs: "schema.ts" }, null, 2),
     );
-    const { run, out } = await generateWith([folder], { extra: ["--quiet"] });
-    expect(run.stderrLines).toEqual([]);
-    expect(run.code).toBe(0);
-    expectCommittedTasksOutput(
-      out,
-      `mcp-gen generate --spec ${SPEC} --extension ${relative(out, folder)} --out . (run in this file's folder)`,
-    );
+    expect(await loaded(folder)).toEqual(await loaded("tasks"));
   });
 
   it("an unknown --extension nope is MCPG602, listing the known extensions", async () => {

@@ -5,7 +5,6 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { afterAll } from "vitest";
 import { generate, type GenerateResult } from "../../generator/index.js";
 import type { SchemaSources } from "../../generator/load/resolve-spec.js";
 
@@ -38,16 +37,22 @@ export function testSources(): SchemaSources {
 }
 
 const made = new Set<string>();
-// Registered while the importing test file is collected, so it runs after that file's tests (concurrent ones too).
-afterAll(() => {
-  for (const dir of made) rmSync(dir, { recursive: true, force: true });
-});
 
 /** A new empty folder under the test file's temporary folder, removed after the file. */
 export function tempDir(label: string): string {
   const dir = mkdtempSync(join(tmpdir(), `mcp-gen-${label}-`));
   made.add(dir);
   return dir;
+}
+
+/**
+ * Removes every folder tempDir() made. test/setup.ts calls it after each
+ * test file's own hooks: a worker runs several files with this module
+ * loaded once, so the cleanup belongs to the file, not to the import.
+ */
+export function removeTempDirs(): void {
+  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+  made.clear();
 }
 
 const cache = new Map<string, Promise<GenerateResult>>();

@@ -12,34 +12,28 @@
 import { createHash } from "node:crypto";
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { formatDiagnostic } from "../../generator/diagnostics.js";
 import { generate, type EmittedFile } from "../../generator/index.js";
-import type { Registry } from "../../generator/load/registry.js";
+import { readRegistry } from "../../generator/load/registry.js";
 import { SCHEMA_DIR, tempDir, testSources } from "../helpers/index.js";
 
-/** The sha256 the registry pins for 2026-07-28's schema.json, when the test sets one. */
-const pinned: { schemaJson?: string } = {};
-
-vi.mock("../../generator/load/registry.js", async (importOriginal) => {
-  const original = await importOriginal<typeof import("../../generator/load/registry.js")>();
-  return {
-    ...original,
-    readRegistry: (): Registry => {
-      const registry = original.readRegistry();
-      if (pinned.schemaJson === undefined) return registry;
-      const entry = registry.revisions["2026-07-28"]!;
-      const files = {
-        ...entry.files,
-        "schema.json": { ...entry.files["schema.json"], sha256: pinned.schemaJson },
-      };
-      return {
-        ...registry,
-        revisions: { ...registry.revisions, "2026-07-28": { ...entry, files } },
-      };
-    },
-  };
-});
+/**
+ * Runs `body` while the registry mcp-gen reads pins `sha256` for
+ * 2026-07-28's schema.json, as `npm run update-registry` would after
+ * upstream republished it; the pin is restored afterwards. readRegistry()
+ * reads the file once per process, so the pin is changed where it keeps it.
+ */
+async function withPinnedSchemaJson<T>(sha256: string, body: () => Promise<T>): Promise<T> {
+  const pin = readRegistry().revisions["2026-07-28"]!.files["schema.json"] as { sha256: string };
+  const before = pin.sha256;
+  pin.sha256 = sha256;
+  try {
+    return await body();
+  } finally {
+    pin.sha256 = before;
+  }
+}
 
 /** 2026-07-28 as upstream would publish it with JSONValue's primitives typed as schema.ts has them. */
 function fixedUpstream(): { dir: string; sha256: string } {
@@ -66,8 +60,7 @@ describe("a patch whose upstream defect was fixed", () => {
   it("is skipped with a note saying what upstream has now, and generation goes on", async () => {
     const today = await generate({ spec: "2026-07-28", out: "out", sources: testSources() });
     const { dir, sha256 } = fixedUpstream();
-    pinned.schemaJson = sha256;
-    try {
+    await withPinnedSchemaJson(sha256, async () => {
       const result = await generate({ spec: dir, out: "out", sources: testSources() });
       expect(result.model.known).toBe(true);
       expect(result.model.revision).toBe("2026-07-28");
@@ -91,9 +84,7 @@ describe("a patch whose upstream defect was fixed", () => {
       // Upstream now says what the patch said: the JSONValue type is the one the patch made.
       expect(jsonValueType(result.files)).toMatch(/\bnull\b/);
       expect(jsonValueType(result.files)).toBe(jsonValueType(today.files));
-    } finally {
-      delete pinned.schemaJson;
-    }
+    });
   });
 
   it("applies, with no such note, to the revision as pinned today (the control)", async () => {
