@@ -7,7 +7,12 @@
  * after round, the order flipping every round, and the ratio O / S is computed per round.
  * Target: O / S >= 2x in round trips per second.
  *
- * Usage: npm run bench:client [-- --rounds=5 --seconds=5 --warmup=1 --concurrency=1 --keep]
+ * With --list=<n> it measures the list case instead: the server (the SDK's low-level server) lists
+ * `echo` and n more tools of a realistic shape on one page, and each call is a tools/list read
+ * whole (O: the scaffolded client's listTools(), S: the SDK client's listTools()). Target: O's time
+ * per list at most 0.7x S's.
+ *
+ * Usage: npm run bench:client [-- --rounds=5 --seconds=5 --warmup=1 --concurrency=1 --list=1000 --keep]
  *
  * It prints numbers and fails nothing: exit 0 also when the target is not met; 1 when an answer
  * was wrong or a process failed; 2 when the setup failed. Recorded in docs/benchmarks.md
@@ -32,7 +37,7 @@ import { Children, waitForPort } from "./bench/server-procs.js";
 import { freePort } from "./free-port.js";
 
 const args = process.argv.slice(2);
-const KNOWN = ["rounds", "seconds", "warmup", "concurrency", "keep"];
+const KNOWN = ["rounds", "seconds", "warmup", "concurrency", "list", "keep"];
 for (const a of args) {
   const name = /^--([a-z]+)(=|$)/.exec(a)?.[1];
   if (!name || !KNOWN.includes(name)) {
@@ -56,6 +61,8 @@ const SECONDS = option("seconds", 5);
 const WARMUP = option("warmup", 1);
 const CONCURRENCY = option("concurrency", 1);
 const KEEP = args.includes("--keep");
+/** The list case's tool count besides echo, when --list is given. */
+const LIST = args.some((a) => a.startsWith("--list=")) ? option("list", 0) : undefined;
 
 /** What one client process measured. */
 interface Measurement {
@@ -104,6 +111,7 @@ function measure(kind: "mcp-gen" | "sdk", url: string, project: string): Measure
     [
       join(ROOT, "scripts", "bench", "client-run.mjs"),
       ...[kind, url, String(SECONDS), String(WARMUP), String(CONCURRENCY), project],
+      ...(LIST === undefined ? [] : [String(LIST + 1)]),
     ],
     { cwd: ROOT, encoding: "utf8", timeout: (SECONDS + WARMUP + 60) * 1000 },
   );
@@ -120,7 +128,8 @@ const children = new Children(() => rmSync(tmp, { recursive: true, force: true }
 const m = machine();
 printMachine(m);
 console.log(
-  `\nrounds ${ROUNDS}, ${SECONDS} s each after ${WARMUP} s of warm-up, ${CONCURRENCY} call(s) in flight`,
+  `\nrounds ${ROUNDS}, ${SECONDS} s each after ${WARMUP} s of warm-up, ${CONCURRENCY} call(s) in flight` +
+    (LIST === undefined ? "" : `, the list case with ${LIST + 1} tools`),
 );
 
 let project: string;
@@ -131,7 +140,11 @@ try {
   url = `http://127.0.0.1:${port}/mcp`;
   const server = children.spawn("sdk server", process.execPath, ["scripts/bench/server-sdk.mjs"], {
     cwd: ROOT,
-    env: { ...process.env, PORT: String(port) },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      ...(LIST === undefined ? {} : { SDK_VARIANT: "lowlevel", BENCH_TOOLS: String(LIST) }),
+    },
   });
   await waitForPort(port, 15_000, () => !server.exited);
 } catch (error) {
@@ -150,6 +163,31 @@ for (let round = 0; round < ROUNDS; round++) {
 await children.stopAll();
 if (KEEP) console.log(`kept ${tmp}`);
 else rmSync(tmp, { recursive: true, force: true });
+
+if (LIST !== undefined) {
+  const msPerList = (xs: Measurement[]) => xs.map((x) => (x.seconds * 1000) / x.calls);
+  const ours = msPerList(results["mcp-gen"]);
+  const theirs = msPerList(results.sdk);
+  printTable({
+    title: `tools/list read whole, ${LIST + 1} tools on one page (same SDK v2 low-level server)`,
+    unit: "ms per list",
+    digits: 2,
+    series: [
+      { label: "O: mcp-gen client", values: ours },
+      { label: "S: SDK v2 client", values: theirs },
+    ],
+    ratios: [
+      {
+        label: "O / S (time)",
+        values: ratios(ours, theirs),
+        target: "<= 0.7x",
+        met: (r) => r <= 0.7,
+      },
+    ],
+    notes: [`median O / S in time per list: ${median(ratios(ours, theirs)).toFixed(3)}x`],
+  });
+  process.exit(0);
+}
 
 const rate = (xs: Measurement[]) => xs.map((x) => x.calls / x.seconds);
 const ours = rate(results["mcp-gen"]);

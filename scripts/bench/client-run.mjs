@@ -2,8 +2,12 @@
 // calls its `echo` tool for WARMUP seconds (not measured), then for SECONDS, CONCURRENCY calls in
 // flight, and prints one JSON line: { calls, seconds, p50Ms, p99Ms }. Every answer is checked.
 //
-//   node scripts/bench/client-run.mjs mcp-gen <url> <seconds> <warmup> <concurrency> <project>
-//   node scripts/bench/client-run.mjs sdk     <url> <seconds> <warmup> <concurrency>
+//   node scripts/bench/client-run.mjs mcp-gen <url> <seconds> <warmup> <concurrency> <project> [<tools>]
+//   node scripts/bench/client-run.mjs sdk     <url> <seconds> <warmup> <concurrency> <project> [<tools>]
+//
+// With <tools>, each call is a tools/list read whole instead (the list case): the scaffolded
+// client's listTools() (every page, as the project's list-tools command reads them), the SDK's
+// client.listTools(); both checked to hold <tools> tools.
 //
 // mcp-gen: the scaffolded client's own connect() and typed wrapper (client.tools.echo: arguments
 // checked against the inputSchema, the response against the revision's schema). sdk: the
@@ -11,12 +15,25 @@
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 
-const [kind, url, seconds, warmup, concurrency, project] = process.argv.slice(2);
+const [kind, url, seconds, warmup, concurrency, project, listed] = process.argv.slice(2);
+/** With a tool count: the list case, each call a tools/list read whole, checked to hold that many tools. */
+const LIST = listed === undefined ? undefined : Number(listed);
 
 async function mcpGen() {
   const { connect } = await import(pathToFileURL(join(project, "dist", "connect.js")).href);
   const client = await connect({ url });
+  if (LIST !== undefined)
+    return {
+      call: async () => checkList(await client.raw.listTools()),
+      close: () => client.close(),
+    };
   return { call: () => client.tools.echo({ text: "hi" }), close: () => client.close() };
+}
+
+/** A list call's result in the echo call's shape, once the list holds every tool. */
+function checkList(tools) {
+  if (tools.length !== LIST) throw new Error(`tools/list held ${tools.length} tools, not ${LIST}`);
+  return { content: [{ text: "hi" }] };
 }
 
 async function sdk() {
@@ -26,6 +43,11 @@ async function sdk() {
     { versionNegotiation: { mode: { pin: "2026-07-28" } } },
   );
   await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+  if (LIST !== undefined)
+    return {
+      call: async () => checkList((await client.listTools()).tools),
+      close: () => client.close(),
+    };
   return {
     call: () => client.callTool({ name: "echo", arguments: { text: "hi" } }),
     close: () => client.close(),

@@ -16,6 +16,10 @@
 //     SDK_VARIANT=lowlevel: the low-level Server (docs/advanced/low-level-server.md)
 //     with a JSON Schema literal, checking the argument by hand.
 //
+//   - BENCH_TOOLS=<n> (lowlevel only): tools/list answers `echo` and n more tools
+//     shaped like real ones (several typed, described arguments, half with an
+//     outputSchema, annotations), all on one page: the list case of bench:client.
+//
 //   PORT=3930 node scripts/bench/server-sdk.mjs
 import { createServer } from "node:http";
 
@@ -54,9 +58,55 @@ const echoTool = {
   description: "Echo the text back",
   inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] },
 };
+/** Tool `i` of the list case: a realistic shape, different for every i. */
+function listedTool(i) {
+  const tool = {
+    name: `tool_${i}`,
+    title: `Tool ${i}`,
+    description: `Looks up record ${i} in the catalogue and returns what it finds, filtered and sorted.`,
+    inputSchema: {
+      type: "object",
+      properties: {
+        query: { type: "string", description: "What to look for", minLength: 1 },
+        limit: { type: "integer", minimum: 1, maximum: 100, description: "How many results" },
+        order: { type: "string", enum: ["asc", "desc"], description: "Sort order" },
+        tags: { type: "array", items: { type: "string" }, description: "Only these tags" },
+      },
+      required: ["query"],
+    },
+    annotations: { readOnlyHint: true, openWorldHint: i % 3 === 0 },
+  };
+  if (i % 2 === 0)
+    tool.outputSchema = {
+      type: "object",
+      properties: {
+        total: { type: "integer" },
+        items: {
+          type: "array",
+          items: {
+            type: "object",
+            properties: { id: { type: "string" }, score: { type: "number" } },
+            required: ["id"],
+          },
+        },
+      },
+      required: ["total", "items"],
+    };
+  return tool;
+}
+const listedTools = [
+  echoTool,
+  ...Array.from({ length: Number(process.env.BENCH_TOOLS ?? 0) }, (_, i) => listedTool(i)),
+];
+
 function lowLevelFactory() {
   const server = new Server(info, { capabilities: { tools: {} } });
-  server.setRequestHandler("tools/list", async () => ({ tools: [echoTool] }));
+  // ttlMs and cacheScope: 2026-07-28 requires both on a list result ("0": do not keep it).
+  server.setRequestHandler("tools/list", async () => ({
+    tools: listedTools,
+    ttlMs: 0,
+    cacheScope: "public",
+  }));
   server.setRequestHandler("tools/call", async (request) => {
     const { name, arguments: args } = request.params;
     if (name !== "echo")

@@ -67,7 +67,9 @@ export function headerParametersOf(tool: {
   readonly inputSchema: unknown;
 }): HeaderParameter[] {
   const found: HeaderParameter[] = [];
-  const walk = (schema: unknown, path: string[]) => {
+  // `path` is one array, pushed and popped on the way: most tools have no annotation at all.
+  const path: string[] = [];
+  const walk = (schema: unknown) => {
     if (!isJsonObject(schema)) return;
     const header = schema["x-mcp-header"];
     if (header !== undefined && path.length > 0) {
@@ -81,13 +83,17 @@ export function headerParametersOf(tool: {
         );
       if (found.some((f) => f.header.toLowerCase() === header.toLowerCase()))
         throw new Error(`tool ${tool.name}: x-mcp-header ${header} is used twice`);
-      found.push({ header, path });
+      found.push({ header, path: [...path] });
     }
     const properties = schema.properties;
     if (isJsonObject(properties))
-      for (const [key, child] of Object.entries(properties)) walk(child, [...path, key]);
+      for (const key of Object.keys(properties)) {
+        path.push(key);
+        walk(properties[key]);
+        path.pop();
+      }
   };
-  walk(tool.inputSchema, []);
+  walk(tool.inputSchema);
   const misplaced = misplacedAnnotation(tool.inputSchema, true);
   if (misplaced !== undefined)
     throw new Error(
@@ -97,62 +103,75 @@ export function headerParametersOf(tool: {
 }
 
 /** Keywords whose value is a subschema, an array of them, or a map of them (JSON Schema 2020-12 and draft-07). */
-const SUBSCHEMA_KEYWORDS: Readonly<Record<string, "one" | "array" | "map">> = {
-  additionalProperties: "one",
-  unevaluatedProperties: "one",
-  propertyNames: "one",
-  items: "one",
-  additionalItems: "one",
-  unevaluatedItems: "one",
-  contains: "one",
-  not: "one",
-  if: "one",
-  then: "one",
-  else: "one",
-  prefixItems: "array",
-  allOf: "array",
-  anyOf: "array",
-  oneOf: "array",
-  patternProperties: "map",
-  dependentSchemas: "map",
-  $defs: "map",
-  definitions: "map",
-};
+const SUBSCHEMA_KEYWORDS: ReadonlyMap<string, "one" | "array" | "map"> = new Map([
+  ["additionalProperties", "one"],
+  ["unevaluatedProperties", "one"],
+  ["propertyNames", "one"],
+  ["items", "one"],
+  ["additionalItems", "one"],
+  ["unevaluatedItems", "one"],
+  ["contains", "one"],
+  ["not", "one"],
+  ["if", "one"],
+  ["then", "one"],
+  ["else", "one"],
+  ["prefixItems", "array"],
+  ["allOf", "array"],
+  ["anyOf", "array"],
+  ["oneOf", "array"],
+  ["patternProperties", "map"],
+  ["dependentSchemas", "map"],
+  ["$defs", "map"],
+  ["definitions", "map"],
+]);
 
 /**
  * Where the first `x-mcp-header` off a properties chain is (a JSON pointer
  * into the schema; "" for the root), or undefined when there is none.
  * `onChain` says whether `schema` is reached through `properties` alone.
+ *
+ * Every tool of every tools/list page goes through here, so it visits only
+ * the keywords a schema has and builds the pointer only on the way back
+ * from an annotation it found.
  */
-function misplacedAnnotation(schema: unknown, onChain: boolean, at = ""): string | undefined {
+function misplacedAnnotation(schema: unknown, onChain: boolean, root = true): string | undefined {
   if (!isJsonObject(schema)) return undefined;
-  if ((!onChain || at === "") && schema["x-mcp-header"] !== undefined) return at;
-  if (isJsonObject(schema.properties))
-    for (const [key, child] of Object.entries(schema.properties)) {
-      const found = misplacedAnnotation(child, onChain, `${at}/properties/${pointerSegment(key)}`);
-      if (found !== undefined) return found;
-    }
-  for (const [keyword, shape] of Object.entries(SUBSCHEMA_KEYWORDS)) {
+  if ((!onChain || root) && schema["x-mcp-header"] !== undefined) return "";
+  for (const keyword of Object.keys(schema)) {
     const value = schema[keyword];
-    const children: Array<[string, unknown]> =
-      shape === "one"
-        ? [["", value]]
-        : shape === "array"
-          ? Array.isArray(value)
-            ? value.map((child, i) => [`/${i}`, child])
-            : isJsonObject(value)
-              ? [["", value]] // draft-07 `items` may be an array; a lone schema is walked too
-              : []
-          : isJsonObject(value)
-            ? Object.entries(value).map(([key, child]) => [`/${pointerSegment(key)}`, child])
-            : [];
-    for (const [suffix, child] of children) {
-      const nested = Array.isArray(child)
-        ? child.map((c, i) => misplacedAnnotation(c, false, `${at}/${keyword}${suffix}/${i}`))
-        : [misplacedAnnotation(child, false, `${at}/${keyword}${suffix}`)];
-      const found = nested.find((f) => f !== undefined);
-      if (found !== undefined) return found;
+    if (keyword === "properties") {
+      const found = misplacedInMap(value, onChain);
+      if (found !== undefined) return `/properties${found}`;
+      continue;
     }
+    const shape = SUBSCHEMA_KEYWORDS.get(keyword);
+    const found =
+      shape === undefined
+        ? undefined
+        : shape === "map"
+          ? misplacedInMap(value, false)
+          : // draft-07 `items` may be an array; a lone schema under an array keyword is walked too
+            Array.isArray(value)
+            ? misplacedInArray(value)
+            : misplacedAnnotation(value, false, false);
+    if (found !== undefined) return `/${keyword}${found}`;
+  }
+  return undefined;
+}
+
+function misplacedInArray(schemas: readonly unknown[]): string | undefined {
+  for (let i = 0; i < schemas.length; i++) {
+    const found = misplacedAnnotation(schemas[i], false, false);
+    if (found !== undefined) return `/${i}${found}`;
+  }
+  return undefined;
+}
+
+function misplacedInMap(schemas: unknown, onChain: boolean): string | undefined {
+  if (!isJsonObject(schemas)) return undefined;
+  for (const key of Object.keys(schemas)) {
+    const found = misplacedAnnotation(schemas[key], onChain, false);
+    if (found !== undefined) return `/${pointerSegment(key)}${found}`;
   }
   return undefined;
 }

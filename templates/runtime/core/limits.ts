@@ -16,16 +16,29 @@ export const MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
  */
 export function nestsDeeperThan(text: string, limit: number): boolean {
   let depth = 0;
-  let inString = false;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 92 /* \ */) i++;
-      else if (c === 34 /* " */) inString = false;
-    } else if (c === 34) inString = true;
-    else if (c === 123 /* { */ || c === 91 /* [ */) {
+    if (c === 34 /* " */) {
+      // Strings are most of a message: jump to their closing quote instead of stepping through.
+      i = closingQuote(text, i);
+      if (i < 0) return false;
+    } else if (c === 123 /* { */ || c === 91 /* [ */) {
       if (++depth > limit) return true;
     } else if (c === 125 /* } */ || c === 93 /* ] */) depth--;
   }
   return false;
+}
+
+/** The index of the quote that closes the string opening at `open`, or -1 when none does. */
+function closingQuote(text: string, open: number): number {
+  let from = open + 1;
+  for (;;) {
+    const quote = text.indexOf('"', from);
+    if (quote < 0) return -1;
+    // A quote after an odd number of backslashes is escaped.
+    let backslashes = 0;
+    while (text.charCodeAt(quote - 1 - backslashes) === 92 /* \\ */) backslashes++;
+    if (backslashes % 2 === 0) return quote;
+    from = quote + 1;
+  }
 }

