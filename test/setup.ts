@@ -5,8 +5,9 @@
  *   and the child processes tests start use) and a private cache;
  * - after the file (and its own after-hooks), removes the folders
  *   tempDir() made, fails the file if anything else is left in its
- *   temporary folder, naming what, then removes the folder. Tests clean up after themselves
- *   (tempDir() in test/helpers/index.ts does); this check keeps it that way.
+ *   temporary folder, naming what, then removes the folder. Tests clean
+ *   up after themselves (tempDir() in test/helpers/index.ts does); this
+ *   check keeps it that way.
  */
 import { mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -22,6 +22,7 @@ import { McpGenError } from "../../generator/diagnostics.js";
 import { scaffoldServer, writeProject } from "../../generator/scaffold/scaffold.js";
 import { freePort } from "../../scripts/free-port.js";
 import { tempDir, testSources } from "../helpers/index.js";
+import { followRedirects } from "../helpers/authorization-server.js";
 import { headersFor, raw, request } from "../helpers/mcp-client.js";
 import { linkNodeModules } from "../helpers/project.js";
 import { until } from "../helpers/wait.js";
@@ -92,23 +93,7 @@ async function signIn(
     code_challenge_method: "S256",
   };
   for (const [key, value] of Object.entries(params)) authorize.searchParams.set(key, value);
-  const cookies = new Map<string, string>();
-  let next = authorize;
-  for (let hop = 0; hop < 10; hop++) {
-    const response = await fetch(next, {
-      redirect: "manual",
-      headers: { cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join("; ") },
-    });
-    for (const line of response.headers.getSetCookie()) {
-      const [pair] = line.split(";");
-      const at = pair!.indexOf("=");
-      cookies.set(pair!.slice(0, at), pair!.slice(at + 1));
-    }
-    const location = response.headers.get("location");
-    if (location === null) throw new Error(`${response.status}: ${await response.text()}`);
-    next = new URL(location, next);
-    if (next.href.startsWith(REDIRECT)) break;
-  }
+  const next = (await followRedirects(authorize, (target) => target.href.startsWith(REDIRECT)))!;
   expect(next.searchParams.get("iss")).toBe(issuer);
   const code = next.searchParams.get("code");
   if (code === null) return Object.fromEntries(next.searchParams);

@@ -227,6 +227,20 @@ async function finishInteraction(
  * (the client's loopback listener).
  */
 export async function signInAndConsent(start: URL): Promise<void> {
+  await followRedirects(start);
+}
+
+/**
+ * A browser's part of a sign-in: follows the redirects from `start`,
+ * keeping cookies (at most 10). With `isEnd`, returns the first redirect
+ * target it accepts, without requesting it, and a page that answers
+ * without a redirect before that is an error; without `isEnd`, it follows
+ * until such a page and returns undefined.
+ */
+export async function followRedirects(
+  start: URL,
+  isEnd?: (target: URL) => boolean,
+): Promise<URL | undefined> {
   const cookies = new Map<string, string>();
   let url = start;
   for (let hop = 0; hop < 10; hop++) {
@@ -239,10 +253,15 @@ export async function signInAndConsent(start: URL): Promise<void> {
       const at = pair!.indexOf("=");
       cookies.set(pair!.slice(0, at), pair!.slice(at + 1));
     }
-    await response.body?.cancel();
     const location = response.headers.get("location");
-    if (location === null) return;
+    if (location === null) {
+      if (isEnd) throw new Error(`no redirect: ${response.status} ${await response.text()}`);
+      await response.body?.cancel();
+      return undefined;
+    }
+    await response.body?.cancel();
     url = new URL(location, url);
+    if (isEnd?.(url)) return url;
   }
   throw new Error("too many redirects");
 }

@@ -57,7 +57,7 @@ export function removeTempDirs(): void {
 
 const cache = new Map<string, Promise<GenerateResult>>();
 
-/** Generates a revision (or fixture folder) once per test file, as goldens see it: no version stamp. */
+/** Generates a revision (or fixture folder) once per worker, as goldens see it: no version stamp. */
 export function generated(spec: string, out = `generated/${spec}`): Promise<GenerateResult> {
   const key = `${spec}|${out}`;
   if (!cache.has(key))

@@ -10,6 +10,7 @@
  */
 import { createHash, randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { followRedirects } from "../helpers/authorization-server.js";
 import { startAuthorizedServer, type AuthorizedServer } from "../helpers/authorized-server.js";
 import { headersFor, raw, request } from "../helpers/mcp-client.js";
 
@@ -36,29 +37,10 @@ async function signIn(
     code_challenge_method: "S256",
   }))
     authorize.searchParams.set(key, value);
-  const cookies = new Map<string, string>();
-  let next = authorize.href;
-  let code: string | undefined;
-  for (let hop = 0; hop < 10 && code === undefined; hop++) {
-    const response = await fetch(next, {
-      redirect: "manual",
-      headers: { cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join("; ") },
-    });
-    for (const line of response.headers.getSetCookie()) {
-      const [pair] = line.split(";");
-      const at = pair!.indexOf("=");
-      cookies.set(pair!.slice(0, at), pair!.slice(at + 1));
-    }
-    const location = response.headers.get("location");
-    if (location === null)
-      throw new Error(`no redirect: ${response.status} ${await response.text()}`);
-    const target = new URL(location, next);
-    if (target.href.startsWith(REDIRECT)) {
-      expect(target.searchParams.get("state")).toBe(state);
-      expect(target.searchParams.get("iss")).toBe(issuer);
-      code = target.searchParams.get("code") ?? undefined;
-    } else next = target.href;
-  }
+  const target = (await followRedirects(authorize, (url) => url.href.startsWith(REDIRECT)))!;
+  expect(target.searchParams.get("state")).toBe(state);
+  expect(target.searchParams.get("iss")).toBe(issuer);
+  const code = target.searchParams.get("code") ?? undefined;
   if (code === undefined)
     throw new Error("the authorization code flow did not end at the redirect URI");
   return token(
