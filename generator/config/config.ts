@@ -77,7 +77,6 @@ interface RawConfig {
   readonly tools?: string;
 }
 
-const REVISION_NAME = /^\d{4}-\d{2}-\d{2}$/;
 /** The folders of a project that mcp-gen regenerates from the project's settings. */
 export const PROJECT_OUTPUTS = ["src/generated", "src/mcp-gen/runtime"] as const;
 
@@ -155,12 +154,20 @@ function resolveTarget(target: RawTarget, dir: string, pointer: string): ConfigT
   };
 }
 
-/** A revision name stays a name unless a folder of that name sits beside the file; anything else is a folder. */
+/**
+ * A revision name stays a name unless a folder of that name sits beside the
+ * file; anything else is a folder. A word of digits and dashes that is no
+ * folder (`2025-11-5`) stays as written too: it is a misspelled revision,
+ * and resolving it as a name lets the error suggest the revision meant
+ * instead of reporting a folder without schema.json.
+ */
 export function resolveSpecReference(spec: string, dir: string): string {
   const folder = resolve(dir, spec);
   const isFolder = existsSync(folder) && statSync(folder).isDirectory();
-  return REVISION_NAME.test(spec) && !isFolder ? spec : folder;
+  return DATE_LIKE.test(spec) && !isFolder ? spec : folder;
 }
+/** Digits and dashes only: a revision name, perhaps misspelled. */
+const DATE_LIKE = /^[\d-]+$/;
 
 /** A known extension's name or id stays as written; anything else is a path relative to the file. */
 export function resolveExtensionReference(ref: string, dir: string): string {

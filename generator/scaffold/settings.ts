@@ -8,6 +8,7 @@ import { basename, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { diagnostic, McpGenError } from "../diagnostics.js";
 import { findManifest, knownExtensions } from "../load/extensions.js";
 import { parseJsonText } from "../load/json.js";
+import { knownRevisions, readRegistry } from "../load/registry.js";
 import { TARGETS, type Target } from "./targets.js";
 
 /** What a project records in mcp-gen.json, so `mcp-gen generate` can regenerate it. */
@@ -104,10 +105,14 @@ export function checkTarget(dir: string): void {
     ]);
 }
 
-/** The revision of a new project: 2026-07-28 or later (MCPG709). */
+/**
+ * The revision of a new project: 2026-07-28 or later (MCPG709). Only a known
+ * revision is refused as too old; an unknown name goes on to resolution, which
+ * reports it as unknown and suggests the revision it is closest to (MCPG101).
+ */
 export function projectRevision(spec: string | undefined, kind: ProjectSettings["kind"]): string {
   const revision = spec ?? FIRST_SCAFFOLDED;
-  if (/^\d{4}-\d{2}-\d{2}$/.test(revision) && revision < FIRST_SCAFFOLDED)
+  if (knownRevisions(readRegistry()).includes(revision) && revision < FIRST_SCAFFOLDED)
     throw new McpGenError([diagnostic("MCPG709", { revision, kind }, { file: "--spec" })]);
   return revision;
 }

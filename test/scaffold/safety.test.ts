@@ -8,6 +8,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { knownRevisions, readRegistry } from "../../generator/load/registry.js";
 import { leftovers, runCli, snapshotFolder, tempDir, type CliRun } from "../helpers/run-cli.js";
 
 const FIX_DIR =
@@ -237,7 +238,7 @@ describe.concurrent("scaffold: package names (MCPG708)", () => {
   });
 });
 
-describe.concurrent("scaffold: revisions (MCPG709)", () => {
+describe.concurrent("scaffold: revisions (MCPG709, MCPG101)", () => {
   it.each(["2025-11-25", "2024-11-05"])(
     "refuses --spec %s: it is served only as the legacy era",
     async (revision) => {
@@ -248,6 +249,19 @@ describe.concurrent("scaffold: revisions (MCPG709)", () => {
       expect(readdirSync(cwd)).toEqual([]);
     },
   );
+
+  it.each([
+    ["server", "2025-11-5", "2025-11-25"],
+    ["client", "2026-07-18", "2026-07-28"],
+  ])("%s --spec %s is taken for a misspelling of %s", async (kind, spec, meant) => {
+    const cwd = tempDir("scaffold");
+    const known = knownRevisions(readRegistry()).join(", ");
+    const run = await runCli([kind, "proj", "--spec", spec, "--quiet"], { cwd });
+    expectRefused(run, [
+      `--spec: error MCPG101: unknown MCP revision "${spec}"; did you mean ${meant}? (fix: use one of ${known}, or pass --spec <dir> with a schema.json)`,
+    ]);
+    expect(readdirSync(cwd)).toEqual([]);
+  });
 });
 
 /** A schema nested `levels` objects deep. */
