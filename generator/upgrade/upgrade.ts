@@ -195,7 +195,7 @@ export function refusals(plan: UpgradePlan): Array<{ diagnostic: Diagnostic; ski
   if (plan.tests && (failures.length > 0 || plan.tests.exitCode !== 0)) {
     const listed =
       failures.length > 0
-        ? failures.map((f) => `${f.name}: ${f.message}`)
+        ? failures.map((f) => `${f.file ? `${f.file} > ` : ""}${f.name}: ${f.message}`)
         : [`exit code ${plan.tests.exitCode}`];
     out.push({
       diagnostic: diagnostic("MCPG809", { command: plan.tests.command, failures: listed }),

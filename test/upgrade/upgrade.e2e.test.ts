@@ -10,7 +10,9 @@
  * skipped. A second synthetic revision requires TextContent.annotations,
  * which only the runtime's invalid-arguments result misses: the project
  * still compiles, but its own tests fail in the copy, and the upgrade says
- * which test and which runtime message.
+ * which test and which runtime message. A third requires Icon.theme, which
+ * neither the typecheck nor the runtime meets: only a test of the user's
+ * fails, and that alone stops the upgrade unless --force.
  */
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
@@ -31,8 +33,18 @@ export const handlers = {
 };
 `;
 
+/** A test of the user's that holds for 2026-07-28 and fails once an Icon needs a theme. */
+const ICON_TEST = `import { expect, it } from "vitest";
+import { protocol } from "../src/generated/protocol.gen.js";
+
+it("an icon needs only its source", () => {
+  expect(protocol.isIcon({ src: "https://example.com/icon.png" })).toBe(true);
+});
+`;
+
 let next: string;
 let annotated: string;
+let themed: string;
 
 /** A copy of 2026-07-28 with one more required property, in a folder of its own. */
 function synthetic(name: string, definition: string, property: string, schema?: object): string {
@@ -61,6 +73,7 @@ async function project(kind: "server" | "client" = "server"): Promise<string> {
 beforeAll(() => {
   next = synthetic("next", "Implementation", "vendor", { type: "string" });
   annotated = synthetic("annotated", "TextContent", "annotations");
+  themed = synthetic("themed", "Icon", "theme", { type: "string" });
 });
 
 describe("mcp-gen upgrade", () => {
@@ -217,6 +230,44 @@ describe("mcp-gen upgrade", () => {
           /^ {2}test\/server\.test\.ts > .*the server produced an invalid result/.test(l),
         ),
       ).toBe(true);
+    },
+    UPGRADE_TIMEOUT,
+  );
+
+  it(
+    "a failing test of the user's alone stops the upgrade (MCPG809, nothing changed); --force upgrades and says it skipped the tests",
+    async () => {
+      const dir = await project();
+      // Only this test of the user's meets Icon; neither the typecheck nor the runtime's messages do.
+      writeFileSync(join(dir, "test", "icons.test.ts"), ICON_TEST);
+      const settingsBefore = readFileSync(join(dir, "mcp-gen.json"), "utf8");
+      const generatedBefore = snapshotFolder(join(dir, "src", "generated"));
+      const refused = await runCli(["upgrade", themed, "--quiet"], {
+        cwd: dir,
+        timeoutMs: 240_000,
+      });
+      expect(refused.code).toBe(1);
+      expect(refused.stdout).toContain("npm run typecheck in a copy with the new files: no errors");
+      expect(refused.stdout).toMatch(/Runtime messages against .*themed: \d+ checked, all valid/);
+      expect(refused.stderr).not.toContain("MCPG808");
+      expect(refused.stderr).toMatch(
+        /error MCPG809: .*npm test.*test\/icons\.test\.ts > an icon needs only its source: .*expected false to be true/,
+      );
+      expect(refused.stdout).toContain(
+        "Not upgraded: nothing was changed (--force upgrades anyway).",
+      );
+      expect(readFileSync(join(dir, "mcp-gen.json"), "utf8")).toBe(settingsBefore);
+      expect(snapshotFolder(join(dir, "src", "generated"))).toEqual(generatedBefore);
+
+      const forced = await runCli(["upgrade", themed, "--force", "--quiet"], {
+        cwd: dir,
+        timeoutMs: 240_000,
+      });
+      expect(forced.stdout).toContain("--force: upgraded despite npm test (1 failing test).");
+      expect(forced.stdout).toContain(`Upgraded to ${relative(dir, themed)}`);
+      expect(readFileSync(join(dir, "src", "generated", "themed", "types.gen.ts"), "utf8")).toMatch(
+        /theme: string;/,
+      );
     },
     UPGRADE_TIMEOUT,
   );
