@@ -1,13 +1,14 @@
 /**
  * `npm run bench:stdio-start`: how long a stdio server takes from spawn to
- * its first answer. A server scaffolded with this checkout's `mcp-gen
- * server` (the minimal example, built with tsc), started as its README
- * says, `node dist/index.js --stdio`, against an official SDK v1
+ * its first `tools/list` answer. A server scaffolded with this checkout's
+ * `mcp-gen server` (the minimal example, built with tsc), started as its
+ * README says, `node dist/index.js --stdio`, against an official SDK v1
  * (@modelcontextprotocol/sdk) stdio server with one tool. Each round spawns
- * each server once, in an order that flips every round, writes its first
- * request at once (mcp-gen: `server/discover`, and again `initialize`; the
- * SDK: `initialize`) and stops the clock at the answer's line on stdout.
- * Prints medians of N rounds and the ratio mcp-gen / SDK per round.
+ * each server once, in an order that flips every round, writes a client's
+ * opening at once (2026-07-28: `server/discover` then `tools/list`;
+ * 2025-11-25: `initialize`, `notifications/initialized`, `tools/list`) and
+ * stops the clock at the line that answers `tools/list`. Prints medians of
+ * N rounds and the ratio mcp-gen / SDK per round.
  *
  * Usage: npm run bench:stdio-start [-- --rounds=20 --keep]
  *
@@ -48,31 +49,37 @@ server.registerTool("echo", { description: "Echo" }, () => ({ content: [{ type: 
 await server.connect(new StdioServerTransport());
 `;
 
-const DISCOVER = {
-  jsonrpc: "2.0",
-  id: 1,
-  method: "server/discover",
-  params: {
-    _meta: {
-      "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-      "io.modelcontextprotocol/clientCapabilities": {},
-      "io.modelcontextprotocol/clientInfo": { name: "bench", version: "1.0.0" },
+const META = {
+  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+  "io.modelcontextprotocol/clientCapabilities": {},
+  "io.modelcontextprotocol/clientInfo": { name: "bench", version: "1.0.0" },
+};
+/** A 2026-07-28 client's opening: discover the server, then list its tools (id 2). */
+const MODERN = [
+  { jsonrpc: "2.0", id: 1, method: "server/discover", params: { _meta: META } },
+  { jsonrpc: "2.0", id: 2, method: "tools/list", params: { _meta: META } },
+];
+/** A 2025-11-25 client's opening: the handshake, then list the tools (id 2). */
+const LEGACY = [
+  {
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: {
+      protocolVersion: "2025-11-25",
+      capabilities: {},
+      clientInfo: { name: "bench", version: "1.0.0" },
     },
   },
-};
-const INITIALIZE = {
-  jsonrpc: "2.0",
-  id: 1,
-  method: "initialize",
-  params: {
-    protocolVersion: "2025-11-25",
-    capabilities: {},
-    clientInfo: { name: "bench", version: "1.0.0" },
-  },
-};
+  { jsonrpc: "2.0", method: "notifications/initialized" },
+  { jsonrpc: "2.0", id: 2, method: "tools/list", params: {} },
+];
 
-/** Milliseconds from spawn to the line that answers `request` (id 1), then the server is stopped. */
-function firstAnswer(args: readonly string[], cwd: string, request: object): Promise<number> {
+/**
+ * Milliseconds from spawn to the line that answers `tools/list` (id 2) with
+ * at least one tool, the opening written at once; then the server is stopped.
+ */
+function firstToolList(args: readonly string[], cwd: string, opening: object[]): Promise<number> {
   return new Promise((resolve, reject) => {
     const started = now();
     const child = spawn(process.execPath, args, { cwd, stdio: ["pipe", "pipe", "ignore"] });
@@ -83,17 +90,19 @@ function firstAnswer(args: readonly string[], cwd: string, request: object): Pro
     let buffered = "";
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
       buffered += chunk;
-      const line = buffered.split("\n").find((l) => l.includes('"id":1'));
+      const line = buffered.split("\n").find((l) => l.includes('"id":2'));
       if (line === undefined) return;
       const elapsed = (now() - started) / 1e6;
       clearTimeout(timer);
-      const answer = JSON.parse(line) as { result?: unknown };
+      const answer = JSON.parse(line) as { result?: { tools?: unknown[] } };
       child.once("exit", () =>
-        answer.result ? resolve(elapsed) : reject(new Error(`${args.join(" ")}: ${line}`)),
+        (answer.result?.tools?.length ?? 0) > 0
+          ? resolve(elapsed)
+          : reject(new Error(`${args.join(" ")}: ${line}`)),
       );
       child.stdin.end();
     });
-    child.stdin.write(`${JSON.stringify(request)}\n`);
+    child.stdin.write(opening.map((m) => `${JSON.stringify(m)}\n`).join(""));
   });
 }
 
@@ -128,9 +137,9 @@ try {
   ).version;
   printMachine(machine());
   const cases = {
-    discover: () => firstAnswer(["dist/index.js", "--stdio"], project, DISCOVER),
-    initialize: () => firstAnswer(["dist/index.js", "--stdio"], project, INITIALIZE),
-    sdk: () => firstAnswer(["sdk-server.mjs"], project, INITIALIZE),
+    discover: () => firstToolList(["dist/index.js", "--stdio"], project, MODERN),
+    initialize: () => firstToolList(["dist/index.js", "--stdio"], project, LEGACY),
+    sdk: () => firstToolList(["sdk-server.mjs"], project, LEGACY),
   };
   const times: Record<keyof typeof cases, number[]> = { discover: [], initialize: [], sdk: [] };
   // One unmeasured round warms the file system cache for both.
@@ -141,20 +150,26 @@ try {
     for (const name of order) times[name].push(await cases[name]());
   }
   printTable({
-    title: `stdio start-up: spawn to the first answer, ${ROUNDS} rounds`,
+    title: `stdio start-up: spawn to the first tools/list answer, ${ROUNDS} rounds`,
     unit: "ms",
     digits: 1,
     series: [
-      { label: "mcp-gen (node dist/index.js --stdio), server/discover", values: times.discover },
-      { label: "mcp-gen (node dist/index.js --stdio), initialize", values: times.initialize },
-      { label: `official SDK v1 ${sdkVersion}, one tool, initialize`, values: times.sdk },
+      {
+        label: "mcp-gen (node dist/index.js --stdio), discover + tools/list",
+        values: times.discover,
+      },
+      {
+        label: "mcp-gen (node dist/index.js --stdio), initialize + tools/list",
+        values: times.initialize,
+      },
+      {
+        label: `official SDK v1 ${sdkVersion}, one tool, initialize + tools/list`,
+        values: times.sdk,
+      },
     ],
     ratios: [
-      { label: "mcp-gen discover / SDK v1 initialize", values: ratios(times.discover, times.sdk) },
-      {
-        label: "mcp-gen initialize / SDK v1 initialize",
-        values: ratios(times.initialize, times.sdk),
-      },
+      { label: "mcp-gen 2026-07-28 / SDK v1", values: ratios(times.discover, times.sdk) },
+      { label: "mcp-gen 2025-11-25 / SDK v1", values: ratios(times.initialize, times.sdk) },
     ],
   });
 } catch (error) {

@@ -8,7 +8,7 @@
  * installs take most of it).
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { stripVTControlCharacters } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -40,6 +40,16 @@ function run(
     child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
     child.on("close", (code) => resolve({ code, stdout, stderr }));
   });
+}
+
+/** Every file under dist/ with its modification time: what a compile would change. */
+function distTimes(project: string): Record<string, number> {
+  const dist = join(project, "dist");
+  return Object.fromEntries(
+    readdirSync(dist, { recursive: true, encoding: "utf8" })
+      .map((f) => [f, statSync(join(dist, f)).mtimeMs] as const)
+      .sort(([a], [b]) => a.localeCompare(b)),
+  );
 }
 
 const started = new Set<ChildProcess>();
@@ -206,8 +216,9 @@ describe("out of the box: scaffold, npm install, npm test, build, start over HTT
   );
 
   it(
-    "npm run --silent start:stdio (what the README gives an MCP client) writes nothing but JSON-RPC on stdout",
+    "npm run --silent start:stdio (what the README gives an MCP client) writes nothing but JSON-RPC on stdout, and compiles nothing when dist/ is current",
     async () => {
+      const built = distTimes(projects.minimal!);
       const child = start(["run", "--silent", "start:stdio"], projects.minimal!);
       try {
         const answered = waitFor(child.stdout!, /"id":"discover"[^\n]*\n/, 2 * MINUTE);
@@ -215,6 +226,7 @@ describe("out of the box: scaffold, npm install, npm test, build, start over HTT
         const stdout = await answered;
         expect(stdout.startsWith('{"jsonrpc":"2.0","id":"discover","result":')).toBe(true);
         expect(stdout.split("\n").filter(Boolean)).toHaveLength(1);
+        expect(distTimes(projects.minimal!)).toEqual(built);
       } finally {
         await stop(child);
       }
