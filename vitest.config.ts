@@ -7,7 +7,6 @@ import { defineConfig } from "vitest/config";
  * `*.e2e.test.ts` and run with `npm run test:e2e` (vitest.e2e.config.ts).
  */
 export const shared = {
-  globalSetup: ["test/global-setup.ts"],
   setupFiles: ["test/setup.ts"],
   testTimeout: 60_000,
   hookTimeout: 120_000,
@@ -17,6 +16,8 @@ export const shared = {
 export default defineConfig({
   test: {
     ...shared,
+    // dist/ transpiled only (the types are lint's to check); the slow suite builds it as npm run build does.
+    globalSetup: ["test/global-setup.ts"],
     include: ["test/**/*.test.ts"],
     exclude: ["test/**/*.e2e.test.ts", "**/node_modules/**"],
     // vitest's default on 2 cores is one worker; most files here wait on child processes,

@@ -5,6 +5,7 @@ import { shared } from "./vitest.config.js";
 export default defineConfig({
   test: {
     ...shared,
+    globalSetup: ["test/global-setup-e2e.ts"],
     include: ["test/**/*.e2e.test.ts"],
     testTimeout: 300_000,
     hookTimeout: 600_000,
