@@ -34,6 +34,7 @@ export function checkExtensions(sources: SourceSet): Diagnostic[] {
       ...checkTargets(ext, sources),
       ...checkErrorCodeRange(ext),
       ...checkNamedDefinitions(ext),
+      ...checkReturnsServed(ext),
     ]),
     ...checkGivenOnce(sources.extensions),
   ];
@@ -101,6 +102,30 @@ export function checkGivenOnce(extensions: readonly ExtensionSource[]): Diagnost
         ]
       : [];
   });
+}
+
+/**
+ * The core requests whose handlers may answer with an extension's result
+ * in mcp-gen's runtime: the server sends such a result after negotiation,
+ * checked against the merged schema (templates/runtime/server/features.ts).
+ */
+export const RETURNS_SERVED: readonly string[] = ["tools/call", "prompts/get", "resources/read"];
+
+/**
+ * Rule (a warning): `returns` for another core request is typed in the
+ * generated code, but a server made with mcp-gen cannot send it; said at
+ * generation rather than found by a user whose handler's result is refused.
+ */
+export function checkReturnsServed(ext: ExtensionSource): Diagnostic[] {
+  return Object.keys(ext.manifest.returns ?? {})
+    .filter((method) => !RETURNS_SERVED.includes(method))
+    .map((method) =>
+      diagnostic(
+        "MCPG618",
+        { id: ext.manifest.id, method, served: RETURNS_SERVED },
+        { file: ext.manifestFile, pointer: `/returns/${escapePointerSegment(method)}` },
+      ),
+    );
 }
 
 /** Rule: every definition the manifest names is one of the extension's. */

@@ -97,6 +97,13 @@ export const EXTENSION_DIAGNOSTICS = {
     message: (p) => `cannot extend ${p.definition}: ${p.why}`,
     fix: () => "the core revision must define it as an object schema with properties",
   }),
+  MCPG618: entry<{ id: string; method: string; served: readonly string[] }>({
+    severity: "warning",
+    message: (p) =>
+      `${p.id} returns its results for ${p.method}: the generated types allow them, but mcp-gen's runtime sends an extension's result only for ${p.served.join(", ")}, so a scaffolded server cannot answer ${p.method} with one`,
+    fix: (p) =>
+      `return the result from ${p.served.join(", ")} or from a method of the extension, or answer ${p.method} with code of your own`,
+  }),
   MCPG617: entry<{ id: string; first: string }>({
     severity: "error",
     message: (p) => `extension ${p.id} is given more than once (first by ${p.first})`,

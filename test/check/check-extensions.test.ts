@@ -11,6 +11,7 @@ import {
   checkGivenOnce,
   checkIdentifier,
   checkNamedDefinitions,
+  checkReturnsServed,
   checkTargets,
 } from "../../generator/check/check-extensions.js";
 import { formatDiagnostic, type Diagnostic } from "../../generator/diagnostics.js";
@@ -289,6 +290,24 @@ describe("rule: every definition the manifest names is one of the extension's", 
     ],
   ])("%s", (_what, fields, want) => {
     expect(lines(checkNamedDefinitions(extension(fields, defs)))).toEqual(want);
+  });
+});
+
+describe("rule (a warning): returns only for the core requests the runtime sends extension results for", () => {
+  const warning = (method: string, pointer: string) =>
+    `${MANIFEST}#/returns/${pointer}: warning MCPG618: com.example/x returns its results for ${method}: the generated types allow them, but mcp-gen's runtime sends an extension's result only for tools/call, prompts/get, resources/read, so a scaffolded server cannot answer ${method} with one (fix: return the result from tools/call, prompts/get, resources/read or from a method of the extension, or answer ${method} with code of your own)`;
+  it("tools/call, prompts/get and resources/read: nothing to say", () => {
+    const fields = {
+      returns: { "tools/call": ["Thing"], "prompts/get": ["Thing"], "resources/read": ["Thing"] },
+    };
+    expect(lines(checkReturnsServed(extension(fields)))).toEqual([]);
+  });
+  it("completion/complete and tools/list: one warning each, at its field", () => {
+    const fields = { returns: { "completion/complete": ["Thing"], "tools/list": ["Thing"] } };
+    expect(lines(checkReturnsServed(extension(fields)))).toEqual([
+      warning("completion/complete", "completion~1complete"),
+      warning("tools/list", "tools~1list"),
+    ]);
   });
 });
 

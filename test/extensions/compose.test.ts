@@ -4,6 +4,7 @@
  * may return, an echo/say method, a notification, a server capability and
  * an error code). The merged output is generated, type-checked and used.
  */
+import { cpSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import ts from "typescript";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -201,5 +202,36 @@ describe("tasks + echo", () => {
         ["EchoRequest", "EchoResult", "EchoHeardNotification", "DeferredResult", "EchoCapability"],
       ],
     ]);
+  });
+});
+
+describe('a manifest that says "undeclared": "fallback"', () => {
+  it("has it in the generated EXTENSIONS entry, where the runtime reads the policy", async () => {
+    const dir = join(tempDir("fallback"), "ext-echo");
+    cpSync(ECHO, dir, { recursive: true });
+    const manifestFile = join(dir, "mcp-extension.json");
+    const manifest = JSON.parse(readFileSync(manifestFile, "utf8")) as Record<string, unknown>;
+    writeFileSync(manifestFile, JSON.stringify({ ...manifest, undeclared: "fallback" }));
+    const result = await generate({
+      spec: "2026-07-28",
+      extensions: [dir],
+      out: tempDir("fallback-out"),
+      sources: testSources(),
+      stampVersion: false,
+    });
+    const protocol = result.files.find((f) => f.path === "protocol.gen.ts")!.contents;
+    const entry = protocol.slice(protocol.indexOf('"com.example/echo": {'));
+    expect(entry.slice(0, entry.indexOf("\n  },"))).toContain('undeclared: "fallback"');
+    // Without the field the entry has none: the runtime's default is "refuse".
+    const plain = await generate({
+      spec: "2026-07-28",
+      extensions: [ECHO],
+      out: tempDir("refuse-out"),
+      sources: testSources(),
+      stampVersion: false,
+    });
+    expect(plain.files.find((f) => f.path === "protocol.gen.ts")!.contents).not.toContain(
+      "undeclared:",
+    );
   });
 });

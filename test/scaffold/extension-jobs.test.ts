@@ -201,6 +201,18 @@ export function wrongContinuation(channel: Options["channel"]) {
     },
   });
 }
+
+export function wrongNotificationHandler(channel: Options["channel"]) {
+  return createClient({
+    channel,
+    info: { name: "jobs-test", version: "1.0.0" },
+    notifications: {
+      "notifications/jobs/done": (params) =>
+        // @ts-expect-error: notifications/jobs/done carries a jobId, no job
+        void params.job,
+    },
+  });
+}
 `;
 
 interface ClientUse {
@@ -306,9 +318,14 @@ describe("over HTTP", () => {
     expect(declared.body.result).toMatchObject({ resultType: "deferred" });
   });
 
-  it("jobs/get is refused with -32021 to a client without the extension, before the handler runs", async () => {
+  it("jobs/get is refused with -32021 to a client without the extension, before the handler runs and before its params are checked, as Tasks' methods are", async () => {
     const reply = await post(url, request("jobs/get", { jobId: "job-1" }));
     expect(reply.body.error).toMatchObject({
+      code: -32021,
+      data: { requiredCapabilities: DECLARES_JOBS },
+    });
+    const invalid = await post(url, request("jobs/get", {}));
+    expect(invalid.body.error).toMatchObject({
       code: -32021,
       data: { requiredCapabilities: DECLARES_JOBS },
     });
@@ -361,6 +378,40 @@ describe('"undeclared": "fallback" in the manifest', () => {
         resultType: "deferred",
         jobId: "job-1",
       });
+    } finally {
+      await close();
+    }
+  });
+});
+
+describe("the extension's notification", () => {
+  it("ctx.notify sends it only to a client that declares the extension; to another it is dropped, and notify says so", async () => {
+    const [runtime, { protocol }] = await Promise.all([
+      importFromProject<ProjectRuntime>(serverDir, "src/mcp-gen/runtime/index.ts"),
+      importFromProject<{ protocol: ProjectRuntime["McpServer"]["prototype"]["protocol"] }>(
+        serverDir,
+        "src/generated/protocol.gen.ts",
+      ),
+    ]);
+    const sent: boolean[] = [];
+    const server = new runtime.McpServer({ protocol, info: { name: "n", version: "1.0.0" } }).tool(
+      { name: "announce", inputSchema: { type: "object" } },
+      (_args, ctx) => {
+        sent.push(ctx.notify("notifications/jobs/done", { jobId: "job-7" }));
+        return { content: [] };
+      },
+    );
+    const { url, close } = await runtime.serveHttp(server, { port: 0 });
+    const call = (capabilities: Record<string, unknown>) =>
+      post(url, request("tools/call", { name: "announce", arguments: {} }, 1, capabilities));
+    try {
+      const undeclared = await call({});
+      expect(undeclared.body.result).toMatchObject({ content: [] });
+      expect(undeclared.text).not.toContain("notifications/jobs/done");
+      const declared = await call(DECLARES_JOBS);
+      expect(declared.body.result).toMatchObject({ content: [] });
+      expect(declared.text).toContain("notifications/jobs/done");
+      expect(sent).toEqual([false, true]);
     } finally {
       await close();
     }

@@ -8,6 +8,7 @@
  */
 import { META } from "../core/era.js";
 import { Codes, McpError, methodNotFound } from "../core/errors.js";
+import { declaresExtension, extensionOfRequest, extensionRequired } from "../core/extensions.js";
 import type { Exchange, Outcome } from "../core/exchange.js";
 import {
   errorResponse,
@@ -25,7 +26,7 @@ import { handlerError, route, type Call, type Result } from "./dispatch.js";
 import type { ServerFeatures } from "./features.js";
 import { withInputs } from "./mrtr.js";
 import { errorCodeOf, requestAttributes, startSpan } from "./telemetry.js";
-import { admitTaskRequest, capabilitiesOf, TASK_METHODS } from "./tasks.js";
+import { capabilitiesOf, keepOutstandingResponses } from "./tasks.js";
 
 /** Results that carry caching hints (spec: caching). */
 const CACHEABLE = new Set([
@@ -55,11 +56,23 @@ export async function serveModern(
         requested: version,
       }),
     );
-  if (server.tasks && "id" in message && TASK_METHODS.has(String(message.method))) {
+  // A method of an extension the request's client did not declare is -32021 before anything else
+  // is looked at, its params included: the same rule for every merged extension, Tasks among them.
+  const extension =
+    "id" in message ? extensionOfRequest(server.protocol, String(message.method)) : undefined;
+  if (extension !== undefined && !declaresExtension(capabilitiesOf(meta), extension))
+    return refuse(
+      id,
+      extensionRequired(
+        extension,
+        `${String(message.method)} belongs to the ${extension} extension: declare it under capabilities.extensions in the request's client capabilities`,
+      ),
+    );
+  if (server.tasks && "id" in message && message.method === "tasks/update") {
     try {
-      message = await admitTaskRequest(server.tasks, message, capabilitiesOf(meta));
+      message = await keepOutstandingResponses(server.tasks, message);
     } catch (error) {
-      return { response: errorResponse(id, handlerError(server, String(message.method), error)) };
+      return { response: errorResponse(id, handlerError(server, "tasks/update", error)) };
     }
   }
   const parsed = server.protocol.parseMessage(message);

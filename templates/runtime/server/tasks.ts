@@ -47,13 +47,6 @@ export { detailedTask, isTerminal } from "./task-records.js";
 /** The extension's identifier, under `capabilities.extensions`. */
 export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
 
-/** The requests of the extension that name one task. */
-export const TASK_METHODS: ReadonlySet<string> = new Set([
-  "tasks/get",
-  "tasks/update",
-  "tasks/cancel",
-]);
-
 /**
  * Whether a tool may run as a task: never (`forbidden`, the default), when
  * the client declared the extension (`optional`), or only as a task
@@ -467,23 +460,16 @@ export class TaskRunner {
 }
 
 /**
- * Checks a request of the extension before it is validated: -32021 when
- * the request's client capabilities do not declare the extension (before
- * anything about the task is looked at), and for tasks/update the answers
- * to keys no outstanding request has are dropped. Returns the message to
- * validate and route.
+ * tasks/update before it is validated: answers to keys no outstanding
+ * request of the task has are dropped (tasks.md), so that a client
+ * answering a request the task no longer waits for is not refused. The
+ * extension's negotiation is the general one (modern.ts). Returns the
+ * message to validate and route.
  */
-export async function admitTaskRequest(
+export async function keepOutstandingResponses(
   runner: TaskRunner,
   message: JsonRpcMessage,
-  capabilities: Readonly<Record<string, unknown>>,
 ): Promise<JsonRpcMessage> {
-  const method = String(message.method);
-  if (!declaresTasks(capabilities))
-    throw tasksRequired(
-      `${method} needs the ${TASKS_EXTENSION} extension: declare it in the request's client capabilities`,
-    );
-  if (method !== "tasks/update") return message;
   const params = paramsOf(message);
   if (typeof params.taskId !== "string" || !isJsonObject(params.inputResponses)) return message;
   const outstanding = await runner.outstandingKeys(params.taskId);
