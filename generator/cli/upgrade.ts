@@ -121,9 +121,12 @@ function printRuntime(plan: Plan, out: (line?: string) => void): void {
   );
   for (const p of problems)
     out(
-      `  ${p.message}: ${p.requiredBy ?? p.field} missing at ${p.field} (${p.definition}): ${p.reason}`,
+      p.field === ""
+        ? `  ${p.message}: ${p.reason}`
+        : `  ${p.message}: ${p.requiredBy ?? p.field} missing at ${p.field} (${p.definition}): ${p.reason}`,
     );
-  if (skipped.length > 0) out(`  not in this revision, so not checked: ${skipped.join(", ")}`);
+  if (skipped.length > 0)
+    out(`  of extensions the project does not have, so not checked: ${skipped.join(", ")}`);
   out();
 }
 

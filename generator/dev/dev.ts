@@ -82,11 +82,22 @@ export function startDev(options: DevOptions): DevHandle {
   // rewritten, and restart the server moments after its first start.
   const regenerating = watchProjectInputs(configFile, options.log, () => {
     if (closed) return;
-    compiling = watchCompile(ts, options.dir, options.log, () =>
+    compiling =
       project.kind === "server"
-        ? server.restart()
-        : options.log("compiled: dist/cli.js is current"),
-    );
+        ? watchCompile(
+            ts,
+            options.dir,
+            options.log,
+            () => server.restart(),
+            "the server keeps running the last code that compiled",
+          )
+        : watchCompile(
+            ts,
+            options.dir,
+            options.log,
+            () => options.log("compiled: dist/cli.js is current"),
+            "dist/cli.js keeps the last code that compiled",
+          );
   });
   return {
     onStart: (listener) => server.onStart(listener),
@@ -178,12 +189,13 @@ function projectTypeScript(dir: string): typeof TypeScript {
   }
 }
 
-/** Compiles the project on every change of its sources; `compiled` runs after each compile without errors. */
+/** Compiles the project on every change of its sources; `compiled` runs after each compile without errors, `kept` says what stays after one with errors. */
 function watchCompile(
   ts: typeof TypeScript,
   dir: string,
   log: (line: string) => void,
   compiled: () => void,
+  kept: string,
 ): { close(): void } {
   const format: TypeScript.FormatDiagnosticsHost = {
     getCanonicalFileName: (f) => f,
@@ -200,10 +212,7 @@ function watchCompile(
       // Called with an error count once a compile has ended, without one when it starts.
       if (errorCount === undefined) return;
       if (errorCount === 0) compiled();
-      else
-        log(
-          `${errorCount} error${errorCount === 1 ? "" : "s"}: the server keeps running the last code that compiled`,
-        );
+      else log(`${errorCount} error${errorCount === 1 ? "" : "s"}: ${kept}`);
     },
   );
   const program = ts.createWatchProgram(host);

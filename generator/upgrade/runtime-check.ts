@@ -24,7 +24,7 @@ export interface RuntimeProblem {
   readonly message: string;
   /** The target definition it was checked against. */
   readonly definition: string;
-  /** Where in the message, as a JSON pointer, and the field (`/content/0/annotations`). */
+  /** Where in the message, as a JSON pointer, and the field (`/content/0/annotations`); empty when the target has no definition for the message at all. */
   readonly field: string;
   /** The definition that requires the field (`TextContent`), when the problem is a missing one. */
   readonly requiredBy?: string;
@@ -36,7 +36,7 @@ export interface RuntimeProblem {
 export interface RuntimeCheck {
   /** The runtime messages validated, each with its definition. */
   readonly checked: ReadonlyArray<{ readonly message: string; readonly definition: string }>;
-  /** The runtime messages the target revision has no definition for (not checked). */
+  /** The runtime messages of extensions the target does not merge (not sent there, so not checked). */
   readonly skipped: readonly string[];
   readonly problems: readonly RuntimeProblem[];
 }
@@ -46,6 +46,8 @@ interface Sample {
   readonly message: string;
   readonly definitions: readonly string[];
   readonly value: unknown;
+  /** The extension whose message it is: checked only when the target has that extension. */
+  readonly extension?: string;
 }
 
 /** Validates every message the runtime builds against `model`'s definitions. */
@@ -54,10 +56,21 @@ export async function checkRuntimeMessages(model: McpModel): Promise<RuntimeChec
   const checked: Array<{ message: string; definition: string }> = [];
   const skipped: string[] = [];
   const problems: RuntimeProblem[] = [];
+  const merged = new Set(model.extensions.map((e) => e.id));
   for (const sample of await runtimeSamples()) {
+    // An extension's messages are not sent where the extension is not merged.
+    if (sample.extension !== undefined && !merged.has(sample.extension)) {
+      skipped.push(sample.message);
+      continue;
+    }
     const definition = sample.definitions.find((d) => validate.has(d));
     if (definition === undefined) {
-      skipped.push(sample.message);
+      problems.push({
+        message: sample.message,
+        definition: sample.definitions.join(" or "),
+        field: "",
+        reason: `the target revision defines no ${sample.definitions.join(" or ")}, and the runtime sends this message`,
+      });
       continue;
     }
     checked.push({ message: sample.message, definition });
@@ -187,7 +200,8 @@ function request(
   };
 }
 
-const TASKS = { extensions: { "io.modelcontextprotocol/tasks": {} } };
+const TASKS_ID = "io.modelcontextprotocol/tasks";
+const TASKS = { extensions: { [TASKS_ID]: {} } };
 
 /** Drives a server of the runtime through each message it builds itself. */
 async function runtimeSamples(): Promise<Sample[]> {
@@ -265,8 +279,14 @@ async function runtimeSamples(): Promise<Sample[]> {
         message: "task created (tools/call as a task)",
         definitions: ["CreateTaskResult"],
         value: created.result,
+        extension: TASKS_ID,
       },
-      { message: "task result (tasks/get)", definitions: ["GetTaskResult"], value: task.result },
+      {
+        message: "task result (tasks/get)",
+        definitions: ["GetTaskResult"],
+        value: task.result,
+        extension: TASKS_ID,
+      },
     ];
   } finally {
     server.tasks?.close();

@@ -183,8 +183,10 @@ export function applyUpgrade(plan: UpgradePlan, options: { force?: boolean } = {
 /** What stops an upgrade unless forced: each with its diagnostic and what forcing it skips. */
 export function refusals(plan: UpgradePlan): Array<{ diagnostic: Diagnostic; skipped: string }> {
   const out: Array<{ diagnostic: Diagnostic; skipped: string }> = [];
-  const runtime = plan.runtime.problems.map(
-    (p) => `the ${p.message} misses ${p.requiredBy ?? p.field} (${p.definition} at ${p.field})`,
+  const runtime = plan.runtime.problems.map((p) =>
+    p.field === ""
+      ? `the ${p.message}: ${p.reason}`
+      : `the ${p.message} misses ${p.requiredBy ?? p.field} (${p.definition} at ${p.field})`,
   );
   if (runtime.length > 0)
     out.push({

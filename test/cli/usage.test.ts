@@ -46,6 +46,22 @@ describe.concurrent("--help names every option a command declares", () => {
   });
 });
 
+describe.concurrent("scaffolds state the revisions they serve, in --help and in the docs", () => {
+  // One sentence a user meets where --spec is described: a 2026-07-28 project also serves 2025-11-25 clients.
+  it.each([
+    ["server", "server.md"],
+    ["client", "client.md"],
+  ])("mcp-gen %s --help and docs/%s", async (command, doc) => {
+    const run = await runCli([command, "--help"]);
+    const spec = run.stdout.slice(run.stdout.indexOf("--spec"), run.stdout.indexOf("--name"));
+    expect(spec.replace(/\s+/g, " ")).toMatch(
+      /2026-07-28 or later \([^)]*2025-11-25 (clients|servers)/,
+    );
+    const docs = readFileSync(join(ROOT, "docs", doc), "utf8");
+    expect(docs).toMatch(/`--spec`[^\n]*2026-07-28[\s\S]{0,400}2025-11-25/);
+  });
+});
+
 describe.concurrent("bad usage exits 2 with one message on stderr", () => {
   it.each([
     ["no command", [], "mcp-gen: Name a command; see --help."],

@@ -3,14 +3,20 @@
  * (startDev) as the command does: the first compile starts the server; an
  * edit to a handler is served after a restart; a type error is shown and
  * the last good server keeps answering; a tool added to tools.json is
- * regenerated, its stub written, and the missing handler named. Real
- * compiler (the project's typescript), a real server on 127.0.0.1.
+ * regenerated, its stub written, and the missing handler named. In a
+ * client project the same loop keeps dist/cli.js current: an edit is
+ * compiled and runs at once, a type error leaves the last good build, and
+ * a tool added to tools.json gets its typed wrapper. Real compiler (the
+ * project's typescript), a real server on 127.0.0.1, the client's real
+ * command line.
  */
-import { readFileSync, writeFileSync } from "node:fs";
+import { execFile } from "node:child_process";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startDev, type DevHandle } from "../../generator/dev/dev.js";
 import { freePort } from "../../scripts/free-port.js";
+import { scaffoldClient } from "../../generator/scaffold/client.js";
 import { scaffoldServer, writeProject } from "../../generator/scaffold/scaffold.js";
 import { tempDir, testSources } from "../helpers/index.js";
 import { headersFor, request } from "../helpers/mcp-client.js";
@@ -135,5 +141,99 @@ describe("mcp-gen dev in a server project", () => {
       expect(await echo("z")).toBe("edited: z");
     },
     2 * MINUTE,
+  );
+});
+
+describe("mcp-gen dev in a client project", () => {
+  let client: string;
+  let clientDev: DevHandle;
+  const clientLog: string[] = [];
+  const compiles = () => clientLog.filter((l) => l === "compiled: dist/cli.js is current").length;
+  const built = (file: string) => readFileSync(join(client, "dist", file), "utf8");
+  /** Waits for `condition`; on a timeout the error carries the loop's log. */
+  const waitFor = (condition: () => boolean, what: string) =>
+    until(condition, { what, timeoutMs: MINUTE }).catch((error: unknown) => {
+      throw new Error(`${String(error)}\nthe dev loop's log:\n${clientLog.join("\n")}`);
+    });
+  /** The client's command line, as `npm run -s mcp -- <args>` runs it. */
+  const cli = (args: string[]) =>
+    new Promise<{ code: number; output: string }>((resolve) => {
+      execFile(
+        process.execPath,
+        [join(client, "dist", "cli.js"), ...args],
+        { cwd: client, timeout: MINUTE },
+        (error, stdout, stderr) =>
+          resolve({ code: error ? Number(error.code ?? 1) : 0, output: `${stdout}${stderr}` }),
+      );
+    });
+
+  beforeAll(async () => {
+    client = join(tempDir("dev-client"), "cli");
+    const { files } = await scaffoldClient({ dir: client, name: "cli", sources: testSources() });
+    writeProject(client, files);
+    linkNodeModules(client);
+    clientDev = startDev({ dir: client, log: (line) => clientLog.push(line) });
+    await until(() => compiles() >= 1, {
+      what: "the client's first compile",
+      timeoutMs: 2 * MINUTE,
+      everyMs: 200,
+    });
+  }, 3 * MINUTE);
+
+  afterAll(async () => {
+    await clientDev?.close();
+  });
+
+  it(
+    "an edit is compiled and the command line runs it; a type error keeps the last good build",
+    async () => {
+      const cliFile = join(client, "src", "cli.ts");
+      const good = readFileSync(cliFile, "utf8");
+      const edited = good.replace("const USAGE = `usage:", "const USAGE = `edited usage:");
+      expect(edited).not.toBe(good);
+      writeFileSync(cliFile, edited);
+      await waitFor(() => built("cli.js").includes("edited usage:"), "the edit compiled");
+      const run = await cli([]);
+      expect(run.code).toBe(2);
+      expect(run.output).toContain("edited usage:");
+
+      writeFileSync(cliFile, `${edited}\nconst broken: number = "text";\n`);
+      await waitFor(
+        () => clientLog.some((l) => l.includes("dist/cli.js keeps the last code")),
+        "the compile error",
+      );
+      expect(clientLog.some((l) => /cli\.ts.*error TS2322/.test(l))).toBe(true);
+      expect(built("cli.js")).toContain("edited usage:");
+      expect(clientLog.some((l) => l.includes("server"))).toBe(false);
+      const before = compiles();
+      writeFileSync(cliFile, good);
+      await waitFor(() => compiles() > before, "the compile after the fix");
+      await waitFor(() => !built("cli.js").includes("edited usage:"), "the fix compiled");
+    },
+    3 * MINUTE,
+  );
+
+  it(
+    "a tool added to tools.json gets its typed wrapper",
+    async () => {
+      writeFileSync(
+        join(client, "tools.json"),
+        JSON.stringify([
+          {
+            name: "shout",
+            description: "Shouts.",
+            inputSchema: { type: "object", properties: { text: { type: "string" } } },
+          },
+        ]),
+      );
+      await waitFor(
+        () =>
+          existsSync(join(client, "dist", "generated", "tools.gen.js")) &&
+          built(join("generated", "tools.gen.js")).includes("shout"),
+        "the regenerated build",
+      );
+      expect(clientLog.some((l) => l.startsWith("regenerated "))).toBe(true);
+    },
+    3 * MINUTE,
   );
 });

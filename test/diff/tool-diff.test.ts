@@ -2,11 +2,17 @@
  * `mcp-gen diff --tools`: a fixture of tool changes, each with the
  * classification a person gave it (test/fixtures/tool-diff/expected.json,
  * with the reason in `why`); the JSON form against its committed schema;
- * the `--fail-on` gate's exit codes; a live server over stdio as a side;
+ * the `--fail-on` gate's exit codes; a live server over stdio and one
+ * over Streamable HTTP (on 127.0.0.1) as a side;
  * and bad sides refused with a diagnostic that names them.
  */
 import { readFileSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { join } from "node:path";
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
 import { diffToolSources, formatToolDiff, type ToolDiff } from "../../generator/diff/index.js";
@@ -183,6 +189,33 @@ describe("mcp-gen diff --tools", () => {
     const diff = JSON.parse(run.stdout) as ToolDiff;
     expect(diff.to).toMatchObject({ kind: "server", tools: 20 });
     expect(diff.changes).toEqual([]);
+  });
+
+  it("takes a live server over Streamable HTTP as a side", async () => {
+    const listed = JSON.parse(readFileSync(OLD, "utf8")) as unknown[];
+    // An official SDK server, stateless: a server and a transport per request, as its docs show.
+    const http = createServer((req, res) => {
+      const server = new Server(
+        { name: "http-tools", version: "1.0.0" },
+        { capabilities: { tools: {} } },
+      );
+      server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
+      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+      res.on("close", () => void transport.close());
+      void server.connect(transport).then(() => transport.handleRequest(req, res));
+    });
+    await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
+    try {
+      const { port } = http.address() as AddressInfo;
+      const run = await runCli(["diff", "--tools", OLD, `http://127.0.0.1:${port}/mcp`, "--json"]);
+      expect(run.code, run.stderr).toBe(0);
+      const diff = JSON.parse(run.stdout) as ToolDiff;
+      expect(diff.to).toMatchObject({ kind: "server", tools: 20 });
+      expect(diff.changes).toEqual([]);
+    } finally {
+      http.closeAllConnections();
+      await new Promise((resolve) => http.close(resolve));
+    }
   });
 
   it("refuses a side that holds no tools, naming it, with exit 2", async () => {

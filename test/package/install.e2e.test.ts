@@ -7,10 +7,16 @@
  * tarball, and `npm run regenerate` runs that copy. A tool added to
  * tools.json gets a stub of its own, the user's files stay as they are,
  * and until the handler is wired the project's own typecheck and tests
- * fail naming it. Real npm, real child processes; slow by nature.
+ * fail naming it. The documented tool gate runs as its CI job does
+ * (`npx --no-install mcp-gen diff --tools <base> "node dist/index.js
+ * --stdio" --fail-on breaking-for-clients`), and a client made
+ * `--from-server` in the same workspace meets its server's changed tools
+ * with `npm run regenerate -- --check`, `npm run regenerate` and
+ * `npm run typecheck`. Real npm, real child processes; slow by nature.
  */
 import { execFile } from "node:child_process";
 import {
+  copyFileSync,
   cpSync,
   existsSync,
   lstatSync,
@@ -26,6 +32,20 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { ROOT, tempDir } from "../helpers/index.js";
 
 const MINUTE = 60_000;
+/** A stdio MCP server that lists the tools of a JSON file named on its command line. */
+const TOOLS_SERVER = join(ROOT, "test", "diff", "fixtures", "tools-server.mjs");
+const ECHO = {
+  name: "echo",
+  description: "Echoes the text",
+  inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] },
+};
+/** The client's user calling the typed wrapper as the first list has it. */
+const CLIENT_USE = `import type { ToolWrappers } from "./index.js";
+
+export async function shout(tools: ToolWrappers): Promise<void> {
+  await tools.echo({ text: "hi" });
+}
+`;
 const VERSION = (
   JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string }
 ).version;
@@ -151,6 +171,23 @@ describe("a server scaffolded by it inside a monorepo", () => {
       "mcp-gen server",
     );
     project = join(root, "packages", "srv");
+    // The main branch's tools.json, as the gate's `git show origin/main:tools.json` would give it.
+    copyFileSync(join(project, "tools.json"), join(work, "tools-base.json"));
+    // A client of a small stdio server whose tools are a file the tests change.
+    const serverTools = join(work, "server-tools.json");
+    writeFileSync(serverTools, JSON.stringify([ECHO]));
+    const command = [process.execPath, TOOLS_SERVER, serverTools]
+      .map((w) => JSON.stringify(w))
+      .join(" ");
+    expectOk(
+      await run(
+        bin,
+        ["client", "cli", "--from-server", command, "--quiet"],
+        join(root, "packages"),
+      ),
+      "mcp-gen client --from-server",
+    );
+    writeFileSync(join(root, "packages", "cli", "src", "use.ts"), CLIENT_USE);
     expectOk(
       await run("npm", ["install", "--no-audit", "--no-fund"], root, 8 * MINUTE),
       "npm install at the workspace root",
@@ -234,25 +271,104 @@ describe("a server scaffolded by it inside a monorepo", () => {
   );
 });
 
+describe("the tool gate and the client's drift check, as their docs run them", () => {
+  it(
+    "the documented CI job: the built server against the main branch's tools.json passes an added tool and fails a removed one",
+    async () => {
+      const project = join(work, "mono", "packages", "srv");
+      expectOk(await run("npm", ["run", "build"], project), "npm run build");
+      const gate = (base: string) =>
+        run(
+          "npx",
+          [
+            "--no-install",
+            "mcp-gen",
+            "diff",
+            "--tools",
+            base,
+            "node dist/index.js --stdio",
+            "--fail-on",
+            "breaking-for-clients",
+          ],
+          project,
+        );
+      // The branch added get-item: breaking for servers, not for clients.
+      const added = await gate(join(work, "tools-base.json"));
+      expectOk(added, "the gate with a tool added");
+      expect(added.output).toContain("get-item: added");
+      // Main listed a tool this branch no longer serves: the clients that call it break.
+      const mainTools = JSON.parse(
+        readFileSync(join(work, "tools-base.json"), "utf8"),
+      ) as unknown[];
+      const withRetired = join(work, "tools-base-retired.json");
+      writeFileSync(
+        withRetired,
+        JSON.stringify([...mainTools, { name: "retired", inputSchema: { type: "object" } }]),
+      );
+      const removed = await gate(withRetired);
+      expect(removed.code, removed.output).toBe(1);
+      expect(removed.output).toContain("retired: removed");
+      expect(removed.output).toMatch(/breaking for clients/i);
+    },
+    6 * MINUTE,
+  );
+
+  it(
+    "npm run regenerate -- --check passes, then fails with the tool diff once the server changes; npm run regenerate and npm run typecheck name the broken call",
+    async () => {
+      const client = join(work, "mono", "packages", "cli");
+      const check = () => run("npm", ["run", "regenerate", "--", "--check"], client);
+      expectOk(await check(), "npm run regenerate -- --check, unchanged");
+      writeFileSync(
+        join(work, "server-tools.json"),
+        JSON.stringify([
+          {
+            ...ECHO,
+            inputSchema: {
+              type: "object",
+              properties: { text: { type: "string" }, times: { type: "integer" } },
+              required: ["text", "times"],
+            },
+          },
+        ]),
+      );
+      const drifted = await check();
+      expect(drifted.code, drifted.output).toBe(1);
+      expect(drifted.output).toContain("echo: required argument times added");
+      expectOk(await run("npm", ["run", "regenerate"], client), "npm run regenerate");
+      const typecheck = await run("npm", ["run", "typecheck"], client);
+      expect(typecheck.code).not.toBe(0);
+      expect(typecheck.output).toMatch(
+        /src\/use\.ts\(4,\d+\): error TS\d+: [^\n]*\n\s+Property 'times' is missing/,
+      );
+      expectOk(await check(), "npm run regenerate -- --check, regenerated");
+    },
+    6 * MINUTE,
+  );
+});
+
 describe("the tarball installed globally (npm install -g)", () => {
   let prefix: string;
   let project: string;
+  let globalInstall: Run;
 
   beforeAll(async () => {
     prefix = tempDir("global");
-    expectOk(
-      await run(
-        "npm",
-        ["install", "-g", "--prefix", prefix, "--no-audit", "--no-fund", tarball],
-        work,
-        8 * MINUTE,
-      ),
-      "npm install -g <tarball>",
+    globalInstall = await run(
+      "npm",
+      ["install", "-g", "--prefix", prefix, "--no-audit", "--no-fund", tarball],
+      work,
+      8 * MINUTE,
     );
+    expectOk(globalInstall, "npm install -g <tarball>");
     const dir = tempDir("global-project");
     project = join(dir, "srv");
     expectOk(await run(join(prefix, "bin", "mcp-gen"), ["server", "srv"], dir), "mcp-gen server");
   }, 10 * MINUTE);
+
+  it("installs without an npm 11 install-scripts warning", () => {
+    expect(globalInstall.output).not.toContain("install-scripts");
+  });
 
   it(
     "a project carries a copy of the installed mcp-gen, and installs and regenerates moved to another path with the global install gone",

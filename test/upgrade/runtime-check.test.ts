@@ -4,7 +4,9 @@
  * extension the task a tool call creates and tasks/get's answer are
  * checked beside the core messages; without it they are skipped, since the
  * runtime never sends them there. A target whose GetTaskResult requires a
- * field the runtime does not set is named with the message and the field.
+ * field the runtime does not set is named with the message and the field;
+ * a target without a definition for a message the runtime sends (here
+ * DiscoverResult) cannot be served, and says so.
  */
 import { describe, expect, it } from "vitest";
 import { loadModel } from "../../generator/index.js";
@@ -79,6 +81,22 @@ describe("the upgrade's runtime check", () => {
         requiredBy: "GetTaskResult.lastTouched",
         reason:
           "GetTaskResult.lastTouched is required by the target revision, and the runtime does not set it",
+      },
+    ]);
+  });
+
+  it("a target without DiscoverResult cannot take the discover result the runtime sends", async () => {
+    const base = await model([]);
+    const check = await checkRuntimeMessages({
+      ...base,
+      declarations: base.declarations.filter((d) => d.name !== "DiscoverResult"),
+    });
+    expect(check.problems).toEqual([
+      {
+        message: "discover result (server/discover)",
+        definition: "DiscoverResult",
+        field: "",
+        reason: "the target revision defines no DiscoverResult, and the runtime sends this message",
       },
     ]);
   });
