@@ -10,7 +10,7 @@
  * project's typescript), a real server on 127.0.0.1, the client's real
  * command line.
  */
-import { execFile } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -18,7 +18,7 @@ import { startDev, type DevHandle } from "../../generator/dev/dev.js";
 import { freePort } from "../../scripts/free-port.js";
 import { scaffoldClient } from "../../generator/scaffold/client.js";
 import { scaffoldServer, writeProject } from "../../generator/scaffold/scaffold.js";
-import { tempDir, testSources } from "../helpers/index.js";
+import { ROOT, tempDir, testSources } from "../helpers/index.js";
 import { headersFor, request } from "../helpers/mcp-client.js";
 import { linkNodeModules } from "../helpers/project.js";
 import { until } from "../helpers/wait.js";
@@ -120,6 +120,49 @@ describe("mcp-gen dev in a server project", () => {
   );
 
   it(
+    "a change to mcp-gen.json regenerates the project and restarts the server with it",
+    async () => {
+      const settingsFile = join(project, "mcp-gen.json");
+      const settings = JSON.parse(readFileSync(settingsFile, "utf8")) as Record<string, unknown>;
+      const before = starts;
+      writeFileSync(
+        settingsFile,
+        JSON.stringify({ ...settings, lists: { ttlMs: 60_000, cacheScope: "public" } }, null, 2),
+      );
+      await until(() => starts > before, {
+        what: "the restart after regenerating",
+        timeoutMs: MINUTE,
+      });
+      expect(readFileSync(join(project, "src", "generated", "lists.gen.ts"), "utf8")).toContain(
+        `"ttlMs": 60000`,
+      );
+      // The restarted server answers tools/list with the new caching hints once it listens.
+      const hints = async () => {
+        const message = request("tools/list", {});
+        try {
+          const response = await fetch(url, {
+            method: "POST",
+            headers: headersFor(message),
+            body: JSON.stringify(message),
+          });
+          const body = (await response.json()) as {
+            result?: { ttlMs?: number; cacheScope?: string };
+          };
+          return `${body.result?.ttlMs} ${body.result?.cacheScope}`;
+        } catch {
+          return undefined;
+        }
+      };
+      await until(async () => (await hints()) === "60000 public", {
+        what: "tools/list with the new hints",
+        timeoutMs: MINUTE,
+        everyMs: 100,
+      });
+    },
+    2 * MINUTE,
+  );
+
+  it(
     "a tool added to tools.json: regenerated, its stub written, the missing handler named",
     async () => {
       const toolsFile = join(project, "tools.json");
@@ -141,6 +184,65 @@ describe("mcp-gen dev in a server project", () => {
       expect(await echo("z")).toBe("edited: z");
     },
     2 * MINUTE,
+  );
+});
+
+describe("mcp-gen dev --stdio", () => {
+  it(
+    "the protocol owns stdout: the loop speaks on stderr, and an edit is answered by the restarted server",
+    async () => {
+      const dir = join(tempDir("dev-stdio"), "srv");
+      const { files } = await scaffoldServer({ dir, name: "srv", sources: testSources() });
+      writeProject(dir, files);
+      linkNodeModules(dir);
+      const child = spawn(
+        process.execPath,
+        [join(ROOT, "dist", "generator", "cli", "main.js"), "dev", "--stdio"],
+        { cwd: dir, env: process.env, stdio: ["pipe", "pipe", "pipe"] },
+      );
+      let stdout = "";
+      let stderr = "";
+      child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
+      child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+      let id = 0;
+      /** Sends an echo call until one is answered with `text`. */
+      const answered = (text: string) =>
+        until(
+          () => {
+            const message = request("tools/call", { name: "echo", arguments: { text } }, ++id);
+            child.stdin.write(`${JSON.stringify(message)}\n`);
+            return (
+              stdout.includes(`"text":"${text}"`) || stdout.includes(`"text":"edited: ${text}"`)
+            );
+          },
+          { what: `an answer to ${text}`, timeoutMs: 2 * MINUTE, everyMs: 500 },
+        );
+      try {
+        await answered("first");
+        const tools = join(dir, "src", "tools.ts");
+        writeFileSync(
+          tools,
+          readFileSync(tools, "utf8").replace(
+            'content: [{ type: "text", text }]',
+            'content: [{ type: "text", text: `edited: ${text}` }]',
+          ),
+        );
+        await until(() => stderr.includes("server restarted"), {
+          what: "the restart",
+          timeoutMs: MINUTE,
+        });
+        await answered("second");
+        expect(stdout).toContain('"text":"edited: second"');
+        const lines = stdout.split("\n").filter(Boolean);
+        for (const line of lines)
+          expect((JSON.parse(line) as { jsonrpc?: string }).jsonrpc, line).toBe("2.0");
+        expect(stderr).toContain("mcp-gen dev: watching the project");
+      } finally {
+        child.kill("SIGTERM");
+        await new Promise((resolve) => child.once("exit", resolve));
+      }
+    },
+    4 * MINUTE,
   );
 });
 

@@ -39,6 +39,46 @@ function typecheck(): { code: number; errors: string[] } {
   return { code: errors.length > 0 ? 2 : 0, errors };
 }
 
+describe("--tools: TOOL_SCHEMAS, every tool's Standard Schema", () => {
+  interface Standard {
+    readonly "~standard": {
+      readonly version: number;
+      readonly vendor: string;
+      validate(value: unknown): { value?: unknown; issues?: ReadonlyArray<{ message: string }> };
+      readonly jsonSchema: { input(options: { target: string }): unknown };
+    };
+  }
+  it("arguments for each tool of tools.json, output exactly where it has an outputSchema, each checking as the tool's schema does", async () => {
+    const tools = JSON.parse(readFileSync(TOOLS, "utf8")) as Array<{
+      name: string;
+      inputSchema: object;
+      outputSchema?: object;
+    }>;
+    const { TOOL_SCHEMAS } = await importFromProject<{
+      TOOL_SCHEMAS: Record<string, { arguments: Standard; output: Standard | undefined }>;
+    }>(project, "src/generated/tool-schemas.gen.ts");
+    expect(Object.keys(TOOL_SCHEMAS)).toEqual(NAMES);
+    for (const tool of tools) {
+      const schemas = TOOL_SCHEMAS[tool.name]!;
+      for (const schema of [schemas.arguments, schemas.output].filter((s) => s !== undefined)) {
+        expect(schema["~standard"]).toMatchObject({ version: 1, vendor: "mcp-gen" });
+        // Not an object: every tool's arguments and output here are objects.
+        expect(schema["~standard"].validate("not an object").issues?.length).toBeGreaterThan(0);
+      }
+      // The JSON Schema it checks is the tool's own, in the dialect the tool declares.
+      const dialect = "$schema" in tool.inputSchema ? "draft-07" : "draft-2020-12";
+      expect(schemas.arguments["~standard"].jsonSchema.input({ target: dialect })).toEqual(
+        tool.inputSchema,
+      );
+      expect(schemas.output === undefined, tool.name).toBe(tool.outputSchema === undefined);
+      if (tool.outputSchema)
+        expect(schemas.output!["~standard"].jsonSchema.input({ target: "draft-2020-12" })).toEqual(
+          tool.outputSchema,
+        );
+    }
+  });
+});
+
 describe("--tools: the files", () => {
   it("copies tools.json as given and records it in mcp-gen.json", () => {
     expect(read("tools.json")).toBe(readFileSync(TOOLS, "utf8"));
