@@ -6,11 +6,14 @@
  *
  * Both run the compiler in the test's own process. The declaration files
  * every check reads (TypeScript's lib files, @types/node, the runtime's
- * dependencies) are parsed once per test file and shared between checks:
- * a file that compiles five projects pays for lib.d.ts once, not five times.
- * Only files under a node_modules folder or TypeScript's own lib are shared:
+ * dependencies) are parsed once per worker and shared between checks: a
+ * file that compiles five projects pays for lib.d.ts once, not five times.
+ * So are the files mcp-gen writes into a project (src/generated/ and
+ * src/mcp-gen/), by their text: every project of a revision has the same
+ * 60,000 lines of validators, which are parsed and bound once. The rest of
  * a project's sources are read anew on every check.
  */
+import { createHash } from "node:crypto";
 import { join } from "node:path";
 import ts from "typescript";
 
@@ -34,17 +37,49 @@ function dirnameOfLib(): string {
   return (libDir ??= ts.sys.resolvePath(join(ts.getDefaultLibFilePath({}), "..")));
 }
 
-/** A compiler host that parses declaration files shared by every check once. */
+/**
+ * Files mcp-gen writes into a project, the same text in every project of a
+ * revision. A parsed and bound file is handed to each program that reads
+ * that text, under that program's own file name: a program sets a file's
+ * name and path when it takes it, and binds a file only once, as a
+ * language service shares files between the programs it makes.
+ */
+const byText = new Map<string, ts.SourceFile>();
+const isWrittenByMcpGen = (fileName: string) => /\/src\/(generated|mcp-gen)\//.test(fileName);
+
+/** What parsing depends on besides the text (not the package.json scope, which names the project's folder). */
+function parsing(options: ts.ScriptTarget | ts.CreateSourceFileOptions): string {
+  if (typeof options !== "object") return String(options);
+  return `${options.languageVersion}|${options.impliedNodeFormat}|${options.jsDocParsingMode}`;
+}
+
+/** A compiler host that parses declaration files, and the files mcp-gen writes, once. */
 function host(options: ts.CompilerOptions): ts.CompilerHost {
   const base = ts.createCompilerHost(options, true);
+  // What binding depends on besides the text: the target and strict mode.
+  const binding = `${options.target}|${options.strict}|${options.alwaysStrict}`;
+  const taken = new Set<string>();
   return {
     ...base,
     getSourceFile(fileName, languageVersion, onError, shouldCreate) {
-      if (!isShared(fileName)) return base.getSourceFile(fileName, languageVersion, onError);
-      const key = `${fileName}|${JSON.stringify(languageVersion)}`;
-      if (!shared.has(key) || shouldCreate)
-        shared.set(key, base.getSourceFile(fileName, languageVersion, onError));
-      return shared.get(key);
+      if (isShared(fileName)) {
+        const key = `${fileName}|${JSON.stringify(languageVersion)}`;
+        if (!shared.has(key) || shouldCreate)
+          shared.set(key, base.getSourceFile(fileName, languageVersion, onError));
+        return shared.get(key);
+      }
+      if (!isWrittenByMcpGen(fileName))
+        return base.getSourceFile(fileName, languageVersion, onError);
+      const text = ts.sys.readFile(fileName);
+      if (text === undefined) return base.getSourceFile(fileName, languageVersion, onError);
+      const key = `${createHash("sha256").update(text).digest("hex")}|${parsing(languageVersion)}|${binding}`;
+      // One program takes a file object once: two files of the same text in it are two objects.
+      const cached = taken.has(key) ? undefined : byText.get(key);
+      taken.add(key);
+      if (cached && !shouldCreate) return cached;
+      const parsed = ts.createSourceFile(fileName, text, languageVersion, true);
+      if (!cached) byText.set(key, parsed);
+      return parsed;
     },
   };
 }
