@@ -419,8 +419,9 @@ function validatorModuleFile(
   const module = new TsFileBuilder(path)
     .header("// @ts-nocheck -- ajv standalone output for the tool schemas of tools.json")
     .importValues(protocolImport, ...AJV_RUNTIME_HELPERS);
-  // A format that is not a regular expression is a function of ajv-formats, `fullFormats.<name>` in the code.
-  if (new RegExp(`\\b${FORMATS_NAME}\\.`).test(code))
+  // A format that is not a regular expression is a function of ajv-formats: `fullFormats.email` in
+  // the code, or `fullFormats["date-time"]` for a name that is no identifier.
+  if (new RegExp(`\\b${FORMATS_NAME}\\b`).test(code))
     module.importValues(FORMATS_MODULE, FORMATS_NAME);
   return module.add(AJV_RUNTIME_REQUIRE).add(code).build("");
 }
