@@ -45,16 +45,30 @@ export function buildDist(): void {
   execFileSync("npx", ["tsc", "-p", "tsconfig.build.json"], { cwd: ROOT, stdio: "inherit" });
 }
 
-/** The folders tsconfig.build.json compiles; their .ts files become dist/'s .js files. */
+/**
+ * The folders tsconfig.build.json compiles, whole: its build also emits
+ * files it excludes as roots but imports (generator/emit/static/).
+ */
 const SOURCES = ["generator", "generated", join("templates", "runtime")];
 
-/** dist/'s JavaScript, each source file transpiled alone: no type check, no declarations. */
+/**
+ * dist/'s JavaScript, each source file transpiled alone with
+ * tsconfig.build.json's options: no type check, no declarations. Alone, a
+ * file cannot tell NodeNext that the package is an ES module, so the
+ * module kind is ES2022, which NodeNext emits for this package's files too.
+ */
 export function transpileDist(): void {
-  const compilerOptions: ts.CompilerOptions = {
-    target: ts.ScriptTarget.ES2022,
-    module: ts.ModuleKind.ES2022,
-    esModuleInterop: true,
-  };
+  const config = ts.getParsedCommandLineOfConfigFile(
+    join(ROOT, "tsconfig.build.json"),
+    {},
+    {
+      ...ts.sys,
+      onUnRecoverableConfigFileDiagnostic: (d) => {
+        throw new Error(ts.flattenDiagnosticMessageText(d.messageText, " "));
+      },
+    },
+  )!;
+  const compilerOptions = { ...config.options, module: ts.ModuleKind.ES2022 };
   for (const folder of SOURCES)
     for (const entry of readdirSync(join(ROOT, folder), { recursive: true, encoding: "utf8" })) {
       if (!entry.endsWith(".ts") || entry.endsWith(".d.ts")) continue;

@@ -77,6 +77,8 @@ interface RawConfig {
   readonly tools?: string;
 }
 
+/** Digits and dashes only: a revision name, perhaps misspelled. */
+const DATE_LIKE = /^[\d-]+$/;
 /** The folders of a project that mcp-gen regenerates from the project's settings. */
 export const PROJECT_OUTPUTS = ["src/generated", "src/mcp-gen/runtime"] as const;
 
@@ -166,8 +168,6 @@ export function resolveSpecReference(spec: string, dir: string): string {
   const isFolder = existsSync(folder) && statSync(folder).isDirectory();
   return DATE_LIKE.test(spec) && !isFolder ? spec : folder;
 }
-/** Digits and dashes only: a revision name, perhaps misspelled. */
-const DATE_LIKE = /^[\d-]+$/;
 
 /** A known extension's name or id stays as written; anything else is a path relative to the file. */
 export function resolveExtensionReference(ref: string, dir: string): string {

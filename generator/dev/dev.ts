@@ -82,22 +82,17 @@ export function startDev(options: DevOptions): DevHandle {
   // rewritten, and restart the server moments after its first start.
   const regenerating = watchProjectInputs(configFile, options.log, () => {
     if (closed) return;
-    compiling =
+    const after =
       project.kind === "server"
-        ? watchCompile(
-            ts,
-            options.dir,
-            options.log,
-            () => server.restart(),
-            "the server keeps running the last code that compiled",
-          )
-        : watchCompile(
-            ts,
-            options.dir,
-            options.log,
-            () => options.log("compiled: dist/cli.js is current"),
-            "dist/cli.js keeps the last code that compiled",
-          );
+        ? {
+            compiled: () => server.restart(),
+            kept: "the server keeps running the last code that compiled",
+          }
+        : {
+            compiled: () => options.log("compiled: dist/cli.js is current"),
+            kept: "dist/cli.js keeps the last code that compiled",
+          };
+    compiling = watchCompile(ts, options.dir, options.log, after.compiled, after.kept);
   });
   return {
     onStart: (listener) => server.onStart(listener),

@@ -19,7 +19,7 @@ import { freePort } from "../../scripts/free-port.js";
 import { scaffoldClient } from "../../generator/scaffold/client.js";
 import { scaffoldServer, writeProject } from "../../generator/scaffold/scaffold.js";
 import { ROOT, tempDir, testSources } from "../helpers/index.js";
-import { headersFor, request } from "../helpers/mcp-client.js";
+import { headersFor, post, request } from "../helpers/mcp-client.js";
 import { linkNodeModules } from "../helpers/project.js";
 import { until } from "../helpers/wait.js";
 
@@ -138,17 +138,11 @@ describe("mcp-gen dev in a server project", () => {
       );
       // The restarted server answers tools/list with the new caching hints once it listens.
       const hints = async () => {
-        const message = request("tools/list", {});
         try {
-          const response = await fetch(url, {
-            method: "POST",
-            headers: headersFor(message),
-            body: JSON.stringify(message),
-          });
-          const body = (await response.json()) as {
+          const { result } = (await post(url, request("tools/list", {}))).body as {
             result?: { ttlMs?: number; cacheScope?: string };
           };
-          return `${body.result?.ttlMs} ${body.result?.cacheScope}`;
+          return `${result?.ttlMs} ${result?.cacheScope}`;
         } catch {
           return undefined;
         }

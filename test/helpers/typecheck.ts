@@ -8,10 +8,11 @@
  * every check reads (TypeScript's lib files, @types/node, the runtime's
  * dependencies) are parsed once per worker and shared between checks: a
  * file that compiles five projects pays for lib.d.ts once, not five times.
- * So are the files mcp-gen writes into a project (src/generated/ and
- * src/mcp-gen/), by their text: every project of a revision has the same
- * 60,000 lines of validators, which are parsed and bound once. The rest of
- * a project's sources are read anew on every check.
+ * So are the revision modules and the runtime mcp-gen writes into a
+ * project (src/generated/<revision>/, src/mcp-gen/), by their text: every
+ * project of a revision has the same 60,000 lines of validators, which are
+ * parsed and bound once. The rest of a project's sources are read anew on
+ * every check.
  */
 import { createHash } from "node:crypto";
 import { join } from "node:path";
@@ -45,7 +46,10 @@ function dirnameOfLib(): string {
  * language service shares files between the programs it makes.
  */
 const byText = new Map<string, ts.SourceFile>();
-const isWrittenByMcpGen = (fileName: string) => /\/src\/(generated|mcp-gen)\//.test(fileName);
+// A revision's modules (src/generated/<revision>/) and the runtime: the same in every project. The
+// project's own generated files (its tools, its settings) differ, and are not kept.
+const isWrittenByMcpGen = (fileName: string) =>
+  /\/src\/(generated\/[^/]+\/|mcp-gen\/)/.test(fileName);
 
 /** What parsing depends on besides the text (not the package.json scope, which names the project's folder). */
 function parsing(options: ts.ScriptTarget | ts.CreateSourceFileOptions): string {

@@ -223,6 +223,18 @@ interface ClientUse {
 type ClientRuntime = typeof import("../../templates/runtime/client.js");
 
 let serverDir: string;
+
+/** The server project's runtime and its generated protocol module, as its own code imports them. */
+async function serverModules() {
+  const [runtime, { protocol }] = await Promise.all([
+    importFromProject<ProjectRuntime>(serverDir, "src/mcp-gen/runtime/index.ts"),
+    importFromProject<{ protocol: ProjectRuntime["McpServer"]["prototype"]["protocol"] }>(
+      serverDir,
+      "src/generated/protocol.gen.ts",
+    ),
+  ]);
+  return { runtime, protocol };
+}
 let clientDir: string;
 
 beforeAll(async () => {
@@ -345,13 +357,7 @@ describe("over HTTP", () => {
 
 describe('"undeclared": "fallback" in the manifest', () => {
   it("an extension result that reaches a client without the extension is the server's bug: -32603, logged", async () => {
-    const [runtime, { protocol }] = await Promise.all([
-      importFromProject<ProjectRuntime>(serverDir, "src/mcp-gen/runtime/index.ts"),
-      importFromProject<{ protocol: ProjectRuntime["McpServer"]["prototype"]["protocol"] }>(
-        serverDir,
-        "src/generated/protocol.gen.ts",
-      ),
-    ]);
+    const { runtime, protocol } = await serverModules();
     const jobs = protocol.EXTENSIONS!["com.example/jobs"]!;
     expect(jobs.undeclared).toBe("refuse"); // as the manifest says
     const logged: string[] = [];
@@ -386,13 +392,7 @@ describe('"undeclared": "fallback" in the manifest', () => {
 
 describe("the extension's notification", () => {
   it("ctx.notify sends it only to a client that declares the extension; to another it is dropped, and notify says so", async () => {
-    const [runtime, { protocol }] = await Promise.all([
-      importFromProject<ProjectRuntime>(serverDir, "src/mcp-gen/runtime/index.ts"),
-      importFromProject<{ protocol: ProjectRuntime["McpServer"]["prototype"]["protocol"] }>(
-        serverDir,
-        "src/generated/protocol.gen.ts",
-      ),
-    ]);
+    const { runtime, protocol } = await serverModules();
     const sent: boolean[] = [];
     const server = new runtime.McpServer({ protocol, info: { name: "n", version: "1.0.0" } }).tool(
       { name: "announce", inputSchema: { type: "object" } },
@@ -420,13 +420,7 @@ describe("the extension's notification", () => {
 
 describe("another core method the extension returns for", () => {
   it("a prompt handler's extension result is checked and negotiated like a tool's", async () => {
-    const [runtime, { protocol }] = await Promise.all([
-      importFromProject<ProjectRuntime>(serverDir, "src/mcp-gen/runtime/index.ts"),
-      importFromProject<{ protocol: ProjectRuntime["McpServer"]["prototype"]["protocol"] }>(
-        serverDir,
-        "src/generated/protocol.gen.ts",
-      ),
-    ]);
+    const { runtime, protocol } = await serverModules();
     const logged: string[] = [];
     const server = new runtime.McpServer({
       protocol,

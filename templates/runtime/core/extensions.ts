@@ -64,3 +64,21 @@ export function undeclaredPolicy(protocol: ProtocolModule, id: string): "refuse"
 export function extensionRequired(id: string, message: string): McpError {
   return missingCapability({ extensions: { [id]: {} } }, message);
 }
+
+/**
+ * -32021 for a request of an extension that `capabilities` do not declare,
+ * undefined for a core method or a declared extension's: the one rule for
+ * every merged extension's methods, in either era.
+ */
+export function undeclaredMethodRefusal(
+  protocol: ProtocolModule,
+  method: string,
+  capabilities: Readonly<Record<string, unknown>>,
+): McpError | undefined {
+  const id = extensionOfRequest(protocol, method);
+  if (id === undefined || declaresExtension(capabilities, id)) return undefined;
+  return extensionRequired(
+    id,
+    `${method} belongs to the ${id} extension: declare it under capabilities.extensions in the request's client capabilities`,
+  );
+}

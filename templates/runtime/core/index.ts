@@ -87,6 +87,7 @@ export {
   extensionOfRequest,
   extensionOfResultType,
   extensionRequired,
+  undeclaredMethodRefusal,
   undeclaredPolicy,
 } from "./extensions.js";
 export {

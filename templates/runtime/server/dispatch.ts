@@ -11,9 +11,9 @@ import { Codes, McpError, methodNotFound } from "../core/errors.js";
 import type { Exchange } from "../core/exchange.js";
 import {
   declaresExtension,
-  extensionOfRequest,
   extensionOfResultType,
   extensionRequired,
+  undeclaredMethodRefusal,
   undeclaredPolicy,
 } from "../core/extensions.js";
 import { isJsonObject, type JsonRpcErrorObject, type JsonRpcId } from "../core/jsonrpc.js";
@@ -228,12 +228,8 @@ function negotiating(call: Call): Call {
     ...call,
     withContext: (run) =>
       call.withContext(async (ctx) => {
-        const forMethod = extensionOfRequest(protocol, call.method);
-        if (forMethod !== undefined && !declaresExtension(ctx.clientCapabilities, forMethod))
-          throw extensionRequired(
-            forMethod,
-            `${call.method} belongs to the ${forMethod} extension: declare it under capabilities.extensions in the request's client capabilities`,
-          );
+        const undeclared = undeclaredMethodRefusal(protocol, call.method, ctx.clientCapabilities);
+        if (undeclared) throw undeclared;
         const result = await run(ctx);
         const forResult = extensionOfResultType(protocol, result.resultType);
         if (forResult === undefined || declaresExtension(ctx.clientCapabilities, forResult))

@@ -8,7 +8,7 @@
  */
 import { META } from "../core/era.js";
 import { Codes, McpError, methodNotFound } from "../core/errors.js";
-import { declaresExtension, extensionOfRequest, extensionRequired } from "../core/extensions.js";
+import { undeclaredMethodRefusal } from "../core/extensions.js";
 import type { Exchange, Outcome } from "../core/exchange.js";
 import {
   errorResponse,
@@ -58,16 +58,11 @@ export async function serveModern(
     );
   // A method of an extension the request's client did not declare is -32021 before anything else
   // is looked at, its params included: the same rule for every merged extension, Tasks among them.
-  const extension =
-    "id" in message ? extensionOfRequest(server.protocol, String(message.method)) : undefined;
-  if (extension !== undefined && !declaresExtension(capabilitiesOf(meta), extension))
-    return refuse(
-      id,
-      extensionRequired(
-        extension,
-        `${String(message.method)} belongs to the ${extension} extension: declare it under capabilities.extensions in the request's client capabilities`,
-      ),
-    );
+  const undeclared =
+    "id" in message
+      ? undeclaredMethodRefusal(server.protocol, String(message.method), capabilitiesOf(meta))
+      : undefined;
+  if (undeclared) return refuse(id, undeclared);
   if (server.tasks && "id" in message && message.method === "tasks/update") {
     try {
       message = await keepOutstandingResponses(server.tasks, message);
