@@ -22,7 +22,7 @@ import { escapePointerSegment, parseJsonText } from "./json.js";
 import { parseSchemaJson } from "./schema-json.js";
 import { packageRoot } from "./package-root.js";
 import { checkInsideFolder, readBoundedFile } from "./read-file.js";
-import { readSchemaTs } from "./read-schema-ts.js";
+import { readSchemaTsCached } from "./schema-ts-cache.js";
 import {
   downloadPinnedSet,
   findPinnedSet,
@@ -197,7 +197,7 @@ async function readExtension(
   const problems: Diagnostic[] = [];
   const schema = await collectProblems(problems, () => parseSchemaJson(files.schema));
   const schemaTs = files.schemaTs
-    ? await collectProblems(problems, () => readSchemaTs(files.schemaTs!))
+    ? await collectProblems(problems, () => readSchemaTsCached(files.schemaTs!, sources.cacheDir))
     : undefined;
   if (!schema || problems.length > 0) throw new McpGenError(problems);
   return { manifest, manifestFile, schema, ...(schemaTs ? { schemaTs } : {}) };

@@ -1,7 +1,7 @@
 /**
  * The load stage: the only place that reads inputs from disk. It resolves
  * `--spec`, parses schema.json (errors carry line:column), reads schema.ts
- * through ts-morph, and picks up the registry and the patch overlay.
+ * through ts-morph (or its facts from the cache, schema-ts-cache.ts), and picks up the registry and the patch overlay.
  *
  * A revision is identified by its content, never by the folder it was
  * read from: a folder whose files are a known revision's pinned bytes is
@@ -19,7 +19,7 @@ import {
   type SchemaSources,
 } from "./resolve-spec.js";
 import { parseSchemaJson } from "./schema-json.js";
-import { readSchemaTs } from "./read-schema-ts.js";
+import { readSchemaTsCached } from "./schema-ts-cache.js";
 import type { SchemaTsFacts, SourceSet } from "./types.js";
 
 /** Options of the load stage. */
@@ -46,7 +46,9 @@ export async function loadSources(options: LoadOptions): Promise<SourceSet> {
   const problems: Diagnostic[] = [];
   const schema = await collectProblems(problems, () => parseSchemaJson(resolved.schemaJson));
   const tsFile = options.withoutSchemaTs ? undefined : resolved.schemaTs;
-  const schemaTs = tsFile ? await collectProblems(problems, () => readSchemaTs(tsFile)) : undefined;
+  const schemaTs = tsFile
+    ? await collectProblems(problems, () => readSchemaTsCached(tsFile, sources.cacheDir))
+    : undefined;
   const extensions =
     options.extensions && options.extensions.length > 0
       ? await collectProblems(problems, () => loadExtensions(options.extensions!, sources))

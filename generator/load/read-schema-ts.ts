@@ -4,7 +4,10 @@
  * literal members of unions such as `ResultType`, `@deprecated` tags and
  * doc text. Nothing here interprets the facts; the build stage does.
  */
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import { fileURLToPath } from "node:url";
 import type * as morph from "ts-morph";
 import type {
   InterfaceDeclaration,
@@ -30,6 +33,23 @@ type Node = morph.Node;
 export function loadTsMorph(): void {
   if (Project) return;
   ({ Node, Project, ts } = createRequire(import.meta.url)("ts-morph") as typeof morph);
+}
+
+let fingerprint: string | undefined;
+
+/**
+ * What the facts of a file depend on besides its bytes: this reader's own
+ * code and the ts-morph (and so TypeScript) it parses with. Cached facts
+ * are keyed by it (schema-ts-cache.ts).
+ */
+export function readerFingerprint(): string {
+  fingerprint ??= createHash("sha256")
+    .update(readFileSync(fileURLToPath(import.meta.url)))
+    .update(
+      `\0ts-morph ${(createRequire(import.meta.url)("ts-morph/package.json") as { version: string }).version}`,
+    )
+    .digest("hex");
+  return fingerprint;
 }
 
 /** Parses schema.ts and extracts its facts; throws MCPG205 (with line:col) when it does not parse, MCPG211 or MCPG212 when it is too large or nests too deeply. */

@@ -2,7 +2,7 @@
  * Runs the built CLI (dist/generator/cli/main.js) as a real child process,
  * the way a user or a CI job does, and collects its exit code and output.
  * Every run is offline, reads the upstream schemas from MCP_GEN_SCHEMA_DIR
- * and gets a cache folder of its own.
+ * and uses the test file's cache folder unless given one.
  */
 import { execFile, spawn, type ChildProcess } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
@@ -28,7 +28,11 @@ export interface CliRun {
 export interface CliOptions {
   /** Overrides MCP_GEN_SCHEMA_DIR (default: the upstream schemas). */
   readonly schemaDir?: string;
-  /** Overrides MCP_GEN_CACHE_DIR (default: a fresh empty folder). */
+  /**
+   * Overrides MCP_GEN_CACHE_DIR (default: the test file's own cache, shared
+   * by its runs as a user's runs share theirs; pass a folder of its own for
+   * a run that must start from an empty cache).
+   */
   readonly cacheDir?: string;
   /** Kill the run after this many milliseconds (default 55 s: under the test timeout of 60 s, and long enough for a full generation on a machine shared with other test runs). */
   readonly timeoutMs?: number;
@@ -72,7 +76,7 @@ function cliEnv(options: CliOptions): NodeJS.ProcessEnv {
     // The test file's own temporary folder (test/setup.ts), so a child's leftovers are caught too.
     TMPDIR: process.env.TMPDIR,
     MCP_GEN_SCHEMA_DIR: options.schemaDir ?? SCHEMA_DIR,
-    MCP_GEN_CACHE_DIR: options.cacheDir ?? tempDir("cache"),
+    MCP_GEN_CACHE_DIR: options.cacheDir ?? process.env.MCP_GEN_CACHE_DIR,
     MCP_GEN_OFFLINE: "1",
     ...options.env,
   };
