@@ -121,6 +121,8 @@ export interface ProjectServer {
  * test that edits and imports again sees the edit.
  */
 export function importFromProject<T>(project: string, path: string): Promise<T> {
+  // A file the project built itself (dist/*.js) is loaded where it lies.
+  if (!path.endsWith(".ts")) return import(pathToFileURL(join(project, path)).href) as Promise<T>;
   const folder = transpiledProject(project);
   return import(pathToFileURL(join(folder, path.replace(/\.ts$/, ".js"))).href) as Promise<T>;
 }
