@@ -11,7 +11,9 @@ import { diagnostic, McpGenError, throwIfErrors, type Diagnostic } from "./diagn
 import { committedOutput } from "./load/committed-output.js";
 import { regenerateCommand as flagsCommand } from "./write/regenerate-command.js";
 import { emitFiles, type EmittedFile } from "./emit/index.js";
+import { compiledCodeCacheIn } from "./load/code-cache.js";
 import { loadSources, type LoadOptions } from "./load/load-sources.js";
+import { defaultSchemaSources } from "./load/resolve-spec.js";
 import type { SourceSet } from "./load/types.js";
 import { packageVersion } from "./load/package-root.js";
 import { buildModel } from "./model/build.js";
@@ -57,7 +59,10 @@ export async function loadModel(options: LoadOptions): Promise<ModelResult> {
 /** Generates every file for a revision, in memory. Throws McpGenError with all input problems. */
 export async function generate(options: GenerateOptions): Promise<GenerateResult> {
   const { model, diagnostics } = await loadModel(options);
-  const files = byPath(emitFiles(model, bannerOptions(options, model)));
+  const { cacheDir } = options.sources ?? defaultSchemaSources();
+  const files = byPath(
+    emitFiles(model, bannerOptions(options, model), compiledCodeCacheIn(cacheDir)),
+  );
   return { files, model, diagnostics };
 }
 

@@ -17,6 +17,7 @@ import {
   type JsonValue,
 } from "../load/json.js";
 import { mapSchema } from "../load/schema-walk.js";
+import type { CompiledCodeCache } from "../load/code-cache.js";
 import type { ToolSpec } from "../load/tools-file.js";
 import { protoPropertiesAsPatterns } from "./ajv-setup.js";
 import {
@@ -89,9 +90,12 @@ export function emitToolsModule(
   runtimeImport: string,
   protocolImport: string,
   kind: ToolsModuleKind = "server",
-  { followTasks = false }: { readonly followTasks?: boolean } = {},
+  {
+    followTasks = false,
+    cache,
+  }: { readonly followTasks?: boolean; readonly cache?: CompiledCodeCache } = {},
 ): Promise<EmittedFile[]> {
-  const validators = compileValidators(tools, protocolImport);
+  const validators = compileValidators(tools, protocolImport, cache);
   const file = new TsFileBuilder(TOOLS_MODULE).importValues(protocolImport, "runValidator");
   if (kind === "server") {
     file.importTypes(
@@ -359,6 +363,7 @@ const TASK_WRAPPERS = `${jsDoc("A function per tool of tools.json, typed by its 
 function compileValidators(
   tools: readonly ToolSpec[],
   protocolImport: string,
+  cache: CompiledCodeCache | undefined,
 ): { files: Array<EmittedFile & { namespace: string }>; checks: Map<string, string> } {
   const groups = {
     "2020-12": [] as Array<{ id: string; schema: JsonObject }>,
@@ -395,6 +400,7 @@ function compileValidators(
         validatorModule(dialect, part),
         entries.slice(from, from + SCHEMAS_PER_VALIDATOR_MODULE),
         protocolImport,
+        cache,
       );
       files.push({ ...module, namespace: validatorNamespace(dialect, part) });
     }
@@ -408,6 +414,7 @@ function validatorModuleFile(
   path: string,
   entries: ReadonlyArray<{ id: string; schema: JsonObject }>,
   protocolImport: string,
+  cache: CompiledCodeCache | undefined,
 ): EmittedFile {
   const code = compileStandalone(
     {
@@ -415,6 +422,7 @@ function validatorModuleFile(
       exports: Object.fromEntries(entries.map((e) => [e.id, e.schema.$id as string])),
     },
     toolAjvChoices(dialect),
+    cache,
   );
   const module = new TsFileBuilder(path)
     .header("// @ts-nocheck -- ajv standalone output for the tool schemas of tools.json")

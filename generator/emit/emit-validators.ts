@@ -10,6 +10,7 @@
  *
  * The ajv compilation itself is in compile-validators.ts.
  */
+import type { CompiledCodeCache } from "../load/code-cache.js";
 import { isJsonObject, type JsonObject, type JsonValue } from "../load/json.js";
 import { mapSchema } from "../load/schema-walk.js";
 import { refName } from "../model/build-declarations.js";
@@ -55,8 +56,12 @@ const ANY_JSON_TYPE = ["array", "boolean", "null", "number", "object", "string"]
  * declaration, as ajv writes it, after the imports of the support
  * functions it calls and the `require` its runtime helpers are loaded by.
  */
-export function emitValidators(model: McpModel, bannerText: string): EmittedFile {
-  const code = compileValidators(validatorSources(model));
+export function emitValidators(
+  model: McpModel,
+  bannerText: string,
+  cache?: CompiledCodeCache,
+): EmittedFile {
+  const code = compileValidators(validatorSources(model), {}, cache);
   return new TsFileBuilder(COMPILED_VALIDATORS_FILE)
     .header(
       "// @ts-nocheck -- ajv standalone output; the typed API over it is in validators.gen.ts",
@@ -73,7 +78,11 @@ export function emitValidators(model: McpModel, bannerText: string): EmittedFile
  * PROBLEM_LIMIT) instead of stopping at the first. parseMessage runs it
  * only on a message the first validator has rejected.
  */
-export function emitProblemValidators(model: McpModel, bannerText: string): EmittedFile {
+export function emitProblemValidators(
+  model: McpModel,
+  bannerText: string,
+  cache?: CompiledCodeCache,
+): EmittedFile {
   const sources = validatorSources(model);
   const code = compileValidators(
     {
@@ -83,6 +92,7 @@ export function emitProblemValidators(model: McpModel, bannerText: string): Emit
       ),
     },
     { allErrors: true, limitProblems: true },
+    cache,
   );
   return new TsFileBuilder(PROBLEM_VALIDATORS_FILE)
     .header("// @ts-nocheck -- ajv standalone output; messages.gen.ts calls it")

@@ -2,6 +2,7 @@
  * The emit stage: every emitter, in output order. Emitters are pure
  * functions from the model (and a banner) to file records.
  */
+import type { CompiledCodeCache } from "../load/code-cache.js";
 import type { McpModel } from "../model/types.js";
 import { emitErrorCodes } from "./emit-error-codes.js";
 import { emitIndex } from "./emit-index.js";
@@ -42,8 +43,12 @@ const PUBLIC_MODULES = [
   PROTOCOL_FILE,
 ];
 
-/** Runs every emitter. */
-export function emitFiles(model: McpModel, options: BannerOptions): EmittedFile[] {
+/** Runs every emitter; validators are compiled through `cache` when one is given. */
+export function emitFiles(
+  model: McpModel,
+  options: BannerOptions,
+  cache?: CompiledCodeCache,
+): EmittedFile[] {
   const top = banner(model, options);
   const validatorsBanner = banner(
     model,
@@ -77,7 +82,7 @@ export function emitFiles(model: McpModel, options: BannerOptions): EmittedFile[
     emitSupport(supportBanner),
     emitStandardSchemaSupport(standardSchemaBanner),
     emitIndex(model, PUBLIC_MODULES, top),
-    emitValidators(model, validatorsBanner),
-    emitProblemValidators(model, problemsBanner),
+    emitValidators(model, validatorsBanner, cache),
+    emitProblemValidators(model, problemsBanner, cache),
   ];
 }

@@ -15,8 +15,8 @@
  * cache folder that cannot be written costs only the time.
  */
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { readCacheEntry, writeCacheEntry } from "./cache-entry.js";
 import { isJsonObject } from "./json.js";
 import { readSchemaTs, readerFingerprint } from "./read-schema-ts.js";
 import type { InputFile, SchemaTsFacts } from "./types.js";
@@ -45,13 +45,8 @@ function entryKey(file: InputFile): string {
 
 /** The entry at `path`, or undefined when there is none that can be trusted. */
 function readEntry(path: string): Entry | undefined {
-  try {
-    if (statSync(path).size > MAX_ENTRY_BYTES) return undefined;
-    const value: unknown = JSON.parse(readFileSync(path, "utf8"));
-    return isEntry(value) ? value : undefined;
-  } catch {
-    return undefined;
-  }
+  const value = readCacheEntry(path, MAX_ENTRY_BYTES);
+  return isEntry(value) ? value : undefined;
 }
 
 /** The shape of an entry, checked to the depth the model reads without guarding. */
@@ -71,12 +66,5 @@ function isEntry(value: unknown): value is Entry {
 
 function writeEntry(path: string, facts: SchemaTsFacts): void {
   const { constants, unions, declarations } = facts;
-  const temporary = `${path}.${process.pid}.tmp`;
-  try {
-    mkdirSync(join(path, ".."), { recursive: true });
-    writeFileSync(temporary, JSON.stringify({ constants, unions, declarations }));
-    renameSync(temporary, path);
-  } catch {
-    // A read-only or full cache folder: the facts are in hand, only the next run's time is lost.
-  }
+  writeCacheEntry(path, { constants, unions, declarations });
 }

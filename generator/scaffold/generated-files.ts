@@ -11,7 +11,8 @@ import { resolveSpecReference } from "../config/config.js";
 import { BANNER_MARK, type EmittedFile } from "../emit/file.js";
 import { generate } from "../index.js";
 import { packageRoot, packageVersion } from "../load/package-root.js";
-import type { SchemaSources } from "../load/resolve-spec.js";
+import { compiledCodeCacheIn } from "../load/code-cache.js";
+import { defaultSchemaSources, type SchemaSources } from "../load/resolve-spec.js";
 import { authFiles } from "./auth-module.js";
 import { listsFiles } from "./lists-module.js";
 import { clientModule } from "./client-module.js";
@@ -78,7 +79,10 @@ export async function generatedFiles(
       `../mcp-gen/runtime/${runtimeEntry}`,
       "./protocol.gen.js",
       settings.kind,
-      { followTasks: tasks },
+      {
+        followTasks: tasks,
+        cache: compiledCodeCacheIn((sources ?? defaultSchemaSources()).cacheDir),
+      },
     )
   ).map((f) => ({ ...f, path: `src/generated/${f.path}` }));
   const toolSchemas = emitToolSchemas(tools, banner, "./tools.gen.js", "./protocol.gen.js");

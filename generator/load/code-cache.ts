@@ -1,0 +1,82 @@
+/**
+ * Compiled validator code kept in mcp-gen's cache folder, under
+ * `<cacheDir>/compiled/<key>.json`: ajv's standalone code for a set of
+ * schemas (emit/compile-validators.ts makes the key, a sha256 of all the
+ * code depends on). A regenerate whose schemas did not change, or a tools
+ * module of which only some parts changed, skips compiling them again.
+ *
+ * An entry holds the code and its sha256; one whose hash does not match
+ * (edited, damaged) is ignored and replaced. The folder keeps the
+ * {@link MAX_ENTRIES} entries used last: a read touches its entry, a write
+ * removes the ones used longest ago, so `mcp-gen dev` saving a tools file
+ * all day does not fill the disk.
+ */
+import { createHash } from "node:crypto";
+import { readdirSync, rmSync, statSync, utimesSync } from "node:fs";
+import { join } from "node:path";
+import { readCacheEntry, writeCacheEntry } from "./cache-entry.js";
+import { isJsonObject } from "./json.js";
+
+/** Compiled code kept between runs, by a key that names everything the code depends on. */
+export interface CompiledCodeCache {
+  /** The code kept under `key`, if any. */
+  get(key: string): string | undefined;
+  set(key: string, code: string): void;
+}
+
+/** Entries kept: under 1 MiB each for a revision's validators (0.6 MiB for 2026-07-28), less for most tools modules. */
+export const MAX_ENTRIES = 64;
+
+/** The largest entry read back: a module of the largest tools files stays well under it. */
+const MAX_ENTRY_BYTES = 256 * 1024 * 1024;
+
+const KEY = /^[0-9a-f]{64}$/;
+
+/** The cache of compiled code in `cacheDir`. */
+export function compiledCodeCacheIn(cacheDir: string): CompiledCodeCache {
+  const folder = join(cacheDir, "compiled");
+  const pathOf = (key: string) => {
+    if (!KEY.test(key)) throw new Error(`not a compiled-code key: ${key}`);
+    return join(folder, `${key}.json`);
+  };
+  return {
+    get(key) {
+      const path = pathOf(key);
+      const entry = readCacheEntry(path, MAX_ENTRY_BYTES);
+      if (!isJsonObject(entry) || typeof entry.code !== "string") return undefined;
+      if (entry.sha256 !== sha256(entry.code)) return undefined;
+      touch(path);
+      return entry.code;
+    },
+    set(key, code) {
+      if (writeCacheEntry(pathOf(key), { sha256: sha256(code), code })) prune(folder);
+    },
+  };
+}
+
+function sha256(text: string): string {
+  return createHash("sha256").update(text).digest("hex");
+}
+
+/** Marks an entry as just used, for {@link prune}. */
+function touch(path: string): void {
+  try {
+    const now = new Date();
+    utimesSync(path, now, now);
+  } catch {
+    // Read-only cache folder: the entry may be removed a little early.
+  }
+}
+
+/** Removes the entries used longest ago beyond {@link MAX_ENTRIES}. Only entries: other files are left alone. */
+function prune(folder: string): void {
+  try {
+    const entries = readdirSync(folder)
+      .filter((name) => /^[0-9a-f]{64}\.json$/.test(name))
+      .map((name) => ({ path: join(folder, name), used: statSync(join(folder, name)).mtimeMs }))
+      .sort((a, b) => b.used - a.used);
+    for (const { path } of entries.slice(MAX_ENTRIES)) rmSync(path, { force: true });
+  } catch {
+    // Another run pruning at the same time, or an unreadable folder: the next write tries again.
+  }
+}
