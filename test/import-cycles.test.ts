@@ -26,3 +26,10 @@ it("load/ and check/ never import emit/ or write/", () => {
   );
   expect(backward).toEqual([]);
 });
+
+it("only generator/runtime.ts imports the runtime (templates/runtime/)", () => {
+  const importers = [...importGraph(join(ROOT, "generator"))]
+    .filter(([, imports]) => imports.some((target) => target.includes("templates/runtime/")))
+    .map(([file]) => file);
+  expect(importers).toEqual(["runtime.ts"]);
+});
