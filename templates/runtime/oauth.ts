@@ -14,15 +14,4 @@
  * ```
  */
 export * from "./oauth/index.js";
-export {
-  FileTokenStore,
-  loopbackRedirect,
-  MemoryTokenStore,
-  type GrantKey,
-  type HttpRefusal,
-  type LoopbackRedirect,
-  type LoopbackRedirectOptions,
-  type StoredClient,
-  type StoredGrant,
-  type TokenStore,
-} from "./transport/index.js";
+export { type HttpRefusal } from "./transport/index.js";

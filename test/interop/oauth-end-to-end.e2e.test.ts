@@ -16,7 +16,7 @@ import { McpClient } from "../../templates/runtime/client/index.js";
 import { OAuthClient } from "../../templates/runtime/oauth/index.js";
 import { serveHttp, type RunningHttpServer } from "../../templates/runtime/index.js";
 import { connectHttp } from "../../templates/runtime/transport/http-client.js";
-import { loopbackRedirect } from "../../templates/runtime/transport/loopback-redirect.js";
+import { loopbackRedirect } from "../../templates/runtime/oauth/loopback-redirect.js";
 import { freePort } from "../../scripts/free-port.js";
 import {
   signInAndConsent,

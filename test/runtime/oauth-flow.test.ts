@@ -22,8 +22,8 @@ import {
   type OAuthClientOptions,
 } from "../../templates/runtime/oauth/index.js";
 import { connectHttp } from "../../templates/runtime/transport/http-client.js";
-import { loopbackRedirect } from "../../templates/runtime/transport/loopback-redirect.js";
-import { FileTokenStore, MemoryTokenStore } from "../../templates/runtime/transport/token-store.js";
+import { loopbackRedirect } from "../../templates/runtime/oauth/loopback-redirect.js";
+import { FileTokenStore, MemoryTokenStore } from "../../templates/runtime/oauth/token-store.js";
 
 interface Issued {
   scopes: string[];

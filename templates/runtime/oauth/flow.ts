@@ -27,7 +27,7 @@ import {
   type StoredClient,
   type StoredGrant,
   type TokenStore,
-} from "../transport/token-store.js";
+} from "./token-store.js";
 import {
   authorizationServerMetadataUrls,
   parseBearerChallenge,
@@ -49,7 +49,7 @@ export interface OAuthClientOptions {
   /**
    * Shows the authorization page to the user and resolves with the URL the
    * authorization server redirected to (it carries code, state and iss).
-   * A loopback redirect (transport/loopback-redirect) does this for
+   * A loopback redirect (oauth/loopback-redirect) does this for
    * command-line clients.
    */
   readonly authorize: (authorizationUrl: URL) => Promise<URL>;

@@ -21,3 +21,16 @@ export {
   type OAuthClientOptions,
   type PreRegisteredClient,
 } from "./flow.js";
+export {
+  loopbackRedirect,
+  type LoopbackRedirect,
+  type LoopbackRedirectOptions,
+} from "./loopback-redirect.js";
+export {
+  FileTokenStore,
+  MemoryTokenStore,
+  type GrantKey,
+  type StoredClient,
+  type StoredGrant,
+  type TokenStore,
+} from "./token-store.js";

@@ -5,7 +5,7 @@
  * how that client authenticates at the token endpoint.
  */
 import * as oauth from "oauth4webapi";
-import type { StoredClient } from "../transport/token-store.js";
+import type { StoredClient } from "./token-store.js";
 import { bodyText, isLoopback, OAuthError, type OAuthRequests } from "./requests.js";
 
 /** Credentials this client was given by an authorization server beforehand. */

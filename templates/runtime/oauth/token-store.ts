@@ -1,8 +1,8 @@
 /**
  * Where a client keeps what OAuth gave it: the client registration and the
  * tokens for one resource (an MCP server) at one authorization server. The
- * OAuth flow (oauth/) asks a TokenStore; this file has the in-memory one and
- * the file default, which lives here because it needs node:fs.
+ * OAuth flow (flow.ts) asks a TokenStore; this file has the in-memory one and
+ * the file default.
  *
  * The file store writes one file per issuer and resource, readable by the
  * user alone (mode 0600, in a folder of mode 0700), each write to a

@@ -60,19 +60,6 @@ export {
   type HttpRefusal,
 } from "./http-client.js";
 export {
-  loopbackRedirect,
-  type LoopbackRedirect,
-  type LoopbackRedirectOptions,
-} from "./loopback-redirect.js";
-export {
-  FileTokenStore,
-  MemoryTokenStore,
-  type GrantKey,
-  type StoredClient,
-  type StoredGrant,
-  type TokenStore,
-} from "./token-store.js";
-export {
   fetchWire,
   nodeWire,
   type HttpWire,
