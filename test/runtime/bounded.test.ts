@@ -10,7 +10,7 @@ import { connect, type Socket } from "node:net";
 import { PassThrough } from "node:stream";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import {
   McpHttpHandler,
   serveHttp,
@@ -92,15 +92,21 @@ describe("legacy sessions", () => {
   });
 
   it("a session idle past sessionIdleMs ends (404, so the client initializes again); one in use does not", async () => {
-    const handler = new McpHttpHandler(testServer(), { sessionIdleMs: 300 });
-    const idle = await initialize(handler);
-    const used = await initialize(handler);
-    for (let i = 0; i < 5; i++) {
-      await new Promise((r) => setTimeout(r, 100));
-      expect((await ping(handler, used)).status).toBe(200);
+    // The sessions' clock is Date.now: moved by hand, so a loaded machine cannot stretch the steps.
+    vi.useFakeTimers({ toFake: ["Date"] });
+    try {
+      const handler = new McpHttpHandler(testServer(), { sessionIdleMs: 300 });
+      const idle = await initialize(handler);
+      const used = await initialize(handler);
+      for (let i = 0; i < 5; i++) {
+        vi.setSystemTime(Date.now() + 100);
+        expect((await ping(handler, used)).status).toBe(200);
+      }
+      expect((await ping(handler, idle)).status).toBe(404);
+      expect(handler.openSessions).toBe(1);
+    } finally {
+      vi.useRealTimers();
     }
-    expect((await ping(handler, idle)).status).toBe(404);
-    expect(handler.openSessions).toBe(1);
   });
 
   it("at maxSessions a new session ends the least recently used one", async () => {

@@ -13,7 +13,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { createClient } from "@redis/client";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { InMemoryTaskStore, type TaskRecord } from "../../templates/runtime/index.js";
 import { ROOT } from "../helpers/index.js";
 import { SKIP_REDIS, startRedis, type RedisServer } from "../helpers/redis.js";
@@ -192,19 +192,28 @@ describe("leases in the in-memory store", () => {
   const fail = (r: TaskRecord): TaskRecord => ({ ...r, status: "failed" });
 
   it("a change unless leased applies only once the lease lapsed; a renewal extends it", async () => {
+    // The store's clock is Date.now: moved by hand, so a loaded machine cannot stretch the steps.
+    vi.useFakeTimers({ toFake: ["Date"] });
+    const later = (ms: number) => vi.setSystemTime(Date.now() + ms);
     const store = new InMemoryTaskStore();
-    await store.create(record("t"), 80);
-    expect((await store.getWithLease("t"))?.leaseHeld).toBe(true);
-    expect(await store.update("t", fail, { unlessLeased: true })).toBeUndefined();
-    await sleep(50);
-    await store.renewLeases(["t"], 80);
-    await sleep(50);
-    expect((await store.getWithLease("t"))?.leaseHeld).toBe(true);
-    await sleep(60);
-    expect((await store.getWithLease("t"))?.leaseHeld).toBe(false);
-    expect(await store.update("t", fail, { unlessLeased: true })).toMatchObject({
-      status: "failed",
-    });
-    await store.close();
+    try {
+      await store.create(record("t"), 80);
+      expect((await store.getWithLease("t"))?.leaseHeld).toBe(true);
+      expect(await store.update("t", fail, { unlessLeased: true })).toBeUndefined();
+      later(50);
+      await store.renewLeases(["t"], 80);
+      later(50); // 100 ms after the start: past the first lease, inside the renewed one
+      expect((await store.getWithLease("t"))?.leaseHeld).toBe(true);
+      later(29);
+      expect((await store.getWithLease("t"))?.leaseHeld).toBe(true);
+      later(1); // the renewed lease's 80 ms are over
+      expect((await store.getWithLease("t"))?.leaseHeld).toBe(false);
+      expect(await store.update("t", fail, { unlessLeased: true })).toMatchObject({
+        status: "failed",
+      });
+    } finally {
+      vi.useRealTimers();
+      await store.close();
+    }
   });
 });
