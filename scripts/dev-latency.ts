@@ -14,6 +14,7 @@ import { join, resolve } from "node:path";
 import { startDev } from "../generator/dev/dev.js";
 import { scaffoldServer, writeProject } from "../generator/scaffold/scaffold.js";
 import { freePort } from "./free-port.js";
+import { sleep } from "../test/helpers/wait.js";
 
 const ROUNDS = 7;
 const ROOT = resolve(import.meta.dirname, "..");
@@ -57,7 +58,7 @@ async function served(url: string, expected: string, timeoutMs = 60_000): Promis
   while ((await echo(url, "x")) !== expected) {
     if (Date.now() > deadline)
       throw new Error(`"${expected}" was not served within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 20));
+    await sleep(20);
   }
 }
 

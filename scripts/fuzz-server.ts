@@ -33,6 +33,7 @@ import {
   type Body,
   type Listed,
 } from "./fuzz/seeds.js";
+import { sleep } from "../test/helpers/wait.js";
 
 const option = (name: string, fallback: number): number => {
   const found = process.argv.find((a) => a.startsWith(`--${name}=`));
@@ -192,8 +193,7 @@ async function fuzzStdio(project: string, seeds: Body[], methods: string[], find
     `${JSON.stringify({ ...modernBody("tools/call", { name: "test_simple_text", arguments: {} }), id: "final" })}\n`,
   );
   const answeredBy = Date.now() + DEADLINE_MS * 4;
-  while (!finalAnswered && Date.now() < answeredBy && child.exitCode === null)
-    await new Promise((r) => setTimeout(r, 50));
+  while (!finalAnswered && Date.now() < answeredBy && child.exitCode === null) await sleep(50);
   if (!finalAnswered)
     findings.add("stdio: a valid request after the fuzz was not answered", stderr.slice(-400));
   const rss = rssMiB(child.pid!);

@@ -36,6 +36,7 @@ import { ensureBuilt, machine, printMachine, ROOT } from "./bench/common.js";
 import { Children, waitForPort, type Child } from "./bench/server-procs.js";
 import { redisServerInstalled, startRedis, type RedisServer } from "../test/helpers/redis.js";
 import { freePort } from "./free-port.js";
+import { sleep } from "../test/helpers/wait.js";
 
 const args = process.argv.slice(2);
 const option = (name: string, fallback: number): number => {
@@ -110,7 +111,6 @@ function pickMode(): Mode {
   return r < 0.5 ? "complete" : r < 0.7 ? "ask" : r < 0.85 ? "fail" : "long";
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const textOf = (result: unknown) =>
   (result as { content?: Array<{ text?: string }> } | undefined)?.content?.[0]?.text;
 

@@ -7,6 +7,7 @@ import { type ChildProcess, fork, spawn, type SpawnOptions } from "node:child_pr
 import { readFileSync } from "node:fs";
 import { connect } from "node:net";
 import { now } from "./common.js";
+import { sleep } from "../../test/helpers/wait.js";
 
 /** Resolves once something accepts TCP connections on 127.0.0.1:port; rejects after `timeoutMs` or when `alive()` turns false. */
 export async function waitForPort(
@@ -28,7 +29,7 @@ export async function waitForPort(
     if (!alive()) throw new Error(`nothing listens on port ${port}: the process exited`);
     if (Date.now() > deadline)
       throw new Error(`nothing listens on port ${port} after ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 50));
+    await sleep(50);
   }
 }
 

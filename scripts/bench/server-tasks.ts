@@ -36,6 +36,7 @@ import { type Child, Children, procTicks, TICKS_PER_SECOND, waitForPort } from "
 import { perTask, RedisStats } from "./redis-stats.js";
 import { benchSessions } from "./server-sessions.js";
 import { redisServerInstalled, startRedis, type RedisServer } from "../../test/helpers/redis.js";
+import { sleep } from "../../test/helpers/wait.js";
 
 const CAPS = { extensions: { "io.modelcontextprotocol/tasks": {} } };
 const META = {
@@ -123,7 +124,7 @@ async function oneTask(creator: Pool, poller: Pool, task: number): Promise<void>
       return;
     }
     if (got.status !== "working") throw new Error(`task ${task} is ${String(got.status)}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    await sleep(5);
   }
 }
 

@@ -7,6 +7,7 @@ import { once } from "node:events";
 import { closeSync, openSync } from "node:fs";
 import { createConnection } from "node:net";
 import { ConformanceError, tail } from "./suite.js";
+import { sleep } from "../../test/helpers/wait.js";
 
 /** Host and port of an http(s) URL (the port defaults by scheme). */
 export function endpointOf(url: string): { host: string; port: number } {
@@ -126,8 +127,4 @@ function processGroup(pid: number, log: string): StartedServer {
     },
     killNow: () => void signalGroup("SIGKILL"),
   };
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((done) => setTimeout(done, ms));
 }

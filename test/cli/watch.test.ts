@@ -8,6 +8,7 @@ import { cpSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { fixture, startCli, tempDir, type LiveCli } from "../helpers/run-cli.js";
+import { sleep } from "../helpers/wait.js";
 
 const running: LiveCli[] = [];
 afterEach(async () => {
@@ -42,7 +43,7 @@ describe("generate --watch", () => {
     }
     await cli.waitFor((out, err) => writes(out) === 2 && watching(err) === 2);
     expect(readFileSync(join(dir, "out", "types.gen.ts"), "utf8")).toContain("Leaf5");
-    await new Promise((resolve) => setTimeout(resolve, 600));
+    await sleep(600);
     expect(writes(cli.stdout())).toBe(2);
 
     // Bad input: the error is printed, the output stays, watching goes on.

@@ -19,7 +19,7 @@ import {
   type JsonRpcMessage,
 } from "../../templates/runtime/client.js";
 import { readEvents } from "../../templates/runtime/transport/sse-reader.js";
-import { until } from "../helpers/wait.js";
+import { sleep, until } from "../helpers/wait.js";
 import { json, result, scripted, type Scripted } from "./fixtures/scripted.js";
 
 let server: Scripted | undefined;
@@ -252,7 +252,7 @@ describe("a legacy session's standalone stream", () => {
     expect(warnings[0]).toMatch(/sent nothing for 200 ms \(streamIdleMs\); it is closed/);
     // Each silent stream was closed by the client; after three in a row it stops asking.
     await Promise.all(closed);
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    await sleep(400);
     expect(server.received.filter((r) => r.method === "GET")).toHaveLength(3);
     await channel.close();
   });

@@ -6,13 +6,13 @@
  */
 import { cpSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import ts from "typescript";
 import { beforeAll, describe, expect, it } from "vitest";
 import { generate, writeOutput } from "../../generator/index.js";
 import { listFiles } from "../../generator/write/write-output.js";
 import { asMcpError, type ProtocolModule } from "../../templates/runtime/core/index.js";
 import { unsendableCode } from "../../templates/runtime/server/index.js";
 import { tempDir, testSources } from "../helpers/index.js";
+import { strictErrors } from "../helpers/typecheck.js";
 
 const ECHO = join("test", "fixtures", "ext-echo");
 const META = {
@@ -60,19 +60,7 @@ beforeAll(async () => {
 describe("tasks + echo", () => {
   it("compiles under tsc --strict", () => {
     const files = listFiles(out).map((f) => join(out, f));
-    const program = ts.createProgram(files, {
-      strict: true,
-      noEmit: true,
-      target: ts.ScriptTarget.ES2022,
-      module: ts.ModuleKind.NodeNext,
-      moduleResolution: ts.ModuleResolutionKind.NodeNext,
-      types: [],
-    });
-    expect(
-      ts
-        .getPreEmitDiagnostics(program)
-        .map((d) => ts.flattenDiagnosticMessageText(d.messageText, " ")),
-    ).toEqual([]);
+    expect(strictErrors(files)).toEqual([]);
   });
 
   it("has both extensions' resultTypes, in order", () => {

@@ -16,6 +16,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { generate, writeOutput } from "../../generator/index.js";
 import { listFiles } from "../../generator/write/write-output.js";
 import { tempDir, testSources } from "../helpers/index.js";
+import { strictErrors } from "../helpers/typecheck.js";
 
 const PAYLOAD = 'globalThis.__mcpGenInjected = "ran"';
 const BREAKOUT = `*/ ${PAYLOAD}; /* \`\${${PAYLOAD}}\` line\u2028separator\u2029 "quotes" \\`;
@@ -107,19 +108,7 @@ beforeAll(async () => {
 describe("a hostile extension schema, generated", () => {
   it("compiles under tsc --strict", () => {
     const files = listFiles(out).map((f) => join(out, f));
-    const program = ts.createProgram(files, {
-      strict: true,
-      noEmit: true,
-      target: ts.ScriptTarget.ES2022,
-      module: ts.ModuleKind.NodeNext,
-      moduleResolution: ts.ModuleResolutionKind.NodeNext,
-      types: [],
-    });
-    expect(
-      ts
-        .getPreEmitDiagnostics(program)
-        .map((d) => ts.flattenDiagnosticMessageText(d.messageText, " ")),
-    ).toEqual([]);
+    expect(strictErrors(files)).toEqual([]);
   });
 
   it("runs nothing from the schema and copies no keyword into code: its text is only in strings and comments", () => {

@@ -18,6 +18,7 @@
  * Every server started is closed with `close()`; nothing is written to disk
  * (oidc-provider's in-memory adapter).
  */
+import type { webcrypto } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { exportJWK, generateKeyPair } from "jose";
@@ -35,6 +36,8 @@ export interface AuthorizationServerOptions {
   readonly accessTokenTTL?: number;
   /** Redirect URIs of `pre-registered-client` (default: none, so no authorization code flow). */
   readonly redirectUris?: readonly string[];
+  /** The ES256 key it signs tokens with (key id `k1`; default: a new one), for tests that also sign their own. */
+  readonly signingKey?: webcrypto.CryptoKey;
 }
 
 /** A running authorization server. */
@@ -66,7 +69,8 @@ export async function startAuthorizationServer(
 ): Promise<TestAuthorizationServer> {
   const resources = options.resources;
   if (resources.length === 0) throw new TypeError("startAuthorizationServer: name a resource");
-  const { privateKey } = await generateKeyPair("ES256", { extractable: true });
+  const privateKey =
+    options.signingKey ?? (await generateKeyPair("ES256", { extractable: true })).privateKey;
   const jwk = { ...(await exportJWK(privateKey)), kid: "k1", alg: "ES256", use: "sig" };
   const http = createServer();
   await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));

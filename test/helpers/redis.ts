@@ -18,6 +18,7 @@ import { Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort } from "../../scripts/free-port.js";
+import { sleep } from "./wait.js";
 
 /** Whether the Redis tests are skipped on purpose (MCP_GEN_SKIP_REDIS=1, never in CI). */
 export const SKIP_REDIS = (() => {
@@ -130,7 +131,7 @@ async function launch(args: readonly string[], port: number): Promise<ChildProce
   for (let i = 0; i < 100; i++) {
     if (await pong(port)) return child;
     if (child.exitCode !== null) break;
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await sleep(50);
   }
   if (child.exitCode === null) {
     const exited = new Promise((resolve) => child.once("exit", resolve));

@@ -24,6 +24,7 @@ import type * as Auth from "../../templates/runtime/auth/index.js";
 import type * as Runtime from "../../templates/runtime/index.js";
 import { linkNodeModules } from "../helpers/project.js";
 import { compileProject } from "../helpers/typecheck.js";
+import { sleep } from "../helpers/wait.js";
 
 /** Runs the client's command line; every sign-in address it prints is browsed. */
 function runClient(
@@ -123,7 +124,7 @@ describe("a scaffolded --auth client and a scaffolded --auth server, with oidc-p
   }, 90_000);
 
   it("a new run reuses the kept grant (refreshed), steps up for tools/call and calls the tool", async () => {
-    await new Promise((resolve) => setTimeout(resolve, 2500)); // the kept access token has expired
+    await sleep(2500); // the kept access token has expired
     const tokensBefore = as.requests.get("/token") ?? 0;
     const run = await runClient(client, [url, "call", "echo", '{"text":"hi"}'], tokenDir);
     expect(run.code, run.stderr).toBe(0);

@@ -14,13 +14,13 @@
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import ts from "typescript";
 import { describe, expect, it } from "vitest";
 import { formatDiagnostic } from "../../generator/diagnostics.js";
 import { generate, type GenerateResult } from "../../generator/index.js";
 import { writeOutput } from "../../generator/write/write-output.js";
 import { tempDir } from "../helpers/run-cli.js";
 import { REVISIONS, SCHEMA_DIR, testSources } from "../helpers/index.js";
+import { strictErrors } from "../helpers/typecheck.js";
 import {
   FUTURE_REVISION,
   NEW_ERROR_CODE,
@@ -86,20 +86,12 @@ describe("a folder holding a known revision's files", () => {
 describe("a synthetic future revision", () => {
   /** Compiles the generated folder under --strict to JavaScript beside it; returns tsc's complaints. */
   function compile(dir: string): string[] {
-    const program = ts.createProgram([join(dir, "index.ts")], {
-      strict: true,
+    return strictErrors([join(dir, "index.ts")], {
       noUncheckedIndexedAccess: true,
       exactOptionalPropertyTypes: true,
-      target: ts.ScriptTarget.ES2022,
-      module: ts.ModuleKind.NodeNext,
-      moduleResolution: ts.ModuleResolutionKind.NodeNext,
-      types: [],
+      noEmit: false,
       outDir: dir,
     });
-    const emitted = program.emit();
-    return [...ts.getPreEmitDiagnostics(program), ...emitted.diagnostics].map((d) =>
-      ts.flattenDiagnosticMessageText(d.messageText, " "),
-    );
   }
 
   it("generates code that compiles under --strict, with its method, resultType and error code", async () => {

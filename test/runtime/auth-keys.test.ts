@@ -12,6 +12,7 @@ import { exportJWK, generateKeyPair, SignJWT, type JWK } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bearerAuthorization } from "../../templates/runtime/auth/index.js";
 import type { HttpRequest } from "../../templates/runtime/index.js";
+import { sleep } from "../helpers/wait.js";
 
 const RESOURCE = "http://127.0.0.1:9/mcp";
 
@@ -69,7 +70,7 @@ describe("JWKS caching and key rotation", () => {
     expect(jwksFetches).toBe(1);
 
     published.push({ ...(await exportJWK(pairs.k2!.publicKey)), kid: "k2", alg: "ES256" });
-    await new Promise((resolve) => setTimeout(resolve, 350));
+    await sleep(350);
     expect(statusOf(await auth.authenticate(requestWith(await token("k2"))))).toBe(200);
     expect(jwksFetches).toBe(2);
 

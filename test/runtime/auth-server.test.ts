@@ -12,7 +12,6 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { webcrypto } from "node:crypto";
 import { exportJWK, exportSPKI, generateKeyPair, importSPKI, SignJWT, type JWK } from "jose";
-import Provider from "oidc-provider";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   bearerAuthorization,
@@ -20,9 +19,11 @@ import {
   type BearerAuthorization,
 } from "../../templates/runtime/auth/index.js";
 import { serveHttp, type RunningHttpServer } from "../../templates/runtime/index.js";
+import {
+  startAuthorizationServer,
+  type TestAuthorizationServer,
+} from "../helpers/authorization-server.js";
 import { headersFor, raw, request, testServer } from "../helpers/mcp-client.js";
-
-const SECRET = "client-secret-for-tests";
 
 /** Listens on 127.0.0.1 and gives the origin. */
 async function listen(server: Server): Promise<string> {
@@ -30,26 +31,8 @@ async function listen(server: Server): Promise<string> {
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
-/** A token from oidc-provider's token endpoint (client credentials, a resource indicator). */
-async function tokenFrom(issuer: string, resource: string, scope: string): Promise<string> {
-  const response = await fetch(`${issuer}/token`, {
-    method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({
-      grant_type: "client_credentials",
-      client_id: "service",
-      client_secret: SECRET,
-      scope,
-      resource,
-    }),
-  });
-  const body = (await response.json()) as Record<string, unknown>;
-  if (typeof body.access_token !== "string") throw new Error(JSON.stringify(body));
-  return body.access_token;
-}
-
 describe("the server as an OAuth protected resource", () => {
-  let asServer: Server;
+  let authorizationServer: TestAuthorizationServer;
   let issuer: string;
   let mcp: RunningHttpServer;
   let resource: string;
@@ -65,49 +48,18 @@ describe("the server as an OAuth protected resource", () => {
     privateKey = pair.privateKey;
     publicJwk = await exportJWK(pair.publicKey);
     spki = await exportSPKI(pair.publicKey);
-    const jwk = { ...(await exportJWK(privateKey)), kid: "k1", alg: "ES256", use: "sig" };
-    asServer = createServer();
-    issuer = await listen(asServer);
     // The MCP server's port is only known once it listens; the resource is fixed before, on a reserved port.
     const probe = createServer();
     const mcpOrigin = await listen(probe);
     await new Promise((resolve) => probe.close(resolve));
     resource = `${mcpOrigin}/mcp`;
-    const provider = new Provider(issuer, {
-      jwks: { keys: [jwk] },
-      clientDefaults: { id_token_signed_response_alg: "ES256" },
-      clients: [
-        {
-          client_id: "service",
-          client_secret: SECRET,
-          grant_types: ["client_credentials"],
-          redirect_uris: [],
-          response_types: [],
-          token_endpoint_auth_method: "client_secret_post",
-        },
-      ],
+    // It signs with this test's key, so the tests below can also sign tokens of their own with it.
+    authorizationServer = await startAuthorizationServer({
+      resources: [resource],
       scopes: ["mcp:read", "mcp:admin"],
-      features: {
-        devInteractions: { enabled: false },
-        clientCredentials: { enabled: true },
-        resourceIndicators: {
-          enabled: true,
-          defaultResource: () => resource,
-          useGrantedResource: () => true,
-          getResourceServerInfo: (_ctx: unknown, indicator: string) => {
-            if (indicator !== resource) throw new Error("unknown resource");
-            return {
-              scope: "mcp:read mcp:admin",
-              audience: indicator,
-              accessTokenTTL: 600,
-              accessTokenFormat: "jwt",
-              jwt: { sign: { alg: "ES256" } },
-            };
-          },
-        },
-      },
+      signingKey: privateKey,
     });
-    asServer.on("request", provider.callback());
+    issuer = authorizationServer.issuer;
 
     server.tool({ name: "whoami", inputSchema: { type: "object" } }, (_args, ctx) => ({
       content: [
@@ -134,7 +86,7 @@ describe("the server as an OAuth protected resource", () => {
   });
   afterAll(async () => {
     await mcp?.close();
-    await new Promise((resolve) => asServer?.close(resolve));
+    await authorizationServer?.close();
   });
 
   const call = (tool: string) => request("tools/call", { name: tool, arguments: {} });
@@ -165,7 +117,7 @@ describe("the server as an OAuth protected resource", () => {
   });
 
   it("accepts a token from the authorization server and hands its claims to the handler", async () => {
-    const token = await tokenFrom(issuer, resource, "mcp:read");
+    const token = await authorizationServer.clientCredentialsToken("mcp:read");
     const reply = await post(call("whoami"), { authorization: `Bearer ${token}` });
     expect(reply.status).toBe(200);
     const text = (JSON.parse(reply.text) as { result: { content: Array<{ text: string }> } }).result
@@ -178,14 +130,14 @@ describe("the server as an OAuth protected resource", () => {
   });
 
   it("refuses a tool whose scope the token lacks with 403 insufficient_scope, and serves it after step-up", async () => {
-    const narrow = await tokenFrom(issuer, resource, "mcp:read");
+    const narrow = await authorizationServer.clientCredentialsToken("mcp:read");
     const refused = await post(call("admin"), { authorization: `Bearer ${narrow}` });
     expect(refused.status).toBe(403);
     const challenge = String(refused.headers["www-authenticate"]);
     expect(challenge).toContain('error="insufficient_scope"');
     expect(challenge).toContain('scope="mcp:read mcp:admin"');
     expect(challenge).toContain(`resource_metadata="`);
-    const wide = await tokenFrom(issuer, resource, "mcp:read mcp:admin");
+    const wide = await authorizationServer.clientCredentialsToken("mcp:read mcp:admin");
     const served = await post(call("admin"), { authorization: `Bearer ${wide}` });
     expect(served.status).toBe(200);
   });

@@ -18,7 +18,7 @@ import {
   type HttpRequest,
 } from "../../templates/runtime/index.js";
 import { headersFor, LineReader, request, testServer, VERSION } from "../helpers/mcp-client.js";
-import { until } from "../helpers/wait.js";
+import { sleep, until } from "../helpers/wait.js";
 
 const INIT_PARAMS = {
   protocolVersion: "2025-11-25",
@@ -188,7 +188,7 @@ describe("event streams nobody reads", () => {
             received += events.filter((e) => e.includes("notifications/tools/list_changed")).length;
           }
         })();
-        await new Promise((r) => setTimeout(r, 200));
+        await sleep(200);
         gc();
         const before = process.memoryUsage().heapUsed;
         const FLOOD = 40_000;
@@ -223,7 +223,7 @@ describe("stdio limits and end of input", () => {
   function start(options: { maxLineBytes?: number } = {}) {
     const server = testServer();
     server.tool({ name: "slow", inputSchema: { type: "object" } }, async () => {
-      await new Promise((r) => setTimeout(r, 300));
+      await sleep(300);
       return { content: [{ type: "text", text: "done" }] };
     });
     const input = new PassThrough();

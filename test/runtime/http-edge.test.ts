@@ -20,7 +20,7 @@ import {
 } from "../../templates/runtime/index.js";
 import { bindWarning } from "../../templates/runtime/transport/node.js";
 import { headersFor, openStream, raw, request, testServer } from "../helpers/mcp-client.js";
-import { until } from "../helpers/wait.js";
+import { sleep, until } from "../helpers/wait.js";
 
 const discover = JSON.stringify(request("server/discover"));
 const discoverHeaders = headersFor(request("server/discover"));
@@ -294,7 +294,7 @@ describe("HTTP: slow, idle and numerous clients", () => {
     let ended = false;
     void stream.ended.then(() => (ended = true));
     await stream.next();
-    await new Promise((r) => setTimeout(r, 2500));
+    await sleep(2500);
     expect(ended).toBe(false);
     stream.close();
   });

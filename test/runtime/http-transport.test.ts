@@ -18,6 +18,7 @@ import {
   testServer,
   VERSION,
 } from "../helpers/mcp-client.js";
+import { sleep } from "../helpers/wait.js";
 
 function weatherServer() {
   const server = testServer();
@@ -173,7 +174,7 @@ describe("HTTP: guards of the options", () => {
         },
         async (request) => {
           seen.push("second");
-          await new Promise((resolve) => setTimeout(resolve, 1));
+          await sleep(1);
           return request.header("authorization") === "Bearer letmein"
             ? undefined
             : {

@@ -17,6 +17,7 @@ import {
 } from "../../templates/runtime/index.js";
 import { ROOT } from "../helpers/index.js";
 import { openStream, post, raw, request, testServer } from "../helpers/mcp-client.js";
+import { sleep } from "../helpers/wait.js";
 
 /** Starts the fixture server; resolves with it and its URL. */
 async function child(
@@ -60,7 +61,7 @@ describe("graceful shutdown", () => {
         );
         await stream.next(); // the acknowledgment
         const call = post(url, slow(1500));
-        await new Promise((r) => setTimeout(r, 300));
+        await sleep(300);
         const started = Date.now();
         proc.kill(signal);
         const reply = await call;
@@ -83,7 +84,7 @@ describe("graceful shutdown", () => {
       const { proc, url } = await child({ MCP_SHUTDOWN_TIMEOUT_MS: "500" });
       try {
         const call = post(url, slow(20_000)).catch((error: unknown) => error);
-        await new Promise((r) => setTimeout(r, 300));
+        await sleep(300);
         const started = Date.now();
         proc.kill("SIGTERM");
         expect(await exitOf(proc)).toBe(1);
@@ -163,7 +164,7 @@ describe("access log", () => {
       );
       await post(running.url, request("tools/list"));
       await post(running.url, "{", {});
-      await new Promise((r) => setTimeout(r, 50));
+      await sleep(50);
       expect(
         entries.map(({ http, method, name, status }) => ({ http, method, name, status })),
       ).toEqual([

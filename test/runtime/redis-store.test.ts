@@ -21,6 +21,7 @@ import {
   type TaskRecord,
 } from "../../templates/runtime/index.js";
 import { SKIP_REDIS, startRedis, type RedisServer } from "../helpers/redis.js";
+import { sleep } from "../helpers/wait.js";
 
 let redis: RedisServer;
 const open: Array<{ close(): Promise<void> }> = [];
@@ -64,7 +65,7 @@ describe.skipIf(SKIP_REDIS)("RedisTaskStore", () => {
     const s = store();
     await s.create(record("r-ttl", 100));
     expect(await s.get("r-ttl")).toBeDefined();
-    await new Promise((resolve) => setTimeout(resolve, 250));
+    await sleep(250);
     expect(await s.get("r-ttl")).toBeUndefined();
     expect(await s.update("r-ttl", (r) => r)).toBeUndefined();
   });
@@ -86,7 +87,7 @@ describe.skipIf(SKIP_REDIS)("RedisTaskStore", () => {
     const final = await one.get("r-cas");
     expect(Object.keys(final!.answers!).length).toBe(40);
     const deadline = Date.now() + 5000;
-    while (seen.length < 40 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    while (seen.length < 40 && Date.now() < deadline) await sleep(10);
     expect(seen.length).toBe(40);
   });
 
@@ -163,8 +164,8 @@ describe.skipIf(SKIP_REDIS)("RedisChangeBus", () => {
     await Promise.all([one.ready(), two.ready()]);
     one.send({ kind: "resource", uri: "test://x" });
     const deadline = Date.now() + 5000;
-    while (got.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
-    await new Promise((r) => setTimeout(r, 50));
+    while (got.length === 0 && Date.now() < deadline) await sleep(10);
+    await sleep(50);
     expect(got).toEqual([["two", { kind: "resource", uri: "test://x" }]]);
   });
 });

@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROOT } from "../helpers/index.js";
 import { SKIP_REDIS, startRedis, type RedisServer } from "../helpers/redis.js";
 import { openStream, post, request } from "../helpers/mcp-client.js";
-import { until } from "../helpers/wait.js";
+import { sleep, until } from "../helpers/wait.js";
 
 const EXT = { elicitation: { form: {} }, extensions: { "io.modelcontextprotocol/tasks": {} } };
 const KEY = randomBytes(32).toString("hex");
@@ -133,8 +133,7 @@ describe.skipIf(SKIP_REDIS)("two instances on one Redis", () => {
     expect(await call(a, "tasks/get", { taskId: long })).toMatchObject({ status: "cancelled" });
     // A hears of the cancellation through Redis and stops the work.
     const deadline = Date.now() + 5000;
-    while ((await stats(a)).aborted === before && Date.now() < deadline)
-      await new Promise((resolve) => setTimeout(resolve, 20));
+    while ((await stats(a)).aborted === before && Date.now() < deadline) await sleep(20);
     expect((await stats(a)).aborted).toBe(before + 1);
   });
 

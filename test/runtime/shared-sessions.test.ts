@@ -17,6 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROOT } from "../helpers/index.js";
 import { openRequestStream, send, type OpenStream, type Reply } from "../helpers/mcp-client.js";
 import { SKIP_REDIS, startRedis, type RedisServer } from "../helpers/redis.js";
+import { sleep } from "../helpers/wait.js";
 
 const KEY = randomBytes(32).toString("hex");
 const LEGACY = "2025-11-25";
@@ -199,7 +200,7 @@ describe.skipIf(SKIP_REDIS)("shared legacy sessions when an instance or Redis fa
     try {
       const session = await open(c);
       expect((await call(d, session, "tools/list")).status).toBe(200);
-      await new Promise((resolve) => setTimeout(resolve, 1600));
+      await sleep(1600);
       expect((await call(d, session, "tools/list")).status).toBe(404);
       expect((await call(c, session, "tools/list")).status).toBe(404);
     } finally {

@@ -15,6 +15,7 @@ import {
   testServer,
   VERSION,
 } from "../helpers/mcp-client.js";
+import { sleep } from "../helpers/wait.js";
 
 /** A server whose `wait` tool runs until it is cancelled, and a connection to it. */
 function connect() {
@@ -182,7 +183,7 @@ describe("stdio", () => {
   it("notifications/cancelled aborts a running modern request: its handler sees the abort and no response is sent", async () => {
     const { reader, send, input, done, cancelled } = connect();
     send(request("tools/call", { name: "wait" }, "slow"));
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await sleep(50);
     send({
       jsonrpc: "2.0",
       method: "notifications/cancelled",
@@ -201,7 +202,7 @@ describe("stdio", () => {
     send(initialize);
     await reader.next();
     send({ jsonrpc: "2.0", id: 10, method: "tools/call", params: { name: "wait", arguments: {} } });
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await sleep(50);
     send({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 10 } });
     send({ jsonrpc: "2.0", id: 11, method: "ping" });
     expect(await reader.next()).toEqual({ jsonrpc: "2.0", id: 11, result: {} });
@@ -236,7 +237,7 @@ describe("stdio", () => {
   it("ends when its input ends, aborting what still runs", async () => {
     const { send, input, done, cancelled } = connect();
     send(request("tools/call", { name: "wait" }, 14));
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await sleep(50);
     input.end();
     await done;
     expect(cancelled).toEqual(["modern"]);

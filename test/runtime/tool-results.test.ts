@@ -12,6 +12,7 @@ import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { serveStdio, type SchemaCheck } from "../../templates/runtime/index.js";
 import { request, testServer } from "../helpers/mcp-client.js";
+import { sleep } from "../helpers/wait.js";
 
 /** A check that accepts only what `accept` says, with one error per refusal. */
 const checkWith =
@@ -68,7 +69,7 @@ async function converse(
     const before = lines.length;
     input.write(`${JSON.stringify(message)}\n`);
     if (!("id" in message)) continue;
-    while (lines.length === before) await new Promise((resolve) => setTimeout(resolve, 5));
+    while (lines.length === before) await sleep(5);
     replies.push(JSON.parse(lines[before]!) as Record<string, unknown>);
   }
   input.end();

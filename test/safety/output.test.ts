@@ -6,7 +6,6 @@
  */
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
-import ts from "typescript";
 import { describe, expect, it, vi } from "vitest";
 import { checkOutput, generate } from "../../generator/index.js";
 import { loadSources } from "../../generator/load/load-sources.js";
@@ -16,6 +15,7 @@ import { emitFiles } from "../../generator/emit/index.js";
 import { listFiles } from "../../generator/write/write-output.js";
 import { generatedTargets } from "../../scripts/generated-targets.js";
 import { REVISIONS, ROOT, testSources } from "../helpers/index.js";
+import { strictErrors } from "../helpers/typecheck.js";
 
 const REGENERATE = "npm run generate";
 
@@ -108,23 +108,12 @@ describe("everything generated compiles under tsc --strict, in one program", () 
         .filter((f) => f.endsWith(".ts"))
         .map((f) => join(ROOT, dir, f)),
     );
-    const program = ts.createProgram(roots, {
-      strict: true,
+    const problems = strictErrors(roots, {
       noUncheckedIndexedAccess: true,
       exactOptionalPropertyTypes: true,
       noImplicitOverride: true,
-      noEmit: true,
-      target: ts.ScriptTarget.ES2022,
-      module: ts.ModuleKind.NodeNext,
-      moduleResolution: ts.ModuleResolutionKind.NodeNext,
-      types: [],
       skipLibCheck: false,
     });
-    const problems = ts
-      .getPreEmitDiagnostics(program)
-      .map(
-        (d) => `${d.file?.fileName ?? ""}: ${ts.flattenDiagnosticMessageText(d.messageText, " ")}`,
-      );
     expect(roots.length).toBeGreaterThan(40);
     expect(problems).toEqual([]);
   });

@@ -20,6 +20,7 @@ import { signInAndConsent } from "../helpers/authorization-server.js";
 import { headersFor, raw, request } from "../helpers/mcp-client.js";
 import { projectEnv } from "../helpers/project.js";
 import { runCli, tempDir } from "../helpers/run-cli.js";
+import { sleep } from "../helpers/wait.js";
 
 const MINUTE = 60_000;
 
@@ -73,7 +74,7 @@ async function waitFor(read: () => string, pattern: RegExp, ms: number): Promise
     if (match) return match;
     if (Date.now() > deadline)
       throw new Error(`${pattern} did not show up in ${ms} ms:\n${read()}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await sleep(100);
   }
 }
 

@@ -23,6 +23,7 @@ import {
 import { post, request } from "../helpers/mcp-client.js";
 import { compileProject } from "../helpers/typecheck.js";
 import { linkNodeModules } from "../helpers/project.js";
+import { sleep } from "../helpers/wait.js";
 
 const TASK_TOOLS = [
   "greet",
@@ -118,7 +119,7 @@ describe("--example everything --extension tasks: the server", () => {
     for (let i = 0; i < 50 && task.status !== "completed"; i++) {
       task = (await post(url, request("tasks/get", { taskId: created.taskId }, 2, EXT))).body
         .result as Record<string, unknown>;
-      await new Promise((r) => setTimeout(r, 20));
+      await sleep(20);
     }
     expect(task).toMatchObject({ status: "completed", result: { content: [{ type: "text" }] } });
     expect((await call("slow_compute", { seconds: 0, label: "x" }, {})).result).toMatchObject({
