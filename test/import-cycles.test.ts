@@ -28,7 +28,9 @@ it("load/ and check/ never import emit/ or write/", () => {
 });
 
 it("only generator/runtime.ts imports the runtime (templates/runtime/)", () => {
+  // emit/static/ is copied into generated modules as text, never imported: its imports are for type-checking.
   const importers = [...importGraph(join(ROOT, "generator"))]
+    .filter(([file]) => !file.startsWith("emit/static/"))
     .filter(([, imports]) => imports.some((target) => target.includes("templates/runtime/")))
     .map(([file]) => file);
   expect(importers).toEqual(["runtime.ts"]);

@@ -2,7 +2,8 @@
  * emitSupport: copies the revision-independent support modules
  * (generator/emit/static/support.ts and standard-schema.ts, real
  * type-checked TypeScript) into the output, under a banner, so generated
- * folders depend on nothing else.
+ * folders depend on nothing else; and reads the static fragments other
+ * emitters copy (static/tools/).
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -20,6 +21,22 @@ function staticSource(file: string): string {
     staticSources.set(file, source);
   }
   return source;
+}
+
+/** The line of a static fragment (static/tools/) after which its code begins. */
+const COPIED_FROM_HERE = "// mcp-gen copies this file from here on.\n";
+
+/**
+ * The fixed code of a generated module that a static fragment holds: what
+ * follows its marker line, without the last line break. What precedes the
+ * marker stands in for the rest of the module, so the code is type-checked.
+ */
+export function staticFragment(file: string): string {
+  const source = staticSource(file);
+  const at = source.indexOf(COPIED_FROM_HERE);
+  if (at < 0)
+    throw new Error(`generator/emit/static/${file} has no line "${COPIED_FROM_HERE.trim()}"`);
+  return source.slice(at + COPIED_FROM_HERE.length).replace(/\n$/, "");
 }
 
 /** The static support source shipped with mcp-gen. */

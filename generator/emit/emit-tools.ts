@@ -26,6 +26,7 @@ import {
   compileValidators as compileStandalone,
 } from "./compile-validators.js";
 import { hardline, indent, join } from "./doc.js";
+import { staticFragment } from "./emit-support.js";
 import { prepareSchema } from "./emit-types.js";
 import { TsFileBuilder, type EmittedFile } from "./file.js";
 import { jsDoc, literal, propertyKey } from "./names.js";
@@ -129,7 +130,7 @@ export function emitToolsModule(
     `${jsDoc("The name of every tool, in order. mcp-gen reads them back to tell which tools a later tools.json adds.")}${printCode(["export const TOOL_NAMES = ", jsonLiteral(tools.map((t) => t.name)), " as const;"])}`,
   );
   file.add(argumentsMap(tools, namespaces));
-  file.add(CHECK_ADAPTER);
+  file.add(staticFragment("tools/check-adapter.ts"));
   file.add(
     `${jsDoc("The schema checks of each tool's arguments, and of its structured output when it declares an outputSchema.")}${printCode(
       [
@@ -148,7 +149,16 @@ export function emitToolsModule(
       ],
     )}`,
   );
-  file.add(kind === "server" ? HANDLERS : followTasks ? TASK_WRAPPERS : WRAPPERS);
+  // The fixed code, type-checked in generator/emit/static/tools/ against stand-ins for the parts above.
+  file.add(
+    staticFragment(
+      kind === "server"
+        ? "tools/handlers.ts"
+        : followTasks
+          ? "tools/task-wrappers.ts"
+          : "tools/wrappers.ts",
+    ),
+  );
   return Promise.resolve([
     file.build(bannerText),
     ...validators.files.map((f) => ({ path: f.path, contents: `${bannerText}${f.contents}` })),
@@ -278,83 +288,6 @@ function argumentsMap(tools: readonly ToolSpec[], namespaces: ReadonlyMap<string
 ${jsDoc("The structured output of each tool that declares an outputSchema, by name.")}${printInterface("ToolOutputs", members("StructuredContent", structured))}`;
 }
 
-/** The module's fixed code, written as it is printed. */
-const HANDLERS = `${jsDoc("What the handler of a tool with an outputSchema returns: structuredContent of that type, or a tool execution error (isError: true), which needs none.")}export type TypedToolResult<S> =
-  | (Omit<ToolResult, "structuredContent" | "isError"> & {
-      readonly structuredContent: S;
-      readonly isError?: false;
-    })
-  | (Omit<ToolResult, "structuredContent" | "isError"> & {
-      readonly structuredContent?: S;
-      readonly isError: true;
-    });
-
-${jsDoc("What the handler of tool K returns.")}export type ToolResultOf<K extends keyof ToolArguments> = K extends keyof ToolOutputs
-  ? TypedToolResult<ToolOutputs[K]>
-  : ToolResult;
-
-${jsDoc("The results the revision's extensions add to tools/call (their resultType selects their definition), which a tool handler may return instead of the tool's own; Tasks results come from `ctx.runAsTask`. The runtime sends one only to a client whose capabilities declare its extension (-32021 otherwise): a handler that can fall back asks `ctx.declares(id)`.")}export type ExtensionToolResult = Exclude<
-  protocol.ResultOf<"tools/call">,
-  { readonly resultType: "complete" | "input_required" | "task" }
->;
-
-${jsDoc("A handler for every tool of tools.json, typed by its schemas: it returns the tool's result, what `ctx.runAsTask` returned when the call became a task (Tasks extension), or a result another extension adds to tools/call.")}export type ToolHandlers = {
-  readonly [K in keyof ToolArguments]: (
-    args: ToolArguments[K],
-    ctx: RequestContext<Types>,
-  ) =>
-    | ToolResultOf<K>
-    | TaskStarted
-    | ExtensionToolResult
-    | Promise<ToolResultOf<K> | TaskStarted | ExtensionToolResult>;
-};
-
-${jsDoc("The tools of tools.json that `handlers` has no handler for (plain JavaScript, or a cast, can leave one out; the project's tests check this).")}export function missingHandlers(handlers: Partial<Record<string, unknown>>): string[] {
-  const handlerOf = (name: string) => (Object.hasOwn(handlers, name) ? handlers[name] : undefined);
-  return TOOLS.filter((t) => typeof handlerOf(t.name) !== "function").map((t) => t.name);
-}
-
-${jsDoc("Registers every tool of tools.json on `server`, with its handler; arguments are checked against the tool's inputSchema before the handler runs.")}export function registerTools(server: McpServer, handlers: ToolHandlers): void {
-  for (const definition of TOOLS) {
-    // A missing handler is registered as such: its calls answer a tool execution error that names it.
-    const handler = (Object.hasOwn(handlers, definition.name) ? handlers[definition.name] : undefined) as
-      | ((
-          args: never,
-          ctx: RequestContext<Types>,
-        ) =>
-          | ToolResult
-          | TaskStarted
-          | ExtensionToolResult
-          | Promise<ToolResult | TaskStarted | ExtensionToolResult>)
-      | undefined;
-    const checks = TOOL_CHECKS[definition.name]!;
-    server.tool(definition, handler as never, {
-      checkArguments: checks.arguments,
-      ...(checks.output ? { checkOutput: checks.output } : {}),
-    });
-  }
-}`;
-
-const WRAPPERS = `${jsDoc("A function per tool of tools.json, typed by its schemas: the arguments are checked against the tool's inputSchema before anything is sent, and structuredContent against its outputSchema on return. `Unfollowed` is the extension results the client has no continuation for: the function resolves with those as the server sent them, discriminated from the tool's result by resultType.")}export type ToolWrappers<Unfollowed = never> = {
-  readonly [K in keyof ToolArguments]: (
-    args: ToolArguments[K],
-    options?: CallToolOptions,
-  ) => Promise<
-    | TypedToolResult<protocol.CallToolResult, K extends keyof ToolOutputs ? ToolOutputs[K] : unknown>
-    | Unfollowed
-  >;
-};`;
-
-const TASK_WRAPPERS = `${jsDoc("A function per tool of tools.json, typed by its schemas: the arguments are checked against the tool's inputSchema before anything is sent. A call the server runs as a task (Tasks extension) is followed to its end: polled, its input requests answered by the client's handlers, cancelled when `options.signal` fires; the function resolves with the tool's result either way, its structuredContent checked against the outputSchema. `Unfollowed` is the results of other extensions the client has no continuation for, as the server sent them.")}export type ToolWrappers<Unfollowed = never> = {
-  readonly [K in keyof ToolArguments]: (
-    args: ToolArguments[K],
-    options?: TaskCallOptions,
-  ) => Promise<
-    | TypedToolResult<protocol.CallToolResult, K extends keyof ToolOutputs ? ToolOutputs[K] : unknown>
-    | Unfollowed
-  >;
-};`;
-
 /**
  * Compiles every tool schema with ajv, in one standalone module per
  * dialect (2020-12 with Ajv2020, draft-07 with Ajv), and the expressions
@@ -433,11 +366,5 @@ function validatorModuleFile(
     module.importValues(FORMATS_MODULE, FORMATS_NAME);
   return module.add(AJV_RUNTIME_REQUIRE).add(code).build("");
 }
-
-/** Turns a compiled validator into a SchemaCheck, with the errors every generated validator reports. */
-const CHECK_ADAPTER = `const check =
-  (validate: Parameters<typeof runValidator>[0]): SchemaCheck =>
-  (value) =>
-    runValidator(validate, value);`;
 
 export type { JsonValue };

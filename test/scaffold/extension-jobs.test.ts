@@ -91,7 +91,6 @@ export const wrongToolResult: ToolHandlers["render"] = () =>
 const SERVER_EXTENSIONS = `import { protocol, type Types } from "./generated/protocol.gen.js";
 import type { McpServer } from "./mcp-gen/runtime/index.js";
 import { pollJob } from "./jobs.js";
-import { sleep } from "../helpers/wait.js";
 
 export const extensions: Record<string, Record<string, unknown>> = {
   "com.example/jobs": {} satisfies protocol.JobsCapability,
@@ -135,7 +134,7 @@ export function followingClient(channel: Options["channel"], done: string[]) {
         for (;;) {
           const job = await rpc.jobsGet({ jobId: handle.jobId });
           if (job.status === "done") return job.result ?? {};
-          await sleep(handle.pollIntervalMs ?? 5);
+          await new Promise((resolve) => setTimeout(resolve, handle.pollIntervalMs ?? 5));
         }
       },
     },
