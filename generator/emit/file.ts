@@ -39,7 +39,40 @@ export function banner(model: McpModel, options: BannerOptions, note?: string): 
     }`,
     `Regenerate: ${options.regenerate}`,
   ];
-  return `/**\n${lines.map((l) => (l ? ` * ${l}` : " *")).join("\n")}\n */\n/* eslint-disable */\n`;
+  return bannerComment(lines);
+}
+
+/**
+ * The banner of a project's generated modules (src/generated/): who made
+ * them, for which revision and extensions, and how to make them again.
+ */
+export function projectBanner(
+  toolVersion: string,
+  revision: string,
+  extensions: readonly string[],
+  regenerate: string,
+): string {
+  const made = extensions.length > 0 ? `${revision} with ${extensions.join(", ")}` : revision;
+  return bannerComment([
+    `${BANNER_MARK} ${toolVersion} for this project (${made}). Do not edit: regenerate instead.`,
+    `Regenerate: ${regenerate}`,
+  ]);
+}
+
+/** The banner of a runtime file copied into a project (src/mcp-gen/runtime/), which is checked as the project's code is. */
+export function runtimeBanner(toolVersion: string, kind: "server" | "client"): string {
+  return bannerComment(
+    [
+      `${BANNER_MARK} ${toolVersion}: its ${kind} runtime, copied into this project. Do not edit: \`npm run regenerate\` replaces it.`,
+    ],
+    { lintOff: false },
+  );
+}
+
+/** A JSDoc-style comment of `lines`; with `lintOff` (the default), followed by the line that turns eslint off. */
+function bannerComment(lines: readonly string[], { lintOff = true } = {}): string {
+  const comment = `/**\n${lines.map((l) => (l ? ` * ${l}` : " *")).join("\n")}\n */\n`;
+  return lintOff ? `${comment}/* eslint-disable */\n` : comment;
 }
 
 interface ImportSpec {

@@ -8,7 +8,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { basename, isAbsolute, join } from "node:path";
 import { resolveSpecReference } from "../config/config.js";
-import { BANNER_MARK, type EmittedFile } from "../emit/file.js";
+import { projectBanner, runtimeBanner, type EmittedFile } from "../emit/file.js";
 import { generate } from "../index.js";
 import { packageRoot, packageVersion } from "../load/package-root.js";
 import { compiledCodeCacheIn } from "../load/code-cache.js";
@@ -66,7 +66,7 @@ export async function generatedFiles(
     sources,
   );
   const version = packageVersion();
-  const banner = `/**\n * ${BANNER_MARK} ${version} for this project (${settings.revision}${settings.extensions.length ? ` with ${settings.extensions.join(", ")}` : ""}). Do not edit: regenerate instead.\n * Regenerate: ${regenerate}\n */\n/* eslint-disable */\n`;
+  const banner = projectBanner(version, settings.revision, settings.extensions, regenerate);
   const runtimeEntry = settings.kind === "server" ? "index.js" : "client.js";
   const index = {
     path: "src/generated/protocol.gen.ts",
@@ -86,10 +86,7 @@ export async function generatedFiles(
     )
   ).map((f) => ({ ...f, path: `src/generated/${f.path}` }));
   const toolSchemas = emitToolSchemas(tools, banner, "./tools.gen.js", "./protocol.gen.js");
-  const typedClient =
-    settings.kind === "client"
-      ? [{ path: "src/generated/client.gen.ts", contents: `${banner}\n${clientModule(tasks)}` }]
-      : [];
+  const typedClient = settings.kind === "client" ? [clientModule(banner)] : [];
   return [
     ...protocol.map((f) => ({ ...f, path: `src/generated/${folder}/${f.path}` })),
     ...legacy.map((f) => ({ ...f, path: `src/generated/${LEGACY_REVISION}/${f.path}` })),
@@ -219,6 +216,6 @@ export function runtimeFiles(
     .filter((f) => f.endsWith(".ts") && parts.some((part) => f === part || f.startsWith(part)))
     .map((f) => ({
       path: `src/mcp-gen/runtime/${f}`,
-      contents: `/**\n * ${BANNER_MARK} ${version}: its ${kind} runtime, copied into this project. Do not edit: \`npm run regenerate\` replaces it.\n */\n${readFileSync(join(dir, f), "utf8")}`,
+      contents: `${runtimeBanner(version, kind)}${readFileSync(join(dir, f), "utf8")}`,
     }));
 }

@@ -106,7 +106,15 @@ describe("a client project made from a server whose tools run as tasks", () => {
     expect(settings.extensions).toEqual(["tasks"]);
     const client = readFileSync(join(clientDir, "src", "generated", "client.gen.ts"), "utf8");
     expect(client).toContain("declaringExtensions(options.capabilities, protocol.EXTENSIONS)");
-    expect(client).toContain("followTasks: true,");
+    // Its tool functions follow tasks because the revision module it imports has the extension.
+    expect(client).toContain("followTasks: FOLLOWS_TASKS,");
+    const revision = readFileSync(
+      join(clientDir, "src", "generated", "2026-07-28+tasks", "protocol.gen.ts"),
+      "utf8",
+    );
+    expect(revision.slice(revision.indexOf("export const EXTENSIONS"))).toMatch(
+      /^export const EXTENSIONS = \{\n {2}"io\.modelcontextprotocol\/tasks": \{/,
+    );
   });
 
   it(
