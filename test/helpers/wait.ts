@@ -12,8 +12,9 @@ export function sleep(ms: number): Promise<void> {
 /**
  * Polls `probe` every `everyMs` until it returns something other than
  * undefined, false or null, and resolves with that; rejects naming `what`
- * (and the last value seen) after `timeoutMs`. The deadline is generous on
- * purpose: a loaded machine makes things slow, not wrong.
+ * (and the last value seen, and `detail()` when given: a log, say) after
+ * `timeoutMs`. The deadline is generous on purpose: a loaded machine makes
+ * things slow, not wrong.
  */
 export async function until<T>(
   probe: () => T | Promise<T>,
@@ -21,7 +22,8 @@ export async function until<T>(
     what = "the condition",
     timeoutMs = 10_000,
     everyMs = 10,
-  }: { what?: string; timeoutMs?: number; everyMs?: number } = {},
+    detail,
+  }: { what?: string; timeoutMs?: number; everyMs?: number; detail?: () => string } = {},
 ): Promise<Exclude<T, undefined | false | null>> {
   const deadline = Date.now() + timeoutMs;
   let last: T | undefined;
@@ -30,7 +32,10 @@ export async function until<T>(
     if (last !== undefined && last !== false && last !== null)
       return last as Exclude<T, undefined | false | null>;
     if (Date.now() > deadline)
-      throw new Error(`${what} was not met within ${timeoutMs} ms (last: ${JSON.stringify(last)})`);
+      throw new Error(
+        `${what} was not met within ${timeoutMs} ms (last: ${JSON.stringify(last)})` +
+          (detail ? `:\n${detail()}` : ""),
+      );
     await sleep(everyMs);
   }
 }

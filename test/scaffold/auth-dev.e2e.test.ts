@@ -20,7 +20,7 @@ import { signInAndConsent } from "../helpers/authorization-server.js";
 import { headersFor, raw, request } from "../helpers/mcp-client.js";
 import { projectEnv } from "../helpers/project.js";
 import { runCli, tempDir } from "../helpers/run-cli.js";
-import { sleep } from "../helpers/wait.js";
+import { until } from "../helpers/wait.js";
 
 const MINUTE = 60_000;
 
@@ -67,15 +67,13 @@ async function stop(child: ChildProcess): Promise<void> {
 }
 
 /** Resolves once `read()` matches `pattern`; fails with what was read after `ms`. */
-async function waitFor(read: () => string, pattern: RegExp, ms: number): Promise<RegExpMatchArray> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const match = read().match(pattern);
-    if (match) return match;
-    if (Date.now() > deadline)
-      throw new Error(`${pattern} did not show up in ${ms} ms:\n${read()}`);
-    await sleep(100);
-  }
+function waitFor(read: () => string, pattern: RegExp, ms: number): Promise<RegExpMatchArray> {
+  return until(() => read().match(pattern), {
+    what: `${pattern} in the output`,
+    timeoutMs: ms,
+    everyMs: 100,
+    detail: read,
+  });
 }
 
 /**
