@@ -18,27 +18,35 @@ const RISKY_HINTS: Readonly<Record<string, { default: boolean; risky: boolean }>
   openWorldHint: { default: true, risky: true },
 };
 
+/** Each key of two objects (either may be absent) whose value differs, in order, with both values. */
+function changedKeys(
+  before: JsonValue | undefined,
+  after: JsonValue | undefined,
+): Array<{ key: string; from: JsonValue | undefined; to: JsonValue | undefined }> {
+  const a = isJsonObject(before) ? before : {};
+  const b = isJsonObject(after) ? after : {};
+  return [...new Set([...Object.keys(a), ...Object.keys(b)])]
+    .sort()
+    .filter((key) => !jsonEqual(a[key], b[key]))
+    .map((key) => ({ key, from: a[key], to: b[key] }));
+}
+
 export function compareAnnotations(
   tool: string,
   before: JsonValue | undefined,
   after: JsonValue | undefined,
 ): ToolChange[] {
-  const a = isJsonObject(before) ? before : {};
-  const b = isJsonObject(after) ? after : {};
   const out: ToolChange[] = [];
-  for (const key of [...new Set([...Object.keys(a), ...Object.keys(b)])].sort()) {
-    if (jsonEqual(a[key], b[key])) continue;
+  for (const { key, from, to } of changedKeys(before, after)) {
     const hint = RISKY_HINTS[key];
     const effective = (v: JsonValue | undefined) => (typeof v === "boolean" ? v : hint?.default);
     const riskier =
-      hint !== undefined &&
-      effective(a[key]) !== effective(b[key]) &&
-      effective(b[key]) === hint.risky;
+      hint !== undefined && effective(from) !== effective(to) && effective(to) === hint.risky;
     out.push({
       tool,
       kind: "annotation-changed",
       detail: key,
-      ...fromTo(a[key], b[key]),
+      ...fromTo(from, to),
       breaking: riskier ? ["clients"] : [],
       possiblyBreaking: [],
       reasons: riskier
@@ -46,7 +54,7 @@ export function compareAnnotations(
             `the tool is riskier to call now; clients that chose how to call it from ${key} are misled`,
           ]
         : [],
-      summary: `annotation ${key} ${show(a[key])} -> ${show(b[key])}`,
+      summary: `annotation ${key} ${show(from)} -> ${show(to)}`,
     });
   }
   return out;
@@ -64,20 +72,17 @@ export function compareExecution(
   before: JsonValue | undefined,
   after: JsonValue | undefined,
 ): ToolChange[] {
-  const a = isJsonObject(before) ? before : {};
-  const b = isJsonObject(after) ? after : {};
   const out: ToolChange[] = [];
-  for (const key of [...new Set([...Object.keys(a), ...Object.keys(b)])].sort()) {
-    if (jsonEqual(a[key], b[key])) continue;
+  for (const { key, from, to } of changedKeys(before, after)) {
     const base = {
       tool,
       kind: "execution-changed" as const,
       detail: key,
-      ...fromTo(a[key], b[key]),
+      ...fromTo(from, to),
     };
-    const summary = `execution.${key} ${show(a[key])} -> ${show(b[key])}`;
-    const modesA = CALL_MODES[typeof a[key] === "string" ? a[key] : "forbidden"];
-    const modesB = CALL_MODES[typeof b[key] === "string" ? b[key] : "forbidden"];
+    const summary = `execution.${key} ${show(from)} -> ${show(to)}`;
+    const modesA = CALL_MODES[typeof from === "string" ? from : "forbidden"];
+    const modesB = CALL_MODES[typeof to === "string" ? to : "forbidden"];
     if (key !== "taskSupport" || !modesA || !modesB) {
       out.push({
         ...base,

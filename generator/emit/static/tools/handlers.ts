@@ -14,20 +14,13 @@ import type {
   ToolResult,
 } from "../../../../templates/runtime/index.js";
 import type * as protocol from "../../../../generated/2026-07-28+tasks/index.js";
+import type { ToolArguments, ToolOutputs } from "./stand-ins.js";
 
 /** As protocol.gen.ts declares it. */
 interface Types {
   readonly params: protocol.ParamsByMethod;
   readonly results: protocol.ResultByMethod;
   readonly notifications: protocol.NotificationParamsByMethod;
-}
-/** Stand-ins for what tools.gen.ts declares from tools.json before this code: two tools, one with an outputSchema. */
-export interface ToolArguments {
-  readonly echo: { readonly text: string };
-  readonly add: { readonly a: number; readonly b: number };
-}
-export interface ToolOutputs {
-  readonly add: { readonly sum: number };
 }
 
 declare const TOOLS: ReadonlyArray<{

@@ -8,15 +8,7 @@
  */
 import type { TaskCallOptions, TypedToolResult } from "../../../../templates/runtime/client.js";
 import type * as protocol from "../../../../generated/2026-07-28+tasks/index.js";
-
-/** Stand-ins for what tools.gen.ts declares from tools.json before this code: two tools, one with an outputSchema. */
-export interface ToolArguments {
-  readonly echo: { readonly text: string };
-  readonly add: { readonly a: number; readonly b: number };
-}
-export interface ToolOutputs {
-  readonly add: { readonly sum: number };
-}
+import type { ToolArguments, ToolOutputs } from "./stand-ins.js";
 
 // mcp-gen copies this file from here on.
 /**
