@@ -11,13 +11,20 @@
  * typed builder). Both projects compile under --strict (with compile-fail lines that
  * prove the typing), and talk over HTTP and stdio. A client that does not
  * declare the extension never receives its results.
+ *
+ * docs/extensions.md's worked example is this code: its server's
+ * src/extensions.ts is taken from the page and runs in every test below,
+ * and its src/tools.ts and client blocks are compiled in projects of their
+ * own (the page's tools.json has only `render`), so the page cannot drift
+ * from what works.
  */
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fixture, runCli, tempDir } from "../helpers/run-cli.js";
+import { ROOT } from "../helpers/index.js";
 import { importFromProject, type ProjectRuntime, type ProjectServer } from "../helpers/index.js";
 import { post, request } from "../helpers/mcp-client.js";
 import { linkNodeModules, projectEnv } from "../helpers/project.js";
@@ -27,6 +34,28 @@ const MINUTE = 60_000;
 const TSX = pathToFileURL(createRequire(import.meta.url).resolve("tsx/esm")).href;
 const JOBS = fixture("ext-jobs");
 const DECLARES_JOBS = { extensions: { "com.example/jobs": {} } };
+
+/** The TypeScript blocks of docs/extensions.md's worked example, by the heading they stand under. */
+function docBlocks(): { server: string[]; client: string[] } {
+  const page = readFileSync(join(ROOT, "docs", "extensions.md"), "utf8");
+  const start = page.indexOf("## Worked example: your own extension at run time");
+  const end = page.indexOf("\n## ", start + 1);
+  const section = page.slice(start, end < 0 ? undefined : end);
+  const blocks = (heading: string) => {
+    const from = section.indexOf(`### ${heading}`);
+    const to = section.indexOf("\n### ", from + 1);
+    const part = section.slice(from, to < 0 ? undefined : to);
+    return [...part.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]!);
+  };
+  return { server: blocks("The server"), client: blocks("The client") };
+}
+
+/** The page's server block that starts with `// <file>`, without that line. */
+function docFile(file: string): string {
+  const block = docBlocks().server.find((b) => b.startsWith(`// ${file}\n`));
+  if (block === undefined) throw new Error(`docs/extensions.md has no block for ${file}`);
+  return block.slice(`// ${file}\n`.length);
+}
 
 const TOOLS = [
   {
@@ -88,25 +117,14 @@ export const wrongToolResult: ToolHandlers["render"] = () =>
   ({ resultType: "deferred" });
 `;
 
-const SERVER_EXTENSIONS = `import { protocol, type Types } from "./generated/protocol.gen.js";
+const EXTENSIONS_IMPORTS = `import { protocol, type Types } from "./generated/protocol.gen.js";
 import type { McpServer } from "./mcp-gen/runtime/index.js";
 import { pollJob } from "./jobs.js";
+`;
 
-export const extensions: Record<string, Record<string, unknown>> = {
-  "com.example/jobs": {} satisfies protocol.JobsCapability,
-};
-
-export function addExtensionMethods(server: McpServer<Types>): void {
-  server.method("jobs/get", async (params, ctx) => {
-    const job = pollJob(params.jobId);
-    if (!job)
-      throw protocol.jobsErrors.jobNotFound({ jobId: params.jobId }, \`No job \${params.jobId}\`);
-    if (!job.done) return { status: "running" };
-    ctx.notify("notifications/jobs/done", { jobId: params.jobId });
-    return { status: "done", result: { content: [{ type: "text", text: \`rendered \${job.text}\` }] } };
-  });
-}
-
+/** The server's src/extensions.ts: the page's, and lines that must not compile. */
+const SERVER_EXTENSIONS = `${EXTENSIONS_IMPORTS}
+${docFile("src/extensions.ts")}
 export function wrongUses(server: McpServer<Types>): void {
   server.method("jobs/get", async (params, ctx) => {
     // @ts-expect-error: jobId is a string
@@ -215,6 +233,15 @@ export function wrongNotificationHandler(channel: Options["channel"]) {
 }
 `;
 
+/** The page's client blocks, in a function that gives them the names they use. */
+const DOC_CLIENT = `import { connectHttp } from "./mcp-gen/runtime/client.js";
+import { createClient, type Options } from "./generated/client.gen.js";
+
+export async function docExample(url: string, channel: Options["channel"], info: Options["info"]) {
+${docBlocks().client.join("\n")}
+}
+`;
+
 interface ClientUse {
   renderFollowed(channel: unknown, text: string, done: string[]): Promise<string>;
   renderUnfollowed(channel: unknown, text: string): Promise<string>;
@@ -236,19 +263,35 @@ async function serverModules() {
   return { runtime, protocol };
 }
 let clientDir: string;
+/** A server of the page's own tools.json (only `render`), with the page's src/tools.ts. */
+let docServerDir: string;
 
 beforeAll(async () => {
   const cwd = tempDir("ext-jobs");
   const toolsFile = join(cwd, "tools.json");
   writeFileSync(toolsFile, JSON.stringify(TOOLS));
+  const docToolsFile = join(cwd, "doc-tools.json");
+  writeFileSync(docToolsFile, JSON.stringify(TOOLS.filter((t) => t.name === "render")));
   const made = await Promise.all([
     runCli(["server", "srv", "--extension", JOBS, "--tools", toolsFile, "--quiet"], { cwd }),
     runCli(["client", "cli", "--extension", JOBS, "--tools", toolsFile, "--quiet"], { cwd }),
+    runCli(["server", "doc", "--extension", JOBS, "--tools", docToolsFile, "--quiet"], { cwd }),
   ]);
   for (const run of made) expect(run.code, run.stderr).toBe(0);
   serverDir = join(cwd, "srv");
   clientDir = join(cwd, "cli");
-  for (const dir of [serverDir, clientDir]) linkNodeModules(dir);
+  docServerDir = join(cwd, "doc");
+  for (const dir of [serverDir, clientDir, docServerDir]) linkNodeModules(dir);
+  writeFileSync(join(docServerDir, "src", "jobs.ts"), SERVER_JOBS);
+  writeFileSync(
+    join(docServerDir, "src", "tools.ts"),
+    `import type { ToolHandlers } from "./generated/tools.gen.js";\nimport { startJob } from "./jobs.js";\n\n${docFile("src/tools.ts")}`,
+  );
+  writeFileSync(
+    join(docServerDir, "src", "extensions.ts"),
+    `${EXTENSIONS_IMPORTS}\n${docFile("src/extensions.ts")}`,
+  );
+  writeFileSync(join(clientDir, "src", "doc-example.ts"), DOC_CLIENT);
   writeFileSync(join(serverDir, "src", "jobs.ts"), SERVER_JOBS);
   writeFileSync(join(serverDir, "src", "tools.ts"), SERVER_TOOLS);
   writeFileSync(join(serverDir, "src", "extensions.ts"), SERVER_EXTENSIONS);
@@ -261,7 +304,14 @@ describe("the projects compile under --strict with no cast in user code", () => 
   });
 
   it("the client: continuations typed by the definition, results discriminated by resultType", () => {
+    // Its src/doc-example.ts is the page's client code.
     expect(compileProject(clientDir).errors).toEqual([]);
+  });
+
+  it("docs/extensions.md's server code, as the page shows it", () => {
+    expect(docBlocks().server).toHaveLength(2);
+    expect(docBlocks().client).toHaveLength(2);
+    expect(compileProject(docServerDir).errors).toEqual([]);
   });
 });
 
