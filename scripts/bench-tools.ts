@@ -5,6 +5,9 @@
  * outputSchema) and times building a server project and a client project
  * from it (in memory, as `mcp-gen server --tools` and `mcp-gen client
  * --tools` do before writing), then writing the server project to disk.
+ * Each of the two starts with an empty cache folder; the server is then
+ * built a second time with the cache its first build filled ("again"),
+ * which is what a regenerate costs when the tools did not change.
  * Prints wall-clock and CPU time per step and the CPU time per thousand
  * tools (on a busy machine the CPU time is what to compare), so that growth
  * that is not linear shows. It passes or fails nothing.
@@ -59,7 +62,12 @@ function tool(index: number): Record<string, unknown> {
 }
 
 const work = mkdtempSync(join(tmpdir(), "mcp-gen-bench-tools-"));
-const sources = { schemaDir: schemaDir(), cacheDir: join(work, "cache"), allowDownload: false };
+/** Schema sources with a cache folder of their own (compiled validators are kept there). */
+const sources = (cache: string) => ({
+  schemaDir: schemaDir(),
+  cacheDir: join(work, cache),
+  allowDownload: false,
+});
 const cpuSeconds = () => {
   const { user, system } = process.cpuUsage();
   return (user + system) / 1e6;
@@ -85,6 +93,8 @@ try {
       "tools",
       "server wall",
       "server CPU",
+      "again wall",
+      "again CPU",
       "client wall",
       "client CPU",
       "write wall",
@@ -95,10 +105,16 @@ try {
     const toolsFile = join(work, `tools-${size}.json`);
     writeFileSync(toolsFile, JSON.stringify(Array.from({ length: size }, (_, i) => tool(i))));
     const dir = join(work, `server-${size}`);
-    const common = { tools: toolsFile, sources, mcpGenDependency: "0.0.0" };
-    const server = await timed(() => scaffoldServer({ dir, ...common }));
+    const common = { tools: toolsFile, mcpGenDependency: "0.0.0" };
+    const serverSources = sources(`cache-server-${size}`);
+    const server = await timed(() => scaffoldServer({ dir, ...common, sources: serverSources }));
+    const again = await timed(() => scaffoldServer({ dir, ...common, sources: serverSources }));
     const client = await timed(() =>
-      scaffoldClient({ dir: join(work, `client-${size}`), ...common }),
+      scaffoldClient({
+        dir: join(work, `client-${size}`),
+        ...common,
+        sources: sources(`cache-client-${size}`),
+      }),
     );
     const write = await timed(() => writeProject(dir, server.value.files));
     rmSync(dir, { recursive: true, force: true });
@@ -108,6 +124,8 @@ try {
         String(size),
         server.wall,
         server.cpu,
+        again.wall,
+        again.cpu,
         client.wall,
         client.cpu,
         write.wall,
