@@ -138,6 +138,18 @@ export function wrongUses(server: McpServer<Types>): void {
   // @ts-expect-error: JOB_NOT_FOUND's data is the jobId, as its error definition says
   throw protocol.jobsErrors.jobNotFound({ job: 1 });
 }
+
+/** prompts/get may answer "deferred" (the manifest's returns), resources/read may not. */
+export function promptsAndResources(server: McpServer<Types>): void {
+  server.prompt({ name: "later" }, () => ({ resultType: "deferred", jobId: "job-9" }));
+  server.prompt({ name: "now" }, () => ({ messages: [] }));
+  // @ts-expect-error: a deferred result needs its jobId
+  server.prompt({ name: "broken" }, () => ({ resultType: "deferred" }));
+  // @ts-expect-error: no merged extension adds "queued" to prompts/get
+  server.prompt({ name: "other" }, () => ({ resultType: "queued", id: "x" }));
+  // @ts-expect-error: no merged extension adds a result to resources/read
+  server.resource({ uri: "x://a", name: "a" }, () => ({ resultType: "deferred", jobId: "j" }));
+}
 `;
 
 const CLIENT_USE = `import { createClient, type Options } from "./generated/client.gen.js";

@@ -12,7 +12,14 @@ import type { ListOptions } from "./lists.js";
 import type { ChangeBus } from "./subscriptions.js";
 import type { SessionStore } from "./session-store.js";
 import type { TaskStore } from "./task-store.js";
-import type { ExtensionResult, ParamsFor, ResultFor, ServerTypes } from "./typed.js";
+import type {
+  ExtensionResult,
+  ExtensionResultFor,
+  ParamsFor,
+  ResultFor,
+  ServerTypes,
+  UntypedServer,
+} from "./typed.js";
 
 /** A tool as tools/list shows it. */
 export interface ToolDefinition {
@@ -84,13 +91,17 @@ export interface ReadResult {
 /**
  * Reads a resource; `variables` holds a template's matched variables. It
  * may return a result an extension adds to resources/read (`returns` in its
- * manifest), sent only to clients that declare the extension.
+ * manifest), sent only to clients that declare the extension; on a typed
+ * server (`McpServer<Types>`) only such a result, as its definition types it.
  */
-export type ResourceReader = (
+export type ResourceReader<T extends ServerTypes = UntypedServer> = (
   uri: string,
   variables: Readonly<Record<string, string>>,
-  ctx: RequestContext,
-) => ReadResult | ExtensionResult | Promise<ReadResult | ExtensionResult>;
+  ctx: RequestContext<T>,
+) =>
+  | ReadResult
+  | ExtensionResultFor<T, "resources/read">
+  | Promise<ReadResult | ExtensionResultFor<T, "resources/read">>;
 
 /** A prompt as prompts/list shows it. */
 export interface PromptDefinition {
@@ -112,10 +123,13 @@ export interface PromptResult {
 }
 
 /** Handles `prompts/get` for one prompt; it may return a result an extension adds to prompts/get, as a ResourceReader may. */
-export type PromptHandler = (
+export type PromptHandler<T extends ServerTypes = UntypedServer> = (
   args: Readonly<Record<string, string>>,
-  ctx: RequestContext,
-) => PromptResult | ExtensionResult | Promise<PromptResult | ExtensionResult>;
+  ctx: RequestContext<T>,
+) =>
+  | PromptResult
+  | ExtensionResultFor<T, "prompts/get">
+  | Promise<PromptResult | ExtensionResultFor<T, "prompts/get">>;
 
 /** What a completion handler returns. */
 export interface CompletionResult {

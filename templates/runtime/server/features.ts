@@ -209,19 +209,19 @@ export class ServerFeatures<T extends ServerTypes = UntypedServer> {
   }
 
   /** Adds a resource with a fixed URI. */
-  resource(definition: ResourceDefinition, read: ResourceReader): this {
+  resource(definition: ResourceDefinition, read: ResourceReader<T>): this {
     this.resources.set(definition.uri, { definition, read });
     return this;
   }
 
   /** Adds a resource template: `{id}` matches one path segment, `{+path}` may span several (RFC 6570; the rules are in uri-template.ts). */
-  resourceTemplate(definition: ResourceTemplateDefinition, read: ResourceReader): this {
+  resourceTemplate(definition: ResourceTemplateDefinition, read: ResourceReader<T>): this {
     this.templates.push({ definition, match: templateMatcher(definition.uriTemplate), read });
     return this;
   }
 
   /** Adds a prompt. */
-  prompt(definition: PromptDefinition, handler: PromptHandler): this {
+  prompt(definition: PromptDefinition, handler: PromptHandler<T>): this {
     this.prompts.set(definition.name, { definition, handler });
     return this;
   }

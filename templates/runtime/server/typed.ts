@@ -80,3 +80,19 @@ export type NotificationParamsFor<T extends ServerTypes, M extends string> =
 export interface ExtensionResult {
   readonly resultType: string;
 }
+
+/**
+ * What a handler of `method` may return that an extension adds: with type
+ * maps, the definitions of the method's results whose resultType the
+ * core ("complete", "input_required") or Tasks ("task", made by
+ * `ctx.runAsTask`) does not own, so `never` for a method no merged
+ * extension returns for; without maps, any {@link ExtensionResult}. It is
+ * always an ExtensionResult too, so a typed server's handlers are still
+ * handlers of the untyped server the runtime's own code takes.
+ */
+export type ExtensionResultFor<T extends ServerTypes, M extends string> = ExtensionResult &
+  (IsUntyped<T> extends true
+    ? ExtensionResult
+    : M extends keyof T["results"]
+      ? Exclude<T["results"][M], { readonly resultType: "complete" | "input_required" | "task" }>
+      : never);
