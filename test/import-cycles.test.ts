@@ -27,11 +27,15 @@ it("load/ and check/ never import emit/ or write/", () => {
   expect(backward).toEqual([]);
 });
 
-it("only generator/runtime.ts imports the runtime (templates/runtime/)", () => {
+it("only generator/runtime/ imports the runtime (templates/runtime/)", () => {
   // emit/static/ is copied into generated modules as text, never imported: its imports are for type-checking.
   const importers = [...importGraph(join(ROOT, "generator"))]
     .filter(([file]) => !file.startsWith("emit/static/"))
     .filter(([, imports]) => imports.some((target) => target.includes("templates/runtime/")))
     .map(([file]) => file);
-  expect(importers).toEqual(["runtime.ts"]);
+  expect(importers).toEqual(["runtime/client.ts", "runtime/rules.ts", "runtime/server.ts"]);
+  // What the checks of a tools file import loads only the runtime's core, not its client or server.
+  const rules = importGraph(join(ROOT, "generator")).get("runtime/rules.ts")!;
+  expect(rules.length).toBeGreaterThan(0);
+  expect(rules.filter((target) => !target.startsWith("../templates/runtime/core/"))).toEqual([]);
 });

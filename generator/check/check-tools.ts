@@ -8,7 +8,7 @@
  * error; remote `$ref`s are never fetched; depth and size are bounded.
  */
 import type { Ajv } from "ajv";
-import { headerParametersOf } from "../runtime.js";
+import { headerParametersOf } from "../runtime/rules.js";
 import { diagnostic, McpGenError, type Diagnostic } from "../diagnostics.js";
 import { isJsonObject, jsonText, type JsonObject } from "../load/json.js";
 import { forEachSchema } from "../load/schema-walk.js";

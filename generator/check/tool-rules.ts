@@ -5,7 +5,7 @@
  * `x-mcp-header` annotations the spec does not allow (server/tools,
  * x-mcp-header). Each problem is one diagnostic at its JSON pointer.
  */
-import { headerParametersOf } from "../runtime.js";
+import { headerParametersOf } from "../runtime/rules.js";
 import { diagnostic, type Diagnostic } from "../diagnostics.js";
 import type { JsonObject } from "../load/json.js";
 import type { ToolSpec } from "../load/tools-file.js";

@@ -29,7 +29,7 @@ import {
 import { readToolsFile } from "../load/tools-file.js";
 import { listServerTools } from "./from-server.js";
 import { installSource } from "./install-source.js";
-import { FIRST_MODERN } from "../runtime.js";
+import { FIRST_MODERN } from "../runtime/rules.js";
 import { admitTools } from "../check/check-tools.js";
 import type { ToolSpec } from "../load/tools-file.js";
 

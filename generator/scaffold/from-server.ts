@@ -18,7 +18,7 @@ import {
   parseCommandLine,
   spawnStdio,
   type ClientChannel,
-} from "../runtime.js";
+} from "../runtime/client.js";
 import { packageVersion } from "../load/package-root.js";
 
 /** The most pages of tools/list followed (a server that never stops paging is cut off). */

@@ -14,7 +14,7 @@ import { createRequire } from "node:module";
 import type { Ajv2020 as Ajv2020Type, ErrorObject } from "ajv/dist/2020.js";
 import * as legacy from "../../generated/2025-11-25/index.js";
 import * as protocol from "../../generated/2026-07-28+tasks/index.js";
-import { InMemoryTaskStore, McpServer } from "../runtime.js";
+import { InMemoryTaskStore, McpServer } from "../runtime/server.js";
 import { isJsonObject, type JsonObject, type JsonValue } from "../load/json.js";
 import type { McpModel } from "../model/types.js";
 
