@@ -30,7 +30,9 @@ export const MAX_ENTRIES = 64;
 /** The largest entry read back: a module of the largest tools files stays well under it. */
 const MAX_ENTRY_BYTES = 256 * 1024 * 1024;
 
+/** A key, and the name of its entry. */
 const KEY = /^[0-9a-f]{64}$/;
+const ENTRY_NAME = /^[0-9a-f]{64}\.json$/;
 
 /** The cache of compiled code in `cacheDir`. */
 export function compiledCodeCacheIn(cacheDir: string): CompiledCodeCache {
@@ -72,7 +74,7 @@ function touch(path: string): void {
 function prune(folder: string): void {
   try {
     const entries = readdirSync(folder)
-      .filter((name) => /^[0-9a-f]{64}\.json$/.test(name))
+      .filter((name) => ENTRY_NAME.test(name))
       .map((name) => ({ path: join(folder, name), used: statSync(join(folder, name)).mtimeMs }))
       .sort((a, b) => b.used - a.used);
     for (const { path } of entries.slice(MAX_ENTRIES)) rmSync(path, { force: true });

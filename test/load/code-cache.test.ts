@@ -5,7 +5,7 @@
  * and replaced, the folder keeps only the entries used last, and a run
  * that finds its code kept writes the same files as one that compiles.
  */
-import { readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -85,8 +85,9 @@ describe("compiling through a cache", () => {
 
   it("fingerprints the compiler by every module of mcp-gen it imports", () => {
     const start = new URL("../../generator/emit/compile-validators.ts", import.meta.url);
+    const generator = fileURLToPath(new URL("../../generator/", import.meta.url));
     const modules = [...importClosure(start).keys()].map((url) =>
-      fileURLToPath(url).replace(/.*\/generator\//, ""),
+      fileURLToPath(url).slice(generator.length),
     );
     // ajv's set-up, mcp-gen's keywords, and what they import in turn.
     for (const module of [
@@ -97,7 +98,6 @@ describe("compiling through a cache", () => {
       "emit/names.ts",
     ])
       expect(modules).toContain(module);
-    expect(modules.every((m) => !m.startsWith(".."))).toBe(true);
   });
 });
 
@@ -175,6 +175,5 @@ describe("generate with the cache folder", () => {
     expect(third.files.filter((f) => f.contents.includes("// marked in the cache"))).toHaveLength(
       1,
     );
-    expect(statSync(join(sources.cacheDir, "compiled")).isDirectory()).toBe(true);
   });
 });
