@@ -26,7 +26,7 @@ export const MODULE_NAMES: ReadonlySet<string> = new Set([
   "RequestContext",
   "SchemaCheck",
   "ToolResult",
-  "TaskStarted",
+  "Started",
   "runValidator",
   "checks2020",
   "checks07",

@@ -104,7 +104,7 @@ export function emitToolsModule(
       "McpServer",
       "RequestContext",
       "SchemaCheck",
-      "TaskStarted",
+      "Started",
       "ToolResult",
     );
     file.importTypes(protocolImport, "protocol", "Types");

@@ -12,8 +12,13 @@
  * prove the typing), and talk over HTTP and stdio. A client that does not
  * declare the extension never receives its results.
  *
+ * The extension's run-time part (server.use, as the runtime serves Tasks)
+ * makes a declaring client's call a job through ctx.runAs, serves
+ * jobs/get, and notifies the listen streams that asked for the job.
+ *
  * docs/extensions.md's worked example is this code: its server's
  * src/extensions.ts is taken from the page and runs in every test below,
+ * its src/jobs-runtime.ts is the run-time part the tests of server.use run,
  * and its src/tools.ts and client blocks are compiled in projects of their
  * own (the page's tools.json has only `render`), so the page cannot drift
  * from what works.
@@ -26,7 +31,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fixture, runCli, tempDir } from "../helpers/run-cli.js";
 import { ROOT } from "../helpers/index.js";
 import { importFromProject, type ProjectRuntime, type ProjectServer } from "../helpers/index.js";
-import { post, request } from "../helpers/mcp-client.js";
+import { openStream, post, request } from "../helpers/mcp-client.js";
 import { linkNodeModules, projectEnv } from "../helpers/project.js";
 import { compileProject } from "../helpers/typecheck.js";
 
@@ -36,7 +41,7 @@ const JOBS = fixture("ext-jobs");
 const DECLARES_JOBS = { extensions: { "com.example/jobs": {} } };
 
 /** The TypeScript blocks of docs/extensions.md's worked example, by the heading they stand under. */
-function docBlocks(): { server: string[]; client: string[] } {
+function docBlocks(): { server: string[]; runtime: string[]; client: string[] } {
   const page = readFileSync(join(ROOT, "docs", "extensions.md"), "utf8");
   const start = page.indexOf("## Worked example: your own extension at run time");
   const end = page.indexOf("\n## ", start + 1);
@@ -47,12 +52,17 @@ function docBlocks(): { server: string[]; client: string[] } {
     const part = section.slice(from, to < 0 ? undefined : to);
     return [...part.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]!);
   };
-  return { server: blocks("The server"), client: blocks("The client") };
+  return {
+    server: blocks("The server"),
+    runtime: blocks("The run-time part of an extension"),
+    client: blocks("The client"),
+  };
 }
 
 /** The page's server block that starts with `// <file>`, without that line. */
 function docFile(file: string): string {
-  const block = docBlocks().server.find((b) => b.startsWith(`// ${file}\n`));
+  const { server, runtime } = docBlocks();
+  const block = [...server, ...runtime].find((b) => b.startsWith(`// ${file}\n`));
   if (block === undefined) throw new Error(`docs/extensions.md has no block for ${file}`);
   return block.slice(`// ${file}\n`.length);
 }
@@ -149,6 +159,30 @@ export function promptsAndResources(server: McpServer<Types>): void {
   server.prompt({ name: "other" }, () => ({ resultType: "queued", id: "x" }));
   // @ts-expect-error: no merged extension adds a result to resources/read
   server.resource({ uri: "x://a", name: "a" }, () => ({ resultType: "deferred", jobId: "j" }));
+}
+`;
+
+/**
+ * The extension's run-time part, as the Tasks extension's is written
+ * (server.use): a tool call of a declaring client becomes a job through
+ * ctx.runAs, jobs/get is its own method, and listen streams that ask for a
+ * job under its field jobIds hear when it is done.
+ */
+const SERVER_RUNTIME = `import type { Types } from "./generated/protocol.gen.js";
+import { Started, type McpServer, type ServerExtension } from "./mcp-gen/runtime/index.js";
+
+${docFile("src/jobs-runtime.ts")}
+export const wrongExtension: ServerExtension<Types> = {
+  id: JOBS,
+  methods: {
+    // @ts-expect-error: status is "running" or "done"
+    "jobs/get": () => ({ status: "lost" }),
+  },
+};
+
+export function wrongNotification(server: McpServer<Types>): void {
+  // @ts-expect-error: the notification's params need a jobId
+  server.notifyListeners("notifications/jobs/done", { job: 1 }, { field: "jobIds", key: "job-1" });
 }
 `;
 
@@ -307,6 +341,7 @@ beforeAll(async () => {
   writeFileSync(join(serverDir, "src", "jobs.ts"), SERVER_JOBS);
   writeFileSync(join(serverDir, "src", "tools.ts"), SERVER_TOOLS);
   writeFileSync(join(serverDir, "src", "extensions.ts"), SERVER_EXTENSIONS);
+  writeFileSync(join(serverDir, "src", "jobs-runtime.ts"), SERVER_RUNTIME);
   writeFileSync(join(clientDir, "src", "jobs-use.ts"), CLIENT_USE);
 }, 2 * MINUTE);
 
@@ -322,6 +357,7 @@ describe("the projects compile under --strict with no cast in user code", () => 
 
   it("docs/extensions.md's server code, as the page shows it", () => {
     expect(docBlocks().server).toHaveLength(2);
+    expect(docBlocks().runtime).toHaveLength(1);
     expect(docBlocks().client).toHaveLength(2);
     expect(compileProject(docServerDir).errors).toEqual([]);
   });
@@ -506,6 +542,69 @@ describe("another core method the extension returns for", () => {
     } finally {
       await close();
     }
+  });
+});
+
+describe("the extension's run-time part (server.use), served as the Tasks extension's is", () => {
+  let url: string;
+  let close: () => Promise<void>;
+
+  beforeAll(async () => {
+    const { runtime, protocol } = await serverModules();
+    const { jobsRuntime } = await importFromProject<{
+      jobsRuntime: (server: object) => unknown;
+    }>(serverDir, "src/jobs-runtime.ts");
+    const server = new runtime.McpServer({ protocol, info: { name: "rt", version: "1.0.0" } });
+    jobsRuntime(server);
+    ({ url, close } = await runtime.serveHttp(server, { port: 0 }));
+  });
+  afterAll(async () => close?.());
+
+  const listen = (jobIds: string[], capabilities: Record<string, unknown>) =>
+    openStream(
+      url,
+      request("subscriptions/listen", { notifications: { jobIds } }, 5, capabilities),
+    );
+
+  it("a declaring client's call becomes a job: the listen stream that asked for it hears it is done, and jobs/get has its result", async () => {
+    const stream = await listen(["job-1"], DECLARES_JOBS);
+    expect(await stream.next()).toMatchObject({
+      method: "notifications/subscriptions/acknowledged",
+      params: { notifications: { jobIds: ["job-1"] } },
+    });
+    const call = await post(
+      url,
+      request("tools/call", { name: "slow", arguments: { text: "x" } }, 1, DECLARES_JOBS),
+    );
+    expect(call.body.result).toMatchObject({ resultType: "deferred", jobId: "job-1" });
+    expect(await stream.next(5_000)).toEqual({
+      jsonrpc: "2.0",
+      method: "notifications/jobs/done",
+      params: { jobId: "job-1", _meta: { "io.modelcontextprotocol/subscriptionId": 5 } },
+    });
+    stream.close();
+    const job = await post(url, request("jobs/get", { jobId: "job-1" }, 2, DECLARES_JOBS));
+    expect(job.body.result).toMatchObject({
+      resultType: "complete",
+      status: "done",
+      result: { content: [{ type: "text", text: "slow x" }] },
+    });
+  });
+
+  it("a client without the extension: the call runs at once, and a listen for jobIds is -32021 naming it", async () => {
+    const call = await post(url, request("tools/call", { name: "slow", arguments: { text: "y" } }));
+    expect(call.body.result).toMatchObject({
+      resultType: "complete",
+      content: [{ type: "text", text: "slow y" }],
+    });
+    const refused = await post(
+      url,
+      request("subscriptions/listen", { notifications: { jobIds: ["job-1"] } }, 6),
+    );
+    expect(refused.body.error).toMatchObject({
+      code: -32021,
+      data: { requiredCapabilities: DECLARES_JOBS },
+    });
   });
 });
 

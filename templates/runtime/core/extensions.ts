@@ -10,6 +10,9 @@ import { missingCapability, type McpError } from "./errors.js";
 import { isJsonObject } from "./jsonrpc.js";
 import type { ExtensionEntry, ProtocolModule } from "./protocol.js";
 
+/** The Tasks extension's identifier (`ctx.runAsTask` is `ctx.runAs` with it). */
+export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
+
 /** Whether `capabilities` declare the extension `id` (an object under `extensions[id]`). */
 export function declaresExtension(
   capabilities: Readonly<Record<string, unknown>>,

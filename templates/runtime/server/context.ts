@@ -14,7 +14,7 @@
 import { missingCapability, McpError, Codes } from "../core/errors.js";
 import { META } from "../core/era.js";
 import type { Authorization, NotificationSink } from "../core/exchange.js";
-import { declaresExtension, extensionOfNotification } from "../core/extensions.js";
+import { declaresExtension, extensionOfNotification, TASKS_EXTENSION } from "../core/extensions.js";
 import { checkOutgoingMeta } from "../core/meta-keys.js";
 import { validateDefinition, type ProtocolModule } from "../core/protocol.js";
 import { traceContextOf, withTraceContext, type TraceContext } from "../core/trace-context.js";
@@ -115,6 +115,13 @@ export interface RequestContext<T extends ServerTypes = UntypedServer> {
    */
   runAsTask<R>(work: (ctx: RequestContext) => R | Promise<R>): Promise<R | TaskStarted>;
   /**
+   * Hands `work` to the extension `id` when it offered to take this call
+   * (ServerExtension.offerToolCall): the call is then answered with what
+   * the extension started (a handle the client follows). Otherwise `work`
+   * runs now, with this context. `runAsTask` is this for the Tasks extension.
+   */
+  runAs<R>(id: string, work: (ctx: RequestContext) => R | Promise<R>): Promise<R | Started>;
+  /**
    * Who the request acts for, when the HTTP transport checks authorization
    * (the verified claims of its access token); absent otherwise, and on
    * stdio. The token itself never reaches a handler, so it cannot be
@@ -124,15 +131,32 @@ export interface RequestContext<T extends ServerTypes = UntypedServer> {
 }
 
 /**
- * What `ctx.runAsTask` returns when the call became a task: the task as
- * its CreateTaskResult shows it. A tool handler returns it as is.
+ * What `ctx.runAs` returns when an extension took the call's work: the
+ * result the call is answered with at once (a handle the client follows).
+ * A tool handler returns it as is.
  */
-export class TaskStarted {
+export class Started {
+  constructor(
+    /** The extension's result, its resultType included. */
+    readonly result: Readonly<Record<string, unknown>> & { readonly resultType: string },
+  ) {}
+}
+
+/**
+ * What `ctx.runAsTask` returns when the call became a task: the task as
+ * its CreateTaskResult shows it.
+ */
+export class TaskStarted extends Started {
   constructor(
     /** The CreateTaskResult fields (Task, without resultType). */
     readonly task: Readonly<Record<string, unknown>>,
-  ) {}
+  ) {
+    super({ ...task, resultType: "task" });
+  }
 }
+
+/** Takes `work` elsewhere (an extension's) and resolves with what the call answers at once. */
+export type Starter = <R>(work: (ctx: RequestContext) => R | Promise<R>) => Promise<Started>;
 
 /** Starts `work` as a task and resolves once the task can be read from every instance. */
 export type TaskStarter = <R>(
@@ -169,6 +193,33 @@ export interface ContextInit {
   readonly serverSide: ServerSide;
   readonly clientInfo?: { readonly name: string; readonly version: string } | undefined;
   readonly authorization?: Authorization | undefined;
+}
+
+/**
+ * A notification a server sends, as it leaves: its `_meta` keys follow the
+ * rules, and it is valid as its definition in `protocol` (anything else
+ * throws: a handler's bug, never a malformed message).
+ */
+export function checkedNotification(
+  protocol: ProtocolModule,
+  method: string,
+  params: object,
+): { readonly jsonrpc: "2.0"; readonly method: string; readonly params: Record<string, unknown> } {
+  checkOutgoingMeta((params as { _meta?: unknown })._meta, `${method} notification`);
+  const message = { jsonrpc: "2.0" as const, method, params: { ...params } };
+  const entry = Object.hasOwn(protocol.NOTIFICATIONS, method)
+    ? protocol.NOTIFICATIONS[method]
+    : undefined;
+  if (!entry?.notification || entry.direction === "client-to-server")
+    throw new Error(
+      `${method} is not a notification a server sends in ${protocol.PROTOCOL_VERSION} (fix: send one of its NOTIFICATIONS whose direction is server-to-client or both)`,
+    );
+  const verdict = validateDefinition(protocol, entry.notification, message);
+  if (!verdict.ok)
+    throw new Error(
+      `invalid ${method} notification: ${verdict.errors.map((e) => `${e.path || "/"} ${e.message}`).join("; ")}`,
+    );
+  return message;
 }
 
 /** Common parts of both eras' contexts: progress, logging, capability checks. */
@@ -226,36 +277,26 @@ export abstract class BaseContext implements RequestContext {
     const protocol = this.serverSide.protocol;
     const extension = extensionOfNotification(protocol, method);
     if ((extension !== undefined && !this.declares(extension)) || this.signal.aborted) return false;
-    checkOutgoingMeta((params as { _meta?: unknown })._meta, `${method} notification`);
-    const message = { jsonrpc: "2.0" as const, method, params: { ...params } };
-    const entry = Object.hasOwn(protocol.NOTIFICATIONS, method)
-      ? protocol.NOTIFICATIONS[method]
-      : undefined;
-    if (!entry?.notification || entry.direction === "client-to-server")
-      throw new Error(
-        `${method} is not a notification a server sends in ${protocol.PROTOCOL_VERSION} (fix: send one of its NOTIFICATIONS whose direction is server-to-client or both)`,
-      );
-    const verdict = validateDefinition(protocol, entry.notification, message);
-    if (!verdict.ok)
-      throw new Error(
-        `invalid ${method} notification: ${verdict.errors.map((e) => `${e.path || "/"} ${e.message}`).join("; ")}`,
-      );
-    this.sink.notify(message);
+    this.sink.notify(checkedNotification(protocol, method, params));
     return true;
   }
 
-  private taskStarter?: TaskStarter;
+  private readonly starters = new Map<string, Starter>();
 
-  /** Lets this call become a task (the runtime decides, from the tool's task support and the client's capabilities). */
-  offerTask(starter: TaskStarter): void {
-    this.taskStarter = starter;
+  /** Lets the extension `id` take this call's work (the runtime asks each extension, ServerExtension.offerToolCall). */
+  offer(id: string, starter: Starter): void {
+    this.starters.set(id, starter);
   }
 
-  async runAsTask<R>(work: (ctx: RequestContext) => R | Promise<R>): Promise<R | TaskStarted> {
-    const starter = this.taskStarter;
-    // One task per call: a second runAsTask in the same handler runs inline.
-    this.taskStarter = undefined;
+  async runAs<R>(id: string, work: (ctx: RequestContext) => R | Promise<R>): Promise<R | Started> {
+    const starter = this.starters.get(id);
+    // One hand-over per call: a second runAs in the same handler runs inline.
+    this.starters.delete(id);
     return starter ? starter(work) : work(this);
+  }
+
+  runAsTask<R>(work: (ctx: RequestContext) => R | Promise<R>): Promise<R | TaskStarted> {
+    return this.runAs(TASKS_EXTENSION, work) as Promise<R | TaskStarted>;
   }
 
   /** The minimum level the client wants logs at, or undefined for none. */

@@ -6,7 +6,7 @@
  */
 import type { ProtocolModule } from "../core/protocol.js";
 import type { ContentBlock, Meta, PromptMessage, ResourceContents } from "./content.js";
-import type { RequestContext, TaskStarted } from "./context.js";
+import type { RequestContext, Started } from "./context.js";
 import type { RequestStateCodec } from "./request-state.js";
 import type { ListOptions } from "./lists.js";
 import type { ChangeBus } from "./subscriptions.js";
@@ -51,15 +51,15 @@ export type SchemaCheck = (value: unknown) =>
     };
 
 /**
- * Handles `tools/call` for one tool: returns its result, what
- * `ctx.runAsTask` returned when the call became a task, or a result an
- * extension adds to tools/call (its resultType selects its definition).
+ * Handles `tools/call` for one tool: returns its result, what `ctx.runAs`
+ * returned when an extension took the call's work (`ctx.runAsTask`: a task),
+ * or a result an extension adds to tools/call (its resultType selects its
+ * definition).
  */
 export type ToolHandler = (
   args: Record<string, unknown>,
   ctx: RequestContext,
-) =>
-  ToolResult | TaskStarted | ExtensionResult | Promise<ToolResult | TaskStarted | ExtensionResult>;
+) => ToolResult | Started | ExtensionResult | Promise<ToolResult | Started | ExtensionResult>;
 
 /** A resource as resources/list shows it. */
 export interface ResourceDefinition {

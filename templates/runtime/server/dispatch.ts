@@ -23,7 +23,7 @@ import { errorToSend } from "./error-policy.js";
 import type { ServerFeatures } from "./features.js";
 import { inToolSpan } from "./telemetry.js";
 import { listen } from "./subscriptions.js";
-import { capabilitiesOf, declaresTasks, tasksRequired, type TaskRunner } from "./tasks.js";
+import { capabilitiesOf } from "./tasks.js";
 
 /** A result as handlers produce it, before its era shapes it. */
 export type Result = Record<string, unknown>;
@@ -80,37 +80,10 @@ const ROUTES: ReadonlyMap<string, Route> = new Map<string, Route>([
       run: ({ server, params, exchange, id }) => {
         const requested = isJsonObject(params.notifications) ? params.notifications : {};
         const meta = isJsonObject(params._meta) ? params._meta : {};
-        // tasks.md: task notifications only for clients that declare the extension.
-        if (server.tasks && requested.taskIds !== undefined && !declaresTasks(capabilitiesOf(meta)))
-          throw tasksRequired(
-            "subscriptions/listen for taskIds needs the Tasks extension in the request's client capabilities",
-          );
+        // An extension's listen field (Tasks' taskIds) only for clients that declare the extension.
+        const refusal = server.listenRefusal(requested, capabilitiesOf(meta));
+        if (refusal) throw refusal;
         return listen(server.changes, server.agreedFilter(requested), exchange, id);
-      },
-    },
-  ],
-  [
-    "tasks/get",
-    { eras: MODERN, run: ({ server, params }) => tasksOf(server).get(String(params.taskId)) },
-  ],
-  [
-    "tasks/update",
-    {
-      eras: MODERN,
-      run: async ({ server, params }) => {
-        const responses = isJsonObject(params.inputResponses) ? params.inputResponses : {};
-        await tasksOf(server).update(String(params.taskId), responses);
-        return {};
-      },
-    },
-  ],
-  [
-    "tasks/cancel",
-    {
-      eras: MODERN,
-      run: async ({ server, params }) => {
-        await tasksOf(server).cancel(String(params.taskId));
-        return {};
       },
     },
   ],
@@ -199,12 +172,20 @@ const ROUTES: ReadonlyMap<string, Route> = new Map<string, Route>([
 
 /**
  * Runs the handler of a request: the built-in route of its method in its
- * era, else a handler registered with `server.method`, else -32601.
+ * era, else (2026-07-28) the handler of an extension in use, else a handler
+ * registered with `server.method`, else -32601.
  */
 export async function route(call: Call): Promise<Result | undefined> {
   const negotiated = negotiating(call);
   const builtIn = ROUTES.get(call.method);
   if (builtIn?.eras.includes(call.era)) return builtIn.run(negotiated);
+  const ofExtension = call.era === "modern" ? call.server.extensionMethod(call.method) : undefined;
+  if (ofExtension)
+    return negotiated.withContext(
+      (ctx) => ofExtension(call.params, ctx) as Result | Promise<Result>,
+    );
+  if (call.era === "legacy" && call.server.extensionMethod(call.method))
+    throw methodNotFound(call.method);
   const custom = call.server.customMethod(call.method);
   if (custom)
     return negotiated.withContext((ctx) => custom(call.params, ctx) as Result | Promise<Result>);
@@ -280,12 +261,6 @@ function discover(server: ServerFeatures): Result {
   };
   if (server.instructions !== undefined) result.instructions = server.instructions;
   return result;
-}
-
-/** The server's task runner; a server without the Tasks extension does not have these methods. */
-function tasksOf(server: ServerFeatures): TaskRunner {
-  if (!server.tasks) throw new McpError(Codes.MethodNotFound, "Method not found");
-  return server.tasks;
 }
 
 function sessionOf(session: SessionControl | undefined): SessionControl {

@@ -1,6 +1,7 @@
 /**
  * What a server's handler stubs throw until they are written.
  */
+import { Codes, McpError } from "../core/errors.js";
 
 /**
  * Thrown by a handler stub that has not been written yet. Tools answer
@@ -11,5 +12,15 @@ export class NotImplemented extends Error {
   constructor(readonly what: string) {
     super(`${what} is not implemented yet`);
     this.name = "NotImplemented";
+  }
+}
+
+/** Runs a handler; a stub not written yet (NotImplemented) becomes -32603 with its own message. */
+export async function notImplementedAsError<T>(run: () => T | Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof NotImplemented) throw new McpError(Codes.InternalError, error.message);
+    throw error;
   }
 }

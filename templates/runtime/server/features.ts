@@ -7,10 +7,17 @@
  */
 import type { Era } from "../core/era.js";
 import { Codes, invalidParams, McpError } from "../core/errors.js";
-import { extensionOfResultType } from "../core/extensions.js";
+import { extensionOfNotification, extensionOfResultType } from "../core/extensions.js";
 import { headerParametersOf, type HeaderParameter } from "../core/headers.js";
+import type { JsonRpcMessage } from "../core/jsonrpc.js";
 import { validateDefinition, type ProtocolModule } from "../core/protocol.js";
-import { BaseContext, INPUT_KINDS, TaskStarted, type RequestContext } from "./context.js";
+import {
+  BaseContext,
+  checkedNotification,
+  INPUT_KINDS,
+  Started,
+  type RequestContext,
+} from "./context.js";
 import type {
   CompletionHandler,
   CompletionResult,
@@ -29,19 +36,10 @@ import type {
   ToolResult,
   TypedMethodHandler,
 } from "./definitions.js";
-import { NotImplemented } from "./errors.js";
-import { InMemoryTaskStore } from "./task-store.js";
-import {
-  DEFAULT_POLL_INTERVAL_MS,
-  DEFAULT_TASK_LEASE_MS,
-  DEFAULT_TASK_TTL_MS,
-  declaresTasks,
-  TASKS_EXTENSION,
-  TaskRunner,
-  taskSupportOf,
-  tasksRequired,
-  type TaskSupport,
-} from "./tasks.js";
+import { NotImplemented, notImplementedAsError } from "./errors.js";
+import { ExtensionsInUse, type ServerExtension } from "./extension.js";
+import type { TaskRunner } from "./tasks.js";
+import { taskRunner, tasksExtension } from "./tasks-extension.js";
 import { RANDOM_CURSOR_KEY_WARNING } from "./cursors.js";
 import { ListPager, listOptionsFromEnvironment } from "./lists.js";
 import { RANDOM_KEY_WARNING, RequestStateCodec } from "./request-state.js";
@@ -51,8 +49,21 @@ import {
   type ChangeBus,
   type SubscriptionFilter,
 } from "./subscriptions.js";
+import {
+  describeProblems,
+  invalidArgumentsResult,
+  isObjectSchema,
+  isPlainObject,
+  isToolResult,
+} from "./tool-results.js";
 import { templateMatcher } from "./uri-template.js";
-import type { ExtensionResult, ServerTypes, UntypedServer } from "./typed.js";
+import type {
+  ExtensionResult,
+  NotificationName,
+  NotificationParamsFor,
+  ServerTypes,
+  UntypedServer,
+} from "./typed.js";
 
 /** The shapes of features and handlers (definitions.ts), also importable from here. */
 export type {
@@ -80,7 +91,6 @@ const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 interface Tool {
   readonly definition: ToolDefinition;
   readonly handler: ToolHandler;
-  readonly taskSupport: TaskSupport;
   readonly checkArguments?: SchemaCheck;
   readonly checkOutput?: SchemaCheck;
 }
@@ -122,6 +132,8 @@ export class ServerFeatures<T extends ServerTypes = UntypedServer> {
   >();
   private completion?: CompletionHandler;
   private readonly methods = new Map<string, MethodHandler>();
+  /** The run-time parts of extensions (`use`), the Tasks extension's among them. */
+  private readonly inUse = new ExtensionsInUse();
   /** Runs the tasks of the Tasks extension; undefined when the protocol module lacks it. */
   readonly tasks?: TaskRunner;
   private readonly changeBus?: ChangeBus;
@@ -147,29 +159,30 @@ export class ServerFeatures<T extends ServerTypes = UntypedServer> {
       this.changes.relay(options.changeBus);
     }
     if (Object.hasOwn(this.protocol.METHODS, "tasks/get")) {
-      const ttlMs = options.tasks?.ttlMs ?? DEFAULT_TASK_TTL_MS;
-      const pollIntervalMs = options.tasks?.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS;
-      const leaseMs = options.tasks?.leaseMs ?? DEFAULT_TASK_LEASE_MS;
-      for (const [name, value] of Object.entries({ ttlMs, pollIntervalMs, leaseMs }))
-        if (!Number.isSafeInteger(value) || value <= 0)
-          throw new Error(`tasks.${name} must be a positive integer, not ${value}`);
-      this.tasks = new TaskRunner(
-        {
-          store: options.tasks?.store ?? new InMemoryTaskStore(),
-          ttlMs,
-          pollIntervalMs,
-          leaseMs,
-        },
-        {
-          publish: (change) => this.changes.publish(change),
-          listening: () => this.changes.size > 0,
-          protocol: this.protocol,
-          checkAnswer: (method, answer) =>
-            validateDefinition(this.protocol, INPUT_KINDS[method].answer, answer).ok,
-          onError: (error, where) => this.onError(error, where),
-        },
-      );
+      this.tasks = taskRunner(options.tasks, {
+        publish: (change) => this.changes.publish(change),
+        listening: () => this.changes.size > 0,
+        protocol: this.protocol,
+        checkAnswer: (method, answer) =>
+          validateDefinition(this.protocol, INPUT_KINDS[method].answer, answer).ok,
+        onError: (error, where) => this.onError(error, where),
+      });
+      this.inUse.add(tasksExtension(this.tasks), this.protocol, []);
     }
+  }
+
+  /**
+   * Adds the run-time part of an extension (extension.ts): its requests,
+   * listen fields and tools/call offers, served by the same rules as the
+   * Tasks extension's. Its methods must be in the protocol module (the
+   * extension merged into the revision), and its tools checks apply to
+   * the tools registered before it too.
+   */
+  use(extension: ServerExtension<T>): this {
+    const definitions = [...this.tools.values()].map((tool) => tool.definition);
+    // The maps only type the extension's handlers; the runtime validates what they get and return.
+    this.inUse.add(extension as ServerExtension, this.protocol, definitions);
+    return this;
   }
 
   /** Adds a tool. Names are checked (1 to 128 of A-Z a-z 0-9 _ - .) and must be unique; tools/list keeps the order of registration. */
@@ -182,12 +195,12 @@ export class ServerFeatures<T extends ServerTypes = UntypedServer> {
       throw new Error(`tool name "${definition.name}" must be 1 to 128 of A-Z a-z 0-9 _ - .`);
     if (this.tools.has(definition.name))
       throw new Error(`tool "${definition.name}" is already registered`);
+    this.inUse.checkTool(definition);
     this.mirrored.set(definition.name, headerParametersOf(definition));
     this.tools.set(definition.name, {
       definition,
       // A handlers map from plain JavaScript (or cast past its type) may lack one: calls answer a tool error naming it.
       handler: typeof handler === "function" ? handler : this.missingHandler(definition.name),
-      taskSupport: taskSupportOf(definition),
       ...(options.checkArguments ? { checkArguments: options.checkArguments } : {}),
       ...(options.checkOutput ? { checkOutput: options.checkOutput } : {}),
     });
@@ -254,14 +267,24 @@ export class ServerFeatures<T extends ServerTypes = UntypedServer> {
     return handler && ((params, ctx) => notImplementedAsError(() => handler(params, ctx)));
   }
 
+  /** The handler of `method` an extension in use serves (2026-07-28 era only), if any. */
+  extensionMethod(method: string): MethodHandler | undefined {
+    return this.inUse.method(method);
+  }
+
+  /** Rewrites a request before it is validated, when an extension in use prepares its method. */
+  prepare(message: JsonRpcMessage): Promise<JsonRpcMessage> {
+    return this.inUse.prepare(message);
+  }
+
   /**
-   * Releases what the server holds beyond its transports: running tasks are
-   * aborted, the task store and the change bus are closed. For the end of
-   * the process (after the transport stopped) and for tests.
+   * Releases what the server holds beyond its transports: what extensions
+   * hold (running tasks are aborted, the task store closed) and the change
+   * bus. For the end of the process (after the transport stopped) and for
+   * tests.
    */
   async close(): Promise<void> {
-    this.tasks?.close();
-    await Promise.all([this.tasks?.settings.store.close(), this.changeBus?.close()]);
+    await Promise.all([this.inUse.close(), this.changeBus?.close()]);
   }
 
   /**
@@ -273,7 +296,7 @@ export class ServerFeatures<T extends ServerTypes = UntypedServer> {
    * its deadline.
    */
   async shutdown(graceMs = 0): Promise<void> {
-    await this.tasks?.stop(graceMs);
+    await this.inUse.stop(graceMs);
     await this.close();
   }
 
@@ -302,6 +325,33 @@ export class ServerFeatures<T extends ServerTypes = UntypedServer> {
     this.changes.publish(change);
   }
 
+  /**
+   * Sends a notification of an extension to the listen streams that asked
+   * for `to.key` under the filter field `to.field` (one of the
+   * `listenFields` of an extension in use), on every instance with a change
+   * bus. It is checked against its definition first (an invalid one
+   * throws), and a notification of another extension than the field's is
+   * refused, so that it reaches only clients that declared its extension.
+   */
+  notifyListeners<M extends NotificationName<T>>(
+    method: M,
+    params: NotificationParamsFor<T, M>,
+    to: { readonly field: string; readonly key: string },
+  ): void {
+    const owner = this.inUse.ownerOfField(to.field);
+    if (!owner)
+      throw new Error(
+        `no extension in use has the listen field "${to.field}" (fix: list it in the listenFields of the extension passed to server.use)`,
+      );
+    const extension = extensionOfNotification(this.protocol, method);
+    if (extension !== undefined && extension !== owner.id)
+      throw new Error(
+        `${method} belongs to the ${extension} extension, not to ${owner.id}, whose listen field "${to.field}" is`,
+      );
+    const message = checkedNotification(this.protocol, method, params);
+    this.changes.publish({ kind: "keyed", ...to, method, params: message.params });
+  }
+
   /** The server's capabilities, from what is registered. */
   capabilities(): Record<string, unknown> {
     const caps: Record<string, unknown> = { logging: {} };
@@ -310,8 +360,7 @@ export class ServerFeatures<T extends ServerTypes = UntypedServer> {
       caps.resources = { subscribe: true, listChanged: true };
     if (this.prompts.size > 0) caps.prompts = { listChanged: true };
     if (this.completion) caps.completions = {};
-    const extensions: Record<string, unknown> = { ...this.extensions };
-    if (this.tasks && extensions[TASKS_EXTENSION] === undefined) extensions[TASKS_EXTENSION] = {};
+    const extensions = this.inUse.capabilities(this.extensions);
     if (Object.keys(extensions).length > 0) caps.extensions = extensions;
     return caps;
   }
@@ -383,8 +432,8 @@ export class ServerFeatures<T extends ServerTypes = UntypedServer> {
       const checked = tool.checkArguments(args);
       if (!checked.ok) return invalidArgumentsResult(name, checked.errors);
     }
-    this.offerTask(tool, ctx);
-    let result: ToolResult | TaskStarted | ExtensionResult;
+    this.offerToolCall(tool, ctx);
+    let result: ToolResult | Started | ExtensionResult;
     try {
       result = await tool.handler(args, ctx);
     } catch (error) {
@@ -392,8 +441,8 @@ export class ServerFeatures<T extends ServerTypes = UntypedServer> {
         return { content: [{ type: "text", text: error.message }], isError: true };
       throw error;
     }
-    if (result instanceof TaskStarted) return { ...result.task, resultType: "task" };
     // Checked against its definition, and against the client's capabilities, on its way out (dispatch.ts).
+    if (result instanceof Started) return { ...result.result };
     if (this.isExtensionResult(result)) return { ...result };
     return this.checkedToolResult(tool, result, era);
   }
@@ -407,31 +456,22 @@ export class ServerFeatures<T extends ServerTypes = UntypedServer> {
   }
 
   /**
-   * Lets a modern tools/call become a task when the tool supports tasks and
-   * the request's client capabilities declare the extension; a tool that
-   * requires tasks refuses a client that does not (-32021, tasks.md).
+   * Asks each extension in use whether it takes this call's work (Tasks:
+   * as a task, when the tool supports tasks and the client declared the
+   * extension); an extension may also refuse the call. What it offers is
+   * what `ctx.runAs(id, work)` hands the work to.
    */
-  private offerTask(tool: Tool, ctx: RequestContext): void {
-    const tasks = this.tasks;
-    if (!tasks || tool.taskSupport === "forbidden" || ctx.era !== "modern") return;
-    if (!declaresTasks(ctx.clientCapabilities)) {
-      if (tool.taskSupport === "required")
-        throw tasksRequired(
-          `Tool ${tool.definition.name} runs only as a task: declare the ${TASKS_EXTENSION} extension in the request's client capabilities`,
+  private offerToolCall(tool: Tool, ctx: RequestContext): void {
+    const finish = (value: unknown): Record<string, unknown> => {
+      if (value instanceof Started || !isToolResult(value))
+        throw new McpError(
+          Codes.InternalError,
+          "Internal error: the work handed over did not return a tool result",
         );
-      return;
-    }
-    if (ctx instanceof BaseContext)
-      ctx.offerTask((work) =>
-        tasks.start(work, ctx, (value) => {
-          if (value instanceof TaskStarted || !isToolResult(value))
-            throw new McpError(
-              Codes.InternalError,
-              "Internal error: the task's work did not return a tool result",
-            );
-          return this.checkedToolResult(tool, value, "modern");
-        }),
-      );
+      return this.checkedToolResult(tool, value, "modern");
+    };
+    for (const [id, starter] of this.inUse.offers({ tool: tool.definition, ctx, finish }))
+      if (ctx instanceof BaseContext) ctx.offer(id, starter);
   }
 
   /**
@@ -529,15 +569,17 @@ export class ServerFeatures<T extends ServerTypes = UntypedServer> {
     return { completion: { ...completion, values: [...completion.values].slice(0, 100) } };
   }
 
+  /** -32021 for a listen request asking for an extension's field (`taskIds`) without declaring the extension. */
+  listenRefusal(
+    requested: Readonly<Record<string, unknown>>,
+    capabilities: Readonly<Record<string, unknown>>,
+  ): McpError | undefined {
+    return this.inUse.listenRefusal(requested, capabilities);
+  }
+
   /** What a listen request may subscribe to on this server: the asked-for filter, minus what the server cannot deliver. */
   agreedFilter(requested: Readonly<Record<string, unknown>>): SubscriptionFilter {
-    const agreed: {
-      toolsListChanged?: boolean;
-      promptsListChanged?: boolean;
-      resourcesListChanged?: boolean;
-      resourceSubscriptions?: string[];
-      taskIds?: string[];
-    } = {};
+    const agreed: Record<string, boolean | string[]> = {};
     if (requested.toolsListChanged === true && this.tools.size > 0) agreed.toolsListChanged = true;
     if (requested.promptsListChanged === true && this.prompts.size > 0)
       agreed.promptsListChanged = true;
@@ -547,51 +589,6 @@ export class ServerFeatures<T extends ServerTypes = UntypedServer> {
       agreed.resourceSubscriptions = requested.resourceSubscriptions.filter(
         (u): u is string => typeof u === "string",
       );
-    if (Array.isArray(requested.taskIds) && this.tasks)
-      agreed.taskIds = requested.taskIds.filter((id): id is string => typeof id === "string");
-    return agreed;
-  }
-}
-
-/** Whether a task's work returned something shaped like a tool result. */
-function isToolResult(value: unknown): value is ToolResult {
-  return (
-    typeof value === "object" && value !== null && Array.isArray((value as ToolResult).content)
-  );
-}
-
-type CheckErrors = ReadonlyArray<{ readonly path: string; readonly message: string }>;
-
-/** Arguments that fail a tool's inputSchema, as a tool execution error: every problem, each with its JSON pointer. */
-function invalidArgumentsResult(tool: string, errors: CheckErrors): Record<string, unknown> {
-  const lines = errors.map((e) => `- ${e.path || "/"}: ${e.message}`);
-  const text = `Invalid arguments for tool ${tool} (${errors.length} ${errors.length === 1 ? "problem" : "problems"}):\n${lines.join("\n")}`;
-  return { content: [{ type: "text", text }], isError: true };
-}
-
-/** A failed check as one line for the server's log; undefined when it passed. */
-function describeProblems(
-  checked: { readonly ok: true } | { readonly ok: false; readonly errors: CheckErrors },
-): string | undefined {
-  if (checked.ok) return undefined;
-  const problems = checked.errors.map((e) => `${e.path || "/"} ${e.message}`).join("; ");
-  return `returned structuredContent that does not match its outputSchema: ${problems}`;
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-/** Whether a schema says its instances are objects (what an outputSchema had to say before 2026-07-28). */
-function isObjectSchema(schema: Readonly<Record<string, unknown>>): boolean {
-  return schema.type === "object";
-}
-
-async function notImplementedAsError<T>(run: () => T | Promise<T>): Promise<T> {
-  try {
-    return await run();
-  } catch (error) {
-    if (error instanceof NotImplemented) throw new McpError(Codes.InternalError, error.message);
-    throw error;
+    return { ...agreed, ...this.inUse.listenFields(requested) };
   }
 }

@@ -44,7 +44,8 @@ export {
 } from "./context.js";
 export { NotImplemented } from "./errors.js";
 export { errorToSend, unsendableCode } from "./error-policy.js";
-export { TaskStarted, type TaskStarter } from "./context.js";
+export { Started, TaskStarted, type Starter, type TaskStarter } from "./context.js";
+export type { ServerExtension, ToolCallOffer } from "./extension.js";
 export {
   expiresAt,
   InMemoryTaskStore,

@@ -87,8 +87,8 @@ export class LegacySession implements SessionControl {
     this.unlisten = server.changes.add({
       deliver: (change) => {
         if (change.kind === "resource" && !this.subscriptions.has(change.uri)) return;
-        // Task status notifications are for subscriptions/listen streams of the Tasks extension.
-        if (change.kind === "task") return;
+        // Extensions' notifications are for listen streams that asked for their keys (2026-07-28).
+        if (change.kind === "keyed") return;
         this.standalone?.notify(changeNotification(change));
       },
     });

@@ -26,7 +26,7 @@ import { handlerError, route, type Call, type Result } from "./dispatch.js";
 import type { ServerFeatures } from "./features.js";
 import { withInputs } from "./mrtr.js";
 import { errorCodeOf, requestAttributes, startSpan } from "./telemetry.js";
-import { capabilitiesOf, keepOutstandingResponses } from "./tasks.js";
+import { capabilitiesOf } from "./tasks.js";
 
 /** Results that carry caching hints (spec: caching). */
 const CACHEABLE = new Set([
@@ -63,11 +63,14 @@ export async function serveModern(
       ? undeclaredMethodRefusal(server.protocol, String(message.method), capabilitiesOf(meta))
       : undefined;
   if (undeclared) return refuse(id, undeclared);
-  if (server.tasks && "id" in message && message.method === "tasks/update") {
+  if ("id" in message) {
     try {
-      message = await keepOutstandingResponses(server.tasks, message);
+      // An extension's own work on its requests before they are checked (Tasks: tasks/update).
+      message = await server.prepare(message);
     } catch (error) {
-      return { response: errorResponse(id, handlerError(server, "tasks/update", error)) };
+      return {
+        response: errorResponse(id, handlerError(server, String(message.method), error)),
+      };
     }
   }
   const parsed = server.protocol.parseMessage(message);

@@ -14,16 +14,37 @@ export interface SubscriptionFilter {
   readonly promptsListChanged?: boolean;
   readonly resourcesListChanged?: boolean;
   readonly resourceSubscriptions?: readonly string[];
-  /** Tasks whose status notifications (`notifications/tasks`) the client wants (Tasks extension). */
-  readonly taskIds?: readonly string[];
+  /**
+   * The fields extensions add, each a list of keys: the Tasks extension's
+   * `taskIds` (tasks whose `notifications/tasks` the client wants), or a
+   * project's own (ServerExtension.listenFields).
+   */
+  readonly [extensionField: string]: boolean | readonly string[] | undefined;
 }
 
 /** A change the server publishes. */
 export type Change =
   | { readonly kind: "tools" | "prompts" | "resources" }
   | { readonly kind: "resource"; readonly uri: string }
-  /** A task's status changed; `task` is the task as notifications/tasks carries it. */
-  | { readonly kind: "task"; readonly task: Readonly<Record<string, unknown>> };
+  | KeyedNotification;
+
+/**
+ * A notification of an extension for the listen streams that asked for
+ * `key` under the filter field `field` (a task's status change: field
+ * `taskIds`, key its taskId, `notifications/tasks`).
+ */
+export interface KeyedNotification {
+  readonly kind: "keyed";
+  readonly field: string;
+  readonly key: string;
+  readonly method: string;
+  readonly params: Readonly<Record<string, unknown>>;
+  /**
+   * False when every instance hears of it by itself (task changes come
+   * from the shared task store), so it is not relayed to the others.
+   */
+  readonly relay?: false;
+}
 
 /** Something that receives changes: a listen stream, or a legacy session. */
 export interface ChangeListener {
@@ -46,11 +67,11 @@ export function changeNotification(
   change: Change,
   meta?: Record<string, unknown>,
 ): Record<string, unknown> {
-  if (change.kind === "task")
+  if (change.kind === "keyed")
     return {
       jsonrpc: "2.0",
-      method: "notifications/tasks",
-      params: meta ? { ...change.task, _meta: meta } : { ...change.task },
+      method: change.method,
+      params: meta ? { ...change.params, _meta: meta } : { ...change.params },
     };
   const params: Record<string, unknown> = change.kind === "resource" ? { uri: change.uri } : {};
   if (meta) params._meta = meta;
@@ -66,7 +87,10 @@ export function changeNotification(
 export function wants(filter: SubscriptionFilter, change: Change): boolean {
   if (change.kind === "resource")
     return filter.resourceSubscriptions?.includes(change.uri) === true;
-  if (change.kind === "task") return filter.taskIds?.includes(String(change.task.taskId)) === true;
+  if (change.kind === "keyed") {
+    const keys = Object.hasOwn(filter, change.field) ? filter[change.field] : undefined;
+    return Array.isArray(keys) && keys.includes(change.key);
+  }
   return filter[FILTER_KEY[change.kind]] === true;
 }
 
@@ -91,8 +115,8 @@ export class ChangeHub {
 
   /**
    * Relays changes through `bus`: changes published here go to the other
-   * instances too, and theirs reach the listeners here. Task changes are
-   * not relayed: every instance hears of them from the shared task store.
+   * instances too, and theirs reach the listeners here. A change marked
+   * `relay: false` is not relayed: every instance hears of it by itself.
    */
   relay(bus: ChangeBus): () => void {
     this.bus = bus;
@@ -108,7 +132,7 @@ export class ChangeHub {
   /** Delivers a change to every listener (and, with a bus, to the other instances). */
   publish(change: Change): void {
     this.deliver(change);
-    if (change.kind !== "task") this.bus?.send(change);
+    if (change.kind !== "keyed" || change.relay !== false) this.bus?.send(change);
   }
 
   private deliver(change: Change): void {

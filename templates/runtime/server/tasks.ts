@@ -17,7 +17,7 @@ import { META } from "../core/era.js";
 import { Codes, invalidParams, McpError } from "../core/errors.js";
 import type { NotificationSink } from "../core/exchange.js";
 import { checkOutgoingMeta } from "../core/meta-keys.js";
-import { declaresExtension, extensionRequired } from "../core/extensions.js";
+import { declaresExtension, extensionRequired, TASKS_EXTENSION } from "../core/extensions.js";
 import {
   isJsonObject,
   paramsOf,
@@ -45,7 +45,7 @@ import {
 export { detailedTask, isTerminal } from "./task-records.js";
 
 /** The extension's identifier, under `capabilities.extensions`. */
-export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
+export { TASKS_EXTENSION };
 
 /**
  * Whether a tool may run as a task: never (`forbidden`, the default), when
@@ -340,7 +340,15 @@ export class TaskRunner {
 
   /** A record changed somewhere: publish it to listen streams, and wake the work it concerns. */
   private changed(record: TaskRecord): void {
-    this.host.publish({ kind: "task", task: detailedTask(record) });
+    this.host.publish({
+      kind: "keyed",
+      field: "taskIds",
+      key: record.taskId,
+      method: "notifications/tasks",
+      params: detailedTask(record),
+      // Every instance hears of a task's change from the shared task store.
+      relay: false,
+    });
     const running = this.running.get(record.taskId);
     if (!running) return;
     if (TERMINAL_STATUSES.has(record.status)) running.controller.abort();

@@ -10,7 +10,7 @@ import type {
   McpServer,
   RequestContext,
   SchemaCheck,
-  TaskStarted,
+  Started,
   ToolResult,
 } from "../../../../templates/runtime/index.js";
 import type * as protocol from "../../../../generated/2026-07-28+tasks/index.js";
@@ -61,7 +61,7 @@ export type ExtensionToolResult = Exclude<
 >;
 
 /**
- * A handler for every tool of tools.json, typed by its schemas: it returns the tool's result, what `ctx.runAsTask` returned when the call became a task (Tasks extension), or a result another extension adds to tools/call.
+ * A handler for every tool of tools.json, typed by its schemas: it returns the tool's result, what `ctx.runAs` returned when an extension took the call's work (`ctx.runAsTask`: a task of the Tasks extension), or a result an extension adds to tools/call.
  */
 export type ToolHandlers = {
   readonly [K in keyof ToolArguments]: (
@@ -69,9 +69,9 @@ export type ToolHandlers = {
     ctx: RequestContext<Types>,
   ) =>
     | ToolResultOf<K>
-    | TaskStarted
+    | Started
     | ExtensionToolResult
-    | Promise<ToolResultOf<K> | TaskStarted | ExtensionToolResult>;
+    | Promise<ToolResultOf<K> | Started | ExtensionToolResult>;
 };
 
 /**
@@ -94,9 +94,9 @@ export function registerTools(server: McpServer, handlers: ToolHandlers): void {
           ctx: RequestContext<Types>,
         ) =>
           | ToolResult
-          | TaskStarted
+          | Started
           | ExtensionToolResult
-          | Promise<ToolResult | TaskStarted | ExtensionToolResult>)
+          | Promise<ToolResult | Started | ExtensionToolResult>)
       | undefined;
     const checks = TOOL_CHECKS[definition.name]!;
     server.tool(definition, handler as never, {
