@@ -16,7 +16,7 @@ const RUNTIME = "../mcp-gen/runtime/client.js";
 export function clientModule(bannerText: string): EmittedFile {
   return new TsFileBuilder(CLIENT_MODULE)
     .importValues(RUNTIME, "bindMethods", "bindTools", "declaringExtensions", "McpClient")
-    .importValues(RUNTIME, "routeNotifications")
+    .importValues(RUNTIME, "completeResultCheck", "routeNotifications")
     .importTypes(RUNTIME, "ClientOptions", "Completed", "InputTypes", "ServerDescription")
     .importTypes(RUNTIME, "TypedMethods", "Unfollowed")
     .importNamespace(RUNTIME, "runtime", true)

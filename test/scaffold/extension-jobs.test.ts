@@ -9,8 +9,10 @@
  * sends the typed notification, and a client continuation that polls the
  * job (and throws the extension's JOB_NOT_FOUND through its generated,
  * typed builder). Both projects compile under --strict (with compile-fail lines that
- * prove the typing), and talk over HTTP and stdio. A client that does not
- * declare the extension never receives its results.
+ * prove the typing), and talk over HTTP and stdio. The same continuation
+ * follows a prompt the server answers with a job handle: `rpc.promptsGet`
+ * resolves with the prompt's final result. A client that does not declare
+ * the extension never receives its results.
  *
  * The extension's run-time part (server.use, as the runtime serves Tasks)
  * makes a declaring client's call a job through ctx.runAs, serves
@@ -229,6 +231,19 @@ export async function renderUnfollowed(channel: Options["channel"], text: string
   }
 }
 
+/** Gets a prompt with the continuation: rpc.promptsGet resolves with the prompt's final result, read without narrowing. */
+export async function promptFollowed(channel: Options["channel"], name: string, done: string[]): Promise<string> {
+  const client = followingClient(channel, done);
+  try {
+    const result = await client.rpc.promptsGet({ name });
+    // @ts-expect-error: the job handle was followed, so the result never is one
+    if (result.resultType === "deferred") return result.jobId;
+    return result.messages.map((message) => (message.content.type === "text" ? message.content.text : "")).join("");
+  } finally {
+    await client.close();
+  }
+}
+
 /** rpc.toolsCall answers with the union of what tools/call may return. */
 export async function callRaw(channel: Options["channel"], text: string): Promise<string> {
   const client = createClient({ channel, info: { name: "jobs-test", version: "1.0.0" } });
@@ -253,6 +268,9 @@ export async function wrongUses(channel: Options["channel"]): Promise<void> {
   if (raw.resultType === "task") return;
   // @ts-expect-error: jobId is a string
   await client.rpc.jobsGet({ jobId: 1 });
+  const prompt = await client.rpc.promptsGet({ name: "later" });
+  // @ts-expect-error: without a continuation for "deferred" the prompt may be a job handle: narrow by resultType first
+  void prompt.messages.length;
 }
 
 export function wrongContinuation(channel: Options["channel"]) {
@@ -292,6 +310,7 @@ interface ClientUse {
   renderFollowed(channel: unknown, text: string, done: string[]): Promise<string>;
   renderUnfollowed(channel: unknown, text: string): Promise<string>;
   callRaw(channel: unknown, text: string): Promise<string>;
+  promptFollowed(channel: unknown, name: string, done: string[]): Promise<string>;
 }
 type ClientRuntime = typeof import("../../templates/runtime/client.js");
 
@@ -517,17 +536,27 @@ describe("the extension's notification", () => {
 });
 
 describe("another core method the extension returns for", () => {
-  it("a prompt handler's extension result is checked and negotiated like a tool's", async () => {
+  /** Prompts answering with a job handle: job-9, which jobs/get reports running, then done with the prompt's result; and one the schema refuses. */
+  async function promptServer(onError: (error: unknown) => void) {
     const { runtime, protocol } = await serverModules();
-    const logged: string[] = [];
-    const server = new runtime.McpServer({
-      protocol,
-      info: { name: "p", version: "1.0.0" },
-      onError: (error) => logged.push(String(error)),
-    })
+    let polls = 0;
+    const info = { name: "p", version: "1.0.0" };
+    const server = new runtime.McpServer({ protocol, info, onError })
       .prompt({ name: "later" }, () => ({ resultType: "deferred", jobId: "job-9" }))
-      .prompt({ name: "broken" }, () => ({ resultType: "deferred", jobId: "" }));
-    const { url, close } = await runtime.serveHttp(server, { port: 0 });
+      .prompt({ name: "broken" }, () => ({ resultType: "deferred", jobId: "" }))
+      .method("jobs/get", (params) => {
+        expect(params.jobId).toBe("job-9");
+        polls += 1;
+        if (polls < 2) return { status: "running" };
+        const text = { type: "text", text: "the prompt, once its job is done" };
+        return { status: "done", result: { messages: [{ role: "user", content: text }] } };
+      });
+    return runtime.serveHttp(server, { port: 0 });
+  }
+
+  it("a prompt handler's extension result is checked and negotiated like a tool's", async () => {
+    const logged: string[] = [];
+    const { url, close } = await promptServer((error) => logged.push(String(error)));
     const get = (name: string, capabilities: Record<string, unknown>) =>
       post(url, request("prompts/get", { name }, 1, capabilities));
     try {
@@ -539,6 +568,21 @@ describe("another core method the extension returns for", () => {
       // DeferredResult.jobId has minLength 1: the result is checked before it is sent.
       expect((await get("broken", DECLARES_JOBS)).body.error).toMatchObject({ code: -32603 });
       expect(logged).toEqual([expect.stringContaining("/jobId must be at least 1 characters")]);
+    } finally {
+      await close();
+    }
+  });
+
+  it("a scaffolded client's rpc.promptsGet follows the job with its continuation to the prompt's result", async () => {
+    const [client, use] = await Promise.all([
+      importFromProject<ClientRuntime>(clientDir, "src/mcp-gen/runtime/client.ts"),
+      importFromProject<ClientUse>(clientDir, "src/jobs-use.ts"),
+    ]);
+    const { url, close } = await promptServer(() => undefined);
+    try {
+      expect(await use.promptFollowed(client.connectHttp(url), "later", [])).toBe(
+        "the prompt, once its job is done",
+      );
     } finally {
       await close();
     }

@@ -57,18 +57,21 @@ export {
   routeNotifications,
   type CallerParams,
   type Completed,
+  type MethodArguments,
+  type MethodName,
+  type Requester,
+  type TypedMethods,
+  type TypedToolResult,
+} from "./typed.js";
+export {
+  completeResultCheck,
   type Continuation,
   type ContinuationContext,
   type Continuations,
   type FollowOptions,
-  type MethodArguments,
-  type MethodName,
-  type Requester,
   type TaskCallOptions,
-  type TypedMethods,
-  type TypedToolResult,
   type Unfollowed,
-} from "./typed.js";
+} from "./continuations.js";
 export {
   checkIcon,
   fetchIcon,

@@ -10,19 +10,22 @@
  * Params leave out what the client fills in (the `_meta` envelope, and
  * `inputResponses` / `requestState`, which Multi Round-Trip Requests
  * handle); results leave out InputRequiredResult, which never reaches the
- * caller.
+ * caller, and the extension results the client follows to their final
+ * result (continuations.ts).
  */
 import { isJsonObject, type JsonRpcMessage } from "../core/jsonrpc.js";
-import type { ValidationOutcome } from "../core/protocol.js";
 import {
   checkToolOutput,
-  type CallToolOptions,
   type McpClient,
   type RequestOptions,
   type SchemaCheck,
 } from "./client.js";
-import { InvalidResponseError } from "./errors.js";
-import { isTaskHandle, type AwaitTaskOptions } from "./tasks.js";
+import {
+  follower,
+  type FollowOptions,
+  type TaskCallOptions,
+  type Unfollowed,
+} from "./continuations.js";
 
 /** What the typed methods and wrappers call: an McpClient of any input types. */
 export type Requester = Pick<McpClient, "request" | "callTool" | "awaitTask">;
@@ -66,28 +69,44 @@ export type Completed<R> = R extends { readonly resultType: "complete" }
       : never
     : R;
 
-/** The methods of the requests a client sends, from a generated module's METHODS, ParamsByMethod and ResultByMethod. */
-export type TypedMethods<Methods, Params, Results> = {
+/**
+ * The methods of the requests a client sends, from a generated module's
+ * METHODS, ParamsByMethod and ResultByMethod. `Followed` is the resultTypes
+ * the client follows to the method's final result (its continuations'):
+ * results of those never reach the caller, so they leave the union.
+ */
+export type TypedMethods<Methods, Params, Results, Followed = never> = {
   readonly [
     M in keyof Methods & keyof Params & keyof Results & string as Methods[M] extends {
       readonly direction: "client-to-server" | "both";
     }
       ? MethodName<M>
       : never
-  ]: (...args: MethodArguments<Params[M]>) => Promise<Completed<Results[M]>>;
+  ]: (...args: MethodArguments<Params[M]>) => Promise<Unfollowed<Completed<Results[M]>, Followed>>;
 };
 
-/** The typed methods of `client`, one per request of `methods` a client sends. */
+/**
+ * The typed methods of `client`, one per request of `methods` a client
+ * sends. A result of an extension resultType that has a continuation in
+ * `follow` (or a task, with `followTasks`) is followed by it, and the
+ * method resolves with the final result, checked against the method's
+ * complete result definition (`checkFinal`); continuations are given these
+ * methods as their `rpc` unless `follow.rpc` says otherwise.
+ */
 export function bindMethods<Methods>(
   client: Requester,
   methods: { readonly [method: string]: { readonly direction: string } },
+  follow: FollowOptions = {},
 ): Methods {
   const bound: Record<string, unknown> = {};
+  const finish = follower(client, { ...follow, rpc: follow.rpc ?? bound });
   for (const [method, entry] of Object.entries(methods))
     if (entry.direction === "client-to-server" || entry.direction === "both")
       Object.defineProperty(bound, methodName(method), {
-        value: (params?: Readonly<Record<string, unknown>>, options?: RequestOptions) =>
-          client.request(method, params ?? {}, options),
+        value: async (params?: Readonly<Record<string, unknown>>, options: RequestOptions = {}) => {
+          const first = await client.request(method, params ?? {}, options);
+          return (await finish(method, first, options)) ?? first;
+        },
         enumerable: true,
       });
   return Object.freeze(bound) as Methods;
@@ -107,88 +126,26 @@ export type TypedToolResult<Result, Structured> = {
   readonly resultType?: "complete";
 };
 
-/** What a continuation is given besides the result: the typed requests, the call's options and its signal. */
-export interface ContinuationContext<Rpc> {
-  readonly rpc: Rpc;
-  readonly options: CallToolOptions;
-  readonly signal?: AbortSignal;
-}
-
-/**
- * What follows a result of one extension resultType to the method's final
- * result: for a job handle, poll the job until it is done and resolve with
- * the result it ended with. What it resolves with is checked against the
- * method's complete result definition (and a tool's outputSchema) before
- * the caller gets it.
- */
-export type Continuation<R, Rpc> = (
-  result: R,
-  context: ContinuationContext<Rpc>,
-) => Promise<object>;
-
-/**
- * A project's continuations, one per extension resultType of `Results`
- * (the extension results of a method), each typed by its definition.
- */
-export type Continuations<Results extends { readonly resultType: string }, Rpc> = {
-  readonly [RT in Results["resultType"]]?: Continuation<
-    Extract<Results, { readonly resultType: RT }>,
-    Rpc
-  >;
-};
-
-/** The extension results nothing follows (no continuation for their resultType): the caller gets them, typed. */
-export type Unfollowed<Results, Followed> = Exclude<Results, { readonly resultType: Followed }>;
-
-/** How `bindTools` follows extension results. */
-export interface FollowOptions {
-  /** Follow tasks of the Tasks extension (McpClient.awaitTask). */
-  readonly followTasks?: boolean;
-  /** A continuation per extension resultType (a project's own, typed by client.gen.ts). */
-  readonly continuations?: Readonly<
-    Record<string, ((result: never, context: never) => Promise<object>) | undefined>
-  >;
-  /** The typed requests a continuation is given. */
-  readonly rpc?: unknown;
-  /** Checks a final result against the complete result definition of tools/call. */
-  readonly checkFinal?: (result: unknown) => ValidationOutcome;
-}
-
-/**
- * How a tool wrapper is called in a project with the Tasks extension: the
- * call's options (its `signal` also cancels the task), and how a task the
- * server answers with is followed.
- */
-export interface TaskCallOptions extends CallToolOptions, AwaitTaskOptions {
-  /** Called with the task handle (its taskId) when the server runs the call as a task. */
-  readonly onTask?: (
-    handle: Readonly<Record<string, unknown>> & { readonly taskId: string },
-  ) => void;
-}
-
 /**
  * A wrapper per tool, keyed by the tool's name (any string, used only as a
  * key): it checks the arguments before sending and the structuredContent
  * on return with the tool's generated checks. A result of an extension
  * resultType that has a continuation is followed by it, and the wrapper
  * resolves with the final result, checked against the complete result
- * definition (`checkFinal`) and the outputSchema. With `followTasks` (a
- * project with the Tasks extension) the runtime brings the continuation of
- * "task": McpClient.awaitTask (polled, its input requests answered by the
- * client's handlers, cancelled when the signal fires).
+ * definition of tools/call (`checkFinal`) and the outputSchema. With
+ * `followTasks` (a project with the Tasks extension) the runtime brings
+ * the continuation of "task": McpClient.awaitTask (polled, its input
+ * requests answered by the client's handlers, cancelled when the signal
+ * fires).
  */
 export function bindTools<Wrappers>(
   client: Requester,
   checks: {
     readonly [tool: string]: { readonly arguments: SchemaCheck; readonly output?: SchemaCheck };
   },
-  { followTasks = false, continuations = {}, rpc, checkFinal }: FollowOptions = {},
+  follow: FollowOptions = {},
 ): Wrappers {
-  // Tasks is followed like any extension: the runtime brings its continuation, a project brings its own.
-  const followers: FollowOptions["continuations"] = {
-    ...(followTasks ? { task: followTask(client) } : {}),
-    ...continuations,
-  };
+  const finish = follower(client, follow);
   const bound: Record<string, unknown> = {};
   for (const name of Object.keys(checks)) {
     const check = checks[name]!;
@@ -197,41 +154,14 @@ export function bindTools<Wrappers>(
       options: TaskCallOptions = {},
     ): Promise<Record<string, unknown>> => {
       const first = await client.callTool(name, args, { ...options, checks: check });
-      const follow =
-        typeof first.resultType === "string" && Object.hasOwn(followers, first.resultType)
-          ? followers[first.resultType]
-          : undefined;
-      if (!follow) return first;
-      const context = { rpc, options, ...(options.signal ? { signal: options.signal } : {}) };
-      const final = finalResult(await follow(first as never, context as never), checkFinal);
+      const final = await finish("tools/call", first, options);
+      if (!final) return first;
       checkToolOutput(name, final, check.output);
       return final;
     };
     Object.defineProperty(bound, name, { value: wrapper, enumerable: true });
   }
   return Object.freeze(bound) as Wrappers;
-}
-
-/**
- * What a continuation resolved with, as the caller gets it: an object,
- * resultType "complete" when it left it out, and valid as the method's
- * complete result (an InvalidResponseError otherwise, as for a response).
- */
-function finalResult(
-  value: object,
-  check: ((result: unknown) => ValidationOutcome) | undefined,
-): Record<string, unknown> {
-  const result: Record<string, unknown> = isJsonObject(value)
-    ? { resultType: "complete", ...value }
-    : { resultType: "complete" };
-  const verdict = check?.(result);
-  if (verdict && !verdict.ok)
-    throw new InvalidResponseError("tools/call", {
-      code: -32603,
-      message: `a continuation's result is not a valid tools/call result: ${verdict.errors.map((e) => `${e.path || "/"} ${e.message}`).join("; ")}`,
-      data: { errors: verdict.errors },
-    });
-  return result;
 }
 
 /**
@@ -271,27 +201,5 @@ export function routeNotifications(
     const handler = Object.hasOwn(handlers, method) ? handlers[method] : undefined;
     if (handler) handler((isJsonObject(notification.params) ? notification.params : {}) as never);
     else fallback?.(notification);
-  };
-}
-
-/**
- * The Tasks extension's continuation: a task handle is followed to its end
- * with McpClient.awaitTask (polled, its input requests answered, cancelled
- * when the signal fires), with the settings of the call's TaskCallOptions.
- */
-function followTask(
-  client: Requester,
-): (
-  handle: Readonly<Record<string, unknown>>,
-  context: ContinuationContext<unknown>,
-) => Promise<object> {
-  return (handle, { options, signal }) => {
-    const { onStatus, pollIntervalMs, onTask } = options as TaskCallOptions;
-    if (isTaskHandle(handle)) onTask?.(handle);
-    return client.awaitTask(handle, {
-      ...(signal ? { signal } : {}),
-      ...(onStatus ? { onStatus } : {}),
-      ...(pollIntervalMs !== undefined ? { pollIntervalMs } : {}),
-    });
   };
 }

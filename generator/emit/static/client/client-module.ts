@@ -2,9 +2,10 @@
  * The typed client of a client project (src/generated/client.gen.ts): the
  * revision's requests as methods and the tools of tools.json as functions,
  * both typed and made from the generated tables (see the runtime's
- * client/typed.ts). With the Tasks extension in the revision, the client
- * declares it on every request and its tool functions follow a task to its
- * result.
+ * client/typed.ts). Both follow the results of an extension's resultType
+ * with the project's continuations (client/continuations.ts); with the
+ * Tasks extension in the revision, the client declares it on every request
+ * and both follow a task to its result.
  *
  * mcp-gen copies what follows the marker line as it is written
  * (scaffold/client-module.ts), after the imports it writes. What comes
@@ -15,6 +16,7 @@
 import {
   bindMethods,
   bindTools,
+  completeResultCheck,
   declaringExtensions,
   McpClient,
   routeNotifications,
@@ -53,11 +55,31 @@ export interface Inputs extends InputTypes {
   readonly rootsResult: protocol.ListRootsResult;
 }
 
-/** One method per request a client sends in this revision (`tools/call` is `toolsCall`), typed by its params and result. */
-export type Methods = TypedMethods<
+/**
+ * One method per request a client sends in this revision (`tools/call` is `toolsCall`), typed by its params and result.
+ * A result of a resultType in `Followed` is followed to the method's final result, so it is not in the method's type.
+ */
+export type Methods<Followed extends string = never> = TypedMethods<
   typeof protocol.METHODS,
   protocol.ParamsByMethod,
-  protocol.ResultByMethod
+  protocol.ResultByMethod,
+  Followed
+>;
+
+/** The requests a client sends in this revision (to the server, or either way). */
+type SentMethod = {
+  [M in keyof typeof protocol.METHODS]: (typeof protocol.METHODS)[M] extends {
+    readonly direction: "client-to-server" | "both";
+  }
+    ? M
+    : never;
+}[keyof typeof protocol.METHODS] &
+  keyof protocol.ResultByMethod;
+
+/** The results the revision's extensions add to the requests a client sends, discriminated by resultType (none for a plain revision). */
+export type ExtensionResult = Exclude<
+  Completed<protocol.ResultOf<SentMethod>>,
+  { readonly resultType: "complete" }
 >;
 
 /** The results the revision's extensions add to tools/call, discriminated by resultType (none for a plain revision). */
@@ -66,8 +88,8 @@ export type ExtensionToolResult = Exclude<
   { readonly resultType: "complete" }
 >;
 
-/** A continuation per extension resultType of tools/call, typed by its definition: it follows such a result to the tool's final result. */
-export type Continuations = runtime.Continuations<ExtensionToolResult, Methods>;
+/** A continuation per extension resultType of any request a client sends, typed by its definition: it follows such a result to the method's final result. */
+export type Continuations = runtime.Continuations<ExtensionResult, Methods>;
 
 /** A handler per notification, given its params as the revision (extensions included) types them. */
 export type NotificationHandlers = {
@@ -80,12 +102,12 @@ export type NotificationHandlers = {
 const FOLLOWS_TASKS = "io.modelcontextprotocol/tasks" in protocol.EXTENSIONS;
 
 /** What the runtime follows by itself: a task of the Tasks extension, when the revision has it. */
-type FollowedByRuntime = Extract<ExtensionToolResult["resultType"], "task">;
+type FollowedByRuntime = Extract<ExtensionResult["resultType"], "task">;
 
 /** A client of one server, typed for this project; `K` is the resultTypes it has continuations for. */
 export interface Client<K extends keyof Continuations = never> {
-  /** The requests of the revision, one method each; results are checked against the schema and discriminated by resultType. */
-  readonly rpc: Methods;
+  /** The requests of the revision, one method each; results are checked against the schema and discriminated by resultType; an extension result is followed by its continuation (a task by the runtime), else returned as it is. */
+  readonly rpc: Methods<K | FollowedByRuntime>;
   /** The tools of tools.json, one function each, their arguments and structured output checked; an extension result is followed by its continuation (a task by the runtime), else returned as it is. */
   readonly tools: ToolWrappers<Unfollowed<ExtensionToolResult, K | FollowedByRuntime>>;
   /** The runtime's client, for anything else (a request by name, callTool, awaitTask with Tasks, listen). */
@@ -99,7 +121,7 @@ export interface Client<K extends keyof Continuations = never> {
 /**
  * How a client is made: the runtime's options without the protocol modules,
  * which this project brings; a continuation per extension resultType the
- * tool functions should follow, and a handler per notification.
+ * requests and tool functions should follow, and a handler per notification.
  */
 export type Options<K extends keyof Continuations = never> = Omit<
   ClientOptions<Inputs>,
@@ -122,15 +144,15 @@ export function createClient<K extends keyof Continuations = never>(
     ...(capabilities ? { capabilities } : {}),
     onNotification: routeNotifications(notifications ?? {}, options.onNotification),
   });
-  const rpc = bindMethods<Methods>(raw, protocol.METHODS);
+  const follow = {
+    followTasks: FOLLOWS_TASKS,
+    continuations: continuations ?? {},
+    checkFinal: completeResultCheck(protocol),
+  };
+  const rpc = bindMethods<Client<K>["rpc"]>(raw, protocol.METHODS, follow);
   return {
     rpc,
-    tools: bindTools<Client<K>["tools"]>(raw, TOOL_CHECKS, {
-      followTasks: FOLLOWS_TASKS,
-      continuations: continuations ?? {},
-      rpc,
-      checkFinal: (result) => protocol.validate("CallToolResult", result),
-    }),
+    tools: bindTools<Client<K>["tools"]>(raw, TOOL_CHECKS, { ...follow, rpc }),
     raw,
     connect: () => raw.connect(),
     close: () => raw.close(),
