@@ -46,6 +46,7 @@ export const EXTENSIONS = {
     notifications: { "notifications/tasks": "server-to-client" },
     resultTypes: ["task"],
     capability: { definition: "TasksExtensionCapability", sides: ["client", "server"] },
+    names: { "tasks/cancel": "taskId", "tasks/get": "taskId", "tasks/update": "taskId" },
   },
 } as const;
 

@@ -104,6 +104,13 @@ export const EXTENSION_DIAGNOSTICS = {
     fix: (p) =>
       `return the result from ${p.served.join(", ")} or from a method of the extension, or answer ${p.method} with code of your own`,
   }),
+  MCPG619: entry<{ method: string; param: string }>({
+    severity: "error",
+    message: (p) =>
+      `the manifest's requests["${p.method}"].name is ${p.param}, which is not a string property of the params of ${p.method}`,
+    fix: () =>
+      "name a string member of the request's params (the Mcp-Name header mirrors a string), or leave name out",
+  }),
   MCPG617: entry<{ id: string; first: string }>({
     severity: "error",
     message: (p) => `extension ${p.id} is given more than once (first by ${p.first})`,

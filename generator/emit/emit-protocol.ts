@@ -42,7 +42,7 @@ export function emitProtocol(model: McpModel, bannerText: string): EmittedFile {
   return file.build(bannerText);
 }
 
-/** `{ "<id>": { id, name, requests, notifications, resultTypes, capability, undeclared } }` as an object literal. */
+/** `{ "<id>": { id, name, requests, notifications, resultTypes, capability, names, undeclared } }` as an object literal. */
 function extensionsTable(extensions: readonly MergedExtension[]): string {
   const byMethod = (items: MergedExtension["requests"]): TableValue => ({
     object: items.map((i) => [literal(i.method), literal(i.direction)] as const),
@@ -67,6 +67,11 @@ function extensionsTable(extensions: readonly MergedExtension[]): string {
                 ["sides", strings(e.capability.sides)],
               ],
             },
+          ]);
+        if (e.names)
+          fields.push([
+            "names",
+            { object: e.names.map((n) => [literal(n.method), literal(n.param)] as const) },
           ]);
         if (e.undeclared) fields.push(["undeclared", literal(e.undeclared)]);
         return [literal(e.id), { object: fields }] as const;

@@ -83,6 +83,8 @@ export interface ExtensionManifest {
       {
         readonly direction?: "client-to-server" | "server-to-client" | "both";
         readonly result?: string;
+        /** The params member mirrored into the Mcp-Name header on Streamable HTTP. */
+        readonly name?: string;
       }
     >
   >;

@@ -189,6 +189,8 @@ export interface MergedExtension {
   readonly definitions: readonly string[];
   /** Its request methods and who sends them. */
   readonly requests: ReadonlyArray<{ readonly method: string; readonly direction: Direction }>;
+  /** The params member each of its requests mirrors into Mcp-Name, where the manifest names one (Tasks: taskId). */
+  readonly names?: ReadonlyArray<{ readonly method: string; readonly param: string }>;
   /** Its notification methods and who sends them. */
   readonly notifications: ReadonlyArray<{ readonly method: string; readonly direction: Direction }>;
   /** The resultType values it adds. */

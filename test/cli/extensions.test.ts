@@ -36,6 +36,8 @@ const FIX_COPY =
   "(fix: copy the definition exactly (descriptions may differ), or give the extension's variant a name of its own)";
 const FIX_NAMED = "(fix: name a definition of the extension's schema.json)";
 const FIX_RETURNS = "(fix: name an existing request method (see METHODS), e.g. tools/call)";
+const FIX_NAME =
+  "(fix: name a string member of the request's params (the Mcp-Name header mirrors a string), or leave name out)";
 const FIX_AUGMENT = "(fix: an augment may only add properties, or repeat one unchanged)";
 const FIX_EXTEND = "(fix: the core revision must define it as an object schema with properties)";
 const FIX_TWICE =
@@ -214,6 +216,13 @@ describe.concurrent("each policy violation is one line, exit 2, and nothing is w
       [ext("returns")],
       [
         `${manifest("returns")}#/returns/tools~1run: error MCPG614: the manifest's returns names "tools/run", which is not a request method of this revision ${FIX_RETURNS}`,
+      ],
+    ],
+    [
+      "a request's Mcp-Name member that its params do not have as a string",
+      [ext("name")],
+      [
+        `${manifest("name")}#/requests/jobs~1get/name: error MCPG619: the manifest's requests["jobs/get"].name is job, which is not a string property of the params of jobs/get ${FIX_NAME}`,
       ],
     ],
     [

@@ -69,6 +69,8 @@ const NAMED_PARAM: Readonly<Record<string, string>> = {
   "tasks/get": "taskId",
   "tasks/update": "taskId",
   "tasks/cancel": "taskId",
+  // The jobs extension of test/fixtures/ext-jobs, whose manifest names it.
+  "jobs/get": "jobId",
 };
 
 /** The headers a conforming client sends with `message`: version, method, and the name for named requests. */

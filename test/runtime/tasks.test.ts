@@ -8,7 +8,12 @@
 import { afterEach, describe, expect, it } from "vitest";
 import * as legacy from "../../generated/2025-11-25/index.js";
 import * as tasksProtocol from "../../generated/2026-07-28+tasks/index.js";
-import { headerMismatch, type JsonRpcMessage } from "../../templates/runtime/core/index.js";
+import {
+  headerMismatch,
+  nameParameterOf,
+  requestHeaders,
+  type JsonRpcMessage,
+} from "../../templates/runtime/core/index.js";
 import {
   InMemoryTaskStore,
   McpError,
@@ -410,18 +415,27 @@ describe("tasks: notifications and headers", () => {
     expect(refused.error?.code).toBe(-32021);
   });
 
-  it("Mcp-Name must be the taskId on tasks/get, tasks/update and tasks/cancel (-32020)", () => {
+  it("Mcp-Name must be the taskId on tasks/get, tasks/update and tasks/cancel (-32020), as the manifest's requests name it", () => {
+    const named = (method: string) => nameParameterOf(tasksProtocol, method);
+    expect(tasksProtocol.EXTENSIONS["io.modelcontextprotocol/tasks"].names).toEqual({
+      "tasks/get": "taskId",
+      "tasks/update": "taskId",
+      "tasks/cancel": "taskId",
+    });
     for (const method of ["tasks/get", "tasks/update", "tasks/cancel"]) {
       const message = request(method, { taskId: "t-1", inputResponses: {} }, 1, EXT);
+      expect(requestHeaders(message, [], named(method))["mcp-name"]).toBe("t-1");
       const headers = (name?: string) => (h: string) =>
         ({
           "mcp-protocol-version": "2026-07-28",
           "mcp-method": method,
           ...(name === undefined ? {} : { "mcp-name": name }),
         })[h];
-      expect(headerMismatch(message, headers("t-1"), () => [])).toBeUndefined();
-      expect(headerMismatch(message, headers("other"), () => [])?.code).toBe(-32020);
-      expect(headerMismatch(message, headers(), () => [])?.code).toBe(-32020);
+      expect(headerMismatch(message, headers("t-1"), () => [], named)).toBeUndefined();
+      expect(headerMismatch(message, headers("other"), () => [], named)?.code).toBe(-32020);
+      expect(headerMismatch(message, headers(), () => [], named)?.code).toBe(-32020);
+      // A revision without the extension names nothing for the method: no Mcp-Name is asked for.
+      expect(nameParameterOf(legacy, method)).toBeUndefined();
     }
   });
 });

@@ -202,6 +202,20 @@ describe("over HTTP", () => {
     });
   });
 
+  it("jobs/get mirrors its jobId into Mcp-Name, as the manifest's requests name it: a mismatch or a missing header is -32020", async () => {
+    const get = request("jobs/get", { jobId: "nope" }, 1, DECLARES_JOBS);
+    const other = await post(url, get, { "mcp-name": "job-1" });
+    expect(other.body.error).toMatchObject({
+      code: -32020,
+      message: expect.stringContaining('Mcp-Name header "job-1"') as unknown,
+    });
+    expect((await post(url, get, { "mcp-name": undefined })).body.error).toMatchObject({
+      code: -32020,
+      message: "Header mismatch: the Mcp-Name header is missing",
+    });
+    expect((await post(url, get)).body.error).toMatchObject({ code: -31001 });
+  });
+
   it("jobs/get validates its params, and answers the extension's error code", async () => {
     const invalid = await post(url, request("jobs/get", {}, 1, DECLARES_JOBS));
     expect(invalid.body.error).toMatchObject({ code: -32602, data: { path: "/params/jobId" } });

@@ -101,6 +101,7 @@ function mergeExtension(model: McpModel, ext: ExtensionSource, problems: Diagnos
   const byName = new Map([...existing, ...added.map((d) => [d.name, d] as const)]);
   const methods = extensionMethods(ext, added, byName);
   checkMethodCollisions(model, ext, methods, problems);
+  checkNameParameters(ext, methods.requests, byName, problems);
 
   let declarations = [...model.declarations, ...added];
   let requests = [...model.requests, ...methods.requests];
@@ -156,6 +157,7 @@ function describeMerged(
       method: n.method,
       direction: n.direction,
     })),
+    ...namesOf(ext, methods.requests),
     resultTypes: resultTypes.filter((t) => t.origin.file === ext.manifestFile).map((t) => t.value),
     ...(capability
       ? {
@@ -228,6 +230,44 @@ function checkMethodCollisions(
   for (const m of [...methods.requests, ...methods.notifications]) {
     const owner = taken.get(m.method);
     if (owner) problems.push(diagnostic("MCPG609", { method: m.method, owner }, m.origin));
+  }
+}
+
+/** The params members the extension's requests mirror into Mcp-Name (`requests[m].name`), by method. */
+function namesOf(
+  ext: ExtensionSource,
+  requests: readonly RequestNode[],
+): { names?: ReadonlyArray<{ method: string; param: string }> } {
+  const names = sortByMethod(requests).flatMap((r) => {
+    const param = ext.manifest.requests?.[r.method]?.name;
+    return param === undefined ? [] : [{ method: r.method, param }];
+  });
+  return names.length > 0 ? { names } : {};
+}
+
+/** A request's `name` must be a string property of its params: the header mirrors a string. */
+function checkNameParameters(
+  ext: ExtensionSource,
+  requests: readonly RequestNode[],
+  byName: ReadonlyMap<string, Declaration>,
+  problems: Diagnostic[],
+): void {
+  for (const [method, entry] of Object.entries(ext.manifest.requests ?? {})) {
+    if (entry.name === undefined) continue;
+    const request = requests.find((r) => r.method === method);
+    const params = request && propertyOf(byName.get(request.definition)?.schema, "params", byName);
+    const member = params && propertyOf(params, entry.name, byName);
+    if (member?.type === "string") continue;
+    problems.push(
+      diagnostic(
+        "MCPG619",
+        { method, param: entry.name },
+        {
+          file: ext.manifestFile,
+          pointer: `/requests/${escapePointerSegment(method)}/name`,
+        },
+      ),
+    );
   }
 }
 

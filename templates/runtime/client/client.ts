@@ -23,6 +23,7 @@
 import { awaitTask, type AwaitTaskOptions } from "./tasks.js";
 import type { ClientChannel } from "../core/channel.js";
 import { FIRST_MODERN, META } from "../core/era.js";
+import { nameParameterOf } from "../core/headers.js";
 import { Codes, McpError, RemoteError } from "../core/errors.js";
 import {
   errorResponse,
@@ -480,11 +481,13 @@ export class McpClient<T extends InputTypes = UntypedInputs> {
       else if (options.onNotification) options.onNotification(notification);
       else this.options.onNotification?.(notification);
     };
+    const nameParameter = nameParameterOf(this.options.protocol, method);
     try {
       return await this.channel.request(message, {
         signal: controller.signal,
         onNotification: (notification) => this.route(notification, own),
         ...(options.headerParameters ? { headerParameters: options.headerParameters } : {}),
+        ...(nameParameter ? { nameParameter } : {}),
       });
     } catch (error) {
       if (!controller.signal.aborted) throw error;

@@ -21,6 +21,8 @@ export interface ChannelRequestOptions {
   readonly onNotification?: (message: JsonRpcMessage) => void;
   /** The `x-mcp-header` parameters of the tool a `tools/call` names (HTTP mirrors them into `Mcp-Param-*`). */
   readonly headerParameters?: readonly HeaderParameter[];
+  /** The params member an extension's request mirrors into `Mcp-Name` (HTTP; nameParameterOf). */
+  readonly nameParameter?: string;
 }
 
 /** A transport as a client uses it. */

@@ -9,6 +9,7 @@
 import { Codes, McpError } from "./errors.js";
 import { META } from "./era.js";
 import { isJsonObject, metaOf, paramsOf, type JsonRpcMessage } from "./jsonrpc.js";
+import type { ProtocolModule } from "./protocol.js";
 
 /** The header names. */
 export const HEADERS = {
@@ -20,20 +21,29 @@ export const HEADERS = {
   paramPrefix: "mcp-param-",
 } as const;
 
-/**
- * The requests that mirror a name into `Mcp-Name`, and the param it is
- * taken from: the core's named requests, and the Tasks extension's
- * requests on one task (tasks.md: the client sets `Mcp-Name` to the
- * taskId, so that a load balancer can route by task).
- */
-const NAMED: ReadonlyMap<string, "name" | "uri" | "taskId"> = new Map([
+/** The core's requests that mirror a name into `Mcp-Name`, and the param it is taken from. */
+const CORE_NAMED: ReadonlyMap<string, "name" | "uri"> = new Map([
   ["tools/call", "name"],
   ["prompts/get", "name"],
   ["resources/read", "uri"],
-  ["tasks/get", "taskId"],
-  ["tasks/update", "taskId"],
-  ["tasks/cancel", "taskId"],
 ]);
+
+/**
+ * The params member a request mirrors into `Mcp-Name`: the core's, or the
+ * one a merged extension's manifest names for its request (`names`; the
+ * Tasks extension's requests on one task name taskId, so that a load
+ * balancer can route by task).
+ */
+export function nameParameterOf(
+  protocol: Pick<ProtocolModule, "EXTENSIONS"> | undefined,
+  method: string,
+): string | undefined {
+  const core = CORE_NAMED.get(method);
+  if (core !== undefined) return core;
+  for (const extension of Object.values(protocol?.EXTENSIONS ?? {}))
+    if (extension.names && Object.hasOwn(extension.names, method)) return extension.names[method];
+  return undefined;
+}
 
 /** What a header value may hold as is: visible ASCII, space and tab (spec: value encoding). */
 const HEADER_SAFE = /^[\t\x20-\x7e]*$/;
@@ -202,12 +212,13 @@ export function decodeHeaderValue(value: string): string | undefined {
 /**
  * The Mcp-* headers a client sends with a 2026-07-28 request:
  * MCP-Protocol-Version (from `_meta`), Mcp-Method, Mcp-Name for named
- * requests, and an `Mcp-Param-{name}` for each of the tool's `mirrored`
+ * requests (the core's, or an extension's whose `nameParameter` is given), and an `Mcp-Param-{name}` for each of the tool's `mirrored`
  * parameters present in the arguments (spec: client behavior).
  */
 export function requestHeaders(
   message: JsonRpcMessage,
   mirrored: readonly HeaderParameter[] = [],
+  nameParameter?: string,
 ): Record<string, string> {
   const headers: Record<string, string> = {};
   const version = metaOf(message)?.[META.protocolVersion];
@@ -215,7 +226,7 @@ export function requestHeaders(
   if (typeof message.method !== "string") return headers;
   headers[HEADERS.method] = message.method;
   const params = paramsOf(message);
-  const key = NAMED.get(message.method);
+  const key = CORE_NAMED.get(message.method) ?? nameParameter;
   const name = key === undefined ? undefined : params[key];
   if (typeof name === "string") headers[HEADERS.name] = encodeHeaderValue(name);
   if (message.method !== "tools/call") return headers;
@@ -236,13 +247,15 @@ export function requestHeaders(
  *
  * @param header a header's value by lower-case name
  * @param mirrored the `x-mcp-header` parameters of a tool, by tool name
+ * @param nameParameter the params member a method mirrors into Mcp-Name (nameParameterOf)
  */
 export function headerMismatch(
   message: JsonRpcMessage,
   header: (name: string) => string | undefined,
   mirrored: (tool: string) => readonly HeaderParameter[],
+  nameParameter: (method: string) => string | undefined = (method) => CORE_NAMED.get(method),
 ): McpError | undefined {
-  const reason = mismatchReason(message, header, mirrored);
+  const reason = mismatchReason(message, header, mirrored, nameParameter);
   return reason === undefined
     ? undefined
     : new McpError(Codes.HeaderMismatch, `Header mismatch: ${reason}`);
@@ -252,6 +265,7 @@ function mismatchReason(
   message: JsonRpcMessage,
   header: (name: string) => string | undefined,
   mirrored: (tool: string) => readonly HeaderParameter[],
+  nameParameter: (method: string) => string | undefined,
 ): string | undefined {
   const meta = metaOf(message);
   const version = meta?.[META.protocolVersion];
@@ -266,7 +280,7 @@ function mismatchReason(
   if (method === undefined) return "the Mcp-Method header is missing";
   if (method !== message.method)
     return `Mcp-Method header ${JSON.stringify(method)} does not match body method ${JSON.stringify(message.method)}`;
-  const key = NAMED.get(message.method);
+  const key = nameParameter(message.method);
   if (key === undefined) return undefined;
   const params = paramsOf(message);
   const expected = params[key];

@@ -60,6 +60,7 @@ export {
   encodeHeaderValue,
   headerMismatch,
   headerParametersOf,
+  nameParameterOf,
   HEADERS,
   requestHeaders,
   type HeaderParameter,

@@ -34,6 +34,8 @@ export interface ExtensionEntry {
   readonly requests?: { readonly [method: string]: string };
   readonly notifications?: { readonly [method: string]: string };
   readonly resultTypes?: readonly string[];
+  /** The params member each of its requests mirrors into the Mcp-Name header, by method (Tasks: taskId). */
+  readonly names?: { readonly [method: string]: string };
   /** What a server does for a client that did not declare the extension (absent: "refuse"). */
   readonly undeclared?: string;
 }

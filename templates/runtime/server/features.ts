@@ -8,7 +8,7 @@
 import type { Era } from "../core/era.js";
 import { Codes, invalidParams, McpError } from "../core/errors.js";
 import { extensionOfNotification, extensionOfResultType } from "../core/extensions.js";
-import { headerParametersOf, type HeaderParameter } from "../core/headers.js";
+import { headerParametersOf, nameParameterOf, type HeaderParameter } from "../core/headers.js";
 import type { JsonRpcMessage } from "../core/jsonrpc.js";
 import { validateDefinition, type ProtocolModule } from "../core/protocol.js";
 import {
@@ -219,6 +219,11 @@ export class ServerFeatures<T extends ServerTypes = UntypedServer> {
   /** The `x-mcp-header` parameters of a tool, which HTTP clients mirror into `Mcp-Param-*` headers. */
   headerParameters(tool: string): ReadonlyArray<HeaderParameter> {
     return this.mirrored.get(tool) ?? [];
+  }
+
+  /** The params member a request mirrors into `Mcp-Name`: the core's, or a merged extension's (Tasks: taskId). */
+  nameParameter(method: string): string | undefined {
+    return nameParameterOf(this.protocol, method);
   }
 
   /** Adds a resource with a fixed URI. */

@@ -138,7 +138,7 @@ export class HttpClientChannel implements ClientChannel {
     if (this.closed) throw new ChannelError(`the connection to ${this.url.href} is closed`);
     const reply = await this.exchange(
       "POST",
-      this.headersFor(message, options.headerParameters),
+      this.headersFor(message, options.headerParameters, options.nameParameter),
       JSON.stringify(message),
       options.signal,
     );
@@ -187,10 +187,11 @@ export class HttpClientChannel implements ClientChannel {
   private headersFor(
     message: JsonRpcMessage,
     headerParameters?: readonly HeaderParameter[],
+    nameParameter?: string,
   ): Record<string, string> {
     const base = { "content-type": "application/json", accept: ACCEPT };
     return claimsModern(message)
-      ? { ...base, ...requestHeaders(message, headerParameters) }
+      ? { ...base, ...requestHeaders(message, headerParameters, nameParameter) }
       : { ...base, ...this.sessionHeaders() };
   }
 

@@ -26,7 +26,7 @@ import { detectEra } from "../core/era.js";
 import { Codes, McpError } from "../core/errors.js";
 import type { Authorization, NotificationSink } from "../core/exchange.js";
 import { allowsBatches, batchRefused, readFrame, splitBatch } from "../core/framing.js";
-import { headerMismatch, HEADERS } from "../core/headers.js";
+import { headerMismatch, HEADERS, nameParameterOf } from "../core/headers.js";
 import { errorResponse, isResponse, type JsonRpcMessage } from "../core/jsonrpc.js";
 import { MAX_MESSAGE_BYTES } from "../core/limits.js";
 import { isReply, type HttpAuthorization } from "./authorization.js";
@@ -236,6 +236,7 @@ export class McpHttpHandler {
       message,
       (name) => request.header(name),
       (tool) => this.side.headerParameters(tool),
+      (method) => this.side.nameParameter?.(method) ?? nameParameterOf(undefined, method),
     );
     if (mismatch) return this.refuse(message.id, mismatch);
     const listen = message.method === "subscriptions/listen";

@@ -55,6 +55,8 @@ export interface ServedSide {
   readonly sharedSessions?: SharedSessions;
   /** The `x-mcp-header` parameters of a tool, which HTTP requests mirror into `Mcp-Param-*` headers. */
   headerParameters(tool: string): readonly HeaderParameter[];
+  /** The params member a request mirrors into `Mcp-Name` (the core's, or a merged extension's; nameParameterOf). */
+  nameParameter?(method: string): string | undefined;
   /** What a deployment of several instances should know at start (HTTP prints these as warnings). */
   deploymentWarnings?(): readonly string[];
   /** Reports a failure no client should see the details of. */
