@@ -167,7 +167,7 @@ export class ServerFeatures<T extends ServerTypes = UntypedServer> {
           validateDefinition(this.protocol, INPUT_KINDS[method].answer, answer).ok,
         onError: (error, where) => this.onError(error, where),
       });
-      this.inUse.add(tasksExtension(this.tasks), this.protocol, []);
+      this.inUse.add(tasksExtension(this.tasks, this.protocol), this.protocol, []);
     }
   }
 

@@ -6,8 +6,9 @@
  * a tools/call of a tool whose task support allows it may become a task.
  */
 import { isJsonObject } from "../core/jsonrpc.js";
+import type { ProtocolModule } from "../core/protocol.js";
 import type { ServerExtension } from "./extension.js";
-import type { ServerOptions } from "./definitions.js";
+import type { MethodHandler, ServerOptions } from "./definitions.js";
 import { InMemoryTaskStore } from "./task-store.js";
 import {
   DEFAULT_POLL_INTERVAL_MS,
@@ -34,22 +35,28 @@ export function taskRunner(options: ServerOptions["tasks"], host: TaskHost): Tas
   return new TaskRunner({ store, ttlMs, pollIntervalMs, leaseMs }, host);
 }
 
-/** The Tasks extension of a server whose tasks `runner` runs. */
-export function tasksExtension(runner: TaskRunner): ServerExtension {
+/**
+ * The Tasks extension of a server whose tasks `runner` runs, serving those
+ * of its requests the revision has (a draft revision may have only some).
+ */
+export function tasksExtension(runner: TaskRunner, protocol: ProtocolModule): ServerExtension {
+  const methods: Record<string, MethodHandler> = {
+    "tasks/get": (params) => runner.get(String(params.taskId)),
+    "tasks/update": async (params) => {
+      const responses = isJsonObject(params.inputResponses) ? params.inputResponses : {};
+      await runner.update(String(params.taskId), responses);
+      return {};
+    },
+    "tasks/cancel": async (params) => {
+      await runner.cancel(String(params.taskId));
+      return {};
+    },
+  };
   return {
     id: TASKS_EXTENSION,
-    methods: {
-      "tasks/get": (params) => runner.get(String(params.taskId)),
-      "tasks/update": async (params) => {
-        const responses = isJsonObject(params.inputResponses) ? params.inputResponses : {};
-        await runner.update(String(params.taskId), responses);
-        return {};
-      },
-      "tasks/cancel": async (params) => {
-        await runner.cancel(String(params.taskId));
-        return {};
-      },
-    },
+    methods: Object.fromEntries(
+      Object.entries(methods).filter(([method]) => Object.hasOwn(protocol.METHODS, method)),
+    ),
     listenFields: ["taskIds"],
     prepare: { "tasks/update": (message) => keepOutstandingResponses(runner, message) },
     checkTool: (definition) => void taskSupportOf(definition),
