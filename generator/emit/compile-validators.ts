@@ -20,15 +20,12 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { extname } from "node:path";
 import type { Ajv } from "ajv";
-import standalone from "ajv/dist/standalone/index.js";
 import type { CompiledCodeCache } from "../load/code-cache.js";
 import { isJsonObject, type JsonObject } from "../load/json.js";
 import { forEachSchema } from "../load/schema-walk.js";
 import { createAjv, type AjvChoices } from "../check/ajv.js";
 import { addMcpKeywords, addProblemLimitKeywords } from "./ajv-setup.js";
-
-// ajv/dist/standalone is CommonJS with `module.exports = fn` and `exports.default = fn`; TypeScript sees the namespace.
-const standaloneCode = standalone as unknown as typeof standalone.default;
+import { moduleCode } from "./module-code.js";
 
 const ONLY_2020 = new Set([
   "prefixItems",
@@ -52,7 +49,7 @@ export interface ValidatorSources {
 
 /**
  * Compiles every validator to standalone code: ajv's output as ajv writes
- * it, one statement per line. The module around it is emit-validators.ts's.
+ * it, one statement per line, assembled into one module (module-code.ts). The module around it is emit-validators.ts's.
  */
 export function compileValidators(
   sources: ValidatorSources,
@@ -71,7 +68,7 @@ export function compileValidators(
 function compileNow({ schemas, exports }: ValidatorSources, choices: AjvChoices): string {
   const ajv = compilerFor(schemas, choices);
   for (const schema of schemas) ajv.addSchema(schema);
-  return standaloneCode(ajv, { ...exports });
+  return moduleCode(ajv, exports);
 }
 
 /** The cache key of compiling `sources` with `choices`: a sha256 of all the code depends on. */
