@@ -16,21 +16,14 @@
  * when the setup failed or a server did not answer.
  * Recorded in docs/benchmarks.md ("Stdio start-up").
  */
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { scaffoldServer, writeProject } from "../generator/scaffold/scaffold.js";
-import {
-  ensureBuilt,
-  machine,
-  now,
-  printMachine,
-  printTable,
-  ratios,
-  ROOT,
-} from "./bench/common.js";
+import { ensureBuilt, machine, printMachine, printTable, ratios, ROOT } from "./bench/common.js";
+import { firstToolList, LEGACY, MODERN } from "./bench/stdio-opening.js";
 
 const { values } = parseArgs({
   options: { rounds: { type: "string", default: "20" }, keep: { type: "boolean", default: false } },
@@ -48,63 +41,6 @@ const server = new McpServer({ name: "sdk-v1", version: "1.0.0" });
 server.registerTool("echo", { description: "Echo" }, () => ({ content: [{ type: "text", text: "hi" }] }));
 await server.connect(new StdioServerTransport());
 `;
-
-const META = {
-  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-  "io.modelcontextprotocol/clientCapabilities": {},
-  "io.modelcontextprotocol/clientInfo": { name: "bench", version: "1.0.0" },
-};
-/** A 2026-07-28 client's opening: discover the server, then list its tools (id 2). */
-const MODERN = [
-  { jsonrpc: "2.0", id: 1, method: "server/discover", params: { _meta: META } },
-  { jsonrpc: "2.0", id: 2, method: "tools/list", params: { _meta: META } },
-];
-/** A 2025-11-25 client's opening: the handshake, then list the tools (id 2). */
-const LEGACY = [
-  {
-    jsonrpc: "2.0",
-    id: 1,
-    method: "initialize",
-    params: {
-      protocolVersion: "2025-11-25",
-      capabilities: {},
-      clientInfo: { name: "bench", version: "1.0.0" },
-    },
-  },
-  { jsonrpc: "2.0", method: "notifications/initialized" },
-  { jsonrpc: "2.0", id: 2, method: "tools/list", params: {} },
-];
-
-/**
- * Milliseconds from spawn to the line that answers `tools/list` (id 2) with
- * at least one tool, the opening written at once; then the server is stopped.
- */
-function firstToolList(args: readonly string[], cwd: string, opening: object[]): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const started = now();
-    const child = spawn(process.execPath, args, { cwd, stdio: ["pipe", "pipe", "ignore"] });
-    const timer = setTimeout(() => {
-      child.kill("SIGKILL");
-      reject(new Error(`${args.join(" ")} did not answer within 30 s`));
-    }, 30_000);
-    let buffered = "";
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
-      buffered += chunk;
-      const line = buffered.split("\n").find((l) => l.includes('"id":2'));
-      if (line === undefined) return;
-      const elapsed = (now() - started) / 1e6;
-      clearTimeout(timer);
-      const answer = JSON.parse(line) as { result?: { tools?: unknown[] } };
-      child.once("exit", () =>
-        (answer.result?.tools?.length ?? 0) > 0
-          ? resolve(elapsed)
-          : reject(new Error(`${args.join(" ")}: ${line}`)),
-      );
-      child.stdin.end();
-    });
-    child.stdin.write(opening.map((m) => `${JSON.stringify(m)}\n`).join(""));
-  });
-}
 
 function setup(dir: string): Promise<void> {
   return (async () => {

@@ -21,6 +21,7 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { scaffoldClient } from "../generator/scaffold/client.js";
 import { scaffoldServer, writeProject } from "../generator/scaffold/scaffold.js";
+import { benchTools } from "./bench/bench-tool.js";
 import { schemaDir } from "./bench/common.js";
 
 const sizes = process.argv.slice(2).map(Number);
@@ -29,37 +30,6 @@ for (const size of sizes)
     console.error(`bench:tools: sizes are positive whole numbers, got ${String(size)}`);
     process.exit(2);
   }
-
-/** One tool of the benchmark, its schemas of the shapes real servers list. */
-function tool(index: number): Record<string, unknown> {
-  return {
-    name: `tool_${index}`,
-    description: `Tool number ${index}`,
-    inputSchema: {
-      type: "object",
-      properties: {
-        when: { type: "string", format: "date-time" },
-        mode: { type: "string", enum: ["fast", "slow"] },
-        where: {
-          type: "object",
-          properties: { x: { type: "number" }, y: { type: "number" } },
-          required: ["x", "y"],
-        },
-        tags: { type: "array", items: { type: "string" } },
-      },
-      required: ["mode"],
-    },
-    ...(index % 3 === 0
-      ? {
-          outputSchema: {
-            type: "object",
-            properties: { total: { type: "integer" } },
-            required: ["total"],
-          },
-        }
-      : {}),
-  };
-}
 
 const work = mkdtempSync(join(tmpdir(), "mcp-gen-bench-tools-"));
 /** Schema sources with a cache folder of their own (compiled validators are kept there). */
@@ -103,7 +73,7 @@ try {
   );
   for (const size of sizes.length > 0 ? sizes : [500, 1000, 2000, 4000, 10000]) {
     const toolsFile = join(work, `tools-${size}.json`);
-    writeFileSync(toolsFile, JSON.stringify(Array.from({ length: size }, (_, i) => tool(i))));
+    writeFileSync(toolsFile, benchTools(size));
     const dir = join(work, `server-${size}`);
     const common = { tools: toolsFile, mcpGenDependency: "0.0.0" };
     const serverSources = sources(`cache-server-${size}`);

@@ -3,10 +3,11 @@
  * benchmark prints numbers; it passes or fails nothing (the exit code is 0
  * even when a target is not met, and non-zero only when a run itself fails).
  *
- * Usage: npm run bench [-- [generation] [growth] [validation] [cold-import] [--rounds=N] [--batch-ms=N] [--baseline=DIR]]
- *   With no name, all four run in that order (growth: the revision grown
- *   1, 4 and 16 times). --rounds overrides every benchmark's number of
- *   rounds (defaults: 7, 3, 20, 15); --batch-ms sets the
+ * Usage: npm run bench [-- [generation] [growth] [validation] [cold-import] [tools] [--rounds=N] [--batch-ms=N] [--baseline=DIR] [--tools=10,100,1000,10000]]
+ *   With no name, all five run in that order (growth: the revision grown
+ *   1, 4 and 16 times; tools: server projects of 10 to 10,000 tools,
+ *   --tools choosing the sizes). --rounds overrides every benchmark's number
+ *   of rounds (defaults: 7, 3, 20, 15, 5 start-ups); --batch-ms sets the
  *   duration of one validation batch (default 200); --baseline times the
  *   validators of another generation of generated/2026-07-28 (a folder
  *   holding its index.ts) beside the current ones.
@@ -25,9 +26,10 @@ import {
 } from "./bench/common.js";
 import { benchGeneration } from "./bench/generation.js";
 import { benchGenerationGrowth } from "./bench/generation-growth.js";
+import { benchToolsScale } from "./bench/tools-scale.js";
 import { benchValidation } from "./bench/validation.js";
 
-const NAMES = ["generation", "growth", "validation", "cold-import"] as const;
+const NAMES = ["generation", "growth", "validation", "cold-import", "tools"] as const;
 type Name = (typeof NAMES)[number];
 
 const args = process.argv.slice(2);
@@ -51,6 +53,17 @@ const selected = new Set<Name>(picked.length > 0 ? picked : NAMES);
 const rounds = option("rounds");
 const batchMs = option("batch-ms") ?? 200;
 const baseline = args.find((a) => a.startsWith("--baseline="))?.slice("--baseline=".length);
+const toolSizes = (
+  args.find((a) => a.startsWith("--tools="))?.slice("--tools=".length) ?? "10,100,1000,10000"
+)
+  .split(",")
+  .map(Number);
+if (toolSizes.some((n) => !Number.isInteger(n) || n < 1)) {
+  console.error(
+    `bench: --tools needs comma-separated positive whole numbers, got ${toolSizes.join(",")}`,
+  );
+  process.exit(2);
+}
 
 const dir = schemaDir();
 ensureBuilt();
@@ -89,6 +102,11 @@ if (selected.has("validation")) {
 }
 if (selected.has("cold-import")) {
   await run("cold-import", () => benchColdImport({ rounds: rounds ?? 15, schemaDir: dir }));
+}
+if (selected.has("tools")) {
+  await run("tools", () =>
+    benchToolsScale({ sizes: toolSizes, rounds: rounds ?? 5, schemaDir: dir }),
+  );
 }
 
 console.log("");
