@@ -37,7 +37,8 @@ export const ORDERS = [
 const PEAK_RSS_PRELOAD = pathToFileURL(join(ROOT, "scripts", "bench", "report-peak-rss.mjs")).href;
 
 /**
- * Runs `r` once, to its end, in a fresh temporary folder: its wall time
+ * Runs `r` once, to its end, in a fresh temporary folder (with an empty
+ * compiled-code cache of its own): its wall time
  * and, with `peakRss`, the peak RSS the process reports of itself through
  * the report-peak-rss.mjs preload (Node does not give a parent its
  * child's resource usage).
@@ -49,7 +50,8 @@ export function timeOnce(
 ): { ms: number; peakRssMiB?: number } {
   const tmp = mkdtempSync(join(tmpdir(), "mcp-gen-bench-"));
   const rssFile = join(tmp, "peak-rss");
-  const env = { ...baseEnv, ...r.env };
+  // An empty cache folder per run: mcp-gen keeps compiled validators between runs, which would time a lookup.
+  const env: NodeJS.ProcessEnv = { ...baseEnv, MCP_GEN_CACHE_DIR: join(tmp, "cache"), ...r.env };
   if (peakRss) {
     env.MCP_GEN_BENCH_RSS_FILE = rssFile;
     env.NODE_OPTIONS = `${env.NODE_OPTIONS ?? ""} --import ${PEAK_RSS_PRELOAD}`.trim();

@@ -35,14 +35,19 @@ const CLI = join(ROOT, "dist", "generator", "cli", "main.js");
 const TSC = join(ROOT, "node_modules", "typescript", "bin", "tsc");
 const PEAK_RSS_PRELOAD = pathToFileURL(join(ROOT, "scripts", "bench", "report-peak-rss.mjs")).href;
 
-/** One size's measurements: seconds, and MiB for the typecheck's peak. */
+/**
+ * One size's measurements: seconds, and MiB for the typecheck's peak. A
+ * typecheck that failed (tsc out of memory) leaves the typecheck and
+ * start-up out and says why.
+ */
 interface SizeResult {
   readonly tools: number;
   readonly scaffold: number;
   readonly regenerate: number;
-  readonly typecheck: number;
-  readonly typecheckPeakMiB: number;
-  readonly startup: number;
+  readonly typecheck?: number;
+  readonly typecheckPeakMiB?: number;
+  readonly startup?: number;
+  readonly failed?: string;
 }
 
 /** Runs `args` with node in `cwd` to its end: seconds, and the peak RSS (MiB) the process reports. */
@@ -87,15 +92,20 @@ async function measureSize(tools: number, o: ToolsScaleOptions): Promise<SizeRes
     const project = join(work, "p");
     const regenerate = runNode([CLI, "generate", "--quiet"], project, env);
     symlinkSync(join(ROOT, "node_modules"), join(project, "node_modules"), "dir");
-    const typecheck = runNode([TSC, "--noEmit", "-p", "."], project, env);
+    const measured = { tools, scaffold: scaffold.seconds, regenerate: regenerate.seconds };
+    let typecheck: { seconds: number; peakMiB: number };
+    try {
+      typecheck = runNode([TSC, "--noEmit", "-p", "."], project, env);
+    } catch (error) {
+      const heap = /heap out of memory/.test((error as Error).message);
+      return { ...measured, failed: heap ? "tsc ran out of heap" : (error as Error).message };
+    }
     runNode([TSC, "-p", "."], project, env);
     const startups: number[] = [];
     for (let round = 0; round < o.rounds; round++)
       startups.push(await firstToolList(["dist/index.js", "--stdio"], project, MODERN));
     return {
-      tools,
-      scaffold: scaffold.seconds,
-      regenerate: regenerate.seconds,
+      ...measured,
       typecheck: typecheck.seconds,
       typecheckPeakMiB: typecheck.peakMiB,
       startup: median(startups) / 1000,
@@ -116,7 +126,10 @@ export async function benchToolsScale(o: ToolsScaleOptions): Promise<boolean> {
   const results: SizeResult[] = [];
   for (const size of o.sizes) results.push(await measureSize(size, o));
   const base = results[0]!;
-  const x = (value: number, of: number) => `${(value / of).toFixed(2)}x`;
+  const x = (value: number | undefined, of: number | undefined) =>
+    value === undefined || of === undefined ? "–" : `${(value / of).toFixed(2)}x`;
+  const fixed = (value: number | undefined, digits: number, scale = 1) =>
+    value === undefined ? "–" : (value * scale).toFixed(digits);
   console.log(
     [
       cell("tools", 6),
@@ -135,26 +148,29 @@ export async function benchToolsScale(o: ToolsScaleOptions): Promise<boolean> {
         cell(r.tools.toLocaleString("en-US"), 6),
         cell(r.scaffold.toFixed(2), 11),
         cell(r.regenerate.toFixed(2), 9),
-        cell(r.typecheck.toFixed(2), 12),
+        cell(fixed(r.typecheck, 2), 12),
         cell(x(r.typecheck, base.typecheck), 9),
-        cell(r.typecheckPeakMiB.toFixed(0), 9),
-        cell((r.startup * 1000).toFixed(0), 12),
+        cell(fixed(r.typecheckPeakMiB, 0), 9),
+        cell(fixed(r.startup, 0, 1000), 12),
         cell(x(r.startup, base.startup), 9),
+        ...(r.failed ? [`  ${r.failed}`] : []),
       ].join(" "),
     );
   const thousand = results.find((r) => r.tools === 1000);
+  const within = (value: number | undefined, limit: number | undefined) =>
+    value !== undefined && limit !== undefined && value <= limit;
   const checks: Array<[string, boolean]> = thousand
     ? [
         ["1,000 tools scaffold in at most 5 s", thousand.scaffold <= 5],
         ["1,000 tools regenerate in at most 5 s", thousand.regenerate <= 5],
         [
           "1,000 tools typecheck in at most 2x the first size",
-          thousand.typecheck <= 2 * base.typecheck,
+          within(thousand.typecheck, base.typecheck && 2 * base.typecheck),
         ],
-        ["1,000 tools typecheck under 600 MiB", thousand.typecheckPeakMiB < 600],
+        ["1,000 tools typecheck under 600 MiB", within(thousand.typecheckPeakMiB, 599.99)],
         [
           "1,000 tools start in at most 1.5x the first size",
-          thousand.startup <= 1.5 * base.startup,
+          within(thousand.startup, base.startup && 1.5 * base.startup),
         ],
       ]
     : [];
