@@ -22,9 +22,17 @@ import type { SourceCode } from "ajv/dist/types/index.js";
 
 /** The module exporting, under each name of `exports`, the validator of the schema whose `$id` it maps to. */
 export function moduleCode(ajv: Ajv, exports: Readonly<Record<string, string>>): string {
+  if (!ajv.opts.code.source || !ajv.opts.code.esm)
+    throw new Error(
+      "compiling validators: ajv must keep each validator's source as an ES module (code.source, code.esm)",
+    );
   const writer = new ModuleWriter(ajv);
   const parts = ['"use strict";'];
   for (const [name, id] of Object.entries(exports)) {
+    if (!/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name))
+      throw new Error(
+        `compiling validators: export name ${JSON.stringify(name)} is not an identifier`,
+      );
     const source = ajv.getSchema(id)?.source;
     if (!source) throw new Error(`compiling validators: no schema has $id ${id}`);
     parts.push(

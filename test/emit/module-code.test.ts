@@ -124,4 +124,10 @@ describe("moduleCode", () => {
       "compiling validators: no schema has $id Missing",
     );
   });
+
+  it("refuses an export name that is not an identifier, which would not be valid JavaScript", () => {
+    expect(() => moduleCode(compiler(LINKED, {}), { "validate-x": "Outer" })).toThrow(
+      'compiling validators: export name "validate-x" is not an identifier',
+    );
+  });
 });

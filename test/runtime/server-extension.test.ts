@@ -8,14 +8,16 @@
  */
 import { describe, expect, it } from "vitest";
 import * as tasksProtocol from "../../generated/2026-07-28+tasks/index.js";
+import { serveHttp } from "../../templates/runtime/index.js";
 import {
   ChangeHub,
   McpServer,
+  Started,
   type Change,
   type ChangeBus,
   type ServerExtension,
 } from "../../templates/runtime/server/index.js";
-import { testServer } from "../helpers/mcp-client.js";
+import { post, request, testServer } from "../helpers/mcp-client.js";
 
 const INFO = { name: "ext", version: "1.0.0" };
 
@@ -58,6 +60,52 @@ describe("server.use", () => {
       "com.example/a": { depth: 2 },
       "com.example/b": { mine: true },
     });
+  });
+});
+
+describe("a tool call's work", () => {
+  it("is handed to an extension only when the request declares it; otherwise it runs inline", async () => {
+    const handedOver: string[] = [];
+    const server = testServer()
+      .use({
+        id: "com.example/eager",
+        // Offers itself to every call: the runtime decides.
+        offerToolCall: () => async (work) => {
+          handedOver.push("eager");
+          const result = (await work({} as never)) as Record<string, unknown>;
+          return new Started({ ...result, resultType: "complete" });
+        },
+      })
+      .tool({ name: "t", inputSchema: { type: "object" } }, (_args, ctx) =>
+        ctx.runAs("com.example/eager", () => ({ content: [{ type: "text", text: "done" }] })),
+      );
+    const { url, close } = await serveHttp(server, { port: 0 });
+    try {
+      const call = (capabilities?: Record<string, unknown>) =>
+        post(url, request("tools/call", { name: "t", arguments: {} }, 1, capabilities));
+      expect((await call()).body.result).toMatchObject({ content: [{ text: "done" }] });
+      expect(handedOver).toEqual([]);
+      const declared = await call({ extensions: { "com.example/eager": {} } });
+      expect(declared.body.result).toMatchObject({ content: [{ text: "done" }] });
+      expect(handedOver).toEqual(["eager"]);
+    } finally {
+      await close();
+    }
+  });
+});
+
+describe("a request named like an Object.prototype member", () => {
+  it("is not found, on a server whose Tasks extension prepares requests by method", async () => {
+    const server = new McpServer({ protocol: tasksProtocol, info: INFO });
+    const { url, close } = await serveHttp(server, { port: 0 });
+    try {
+      for (const method of ["toString", "valueOf", "hasOwnProperty", "__proto__"])
+        expect((await post(url, request(method, {}, 1))).body.error).toMatchObject({
+          code: -32601,
+        });
+    } finally {
+      await close();
+    }
   });
 });
 

@@ -290,8 +290,8 @@ export abstract class BaseContext implements RequestContext {
 
   async runAs<R>(id: string, work: (ctx: RequestContext) => R | Promise<R>): Promise<R | Started> {
     const starter = this.starters.get(id);
-    // One hand-over per call: a second runAs in the same handler runs inline.
-    this.starters.delete(id);
+    // One hand-over per call: a second runAs in the same handler runs inline, whichever extension it names.
+    this.starters.clear();
     return starter ? starter(work) : work(this);
   }
 

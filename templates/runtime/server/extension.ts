@@ -7,9 +7,10 @@
  * with `server.use(extension)`.
  *
  * Negotiation is not the extension's to do: the runtime applies the same
- * rule to every merged extension (dispatch.ts, modern.ts). Its methods, its
- * results, its notifications and its listen fields reach only requests
- * whose client capabilities declare it.
+ * rule to every merged extension (dispatch.ts, modern.ts, features.ts). Its
+ * methods, its results, its notifications and its listen fields reach only
+ * requests whose client capabilities declare it, and a tool call's work is
+ * handed only to an extension the request declares.
  */
 import type { McpError } from "../core/errors.js";
 import { declaresExtension, extensionRequired } from "../core/extensions.js";
@@ -68,6 +69,9 @@ export interface ServerExtension<T extends ServerTypes = UntypedServer> {
    * Called before a tool's handler runs: may refuse the call (throw an
    * McpError), or return what `ctx.runAs(id, work)` hands the handler's
    * work to (Tasks: run it as a task, answering at once with its handle).
+   * The work is handed over only in the 2026-07-28 era and when the
+   * request's client capabilities declare the extension; otherwise it runs
+   * inline.
    */
   offerToolCall?(call: ToolCallOffer<T>): Starter | undefined;
   /** The instance stops: work running here gets `graceMs` to end. */
@@ -112,7 +116,12 @@ export class ExtensionsInUse {
   async prepare(message: JsonRpcMessage): Promise<JsonRpcMessage> {
     let prepared = message;
     for (const extension of this.list) {
-      const prepare = extension.prepare?.[String(prepared.method)];
+      const method = String(prepared.method);
+      // Own properties only: a method named like an Object.prototype member ("toString") prepares nothing.
+      const prepare =
+        extension.prepare && Object.hasOwn(extension.prepare, method)
+          ? extension.prepare[method]
+          : undefined;
       if (prepare) prepared = await prepare(prepared);
     }
     return prepared;

@@ -274,7 +274,9 @@ export class ServerFeatures<T extends ServerTypes = UntypedServer> {
 
   /** The handler of `method` an extension in use serves (2026-07-28 era only), if any. */
   extensionMethod(method: string): MethodHandler | undefined {
-    return this.inUse.method(method);
+    const handler = this.inUse.method(method);
+    // A stub not written yet answers with its own message, as a server.method handler's does.
+    return handler && ((params, ctx) => notImplementedAsError(() => handler(params, ctx)));
   }
 
   /** Rewrites a request before it is validated, when an extension in use prepares its method. */
@@ -475,8 +477,10 @@ export class ServerFeatures<T extends ServerTypes = UntypedServer> {
         );
       return this.checkedToolResult(tool, value, "modern");
     };
+    // Every extension may refuse the call; work is handed only to one the request declares (2026-07-28).
     for (const [id, starter] of this.inUse.offers({ tool: tool.definition, ctx, finish }))
-      if (ctx instanceof BaseContext) ctx.offer(id, starter);
+      if (ctx instanceof BaseContext && ctx.era === "modern" && ctx.declares(id))
+        ctx.offer(id, starter);
   }
 
   /**
