@@ -12,6 +12,7 @@
 import { createClient, type RedisClientType } from "@redis/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
+  MAX_CHANGE_BYTES,
   MAX_TASK_RECORD_BYTES,
   RedisChangeBus,
   RedisSessionStore,
@@ -21,7 +22,7 @@ import {
   type TaskRecord,
 } from "../../templates/runtime/index.js";
 import { SKIP_REDIS, startRedis, type RedisServer } from "../helpers/redis.js";
-import { sleep } from "../helpers/wait.js";
+import { sleep, until } from "../helpers/wait.js";
 
 let redis: RedisServer;
 const open: Array<{ close(): Promise<void> }> = [];
@@ -167,6 +168,40 @@ describe.skipIf(SKIP_REDIS)("RedisChangeBus", () => {
     while (got.length === 0 && Date.now() < deadline) await sleep(10);
     await sleep(50);
     expect(got).toEqual([["two", { kind: "resource", uri: "test://x" }]]);
+  });
+  it("what another process publishes that is not a change (not JSON, malformed, too long) is reported and dropped, and the bus goes on", async () => {
+    const errors: string[] = [];
+    const bus = new RedisChangeBus({
+      url: redis.url,
+      prefix: "t3:",
+      onError: (error) => errors.push(String(error)),
+    });
+    open.push(bus);
+    const got: Change[] = [];
+    bus.receive((c) => got.push(c));
+    await bus.ready();
+    const raw = createClient({ url: redis.url });
+    await raw.connect();
+    try {
+      for (const message of [
+        "{not json",
+        JSON.stringify({ origin: "other", change: { kind: "keyed", field: "jobIds" } }),
+        JSON.stringify({ origin: "other", change: { kind: "nonsense" } }),
+        "x".repeat(MAX_CHANGE_BYTES + 1),
+        JSON.stringify({ origin: "other", change: { kind: "tools" } }),
+      ])
+        await raw.publish("t3:changes", message);
+      await until(() => got.length > 0, { what: "the good change" });
+    } finally {
+      await raw.close();
+    }
+    expect(got).toEqual([{ kind: "tools" }]);
+    expect(errors).toEqual([
+      expect.stringContaining("JSON") as unknown,
+      expect.stringContaining("a malformed change") as unknown,
+      expect.stringContaining("a malformed change") as unknown,
+      expect.stringContaining(`a message of ${MAX_CHANGE_BYTES + 1} bytes`) as unknown,
+    ]);
   });
 });
 

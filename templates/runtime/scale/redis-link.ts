@@ -122,6 +122,24 @@ export class RedisLink {
     this.onError(error, where);
   }
 
+  /**
+   * A message heard on a channel, parsed: undefined (and reported) when it
+   * is longer than `maxBytes` or not JSON, so that what another process
+   * publishes can neither exhaust memory nor throw in the subscriber.
+   */
+  decode(message: string, maxBytes: number, where: string): unknown {
+    if (message.length > maxBytes) {
+      this.onError(new Error(`a message of ${message.length} bytes on ${where}; dropped`), where);
+      return undefined;
+    }
+    try {
+      return JSON.parse(message) as unknown;
+    } catch (error) {
+      this.onError(error, where);
+      return undefined;
+    }
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     const [client, subscriber] = await Promise.allSettled([this.client, this.subscriber]);

@@ -109,20 +109,8 @@ export class RedisSessionStore implements SessionStore {
   }
 
   private heard(message: string): void {
-    if (message.length > MAX_SESSION_EVENT_BYTES) {
-      this.link.report(
-        new Error(`a session event of ${message.length} bytes on ${this.channel}; dropped`),
-        "redis sessions",
-      );
-      return;
-    }
-    let event: SessionEvent;
-    try {
-      event = JSON.parse(message) as SessionEvent;
-    } catch (error) {
-      this.link.report(error, "redis sessions");
-      return;
-    }
-    for (const each of this.listeners) each(event);
+    const event = this.link.decode(message, MAX_SESSION_EVENT_BYTES, "redis sessions");
+    if (event === undefined) return;
+    for (const each of this.listeners) each(event as SessionEvent);
   }
 }

@@ -15,7 +15,8 @@
  * error goes to `onError`.
  */
 import { randomUUID } from "node:crypto";
-import type { Change, ChangeBus } from "../server/subscriptions.js";
+import { isJsonObject } from "../core/jsonrpc.js";
+import { isChange, type Change, type ChangeBus } from "../server/subscriptions.js";
 import type { SessionStore } from "../server/session-store.js";
 import type { TaskStore } from "../server/task-store.js";
 import { DEFAULT_REDIS_TIMEOUT_MS, RedisLink, type RedisOptions } from "./redis-link.js";
@@ -35,6 +36,9 @@ export {
  * channel. Each instance tags what it sends, and drops its own messages
  * when they come back.
  */
+/** The longest change message the bus reads (a change carrying an extension's notification can be large). */
+export const MAX_CHANGE_BYTES = 16 * 1024 * 1024;
+
 export class RedisChangeBus implements ChangeBus {
   private readonly link: RedisLink;
   private readonly origin = randomUUID();
@@ -60,8 +64,15 @@ export class RedisChangeBus implements ChangeBus {
   receive(deliver: (change: Change) => void): () => void {
     let active = true;
     this.subscribed = this.link.subscribe(this.channel, (message) => {
-      const { origin, change } = JSON.parse(message) as { origin: string; change: Change };
-      if (active && origin !== this.origin) deliver(change);
+      const heard = this.link.decode(message, MAX_CHANGE_BYTES, "redis changes");
+      if (!isJsonObject(heard) || !active || heard.origin === this.origin) return;
+      // Only a well-formed change reaches listeners: what is on the channel is another process's word.
+      if (isChange(heard.change)) deliver(heard.change);
+      else
+        this.link.report(
+          new Error("a malformed change on the change channel; dropped"),
+          "redis changes",
+        );
     });
     return () => {
       active = false;

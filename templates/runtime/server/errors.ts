@@ -2,6 +2,7 @@
  * What a server's handler stubs throw until they are written.
  */
 import { Codes, McpError } from "../core/errors.js";
+import type { MethodHandler } from "./definitions.js";
 
 /**
  * Thrown by a handler stub that has not been written yet. Tools answer
@@ -23,4 +24,9 @@ export async function notImplementedAsError<T>(run: () => T | Promise<T>): Promi
     if (error instanceof NotImplemented) throw new McpError(Codes.InternalError, error.message);
     throw error;
   }
+}
+
+/** A method handler whose stub not written yet answers with its own message rather than a bare "Internal error". */
+export function answeringStubs(handler: MethodHandler | undefined): MethodHandler | undefined {
+  return handler && ((params, ctx) => notImplementedAsError(() => handler(params, ctx)));
 }

@@ -171,9 +171,22 @@ export class ExtensionsInUse {
     return agreed;
   }
 
-  /** The extension whose listen field `field` is, if one is in use. */
-  ownerOfField(field: string): ServerExtension | undefined {
-    return this.list.find((e) => e.listenFields?.includes(field));
+  /**
+   * Throws unless an extension in use has the listen field `field` and the
+   * notification `method` (of the extension `extension`, or of the core) may
+   * go under it: never one of another extension than the field's, which
+   * would reach clients that did not declare it.
+   */
+  checkListenField(field: string, extension: string | undefined, method: string): void {
+    const owner = this.list.find((e) => e.listenFields?.includes(field));
+    if (!owner)
+      throw new Error(
+        `no extension in use has the listen field "${field}" (fix: list it in the listenFields of the extension passed to server.use)`,
+      );
+    if (extension !== undefined && extension !== owner.id)
+      throw new Error(
+        `${method} belongs to the ${extension} extension, not to ${owner.id}, whose listen field "${field}" is`,
+      );
   }
 
   /** The instance stops: each extension's work running here gets `graceMs`. */

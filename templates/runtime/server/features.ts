@@ -36,7 +36,7 @@ import type {
   ToolResult,
   TypedMethodHandler,
 } from "./definitions.js";
-import { NotImplemented, notImplementedAsError } from "./errors.js";
+import { answeringStubs, NotImplemented, notImplementedAsError } from "./errors.js";
 import { ExtensionsInUse, type ServerExtension } from "./extension.js";
 import type { TaskRunner } from "./tasks.js";
 import { taskRunner, tasksExtension } from "./tasks-extension.js";
@@ -267,16 +267,12 @@ export class ServerFeatures<T extends ServerTypes = UntypedServer> {
 
   /** The handler registered for `method` with {@link ServerFeatures.method}, if any. */
   customMethod(method: string): MethodHandler | undefined {
-    const handler = this.methods.get(method);
-    // A stub not written yet answers with its own message rather than a bare "Internal error".
-    return handler && ((params, ctx) => notImplementedAsError(() => handler(params, ctx)));
+    return answeringStubs(this.methods.get(method));
   }
 
   /** The handler of `method` an extension in use serves (2026-07-28 era only), if any. */
   extensionMethod(method: string): MethodHandler | undefined {
-    const handler = this.inUse.method(method);
-    // A stub not written yet answers with its own message, as a server.method handler's does.
-    return handler && ((params, ctx) => notImplementedAsError(() => handler(params, ctx)));
+    return answeringStubs(this.inUse.method(method));
   }
 
   /** Rewrites a request before it is validated, when an extension in use prepares its method. */
@@ -345,18 +341,15 @@ export class ServerFeatures<T extends ServerTypes = UntypedServer> {
     params: NotificationParamsFor<T, M>,
     to: { readonly field: string; readonly key: string },
   ): void {
-    const owner = this.inUse.ownerOfField(to.field);
-    if (!owner)
-      throw new Error(
-        `no extension in use has the listen field "${to.field}" (fix: list it in the listenFields of the extension passed to server.use)`,
-      );
-    const extension = extensionOfNotification(this.protocol, method);
-    if (extension !== undefined && extension !== owner.id)
-      throw new Error(
-        `${method} belongs to the ${extension} extension, not to ${owner.id}, whose listen field "${to.field}" is`,
-      );
+    this.inUse.checkListenField(to.field, extensionOfNotification(this.protocol, method), method);
     const message = checkedNotification(this.protocol, method, params);
-    this.changes.publish({ kind: "keyed", ...to, method, params: message.params });
+    this.changes.publish({
+      kind: "keyed",
+      field: to.field,
+      key: to.key,
+      method,
+      params: message.params,
+    });
   }
 
   /** The server's capabilities, from what is registered. */

@@ -6,7 +6,7 @@
  */
 import { META } from "../core/era.js";
 import type { Exchange } from "../core/exchange.js";
-import type { JsonRpcId } from "../core/jsonrpc.js";
+import { isJsonObject, type JsonRpcId } from "../core/jsonrpc.js";
 
 /** What a listen request may ask for (SubscriptionFilter). */
 export interface SubscriptionFilter {
@@ -44,6 +44,28 @@ export interface KeyedNotification {
    * from the shared task store), so it is not relayed to the others.
    */
   readonly relay?: false;
+}
+
+/** Whether `value` is a change as this module makes them (for changes heard from other instances). */
+export function isChange(value: unknown): value is Change {
+  if (!isJsonObject(value)) return false;
+  switch (value.kind) {
+    case "tools":
+    case "prompts":
+    case "resources":
+      return true;
+    case "resource":
+      return typeof value.uri === "string";
+    case "keyed":
+      return (
+        typeof value.field === "string" &&
+        typeof value.key === "string" &&
+        typeof value.method === "string" &&
+        isJsonObject(value.params)
+      );
+    default:
+      return false;
+  }
 }
 
 /** Something that receives changes: a listen stream, or a legacy session. */
