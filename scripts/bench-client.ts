@@ -18,13 +18,14 @@
  * was wrong or a process failed; 2 when the setup failed. Recorded in docs/benchmarks.md
  * ("Client round trips").
  */
-import { execFileSync, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { scaffoldClient } from "../generator/scaffold/client.js";
 import { writeProject } from "../generator/scaffold/scaffold.js";
 import {
+  buildProject,
   ensureBuilt,
   machine,
   median,
@@ -93,14 +94,7 @@ async function buildClient(dir: string): Promise<string> {
   const { files } = await scaffoldClient({ dir: project, tools, name: "bench-client" });
   writeProject(project, files);
   symlinkSync(join(ROOT, "node_modules"), join(project, "node_modules"), "dir");
-  execFileSync(
-    process.execPath,
-    [join(ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", "."],
-    {
-      cwd: project,
-      stdio: "inherit",
-    },
-  );
+  buildProject(project);
   return project;
 }
 

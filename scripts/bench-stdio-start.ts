@@ -16,13 +16,20 @@
  * when the setup failed or a server did not answer.
  * Recorded in docs/benchmarks.md ("Stdio start-up").
  */
-import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { scaffoldServer, writeProject } from "../generator/scaffold/scaffold.js";
-import { ensureBuilt, machine, printMachine, printTable, ratios, ROOT } from "./bench/common.js";
+import {
+  buildProject,
+  ensureBuilt,
+  machine,
+  printMachine,
+  printTable,
+  ratios,
+  ROOT,
+} from "./bench/common.js";
 import { firstToolList, LEGACY, MODERN } from "./bench/stdio-opening.js";
 
 const { values } = parseArgs({
@@ -48,12 +55,7 @@ function setup(dir: string): Promise<void> {
     const { files } = await scaffoldServer({ dir: project, name: "bench-stdio" });
     writeProject(project, files);
     symlinkSync(join(ROOT, "node_modules"), join(project, "node_modules"), "dir");
-    const tsc = spawnSync(
-      process.execPath,
-      [join(ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", "."],
-      { cwd: project, encoding: "utf8" },
-    );
-    if (tsc.status !== 0) throw new Error(`tsc failed:\n${tsc.stdout}${tsc.stderr}`);
+    buildProject(project);
     writeFileSync(join(project, "sdk-server.mjs"), SDK_SERVER);
   })();
 }

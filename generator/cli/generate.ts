@@ -187,6 +187,10 @@ function reportProject(
       process.stdout.write(
         `new tool: wrote its handler stub to ${stub}; add it to the handlers in src/tools.ts\n`,
       );
+    for (const path of project.build ?? [])
+      process.stdout.write(
+        `build: ${path === "package.json" ? "added the copy of src/generated's JavaScript to dist/ to package.json's build scripts" : `wrote ${path}, which copies src/generated's JavaScript to dist/ after tsc`}\n`,
+      );
     return 0;
   }
   if (stale.length === 0 && drifted === 0) {

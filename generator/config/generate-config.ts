@@ -42,6 +42,8 @@ export interface ProjectOutcome {
   readonly stale?: readonly StaleFile[];
   /** Handler stubs written for tools new in tools.json, relative to the project. */
   readonly stubs: readonly string[];
+  /** Project files the build's copy step needed, written by this run (scripts/copy-generated.mjs, package.json). */
+  readonly build?: readonly string[];
   /**
    * In a client made with --from-server: the recorded tools against the
    * server's now. With `check` the project is stale when this has changes;
@@ -118,6 +120,7 @@ export async function generateConfig(
           files: project.files,
           diagnostics: project.diagnostics,
           stubs: project.stubs,
+          ...(project.build && project.build.length > 0 ? { build: project.build } : {}),
           ...(options.check ? { stale: project.stale } : {}),
           ...(drift ? { drift } : {}),
         },

@@ -6,7 +6,8 @@
  *   watched, and a change regenerates src/generated and src/mcp-gen, as
  *   `npm run regenerate` does (the same watch as `generate --watch`);
  * - the TypeScript compiler watches src/ and emits to dist/ incrementally,
- *   so an edit recompiles only what it touches;
+ *   so an edit recompiles only what it touches, and the generated
+ *   JavaScript tsc does not emit (the tool validators) is copied after it;
  * - after every compile without errors the server (`node dist/index.js`)
  *   is restarted. A compile with errors prints them and keeps the server
  *   that last compiled running; watching goes on either way. A client
@@ -30,6 +31,7 @@ import { CONFIG_FILE, readConfig, type Config } from "../config/config.js";
 import { diagnostic, McpGenError } from "../diagnostics.js";
 import { generateConfig } from "../config/generate-config.js";
 import { inputsOfConfig, watchInputs, type WatchHandle } from "../config/watch.js";
+import { copyGeneratedJavaScript } from "../scaffold/build-scripts.js";
 import { readSettings } from "../scaffold/settings.js";
 import { readServerEnv, SERVER_ENV_FILE } from "./auth-dev-files.js";
 
@@ -85,11 +87,17 @@ export function startDev(options: DevOptions): DevHandle {
     const after =
       project.kind === "server"
         ? {
-            compiled: () => server.restart(),
+            compiled: () => {
+              copyGeneratedJavaScript(options.dir);
+              server.restart();
+            },
             kept: "the server keeps running the last code that compiled",
           }
         : {
-            compiled: () => options.log("compiled: dist/cli.js is current"),
+            compiled: () => {
+              copyGeneratedJavaScript(options.dir);
+              options.log("compiled: dist/cli.js is current");
+            },
             kept: "dist/cli.js keeps the last code that compiled",
           };
     compiling = watchCompile(ts, options.dir, options.log, after.compiled, after.kept);

@@ -139,4 +139,10 @@ export const SCAFFOLD_DIAGNOSTICS = {
     message: (p) => `--target ${p.target} cannot run ${p.part}: ${p.reason}`,
     fix: (p) => p.instead,
   }),
+  MCPG717: entry<{ script: string; command: string; step: string }>({
+    severity: "warning",
+    message: (p) =>
+      `package.json's script ${p.script} (${JSON.stringify(p.command)}) compiles with tsc but does not copy src/generated's JavaScript (the tool validators) to dist/, so the built project cannot start; mcp-gen left the script as it is because it is not the one mcp-gen wrote`,
+    fix: (p) => `add \`&& ${p.step}\` after tsc in the ${p.script} script`,
+  }),
 } as const;

@@ -51,9 +51,17 @@ export function toolNamesIn(text: string): string[] | undefined {
 
 /** The module paths inside `src/generated/`. */
 export const TOOLS_MODULE = "tools.gen.ts";
+/**
+ * The validator modules are JavaScript with a declaration file beside
+ * each, not TypeScript: ajv's output is megabytes for a thousand tools,
+ * and tsc parses and binds a `@ts-nocheck` module all the same (a
+ * thousand-tool project's typecheck peaked at 800 MiB, 500 MiB with the
+ * declarations only). tsc does not copy them to dist/, so a project's
+ * build does (`scripts/copy-generated.mjs`).
+ */
 const VALIDATOR_MODULES = {
-  "2020-12": "tool-validators-2020.gen.ts",
-  "draft-07": "tool-validators-draft-07.gen.ts",
+  "2020-12": "tool-validators-2020.gen.js",
+  "draft-07": "tool-validators-draft-07.gen.js",
 } as const;
 
 /**
@@ -68,7 +76,7 @@ export const SCHEMAS_PER_VALIDATOR_MODULE = 500;
 /** The path of a dialect's `part`-th validator module (0: the only one for most projects). */
 function validatorModule(dialect: "2020-12" | "draft-07", part: number): string {
   const path = VALIDATOR_MODULES[dialect];
-  return part === 0 ? path : path.replace(/\.gen\.ts$/, `-${part + 1}.gen.ts`);
+  return part === 0 ? path : path.replace(/\.gen\.js$/, `-${part + 1}.gen.js`);
 }
 
 /** The name tools.gen.ts imports a validator module as. */
@@ -117,8 +125,8 @@ export function emitToolsModule(
     );
     file.importTypes(protocolImport, "protocol");
   }
-  for (const module of validators.files)
-    file.importNamespace(`./${module.path.replace(/\.ts$/, ".js")}`, module.namespace, false);
+  for (const module of validators.modules)
+    file.importNamespace(`./${module.path}`, module.namespace, false);
   const namespaces = toolNamespaces(tools);
   for (const tool of tools) file.add(toolTypes(tool, namespaces.get(tool.name)!));
   file.add(
@@ -161,7 +169,10 @@ export function emitToolsModule(
   );
   return Promise.resolve([
     file.build(bannerText),
-    ...validators.files.map((f) => ({ path: f.path, contents: `${bannerText}${f.contents}` })),
+    ...validators.modules.flatMap((m) => [
+      { path: m.path, contents: `${bannerText}${m.contents}` },
+      { path: m.declarations.path, contents: `${bannerText}${m.declarations.contents}` },
+    ]),
   ]);
 }
 
@@ -288,6 +299,12 @@ function argumentsMap(tools: readonly ToolSpec[], namespaces: ReadonlyMap<string
 ${jsDoc("The structured output of each tool that declares an outputSchema, by name.")}${printInterface("ToolOutputs", members("StructuredContent", structured))}`;
 }
 
+/** A validator module: its JavaScript, the declarations tsc reads instead, and the name tools.gen.ts imports it as. */
+interface ValidatorModule extends EmittedFile {
+  readonly namespace: string;
+  readonly declarations: EmittedFile;
+}
+
 /**
  * Compiles every tool schema with ajv, in one standalone module per
  * dialect (2020-12 with Ajv2020, draft-07 with Ajv), and the expressions
@@ -297,7 +314,7 @@ function compileValidators(
   tools: readonly ToolSpec[],
   protocolImport: string,
   cache: CompiledCodeCache | undefined,
-): { files: Array<EmittedFile & { namespace: string }>; checks: Map<string, string> } {
+): { modules: ValidatorModule[]; checks: Map<string, string> } {
   const groups = {
     "2020-12": [] as Array<{ id: string; schema: JsonObject }>,
     "draft-07": [] as Array<{ id: string; schema: JsonObject }>,
@@ -322,23 +339,40 @@ function compileValidators(
     const output = tool.outputSchema ? entry(tool.outputSchema, "output") : undefined;
     checks.set(tool.name, `{ arguments: ${input}${output ? `, output: ${output}` : ""} }`);
   });
-  const files: Array<EmittedFile & { namespace: string }> = [];
+  const modules: ValidatorModule[] = [];
   for (const [dialect, entries] of Object.entries(groups) as Array<
     ["2020-12" | "draft-07", (typeof groups)["2020-12"]]
   >) {
     for (let from = 0; from < entries.length; from += SCHEMAS_PER_VALIDATOR_MODULE) {
       const part = from / SCHEMAS_PER_VALIDATOR_MODULE;
-      const module = validatorModuleFile(
-        dialect,
-        validatorModule(dialect, part),
-        entries.slice(from, from + SCHEMAS_PER_VALIDATOR_MODULE),
-        protocolImport,
-        cache,
-      );
-      files.push({ ...module, namespace: validatorNamespace(dialect, part) });
+      const path = validatorModule(dialect, part);
+      const slice = entries.slice(from, from + SCHEMAS_PER_VALIDATOR_MODULE);
+      modules.push({
+        ...validatorModuleFile(dialect, path, slice, protocolImport, cache),
+        namespace: validatorNamespace(dialect, part),
+        declarations: validatorDeclarations(path, slice, protocolImport),
+      });
     }
   }
-  return { files, checks };
+  return { modules, checks };
+}
+
+/** The declaration file beside a validator module (`x.gen.d.ts` for `x.gen.js`): each export a compiled validator. */
+function validatorDeclarations(
+  path: string,
+  entries: ReadonlyArray<{ id: string }>,
+  protocolImport: string,
+): EmittedFile {
+  return new TsFileBuilder(declarationsPath(path))
+    .importTypes(protocolImport, "runValidator")
+    .add("type CompiledValidator = Parameters<typeof runValidator>[0];")
+    .add(entries.map((e) => `export declare const ${e.id}: CompiledValidator;`).join("\n"))
+    .build("");
+}
+
+/** The declaration file's path of a JavaScript module's. */
+function declarationsPath(path: string): string {
+  return path.replace(/\.js$/, ".d.ts");
 }
 
 /** One validator module: `entries` compiled by one ajv of `dialect`, as ajv's standalone code. */
@@ -357,8 +391,9 @@ function validatorModuleFile(
     toolAjvChoices(dialect),
     cache,
   );
+  // Deno reads a JavaScript module's types from the file this names; tsc and Node go by the file name.
   const module = new TsFileBuilder(path)
-    .header("// @ts-nocheck -- ajv standalone output for the tool schemas of tools.json")
+    .header(`// @ts-self-types="./${declarationsPath(path)}"`)
     .importValues(protocolImport, ...AJV_RUNTIME_HELPERS);
   // A format that is not a regular expression is a function of ajv-formats: `fullFormats.email` in
   // the code, or `fullFormats["date-time"]` for a name that is no identifier.

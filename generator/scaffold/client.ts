@@ -16,6 +16,7 @@ import type { EmittedFile } from "../emit/file.js";
 import { isJsonObject, parseJsonText } from "../load/json.js";
 import type { SchemaSources } from "../load/resolve-spec.js";
 import { generatedFiles } from "./generated-files.js";
+import { copyGeneratedScript } from "./build-scripts.js";
 import { listTemplateFiles, renderProject, templatesDir } from "./render.js";
 import {
   checkTarget,
@@ -166,5 +167,5 @@ function clientFiles(
   const overlay = listTemplateFiles(exampleDir)
     .filter((path) => path !== "tools.json")
     .map((path) => ({ path, contents: readFileSync(join(exampleDir, path), "utf8") }));
-  return renderProject(settings, view, overlay, toolsText);
+  return renderProject(settings, view, [...overlay, copyGeneratedScript()], toolsText);
 }

@@ -17,6 +17,7 @@ import type { SchemaSources } from "../load/resolve-spec.js";
 import { readToolsFile, type ToolSpec } from "../load/tools-file.js";
 import { checkOutput, writeOutput, type StaleFile } from "../write/write-output.js";
 import { generatedGroups, writeNewFile } from "../write/write-project.js";
+import { addCopyStep } from "./build-scripts.js";
 import { generatedFiles } from "./generated-files.js";
 import { commentText, render, templatesDir } from "./render.js";
 import { projectExtensions, readSettings, SETTINGS_FILE } from "./settings.js";
@@ -40,6 +41,8 @@ export async function regenerateProject(
   stale: StaleFile[];
   diagnostics: readonly Diagnostic[];
   stubs: string[];
+  /** The project files outside the generated folders that the build's copy step needed (build-scripts.ts). */
+  build?: string[];
 }> {
   const settings = readSettings(projectDir);
   if (settings.kind === "server" && settings.target !== undefined)
@@ -73,8 +76,15 @@ export async function regenerateProject(
   const stubs = settings.kind === "server" ? newToolStubs(projectDir, tools) : [];
   for (const g of groups) writeOutput(join(projectDir, g.sub), g.files);
   for (const stub of stubs) writeNewFile(resolve(projectDir), stub);
+  const build = addCopyStep(projectDir, settings);
   if (options.toolsText !== undefined) writeFileSync(toolsPath, options.toolsText);
-  return { files, stale, diagnostics, stubs: stubs.map((s) => s.path) };
+  return {
+    files,
+    stale,
+    diagnostics: [...diagnostics, ...build.diagnostics],
+    stubs: stubs.map((s) => s.path),
+    build: build.written,
+  };
 }
 
 /** Where the handler stub of a tool added to tools.json goes: a file of its own, found next to src/tools.ts. */

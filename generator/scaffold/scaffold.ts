@@ -19,6 +19,7 @@ import { parseJsonText } from "../load/json.js";
 import type { SchemaSources } from "../load/resolve-spec.js";
 import { generatedFiles } from "./generated-files.js";
 import { installSource } from "./install-source.js";
+import { compilesWithTsc, copyGeneratedScript } from "./build-scripts.js";
 import { commentText, listTemplateFiles, render, renderProject, templatesDir } from "./render.js";
 import {
   checkTarget,
@@ -179,6 +180,7 @@ function userFiles(
     [
       ...targetOverlay(settings.target ?? "node", view),
       ...exampleOverlay(example, extensions, ownTools),
+      ...(compilesWithTsc(settings) ? [copyGeneratedScript()] : []),
     ],
     toolsText,
   );

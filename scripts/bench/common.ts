@@ -75,6 +75,20 @@ export function ensureBuilt(): void {
   execFileSync("npm", ["run", "build"], { cwd: ROOT, stdio: "inherit" });
 }
 
+/**
+ * Builds a scaffolded project as its `npm run build` does, with the
+ * repository's TypeScript: tsc, then the project's copy of the generated
+ * JavaScript tsc does not emit. Throws with the compiler's output.
+ */
+export function buildProject(project: string): void {
+  const tsc = join(ROOT, "node_modules", "typescript", "bin", "tsc");
+  execFileSync(process.execPath, [tsc, "-p", "."], { cwd: project, stdio: "pipe" });
+  execFileSync(process.execPath, [join("scripts", "copy-generated.mjs")], {
+    cwd: project,
+    stdio: "pipe",
+  });
+}
+
 // ---------------------------------------------------------------- statistics
 
 export function median(xs: readonly number[]): number {

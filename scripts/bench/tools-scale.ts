@@ -8,8 +8,9 @@
  * - regenerate: `mcp-gen generate` in the project afterwards (the tools
  *   unchanged: what a developer's loop costs);
  * - typecheck: the project's `tsc --noEmit -p .`, its time and peak RSS;
- * - start-up: `node dist/index.js --stdio` (built with `tsc -p .`), spawn
- *   to the answer of its first tools/list (median of the rounds).
+ * - start-up: `node dist/index.js --stdio` (built with `tsc -p .`
+ *   and its copy of the generated JavaScript) to the answer of its first
+ *   tools/list (median of the rounds).
  *
  * Targets (each against the 10-tool project): scaffold and regenerate
  * linear in the tools, 1,000 tools in at most 5 s; typecheck at most 2x,
@@ -21,7 +22,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { benchTools } from "./bench-tool.js";
-import { median, now, ROOT } from "./common.js";
+import { buildProject, median, now, ROOT } from "./common.js";
 import { firstToolList, MODERN } from "./stdio-opening.js";
 
 export interface ToolsScaleOptions {
@@ -100,7 +101,7 @@ async function measureSize(tools: number, o: ToolsScaleOptions): Promise<SizeRes
       const heap = /heap out of memory/.test((error as Error).message);
       return { ...measured, failed: heap ? "tsc ran out of heap" : (error as Error).message };
     }
-    runNode([TSC, "-p", "."], project, env);
+    buildProject(project);
     const startups: number[] = [];
     for (let round = 0; round < o.rounds; round++)
       startups.push(await firstToolList(["dist/index.js", "--stdio"], project, MODERN));

@@ -2,7 +2,8 @@
  * The TypeScript checks the tests make, in process and in one place:
  * - `strictErrors(files)`: generated modules under `--strict` (no project);
  * - `compileProject(dir)`: a scaffolded project with its own tsconfig.json,
- *   as `tsc -p <dir>` would, optionally writing its JavaScript.
+ *   as `tsc -p <dir>` would, optionally writing its JavaScript (and, as
+ *   the project's build does, copying the generated JavaScript after it).
  *
  * Both run the compiler in the test's own process. The declaration files
  * every check reads (TypeScript's lib files, @types/node, the runtime's
@@ -14,7 +15,9 @@
  * parsed and bound once. The rest of a project's sources are read anew on
  * every check.
  */
+import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import ts from "typescript";
 
@@ -140,6 +143,18 @@ export function compileProject(dir: string, { emit = false } = {}): ProjectCheck
     host: host(parsed.options),
   });
   const diagnostics = [...parsed.errors, ...ts.getPreEmitDiagnostics(program)];
-  if (emit) diagnostics.push(...program.emit().diagnostics);
+  if (emit) {
+    diagnostics.push(...program.emit().diagnostics);
+    copyGenerated(dir);
+  }
   return { errors: diagnostics.map((d) => format(d, dir)) };
+}
+
+/**
+ * What the project's build does after tsc: its own copy script puts the
+ * generated JavaScript tsc does not emit (the tool validators) in dist/.
+ */
+function copyGenerated(dir: string): void {
+  const script = join(dir, "scripts", "copy-generated.mjs");
+  if (existsSync(script)) execFileSync(process.execPath, [script], { cwd: dir, stdio: "pipe" });
 }

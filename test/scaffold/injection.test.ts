@@ -101,12 +101,13 @@ describe("a hostile tools.json, scaffolded", () => {
 
   it("runs nothing from the tools file, and copies no keyword into code: its text is only in strings and comments", () => {
     expect((globalThis as Record<string, unknown>).__mcpGenInjected).toBeUndefined();
-    // Every TypeScript file the scaffold wrote, not only the ones made from tools.json.
-    const written = files.map((f) => f.path).filter((path) => path.endsWith(".ts"));
+    // Every TypeScript and JavaScript file the scaffold wrote, not only the ones made from tools.json.
+    const written = files.map((f) => f.path).filter((path) => /\.(ts|js|mjs)$/.test(path));
     expect(written).toEqual(
       expect.arrayContaining([
         "src/generated/tools.gen.ts",
-        "src/generated/tool-validators-2020.gen.ts",
+        "src/generated/tool-validators-2020.gen.js",
+        "src/generated/tool-validators-2020.gen.d.ts",
       ]),
     );
     for (const file of written) {

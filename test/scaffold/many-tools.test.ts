@@ -59,9 +59,12 @@ describe(`${COUNT} tools`, () => {
 
   it("split the validators into modules of at most SCHEMAS_PER_VALIDATOR_MODULE schemas", () => {
     expect(paths.filter((p) => p.includes("tool-validators"))).toEqual([
-      "src/generated/tool-validators-2020-2.gen.ts",
-      "src/generated/tool-validators-2020-3.gen.ts",
-      "src/generated/tool-validators-2020.gen.ts",
+      "src/generated/tool-validators-2020-2.gen.d.ts",
+      "src/generated/tool-validators-2020-2.gen.js",
+      "src/generated/tool-validators-2020-3.gen.d.ts",
+      "src/generated/tool-validators-2020-3.gen.js",
+      "src/generated/tool-validators-2020.gen.d.ts",
+      "src/generated/tool-validators-2020.gen.js",
     ]);
   });
 

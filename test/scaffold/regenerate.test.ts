@@ -51,7 +51,8 @@ describe("regeneration in a scaffolded project", () => {
     expect(stale.code).toBe(1);
     expect(stale.stderrLines).toEqual([
       `src/generated/tool-schemas.gen.ts: error MCPG503: src/generated/tool-schemas.gen.ts is stale ${FIX_STALE}`,
-      `src/generated/tool-validators-2020.gen.ts: error MCPG503: src/generated/tool-validators-2020.gen.ts is stale ${FIX_STALE}`,
+      `src/generated/tool-validators-2020.gen.d.ts: error MCPG503: src/generated/tool-validators-2020.gen.d.ts is stale ${FIX_STALE}`,
+      `src/generated/tool-validators-2020.gen.js: error MCPG503: src/generated/tool-validators-2020.gen.js is stale ${FIX_STALE}`,
       `src/generated/tools.gen.ts: error MCPG503: src/generated/tools.gen.ts is stale ${FIX_STALE}`,
     ]);
     expect(snapshotFolder(project), "--check writes nothing").toEqual(before);
@@ -77,7 +78,8 @@ describe("regeneration in a scaffolded project", () => {
         .sort(),
     ).toEqual([
       "src/generated/tool-schemas.gen.ts",
-      "src/generated/tool-validators-2020.gen.ts",
+      "src/generated/tool-validators-2020.gen.d.ts",
+      "src/generated/tool-validators-2020.gen.js",
       "src/generated/tools.gen.ts",
       "src/tools/reverse.ts",
     ]);
@@ -187,5 +189,78 @@ describe("regeneration outside a project", () => {
     expect(run.stderrLines).toEqual([
       `error MCPG802: no mcp-gen.json in ${cwd} or any folder above it (fix: pass --spec and --out, or write an mcp-gen.json such as { "targets": [{ "spec": "2026-07-28", "out": "src/mcp" }] })`,
     ]);
+  });
+});
+
+describe("a project scaffolded before its build copied the generated JavaScript", () => {
+  const OLD_SCRIPTS = { build: "tsc -p .", prestart: "tsc -b", "prestart:stdio": "tsc -b" };
+
+  /** A project as mcp-gen scaffolded it before: TypeScript validators, builds that run tsc alone, no copy script. */
+  async function oldProject(scripts: Record<string, string>): Promise<string> {
+    const cwd = tempDir("old-build");
+    expect((await runCli(["server", "old", "--quiet"], { cwd })).code).toBe(0);
+    const dir = join(cwd, "old");
+    const generated = join(dir, "src", "generated");
+    const validators = readFileSync(join(generated, "tool-validators-2020.gen.js"), "utf8");
+    writeFileSync(join(generated, "tool-validators-2020.gen.ts"), validators);
+    rmSync(join(generated, "tool-validators-2020.gen.js"));
+    rmSync(join(generated, "tool-validators-2020.gen.d.ts"));
+    rmSync(join(dir, "scripts", "copy-generated.mjs"));
+    const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as {
+      scripts: Record<string, string>;
+    };
+    Object.assign(pkg.scripts, scripts);
+    writeFileSync(join(dir, "package.json"), `${JSON.stringify(pkg, null, 2)}\n`);
+    return dir;
+  }
+
+  it("gets the copy script and the step in every build script mcp-gen wrote; the rest of package.json stays, and the TypeScript validators give way to JavaScript", async () => {
+    const dir = await oldProject(OLD_SCRIPTS);
+    const before = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as Record<
+      string,
+      unknown
+    >;
+    const run = await runCli(["generate"], { cwd: dir });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain(
+      "build: wrote scripts/copy-generated.mjs, which copies src/generated's JavaScript to dist/ after tsc\n",
+    );
+    expect(run.stdout).toContain(
+      "build: added the copy of src/generated's JavaScript to dist/ to package.json's build scripts\n",
+    );
+    const after = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as {
+      scripts: Record<string, string>;
+    };
+    expect(after.scripts).toMatchObject({
+      build: "tsc -p . && node scripts/copy-generated.mjs",
+      prestart: "tsc -b && node scripts/copy-generated.mjs",
+      "prestart:stdio": "tsc -b && node scripts/copy-generated.mjs",
+    });
+    expect({ ...after, scripts: undefined }).toEqual({ ...before, scripts: undefined });
+    const snapshot = snapshotFolder(dir);
+    expect(Object.keys(snapshot).filter((p) => p.includes("tool-validators"))).toEqual([
+      "src/generated/tool-validators-2020.gen.d.ts",
+      "src/generated/tool-validators-2020.gen.js",
+    ]);
+    expect(snapshot["scripts/copy-generated.mjs"]).toBeDefined();
+
+    const again = await runCli(["generate"], { cwd: dir });
+    expect(again.code).toBe(0);
+    expect(again.stdout).not.toContain("build:");
+    expect(snapshotFolder(dir)).toEqual(snapshot);
+  });
+
+  it("a build script the user changed is left as it is, with a warning that says what to add", async () => {
+    const dir = await oldProject({ ...OLD_SCRIPTS, build: "tsc -p . && cp -r assets dist" });
+    const run = await runCli(["generate", "--quiet"], { cwd: dir });
+    expect(run.code).toBe(0);
+    expect(run.stderrLines).toContain(
+      `${join(dir, "package.json")}: warning MCPG717: package.json's script build ("tsc -p . && cp -r assets dist") compiles with tsc but does not copy src/generated's JavaScript (the tool validators) to dist/, so the built project cannot start; mcp-gen left the script as it is because it is not the one mcp-gen wrote (fix: add \`&& node scripts/copy-generated.mjs\` after tsc in the build script)`,
+    );
+    const after = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as {
+      scripts: Record<string, string>;
+    };
+    expect(after.scripts.build).toBe("tsc -p . && cp -r assets dist");
+    expect(after.scripts.prestart).toBe("tsc -b && node scripts/copy-generated.mjs");
   });
 });

@@ -126,13 +126,13 @@ describe("--tools: the files", () => {
         '  "legacy.point": { arguments: check(checks07.tool2_input) },\n' +
         "  get_weather: { arguments: check(checks2020.tool3_input), output: check(checks2020.tool3_output) },\n",
     );
-    expect(read("src/generated/tool-validators-draft-07.gen.ts")).toContain(
+    expect(read("src/generated/tool-validators-draft-07.gen.js")).toContain(
       '"$id":"mcp-gen:tool:legacy.point:input"',
     );
-    expect(read("src/generated/tool-validators-2020.gen.ts")).not.toContain("legacy.point");
+    expect(read("src/generated/tool-validators-2020.gen.js")).not.toContain("legacy.point");
     // minLength and uniqueItems over objects need ajv's helpers: ajv's code require()s them, and the
     // module's own require hands out the copies it imports from the protocol module (nothing loads ajv).
-    const validators = read("src/generated/tool-validators-2020.gen.ts");
+    const validators = read("src/generated/tool-validators-2020.gen.js");
     expect(validators).toContain('\nimport { deepEqual, ucs2length } from "./protocol.gen.js";\n');
     expect(validators).toContain("\nfunction require(id) {\n");
     expect(validators).toContain('require("ajv/dist/runtime/ucs2length").default');
