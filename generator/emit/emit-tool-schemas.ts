@@ -2,9 +2,11 @@
  * emitToolSchemas: a project's tools as Standard Schema V1 objects with
  * Standard JSON Schema (`src/generated/tool-schemas.gen.ts`): each tool's
  * arguments and structured output, typed by tools.gen.ts's declarations,
- * checked by its generated checks (TOOL_CHECKS) and described by the
+ * checked by the tool validators TOOL_CHECKS runs and described by the
  * schemas tools.json declares. What a project built on the official MCP
- * SDK passes to `registerTool` as inputSchema and outputSchema.
+ * SDK passes to `registerTool` as inputSchema and outputSchema. Standard
+ * Schemas validate synchronously, so this module imports its validator
+ * modules at once, where TOOL_CHECKS loads them on first use.
  */
 import { dialectOf } from "../check/check-tools.js";
 import type { JsonObject } from "../load/json.js";
@@ -12,6 +14,7 @@ import type { ToolSpec } from "../load/tools-file.js";
 import { hardline, indent } from "./doc.js";
 import type { EmittedFile } from "./file.js";
 import { TsFileBuilder } from "./file.js";
+import { layOutValidators, type ValidatorPlace } from "./emit-tools.js";
 import { jsonSchemaTargets } from "./json-schema-targets.js";
 import { jsDoc, literal, propertyKey } from "./names.js";
 import { jsonLiteral, objectLiteral, parameterList, printCode } from "./ts-print.js";
@@ -29,11 +32,14 @@ export function emitToolSchemas(
   toolsModule: string,
   protocolImport: string,
 ): EmittedFile {
+  const layout = layOutValidators(tools);
   const file = new TsFileBuilder(TOOL_SCHEMAS_MODULE)
-    .importValues(protocolImport, "standardSchema", "toolJsonSchema")
+    .importValues(protocolImport, "runValidator", "standardSchema", "toolJsonSchema")
     .importTypes(protocolImport, "StandardSchema")
-    .importValues(toolsModule, "TOOL_CHECKS", "TOOLS")
+    .importValues(toolsModule, "TOOLS")
     .importTypes(toolsModule, "ToolArguments", "ToolOutputs");
+  for (const module of layout.modules)
+    file.importNamespace(`./${module.path}`, module.namespace, false);
   file.add(
     `${jsDoc("Each tool's arguments and structured output as Standard Schema V1 objects with Standard JSON Schema (`~standard.validate`, `~standard.jsonSchema`), typed by ToolArguments and ToolOutputs and checked like every call the runtime serves: what the official MCP SDK's `registerTool` takes as `inputSchema` and `outputSchema`. `output` is undefined for a tool without an outputSchema.")}${printCode(
       [
@@ -53,7 +59,10 @@ export function emitToolSchemas(
         hardline,
         "} = ",
         objectLiteral(
-          tools.map((tool, i) => [propertyKey(tool.name), toolEntry(tool, i)] as const),
+          tools.map(
+            (tool, i) =>
+              [propertyKey(tool.name), toolEntry(tool, i, layout.places.get(tool.name)!)] as const,
+          ),
           true,
         ),
         ";",
@@ -64,8 +73,12 @@ export function emitToolSchemas(
 }
 
 /** `{ arguments: standardSchema(check, toolJsonSchema(schema, dialect, targets)), output: … }` for the `index`-th tool. */
-function toolEntry(tool: ToolSpec, index: number) {
-  const checks = `TOOL_CHECKS[${literal(tool.name)}]!`;
+function toolEntry(
+  tool: ToolSpec,
+  index: number,
+  place: { input: ValidatorPlace; output?: ValidatorPlace },
+) {
+  const check = (p: ValidatorPlace) => `(value: unknown) => runValidator(${p.namespace}.${p.id}, value)`;
   const schema = (check: string, path: string, declared: JsonObject) => {
     const dialect = dialectOf(declared) ?? "2020-12";
     const described = [
@@ -79,11 +92,11 @@ function toolEntry(tool: ToolSpec, index: number) {
     return ["standardSchema", parameterList([check, described])];
   };
   return objectLiteral([
-    ["arguments", schema(`${checks}.arguments`, `TOOLS[${index}].inputSchema`, tool.inputSchema)],
+    ["arguments", schema(check(place.input), `TOOLS[${index}].inputSchema`, tool.inputSchema)],
     [
       "output",
-      tool.outputSchema
-        ? schema(`${checks}.output!`, `TOOLS[${index}].outputSchema`, tool.outputSchema)
+      tool.outputSchema && place.output
+        ? schema(check(place.output), `TOOLS[${index}].outputSchema`, tool.outputSchema)
         : "undefined",
     ],
   ]);

@@ -104,7 +104,8 @@ export function emitToolsModule(
     cache,
   }: { readonly followTasks?: boolean; readonly cache?: CompiledCodeCache } = {},
 ): Promise<EmittedFile[]> {
-  const validators = compileValidators(tools, protocolImport, cache);
+  const layout = layOutValidators(tools);
+  const validators = compileValidators(layout, protocolImport, cache);
   const file = new TsFileBuilder(TOOLS_MODULE).importValues(protocolImport, "runValidator");
   if (kind === "server") {
     file.importTypes(
@@ -125,8 +126,6 @@ export function emitToolsModule(
     );
     file.importTypes(protocolImport, "protocol");
   }
-  for (const module of validators.modules)
-    file.importNamespace(`./${module.path}`, module.namespace, false);
   const namespaces = toolNamespaces(tools);
   for (const tool of tools) file.add(toolTypes(tool, namespaces.get(tool.name)!));
   file.add(
@@ -140,6 +139,14 @@ export function emitToolsModule(
   file.add(argumentsMap(tools, namespaces));
   file.add(staticFragment("tools/check-adapter.ts"));
   file.add(
+    `${jsDoc("The validator modules, each loaded the first time one of its checks runs.")}${validators
+      .map(
+        (m) =>
+          `const ${m.namespace} = lazyModule(() => import(${literal(`./${m.path}`)}), ${literal(m.path)});`,
+      )
+      .join("\n")}`,
+  );
+  file.add(
     `${jsDoc("The schema checks of each tool's arguments, and of its structured output when it declares an outputSchema.")}${printCode(
       [
         "export const TOOL_CHECKS: {",
@@ -150,7 +157,7 @@ export function emitToolsModule(
         hardline,
         "} = ",
         objectLiteral(
-          tools.map((t) => [propertyKey(t.name), validators.checks.get(t.name)!] as const),
+          tools.map((t) => [propertyKey(t.name), checksOf(layout.places.get(t.name)!)] as const),
           true,
         ),
         ";",
@@ -169,11 +176,17 @@ export function emitToolsModule(
   );
   return Promise.resolve([
     file.build(bannerText),
-    ...validators.modules.flatMap((m) => [
+    ...validators.flatMap((m) => [
       { path: m.path, contents: `${bannerText}${m.contents}` },
       { path: m.declarations.path, contents: `${bannerText}${m.declarations.contents}` },
     ]),
   ]);
+}
+
+/** A tool's entry of TOOL_CHECKS: `{ arguments: check(module, "id"), output: … }`. */
+function checksOf(place: { input: ValidatorPlace; output?: ValidatorPlace }): string {
+  const check = (p: ValidatorPlace) => `check(${p.namespace}, ${literal(p.id)})`;
+  return `{ arguments: ${check(place.input)}${place.output ? `, output: ${check(place.output)}` : ""} }`;
 }
 
 function toolTypes(tool: ToolSpec, ns: string): string {
@@ -299,29 +312,43 @@ function argumentsMap(tools: readonly ToolSpec[], namespaces: ReadonlyMap<string
 ${jsDoc("The structured output of each tool that declares an outputSchema, by name.")}${printInterface("ToolOutputs", members("StructuredContent", structured))}`;
 }
 
-/** A validator module: its JavaScript, the declarations tsc reads instead, and the name tools.gen.ts imports it as. */
+/** A validator module: its JavaScript, the declarations tsc reads instead, and the name tools.gen.ts gives it. */
 interface ValidatorModule extends EmittedFile {
   readonly namespace: string;
   readonly declarations: EmittedFile;
 }
 
+/** Where one compiled validator lives: its module's name in the tools module, and its export. */
+export interface ValidatorPlace {
+  readonly namespace: string;
+  readonly id: string;
+}
+
+/** The modules of one project's tool validators, before compiling: each module's path, name and schemas. */
+interface ValidatorLayout {
+  readonly modules: ReadonlyArray<{
+    readonly dialect: "2020-12" | "draft-07";
+    readonly path: string;
+    readonly namespace: string;
+    readonly entries: ReadonlyArray<{ id: string; schema: JsonObject }>;
+  }>;
+  /** Per tool, where its arguments' validator and its output's (when it has an outputSchema) live. */
+  readonly places: ReadonlyMap<string, { input: ValidatorPlace; output?: ValidatorPlace }>;
+}
+
 /**
- * Compiles every tool schema with ajv, in one standalone module per
- * dialect (2020-12 with Ajv2020, draft-07 with Ajv), and the expressions
- * that wrap each compiled function as a SchemaCheck.
+ * Places every tool schema in a validator module: one series of modules
+ * per dialect (2020-12 with Ajv2020, draft-07 with Ajv), each of at most
+ * SCHEMAS_PER_VALIDATOR_MODULE schemas, in the order of the tools.
  */
-function compileValidators(
-  tools: readonly ToolSpec[],
-  protocolImport: string,
-  cache: CompiledCodeCache | undefined,
-): { modules: ValidatorModule[]; checks: Map<string, string> } {
+export function layOutValidators(tools: readonly ToolSpec[]): ValidatorLayout {
   const groups = {
     "2020-12": [] as Array<{ id: string; schema: JsonObject }>,
     "draft-07": [] as Array<{ id: string; schema: JsonObject }>,
   };
-  const checks = new Map<string, string>();
+  const places = new Map<string, { input: ValidatorPlace; output?: ValidatorPlace }>();
   tools.forEach((tool, i) => {
-    const entry = (schema: JsonObject, kind: "input" | "output") => {
+    const entry = (schema: JsonObject, kind: "input" | "output"): ValidatorPlace => {
       const dialect = dialectOf(schema)!;
       const id = `tool${i}_${kind}`;
       const part = Math.floor(groups[dialect].length / SCHEMAS_PER_VALIDATOR_MODULE);
@@ -333,28 +360,40 @@ function compileValidators(
           $id: `mcp-gen:tool:${escapePointerSegment(tool.name)}:${kind}`,
         },
       });
-      return `check(${validatorNamespace(dialect, part)}.${id})`;
+      return { namespace: validatorNamespace(dialect, part), id };
     };
     const input = entry(tool.inputSchema, "input");
     const output = tool.outputSchema ? entry(tool.outputSchema, "output") : undefined;
-    checks.set(tool.name, `{ arguments: ${input}${output ? `, output: ${output}` : ""} }`);
+    places.set(tool.name, output ? { input, output } : { input });
   });
-  const modules: ValidatorModule[] = [];
+  const modules: Array<ValidatorLayout["modules"][number]> = [];
   for (const [dialect, entries] of Object.entries(groups) as Array<
     ["2020-12" | "draft-07", (typeof groups)["2020-12"]]
   >) {
     for (let from = 0; from < entries.length; from += SCHEMAS_PER_VALIDATOR_MODULE) {
       const part = from / SCHEMAS_PER_VALIDATOR_MODULE;
-      const path = validatorModule(dialect, part);
-      const slice = entries.slice(from, from + SCHEMAS_PER_VALIDATOR_MODULE);
       modules.push({
-        ...validatorModuleFile(dialect, path, slice, protocolImport, cache),
+        dialect,
+        path: validatorModule(dialect, part),
         namespace: validatorNamespace(dialect, part),
-        declarations: validatorDeclarations(path, slice, protocolImport),
+        entries: entries.slice(from, from + SCHEMAS_PER_VALIDATOR_MODULE),
       });
     }
   }
-  return { modules, checks };
+  return { modules, places };
+}
+
+/** Compiles every validator module of `layout` with ajv, with the declaration file beside each. */
+function compileValidators(
+  layout: ValidatorLayout,
+  protocolImport: string,
+  cache: CompiledCodeCache | undefined,
+): ValidatorModule[] {
+  return layout.modules.map((m) => ({
+    ...validatorModuleFile(m.dialect, m.path, m.entries, protocolImport, cache),
+    namespace: m.namespace,
+    declarations: validatorDeclarations(m.path, m.entries, protocolImport),
+  }));
 }
 
 /** The declaration file beside a validator module (`x.gen.d.ts` for `x.gen.js`): each export a compiled validator. */

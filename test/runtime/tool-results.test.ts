@@ -118,6 +118,43 @@ describe("tools/call results (2026-07-28)", () => {
     ]);
   });
 
+  it("checks that answer through a promise (a generated check whose validators are still loading) are awaited, for the arguments and the output", async () => {
+    const later =
+      (check: SchemaCheck): SchemaCheck =>
+      async (value) => {
+        await sleep(5);
+        return check(value);
+      };
+    const s = testServer();
+    s.tool(
+      { name: "slow", inputSchema: { type: "object" }, outputSchema: { type: "object" } },
+      (args) => ({
+        content: [{ type: "text", text: "ran" }],
+        structuredContent: args.bad === true ? ["not an object"] : { ran: true },
+      }),
+      {
+        checkArguments: later(checkWith((value) => !Object.hasOwn(value as object, "refused"))),
+        checkOutput: later(checkWith((value) => !Array.isArray(value))),
+      },
+    );
+    const [good, refused, bad] = await converse(s, [
+      request("tools/call", { name: "slow", arguments: {} }, 1),
+      request("tools/call", { name: "slow", arguments: { refused: true } }, 2),
+      request("tools/call", { name: "slow", arguments: { bad: true } }, 3),
+    ]);
+    expect(good!.result).toMatchObject({ structuredContent: { ran: true } });
+    expect(refused!.result).toMatchObject({
+      isError: true,
+      content: [
+        { type: "text", text: "Invalid arguments for tool slow (1 problem):\n- /: is wrong" },
+      ],
+    });
+    expect(bad!.error).toEqual({ code: -32603, message: "Internal error" });
+    expect(s.errors.map((e) => (e as Error).message)).toEqual([
+      "tool slow returned structuredContent that does not match its outputSchema: / is wrong",
+    ]);
+  });
+
   it("lists an outputSchema of any type", async () => {
     const [reply] = await converse(server(), [request("tools/list")]);
     expect(reply!.result).toMatchObject({

@@ -7,7 +7,7 @@
  * own files. How long many tools take is measured by `npm run bench:tools`,
  * not here.
  */
-import { writeFileSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { scaffoldServer, writeProject } from "../../generator/scaffold/scaffold.js";
@@ -33,7 +33,7 @@ const tool = (i: number) => ({
   },
 });
 
-type Check = (value: unknown) => { ok: boolean };
+type Check = (value: unknown) => { ok: boolean } | Promise<{ ok: boolean }>;
 interface ToolsModule {
   TOOL_CHECKS: Record<string, { arguments: Check; output?: Check }>;
 }
@@ -76,10 +76,31 @@ describe(`${COUNT} tools`, () => {
     expect(Object.keys(TOOL_CHECKS)).toHaveLength(COUNT);
     for (let i = 0; i < COUNT; i++) {
       const checks = TOOL_CHECKS[`tool_${i}`]!;
-      expect(checks.arguments({ n: i }).ok, `tool_${i}`).toBe(true);
-      expect(checks.arguments({ n: i + 1 }).ok, `tool_${i}`).toBe(false);
-      expect(checks.output!({ total: i }).ok, `tool_${i}`).toBe(true);
-      expect(checks.output!({ total: -1 }).ok, `tool_${i}`).toBe(false);
+      expect((await checks.arguments({ n: i })).ok, `tool_${i}`).toBe(true);
+      expect((await checks.arguments({ n: i + 1 })).ok, `tool_${i}`).toBe(false);
+      expect((await checks.output!({ total: i })).ok, `tool_${i}`).toBe(true);
+      expect((await checks.output!({ total: -1 })).ok, `tool_${i}`).toBe(false);
+    }
+  });
+  it("loads a validator module the first time one of its checks runs: a module that is not there fails only its own checks, naming the file and the build's copy step", async () => {
+    const second = join(project, "src", "generated", "tool-validators-2020-2.gen.js");
+    const text = readFileSync(second, "utf8");
+    rmSync(second);
+    try {
+      // Importing the tools module loads no validator: it imports without the missing one.
+      const { TOOL_CHECKS } = await importFromProject<ToolsModule>(
+        project,
+        "src/generated/tools.gen.ts",
+      );
+      expect((await TOOL_CHECKS["tool_0"]!.arguments({ n: 0 })).ok).toBe(true);
+      const inSecond = `tool_${Math.ceil(SCHEMAS_PER_VALIDATOR_MODULE / 2) + 1}`;
+      await expect(Promise.resolve(TOOL_CHECKS[inSecond]!.arguments({}))).rejects.toThrow(
+        /^cannot load the tool validators of tool-validators-2020-2\.gen\.js \(a project built with tsc copies them next to its JavaScript: scripts\/copy-generated\.mjs, run by npm run build\): /,
+      );
+      // A loaded module answers at once, not through a promise.
+      expect(TOOL_CHECKS["tool_1"]!.arguments({ n: 1 })).toEqual({ ok: true });
+    } finally {
+      writeFileSync(second, text);
     }
   });
 });

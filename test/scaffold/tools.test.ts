@@ -121,10 +121,10 @@ describe("--tools: the files", () => {
 
   it("compiles each dialect with its own validator module: 2020-12 by default, draft-07 when declared", () => {
     expect(read("src/generated/tools.gen.ts")).toContain(
-      "  search_docs: { arguments: check(checks2020.tool0_input) },\n" +
-        '  "set-mode": { arguments: check(checks2020.tool1_input) },\n' +
-        '  "legacy.point": { arguments: check(checks07.tool2_input) },\n' +
-        "  get_weather: { arguments: check(checks2020.tool3_input), output: check(checks2020.tool3_output) },\n",
+      '  search_docs: { arguments: check(checks2020, "tool0_input") },\n' +
+        '  "set-mode": { arguments: check(checks2020, "tool1_input") },\n' +
+        '  "legacy.point": { arguments: check(checks07, "tool2_input") },\n' +
+        '  get_weather: { arguments: check(checks2020, "tool3_input"), output: check(checks2020, "tool3_output") },\n',
     );
     expect(read("src/generated/tool-validators-draft-07.gen.js")).toContain(
       '"$id":"mcp-gen:tool:legacy.point:input"',

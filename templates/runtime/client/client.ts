@@ -221,7 +221,7 @@ export class McpClient<T extends InputTypes = UntypedInputs> {
     args: Readonly<Record<string, unknown>> = {},
     options: CallToolOptions = {},
   ): Promise<Record<string, unknown>> {
-    const checked = options.checks?.arguments?.(args);
+    const checked = await options.checks?.arguments?.(args);
     if (checked && !checked.ok)
       throw new McpError(
         Codes.InvalidParams,
@@ -229,7 +229,8 @@ export class McpClient<T extends InputTypes = UntypedInputs> {
         { errors: checked.errors },
       );
     const result = await this.request("tools/call", { name, arguments: args }, options);
-    if (result.resultType === "complete") checkToolOutput(name, result, options.checks?.output);
+    if (result.resultType === "complete")
+      await checkToolOutput(name, result, options.checks?.output);
     return result;
   }
 

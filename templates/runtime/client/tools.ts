@@ -13,8 +13,12 @@ import { headerParametersOf, type HeaderParameter } from "../core/headers.js";
 import { isJsonObject } from "../core/jsonrpc.js";
 import type { ValidationOutcome } from "../core/protocol.js";
 
-/** A validator of tool arguments or structured output (generated from the tool's schemas). */
-export type SchemaCheck = (value: unknown) => ValidationOutcome;
+/**
+ * A validator of tool arguments or structured output (generated from the
+ * tool's schemas). A generated check loads its validator module the first
+ * time it runs, and answers through a promise until then.
+ */
+export type SchemaCheck = (value: unknown) => ValidationOutcome | Promise<ValidationOutcome>;
 
 /** The tools a client may call, and what it learned of their headers. */
 export class ToolDirectory {
@@ -54,19 +58,20 @@ export class ToolDirectory {
 /**
  * Checks a tool's result against its outputSchema (`output`, generated from
  * it): a result that is not a tool error must carry structuredContent of
- * that schema. Throws an McpError (-32603) naming the first problem; a
- * call's result is checked as it arrives, a task's when the task completes.
+ * that schema. Rejects with an McpError (-32603) naming the first problem;
+ * a call's result is checked as it arrives, a task's when the task
+ * completes.
  */
-export function checkToolOutput(
+export async function checkToolOutput(
   name: string,
   result: Readonly<Record<string, unknown>>,
   output: SchemaCheck | undefined,
-): void {
+): Promise<void> {
   if (!output || result.isError === true) return;
   const verdict =
     result.structuredContent === undefined
       ? { ok: false as const, errors: [{ path: "/structuredContent", message: "is missing" }] }
-      : output(result.structuredContent);
+      : await output(result.structuredContent);
   if (!verdict.ok)
     throw new McpError(
       Codes.InternalError,

@@ -156,7 +156,7 @@ export function bindTools<Wrappers>(
       const first = await client.callTool(name, args, { ...options, checks: check });
       const final = await finish("tools/call", first, options);
       if (!final) return first;
-      checkToolOutput(name, final, check.output);
+      await checkToolOutput(name, final, check.output);
       return final;
     };
     Object.defineProperty(bound, name, { value: wrapper, enumerable: true });

@@ -42,8 +42,15 @@ export interface ToolResult {
   readonly _meta?: Meta;
 }
 
-/** A validator of tool arguments (or structured output), generated from the tool's schema. */
-export type SchemaCheck = (value: unknown) =>
+/**
+ * A validator of tool arguments (or structured output), generated from the
+ * tool's schema. A generated check loads its validator module the first
+ * time it runs, and answers through a promise until then.
+ */
+export type SchemaCheck = (value: unknown) => SchemaOutcome | Promise<SchemaOutcome>;
+
+/** What a SchemaCheck found. */
+export type SchemaOutcome =
   | { readonly ok: true }
   | {
       readonly ok: false;

@@ -28,10 +28,10 @@ export interface ToolCallOffer<T extends ServerTypes = UntypedServer> {
   readonly ctx: RequestContext<T>;
   /**
    * Turns what the work returned into the tool's result, checked as a
-   * handler's result is (the outputSchema); throws an McpError when it is
-   * not a tool result.
+   * handler's result is (the outputSchema); rejects with an McpError when
+   * it is not a tool result.
    */
-  readonly finish: (value: unknown) => Record<string, unknown>;
+  readonly finish: (value: unknown) => Promise<Record<string, unknown>>;
 }
 
 /**

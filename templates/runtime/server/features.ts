@@ -429,7 +429,7 @@ export class ServerFeatures<T extends ServerTypes = UntypedServer> {
     if (!tool) throw invalidParams(`Unknown tool: ${name}`, { name });
     const args = (params.arguments ?? {}) as Record<string, unknown>;
     if (tool.checkArguments) {
-      const checked = tool.checkArguments(args);
+      const checked = await tool.checkArguments(args);
       if (!checked.ok) return invalidArgumentsResult(name, checked.errors);
     }
     this.offerToolCall(tool, ctx);
@@ -462,7 +462,7 @@ export class ServerFeatures<T extends ServerTypes = UntypedServer> {
    * what `ctx.runAs(id, work)` hands the work to.
    */
   private offerToolCall(tool: Tool, ctx: RequestContext): void {
-    const finish = (value: unknown): Record<string, unknown> => {
+    const finish = async (value: unknown): Promise<Record<string, unknown>> => {
       if (value instanceof Started || !isToolResult(value))
         throw new McpError(
           Codes.InternalError,
@@ -482,13 +482,17 @@ export class ServerFeatures<T extends ServerTypes = UntypedServer> {
    * anything else is the server's bug, reported to `onError` with the
    * tool's name and answered -32603 without internals.
    */
-  private checkedToolResult(tool: Tool, result: ToolResult, era: Era): Record<string, unknown> {
+  private async checkedToolResult(
+    tool: Tool,
+    result: ToolResult,
+    era: Era,
+  ): Promise<Record<string, unknown>> {
     const name = tool.definition.name;
     if (tool.checkOutput && result.isError !== true) {
       const problem =
         result.structuredContent === undefined
           ? "returned no structuredContent, though it declares an outputSchema"
-          : describeProblems(tool.checkOutput(result.structuredContent));
+          : describeProblems(await tool.checkOutput(result.structuredContent));
       if (problem) {
         this.onError(new Error(`tool ${name} ${problem}`), `tools/call ${name}`);
         throw new McpError(Codes.InternalError, "Internal error");

@@ -180,7 +180,7 @@ export class TaskRunner {
   async start<R>(
     work: (ctx: RequestContext) => R | Promise<R>,
     origin: RequestContext,
-    finish: (value: R) => Record<string, unknown>,
+    finish: (value: R) => Promise<Record<string, unknown>>,
   ): Promise<TaskStarted> {
     const now = new Date().toISOString();
     const record: TaskRecord = {
@@ -368,7 +368,7 @@ export class TaskRunner {
     record: TaskRecord,
     running: Running,
     work: () => R | Promise<R>,
-    finish: (value: R) => Record<string, unknown>,
+    finish: (value: R) => Promise<Record<string, unknown>>,
   ): Promise<void> {
     const expiry = setTimeout(() => running.controller.abort(), record.ttlMs);
     expiry.unref();
@@ -380,7 +380,7 @@ export class TaskRunner {
       // Work that returns once the instance stopped it was cut short: its value is not the result.
       outcome = this.stopping
         ? STOPPED
-        : { status: "completed", result: checkedResult(finish(value)) };
+        : { status: "completed", result: checkedResult(await finish(value)) };
     } catch (error) {
       outcome = this.failure(error, running.controller.signal);
     } finally {
