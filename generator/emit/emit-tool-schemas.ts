@@ -78,7 +78,8 @@ function toolEntry(
   index: number,
   place: { input: ValidatorPlace; output?: ValidatorPlace },
 ) {
-  const check = (p: ValidatorPlace) => `(value: unknown) => runValidator(${p.namespace}.${p.id}, value)`;
+  const check = (p: ValidatorPlace) =>
+    `(value: unknown) => runValidator(${p.namespace}.${p.id}, value)`;
   const schema = (check: string, path: string, declared: JsonObject) => {
     const dialect = dialectOf(declared) ?? "2020-12";
     const described = [
