@@ -5,12 +5,13 @@
  * reference server of bench:server, scripts/bench/server-sdk.mjs) in the same run. Each
  * measurement is a fresh client process (scripts/bench/client-run.mjs); the two alternate round
  * after round, the order flipping every round, and the ratio O / S is computed per round.
- * Target: O / S >= 2x in round trips per second.
+ * Target: O / S >= 2.5x in round trips per second.
  *
  * With --list=<n> it measures the list case instead: the server (the SDK's low-level server) lists
  * `echo` and n more tools of a realistic shape on one page, and each call is a tools/list read
  * whole (O: the scaffolded client's listTools(), S: the SDK client's listTools()). Target: O's time
- * per list at most 0.7x S's.
+ * per list at most 0.7x S's. The p50 of single lists is shown beside it: on a loaded machine a few
+ * lists that wait for the CPU move the mean time per list much more than the p50.
  *
  * Usage: npm run bench:client [-- --rounds=5 --seconds=5 --warmup=1 --concurrency=1 --list=1000 --keep]
  *
@@ -162,6 +163,7 @@ if (LIST !== undefined) {
   const msPerList = (xs: Measurement[]) => xs.map((x) => (x.seconds * 1000) / x.calls);
   const ours = msPerList(results["mcp-gen"]);
   const theirs = msPerList(results.sdk);
+  const p50 = (xs: Measurement[]) => xs.map((x) => x.p50Ms);
   printTable({
     title: `tools/list read whole, ${LIST + 1} tools on one page (same SDK v2 low-level server)`,
     unit: "ms per list",
@@ -169,6 +171,8 @@ if (LIST !== undefined) {
     series: [
       { label: "O: mcp-gen client", values: ours },
       { label: "S: SDK v2 client", values: theirs },
+      { label: "O p50 of one list", values: p50(results["mcp-gen"]) },
+      { label: "S p50 of one list", values: p50(results.sdk) },
     ],
     ratios: [
       {
@@ -177,6 +181,7 @@ if (LIST !== undefined) {
         target: "<= 0.7x",
         met: (r) => r <= 0.7,
       },
+      { label: "O / S (p50)", values: ratios(p50(results["mcp-gen"]), p50(results.sdk)) },
     ],
     notes: [`median O / S in time per list: ${median(ratios(ours, theirs)).toFixed(3)}x`],
   });
@@ -194,7 +199,9 @@ printTable({
     { label: "O: mcp-gen client", values: ours },
     { label: "S: SDK v2 client", values: theirs },
   ],
-  ratios: [{ label: "O / S", values: ratios(ours, theirs), target: ">= 2x", met: (r) => r >= 2 }],
+  ratios: [
+    { label: "O / S", values: ratios(ours, theirs), target: ">= 2.5x", met: (r) => r >= 2.5 },
+  ],
 });
 printTable({
   title: "Latency per call",

@@ -1,13 +1,14 @@
 /**
- * The checks a message passes before it is parsed (templates/runtime/core/limits.ts,
+ * The checks a message passes before it is validated (templates/runtime/core/limits.ts,
  * transport/bounded-read.ts): the depth scan jumps over strings, so brackets and
  * quotes inside them (escaped, after runs of backslashes) never count, and it agrees
- * with the depth of the parsed value; a body read in many chunks is the text sent,
- * whatever chunk a multi-byte character is split across.
+ * with the depth of the parsed value, as the check on the parsed value does; a body
+ * read in many chunks is the text sent, whatever chunk a multi-byte character is split
+ * across.
  */
 import { Readable } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { nestsDeeperThan } from "../../templates/runtime/core/limits.js";
+import { nestsDeeperThan, valueNestsDeeperThan } from "../../templates/runtime/core/limits.js";
 import { BodyTooLarge, readTextWithin } from "../../templates/runtime/transport/bounded-read.js";
 
 /** The nesting of objects and arrays in a parsed value. */
@@ -56,6 +57,27 @@ describe("nestsDeeperThan", () => {
   it("an unterminated string ends the scan without counting what follows", () => {
     expect(nestsDeeperThan('{"a": "[[[[[[', 2)).toBe(false);
     expect(nestsDeeperThan('[[["a\\"]]]]]', 2)).toBe(true);
+  });
+});
+
+describe("valueNestsDeeperThan", () => {
+  it("agrees with the text scan and the parsed depth", () => {
+    for (const value of values()) {
+      const text = JSON.stringify(value);
+      for (let limit = 0; limit <= 7; limit++)
+        expect(valueNestsDeeperThan(JSON.parse(text), limit), `${text} at limit ${limit}`).toBe(
+          nestsDeeperThan(text, limit),
+        );
+    }
+  });
+
+  it("answers for a value far deeper than the stack allows, looking no deeper than the limit", () => {
+    const deep = JSON.parse(`${"[".repeat(100_000)}${"]".repeat(100_000)}`) as unknown;
+    expect(valueNestsDeeperThan(deep, 64)).toBe(true);
+    // An object, an array, an object and an array: four levels.
+    expect(valueNestsDeeperThan({ a: [1, "x", null, { b: [] }] }, 4)).toBe(false);
+    expect(valueNestsDeeperThan({ a: [1, "x", null, { b: [] }] }, 3)).toBe(true);
+    expect(valueNestsDeeperThan("[[[[", 0)).toBe(false);
   });
 });
 

@@ -70,46 +70,20 @@ export interface HeaderParameter {
  * string, integer and boolean parameters reachable through a chain of
  * `properties` alone: an annotation under `items`, a composition or
  * conditional keyword, or `$defs` makes the tool invalid). Throws an Error
- * naming the tool and the problem.
+ * naming the tool and the problem; a bad annotation on the chain is named
+ * before one off it.
  */
 export function headerParametersOf(tool: {
   readonly name: string;
   readonly inputSchema: unknown;
 }): HeaderParameter[] {
-  const found: HeaderParameter[] = [];
-  // `path` is one array, pushed and popped on the way: most tools have no annotation at all.
-  const path: string[] = [];
-  const walk = (schema: unknown) => {
-    if (!isJsonObject(schema)) return;
-    const header = schema["x-mcp-header"];
-    if (header !== undefined && path.length > 0) {
-      if (typeof header !== "string" || !TOKEN.test(header))
-        throw new Error(
-          `tool ${tool.name}: x-mcp-header ${JSON.stringify(header)} at ${path.join(".")} is not an HTTP token`,
-        );
-      if (!["string", "integer", "boolean"].includes(schema.type as string))
-        throw new Error(
-          `tool ${tool.name}: x-mcp-header on ${path.join(".")} needs a string, integer or boolean parameter`,
-        );
-      if (found.some((f) => f.header.toLowerCase() === header.toLowerCase()))
-        throw new Error(`tool ${tool.name}: x-mcp-header ${header} is used twice`);
-      found.push({ header, path: [...path] });
-    }
-    const properties = schema.properties;
-    if (isJsonObject(properties))
-      for (const key of Object.keys(properties)) {
-        path.push(key);
-        walk(properties[key]);
-        path.pop();
-      }
-  };
-  walk(tool.inputSchema);
-  const misplaced = misplacedAnnotation(tool.inputSchema, true);
-  if (misplaced !== undefined)
+  const walk = new AnnotationWalk(tool.name);
+  walk.schema(tool.inputSchema, true);
+  if (walk.misplaced !== undefined)
     throw new Error(
-      `tool ${tool.name}: x-mcp-header at ${misplaced || "the schema root"} is not on a chain of properties from the root`,
+      `tool ${tool.name}: x-mcp-header at ${walk.misplaced || "the schema root"} is not on a chain of properties from the root`,
     );
-  return found;
+  return walk.found;
 }
 
 /** Keywords whose value is a subschema, an array of them, or a map of them (JSON Schema 2020-12 and draft-07). */
@@ -136,54 +110,82 @@ const SUBSCHEMA_KEYWORDS: ReadonlyMap<string, "one" | "array" | "map"> = new Map
 ]);
 
 /**
- * Where the first `x-mcp-header` off a properties chain is (a JSON pointer
- * into the schema; "" for the root), or undefined when there is none.
- * `onChain` says whether `schema` is reached through `properties` alone.
+ * One walk over a tool's inputSchema, through every subschema: annotations
+ * on the chain of `properties` from the root are checked and collected as
+ * they are met (the first bad one throws), and the first annotation off
+ * the chain is noted, as a JSON pointer ("" for the root).
  *
- * Every tool of every tools/list page goes through here, so it visits only
- * the keywords a schema has and builds the pointer only on the way back
- * from an annotation it found.
+ * Every tool of every tools/list page goes through here, so it visits each
+ * node once, only the keywords the node has, and builds a path or pointer
+ * only for an annotation it found: `at` is the way down, one entry per
+ * keyword, key or index.
  */
-function misplacedAnnotation(schema: unknown, onChain: boolean, root = true): string | undefined {
-  if (!isJsonObject(schema)) return undefined;
-  if ((!onChain || root) && schema["x-mcp-header"] !== undefined) return "";
-  for (const keyword of Object.keys(schema)) {
-    const value = schema[keyword];
-    if (keyword === "properties") {
-      const found = misplacedInMap(value, onChain);
-      if (found !== undefined) return `/properties${found}`;
-      continue;
+class AnnotationWalk {
+  readonly found: HeaderParameter[] = [];
+  /** Where the first annotation off the chain is, once one was met. */
+  misplaced?: string;
+  private readonly at: (string | number)[] = [];
+
+  constructor(private readonly tool: string) {}
+
+  /** A subschema; `onChain` when it is the root or reached through `properties` alone. */
+  schema(schema: unknown, onChain: boolean): void {
+    if (!isJsonObject(schema)) return;
+    const header = schema["x-mcp-header"];
+    if (header !== undefined) {
+      if (onChain && this.at.length > 0) this.annotated(schema, header);
+      else this.misplaced ??= this.pointer();
     }
-    const shape = SUBSCHEMA_KEYWORDS.get(keyword);
-    const found =
-      shape === undefined
-        ? undefined
-        : shape === "map"
-          ? misplacedInMap(value, false)
-          : // draft-07 `items` may be an array; a lone schema under an array keyword is walked too
-            Array.isArray(value)
-            ? misplacedInArray(value)
-            : misplacedAnnotation(value, false, false);
-    if (found !== undefined) return `/${keyword}${found}`;
+    for (const keyword of Object.keys(schema)) {
+      const shape = keyword === "properties" ? "map" : SUBSCHEMA_KEYWORDS.get(keyword);
+      if (shape === undefined) continue;
+      this.at.push(keyword);
+      const value = schema[keyword];
+      if (shape === "map") this.map(value, onChain && keyword === "properties");
+      // draft-07 `items` may be an array; a lone schema under an array keyword is walked too
+      else if (Array.isArray(value)) this.array(value);
+      else this.schema(value, false);
+      this.at.pop();
+    }
   }
-  return undefined;
-}
 
-function misplacedInArray(schemas: readonly unknown[]): string | undefined {
-  for (let i = 0; i < schemas.length; i++) {
-    const found = misplacedAnnotation(schemas[i], false, false);
-    if (found !== undefined) return `/${i}${found}`;
+  private map(schemas: unknown, onChain: boolean): void {
+    if (!isJsonObject(schemas)) return;
+    for (const key of Object.keys(schemas)) {
+      this.at.push(key);
+      this.schema(schemas[key], onChain);
+      this.at.pop();
+    }
   }
-  return undefined;
-}
 
-function misplacedInMap(schemas: unknown, onChain: boolean): string | undefined {
-  if (!isJsonObject(schemas)) return undefined;
-  for (const key of Object.keys(schemas)) {
-    const found = misplacedAnnotation(schemas[key], onChain, false);
-    if (found !== undefined) return `/${pointerSegment(key)}${found}`;
+  private array(schemas: readonly unknown[]): void {
+    for (let i = 0; i < schemas.length; i++) {
+      this.at.push(i);
+      this.schema(schemas[i], false);
+      this.at.pop();
+    }
   }
-  return undefined;
+
+  /** An annotation on the chain: checked, and recorded with its chain of property names. */
+  private annotated(schema: Record<string, unknown>, header: unknown): void {
+    // On the chain, `at` alternates "properties" and a property name.
+    const path = this.at.filter((_, i) => i % 2 === 1) as string[];
+    if (typeof header !== "string" || !TOKEN.test(header))
+      throw new Error(
+        `tool ${this.tool}: x-mcp-header ${JSON.stringify(header)} at ${path.join(".")} is not an HTTP token`,
+      );
+    if (!["string", "integer", "boolean"].includes(schema.type as string))
+      throw new Error(
+        `tool ${this.tool}: x-mcp-header on ${path.join(".")} needs a string, integer or boolean parameter`,
+      );
+    if (this.found.some((f) => f.header.toLowerCase() === header.toLowerCase()))
+      throw new Error(`tool ${this.tool}: x-mcp-header ${header} is used twice`);
+    this.found.push({ header, path });
+  }
+
+  private pointer(): string {
+    return this.at.map((segment) => `/${pointerSegment(String(segment))}`).join("");
+  }
 }
 
 function pointerSegment(key: string): string {

@@ -31,7 +31,7 @@ import { ChannelError, type ChannelRequestOptions, type ClientChannel } from "..
 import { claimsModern } from "../core/era.js";
 import { type HeaderParameter, HEADERS, requestHeaders } from "../core/headers.js";
 import { isJsonObject, type JsonRpcId, type JsonRpcMessage } from "../core/jsonrpc.js";
-import { MAX_DEPTH, MAX_MESSAGE_BYTES, nestsDeeperThan } from "../core/limits.js";
+import { MAX_DEPTH, MAX_MESSAGE_BYTES, valueNestsDeeperThan } from "../core/limits.js";
 import { BodyTooLarge, declaredLength, readTextWithin } from "./bounded-read.js";
 import { credentialedWire, type HttpAuth } from "./http-auth.js";
 import { nodeWire, type HttpWire, type WireReply } from "./http-wire.js";
@@ -246,12 +246,13 @@ export class HttpClientChannel implements ClientChannel {
       });
     }
     const text = await this.bodyOf(reply, message);
-    if (nestsDeeperThan(text, this.limits.maxDepth))
+    // The depth is checked on the parsed value: cheaper than scanning the text (core/limits).
+    const parsed = parseJson(text);
+    if (valueNestsDeeperThan(parsed, this.limits.maxDepth))
       throw new ChannelError(
         `the reply to ${describe(message)} nests deeper than ${this.limits.maxDepth} levels (maxDepth)`,
         { status: reply.status },
       );
-    const parsed = parseJson(text);
     if (
       isJsonObject(parsed) &&
       parsed.method === undefined &&
@@ -311,11 +312,10 @@ export class HttpClientChannel implements ClientChannel {
             maxEventBytes,
           })) {
             if (event.data === "") continue; // a priming or keep-alive event
-            const problem = this.messageProblem(event.data);
-            if (problem !== undefined)
-              return refuse(new ChannelError(`an event from ${this.url.href} ${problem}`));
-            const parsed = parseJson(event.data);
-            if (isJsonObject(parsed)) deliver(parsed);
+            const read = this.eventMessage(event.data);
+            if ("problem" in read)
+              return refuse(new ChannelError(`an event from ${this.url.href} ${read.problem}`));
+            if (isJsonObject(read.value)) deliver(read.value);
             else
               this.warn(`an event of the stream from ${this.url.href} is not a JSON-RPC message`);
           }
@@ -479,15 +479,20 @@ export class HttpClientChannel implements ClientChannel {
     }
   }
 
-  /** What is wrong with an event's data as a message (its size or depth), or undefined. */
-  private messageProblem(data: string): string | undefined {
+  /**
+   * An event's data as a parsed value (undefined when it is not JSON), or
+   * what is wrong with it as a message: its size, checked before it is
+   * parsed, or its depth, checked on the value (core/limits).
+   */
+  private eventMessage(data: string): { readonly value: unknown } | { readonly problem: string } {
     const { maxMessageBytes, maxDepth } = this.limits;
     // Characters never outnumber bytes: only a long event needs counting.
     if (data.length > maxMessageBytes / 3 && Buffer.byteLength(data) > maxMessageBytes)
-      return `holds a message larger than ${maxMessageBytes} bytes (maxMessageBytes)`;
-    if (nestsDeeperThan(data, maxDepth))
-      return `holds a message that nests deeper than ${maxDepth} levels (maxDepth)`;
-    return undefined;
+      return { problem: `holds a message larger than ${maxMessageBytes} bytes (maxMessageBytes)` };
+    const value = parseJson(data);
+    if (valueNestsDeeperThan(value, maxDepth))
+      return { problem: `holds a message that nests deeper than ${maxDepth} levels (maxDepth)` };
+    return { value };
   }
 
   private warn(message: string): void {
