@@ -176,5 +176,7 @@ export async function benchToolsScale(o: ToolsScaleOptions): Promise<boolean> {
       ]
     : [];
   for (const [what, ok] of checks) console.log(`  ${ok ? "met" : "NOT met"}: ${what}`);
-  return checks.every(([, ok]) => ok);
+  // The targets are the 1,000-tool project's: a run without that size meets none of them.
+  if (!thousand) console.log("  not checked: the targets are for 1,000 tools (--tools=...,1000)");
+  return thousand !== undefined && checks.every(([, ok]) => ok);
 }

@@ -287,6 +287,41 @@ describe.concurrent('a reserved prefix without "mcp": true is a warning, not an 
   });
 });
 
+describe("a request's Mcp-Name member written as a $ref", () => {
+  /** The name fixture in a folder of its own, with jobId a $ref to `target` and the manifest naming jobId. */
+  function nameByRef(target: Record<string, unknown>): string {
+    const dir = tempDir("name-ref");
+    const from = join(ROOT, ext("name"));
+    const schemaText = JSON.parse(readFileSync(join(from, "schema.json"), "utf8")) as {
+      $defs: Record<string, { properties: { params: { properties: Record<string, unknown> } } }>;
+    };
+    schemaText.$defs.GetJobRequest!.properties.params.properties.jobId = { $ref: "#/$defs/JobId" };
+    (schemaText.$defs as Record<string, unknown>).JobId = target;
+    writeFileSync(join(dir, "schema.json"), JSON.stringify(schemaText, null, 2));
+    const manifestText = JSON.parse(readFileSync(join(from, "mcp-extension.json"), "utf8")) as {
+      requests: Record<string, { name: string }>;
+    };
+    manifestText.requests["jobs/get"]!.name = "jobId";
+    writeFileSync(join(dir, "mcp-extension.json"), JSON.stringify(manifestText, null, 2));
+    return dir;
+  }
+
+  it("naming a string definition is a string member: generation succeeds", async () => {
+    const { run } = await generateWith([nameByRef({ type: "string" })]);
+    expect(run.stderr).not.toContain("MCPG619");
+    expect(run.code).toBe(0);
+  });
+
+  it("naming a definition that is not a string is MCPG619", async () => {
+    const dir = nameByRef({ type: "integer" });
+    const { run } = await generateWith([dir]);
+    expect(run.code).toBe(2);
+    expect(diagnosticLines(run)).toEqual([
+      `${join(dir, "mcp-extension.json")}#/requests/jobs~1get/name: error MCPG619: the manifest's requests["jobs/get"].name is jobId, which is not a string property of the params of jobs/get ${FIX_NAME}`,
+    ]);
+  });
+});
+
 describe.concurrent("several problems are all reported together, in one run", () => {
   it("every problem of one manifest", async () => {
     const result = await generateWith([ext("several")]);

@@ -31,7 +31,7 @@ import {
 } from "../../load/json.js";
 import { mapSchema } from "../../load/schema-walk.js";
 import type { ExtensionSource } from "../../load/types.js";
-import { buildDeclarations, DEFS_PREFIX } from "../build-declarations.js";
+import { buildDeclarations, DEFS_PREFIX, refName } from "../build-declarations.js";
 import { describeErrorDefinition, pascalFromConstant } from "../build-error-codes.js";
 import { methodNodes, propertyOf } from "../build-methods.js";
 import type {
@@ -257,7 +257,7 @@ function checkNameParameters(
     const request = requests.find((r) => r.method === method);
     const params = request && propertyOf(byName.get(request.definition)?.schema, "params", byName);
     const member = params && propertyOf(params, entry.name, byName);
-    if (member?.type === "string") continue;
+    if (referencedSchema(member, byName)?.type === "string") continue;
     problems.push(
       diagnostic(
         "MCPG619",
@@ -269,6 +269,20 @@ function checkNameParameters(
       ),
     );
   }
+}
+
+/** A schema, or the definition it names when it is only a `$ref` (followed a few times: a name may name another). */
+function referencedSchema(
+  schema: JsonObject | undefined,
+  byName: ReadonlyMap<string, Declaration>,
+): JsonObject | undefined {
+  let current = schema;
+  for (let hops = 0; hops < 4 && current && typeof current.$ref === "string"; hops++) {
+    const target = refName(current.$ref);
+    const next = target === undefined ? undefined : byName.get(target)?.schema;
+    current = isJsonObject(next) ? next : undefined;
+  }
+  return current;
 }
 
 function ownerOfMethod(model: McpModel, definition: string, file: string): string {
