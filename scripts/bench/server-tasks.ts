@@ -10,8 +10,11 @@
  * memory, and in a second Redis row, each task stays on the instance that
  * created it (affinity), the instances taking turns: the Redis row with
  * affinity tells what splitting the load costs from what serving a task on
- * another instance costs. The configurations take turns round after
- * round, the order rotating.
+ * another instance costs. A last Redis row runs two instances in one
+ * process (tasks created on one, polled on the other): the sharing
+ * without the second process, with no target, to tell the runtime's own
+ * cost from what a second process costs on the machine. The
+ * configurations take turns round after round, the order rotating.
  *
  * On 2 cores the load generator, the servers and Redis share the CPU, so
  * raw tasks/s cannot show what a second instance adds. Beside it the case
@@ -19,7 +22,8 @@
  * /proc/<pid>/stat), as server CPU per task and tasks per server
  * CPU-second: scale-out costs nothing when two instances use no more CPU
  * per task than one. Redis's own CPU and the commands it ran per task
- * (INFO commandstats, reset before each measurement) are printed too.
+ * (INFO commandstats, reset before each measurement) are printed too, and
+ * how often per task the servers waited with nothing to do.
  *
  * Then 2025-era sessions opened per second, in memory and shared through
  * Redis, and the memory one takes in Redis (scripts/bench/server-sessions.ts).
