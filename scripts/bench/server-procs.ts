@@ -260,3 +260,17 @@ export function otherPercent(
   const other = b.machineBusy - a.machineBusy - (b.ours - a.ours);
   return Math.max(0, (100 * other) / TICKS_PER_SECOND / ((b.at - a.at) / 1e9));
 }
+
+/**
+ * How often a process gave up its core because it had nothing to do
+ * (voluntary_ctxt_switches in /proc/<pid>/status): each time it waits for
+ * a socket and is woken later, on caches another process has used since.
+ */
+export function procWaits(pid: number): number {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, "utf8");
+    return Number(/^voluntary_ctxt_switches:\s+(\d+)/m.exec(status)?.[1] ?? 0);
+  } catch {
+    return 0;
+  }
+}

@@ -10,8 +10,11 @@
  * memory, and in a second Redis row, each task stays on the instance that
  * created it (affinity), the instances taking turns: the Redis row with
  * affinity tells what splitting the load costs from what serving a task on
- * another instance costs. The configurations take turns round after
- * round, the order rotating.
+ * another instance costs. A last Redis row runs two instances in one
+ * process (tasks created on one, polled on the other): the sharing
+ * without the second process, with no target, to tell the runtime's own
+ * cost from what a second process costs on the machine. The
+ * configurations take turns round after round, the order rotating.
  *
  * On 2 cores the load generator, the servers and Redis share the CPU, so
  * raw tasks/s cannot show what a second instance adds. Beside it the case
@@ -19,7 +22,8 @@
  * /proc/<pid>/stat), as server CPU per task and tasks per server
  * CPU-second: scale-out costs nothing when two instances use no more CPU
  * per task than one. Redis's own CPU and the commands it ran per task
- * (INFO commandstats, reset before each measurement) are printed too.
+ * (INFO commandstats, reset before each measurement) are printed too, and
+ * how often per task the servers waited with nothing to do.
  *
  * Then 2025-era sessions opened per second, in memory and shared through
  * Redis, and the memory one takes in Redis (scripts/bench/server-sessions.ts).
@@ -32,7 +36,14 @@ import { Pool } from "undici";
 import { join } from "node:path";
 import { median, printTable, ROOT } from "./common.js";
 import { freePort } from "../free-port.js";
-import { type Child, Children, procTicks, TICKS_PER_SECOND, waitForPort } from "./server-procs.js";
+import {
+  type Child,
+  Children,
+  procTicks,
+  procWaits,
+  TICKS_PER_SECOND,
+  waitForPort,
+} from "./server-procs.js";
 import { perTask, RedisStats } from "./redis-stats.js";
 import { benchSessions } from "./server-sessions.js";
 import { redisServerInstalled, startRedis, type RedisServer } from "../../test/helpers/redis.js";
@@ -62,6 +73,8 @@ interface Config {
   readonly rates: number[];
   /** Server CPU milliseconds per task, per round. */
   readonly cpuPerTask: number[];
+  /** Times per task the server processes waited with nothing to do (voluntary context switches), per round. */
+  readonly waitsPerTask: number[];
   /** Redis CPU milliseconds per task, per round (Redis configurations). */
   readonly redisCpuPerTask: number[];
   /** Redis commands over all rounds, and the tasks they served. */
@@ -188,15 +201,34 @@ function check(config: Config, round: string, measured: Measurement, children: C
 }
 
 async function instance(children: Children, name: string, store: string): Promise<Instance> {
-  const port = await freePort();
+  return (await instances(children, name, store, 1))[0]!;
+}
+
+/** `count` instances in one process (tasks-server.mjs with PORT2), each with its own stores. */
+async function instances(
+  children: Children,
+  name: string,
+  store: string,
+  count: 1 | 2,
+): Promise<Instance[]> {
+  const ports = [await freePort()];
+  if (count === 2) ports.push(await freePort());
   const child = children.spawn(
     name,
     process.execPath,
     [join(ROOT, "scripts", "bench", "tasks-server.mjs")],
-    { cwd: ROOT, env: { ...process.env, PORT: String(port), MCP_TASK_STORE: store } },
+    {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        PORT: String(ports[0]),
+        ...(count === 2 ? { PORT2: String(ports[1]) } : {}),
+        MCP_TASK_STORE: store,
+      },
+    },
   );
-  await waitForPort(port, 15_000, () => !child.exited);
-  return { child, port };
+  for (const port of ports) await waitForPort(port, 15_000, () => !child.exited);
+  return ports.map((port) => ({ child, port }));
 }
 
 function config(
@@ -212,6 +244,7 @@ function config(
     redis,
     rates: [],
     cpuPerTask: [],
+    waitsPerTask: [],
     redisCpuPerTask: [],
     commands: new Map(),
     tasks: 0,
@@ -226,18 +259,26 @@ async function round(
   children: Children,
   redis: { readonly server: RedisServer; readonly stats: RedisStats } | undefined,
 ): Promise<void> {
-  const pids = config.instances.map((each) => each.child.pid);
+  // Two instances may share one process: each process is counted once.
+  const pids = [...new Set(config.instances.map((each) => each.child.pid))];
   const serverTicks = () => pids.reduce((sum, pid) => sum + procTicks(pid, false), 0);
+  const serverWaits = () => pids.reduce((sum, pid) => sum + procWaits(pid), 0);
   if (config.redis) await redis!.stats.reset();
-  const before = { server: serverTicks(), redis: redis ? procTicks(redis.server.pid, false) : 0 };
+  const before = {
+    server: serverTicks(),
+    waits: serverWaits(),
+    redis: redis ? procTicks(redis.server.pid, false) : 0,
+  };
   const measured = await measure(config, options.seconds, options.connections);
   const serverMs = ((serverTicks() - before.server) * 1000) / TICKS_PER_SECOND;
+  const waits = serverWaits() - before.waits;
   const redisMs = redis
     ? ((procTicks(redis.server.pid, false) - before.redis) * 1000) / TICKS_PER_SECOND
     : 0;
   check(config, label, measured, children);
   config.rates.push(measured.rate);
   config.cpuPerTask.push(serverMs / measured.done);
+  config.waitsPerTask.push(waits / measured.done);
   if (!config.redis) return;
   config.redisCpuPerTask.push(redisMs / measured.done);
   for (const [command, calls] of await redis!.stats.commands())
@@ -274,6 +315,7 @@ export async function benchTasks(options: {
     if (redis) {
       const r1 = await instance(children, "redis instance A", redis.server.url);
       const r2 = await instance(children, "redis instance B", redis.server.url);
+      const shared = await instances(children, "redis instances C+D", redis.server.url, 2);
       redisPorts = [r1.port, r2.port];
       configs.push(
         config("Redis, 1 instance", [r1], () => [0, 0], true),
@@ -287,6 +329,13 @@ export async function benchTasks(options: {
           "Redis, 2 instances with affinity (a task stays on its instance)",
           [r1, r2],
           (n) => (n % 2 ? [0, 0] : [1, 1]),
+          true,
+        ),
+        // The same sharing as two processes, without the second process: what the runtime costs.
+        config(
+          "Redis, 2 instances in one process (created on one, polled on the other)",
+          shared,
+          (n) => (n % 2 ? [0, 1] : [1, 0]),
           true,
         ),
       );
@@ -341,6 +390,10 @@ function report(
     [byName("Redis, 2 instances"), byName("Redis, 1 instance")],
     [byName("Redis, 2 instances with affinity"), byName("Redis, 1 instance")],
   ].filter((pair): pair is [Config, Config] => pair[0] !== undefined && pair[1] !== undefined);
+  // Not a scale-out target: the runtime's share of it, without a second process.
+  const inOneProcess = [
+    [byName("Redis, 2 instances in one process"), byName("Redis, 1 instance")],
+  ].filter((pair): pair is [Config, Config] => pair[0] !== undefined && pair[1] !== undefined);
   printTable({
     title: `Tasks created and completed per second (tools/call answered with a task, tasks/get every 5 ms until completed), ${options.connections} clients at once`,
     unit: "tasks/s (checked results)",
@@ -367,15 +420,22 @@ function report(
     unit: "server CPU ms per task",
     digits: 3,
     series: configs.map((c) => ({ label: c.label, values: c.cpuPerTask })),
-    ratios: pairs.map(([two, one]) => ({
-      label: `CPU per task: ${short(two)} / ${short(one)}`,
-      values: two.cpuPerTask.map((v, i) => v / one.cpuPerTask[i]!),
-      target: "<= 1.1x",
-      met: (m: number) => m <= 1.1,
-    })),
+    ratios: [
+      ...pairs.map(([two, one]) => ({
+        label: `CPU per task: ${short(two)} / ${short(one)}`,
+        values: two.cpuPerTask.map((v, i) => v / one.cpuPerTask[i]!),
+        target: "<= 1.1x",
+        met: (m: number) => m <= 1.1,
+      })),
+      ...inOneProcess.map(([two, one]) => ({
+        label: `CPU per task: ${short(two)} / ${short(one)}`,
+        values: two.cpuPerTask.map((v, i) => v / one.cpuPerTask[i]!),
+      })),
+    ],
     notes: [
       `tasks per server CPU-second (medians): ${configs.map((c) => `${short(c)} ${(1000 / median(c.cpuPerTask)).toFixed(0)}`).join(", ")}`,
-      `scale-out per server CPU-second: ${pairs.map(([two, one]) => `${short(two)} / ${short(one)} ${(median(one.cpuPerTask) / median(two.cpuPerTask)).toFixed(3)}x`).join(", ")}`,
+      `server waits per task (voluntary context switches, medians): ${configs.map((c) => `${short(c)} ${median(c.waitsPerTask).toFixed(2)}`).join(", ")}`,
+      `scale-out per server CPU-second: ${[...pairs, ...inOneProcess].map(([two, one]) => `${short(two)} / ${short(one)} ${(median(one.cpuPerTask) / median(two.cpuPerTask)).toFixed(3)}x`).join(", ")}`,
       ...configs
         .filter((c) => c.redis)
         .map(
