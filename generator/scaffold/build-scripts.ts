@@ -14,6 +14,7 @@ import {
   readdirSync,
   readFileSync,
   renameSync,
+  statSync,
   writeFileSync,
 } from "node:fs";
 import { dirname, join, relative } from "node:path";
@@ -112,7 +113,7 @@ function replaceFile(path: string, contents: string): void {
 /**
  * What the copy script does, for `mcp-gen dev`'s compiles: every
  * `*.gen.js` under src/generated/, with its `*.gen.d.ts`, copied to the
- * same place under dist/generated/.
+ * same place under dist/generated/ unless the copy there is current.
  */
 export function copyGeneratedJavaScript(projectDir: string): void {
   const from = join(projectDir, "src", "generated");
@@ -120,9 +121,17 @@ export function copyGeneratedJavaScript(projectDir: string): void {
   if (!existsSync(from)) return;
   for (const path of generatedJavaScript(from)) {
     const target = join(to, relative(from, path));
+    if (isCurrent(target, path)) continue;
     mkdirSync(dirname(target), { recursive: true });
     copyFileSync(path, target);
   }
+}
+
+/** Whether `copy` exists with the size of `source` and was written after it. */
+function isCurrent(copy: string, source: string): boolean {
+  if (!existsSync(copy)) return false;
+  const [a, b] = [statSync(copy), statSync(source)];
+  return a.size === b.size && a.mtimeMs >= b.mtimeMs;
 }
 
 function* generatedJavaScript(dir: string): Generator<string> {
