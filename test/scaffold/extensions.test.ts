@@ -60,7 +60,9 @@ describe("--extension: the files", () => {
 
   it("names the protocol folder after the manifests, not the arguments", () => {
     expect(
-      readdirSync(join(project, "src", "generated")).filter((f) => !f.endsWith(".ts")),
+      readdirSync(join(project, "src", "generated"), { withFileTypes: true })
+        .filter((entry) => entry.isDirectory())
+        .map((entry) => entry.name),
     ).toEqual(["2025-11-25", "2026-07-28+tasks+echo"]);
     expect(read("src/generated/protocol.gen.ts")).toContain(
       'export * as protocol from "./2026-07-28+tasks+echo/index.js";',
