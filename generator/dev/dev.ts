@@ -6,8 +6,9 @@
  *   watched, and a change regenerates src/generated and src/mcp-gen, as
  *   `npm run regenerate` does (the same watch as `generate --watch`);
  * - the TypeScript compiler watches src/ and emits to dist/ incrementally,
- *   so an edit recompiles only what it touches, and the generated
- *   JavaScript tsc does not emit (the tool validators) is copied after it;
+ *   so an edit recompiles only what it touches, and the project's
+ *   scripts/copy-generated.mjs copies the generated JavaScript tsc does
+ *   not emit (the tool validators) after it;
  * - after every compile without errors the server (`node dist/index.js`)
  *   is restarted. A compile with errors prints them and keeps the server
  *   that last compiled running; watching goes on either way. A client
@@ -22,7 +23,7 @@
  * is started with those settings, under any the environment sets itself,
  * and restarted when the file appears, changes or goes away.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import { execFile, spawn, type ChildProcess } from "node:child_process";
 import { existsSync, unwatchFile, watchFile } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
@@ -31,7 +32,7 @@ import { CONFIG_FILE, readConfig, type Config } from "../config/config.js";
 import { diagnostic, McpGenError } from "../diagnostics.js";
 import { generateConfig } from "../config/generate-config.js";
 import { inputsOfConfig, watchInputs, type WatchHandle } from "../config/watch.js";
-import { copyGeneratedJavaScript } from "../scaffold/build-scripts.js";
+import { COPY_GENERATED_SCRIPT } from "../scaffold/build-scripts.js";
 import { readSettings } from "../scaffold/settings.js";
 import { readServerEnv, SERVER_ENV_FILE } from "./auth-dev-files.js";
 
@@ -87,17 +88,14 @@ export function startDev(options: DevOptions): DevHandle {
     const after =
       project.kind === "server"
         ? {
-            compiled: () => {
-              copyGeneratedJavaScript(options.dir);
-              server.restart();
-            },
+            compiled: () => copyGenerated(options.dir, options.log, () => server.restart()),
             kept: "the server keeps running the last code that compiled",
           }
         : {
-            compiled: () => {
-              copyGeneratedJavaScript(options.dir);
-              options.log("compiled: dist/cli.js is current");
-            },
+            compiled: () =>
+              copyGenerated(options.dir, options.log, () =>
+                options.log("compiled: dist/cli.js is current"),
+              ),
             kept: "dist/cli.js keeps the last code that compiled",
           };
     compiling = watchCompile(ts, options.dir, options.log, after.compiled, after.kept);
@@ -112,6 +110,24 @@ export function startDev(options: DevOptions): DevHandle {
       await server.stop();
     },
   };
+}
+
+/**
+ * Runs the project's copy of the generated JavaScript tsc does not emit
+ * (the tool validators) into dist/, as its `npm run build` does after tsc,
+ * then `then`. The regeneration that starts the loop writes the script
+ * when the project has none. A copy that fails is said in the log.
+ */
+function copyGenerated(dir: string, log: (line: string) => void, then: () => void): void {
+  execFile(
+    process.execPath,
+    [join(dir, COPY_GENERATED_SCRIPT)],
+    { cwd: dir },
+    (error, _out, err) => {
+      if (error) log(`${COPY_GENERATED_SCRIPT} failed: ${String(err).trim() || error.message}`);
+      then();
+    },
+  );
 }
 
 /** Whether the project's mcp-gen.json has a server's `auth` section. */

@@ -324,13 +324,21 @@ export interface ValidatorPlace {
   readonly id: string;
 }
 
+/** One schema of a validator module: its export name, and the tool schema it is compiled from. */
+interface ValidatorEntry {
+  readonly id: string;
+  readonly tool: string;
+  readonly kind: "input" | "output";
+  readonly schema: JsonObject;
+}
+
 /** The modules of one project's tool validators, before compiling: each module's path, name and schemas. */
 interface ValidatorLayout {
   readonly modules: ReadonlyArray<{
     readonly dialect: "2020-12" | "draft-07";
     readonly path: string;
     readonly namespace: string;
-    readonly entries: ReadonlyArray<{ id: string; schema: JsonObject }>;
+    readonly entries: readonly ValidatorEntry[];
   }>;
   /** Per tool, where its arguments' validator and its output's (when it has an outputSchema) live. */
   readonly places: ReadonlyMap<string, { input: ValidatorPlace; output?: ValidatorPlace }>;
@@ -342,24 +350,14 @@ interface ValidatorLayout {
  * SCHEMAS_PER_VALIDATOR_MODULE schemas, in the order of the tools.
  */
 export function layOutValidators(tools: readonly ToolSpec[]): ValidatorLayout {
-  const groups = {
-    "2020-12": [] as Array<{ id: string; schema: JsonObject }>,
-    "draft-07": [] as Array<{ id: string; schema: JsonObject }>,
-  };
+  const groups = { "2020-12": [] as ValidatorEntry[], "draft-07": [] as ValidatorEntry[] };
   const places = new Map<string, { input: ValidatorPlace; output?: ValidatorPlace }>();
   tools.forEach((tool, i) => {
     const entry = (schema: JsonObject, kind: "input" | "output"): ValidatorPlace => {
       const dialect = dialectOf(schema)!;
       const id = `tool${i}_${kind}`;
       const part = Math.floor(groups[dialect].length / SCHEMAS_PER_VALIDATOR_MODULE);
-      const { $schema: _s, ...rest } = schema;
-      groups[dialect].push({
-        id,
-        schema: {
-          ...(protoPropertiesAsPatterns(rest) as JsonObject),
-          $id: `mcp-gen:tool:${escapePointerSegment(tool.name)}:${kind}`,
-        },
-      });
+      groups[dialect].push({ id, tool: tool.name, kind, schema });
       return { namespace: validatorNamespace(dialect, part), id };
     };
     const input = entry(tool.inputSchema, "input");
@@ -368,7 +366,7 @@ export function layOutValidators(tools: readonly ToolSpec[]): ValidatorLayout {
   });
   const modules: Array<ValidatorLayout["modules"][number]> = [];
   for (const [dialect, entries] of Object.entries(groups) as Array<
-    ["2020-12" | "draft-07", (typeof groups)["2020-12"]]
+    ["2020-12" | "draft-07", ValidatorEntry[]]
   >) {
     for (let from = 0; from < entries.length; from += SCHEMAS_PER_VALIDATOR_MODULE) {
       const part = from / SCHEMAS_PER_VALIDATOR_MODULE;
@@ -414,18 +412,29 @@ function declarationsPath(path: string): string {
   return path.replace(/\.js$/, ".d.ts");
 }
 
+/** The `$id` a tool schema is compiled under, naming the tool and which of its schemas it is. */
+function schemaId(entry: ValidatorEntry): string {
+  return `mcp-gen:tool:${escapePointerSegment(entry.tool)}:${entry.kind}`;
+}
+
+/** A tool schema as ajv compiles it: its `$schema` left out (the dialect picks the ajv), own properties only, its `$id`. */
+function compiledSchema(entry: ValidatorEntry): JsonObject {
+  const { $schema: _s, ...rest } = entry.schema;
+  return { ...(protoPropertiesAsPatterns(rest) as JsonObject), $id: schemaId(entry) };
+}
+
 /** One validator module: `entries` compiled by one ajv of `dialect`, as ajv's standalone code. */
 function validatorModuleFile(
   dialect: "2020-12" | "draft-07",
   path: string,
-  entries: ReadonlyArray<{ id: string; schema: JsonObject }>,
+  entries: readonly ValidatorEntry[],
   protocolImport: string,
   cache: CompiledCodeCache | undefined,
 ): EmittedFile {
   const code = compileStandalone(
     {
-      schemas: entries.map((e) => e.schema),
-      exports: Object.fromEntries(entries.map((e) => [e.id, e.schema.$id as string])),
+      schemas: entries.map(compiledSchema),
+      exports: Object.fromEntries(entries.map((e) => [e.id, schemaId(e)])),
     },
     toolAjvChoices(dialect),
     cache,

@@ -7,20 +7,13 @@
  * regeneration: the script file when it is missing, and the step in each
  * build script that is still exactly what mcp-gen wrote.
  */
-import {
-  copyFileSync,
-  existsSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  statSync,
-  writeFileSync,
-} from "node:fs";
-import { dirname, join, relative } from "node:path";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { diagnostic, type Diagnostic } from "../diagnostics.js";
+import { isJsonObject, parseJsonText, type JsonValue } from "../load/json.js";
+import { readBoundedFile } from "../load/read-file.js";
 import type { EmittedFile } from "../emit/file.js";
-import { writeNewFile } from "../write/write-project.js";
+import { writeNewFile, writeWhole } from "../write/write-project.js";
 import { templatesDir } from "./render.js";
 import type { ProjectSettings } from "./settings.js";
 
@@ -68,15 +61,17 @@ export function addCopyStep(
   }
   const packagePath = join(projectDir, "package.json");
   if (!existsSync(packagePath)) return { written, diagnostics: [] };
-  const text = readFileSync(packagePath, "utf8");
-  let pkg: { scripts?: Record<string, unknown> };
+  let text: string;
+  let pkg: JsonValue;
   try {
-    pkg = JSON.parse(text) as typeof pkg;
+    text = readBoundedFile(packagePath).toString("utf8");
+    pkg = parseJsonText(text, packagePath);
   } catch {
-    // A package.json npm cannot read either: npm reports it, and mcp-gen touches nothing.
+    // A package.json npm cannot read either (too big, too deep, not JSON): npm reports it; mcp-gen touches nothing.
     return { written, diagnostics: [] };
   }
-  const scripts = pkg.scripts ?? {};
+  if (!isJsonObject(pkg) || !isJsonObject(pkg.scripts)) return { written, diagnostics: [] };
+  const scripts = pkg.scripts;
   const diagnostics: Diagnostic[] = [];
   let changed = false;
   for (const name of BUILD_SCRIPTS) {
@@ -92,7 +87,7 @@ export function addCopyStep(
     }
   }
   if (changed) {
-    replaceFile(packagePath, `${JSON.stringify(pkg, null, indentationOf(text))}\n`);
+    writeWhole(packagePath, `${JSON.stringify(pkg, null, indentationOf(text))}\n`);
     written.push("package.json");
   }
   return { written, diagnostics };
@@ -101,43 +96,4 @@ export function addCopyStep(
 /** The indentation of a JSON text's first nested line (npm keeps a package.json's own the same way). */
 function indentationOf(text: string): string | number {
   return /^[ \t]+(?=")/m.exec(text)?.[0] ?? 2;
-}
-
-/** Replaces a file whole: the new text goes to a temporary sibling first, then is renamed over it. */
-function replaceFile(path: string, contents: string): void {
-  const temporary = `${path}.mcp-gen-tmp-${process.pid}`;
-  writeFileSync(temporary, contents, { flag: "wx" });
-  renameSync(temporary, path);
-}
-
-/**
- * What the copy script does, for `mcp-gen dev`'s compiles: every
- * `*.gen.js` under src/generated/, with its `*.gen.d.ts`, copied to the
- * same place under dist/generated/ unless the copy there is current.
- */
-export function copyGeneratedJavaScript(projectDir: string): void {
-  const from = join(projectDir, "src", "generated");
-  const to = join(projectDir, "dist", "generated");
-  if (!existsSync(from)) return;
-  for (const path of generatedJavaScript(from)) {
-    const target = join(to, relative(from, path));
-    if (isCurrent(target, path)) continue;
-    mkdirSync(dirname(target), { recursive: true });
-    copyFileSync(path, target);
-  }
-}
-
-/** Whether `copy` exists with the size of `source` and was written after it. */
-function isCurrent(copy: string, source: string): boolean {
-  if (!existsSync(copy)) return false;
-  const [a, b] = [statSync(copy), statSync(source)];
-  return a.size === b.size && a.mtimeMs >= b.mtimeMs;
-}
-
-function* generatedJavaScript(dir: string): Generator<string> {
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) yield* generatedJavaScript(path);
-    else if (entry.name.endsWith(".gen.js") || entry.name.endsWith(".gen.d.ts")) yield path;
-  }
 }

@@ -71,7 +71,15 @@ export function writeProject(dir: string, files: readonly EmittedFile[], force =
 export function writeNewFile(root: string, file: EmittedFile): void {
   const path = join(root, file.path);
   mkdirSync(dirname(path), { recursive: true });
+  writeWhole(path, file.contents);
+}
+
+/**
+ * Writes `contents` to `path`, in place of what is there: to a temporary
+ * sibling first, then renamed over it, so the file is never half-written.
+ */
+export function writeWhole(path: string, contents: string): void {
   const temporary = `${path}.mcp-gen-tmp-${process.pid}`;
-  writeFileSync(temporary, file.contents, { flag: "wx" });
+  writeFileSync(temporary, contents, { flag: "wx" });
   renameSync(temporary, path);
 }

@@ -263,4 +263,15 @@ describe("a project scaffolded before its build copied the generated JavaScript"
     expect(after.scripts.build).toBe("tsc -p . && cp -r assets dist");
     expect(after.scripts.prestart).toBe("tsc -b && node scripts/copy-generated.mjs");
   });
+
+  it("a package.json that is not JSON is left exactly as it is (npm reports it), and the copy script is still written", async () => {
+    const dir = await oldProject(OLD_SCRIPTS);
+    writeFileSync(join(dir, "package.json"), '{ "scripts": { "build": "tsc -p ." }');
+    const run = await runCli(["generate", "--quiet"], { cwd: dir });
+    expect(run.code).toBe(0);
+    expect(readFileSync(join(dir, "package.json"), "utf8")).toBe(
+      '{ "scripts": { "build": "tsc -p ." }',
+    );
+    expect(snapshotFolder(dir)["scripts/copy-generated.mjs"]).toBeDefined();
+  });
 });
