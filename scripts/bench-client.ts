@@ -3,9 +3,14 @@
  * HTTP on 127.0.0.1, for a client scaffolded with this checkout's `mcp-gen client` (O) against
  * the official SDK v2 client (S), both calling the `echo` tool of the same server (the SDK v2
  * reference server of bench:server, scripts/bench/server-sdk.mjs) in the same run. Each
- * measurement is a fresh client process (scripts/bench/client-run.mjs); the two alternate round
- * after round, the order flipping every round, and the ratio O / S is computed per round.
+ * measurement is a fresh client process (scripts/bench/client-run.mjs); the clients take turns
+ * round after round, the order rotating every round, and the ratio O / S is computed per round.
  * Target: O / S >= 2.5x in round trips per second.
+ *
+ * A third client, B, is no MCP client at all: node:http posting the same call and parsing the
+ * answer. B / S is what a client that cost nothing would reach against this server in this run,
+ * the ceiling of O / S. Each client's CPU per call (its whole process) and the server's CPU per
+ * call while it served that client are measured in the same rounds.
  *
  * With --list=<n> it measures the list case instead: the server (the SDK's low-level server) lists
  * `echo` and n more tools of a realistic shape on one page, and each call is a tools/list read
@@ -35,7 +40,7 @@ import {
   ratios,
   ROOT,
 } from "./bench/common.js";
-import { Children, waitForPort } from "./bench/server-procs.js";
+import { Children, procTicks, TICKS_PER_SECOND, waitForPort } from "./bench/server-procs.js";
 import { freePort } from "./free-port.js";
 
 const args = process.argv.slice(2);
@@ -66,12 +71,20 @@ const KEEP = args.includes("--keep");
 /** The list case's tool count besides echo, when --list is given. */
 const LIST = args.some((a) => a.startsWith("--list=")) ? option("list", 0) : undefined;
 
-/** What one client process measured. */
+type Kind = "mcp-gen" | "sdk" | "bare";
+
+/** What one client process measured, and the server's CPU per call while it ran. */
 interface Measurement {
   calls: number;
   seconds: number;
   p50Ms: number;
   p99Ms: number;
+  /** The client process's CPU per recorded call, µs. */
+  cpuUs: number;
+  /** Calls of warm-up and recorded phase together. */
+  allCalls: number;
+  /** The server process's CPU over the client's whole run divided by allCalls, µs. */
+  serverCpuUs: number;
 }
 
 /** Scaffolds the client for the server's echo tool and compiles it (node_modules linked in). */
@@ -100,7 +113,8 @@ async function buildClient(dir: string): Promise<string> {
 }
 
 /** Runs one measurement in a fresh process. */
-function measure(kind: "mcp-gen" | "sdk", url: string, project: string): Measurement {
+function measure(kind: Kind, url: string, project: string, serverPid: number): Measurement {
+  const serverBefore = procTicks(serverPid, false);
   const run = spawnSync(
     process.execPath,
     [
@@ -114,7 +128,12 @@ function measure(kind: "mcp-gen" | "sdk", url: string, project: string): Measure
     console.error(`bench:client: the ${kind} client failed (exit ${run.status}):\n${run.stderr}`);
     process.exit(1);
   }
-  return JSON.parse(run.stdout.trim().split("\n").at(-1)!) as Measurement;
+  const serverTicks = procTicks(serverPid, false) - serverBefore;
+  const measured = JSON.parse(run.stdout.trim().split("\n").at(-1)!) as Omit<
+    Measurement,
+    "serverCpuUs"
+  >;
+  return { ...measured, serverCpuUs: (serverTicks * 1e6) / TICKS_PER_SECOND / measured.allCalls };
 }
 
 ensureBuilt();
@@ -129,6 +148,7 @@ console.log(
 
 let project: string;
 let url: string;
+let serverPid: number;
 try {
   project = await buildClient(tmp);
   const port = await freePort();
@@ -142,6 +162,7 @@ try {
     },
   });
   await waitForPort(port, 15_000, () => !server.exited);
+  serverPid = server.pid;
 } catch (error) {
   console.error(`bench:client: setup failed: ${(error as Error).message}`);
   await children.stopAll();
@@ -149,10 +170,12 @@ try {
   process.exit(2);
 }
 
-const results: Record<"mcp-gen" | "sdk", Measurement[]> = { "mcp-gen": [], sdk: [] };
+// The bare client has no list case: reading a list whole is what the two clients are compared on.
+const kinds: Kind[] = LIST === undefined ? ["mcp-gen", "sdk", "bare"] : ["mcp-gen", "sdk"];
+const results: Record<Kind, Measurement[]> = { "mcp-gen": [], sdk: [], bare: [] };
 for (let round = 0; round < ROUNDS; round++) {
-  const order = round % 2 === 0 ? (["mcp-gen", "sdk"] as const) : (["sdk", "mcp-gen"] as const);
-  for (const kind of order) results[kind].push(measure(kind, url, project));
+  const order = [...kinds.slice(round % kinds.length), ...kinds.slice(0, round % kinds.length)];
+  for (const kind of order) results[kind].push(measure(kind, url, project, serverPid));
   process.stderr.write(`round ${round + 1}/${ROUNDS} done\n`);
 }
 await children.stopAll();
@@ -191,6 +214,7 @@ if (LIST !== undefined) {
 const rate = (xs: Measurement[]) => xs.map((x) => x.calls / x.seconds);
 const ours = rate(results["mcp-gen"]);
 const theirs = rate(results.sdk);
+const floor = rate(results.bare);
 printTable({
   title: "Client round trips (tools/call echo, same SDK v2 server)",
   unit: "round trips/s",
@@ -198,9 +222,35 @@ printTable({
   series: [
     { label: "O: mcp-gen client", values: ours },
     { label: "S: SDK v2 client", values: theirs },
+    { label: "B: bare node:http", values: floor },
   ],
   ratios: [
     { label: "O / S", values: ratios(ours, theirs), target: ">= 2.5x", met: (r) => r >= 2.5 },
+    { label: "B / S (ceiling)", values: ratios(floor, theirs) },
+    { label: "O / B", values: ratios(ours, floor) },
+  ],
+  notes: ["B / S: what a client that cost nothing would reach against this server, same rounds"],
+});
+const clientCpu = (kind: Kind) => results[kind].map((x) => x.cpuUs);
+const serverCpu = (kind: Kind) => results[kind].map((x) => x.serverCpuUs);
+printTable({
+  title: "CPU per call (each process, all its threads)",
+  unit: "µs",
+  digits: 0,
+  series: [
+    { label: "client O", values: clientCpu("mcp-gen") },
+    { label: "client S", values: clientCpu("sdk") },
+    { label: "client B", values: clientCpu("bare") },
+    { label: "server, serving O", values: serverCpu("mcp-gen") },
+    { label: "server, serving S", values: serverCpu("sdk") },
+    { label: "server, serving B", values: serverCpu("bare") },
+  ],
+  ratios: [
+    { label: "client S / O", values: ratios(clientCpu("sdk"), clientCpu("mcp-gen")) },
+    {
+      label: "client O / B",
+      values: ratios(clientCpu("mcp-gen"), clientCpu("bare")),
+    },
   ],
 });
 printTable({
