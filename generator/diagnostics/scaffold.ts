@@ -142,7 +142,7 @@ export const SCAFFOLD_DIAGNOSTICS = {
   MCPG717: entry<{ script: string; command: string; step: string }>({
     severity: "warning",
     message: (p) =>
-      `package.json's script ${p.script} (${JSON.stringify(p.command)}) compiles with tsc but does not copy src/generated's JavaScript (the tool validators) to dist/, so the built project cannot start; mcp-gen left the script as it is because it is not the one mcp-gen wrote`,
+      `package.json's script ${p.script} (${JSON.stringify(p.command)}) compiles with tsc but does not copy src/generated's JavaScript (the tool validators) to dist/, so the built project starts but fails every tool call (its checks cannot load); mcp-gen left the script as it is because it is not the one mcp-gen wrote`,
     fix: (p) => `add \`&& ${p.step}\` after tsc in the ${p.script} script`,
   }),
 } as const;

@@ -6,6 +6,7 @@
  * through), validators for both compiled now (ajv standalone, so nothing
  * compiles at run time), the typed `ToolHandlers` map, and `registerTools`.
  */
+import { createHash } from "node:crypto";
 import { FORMATS_MODULE, FORMATS_NAME, toolAjvChoices } from "../check/ajv.js";
 import { dialectOf } from "../check/check-tools.js";
 import { toolNamespace, toolNamespaces } from "../check/tool-rules.js";
@@ -86,6 +87,14 @@ function validatorNamespace(dialect: "2020-12" | "draft-07", part: number): stri
 }
 
 /**
+ * TOOLS of a tools file with no tool. `[] as const` would type its
+ * elements `never`, on which the code that walks TOOLS does not compile;
+ * the elements' type says what every tool has, and that no name is one.
+ */
+const NO_TOOLS =
+  'export const TOOLS: ReadonlyArray<{\n  readonly name: never;\n  readonly inputSchema: { readonly type: "object"; readonly required?: readonly string[] };\n}> = [];';
+
+/**
  * Which side a tools module is for: a server implements the tools
  * (`ToolHandlers`, `registerTools`), a client calls them (`ToolWrappers`,
  * typed by the same declarations and checked by the same validators).
@@ -129,9 +138,15 @@ export function emitToolsModule(
   const namespaces = toolNamespaces(tools);
   for (const tool of tools) file.add(toolTypes(tool, namespaces.get(tool.name)!));
   file.add(
-    `${jsDoc(`Every tool, as ${kind === "server" ? "tools/list shows it" : "the server listed it"} (from tools.json).`)}${printCode(
-      ["export const TOOLS = ", jsonLiteral(tools as unknown as JsonValue), " as const;"],
-    )}`,
+    `${jsDoc(`Every tool, as ${kind === "server" ? "tools/list shows it" : "the server listed it"} (from tools.json).`)}${
+      tools.length === 0
+        ? NO_TOOLS
+        : printCode([
+            "export const TOOLS = ",
+            jsonLiteral(tools as unknown as JsonValue),
+            " as const;",
+          ])
+    }`,
   );
   file.add(
     `${jsDoc("The name of every tool, in order. mcp-gen reads them back to tell which tools a later tools.json adds.")}${printCode(["export const TOOL_NAMES = ", jsonLiteral(tools.map((t) => t.name)), " as const;"])}`,
@@ -142,7 +157,7 @@ export function emitToolsModule(
     `${jsDoc("The validator modules, each loaded the first time one of its checks runs.")}${validators
       .map(
         (m) =>
-          `const ${m.namespace} = lazyModule(() => import(${literal(`./${m.path}`)}), ${literal(m.path)});`,
+          `const ${m.namespace} = lazyModule(() => import(${literal(`./${m.path}`)}), ${literal(m.path)}, ${literal(m.generation)});`,
       )
       .join("\n")}`,
   );
@@ -315,6 +330,8 @@ ${jsDoc("The structured output of each tool that declares an outputSchema, by na
 /** A validator module: its JavaScript, the declarations tsc reads instead, and the name tools.gen.ts gives it. */
 interface ValidatorModule extends EmittedFile {
   readonly namespace: string;
+  /** The stamp the module exports as GENERATION, which tools.gen.ts checks on loading it. */
+  readonly generation: string;
   readonly declarations: EmittedFile;
 }
 
@@ -403,6 +420,9 @@ function validatorDeclarations(
   return new TsFileBuilder(declarationsPath(path))
     .importTypes(protocolImport, "runValidator")
     .add("type CompiledValidator = Parameters<typeof runValidator>[0];")
+    .add(
+      `${jsDoc("The stamp of the generation that wrote this module: tools.gen.ts compares it with its own on loading.")}export declare const GENERATION: string;`,
+    )
     .add(entries.map((e) => `export declare const ${e.id}: CompiledValidator;`).join("\n"))
     .build("");
 }
@@ -430,7 +450,7 @@ function validatorModuleFile(
   entries: readonly ValidatorEntry[],
   protocolImport: string,
   cache: CompiledCodeCache | undefined,
-): EmittedFile {
+): EmittedFile & { readonly generation: string } {
   const code = compileStandalone(
     {
       schemas: entries.map(compiledSchema),
@@ -447,7 +467,16 @@ function validatorModuleFile(
   // the code, or `fullFormats["date-time"]` for a name that is no identifier.
   if (new RegExp(`\\b${FORMATS_NAME}\\b`).test(code))
     module.importValues(FORMATS_MODULE, FORMATS_NAME);
-  return module.add(AJV_RUNTIME_REQUIRE).add(code).build("");
+  // The stamp is the validators' code: the same tools give the same stamp, run after run.
+  const generation = createHash("sha256").update(code).digest("hex").slice(0, 16);
+  return {
+    ...module
+      .add(AJV_RUNTIME_REQUIRE)
+      .add(code)
+      .add(`export const GENERATION = ${literal(generation)};`)
+      .build(""),
+    generation,
+  };
 }
 
 export type { JsonValue };

@@ -87,7 +87,10 @@ export function addCopyStep(
     }
   }
   if (changed) {
-    writeWhole(packagePath, `${JSON.stringify(pkg, null, indentationOf(text))}\n`);
+    // Its own indentation and line ends, as npm keeps them when it rewrites the file.
+    const eol = text.includes("\r\n") ? "\r\n" : "\n";
+    const json = JSON.stringify(pkg, null, indentationOf(text));
+    writeWhole(packagePath, `${eol === "\n" ? json : json.replace(/\n/g, eol)}${eol}`);
     written.push("package.json");
   }
   return { written, diagnostics };

@@ -7,8 +7,8 @@
  * own files. How long many tools take is measured by `npm run bench:tools`,
  * not here.
  */
-import { readFileSync, rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { basename, join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { scaffoldServer, writeProject } from "../../generator/scaffold/scaffold.js";
 import { SCHEMAS_PER_VALIDATOR_MODULE } from "../../generator/emit/emit-tools.js";
@@ -82,7 +82,7 @@ describe(`${COUNT} tools`, () => {
       expect((await checks.output!({ total: -1 })).ok, `tool_${i}`).toBe(false);
     }
   });
-  it("loads a validator module the first time one of its checks runs: a module that is not there fails only its own checks, naming the file and the build's copy step", async () => {
+  it("loads a validator module the first time one of its checks runs: a module that is not there fails only its own checks, naming the file and the build's copy step, until it is there", async () => {
     const second = join(project, "src", "generated", "tool-validators-2020-2.gen.js");
     const text = readFileSync(second, "utf8");
     rmSync(second);
@@ -95,10 +95,51 @@ describe(`${COUNT} tools`, () => {
       expect((await TOOL_CHECKS["tool_0"]!.arguments({ n: 0 })).ok).toBe(true);
       const inSecond = `tool_${Math.ceil(SCHEMAS_PER_VALIDATOR_MODULE / 2) + 1}`;
       await expect(Promise.resolve(TOOL_CHECKS[inSecond]!.arguments({}))).rejects.toThrow(
-        /^cannot load the tool validators of tool-validators-2020-2\.gen\.js \(a project built with tsc copies them next to its JavaScript: scripts\/copy-generated\.mjs, run by npm run build\): /,
+        /^cannot load the tool validators of tool-validators-2020-2\.gen\.js \(a project built with tsc copies them next to its JavaScript: scripts\/copy-generated\.mjs, run by npm run build after tsc\): /,
       );
       // A loaded module answers at once, not through a promise.
       expect(TOOL_CHECKS["tool_1"]!.arguments({ n: 1 })).toEqual({ ok: true });
+      // The file copied in place afterwards (the folder the tools module was imported from): the next check finds it.
+      for (const copy of readdirSync(join(project, ".test-js")))
+        writeFileSync(
+          join(
+            project,
+            ".test-js",
+            copy,
+            "node_modules",
+            "project",
+            "src",
+            "generated",
+            basename(second),
+          ),
+          text,
+        );
+      expect((await TOOL_CHECKS[inSecond]!.arguments({ n: Number(inSecond.slice(5)) })).ok).toBe(
+        true,
+      );
+    } finally {
+      writeFileSync(second, text);
+    }
+  });
+
+  it("a validator module another generation wrote is refused with what to do, never used to check another tool's arguments", async () => {
+    const second = join(project, "src", "generated", "tool-validators-2020-2.gen.js");
+    const text = readFileSync(second, "utf8");
+    const stamp = /export const GENERATION = "([0-9a-f]{16})";/.exec(text)?.[1];
+    expect(stamp).toBeDefined();
+    writeFileSync(second, text.replace(`"${stamp}"`, '"0123456789abcdef"'));
+    try {
+      const { TOOL_CHECKS } = await importFromProject<ToolsModule>(
+        project,
+        "src/generated/tools.gen.ts",
+      );
+      const inSecond = `tool_${Math.ceil(SCHEMAS_PER_VALIDATOR_MODULE / 2) + 1}`;
+      await expect(
+        Promise.resolve(TOOL_CHECKS[inSecond]!.arguments({ n: Number(inSecond.slice(5)) })),
+      ).rejects.toThrow(
+        `tool-validators-2020-2.gen.js was written by another generation than tools.gen.js (its stamp 0123456789abcdef, this one ${stamp}): the output folder holds validators of other tools. Build again (npm run build copies them after tsc), and restart a process whose files were rebuilt while it ran`,
+      );
+      expect((await TOOL_CHECKS["tool_0"]!.arguments({ n: 0 })).ok).toBe(true);
     } finally {
       writeFileSync(second, text);
     }

@@ -255,13 +255,27 @@ describe("a project scaffolded before its build copied the generated JavaScript"
     const run = await runCli(["generate", "--quiet"], { cwd: dir });
     expect(run.code).toBe(0);
     expect(run.stderrLines).toContain(
-      `${join(dir, "package.json")}: warning MCPG717: package.json's script build ("tsc -p . && cp -r assets dist") compiles with tsc but does not copy src/generated's JavaScript (the tool validators) to dist/, so the built project cannot start; mcp-gen left the script as it is because it is not the one mcp-gen wrote (fix: add \`&& node scripts/copy-generated.mjs\` after tsc in the build script)`,
+      `${join(dir, "package.json")}: warning MCPG717: package.json's script build ("tsc -p . && cp -r assets dist") compiles with tsc but does not copy src/generated's JavaScript (the tool validators) to dist/, so the built project starts but fails every tool call (its checks cannot load); mcp-gen left the script as it is because it is not the one mcp-gen wrote (fix: add \`&& node scripts/copy-generated.mjs\` after tsc in the build script)`,
     );
     const after = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as {
       scripts: Record<string, string>;
     };
     expect(after.scripts.build).toBe("tsc -p . && cp -r assets dist");
     expect(after.scripts.prestart).toBe("tsc -b && node scripts/copy-generated.mjs");
+  });
+
+  it("package.json keeps its own indentation and line ends (CRLF here) when the step is added", async () => {
+    const dir = await oldProject(OLD_SCRIPTS);
+    const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as unknown;
+    writeFileSync(
+      join(dir, "package.json"),
+      `${JSON.stringify(pkg, null, "\t").replace(/\n/g, "\r\n")}\r\n`,
+    );
+    expect((await runCli(["generate", "--quiet"], { cwd: dir })).code).toBe(0);
+    const after = readFileSync(join(dir, "package.json"), "utf8");
+    expect(after.split("\r\n").length - 1).toBe(after.split("\n").length - 1);
+    expect(after).toContain('\r\n\t"scripts": {\r\n\t\t');
+    expect(after).toContain('"build": "tsc -p . && node scripts/copy-generated.mjs"');
   });
 
   it("a package.json that is not JSON is left exactly as it is (npm reports it), and the copy script is still written", async () => {

@@ -391,3 +391,19 @@ describe("--tools: the project's code at run time", () => {
     ]);
   });
 });
+
+describe("--tools with no tool", () => {
+  it.each(["server", "client"] as const)(
+    "a %s of an empty tools.json compiles under --strict (for servers with prompts or resources only)",
+    async (kind) => {
+      const cwd = tempDir("no-tools");
+      writeFileSync(join(cwd, "tools.json"), "[]");
+      const run = await runCli([kind, "proj", "--tools", "tools.json", "--quiet"], { cwd });
+      expect(run.code, run.stderr).toBe(0);
+      const project = join(cwd, "proj");
+      linkNodeModules(project);
+      expect(compileProject(project).errors).toEqual([]);
+    },
+    120_000,
+  );
+});

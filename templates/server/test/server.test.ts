@@ -187,7 +187,7 @@ describe("raw requests over HTTP", () => {
       body: "{",
     });
     expect(response.status).toBe(400);
-    expect((await response.json()).error.code).toBe(-32700);
+    expect(((await response.json()) as { error: { code: number } }).error.code).toBe(-32700);
   });
 
   it("answers an unsupported protocol version with -32022 and the supported ones", async () => {

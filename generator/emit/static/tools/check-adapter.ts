@@ -10,31 +10,54 @@ import type { SchemaCheck } from "../../../../templates/runtime/index.js";
 import { runValidator } from "../../../../generated/2026-07-28+tasks/support.gen.js";
 
 // mcp-gen copies this file from here on.
-/** The compiled validators of one validator module, by export name. */
-type Validators = Readonly<Record<string, Parameters<typeof runValidator>[0]>>;
+type CompiledValidator = Parameters<typeof runValidator>[0];
+
+/**
+ * A validator module: its compiled validators by export name, and the
+ * stamp of the generation that wrote it. Validators are named by their
+ * place (`tool3_input`), so a module from another generation would check
+ * a tool against another tool's schema: loading compares the stamps.
+ */
+interface Validators {
+  readonly GENERATION: string;
+}
 
 /**
  * A validator module, imported the first time one of its checks runs: the
  * validators of a thousand tools are megabytes of code, which a server
  * need not load to start and list its tools. A module that cannot be
- * loaded fails every check that needs it, naming the file.
+ * loaded, or was written by another generation than this file, fails the
+ * checks that need it with an error naming the file. The next check tries
+ * again: a missing file copied in place is then found.
  */
 function lazyModule<M extends Validators>(
   load: () => Promise<M>,
   file: string,
+  generation: string,
 ): () => M | Promise<M> {
   let loaded: M | undefined;
   let loading: Promise<M> | undefined;
-  return () =>
-    loaded ??
-    (loading ??= load().then(
-      (module) => (loaded = module),
+  const start = () =>
+    load().then(
+      (module) => {
+        if (module.GENERATION !== generation)
+          throw new Error(
+            `${file} was written by another generation than tools.gen.js (its stamp ${String(module.GENERATION)}, this one ${generation}): the output folder holds validators of other tools. Build again (npm run build copies them after tsc), and restart a process whose files were rebuilt while it ran`,
+          );
+        return (loaded = module);
+      },
       (error: unknown) => {
         throw new Error(
-          `cannot load the tool validators of ${file} (a project built with tsc copies them next to its JavaScript: scripts/copy-generated.mjs, run by npm run build): ${error instanceof Error ? error.message : String(error)}`,
+          `cannot load the tool validators of ${file} (a project built with tsc copies them next to its JavaScript: scripts/copy-generated.mjs, run by npm run build after tsc): ${error instanceof Error ? error.message : String(error)}`,
         );
       },
-    ));
+    );
+  return () =>
+    loaded ??
+    (loading ??= start().catch((error: unknown) => {
+      loading = undefined;
+      throw error;
+    }));
 }
 
 /** The check of validator `name` of a lazily loaded module: through a promise until the module is loaded, at once after. */
@@ -43,6 +66,6 @@ const check =
   (value) => {
     const validators = module();
     return validators instanceof Promise
-      ? validators.then((loaded) => runValidator(loaded[name]!, value))
-      : runValidator(validators[name]!, value);
+      ? validators.then((loaded) => runValidator(loaded[name] as CompiledValidator, value))
+      : runValidator(validators[name] as CompiledValidator, value);
   };
