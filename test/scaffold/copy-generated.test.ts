@@ -23,8 +23,8 @@ function project(files: Record<string, string>): string {
   return dir;
 }
 
-function copy(dir: string): { code: number | null; stderr: string } {
-  const run = spawnSync(process.execPath, [join(dir, "scripts", "copy-generated.mjs")], {
+function copy(dir: string, ...args: string[]): { code: number | null; stderr: string } {
+  const run = spawnSync(process.execPath, [join(dir, "scripts", "copy-generated.mjs"), ...args], {
     encoding: "utf8",
     timeout: 30_000,
   });
@@ -78,7 +78,7 @@ describe("scripts/copy-generated.mjs", () => {
     const run = copy(dir);
     expect(run.code).toBe(1);
     expect(run.stderr).toBe(
-      "copy-generated: tsc wrote no dist/generated/tools.gen.js, where the tool validators must go (from outDir and rootDir of tsconfig.json). Build with tsc first; if tsc writes elsewhere, set outDir and rootDir in tsconfig.json itself.\n",
+      "copy-generated: tsc wrote no dist/generated/tools.gen.js, where the tool validators must go (from outDir and rootDir of tsconfig.json). Build with tsc first; if tsc writes elsewhere, set outDir and rootDir in that file itself.\n",
     );
     expect(existsSync(join(dir, "dist"))).toBe(false);
   });
@@ -103,6 +103,24 @@ describe("scripts/copy-generated.mjs", () => {
       "tool-validators-2020.gen.js",
     ])
       expect(existsSync(join(out, kept)), kept).toBe(true);
+  });
+
+  it("reads the config named on its command line; one it cannot read stops the build, saying how to name another", () => {
+    const dir = project({
+      "tsconfig.build.json": JSON.stringify({ compilerOptions: { outDir: "lib", rootDir: "src" } }),
+      ...GENERATED("lib"),
+    });
+    expect(copy(dir, "tsconfig.build.json")).toEqual({ code: 0, stderr: "" });
+    expect(existsSync(join(dir, "lib", "generated", "tool-validators-2020.gen.js"))).toBe(true);
+    const run = copy(dir);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(
+      /^copy-generated: cannot read tsconfig\.json for outDir and rootDir: ENOENT[^\n]*\. Name the config tsc builds with: node scripts\/copy-generated\.mjs <tsconfig file>\n$/,
+    );
+    writeFileSync(join(dir, "tsconfig.json"), "{ not json");
+    expect(copy(dir).stderr).toMatch(
+      /^copy-generated: cannot read tsconfig\.json for outDir and rootDir: /,
+    );
   });
 
   it("without outDir tsc writes beside the sources, and there is nothing to copy", () => {

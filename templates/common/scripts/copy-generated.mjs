@@ -8,6 +8,8 @@
  * already as new as its source is left alone, so a build with nothing to
  * do writes nothing; a validator module of an earlier build whose source
  * is gone is removed, so the output holds the current tools' modules only.
+ *
+ *   node scripts/copy-generated.mjs [tsconfig file, default tsconfig.json]
  */
 import {
   copyFileSync,
@@ -92,17 +94,30 @@ function isCurrent(copy, source) {
   return a.size === b.size && a.mtimeMs >= b.mtimeMs;
 }
 
-const { outDir, rootDir } = compilerFolders(join(project, "tsconfig.json"));
+/** Stops the build with `message`: the built project would fail its tool calls. */
+function fail(message) {
+  console.error(`copy-generated: ${message}`);
+  process.exit(1);
+}
+
+const configFile = resolve(project, process.argv[2] ?? "tsconfig.json");
+let folders;
+try {
+  folders = compilerFolders(configFile);
+} catch (error) {
+  fail(
+    `cannot read ${relative(project, configFile)} for outDir and rootDir: ${error.message}. Name the config tsc builds with: node scripts/copy-generated.mjs <tsconfig file>`,
+  );
+}
+const { outDir, rootDir } = folders;
 // Without outDir tsc writes each file beside its source: the modules are where they belong.
 if (outDir !== undefined && existsSync(from)) {
   // Without rootDir tsc starts from the sources' common folder; the scaffold keeps them all in src/.
   const to = join(outDir, relative(rootDir ?? join(project, "src"), from));
-  if (!existsSync(join(to, "tools.gen.js"))) {
-    console.error(
-      `copy-generated: tsc wrote no ${relative(project, join(to, "tools.gen.js"))}, where the tool validators must go (from outDir and rootDir of tsconfig.json). Build with tsc first; if tsc writes elsewhere, set outDir and rootDir in tsconfig.json itself.`,
+  if (!existsSync(join(to, "tools.gen.js")))
+    fail(
+      `tsc wrote no ${relative(project, join(to, "tools.gen.js"))}, where the tool validators must go (from outDir and rootDir of ${relative(project, configFile)}). Build with tsc first; if tsc writes elsewhere, set outDir and rootDir in that file itself.`,
     );
-    process.exit(1);
-  }
   for (const path of generatedJavaScript(from)) {
     const target = join(to, relative(from, path));
     if (isCurrent(target, path)) continue;
