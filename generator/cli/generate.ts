@@ -14,6 +14,7 @@ import type { Config } from "../config/config.js";
 import type { ProjectOutcome } from "../config/generate-config.js";
 import type { ServerDrift } from "../config/server-drift.js";
 import { diagnostic } from "../diagnostics.js";
+import { removedToolLine } from "../scaffold/regenerate.js";
 import { closeOnSignal, EXIT, printDiagnostics, reportError } from "./output.js";
 
 interface GenerateArgs {
@@ -187,6 +188,7 @@ function reportProject(
       process.stdout.write(
         `new tool: wrote its handler stub to ${stub}; add it to the handlers in src/tools.ts\n`,
       );
+    for (const name of project.removed) process.stdout.write(`${removedToolLine(name)}\n`);
     for (const path of project.build ?? [])
       process.stdout.write(
         `build: ${path === "package.json" ? "added the copy of src/generated's JavaScript to dist/ to package.json's build scripts" : `wrote ${path}, which copies src/generated's JavaScript to dist/ after tsc`}\n`,

@@ -42,6 +42,8 @@ export interface ProjectOutcome {
   readonly stale?: readonly StaleFile[];
   /** Handler stubs written for tools new in tools.json, relative to the project. */
   readonly stubs: readonly string[];
+  /** Tools the project was generated with before that tools.json no longer has: their handlers are the user's to delete. */
+  readonly removed: readonly string[];
   /** Project files the build's copy step needed, written by this run (scripts/copy-generated.mjs, package.json). */
   readonly build?: readonly string[];
   /**
@@ -120,6 +122,7 @@ export async function generateConfig(
           files: project.files,
           diagnostics: project.diagnostics,
           stubs: project.stubs,
+          removed: project.removed,
           ...(project.build && project.build.length > 0 ? { build: project.build } : {}),
           ...(options.check ? { stale: project.stale } : {}),
           ...(drift ? { drift } : {}),

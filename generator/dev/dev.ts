@@ -33,6 +33,7 @@ import { diagnostic, McpGenError } from "../diagnostics.js";
 import { generateConfig } from "../config/generate-config.js";
 import { inputsOfConfig, watchInputs, type WatchHandle } from "../config/watch.js";
 import { COPY_GENERATED_SCRIPT } from "../scaffold/build-scripts.js";
+import { removedToolLine } from "../scaffold/regenerate.js";
 import { readSettings } from "../scaffold/settings.js";
 import { readServerEnv, SERVER_ENV_FILE } from "./auth-dev-files.js";
 
@@ -186,6 +187,7 @@ function watchProjectInputs(
           log(
             `new tool: wrote its handler stub to ${stub}; add it to the handlers in src/tools.ts`,
           );
+        for (const name of outcome.project?.removed ?? []) log(removedToolLine(name));
       } finally {
         if (first) {
           first = false;

@@ -41,6 +41,8 @@ export async function regenerateProject(
   stale: StaleFile[];
   diagnostics: readonly Diagnostic[];
   stubs: string[];
+  /** Tools the project was last generated with that tools.json no longer has (a server's handlers to delete). */
+  removed: string[];
   /** The project files outside the generated folders that the build's copy step needed (build-scripts.ts). */
   build?: string[];
 }> {
@@ -71,9 +73,11 @@ export async function regenerateProject(
       path: `${g.sub}/${s.path}`,
     })),
   );
-  if (options.check) return { files, stale, diagnostics, stubs: [] };
+  if (options.check) return { files, stale, diagnostics, stubs: [], removed: [] };
   // A client calls its tools; only a server gets a handler stub for a new one.
-  const stubs = settings.kind === "server" ? newToolStubs(projectDir, tools) : [];
+  const previous = settings.kind === "server" ? previousToolNames(projectDir) : undefined;
+  const stubs = previous ? newToolStubs(projectDir, tools, previous) : [];
+  const removed = previous ? previous.filter((name) => !tools.some((t) => t.name === name)) : [];
   for (const g of groups) writeOutput(join(projectDir, g.sub), g.files);
   for (const stub of stubs) writeNewFile(resolve(projectDir), stub);
   const build = addCopyStep(projectDir, settings);
@@ -83,8 +87,14 @@ export async function regenerateProject(
     stale,
     diagnostics: [...diagnostics, ...build.diagnostics],
     stubs: stubs.map((s) => s.path),
+    removed,
     build: build.written,
   };
+}
+
+/** What regeneration says of a tool tools.json no longer has: its handler, which tsc now refuses, is the user's code to delete. */
+export function removedToolLine(name: string): string {
+  return `removed tool: ${name} is no longer in tools.json; delete its handler from src/tools.ts (and ${toolStubPath(name)}, if it holds it)`;
 }
 
 /** Where the handler stub of a tool added to tools.json goes: a file of its own, found next to src/tools.ts. */
@@ -92,18 +102,23 @@ export function toolStubPath(name: string): string {
   return `src/tools/${name}.ts`;
 }
 
+/** The tools the project was last generated with, as its tools module lists them; undefined before its first generation. */
+function previousToolNames(projectDir: string): readonly string[] | undefined {
+  const previousModule = join(projectDir, "src", "generated", TOOLS_MODULE);
+  return existsSync(previousModule) ? toolNamesIn(readFileSync(previousModule, "utf8")) : undefined;
+}
+
 /**
  * The handler stubs of tools that tools.json gained since the project was
- * last generated (the tools module lists the tools it was made from), each
- * in a file of its own that does not exist yet. A user's file is never
- * written over: a stub whose file exists is left out.
+ * last generated (`previous`), each in a file of its own that does not
+ * exist yet. A user's file is never written over: a stub whose file exists
+ * is left out.
  */
-function newToolStubs(projectDir: string, tools: readonly ToolSpec[]): EmittedFile[] {
-  const previousModule = join(projectDir, "src", "generated", TOOLS_MODULE);
-  const previous = existsSync(previousModule)
-    ? toolNamesIn(readFileSync(previousModule, "utf8"))
-    : undefined;
-  if (previous === undefined) return [];
+function newToolStubs(
+  projectDir: string,
+  tools: readonly ToolSpec[],
+  previous: readonly string[],
+): EmittedFile[] {
   const template = readFileSync(templatesDir("stubs", "tool.ts.hbs"), "utf8");
   return tools
     .filter(

@@ -133,6 +133,24 @@ describe("regeneration in a scaffolded project", () => {
   });
 });
 
+describe("a tool removed from tools.json", () => {
+  it("is named with the handler to delete, which is the user's code and stays", async () => {
+    const cwd = tempDir("regenerate-removed");
+    expect((await runCli(["server", "proj", "--quiet"], { cwd })).code).toBe(0);
+    const dir = join(cwd, "proj");
+    const handlers = readFileSync(join(dir, "src", "tools.ts"), "utf8");
+    writeFileSync(join(dir, "tools.json"), "[]\n");
+    const run = await runCli(["generate"], { cwd: dir });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(
+      /^regenerated \d+ files in src\/generated and src\/mcp-gen\nremoved tool: echo is no longer in tools\.json; delete its handler from src\/tools\.ts \(and src\/tools\/echo\.ts, if it holds it\)\n$/,
+    );
+    expect(readFileSync(join(dir, "src", "tools.ts"), "utf8")).toBe(handlers);
+    const again = await runCli(["generate"], { cwd: dir });
+    expect(again.stdout).not.toContain("removed tool");
+  });
+});
+
 describe("regeneration with settings that cannot be used", () => {
   it.each([
     [
