@@ -13,6 +13,7 @@ import { diagnostic, type Diagnostic } from "../diagnostics.js";
 import { isJsonObject, parseJsonText, type JsonValue } from "../load/json.js";
 import { readBoundedFile } from "../load/read-file.js";
 import type { EmittedFile } from "../emit/file.js";
+import type { StaleFile } from "../write/write-output.js";
 import { writeNewFile, writeWhole } from "../write/write-project.js";
 import { templatesDir } from "./render.js";
 import type { ProjectSettings } from "./settings.js";
@@ -44,23 +45,19 @@ export function copyGeneratedScript(): EmittedFile {
 }
 
 /**
- * Brings an existing project's build up to the copy step: writes the copy
- * script when the project has none, and adds the step to each build script
- * still exactly as mcp-gen wrote it. A build script the user changed is
- * left alone and reported (MCPG717). Returns what was done, for the report.
+ * What an existing project's build lacks of the copy step: the script file,
+ * and the package.json with the step added to each build script still
+ * exactly as mcp-gen wrote it (undefined when none needs it). A build
+ * script the user changed is reported (MCPG717), never changed.
  */
-export function addCopyStep(
+function copyStepPlan(
   projectDir: string,
   settings: ProjectSettings,
-): { written: string[]; diagnostics: Diagnostic[] } {
-  if (!compilesWithTsc(settings)) return { written: [], diagnostics: [] };
-  const written: string[] = [];
-  if (!existsSync(join(projectDir, COPY_GENERATED_SCRIPT))) {
-    writeNewFile(projectDir, copyGeneratedScript());
-    written.push(COPY_GENERATED_SCRIPT);
-  }
+): { scriptMissing: boolean; packageJson?: string; diagnostics: Diagnostic[] } {
+  if (!compilesWithTsc(settings)) return { scriptMissing: false, diagnostics: [] };
+  const scriptMissing = !existsSync(join(projectDir, COPY_GENERATED_SCRIPT));
   const packagePath = join(projectDir, "package.json");
-  if (!existsSync(packagePath)) return { written, diagnostics: [] };
+  if (!existsSync(packagePath)) return { scriptMissing, diagnostics: [] };
   let text: string;
   let pkg: JsonValue;
   try {
@@ -68,9 +65,9 @@ export function addCopyStep(
     pkg = parseJsonText(text, packagePath);
   } catch {
     // A package.json npm cannot read either (too big, too deep, not JSON): npm reports it; mcp-gen touches nothing.
-    return { written, diagnostics: [] };
+    return { scriptMissing, diagnostics: [] };
   }
-  if (!isJsonObject(pkg) || !isJsonObject(pkg.scripts)) return { written, diagnostics: [] };
+  if (!isJsonObject(pkg) || !isJsonObject(pkg.scripts)) return { scriptMissing, diagnostics: [] };
   const scripts = pkg.scripts;
   const diagnostics: Diagnostic[] = [];
   let changed = false;
@@ -86,14 +83,54 @@ export function addCopyStep(
       );
     }
   }
-  if (changed) {
-    // Its own indentation and line ends, as npm keeps them when it rewrites the file.
-    const eol = text.includes("\r\n") ? "\r\n" : "\n";
-    const json = JSON.stringify(pkg, null, indentationOf(text));
-    writeWhole(packagePath, `${eol === "\n" ? json : json.replace(/\n/g, eol)}${eol}`);
+  if (!changed) return { scriptMissing, diagnostics };
+  // Its own indentation and line ends, as npm keeps them when it rewrites the file.
+  const eol = text.includes("\r\n") ? "\r\n" : "\n";
+  const json = JSON.stringify(pkg, null, indentationOf(text));
+  return {
+    scriptMissing,
+    packageJson: `${eol === "\n" ? json : json.replace(/\n/g, eol)}${eol}`,
+    diagnostics,
+  };
+}
+
+/**
+ * Brings an existing project's build up to the copy step (copyStepPlan):
+ * writes the copy script when the project has none, and package.json
+ * (whole, through a temporary file) when a build script needs the step.
+ * Returns what was written, for the report.
+ */
+export function addCopyStep(
+  projectDir: string,
+  settings: ProjectSettings,
+): { written: string[]; diagnostics: Diagnostic[] } {
+  const plan = copyStepPlan(projectDir, settings);
+  const written: string[] = [];
+  if (plan.scriptMissing) {
+    writeNewFile(projectDir, copyGeneratedScript());
+    written.push(COPY_GENERATED_SCRIPT);
+  }
+  if (plan.packageJson !== undefined) {
+    writeWhole(join(projectDir, "package.json"), plan.packageJson);
     written.push("package.json");
   }
-  return { written, diagnostics };
+  return { written, diagnostics: plan.diagnostics };
+}
+
+/**
+ * What `generate --check` says of the copy step: the files regeneration
+ * would write for it (stale), and the build scripts it would leave to the
+ * user (MCPG717).
+ */
+export function checkCopyStep(
+  projectDir: string,
+  settings: ProjectSettings,
+): { stale: StaleFile[]; diagnostics: Diagnostic[] } {
+  const plan = copyStepPlan(projectDir, settings);
+  const stale: StaleFile[] = [];
+  if (plan.scriptMissing) stale.push({ path: COPY_GENERATED_SCRIPT, state: "missing" });
+  if (plan.packageJson !== undefined) stale.push({ path: "package.json", state: "stale" });
+  return { stale, diagnostics: plan.diagnostics };
 }
 
 /** The indentation of a JSON text's first nested line (npm keeps a package.json's own the same way). */

@@ -17,7 +17,7 @@ import type { SchemaSources } from "../load/resolve-spec.js";
 import { readToolsFile, type ToolSpec } from "../load/tools-file.js";
 import { checkOutput, writeOutput, type StaleFile } from "../write/write-output.js";
 import { generatedGroups, writeNewFile } from "../write/write-project.js";
-import { addCopyStep } from "./build-scripts.js";
+import { addCopyStep, checkCopyStep } from "./build-scripts.js";
 import { generatedFiles } from "./generated-files.js";
 import { commentText, render, templatesDir } from "./render.js";
 import { projectExtensions, readSettings, SETTINGS_FILE } from "./settings.js";
@@ -73,7 +73,16 @@ export async function regenerateProject(
       path: `${g.sub}/${s.path}`,
     })),
   );
-  if (options.check) return { files, stale, diagnostics, stubs: [], removed: [] };
+  if (options.check) {
+    const build = checkCopyStep(projectDir, settings);
+    return {
+      files,
+      stale: [...stale, ...build.stale],
+      diagnostics: [...diagnostics, ...build.diagnostics],
+      stubs: [],
+      removed: [],
+    };
+  }
   // A client calls its tools; only a server gets a handler stub for a new one.
   const previous = settings.kind === "server" ? previousToolNames(projectDir) : undefined;
   const stubs = previous ? newToolStubs(projectDir, tools, previous) : [];

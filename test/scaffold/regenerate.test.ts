@@ -268,6 +268,21 @@ describe("a project scaffolded before its build copied the generated JavaScript"
     expect(snapshotFolder(dir)).toEqual(snapshot);
   });
 
+  it("generate --check fails on it, naming the copy script and package.json, and writes nothing", async () => {
+    const dir = await oldProject({ ...OLD_SCRIPTS, "prestart:stdio": "tsc -b && cp x dist" });
+    const before = snapshotFolder(dir);
+    const run = await runCli(["generate", "--check", "--quiet"], { cwd: dir });
+    expect(run.code).toBe(1);
+    expect(run.stderrLines).toEqual(
+      expect.arrayContaining([
+        `scripts/copy-generated.mjs: error MCPG503: scripts/copy-generated.mjs is missing ${FIX_STALE}`,
+        `package.json: error MCPG503: package.json is stale ${FIX_STALE}`,
+        expect.stringMatching(/warning MCPG717: package\.json's script prestart:stdio /),
+      ]),
+    );
+    expect(snapshotFolder(dir)).toEqual(before);
+  });
+
   it("a build script the user changed is left as it is, with a warning that says what to add", async () => {
     const dir = await oldProject({ ...OLD_SCRIPTS, build: "tsc -p . && cp -r assets dist" });
     const run = await runCli(["generate", "--quiet"], { cwd: dir });
