@@ -241,3 +241,42 @@ describe("mcp-gen diff --tools", () => {
     expect(run.stderr).toContain("--fail-on goes with --tools");
   });
 });
+
+describe("renames among thousands of tools", () => {
+  it("finds each of 2,000 renamed tools, and calls none of 2,000 removed ones of one shape a rename", async () => {
+    const dir = tempDir("tool-diff-renames");
+    const tool = (name: string, i: number) => ({
+      name,
+      inputSchema: { type: "object", properties: { [`p${i}`]: { type: "string" } } },
+    });
+    const write = (file: string, tools: unknown[]) => {
+      writeFileSync(join(dir, file), JSON.stringify(tools));
+      return join(dir, file);
+    };
+    const count = 2000;
+    const renamed = await diffToolSources(
+      write(
+        "old.json",
+        Array.from({ length: count }, (_, i) => tool(`old_${i}`, i)),
+      ),
+      write(
+        "new.json",
+        Array.from({ length: count }, (_, i) => tool(`new_${i}`, i)),
+      ),
+    );
+    const renames = renamed.changes.filter((c) => c.kind === "tool-renamed");
+    expect(renames).toHaveLength(count);
+    expect(new Set(renames.map((c) => c.tool))).toEqual(
+      new Set(Array.from({ length: count }, (_, i) => `new_${i}`)),
+    );
+    // Tools of one shape: no single counterpart, so no rename.
+    const same = await diffToolSources(
+      write(
+        "same-old.json",
+        Array.from({ length: count }, (_, i) => tool(`old_${i}`, 0)),
+      ),
+      write("same-new.json", [tool("new_0", 0)]),
+    );
+    expect(same.changes.filter((c) => c.kind === "tool-renamed")).toEqual([]);
+  });
+});

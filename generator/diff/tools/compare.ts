@@ -88,14 +88,29 @@ function findRenames(
       stripAnnotations(tool.inputSchema ?? null),
       stripAnnotations(tool.outputSchema ?? null),
     ]);
-  const candidates = (name: string, side: ToolSide, others: readonly string[], from: ToolSide) =>
-    others.filter((o) => shape(from.tools.get(o)!) === shape(side.tools.get(name)!));
+  // Each tool's shape once, and the tools of a side by shape: finding a tool's counterparts is a
+  // lookup, so thousands of removed and added tools cost linear time, not a shape per pair.
+  const byShape = (names: readonly string[], side: ToolSide) => {
+    const groups = new Map<string, string[]>();
+    const shapes = new Map<string, string>();
+    for (const name of names) {
+      const key = shape(side.tools.get(name)!);
+      shapes.set(name, key);
+      const group = groups.get(key);
+      if (group) group.push(name);
+      else groups.set(key, [name]);
+    }
+    return { groups, shapes };
+  };
+  const gone = byShape(removed, before);
+  const come = byShape(added, after);
   const renames = new Map<string, string>();
   for (const oldName of removed) {
     if (!distinctive(before.tools.get(oldName)!)) continue;
-    const matches = candidates(oldName, before, added, after);
-    if (matches.length !== 1) continue;
-    if (candidates(matches[0]!, after, removed, before).length === 1)
+    const key = gone.shapes.get(oldName)!;
+    const matches = come.groups.get(key) ?? [];
+    // A rename only when each side has exactly one tool of this shape.
+    if (matches.length === 1 && gone.groups.get(key)!.length === 1)
       renames.set(oldName, matches[0]!);
   }
   return renames;
