@@ -132,5 +132,27 @@ export function formatLocation(loc: Location): string {
 export function formatDiagnostic(d: Diagnostic): string {
   const where = d.location ? `${formatLocation(d.location)}: ` : "";
   const fix = d.fix ? ` (fix: ${d.fix})` : "";
-  return `${where}${d.severity} ${d.code}: ${d.message}${fix}`;
+  return printable(`${where}${d.severity} ${d.code}: ${boundedText(d.message)}${fix}`);
+}
+
+/** The longest message printed whole: a diagnostic may quote what a peer sent (a tool's name, a line). */
+const MAX_MESSAGE_CHARS = 8000;
+
+function boundedText(text: string): string {
+  return text.length <= MAX_MESSAGE_CHARS
+    ? text
+    : `${text.slice(0, MAX_MESSAGE_CHARS)}… (${text.length - MAX_MESSAGE_CHARS} more characters)`;
+}
+
+/**
+ * `text` with control characters other than newline and tab written as
+ * escapes: a name or line a server sent could otherwise drive the terminal
+ * (escape sequences set its title, clear it, recolour what follows).
+ */
+export function printable(text: string): string {
+  return text.replace(
+    // eslint-disable-next-line no-control-regex -- control characters are what this finds
+    /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
 }

@@ -25,6 +25,16 @@ import { packageVersion } from "../load/package-root.js";
 const MAX_PAGES = 100;
 
 /**
+ * The most tools taken from a server: the runtime's own bound on a list's
+ * items. A project of ten thousand tools typechecks in about 1.6 GB (docs/
+ * benchmarks.md); ten times as many did not finish in 4 GB.
+ */
+const MAX_TOOLS = 10_000;
+
+/** How much of a stdio server's stderr is kept to explain its failure (the end of it). */
+const STDERR_TAIL = 2048;
+
+/**
  * Lists every tool of the server `source` names: an http(s) URL of its MCP
  * endpoint, or the command line that starts it. Throws McpGenError
  * (MCPG721, naming `option`, the argument that gave the server) when the
@@ -35,17 +45,35 @@ export async function listServerTools(
   timeoutMs = 30_000,
   option = "--from-server",
 ): Promise<{ tools: unknown[]; warnings: string[] }> {
-  const fail = (reason: string) =>
-    new McpGenError([diagnostic("MCPG721", { server: source, reason, option }, { file: option })]);
+  const warnings: string[] = [];
+  // What a stdio server wrote on stderr and stdout besides messages: what it says when it fails.
+  let stderr = "";
+  let stray: string | undefined;
+  const fail = (reason: string) => {
+    const told = [
+      stray,
+      stderr.trim() && `its stderr ended with: ${stderr.trim().replace(/\s*\n\s*/g, " | ")}`,
+    ].filter(Boolean);
+    const full = told.length > 0 ? `${reason} (${told.join("; ")})` : reason;
+    return new McpGenError([
+      diagnostic("MCPG721", { server: source, reason: full, option }, { file: option }),
+    ]);
+  };
   let channel: ClientChannel;
   try {
     channel = /^https?:\/\//i.test(source)
       ? connectHttp(source)
-      : await spawnStdio({ ...parseCommandLine(source), stderr: "ignore" });
+      : await spawnStdio({
+          ...parseCommandLine(source),
+          stderr: (text) => (stderr = (stderr + text).slice(-STDERR_TAIL)),
+          onWarning: (message) => {
+            stray = message;
+            if (warnings.length < 20) warnings.push(message);
+          },
+        });
   } catch (error) {
     throw fail((error as Error).message);
   }
-  const warnings: string[] = [];
   const client = new McpClient({
     protocol,
     legacy,
@@ -64,6 +92,10 @@ export async function listServerTools(
         typeof cursor === "string" ? { cursor } : {},
       );
       tools.push(...(result.tools as unknown[]));
+      if (tools.length > MAX_TOOLS)
+        throw fail(
+          `it lists more than ${MAX_TOOLS} tools, more than a project can hold (one of ${MAX_TOOLS} typechecks in about 1.6 GB); write the tools the client needs to a tools file and pass it with --tools`,
+        );
       cursor = result.nextCursor;
       if (typeof cursor !== "string") return { tools, warnings };
     }

@@ -134,7 +134,7 @@ describe("stdio client: the child's side of the rules", () => {
     await until(() => child.messages.length === 4);
     expect(child.messages.map((m) => m.method)).toEqual(["a", "b", "c", "d"]);
     expect(child.problems).toEqual([
-      "the MCP server wrote a line that is not a JSON-RPC message: not json",
+      'the MCP server wrote a line that is not a JSON-RPC message: "not json"',
     ]);
   });
 

@@ -146,7 +146,8 @@ function deliver(line: string, options: StdioClientOptions): void {
   if (messages.length === 0 || (frame.kind === "batch" && messages.length !== frame.items.length))
     options.onError?.(
       new Error(
-        `the MCP server wrote a line that is not a JSON-RPC message: ${line.length > 200 ? `${line.slice(0, 200)}…` : line}`,
+        // Quoted as JSON: the line's control characters are escaped, not sent to a terminal.
+        `the MCP server wrote a line that is not a JSON-RPC message: ${JSON.stringify(line.slice(0, 200))}${line.length > 200 ? "…" : ""}`,
       ),
     );
   for (const message of messages) options.onMessage(message);
