@@ -7,7 +7,7 @@
  * (the typed wrappers follow, and the typecheck then names each call that
  * a change breaks).
  */
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import type { JsonValue } from "../load/json.js";
 import { loadToolSide, toolSideFromList } from "../diff/tools/load.js";
 import { diffToolSides, type ToolDiff } from "../diff/tools/tool-diff.js";
@@ -34,7 +34,12 @@ export async function serverDrift(projectDir: string): Promise<ServerDrift | und
   if (settings.kind !== "client" || settings.fromServer === undefined) return undefined;
   const server = settings.fromServer;
   const recorded = await loadToolSide(join(projectDir, settings.tools));
-  const { tools } = await listServerTools(server, 30_000, "fromServer (mcp-gen.json)");
+  const { tools } = await listServerTools(
+    server,
+    30_000,
+    "fromServer (mcp-gen.json)",
+    resolve(projectDir, settings.fromServerFolder ?? "."),
+  );
   const live = toolSideFromList(server, "server", tools as JsonValue[]);
   return {
     server,

@@ -10,7 +10,7 @@
  * into code, and stays callable by name.
  */
 import { readFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, relative, resolve, sep } from "node:path";
 import { diagnostic, McpGenError, type Diagnostic } from "../diagnostics.js";
 import type { EmittedFile } from "../emit/file.js";
 import { isJsonObject, parseJsonText } from "../load/json.js";
@@ -28,7 +28,7 @@ import {
   type ClientSettings,
 } from "./settings.js";
 import { readToolsFile } from "../load/tools-file.js";
-import { listServerTools } from "./from-server.js";
+import { isUrl, listServerTools } from "./from-server.js";
 import { installSource } from "./install-source.js";
 import { FIRST_MODERN } from "../runtime/rules.js";
 import { admitTools } from "../check/check-tools.js";
@@ -64,6 +64,11 @@ export interface ClientScaffold {
   readonly diagnostics: readonly Diagnostic[];
 }
 
+/** The folder a `--from-server` command runs in (this process's), relative to the project in `dir`, with `/`. */
+function commandFolder(dir: string): string {
+  return relative(resolve(dir), process.cwd()).split(sep).join("/") || ".";
+}
+
 /** Builds every file of a new client project; nothing is written. */
 export async function scaffoldClient(options: ClientScaffoldOptions): Promise<ClientScaffold> {
   checkTarget(options.dir);
@@ -94,6 +99,10 @@ export async function scaffoldClient(options: ClientScaffoldOptions): Promise<Cl
     tools: "tools.json",
     example,
     ...(options.fromServer !== undefined ? { fromServer: options.fromServer } : {}),
+    // A command line ran here: regeneration runs it in the same folder, so its relative paths hold.
+    ...(options.fromServer !== undefined && !isUrl(options.fromServer)
+      ? { fromServerFolder: commandFolder(options.dir) }
+      : {}),
     ...(options.auth === true || example === "everything" ? { auth: true } : {}),
   };
   const diagnostics = [

@@ -34,6 +34,11 @@ const MAX_TOOLS = 10_000;
 /** How much of a stdio server's stderr is kept to explain its failure (the end of it). */
 const STDERR_TAIL = 2048;
 
+/** Whether `source` is a server's URL, not a command line. */
+export function isUrl(source: string): boolean {
+  return /^https?:\/\//i.test(source);
+}
+
 /**
  * Lists every tool of the server `source` names: an http(s) URL of its MCP
  * endpoint, or the command line that starts it. Throws McpGenError
@@ -44,6 +49,7 @@ export async function listServerTools(
   source: string,
   timeoutMs = 30_000,
   option = "--from-server",
+  cwd?: string,
 ): Promise<{ tools: unknown[]; warnings: string[] }> {
   const warnings: string[] = [];
   // What a stdio server wrote on stderr and stdout besides messages: what it says when it fails.
@@ -61,10 +67,11 @@ export async function listServerTools(
   };
   let channel: ClientChannel;
   try {
-    channel = /^https?:\/\//i.test(source)
+    channel = isUrl(source)
       ? connectHttp(source)
       : await spawnStdio({
           ...parseCommandLine(source),
+          ...(cwd !== undefined ? { cwd } : {}),
           stderr: (text) => (stderr = (stderr + text).slice(-STDERR_TAIL)),
           onWarning: (message) => {
             stray = message;

@@ -64,6 +64,8 @@ export interface ClientSettings extends CommonSettings {
   readonly kind: "client";
   /** The server the tools were listed from (`--from-server`), for the record. */
   readonly fromServer?: string;
+  /** The folder a `fromServer` command line ran in, relative to the project (default: the project folder). */
+  readonly fromServerFolder?: string;
   /** Signs in with OAuth when a server asks: the project carries runtime/oauth and depends on oauth4webapi. */
   readonly auth?: boolean;
 }

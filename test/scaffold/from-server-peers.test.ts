@@ -6,11 +6,13 @@
  * the bound is refused, and nothing a server sends reaches the terminal as
  * control characters.
  */
+import { copyFileSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { formatDiagnostic, McpGenError } from "../../generator/diagnostics.js";
 import { listServerTools } from "../../generator/scaffold/from-server.js";
 import { ROOT } from "../helpers/index.js";
+import { runCli, tempDir } from "../helpers/run-cli.js";
 
 const PEER = join(ROOT, "test", "scaffold", "fixtures", "stdio-peer.mjs");
 const peer = (mode: string) =>
@@ -55,6 +57,28 @@ describe("--from-server over stdio", () => {
       "it lists more than 10000 tools, more than a project can hold (one of 10000 typechecks in about 1.6 GB); write the tools the client needs to a tools file and pass it with --tools",
     );
   });
+});
+
+describe("a --from-server command with a relative path", () => {
+  it("is recorded with the folder it ran in, and regeneration runs it there, from any folder of the project", async () => {
+    const root = tempDir("from-server-relative");
+    mkdirSync(join(root, "server"));
+    mkdirSync(join(root, "work"));
+    copyFileSync(PEER, join(root, "server", "peer.mjs"));
+    const command = `${JSON.stringify(process.execPath)} ../server/peer.mjs`;
+    const cwd = join(root, "work");
+    const made = await runCli(["client", "proj", "--from-server", command, "--quiet"], { cwd });
+    expect(made.code, made.stderr).toBe(0);
+    const project = join(cwd, "proj");
+    expect(JSON.parse(readFileSync(join(project, "mcp-gen.json"), "utf8"))).toMatchObject({
+      fromServer: command,
+      fromServerFolder: "..",
+    });
+    for (const from of [project, join(project, "src")]) {
+      const check = await runCli(["generate", "--check", "--quiet"], { cwd: from });
+      expect(check.code, check.stderr).toBe(0);
+    }
+  }, 120_000);
 });
 
 describe("diagnostics quote what peers send", () => {
