@@ -31,6 +31,9 @@ const MAX_PAGES = 100;
  */
 const MAX_TOOLS = 10_000;
 
+/** The capabilities a scaffolded client project declares (templates/client/src/handlers.ts). */
+const PROJECT_CAPABILITIES = { elicitation: { form: {} } };
+
 /** How much of a stdio server's stderr is kept to explain its failure (the end of it). */
 const STDERR_TAIL = 2048;
 
@@ -86,6 +89,9 @@ export async function listServerTools(
     legacy,
     channel,
     info: { name: "mcp-gen", version: packageVersion() },
+    // What a scaffolded client declares (its handlers answer elicitation): a server may list tools by
+    // the client's capabilities, and the list is of the tools the project's client will see.
+    capabilities: PROJECT_CAPABILITIES,
     timeoutMs,
     probeTimeoutMs: Math.min(timeoutMs, 10_000),
     onWarning: (message) => warnings.push(message),

@@ -37,6 +37,11 @@ describe("--from-server over stdio", () => {
     expect(tools).toHaveLength(3000);
   });
 
+  it("lists the tools a scaffolded client sees: it declares the project's capabilities (elicitation)", async () => {
+    const { tools } = await listServerTools(peer("elicit"), 10_000);
+    expect(tools).toEqual([{ name: "ask", inputSchema: { type: "object" } }]);
+  });
+
   it("a server that exits at start is explained by the end of its stderr", async () => {
     expect(await failure("needs-key")).toMatch(
       /exited \(code 1\) \(its stderr ended with: starting\.\.\. \| fatal: API_KEY is not set; export it and try again\)/,
