@@ -94,8 +94,13 @@ export async function listServerTools(
     capabilities: PROJECT_CAPABILITIES,
     timeoutMs,
     probeTimeoutMs: Math.min(timeoutMs, 10_000),
-    onWarning: (message) => warnings.push(message),
+    onWarning: (message) => {
+      if (warnings.length < 20) warnings.push(message);
+    },
   });
+  // Every page together, not only each: a server slow to page cannot hold the scaffold for 100 timeouts.
+  const deadlineMs = 4 * timeoutMs;
+  const deadline = AbortSignal.timeout(deadlineMs);
   try {
     const tools: unknown[] = [];
     let cursor: unknown;
@@ -103,6 +108,7 @@ export async function listServerTools(
       const result = await client.request(
         "tools/list",
         typeof cursor === "string" ? { cursor } : {},
+        { signal: deadline },
       );
       tools.push(...(result.tools as unknown[]));
       if (tools.length > MAX_TOOLS)
@@ -115,6 +121,8 @@ export async function listServerTools(
     throw fail(`tools/list still had more pages after ${MAX_PAGES}`);
   } catch (error) {
     if (error instanceof McpGenError) throw error;
+    if (deadline.aborted)
+      throw fail(`listing every page of tools/list took more than ${deadlineMs / 1000} s`);
     if (error instanceof McpError || error instanceof ChannelError) throw fail(error.message);
     throw fail((error as Error).message);
   } finally {

@@ -57,6 +57,12 @@ describe("--from-server over stdio", () => {
     expect(printed).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
   });
 
+  it("a server slow to page is cut off after four timeouts in all, not one per page", async () => {
+    expect(await failure("slow", 500)).toContain(
+      "listing every page of tools/list took more than 2 s",
+    );
+  });
+
   it("a server listing more than 10,000 tools is refused, with the way out", async () => {
     expect(await failure("pages-11", 20_000)).toContain(
       "it lists more than 10000 tools, more than a project can hold (one of 10000 typechecks in about 1.6 GB); write the tools the client needs to a tools file and pass it with --tools",
