@@ -6,7 +6,10 @@
  */
 import { describe, expect, it } from "vitest";
 import { McpGenError } from "../../generator/diagnostics.js";
+import ts from "typescript";
 import { readTools } from "../../generator/check/check-tools.js";
+import { MODULE_NAMES } from "../../generator/check/tool-rules.js";
+import { emitToolsModule, TOOLS_MODULE } from "../../generator/emit/emit-tools.js";
 
 function diagnosticsOf(tools: unknown): string[] {
   try {
@@ -75,4 +78,45 @@ describe("refused at generation", () => {
       expected,
     ]);
   });
+});
+
+describe("the names tools.gen.ts declares itself", () => {
+  it.each(["server", "client"] as const)(
+    "every one a tool's namespace could become is refused as a tool name (a %s's module, read with tsc)",
+    async (kind) => {
+      const tools = readTools(
+        [{ name: "echo", inputSchema: { type: "object" }, outputSchema: { type: "object" } }],
+        "tools.json",
+      );
+      const files = await emitToolsModule(
+        tools,
+        "",
+        "../mcp-gen/runtime/index.js",
+        "./protocol.gen.js",
+        kind,
+      );
+      const text = files.find((f) => f.path === TOOLS_MODULE)!.contents;
+      const source = ts.createSourceFile(TOOLS_MODULE, text, ts.ScriptTarget.ES2022);
+      const names = new Set<string>();
+      for (const statement of source.statements) {
+        if (ts.isImportDeclaration(statement))
+          for (const element of (statement.importClause?.namedBindings as ts.NamedImports)
+            ?.elements ?? [])
+            names.add(element.name.text);
+        else if (ts.isVariableStatement(statement))
+          for (const d of statement.declarationList.declarations)
+            names.add((d.name as ts.Identifier).text);
+        else if (
+          "name" in statement &&
+          statement.name &&
+          ts.isIdentifier(statement.name as ts.Node)
+        )
+          names.add((statement.name as ts.Identifier).text);
+      }
+      // A tool's namespace is PascalCase; the tool's own (Echo) is the one name that may be there.
+      const pascal = [...names].filter((n) => /^[A-Z]/.test(n) && n !== "Echo");
+      expect(pascal.length).toBeGreaterThan(5);
+      expect(pascal.filter((n) => !MODULE_NAMES.has(n))).toEqual([]);
+    },
+  );
 });

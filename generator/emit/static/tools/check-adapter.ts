@@ -10,17 +10,7 @@ import type { SchemaCheck } from "../../../../templates/runtime/index.js";
 import { runValidator } from "../../../../generated/2026-07-28+tasks/support.gen.js";
 
 // mcp-gen copies this file from here on.
-type CompiledValidator = Parameters<typeof runValidator>[0];
-
-/**
- * A validator module: its compiled validators by export name, and the
- * stamp of the generation that wrote it. Validators are named by their
- * place (`tool3_input`), so a module from another generation would check
- * a tool against another tool's schema: loading compares the stamps.
- */
-interface Validators {
-  readonly GENERATION: string;
-}
+// The types are written out, not named: every name declared here is one no tool may take.
 
 /**
  * A validator module, imported the first time one of its checks runs: the
@@ -28,9 +18,12 @@ interface Validators {
  * need not load to start and list its tools. A module that cannot be
  * loaded, or was written by another generation than this file, fails the
  * checks that need it with an error naming the file. The next check tries
- * again: a missing file copied in place is then found.
+ * again: a missing file copied in place is then found. Validators are
+ * named by their place (`tool3_input`), so a module of another generation
+ * would check a tool against another tool's schema: each module exports
+ * the stamp of the generation that wrote it, compared here.
  */
-function lazyModule<M extends Validators>(
+function lazyModule<M extends { readonly GENERATION: string }>(
   load: () => Promise<M>,
   file: string,
   generation: string,
@@ -62,10 +55,13 @@ function lazyModule<M extends Validators>(
 
 /** The check of validator `name` of a lazily loaded module: through a promise until the module is loaded, at once after. */
 const check =
-  <M extends Validators>(module: () => M | Promise<M>, name: keyof M & string): SchemaCheck =>
+  <M extends { readonly GENERATION: string }>(
+    module: () => M | Promise<M>,
+    name: keyof M & string,
+  ): SchemaCheck =>
   (value) => {
     const validators = module();
     return validators instanceof Promise
-      ? validators.then((loaded) => runValidator(loaded[name] as CompiledValidator, value))
-      : runValidator(validators[name] as CompiledValidator, value);
+      ? validators.then((loaded) => runValidator(loaded[name] as Parameters<typeof runValidator>[0], value))
+      : runValidator(validators[name] as Parameters<typeof runValidator>[0], value);
   };
