@@ -123,7 +123,8 @@ function copyGenerated(dir: string, log: (line: string) => void, then: () => voi
   execFile(
     process.execPath,
     [join(dir, COPY_GENERATED_SCRIPT)],
-    { cwd: dir },
+    // A copy of a few files: a script that hangs must not hold the loop's restarts.
+    { cwd: dir, timeout: 60_000 },
     (error, _out, err) => {
       if (error) log(`${COPY_GENERATED_SCRIPT} failed: ${String(err).trim() || error.message}`);
       then();

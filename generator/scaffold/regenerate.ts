@@ -86,7 +86,8 @@ export async function regenerateProject(
   // A client calls its tools; only a server gets a handler stub for a new one.
   const previous = settings.kind === "server" ? previousToolNames(projectDir) : undefined;
   const stubs = previous ? newToolStubs(projectDir, tools, previous) : [];
-  const removed = previous ? previous.filter((name) => !tools.some((t) => t.name === name)) : [];
+  const current = new Set(tools.map((t) => t.name));
+  const removed = previous ? [...previous].filter((name) => !current.has(name)) : [];
   for (const g of groups) writeOutput(join(projectDir, g.sub), g.files);
   for (const stub of stubs) writeNewFile(resolve(projectDir), stub);
   const build = addCopyStep(projectDir, settings);
@@ -111,10 +112,12 @@ export function toolStubPath(name: string): string {
   return `src/tools/${name}.ts`;
 }
 
-/** The tools the project was last generated with, as its tools module lists them; undefined before its first generation. */
-function previousToolNames(projectDir: string): readonly string[] | undefined {
+/** The tools the project was last generated with, as its tools module lists them, in order; undefined before its first generation. */
+function previousToolNames(projectDir: string): ReadonlySet<string> | undefined {
   const previousModule = join(projectDir, "src", "generated", TOOLS_MODULE);
-  return existsSync(previousModule) ? toolNamesIn(readFileSync(previousModule, "utf8")) : undefined;
+  return existsSync(previousModule)
+    ? new Set(toolNamesIn(readFileSync(previousModule, "utf8")))
+    : undefined;
 }
 
 /**
@@ -126,13 +129,11 @@ function previousToolNames(projectDir: string): readonly string[] | undefined {
 function newToolStubs(
   projectDir: string,
   tools: readonly ToolSpec[],
-  previous: readonly string[],
+  previous: ReadonlySet<string>,
 ): EmittedFile[] {
   const template = readFileSync(templatesDir("stubs", "tool.ts.hbs"), "utf8");
   return tools
-    .filter(
-      (t) => !previous.includes(t.name) && !existsSync(join(projectDir, toolStubPath(t.name))),
-    )
+    .filter((t) => !previous.has(t.name) && !existsSync(join(projectDir, toolStubPath(t.name))))
     .map((t) => {
       const ident = toolNamespace(t.name).replace(/^./, (c) => c.toLowerCase());
       const view = {
