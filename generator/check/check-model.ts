@@ -13,7 +13,7 @@
  * - the JSON-RPC response envelopes are defined.
  */
 import { diagnostic, type Diagnostic } from "../diagnostics.js";
-import { forEachSchema } from "../load/schema-walk.js";
+import { forEachSchema } from "../shared/schema-walk.js";
 import { refName } from "../model/build-declarations.js";
 import { COMPLETE } from "../model/passes/pin-result-types.js";
 import type { Declaration, McpModel, Origin, RequestNode, ResultBranch } from "../model/types.js";

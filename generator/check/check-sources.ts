@@ -17,7 +17,7 @@ import {
   type JsonValue,
 } from "../load/json.js";
 import { DIALECT_URIS, definitionsOf } from "../load/schema-json.js";
-import { forEachSchema } from "../load/schema-walk.js";
+import { forEachSchema } from "../shared/schema-walk.js";
 import type { JsonSchemaSource, SourceSet } from "../load/types.js";
 
 /** Runs every check rule over the sources and returns all diagnostics. */

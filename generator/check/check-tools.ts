@@ -11,9 +11,9 @@ import type { Ajv } from "ajv";
 import { headerParametersOf } from "../runtime/rules.js";
 import { diagnostic, McpGenError, type Diagnostic } from "../diagnostics.js";
 import { isJsonObject, jsonText, type JsonObject } from "../load/json.js";
-import { forEachSchema } from "../load/schema-walk.js";
+import { forEachSchema } from "../shared/schema-walk.js";
 import type { ToolSpec } from "../load/tools-file.js";
-import { createAjv, toolAjvChoices, type AjvChoices } from "./ajv.js";
+import { createAjv, toolAjvChoices, type AjvChoices } from "../shared/ajv.js";
 import { headerProblems, nameCollisions, toolNamespace } from "./tool-rules.js";
 
 const DIALECTS: Readonly<Record<string, "2020-12" | "draft-07">> = {

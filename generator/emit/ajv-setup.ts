@@ -1,6 +1,6 @@
 /**
  * mcp-gen's keywords for the validators it compiles (its options and
- * `createAjv` are in check/ajv.ts): the JSON-value keyword, its own
+ * `createAjv` are in shared/ajv.ts): the JSON-value keyword, its own
  * `$ref`, and the keywords that bound the problem-listing validators. Kept apart from emit-validators.ts so that
  * compiling the same schemas at run time (the cold-start benchmark) uses
  * exactly this set-up without loading the emitter.
@@ -13,7 +13,7 @@ import { strConcat } from "ajv/dist/compile/codegen/index.js";
 import { resolveRef, SchemaEnv } from "ajv/dist/compile/index.js";
 import { getValidate } from "ajv/dist/vocabularies/core/ref.js";
 import { isJsonObject, type JsonObject, type JsonValue } from "../load/json.js";
-import { mapSchema } from "../load/schema-walk.js";
+import { mapSchema } from "../shared/schema-walk.js";
 import { JSON_VALUE_KEYWORD } from "./names.js";
 import {
   isJsonValue,
@@ -24,7 +24,7 @@ import {
 } from "./static/support.js";
 
 /** The options, for the cold-start benchmark, which compiles at run time with this set-up (scripts/bench/cold-ajv.mjs). */
-export { AJV_OPTIONS } from "../check/ajv.js";
+export { AJV_OPTIONS } from "../shared/ajv.js";
 
 /** The pattern that matches exactly the property name `__proto__`. */
 const PROTO_PATTERN = "^__proto__$";

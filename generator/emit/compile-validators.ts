@@ -1,7 +1,7 @@
 /**
  * compileValidators: ajv standalone code for the schemas emit-validators.ts
  * shapes and for a project's tool schemas (emit-tools.ts), compiled with
- * mcp-gen's one ajv set-up (check/ajv.ts, keywords in ajv-setup.ts). The
+ * mcp-gen's one ajv set-up (shared/ajv.ts, keywords in ajv-setup.ts). The
  * code is not edited afterwards.
  *
  * The draft-07 engine validates both dialects when a schema uses no
@@ -22,8 +22,8 @@ import { extname } from "node:path";
 import type { Ajv } from "ajv";
 import type { CompiledCodeCache } from "../load/code-cache.js";
 import { isJsonObject, type JsonObject } from "../load/json.js";
-import { forEachSchema } from "../load/schema-walk.js";
-import { createAjv, type AjvChoices } from "../check/ajv.js";
+import { forEachSchema } from "../shared/schema-walk.js";
+import { createAjv, type AjvChoices } from "../shared/ajv.js";
 import { addMcpKeywords, addProblemLimitKeywords } from "./ajv-setup.js";
 import { moduleCode } from "./module-code.js";
 
@@ -143,7 +143,7 @@ function require(id) {
 export const AJV_RUNTIME_HELPERS = ["deepEqual", "ucs2length"] as const;
 
 /**
- * The ajv that compiles these schemas: `createAjv` (check/ajv.ts) with
+ * The ajv that compiles these schemas: `createAjv` (shared/ajv.ts) with
  * `choices`, in the dialect they are written in when the choices name
  * none (Ajv2020 only when a schema needs a 2020-12-only keyword, see the
  * top of this file), counting own properties only where a schema names

@@ -7,7 +7,7 @@
  * independent code of static/standard-schema.ts, nothing per type by hand.
  */
 import type { JsonObject, JsonValue } from "../load/json.js";
-import { mapSchema } from "../load/schema-walk.js";
+import { mapSchema } from "../shared/schema-walk.js";
 import type { Declaration, McpModel } from "../model/types.js";
 import { hardline, indent } from "./doc.js";
 import { ANNOTATIONS } from "./emit-validators.js";

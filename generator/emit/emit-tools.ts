@@ -7,7 +7,7 @@
  * compiles at run time), the typed `ToolHandlers` map, and `registerTools`.
  */
 import { createHash } from "node:crypto";
-import { FORMATS_MODULE, FORMATS_NAME, toolAjvChoices } from "../check/ajv.js";
+import { FORMATS_MODULE, FORMATS_NAME, toolAjvChoices } from "../shared/ajv.js";
 import { dialectOf } from "../check/check-tools.js";
 import { toolNamespace, toolNamespaces } from "../check/tool-rules.js";
 import {
@@ -17,7 +17,7 @@ import {
   type JsonObject,
   type JsonValue,
 } from "../load/json.js";
-import { mapSchema } from "../load/schema-walk.js";
+import { mapSchema } from "../shared/schema-walk.js";
 import type { CompiledCodeCache } from "../load/code-cache.js";
 import type { ToolSpec } from "../load/tools-file.js";
 import { protoPropertiesAsPatterns } from "./ajv-setup.js";

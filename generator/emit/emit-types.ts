@@ -12,7 +12,7 @@
  * `additionalProperties: {}` keeps one, as schema.ts has it.
  */
 import { isJsonObject, parsePointer, type JsonObject, type JsonValue } from "../load/json.js";
-import { mapSchema } from "../load/schema-walk.js";
+import { mapSchema } from "../shared/schema-walk.js";
 import { refName } from "../model/build-declarations.js";
 import type { Declaration, McpModel } from "../model/types.js";
 import { TsFileBuilder, type EmittedFile } from "./file.js";

@@ -12,7 +12,7 @@
  */
 import type { CompiledCodeCache } from "../load/code-cache.js";
 import { isJsonObject, type JsonObject, type JsonValue } from "../load/json.js";
-import { mapSchema } from "../load/schema-walk.js";
+import { mapSchema } from "../shared/schema-walk.js";
 import { refName } from "../model/build-declarations.js";
 import type { Declaration, McpModel } from "../model/types.js";
 import {

@@ -7,7 +7,7 @@
 import type { McpModel } from "../model/types.js";
 import { namedList, printCode } from "./ts-print.js";
 
-import type { EmittedFile } from "../model/output-names.js";
+import type { EmittedFile } from "../shared/emitted-file.js";
 
 export type { EmittedFile };
 

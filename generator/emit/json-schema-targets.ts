@@ -6,7 +6,7 @@
  * both, so only its `$schema` changes.
  */
 import type { JsonObject, JsonValue } from "../load/json.js";
-import { forEachSchema } from "../load/schema-walk.js";
+import { forEachSchema } from "../shared/schema-walk.js";
 
 /** A Standard JSON Schema target name. */
 export type JsonSchemaTargetName = "draft-2020-12" | "draft-07";

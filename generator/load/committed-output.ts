@@ -8,7 +8,7 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import type { EmittedFile } from "../model/output-names.js";
+import type { EmittedFile } from "../shared/emitted-file.js";
 import { knownExtensions } from "./extensions.js";
 import { packageRoot } from "./package-root.js";
 

@@ -11,7 +11,7 @@ import {
   type JsonValue,
 } from "../load/json.js";
 import { definitionsOf } from "../load/schema-json.js";
-import { mapSchema } from "../load/schema-walk.js";
+import { mapSchema } from "../shared/schema-walk.js";
 import type { SourceSet } from "../load/types.js";
 import type { Declaration, JsonSchema, LiteralMembers } from "./types.js";
 

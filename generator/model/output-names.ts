@@ -1,20 +1,13 @@
 /**
  * The names of what the emit stage writes: each module's file in the
- * output folder and how modules import each other, the identifiers
- * generated modules export for a definition or an error code, and the
- * record of an emitted file. They live here, before the emitters, because
- * the model check (check/) refuses a model whose names would collide and
- * load/ reads committed output: neither may import emit/, and naming a
- * module must never load its backend (ajv).
+ * output folder and how modules import each other, and the identifiers
+ * generated modules export for a definition or an error code. They live
+ * here, before the emitters, because the model check (check/check-model.ts)
+ * refuses a model whose names would collide: it may not import emit/, and
+ * naming a module must never load its backend (ajv).
  */
 
 import type { ErrorCodeNode, McpModel, MergedExtension } from "./types.js";
-
-/** A file an emitter produces: a path relative to the output folder and its text. */
-export interface EmittedFile {
-  readonly path: string;
-  readonly contents: string;
-}
 
 /** One exported type per definition. */
 export const TYPES_FILE = "types.gen.ts";

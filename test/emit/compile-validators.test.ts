@@ -11,7 +11,7 @@ import { Ajv, type Options } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import standalone from "ajv/dist/standalone/index.js";
 import { describe, expect, it } from "vitest";
-import { AJV_OPTIONS } from "../../generator/check/ajv.js";
+import { AJV_OPTIONS } from "../../generator/shared/ajv.js";
 import { addMcpKeywords } from "../../generator/emit/ajv-setup.js";
 import {
   compileValidators,

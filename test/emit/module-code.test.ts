@@ -11,7 +11,7 @@ import { join } from "node:path";
 import type { Ajv } from "ajv";
 import standalone from "ajv/dist/standalone/index.js";
 import { describe, expect, it } from "vitest";
-import { createAjv, type AjvChoices } from "../../generator/check/ajv.js";
+import { createAjv, type AjvChoices } from "../../generator/shared/ajv.js";
 import { addMcpKeywords } from "../../generator/emit/ajv-setup.js";
 import { moduleCode } from "../../generator/emit/module-code.js";
 import { SCHEMA_DIR } from "../helpers/index.js";

@@ -93,8 +93,8 @@ describe("compiling through a cache", () => {
     for (const module of [
       "emit/compile-validators.ts",
       "emit/ajv-setup.ts",
-      "check/ajv.ts",
-      "load/schema-walk.ts",
+      "shared/ajv.ts",
+      "shared/schema-walk.ts",
       "emit/names.ts",
     ])
       expect(modules).toContain(module);

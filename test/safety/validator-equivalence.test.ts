@@ -8,7 +8,7 @@ import { Ajv } from "ajv";
 import { describe, expect, it } from "vitest";
 import * as mcp from "../../generated/2026-07-28/index.js";
 import type { JsonValue } from "../../generator/load/json.js";
-import { mapSchema } from "../../generator/load/schema-walk.js";
+import { mapSchema } from "../../generator/shared/schema-walk.js";
 import { examples, generated } from "../helpers/index.js";
 import { mutations } from "../helpers/mutations.js";
 

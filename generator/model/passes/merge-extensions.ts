@@ -29,7 +29,7 @@ import {
   type JsonObject,
   type JsonValue,
 } from "../../load/json.js";
-import { mapSchema } from "../../load/schema-walk.js";
+import { mapSchema } from "../../shared/schema-walk.js";
 import type { ExtensionSource } from "../../load/types.js";
 import { buildDeclarations, DEFS_PREFIX, refName } from "../build-declarations.js";
 import { describeErrorDefinition, pascalFromConstant } from "../build-error-codes.js";

@@ -4,9 +4,9 @@
  * choices. The validators of the protocol (emit/compile-validators.ts,
  * which adds mcp-gen's keywords), the validators of a project's tools
  * (emit/emit-tools.ts, through compile-validators.ts) and the check that
- * a tool's schema compiles (check-tools.ts) all create theirs here. It
- * lives in check/ because the check stage uses it and must not import
- * emit/.
+ * a tool's schema compiles (check/check-tools.ts) all create theirs here.
+ * It lives in shared/, which every stage may import, because both the check
+ * stage and the emit stage use it.
  */
 import { Ajv, Name, type Options } from "ajv";
 import formatsPlugin from "ajv-formats";

@@ -3,7 +3,12 @@
  * schemas are visited, so data (`const`, `enum`, `default`) and the names
  * in `properties` are never mistaken for keywords.
  */
-import { escapePointerSegment, isJsonObject, type JsonObject, type JsonValue } from "./json.js";
+import {
+  escapePointerSegment,
+  isJsonObject,
+  type JsonObject,
+  type JsonValue,
+} from "./json-value.js";
 
 const SINGLE = [
   "additionalProperties",
