@@ -5,7 +5,7 @@
  * {@link checkOutput}. The CLI is a thin layer over these functions.
  */
 import { checkExtensions } from "./check/check-extensions.js";
-import { checkModel } from "./check/check-model.js";
+import { checkModel } from "./check-model/check-model.js";
 import { checkSources } from "./check/check-sources.js";
 import { diagnostic, McpGenError, throwIfErrors, type Diagnostic } from "./diagnostics.js";
 import { committedOutput } from "./load/committed-output.js";

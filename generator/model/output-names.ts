@@ -2,7 +2,7 @@
  * The names of what the emit stage writes: each module's file in the
  * output folder and how modules import each other, and the identifiers
  * generated modules export for a definition or an error code. They live
- * here, before the emitters, because the model check (check/check-model.ts)
+ * here, before the emitters, because the model check (check-model/)
  * refuses a model whose names would collide: it may not import emit/, and
  * naming a module must never load its backend (ajv).
  */

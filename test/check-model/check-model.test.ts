@@ -10,7 +10,7 @@ import {
   checkRefsResolve,
   checkUniqueMethods,
   FIXED_EXPORTS,
-} from "../../generator/check/check-model.js";
+} from "../../generator/check-model/check-model.js";
 import { formatDiagnostic } from "../../generator/diagnostics.js";
 import { generate } from "../../generator/index.js";
 import { builderName, guardName, resultUnionName } from "../../generator/emit/names.js";
