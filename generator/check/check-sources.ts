@@ -16,7 +16,8 @@ import {
   type JsonObject,
   type JsonValue,
 } from "../load/json.js";
-import { DIALECT_URIS, definitionsOf } from "../load/schema-json.js";
+import { definitionsOf } from "../load/schema-json.js";
+import { DIALECT_URIS } from "../shared/json-schema-dialects.js";
 import { forEachSchema } from "../shared/schema-walk.js";
 import type { JsonSchemaSource, SourceSet } from "../load/types.js";
 

@@ -11,16 +11,12 @@ import type { Ajv } from "ajv";
 import { headerParametersOf } from "../runtime/rules.js";
 import { diagnostic, McpGenError, type Diagnostic } from "../diagnostics.js";
 import { isJsonObject, jsonText, type JsonObject } from "../load/json.js";
+import { DIALECT_URIS } from "../shared/json-schema-dialects.js";
 import { forEachSchema } from "../shared/schema-walk.js";
 import type { ToolSpec } from "../load/tools-file.js";
 import { createAjv, toolAjvChoices, type AjvChoices } from "../shared/ajv.js";
 import { headerProblems, nameCollisions, toolNamespace } from "./tool-rules.js";
 
-const DIALECTS: Readonly<Record<string, "2020-12" | "draft-07">> = {
-  "https://json-schema.org/draft/2020-12/schema": "2020-12",
-  "http://json-schema.org/draft-07/schema#": "draft-07",
-  "http://json-schema.org/draft-07/schema": "draft-07",
-};
 /** Bounds on a tool schema, so a hostile tools.json cannot make generation (or validation) explode. */
 const LIMITS = { depth: 32, subschemas: 2000 } as const;
 const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
@@ -165,7 +161,7 @@ export function dialectOf(schema: JsonObject): "2020-12" | "draft-07" | undefine
   return schema.$schema === undefined
     ? "2020-12"
     : typeof schema.$schema === "string"
-      ? DIALECTS[schema.$schema]
+      ? DIALECT_URIS[schema.$schema]
       : undefined;
 }
 

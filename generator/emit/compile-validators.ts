@@ -5,8 +5,9 @@
  * code is not edited afterwards.
  *
  * The draft-07 engine validates both dialects when a schema uses no
- * 2020-12-only keyword; it is much faster than Ajv2020, which tracks
- * evaluated properties through every anyOf branch.
+ * 2020-12-only keyword (shared/json-schema-dialects.ts); it is much faster
+ * than Ajv2020, which tracks evaluated properties through every anyOf
+ * branch.
  *
  * Compiling is the largest part of a `generate` run's time (about 0.3 s
  * of 0.75 s for 2026-07-28, in a CPU profile) and the same schemas always give the same code, so a caller
@@ -24,21 +25,9 @@ import type { CompiledCodeCache } from "../load/code-cache.js";
 import { isJsonObject, type JsonObject } from "../load/json.js";
 import { forEachSchema } from "../shared/schema-walk.js";
 import { createAjv, type AjvChoices } from "../shared/ajv.js";
+import { uses2020Keywords } from "../shared/json-schema-dialects.js";
 import { addMcpKeywords, addProblemLimitKeywords } from "./ajv-setup.js";
 import { moduleCode } from "./module-code.js";
-
-const ONLY_2020 = new Set([
-  "prefixItems",
-  "unevaluatedProperties",
-  "unevaluatedItems",
-  "dependentSchemas",
-  "dependentRequired",
-  "$dynamicRef",
-  "$dynamicAnchor",
-  "$anchor",
-  "minContains",
-  "maxContains",
-]);
 
 /** What ajv compiles: one schema per declaration (`$id` = its name), and the export name of each validator. */
 export interface ValidatorSources {
@@ -189,14 +178,6 @@ export function namesInheritedProperty(schema: JsonObject): boolean {
         for (const names of Object.values(dependencies)) if (Array.isArray(names)) check(names);
     }
     if (isJsonObject(node.discriminator)) check([node.discriminator.propertyName]);
-  });
-  return found;
-}
-
-export function uses2020Keywords(schema: JsonObject): boolean {
-  let found = false;
-  forEachSchema(schema, "", (node) => {
-    if (Object.keys(node).some((k) => ONLY_2020.has(k))) found = true;
   });
   return found;
 }

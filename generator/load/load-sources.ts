@@ -85,4 +85,4 @@ function identify(
   return { revision: typeof declared === "string" ? declared : resolved.revision, known: false };
 }
 
-export { DIALECT_URIS, definitionsOf, parseSchemaJson } from "./schema-json.js";
+export { definitionsOf, parseSchemaJson } from "./schema-json.js";

@@ -8,7 +8,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { packageRoot } from "./package-root.js";
-import type { Dialect } from "./dialect.js";
+import type { Dialect } from "../shared/json-schema-dialects.js";
 
 /** A pinned upstream file. */
 export interface PinnedFile {

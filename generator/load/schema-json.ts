@@ -5,17 +5,8 @@
 import { diagnostic, McpGenError } from "../diagnostics.js";
 import { isJsonObject, parseJsonText, type JsonObject } from "./json.js";
 import { checkDefinitionCount } from "./limits.js";
-import type { Dialect, InputFile, JsonSchemaSource } from "./types.js";
-
-/** Dialect URIs mcp-gen accepts, mapped to the dialect they name. */
-export const DIALECT_URIS: Readonly<Record<string, Dialect>> = {
-  "http://json-schema.org/draft-07/schema#": "draft-07",
-  "http://json-schema.org/draft-07/schema": "draft-07",
-  "https://json-schema.org/draft-07/schema#": "draft-07",
-  "https://json-schema.org/draft-07/schema": "draft-07",
-  "https://json-schema.org/draft/2020-12/schema": "2020-12",
-  "https://json-schema.org/draft/2020-12/schema#": "2020-12",
-};
+import { DIALECT_URIS } from "../shared/json-schema-dialects.js";
+import type { InputFile, JsonSchemaSource } from "./types.js";
 
 /**
  * Parses schema.json. The dialect comes from `$schema`; without one, a

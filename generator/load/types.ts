@@ -2,7 +2,7 @@
  * What the load stage hands to the rest of the pipeline: every input read
  * from disk, with its checksum, and nothing interpreted yet beyond parsing.
  */
-import type { Dialect } from "./dialect.js";
+import type { Dialect } from "../shared/json-schema-dialects.js";
 import type { JsonObject } from "./json.js";
 import type { Registry } from "./registry.js";
 import type { PatchFile } from "./patches.js";

@@ -24,7 +24,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { generate } from "../../generator/index.js";
-import { uses2020Keywords } from "../../generator/emit/compile-validators.js";
+import { uses2020Keywords } from "../../generator/shared/json-schema-dialects.js";
 import { compiledSchemas } from "../../generator/emit/emit-validators.js";
 import { now, printTable, REVISION, ROOT, ratios } from "./common.js";
 
