@@ -16,10 +16,10 @@ import { existsSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import type { ErrorObject, ValidateFunction } from "ajv";
 import { diagnostic, McpGenError, type Diagnostic } from "../diagnostics.js";
-import { knownExtensions } from "../load/extensions.js";
 import { escapePointerSegment, parseJsonText } from "../load/json.js";
 import { packageRoot } from "../load/package-root.js";
 import { readBoundedFile } from "../load/read-file.js";
+import { resolveExtensionReference, resolveSpecReference } from "../load/references.js";
 
 /** The configuration file's name. */
 export const CONFIG_FILE = "mcp-gen.json";
@@ -77,8 +77,6 @@ interface RawConfig {
   readonly tools?: string;
 }
 
-/** Digits and dashes only: a revision name, perhaps misspelled. */
-const DATE_LIKE = /^[\d-]+$/;
 /** The folders of a project that mcp-gen regenerates from the project's settings. */
 export const PROJECT_OUTPUTS = ["src/generated", "src/mcp-gen/runtime"] as const;
 
@@ -154,25 +152,6 @@ function resolveTarget(target: RawTarget, dir: string, pointer: string): ConfigT
     name: relative(dir, out).split(sep).join("/") || ".",
     pointer,
   };
-}
-
-/**
- * A revision name stays a name unless a folder of that name sits beside the
- * file; anything else is a folder. A word of digits and dashes that is no
- * folder (`2025-11-5`) stays as written too: it is a misspelled revision,
- * and resolving it as a name lets the error suggest the revision meant
- * instead of reporting a folder without schema.json.
- */
-export function resolveSpecReference(spec: string, dir: string): string {
-  const folder = resolve(dir, spec);
-  const isFolder = existsSync(folder) && statSync(folder).isDirectory();
-  return DATE_LIKE.test(spec) && !isFolder ? spec : folder;
-}
-
-/** A known extension's name or id stays as written; anything else is a path relative to the file. */
-export function resolveExtensionReference(ref: string, dir: string): string {
-  const known = knownExtensions().some((k) => k.manifest.name === ref || k.manifest.id === ref);
-  return known ? ref : resolve(dir, ref);
 }
 
 /**

@@ -8,7 +8,8 @@
  */
 import { existsSync, statSync, watch as watchPath, type FSWatcher } from "node:fs";
 import { basename, dirname, isAbsolute, resolve } from "node:path";
-import { resolveExtensionReference, resolveSpecReference, type Config } from "./config.js";
+import { resolveExtensionReference, resolveSpecReference } from "../load/references.js";
+import type { Config } from "./config.js";
 
 /** Options of {@link watchInputs}. */
 export interface WatchOptions {

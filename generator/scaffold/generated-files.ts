@@ -7,7 +7,7 @@
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { basename, isAbsolute, join } from "node:path";
-import { resolveSpecReference } from "../config/config.js";
+import { resolveSpecReference } from "../load/references.js";
 import { projectBanner, runtimeBanner, type EmittedFile } from "../emit/file.js";
 import { generate } from "../index.js";
 import { packageRoot, packageVersion } from "../load/package-root.js";

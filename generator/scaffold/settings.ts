@@ -6,8 +6,9 @@
 import { existsSync, readFileSync } from "node:fs";
 import { basename, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { diagnostic, McpGenError } from "../diagnostics.js";
-import { findManifest, knownExtensions } from "../load/extensions.js";
+import { findManifest } from "../load/extensions.js";
 import { parseJsonText } from "../load/json.js";
+import { resolveExtensionReference } from "../load/references.js";
 import { knownRevisions, readRegistry } from "../load/registry.js";
 import { TARGETS, type Target } from "./targets.js";
 
@@ -157,10 +158,7 @@ export function projectExtensions(
   projectDir: string,
 ): ProjectExtension[] {
   return settings.extensions.map((entry) => {
-    const isKnown = knownExtensions().some(
-      (k) => k.manifest.name === entry || k.manifest.id === entry,
-    );
-    const ref = isKnown ? entry : resolve(projectDir, entry);
+    const ref = resolveExtensionReference(entry, projectDir);
     const { manifest, known } = findManifest(ref);
     const serverSide =
       manifest.capability && (manifest.capability.sides ?? ["client", "server"]).includes("server");

@@ -35,7 +35,7 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { basename, isAbsolute, join, relative, resolve, sep } from "node:path";
 import type * as morph from "ts-morph";
-import { resolveExtensionReference, resolveSpecReference } from "../config/config.js";
+import { resolveExtensionReference, resolveSpecReference } from "../load/references.js";
 import { diagnostic, McpGenError, type Diagnostic } from "../diagnostics.js";
 import { diffModels, type ModelDiff } from "../diff/diff.js";
 import type { EmittedFile } from "../emit/file.js";
