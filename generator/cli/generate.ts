@@ -14,7 +14,7 @@ import type { Config } from "../config/config.js";
 import type { ProjectOutcome } from "../config/generate-config.js";
 import type { ServerDrift } from "../config/server-drift.js";
 import { diagnostic } from "../diagnostics.js";
-import { removedToolLine } from "../scaffold/regenerate.js";
+import { removedToolLine } from "../project/regenerate.js";
 import { closeOnSignal, EXIT, printDiagnostics, reportError } from "./output.js";
 
 interface GenerateArgs {

@@ -44,7 +44,7 @@ export const MCP_GEN_DEPENDENCY_OPTION = {
     "How the project depends on mcp-gen, for npm run regenerate (a version, a tarball, a folder or a git URL; default: how this mcp-gen was installed)",
 } as const;
 
-/** `--target`: the runtime a server project is scaffolded for (generator/scaffold/targets.ts). */
+/** `--target`: the runtime a server project is scaffolded for (generator/project/targets.ts). */
 export const TARGET_OPTION = {
   choices: ["node", "bun", "deno", "workers"] as const,
   default: "node" as const,

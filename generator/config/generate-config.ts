@@ -9,7 +9,7 @@ import { collectProblems, McpGenError, type Diagnostic } from "../diagnostics.js
 import type { EmittedFile } from "../emit/file.js";
 import { generateFiles } from "../index.js";
 import type { SchemaSources } from "../load/resolve-spec.js";
-import { regenerateProject } from "../scaffold/regenerate.js";
+import { regenerateProject } from "../project/regenerate.js";
 import { serverDrift, type ServerDrift } from "./server-drift.js";
 import { assertCanWrite, checkOutput, writeOutput, type StaleFile } from "../write/write-output.js";
 import { CONFIG_FILE, type Config, type ConfigTarget } from "./config.js";

@@ -11,7 +11,7 @@ import { join, resolve } from "node:path";
 import type { JsonValue } from "../load/json.js";
 import { loadToolSide, toolSideFromList } from "../diff/tools/load.js";
 import { diffToolSides, type ToolDiff } from "../diff/tools/tool-diff.js";
-import { readSettings } from "../scaffold/settings.js";
+import { readSettings } from "../project/settings.js";
 import { listServerTools } from "../scaffold/from-server.js";
 
 /** The server's tools now, against the recorded ones. */

@@ -27,7 +27,7 @@ import { createRequire } from "node:module";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { diagnostic, McpGenError } from "../diagnostics.js";
-import { readSettings } from "../scaffold/settings.js";
+import { readSettings } from "../project/settings.js";
 import {
   authDevFolder,
   loadOrCreateKeys,

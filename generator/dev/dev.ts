@@ -32,9 +32,9 @@ import { CONFIG_FILE, readConfig, type Config } from "../config/config.js";
 import { diagnostic, McpGenError } from "../diagnostics.js";
 import { generateConfig } from "../config/generate-config.js";
 import { inputsOfConfig, watchInputs, type WatchHandle } from "../config/watch.js";
-import { COPY_GENERATED_SCRIPT } from "../scaffold/build-scripts.js";
-import { removedToolLine } from "../scaffold/regenerate.js";
-import { readSettings } from "../scaffold/settings.js";
+import { COPY_GENERATED_SCRIPT } from "../project/build-scripts.js";
+import { removedToolLine } from "../project/regenerate.js";
+import { readSettings } from "../project/settings.js";
 import { readServerEnv, SERVER_ENV_FILE } from "./auth-dev-files.js";
 
 /** Options of {@link startDev}. */

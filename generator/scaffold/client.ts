@@ -15,9 +15,9 @@ import { diagnostic, McpGenError, type Diagnostic } from "../diagnostics.js";
 import type { EmittedFile } from "../emit/file.js";
 import { isJsonObject, parseJsonText } from "../load/json.js";
 import type { SchemaSources } from "../load/resolve-spec.js";
-import { generatedFiles } from "./generated-files.js";
-import { copyGeneratedScript } from "./build-scripts.js";
-import { listTemplateFiles, renderProject, templatesDir } from "./render.js";
+import { generatedFiles } from "../project/generated-files.js";
+import { copyGeneratedScript } from "../project/build-scripts.js";
+import { listTemplateFiles, renderProject, templatesDir } from "../project/render.js";
 import {
   checkTarget,
   projectExtensionRef,
@@ -26,7 +26,7 @@ import {
   projectRevision,
   TASKS_EXTENSION_ID,
   type ClientSettings,
-} from "./settings.js";
+} from "../project/settings.js";
 import { readToolsFile } from "../load/tools-file.js";
 import { isUrl, listServerTools } from "./from-server.js";
 import { installSource } from "./install-source.js";

@@ -17,10 +17,16 @@ import { propertyKey } from "../emit/names.js";
 import { knownExtensions } from "../load/extensions.js";
 import { parseJsonText } from "../load/json.js";
 import type { SchemaSources } from "../load/resolve-spec.js";
-import { generatedFiles } from "./generated-files.js";
+import { generatedFiles } from "../project/generated-files.js";
 import { installSource } from "./install-source.js";
-import { compilesWithTsc, copyGeneratedScript } from "./build-scripts.js";
-import { commentText, listTemplateFiles, render, renderProject, templatesDir } from "./render.js";
+import { compilesWithTsc, copyGeneratedScript } from "../project/build-scripts.js";
+import {
+  commentText,
+  listTemplateFiles,
+  render,
+  renderProject,
+  templatesDir,
+} from "../project/render.js";
 import {
   checkTarget,
   projectExtensionRef,
@@ -30,17 +36,17 @@ import {
   type ProjectExtension,
   type ProjectSettings,
   type ServerSettings,
-} from "./settings.js";
-import { checkTargetParts, defaultTransport, type Target } from "./targets.js";
+} from "../project/settings.js";
+import { checkTargetParts, defaultTransport, type Target } from "../project/targets.js";
 import { readTools } from "../check/check-tools.js";
 import { toolNamespaces } from "../check/tool-rules.js";
 import { readToolsFile, type ToolSpec } from "../load/tools-file.js";
 
 // The scaffold's parts, from where callers have always imported them.
-export { generatedFiles, runtimeFiles } from "./generated-files.js";
-export { regenerateProject, toolStubPath } from "./regenerate.js";
-export { listTemplateFiles, render, replace, templatesDir } from "./render.js";
-export * from "./settings.js";
+export { generatedFiles, runtimeFiles } from "../project/generated-files.js";
+export { regenerateProject, toolStubPath } from "../project/regenerate.js";
+export { listTemplateFiles, render, replace, templatesDir } from "../project/render.js";
+export * from "../project/settings.js";
 export { readToolsFile } from "../load/tools-file.js";
 export { GENERATED_DIRS, writeProject } from "../write/write-project.js";
 

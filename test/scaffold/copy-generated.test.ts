@@ -9,7 +9,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { copyGeneratedScript } from "../../generator/scaffold/build-scripts.js";
+import { copyGeneratedScript } from "../../generator/project/build-scripts.js";
 import { tempDir } from "../helpers/index.js";
 
 /** Writes `files` (path → text) under a new project folder holding the copy script. */

@@ -1,5 +1,5 @@
 /**
- * mcp-gen.json's `lists` of a server project (generator/scaffold/lists-module.ts):
+ * mcp-gen.json's `lists` of a server project (generator/project/lists-module.ts):
  * src/generated/lists.gen.ts holds it, the scaffolded server pages its lists
  * with its page size and stamps its caching hints on every page, the
  * project compiles; bad values are MCPG801 at their place, and caching
@@ -9,8 +9,8 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { McpGenError } from "../../generator/diagnostics.js";
-import { listResultsCarryHints, listsFiles } from "../../generator/scaffold/lists-module.js";
-import type { ServerSettings } from "../../generator/scaffold/settings.js";
+import { listResultsCarryHints, listsFiles } from "../../generator/project/lists-module.js";
+import type { ServerSettings } from "../../generator/project/settings.js";
 import type * as Runtime from "../../templates/runtime/index.js";
 import { importFromProject, ROOT } from "../helpers/index.js";
 import { request } from "../helpers/mcp-client.js";

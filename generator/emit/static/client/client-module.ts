@@ -8,7 +8,7 @@
  * and both follow a task to its result.
  *
  * mcp-gen copies what follows the marker line as it is written
- * (scaffold/client-module.ts), after the imports it writes. What comes
+ * (project/client-module.ts), after the imports it writes. What comes
  * before stands in for those imports and for the project's tools module
  * (one tool), here with the 2026-07-28 revision and Tasks, so the code is
  * type-checked with mcp-gen's own.
