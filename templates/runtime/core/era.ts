@@ -5,6 +5,12 @@
  * `params._meta` and stands alone; up to 2025-11-25 ("legacy"), a client
  * opens with `initialize` and its later messages belong to that session.
  * One endpoint or one stdio stream can serve both.
+ *
+ * The revisions the runtime knows, by what it does differently for them,
+ * are listed here and nowhere else (FIRST_MODERN, LEGACY_REVISIONS,
+ * BATCHING_REVISIONS). A new revision that changes nothing at run time
+ * needs no line: a modern one is any from FIRST_MODERN on, and the legacy
+ * era is closed.
  */
 import { Codes, McpError } from "./errors.js";
 import { metaOf, type JsonRpcMessage } from "./jsonrpc.js";
@@ -14,6 +20,22 @@ export type Era = "modern" | "legacy";
 
 /** The first revision whose requests carry `_meta` instead of a session. */
 export const FIRST_MODERN = "2026-07-28";
+
+/**
+ * The legacy revisions, newest first: those a legacy client may ask for in
+ * `initialize` (a server answers one it does not know with its legacy
+ * module's revision), and the first of them the one a project's legacy
+ * module is generated for.
+ */
+export const LEGACY_REVISIONS: readonly string[] = [
+  "2025-11-25",
+  "2025-06-18",
+  "2025-03-26",
+  "2024-11-05",
+];
+
+/** The revisions whose JSON-RPC allows batches (see framing.ts). */
+export const BATCHING_REVISIONS: ReadonlySet<string> = new Set(["2025-03-26"]);
 
 /** `_meta` keys of the modern envelope and of results (spec: basic, `_meta`). */
 export const META = {

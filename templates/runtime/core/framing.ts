@@ -9,6 +9,7 @@
  * in a session that negotiated 2025-03-26 (spec 2025-03-26: basic,
  * batching; 2025-06-18 changelog).
  */
+import { BATCHING_REVISIONS } from "./era.js";
 import { Codes, McpError } from "./errors.js";
 import { isJsonObject, isJsonRpcId, type JsonRpcMessage } from "./jsonrpc.js";
 import { MAX_DEPTH, nestsDeeperThan } from "./limits.js";
@@ -18,9 +19,6 @@ export type Frame =
   | { readonly kind: "message"; readonly message: JsonRpcMessage }
   | { readonly kind: "batch"; readonly items: readonly unknown[] }
   | { readonly kind: "invalid"; readonly error: McpError };
-
-/** The revisions whose JSON-RPC allows batches. */
-const BATCHING_REVISIONS: ReadonlySet<string> = new Set(["2025-03-26"]);
 
 /**
  * Reads one frame. Text nesting deeper than `maxDepth` is refused before it

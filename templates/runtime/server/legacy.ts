@@ -7,6 +7,7 @@
  * (spec: versioning, backward compatibility).
  */
 import { randomUUID } from "node:crypto";
+import { LEGACY_REVISIONS } from "../core/era.js";
 import { Codes, McpError, methodNotFound, RemoteError } from "../core/errors.js";
 import type { Exchange, NotificationSink, Outcome } from "../core/exchange.js";
 import {
@@ -33,9 +34,6 @@ import type { ServerFeatures } from "./features.js";
 import type { SessionRecord } from "./session-store.js";
 import { changeNotification } from "./subscriptions.js";
 import { errorCodeOf, requestAttributes, startSpan } from "./telemetry.js";
-
-/** Versions a legacy client may ask for; the server answers with its legacy revision when it asks for another. */
-const NEGOTIABLE = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"];
 
 /** How long a server-to-client request waits for its answer. */
 const PEER_TIMEOUT_MS = 60_000;
@@ -198,7 +196,7 @@ export class LegacySession implements SessionControl {
   /** `initialize`: negotiates the version, records the client, declares the server. */
   initialize(params: Readonly<Record<string, unknown>>): Result {
     const requested = params.protocolVersion as string;
-    this.protocolVersion = NEGOTIABLE.includes(requested)
+    this.protocolVersion = LEGACY_REVISIONS.includes(requested)
       ? requested
       : this.protocol.PROTOCOL_VERSION;
     this.clientCapabilities = (params.capabilities ?? {}) as Record<string, unknown>;
