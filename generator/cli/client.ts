@@ -14,6 +14,7 @@ import {
   specOption,
   writeNewProject,
 } from "./project-options.js";
+import { FIRST_MODERN, LEGACY_REVISION } from "../runtime/revisions.js";
 
 interface ClientArgs {
   dir: string;
@@ -40,7 +41,7 @@ export const clientCommand: CommandModule<object, ClientArgs> = {
       .option(
         "spec",
         specOption(
-          "The revision the client targets: 2026-07-28 or later (it talks to 2025-11-25 servers too)",
+          `The revision the client targets: ${FIRST_MODERN} or later (it talks to ${LEGACY_REVISION} servers too)`,
         ),
       )
       .option("name", NAME_OPTION)

@@ -4,6 +4,7 @@
  * on mcp-gen and is written.
  */
 import type { EmittedFile } from "../emit/file.js";
+import { PROJECT_REVISION } from "../runtime/revisions.js";
 
 /** The project folder. */
 export const DIR_POSITIONAL = {
@@ -12,9 +13,9 @@ export const DIR_POSITIONAL = {
   describe: "The project folder (new or empty)",
 } as const;
 
-/** `--spec`: the revision; `describe` says what it means for the kind of project. */
+/** `--spec`: the revision (default: the project revision); `describe` says what it means for the kind of project. */
 export function specOption(describe: string) {
-  return { type: "string", default: "2026-07-28", requiresArg: true, describe } as const;
+  return { type: "string", default: PROJECT_REVISION, requiresArg: true, describe } as const;
 }
 
 export const NAME_OPTION = {

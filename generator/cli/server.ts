@@ -14,6 +14,7 @@ import {
   TARGET_OPTION,
   writeNewProject,
 } from "./project-options.js";
+import { FIRST_MODERN, LEGACY_REVISION } from "../runtime/revisions.js";
 
 interface ServerArgs {
   dir: string;
@@ -40,7 +41,7 @@ export const serverCommand: CommandModule<object, ServerArgs> = {
       .option(
         "spec",
         specOption(
-          "The revision the server targets: 2026-07-28 or later (2025-11-25 clients are served too, on the same endpoint)",
+          `The revision the server targets: ${FIRST_MODERN} or later (${LEGACY_REVISION} clients are served too, on the same endpoint)`,
         ),
       )
       .option("name", NAME_OPTION)

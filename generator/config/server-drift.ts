@@ -12,7 +12,7 @@ import type { JsonValue } from "../load/json.js";
 import { loadToolSide, toolSideFromList } from "../diff/tools/load.js";
 import { diffToolSides, type ToolDiff } from "../diff/tools/tool-diff.js";
 import { readSettings } from "../project/settings.js";
-import { listServerTools } from "../scaffold/from-server.js";
+import { listServerTools } from "../runtime/from-server.js";
 
 /** The server's tools now, against the recorded ones. */
 export interface ServerDrift {

@@ -12,6 +12,7 @@ import { projectBanner, runtimeBanner, type EmittedFile } from "../emit/file.js"
 import { generate } from "../index.js";
 import { packageRoot, packageVersion } from "../load/package-root.js";
 import { compiledCodeCacheIn } from "../load/code-cache.js";
+import { LEGACY_REVISION } from "../runtime/revisions.js";
 import { defaultSchemaSources, type SchemaSources } from "../load/resolve-spec.js";
 import { authFiles } from "./auth-module.js";
 import { listsFiles } from "./lists-module.js";
@@ -26,9 +27,6 @@ import {
 import { emitToolSchemas } from "../emit/emit-tool-schemas.js";
 import { emitToolsModule } from "../emit/emit-tools.js";
 import type { ToolSpec } from "../load/tools-file.js";
-
-/** The revision legacy clients are served with. */
-const LEGACY_REVISION = "2025-11-25";
 
 /**
  * The generated files of a project: the protocol modules (copied from

@@ -10,6 +10,7 @@ import { findManifest } from "../load/extensions.js";
 import { parseJsonText } from "../load/json.js";
 import { resolveExtensionReference } from "../load/references.js";
 import { knownRevisions, readRegistry } from "../load/registry.js";
+import { FIRST_MODERN, PROJECT_REVISION } from "../runtime/revisions.js";
 import { TARGETS, type Target } from "./targets.js";
 
 /** What a project records in mcp-gen.json, so `mcp-gen generate` can regenerate it. */
@@ -76,8 +77,6 @@ export const REGENERATE = "npm run regenerate (in the project folder; settings i
 
 /** The project settings file. */
 export const SETTINGS_FILE = "mcp-gen.json";
-/** The revision legacy clients are served with. */
-const FIRST_SCAFFOLDED = "2026-07-28";
 
 /** Checks a package name against npm's rules (the parts that matter for `npm install`). */
 export function packageNameProblem(name: string): string | undefined {
@@ -109,13 +108,14 @@ export function checkTarget(dir: string): void {
 }
 
 /**
- * The revision of a new project: 2026-07-28 or later (MCPG709). Only a known
- * revision is refused as too old; an unknown name goes on to resolution, which
- * reports it as unknown and suggests the revision it is closest to (MCPG101).
+ * The revision of a new project: the project revision unless `spec` names
+ * another, which must be a modern one (MCPG709). Only a known revision is
+ * refused as too old; an unknown name goes on to resolution, which reports
+ * it as unknown and suggests the revision it is closest to (MCPG101).
  */
 export function projectRevision(spec: string | undefined, kind: ProjectSettings["kind"]): string {
-  const revision = spec ?? FIRST_SCAFFOLDED;
-  if (knownRevisions(readRegistry()).includes(revision) && revision < FIRST_SCAFFOLDED)
+  const revision = spec ?? PROJECT_REVISION;
+  if (knownRevisions(readRegistry()).includes(revision) && revision < FIRST_MODERN)
     throw new McpGenError([diagnostic("MCPG709", { revision, kind }, { file: "--spec" })]);
   return revision;
 }

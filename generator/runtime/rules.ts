@@ -4,12 +4,10 @@
  * one door into the runtime, which a scaffold otherwise copies as files;
  * each module of it loads only what its users need, so a command that
  * checks a tools file does not load the runtime's client and server.
- * - `headerParametersOf`: tools.json's header parameters follow the rule
- *   the runtime applies to requests (check/check-tools.ts, tool-rules.ts);
- * - `FIRST_MODERN`: the first stateless revision, which decides what a
- *   client scaffold carries (scaffold/client.ts).
+ * `headerParametersOf`: tools.json's header parameters follow the rule the
+ * runtime applies to requests (check/check-tools.ts, tool-rules.ts). The
+ * revisions the runtime knows are revisions.ts's.
  * test/import-cycles.test.ts fails on an import of the runtime from
  * anywhere else in generator/.
  */
 export { headerParametersOf } from "../../templates/runtime/core/headers.js";
-export { FIRST_MODERN } from "../../templates/runtime/core/era.js";

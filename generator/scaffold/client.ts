@@ -28,9 +28,9 @@ import {
   type ClientSettings,
 } from "../project/settings.js";
 import { readToolsFile } from "../load/tools-file.js";
-import { isUrl, listServerTools } from "./from-server.js";
+import { isUrl, listServerTools } from "../runtime/from-server.js";
 import { installSource } from "./install-source.js";
-import { FIRST_MODERN } from "../runtime/rules.js";
+import { FIRST_MODERN } from "../runtime/revisions.js";
 import { admitTools } from "../check/check-tools.js";
 import type { ToolSpec } from "../load/tools-file.js";
 

@@ -12,8 +12,8 @@
  */
 import { createRequire } from "node:module";
 import type { Ajv2020 as Ajv2020Type, ErrorObject } from "ajv/dist/2020.js";
-import * as legacy from "../../generated/2025-11-25/index.js";
-import * as protocol from "../../generated/2026-07-28+tasks/index.js";
+import { committedProtocol } from "../runtime/protocol.js";
+import { PROJECT_REVISION } from "../runtime/revisions.js";
 import { InMemoryTaskStore, McpServer } from "../runtime/server.js";
 import { isJsonObject, type JsonObject, type JsonValue } from "../load/json.js";
 import type { McpModel } from "../model/types.js";
@@ -192,7 +192,7 @@ function request(
     params: {
       ...params,
       _meta: {
-        "io.modelcontextprotocol/protocolVersion": protocol.PROTOCOL_VERSION,
+        "io.modelcontextprotocol/protocolVersion": PROJECT_REVISION,
         "io.modelcontextprotocol/clientCapabilities": clientCapabilities,
         "io.modelcontextprotocol/clientInfo": { name: "mcp-gen upgrade", version: "0" },
       },
@@ -206,8 +206,8 @@ const TASKS = { extensions: { [TASKS_ID]: {} } };
 /** Drives a server of the runtime through each message it builds itself. */
 async function runtimeSamples(): Promise<Sample[]> {
   const server = new McpServer({
-    protocol,
-    legacy,
+    // The project revision's module with Tasks: every message the runtime builds, Tasks' included.
+    ...(await committedProtocol(["tasks"])),
     info: { name: "mcp-gen-upgrade-check", version: "0" },
     onError: () => {},
     tasks: { store: new InMemoryTaskStore(), pollIntervalMs: 1_000 },

@@ -10,7 +10,7 @@ import { copyFileSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { formatDiagnostic, McpGenError } from "../../generator/diagnostics.js";
-import { listServerTools } from "../../generator/scaffold/from-server.js";
+import { listServerTools } from "../../generator/runtime/from-server.js";
 import { ROOT } from "../helpers/index.js";
 import { runCli, tempDir } from "../helpers/run-cli.js";
 

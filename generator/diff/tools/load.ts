@@ -39,7 +39,7 @@ export async function loadToolSide(source: string): Promise<ToolSide> {
     return { source, kind, tools: toolsByName(list, source, pointer) };
   }
   // Loaded only for a live server: it brings the client runtime.
-  const { listServerTools } = await import("../../scaffold/from-server.js");
+  const { listServerTools } = await import("../../runtime/from-server.js");
   const { tools } = await listServerTools(source, 30_000, "diff --tools");
   return toolSideFromList(source, "server", tools as JsonValue[]);
 }

@@ -8,8 +8,6 @@
  * and the warnings say which.
  */
 import { diagnostic, McpGenError } from "../diagnostics.js";
-import * as legacy from "../../generated/2025-11-25/index.js";
-import * as protocol from "../../generated/2026-07-28/index.js";
 import {
   ChannelError,
   connectHttp,
@@ -18,8 +16,9 @@ import {
   parseCommandLine,
   spawnStdio,
   type ClientChannel,
-} from "../runtime/client.js";
+} from "./client.js";
 import { packageVersion } from "../load/package-root.js";
+import { committedProtocol } from "./protocol.js";
 
 /** The most pages of tools/list followed (a server that never stops paging is cut off). */
 const MAX_PAGES = 100;
@@ -85,8 +84,7 @@ export async function listServerTools(
     throw fail((error as Error).message);
   }
   const client = new McpClient({
-    protocol,
-    legacy,
+    ...(await committedProtocol()),
     channel,
     info: { name: "mcp-gen", version: packageVersion() },
     // What a scaffolded client declares (its handlers answer elicitation): a server may list tools by
