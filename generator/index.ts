@@ -16,6 +16,7 @@ import { loadSources, type LoadOptions } from "./load/load-sources.js";
 import { defaultSchemaSources } from "./load/resolve-spec.js";
 import type { SourceSet } from "./load/types.js";
 import { packageVersion } from "./load/package-root.js";
+import { byPath } from "./shared/emitted-file.js";
 import { buildModel } from "./model/build.js";
 import { runPasses } from "./model/passes/index.js";
 import type { McpModel } from "./model/types.js";
@@ -72,10 +73,6 @@ function withPasses(built: McpModel, sources: SourceSet): McpModel {
     definitionsKey: sources.schema.definitionsKey,
     extensions: sources.extensions,
   });
-}
-
-function byPath(files: EmittedFile[]): EmittedFile[] {
-  return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
 /** The command banners name: the caller's, or this run's flags, written so they do not depend on the working directory. */

@@ -20,6 +20,7 @@ import { escapePointerSegment, parseJsonText } from "../load/json.js";
 import { packageRoot } from "../load/package-root.js";
 import { readBoundedFile } from "../load/read-file.js";
 import { resolveExtensionReference, resolveSpecReference } from "../load/references.js";
+import { GENERATED_DIRS } from "../write/write-project.js";
 
 /** The configuration file's name. */
 export const CONFIG_FILE = "mcp-gen.json";
@@ -76,9 +77,6 @@ interface RawConfig {
   readonly extensions?: string[];
   readonly tools?: string;
 }
-
-/** The folders of a project that mcp-gen regenerates from the project's settings. */
-export const PROJECT_OUTPUTS = ["src/generated", "src/mcp-gen/runtime"] as const;
 
 /** The nearest mcp-gen.json: in `from` or the closest parent that has one. */
 export function findConfig(from: string = process.cwd()): string | undefined {
@@ -207,7 +205,7 @@ function emptiness(raw: RawConfig, file: string): Diagnostic[] {
 function overlaps(targets: readonly ConfigTarget[], raw: RawConfig, file: string): Diagnostic[] {
   const dir = dirname(file);
   const owners: Array<{ path: string; what: string }> = raw.kind
-    ? PROJECT_OUTPUTS.map((p) => ({ path: resolve(dir, p), what: `the project's ${p}` }))
+    ? GENERATED_DIRS.map((p) => ({ path: resolve(dir, p), what: `the project's ${p}` }))
     : [];
   const problems: Diagnostic[] = [];
   for (const target of targets) {

@@ -29,7 +29,7 @@ import { createRequire } from "node:module";
 import { join } from "node:path";
 import type * as TypeScript from "typescript";
 import { CONFIG_FILE, readConfig, type Config } from "../config/config.js";
-import { diagnostic, McpGenError } from "../diagnostics.js";
+import { diagnostic, formatDiagnostic, McpGenError, type Diagnostic } from "../diagnostics.js";
 import { generateConfig } from "../config/generate-config.js";
 import { inputsOfConfig, watchInputs, type WatchHandle } from "../config/watch.js";
 import { COPY_GENERATED_SCRIPT } from "../project/build-scripts.js";
@@ -51,10 +51,17 @@ export interface DevOptions {
   readonly stopTimeoutMs?: number;
 }
 
+/** How a regeneration of the loop ended: its warnings, or the error that stopped it. */
+export type Regeneration =
+  | { readonly ok: true; readonly diagnostics: readonly Diagnostic[] }
+  | { readonly ok: false; readonly error: unknown };
+
 /** A running dev loop. */
 export interface DevHandle {
   /** Resolves after each start of the server, with the restart count (1 for the first start). */
   readonly onStart: (listener: (count: number) => void) => void;
+  /** Called after each regeneration of the project's generated files (the first included), with how it ended. */
+  readonly onRegenerated: (listener: (outcome: Regeneration) => void) => void;
   /** Stops watching and stops the server. */
   close(): Promise<void>;
 }
@@ -81,10 +88,12 @@ export function startDev(options: DevOptions): DevHandle {
   if (authorized) watchFile(authDev, { interval: 500 }, () => server.restartIfStarted());
   let compiling: { close(): void } | undefined;
   let closed = false;
+  const regenerated: Array<(outcome: Regeneration) => void> = [];
   // The compiler starts once the first regeneration has ended: a project whose
   // generated files were stale would otherwise compile, start, see them
   // rewritten, and restart the server moments after its first start.
-  const regenerating = watchProjectInputs(configFile, options.log, () => {
+  const tell = (outcome: Regeneration) => regenerated.forEach((listener) => listener(outcome));
+  const regenerating = watchProjectInputs(configFile, options.log, tell, () => {
     if (closed) return;
     const after =
       project.kind === "server"
@@ -103,6 +112,7 @@ export function startDev(options: DevOptions): DevHandle {
   });
   return {
     onStart: (listener) => server.onStart(listener),
+    onRegenerated: (listener) => regenerated.push(listener),
     async close() {
       closed = true;
       unwatchFile(authDev);
@@ -166,12 +176,14 @@ function devAuthorizationEnv(options: DevOptions): Record<string, string> {
 
 /**
  * Regenerates the project's generated folders whenever one of its inputs
- * changes; `firstRunEnded` is called once, after the first run, whether it
- * succeeded or not.
+ * changes, as `mcp-gen generate` does (the project's plan, written), and
+ * tells `regenerated` how each run ended; `firstRunEnded` is called once,
+ * after the first run, whether it succeeded or not.
  */
 function watchProjectInputs(
   configFile: string,
   log: (line: string) => void,
+  regenerated: (outcome: Regeneration) => void,
   firstRunEnded: () => void,
 ): WatchHandle {
   let config: Config | undefined;
@@ -182,6 +194,8 @@ function watchProjectInputs(
         config = readConfig(configFile);
         const outcome = await generateConfig(config, { check: false, force: false });
         const written = outcome.project?.files.length ?? 0;
+        const diagnostics = outcome.project?.diagnostics ?? [];
+        for (const warning of diagnostics) log(formatDiagnostic(warning));
         // The first run finds the project as it is: nothing to say.
         if (!first) log(`regenerated ${written} files in src/generated and src/mcp-gen`);
         for (const stub of outcome.project?.stubs ?? [])
@@ -189,6 +203,10 @@ function watchProjectInputs(
             `new tool: wrote its handler stub to ${stub}; add it to the handlers in src/tools.ts`,
           );
         for (const name of outcome.project?.removed ?? []) log(removedToolLine(name));
+        regenerated({ ok: true, diagnostics });
+      } catch (error) {
+        regenerated({ ok: false, error });
+        throw error;
       } finally {
         if (first) {
           first = false;

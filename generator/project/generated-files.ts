@@ -5,12 +5,13 @@
  * list settings, and the runtime. Each starts with mcp-gen's banner;
  * `npm run regenerate` rewrites them all.
  */
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { basename, isAbsolute, join } from "node:path";
 import { resolveSpecReference } from "../load/references.js";
 import { projectBanner, runtimeBanner, type EmittedFile } from "../emit/file.js";
 import { generate } from "../index.js";
-import { packageRoot, packageVersion } from "../load/package-root.js";
+import { committedOutput } from "../load/committed-output.js";
+import { packageVersion } from "../load/package-root.js";
 import { compiledCodeCacheIn } from "../load/code-cache.js";
 import { LEGACY_REVISION } from "../runtime/revisions.js";
 import { defaultSchemaSources, type SchemaSources } from "../load/resolve-spec.js";
@@ -46,23 +47,14 @@ export async function generatedFiles(
   const isRevisionName = !isAbsolute(spec); // a folder resolves to an absolute path
   const folder = [revisionFolder(spec, isRevisionName), ...extensions.map((e) => e.name)].join("+");
   const regenerate = REGENERATE;
-  const reuse = isRevisionName && extensions.every((e) => e.known);
   const protocol = await protocolFiles(
     spec,
     extensions.map((e) => e.ref),
     folder,
     regenerate,
-    reuse,
     sources,
   );
-  const legacy = await protocolFiles(
-    LEGACY_REVISION,
-    [],
-    LEGACY_REVISION,
-    regenerate,
-    true,
-    sources,
-  );
+  const legacy = await protocolFiles(LEGACY_REVISION, [], LEGACY_REVISION, regenerate, sources);
   const version = packageVersion();
   const banner = projectBanner(version, settings.revision, settings.extensions, regenerate);
   const runtimeEntry = settings.kind === "server" ? "index.js" : "client.js";
@@ -133,30 +125,19 @@ function revisionFolder(spec: string, isRevisionName: boolean): string {
 }
 
 /**
- * A revision's module: mcp-gen's committed copy (banner adjusted) when there
- * is one and every extension is a known one (a user's extension may share a
- * known one's name), else freshly generated.
+ * A revision's module: mcp-gen's committed copy (banner adjusted) when it
+ * ships one for the revision and its extensions (load/committed-output.ts),
+ * so no schema is downloaded; else freshly generated.
  */
 async function protocolFiles(
   revision: string,
   extensions: readonly string[],
   folder: string,
   regenerate: string,
-  reuse: boolean,
   sources?: SchemaSources,
-): Promise<EmittedFile[]> {
-  const committed = join(packageRoot(), "generated", folder);
-  if (reuse && existsSync(committed)) {
-    return readdirSync(committed)
-      .sort()
-      .map((path) => ({
-        path,
-        contents: readFileSync(join(committed, path), "utf8").replace(
-          /^ \* Regenerate: .*$/m,
-          ` * Regenerate: ${regenerate}`,
-        ),
-      }));
-  }
+): Promise<readonly EmittedFile[]> {
+  const committed = committedOutput(revision, extensions, regenerate);
+  if (committed) return committed.files;
   const result = await generate({
     spec: revision,
     extensions,
@@ -164,7 +145,7 @@ async function protocolFiles(
     regenerateCommand: regenerate,
     ...(sources ? { sources } : {}),
   });
-  return [...result.files];
+  return result.files;
 }
 
 /**

@@ -1,27 +1,29 @@
 /**
- * `mcp-gen generate` in a project folder: its generated files rewritten
- * from mcp-gen.json and the tools file (or compared, with `check`), and a
- * handler stub for each tool a server's tools file gained. The user's
- * files are never written over.
+ * `mcp-gen generate` in a project folder (and `mcp-gen dev`, on every
+ * change): the project's plan (index.ts) from mcp-gen.json and the tools
+ * file, written into its generated folders (or compared, with `check`),
+ * and a handler stub for each tool a server's tools file gained. The
+ * user's files are never written over.
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { admitTools, readTools } from "../check/check-tools.js";
 import { toolNamespace } from "../check/tool-rules.js";
 import type { Diagnostic } from "../diagnostics.js";
 import { TOOLS_MODULE, toolNamesIn } from "../emit/emit-tools.js";
 import type { EmittedFile } from "../emit/file.js";
 import { propertyKey } from "../emit/names.js";
-import { parseJsonText } from "../load/json.js";
 import type { SchemaSources } from "../load/resolve-spec.js";
 import { readToolsFile, type ToolSpec } from "../load/tools-file.js";
-import { checkOutput, writeOutput, type StaleFile } from "../write/write-output.js";
-import { generatedGroups, writeNewFile } from "../write/write-project.js";
+import type { StaleFile } from "../write/write-output.js";
+import {
+  checkGeneratedFolders,
+  writeGeneratedFolders,
+  writeNewFile,
+} from "../write/write-project.js";
 import { addCopyStep, checkCopyStep } from "./build-scripts.js";
-import { generatedFiles } from "./generated-files.js";
+import { planProject } from "./index.js";
 import { commentText, render, templatesDir } from "./render.js";
-import { projectExtensions, readSettings, SETTINGS_FILE } from "./settings.js";
-import { checkTargetParts } from "./targets.js";
+import { readSettings } from "./settings.js";
 
 /**
  * Regenerates a project's generated files from its mcp-gen.json and
@@ -37,7 +39,7 @@ export async function regenerateProject(
     toolsText?: string;
   } = {},
 ): Promise<{
-  files: EmittedFile[];
+  files: readonly EmittedFile[];
   stale: StaleFile[];
   diagnostics: readonly Diagnostic[];
   stubs: string[];
@@ -47,32 +49,16 @@ export async function regenerateProject(
   build?: string[];
 }> {
   const settings = readSettings(projectDir);
-  if (settings.kind === "server" && settings.target !== undefined)
-    checkTargetParts(
-      {
-        target: settings.target,
-        transport: settings.transport,
-        auth: settings.auth !== undefined,
-        extensionIds: projectExtensions(settings, projectDir).map((e) => e.id),
-      },
-      SETTINGS_FILE,
-    );
   const toolsPath = join(projectDir, settings.tools);
   const toolsText = options.toolsText ?? readToolsFile(toolsPath, settings.tools);
-  const listed = parseJsonText(toolsText, settings.tools);
-  // A client's tools are a server's, so a tool that cannot be typed is left out with a warning.
-  const { tools, diagnostics } =
-    settings.kind === "client"
-      ? admitTools(listed, settings.tools)
-      : { tools: readTools(listed, settings.tools), diagnostics: [] };
-  const files = await generatedFiles(settings, projectDir, tools, options.sources);
-  const groups = generatedGroups(files);
-  const stale = groups.flatMap((g) =>
-    checkOutput(join(projectDir, g.sub), g.files).map((s) => ({
-      ...s,
-      path: `${g.sub}/${s.path}`,
-    })),
-  );
+  const plan = await planProject({
+    dir: projectDir,
+    settings,
+    tools: { text: toolsText, file: settings.tools },
+    ...(options.sources ? { sources: options.sources } : {}),
+  });
+  const { files, tools, diagnostics } = plan;
+  const stale = checkGeneratedFolders(projectDir, plan.groups);
   if (options.check) {
     const build = checkCopyStep(projectDir, settings);
     return {
@@ -88,7 +74,7 @@ export async function regenerateProject(
   const stubs = previous ? newToolStubs(projectDir, tools, previous) : [];
   const current = new Set(tools.map((t) => t.name));
   const removed = previous ? [...previous].filter((name) => !current.has(name)) : [];
-  for (const g of groups) writeOutput(join(projectDir, g.sub), g.files);
+  writeGeneratedFolders(projectDir, plan.groups);
   for (const stub of stubs) writeNewFile(resolve(projectDir), stub);
   const build = addCopyStep(projectDir, settings);
   if (options.toolsText !== undefined) writeFileSync(toolsPath, options.toolsText);

@@ -11,7 +11,7 @@ import { parseJsonText } from "../load/json.js";
 import { resolveExtensionReference } from "../load/references.js";
 import { knownRevisions, readRegistry } from "../load/registry.js";
 import { FIRST_MODERN, PROJECT_REVISION } from "../runtime/revisions.js";
-import { TARGETS, type Target } from "./targets.js";
+import { checkTargetParts, TARGETS, type Target } from "./targets.js";
 
 /** What a project records in mcp-gen.json, so `mcp-gen generate` can regenerate it. */
 export type ProjectSettings = ServerSettings | ClientSettings;
@@ -221,4 +221,22 @@ export function readSettings(projectDir: string): ProjectSettings {
     ]);
   }
   return value;
+}
+
+/**
+ * Refuses settings a project cannot be generated with, pointing into
+ * mcp-gen.json: a target that cannot run one of the project's parts
+ * (MCPG716).
+ */
+export function checkProjectSettings(settings: ProjectSettings, projectDir: string): void {
+  if (settings.kind === "server" && settings.target !== undefined)
+    checkTargetParts(
+      {
+        target: settings.target,
+        transport: settings.transport,
+        auth: settings.auth !== undefined,
+        extensionIds: projectExtensions(settings, projectDir).map((e) => e.id),
+      },
+      SETTINGS_FILE,
+    );
 }

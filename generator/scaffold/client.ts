@@ -13,9 +13,9 @@ import { readFileSync } from "node:fs";
 import { join, relative, resolve, sep } from "node:path";
 import { diagnostic, McpGenError, type Diagnostic } from "../diagnostics.js";
 import type { EmittedFile } from "../emit/file.js";
-import { isJsonObject, parseJsonText } from "../load/json.js";
+import { isJsonObject } from "../load/json.js";
 import type { SchemaSources } from "../load/resolve-spec.js";
-import { generatedFiles } from "../project/generated-files.js";
+import { planProject } from "../project/index.js";
 import { copyGeneratedScript } from "../project/build-scripts.js";
 import { listTemplateFiles, renderProject, templatesDir } from "../project/render.js";
 import {
@@ -30,8 +30,8 @@ import {
 import { readToolsFile } from "../load/tools-file.js";
 import { isUrl, listServerTools } from "../runtime/from-server.js";
 import { installSource } from "./install-source.js";
+import { byPath } from "../shared/emitted-file.js";
 import { FIRST_MODERN } from "../runtime/revisions.js";
-import { admitTools } from "../check/check-tools.js";
 import type { ToolSpec } from "../load/tools-file.js";
 
 /** What `mcp-gen client` is asked for. */
@@ -84,18 +84,10 @@ export async function scaffoldClient(options: ClientScaffoldOptions): Promise<Cl
     : options.tools !== undefined
       ? readToolsFile(options.tools)
       : readFileSync(templatesDir("client", "examples", example, "tools.json"), "utf8");
-  const shown = options.tools ?? "tools.json";
-  const admitted = admitTools(parseJsonText(toolsText, shown), shown);
-  const { tools } = admitted;
-  const settings: ClientSettings = {
+  const asked: ClientSettings = {
     kind: "client",
     revision,
-    extensions: withTasksWhenUsed(
-      (options.extensions ?? []).map((ref) => projectExtensionRef(ref, options.dir)),
-      tools,
-      revision,
-      options.dir,
-    ),
+    extensions: (options.extensions ?? []).map((ref) => projectExtensionRef(ref, options.dir)),
     tools: "tools.json",
     example,
     ...(options.fromServer !== undefined ? { fromServer: options.fromServer } : {}),
@@ -105,26 +97,32 @@ export async function scaffoldClient(options: ClientScaffoldOptions): Promise<Cl
       : {}),
     ...(options.auth === true || example === "everything" ? { auth: true } : {}),
   };
+  const plan = await planProject({
+    dir: options.dir,
+    settings: asked,
+    tools: { text: toolsText, file: options.tools ?? "tools.json" },
+    withTools: (settings, tools) => ({
+      ...settings,
+      extensions: withTasksWhenUsed(settings.extensions, tools, revision, options.dir),
+    }),
+    ...(options.sources ? { sources: options.sources } : {}),
+  });
+  const settings = plan.settings as ClientSettings;
   const diagnostics = [
     ...(listed?.warnings ?? []).map((reason) =>
       diagnostic("MCPG723", { server: options.fromServer!, reason }, { file: "--from-server" }),
     ),
-    ...admitted.diagnostics,
+    ...plan.diagnostics,
   ];
   const own = clientFiles(
     settings,
     options.dir,
     name,
-    tools,
+    plan.tools,
     toolsText,
     options.mcpGenDependency ?? installSource().specifier,
   );
-  const generated = await generatedFiles(settings, options.dir, tools, options.sources);
-  return {
-    files: [...own, ...generated].sort((a, b) => (a.path < b.path ? -1 : 1)),
-    settings,
-    diagnostics,
-  };
+  return { files: byPath([...own, ...plan.files]), settings, diagnostics };
 }
 
 /**

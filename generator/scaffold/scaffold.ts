@@ -13,11 +13,11 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { diagnostic, McpGenError } from "../diagnostics.js";
 import type { EmittedFile } from "../emit/file.js";
+import { byPath } from "../shared/emitted-file.js";
 import { propertyKey } from "../emit/names.js";
 import { knownExtensions } from "../load/extensions.js";
-import { parseJsonText } from "../load/json.js";
 import type { SchemaSources } from "../load/resolve-spec.js";
-import { generatedFiles } from "../project/generated-files.js";
+import { planProject } from "../project/index.js";
 import { installSource } from "./install-source.js";
 import { compilesWithTsc, copyGeneratedScript } from "../project/build-scripts.js";
 import {
@@ -38,7 +38,6 @@ import {
   type ServerSettings,
 } from "../project/settings.js";
 import { checkTargetParts, defaultTransport, type Target } from "../project/targets.js";
-import { readTools } from "../check/check-tools.js";
 import { toolNamespaces } from "../check/tool-rules.js";
 import { readToolsFile, type ToolSpec } from "../load/tools-file.js";
 
@@ -105,22 +104,23 @@ export async function scaffoldServer(
   const toolsText = options.tools
     ? readToolsFile(options.tools)
     : exampleTools(example, projectExtensions(settings, options.dir));
-  const tools = readTools(
-    parseJsonText(toolsText, options.tools ?? "tools.json"),
-    options.tools ?? "tools.json",
-  );
+  const plan = await planProject({
+    dir: options.dir,
+    settings,
+    tools: { text: toolsText, file: options.tools ?? "tools.json" },
+    ...(options.sources ? { sources: options.sources } : {}),
+  });
   const own = userFiles(
     settings,
     options.dir,
     name,
-    tools,
+    plan.tools,
     toolsText,
     example,
     options.tools !== undefined,
     options.mcpGenDependency ?? installSource().specifier,
   );
-  const generated = await generatedFiles(settings, options.dir, tools, options.sources);
-  return { files: [...own, ...generated].sort((a, b) => (a.path < b.path ? -1 : 1)), settings };
+  return { files: byPath([...own, ...plan.files]), settings };
 }
 
 /**

@@ -40,12 +40,16 @@ import { diagnostic, McpGenError, type Diagnostic } from "../diagnostics.js";
 import { diffModels, type ModelDiff } from "../diff/diff.js";
 import type { EmittedFile } from "../emit/file.js";
 import { loadModel } from "../index.js";
-import { parseJsonText } from "../load/json.js";
 import type { SchemaSources } from "../load/resolve-spec.js";
-import { generatedFiles } from "../project/generated-files.js";
+import { readToolsFile } from "../load/tools-file.js";
+import { planProject, type ProjectPlan } from "../project/index.js";
 import { readSettings, SETTINGS_FILE, type ProjectSettings } from "../project/settings.js";
-import { readTools } from "../check/check-tools.js";
-import { assertCanWrite, checkOutput, writeOutput, type StaleFile } from "../write/write-output.js";
+import { assertCanWrite, type StaleFile } from "../write/write-output.js";
+import {
+  checkGeneratedFolders,
+  writeGeneratedFolders,
+  type GeneratedGroup,
+} from "../write/write-project.js";
 import { checkRuntimeMessages, type RuntimeCheck } from "./runtime-check.js";
 import { runProjectTests, type TestRun } from "./project-tests.js";
 
@@ -85,6 +89,8 @@ export interface UpgradePlan {
   readonly diff: ModelDiff;
   /** The project's generated files for the new revision, paths relative to the project. */
   readonly files: readonly EmittedFile[];
+  /** The same files by the generated folder they go in. */
+  readonly groups: readonly GeneratedGroup[];
   /** The generated files that change (stale), appear (missing) or go (extra). */
   readonly changes: readonly StaleFile[];
   /** The typecheck that ran in the copy, e.g. `npm run typecheck`. */
@@ -95,12 +101,9 @@ export interface UpgradePlan {
   readonly tests?: TestRun;
   /** The runtime's own messages against the target revision. */
   readonly runtime: RuntimeCheck;
-  /** Notes and warnings of loading both revisions. */
+  /** Notes and warnings of loading both revisions, and of the project's tools check. */
   readonly diagnostics: readonly Diagnostic[];
 }
-
-/** The folders of a project that mcp-gen writes. */
-const GENERATED_DIRS = ["src/generated", "src/mcp-gen/runtime"] as const;
 
 /**
  * Finds what upgrading the project at `projectDir` to `revision` (a known
@@ -116,6 +119,13 @@ export async function planUpgrade(
   const settings = projectSettings(dir);
   const toRevision = recordedRevision(revision, dir);
   const next: ProjectSettings = { ...settings, revision: toRevision };
+  // The project's files first: what its settings or tools break is said before any revision is compared.
+  const project = await planProject({
+    dir,
+    settings: next,
+    tools: { text: readToolsFile(join(dir, settings.tools), settings.tools), file: settings.tools },
+    ...(options.sources ? { sources: options.sources } : {}),
+  });
   const extensions = settings.extensions.map((e) => resolveExtensionReference(e, dir));
   const sources = options.sources ? { sources: options.sources } : {};
   const before = await loadModel({
@@ -130,27 +140,21 @@ export async function planUpgrade(
   });
   const diff = diffModels(before.model, after.model, settings.revision, toRevision);
   const runtime = await checkRuntimeMessages(after.model);
-  const tools = readTools(
-    parseJsonText(readFileSync(join(dir, settings.tools), "utf8"), settings.tools),
-    settings.tools,
-  );
-  const files = await generatedFiles(next, dir, tools, options.sources);
-  const changes = groups(files).flatMap((g) =>
-    checkOutput(join(dir, g.dir), g.files).map((s) => ({ ...s, path: `${g.dir}/${s.path}` })),
-  );
-  const { command, problems, tests } = await checkInCopy(dir, next, files, options.tests ?? true);
+  const changes = checkGeneratedFolders(dir, project.groups);
+  const { command, problems, tests } = await checkInCopy(dir, project, options.tests ?? true);
   return {
     projectDir: dir,
     fromRevision: settings.revision,
     toRevision,
     diff,
-    files,
+    files: project.files,
+    groups: project.groups,
     changes,
     typecheck: command,
     problems,
     ...(tests ? { tests } : {}),
     runtime,
-    diagnostics: [...before.diagnostics, ...after.diagnostics],
+    diagnostics: [...before.diagnostics, ...after.diagnostics, ...project.diagnostics],
   };
 }
 
@@ -173,10 +177,9 @@ export function applyUpgrade(plan: UpgradePlan, options: { force?: boolean } = {
         problems: broken.map((p) => `${p.file}:${p.line}:${p.column} ${p.code} ${p.message}`),
       }),
     ]);
-  const parts = groups(plan.files);
-  for (const g of parts) assertCanWrite(join(plan.projectDir, g.dir), g.files);
+  for (const g of plan.groups) assertCanWrite(join(plan.projectDir, g.sub), g.files);
   recordRevision(plan.projectDir, plan.toRevision);
-  for (const g of parts) writeOutput(join(plan.projectDir, g.dir), g.files);
+  writeGeneratedFolders(plan.projectDir, plan.groups);
   return skipped.map((r) => r.skipped);
 }
 
@@ -227,15 +230,6 @@ function recordedRevision(revision: string, dir: string): string {
   return isAbsolute(resolved) ? relative(dir, resolved).split(sep).join("/") || "." : revision;
 }
 
-function groups(files: readonly EmittedFile[]) {
-  return GENERATED_DIRS.map((dir) => ({
-    dir,
-    files: files
-      .filter((f) => f.path.startsWith(`${dir}/`))
-      .map((f) => ({ ...f, path: f.path.slice(dir.length + 1) })),
-  }));
-}
-
 /** Sets `revision` in mcp-gen.json, keeping every other setting; written to a temporary file and renamed. */
 function recordRevision(dir: string, revision: string, file = join(dir, SETTINGS_FILE)): void {
   const value = JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>;
@@ -255,24 +249,23 @@ function recordRevision(dir: string, revision: string, file = join(dir, SETTINGS
  */
 async function checkInCopy(
   dir: string,
-  settings: ProjectSettings,
-  files: readonly EmittedFile[],
+  project: ProjectPlan,
   withTests: boolean,
 ): Promise<{ command: string; problems: CompileProblem[]; tests?: TestRun }> {
   const command = typecheckCommand(dir);
   const copy = mkdtempSync(join(tmpdir(), "mcp-gen-upgrade-"));
   try {
-    const project = join(copy, basename(dir));
-    cpSync(dir, project, {
+    const copied = join(copy, basename(dir));
+    cpSync(dir, copied, {
       recursive: true,
       filter: (source) => source === dir || !/^(node_modules|\.git|dist)$/.test(basename(source)),
     });
-    symlinkSync(join(dir, "node_modules"), join(project, "node_modules"), "dir");
-    for (const g of groups(files)) writeOutput(join(project, g.dir), g.files, { force: true });
-    recordRevision(project, settings.revision);
-    const output = await run(command.argv, project);
-    const problems = parseTscOutput(output, project);
-    const tests = withTests ? await runProjectTests(project, copy) : undefined;
+    symlinkSync(join(dir, "node_modules"), join(copied, "node_modules"), "dir");
+    writeGeneratedFolders(copied, project.groups, { force: true });
+    recordRevision(copied, project.settings.revision);
+    const output = await run(command.argv, copied);
+    const problems = parseTscOutput(output, copied);
+    const tests = withTests ? await runProjectTests(copied, copy) : undefined;
     return { command: command.shown, problems, ...(tests ? { tests } : {}) };
   } finally {
     rmSync(copy, { recursive: true, force: true });

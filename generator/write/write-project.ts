@@ -7,7 +7,13 @@ import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSyn
 import { dirname, join, resolve } from "node:path";
 import { diagnostic, McpGenError } from "../diagnostics.js";
 import type { EmittedFile } from "../emit/file.js";
-import { assertOwned, writeOutput } from "./write-output.js";
+import {
+  assertCanWrite,
+  assertOwned,
+  checkOutput,
+  writeOutput,
+  type StaleFile,
+} from "./write-output.js";
 
 /** The folders of a project that hold only files mcp-gen generates (each starts with its banner). */
 export const GENERATED_DIRS = ["src/generated", "src/mcp-gen/runtime"] as const;
@@ -30,6 +36,37 @@ export function generatedGroups(files: readonly EmittedFile[]): GeneratedGroup[]
       .filter((f) => f.path.startsWith(`${sub}/`))
       .map((f) => ({ ...f, path: f.path.slice(sub.length + 1) })),
   }));
+}
+
+/**
+ * What differs between a project's generated folders and `groups`: each
+ * file that is stale, missing or extra, its path relative to the project.
+ */
+export function checkGeneratedFolders(
+  projectDir: string,
+  groups: readonly GeneratedGroup[],
+): StaleFile[] {
+  return groups.flatMap((g) =>
+    checkOutput(join(projectDir, g.sub), g.files).map((s) => ({
+      ...s,
+      path: `${g.sub}/${s.path}`,
+    })),
+  );
+}
+
+/**
+ * Writes a project's generated folders, each through the write stage
+ * (writeOutput). Every folder is checked before any is written, so a
+ * folder that holds a file mcp-gen did not write (MCPG501) leaves all of
+ * them as they were; with `force`, such files are replaced.
+ */
+export function writeGeneratedFolders(
+  projectDir: string,
+  groups: readonly GeneratedGroup[],
+  options: { readonly force?: boolean } = {},
+): void {
+  for (const g of groups) assertCanWrite(join(projectDir, g.sub), g.files, options);
+  for (const g of groups) writeOutput(join(projectDir, g.sub), g.files, options);
 }
 
 /**
