@@ -1,16 +1,14 @@
 /**
- * A project's settings: what mcp-gen.json records (read and checked here),
- * and the checks a new project's name, revision, folder and extensions
- * pass before anything is built.
+ * A project's settings: what mcp-gen.json records, read and checked here,
+ * and the project's extensions with their manifests. A new project's own
+ * checks (its folder, name, revision) are scaffold/new-project.ts's.
  */
 import { existsSync, readFileSync } from "node:fs";
-import { basename, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { join } from "node:path";
 import { diagnostic, McpGenError } from "../diagnostics.js";
 import { findManifest } from "../load/extensions.js";
 import { parseJsonText } from "../load/json.js";
 import { resolveExtensionReference } from "../load/references.js";
-import { knownRevisions, readRegistry } from "../load/registry.js";
-import { FIRST_MODERN, PROJECT_REVISION } from "../runtime/revisions.js";
 import { checkTargetParts, TARGETS, type Target } from "./targets.js";
 
 /** What a project records in mcp-gen.json, so `mcp-gen generate` can regenerate it. */
@@ -77,70 +75,6 @@ export const REGENERATE = "npm run regenerate (in the project folder; settings i
 
 /** The project settings file. */
 export const SETTINGS_FILE = "mcp-gen.json";
-
-/** Checks a package name against npm's rules (the parts that matter for `npm install`). */
-export function packageNameProblem(name: string): string | undefined {
-  if (name.length === 0) return "it is empty";
-  if (name.length > 214) return "it is longer than 214 characters";
-  if (name !== name.toLowerCase()) return "it has uppercase letters";
-  if (/^[._]/.test(name)) return "it starts with . or _";
-  if (!/^(?:@[a-z0-9][a-z0-9._-]*\/)?[a-z0-9][a-z0-9._-]*$/.test(name))
-    return "it has characters npm does not allow";
-  if (["node_modules", "favicon.ico"].includes(name)) return "npm reserves it";
-  return undefined;
-}
-
-/** Refuses a target outside the current folder by way of `..` (an absolute path says where it goes). */
-export function checkTarget(dir: string): void {
-  if (isAbsolute(dir)) return;
-  const inside = relative(process.cwd(), resolve(dir));
-  if (inside.startsWith("..") || isAbsolute(inside))
-    throw new McpGenError([
-      diagnostic(
-        "MCPG707",
-        {
-          dir,
-          reason: "it is outside the current folder (write the absolute path if you mean it)",
-        },
-        { file: dir },
-      ),
-    ]);
-}
-
-/**
- * The revision of a new project: the project revision unless `spec` names
- * another, which must be a modern one (MCPG709). Only a known revision is
- * refused as too old; an unknown name goes on to resolution, which reports
- * it as unknown and suggests the revision it is closest to (MCPG101).
- */
-export function projectRevision(spec: string | undefined, kind: ProjectSettings["kind"]): string {
-  const revision = spec ?? PROJECT_REVISION;
-  if (knownRevisions(readRegistry()).includes(revision) && revision < FIRST_MODERN)
-    throw new McpGenError([diagnostic("MCPG709", { revision, kind }, { file: "--spec" })]);
-  return revision;
-}
-
-/** The package name of a new project: `--name`, else the folder's name, checked against npm's rules (MCPG708). */
-export function projectName(dir: string, name: string | undefined): string {
-  const chosen = name ?? basename(resolve(dir));
-  const problem = packageNameProblem(chosen);
-  if (problem)
-    throw new McpGenError([
-      diagnostic("MCPG708", { name: chosen, reason: problem }, { file: name ? "--name" : dir }),
-    ]);
-  return chosen;
-}
-
-/**
- * How mcp-gen.json records an `--extension` argument: a known extension by
- * its name, any other by its path relative to the project, so that the
- * project regenerates from its own folder wherever it was scaffolded from.
- */
-export function projectExtensionRef(ref: string, projectDir: string): string {
-  const found = findManifest(ref);
-  if (found.known) return found.manifest.name;
-  return relative(resolve(projectDir), resolve(ref)).split(sep).join("/");
-}
 
 /** An extension of a project, as mcp-gen.json names it, with its manifest. */
 export interface ProjectExtension {

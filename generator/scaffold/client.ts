@@ -18,18 +18,11 @@ import type { SchemaSources } from "../load/resolve-spec.js";
 import { planProject } from "../project/index.js";
 import { copyGeneratedScript } from "../project/build-scripts.js";
 import { listTemplateFiles, renderProject, templatesDir } from "../project/render.js";
-import {
-  checkTarget,
-  projectExtensionRef,
-  projectExtensions,
-  projectName,
-  projectRevision,
-  TASKS_EXTENSION_ID,
-  type ClientSettings,
-} from "../project/settings.js";
+import { projectExtensions, TASKS_EXTENSION_ID, type ClientSettings } from "../project/settings.js";
 import { readToolsFile } from "../load/tools-file.js";
 import { isUrl, listServerTools } from "../runtime/from-server.js";
 import { installSource } from "./install-source.js";
+import { checkTarget, projectExtensionRef, projectName, projectRevision } from "./new-project.js";
 import { byPath } from "../shared/emitted-file.js";
 import { FIRST_MODERN } from "../runtime/revisions.js";
 import type { ToolSpec } from "../load/tools-file.js";

@@ -19,6 +19,7 @@ import { knownExtensions } from "../load/extensions.js";
 import type { SchemaSources } from "../load/resolve-spec.js";
 import { planProject } from "../project/index.js";
 import { installSource } from "./install-source.js";
+import { checkTarget, projectExtensionRef, projectName, projectRevision } from "./new-project.js";
 import { compilesWithTsc, copyGeneratedScript } from "../project/build-scripts.js";
 import {
   commentText,
@@ -28,11 +29,7 @@ import {
   templatesDir,
 } from "../project/render.js";
 import {
-  checkTarget,
-  projectExtensionRef,
   projectExtensions,
-  projectName,
-  projectRevision,
   type ProjectExtension,
   type ProjectSettings,
   type ServerSettings,
