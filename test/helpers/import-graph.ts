@@ -24,11 +24,42 @@ export function importsOf(text: string): string[] {
   return ts.preProcessFile(text, true, true).importedFiles.map((f) => f.fileName);
 }
 
-/** The graph of `dir`'s files: relative path → relative paths of the files of `dir` it imports. */
-export function importGraph(dir: string): Map<string, string[]> {
+/**
+ * The modules a file loads when it runs: its imports and re-exports,
+ * without those that import or re-export only types (which TypeScript
+ * erases), as written.
+ */
+export function valueImportsOf(text: string): string[] {
+  const source = ts.createSourceFile("module.ts", text, ts.ScriptTarget.Latest);
+  const onlyTypes = (bindings: ts.NamedImportBindings | ts.NamedExportBindings | undefined) =>
+    bindings !== undefined &&
+    (ts.isNamedImports(bindings) || ts.isNamedExports(bindings)) &&
+    bindings.elements.length > 0 &&
+    bindings.elements.every((e) => e.isTypeOnly);
+  return source.statements.flatMap((statement) => {
+    if (ts.isImportDeclaration(statement)) {
+      const clause = statement.importClause;
+      if (clause?.isTypeOnly || (clause && !clause.name && onlyTypes(clause.namedBindings)))
+        return [];
+      return [(statement.moduleSpecifier as ts.StringLiteral).text];
+    }
+    if (ts.isExportDeclaration(statement) && statement.moduleSpecifier) {
+      if (statement.isTypeOnly || onlyTypes(statement.exportClause)) return [];
+      return [(statement.moduleSpecifier as ts.StringLiteral).text];
+    }
+    return [];
+  });
+}
+
+/**
+ * The graph of `dir`'s files: relative path → relative paths of the files
+ * of `dir` it imports (with `loaded`, only those it loads when it runs).
+ */
+export function importGraph(dir: string, loaded = false): Map<string, string[]> {
   const graph = new Map<string, string[]>();
   for (const file of sourceFiles(dir)) {
-    const local = importsOf(readFileSync(join(dir, file), "utf8"))
+    const text = readFileSync(join(dir, file), "utf8");
+    const local = (loaded ? valueImportsOf(text) : importsOf(text))
       .filter((name) => name.startsWith("."))
       .map((name) =>
         normalize(join(dirname(file), name.replace(/\.js$/, ".ts")))

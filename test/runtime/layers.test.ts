@@ -15,7 +15,13 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { findCycle, importGraph, importsOf, sourceFiles } from "../helpers/import-graph.js";
+import {
+  findCycle,
+  importGraph,
+  importsOf,
+  sourceFiles,
+  valueImportsOf,
+} from "../helpers/import-graph.js";
 import { ROOT } from "../helpers/index.js";
 
 const RUNTIME = join(ROOT, "templates", "runtime");
@@ -75,6 +81,11 @@ describe("the runtime's layers", () => {
       "./a.js",
       "./b.js",
     ]);
+    expect(
+      valueImportsOf(
+        'import type { A } from "./a.js";\nimport { type B } from "./b.js";\nimport { c, type C } from "./c.js";\nexport type { D } from "./d.js";\nexport { e } from "./e.js";\n',
+      ),
+    ).toEqual(["./c.js", "./e.js"]);
   });
 
   it("has no file outside the layers and the entry", () => {
@@ -139,6 +150,27 @@ describe("the runtime's layers", () => {
         .map((name) => `${file} imports ${name}`),
     );
     expect(outside.filter((line) => !/ imports node:(crypto|net)$/.test(line))).toEqual([]);
+  });
+
+  it("a request of either era loads no part of Tasks: the modules it passes through import none", () => {
+    // What a request runs through (modern.ts, legacy.ts, their routing and MRTR) and what they load in turn.
+    const loaded = importGraph(RUNTIME, true);
+    const reached = new Set<string>();
+    const walk = (file: string) => {
+      if (reached.has(file)) return;
+      reached.add(file);
+      for (const next of loaded.get(file) ?? []) walk(next);
+    };
+    ["server/modern.ts", "server/legacy.ts", "server/dispatch.ts", "server/mrtr.ts"].forEach(walk);
+    expect(reached.has("core/era.ts")).toBe(true);
+    expect([...reached].filter((file) => /^server\/task/.test(file))).toEqual([]);
+    // The check sees a value import, and not a type-only one.
+    expect(
+      loaded
+        .get("server/features.ts")
+        ?.filter((file) => /^server\/tasks/.test(file))
+        .sort(),
+    ).toEqual(["server/tasks-extension.ts"]);
   });
 
   it("every file is reachable from an entry (index.ts for servers, client.ts for clients) or its layer's index", () => {

@@ -13,7 +13,7 @@
  * era is closed.
  */
 import { Codes, McpError } from "./errors.js";
-import { metaOf, type JsonRpcMessage } from "./jsonrpc.js";
+import { isJsonObject, metaOf, type JsonRpcMessage } from "./jsonrpc.js";
 
 /** An era: `modern` (2026-07-28 on, stateless) or `legacy` (2025-11-25 and earlier, sessions). */
 export type Era = "modern" | "legacy";
@@ -46,6 +46,12 @@ export const META = {
   serverInfo: "io.modelcontextprotocol/serverInfo",
   subscriptionId: "io.modelcontextprotocol/subscriptionId",
 } as const;
+
+/** The client capabilities of a modern request's `_meta` (none: an empty object). */
+export function capabilitiesOf(meta: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const capabilities = meta[META.clientCapabilities];
+  return isJsonObject(capabilities) ? capabilities : {};
+}
 
 /** Whether a protocol version (such as a transport's version header) names a modern revision. */
 export function isModernVersion(version: string | undefined): boolean {

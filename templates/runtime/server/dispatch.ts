@@ -6,7 +6,7 @@
  * context: the rounds of a Multi Round-Trip Request on 2026-07-28,
  * requests to the client on a legacy session.
  */
-import type { Era } from "../core/era.js";
+import { capabilitiesOf, type Era } from "../core/era.js";
 import { Codes, McpError, methodNotFound } from "../core/errors.js";
 import type { Exchange } from "../core/exchange.js";
 import {
@@ -23,7 +23,6 @@ import { errorToSend } from "./error-policy.js";
 import type { ServerFeatures } from "./features.js";
 import { inToolSpan } from "./telemetry.js";
 import { listen } from "./subscriptions.js";
-import { capabilitiesOf } from "./tasks.js";
 
 /** A result as handlers produce it, before its era shapes it. */
 export type Result = Record<string, unknown>;

@@ -6,7 +6,7 @@
  * (resultType, caching hints, serverInfo), checking it against the schema
  * before it leaves.
  */
-import { META } from "../core/era.js";
+import { capabilitiesOf, META } from "../core/era.js";
 import { Codes, McpError, methodNotFound } from "../core/errors.js";
 import { undeclaredMethodRefusal } from "../core/extensions.js";
 import type { Exchange, Outcome } from "../core/exchange.js";
@@ -26,7 +26,6 @@ import { handlerError, route, type Call, type Result } from "./dispatch.js";
 import type { ServerFeatures } from "./features.js";
 import { withInputs } from "./mrtr.js";
 import { errorCodeOf, requestAttributes, startSpan } from "./telemetry.js";
-import { capabilitiesOf } from "./tasks.js";
 
 /** Results that carry caching hints (spec: caching). */
 const CACHEABLE = new Set([

@@ -6,7 +6,7 @@
  * an InputRequiredResult that asks for it and seals what the handler has
  * so far, and the handler runs again on the retry.
  */
-import { META } from "../core/era.js";
+import { capabilitiesOf, META } from "../core/era.js";
 import type { Exchange } from "../core/exchange.js";
 import { isJsonObject } from "../core/jsonrpc.js";
 import { traceContextOf, type TraceContext } from "../core/trace-context.js";
@@ -42,7 +42,7 @@ export async function withInputs(
   const ctx = new ModernContext({
     method,
     protocolVersion: server.protocol.PROTOCOL_VERSION,
-    clientCapabilities: (meta[META.clientCapabilities] ?? {}) as Record<string, unknown>,
+    clientCapabilities: capabilitiesOf(meta),
     meta,
     signal: exchange.signal,
     sink: exchange.sink,

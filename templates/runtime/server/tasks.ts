@@ -13,7 +13,6 @@
  * this runtime does and why.
  */
 import { randomUUID } from "node:crypto";
-import { META } from "../core/era.js";
 import { Codes, invalidParams, McpError } from "../core/errors.js";
 import type { NotificationSink } from "../core/exchange.js";
 import { checkOutgoingMeta } from "../core/meta-keys.js";
@@ -485,12 +484,6 @@ export async function keepOutstandingResponses(
     Object.entries(params.inputResponses).filter(([key]) => outstanding.has(key)),
   );
   return { ...message, params: { ...params, inputResponses: kept } };
-}
-
-/** The client capabilities of a modern request's `_meta`. */
-export function capabilitiesOf(meta: Readonly<Record<string, unknown>>): Record<string, unknown> {
-  const capabilities = meta[META.clientCapabilities];
-  return isJsonObject(capabilities) ? capabilities : {};
 }
 
 const SILENT: NotificationSink = { notify() {} };
