@@ -1,23 +1,18 @@
 /**
  * What an MCP server offers (tools, resources, resource templates,
  * prompts, completions, methods of extensions) and the era-independent
- * handling of each feature request. McpServer (server.ts) adds the two
- * entry points transports call; the eras (modern.ts, legacy.ts) parse,
- * route (dispatch.ts) and shape results around these handlers.
+ * handling of each feature request; the tools and their calls are
+ * tool-calls.ts's. McpServer (server.ts) adds the two entry points
+ * transports call; the eras (modern.ts, legacy.ts) parse, route
+ * (dispatch.ts) and shape results around these handlers.
  */
 import type { Era } from "../core/era.js";
-import { Codes, invalidParams, McpError } from "../core/errors.js";
-import { extensionOfNotification, extensionOfResultType } from "../core/extensions.js";
-import { headerParametersOf, nameParameterOf, type HeaderParameter } from "../core/headers.js";
+import { invalidParams, type McpError } from "../core/errors.js";
+import { extensionOfNotification } from "../core/extensions.js";
+import { nameParameterOf, type HeaderParameter } from "../core/headers.js";
 import type { JsonRpcMessage } from "../core/jsonrpc.js";
 import { validateDefinition, type ProtocolModule } from "../core/protocol.js";
-import {
-  BaseContext,
-  checkedNotification,
-  INPUT_KINDS,
-  Started,
-  type RequestContext,
-} from "./context.js";
+import { checkedNotification, INPUT_KINDS, type RequestContext } from "./context.js";
 import type {
   CompletionHandler,
   CompletionResult,
@@ -36,7 +31,7 @@ import type {
   ToolResult,
   TypedMethodHandler,
 } from "./definitions.js";
-import { answeringStubs, NotImplemented, notImplementedAsError } from "./errors.js";
+import { answeringStubs, notImplementedAsError } from "./errors.js";
 import { ExtensionsInUse, type ServerExtension } from "./extension.js";
 import type { TaskRunner } from "./tasks.js";
 import { taskRunner, tasksExtension } from "./tasks-extension.js";
@@ -49,16 +44,9 @@ import {
   type ChangeBus,
   type SubscriptionFilter,
 } from "./subscriptions.js";
-import {
-  describeProblems,
-  invalidArgumentsResult,
-  isObjectSchema,
-  isPlainObject,
-  isToolResult,
-} from "./tool-results.js";
 import { templateMatcher } from "./uri-template.js";
+import { ServerTools, type ToolChecks } from "./tool-calls.js";
 import type {
-  ExtensionResult,
   NotificationName,
   NotificationParamsFor,
   ServerTypes,
@@ -85,16 +73,6 @@ export type {
   TypedMethodHandler,
 };
 
-/** Tool names: 1 to 128 of `A-Z a-z 0-9 _ - .` (spec: tools, tool names). */
-const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
-
-interface Tool {
-  readonly definition: ToolDefinition;
-  readonly handler: ToolHandler;
-  readonly checkArguments?: SchemaCheck;
-  readonly checkOutput?: SchemaCheck;
-}
-
 interface TemplateEntry {
   readonly definition: ResourceTemplateDefinition;
   readonly match: (uri: string) => Record<string, string> | undefined;
@@ -119,8 +97,7 @@ export class ServerFeatures<T extends ServerTypes = UntypedServer> {
   readonly changes = new ChangeHub();
   readonly onError: (error: unknown, where: string) => void;
   private readonly extensions: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
-  private readonly tools = new Map<string, Tool>();
-  private readonly mirrored = new Map<string, ReadonlyArray<HeaderParameter>>();
+  private readonly tools: ServerTools;
   private readonly resources = new Map<
     string,
     { definition: ResourceDefinition; read: ResourceReader }
@@ -154,6 +131,12 @@ export class ServerFeatures<T extends ServerTypes = UntypedServer> {
         process.stderr.write(
           `mcp server: ${where}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
         ));
+    this.tools = new ServerTools({
+      protocol: this.protocol,
+      lists: this.lists,
+      inUse: this.inUse,
+      onError: (error, where) => this.onError(error, where),
+    });
     if (options.changeBus) {
       this.changeBus = options.changeBus;
       this.changes.relay(options.changeBus);
@@ -179,46 +162,21 @@ export class ServerFeatures<T extends ServerTypes = UntypedServer> {
    * the tools registered before it too.
    */
   use(extension: ServerExtension<T>): this {
-    const definitions = [...this.tools.values()].map((tool) => tool.definition);
+    const definitions = this.tools.definitions();
     // The maps only type the extension's handlers; the runtime validates what they get and return.
     this.inUse.add(extension as ServerExtension, this.protocol, definitions);
     return this;
   }
 
   /** Adds a tool. Names are checked (1 to 128 of A-Z a-z 0-9 _ - .) and must be unique; tools/list keeps the order of registration. */
-  tool(
-    definition: ToolDefinition,
-    handler: ToolHandler,
-    options: { readonly checkArguments?: SchemaCheck; readonly checkOutput?: SchemaCheck } = {},
-  ): this {
-    if (!TOOL_NAME.test(definition.name))
-      throw new Error(`tool name "${definition.name}" must be 1 to 128 of A-Z a-z 0-9 _ - .`);
-    if (this.tools.has(definition.name))
-      throw new Error(`tool "${definition.name}" is already registered`);
-    this.inUse.checkTool(definition);
-    this.mirrored.set(definition.name, headerParametersOf(definition));
-    this.tools.set(definition.name, {
-      definition,
-      // A handlers map from plain JavaScript (or cast past its type) may lack one: calls answer a tool error naming it.
-      handler: typeof handler === "function" ? handler : this.missingHandler(definition.name),
-      ...(options.checkArguments ? { checkArguments: options.checkArguments } : {}),
-      ...(options.checkOutput ? { checkOutput: options.checkOutput } : {}),
-    });
+  tool(definition: ToolDefinition, handler: ToolHandler, options: ToolChecks = {}): this {
+    this.tools.add(definition, handler, options);
     return this;
-  }
-
-  /** Answers every call of a tool registered without a handler with a tool execution error that names it. */
-  private missingHandler(name: string): ToolHandler {
-    const text = `Tool ${name} has no handler: this server registered it without one (add a handler named "${name}" to its tool handlers)`;
-    return () => {
-      this.onError(new Error(text), `tools/call ${name}`);
-      return { content: [{ type: "text", text }], isError: true };
-    };
   }
 
   /** The `x-mcp-header` parameters of a tool, which HTTP clients mirror into `Mcp-Param-*` headers. */
   headerParameters(tool: string): ReadonlyArray<HeaderParameter> {
-    return this.mirrored.get(tool) ?? [];
+    return this.tools.headerParameters(tool);
   }
 
   /** The params member a request mirrors into `Mcp-Name`: the core's, or a merged extension's (Tasks: taskId). */
@@ -387,127 +345,21 @@ export class ServerFeatures<T extends ServerTypes = UntypedServer> {
     return true;
   }
 
-  /**
-   * `tools/list`: a page of the tools, in registration order. Before 2026-07-28 an
-   * outputSchema had to be an object schema: a legacy client sees a tool
-   * with any other outputSchema without it (and its calls without
-   * structuredContent, see {@link ServerFeatures.callTool}).
-   */
+  /** `tools/list`: a page of the tools, in registration order (tool-calls.ts). */
   listTools(
     params: Readonly<Record<string, unknown>> | undefined,
     era: Era = "modern",
   ): Record<string, unknown> {
-    const definitions = [...this.tools.values()].map((tool) => tool.definition);
-    return this.lists.page("tools/list", definitions, params, (definition) => {
-      if (era === "modern") return definition;
-      // 2025-11-25 defines execution.taskSupport for its own task mechanism, which this runtime does not serve.
-      const { execution: _execution, ...legacyDefinition } = definition;
-      if (!legacyDefinition.outputSchema || isObjectSchema(legacyDefinition.outputSchema))
-        return legacyDefinition;
-      const { outputSchema: _dropped, ...rest } = legacyDefinition;
-      return rest;
-    });
+    return this.tools.list(params, era);
   }
 
-  /**
-   * `tools/call` (spec: tools). An unknown tool is a protocol error
-   * (-32602). Arguments that fail the inputSchema are a tool execution
-   * error (`isError: true`) listing every problem with its JSON pointer, so
-   * a model can correct itself. A handler not written yet answers a tool
-   * error too. A tool with an outputSchema must return conforming
-   * `structuredContent` unless its result is an error: anything else is
-   * the server's bug, reported to `onError` with the tool's name and
-   * answered -32603 without internals.
-   */
-  async callTool(
+  /** `tools/call` (tool-calls.ts). */
+  callTool(
     params: Readonly<Record<string, unknown>>,
     ctx: RequestContext,
     era: Era = "modern",
   ): Promise<Record<string, unknown>> {
-    const name = params.name as string;
-    const tool = this.tools.get(name);
-    if (!tool) throw invalidParams(`Unknown tool: ${name}`, { name });
-    const args = (params.arguments ?? {}) as Record<string, unknown>;
-    if (tool.checkArguments) {
-      const checked = await tool.checkArguments(args);
-      if (!checked.ok) return invalidArgumentsResult(name, checked.errors);
-    }
-    this.offerToolCall(tool, ctx);
-    let result: ToolResult | Started | ExtensionResult;
-    try {
-      result = await tool.handler(args, ctx);
-    } catch (error) {
-      if (error instanceof NotImplemented)
-        return { content: [{ type: "text", text: error.message }], isError: true };
-      throw error;
-    }
-    // Checked against its definition, and against the client's capabilities, on its way out (dispatch.ts).
-    if (result instanceof Started) return { ...result.result };
-    if (this.isExtensionResult(result)) return { ...result };
-    return this.checkedToolResult(tool, result, era);
-  }
-
-  /** Whether a handler returned a result whose resultType an extension adds (the Tasks extension's, or a user's). */
-  private isExtensionResult(result: object): result is ExtensionResult {
-    return (
-      "resultType" in result &&
-      extensionOfResultType(this.protocol, (result as ExtensionResult).resultType) !== undefined
-    );
-  }
-
-  /**
-   * Asks each extension in use whether it takes this call's work (Tasks:
-   * as a task, when the tool supports tasks and the client declared the
-   * extension); an extension may also refuse the call. What it offers is
-   * what `ctx.runAs(id, work)` hands the work to.
-   */
-  private offerToolCall(tool: Tool, ctx: RequestContext): void {
-    const finish = async (value: unknown): Promise<Record<string, unknown>> => {
-      if (value instanceof Started || !isToolResult(value))
-        throw new McpError(
-          Codes.InternalError,
-          "Internal error: the work handed over did not return a tool result",
-        );
-      return this.checkedToolResult(tool, value, "modern");
-    };
-    // Every extension may refuse the call; work is handed only to one the request declares (2026-07-28).
-    for (const [id, starter] of this.inUse.offers({ tool: tool.definition, ctx, finish }))
-      if (ctx instanceof BaseContext && ctx.era === "modern" && ctx.declares(id))
-        ctx.offer(id, starter);
-  }
-
-  /**
-   * A tool's result as the client gets it. A tool with an outputSchema must
-   * return conforming `structuredContent` unless its result is an error:
-   * anything else is the server's bug, reported to `onError` with the
-   * tool's name and answered -32603 without internals.
-   */
-  private async checkedToolResult(
-    tool: Tool,
-    result: ToolResult,
-    era: Era,
-  ): Promise<Record<string, unknown>> {
-    const name = tool.definition.name;
-    if (tool.checkOutput && result.isError !== true) {
-      const problem =
-        result.structuredContent === undefined
-          ? "returned no structuredContent, though it declares an outputSchema"
-          : describeProblems(await tool.checkOutput(result.structuredContent));
-      if (problem) {
-        this.onError(new Error(`tool ${name} ${problem}`), `tools/call ${name}`);
-        throw new McpError(Codes.InternalError, "Internal error");
-      }
-    }
-    if (
-      era === "legacy" &&
-      result.structuredContent !== undefined &&
-      !isPlainObject(result.structuredContent)
-    ) {
-      // 2025-11-25 allows only an object here; the content blocks carry the result.
-      const { structuredContent: _dropped, ...rest } = result;
-      return { ...rest };
-    }
-    return { ...result };
+    return this.tools.call(params, ctx, era);
   }
 
   /** `resources/list`: a page of the fixed resources, in registration order. */

@@ -1,5 +1,5 @@
 /**
- * The small rules of a tools/call result (features.ts): what counts as a
+ * The small rules of a tools/call result (tool-calls.ts): what counts as a
  * tool result, how invalid arguments are answered, and how a failed
  * outputSchema check is reported.
  */
