@@ -17,7 +17,8 @@
  *   `inputResponses` and the server's `requestState` echoed as received,
  *   up to `maxRounds` rounds.
  * - Progress, logs and listen streams are routed to the request they
- *   belong to; cancellation is an AbortSignal (on stdio and in legacy
+ *   belong to (incoming.ts, which also answers a legacy server's
+ *   requests); cancellation is an AbortSignal (on stdio and in legacy
  *   sessions it is also a `notifications/cancelled`).
  */
 import { awaitTask, type AwaitTaskOptions } from "./tasks.js";
@@ -25,22 +26,12 @@ import type { ClientChannel } from "../core/channel.js";
 import { FIRST_MODERN, META } from "../core/era.js";
 import { nameParameterOf } from "../core/headers.js";
 import { Codes, McpError, RemoteError } from "../core/errors.js";
-import {
-  errorResponse,
-  isJsonObject,
-  metaOf,
-  paramsOf,
-  resultResponse,
-  type JsonRpcId,
-  type JsonRpcMessage,
-} from "../core/jsonrpc.js";
+import { isJsonObject, paramsOf, type JsonRpcId, type JsonRpcMessage } from "../core/jsonrpc.js";
 import { mrtrResultType, requestEntry } from "../core/protocol.js";
 import { withEnvelope } from "./envelope.js";
 import { errorOf, InvalidResponseError, readError } from "./errors.js";
 import {
-  answerInputRequest,
   inputCapabilities,
-  isInputMethod,
   type InputHandlers,
   type InputTypes,
   type UntypedInputs,
@@ -55,6 +46,7 @@ import { ListReader, type ListLimits, type ListMethod } from "./lists.js";
 import { parseResponseOf } from "./protocol.js";
 import { answerInputs, completeRounds } from "./rounds.js";
 import { checkToolOutput, ToolDirectory, type SchemaCheck } from "./tools.js";
+import { Incoming } from "./incoming.js";
 
 export type { ClientInfo, ServerDescription } from "./negotiation.js";
 export { checkToolOutput, type SchemaCheck } from "./tools.js";
@@ -126,8 +118,7 @@ export class McpClient<T extends InputTypes = UntypedInputs> {
   private readonly tools = new ToolDirectory();
   private readonly lists: ListReader;
   private readonly capabilities: Readonly<Record<string, unknown>>;
-  private readonly progressRoutes = new Map<string | number, (message: JsonRpcMessage) => void>();
-  private readonly subscriptionRoutes = new Map<JsonRpcId, (message: JsonRpcMessage) => void>();
+  private readonly incoming: Incoming;
   private readonly subscriptions = new Set<AbortController>();
   private readonly negotiation: Negotiation;
   private speaking?: Speaking;
@@ -139,7 +130,18 @@ export class McpClient<T extends InputTypes = UntypedInputs> {
     this.channel = options.channel;
     this.handlers = (options.handlers ?? {}) as unknown as InputHandlers<InputTypes>;
     this.lists = new ListReader(options.lists);
-    this.channel.onMessage = (message) => this.unsolicited(message);
+    this.incoming = new Incoming({
+      channel: this.channel,
+      handlers: this.handlers,
+      lists: this.lists,
+      // Until the server's revision is known, the client's own modules judge what it sends.
+      speaking: () => this.speaking?.module,
+      protocol: options.protocol,
+      ...(options.legacy ? { legacy: options.legacy } : {}),
+      ...(options.onNotification ? { onNotification: options.onNotification } : {}),
+      warn: (message) => this.warn(message),
+    });
+    this.channel.onMessage = (message) => this.incoming.unsolicited(message);
     this.capabilities = {
       ...inputCapabilities(this.handlers),
       ...options.capabilities,
@@ -280,7 +282,7 @@ export class McpClient<T extends InputTypes = UntypedInputs> {
       } else onNotification(message);
     };
     this.subscriptions.add(controller);
-    this.subscriptionRoutes.set(id, route);
+    this.incoming.subscriptionRoutes.set(id, route);
     const closed = (async () => {
       try {
         const speaking = await this.connect().then(() => this.speaking!);
@@ -301,7 +303,7 @@ export class McpClient<T extends InputTypes = UntypedInputs> {
         if (!controller.signal.aborted) throw error;
       } finally {
         this.subscriptions.delete(controller);
-        this.subscriptionRoutes.delete(id);
+        this.incoming.subscriptionRoutes.delete(id);
       }
     })();
     // Marked handled, so a caller that never looks at `closed` gets no unhandled rejection.
@@ -434,7 +436,7 @@ export class McpClient<T extends InputTypes = UntypedInputs> {
     if (options.onProgress) {
       meta.progressToken = id;
       const onProgress = options.onProgress;
-      this.progressRoutes.set(id, (message) => {
+      this.incoming.progressRoutes.set(id, (message) => {
         const { progress, total, message: text } = paramsOf(message);
         if (typeof progress === "number")
           onProgress({
@@ -486,7 +488,7 @@ export class McpClient<T extends InputTypes = UntypedInputs> {
     try {
       return await this.channel.request(message, {
         signal: controller.signal,
-        onNotification: (notification) => this.route(notification, own),
+        onNotification: (notification) => this.incoming.route(notification, own),
         ...(options.headerParameters ? { headerParameters: options.headerParameters } : {}),
         ...(nameParameter ? { nameParameter } : {}),
       });
@@ -507,87 +509,11 @@ export class McpClient<T extends InputTypes = UntypedInputs> {
     } finally {
       clearTimeout(timer);
       signal?.removeEventListener("abort", onAbort);
-      if (options.onProgress) this.progressRoutes.delete(id);
+      if (options.onProgress) this.incoming.progressRoutes.delete(id);
     }
   }
 
   // ---------------------------------------------------- messages from the server
-
-  /**
-   * A notification goes to the request it names (a progress token, a
-   * subscription id), else to the request whose stream carried it, else to
-   * the client's `onNotification`.
-   */
-  private route(notification: JsonRpcMessage, carrier?: (message: JsonRpcMessage) => void): void {
-    if (!this.acceptable(notification)) return;
-    this.lists.invalidate(String(notification.method));
-    if (notification.method === "notifications/progress") {
-      const token = paramsOf(notification).progressToken;
-      const route =
-        typeof token === "string" || typeof token === "number"
-          ? this.progressRoutes.get(token)
-          : undefined;
-      if (route) return route(notification);
-    }
-    const subscription = metaOf(notification)?.[META.subscriptionId];
-    if (typeof subscription === "string" || typeof subscription === "number") {
-      const route = this.subscriptionRoutes.get(subscription);
-      if (route) return route(notification);
-    }
-    if (carrier) carrier(notification);
-    else this.options.onNotification?.(notification);
-  }
-
-  /** What the channel could not attribute: a legacy server's requests, and notifications. */
-  private unsolicited(message: JsonRpcMessage): void {
-    if (message.method === undefined) return;
-    if ("id" in message) void this.answerServerRequest(message);
-    else this.route(message);
-  }
-
-  /** Whether a notification is valid in the revision spoken; an invalid one is reported and dropped. */
-  private acceptable(notification: JsonRpcMessage): boolean {
-    const module = this.speaking?.module ?? this.options.protocol;
-    const parsed = module.parseMessage(notification);
-    if (parsed.ok) return true;
-    this.warn(
-      `the server sent an invalid ${String(notification.method)} notification: ${parsed.error.message}`,
-    );
-    return false;
-  }
-
-  /** A legacy server's request (elicitation, sampling, roots, ping), answered on the channel. */
-  private async answerServerRequest(message: JsonRpcMessage): Promise<void> {
-    const id = message.id;
-    const module = this.speaking?.module ?? this.options.legacy ?? this.options.protocol;
-    let response: JsonRpcMessage;
-    const parsed = module.parseMessage(message);
-    if (!parsed.ok) response = errorResponse(id, parsed.error);
-    else if (message.method === "ping") response = resultResponse(id as JsonRpcId, {});
-    else if (typeof message.method === "string" && isInputMethod(message.method)) {
-      try {
-        const answer = await answerInputRequest(
-          { method: message.method, params: message.params },
-          this.handlers,
-          module,
-          { key: String(id), signal: new AbortController().signal },
-        );
-        response = resultResponse(id as JsonRpcId, answer);
-      } catch (error) {
-        const failure =
-          error instanceof McpError ? error : new McpError(Codes.InternalError, "Internal error");
-        response = errorResponse(id, failure.toJSON());
-      }
-    } else
-      response = errorResponse(id, { code: Codes.MethodNotFound, message: "Method not found" });
-    await this.channel
-      .send(response)
-      .catch((error: unknown) =>
-        this.warn(
-          `could not answer the server's ${String(message.method)}: ${(error as Error).message}`,
-        ),
-      );
-  }
 
   private nextId(): number {
     return ++this.lastId;
