@@ -57,7 +57,7 @@ export interface Registry {
   readonly documents: Readonly<Record<string, Readonly<Record<string, PinnedFile>>>>;
 }
 
-/** schema/revisions.json as scripts/update-registry.ts writes it: facts a revision lacks take defaults. */
+/** schema/revisions.json as scripts/registry/index.ts writes it: facts a revision lacks take defaults. */
 export interface RevisionsFile {
   readonly upstream: Registry["upstream"];
   readonly revisions: Readonly<Record<string, Partial<RegistryRevision>>>;

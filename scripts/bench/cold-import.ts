@@ -26,7 +26,7 @@ import { pathToFileURL } from "node:url";
 import { generate } from "../../generator/index.js";
 import { uses2020Keywords } from "../../generator/shared/json-schema-dialects.js";
 import { compiledSchemas } from "../../generator/emit/emit-validators.js";
-import { now, printTable, REVISION, ROOT, ratios } from "./common.js";
+import { now, printTable, REVISION, ROOT, ratios } from "../shared/common.js";
 
 export interface ColdImportOptions {
   rounds: number;

@@ -16,7 +16,7 @@
 import { mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { printTable, REVISION, ROOT, ratios } from "./common.js";
+import { printTable, REVISION, ROOT, ratios } from "../shared/common.js";
 import { ORDERS, timeOnce, type Run } from "./generation.js";
 import { writeGrownRevision } from "./grown-schema.js";
 

@@ -14,7 +14,7 @@ import { mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { now, printTable, REVISION, ROOT, ratios } from "./common.js";
+import { now, printTable, REVISION, ROOT, ratios } from "../shared/common.js";
 
 export interface GenerationOptions {
   rounds: number;

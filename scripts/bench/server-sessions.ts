@@ -6,7 +6,7 @@
  * of its key, and INFO used_memory grown per session).
  */
 import { Pool } from "undici";
-import { median } from "./common.js";
+import { median } from "../shared/common.js";
 import type { RedisStats } from "./redis-stats.js";
 
 const INITIALIZE = JSON.stringify({

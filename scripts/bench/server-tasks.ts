@@ -34,8 +34,8 @@
  */
 import { Pool } from "undici";
 import { join } from "node:path";
-import { median, printTable, ROOT } from "./common.js";
-import { freePort } from "../free-port.js";
+import { median, printTable, ROOT } from "../shared/common.js";
+import { freePort } from "../shared/free-port.js";
 import {
   type Child,
   Children,
@@ -43,7 +43,7 @@ import {
   procWaits,
   TICKS_PER_SECOND,
   waitForPort,
-} from "./server-procs.js";
+} from "../shared/processes.js";
 import { perTask, RedisStats } from "./redis-stats.js";
 import { benchSessions } from "./server-sessions.js";
 import { redisServerInstalled, startRedis, type RedisServer } from "../../test/helpers/redis.js";

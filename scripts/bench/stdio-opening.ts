@@ -3,7 +3,7 @@
  * time until it answers: spawn to the first tools/list answer.
  */
 import { spawn } from "node:child_process";
-import { now } from "./common.js";
+import { now } from "../shared/common.js";
 
 const META = {
   "io.modelcontextprotocol/protocolVersion": "2026-07-28",

@@ -22,7 +22,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { benchTools } from "./bench-tool.js";
-import { buildProject, median, now, ROOT } from "./common.js";
+import { buildProject, median, now, ROOT } from "../shared/common.js";
 import { firstToolList, MODERN } from "./stdio-opening.js";
 
 export interface ToolsScaleOptions {

@@ -34,7 +34,7 @@ import { isDeepStrictEqual } from "node:util";
 import * as zod from "@modelcontextprotocol/core";
 import * as generated from "../../generated/2026-07-28/index.js";
 import { parseMessage, validate, type DefinitionName } from "../../generated/2026-07-28/index.js";
-import { median, now, printTable, REVISION, ROOT, ratios } from "./common.js";
+import { median, now, printTable, REVISION, ROOT, ratios } from "../shared/common.js";
 
 export interface ValidationOptions {
   rounds: number;

@@ -20,7 +20,7 @@ import {
 import { startDev } from "../../generator/dev/dev.js";
 import { McpGenError } from "../../generator/diagnostics.js";
 import { scaffoldServer, writeProject } from "../../generator/scaffold/scaffold.js";
-import { freePort } from "../../scripts/free-port.js";
+import { freePort } from "../../scripts/shared/free-port.js";
 import { tempDir, testSources } from "../helpers/index.js";
 import { followRedirects } from "../helpers/authorization-server.js";
 import { headersFor, raw, request } from "../helpers/mcp-client.js";

@@ -15,7 +15,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startDev, type DevHandle } from "../../generator/dev/dev.js";
-import { freePort } from "../../scripts/free-port.js";
+import { freePort } from "../../scripts/shared/free-port.js";
 import { scaffoldClient } from "../../generator/scaffold/client.js";
 import { scaffoldServer, writeProject } from "../../generator/scaffold/scaffold.js";
 import { ROOT, tempDir, testSources } from "../helpers/index.js";

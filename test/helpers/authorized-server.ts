@@ -21,7 +21,7 @@ import {
   scaffoldServer,
   writeProject,
 } from "../../generator/scaffold/scaffold.js";
-import { freePort } from "../../scripts/free-port.js";
+import { freePort } from "../../scripts/shared/free-port.js";
 import {
   startAuthorizationServer,
   type AuthorizationServerOptions,

@@ -17,7 +17,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { freePort } from "../../scripts/free-port.js";
+import { freePort } from "../../scripts/shared/free-port.js";
 import { sleep } from "./wait.js";
 
 /** Whether the Redis tests are skipped on purpose (MCP_GEN_SKIP_REDIS=1, never in CI). */

@@ -17,7 +17,7 @@ import { OAuthClient } from "../../templates/runtime/oauth/index.js";
 import { serveHttp, type RunningHttpServer } from "../../templates/runtime/index.js";
 import { connectHttp } from "../../templates/runtime/transport/http-client.js";
 import { loopbackRedirect } from "../../templates/runtime/oauth/loopback-redirect.js";
-import { freePort } from "../../scripts/free-port.js";
+import { freePort } from "../../scripts/shared/free-port.js";
 import {
   signInAndConsent,
   startAuthorizationServer,

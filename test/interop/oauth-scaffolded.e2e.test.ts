@@ -13,7 +13,7 @@ import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli, tempDir } from "../helpers/run-cli.js";
-import { freePort } from "../../scripts/free-port.js";
+import { freePort } from "../../scripts/shared/free-port.js";
 import {
   signInAndConsent,
   startAuthorizationServer,

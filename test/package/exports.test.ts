@@ -7,7 +7,7 @@ import { execFileSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { generatedTargets } from "../../scripts/generated-targets.js";
+import { generatedTargets } from "../../scripts/generate/targets.js";
 import { ROOT } from "../helpers/index.js";
 
 function importInChild(code: string): string {

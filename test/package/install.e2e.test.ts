@@ -90,7 +90,7 @@ beforeAll(async () => {
   const packs = tempDir("pack");
   // As prepack does, but for the build: dist/ is built by the global setup, and building it again
   // here would rewrite files that other tests run. prepare is left out of the packed package.json.
-  const manifest = join(ROOT, "scripts", "pack-manifest.mjs");
+  const manifest = join(ROOT, "scripts", "build", "pack-manifest.mjs");
   expectOk(await run(process.execPath, [manifest, "strip"], ROOT), "pack-manifest strip");
   let packed: Run;
   try {

@@ -17,7 +17,7 @@ import {
   type BearerAuthorization,
 } from "../../templates/runtime/auth/index.js";
 import { serveHttp, type RunningHttpServer } from "../../templates/runtime/index.js";
-import { freePort } from "../../scripts/free-port.js";
+import { freePort } from "../../scripts/shared/free-port.js";
 import {
   startAuthorizationServer,
   type TestAuthorizationServer,

@@ -13,7 +13,7 @@ import { buildModel } from "../../generator/model/build.js";
 import { runPasses } from "../../generator/model/passes/index.js";
 import { emitFiles } from "../../generator/emit/index.js";
 import { listFiles } from "../../generator/write/write-output.js";
-import { generatedTargets } from "../../scripts/generated-targets.js";
+import { generatedTargets } from "../../scripts/generate/targets.js";
 import { REVISIONS, ROOT, testSources } from "../helpers/index.js";
 import { strictErrors } from "../helpers/typecheck.js";
 

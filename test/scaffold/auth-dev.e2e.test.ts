@@ -15,7 +15,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort } from "../../scripts/free-port.js";
+import { freePort } from "../../scripts/shared/free-port.js";
 import { signInAndConsent } from "../helpers/authorization-server.js";
 import { headersFor, raw, request } from "../helpers/mcp-client.js";
 import { projectEnv } from "../helpers/project.js";

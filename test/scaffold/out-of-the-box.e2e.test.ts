@@ -14,7 +14,7 @@ import { stripVTControlCharacters } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli, tempDir } from "../helpers/run-cli.js";
 import { post, protocol, request } from "../helpers/mcp-client.js";
-import { freePort } from "../../scripts/free-port.js";
+import { freePort } from "../../scripts/shared/free-port.js";
 import { projectEnv } from "../helpers/project.js";
 
 const EXAMPLES = ["minimal", "everything"] as const;

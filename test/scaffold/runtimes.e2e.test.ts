@@ -17,7 +17,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort } from "../../scripts/free-port.js";
+import { freePort } from "../../scripts/shared/free-port.js";
 import { installShared } from "../helpers/installs.js";
 import { LineReader, post, request } from "../helpers/mcp-client.js";
 import { projectEnv } from "../helpers/project.js";

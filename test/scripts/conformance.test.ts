@@ -1,5 +1,5 @@
 /**
- * scripts/conformance.ts and scripts/conformance/ without the suite: reading requirement sets,
+ * scripts/conformance/ (score.ts and its parts) without the suite: reading requirement sets,
  * scoring fake results folders of a server run and of a client run, the report's lines, the
  * suite's arguments, and the refusal to run against a dead URL or without a target.
  */
@@ -15,10 +15,10 @@ import {
   suiteArguments,
   summarise,
   type Check,
-} from "../../scripts/conformance.js";
+} from "../../scripts/conformance/score.js";
 import { FLOORS, shortfalls } from "../../scripts/conformance/floors.js";
 import { tempDir } from "../helpers/index.js";
-import { freePort } from "../../scripts/free-port.js";
+import { freePort } from "../../scripts/shared/free-port.js";
 
 /** The layout of the suite's requirements/<revision>.yaml, cut down. */
 const SET_YAML = `# Conformance requirements (comment)

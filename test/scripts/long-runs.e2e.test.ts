@@ -40,18 +40,14 @@ function script(
 
 describe("the long-running scripts, short", () => {
   it("fuzz:server with seed 7: 3,000 HTTP messages and 3,000 stdio lines, no finding", async () => {
-    const run = await script(
-      "fuzz-server.ts",
-      ["--seed=7", "--http=3000", "--stdio=3000"],
-      480_000,
-    );
+    const run = await script("fuzz/index.ts", ["--seed=7", "--http=3000", "--stdio=3000"], 480_000);
     expect(run.output).toMatch(/\[http\] 3000 messages in/);
     expect(run.output).toMatch(/\nfuzz: no findings\n/);
     expect(run.code, run.output).toBe(0);
   }, 500_000);
 
   it("soak:tasks for 20 seconds: tasks created, none lost or duplicated", async () => {
-    const run = await script("soak-tasks.ts", ["--minutes=0.34", "--clients=4"], 180_000);
+    const run = await script("soak/index.ts", ["--minutes=0.34", "--clients=4"], 180_000);
     const redis =
       /Redis: (\d+) task keys, jobs started (\d+), for (\d+) tasks created; lost 0, duplicated 0, unexpected 0/.exec(
         run.output,

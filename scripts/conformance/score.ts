@@ -5,9 +5,9 @@
  * requires.
  *
  * Usage:
- *   npx tsx scripts/conformance.ts --url http://127.0.0.1:3000/mcp
- *   npx tsx scripts/conformance.ts --start "node server.js" --url http://127.0.0.1:3000/mcp
- *   npx tsx scripts/conformance.ts --command "exec node dist/conformance.js"
+ *   npx tsx scripts/conformance/score.ts --url http://127.0.0.1:3000/mcp
+ *   npx tsx scripts/conformance/score.ts --start "node server.js" --url http://127.0.0.1:3000/mcp
+ *   npx tsx scripts/conformance/score.ts --command "exec node dist/conformance.js"
  *
  * Options:
  *   --requirements REV  requirement set and wire revision: 2026-07-28 (default) or 2025-11-25
@@ -54,21 +54,16 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { formatReport, type Report } from "./conformance/report.js";
+import { formatReport, type Report } from "./report.js";
 import {
   loadRequirementSet,
   scenarioNames,
   type Leg,
   type RequirementSet,
-} from "./conformance/requirements.js";
-import { summarise } from "./conformance/results.js";
-import { runSuite, type RunResult } from "./conformance/run.js";
-import {
-  endpointOf,
-  portOpen,
-  startServer,
-  type StartedServer,
-} from "./conformance/server-process.js";
+} from "./requirements.js";
+import { summarise } from "./results.js";
+import { runSuite, type RunResult } from "./run.js";
+import { endpointOf, portOpen, startServer, type StartedServer } from "./server-process.js";
 import {
   cacheDir,
   ConformanceError,
@@ -77,14 +72,14 @@ import {
   nodeForSuite,
   note,
   SUITE_PACKAGE,
-} from "./conformance/suite.js";
+} from "./suite.js";
 
-export { formatReport, type Report } from "./conformance/report.js";
-export { parseRequirementSet, type RequirementSet } from "./conformance/requirements.js";
-export { readResults, summarise, type Check, type Summary } from "./conformance/results.js";
-export { suiteArguments } from "./conformance/run.js";
-export { endpointOf } from "./conformance/server-process.js";
-export { ConformanceError } from "./conformance/suite.js";
+export { formatReport, type Report } from "./report.js";
+export { parseRequirementSet, type RequirementSet } from "./requirements.js";
+export { readResults, summarise, type Check, type Summary } from "./results.js";
+export { suiteArguments } from "./run.js";
+export { endpointOf } from "./server-process.js";
+export { ConformanceError } from "./suite.js";
 
 /** Parsed command line. */
 interface Options {
@@ -366,7 +361,7 @@ async function cli(): Promise<number> {
   }
 }
 
-/** Whether this file is the program (`tsx scripts/conformance.ts`), not imported by a test. */
+/** Whether this file is the program (`tsx scripts/conformance/score.ts`), not imported by a test. */
 function invokedDirectly(): boolean {
   try {
     const argv1 = process.argv[1];

@@ -28,8 +28,8 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { scaffoldClient } from "../generator/scaffold/client.js";
-import { writeProject } from "../generator/scaffold/scaffold.js";
+import { scaffoldClient } from "../../generator/scaffold/client.js";
+import { writeProject } from "../../generator/scaffold/scaffold.js";
 import {
   buildProject,
   ensureBuilt,
@@ -39,9 +39,9 @@ import {
   printTable,
   ratios,
   ROOT,
-} from "./bench/common.js";
-import { Children, procTicks, TICKS_PER_SECOND, waitForPort } from "./bench/server-procs.js";
-import { freePort } from "./free-port.js";
+} from "../shared/common.js";
+import { Children, procTicks, TICKS_PER_SECOND, waitForPort } from "../shared/processes.js";
+import { freePort } from "../shared/free-port.js";
 
 const args = process.argv.slice(2);
 const KNOWN = ["rounds", "seconds", "warmup", "concurrency", "list", "keep"];

@@ -35,7 +35,7 @@ import {
   printTable,
   ratios,
   ROOT,
-} from "./bench/common.js";
+} from "../shared/common.js";
 import {
   ask,
   type Child,
@@ -44,9 +44,9 @@ import {
   otherPercent,
   treeSnapshot,
   waitForPort,
-} from "./bench/server-procs.js";
-import { benchTasks } from "./bench/server-tasks.js";
-import { freePort } from "./free-port.js";
+} from "../shared/processes.js";
+import { benchTasks } from "./server-tasks.js";
+import { freePort } from "../shared/free-port.js";
 
 // ---------------------------------------------------------------- options
 
@@ -163,8 +163,8 @@ const TOOLS_JSON = [
   },
 ];
 
-const ECHO_TOOLS_TS = `/** The benchmark's echo tool (written by scripts/bench-server.ts). */
-import type { ToolHandlers } from "./generated/tools.gen.js";
+const ECHO_TOOLS_TS = `/** The benchmark's echo tool (written by scripts/bench/server.ts). */
+import type { ToolHandlers } from "../generated/tools.gen.js";
 
 export const tools: ToolHandlers = {
   echo: ({ text }) => ({ content: [{ type: "text", text }] }),

@@ -11,13 +11,13 @@ import { randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { startDev } from "../generator/dev/dev.js";
-import { scaffoldServer, writeProject } from "../generator/scaffold/scaffold.js";
-import { freePort } from "./free-port.js";
-import { sleep } from "../test/helpers/wait.js";
+import { startDev } from "../../generator/dev/dev.js";
+import { scaffoldServer, writeProject } from "../../generator/scaffold/scaffold.js";
+import { freePort } from "../shared/free-port.js";
+import { sleep } from "../../test/helpers/wait.js";
 
 const ROUNDS = 7;
-const ROOT = resolve(import.meta.dirname, "..");
+const ROOT = resolve(import.meta.dirname, "..", "..");
 
 async function echo(url: string, text: string): Promise<string | undefined> {
   const message = {

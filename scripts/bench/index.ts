@@ -15,7 +15,7 @@
  * Schemas: MCP_GEN_SCHEMA_DIR, else ../shared/mcp-schema next to the repo.
  * dist/ is built first when it is missing.
  */
-import { benchColdImport } from "./bench/cold-import.js";
+import { benchColdImport } from "./cold-import.js";
 import {
   cpuSnapshot,
   ensureBuilt,
@@ -23,11 +23,11 @@ import {
   otherCpuPercent,
   printMachine,
   schemaDir,
-} from "./bench/common.js";
-import { benchGeneration } from "./bench/generation.js";
-import { benchGenerationGrowth } from "./bench/generation-growth.js";
-import { benchToolsScale } from "./bench/tools-scale.js";
-import { benchValidation } from "./bench/validation.js";
+} from "../shared/common.js";
+import { benchGeneration } from "./generation.js";
+import { benchGenerationGrowth } from "./generation-growth.js";
+import { benchToolsScale } from "./tools-scale.js";
+import { benchValidation } from "./validation.js";
 
 const NAMES = ["generation", "growth", "validation", "cold-import", "tools"] as const;
 type Name = (typeof NAMES)[number];

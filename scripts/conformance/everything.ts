@@ -19,11 +19,11 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { packageRoot } from "../generator/load/package-root.js";
-import { scaffoldClient } from "../generator/scaffold/client.js";
-import { scaffoldServer, writeProject } from "../generator/scaffold/scaffold.js";
-import { shortfalls } from "./conformance/floors.js";
-import { freePort } from "./free-port.js";
+import { packageRoot } from "../../generator/load/package-root.js";
+import { scaffoldClient } from "../../generator/scaffold/client.js";
+import { scaffoldServer, writeProject } from "../../generator/scaffold/scaffold.js";
+import { shortfalls } from "./floors.js";
+import { freePort } from "../shared/free-port.js";
 
 const { values } = parseArgs({
   options: {
@@ -66,11 +66,11 @@ function must(step: string, result: { status: number; output: string }): void {
   process.exit(2);
 }
 
-/** Runs scripts/conformance.ts with `args`; the number of failed checks it reports (a shortfall counts as one). */
+/** Runs scripts/conformance/score.ts with `args`; the number of failed checks it reports (a shortfall counts as one). */
 function score(what: string, args: string[], env: NodeJS.ProcessEnv = process.env): number {
   const suite = run(
     process.execPath,
-    ["--import", "tsx", join("scripts", "conformance.ts"), ...args],
+    ["--import", "tsx", join("scripts", "conformance", "score.ts"), ...args],
     packageRoot(),
     env,
   );

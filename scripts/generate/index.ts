@@ -14,9 +14,9 @@ import {
   McpGenError,
   staleFileDiagnostics,
   writeOutput,
-} from "../generator/index.js";
-import { packageRoot } from "../generator/load/package-root.js";
-import { generatedTargets } from "./generated-targets.js";
+} from "../../generator/index.js";
+import { packageRoot } from "../../generator/load/package-root.js";
+import { generatedTargets } from "./targets.js";
 
 /** The regenerate command banners in generated/ name. */
 export const REGENERATE = "npm run generate";

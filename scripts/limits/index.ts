@@ -16,7 +16,7 @@ import { spawn } from "node:child_process";
 import { createServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createInterface } from "node:readline";
-import { connectHttp, type JsonRpcMessage } from "../templates/runtime/client.js";
+import { connectHttp, type JsonRpcMessage } from "../../templates/runtime/client.js";
 
 const MB = 1024 * 1024;
 const RSS_LIMIT_MB = 300;

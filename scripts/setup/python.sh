@@ -2,7 +2,7 @@
 # Makes .venv/ with the official Python SDK, pinned in test/interop/python/requirements.txt, for the
 # interoperability tests (test/interop/python-sdk.e2e.test.ts). Does nothing when it is already there.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 requirements=test/interop/python/requirements.txt
 stamp=.venv/.requirements
 if [ -x .venv/bin/python ] && cmp -s "$requirements" "$stamp"; then

@@ -6,7 +6,7 @@
  *
  *   npm run soak:tasks -- [--minutes=5] [--clients=16]
  *
- * Two instances (scripts/bench/soak-server.mjs, the built runtime, run
+ * Two instances (scripts/soak/server.mjs, the built runtime, run
  * with --expose-gc) share a redis-server started on a free loopback port
  * without persistence. Each client loops: it creates a task on one
  * instance and follows it on the other (what a load balancer without
@@ -32,11 +32,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createClient } from "@redis/client";
 import { Pool } from "undici";
-import { ensureBuilt, machine, printMachine, ROOT } from "./bench/common.js";
-import { Children, waitForPort, type Child } from "./bench/server-procs.js";
-import { redisServerInstalled, startRedis, type RedisServer } from "../test/helpers/redis.js";
-import { freePort } from "./free-port.js";
-import { sleep } from "../test/helpers/wait.js";
+import { ensureBuilt, machine, printMachine, ROOT } from "../shared/common.js";
+import { Children, waitForPort, type Child } from "../shared/processes.js";
+import { redisServerInstalled, startRedis, type RedisServer } from "../../test/helpers/redis.js";
+import { freePort } from "../shared/free-port.js";
+import { sleep } from "../../test/helpers/wait.js";
 
 const args = process.argv.slice(2);
 const option = (name: string, fallback: number): number => {
@@ -197,7 +197,7 @@ async function instance(
   const child = children.spawn(
     `instance ${name}`,
     process.execPath,
-    ["--expose-gc", join(ROOT, "scripts", "bench", "soak-server.mjs")],
+    ["--expose-gc", join(ROOT, "scripts", "soak", "server.mjs")],
     {
       cwd: ROOT,
       env: {

@@ -20,7 +20,7 @@ import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "n
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { scaffoldServer, writeProject } from "../generator/scaffold/scaffold.js";
+import { scaffoldServer, writeProject } from "../../generator/scaffold/scaffold.js";
 import {
   buildProject,
   ensureBuilt,
@@ -29,8 +29,8 @@ import {
   printTable,
   ratios,
   ROOT,
-} from "./bench/common.js";
-import { firstToolList, LEGACY, MODERN } from "./bench/stdio-opening.js";
+} from "../shared/common.js";
+import { firstToolList, LEGACY, MODERN } from "./stdio-opening.js";
 
 const { values } = parseArgs({
   options: { rounds: { type: "string", default: "20" }, keep: { type: "boolean", default: false } },

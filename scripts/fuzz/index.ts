@@ -17,11 +17,11 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
-import { ensureBuilt, ROOT } from "./bench/common.js";
-import { Children, waitForPort } from "./bench/server-procs.js";
-import { freePort } from "./free-port.js";
-import { exchange, judgeHttp, judgeJsonRpc, mutateHttp, type HttpMessage } from "./fuzz/http.js";
-import { mutateBytes, mutateJson, Random } from "./fuzz/mutate.js";
+import { ensureBuilt, ROOT } from "../shared/common.js";
+import { Children, waitForPort } from "../shared/processes.js";
+import { freePort } from "../shared/free-port.js";
+import { exchange, judgeHttp, judgeJsonRpc, mutateHttp, type HttpMessage } from "./http.js";
+import { mutateBytes, mutateJson, Random } from "./mutate.js";
 import {
   INITIALIZE,
   legacyBody,
@@ -32,8 +32,8 @@ import {
   seedBodies,
   type Body,
   type Listed,
-} from "./fuzz/seeds.js";
-import { sleep } from "../test/helpers/wait.js";
+} from "./seeds.js";
+import { sleep } from "../../test/helpers/wait.js";
 
 const option = (name: string, fallback: number): number => {
   const found = process.argv.find((a) => a.startsWith(`--${name}=`));

@@ -7,10 +7,10 @@
  */
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { defaultSchemaSources, sha256 } from "../generator/load/resolve-spec.js";
-import { packageRoot } from "../generator/load/package-root.js";
-import type { PinnedFile, RegistryRevision } from "../generator/load/registry.js";
-import { revisionFacts } from "./registry-facts.js";
+import { defaultSchemaSources, sha256 } from "../../generator/load/resolve-spec.js";
+import { packageRoot } from "../../generator/load/package-root.js";
+import type { PinnedFile, RegistryRevision } from "../../generator/load/registry.js";
+import { revisionFacts } from "./facts.js";
 
 const path = join(packageRoot(), "schema", "revisions.json");
 const registry = JSON.parse(readFileSync(path, "utf8")) as {

@@ -3,11 +3,11 @@
  * records about it (its methods, notifications and error code constants),
  * so generating one revision knows what the others define.
  */
-import { checkSources } from "../generator/check/check-sources.js";
-import { throwIfErrors } from "../generator/diagnostics.js";
-import { loadSources } from "../generator/load/load-sources.js";
-import type { SchemaSources } from "../generator/load/resolve-spec.js";
-import { buildModel } from "../generator/model/build.js";
+import { checkSources } from "../../generator/check/check-sources.js";
+import { throwIfErrors } from "../../generator/diagnostics.js";
+import { loadSources } from "../../generator/load/load-sources.js";
+import type { SchemaSources } from "../../generator/load/resolve-spec.js";
+import { buildModel } from "../../generator/model/build.js";
 
 /** What the registry records of one revision. */
 export interface RevisionFacts {

@@ -2,8 +2,8 @@
  * What generated/ holds: every known revision, and every known extension
  * with each revision it targets (`2026-07-28+tasks`).
  */
-import { knownRevisions, readRegistry } from "../generator/index.js";
-import { knownExtensions } from "../generator/load/extensions.js";
+import { knownRevisions, readRegistry } from "../../generator/index.js";
+import { knownExtensions } from "../../generator/load/extensions.js";
 
 /** One folder of generated/. */
 export interface GeneratedTarget {

@@ -19,10 +19,10 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import { scaffoldClient } from "../generator/scaffold/client.js";
-import { scaffoldServer, writeProject } from "../generator/scaffold/scaffold.js";
-import { benchTools } from "./bench/bench-tool.js";
-import { schemaDir } from "./bench/common.js";
+import { scaffoldClient } from "../../generator/scaffold/client.js";
+import { scaffoldServer, writeProject } from "../../generator/scaffold/scaffold.js";
+import { benchTools } from "./bench-tool.js";
+import { schemaDir } from "../shared/common.js";
 
 const sizes = process.argv.slice(2).map(Number);
 for (const size of sizes)
