@@ -66,11 +66,11 @@ function must(step: string, result: { status: number; output: string }): void {
   process.exit(2);
 }
 
-/** Runs scripts/conformance/score.ts with `args`; the number of failed checks it reports (a shortfall counts as one). */
+/** Runs the suite (scripts/conformance/index.ts suite: score.ts) with `args`; the number of failed checks it reports (a shortfall counts as one). */
 function score(what: string, args: string[], env: NodeJS.ProcessEnv = process.env): number {
   const suite = run(
     process.execPath,
-    ["--import", "tsx", join("scripts", "conformance", "score.ts"), ...args],
+    ["--import", "tsx", join("scripts", "conformance", "index.ts"), "suite", ...args],
     packageRoot(),
     env,
   );

@@ -5,9 +5,9 @@
  * requires.
  *
  * Usage:
- *   npx tsx scripts/conformance/score.ts --url http://127.0.0.1:3000/mcp
- *   npx tsx scripts/conformance/score.ts --start "node server.js" --url http://127.0.0.1:3000/mcp
- *   npx tsx scripts/conformance/score.ts --command "exec node dist/conformance.js"
+ *   npm run conformance:suite -- --url http://127.0.0.1:3000/mcp
+ *   npm run conformance:suite -- --start "node server.js" --url http://127.0.0.1:3000/mcp
+ *   npm run conformance:suite -- --command "exec node dist/conformance.js"
  *
  * Options:
  *   --requirements REV  requirement set and wire revision: 2026-07-28 (default) or 2025-11-25
@@ -46,7 +46,6 @@ import {
   mkdtempSync,
   readdirSync,
   readFileSync,
-  realpathSync,
   rmSync,
   writeFileSync,
 } from "node:fs";
@@ -314,7 +313,7 @@ function removeTemporaryResults(out: string, requested: string | undefined, ok: 
  * stopped on the way out), a second kills the server group at once. Every failure still ends with
  * the `conformance:` line, so that a CI step reading the last line never mistakes it for a pass.
  */
-async function cli(): Promise<number> {
+export async function cli(): Promise<number> {
   const abort = new AbortController();
   let server: StartedServer | undefined;
   let firstSignalAt = 0;
@@ -360,17 +359,3 @@ async function cli(): Promise<number> {
     for (const name of signals) process.off(name, onSignal);
   }
 }
-
-/** Whether this file is the program (`tsx scripts/conformance/score.ts`), not imported by a test. */
-function invokedDirectly(): boolean {
-  try {
-    const argv1 = process.argv[1];
-    return (
-      argv1 !== undefined && realpathSync(argv1) === realpathSync(fileURLToPath(import.meta.url))
-    );
-  } catch {
-    return false; // argv[1] is not a file (e.g. node -e)
-  }
-}
-
-if (invokedDirectly()) process.exitCode = await cli();
