@@ -25,13 +25,10 @@
  * ("Client round trips").
  */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { scaffoldClient } from "../../generator/scaffold/client.js";
-import { writeProject } from "../../generator/scaffold/scaffold.js";
 import {
-  buildProject,
   ensureBuilt,
   machine,
   median,
@@ -42,6 +39,7 @@ import {
 } from "../shared/common.js";
 import { Children, procTicks, TICKS_PER_SECOND, waitForPort } from "../shared/processes.js";
 import { freePort } from "../shared/free-port.js";
+import { linkedProject } from "../shared/project.js";
 
 const args = process.argv.slice(2);
 const KNOWN = ["rounds", "seconds", "warmup", "concurrency", "list", "keep"];
@@ -104,12 +102,11 @@ async function buildClient(dir: string): Promise<string> {
       },
     ]),
   );
-  const project = join(dir, "client");
-  const { files } = await scaffoldClient({ dir: project, tools, name: "bench-client" });
-  writeProject(project, files);
-  symlinkSync(join(ROOT, "node_modules"), join(project, "node_modules"), "dir");
-  buildProject(project);
-  return project;
+  return linkedProject(
+    "client",
+    { dir: join(dir, "client"), tools, name: "bench-client" },
+    { build: true },
+  );
 }
 
 /** Runs one measurement in a fresh process. */

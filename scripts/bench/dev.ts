@@ -8,16 +8,15 @@
  * slowest; exits 1 when the median is over 2 s.
  */
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { startDev } from "../../generator/dev/dev.js";
-import { scaffoldServer, writeProject } from "../../generator/scaffold/scaffold.js";
+import { linkedProject } from "../shared/project.js";
 import { freePort } from "../shared/free-port.js";
 import { sleep } from "../../test/helpers/wait.js";
 
 const ROUNDS = 7;
-const ROOT = resolve(import.meta.dirname, "..", "..");
 
 async function echo(url: string, text: string): Promise<string | undefined> {
   const message = {
@@ -64,10 +63,7 @@ async function served(url: string, expected: string, timeoutMs = 60_000): Promis
 
 const work = mkdtempSync(join(tmpdir(), "mcp-gen-dev-bench-"));
 try {
-  const project = join(work, "srv");
-  const { files } = await scaffoldServer({ dir: project, name: "srv" });
-  writeProject(project, files);
-  symlinkSync(join(ROOT, "node_modules"), join(project, "node_modules"), "dir");
+  const project = await linkedProject("server", { dir: join(work, "srv"), name: "srv" });
   const port = await freePort();
   const url = `http://127.0.0.1:${port}/mcp`;
   const dev = startDev({

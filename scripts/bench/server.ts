@@ -20,7 +20,6 @@
  * stopped at the end, also on errors and on Ctrl-C.
  * Recorded in docs/benchmarks.md ("Server throughput").
  */
-import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -30,7 +29,6 @@ import {
   max,
   median,
   min,
-  now,
   printMachine,
   printTable,
   ratios,
@@ -47,6 +45,7 @@ import {
 } from "../shared/processes.js";
 import { benchTasks } from "./server-tasks.js";
 import { freePort } from "../shared/free-port.js";
+import { installAndBuild, SetupError, setupStep } from "../shared/project.js";
 
 // ---------------------------------------------------------------- options
 
@@ -128,29 +127,6 @@ function percentile(sorted: ArrayLike<number>, p: number): number {
   ]!;
 }
 
-class SetupError extends Error {}
-
-/** Runs one setup step to completion; throws a SetupError with its output when it fails. */
-function step(label: string, command: string, commandArgs: string[], cwd: string): void {
-  process.stdout.write(`[setup] ${label} ... `);
-  const t0 = now();
-  const r = spawnSync(command, commandArgs, {
-    cwd,
-    encoding: "utf8",
-    stdio: ["ignore", "pipe", "pipe"],
-    env: { ...process.env, MCP_GEN_OFFLINE: "1" },
-    maxBuffer: 64 * 1024 * 1024,
-    timeout: 10 * 60_000,
-  });
-  if (r.status !== 0) {
-    console.log("FAILED");
-    throw new SetupError(
-      `${label} (${command} ${commandArgs.join(" ")} in ${cwd}) exited with ${r.status ?? r.signal ?? r.error}:\n${r.stdout ?? ""}${r.stderr ?? ""}`,
-    );
-  }
-  console.log(`${((now() - t0) / 1e9).toFixed(1)} s`);
-}
-
 const TOOLS_JSON = [
   {
     name: "echo",
@@ -221,7 +197,7 @@ async function main(): Promise<number> {
   tmp = mkdtempSync(join(tmpdir(), "mcp-gen-bench-server-"));
   const project = join(tmp, "ours");
   writeFileSync(join(tmp, "tools.json"), `${JSON.stringify(TOOLS_JSON, null, 2)}\n`);
-  step(
+  setupStep(
     "mcp-gen server ours --tools tools.json",
     process.execPath,
     [
@@ -235,8 +211,7 @@ async function main(): Promise<number> {
     tmp,
   );
   writeFileSync(join(project, "src", "tools.ts"), ECHO_TOOLS_TS);
-  step("npm install --no-audit --no-fund", "npm", ["install", "--no-audit", "--no-fund"], project);
-  step("npm run build", "npm", ["run", "build"], project);
+  installAndBuild(project);
 
   const [portO, portS] = [await freePort(), await freePort()];
   const ours = children.spawn("our server", process.execPath, ["dist/index.js"], {

@@ -16,20 +16,12 @@
  * when the setup failed or a server did not answer.
  * Recorded in docs/benchmarks.md ("Stdio start-up").
  */
-import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { scaffoldServer, writeProject } from "../../generator/scaffold/scaffold.js";
-import {
-  buildProject,
-  ensureBuilt,
-  machine,
-  printMachine,
-  printTable,
-  ratios,
-  ROOT,
-} from "../shared/common.js";
+import { linkedProject } from "../shared/project.js";
+import { ensureBuilt, machine, printMachine, printTable, ratios, ROOT } from "../shared/common.js";
 import { firstToolList, LEGACY, MODERN } from "./stdio-opening.js";
 
 const { values } = parseArgs({
@@ -51,11 +43,11 @@ await server.connect(new StdioServerTransport());
 
 function setup(dir: string): Promise<void> {
   return (async () => {
-    const project = join(dir, "server");
-    const { files } = await scaffoldServer({ dir: project, name: "bench-stdio" });
-    writeProject(project, files);
-    symlinkSync(join(ROOT, "node_modules"), join(project, "node_modules"), "dir");
-    buildProject(project);
+    const project = await linkedProject(
+      "server",
+      { dir: join(dir, "server"), name: "bench-stdio" },
+      { build: true },
+    );
     writeFileSync(join(project, "sdk-server.mjs"), SDK_SERVER);
   })();
 }

@@ -17,12 +17,13 @@
  * peak under 600 MiB; start-up at most 1.5x.
  */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { benchTools } from "./bench-tool.js";
 import { buildProject, median, now, ROOT } from "../shared/common.js";
+import { linkNodeModules } from "../shared/project.js";
 import { firstToolList, MODERN } from "./stdio-opening.js";
 
 export interface ToolsScaleOptions {
@@ -92,7 +93,7 @@ async function measureSize(tools: number, o: ToolsScaleOptions): Promise<SizeRes
     const scaffold = runNode([CLI, "server", "p", "--tools", "tools.json", "--quiet"], work, env);
     const project = join(work, "p");
     const regenerate = runNode([CLI, "generate", "--quiet"], project, env);
-    symlinkSync(join(ROOT, "node_modules"), join(project, "node_modules"), "dir");
+    linkNodeModules(project);
     const measured = { tools, scaffold: scaffold.seconds, regenerate: regenerate.seconds };
     let typecheck: { seconds: number; peakMiB: number };
     try {

@@ -12,7 +12,7 @@
  * (32) --keep. Deterministic for a seed. Exit 0 with no finding, 1 with
  * findings, 2 when the setup failed.
  */
-import { spawn, spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -20,6 +20,7 @@ import { createInterface } from "node:readline";
 import { ensureBuilt, ROOT } from "../shared/common.js";
 import { Children, waitForPort } from "../shared/processes.js";
 import { freePort } from "../shared/free-port.js";
+import { installAndBuild, SetupError, setupStep } from "../shared/project.js";
 import { exchange, judgeHttp, judgeJsonRpc, mutateHttp, type HttpMessage } from "./http.js";
 import { mutateBytes, mutateJson, Random } from "./mutate.js";
 import {
@@ -70,17 +71,7 @@ class Findings {
 
 function setup(tmp: string): string {
   const project = join(tmp, "everything");
-  const run = (label: string, command: string, args: string[], cwd: string) => {
-    process.stdout.write(`[setup] ${label} ... `);
-    const r = spawnSync(command, args, {
-      cwd,
-      encoding: "utf8",
-      env: { ...process.env, MCP_GEN_OFFLINE: "1" },
-    });
-    if (r.status !== 0) throw new SetupError(`${label} failed:\n${r.stdout}${r.stderr}`);
-    console.log("done");
-  };
-  run(
+  setupStep(
     "mcp-gen server everything --example everything",
     process.execPath,
     [
@@ -93,12 +84,9 @@ function setup(tmp: string): string {
     ],
     tmp,
   );
-  run("npm install", "npm", ["install", "--no-audit", "--no-fund"], project);
-  run("npm run build", "npm", ["run", "build"], project);
+  installAndBuild(project);
   return project;
 }
-
-class SetupError extends Error {}
 
 /** The server's resident memory in MiB, from /proc. */
 function rssMiB(pid: number): number {
