@@ -12,17 +12,55 @@ it("generator/ has no import cycle", () => {
   expect(findCycle(importGraph(join(ROOT, "generator")))?.join(" → ")).toBe(undefined);
 });
 
-/** Stages that come before emit: they may import neither emit/ nor write/. */
-const EARLY_STAGES = ["load/", "check/"];
-const LATE_STAGES = ["emit/", "write/"];
+/**
+ * The generator's folders in the order ARCHITECTURE.md states ("Stages
+ * import only earlier stages"): a folder imports only folders listed
+ * before it (and itself). The first rows are what every stage may use;
+ * then the stages of generate(), in order; then the pipeline itself and
+ * the commands built on it.
+ */
+const FOLDER_ORDER = [
+  ["shared", "diagnostics"],
+  ["load"],
+  ["runtime"],
+  ["check"],
+  ["model"],
+  ["check-model"],
+  ["emit"],
+  ["write"],
+  ["index"],
+  ["diff"],
+  ["project"],
+  ["config"],
+  ["scaffold", "upgrade"],
+  ["dev"],
+  ["cli"],
+] as const;
 
-it("load/ and check/ never import emit/ or write/", () => {
-  const backward = [...importGraph(join(ROOT, "generator"))].flatMap(([file, imports]) =>
-    EARLY_STAGES.some((stage) => file.startsWith(stage))
-      ? imports
-          .filter((target) => LATE_STAGES.some((stage) => target.startsWith(stage)))
-          .map((target) => `${file} → ${target}`)
-      : [],
+/** A module's folder under generator/ (a file at the top counts as a folder of its own name). */
+const folderOf = (file: string) =>
+  file.includes("/") ? file.split("/")[0]! : file.replace(/\.ts$/, "");
+
+it("every folder of generator/ has its place in the order", () => {
+  const placed = new Set<string>(FOLDER_ORDER.flat());
+  const folders = [...new Set([...importGraph(join(ROOT, "generator")).keys()].map(folderOf))];
+  expect(folders.filter((folder) => !placed.has(folder)).sort()).toEqual([]);
+});
+
+it("each folder of generator/ imports only folders before it in the order", () => {
+  const rank = new Map<string, number>(
+    FOLDER_ORDER.flatMap((row, index) => row.map((folder) => [folder, index] as const)),
+  );
+  const graph = importGraph(join(ROOT, "generator"));
+  const backward = [...graph].flatMap(([file, imports]) =>
+    imports
+      .filter((target) => graph.has(target))
+      .filter((target) => {
+        const from = folderOf(file);
+        const to = folderOf(target);
+        return from !== to && rank.get(to)! >= rank.get(from)!;
+      })
+      .map((target) => `${file} → ${target}`),
   );
   expect(backward).toEqual([]);
 });
@@ -33,7 +71,8 @@ it("only generator/runtime/ imports the runtime (templates/runtime/)", () => {
     .filter(([file]) => !file.startsWith("emit/static/"))
     .filter(([, imports]) => imports.some((target) => target.includes("templates/runtime/")))
     .map(([file]) => file);
-  expect(importers).toEqual(["runtime/client.ts", "runtime/rules.ts", "runtime/server.ts"]);
+  expect(importers.length).toBeGreaterThan(0);
+  expect(importers.filter((file) => !file.startsWith("runtime/"))).toEqual([]);
   // What the checks of a tools file import loads only the runtime's core, not its client or server.
   const rules = importGraph(join(ROOT, "generator")).get("runtime/rules.ts")!;
   expect(rules.length).toBeGreaterThan(0);
