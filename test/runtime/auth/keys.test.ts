@@ -8,11 +8,10 @@
  */
 import { createServer, type Server } from "node:http";
 import { exportJWK, generateKeyPair, SignJWT, type JWK } from "jose";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { listenOnLoopback, closeServer } from "../../helpers/loopback.js";
 import { bearerAuthorization } from "../../../templates/runtime/auth/index.js";
 import type { HttpRequest } from "../../../templates/runtime/index.js";
-import { sleep } from "../../helpers/wait.js";
 
 const RESOURCE = "http://127.0.0.1:9/mcp";
 
@@ -63,19 +62,27 @@ describe("JWKS caching and key rotation", () => {
   const statusOf = (verdict: object) => ("status" in verdict ? verdict.status : 200);
 
   it("fetches the keys once, again once for a new kid, and not for another within the cooldown", async () => {
-    const auth = bearerAuthorization({ issuer, resource: RESOURCE, jwksCooldownMs: 300 });
-    expect(statusOf(await auth.authenticate(requestWith(await token("k1"))))).toBe(200);
-    expect(statusOf(await auth.authenticate(requestWith(await token("k1"))))).toBe(200);
-    expect(jwksFetches).toBe(1);
+    // The cooldown is measured on the clock alone (Date), so the test moves the clock rather than
+    // waiting: however slow the machine, the steps below fall inside or past it as written.
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.now() });
+    try {
+      const auth = bearerAuthorization({ issuer, resource: RESOURCE, jwksCooldownMs: 30_000 });
+      expect(statusOf(await auth.authenticate(requestWith(await token("k1"))))).toBe(200);
+      expect(statusOf(await auth.authenticate(requestWith(await token("k1"))))).toBe(200);
+      expect(jwksFetches).toBe(1);
 
-    published.push({ ...(await exportJWK(pairs.k2!.publicKey)), kid: "k2", alg: "ES256" });
-    await sleep(350);
-    expect(statusOf(await auth.authenticate(requestWith(await token("k2"))))).toBe(200);
-    expect(jwksFetches).toBe(2);
+      published.push({ ...(await exportJWK(pairs.k2!.publicKey)), kid: "k2", alg: "ES256" });
+      vi.setSystemTime(Date.now() + 31_000);
+      expect(statusOf(await auth.authenticate(requestWith(await token("k2"))))).toBe(200);
+      expect(jwksFetches).toBe(2);
 
-    // k3 is never published: refused, and no fetch within the cooldown.
-    expect(statusOf(await auth.authenticate(requestWith(await token("k3"))))).toBe(401);
-    expect(statusOf(await auth.authenticate(requestWith(await token("k3"))))).toBe(401);
-    expect(jwksFetches).toBe(2);
+      // k3 is never published: refused, and no fetch within the cooldown.
+      vi.setSystemTime(Date.now() + 20_000);
+      expect(statusOf(await auth.authenticate(requestWith(await token("k3"))))).toBe(401);
+      expect(statusOf(await auth.authenticate(requestWith(await token("k3"))))).toBe(401);
+      expect(jwksFetches).toBe(2);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
