@@ -9,11 +9,16 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { packageRoot } from "./package-root.js";
 import type { Dialect } from "../shared/json-schema-dialects.js";
+import type { ArchiveMember } from "./archive-member.js";
 
 /** A pinned upstream file. */
 export interface PinnedFile {
+  /** Where to download it: the file itself, or the archive holding it (see `archive`). */
   readonly url: string;
+  /** The file's own sha256 (of the member, for a file inside an archive). */
   readonly sha256: string;
+  /** Set when upstream publishes the file only inside a package: `url` is then the gzipped tar archive. */
+  readonly archive?: ArchiveMember;
 }
 
 /** What the registry records about one revision. */

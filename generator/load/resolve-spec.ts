@@ -10,6 +10,8 @@ import { existsSync, mkdirSync, renameSync, statSync, writeFileSync } from "node
 import { homedir } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
 import { diagnostic, McpGenError } from "../diagnostics.js";
+import { archiveMember } from "./archive-member.js";
+import { LIMITS } from "./limits.js";
 import { checkInsideFolder, readBoundedFile } from "./read-file.js";
 import { knownRevisions, type PinnedFile, type Registry } from "./registry.js";
 import type { InputFile } from "./types.js";
@@ -284,7 +286,13 @@ export async function downloadPinnedSets(
   const wanted = sets.flatMap((set) =>
     Object.entries(set.files).map(([name, pinned]) => ({ set, name, pinned })),
   );
-  const settled = await mapAtMost(DOWNLOADS_AT_ONCE, wanted, (w) => download(doFetch, w.pinned));
+  // Two members of one archive (MCP Apps' schema.json and spec.types.d.ts) download it once.
+  const bodies = new Map<string, Promise<Uint8Array>>();
+  const body = (url: string) => {
+    if (!bodies.has(url)) bodies.set(url, fetchBounded(doFetch, url));
+    return bodies.get(url)!;
+  };
+  const settled = await mapAtMost(DOWNLOADS_AT_ONCE, wanted, (w) => download(body, w.pinned));
   // download() turns every failure into an McpGenError.
   const problems = settled.flatMap((r) =>
     r.status === "rejected" ? (r.reason as McpGenError).diagnostics : [],
@@ -320,12 +328,35 @@ async function mapAtMost<T, R>(
   return results;
 }
 
-async function download(doFetch: typeof fetch, file: PinnedFile): Promise<Uint8Array> {
+/** How long one download may take, all of it. */
+const DOWNLOAD_TIMEOUT_MS = 30_000;
+
+/** The body at `url`, read as a stream and refused past {@link LIMITS.fileBytes}. */
+async function fetchBounded(doFetch: typeof fetch, url: string): Promise<Uint8Array> {
+  const response = await doFetch(url, { signal: AbortSignal.timeout(DOWNLOAD_TIMEOUT_MS) });
+  if (!response.ok) throw new Error(`HTTP ${response.status}`);
+  if (!response.body) return new Uint8Array(await response.arrayBuffer());
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of response.body as AsyncIterable<Uint8Array>) {
+    size += chunk.byteLength;
+    if (size > LIMITS.fileBytes) {
+      await response.body.cancel().catch(() => undefined);
+      throw new Error(`the body is larger than ${LIMITS.fileBytes} bytes`);
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
+}
+
+async function download(
+  body: (url: string) => Promise<Uint8Array>,
+  file: PinnedFile,
+): Promise<Uint8Array> {
   let bytes: Uint8Array;
   try {
-    const response = await doFetch(file.url, { signal: AbortSignal.timeout(30_000) });
-    if (!response.ok) throw new Error(`HTTP ${response.status}`);
-    bytes = new Uint8Array(await response.arrayBuffer());
+    const fetched = await body(file.url);
+    bytes = file.archive ? await archiveMember(fetched, file.archive) : fetched;
   } catch (error) {
     throw new McpGenError([
       diagnostic("MCPG105", { url: file.url, reason: (error as Error).message }),
