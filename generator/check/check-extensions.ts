@@ -8,7 +8,10 @@
  * - the extension targets the revision being generated;
  * - its error codes stay out of -32020..-32099;
  * - every definition the manifest names exists in its schema;
+ * - every channel a message is placed on is one the manifest declares;
  * - each extension is given once.
+ * It also passes on what loading found: the patches that repaired the
+ * schema as read (a note each) and a derived schema's TypeScript errors.
  */
 import { diagnostic, type Diagnostic } from "../diagnostics.js";
 import { escapePointerSegment } from "../load/json.js";
@@ -35,6 +38,8 @@ export function checkExtensions(sources: SourceSet): Diagnostic[] {
       ...checkErrorCodeRange(ext),
       ...checkNamedDefinitions(ext),
       ...checkReturnsServed(ext),
+      ...checkChannels(ext),
+      ...loadNotes(ext),
     ]),
     ...checkGivenOnce(sources.extensions),
   ];
@@ -133,7 +138,7 @@ export function checkNamedDefinitions(ext: ExtensionSource): Diagnostic[] {
   const defined = new Set(Object.keys(definitionsOf(ext.schema)));
   const m = ext.manifest;
   const named: Array<[string, string, string]> = [
-    ...(m.capability
+    ...(m.capability?.definition
       ? [
           ["capability.definition", m.capability.definition, "/capability/definition"] as [
             string,
@@ -142,6 +147,16 @@ export function checkNamedDefinitions(ext: ExtensionSource): Diagnostic[] {
           ],
         ]
       : []),
+    ...Object.entries(m.members ?? {}).flatMap(([core, paths]) =>
+      Object.entries(paths).map(
+        ([path, d]) =>
+          [
+            `members.${core}["${path}"]`,
+            d,
+            `/members/${escapePointerSegment(core)}/${escapePointerSegment(path)}`,
+          ] as [string, string, string],
+      ),
+    ),
     ...Object.entries(m.returns ?? {}).flatMap(([method, defs]) =>
       defs.map(
         (d, i) =>
@@ -190,4 +205,42 @@ export function checkNamedDefinitions(ext: ExtensionSource): Diagnostic[] {
     .map(([field, name, pointer]) =>
       diagnostic("MCPG613", { field, name }, { file: ext.manifestFile, pointer }),
     );
+}
+
+/** Rule: a message's channel (its own, or the manifest's) is one of the manifest's channels. */
+export function checkChannels(ext: ExtensionSource): Diagnostic[] {
+  const m = ext.manifest;
+  const known = Object.keys(m.channels ?? {});
+  const placed: Array<[string | undefined, string]> = [
+    [m.channel, "/channel"],
+    ...Object.entries(m.requests ?? {}).map(
+      ([method, r]) =>
+        [r.channel, `/requests/${escapePointerSegment(method)}/channel`] as [
+          string | undefined,
+          string,
+        ],
+    ),
+    ...Object.entries(m.notifications ?? {}).map(
+      ([method, n]) =>
+        [n.channel, `/notifications/${escapePointerSegment(method)}/channel`] as [
+          string | undefined,
+          string,
+        ],
+    ),
+  ];
+  return placed
+    .filter(([channel]) => channel !== undefined && channel !== "mcp" && !known.includes(channel))
+    .map(([channel, pointer]) =>
+      diagnostic("MCPG623", { channel: channel!, known }, { file: ext.manifestFile, pointer }),
+    );
+}
+
+/** What loading the extension found: a note per patch that repaired its schema, and its TypeScript's errors. */
+function loadNotes(ext: ExtensionSource): Diagnostic[] {
+  return [
+    ...(ext.sourcePatches ?? []).map((p) =>
+      diagnostic("MCPG303", { patch: p.id, why: p.why }, { file: p.file }),
+    ),
+    ...(ext.notes ?? []),
+  ];
 }

@@ -67,7 +67,8 @@ export const schemaCommand: CommandModule = {
               `${revision}  ${registry.revisions[revision]!.files["schema.json"].url}\n`,
             );
           for (const { manifest } of knownExtensions()) {
-            const schema = manifest.schema;
+            // A schema derived from TypeScript (Skills) is listed by its TypeScript's source.
+            const schema = manifest.schema ?? manifest.schemaTs!;
             process.stdout.write(
               `${manifest.name} (${manifest.id}, for ${manifest.revisions.join(", ")})  ${typeof schema === "string" ? schema : schema.url}\n`,
             );

@@ -116,4 +116,32 @@ export const EXTENSION_DIAGNOSTICS = {
     message: (p) => `extension ${p.id} is given more than once (first by ${p.first})`,
     fix: () => "pass each extension once; two different extensions need identifiers of their own",
   }),
+  MCPG620: entry<{ name: string; message: string }>({
+    severity: "warning",
+    message: (p) =>
+      `extension ${p.name}: its TypeScript does not type-check against the base revision: ${p.message}`,
+    fix: () =>
+      "the JSON Schema is derived from the declarations as written; check the message against the extension's specification",
+  }),
+  MCPG621: entry<{ name: string; names: readonly string[] }>({
+    severity: "error",
+    message: (p) =>
+      `extension ${p.name}: its TypeScript uses ${p.names.join(", ")}, which it does not declare and the base revision does not define`,
+    fix: () =>
+      "declare the types in the extension's TypeScript, or generate a revision that defines them (--spec)",
+  }),
+  MCPG622: entry<{ name: string; reason: string }>({
+    severity: "error",
+    message: (p) =>
+      `extension ${p.name}: no JSON Schema can be derived from its TypeScript: ${p.reason}`,
+    fix: () =>
+      "give the manifest a schema, or TypeScript with at least one interface or type alias (a page's ```typescript blocks)",
+  }),
+  MCPG623: entry<{ channel: string; known: readonly string[] }>({
+    severity: "error",
+    message: (p) =>
+      `the manifest places a message on channel "${p.channel}", which its channels do not declare${p.known.length > 0 ? ` (declared: ${p.known.join(", ")})` : ""}`,
+    fix: () =>
+      'declare the channel under "channels" with a description, or leave channel out for the MCP connection',
+  }),
 } as const;

@@ -19,7 +19,10 @@ import {
   type Diagnostic,
 } from "../diagnostics.js";
 import { escapePointerSegment, parseJsonText } from "./json.js";
+import { deriveSchema, type DerivationBase } from "./derive-schema.js";
+import { applySourcePatches, readOverlay, type PatchFile } from "./patches.js";
 import { parseSchemaJson } from "./schema-json.js";
+import { isPage } from "./typescript-source.js";
 import { packageRoot } from "./package-root.js";
 import { checkInsideFolder, readBoundedFile } from "./read-file.js";
 import { readSchemaTsCached } from "./schema-ts-cache.js";
@@ -59,12 +62,17 @@ export function knownExtensions(): readonly KnownExtension[] {
 
 /** The pinned files of a known extension, as a set found and downloaded together. */
 export function extensionSet(manifest: ExtensionManifest): PinnedSet {
-  const files = [manifest.schema, ...(manifest.schemaTs ? [manifest.schemaTs] : [])].filter(
-    (f): f is Exclude<ManifestFile, string> => typeof f !== "string",
+  const files = [manifest.schema, manifest.schemaTs].filter(
+    (f): f is Exclude<ManifestFile, string> => f !== undefined && typeof f !== "string",
   );
   return {
     folder: `extensions/${manifest.name}`,
-    files: Object.fromEntries(files.map((f) => [f.path, { url: f.url, sha256: f.sha256 }])),
+    files: Object.fromEntries(
+      files.map((f) => [
+        f.path,
+        { url: f.url, sha256: f.sha256, ...(f.archive ? { archive: f.archive } : {}) },
+      ]),
+    ),
   };
 }
 
@@ -80,21 +88,32 @@ export async function pullExtension(name: string, sources: SchemaSources): Promi
   return downloadPinnedSet(extensionSet(found.manifest), sources);
 }
 
-/** Loads every `--extension` argument, reporting all problems together. */
+/**
+ * Loads every `--extension` argument, reporting all problems together.
+ * `base` is the revision they extend: a schema derived from TypeScript
+ * resolves the names it does not declare there.
+ */
 export async function loadExtensions(
   refs: readonly string[],
   sources: SchemaSources,
+  base?: DerivationBase,
+  overlay: readonly PatchFile[] = readOverlay(),
 ): Promise<ExtensionSource[]> {
-  return mapReportingAll(refs, (ref) => loadExtension(ref, sources));
+  return mapReportingAll(refs, (ref) => loadExtension(ref, sources, base, overlay));
 }
 
-async function loadExtension(ref: string, sources: SchemaSources): Promise<ExtensionSource> {
+async function loadExtension(
+  ref: string,
+  sources: SchemaSources,
+  base: DerivationBase | undefined,
+  overlay: readonly PatchFile[],
+): Promise<ExtensionSource> {
   const found = findManifest(ref);
   return readExtension(
     found.manifest,
     found.manifestFile,
     found.known ? undefined : dirname(found.manifestFile),
-    sources,
+    { sources, base, overlay },
   );
 }
 
@@ -186,21 +205,48 @@ function withoutBranchMismatches(errors: readonly ErrorObject[]): ErrorObject[] 
   });
 }
 
+/** What reading an extension needs besides its manifest. */
+interface ReadContext {
+  readonly sources: SchemaSources;
+  readonly base: DerivationBase | undefined;
+  readonly overlay: readonly PatchFile[];
+}
+
 async function readExtension(
   manifest: ExtensionManifest,
   manifestFile: string,
   baseDir: string | undefined,
-  sources: SchemaSources,
+  { sources, base, overlay }: ReadContext,
 ): Promise<ExtensionSource> {
   const files = await extensionFiles(manifest, manifestFile, baseDir, sources);
+  if (!files.schema) {
+    if (!base)
+      throw new McpGenError([
+        diagnostic(
+          "MCPG622",
+          { name: manifest.name, reason: "no base revision was given to resolve its names in" },
+          { file: manifestFile },
+        ),
+      ]);
+    const derived = deriveSchema(manifest.name, files.schemaTs!, base, sources.cacheDir);
+    return { manifest, manifestFile, schema: derived.source, derived: true, notes: derived.notes };
+  }
   // Both files are read before giving up, so their problems are reported together.
   const problems: Diagnostic[] = [];
-  const schema = await collectProblems(problems, () => parseSchemaJson(files.schema));
-  const schemaTs = files.schemaTs
-    ? await collectProblems(problems, () => readSchemaTsCached(files.schemaTs!, sources.cacheDir))
-    : undefined;
-  if (!schema || problems.length > 0) throw new McpGenError(problems);
-  return { manifest, manifestFile, schema, ...(schemaTs ? { schemaTs } : {}) };
+  const parsed = await collectProblems(problems, () => parseSchemaJson(files.schema!));
+  const schemaTs =
+    files.schemaTs && !isPage(files.schemaTs)
+      ? await collectProblems(problems, () => readSchemaTsCached(files.schemaTs!, sources.cacheDir))
+      : undefined;
+  if (!parsed || problems.length > 0) throw new McpGenError(problems);
+  const repaired = applySourcePatches(parsed, overlay);
+  return {
+    manifest,
+    manifestFile,
+    schema: repaired.source,
+    ...(schemaTs ? { schemaTs } : {}),
+    ...(repaired.applied.length > 0 ? { sourcePatches: repaired.applied } : {}),
+  };
 }
 
 /** The extension's schema files, read and (when pinned) verified. */
@@ -209,7 +255,7 @@ async function extensionFiles(
   manifestFile: string,
   baseDir: string | undefined,
   sources: SchemaSources,
-): Promise<{ schema: InputFile; schemaTs?: InputFile }> {
+): Promise<{ schema?: InputFile; schemaTs?: InputFile }> {
   const set = extensionSet(manifest);
   const folder = set.folder;
   const found =
@@ -229,6 +275,8 @@ async function extensionFiles(
     checkInsideFolder(path, home, manifestFile);
     return readInput(path, `${folder}/${ref}`);
   };
-  const schema = read(manifest.schema);
-  return { schema, ...(manifest.schemaTs ? { schemaTs: read(manifest.schemaTs) } : {}) };
+  return {
+    ...(manifest.schema ? { schema: read(manifest.schema) } : {}),
+    ...(manifest.schemaTs ? { schemaTs: read(manifest.schemaTs) } : {}),
+  };
 }

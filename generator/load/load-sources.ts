@@ -49,9 +49,18 @@ export async function loadSources(options: LoadOptions): Promise<SourceSet> {
   const schemaTs = tsFile
     ? await collectProblems(problems, () => readSchemaTsCached(tsFile, sources.cacheDir))
     : undefined;
+  const patches = readOverlay();
+  // Extensions need the revision's schema: one derived from TypeScript resolves the names it uses there.
   const extensions =
-    options.extensions && options.extensions.length > 0
-      ? await collectProblems(problems, () => loadExtensions(options.extensions!, sources))
+    schema && options.extensions && options.extensions.length > 0
+      ? await collectProblems(problems, () =>
+          loadExtensions(
+            options.extensions!,
+            sources,
+            { schema, ...(resolved.schemaTs ? { schemaTs: resolved.schemaTs } : {}) },
+            patches,
+          ),
+        )
       : [];
   if (!schema || problems.length > 0) throw new McpGenError(problems);
   return {
@@ -59,7 +68,7 @@ export async function loadSources(options: LoadOptions): Promise<SourceSet> {
     schema,
     ...(schemaTs ? { schemaTs } : {}),
     registry,
-    patches: readOverlay(),
+    patches,
     extensions: extensions ?? [],
   };
 }

@@ -63,9 +63,18 @@ export interface SchemaTsFacts {
   readonly declarations: Readonly<Record<string, TsDeclaration>>;
 }
 
-/** A file of an extension manifest: relative to the manifest, or pinned upstream. */
+/** A file of an extension manifest: relative to the manifest, or pinned upstream (possibly inside a package's archive). */
 export type ManifestFile =
-  string | { readonly path: string; readonly url: string; readonly sha256: string };
+  | string
+  | {
+      readonly path: string;
+      readonly url: string;
+      readonly sha256: string;
+      readonly archive?: import("./archive-member.js").ArchiveMember;
+    };
+
+/** Who sends a message of an extension. */
+export type ManifestDirection = "client-to-server" | "server-to-client" | "both";
 
 /** An extension manifest (schema/extension-manifest.schema.json describes it; docs/extensions.md explains it). */
 export interface ExtensionManifest {
@@ -74,29 +83,39 @@ export interface ExtensionManifest {
   readonly mcp?: boolean;
   readonly description?: string;
   readonly revisions: readonly string[];
-  readonly schema: ManifestFile;
+  /** The JSON Schema; without it, the schema is derived from `schemaTs`. */
+  readonly schema?: ManifestFile;
+  /** TypeScript: a .ts file, or a page (.md, .mdx) whose typescript blocks declare the types. */
   readonly schemaTs?: ManifestFile;
   readonly resultTypes?: Readonly<Record<string, string>>;
   readonly requests?: Readonly<
     Record<
       string,
       {
-        readonly direction?: "client-to-server" | "server-to-client" | "both";
+        readonly direction?: ManifestDirection;
         readonly result?: string;
         /** The params member mirrored into the Mcp-Name header on Streamable HTTP. */
         readonly name?: string;
+        /** The channel it travels on, when not the MCP connection. */
+        readonly channel?: string;
       }
     >
   >;
   readonly notifications?: Readonly<
-    Record<string, { readonly direction?: "client-to-server" | "server-to-client" | "both" }>
+    Record<string, { readonly direction?: ManifestDirection; readonly channel?: string }>
   >;
+  /** Channels other than the MCP connection, by name. */
+  readonly channels?: Readonly<Record<string, { readonly description: string }>>;
+  /** The channel of the messages the manifest does not place otherwise. */
+  readonly channel?: string;
   readonly returns?: Readonly<Record<string, readonly string[]>>;
   readonly capability?: {
-    readonly definition: string;
+    readonly definition?: string;
     readonly sides?: ReadonlyArray<"client" | "server">;
   };
   readonly augments?: Readonly<Record<string, readonly string[]>>;
+  /** Members below the top level of core definitions: definition → property path (`/_meta/ui`) → extension definition. */
+  readonly members?: Readonly<Record<string, Readonly<Record<string, string>>>>;
   /** What a server does for a client that did not declare the extension (default "refuse"). */
   readonly undeclared?: "refuse" | "fallback";
   readonly errorCodes?: ReadonlyArray<{
@@ -114,6 +133,16 @@ export interface ExtensionSource {
   readonly manifestFile: string;
   readonly schema: JsonSchemaSource;
   readonly schemaTs?: SchemaTsFacts;
+  /** True when `schema` was derived from the extension's TypeScript (its manifest gives none). */
+  readonly derived?: boolean;
+  /** Patches of schema/patches/ applied to the schema as read, before it was checked (scope `source`). */
+  readonly sourcePatches?: readonly {
+    readonly id: string;
+    readonly why: string;
+    readonly file: string;
+  }[];
+  /** Warnings and notes of loading it (a derived schema's TypeScript errors). */
+  readonly notes?: readonly import("../diagnostics.js").Diagnostic[];
 }
 
 /** Every input of one generation run. */

@@ -38,6 +38,8 @@ export const applyPatchOverlay: Pass = {
     const superseded: SupersededPatch[] = [];
     for (const file of context.patches) {
       for (const patch of file.patches) {
+        // Source patches repaired extension schemas as they were read (load/patches.ts).
+        if (patch.scope === "source") continue;
         const outcome = tryPatch(patch, declarations);
         switch (outcome.kind) {
           case "applied":
