@@ -36,10 +36,46 @@ export function emitProtocol(model: McpModel, bannerText: string): EmittedFile {
   file.add(
     `${jsDoc("The identifier of a merged extension.")}export type ExtensionId = keyof typeof EXTENSIONS;`,
   );
+  // Only a model with messages on other channels gets the table: plain revisions' output is unchanged.
+  if (model.channelMessages.length > 0)
+    file.add(
+      `${jsDoc("Messages of merged extensions that travel on other channels than the MCP connection (MCP Apps' ui/* over postMessage), by channel then method: their definitions are typed and validated like any other (validators.gen.ts), but they are no MCP methods, and METHODS, NOTIFICATIONS and the runtime never name them. client-to-server means from the side that plays the client on that channel.")}export const CHANNEL_MESSAGES = ${channelMessagesTable(model)} as const;`,
+    );
   file.add(
     `${jsDoc("`_meta` key rules (see MetaObject).")}export { isReservedMetaKey, isValidMetaKey } from "${SUPPORT_MODULE}";`,
   );
   return file.build(bannerText);
+}
+
+/** `{ "<channel>": { description, messages: { "<method>": { message, direction, definition, result? } } } }`. */
+function channelMessagesTable(model: McpModel): string {
+  const channels = [...new Set(model.channelMessages.map((m) => m.channel))];
+  return printCode(
+    tableLiteral(
+      channels.map((channel) => {
+        const description = model.channels.find((c) => c.name === channel)?.description ?? "";
+        const messages = model.channelMessages.filter((m) => m.channel === channel);
+        const entry = (m: McpModel["channelMessages"][number]): TableValue => ({
+          object: [
+            ["message", literal(m.message)],
+            ["direction", literal(m.direction)],
+            ["definition", literal(m.definition)],
+            ...(m.result ? [["result", literal(m.result)] as const] : []),
+            ["extension", literal(m.extension)],
+          ],
+        });
+        return [
+          literal(channel),
+          {
+            object: [
+              ["description", literal(description)],
+              ["messages", { object: messages.map((m) => [literal(m.method), entry(m)] as const) }],
+            ],
+          },
+        ] as const;
+      }),
+    ),
+  );
 }
 
 /** `{ "<id>": { id, name, requests, notifications, resultTypes, capability, names, undeclared } }` as an object literal. */
@@ -63,7 +99,9 @@ function extensionsTable(extensions: readonly MergedExtension[]): string {
             "capability",
             {
               object: [
-                ["definition", literal(e.capability.definition)],
+                ...(e.capability.definition
+                  ? [["definition", literal(e.capability.definition)] as const]
+                  : []),
                 ["sides", strings(e.capability.sides)],
               ],
             },

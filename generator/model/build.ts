@@ -39,6 +39,8 @@ export function buildModel(sources: SourceSet): { model: McpModel; diagnostics: 
     capabilities: buildCapabilities(declarations, sources),
     envelopes: envelopesOf(declarations),
     revisions: revisionSummaries(sources, methods),
+    channelMessages: [],
+    channels: [],
     appliedPatches: [],
     supersededPatches: [],
     appliedRules: resultTypes.length > 0 ? [RULE_RESULT_TYPE_LITERALS] : [],

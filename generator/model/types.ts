@@ -106,6 +106,39 @@ export interface NotificationNode {
   readonly origin: Origin;
 }
 
+/**
+ * A message of an extension that travels on another channel than the MCP
+ * connection (MCP Apps' `ui/*`, between an app's view and its host over
+ * postMessage). Its definitions get types and validators like any other,
+ * but it is no MCP method: it is kept apart from `requests` and
+ * `notifications`, so nothing built from those (method tables, dispatch,
+ * client wrappers, diff) can see it.
+ */
+export interface ChannelMessageNode {
+  readonly kind: "channel-message";
+  /** The channel's name, as the manifest declares it. */
+  readonly channel: string;
+  readonly method: string;
+  readonly message: "request" | "notification";
+  /** On the channel: client-to-server is from the side that plays the client there (MCP Apps: the view) to the other. */
+  readonly direction: Direction;
+  readonly definition: string;
+  readonly paramsDefinition?: string;
+  /** A request's result definition, when the extension defines one. */
+  readonly result?: string;
+  /** The extension that defines it. */
+  readonly extension: string;
+  readonly origin: Origin;
+}
+
+/** A channel other than the MCP connection that an extension declares. */
+export interface ChannelNode {
+  readonly kind: "channel";
+  readonly name: string;
+  readonly description: string;
+  readonly extension: string;
+}
+
 /** Whether a message carries params. */
 export type ParamsPresence = "required" | "optional" | "absent";
 
@@ -197,7 +230,8 @@ export interface MergedExtension {
   readonly resultTypes: readonly string[];
   /** Its settings under `capabilities.extensions[id]`: the definition and which sides declare it. */
   readonly capability?: {
-    readonly definition: string;
+    /** The definition typing its settings; without one they are the core's open JSONObject. */
+    readonly definition?: string;
     readonly sides: ReadonlyArray<"client" | "server">;
   };
   /** What a server does for a client that did not declare it, when the manifest says (default "refuse"). */
@@ -249,8 +283,14 @@ export interface McpModel {
   readonly dialect: Dialect;
   readonly sources: readonly ModelSource[];
   readonly declarations: readonly Declaration[];
+  /** The MCP connection's request methods. */
   readonly requests: readonly RequestNode[];
+  /** The MCP connection's notification methods. */
   readonly notifications: readonly NotificationNode[];
+  /** Messages of extensions on other channels, by channel then method. */
+  readonly channelMessages: readonly ChannelMessageNode[];
+  /** The other channels extensions declare, by name. */
+  readonly channels: readonly ChannelNode[];
   readonly resultTypes: readonly ResultTypeNode[];
   readonly errorCodes: readonly ErrorCodeNode[];
   readonly capabilities: readonly CapabilityNode[];

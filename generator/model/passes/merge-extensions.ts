@@ -10,7 +10,10 @@
  * - `returns` adds result branches to core methods (tools/call may return
  *   CreateTaskResult), and to their `<X>ResultResponse` definitions;
  * - its capability definition types `capabilities.extensions[<id>]`;
- * - `augments` adds properties to core definitions;
+ * - `augments` adds properties to core definitions, `members` types
+ *   members below their top level (extension-members.ts);
+ * - messages the manifest places on another channel than the MCP
+ *   connection become channel messages, never methods (extension-channels.ts);
  * - its resultType values and error codes join the model's sets, and may
  *   not collide with the core revision's or another extension's.
  *
@@ -21,19 +24,14 @@
  *   after:  tools/call → [InputRequiredResult, CallToolResult, CreateTaskResult]; tasks/get, … added
  */
 import { diagnostic, McpGenError, type Diagnostic } from "../../diagnostics.js";
-import {
-  cloneJson,
-  escapePointerSegment,
-  isJsonObject,
-  jsonEqual,
-  type JsonObject,
-  type JsonValue,
-} from "../../load/json.js";
-import { mapSchema } from "../../shared/schema-walk.js";
+import { escapePointerSegment, isJsonObject, jsonEqual, type JsonObject } from "../../load/json.js";
 import type { ExtensionSource } from "../../load/types.js";
-import { buildDeclarations, DEFS_PREFIX, refName } from "../build-declarations.js";
+import { buildDeclarations, refName } from "../build-declarations.js";
 import { describeErrorDefinition, pascalFromConstant } from "../build-error-codes.js";
 import { methodNodes, propertyOf } from "../build-methods.js";
+import { channelsOf, checkChannelCollisions, splitByChannel } from "./extension-channels.js";
+import { addAugments, addMembers } from "./extension-members.js";
+import { editSchemas, ref, structure } from "./merge-helpers.js";
 import type {
   Declaration,
   ErrorCodeNode,
@@ -59,24 +57,6 @@ export const mergeExtensions: Pass = {
   },
 };
 
-const ANNOTATIONS = new Set([
-  "description",
-  "title",
-  "$comment",
-  "examples",
-  "$schema",
-  "deprecated",
-]);
-
-/** A schema without annotations, for structural comparison. */
-function structure(schema: JsonValue): JsonValue {
-  return typeof schema === "object" && schema !== null
-    ? mapSchema(schema, (node) =>
-        Object.fromEntries(Object.entries(node).filter(([k]) => !ANNOTATIONS.has(k))),
-      )
-    : schema;
-}
-
 /** Where each name in the model came from, for conflict messages. */
 function ownerOf(model: McpModel, decl: Declaration): string {
   const ext = model.extensions.find((e) => e.definitions.includes(decl.name));
@@ -99,8 +79,9 @@ function mergeExtension(model: McpModel, ext: ExtensionSource, problems: Diagnos
     }
   }
   const byName = new Map([...existing, ...added.map((d) => [d.name, d] as const)]);
-  const methods = extensionMethods(ext, added, byName);
+  const methods = splitByChannel(ext, extensionMethods(ext, added, byName), byName);
   checkMethodCollisions(model, ext, methods, problems);
+  checkChannelCollisions(model, methods.channelMessages, problems);
   checkNameParameters(ext, methods.requests, byName, problems);
 
   let declarations = [...model.declarations, ...added];
@@ -108,6 +89,7 @@ function mergeExtension(model: McpModel, ext: ExtensionSource, problems: Diagnos
   ({ declarations, requests } = addReturns(ext, declarations, requests, problems));
   declarations = addCapability(ext, declarations, problems);
   declarations = addAugments(ext, declarations, problems);
+  declarations = addMembers(ext, declarations, problems);
   const resultTypes = addResultTypes(model, ext, added, problems);
   declarations = widenResultTypeUnion(declarations, resultTypes);
   const errorCodes = addErrorCodes(model, ext, byName, problems);
@@ -121,6 +103,8 @@ function mergeExtension(model: McpModel, ext: ExtensionSource, problems: Diagnos
     declarations,
     requests: sortByMethod(requests),
     notifications: sortByMethod([...model.notifications, ...methods.notifications]),
+    channelMessages: [...model.channelMessages, ...methods.channelMessages],
+    channels: [...model.channels, ...channelsOf(ext)],
     resultTypes,
     errorCodes,
     revisions: model.revisions.map((r) =>
@@ -162,7 +146,7 @@ function describeMerged(
     ...(capability
       ? {
           capability: {
-            definition: capability.definition,
+            ...(capability.definition ? { definition: capability.definition } : {}),
             sides: capability.sides ?? ["client", "server"],
           },
         }
@@ -290,22 +274,6 @@ function ownerOfMethod(model: McpModel, definition: string, file: string): strin
   return ext ? `extension ${ext.id}` : `the core revision (${file})`;
 }
 
-const ref = (name: string): JsonObject => ({ $ref: `${DEFS_PREFIX}${name}` });
-
-/** Applies `edit` to both views of a declaration's schema (copies; inputs untouched). */
-function editSchemas(
-  decl: Declaration,
-  edit: (schema: JsonObject) => JsonObject | string,
-): Declaration | string {
-  const views = [decl.schema, decl.validatorSchema].map((s) =>
-    typeof s === "object" ? edit(cloneJson(s)) : "it is a boolean schema",
-  );
-  const failure = views.find((v): v is string => typeof v === "string");
-  return (
-    failure ?? { ...decl, schema: views[0] as JsonObject, validatorSchema: views[1] as JsonObject }
-  );
-}
-
 /** `returns`: core methods gain result branches, and their result-response definitions gain the alternatives. */
 function addReturns(
   ext: ExtensionSource,
@@ -360,7 +328,9 @@ function addCapability(
   problems: Diagnostic[],
 ): Declaration[] {
   const capability = ext.manifest.capability;
-  if (!capability) return declarations;
+  // Without a definition the settings keep the core's open type (Skills' page types none).
+  if (!capability?.definition) return declarations;
+  const definition = capability.definition;
   const sides = new Set(capability.sides ?? ["client", "server"]);
   const targets = new Set([
     ...(sides.has("client") ? ["ClientCapabilities"] : []),
@@ -373,7 +343,7 @@ function addCapability(
       if (!isJsonObject(extensions)) return "it has no extensions property";
       extensions.properties = {
         ...(isJsonObject(extensions.properties) ? extensions.properties : {}),
-        [ext.manifest.id]: ref(capability.definition),
+        [ext.manifest.id]: ref(definition),
       };
       return schema;
     });
@@ -381,77 +351,6 @@ function addCapability(
       problems.push(diagnostic("MCPG616", { definition: d.name, why: edited }, d.origin));
     return typeof edited === "string" ? d : edited;
   });
-}
-
-/** `augments`: core definitions gain the extension definitions' properties. */
-function addAugments(
-  ext: ExtensionSource,
-  declarations: Declaration[],
-  problems: Diagnostic[],
-): Declaration[] {
-  let decls = declarations;
-  for (const [target, sources] of Object.entries(ext.manifest.augments ?? {})) {
-    const additions = sources.flatMap((name, index) => {
-      const source = decls.find((d) => d.name === name);
-      const properties =
-        source && typeof source.schema === "object" && isJsonObject(source.schema.properties)
-          ? source.schema.properties
-          : {};
-      return Object.entries(properties).map(([property, schema]) => ({
-        property,
-        schema,
-        from: name,
-        index,
-      }));
-    });
-    const targetDecl = decls.find((d) => d.name === target);
-    if (!targetDecl) {
-      problems.push(
-        diagnostic(
-          "MCPG616",
-          { definition: target, why: "the revision does not define it" },
-          { file: ext.manifestFile, pointer: `/augments/${escapePointerSegment(target)}` },
-        ),
-      );
-      continue;
-    }
-    // Decided once, on the type view, so each conflict is reported once (editSchemas edits both views).
-    const before =
-      typeof targetDecl.schema === "object" && isJsonObject(targetDecl.schema.properties)
-        ? targetDecl.schema.properties
-        : {};
-    const owners = new Map(
-      Object.entries(before).map(([property, schema]) => [property, { schema, owner: target }]),
-    );
-    const accepted = additions.filter(({ property, schema, from, index }) => {
-      const current = owners.get(property);
-      if (current && !jsonEqual(structure(current.schema), structure(schema))) {
-        problems.push(
-          diagnostic(
-            "MCPG615",
-            { definition: target, property, other: current.owner },
-            {
-              file: ext.manifestFile,
-              pointer: `/augments/${escapePointerSegment(target)}/${index}`,
-            },
-          ),
-        );
-        return false;
-      }
-      owners.set(property, { schema, owner: from });
-      return true;
-    });
-    const edited = editSchemas(targetDecl, (schema) => {
-      if (!isJsonObject(schema.properties)) return "it has no properties";
-      for (const { property, schema: added } of accepted)
-        schema.properties[property] = cloneJson(added);
-      return schema;
-    });
-    if (typeof edited === "string")
-      problems.push(diagnostic("MCPG616", { definition: target, why: edited }, targetDecl.origin));
-    else decls = decls.map((d) => (d === targetDecl ? edited : d));
-  }
-  return decls;
 }
 
 /**
