@@ -31,6 +31,7 @@ import { TsFileBuilder, type EmittedFile } from "./file.js";
 import { JSON_VALUE_KEYWORD, validatorName } from "./names.js";
 import {
   COMPILED_VALIDATORS_FILE,
+  declarationsFile,
   PROBLEM_VALIDATORS_FILE,
   SUPPORT_MODULE,
 } from "../model/output-names.js";
@@ -52,28 +53,55 @@ export const ANNOTATIONS: ReadonlySet<string> = new Set([
 const ANY_JSON_TYPE = ["array", "boolean", "null", "number", "object", "string"];
 
 /**
- * Emits `ajv-validators.gen.ts`: ajv standalone code for every
+ * Emits `ajv-validators.gen.js`: ajv standalone code for every
  * declaration, as ajv writes it, after the imports of the support
- * functions it calls and the `require` its runtime helpers are loaded by.
+ * functions it calls and the `require` its runtime helpers are loaded by;
+ * and `ajv-validators.gen.d.ts`, which types each export as a
+ * CompiledValidator, so tsc never infers a type from ajv's code.
  */
 export function emitValidators(
   model: McpModel,
   bannerText: string,
   cache?: CompiledCodeCache,
+): EmittedFile[] {
+  const sources = validatorSources(model);
+  const code = compileValidators(sources, {}, cache);
+  return [
+    javaScriptModule(COMPILED_VALIDATORS_FILE, code, KEYWORD_HELPERS, bannerText),
+    validatorDeclarations(COMPILED_VALIDATORS_FILE, Object.keys(sources.exports), bannerText),
+  ];
+}
+
+/** ajv's code as a JavaScript module: the support functions it calls imported, the `require` its runtime helpers are loaded by. */
+function javaScriptModule(
+  path: string,
+  code: string,
+  helpers: readonly string[],
+  bannerText: string,
 ): EmittedFile {
-  const code = compileValidators(validatorSources(model), {}, cache);
-  return new TsFileBuilder(COMPILED_VALIDATORS_FILE)
-    .header(
-      "// @ts-nocheck -- ajv standalone output; the typed API over it is in validators.gen.ts",
-    )
-    .importValues(SUPPORT_MODULE, ...KEYWORD_HELPERS, ...AJV_RUNTIME_HELPERS)
+  // Deno reads a JavaScript module's types from the file this names; tsc and Node go by the file name.
+  return new TsFileBuilder(path)
+    .header(`// @ts-self-types="./${declarationsFile(path)}"`)
+    .importValues(SUPPORT_MODULE, ...helpers, ...AJV_RUNTIME_HELPERS)
     .add(AJV_RUNTIME_REQUIRE)
     .add(code)
     .build(bannerText);
 }
 
+/** The declaration file beside a validator module: every export a compiled validator, typed without reading ajv's code. */
+function validatorDeclarations(
+  path: string,
+  exports: readonly string[],
+  bannerText: string,
+): EmittedFile {
+  return new TsFileBuilder(declarationsFile(path))
+    .importTypes(SUPPORT_MODULE, "CompiledValidator")
+    .add(exports.map((name) => `export declare const ${name}: CompiledValidator;`).join("\n"))
+    .build(bannerText);
+}
+
 /**
- * Emits `ajv-problems.gen.ts`: for every request and notification, a
+ * Emits `ajv-problems.gen.js` (and its declarations): for every request and notification, a
  * validator of the same schema that lists every problem (up to
  * PROBLEM_LIMIT) instead of stopping at the first. parseMessage runs it
  * only on a message the first validator has rejected.
@@ -82,24 +110,25 @@ export function emitProblemValidators(
   model: McpModel,
   bannerText: string,
   cache?: CompiledCodeCache,
-): EmittedFile {
+): EmittedFile[] {
   const sources = validatorSources(model);
+  const exports = Object.fromEntries(
+    messageDefinitions(model).map((name) => [validatorName(name), name]),
+  );
   const code = compileValidators(
-    {
-      schemas: sources.schemas.map((s) => withProblemLimits(s) as JsonObject),
-      exports: Object.fromEntries(
-        messageDefinitions(model).map((name) => [validatorName(name), name]),
-      ),
-    },
+    { schemas: sources.schemas.map((s) => withProblemLimits(s) as JsonObject), exports },
     { allErrors: true, limitProblems: true },
     cache,
   );
-  return new TsFileBuilder(PROBLEM_VALIDATORS_FILE)
-    .header("// @ts-nocheck -- ajv standalone output; messages.gen.ts calls it")
-    .importValues(SUPPORT_MODULE, ...KEYWORD_HELPERS, ...PROBLEM_HELPERS, ...AJV_RUNTIME_HELPERS)
-    .add(AJV_RUNTIME_REQUIRE)
-    .add(code)
-    .build(bannerText);
+  return [
+    javaScriptModule(
+      PROBLEM_VALIDATORS_FILE,
+      code,
+      [...KEYWORD_HELPERS, ...PROBLEM_HELPERS],
+      bannerText,
+    ),
+    validatorDeclarations(PROBLEM_VALIDATORS_FILE, Object.keys(exports), bannerText),
+  ];
 }
 
 /** The definitions parseMessage checks requests and notifications against, each once, in model order. */

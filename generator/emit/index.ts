@@ -82,7 +82,7 @@ export function emitFiles(
     emitSupport(supportBanner),
     emitStandardSchemaSupport(standardSchemaBanner),
     emitIndex(model, PUBLIC_MODULES, top),
-    emitValidators(model, validatorsBanner, cache),
-    emitProblemValidators(model, problemsBanner, cache),
+    ...emitValidators(model, validatorsBanner, cache),
+    ...emitProblemValidators(model, problemsBanner, cache),
   ];
 }

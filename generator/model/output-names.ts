@@ -11,10 +11,21 @@ import type { ErrorCodeNode, McpModel, MergedExtension } from "./types.js";
 
 /** One exported type per definition. */
 export const TYPES_FILE = "types.gen.ts";
-/** ajv standalone code. */
-export const COMPILED_VALIDATORS_FILE = "ajv-validators.gen.ts";
-/** ajv standalone code that lists a rejected message's problems. */
-export const PROBLEM_VALIDATORS_FILE = "ajv-problems.gen.ts";
+/**
+ * ajv standalone code, as JavaScript with a declaration file beside it
+ * (`declarationsFile`): tsc reads the declarations and never ajv's code,
+ * whose functions can be too large for it to infer types from (a
+ * propertyNames of 76 constants makes a 160 KB function that overflows
+ * tsc's stack).
+ */
+export const COMPILED_VALIDATORS_FILE = "ajv-validators.gen.js";
+/** ajv standalone code that lists a rejected message's problems (JavaScript with declarations, as above). */
+export const PROBLEM_VALIDATORS_FILE = "ajv-problems.gen.js";
+
+/** The declaration file tsc reads for a generated JavaScript module (`x.gen.d.ts` for `x.gen.js`). */
+export function declarationsFile(path: string): string {
+  return path.replace(/\.js$/, ".d.ts");
+}
 /** The typed API over the compiled validators. */
 export const VALIDATE_API_FILE = "validators.gen.ts";
 /** parseMessage / parseResponse. */

@@ -8,7 +8,7 @@
  * Regenerate: npm run generate
  */
 /* eslint-disable */
-// @ts-nocheck -- ajv standalone output; the typed API over it is in validators.gen.ts
+// @ts-self-types="./ajv-validators.gen.d.ts"
 
 import { deepEqual, isJsonValue, rebaseErrors, ucs2length } from "./support.gen.js";
 

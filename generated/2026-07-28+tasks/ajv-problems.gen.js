@@ -10,7 +10,7 @@
  * Regenerate: npm run generate
  */
 /* eslint-disable */
-// @ts-nocheck -- ajv standalone output; messages.gen.ts calls it
+// @ts-self-types="./ajv-problems.gen.d.ts"
 
 import {
   deepEqual,
