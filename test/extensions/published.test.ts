@@ -103,8 +103,7 @@ describe("MCP Apps", () => {
   });
 
   it("types and validates Tool._meta.ui and the client's mimeTypes", async () => {
-    const validators =
-      (await import("../../generated/2026-07-28+apps/validators.gen.js")) as typeof import("../../generated/2026-07-28+apps/validators.gen.js");
+    const validators = await import("../../generated/2026-07-28+apps/validators.gen.js");
     const tool = { name: "t", inputSchema: { type: "object" } };
     expect(
       validators.validate("Tool", { ...tool, _meta: { ui: { resourceUri: "ui://t" } } }).ok,
