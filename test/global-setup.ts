@@ -43,7 +43,7 @@ export default async function setup(project: TestProject): Promise<void> {
 /** dist/ as `npm run build` writes it: checked, with declarations. */
 export function buildDist(): void {
   execFileSync("npx", ["tsc", "-p", "tsconfig.build.json"], { cwd: ROOT, stdio: "inherit" });
-  execFileSync("node", ["scripts/copy-generated-js.mjs"], { cwd: ROOT, stdio: "inherit" });
+  execFileSync("node", ["scripts/build/copy-generated-js.mjs"], { cwd: ROOT, stdio: "inherit" });
 }
 
 /**
@@ -81,7 +81,7 @@ export function transpileDist(): void {
       writeFileSync(out, outputText);
     }
   // generated/'s JavaScript modules (the ajv validators) are not compiled: tsc reads their declarations.
-  execFileSync("node", ["scripts/copy-generated-js.mjs"], { cwd: ROOT, stdio: "ignore" });
+  execFileSync("node", ["scripts/build/copy-generated-js.mjs"], { cwd: ROOT, stdio: "ignore" });
 }
 
 export async function upstreamFolder(): Promise<string> {

@@ -4,7 +4,7 @@ import { copyFileSync, mkdirSync, readdirSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 
-const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const from = join(root, "generated");
 for (const entry of readdirSync(from, { recursive: true, encoding: "utf8" })) {
   if (!entry.endsWith(".gen.js") && !entry.endsWith(".gen.d.ts")) continue;
