@@ -20,7 +20,8 @@ import {
 } from "../diagnostics.js";
 import { escapePointerSegment, parseJsonText } from "./json.js";
 import { deriveSchema, type DerivationBase } from "./derive-schema.js";
-import { applySourcePatches, readOverlay, type PatchFile } from "./patches.js";
+import { readOverlay, type PatchFile } from "./patches.js";
+import { applySourcePatches } from "./source-patches.js";
 import { parseSchemaJson } from "./schema-json.js";
 import { isPage } from "./typescript-source.js";
 import { packageRoot } from "./package-root.js";
