@@ -11,6 +11,7 @@ import { diagnostic, McpGenError, throwIfErrors, type Diagnostic } from "./diagn
 import { committedOutput } from "./load/committed-output.js";
 import { regenerateCommand as flagsCommand } from "./write/regenerate-command.js";
 import { emitFiles, type EmittedFile } from "./emit/index.js";
+import { emitPythonFiles } from "./emit/python/index.js";
 import { compiledCodeCacheIn } from "./load/code-cache.js";
 import { loadSources, type LoadOptions } from "./load/load-sources.js";
 import { defaultSchemaSources } from "./load/resolve-spec.js";
@@ -29,7 +30,14 @@ export interface GenerateOptions extends LoadOptions {
   readonly regenerateCommand?: string;
   /** Put mcp-gen's version in banners (default true; goldens turn it off). */
   readonly stampVersion?: boolean;
+  /** The language to write: TypeScript modules (the default), or a Python package (pydantic models). */
+  readonly target?: OutputTarget;
 }
+
+/** The languages `generate` writes. */
+export const OUTPUT_TARGETS = ["typescript", "python"] as const;
+/** One of {@link OUTPUT_TARGETS}. */
+export type OutputTarget = (typeof OUTPUT_TARGETS)[number];
 
 /** What {@link generate} returns. */
 export interface GenerateResult {
@@ -61,8 +69,11 @@ export async function loadModel(options: LoadOptions): Promise<ModelResult> {
 export async function generate(options: GenerateOptions): Promise<GenerateResult> {
   const { model, diagnostics } = await loadModel(options);
   const { cacheDir } = options.sources ?? defaultSchemaSources();
+  const banner = bannerOptions(options, model);
   const files = byPath(
-    emitFiles(model, bannerOptions(options, model), compiledCodeCacheIn(cacheDir)),
+    options.target === "python"
+      ? emitPythonFiles(model, banner)
+      : emitFiles(model, banner, compiledCodeCacheIn(cacheDir)),
   );
   return { files, model, diagnostics };
 }
@@ -78,7 +89,8 @@ function withPasses(built: McpModel, sources: SourceSet): McpModel {
 /** The command banners name: the caller's, or this run's flags, written so they do not depend on the working directory. */
 function regenerateCommand(options: GenerateOptions): string {
   return (
-    options.regenerateCommand ?? flagsCommand(options.spec, options.extensions ?? [], options.out)
+    options.regenerateCommand ??
+    flagsCommand(options.spec, options.extensions ?? [], options.out, options.target)
   );
 }
 
@@ -114,8 +126,10 @@ export async function generateFiles(options: GenerateOptions): Promise<FilesResu
       error instanceof McpGenError &&
       error.diagnostics.length > 0 &&
       error.diagnostics.every((d) => d.code === "MCPG102" || d.code === "MCPG603");
+    // generated/ holds TypeScript; a Python package is generated from the schemas or not at all.
     const committed =
       unavailable &&
+      options.target !== "python" &&
       committedOutput(options.spec, options.extensions ?? [], regenerateCommand(options));
     if (!committed) throw error;
     const reason = error.diagnostics.map((d) => d.message).join("; ");

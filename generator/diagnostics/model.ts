@@ -97,4 +97,11 @@ export const MODEL_DIAGNOSTICS = {
     fix: () =>
       "give the results a resultType (a const in schema.json, or a ResultType literal in schema.ts whose doc links the result with {@link}), give one of them a required property of its own, or add a patch to schema/patches/",
   }),
+  MCPG420: entry<{ definition: string; keywords: string }>({
+    severity: "error",
+    message: (p) =>
+      `${p.definition} uses JSON Schema keywords that mcp-gen's Python output cannot check exactly: ${p.keywords}`,
+    fix: () =>
+      "rewrite the definition with keywords of JSON Schema 2020-12's validation vocabulary (mcp-gen checks at run time what pydantic cannot), or generate TypeScript only (leave out --target python)",
+  }),
 } as const;

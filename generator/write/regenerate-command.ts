@@ -16,11 +16,16 @@ import { knownExtensions } from "../load/extensions.js";
 
 const REVISION_NAME = /^\d{4}-\d{2}-\d{2}$/;
 
-/** The command for `--spec <spec> [--extension ...] --out <out>`, independent of the working directory. */
+/**
+ * The command for `--spec <spec> [--extension ...] [--target python] --out <out>`,
+ * independent of the working directory. A Python package's modules are one
+ * folder down, so its command is to be run where pyproject.toml is.
+ */
 export function regenerateCommand(
   spec: string,
   extensions: readonly string[],
   out: string,
+  target: "typescript" | "python" = "typescript",
 ): string {
   const outDir = resolve(out);
   const fromOut = (path: string) => relative(outDir, resolve(path)).split(sep).join("/") || ".";
@@ -30,9 +35,11 @@ export function regenerateCommand(
     "mcp-gen generate --spec",
     shellWord(specWord),
     ...extensionWords.map((e) => `--extension ${shellWord(e)}`),
+    ...(target === "python" ? ["--target python"] : []),
     "--out .",
   ];
-  return `${words.join(" ")} (run in this file's folder)`;
+  const where = target === "python" ? "the folder of pyproject.toml" : "this file's folder";
+  return `${words.join(" ")} (run in ${where})`;
 }
 
 function isFolder(path: string): boolean {
