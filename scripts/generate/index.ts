@@ -1,7 +1,8 @@
 /**
- * Regenerates generated/: every known revision, and each known extension
- * with the revisions it targets (generated/2026-07-28+tasks/). Schemas come
- * from MCP_GEN_SCHEMA_DIR, the cache, or a verified download, like any
+ * Regenerates generated/ (TypeScript) and generated-python/ (a Python
+ * package each): every known revision, and each known extension with the
+ * revisions it targets (generated/2026-07-28+tasks/). Schemas come from
+ * MCP_GEN_SCHEMA_DIR, the cache, or a verified download, like any
  * `mcp-gen generate` run. Usage: `npm run generate` (add `-- --check` to
  * only report stale files, exit 1 if any).
  */
@@ -26,15 +27,21 @@ const shared = join(packageRoot(), "..", "shared", "mcp-schema");
 if (!process.env.MCP_GEN_SCHEMA_DIR && existsSync(shared)) process.env.MCP_GEN_SCHEMA_DIR = shared;
 
 const check = process.argv.includes("--check");
+// Each write holds the signals until the event loop has turned twice; a dozen folders written back to back overlap.
+process.setMaxListeners(32);
 let stale = 0;
 try {
-  for (const target of generatedTargets()) {
-    const out = join("generated", target.folder);
+  for (const target of generatedTargets(["typescript", "python"])) {
+    const out = join(
+      target.language === "python" ? "generated-python" : "generated",
+      target.folder,
+    );
     const result = await generate({
       spec: target.spec,
       extensions: target.extensions,
       out,
       regenerateCommand: REGENERATE,
+      target: target.language,
     });
     const dir = join(packageRoot(), out);
     if (check) {
