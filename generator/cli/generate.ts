@@ -21,6 +21,7 @@ interface GenerateArgs {
   spec?: string;
   extension: string[];
   out?: string;
+  target: "typescript" | "python";
   config?: string;
   check: boolean;
   force: boolean;
@@ -48,6 +49,12 @@ export const generateCommand: CommandModule<object, GenerateArgs> = {
           "An extension to merge: a known one (tasks), a folder with mcp-extension.json, or a manifest file; repeatable",
       })
       .option("out", { type: "string", requiresArg: true, describe: "Output folder" })
+      .option("target", {
+        choices: ["typescript", "python"] as const,
+        default: "typescript" as const,
+        describe:
+          "The language to write with --spec and --out: TypeScript modules, or a Python package of pydantic models (pip install <out>)",
+      })
       .option("config", {
         type: "string",
         requiresArg: true,
@@ -87,6 +94,10 @@ export const generateCommand: CommandModule<object, GenerateArgs> = {
         "with the official Tasks extension",
       )
       .example(
+        "$0 generate --spec 2026-07-28 --target python --out mcp-py",
+        "a Python package: mcp-py/pyproject.toml and mcp-py/mcp_gen_2026_07_28/",
+      )
+      .example(
         "$0 generate",
         "every target of mcp-gen.json (and, in a project made by mcp-gen server or client, src/generated and src/mcp-gen)",
       )
@@ -114,6 +125,7 @@ async function generateFolder(args: GenerateArgs & { spec: string; out: string }
     spec: args.spec,
     extensions: args.extension,
     out: args.out,
+    target: args.target,
   });
   printDiagnostics(result.diagnostics, args.quiet);
   if (args.check) {
@@ -293,6 +305,7 @@ function consistent(args: {
   extension?: unknown;
   check?: unknown;
   watch?: unknown;
+  target?: unknown;
 }): true | string {
   for (const name of ["spec", "out", "config"] as const) {
     const value = args[name];
@@ -307,6 +320,8 @@ function consistent(args: {
     return "--config names the settings of a run without --spec and --out; give one or the other";
   if (!hasSpec && Array.isArray(args.extension) && args.extension.length > 0)
     return "--extension goes with --spec and --out (in mcp-gen.json, a target lists its extensions)";
+  if (args.target === "python" && !hasSpec)
+    return "--target python goes with --spec and --out (mcp-gen.json's targets are TypeScript)";
   if (args.check === true && args.watch === true)
     return "--check and --watch do not go together: --check is for CI, --watch for editing";
   return true;
