@@ -10,6 +10,7 @@
  *   npm run bench -- stdio-start [OPTIONS]  a stdio server's start (stdio-start.ts; bench:stdio-start)
  *   npm run bench -- dev                    mcp-gen dev, edit to answer (dev.ts; bench:dev)
  *   npm run bench -- generation-tools [N]   generation by number of tools (generation-tools.ts; bench:tools)
+ *   npm run bench -- python                 the Python output against its peers (python.ts; bench:python)
  *
  * Each runs on its own, with its own options (see the top of its file).
  */
@@ -21,6 +22,7 @@ const ALONE: Readonly<Record<string, string>> = {
   "stdio-start": "./stdio-start.js",
   dev: "./dev.js",
   "generation-tools": "./generation-tools.js",
+  python: "./python.js",
 };
 
 const name = process.argv[2];
