@@ -28,7 +28,8 @@ export function emitPyProject(
     comment,
     "",
     "[build-system]",
-    'requires = ["setuptools>=61"]',
+    // wheel: setuptools before 70.1 builds wheels only with it.
+    'requires = ["setuptools>=61", "wheel"]',
     'build-backend = "setuptools.build_meta"',
     "",
     "[project]",
