@@ -67,7 +67,7 @@ describe("generated-python/ is what the generator produces now (drift check)", (
 
 describe.skipIf(!pythonAvailable())("generated-python/ under Python", () => {
   it("is formatted as ruff formats it", async () => {
-    const run = await runPython(["format", "--check", "--diff", "generated-python"], {
+    const run = await runPython(["format", "--check", "--diff", "generated-python", "test/golden"], {
       command: RUFF,
     });
     expect(run.stdout + run.stderr).toContain("already formatted");
