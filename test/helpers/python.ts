@@ -52,7 +52,13 @@ export function runPython(
     const child = execFile(
       options.command ?? PYTHON,
       args,
-      { cwd: options.cwd ?? ROOT, timeout: options.timeoutMs ?? 120_000, maxBuffer: 256 << 20 },
+      {
+        cwd: options.cwd ?? ROOT,
+        timeout: options.timeoutMs ?? 120_000,
+        maxBuffer: 256 << 20,
+        // No __pycache__ in generated-python/: the drift check owns that folder.
+        env: { ...process.env, PYTHONDONTWRITEBYTECODE: "1" },
+      },
       (error, stdout, stderr) =>
         resolve({
           code: error ? (typeof error.code === "number" ? error.code : -1) : 0,

@@ -67,9 +67,12 @@ describe("generated-python/ is what the generator produces now (drift check)", (
 
 describe.skipIf(!pythonAvailable())("generated-python/ under Python", () => {
   it("is formatted as ruff formats it", async () => {
-    const run = await runPython(["format", "--check", "--diff", "generated-python", "test/golden"], {
-      command: RUFF,
-    });
+    const run = await runPython(
+      ["format", "--check", "--diff", "generated-python", "test/golden"],
+      {
+        command: RUFF,
+      },
+    );
     expect(run.stdout + run.stderr).toContain("already formatted");
     expect(run.code, run.stdout).toBe(0);
   });
