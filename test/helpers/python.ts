@@ -6,7 +6,7 @@
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { generatedTargets } from "../../scripts/generated-targets.js";
+import { generatedTargets } from "../../scripts/generate/targets.js";
 import { ROOT } from "./index.js";
 
 /** The venv's Python. */
