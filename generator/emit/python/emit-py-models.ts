@@ -23,7 +23,10 @@ import { PY_MODULES } from "./py-names.js";
 import {
   call,
   docstring,
+  flat,
   layout,
+  PY_INDENT,
+  PY_WIDTH,
   pyString,
   pyValue,
   seq,
@@ -157,7 +160,7 @@ function admitsNull(type: PyType): boolean {
 
 function modelClass(m: PyModel, printer: TypePrinter): string {
   const base = printer.file.use("._support", "WireModel");
-  const lines: string[] = [`class ${m.name}(${base}):`];
+  const lines: string[] = [classHeader(m.name, base)];
   const body: string[] = [];
   if (m.doc) body.push(docstring(m.doc, 1));
   const config: string[] = [];
@@ -174,7 +177,17 @@ function modelClass(m: PyModel, printer: TypePrinter): string {
   if (typeof m.extra === "object")
     // ruff leaves pragma comments out of the line length, so the line is laid out without it.
     config.push(
-      `${statement(["__pydantic_extra__: ", subscript("dict", ["str", printer.print(m.extra)]), ` = ${printer.file.use("pydantic", "Field")}(init=False)`], 1)}  # pyright: ignore[reportIncompatibleVariableOverride]`,
+      pragmaOnFirstLine(
+        statement(
+          [
+            "__pydantic_extra__: ",
+            subscript("dict", ["str", printer.print(m.extra)]),
+            ` = ${printer.file.use("pydantic", "Field")}(init=False)`,
+          ],
+          1,
+        ),
+        "# pyright: ignore[reportIncompatibleVariableOverride]",
+      ),
     );
   const fields = m.fields.map((f) => fieldLines(f, printer));
   const blocks = [...config, ...fields];
@@ -212,8 +225,27 @@ function fieldLines(field: PyField, printer: TypePrinter): string {
     value === undefined
       ? [field.name, ": ", annotation]
       : [field.name, ": ", annotation, " = ", value];
-  const code = statement(doc, 1);
+  const code =
+    value !== undefined && typeof value === "string"
+      ? atomAssignment([field.name, ": ", annotation], value, 1)
+      : statement(doc, 1);
   return field.doc ? `${code}\n${docstring(field.doc, 1)}` : code;
+}
+
+/**
+ * `target = value` where the value is an atom (`None`) that cannot split:
+ * as ruff lays it out, the target stays on one line and the value goes in
+ * parentheses of its own when the line is too long but `target = (` fits;
+ * otherwise the target splits.
+ */
+function atomAssignment(target: PyDoc, value: string, indent: number): string {
+  const pad = PY_INDENT.repeat(indent);
+  const line = `${flat(target)} = ${value}`;
+  if (pad.length + line.length <= PY_WIDTH) return `${pad}${line}`;
+  const opened = `${flat(target)} = (`;
+  if (pad.length + opened.length <= PY_WIDTH)
+    return `${pad}${opened}\n${pad}${PY_INDENT}${value}\n${pad})`;
+  return statement([target, ` = ${value}`], indent);
 }
 
 function checkMethod(m: PyModel): string {
@@ -327,4 +359,20 @@ function rebuild(models: readonly PyModel[]): string {
 export function printType(type: PyType, file: PyFileBuilder): PyDoc {
   if (type.kind === "ref") file.from(".models", type.name);
   return new TypePrinter(file, new Set()).print(type);
+}
+
+/**
+ * `code` with `pragma` after its first line, where pyright reports what it
+ * silences (on the last line of a statement laid out over several, it
+ * would silence nothing).
+ */
+function pragmaOnFirstLine(code: string, pragma: string): string {
+  const end = code.indexOf("\n");
+  return end < 0 ? `${code}  ${pragma}` : `${code.slice(0, end)}  ${pragma}${code.slice(end)}`;
+}
+
+/** `class Name(Base):`, its base on a line of its own when the header is too long, as ruff lays it out. */
+function classHeader(name: string, base: string): string {
+  const line = `class ${name}(${base}):`;
+  return line.length <= PY_WIDTH ? line : `class ${name}(\n${PY_INDENT}${base}\n):`;
 }

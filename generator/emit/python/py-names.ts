@@ -57,7 +57,9 @@ export function fieldName(wire: string, taken: ReadonlySet<string>): string {
 
 /** A class or alias name for a definition: its own name when it can be one. */
 export function className(name: string): string {
-  const cleaned = name.replace(/[^A-Za-z0-9_]/g, "_").replace(/^([0-9])/, "_$1");
+  // A name that starts with an underscore is private to its module in Python (`__schema0`, a digit made `_0`):
+  // the package exports every class, so such a name gets a prefix instead.
+  const cleaned = name.replace(/[^A-Za-z0-9_]/g, "_").replace(/^(?=[0-9_])/, "Def");
   return KEYWORDS.has(cleaned) ? `${cleaned}_` : cleaned;
 }
 

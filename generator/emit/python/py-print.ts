@@ -80,8 +80,16 @@ export function layout(doc: PyDoc, indent: number, column = indent * 4, trailing
   let last = findLastIndex(parts, explodable);
   if (last < 0) last = findLastIndex(parts, (p) => isSeq(p) && p.items.length > 0);
   if (last < 0) return text;
-  const head = parts.slice(0, last).map(flat).join("");
   const seqDoc = parts[last] as PySeq;
+  const headParts = parts.slice(0, last);
+  let head = headParts.map(flat).join("");
+  // A head too long for its line splits too, at its own last bracket (ruff's split omitting the
+  // right-hand brackets): `x: Omittable[\n    LongName\n] = Field(\n    ...\n)`.
+  if (
+    column + head.length + seqDoc.open.length > PY_WIDTH &&
+    headParts.some((p) => isSeq(p) && p.items.length > 0)
+  )
+    head = layout(headParts, indent, column, seqDoc.open.length);
   const tail = parts
     .slice(last + 1)
     .map(flat)
@@ -149,11 +157,10 @@ export function pyValue(value: unknown): PyDoc {
   if (typeof value === "object")
     return seq(
       "{",
-      Object.entries(value as Record<string, unknown>).map(([k, v]) => [
-        pyString(k),
-        ": ",
-        pyValue(v),
-      ]),
+      // As in JSON, a member whose value is undefined is no member (a model built in code may carry one).
+      Object.entries(value as Record<string, unknown>)
+        .filter(([, v]) => v !== undefined)
+        .map(([k, v]) => [pyString(k), ": ", pyValue(v)]),
       "}",
     );
   throw new Error(`mcp-gen cannot write ${typeof value} as Python`);
