@@ -7,9 +7,8 @@
  * (docs/diff-upgrade.md).
  */
 import type { CommandModule } from "yargs";
+import { FAIL_ON } from "../diff/tools/fail-on.js";
 import { EXIT, printDiagnostics, usage } from "./output.js";
-
-const FAIL_ON = ["breaking-for-clients", "breaking-for-servers", "any"] as const;
 
 interface DiffArgs {
   from: string;
@@ -57,12 +56,13 @@ export const diffCommand: CommandModule<object, DiffArgs> = {
         choices: FAIL_ON,
         requiresArg: true,
         describe:
-          "With --tools: exit 1 when a change breaks clients, breaks servers, or (any) when anything changed; possibly breaking changes count as breaking",
+          "With --tools: exit 1 when a change breaks clients, breaks servers, changes a title or description (documentation), or (any) when anything changed; possibly breaking changes count as breaking",
       })
       .option("json", {
         type: "boolean",
         default: false,
-        describe: "Print the diff as JSON (format 1, see docs/diff-upgrade.md)",
+        describe:
+          "Print the diff as JSON (format 1, see docs/diff-upgrade.md); with --tools it holds each tool's contract fingerprint and the suggested version bump",
       })
       .option("quiet", {
         type: "boolean",

@@ -15,6 +15,7 @@ import { diffCommand } from "./diff.js";
 import { generateCommand } from "./generate.js";
 import { serverCommand } from "./server.js";
 import { schemaCommand } from "./schema.js";
+import { toolsCommand } from "./tools.js";
 import { upgradeCommand } from "./upgrade.js";
 import { EXIT, reportError } from "./output.js";
 import { packageVersion } from "../load/package-root.js";
@@ -32,6 +33,7 @@ export function program(argv: readonly string[]): Argv {
       .command(serverCommand)
       .command(clientCommand)
       .command(schemaCommand)
+      .command(toolsCommand)
       .command(upgradeCommand)
       .command(devCommand)
       .command(authDevCommand)

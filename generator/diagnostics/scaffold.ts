@@ -86,14 +86,21 @@ export const SCAFFOLD_DIAGNOSTICS = {
   }),
   MCPG730: entry<{ source: string; reason: string }>({
     severity: "error",
-    message: (p) => `diff --tools: ${p.source} holds no tools: ${p.reason}`,
+    message: (p) => `tool list ${p.source} holds no tools: ${p.reason}`,
     fix: () =>
       'give a tools file (an array of tools), a tools/list snapshot ({ "tools": [...] }), the URL of a running server\'s MCP endpoint, or the command that starts it in quotes',
   }),
   MCPG731: entry<{ source: string; reason: string }>({
     severity: "error",
-    message: (p) => `diff --tools: ${p.source}: ${p.reason}`,
+    message: (p) => `tool list ${p.source}: ${p.reason}`,
     fix: () => "give every tool a unique string name, as tools/list requires",
+  }),
+  MCPG732: entry<{ source: string; tool: string; revisions: string; reason: string }>({
+    severity: "error",
+    message: (p) =>
+      `tool list ${p.source}: tool ${p.tool} is not a Tool of MCP ${p.revisions}: ${p.reason}`,
+    fix: () =>
+      "fix the tool's definition: a client refuses a tools/list result that holds it (MCPG721), so no comparison or type made from it would be right",
   }),
   MCPG722: entry<Record<string, never>>({
     severity: "error",

@@ -86,6 +86,7 @@ describe("the tool-change fixture", () => {
       breakingClients: expected.filter((e) => e.breaking.includes("clients")).length,
       breakingServers: expected.filter((e) => e.breaking.includes("servers")).length,
       possiblyBreaking: expected.filter((e) => e.possiblyBreaking.length > 0).length,
+      documentation: expected.filter((e) => /^(title|description)-changed$/.test(e.kind)).length,
     });
   });
 
@@ -110,8 +111,9 @@ describe("mcp-gen diff --tools", () => {
     const validate = new Ajv2020({ strict: true }).compile(schema);
     const diff = JSON.parse(first.stdout) as ToolDiff;
     expect(validate(diff), JSON.stringify(validate.errors)).toBe(true);
-    expect(diff.from).toEqual({ source: OLD, kind: "tools-file", tools: 20 });
-    expect(diff.to).toEqual({ source: NEW, kind: "tools-list-snapshot", tools: 20 });
+    expect(diff.from).toMatchObject({ source: OLD, kind: "tools-file", tools: 20 });
+    expect(diff.to).toMatchObject({ source: NEW, kind: "tools-list-snapshot", tools: 20 });
+    expect(Object.keys(diff.from.fingerprints)).toHaveLength(20);
   });
 
   it("groups the text by whom a change breaks, with the reasons under each", async () => {
@@ -122,12 +124,17 @@ describe("mcp-gen diff --tools", () => {
       "Breaking for clients and servers",
       "Breaking for clients",
       "Breaking for servers",
-      "Possibly breaking (not decided; treated as breaking by --fail-on)",
+      "Documentation (titles and descriptions a model reads; --fail-on documentation)",
       "Not breaking",
     ]);
     expect(run.stdout).toContain("  search: required argument index added\n");
     expect(run.stdout).toContain("      clients must now send index\n");
-    expect(run.stdout).toMatch(/ {2}tag: pattern .* in argument label {2}\[clients, servers\]/);
+    expect(run.stdout).toMatch(
+      / {2}tag: pattern .* in argument label {2}\[possibly also clients\]/,
+    );
+    expect(run.stdout).toMatch(
+      /\nSuggested version bump: major \(\d+ changes break clients, or may\)\n$/,
+    );
   });
 
   it("--fail-on sets the exit code for the sides it names", async () => {

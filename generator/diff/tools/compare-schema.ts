@@ -7,6 +7,7 @@ import { isJsonObject, jsonEqual, type JsonObject, type JsonValue } from "../../
 import { stripAnnotations } from "../compare-schemas.js";
 import {
   describeDifference,
+  exemplified,
   genericKind,
   judged,
   label,
@@ -16,6 +17,7 @@ import {
   type SchemaPlace,
   where,
 } from "./classify.js";
+import { checkerOf } from "./accepts.js";
 import { followRef, propertySchema, type Rooted, subsumes } from "./subsume.js";
 import {
   names,
@@ -42,7 +44,7 @@ export function compareSchema(before: Rooted, after: Rooted, place: SchemaPlace)
     if (isPlainObjectSchema(a) && isPlainObjectSchema(b))
       return compareObjectSchemas({ ...old, schema: a }, { ...now, schema: b }, place);
     if (Array.isArray(a.enum) && Array.isArray(b.enum) && onlyDiffersIn(a, b, ["enum"]))
-      return compareEnums(a.enum, b.enum, place);
+      return compareEnums(a.enum, b.enum, place, { ...old, schema: a }, { ...now, schema: b });
     if (isJsonObject(a.items) && isJsonObject(b.items) && onlyDiffersIn(a, b, ["items"]))
       return compareSchema(
         { schema: a.items, root: old.root },
@@ -77,9 +79,11 @@ function compareObjectSchemas(old: Rooted, now: Rooted, place: SchemaPlace): voi
   const reqB = names(b.required);
   const { sender, receiver } = partiesOf(place.schema);
   const at = (name: string) => `${place.path}/properties/${pointerSegment(name)}`;
+  // Counterexamples of a property's change are whole objects, searched in the object schemas.
+  const push = (change: ToolChange) => place.out.push(exemplified(place, old, now, change));
   for (const name of Object.keys(propsB).filter((n) => !Object.hasOwn(propsA, n))) {
     const required = reqB.includes(name);
-    place.out.push({
+    push({
       ...placed(place, at(name)),
       kind: "property-added",
       detail: name,
@@ -91,12 +95,12 @@ function compareObjectSchemas(old: Rooted, now: Rooted, place: SchemaPlace): voi
     });
   }
   for (const name of Object.keys(propsA).filter((n) => !Object.hasOwn(propsB, n)))
-    place.out.push(removedProperty(place, at(name), name, old, now, reqA.includes(name)));
+    push(removedProperty(place, at(name), name, old, now, reqA.includes(name)));
   for (const name of Object.keys(propsA).filter((n) => Object.hasOwn(propsB, n))) {
     if (!reqA.includes(name) && reqB.includes(name))
-      place.out.push(requiredness(place, at(name), name, "property-required", sender));
+      push(requiredness(place, at(name), name, "property-required", sender));
     if (reqA.includes(name) && !reqB.includes(name))
-      place.out.push(requiredness(place, at(name), name, "property-optional", receiver));
+      push(requiredness(place, at(name), name, "property-optional", receiver));
     compareSchema(
       { schema: propsA[name]!, root: old.root },
       { schema: propsB[name]!, root: now.root },
@@ -104,7 +108,7 @@ function compareObjectSchemas(old: Rooted, now: Rooted, place: SchemaPlace): voi
     );
   }
   for (const name of reqB.filter((n) => !reqA.includes(n) && !Object.hasOwn(propsB, n)))
-    place.out.push(requiredness(place, place.path, name, "property-required", sender));
+    push(requiredness(place, place.path, name, "property-required", sender));
   if (!jsonEqual(a.additionalProperties, b.additionalProperties))
     place.out.push(
       judged(
@@ -113,6 +117,8 @@ function compareObjectSchemas(old: Rooted, now: Rooted, place: SchemaPlace): voi
         { schema: b.additionalProperties ?? true, root: now.root },
         "additional-properties-changed",
         `additionalProperties ${show(a.additionalProperties)} -> ${show(b.additionalProperties)}`,
+        // A property the schema does not name is only a value inside an object: the example is the object.
+        { old, now, as: "as properties the schema does not name" },
       ),
     );
   const restA = withoutKeys(a, OBJECT_WALKED);
@@ -191,9 +197,24 @@ function requiredness(
   };
 }
 
-/** Enum values one by one: a value removed breaks senders, a value added breaks receivers. */
-function compareEnums(before: JsonValue[], after: JsonValue[], place: SchemaPlace): void {
+/**
+ * Enum values one by one: a value removed breaks senders, a value added
+ * breaks receivers; each value is its own counterexample (the schemas
+ * differ in their enums only).
+ */
+function compareEnums(
+  before: JsonValue[],
+  after: JsonValue[],
+  place: SchemaPlace,
+  old: Rooted,
+  now: Rooted,
+): void {
   const { sender, receiver } = partiesOf(place.schema);
+  const example = (party: Party, acceptedBy: "old" | "new", value: JsonValue) => {
+    const [accepting, refusing] = acceptedBy === "old" ? [old, now] : [now, old];
+    const shown = place.search && checkerOf(accepting)?.(value) && !checkerOf(refusing)?.(value);
+    return shown ? { counterexamples: [{ party, acceptedBy, value }] } : {};
+  };
   const has = (list: JsonValue[], v: JsonValue) => list.some((w) => jsonEqual(v, w));
   for (const value of before.filter((v) => !has(after, v)))
     place.out.push({
@@ -204,6 +225,7 @@ function compareEnums(before: JsonValue[], after: JsonValue[], place: SchemaPlac
       breaking: [sender],
       possiblyBreaking: [],
       reasons: [`${sender} that send ${JSON.stringify(value)} are refused`],
+      ...example(sender, "old", value),
       summary: `enum value ${JSON.stringify(value)} removed${where(place)}`,
     });
   for (const value of after.filter((v) => !has(before, v)))
@@ -215,6 +237,7 @@ function compareEnums(before: JsonValue[], after: JsonValue[], place: SchemaPlac
       breaking: [receiver],
       possiblyBreaking: [],
       reasons: [`${receiver} may now get ${JSON.stringify(value)}, which they do not know`],
+      ...example(receiver, "new", value),
       summary: `enum value ${JSON.stringify(value)} added${where(place)}`,
     });
 }

@@ -13,15 +13,36 @@
  */
 import { isJsonObject, jsonEqual, type JsonObject, type JsonValue } from "../../load/json.js";
 import { stripAnnotations } from "../compare-schemas.js";
+import { compareDocumentation } from "./compare-docs.js";
 import { compareAnnotations, compareExecution } from "./compare-fields.js";
 import { compareSchema } from "./compare-schema.js";
 import type { ToolSide } from "./load.js";
-import { fromTo, type ToolChange } from "./tool-change.js";
+import { classOf, fromTo, fromToText, type ToolChange } from "./tool-change.js";
 
-export type { Party, ToolChange, ToolChangeKind } from "./tool-change.js";
+export type {
+  ChangeClass,
+  Counterexample,
+  Party,
+  ToolChange,
+  ToolChangeKind,
+} from "./tool-change.js";
 
-/** Everything that changed between two tool lists. */
-export function compareTools(before: ToolSide, after: ToolSide): ToolChange[] {
+/** How a comparison runs. */
+export interface CompareOptions {
+  /**
+   * Search for counterexamples (default true): a value one schema accepts
+   * and the other refuses, shown with the change, and deciding a change
+   * subsumption could not. Off only to measure what the search adds.
+   */
+  readonly counterexamples?: boolean;
+}
+
+/** Everything that changed between two tool lists, each change with its class. */
+export function compareTools(
+  before: ToolSide,
+  after: ToolSide,
+  options: CompareOptions = {},
+): ToolChange[] {
   const out: ToolChange[] = [];
   const removed = [...before.tools.keys()].filter((n) => !after.tools.has(n));
   const added = [...after.tools.keys()].filter((n) => !before.tools.has(n));
@@ -40,7 +61,9 @@ export function compareTools(before: ToolSide, after: ToolSide): ToolChange[] {
       ],
       summary: `renamed from ${oldName} (same arguments and result)`,
     });
-    out.push(...compareTool(newName, before.tools.get(oldName)!, after.tools.get(newName)!));
+    out.push(
+      ...compareTool(newName, before.tools.get(oldName)!, after.tools.get(newName)!, options),
+    );
   }
   const renamedOld = new Set(renames.keys());
   const renamedNew = new Set(renames.values());
@@ -63,8 +86,9 @@ export function compareTools(before: ToolSide, after: ToolSide): ToolChange[] {
       summary: "added",
     });
   for (const [name, tool] of before.tools)
-    if (after.tools.has(name)) out.push(...compareTool(name, tool, after.tools.get(name)!));
-  return out.sort(byPosition);
+    if (after.tools.has(name))
+      out.push(...compareTool(name, tool, after.tools.get(name)!, options));
+  return out.sort(byPosition).map((change) => ({ ...change, class: classOf(change) }));
 }
 
 /**
@@ -144,7 +168,13 @@ const STRUCTURED = new Set([
 ]);
 
 /** The changes of one tool present on both sides. */
-export function compareTool(name: string, before: JsonObject, after: JsonObject): ToolChange[] {
+export function compareTool(
+  name: string,
+  before: JsonObject,
+  after: JsonObject,
+  options: CompareOptions = {},
+): ToolChange[] {
+  const search = options.counterexamples ?? true;
   const out: ToolChange[] = [];
   for (const field of ["title", "description"] as const)
     if (!jsonEqual(before[field], after[field]))
@@ -155,16 +185,18 @@ export function compareTool(name: string, before: JsonObject, after: JsonObject)
         breaking: [],
         possiblyBreaking: [],
         reasons: [],
-        summary: `${field} changed`,
+        summary: `${field} changed${fromToText(before[field], after[field])}`,
       });
   const inputBefore = before.inputSchema ?? { type: "object" };
   const inputAfter = after.inputSchema ?? { type: "object" };
   compareSchema(
     { schema: inputBefore, root: inputBefore },
     { schema: inputAfter, root: inputAfter },
-    { tool: name, schema: "input", path: "", out },
+    { tool: name, schema: "input", path: "", out, search },
   );
-  out.push(...compareOutput(name, before.outputSchema, after.outputSchema));
+  out.push(...compareDocumentation(name, "input", before.inputSchema, after.inputSchema));
+  out.push(...compareOutput(name, before.outputSchema, after.outputSchema, search));
+  out.push(...compareDocumentation(name, "output", before.outputSchema, after.outputSchema));
   out.push(...compareAnnotations(name, before.annotations, after.annotations));
   out.push(...compareExecution(name, before.execution, after.execution));
   for (const field of new Set([...Object.keys(before), ...Object.keys(after)]))
@@ -197,6 +229,7 @@ function compareOutput(
   tool: string,
   before: JsonValue | undefined,
   after: JsonValue | undefined,
+  search: boolean,
 ): ToolChange[] {
   if (before === undefined && after === undefined) return [];
   if (before === undefined)
@@ -231,7 +264,7 @@ function compareOutput(
   compareSchema(
     { schema: before, root: before },
     { schema: after, root: after },
-    { tool, schema: "output", path: "", out },
+    { tool, schema: "output", path: "", out, search },
   );
   return out;
 }

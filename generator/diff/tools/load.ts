@@ -9,6 +9,7 @@ import { existsSync, statSync } from "node:fs";
 import { diagnostic, McpGenError } from "../../diagnostics.js";
 import { isJsonObject, parseJsonText, type JsonObject, type JsonValue } from "../../load/json.js";
 import { readToolsFile } from "../../load/tools-file.js";
+import { toolListProblems } from "./check-list.js";
 
 /** Where a side's tools came from. */
 export type ToolSourceKind = "tools-file" | "tools-list-snapshot" | "server";
@@ -31,17 +32,34 @@ export function sourceKindOf(source: string): "url" | "file" | "command" {
   return "command";
 }
 
-/** Loads one side. Throws McpGenError (MCPG730, MCPG731, MCPG721) naming the side and the problem. */
-export async function loadToolSide(source: string): Promise<ToolSide> {
+/** How a side is loaded. */
+export interface LoadOptions {
+  /**
+   * Check every tool as a tools file's and the protocol's rules require
+   * (check-list.ts; default true). Off only where a list was admitted
+   * before with tools left out (a client project's recorded tools).
+   */
+  readonly check?: boolean;
+  /** What names the side in a server's diagnostics (default `diff --tools`). */
+  readonly option?: string;
+}
+
+/**
+ * Loads one side. Throws McpGenError naming the side and every problem:
+ * MCPG730 (no list of tools), MCPG731 (a tool without a name, or a name
+ * twice), MCPG732 and MCPG701 to MCPG713 (a tool the rules refuse),
+ * MCPG721 (a server that cannot be listed).
+ */
+export async function loadToolSide(source: string, options: LoadOptions = {}): Promise<ToolSide> {
   if (sourceKindOf(source) === "file") {
     const value = parseJsonText(readToolsFile(source), source);
     const { list, kind, pointer } = toolArray(value, source);
-    return { source, kind, tools: toolsByName(list, source, pointer) };
+    return { source, kind, tools: toolsByName(list, source, pointer, options.check ?? true) };
   }
   // Loaded only for a live server: it brings the client runtime.
   const { listServerTools } = await import("../../runtime/from-server.js");
-  const { tools } = await listServerTools(source, 30_000, "diff --tools");
-  return toolSideFromList(source, "server", tools as JsonValue[]);
+  const { tools } = await listServerTools(source, 30_000, options.option ?? "diff --tools");
+  return toolSideFromList(source, "server", tools as JsonValue[], options);
 }
 
 /** A side from a list of tools already in hand (a server's tools/list, say). */
@@ -49,8 +67,9 @@ export function toolSideFromList(
   source: string,
   kind: ToolSourceKind,
   list: readonly JsonValue[],
+  options: LoadOptions = {},
 ): ToolSide {
-  return { source, kind, tools: toolsByName(list, source, "") };
+  return { source, kind, tools: toolsByName(list, source, "", options.check ?? true) };
 }
 
 /** The array of tools in a file: the file itself, its `tools`, or its `result.tools`. */
@@ -76,13 +95,19 @@ function toolArray(
   ]);
 }
 
-/** Every tool by name; a tool without a string name, or a name given twice, is refused with its pointer. */
+/**
+ * Every tool by name. A tool without a string name, or a name given
+ * twice, is refused with its pointer; with `check`, so is every tool the
+ * rules of check-list.ts refuse. All problems are thrown together.
+ */
 function toolsByName(
   list: readonly JsonValue[],
   source: string,
   pointer: string,
+  check: boolean,
 ): Map<string, JsonObject> {
   const tools = new Map<string, JsonObject>();
+  const named: number[] = [];
   const problems = list.flatMap((tool, i) => {
     const at = `${pointer}/${i}`;
     if (!isJsonObject(tool) || typeof tool.name !== "string")
@@ -102,8 +127,10 @@ function toolsByName(
         ),
       ];
     tools.set(tool.name, tool);
+    named.push(i);
     return [];
   });
+  if (check) problems.push(...toolListProblems(list, source, pointer, named));
   if (problems.length > 0) throw new McpGenError(problems);
   return tools;
 }

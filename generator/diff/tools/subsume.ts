@@ -12,10 +12,12 @@
  * `multipleOf`, string lengths and `pattern`, array `items` and sizes,
  * object `properties`, `required`, `additionalProperties` and sizes.
  */
-import { createRequire } from "node:module";
-import type { Ajv2020 as Ajv2020Type } from "ajv/dist/2020.js";
 import { isJsonObject, jsonEqual, type JsonObject, type JsonValue } from "../../load/json.js";
 import { stripAnnotations } from "../compare-schemas.js";
+import { checkerOf, type Rooted } from "./accepts.js";
+import { lookupRef } from "./samples.js";
+
+export type { Rooted } from "./accepts.js";
 
 /**
  * The answer to "does `sup` accept every value `sub` accepts?". The reason
@@ -26,12 +28,6 @@ export type Verdict =
   | { readonly result: "yes" }
   | { readonly result: "no"; readonly reason: string }
   | { readonly result: "unknown"; readonly reason: string };
-
-/** A schema together with the document its local `$ref`s point into. */
-export interface Rooted {
-  readonly schema: JsonValue;
-  readonly root: JsonValue;
-}
 
 const YES: Verdict = { result: "yes" };
 const no = (reason: string): Verdict => ({ result: "no", reason });
@@ -130,23 +126,6 @@ function resolve(r: Rooted, depth: number): Resolved | undefined {
   return { rooted: { schema: current, root: r.root }, depth: hops };
 }
 
-/** `#`, `#/$defs/Name`, `#/definitions/Name` or another local JSON pointer, within `root`. */
-function lookupRef(root: JsonValue, ref: string): JsonValue | undefined {
-  if (!ref.startsWith("#")) return undefined;
-  const segments = ref
-    .slice(1)
-    .split("/")
-    .slice(1)
-    .map((s) => decodeURIComponent(s).replace(/~1/g, "/").replace(/~0/g, "~"));
-  let node: JsonValue | undefined = root;
-  for (const segment of segments) {
-    if (Array.isArray(node)) node = node[Number(segment)];
-    else if (isJsonObject(node)) node = Object.hasOwn(node, segment) ? node[segment] : undefined;
-    else return undefined;
-  }
-  return node;
-}
-
 /** Keywords that hold definitions for `$ref`s and constrain nothing themselves. */
 const DEFINITIONS = new Set(["$defs", "definitions"]);
 
@@ -169,35 +148,12 @@ function finiteValues(schema: JsonObject): JsonValue[] | undefined {
 
 /** A finite set of values: each one `sub` itself accepts must pass `sup` (checked by ajv). */
 function valuesAccepted(values: readonly JsonValue[], sub: Rooted, sup: Rooted): Verdict {
-  const accepts = (r: Rooted) => compile(r);
-  const subCheck = accepts(sub);
-  const supCheck = accepts(sup);
+  const subCheck = checkerOf(sub);
+  const supCheck = checkerOf(sup);
   if (!subCheck || !supCheck) return unknown("a schema could not be compiled to check its values");
   for (const value of values)
     if (subCheck(value) && !supCheck(value)) return no(`the value ${JSON.stringify(value)}`);
   return YES;
-}
-
-let ajv: Ajv2020Type | undefined;
-/** A validator for a schema within its document, or undefined when ajv cannot compile it. */
-function compile(r: Rooted): ((value: unknown) => boolean) | undefined {
-  if (!ajv) {
-    const require = createRequire(import.meta.url);
-    const { Ajv2020 } = require("ajv/dist/2020.js") as typeof import("ajv/dist/2020.js");
-    const addFormats = require("ajv-formats") as (a: Ajv2020Type) => void;
-    ajv = new Ajv2020({ strict: false, allErrors: false, validateSchema: false });
-    addFormats(ajv);
-  }
-  const root = isJsonObject(r.root) ? r.root : {};
-  const wrapper: JsonObject = { allOf: [r.schema] };
-  for (const key of ["$defs", "definitions"] as const)
-    if (root[key] !== undefined) wrapper[key] = root[key];
-  try {
-    const validate = ajv.compile(wrapper);
-    return (value) => validate(value) === true;
-  } catch {
-    return undefined;
-  }
 }
 
 /** The types a schema allows, or [] when it does not say (any type). */

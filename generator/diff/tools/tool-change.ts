@@ -4,6 +4,11 @@
  */
 import type { JsonObject, JsonValue } from "../../load/json.js";
 
+/** `: "old" -> "new"` for a summary when both values fit a line; else nothing (the report shows them below). */
+export function fromToText(from: JsonValue | undefined, to: JsonValue | undefined): string {
+  return fitsALine(from) && fitsALine(to) ? `: ${show(from)} -> ${show(to)}` : "";
+}
+
 /** Who a change may break. */
 export type Party = "clients" | "servers";
 
@@ -29,6 +34,27 @@ export type ToolChangeKind =
   | "execution-changed"
   | "other-changed";
 
+/**
+ * A value that shows a change breaks someone: the schema of one side
+ * accepts it, the other's refuses it (both checked by ajv).
+ */
+export interface Counterexample {
+  /** Who it breaks: for arguments, clients when the old schema accepts it, servers when the new one does. */
+  readonly party: Party;
+  /** The side whose schema accepts the value; the other side's refuses it. */
+  readonly acceptedBy: "old" | "new";
+  /** The value, at the change's `path` within its schema. */
+  readonly value: JsonValue;
+}
+
+/**
+ * What a change is, for a gate and a reader: it breaks someone; it may
+ * (not decided); it changes only what a model reads (titles and
+ * descriptions of the tool, its arguments and output); or it is
+ * compatible.
+ */
+export type ChangeClass = "breaking" | "possibly-breaking" | "documentation" | "compatible";
+
 /** One change of one tool. */
 export interface ToolChange {
   readonly tool: string;
@@ -46,15 +72,52 @@ export interface ToolChange {
   readonly possiblyBreaking: readonly Party[];
   /** Why it breaks, or why it could not be decided. */
   readonly reasons: readonly string[];
+  /** Values that show the breakage, one per party at most, where the search found one. */
+  readonly counterexamples?: readonly Counterexample[];
   /** One line for people, without the tool's name. */
   readonly summary: string;
+  /** Its class: set on every change of a diff (compareTools). */
+  readonly class?: ChangeClass;
 }
 
-/** A value for a summary line, cut short when long. */
+/** The class of a change, from whom it breaks and what it concerns. */
+export function classOf(change: ToolChange): ChangeClass {
+  if (change.breaking.length > 0) return "breaking";
+  if (change.possiblyBreaking.length > 0) return "possibly-breaking";
+  const documents =
+    change.kind === "title-changed" ||
+    change.kind === "description-changed" ||
+    (change.kind === "annotation-changed" && change.detail === "title");
+  return documents ? "documentation" : "compatible";
+}
+
+/**
+ * A counterexample as a reason shows it: whole when short; otherwise with
+ * each long string cut (the JSON form keeps the value whole).
+ */
+export function showExample(value: JsonValue): string {
+  const text = JSON.stringify(value);
+  if (text.length <= 120) return text;
+  return JSON.stringify(value, (_key, v: unknown) =>
+    typeof v === "string" && v.length > 40 ? `${v.slice(0, 16)}... (${v.length} characters)` : v,
+  );
+}
+
+/** The longest value a summary line holds; a longer one is shown whole below the line. */
+const MAX_INLINE = 60;
+
+/** Whether a value is short enough for a summary line (an absent value is). */
+export function fitsALine(value: JsonValue | undefined): boolean {
+  return value === undefined || JSON.stringify(value).length <= MAX_INLINE;
+}
+
+/**
+ * A value for a summary line: its JSON when short; otherwise a note that
+ * the text report shows it whole below the line (never a cut JSON text).
+ */
 export function show(value: JsonValue | undefined): string {
   if (value === undefined) return "(absent)";
-  const text = JSON.stringify(value);
-  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+  return fitsALine(value) ? JSON.stringify(value) : "(shown below)";
 }
 
 export function names(value: JsonValue | undefined): string[] {
