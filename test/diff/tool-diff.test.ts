@@ -86,7 +86,11 @@ describe("the tool-change fixture", () => {
       breakingClients: expected.filter((e) => e.breaking.includes("clients")).length,
       breakingServers: expected.filter((e) => e.breaking.includes("servers")).length,
       possiblyBreaking: expected.filter((e) => e.possiblyBreaking.length > 0).length,
-      documentation: expected.filter((e) => /^(title|description)-changed$/.test(e.kind)).length,
+      documentation: expected.filter(
+        (e) =>
+          /^(title|description)-changed$/.test(e.kind) ||
+          (e.kind === "annotation-changed" && e.detail === "title"),
+      ).length,
     });
   });
 

@@ -56,7 +56,7 @@ export function formatToolDiff(diff: ToolDiff): string {
   const { summary } = diff;
   const lines = [
     `${diff.from.source} (${tools(diff.from.tools)}) -> ${diff.to.source} (${tools(diff.to.tools)}): ` +
-      `${summary.changes} changes, ${summary.breakingClients} breaking for clients, ` +
+      `${summary.changes} change${summary.changes === 1 ? "" : "s"}, ${summary.breakingClients} breaking for clients, ` +
       `${summary.breakingServers} breaking for servers, ${summary.possiblyBreaking} possibly breaking, ` +
       `${summary.documentation} documentation`,
     "",

@@ -366,12 +366,19 @@ export function patternStrings(pattern: string): string[] {
     else if (/[0-9]/.test(c) && pattern[i - 1] !== "{" && pattern[i - 1] !== ",") chars.push(c);
   }
   const distinct = [...new Set(chars)];
+  // Quantifier counts ({3}, {3,4}): the first character that many times.
+  const counts = [...pattern.matchAll(/\{(\d+)(?:,(\d*))?\}/g)].flatMap((m) =>
+    [m[1], m[2]].filter((n): n is string => n !== undefined && n !== "").map(Number),
+  );
   const literal = pattern.replace(/^\^|\$$/g, "");
   const out = [...distinct];
   if (distinct.length > 1) out.push(distinct[0]! + distinct[1]!);
   if (distinct.length > 0) out.push(distinct[0]!.repeat(3), distinct.join(""));
+  // Each count and one past it: a bound written in a pattern is a length limit like maxLength.
+  for (const n of counts.flatMap((c) => [c, c + 1]))
+    if (distinct.length > 0 && n <= MAX_LENGTH) out.push(distinct[0]!.repeat(n));
   if (/^[A-Za-z0-9_ -]*$/.test(literal)) out.push(literal);
-  return out.slice(0, 24);
+  return out.slice(0, 32);
 }
 
 /** `a` and `b` as one schema: `properties` and `required` joined, the rest of `b` over `a`'s. */
