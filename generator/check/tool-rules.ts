@@ -126,10 +126,14 @@ export function toolNamespace(name: string): string {
  * differ only in punctuation or case of the first letter (`get-item`,
  * `get_item`, `GetItem`) would share one; the later ones in tools.json get
  * `_2`, `_3`, ... appended, and names that would shadow the module's own
- * declarations are suffixed the same way.
+ * declarations (`reserved`, by default those of tools.gen.ts) are
+ * suffixed the same way.
  */
-export function toolNamespaces(tools: readonly ToolSpec[]): Map<string, string> {
-  const taken = new Set(MODULE_NAMES);
+export function toolNamespaces(
+  tools: readonly ToolSpec[],
+  reserved: ReadonlySet<string> = MODULE_NAMES,
+): Map<string, string> {
+  const taken = new Set(reserved);
   const namespaces = new Map<string, string>();
   for (const tool of tools) {
     const base = toolNamespace(tool.name);

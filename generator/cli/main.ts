@@ -16,6 +16,7 @@ import { generateCommand } from "./generate.js";
 import { serverCommand } from "./server.js";
 import { schemaCommand } from "./schema.js";
 import { toolsCommand } from "./tools.js";
+import { typesCommand } from "./types.js";
 import { upgradeCommand } from "./upgrade.js";
 import { EXIT, reportError } from "./output.js";
 import { packageVersion } from "../load/package-root.js";
@@ -34,6 +35,7 @@ export function program(argv: readonly string[]): Argv {
       .command(clientCommand)
       .command(schemaCommand)
       .command(toolsCommand)
+      .command(typesCommand)
       .command(upgradeCommand)
       .command(devCommand)
       .command(authDevCommand)

@@ -102,6 +102,18 @@ export const SCAFFOLD_DIAGNOSTICS = {
     fix: () =>
       "fix the tool's definition: a client refuses a tools/list result that holds it (MCPG721), so no comparison or type made from it would be right",
   }),
+  MCPG740: entry<{ out: string; reason: string }>({
+    severity: "error",
+    message: (p) => `types --out ${p.out}: ${p.reason}`,
+    fix: () =>
+      "name the module to write, a .ts file (its API description for code mode goes beside it as .api.d.ts)",
+  }),
+  MCPG741: entry<{ file: string }>({
+    severity: "error",
+    message: (p) =>
+      `refusing to overwrite ${p.file}: mcp-gen did not write it (it does not start with mcp-gen's banner); nothing was written`,
+    fix: () => "move the file away, or choose another --out",
+  }),
   MCPG722: entry<Record<string, never>>({
     severity: "error",
     message: () => "--tools and --from-server both name the tools",

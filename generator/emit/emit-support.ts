@@ -49,6 +49,11 @@ export function emitSupport(bannerText: string): EmittedFile {
   return { path: SUPPORT_FILE, contents: `${bannerText}\n${staticSupportSource()}` };
 }
 
+/** The Standard Schema code (static/standard-schema.ts), for a module that carries it inside itself. */
+export function standardSchemaSource(): string {
+  return staticSource("standard-schema.ts");
+}
+
 /** Emits `standard-schema.gen.ts`, the Standard Schema code over the generated validators. */
 export function emitStandardSchemaSupport(bannerText: string): EmittedFile {
   return {

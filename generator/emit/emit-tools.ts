@@ -204,7 +204,8 @@ function checksOf(place: { input: ValidatorPlace; output?: ValidatorPlace }): st
   return `{ arguments: ${check(place.input)}${place.output ? `, output: ${check(place.output)}` : ""} }`;
 }
 
-function toolTypes(tool: ToolSpec, ns: string): string {
+/** A tool's namespace of types: `Arguments`, and `StructuredContent` (unknown without an outputSchema). */
+export function toolTypes(tool: ToolSpec, ns: string): string {
   const declarations = [
     ...schemaDeclarations(tool.inputSchema, "Arguments"),
     ...(tool.outputSchema
@@ -318,7 +319,11 @@ function asTuples(schema: JsonObject): JsonObject {
   }) as JsonObject;
 }
 
-function argumentsMap(tools: readonly ToolSpec[], namespaces: ReadonlyMap<string, string>): string {
+/** The interfaces ToolArguments and ToolOutputs: each tool's types by its name. */
+export function argumentsMap(
+  tools: readonly ToolSpec[],
+  namespaces: ReadonlyMap<string, string>,
+): string {
   const members = (type: string, which: readonly ToolSpec[]) =>
     which.map((t) => [propertyKey(t.name), `${namespaces.get(t.name)}.${type}`] as const);
   const structured = tools.filter((t) => t.outputSchema !== undefined);

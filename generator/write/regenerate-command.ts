@@ -51,6 +51,6 @@ function isKnownExtension(ref: string): boolean {
 }
 
 /** A word a POSIX shell reads back as is: quoted when it holds anything but safe characters. */
-function shellWord(word: string): string {
+export function shellWord(word: string): string {
   return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }

@@ -448,7 +448,8 @@ export function assertOwned(target: string, shown: string): void {
     throw new McpGenError([diagnostic("MCPG501", { dir: shown, foreign }, { file: shown })]);
 }
 
-function startsWithBanner(path: string): boolean {
+/** Whether the file at `path` begins with mcp-gen's banner (read from its first 256 bytes). */
+export function startsWithBanner(path: string): boolean {
   const fd = openSync(path, "r");
   try {
     const buffer = Buffer.alloc(256);

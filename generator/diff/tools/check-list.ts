@@ -58,6 +58,19 @@ function toolProblems(
   return protocolProblems(tool, at, source);
 }
 
+/**
+ * Every tool of `list` that is no Tool of the protocol (MCPG732): what
+ * mcp-gen's client refuses a whole tools/list result for, where a tools
+ * file's checks leave a tool out of its wrappers instead.
+ */
+export function protocolListProblems(
+  list: readonly JsonValue[],
+  source: string,
+  pointer: string,
+): Diagnostic[] {
+  return list.flatMap((tool, i) => protocolProblems(tool, `${pointer}/${i}`, source));
+}
+
 /** The tool against the Tool definition of each revision the client speaks: valid in one is enough. */
 function protocolProblems(tool: JsonValue, at: string, source: string): Diagnostic[] {
   const modern = protocol.validate("Tool", tool);

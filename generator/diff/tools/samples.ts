@@ -48,13 +48,12 @@ export function gatherHints(schemas: readonly JsonValue[]): Hints {
     forEachSchema(schema, "", (node) => {
       for (const key of ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"])
         if (typeof node[key] === "number")
-          for (const d of [0, -1, 1, -0.5, 0.5]) numbers.add((node[key]) + d);
+          for (const d of [0, -1, 1, -0.5, 0.5]) numbers.add(node[key] + d);
       if (typeof node.multipleOf === "number")
         for (const f of [1, 2, 0.5]) numbers.add(node.multipleOf * f);
       for (const key of LENGTH_KEYWORDS)
         if (typeof node[key] === "number")
-          for (const d of [-1, 0, 1])
-            if ((node[key]) + d >= 0) lengths.add((node[key]) + d);
+          for (const d of [-1, 0, 1]) if (node[key] + d >= 0) lengths.add(node[key] + d);
       if (Array.isArray(node.enum)) node.enum.forEach(addValue);
       if (node.const !== undefined) addValue(node.const);
       if (node.default !== undefined) addValue(node.default);
