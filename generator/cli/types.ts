@@ -69,7 +69,12 @@ export const typesCommand: CommandModule<object, TypesArgs> = {
     // Loaded here, not at start-up, so --help and usage errors answer at once.
     const { checkToolTypes, planToolTypes, writeToolTypes } =
       await import("../types/tool-types.js");
-    const plan = await planToolTypes({ source, out: args.out, toolVersion: packageVersion() });
+    const plan = await planToolTypes({
+      source,
+      as: args.tools !== undefined ? "file" : "server",
+      out: args.out,
+      toolVersion: packageVersion(),
+    });
     printDiagnostics(plan.diagnostics, args.quiet);
     if (!args.check) {
       writeToolTypes(plan);

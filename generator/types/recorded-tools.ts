@@ -51,7 +51,7 @@ function literalValue(e: ts.Expression): JsonValue | undefined {
   if (e.kind === ts.SyntaxKind.NullKeyword) return null;
   if (ts.isArrayLiteralExpression(e)) {
     const items = e.elements.map((item) => literalValue(item));
-    return items.every((item) => item !== undefined) ? (items) : undefined;
+    return items.every((item) => item !== undefined) ? items : undefined;
   }
   if (ts.isObjectLiteralExpression(e)) return objectValue(e);
   return undefined;

@@ -36,6 +36,8 @@ export interface ToolTypesOptions {
    * line that starts one over stdio.
    */
   readonly source: string;
+  /** Whether `source` is a file or a server (default: told by the source's form, as `diff --tools` tells it). */
+  readonly as?: "file" | "server";
   /** The module to write, a `.ts` file; the API description goes beside it as `<name>.api.d.ts`. */
   readonly out: string;
   /** mcp-gen's version, for the banner (left out when not given, as goldens need). */
@@ -58,7 +60,11 @@ export interface ToolTypesPlan {
 /** Loads, checks and emits; writes nothing. Throws McpGenError for a source or `out` it cannot use. */
 export async function planToolTypes(options: ToolTypesOptions): Promise<ToolTypesPlan> {
   const paths = outputPaths(options.out);
-  const listed = await loadToolSide(options.source, { check: false, option: "types" });
+  const listed = await loadToolSide(options.source, {
+    check: false,
+    option: "--from-server",
+    ...(options.as ? { as: options.as } : {}),
+  });
   const list = [...listed.tools.values()];
   const refused = protocolListProblems(list, options.source, "");
   if (refused.length > 0) throw new McpGenError(refused);
@@ -147,7 +153,7 @@ function typesBanner(options: ToolTypesOptions, tools: readonly ToolSpec[]): str
   const fingerprint = listFingerprints(
     new Map(tools.map((t) => [t.name, t as unknown as JsonObject])),
   ).list;
-  const file = sourceKindOf(options.source) === "file";
+  const file = (options.as ?? sourceKindOf(options.source)) === "file";
   const folder = dirname(resolve(options.out));
   const fromFolder = (path: string) => relative(folder, resolve(path)).split(sep).join("/");
   const source = file ? fromFolder(options.source) : options.source;

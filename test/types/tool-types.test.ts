@@ -9,7 +9,7 @@
  * change. The official reference servers are the slow suite's
  * (tool-types.e2e.test.ts).
  */
-import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import ts from "typescript";
@@ -18,38 +18,13 @@ import { McpGenError } from "../../generator/diagnostics.js";
 import { BANNER_MARK } from "../../generator/emit/file.js";
 import { planToolTypes, writeToolTypes } from "../../generator/types/tool-types.js";
 import { ROOT } from "../helpers/index.js";
+import { STRICTEST, typedProject as project } from "../helpers/typed-project.js";
 import { runCli, tempDir } from "../helpers/run-cli.js";
 import { strictErrors } from "../helpers/typecheck.js";
 
 const PLATFORM = join(ROOT, "test", "fixtures", "types", "platform-tools.json");
 const WEATHER = join(ROOT, "test", "fixtures", "tool-histories", "weather", "v7.json");
 const SERVER = join(ROOT, "test", "types", "fixtures", "typed-server.mjs");
-
-/** The strictest settings a user's project may have, and no ambient types but the DOM's (fetch, URL). */
-const STRICTEST: ts.CompilerOptions = {
-  strict: true,
-  exactOptionalPropertyTypes: true,
-  noUncheckedIndexedAccess: true,
-  noImplicitOverride: true,
-  noPropertyAccessFromIndexSignature: true,
-  noImplicitReturns: true,
-  noFallthroughCasesInSwitch: true,
-  noUnusedLocals: true,
-  noUnusedParameters: true,
-  verbatimModuleSyntax: true,
-  isolatedModules: true,
-  skipLibCheck: true,
-  lib: ["lib.es2023.d.ts", "lib.dom.d.ts"],
-};
-
-/** A folder that resolves packages as the repository does (its node_modules linked in), as an ES module package. */
-function project(label: string): string {
-  const dir = tempDir(label);
-  symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"), "dir");
-  writeFileSync(join(dir, "package.json"), JSON.stringify({ type: "module" }));
-  mkdirSync(join(dir, "src"));
-  return dir;
-}
 
 /** What the run-time test uses of a generated module (its own types are checked by tsc above). */
 interface TypedModule {

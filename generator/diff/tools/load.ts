@@ -42,6 +42,12 @@ export interface LoadOptions {
   readonly check?: boolean;
   /** What names the side in a server's diagnostics (default `diff --tools`). */
   readonly option?: string;
+  /**
+   * Whether the source is a file or a server, where the caller knows
+   * (`--tools` or `--from-server`); by default {@link sourceKindOf} tells,
+   * and takes a server started by a bare executable's path for a file.
+   */
+  readonly as?: "file" | "server";
 }
 
 /**
@@ -51,7 +57,7 @@ export interface LoadOptions {
  * MCPG721 (a server that cannot be listed).
  */
 export async function loadToolSide(source: string, options: LoadOptions = {}): Promise<ToolSide> {
-  if (sourceKindOf(source) === "file") {
+  if ((options.as ?? (sourceKindOf(source) === "file" ? "file" : "server")) === "file") {
     const value = parseJsonText(readToolsFile(source), source);
     const { list, kind, pointer } = toolArray(value, source);
     return { source, kind, tools: toolsByName(list, source, pointer, options.check ?? true) };
