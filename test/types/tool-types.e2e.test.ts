@@ -43,7 +43,7 @@ const stdio = async (command: string, args: string[]) => {
   return new StdioClientTransport({
     command,
     args,
-    env: { ...process.env, MEMORY_FILE_PATH: memoryFile } as Record<string, string>,
+    env: { ...process.env, MEMORY_FILE_PATH: memoryFile },
   });
 };
 

@@ -19,7 +19,7 @@ import { BANNER_MARK } from "../../generator/emit/file.js";
 import { planToolTypes, writeToolTypes } from "../../generator/types/tool-types.js";
 import { ROOT } from "../helpers/index.js";
 import { STRICTEST, typedProject as project } from "../helpers/typed-project.js";
-import { runCli, tempDir } from "../helpers/run-cli.js";
+import { runCli } from "../helpers/run-cli.js";
 import { strictErrors } from "../helpers/typecheck.js";
 
 const PLATFORM = join(ROOT, "test", "fixtures", "types", "platform-tools.json");
