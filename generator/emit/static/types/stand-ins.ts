@@ -3,7 +3,10 @@
  * its fixed code (emit-tool-types.ts), for tool-client.ts to be
  * type-checked against: two tools, one with an outputSchema. Never copied.
  */
-import type { ToolContent } from "./tool-client.js";
+import type { CallToolResult } from "@modelcontextprotocol/client";
+
+/** As tool-client.ts declares it (imported from there, the two files would import each other). */
+type ToolContent = Pick<CallToolResult, "content" | "structuredContent">;
 
 // Interfaces, as the generated types are: unlike type literals, they have no implicit index signature.
 interface EchoArguments {
