@@ -11,6 +11,7 @@
  *   npm run bench -- dev                    mcp-gen dev, edit to answer (dev.ts; bench:dev)
  *   npm run bench -- generation-tools [N]   generation by number of tools (generation-tools.ts; bench:tools)
  *   npm run bench -- python                 the Python output against its peers (python.ts; bench:python)
+ *   npm run bench -- types                  mcp-gen types on the tools fixture and the reference servers (types.ts; bench:types)
  *   npm run bench -- tool-diff-corpus       the tool diff on the corpus of tool-list histories (tool-diff-corpus.ts; corpus:tool-diff)
  *
  * Each runs on its own, with its own options (see the top of its file).
@@ -25,6 +26,7 @@ const ALONE: Readonly<Record<string, string>> = {
   "generation-tools": "./generation-tools.js",
   python: "./python.js",
   "tool-diff-corpus": "./tool-diff-corpus.js",
+  types: "./types.js",
 };
 
 const name = process.argv[2];
