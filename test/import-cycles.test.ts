@@ -30,7 +30,7 @@ const FOLDER_ORDER = [
   ["write"],
   ["index"],
   ["diff"],
-  ["project"],
+  ["project", "types"],
   ["config"],
   ["scaffold", "upgrade"],
   ["dev"],
