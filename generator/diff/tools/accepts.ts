@@ -5,7 +5,7 @@
  * the diff calls accepted is one a generated tool validator accepts.
  */
 import type { Ajv } from "ajv";
-import { createAjv, toolAjvChoices } from "../../check/ajv.js";
+import { createAjv, toolAjvChoices } from "../../shared/ajv.js";
 import { dialectOf } from "../../check/check-tools.js";
 import { isJsonObject, type JsonObject, type JsonValue } from "../../load/json.js";
 

@@ -6,7 +6,7 @@
  * part of the contract, and the diff reports them in a class of their own.
  */
 import { isJsonObject, jsonEqual, type JsonObject, type JsonValue } from "../../load/json.js";
-import { forEachSchema } from "../../load/schema-walk.js";
+import { forEachSchema } from "../../shared/schema-walk.js";
 import { where } from "./classify.js";
 import { fromTo, fromToText, type ToolChange } from "./tool-change.js";
 

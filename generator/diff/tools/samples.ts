@@ -11,7 +11,7 @@
  * `"xxxx"`, `"a"`, ...
  */
 import { isJsonObject, type JsonObject, type JsonValue } from "../../load/json.js";
-import { forEachSchema } from "../../load/schema-walk.js";
+import { forEachSchema } from "../../shared/schema-walk.js";
 
 /** What two schemas mention, that values on their edges are made of. */
 export interface Hints {
