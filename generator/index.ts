@@ -198,11 +198,3 @@ export { pullRevision, defaultSchemaSources, type SchemaSources } from "./load/r
 export { readRegistry, knownRevisions } from "./load/registry.js";
 export type { EmittedFile } from "./emit/file.js";
 export type { McpModel } from "./model/types.js";
-export {
-  checkToolTypes,
-  planToolTypes,
-  writeToolTypes,
-  type ToolTypesCheck,
-  type ToolTypesOptions,
-  type ToolTypesPlan,
-} from "./types/tool-types.js";

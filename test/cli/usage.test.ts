@@ -153,6 +153,8 @@ describe("mcp-gen schema list", () => {
     expect(run.code).toBe(0);
     expect(run.stdout.split("\n").filter(Boolean)).toEqual([
       ...REVISIONS.map((r) => `${r}  ${registry.revisions[r]!.files["schema.json"].url}`),
+      "apps (io.modelcontextprotocol/ui, for 2026-07-28)  https://registry.npmjs.org/@modelcontextprotocol/ext-apps/-/ext-apps-2.0.4.tgz",
+      "skills (io.modelcontextprotocol/skills, for 2026-07-28)  https://raw.githubusercontent.com/modelcontextprotocol/ext-skills/0682b7b6e9e661fbf8538e27cbd3e7282927b45a/specification/stable/skills.mdx",
       "tasks (io.modelcontextprotocol/tasks, for 2026-07-28)  https://raw.githubusercontent.com/modelcontextprotocol/ext-tasks/e4345978be1f602f1fc48d89051e8559dd5302a6/schema/draft/schema.json",
     ]);
     expect(run.stderr).toBe("");
@@ -174,7 +176,7 @@ describe.concurrent("mcp-gen schema pull", () => {
     expect(run.code).toBe(2);
     expect(run.stderrLines).toHaveLength(1);
     expect(run.stderrLines[0]).toMatch(
-      /^error MCPG108: upstream files missing: 2024-11-05, .*2026-07-28, 2026-07-28\/examples, extensions\/tasks, extensions\/tasks \(looked in .*\/schemas; downloads are disabled by MCP_GEN_OFFLINE=1\) \(fix: /,
+      /^error MCPG108: upstream files missing: 2024-11-05, .*2026-07-28, 2026-07-28\/examples, extensions\/apps, extensions\/skills, extensions\/tasks, extensions\/tasks \(looked in .*\/schemas; downloads are disabled by MCP_GEN_OFFLINE=1\) \(fix: /,
     );
     expect(run.stdout).toBe("");
   });

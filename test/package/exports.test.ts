@@ -63,4 +63,11 @@ describe("package exports", () => {
     );
     expect(out.trim()).toBe("function function");
   });
+
+  it("mcp-gen/types exports the tool types API", () => {
+    const out = importInChild(
+      `const m = await import("mcp-gen/types"); console.log(typeof m.planToolTypes, typeof m.writeToolTypes, typeof m.checkToolTypes);`,
+    );
+    expect(out.trim()).toBe("function function function");
+  });
 });

@@ -333,7 +333,7 @@ describe("mcp-gen types --check against a server whose tools change", () => {
     );
     expect((await types()).code).toBe(0);
     expect((await types("--check")).code).toBe(0);
-  });
+  }, 240_000);
 });
 
 describe("what mcp-gen types refuses", () => {
