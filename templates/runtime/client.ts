@@ -41,6 +41,8 @@ export {
   spawnStdio,
   StdioClientChannel,
   type HttpAuth,
+  type HttpRefusal,
+  type RetryVerdict,
   type HttpClientOptions,
   type HttpWire,
   type InMemoryOptions,

@@ -14,4 +14,4 @@
  * ```
  */
 export * from "./oauth/index.js";
-export { type HttpRefusal } from "./transport/index.js";
+export { type HttpRefusal, type RetryVerdict } from "./transport/index.js";

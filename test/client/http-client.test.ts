@@ -15,6 +15,7 @@ import {
   fetchWire,
   McpClient,
   type HttpAuth,
+  type RetryVerdict,
   type JsonRpcMessage,
 } from "../../templates/runtime/client.js";
 import { readEvents, type SseResumption } from "../../templates/runtime/transport/sse-reader.js";
@@ -292,12 +293,12 @@ describe("the auth hook", () => {
     ]);
   });
 
-  it("retries only once, and not at all when the hook declines", async () => {
+  it("retries once per reason, and not at all when the hook declines", async () => {
     server = await scripted((_r, res) => void res.writeHead(403).end());
-    let asked = 0;
+    const asked: string[][] = [];
     const auth = (retry: boolean): HttpAuth => ({
       headers: () => ({}),
-      refused: () => (asked++, retry),
+      refused: (refusal) => (asked.push([...refusal.retried]), retry),
     });
     for (const retry of [true, false]) {
       const client = new McpClient({
@@ -307,7 +308,27 @@ describe("the auth hook", () => {
       });
       await expect(client.connect()).rejects.toMatchObject({ status: 403 });
     }
-    expect(asked).toBe(2);
+    // Asked again after the retry, told new credentials were tried: a second `true` is not a second retry.
+    expect(asked).toEqual([[], ["credentials"], []]);
+    expect(server.received).toHaveLength(3);
+  });
+
+  it("sends a request again at most once for each reason and twice in all", async () => {
+    server = await scripted((_r, res) => void res.writeHead(401).end());
+    const verdicts: RetryVerdict[] = [true, "dpop-nonce", "dpop-nonce", true];
+    const asked: string[][] = [];
+    const client = new McpClient({
+      protocol,
+      channel: connectHttp(server.url, {
+        auth: {
+          headers: () => ({}),
+          refused: (refusal) => (asked.push([...refusal.retried]), verdicts.shift()!),
+        },
+      }),
+      info: { name: "t", version: "1" },
+    });
+    await expect(client.connect()).rejects.toMatchObject({ status: 401 });
+    expect(asked).toEqual([[], ["credentials"]]);
     expect(server.received).toHaveLength(3);
   });
 });

@@ -2,8 +2,10 @@
  * Credentials on the wire: a client's auth hook (an OAuth token provider,
  * an API key) wrapped around its HttpWire. Every request carries the
  * hook's headers; a request the server refuses with 401 or 403 is sent
- * once more when the hook renews them. The channel (http-client.ts) sees
- * only the reply that counts and knows nothing of credentials.
+ * once more when the hook renews them, at most once for each reason the
+ * hook gives (new credentials; a DPoP nonce the server asked for) and at
+ * most twice in all. The channel (http-client.ts) sees only the reply that
+ * counts and knows nothing of credentials.
  */
 import type { HttpWire, WireReply, WireRequest } from "./http-wire.js";
 
@@ -14,15 +16,30 @@ import type { HttpWire, WireReply, WireRequest } from "./http-wire.js";
  * once more with fresh headers.
  */
 export interface HttpAuth {
-  /** Headers that carry the credentials (e.g. `authorization`), by lower-case name. */
-  headers(url: URL): Readonly<Record<string, string>> | Promise<Readonly<Record<string, string>>>;
+  /**
+   * Headers that carry the credentials (e.g. `authorization`, and `dpop`
+   * for a proof bound to this request's `method` and `url`), by lower-case name.
+   */
+  headers(
+    url: URL,
+    method: string,
+  ): Readonly<Record<string, string>> | Promise<Readonly<Record<string, string>>>;
   /**
    * The server refused a request (its status and headers, such as
    * WWW-Authenticate). Resolve true once new credentials are in place to
-   * retry the request once; false to fail it.
+   * retry the request once; a word naming another reason to send it again
+   * (`"dpop-nonce"`: the same credentials with the nonce the server asked
+   * for); false to fail it. A request is sent again at most once per reason
+   * (`refusal.retried` lists those already used) and twice in all.
    */
-  refused(refusal: HttpRefusal): boolean | Promise<boolean>;
+  refused(refusal: HttpRefusal): RetryVerdict | Promise<RetryVerdict>;
 }
+
+/** What an auth hook says of a refused request: send it again (true: new credentials, or another reason), or not. */
+export type RetryVerdict = boolean | "dpop-nonce";
+
+/** The most times one request is sent again after 401 or 403. */
+const MAX_RETRIES = 2;
 
 /** A request the server refused with 401 or 403, as the auth hook sees it. */
 export interface HttpRefusal {
@@ -32,6 +49,8 @@ export interface HttpRefusal {
   readonly headers: Readonly<Record<string, string>>;
   /** The credentials the refused request carried (what `headers` gave for it). */
   readonly sent: Readonly<Record<string, string>>;
+  /** The reasons this request was already sent again for (`"credentials"` for new credentials). */
+  readonly retried: readonly string[];
 }
 
 /**
@@ -47,19 +66,25 @@ export function credentialedWire(
   return async (request: WireRequest): Promise<WireReply> => {
     let sent: Readonly<Record<string, string>> = {};
     const send = async () => {
-      sent = auth ? await auth.headers(request.url) : {};
+      sent = auth ? await auth.headers(request.url, request.method) : {};
       return wire({ ...request, headers: { ...base, ...sent, ...request.headers } });
     };
-    const reply = await send();
-    if (!auth || (reply.status !== 401 && reply.status !== 403)) return reply;
-    const retry = await auth.refused({
-      url: request.url,
-      status: reply.status,
-      headers: reply.headers,
-      sent,
-    });
-    if (!retry) return reply;
-    reply.cancel();
-    return send();
+    const retried: string[] = [];
+    let reply = await send();
+    while (auth && (reply.status === 401 || reply.status === 403) && retried.length < MAX_RETRIES) {
+      const verdict = await auth.refused({
+        url: request.url,
+        status: reply.status,
+        headers: reply.headers,
+        sent,
+        retried: [...retried],
+      });
+      const reason = verdict === true ? "credentials" : verdict;
+      if (reason === false || retried.includes(reason)) return reply;
+      retried.push(reason);
+      reply.cancel();
+      reply = await send();
+    }
+    return reply;
   };
 }

@@ -37,7 +37,7 @@ import { credentialedWire, type HttpAuth } from "./http-auth.js";
 import { nodeWire, type HttpWire, type WireReply } from "./http-wire.js";
 import { EventStreamTooLarge, readEvents, type SseResumption } from "./sse-reader.js";
 
-export type { HttpAuth, HttpRefusal } from "./http-auth.js";
+export type { HttpAuth, HttpRefusal, RetryVerdict } from "./http-auth.js";
 
 /** How the HTTP client transport is set up. */
 export interface HttpClientOptions {

@@ -58,6 +58,7 @@ export {
   type HttpAuth,
   type HttpClientOptions,
   type HttpRefusal,
+  type RetryVerdict,
 } from "./http-client.js";
 export {
   fetchWire,
