@@ -9,8 +9,8 @@
  * and process modules: protocol code knows nothing of what carries it.
  * auth/ (a server's OAuth authorization, only in projects that turn it on,
  * which import auth/index.ts themselves) sits on the transport's interface
- * and alone imports jose; oauth/ (a client signing in) alone imports
- * oauth4webapi, and scale/ alone @redis/client.
+ * and alone imports jose with oauth/ (a client signing in), which alone
+ * imports oauth4webapi; scale/ alone imports @redis/client.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -41,16 +41,19 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
 const PROTOCOL_NODE_MODULES = ["node:crypto"];
 /** What scale/ may import besides: the Redis client its shared stores are built on. */
 const SCALE_MODULES = ["node:crypto", "@redis/client"];
-/** What oauth/ may import besides: the OAuth library its flow is built on. */
-const OAUTH_MODULES = ["node:crypto", "oauth4webapi"];
+/** What oauth/ may import besides: the OAuth library its flow is built on, and jose for DPoP proofs and keys. */
+const OAUTH_MODULES = ["node:crypto", "oauth4webapi", "jose"];
 /**
- * The two sign-in helpers oauth/ keeps beside its flow, and the one kind of
+ * The sign-in helpers oauth/ keeps beside its flow, and the one kind of
  * I/O each does: the loopback redirect listens on 127.0.0.1 for one
- * redirect, the file token store keeps tokens in files.
+ * redirect, the file token store keeps tokens in files, and the
+ * credentials of a client without a user (a key, an assertion) are read
+ * from files.
  */
 const OAUTH_IO: Readonly<Record<string, readonly string[]>> = {
   "oauth/loopback-redirect.ts": ["node:http", "node:net"],
   "oauth/token-store.ts": ["node:fs", "node:path"],
+  "oauth/credentials.ts": ["node:fs", "node:fs/promises"],
 };
 
 function layerOf(file: string): string {
@@ -110,7 +113,7 @@ describe("the runtime's layers", () => {
     expect(wrong).toEqual([]);
   });
 
-  it("leaves HTTP, streams and processes to transport/ (and oauth/ its two sign-in helpers)", () => {
+  it("leaves HTTP, streams and processes to transport/ (and oauth/ its sign-in helpers)", () => {
     const wrong = sourceFiles(RUNTIME)
       .filter((file) => layerOf(file) !== "transport")
       .flatMap((file) =>

@@ -35,12 +35,13 @@ async function project(options: { auth?: boolean; example?: "minimal" | "everyth
 }
 
 describe("a client project's authorization", () => {
-  it("--auth: recorded, the OAuth runtime carried, oauth4webapi pinned to mcp-gen's own version", async () => {
+  it("--auth: recorded, the OAuth runtime carried, oauth4webapi and jose pinned to mcp-gen's own versions", async () => {
     const { settings, manifest, runtime, text } = await project({ auth: true });
     expect(settings.auth).toBe(true);
     expect(JSON.parse(text("mcp-gen.json")!)).toMatchObject({ auth: true });
     expect(manifest.dependencies).toEqual({
       "ajv-formats": OWN.dependencies["ajv-formats"],
+      jose: OWN.devDependencies.jose,
       oauth4webapi: OWN.devDependencies.oauth4webapi,
     });
     expect(runtime).toEqual(

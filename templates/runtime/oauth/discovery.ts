@@ -18,11 +18,23 @@ export type BearerChallenge = Readonly<Record<string, string>>;
  * 9110 11.2); other schemes in the same header are skipped.
  */
 export function parseBearerChallenge(header: string | undefined): BearerChallenge | undefined {
+  return parseChallenge(header, "Bearer");
+}
+
+/**
+ * The challenge of `scheme` (`Bearer`, `DPoP`: an auth-scheme token) in a
+ * WWW-Authenticate header, its parameters by lower-case name; undefined
+ * when the header has none of that scheme.
+ */
+export function parseChallenge(
+  header: string | undefined,
+  scheme: "Bearer" | "DPoP",
+): BearerChallenge | undefined {
   if (header === undefined) return undefined;
-  const scheme = /(?:^|,)\s*Bearer(?:\s+|\s*$|\s*,)/i.exec(header);
-  if (!scheme) return undefined;
+  const found = new RegExp(`(?:^|,)\\s*${scheme}(?:\\s+|\\s*$|\\s*,)`, "i").exec(header);
+  if (!found) return undefined;
   const params: Record<string, string> = {};
-  const rest = header.slice(scheme.index + scheme[0].length);
+  const rest = header.slice(found.index + found[0].length);
   const pattern =
     /\s*([!#$%&'*+.^_`|~0-9A-Za-z-]+)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^\s,]*))\s*(?:,|$)/y;
   let match: RegExpExecArray | null;

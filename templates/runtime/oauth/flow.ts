@@ -12,6 +12,15 @@
  * a server that moved to another authorization server is followed there,
  * with a registration of its own.
  *
+ * Without a user (`grant`: client credentials, workload identity,
+ * enterprise-managed authorization; grants.ts) the same discovery leads to
+ * a token request of that grant instead of the authorization code flow,
+ * and an expired token is replaced by a new request. With `dpop` every
+ * token is asked for with a DPoP proof and, when the authorization server
+ * binds it, sent with a proof per request (dpop.ts); a resource server's
+ * `use_dpop_nonce` is answered by sending the request once more with its
+ * nonce.
+ *
  * oauth4webapi does the protocol steps; what it leaves (the challenge, the
  * metadata locations, the registration response, Basic client
  * authentication as RFC 6749 encodes it) is in discovery.ts and
@@ -19,8 +28,9 @@
  * time, failures as OAuthError).
  * Showing the authorization page to the user is the caller's `authorize`.
  */
+import { decodeJwt } from "jose";
 import * as oauth from "oauth4webapi";
-import type { HttpAuth, HttpRefusal } from "../transport/http-client.js";
+import type { HttpAuth, HttpRefusal, RetryVerdict } from "../transport/http-client.js";
 import {
   MemoryTokenStore,
   type GrantKey,
@@ -28,14 +38,19 @@ import {
   type StoredGrant,
   type TokenStore,
 } from "./token-store.js";
+import { DpopKey } from "./dpop.js";
+import { requestMachineToken, tokenRequest, type MachineGrant } from "./grants.js";
 import {
-  authorizationServerMetadataUrls,
   parseBearerChallenge,
-  resourceMatches,
-  resourceMetadataUrls,
+  parseChallenge,
   scopeToRequest,
   type BearerChallenge,
 } from "./discovery.js";
+import {
+  authorizationServerMetadata,
+  resourceMetadata,
+  type ResourceMetadata,
+} from "./metadata.js";
 import { clientAuthentication, clientFor, type PreRegisteredClient } from "./registration.js";
 import { describeError, OAuthError, OAuthRequests } from "./requests.js";
 
@@ -44,15 +59,30 @@ export { OAuthError } from "./requests.js";
 
 /** How a client signs in. */
 export interface OAuthClientOptions {
-  /** Where the authorization server sends the user back (a loopback URL, an app's URL). */
-  readonly redirectUri: string;
+  /**
+   * Where the authorization server sends the user back (a loopback URL, an
+   * app's URL). Needed for the authorization code flow (no `grant`).
+   */
+  readonly redirectUri?: string;
   /**
    * Shows the authorization page to the user and resolves with the URL the
    * authorization server redirected to (it carries code, state and iss).
    * A loopback redirect (oauth/loopback-redirect) does this for
-   * command-line clients.
+   * command-line clients. Needed for the authorization code flow (no `grant`).
    */
-  readonly authorize: (authorizationUrl: URL) => Promise<URL>;
+  readonly authorize?: (authorizationUrl: URL) => Promise<URL>;
+  /**
+   * A grant without a user, used instead of the authorization code flow:
+   * client credentials, workload identity or enterprise-managed
+   * authorization (see grants.ts).
+   */
+  readonly grant?: MachineGrant;
+  /**
+   * Bind tokens to a key with DPoP (RFC 9449): every token request carries
+   * a proof, and a token the authorization server binds is sent with a
+   * proof per request. The key is kept with the tokens in the store.
+   */
+  readonly dpop?: boolean;
   /** Credentials registered beforehand; used before anything else. */
   readonly preRegistered?: PreRegisteredClient;
   /**
@@ -79,14 +109,6 @@ export interface OAuthClientOptions {
   readonly fetch?: typeof fetch;
 }
 
-/** The protected resource metadata a client uses (RFC 9728). */
-interface ResourceMetadata {
-  /** Verbatim, as the resource indicator. */
-  readonly resource: string;
-  readonly authorization_servers: readonly string[];
-  readonly scopes_supported?: readonly string[];
-}
-
 /** What discovery found for the server being called. */
 interface Discovered {
   readonly prm: ResourceMetadata;
@@ -104,6 +126,8 @@ const EXPIRY_MARGIN_MS = 30_000;
 export class OAuthClient implements HttpAuth {
   private discovered?: Discovered;
   private grant?: StoredGrant;
+  /** The DPoP key of the current grant (with `dpop`). */
+  private dpopKey?: DpopKey;
   /** How often each scope set was asked for on step-up since the last sign-in: a server that never accepts is not asked forever. */
   private readonly stepUps = new Map<string, number>();
   /** One sign-in at a time: refusals that arrive together share it. */
@@ -112,6 +136,10 @@ export class OAuthClient implements HttpAuth {
   private readonly requests: OAuthRequests;
 
   constructor(private readonly options: OAuthClientOptions) {
+    if (options.grant === undefined && (!options.redirectUri || !options.authorize))
+      throw new TypeError(
+        "OAuthClient: the authorization code flow needs redirectUri and authorize; a client without a user names its grant",
+      );
     this.store = options.store ?? new MemoryTokenStore();
     this.requests = new OAuthRequests(options);
   }
@@ -121,30 +149,42 @@ export class OAuthClient implements HttpAuth {
     return this.grant?.scope;
   }
 
-  async headers(): Promise<Readonly<Record<string, string>>> {
+  async headers(url?: URL, method = "POST"): Promise<Readonly<Record<string, string>>> {
     await this.pending.catch(() => {});
     if (
       this.grant?.access_token !== undefined &&
-      this.grant.refresh_token !== undefined &&
-      this.grant.expires_at !== undefined &&
-      this.grant.expires_at - EXPIRY_MARGIN_MS <= Date.now() &&
+      (this.grant.refresh_token !== undefined || this.options.grant !== undefined) &&
+      expired(this.grant) &&
       this.discovered
     ) {
       const discovered = this.discovered;
       await this.serialised(async () =>
         this.grant !== undefined && expired(this.grant)
-          ? this.refresh(discovered).catch(() => false)
+          ? this.renew(discovered).catch(() => false)
           : true,
       );
     }
     const token = this.grant?.access_token;
-    return token === undefined ? {} : { authorization: `Bearer ${token}` };
+    if (token === undefined) return {};
+    if (this.grant?.token_type === "dpop" && this.dpopKey && url)
+      return {
+        authorization: `DPoP ${token}`,
+        dpop: await this.dpopKey.proof(method, url, token),
+      };
+    return { authorization: `Bearer ${token}` };
   }
 
-  refused(refusal: HttpRefusal): Promise<boolean> {
-    const challenge = parseBearerChallenge(refusal.headers["www-authenticate"]);
-    const bearer = /^Bearer (.+)$/i.exec(refusal.sent.authorization ?? "");
-    const sent = bearer ? bearer[1] : undefined;
+  refused(refusal: HttpRefusal): Promise<RetryVerdict> {
+    const header = refusal.headers["www-authenticate"];
+    const challenge = parseBearerChallenge(header) ?? parseChallenge(header, "DPoP");
+    const scheme = /^(?:Bearer|DPoP) +(.+)$/i.exec(refusal.sent.authorization ?? "");
+    const sent = scheme ? scheme[1] : undefined;
+    if (refusal.status === 401 && parseChallenge(header, "DPoP")?.error === "use_dpop_nonce")
+      return Promise.resolve(
+        !refusal.retried.includes("dpop-nonce") && this.takeNonce(refusal, sent) && "dpop-nonce",
+      );
+    // New credentials were already tried for this request: the refusal stands (no second sign-in).
+    if (refusal.retried.includes("credentials")) return Promise.resolve(false);
     return this.serialised(async () => {
       // The token was renewed since that request was sent: try the new one.
       if (this.grant?.access_token !== undefined && this.grant.access_token !== sent) return true;
@@ -152,6 +192,26 @@ export class OAuthClient implements HttpAuth {
       if (refusal.status === 401) return this.signIn(refusal.url, challenge, sent);
       return false;
     });
+  }
+
+  /**
+   * A resource server's `use_dpop_nonce` (RFC 9449 9): the request is sent
+   * once more with the nonce it gave, unless the refused proof already
+   * carried that nonce (the server will not take it) or it is no nonce.
+   * The transport sends a request at most twice, so a server that asks
+   * again and again gets one retry per request, never a loop.
+   */
+  private takeNonce(refusal: HttpRefusal, sent: string | undefined): boolean {
+    if (!this.dpopKey || sent === undefined || sent !== this.grant?.access_token) return false;
+    const nonce = refusal.headers["dpop-nonce"];
+    let used: unknown;
+    try {
+      used = decodeJwt(refusal.sent.dpop ?? "").nonce;
+    } catch {
+      used = undefined;
+    }
+    if (nonce === undefined || nonce === used) return false;
+    return this.dpopKey.keepNonce(refusal.url, nonce);
   }
 
   private serialised(step: () => Promise<boolean>): Promise<boolean> {
@@ -173,7 +233,7 @@ export class OAuthClient implements HttpAuth {
     const discovered = await this.discover(serverUrl, challenge);
     this.discovered = discovered;
     this.stepUps.clear();
-    const stored = await this.store.load(discovered.key);
+    const stored = await this.loadGrant(discovered.key);
     this.grant = stored;
     if (stored?.access_token !== undefined && stored.access_token !== refused && !expired(stored))
       return true;
@@ -185,10 +245,57 @@ export class OAuthClient implements HttpAuth {
         ? { scopesSupported: discovered.prm.scopes_supported }
         : {}),
       ...(discovered.as.scopes_supported ? { serverScopes: discovered.as.scopes_supported } : {}),
-      offline: this.options.offlineAccess ?? true,
+      offline: this.options.grant === undefined && (this.options.offlineAccess ?? true),
     });
-    await this.authorizeWith(discovered, scope, stored?.client);
+    await this.obtain(discovered, scope, stored?.client);
     return true;
+  }
+
+  /**
+   * The stored grant of `key`, with its DPoP key; a grant bound to a key
+   * that cannot be read is no grant (its token is of no use without it).
+   */
+  private async loadGrant(key: GrantKey): Promise<StoredGrant | undefined> {
+    const stored = await this.store.load(key);
+    this.dpopKey = undefined;
+    if (stored?.dpop_key === undefined || !this.options.dpop)
+      return stored?.token_type === "dpop" ? { client: stored.client } : stored;
+    this.dpopKey = await DpopKey.fromJwk(stored.dpop_key);
+    return this.dpopKey ? stored : { client: stored.client };
+  }
+
+  /** New tokens for `scope`: the configured grant without a user, else the authorization code flow. */
+  private async obtain(
+    discovered: Discovered,
+    scope: string | undefined,
+    kept: StoredClient | undefined,
+  ): Promise<void> {
+    const grant = this.options.grant;
+    if (grant === undefined) return this.authorizeWith(discovered, scope, kept);
+    const dpop = await this.keyForGrant();
+    const { client, tokens } = await requestMachineToken(grant, {
+      as: discovered.as,
+      resource: discovered.prm.resource,
+      scope,
+      requests: this.requests,
+      ...(dpop ? { dpop } : {}),
+    });
+    await this.keep(discovered.key, client, tokens, scope);
+  }
+
+  /** An expired token replaced: refreshed when there is a refresh token, else asked for again without a user. */
+  private async renew(discovered: Discovered): Promise<boolean> {
+    if (await this.refresh(discovered).catch(() => false)) return true;
+    if (this.options.grant === undefined) return false;
+    await this.obtain(discovered, this.grant?.scope, this.grant?.client);
+    return true;
+  }
+
+  /** The DPoP key new tokens are bound to (with `dpop`): the grant's, else a new one. */
+  private async keyForGrant(): Promise<DpopKey | undefined> {
+    if (!this.options.dpop) return undefined;
+    this.dpopKey ??= await DpopKey.generate();
+    return this.dpopKey;
   }
 
   /**
@@ -204,14 +311,14 @@ export class OAuthClient implements HttpAuth {
       challenge,
       previous: granted,
       ...(discovered.as.scopes_supported ? { serverScopes: discovered.as.scopes_supported } : {}),
-      offline: this.options.offlineAccess ?? true,
+      offline: this.options.grant === undefined && (this.options.offlineAccess ?? true),
     });
     // The same scopes asked for again and again mean the server will not take what is granted.
     const asked = (scope ?? "").split(" ").sort().join(" ");
     const times = this.stepUps.get(asked) ?? 0;
     if (times >= (this.options.maxStepUps ?? 2)) return false;
     this.stepUps.set(asked, times + 1);
-    await this.authorizeWith(discovered, scope, this.grant?.client);
+    await this.obtain(discovered, scope, this.grant?.client);
     return true;
   }
 
@@ -220,100 +327,10 @@ export class OAuthClient implements HttpAuth {
     serverUrl: URL,
     challenge: BearerChallenge | undefined,
   ): Promise<Discovered> {
-    const prm = await this.resourceMetadata(serverUrl, challenge);
+    const prm = await resourceMetadata(serverUrl, challenge, this.requests);
     const issuer = prm.authorization_servers[0]!;
-    const as = await this.authorizationServerMetadata(issuer);
+    const as = await authorizationServerMetadata(issuer, this.requests, !this.options.grant);
     return { prm, as, key: { issuer: as.issuer, resource: prm.resource } };
-  }
-
-  private async resourceMetadata(
-    serverUrl: URL,
-    challenge: BearerChallenge | undefined,
-  ): Promise<ResourceMetadata> {
-    const tried: string[] = [];
-    for (const url of resourceMetadataUrls(serverUrl.href, challenge)) {
-      const response = await this.requests.get(url, "resource metadata");
-      if (response.status >= 400 && response.status < 500) {
-        tried.push(`${url} (HTTP ${response.status})`);
-        continue;
-      }
-      if (response.status !== 200)
-        throw new OAuthError("resource metadata", `${url} answered HTTP ${response.status}`);
-      const prm = await this.requests.json(response, url, "resource metadata");
-      if (
-        typeof prm.resource !== "string" ||
-        !Array.isArray(prm.authorization_servers) ||
-        prm.authorization_servers.length === 0 ||
-        !prm.authorization_servers.every((s) => typeof s === "string")
-      )
-        throw new OAuthError(
-          "resource metadata",
-          `${url} names no resource or no authorization_servers`,
-        );
-      if (!resourceMatches(prm.resource, serverUrl.href))
-        throw new OAuthError(
-          "resource metadata",
-          `${url} is for the resource ${prm.resource}, not for ${serverUrl.href}: no token is asked for it`,
-        );
-      const scopes = prm.scopes_supported;
-      return {
-        resource: prm.resource,
-        authorization_servers: prm.authorization_servers,
-        ...(Array.isArray(scopes) && scopes.every((s) => typeof s === "string")
-          ? { scopes_supported: scopes }
-          : {}),
-      };
-    }
-    throw new OAuthError(
-      "resource metadata",
-      `${serverUrl.href} asks for authorization but publishes no protected resource metadata (tried ${tried.join(", ")})`,
-    );
-  }
-
-  /**
-   * The first metadata document found at the issuer's well-known URLs. Its
-   * `issuer` must be the issuer asked for, character for character, and it
-   * must offer PKCE with S256; otherwise it is not used.
-   */
-  private async authorizationServerMetadata(issuer: string): Promise<oauth.AuthorizationServer> {
-    const tried: string[] = [];
-    for (const url of authorizationServerMetadataUrls(issuer)) {
-      const response = await this.requests.get(url, "authorization server metadata");
-      if (response.status >= 400 && response.status < 500) {
-        tried.push(`${url} (HTTP ${response.status})`);
-        continue;
-      }
-      let as: oauth.AuthorizationServer;
-      try {
-        as = await oauth.processDiscoveryResponse(new URL(issuer), response);
-      } catch (error) {
-        throw new OAuthError(
-          "authorization server metadata",
-          `${url}: ${(error as Error).message}`,
-          { cause: error },
-        );
-      }
-      if (as.issuer !== issuer)
-        throw new OAuthError(
-          "authorization server metadata",
-          `${url} names the issuer ${as.issuer}, not ${issuer}: it is not used`,
-        );
-      if (!as.code_challenge_methods_supported?.includes("S256"))
-        throw new OAuthError(
-          "authorization server metadata",
-          `${issuer} does not offer PKCE with S256 (code_challenge_methods_supported), which this client requires`,
-        );
-      if (as.authorization_endpoint === undefined || as.token_endpoint === undefined)
-        throw new OAuthError(
-          "authorization server metadata",
-          `${url} names no authorization_endpoint or token_endpoint`,
-        );
-      return as;
-    }
-    throw new OAuthError(
-      "authorization server metadata",
-      `no metadata found for the authorization server ${issuer} (tried ${tried.join(", ")})`,
-    );
   }
 
   /** The authorization code flow for `scope`, ending with a grant saved and in use. */
@@ -323,7 +340,13 @@ export class OAuthClient implements HttpAuth {
     kept: StoredClient | undefined,
   ): Promise<void> {
     const { as, prm, key } = discovered;
-    const client = await clientFor(discovered.as, kept, this.options, this.requests);
+    const redirectUri = this.options.redirectUri!;
+    const client = await clientFor(
+      discovered.as,
+      kept,
+      { ...this.options, redirectUri },
+      this.requests,
+    );
     // Kept before the user is sent away, so a registration is not repeated when the flow fails.
     await this.store.save(key, { client });
     const verifier = oauth.generateRandomCodeVerifier();
@@ -333,7 +356,7 @@ export class OAuthClient implements HttpAuth {
     const params: Record<string, string> = {
       response_type: "code",
       client_id: client.client_id,
-      redirect_uri: this.options.redirectUri,
+      redirect_uri: redirectUri,
       code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
       code_challenge_method: "S256",
       state,
@@ -343,7 +366,7 @@ export class OAuthClient implements HttpAuth {
     for (const [name, value] of Object.entries(params)) url.searchParams.set(name, value);
     let callback: URL;
     try {
-      callback = await this.options.authorize(url);
+      callback = await this.options.authorize!(url);
     } catch (error) {
       throw new OAuthError("authorization", (error as Error).message, { cause: error });
     }
@@ -354,23 +377,22 @@ export class OAuthClient implements HttpAuth {
     } catch (error) {
       throw new OAuthError("authorization", describeError(error), { cause: error });
     }
-    const response = await this.requests.call("token", as.token_endpoint!, () =>
-      oauth.authorizationCodeGrantRequest(
-        as,
-        { ...client },
-        clientAuthentication(client),
-        answered,
-        this.options.redirectUri,
-        verifier,
-        { ...this.requests.requestOptions(), additionalParameters: { resource: prm.resource } },
-      ),
+    const dpop = await this.keyForGrant();
+    const tokens = await tokenRequest(
+      { as, requests: this.requests, ...(dpop ? { dpop } : {}) },
+      client,
+      (options) =>
+        oauth.authorizationCodeGrantRequest(
+          as,
+          { ...client },
+          clientAuthentication(client),
+          answered,
+          redirectUri,
+          verifier,
+          { ...options, additionalParameters: { resource: prm.resource } },
+        ),
+      (response) => oauth.processAuthorizationCodeResponse(as, { ...client }, response),
     );
-    let tokens: oauth.TokenEndpointResponse;
-    try {
-      tokens = await oauth.processAuthorizationCodeResponse(as, { ...client }, response);
-    } catch (error) {
-      throw new OAuthError("token", describeError(error), { cause: error });
-    }
     await this.keep(key, client, tokens, scope);
   }
 
@@ -379,19 +401,25 @@ export class OAuthClient implements HttpAuth {
     const grant = this.grant;
     if (grant?.refresh_token === undefined) return false;
     const { as, prm, key } = discovered;
-    const response = await this.requests.call("token", as.token_endpoint!, () =>
-      oauth.refreshTokenGrantRequest(
-        as,
-        { ...grant.client },
-        clientAuthentication(grant.client),
-        grant.refresh_token!,
-        { ...this.requests.requestOptions(), additionalParameters: { resource: prm.resource } },
-      ),
-    );
     let tokens: oauth.TokenEndpointResponse;
     try {
-      tokens = await oauth.processRefreshTokenResponse(as, { ...grant.client }, response);
-    } catch {
+      // A refresh token bound with DPoP is only of use with its key: the grant's own.
+      tokens = await tokenRequest(
+        { as, requests: this.requests, ...(this.dpopKey ? { dpop: this.dpopKey } : {}) },
+        grant.client,
+        (options) =>
+          oauth.refreshTokenGrantRequest(
+            as,
+            { ...grant.client },
+            clientAuthentication(grant.client),
+            grant.refresh_token!,
+            { ...options, additionalParameters: { resource: prm.resource } },
+          ),
+        (response) => oauth.processRefreshTokenResponse(as, { ...grant.client }, response),
+      );
+    } catch (error) {
+      // The server's answer refused it (not a network failure): the refresh token is spent.
+      if (!(error instanceof OAuthError) || !isAnswerError(error.cause)) throw error;
       await this.store.save(key, { client: grant.client });
       this.grant = { client: grant.client };
       return false;
@@ -409,6 +437,9 @@ export class OAuthClient implements HttpAuth {
   ): Promise<void> {
     const refresh = tokens.refresh_token ?? previousRefresh;
     const scope = tokens.scope ?? asked;
+    // oauth4webapi lower-cases token_type and accepts only bearer and dpop here. A server that does not
+    // do DPoP answers bearer to a proof (RFC 9449 5): the token is then sent as a bearer token.
+    const bound = tokens.token_type === "dpop" && this.dpopKey !== undefined;
     const grant: StoredGrant = {
       client,
       access_token: tokens.access_token,
@@ -417,10 +448,25 @@ export class OAuthClient implements HttpAuth {
         ? { expires_at: Date.now() + tokens.expires_in * 1000 }
         : {}),
       ...(scope !== undefined ? { scope } : {}),
+      token_type: bound ? "dpop" : "bearer",
+      // The key goes with a bound token, and with a refresh token that may be bound to it too.
+      ...(this.dpopKey && (bound || refresh !== undefined)
+        ? { dpop_key: { ...(await this.dpopKey.toJwk()) } as Record<string, string> }
+        : {}),
     };
     await this.store.save(key, grant);
     this.grant = grant;
   }
+}
+
+/** Whether a token request failed on the server's answer (an error, an invalid response), not on the way there. */
+function isAnswerError(cause: unknown): boolean {
+  return (
+    cause instanceof oauth.ResponseBodyError ||
+    cause instanceof oauth.OperationProcessingError ||
+    cause instanceof oauth.UnsupportedOperationError ||
+    cause instanceof oauth.WWWAuthenticateChallengeError
+  );
 }
 
 function expired(grant: StoredGrant): boolean {

@@ -14,7 +14,8 @@ export class OAuthError extends Error {
       | "authorization server metadata"
       | "registration"
       | "authorization"
-      | "token",
+      | "token"
+      | "token exchange",
     message: string,
     options?: { cause?: unknown },
   ) {

@@ -36,6 +36,10 @@ export interface StoredGrant {
   readonly expires_at?: number;
   /** The scopes granted (space-separated). */
   readonly scope?: string;
+  /** `dpop` when the access token is bound to `dpop_key` (RFC 9449), else bearer. */
+  readonly token_type?: "bearer" | "dpop";
+  /** The DPoP key pair the tokens are bound to, as a private JWK: kept, like the tokens, readable by the user alone. */
+  readonly dpop_key?: Readonly<Record<string, string>>;
 }
 
 /** Keeps grants; every method may be asynchronous (a keychain, a database). */

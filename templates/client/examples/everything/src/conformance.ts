@@ -16,10 +16,22 @@
  * scenarios). The suite's authorization servers approve at once, so this
  * client follows the authorization redirect itself instead of showing it
  * to a user; MCP_CONFORMANCE_CONTEXT may carry pre-registered credentials.
+ * The scenarios of the authorization extensions each stand for a
+ * deployment configured for one flow (client credentials, workload
+ * identity, enterprise-managed authorization, DPoP): DEPLOYMENTS turns the
+ * context's credentials into the MCP_AUTH_* settings a scaffolded client
+ * reads, and the client signs in by those settings alone.
  */
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { createClient, type Client, type Inputs } from "./generated/client.gen.js";
 import { connectHttp, type InputHandlers } from "./mcp-gen/runtime/client.js";
-import { OAuthClient, type PreRegisteredClient } from "./mcp-gen/runtime/oauth.js";
+import {
+  clientAuthFromEnvironment,
+  OAuthClient,
+  type PreRegisteredClient,
+} from "./mcp-gen/runtime/oauth.js";
 
 /**
  * Where this client's metadata document would be published: its client_id
@@ -126,6 +138,59 @@ function preRegistered(context: Record<string, unknown>): PreRegisteredClient | 
   };
 }
 
+type Settings = Record<string, string>;
+
+/** Where a private key from the context is written for the run (a key comes from a file, as in a deployment). */
+let keyFolder: string | undefined;
+
+/** The context's PEM private key in a file of mode 0600, removed when the run ends. */
+function keyFile(pem: unknown): string {
+  keyFolder ??= mkdtempSync(join(tmpdir(), "mcp-conformance-key-"));
+  const file = join(keyFolder, "client-key.pem");
+  writeFileSync(file, String(pem), { mode: 0o600 });
+  chmodSync(file, 0o600);
+  return file;
+}
+
+/**
+ * The deployments the authorization-extension scenarios stand for: the
+ * settings (MCP_AUTH_*) an operator would give a client running that way,
+ * from the credentials in the scenario's context.
+ */
+const DEPLOYMENTS: Readonly<Record<string, (context: Record<string, unknown>) => Settings>> = {
+  "auth/client-credentials-basic": (c) => ({
+    MCP_AUTH_FLOW: "client_credentials",
+    MCP_AUTH_CLIENT_ID: String(c.client_id),
+    MCP_AUTH_CLIENT_SECRET: String(c.client_secret),
+  }),
+  "auth/client-credentials-jwt": (c) => ({
+    MCP_AUTH_FLOW: "client_credentials",
+    MCP_AUTH_CLIENT_ID: String(c.client_id),
+    MCP_AUTH_CLIENT_KEY_FILE: keyFile(c.private_key_pem),
+    MCP_AUTH_CLIENT_KEY_ALG: String(c.signing_algorithm ?? "ES256"),
+  }),
+  "auth/wif-jwt-bearer": (c) => ({
+    MCP_AUTH_FLOW: "workload",
+    MCP_AUTH_CLIENT_ID: String(c.client_id),
+    MCP_AUTH_CLIENT_AUTH_METHOD: "none",
+    // The platform puts the workload's identity token in a variable.
+    MCP_AUTH_WORKLOAD_TOKEN_VARIABLE: "CONFORMANCE_WORKLOAD_TOKEN",
+    CONFORMANCE_WORKLOAD_TOKEN: String(c.valid_jwt),
+  }),
+  "auth/enterprise-managed-authorization": (c) => ({
+    MCP_AUTH_FLOW: "enterprise",
+    MCP_AUTH_CLIENT_ID: String(c.client_id),
+    MCP_AUTH_CLIENT_SECRET: String(c.client_secret),
+    MCP_AUTH_IDP_ISSUER: String(c.idp_issuer),
+    MCP_AUTH_IDP_CLIENT_ID: String(c.idp_client_id),
+    // The user's ID token from the enterprise sign-in, as the application holds it.
+    MCP_AUTH_ID_TOKEN_VARIABLE: "CONFORMANCE_ID_TOKEN",
+    CONFORMANCE_ID_TOKEN: String(c.idp_id_token),
+  }),
+  "auth/dpop": () => ({ MCP_AUTH_DPOP: "1" }),
+  "auth/dpop-nonce": () => ({ MCP_AUTH_DPOP: "1" }),
+};
+
 /** Accepts every elicitation, leaving defaults to be filled in; confirms yes/no questions. */
 const handlers: InputHandlers<Inputs> = {
   elicitation: (params) => {
@@ -158,13 +223,16 @@ async function main(): Promise<number> {
     string,
     unknown
   >;
-  const pre = preRegistered(context);
+  const deployment = Object.hasOwn(DEPLOYMENTS, name) ? DEPLOYMENTS[name] : undefined;
+  const pre = deployment ? undefined : preRegistered(context);
+  const signIn = clientAuthFromEnvironment({}, deployment ? deployment(context) : {});
   const auth = new OAuthClient({
     redirectUri: REDIRECT_URI,
     authorize: followAuthorization,
     clientMetadataUrl: CLIENT_METADATA_URL,
     clientName: "mcp-gen-conformance-client",
     ...(pre ? { preRegistered: pre } : {}),
+    ...signIn,
   });
   const client = createClient({
     channel: connectHttp(url, {
@@ -185,6 +253,7 @@ async function main(): Promise<number> {
     return 1;
   } finally {
     await client.close().catch(() => {});
+    if (keyFolder) rmSync(keyFolder, { recursive: true, force: true });
   }
 }
 
