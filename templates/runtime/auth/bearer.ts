@@ -5,8 +5,10 @@
  * jose per RFC 9068 against the authorization server's JWKS (found through
  * its RFC 8414 or OpenID metadata), `aud` equal to this server's canonical
  * resource URI (RFC 8707), or, for opaque tokens, RFC 7662 introspection
- * (introspection.ts); and scopes per method and per tool with 403
- * insufficient_scope naming what is missing (step-up).
+ * (introspection.ts); a token bound to a key (`cnf.jkt`) only with the
+ * DPoP scheme and a valid proof for the request (dpop.ts, RFC 9449); and
+ * scopes per method and per tool with 403 insufficient_scope naming what
+ * is missing (step-up).
  *
  * Only projects with authorization carry this layer, and only they depend
  * on jose. The transport calls it through HttpAuthorization and hands the
@@ -24,7 +26,7 @@ import type { Authorization } from "../core/exchange.js";
 import { McpError } from "../core/errors.js";
 import type { JsonRpcMessage } from "../core/jsonrpc.js";
 import { authorizationServerMetadataUrls } from "../core/well-known.js";
-import type { HttpAuthorization } from "../transport/authorization.js";
+import { isReply, type HttpAuthorization } from "../transport/authorization.js";
 import { fetchBounded, MAX_FETCH_BYTES, type BoundedAnswer } from "../transport/bounded-fetch.js";
 import {
   errorReply,
@@ -32,6 +34,7 @@ import {
   type HttpReply,
   type HttpRequest,
 } from "../transport/http-reply.js";
+import { DpopCheck, type DpopOptions } from "./dpop.js";
 import {
   Introspection,
   InvalidToken,
@@ -64,6 +67,8 @@ export interface BearerOptions {
   readonly introspection?: IntrospectionOptions;
   /** Signature algorithms accepted (default RS256, PS256, ES256, EdDSA; never `none` nor an HMAC). */
   readonly algorithms?: readonly string[];
+  /** DPoP-bound tokens (RFC 9449): whether bearer tokens are still accepted, proof algorithms, window, replay cache. */
+  readonly dpop?: DpopOptions;
   /** Clock skew allowed on `exp` and `nbf`, in seconds (default 30). */
   readonly clockToleranceSeconds?: number;
   /** The longest Authorization header accepted, in characters (default 8192). */
@@ -127,6 +132,7 @@ export class BearerAuthorization implements HttpAuthorization {
   private readonly paths: ReadonlySet<string>;
   private readonly challengeBase: string;
   private readonly introspection: Introspection | undefined;
+  private readonly dpop: DpopCheck;
   private keys: Promise<JWTVerifyGetKey> | undefined;
 
   constructor(options: BearerOptions) {
@@ -148,7 +154,15 @@ export class BearerAuthorization implements HttpAuthorization {
     this.fetchImpl = options.fetch ?? fetch;
     const own = metadataPath(this.resource);
     this.paths = new Set([own, "/.well-known/oauth-protected-resource"]);
-    this.challengeBase = `Bearer resource_metadata="${metadataUrl(this.resource)}"`;
+    this.dpop = new DpopCheck(
+      options.dpop ?? {},
+      this.resource,
+      metadataUrl(this.resource),
+      this.tolerance,
+      this.report,
+    );
+    // A server that takes only DPoP-bound tokens challenges with that scheme alone (RFC 9449 7.1).
+    this.challengeBase = `${this.dpop.mode === "required" ? "DPoP" : "Bearer"} resource_metadata="${metadataUrl(this.resource)}"`;
     this.introspection = options.introspection && this.introspectionOf(options.introspection);
   }
 
@@ -185,6 +199,7 @@ export class BearerAuthorization implements HttpAuthorization {
       authorization_servers: [this.issuer],
       bearer_methods_supported: ["header"],
       ...(supported.size > 0 ? { scopes_supported: [...supported].sort() } : {}),
+      ...this.dpop.metadata(),
     };
   }
 
@@ -212,13 +227,25 @@ export class BearerAuthorization implements HttpAuthorization {
     if (header === undefined) return this.unauthorized();
     if (header.length > this.maxTokenLength)
       return this.unauthorized("invalid_token", "the Authorization header is too large");
-    const match = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i.exec(header);
+    const match = /^(Bearer|DPoP) +([A-Za-z0-9\-._~+/]+=*) *$/i.exec(header);
     if (!match)
       return this.unauthorized(
         "invalid_request",
-        "the Authorization header must be `Bearer <token>`",
+        "the Authorization header must be `Bearer <token>` or `DPoP <token>`",
       );
-    if (this.introspection) return this.introspected(match[1]!);
+    const scheme = match[1]!.toLowerCase() === "dpop" ? "dpop" : "bearer";
+    const token = match[2]!;
+    // Bearer tokens at a server that takes only bound ones: refused before the authorization server is asked.
+    if (scheme === "bearer" && this.dpop.mode === "required")
+      return (await this.dpop.confirm(request, scheme, token, {}))!;
+    const verdict = await this.verified(token);
+    if (isReply(verdict)) return verdict;
+    return (await this.dpop.confirm(request, scheme, token, verdict.claims)) ?? verdict;
+  }
+
+  /** What the token grants once checked (as a JWT, or by introspection), or the refusal. */
+  private async verified(token: string): Promise<Authorization | HttpReply> {
+    if (this.introspection) return this.introspected(token);
     let keys: JWTVerifyGetKey;
     try {
       keys = await this.keySet();
@@ -226,7 +253,7 @@ export class BearerAuthorization implements HttpAuthorization {
       return this.unavailable(error);
     }
     try {
-      const { payload } = await jwtVerify(match[1]!, keys, {
+      const { payload } = await jwtVerify(token, keys, {
         issuer: this.issuer,
         audience: this.resource,
         algorithms: this.algorithms,
@@ -290,6 +317,7 @@ export class BearerAuthorization implements HttpAuthorization {
     let challenge = this.challengeBase;
     if (always.length > 0) challenge += `, scope="${always.join(" ")}"`;
     if (error) challenge += `, error="${error}", error_description="${description}"`;
+    if (this.dpop.mode === "required") challenge += `, algs="${this.dpop.algorithms.join(" ")}"`;
     const reason = description ?? "this server needs an OAuth access token";
     return {
       ...errorReply(401, null, new McpError(-32001, `Unauthorized: ${reason}`)),

@@ -14,6 +14,17 @@ export {
   type ScopeRules,
 } from "./bearer.js";
 export {
+  DEFAULT_DPOP_WINDOW_SECONDS,
+  DEFAULT_REPLAY_ENTRIES,
+  DPOP_ALGORITHMS,
+  DpopCheck,
+  MemoryReplayCache,
+  ReplayCacheUnavailable,
+  type DpopMode,
+  type DpopOptions,
+  type ReplayCache,
+} from "./dpop.js";
+export {
   Introspection,
   IntrospectionUnavailable,
   InvalidToken,

@@ -155,9 +155,8 @@ export class Introspection {
       throw new InvalidToken("the token's aud claim is not accepted");
     if (typeof answer.token_type === "string" && answer.token_type.toLowerCase() !== "bearer")
       throw new InvalidToken("the token is not a bearer access token");
-    // A sender-constrained token (DPoP, mTLS) needs a proof this server does not check.
-    if (answer.cnf !== undefined)
-      throw new InvalidToken("the token is bound to a key this server cannot check");
+    // A sender-constrained token's `cnf` goes on with the claims: a DPoP-bound one (`jkt`) needs
+    // its proof, any other binding is refused (dpop.ts).
     const scope = typeof answer.scope === "string" ? answer.scope : "";
     return {
       subject: typeof answer.sub === "string" ? answer.sub : undefined,

@@ -11,6 +11,9 @@
  * | `MCP_AUTH_INTROSPECTION_URL` | `introspection.url`          | from mcp-gen.json, else JWTs checked   |
  * | `MCP_AUTH_CLIENT_ID`         | `introspection.clientId`     | from mcp-gen.json; needed with the URL |
  * | `MCP_AUTH_CLIENT_SECRET`     | `introspection.clientSecret` | needed with the URL                    |
+ * | `MCP_AUTH_DPOP`              | `dpop.mode`                  | `allowed` (or `required`)              |
+ * | `MCP_AUTH_DPOP_WINDOW_S`     | `dpop.windowSeconds`         | 60                                     |
+ * | `MCP_AUTH_DPOP_REPLAY_ENTRIES`| the memory replay cache's size | 100000                              |
  *
  * The environment wins over the project's defaults, so one build can be
  * pointed at another authorization server without being rebuilt. The
@@ -19,6 +22,7 @@
  */
 import { SettingError, integer } from "../transport/settings.js";
 import type { BearerOptions, ScopeRules } from "./bearer.js";
+import { MemoryReplayCache, type DpopMode, type DpopOptions } from "./dpop.js";
 import type { IntrospectionOptions } from "./introspection.js";
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -30,6 +34,8 @@ export interface AuthDefaults {
   readonly scopes?: ScopeRules;
   /** RFC 7662 introspection: the endpoint and this server's client ID (the secret only from MCP_AUTH_CLIENT_SECRET). */
   readonly introspection?: { readonly url?: string; readonly clientId?: string };
+  /** Whether bearer tokens are accepted beside DPoP-bound ones (MCP_AUTH_DPOP wins; default allowed). */
+  readonly dpop?: DpopMode;
 }
 
 /**
@@ -60,13 +66,37 @@ export function authSettingsFromEnvironment(
       throw new SettingError(name, `${name} must be an absolute URL, not ${JSON.stringify(url)}`);
   const timeoutMs = integer(env, "MCP_AUTH_TIMEOUT_MS", 1, 600_000);
   const maxResponseBytes = integer(env, "MCP_AUTH_MAX_RESPONSE_BYTES", 1024, 64 * 1024 * 1024);
+  const dpop = dpopSettings(defaults, env);
   return {
     issuer,
     resource,
+    ...(dpop !== undefined ? { dpop } : {}),
     ...(defaults.scopes ? { scopes: defaults.scopes } : {}),
     ...(introspection ? { introspection } : {}),
     ...(timeoutMs !== undefined ? { timeoutMs } : {}),
     ...(maxResponseBytes !== undefined ? { maxResponseBytes } : {}),
+  };
+}
+
+/**
+ * DPoP: the mode (MCP_AUTH_DPOP over mcp-gen.json), the proof window and
+ * the memory replay cache's size; undefined when none is set (the
+ * defaults: allowed, 60 s, 100 000 proofs).
+ */
+function dpopSettings(defaults: AuthDefaults, env: Env): DpopOptions | undefined {
+  const mode = value(env, "MCP_AUTH_DPOP") ?? defaults.dpop;
+  if (mode !== undefined && mode !== "allowed" && mode !== "required")
+    throw new SettingError(
+      "MCP_AUTH_DPOP",
+      `MCP_AUTH_DPOP must be allowed (bearer and DPoP-bound tokens) or required (DPoP-bound tokens only), not ${JSON.stringify(mode)}`,
+    );
+  const windowSeconds = integer(env, "MCP_AUTH_DPOP_WINDOW_S", 1, 3600);
+  const entries = integer(env, "MCP_AUTH_DPOP_REPLAY_ENTRIES", 100, 100_000_000);
+  if (mode === undefined && windowSeconds === undefined && entries === undefined) return undefined;
+  return {
+    ...(mode !== undefined ? { mode } : {}),
+    ...(windowSeconds !== undefined ? { windowSeconds } : {}),
+    ...(entries !== undefined ? { replayCache: new MemoryReplayCache(entries) } : {}),
   };
 }
 

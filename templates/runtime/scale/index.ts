@@ -17,3 +17,4 @@ export {
   scaleOutFromEnvironment,
   type RedisOptions,
 } from "./redis.js";
+export { RedisReplayCache, replayCacheFromEnvironment } from "./redis-replay-cache.js";

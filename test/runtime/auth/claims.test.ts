@@ -8,7 +8,7 @@
  *   required, `nbf` and `exp` within the clock skew and not past it, an
  *   issuer that is not the configured one.
  * - Introspection (RFC 7662): `aud` required and naming this resource,
- *   `cnf` (a sender-constrained token) refused, `token_type` other than
+ *   `cnf` (a sender-constrained token) refused as a bearer token, `token_type` other than
  *   bearer refused, refusals not cached, answers cached under a hash of the
  *   token, never the token itself.
  * - The token itself never reaches a handler's context.
@@ -219,10 +219,13 @@ describe("introspection answers, claim by claim", () => {
     expect(await check({ aud: [] })).toBe("401: the token's aud claim is not accepted");
   });
 
-  it("refuses a sender-constrained token (cnf)", async () => {
+  it("refuses a sender-constrained token (cnf) sent as a bearer token, and any binding but DPoP's", async () => {
     expect(await check({ cnf: { jkt: "0ZcOCORZNYy-DWpqq30jZyJGHTN0d2HglBV3uiguA4I" } })).toBe(
-      "401: the token is bound to a key this server cannot check",
+      "401: the token is bound to a key: send it with the DPoP scheme and a DPoP proof",
     );
+    expect(
+      await check({ cnf: { "x5t#S256": "bwcK0esc3ACC3DB2Y5_lESsXE8o9ltc05O89jdN-dg2" } }),
+    ).toBe("401: the token is bound to a key this server cannot check");
   });
 
   it("accepts token_type bearer in any letter case and refuses any other", async () => {

@@ -99,6 +99,8 @@ describe("the server as an OAuth protected resource", () => {
       authorization_servers: [issuer],
       bearer_methods_supported: ["header"],
       scopes_supported: ["mcp:admin", "mcp:read"],
+      dpop_signing_alg_values_supported: ["ES256", "PS256", "RS256", "EdDSA"],
+      dpop_bound_access_tokens_required: false,
     });
   });
 
