@@ -3,7 +3,12 @@
  */
 import { diagnostic, McpGenError } from "../diagnostics.js";
 import type { EmittedFile } from "../emit/file.js";
-import { SETTINGS_FILE, type ProjectSettings } from "./settings.js";
+import {
+  clientSignsIn,
+  SETTINGS_FILE,
+  type ClientSettings,
+  type ProjectSettings,
+} from "./settings.js";
 import type { ToolSpec } from "../load/tools-file.js";
 
 /**
@@ -18,7 +23,8 @@ export function authFiles(
   tools: readonly ToolSpec[],
   banner: string,
 ): EmittedFile[] {
-  if (settings.kind !== "server" || settings.auth === undefined) return [];
+  if (settings.kind === "client") return clientAuthFiles(settings, banner);
+  if (settings.auth === undefined) return [];
   const auth = settings.auth;
   // mcp-gen.json's schema lets `auth` be true, a client's setting: a server's is an object.
   if (typeof (auth as unknown) !== "object")
@@ -27,6 +33,17 @@ export function authFiles(
         "MCPG801",
         {
           reason: `"auth" of a server is an object ({ "issuer": ..., "scopes": [...] }); true is a client's setting`,
+        },
+        { file: SETTINGS_FILE, pointer: "/auth" },
+      ),
+    ]);
+  const misplaced = CLIENT_ONLY.filter((key) => Object.hasOwn(auth, key));
+  if (misplaced.length > 0)
+    throw new McpGenError([
+      diagnostic(
+        "MCPG801",
+        {
+          reason: `"auth" of a server has ${misplaced.join(", ")}: how a client signs in, not what a server accepts`,
         },
         { file: SETTINGS_FILE, pointer: "/auth" },
       ),
@@ -54,6 +71,7 @@ export function authFiles(
     ...(auth.issuer !== undefined ? { issuer: auth.issuer } : {}),
     ...(auth.resource !== undefined ? { resource: auth.resource } : {}),
     ...(auth.introspection !== undefined ? { introspection: auth.introspection } : {}),
+    ...(auth.dpop !== undefined ? { dpop: auth.dpop } : {}),
     scopes: {
       always: auth.scopes ?? [],
       methods: auth.methods ?? {},
@@ -68,6 +86,51 @@ import type { AuthDefaults } from "../mcp-gen/runtime/auth/index.js";
 
 /** mcp-gen.json's auth: what the MCP_AUTH_* variables override. */
 export const authDefaults: AuthDefaults = ${JSON.stringify(defaults, null, 2)};
+`,
+    },
+  ];
+}
+
+/** What only a client's `auth` has (ClientAuthSettings); the rest of a server's is its own. */
+const CLIENT_ONLY = [
+  "flow",
+  "clientId",
+  "tokenEndpointAuthMethod",
+  "keyFile",
+  "keyAlgorithm",
+  "workload",
+  "enterprise",
+] as const;
+/** What only a server's `auth` has (AuthSettings). */
+const SERVER_ONLY = ["issuer", "resource", "scopes", "methods", "tools", "introspection"] as const;
+
+/**
+ * src/generated/auth.gen.ts of a client that signs in: mcp-gen.json's
+ * `auth` (true: nothing beyond the defaults) as what the MCP_AUTH_*
+ * variables override. A server's settings there are an error (MCPG801).
+ */
+function clientAuthFiles(settings: ClientSettings, banner: string): EmittedFile[] {
+  if (!clientSignsIn(settings)) return [];
+  const auth = typeof settings.auth === "object" ? settings.auth : {};
+  const misplaced = SERVER_ONLY.filter((key) => Object.hasOwn(auth, key));
+  if (misplaced.length > 0)
+    throw new McpGenError([
+      diagnostic(
+        "MCPG801",
+        {
+          reason: `"auth" of a client has ${misplaced.join(", ")}: what a server accepts, not how a client signs in`,
+        },
+        { file: SETTINGS_FILE, pointer: "/auth" },
+      ),
+    ]);
+  return [
+    {
+      path: "src/generated/auth.gen.ts",
+      contents: `${banner}
+import type { ClientAuthDefaults } from "../mcp-gen/runtime/oauth.js";
+
+/** mcp-gen.json's auth: how this client signs in, what the MCP_AUTH_* variables override. */
+export const clientAuthDefaults: ClientAuthDefaults = ${JSON.stringify(auth, null, 2)};
 `,
     },
   ];

@@ -20,6 +20,7 @@ import { listsFiles } from "./lists-module.js";
 import { clientModule } from "./client-module.js";
 import { listTemplateFiles, templatesDir } from "./render.js";
 import {
+  clientSignsIn,
   projectExtensions,
   REGENERATE,
   TASKS_EXTENSION_ID,
@@ -89,7 +90,7 @@ export async function generatedFiles(
     ...runtimeFiles(
       settings.kind,
       version,
-      settings.kind === "client" ? settings.auth === true : settings.auth !== undefined,
+      settings.kind === "client" ? clientSignsIn(settings) : settings.auth !== undefined,
     ),
   ];
 }

@@ -57,6 +57,31 @@ export interface AuthSettings {
   readonly tools?: Readonly<Record<string, readonly string[]>>;
   /** RFC 7662 introspection (MCP_AUTH_INTROSPECTION_URL, MCP_AUTH_CLIENT_ID win); the secret only from MCP_AUTH_CLIENT_SECRET. */
   readonly introspection?: { readonly url: string; readonly clientId?: string };
+  /** DPoP-bound tokens: `allowed` beside bearer tokens (the default) or `required` (MCP_AUTH_DPOP wins). */
+  readonly dpop?: "allowed" | "required";
+}
+
+/**
+ * mcp-gen.json's `auth` of a client, beyond `true`: how it signs in (the
+ * flow, its client, where its key and assertions are, DPoP); MCP_AUTH_*
+ * win, and secrets come only from the environment.
+ */
+export interface ClientAuthSettings {
+  readonly flow?: "authorization_code" | "client_credentials" | "workload" | "enterprise";
+  readonly clientId?: string;
+  readonly tokenEndpointAuthMethod?:
+    "client_secret_basic" | "client_secret_post" | "private_key_jwt" | "none";
+  readonly keyFile?: string;
+  readonly keyAlgorithm?: string;
+  readonly workload?: { readonly tokenFile?: string; readonly tokenVariable?: string };
+  readonly enterprise?: {
+    readonly issuer?: string;
+    readonly tokenEndpoint?: string;
+    readonly clientId?: string;
+    readonly idTokenFile?: string;
+    readonly idTokenVariable?: string;
+  };
+  readonly dpop?: boolean;
 }
 
 /** A client project's settings. */
@@ -66,8 +91,16 @@ export interface ClientSettings extends CommonSettings {
   readonly fromServer?: string;
   /** The folder a `fromServer` command line ran in, relative to the project (default: the project folder). */
   readonly fromServerFolder?: string;
-  /** Signs in with OAuth when a server asks: the project carries runtime/oauth and depends on oauth4webapi. */
-  readonly auth?: boolean;
+  /**
+   * Signs in with OAuth when a server asks (true, or how: ClientAuthSettings):
+   * the project carries runtime/oauth and depends on oauth4webapi and jose.
+   */
+  readonly auth?: boolean | ClientAuthSettings;
+}
+
+/** Whether a client signs in: `auth` is true or an object. */
+export function clientSignsIn(settings: ClientSettings): boolean {
+  return settings.auth !== undefined && settings.auth !== false;
 }
 
 /** How a project regenerates its generated files: its own mcp-gen, through its package.json. */
