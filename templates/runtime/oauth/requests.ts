@@ -1,8 +1,9 @@
 /**
  * How a client's OAuth requests are made: every metadata, registration and
  * token request goes through OAuthRequests, which allows https only (http
- * on loopback hosts, or when allowed), bounds each request in time, and
- * reports any failure as an OAuthError naming the step it happened in.
+ * on loopback hosts, or when allowed), bounds each request in time and
+ * each answer in size (counted as it arrives), and reports any failure as
+ * an OAuthError naming the step it happened in.
  */
 import * as oauth from "oauth4webapi";
 
@@ -29,16 +30,33 @@ export interface RequestSettings {
   readonly timeoutMs?: number;
   readonly allowHttp?: boolean;
   readonly fetch?: typeof fetch;
+  /** The largest answer read from an authorization server or identity provider (default 1 MiB). */
+  readonly maxResponseBytes?: number;
+}
+
+/** Default of {@link RequestSettings.maxResponseBytes}. */
+export const MAX_OAUTH_RESPONSE_BYTES = 1024 * 1024;
+
+/** An answer larger than the limit: the rest of it is not read. */
+export class AnswerTooLarge extends Error {
+  override readonly name = "AnswerTooLarge";
 }
 
 /** The HTTP side of one OAuth client. */
 export class OAuthRequests {
-  constructor(private readonly settings: RequestSettings) {}
+  private readonly fetcher: typeof fetch;
+
+  constructor(private readonly settings: RequestSettings) {
+    this.fetcher = boundedFetch(
+      settings.fetch ?? fetch,
+      settings.maxResponseBytes ?? MAX_OAUTH_RESPONSE_BYTES,
+    );
+  }
 
   /** A GET for metadata, bounded in time; a network failure is the step's error. */
   async get(url: string, step: OAuthError["step"]): Promise<Response> {
     this.checkProtocol(url, step);
-    const fetcher = this.settings.fetch ?? fetch;
+    const fetcher = this.fetcher;
     try {
       return await fetcher(url, {
         headers: { accept: "application/json" },
@@ -68,7 +86,7 @@ export class OAuthRequests {
     const timeout = this.settings.timeoutMs ?? 30_000;
     return {
       signal: () => AbortSignal.timeout(timeout),
-      ...(this.settings.fetch ? { [oauth.customFetch]: this.settings.fetch } : {}),
+      [oauth.customFetch]: this.fetcher,
       // oauth4webapi refuses http:// endpoints; checkProtocol already allowed these.
       [oauth.allowInsecureRequests]: true,
     };
@@ -92,8 +110,11 @@ export class OAuthRequests {
     let body: unknown;
     try {
       body = await response.json();
-    } catch {
-      throw new OAuthError(step, `${url} did not answer JSON`);
+    } catch (error) {
+      throw new OAuthError(
+        step,
+        error instanceof AnswerTooLarge ? `${url}: ${error.message}` : `${url} did not answer JSON`,
+      );
     }
     if (typeof body !== "object" || body === null || Array.isArray(body))
       throw new OAuthError(step, `${url} did not answer a JSON object`);
@@ -106,8 +127,43 @@ export function isLoopback(hostname: string): boolean {
   return hostname === "localhost" || hostname === "127.0.0.1" || hostname === "[::1]";
 }
 
+/**
+ * `fetchImpl` whose answers are cut at `maxBytes`: a Content-Length past
+ * it is refused before the body is read, and a body that passes it while
+ * arriving fails with AnswerTooLarge.
+ */
+function boundedFetch(fetchImpl: typeof fetch, maxBytes: number): typeof fetch {
+  return async (input, init) => {
+    const response = await fetchImpl(input, init);
+    const declared = Number(response.headers.get("content-length") ?? NaN);
+    if (declared > maxBytes) {
+      await response.body?.cancel().catch(() => {});
+      throw new AnswerTooLarge(`the answer has ${declared} bytes, more than ${maxBytes}`);
+    }
+    if (response.body === null) return response;
+    let seen = 0;
+    const limited = response.body.pipeThrough(
+      new TransformStream<Uint8Array, Uint8Array>({
+        transform(chunk, controller) {
+          seen += chunk.byteLength;
+          if (seen > maxBytes)
+            controller.error(new AnswerTooLarge(`the answer has more than ${maxBytes} bytes`));
+          else controller.enqueue(chunk);
+        },
+      }),
+    );
+    return new Response(limited, {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+    });
+  };
+}
+
 /** What went wrong in a request, in a line. */
 export function describeError(error: unknown): string {
+  for (let cause = error; cause instanceof Error; cause = cause.cause)
+    if (cause instanceof AnswerTooLarge) return cause.message;
   if (error instanceof oauth.ResponseBodyError)
     return `${error.error}${error.error_description ? `: ${error.error_description}` : ""} (HTTP ${error.status})`;
   if (error instanceof oauth.AuthorizationResponseError)
