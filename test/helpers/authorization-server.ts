@@ -38,6 +38,10 @@ export interface AuthorizationServerOptions {
   readonly redirectUris?: readonly string[];
   /** The ES256 key it signs tokens with (key id `k1`; default: a new one), for tests that also sign their own. */
   readonly signingKey?: webcrypto.CryptoKey;
+  /** DPoP (RFC 9449): tokens asked for with a proof are bound to its key (default off). */
+  readonly dpop?: boolean;
+  /** More clients, as oidc-provider's client metadata. */
+  readonly clients?: readonly Record<string, unknown>[];
 }
 
 /** A running authorization server. */
@@ -105,6 +109,7 @@ export async function startAuthorizationServer(
         response_types: ["code"],
         token_endpoint_auth_method: "client_secret_basic",
       },
+      ...(options.clients ?? []),
     ],
     scopes: ["openid", "offline_access", ...options.scopes],
     pkce: { required: () => true },
@@ -120,6 +125,7 @@ export async function startAuthorizationServer(
     features: {
       devInteractions: { enabled: false },
       clientCredentials: { enabled: true },
+      dPoP: { enabled: options.dpop ?? false },
       introspection: { enabled: true },
       revocation: { enabled: true },
       registration: { enabled: true },
