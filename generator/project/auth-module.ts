@@ -37,7 +37,10 @@ export function authFiles(
         { file: SETTINGS_FILE, pointer: "/auth" },
       ),
     ]);
-  const misplaced = CLIENT_ONLY.filter((key) => Object.hasOwn(auth, key));
+  const misplaced: string[] = CLIENT_ONLY.filter((key) => Object.hasOwn(auth, key));
+  // `dpop` is a word in a server ("allowed", "required") and a yes or no in a client.
+  if (auth.dpop !== undefined && auth.dpop !== "allowed" && auth.dpop !== "required")
+    misplaced.push("dpop");
   if (misplaced.length > 0)
     throw new McpGenError([
       diagnostic(
@@ -112,7 +115,8 @@ const SERVER_ONLY = ["issuer", "resource", "scopes", "methods", "tools", "intros
 function clientAuthFiles(settings: ClientSettings, banner: string): EmittedFile[] {
   if (!clientSignsIn(settings)) return [];
   const auth = typeof settings.auth === "object" ? settings.auth : {};
-  const misplaced = SERVER_ONLY.filter((key) => Object.hasOwn(auth, key));
+  const misplaced: string[] = SERVER_ONLY.filter((key) => Object.hasOwn(auth, key));
+  if (auth.dpop !== undefined && typeof auth.dpop !== "boolean") misplaced.push("dpop");
   if (misplaced.length > 0)
     throw new McpGenError([
       diagnostic(
