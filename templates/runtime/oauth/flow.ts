@@ -330,7 +330,10 @@ export class OAuthClient implements HttpAuth {
     const prm = await resourceMetadata(serverUrl, challenge, this.requests);
     const issuer = prm.authorization_servers[0]!;
     const as = await authorizationServerMetadata(issuer, this.requests, !this.options.grant);
-    return { prm, as, key: { issuer: as.issuer, resource: prm.resource } };
+    // A grant without a user is kept apart per grant and client: another configuration never reuses it.
+    const grant = this.options.grant;
+    const client = grant ? { client: `${grant.kind} ${grant.client.clientId}` } : {};
+    return { prm, as, key: { issuer: as.issuer, resource: prm.resource, ...client } };
   }
 
   /** The authorization code flow for `scope`, ending with a grant saved and in use. */

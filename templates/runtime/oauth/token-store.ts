@@ -4,7 +4,8 @@
  * OAuth flow (flow.ts) asks a TokenStore; this file has the in-memory one and
  * the file default.
  *
- * The file store writes one file per issuer and resource, readable by the
+ * The file store writes one file per issuer and resource (and, for a grant
+ * without a user, per grant and client), readable by the
  * user alone (mode 0600, in a folder of mode 0700), each write to a
  * temporary file renamed over the old one: a crash never leaves half a
  * token file, and two clients never read one being written.
@@ -13,10 +14,12 @@ import { createHash, randomBytes } from "node:crypto";
 import { chmodSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
-/** Whose grant: the authorization server (its issuer) and the resource the tokens are for. */
+/** Whose grant: the authorization server (its issuer), the resource the tokens are for, and for a grant without a user its client. */
 export interface GrantKey {
   readonly issuer: string;
   readonly resource: string;
+  /** For a grant without a user: which grant and client (`client_credentials svc`), kept apart. */
+  readonly client?: string;
 }
 
 /** How this client is known to an authorization server. */
@@ -91,7 +94,12 @@ export class FileTokenStore implements TokenStore {
     } catch {
       return undefined;
     }
-    if (!isGrantFile(parsed) || parsed.issuer !== key.issuer || parsed.resource !== key.resource)
+    if (
+      !isGrantFile(parsed) ||
+      parsed.issuer !== key.issuer ||
+      parsed.resource !== key.resource ||
+      parsed.client !== key.client
+    )
       return undefined;
     return parsed.grant;
   }
@@ -100,7 +108,7 @@ export class FileTokenStore implements TokenStore {
     mkdirSync(this.dir, { recursive: true, mode: 0o700 });
     const file = this.fileOf(key);
     const temporary = `${file}.${randomBytes(6).toString("hex")}.tmp`;
-    const contents: GrantFile = { issuer: key.issuer, resource: key.resource, grant };
+    const contents: GrantFile = { ...key, grant };
     try {
       writeFileSync(temporary, `${JSON.stringify(contents, null, 2)}\n`, {
         mode: 0o600,
@@ -120,7 +128,7 @@ export class FileTokenStore implements TokenStore {
 }
 
 function keyName(key: GrantKey): string {
-  return `${key.issuer}\n${key.resource}`;
+  return `${key.issuer}\n${key.resource}${key.client === undefined ? "" : `\n${key.client}`}`;
 }
 
 function isGrantFile(value: unknown): value is GrantFile {

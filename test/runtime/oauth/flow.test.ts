@@ -9,7 +9,7 @@
  * stores and the loopback redirect listener.
  */
 import { createHash } from "node:crypto";
-import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -416,6 +416,27 @@ describe("the file token store", () => {
       expect(store.load(b)).toBe(undefined);
       store.remove(a);
       expect(store.load(a)).toBe(undefined);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("keeps a grant without a user apart per grant and client, in a file and in memory", () => {
+    const dir = mkdtempSync(join(tmpdir(), "mcp-gen-oauth-"));
+    try {
+      const place = { issuer: "https://as", resource: "https://r/mcp" };
+      const service = { ...place, client: "client_credentials svc" };
+      const workload = { ...place, client: "workload wl" };
+      for (const store of [new FileTokenStore(dir), new MemoryTokenStore()]) {
+        store.save(service, { client: { client_id: "svc" }, access_token: "service" });
+        store.save(workload, { client: { client_id: "wl" }, access_token: "workload" });
+        expect(store.load(service)?.access_token).toBe("service");
+        expect(store.load(workload)?.access_token).toBe("workload");
+        expect(store.load(place)).toBe(undefined);
+      }
+      const file = new FileTokenStore(dir);
+      writeFileSync(file.fileOf(workload), readFileSync(file.fileOf(service)));
+      expect(file.load(workload)).toBe(undefined);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
