@@ -42,6 +42,10 @@ export const authDevCommand: CommandModule<object, AuthDevArgs> = {
         `  keys:      .auth-dev/ (git-ignored; made on the first run, reused after)`,
         "The server's settings (in .auth-dev/server.env while this runs; npm run dev reads it):",
         ...settings,
+        "Clients without a user (add MCP_AUTH_DPOP=1 for DPoP-bound tokens), each flow's settings in a file:",
+        ...Object.entries(server.flows).map(
+          ([flow, file]) => `  ${flow}: node --env-file=${file} dist/cli.js ...`,
+        ),
         "Ctrl-C to stop.",
         "",
       ].join("\n"),

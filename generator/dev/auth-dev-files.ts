@@ -147,7 +147,8 @@ export function readServerEnv(projectDir: string): Record<string, string> | unde
   return settings;
 }
 
-function writeAtomically(file: string, text: string): void {
+/** Writes `text` to `file` through a temporary file renamed into place, readable by the user alone. */
+export function writeAtomically(file: string, text: string): void {
   const temporary = `${file}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
   writeFileSync(temporary, text, { mode: 0o600 });
   renameSync(temporary, file);

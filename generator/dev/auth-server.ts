@@ -19,6 +19,10 @@
  * - The signing key is made on the first run and kept in `.auth-dev/`
  *   (git-ignored), so tokens stay valid across restarts.
  *
+ * - Clients without a user (client credentials, workload identity,
+ *   enterprise-managed authorization) and DPoP-bound tokens for every
+ *   grant: auth-dev-machine.ts.
+ *
  * While it runs, `.auth-dev/server.env` names it (MCP_AUTH_ISSUER), and
  * `mcp-gen dev` (`npm run dev`) gives that to the server.
  */
@@ -36,6 +40,12 @@ import {
   type DevKeys,
 } from "./auth-dev-files.js";
 import { devStore } from "./auth-dev-store.js";
+import {
+  machineFlows,
+  withMachineFlows,
+  type GrantErrors,
+  type GrantProvider,
+} from "./auth-dev-machine.js";
 
 /** The port it listens on unless told otherwise. */
 export const DEFAULT_AUTH_DEV_PORT = 3001;
@@ -62,6 +72,8 @@ export interface DevAuthorizationServer {
   readonly scopes: readonly string[];
   /** The MCP_AUTH_* settings that point a server at it. */
   readonly settings: Readonly<Record<string, string>>;
+  /** For each flow without a user, the env file of a client's MCP_AUTH_* settings. */
+  readonly flows: Readonly<Record<string, string>>;
   /** Stops it and removes `.auth-dev/server.env` (keys and registrations stay). */
   close(): Promise<void>;
 }
@@ -117,11 +129,25 @@ export async function startDevAuthorizationServer(
   const http = createServer();
   const port = await listen(http, options.port ?? DEFAULT_AUTH_DEV_PORT);
   const issuer = `http://127.0.0.1:${port}`;
+  const jose = (await loadFromProject(options.dir, "jose")) as typeof import("jose");
+  const machine = machineFlows(dir, keys, devResources(project), jose);
   const provider = new oidc.default(
     issuer,
-    providerConfiguration(project, keys, devStore(dir), oidc.errors?.InvalidTarget),
+    withMachineFlows(
+      providerConfiguration(project, keys, devStore(dir), oidc.errors?.InvalidTarget),
+      machine,
+    ),
+  );
+  await machine.start(
+    provider as unknown as GrantProvider,
+    oidc.errors as unknown as GrantErrors,
+    issuer,
   );
   provider.on("server_error", (_ctx, error) => options.log(`error: ${String(error)}`));
+  // A refused grant says why on the terminal (the token endpoint's answer only names the error).
+  provider.on("grant.error", (_ctx, error) =>
+    options.log(`token request refused: ${grantProblem(error)}`),
+  );
   const callback = provider.callback();
   http.on("request", (req: IncomingMessage, res: ServerResponse) => {
     if (new URL(req.url ?? "/", issuer).pathname.startsWith("/interaction/"))
@@ -138,7 +164,9 @@ export async function startDevAuthorizationServer(
     issuer,
     scopes: ["openid", "offline_access", ...project.scopes],
     settings,
+    flows: machine.envFiles,
     async close() {
+      machine.stop();
       removeServerEnv(options.dir);
       http.closeAllConnections();
       await new Promise((resolve) => http.close(resolve));
@@ -184,6 +212,36 @@ async function loadOidcProvider(dir: string): Promise<OidcModule> {
     throw new McpGenError([diagnostic("MCPG812", { dir })]);
   }
   return (await import(pathToFileURL(path).href)) as OidcModule;
+}
+
+/** A package from the project's node_modules (jose, which --auth servers depend on); MCPG812 when missing. */
+async function loadFromProject(dir: string, name: string): Promise<unknown> {
+  let path: string;
+  try {
+    path = createRequire(join(dir, "package.json")).resolve(name);
+  } catch {
+    throw new McpGenError([diagnostic("MCPG812", { dir })]);
+  }
+  return import(pathToFileURL(path).href);
+}
+
+/** What a refused token request got wrong, from oidc-provider's error (never a token). */
+function grantProblem(error: unknown): string {
+  const {
+    error: code,
+    error_description: description,
+    error_detail: detail,
+  } = error as Record<string, unknown>;
+  return [code, detail ?? description].filter((part) => typeof part === "string").join(": ");
+}
+
+/** The project's resources, as the authorization code flow's tokens see them. */
+function devResources(project: ProjectAuth) {
+  return {
+    scope: project.scopes.join(" "),
+    ttl: ACCESS_TOKEN_TTL,
+    accepts: (indicator: string) => isDevResource(indicator, project.resource),
+  };
 }
 
 /** Listens on 127.0.0.1 only; a port in use is an error that says what to do. */
