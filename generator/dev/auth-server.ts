@@ -81,6 +81,7 @@ export interface DevAuthorizationServer {
 /** The slice of oidc-provider used here (it ships no types). */
 interface Provider {
   callback(): (req: IncomingMessage, res: ServerResponse) => void;
+  use(middleware: (ctx: RequestContext, next: () => Promise<void>) => Promise<void>): void;
   on(event: string, listener: (...args: unknown[]) => void): unknown;
   interactionDetails(req: IncomingMessage, res: ServerResponse): Promise<Interaction>;
   interactionFinished(
@@ -143,6 +144,7 @@ export async function startDevAuthorizationServer(
     oidc.errors as unknown as GrantErrors,
     issuer,
   );
+  provider.use(defaultScope(project));
   provider.on("server_error", (_ctx, error) => options.log(`error: ${String(error)}`));
   // A refused grant says why on the terminal (the token endpoint's answer only names the error).
   provider.on("grant.error", (_ctx, error) =>
@@ -212,6 +214,29 @@ async function loadOidcProvider(dir: string): Promise<OidcModule> {
     throw new McpGenError([diagnostic("MCPG812", { dir })]);
   }
   return (await import(pathToFileURL(path).href)) as OidcModule;
+}
+
+/** The part of a request oidc-provider's middleware sees (Koa's context). */
+interface RequestContext {
+  readonly method: string;
+  readonly path: string;
+  query: Record<string, unknown>;
+}
+
+/**
+ * An authorization request that names no scope gets the project's scopes
+ * (openid when it has none), as RFC 6749 3.3 lets a server default it.
+ * oidc-provider alone refuses such a request with access_denied, and an
+ * OAuth client that omits `scope` (MCP clients do when the server names
+ * no scopes) could not sign in.
+ */
+function defaultScope(project: ProjectAuth) {
+  const scope = project.scopes.length > 0 ? project.scopes.join(" ") : "openid";
+  return async (ctx: RequestContext, next: () => Promise<void>): Promise<void> => {
+    if (ctx.method === "GET" && ctx.path === "/auth" && ctx.query.scope === undefined)
+      ctx.query = { ...ctx.query, scope };
+    await next();
+  };
 }
 
 /** A package from the project's node_modules (jose, which --auth servers depend on); MCPG812 when missing. */

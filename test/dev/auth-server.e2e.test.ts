@@ -86,7 +86,7 @@ async function signIn(
     client_id: clientId,
     redirect_uri: REDIRECT,
     response_type: "code",
-    scope,
+    ...(scope === "" ? {} : { scope }),
     state: "s1",
     resource,
     code_challenge: createHash("sha256").update(verifier).digest("base64url"),
@@ -159,6 +159,16 @@ describe("the development authorization server", () => {
     expect(payload).toMatchObject({ sub: "dev-user", client_id: clientId, scope: "mcp mcp:write" });
     kid = decodeProtectedHeader(access).kid!;
     expect(log.some((line) => line.startsWith(`dev-user granted client ${clientId}`))).toBe(true);
+  });
+
+  it("gives a sign-in that names no scope the project's scopes (RFC 6749 3.3)", async () => {
+    const tokens = await signIn(server.issuer, clientId, RESOURCE, "");
+    const { payload } = await jwtVerify(
+      String(tokens.access_token),
+      createLocalJWKSet(await jwks(server.issuer)),
+      { issuer: server.issuer, audience: RESOURCE },
+    );
+    expect(payload.scope).toBe("mcp mcp:write");
   });
 
   it("issues tokens for any loopback resource (another PORT), and for no other", async () => {
