@@ -11,6 +11,8 @@
  * token or the proof. A replay cache that cannot answer gives 503, never
  * 401. `required` takes bound tokens only and says so in its metadata.
  */
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   bearerAuthorization,
@@ -402,6 +404,38 @@ describe("DPoP-bound tokens at the server", () => {
       expect(metadata).toMatchObject({ dpop_bound_access_tokens_required: false });
     } finally {
       await mcp.close();
+    }
+  });
+
+  it("an introspected token of token_type DPoP is checked with its proof, and without a binding refused", async () => {
+    let answer: Record<string, unknown> = {};
+    const endpoint = createServer((_req, res) => {
+      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(answer));
+    });
+    await new Promise<void>((resolve) => endpoint.listen(0, "127.0.0.1", resolve));
+    const url = `http://127.0.0.1:${(endpoint.address() as AddressInfo).port}/introspect`;
+    const { mcp, call } = await protectedServer({
+      introspection: { url, clientId: "rs", clientSecret: "rs-secret", cacheSeconds: 0 },
+    });
+    try {
+      const active = { active: true, aud: RESOURCE, sub: "alice", scope: "mcp" };
+      const opaque = "opaque-token-value";
+      // RFC 9449 6.2: introspection says DPoP and names the key.
+      answer = { ...active, token_type: "DPoP", cnf: { jkt: holder.thumbprint } };
+      const bound = await call({ authorization: `DPoP ${opaque}`, dpop: await proof(opaque) });
+      expect(bound.status).toBe(200);
+      expect(bound.text).toContain("alice");
+      expect(verdict(await call({ authorization: `Bearer ${opaque}` }))).toMatch(
+        /^401 invalid_token: the token is bound to a key/,
+      );
+      // token_type DPoP without a key to check it against.
+      answer = { ...active, token_type: "DPoP" };
+      const unbound = await call({ authorization: `DPoP ${opaque}`, dpop: await proof(opaque) });
+      expect(unbound.status).toBe(401);
+    } finally {
+      await mcp.close();
+      endpoint.closeAllConnections();
+      await new Promise((resolve) => endpoint.close(resolve));
     }
   });
 

@@ -153,8 +153,11 @@ export class Introspection {
     const audience = typeof answer.aud === "string" ? [answer.aud] : answer.aud;
     if (!Array.isArray(audience) || !audience.includes(this.context.resource))
       throw new InvalidToken("the token's aud claim is not accepted");
-    if (typeof answer.token_type === "string" && answer.token_type.toLowerCase() !== "bearer")
-      throw new InvalidToken("the token is not a bearer access token");
+    // RFC 9449 6.2: a DPoP-bound token introspects as token_type DPoP, with the key in cnf.jkt.
+    const type = typeof answer.token_type === "string" ? answer.token_type.toLowerCase() : "bearer";
+    const jkt = (answer.cnf as Record<string, unknown> | undefined)?.jkt;
+    if (type !== "bearer" && !(type === "dpop" && typeof jkt === "string"))
+      throw new InvalidToken("the token is not a bearer or DPoP-bound access token");
     // A sender-constrained token's `cnf` goes on with the claims: a DPoP-bound one (`jkt`) needs
     // its proof, any other binding is refused (dpop.ts).
     const scope = typeof answer.scope === "string" ? answer.scope : "";

@@ -228,11 +228,13 @@ describe("introspection answers, claim by claim", () => {
     ).toBe("401: the token is bound to a key this server cannot check");
   });
 
-  it("accepts token_type bearer in any letter case and refuses any other", async () => {
+  it("accepts token_type bearer in any letter case, DPoP only with a key, and refuses any other", async () => {
     expect(await check({ token_type: "bearer" })).toBe("accepted: alice");
-    expect(await check({ token_type: "DPoP" })).toBe("401: the token is not a bearer access token");
+    expect(await check({ token_type: "DPoP" })).toBe(
+      "401: the token is not a bearer or DPoP-bound access token",
+    );
     expect(await check({ token_type: "refresh_token" })).toBe(
-      "401: the token is not a bearer access token",
+      "401: the token is not a bearer or DPoP-bound access token",
     );
   });
 
