@@ -12,23 +12,23 @@
  * 401. `required` takes bound tokens only and says so in its metadata.
  */
 import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { closeServer, listenOnLoopback } from "../../helpers/loopback.js";
 import {
   bearerAuthorization,
   MemoryReplayCache,
   type BearerOptions,
   type ReplayCache,
-} from "../../templates/runtime/auth/index.js";
-import { serveHttp, type RunningHttpServer } from "../../templates/runtime/index.js";
+} from "../../../templates/runtime/auth/index.js";
+import { serveHttp, type RunningHttpServer } from "../../../templates/runtime/index.js";
 import {
   dpopKey,
   dpopProof,
   startTokenIssuer,
   type DpopTestKey,
   type TokenIssuer,
-} from "../helpers/dpop.js";
-import { headersFor, raw, request, testServer, type RawReply } from "../helpers/mcp-client.js";
+} from "../../helpers/dpop.js";
+import { headersFor, raw, request, testServer, type RawReply } from "../../helpers/mcp-client.js";
 
 /** The resource the tokens are for; the server listens elsewhere, so htu is checked against this, its public URL. */
 const RESOURCE = "http://127.0.0.1:1/mcp";
@@ -412,8 +412,7 @@ describe("DPoP-bound tokens at the server", () => {
     const endpoint = createServer((_req, res) => {
       res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(answer));
     });
-    await new Promise<void>((resolve) => endpoint.listen(0, "127.0.0.1", resolve));
-    const url = `http://127.0.0.1:${(endpoint.address() as AddressInfo).port}/introspect`;
+    const url = `${await listenOnLoopback(endpoint)}/introspect`;
     const { mcp, call } = await protectedServer({
       introspection: { url, clientId: "rs", clientSecret: "rs-secret", cacheSeconds: 0 },
     });
@@ -434,8 +433,7 @@ describe("DPoP-bound tokens at the server", () => {
       expect(unbound.status).toBe(401);
     } finally {
       await mcp.close();
-      endpoint.closeAllConnections();
-      await new Promise((resolve) => endpoint.close(resolve));
+      await closeServer(endpoint);
     }
   });
 

@@ -8,22 +8,22 @@
  * stops answering makes a proof 503 at the store's deadline, never 401.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bearerAuthorization } from "../../templates/runtime/auth/index.js";
+import { bearerAuthorization } from "../../../templates/runtime/auth/index.js";
 import {
   replayCacheFromEnvironment,
   serveHttp,
   type RedisReplayCache,
   type RunningHttpServer,
-} from "../../templates/runtime/index.js";
+} from "../../../templates/runtime/index.js";
 import {
   dpopKey,
   dpopProof,
   startTokenIssuer,
   type DpopTestKey,
   type TokenIssuer,
-} from "../helpers/dpop.js";
-import { headersFor, raw, request, testServer } from "../helpers/mcp-client.js";
-import { SKIP_REDIS, startRedis, type RedisServer } from "../helpers/redis.js";
+} from "../../helpers/dpop.js";
+import { headersFor, raw, request, testServer } from "../../helpers/mcp-client.js";
+import { SKIP_REDIS, startRedis, type RedisServer } from "../../helpers/redis.js";
 
 const RESOURCE = "http://127.0.0.1:1/mcp";
 

@@ -14,18 +14,18 @@
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { decodeJwt, decodeProtectedHeader } from "jose";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { closeServer, listenOnLoopback } from "../../helpers/loopback.js";
 import {
   assertionFromFile,
   OAuthClient,
   OAuthError,
   type MachineGrant,
-} from "../../templates/runtime/oauth/index.js";
-import { connectHttp } from "../../templates/runtime/transport/http-client.js";
+} from "../../../templates/runtime/oauth/index.js";
+import { connectHttp } from "../../../templates/runtime/transport/http-client.js";
 
 /** A JWT-shaped assertion (the stand-in never checks its signature). */
 const jwt = (claims: Record<string, unknown>) =>
@@ -208,12 +208,10 @@ beforeAll(async () => {
   server = createServer((req, res) => {
     answer(req, res).catch(() => res.writeHead(500).end());
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  base = await listenOnLoopback(server);
 });
 afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
+  await closeServer(server);
   rmSync(dir, { recursive: true, force: true });
 });
 beforeEach(reset);

@@ -12,29 +12,28 @@
  * - the settings a scaffolded client reads (clientAuthFromEnvironment).
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { decodeJwt, exportJWK, exportPKCS8, generateKeyPair } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bearerAuthorization } from "../../templates/runtime/auth/index.js";
-import { McpClient } from "../../templates/runtime/client/index.js";
-import { serveHttp, type RunningHttpServer } from "../../templates/runtime/index.js";
+import { freePort } from "../../../scripts/shared/free-port.js";
+import { bearerAuthorization } from "../../../templates/runtime/auth/index.js";
+import { McpClient } from "../../../templates/runtime/client/index.js";
+import { serveHttp, type RunningHttpServer } from "../../../templates/runtime/index.js";
 import {
   clientAuthFromEnvironment,
   FileTokenStore,
   OAuthClient,
   privateKeyFromFile,
   type OAuthClientOptions,
-} from "../../templates/runtime/oauth/index.js";
-import { connectHttp } from "../../templates/runtime/transport/http-client.js";
+} from "../../../templates/runtime/oauth/index.js";
+import { connectHttp } from "../../../templates/runtime/transport/http-client.js";
 import {
   followRedirects,
   startAuthorizationServer,
   type TestAuthorizationServer,
-} from "../helpers/authorization-server.js";
-import { legacy, protocol, testServer } from "../helpers/mcp-client.js";
+} from "../../helpers/authorization-server.js";
+import { legacy, protocol, testServer } from "../../helpers/mcp-client.js";
 
 const SECRET = "svc-secret-for-tests";
 
@@ -51,10 +50,7 @@ describe("clients without a user, and DPoP, against oidc-provider", () => {
     const pair = await generateKeyPair("ES256", { extractable: true });
     keyFile = join(dir, "client-key.pem");
     writeFileSync(keyFile, await exportPKCS8(pair.privateKey), { mode: 0o600 });
-    const probe = createServer();
-    await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-    resource = `http://127.0.0.1:${(probe.address() as AddressInfo).port}/mcp`;
-    await new Promise((resolve) => probe.close(resolve));
+    resource = `http://127.0.0.1:${await freePort()}/mcp`;
     as = await startAuthorizationServer({
       resources: [resource],
       scopes: ["mcp"],
