@@ -18,7 +18,12 @@ import type { SchemaSources } from "../load/resolve-spec.js";
 import { planProject } from "../project/index.js";
 import { copyGeneratedScript } from "../project/build-scripts.js";
 import { listTemplateFiles, renderProject, templatesDir } from "../project/render.js";
-import { clientSignsIn, projectExtensions, TASKS_EXTENSION_ID, type ClientSettings } from "../project/settings.js";
+import {
+  clientSignsIn,
+  projectExtensions,
+  TASKS_EXTENSION_ID,
+  type ClientSettings,
+} from "../project/settings.js";
 import { readToolsFile } from "../load/tools-file.js";
 import { isUrl, listServerTools } from "../runtime/from-server.js";
 import { installSource } from "./install-source.js";
