@@ -5,6 +5,7 @@
  * here is needed by a server that runs as one instance.
  */
 export {
+  DEFAULT_REDIS_PREFIX,
   DEFAULT_REDIS_TIMEOUT_MS,
   MAX_CHANGE_BYTES,
   MAX_SESSION_EVENT_BYTES,
@@ -14,7 +15,9 @@ export {
   RedisSessionStore,
   RedisTimeoutError,
   RedisTaskStore,
+  redisPrefixFromEnvironment,
   scaleOutFromEnvironment,
   type RedisOptions,
+  type ScaleOutOptions,
 } from "./redis.js";
 export { RedisReplayCache, replayCacheFromEnvironment } from "./redis-replay-cache.js";

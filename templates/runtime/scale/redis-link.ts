@@ -15,7 +15,11 @@ import type { RedisClientType } from "@redis/client";
 export interface RedisOptions {
   /** `redis://[user:password@]host:port/db` (or `rediss://` for TLS). */
   readonly url: string;
-  /** Prefix of every key and channel, to share one database between servers (default `mcp:`). */
+  /**
+   * Prefix of every key and channel, so that servers sharing one Redis
+   * stay apart (default `mcp:`; scaleOutFromEnvironment makes one from the
+   * server's name, or takes MCP_REDIS_PREFIX).
+   */
   readonly prefix?: string;
   /** Where connection errors go (default: stderr). */
   readonly onError?: (error: unknown, where: string) => void;
@@ -25,6 +29,9 @@ export interface RedisOptions {
    */
   readonly commandTimeoutMs?: number;
 }
+
+/** Default of {@link RedisOptions.prefix}. */
+export const DEFAULT_REDIS_PREFIX = "mcp:";
 
 /** Default of {@link RedisOptions.commandTimeoutMs}. */
 export const DEFAULT_REDIS_TIMEOUT_MS = 2000;
@@ -60,7 +67,7 @@ export class RedisLink {
   private readonly onError: (error: unknown, where: string) => void;
 
   constructor(private readonly options: RedisOptions) {
-    this.prefix = options.prefix ?? "mcp:";
+    this.prefix = options.prefix ?? DEFAULT_REDIS_PREFIX;
     this.timeoutMs = options.commandTimeoutMs ?? DEFAULT_REDIS_TIMEOUT_MS;
     this.onError =
       options.onError ??

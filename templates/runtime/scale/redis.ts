@@ -19,11 +19,21 @@ import { isJsonObject } from "../core/jsonrpc.js";
 import { isChange, type Change, type ChangeBus } from "../server/subscriptions.js";
 import type { SessionStore } from "../server/session-store.js";
 import type { TaskStore } from "../server/task-store.js";
-import { DEFAULT_REDIS_TIMEOUT_MS, RedisLink, type RedisOptions } from "./redis-link.js";
+import {
+  DEFAULT_REDIS_PREFIX,
+  DEFAULT_REDIS_TIMEOUT_MS,
+  RedisLink,
+  type RedisOptions,
+} from "./redis-link.js";
 import { RedisSessionStore } from "./redis-sessions.js";
 import { RedisTaskStore } from "./redis-task-store.js";
 
-export { DEFAULT_REDIS_TIMEOUT_MS, RedisTimeoutError, type RedisOptions } from "./redis-link.js";
+export {
+  DEFAULT_REDIS_PREFIX,
+  DEFAULT_REDIS_TIMEOUT_MS,
+  RedisTimeoutError,
+  type RedisOptions,
+} from "./redis-link.js";
 export { MAX_TASK_RECORD_BYTES, RedisTaskStore } from "./redis-task-store.js";
 export {
   MAX_SESSION_EVENT_BYTES,
@@ -89,6 +99,45 @@ export class RedisChangeBus implements ChangeBus {
   }
 }
 
+/** What {@link scaleOutFromEnvironment} needs besides the environment. */
+export interface ScaleOutOptions {
+  /** Where Redis connection errors go (default: stderr). */
+  readonly onError?: (error: unknown, where: string) => void;
+  /**
+   * The server's name (its `info.name`): the default prefix of every Redis
+   * key and channel is made from it, so that two servers sharing a Redis
+   * never see each other's tasks, sessions or changes.
+   */
+  readonly serverName?: string;
+}
+
+/** The longest MCP_REDIS_PREFIX. */
+const MAX_PREFIX_LENGTH = 200;
+
+/**
+ * The prefix of every key and channel: `MCP_REDIS_PREFIX` when set, else
+ * `mcp:<server name>:` (the name percent-encoded, so that no name's keys
+ * can be another name's), else `mcp:`. Redis database numbers do not
+ * separate servers (Pub/Sub channels are global to a Redis server), a
+ * prefix does. A prefix that is empty, longer than 200 characters or holds
+ * a space or a control character stops the start, naming the variable.
+ */
+export function redisPrefixFromEnvironment(
+  env: Readonly<Record<string, string | undefined>> = process.env,
+  serverName?: string,
+): string {
+  const value = env.MCP_REDIS_PREFIX;
+  if (value === undefined || value === "")
+    return serverName === undefined
+      ? DEFAULT_REDIS_PREFIX
+      : `mcp:${encodeURIComponent(serverName)}:`;
+  if (value.length > MAX_PREFIX_LENGTH || !/^[\x21-\x7e]+$/.test(value))
+    throw new Error(
+      `MCP_REDIS_PREFIX=${JSON.stringify(value.slice(0, 60))}: expected 1 to ${MAX_PREFIX_LENGTH} printable ASCII characters without spaces, such as "mcp:my-server:"`,
+    );
+  return value;
+}
+
 /**
  * The task store, change bus and session store `MCP_TASK_STORE` and
  * `MCP_SESSION_STORE` ask for. `MCP_TASK_STORE`: unset or `memory` for
@@ -100,25 +149,30 @@ export class RedisChangeBus implements ChangeBus {
  * long the lease of a running task lasts (default 10000): when an instance
  * stops, its tasks fail within that plus a poll.
  * `MCP_TASK_STORE_TIMEOUT_MS` sets the deadline of each Redis call
- * (default 2000), sessions included. Anything else stops the start with a
- * message naming the variable.
+ * (default 2000), sessions included. `MCP_REDIS_PREFIX` sets the prefix of
+ * every key and channel (default `mcp:<serverName>:`, or `mcp:` without a
+ * name; see redisPrefixFromEnvironment). Anything else stops the start with
+ * a message naming the variable.
  */
 export function scaleOutFromEnvironment(
   env: Readonly<Record<string, string | undefined>> = process.env,
-  onError?: (error: unknown, where: string) => void,
+  options: ScaleOutOptions | ((error: unknown, where: string) => void) = {},
 ): {
   readonly tasks?: { readonly store?: TaskStore; readonly leaseMs?: number };
   readonly changeBus?: ChangeBus;
   readonly sessions?: SessionStore;
 } {
+  const { onError, serverName } = typeof options === "function" ? { onError: options } : options;
   const lease = leaseFromEnvironment(env.MCP_TASK_LEASE_MS);
   const commandTimeoutMs = wholeMilliseconds(
     env.MCP_TASK_STORE_TIMEOUT_MS,
     "MCP_TASK_STORE_TIMEOUT_MS",
     DEFAULT_REDIS_TIMEOUT_MS,
   );
+  const prefix = redisPrefixFromEnvironment(env, serverName);
   const redis = (url: string): RedisOptions => ({
     url,
+    prefix,
     ...(onError ? { onError } : {}),
     ...(commandTimeoutMs === undefined ? {} : { commandTimeoutMs }),
   });
