@@ -29,6 +29,7 @@ export {
   McpError,
   MetaKeyError,
   missingCapability,
+  principalKey,
   type Authorization,
   type Exchange,
   type HeaderParameter,

@@ -88,3 +88,17 @@ export function missingCapability(
 export function methodNotFound(method: string): McpError {
   return new McpError(Codes.MethodNotFound, "Method not found", { method });
 }
+
+/**
+ * Something another process handed over (a record or message read from a
+ * shared store) that is not what it should be, dropped where it was found.
+ * Nothing in this process went wrong, so it is reported in one line: its
+ * stack is its message.
+ */
+export class ForeignDataError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ForeignDataError";
+    this.stack = `${this.name}: ${message}`;
+  }
+}

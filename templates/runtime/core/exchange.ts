@@ -30,6 +30,18 @@ export interface Authorization {
   readonly claims: Readonly<Record<string, unknown>>;
 }
 
+/**
+ * The one string that names whom a request acts for (its token's subject
+ * and client), to compare owners by: the JSON of the pair, so that no two
+ * identities give the same key (joined by a space, subject "alice x" with
+ * client "y" was subject "alice" with client "x y"). Undefined without
+ * authorization.
+ */
+export function principalKey(authorization: Authorization | undefined): string | undefined {
+  if (authorization === undefined) return undefined;
+  return JSON.stringify([authorization.subject ?? null, authorization.clientId ?? null]);
+}
+
 /** One message's connection to the transport that carried it. */
 export interface Exchange {
   /** The request's own stream, for its notifications (progress, logs, listen notifications). */

@@ -14,6 +14,7 @@ export {
   asMcpError,
   Codes,
   ERROR_BRAND,
+  ForeignDataError,
   McpError,
   RemoteError,
   invalidParams,
@@ -46,7 +47,13 @@ export {
   withTraceContext,
   type TraceContext,
 } from "./trace-context.js";
-export type { Authorization, Exchange, NotificationSink, Outcome } from "./exchange.js";
+export {
+  principalKey,
+  type Authorization,
+  type Exchange,
+  type NotificationSink,
+  type Outcome,
+} from "./exchange.js";
 export {
   allowsBatches,
   batchRefused,

@@ -76,13 +76,16 @@ const ROUTES: ReadonlyMap<string, Route> = new Map<string, Route>([
     "subscriptions/listen",
     {
       eras: MODERN,
-      run: ({ server, params, exchange, id }) => {
+      run: async ({ server, params, exchange, id }) => {
         const requested = isJsonObject(params.notifications) ? params.notifications : {};
         const meta = isJsonObject(params._meta) ? params._meta : {};
         // An extension's listen field (Tasks' taskIds) only for clients that declare the extension.
-        const refusal = server.listenRefusal(requested, capabilitiesOf(meta));
-        if (refusal) throw refusal;
-        return listen(server.changes, server.agreedFilter(requested), exchange, id);
+        const filter = await server.listenFilter(
+          requested,
+          capabilitiesOf(meta),
+          exchange.authorization,
+        );
+        return listen(server.changes, filter, exchange, id);
       },
     },
   ],

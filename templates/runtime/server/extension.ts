@@ -13,11 +13,17 @@
  * handed only to an extension the request declares.
  */
 import type { McpError } from "../core/errors.js";
-import { declaresExtension, extensionRequired } from "../core/extensions.js";
+import type { Authorization } from "../core/exchange.js";
+import {
+  declaresExtension,
+  extensionOfNotification,
+  extensionRequired,
+} from "../core/extensions.js";
 import type { JsonRpcMessage } from "../core/jsonrpc.js";
 import type { ProtocolModule } from "../core/protocol.js";
-import type { RequestContext, Starter } from "./context.js";
+import { checkedNotification, type RequestContext, type Starter } from "./context.js";
 import type { MethodHandler, ToolDefinition, TypedMethodHandler } from "./definitions.js";
+import type { KeyedNotification } from "./subscriptions.js";
 import type { ServerTypes, UntypedServer } from "./typed.js";
 
 /** A tools/call an extension may take over (see {@link ServerExtension.offerToolCall}). */
@@ -32,6 +38,14 @@ export interface ToolCallOffer<T extends ServerTypes = UntypedServer> {
    * it is not a tool result.
    */
   readonly finish: (value: unknown) => Promise<Record<string, unknown>>;
+}
+
+/** A key a listen request asks for under an extension's listen field. */
+export interface ListenKeyRequest {
+  readonly field: string;
+  readonly key: string;
+  /** Who the request acts for, when the transport checks authorization. */
+  readonly authorization?: Authorization;
 }
 
 /**
@@ -59,6 +73,16 @@ export interface ServerExtension<T extends ServerTypes = UntypedServer> {
    * for such a field without declaring the extension is answered -32021.
    */
   readonly listenFields?: readonly string[];
+  /**
+   * Whether a listen request may listen for `key` under one of its
+   * `listenFields` (the request's authorization says who asks). A key it
+   * refuses is left out of the acknowledged filter, as an unknown key
+   * should be, so a client learns nothing of keys that are not its own;
+   * the notifications published under it never reach that stream. Without
+   * the hook every key is agreed to, so keys must be unguessable, or the
+   * notifications carry nothing a stranger may not read.
+   */
+  authorizeListenKey?(request: ListenKeyRequest): boolean | Promise<boolean>;
   /** Rewrites a request of a method before it is validated (Tasks: tasks/update keeps only the answers its task waits for). */
   readonly prepare?: Readonly<
     Record<string, (message: JsonRpcMessage) => JsonRpcMessage | Promise<JsonRpcMessage>>
@@ -159,16 +183,46 @@ export class ExtensionsInUse {
     return undefined;
   }
 
-  /** The extensions' fields of a listen request's filter, each the keys (strings) it asks for. */
-  listenFields(requested: Readonly<Record<string, unknown>>): Record<string, string[]> {
+  /**
+   * The extensions' fields of a listen request's filter, each the keys
+   * (strings) it asks for that the extension's authorizeListenKey agrees to.
+   */
+  async listenFields(
+    requested: Readonly<Record<string, unknown>>,
+    authorization: Authorization | undefined,
+  ): Promise<Record<string, string[]>> {
     const agreed: Record<string, string[]> = {};
     for (const extension of this.list)
       for (const field of extension.listenFields ?? []) {
-        const keys = requested[field];
-        if (Array.isArray(keys))
-          agreed[field] = keys.filter((k): k is string => typeof k === "string");
+        const asked = requested[field];
+        if (!Array.isArray(asked)) continue;
+        const keys = asked.filter((k): k is string => typeof k === "string");
+        const authorize = extension.authorizeListenKey?.bind(extension);
+        const allowed = authorize
+          ? await Promise.all(keys.map(async (key) => authorize({ field, key, authorization })))
+          : undefined;
+        agreed[field] = allowed ? keys.filter((_, i) => allowed[i] === true) : keys;
       }
     return agreed;
+  }
+
+  /**
+   * What is wrong with a keyed change heard from another instance, or
+   * undefined when it may reach listen streams: its field must be a listen
+   * field of an extension in use, and its notification the core's or that
+   * extension's, matching its definition.
+   */
+  relayProblem(change: KeyedNotification, protocol: ProtocolModule): string | undefined {
+    const owner = this.list.find((e) => e.listenFields?.includes(change.field));
+    const extension = extensionOfNotification(protocol, change.method);
+    if (!owner || (extension !== undefined && extension !== owner.id))
+      return `${change.method} under the listen field "${change.field}", which no extension in use has for it`;
+    try {
+      checkedNotification(protocol, change.method, change.params);
+      return undefined;
+    } catch (error) {
+      return error instanceof Error ? error.message : String(error);
+    }
   }
 
   /**

@@ -7,7 +7,8 @@
  * (dispatch.ts) and shape results around these handlers.
  */
 import type { Era } from "../core/era.js";
-import { invalidParams, type McpError } from "../core/errors.js";
+import type { Authorization } from "../core/exchange.js";
+import { ForeignDataError, invalidParams, type McpError } from "../core/errors.js";
 import { extensionOfNotification } from "../core/extensions.js";
 import { nameParameterOf, type HeaderParameter } from "../core/headers.js";
 import type { JsonRpcMessage } from "../core/jsonrpc.js";
@@ -39,6 +40,7 @@ import { RANDOM_CURSOR_KEY_WARNING } from "./cursors.js";
 import { ListPager, listOptionsFromEnvironment } from "./lists.js";
 import { RANDOM_KEY_WARNING, RequestStateCodec } from "./request-state.js";
 import {
+  agreedCoreFilter,
   ChangeHub,
   type Change,
   type ChangeBus,
@@ -139,7 +141,7 @@ export class ServerFeatures<T extends ServerTypes = UntypedServer> {
     });
     if (options.changeBus) {
       this.changeBus = options.changeBus;
-      this.changes.relay(options.changeBus);
+      this.changes.relay(options.changeBus, (change) => this.relayable(change));
     }
     if (Object.hasOwn(this.protocol.METHODS, "tasks/get")) {
       this.tasks = taskRunner(options.tasks, {
@@ -427,26 +429,33 @@ export class ServerFeatures<T extends ServerTypes = UntypedServer> {
     return { completion: { ...completion, values: [...completion.values].slice(0, 100) } };
   }
 
-  /** -32021 for a listen request asking for an extension's field (`taskIds`) without declaring the extension. */
-  listenRefusal(
+  /**
+   * What a listen request subscribes to here: the asked-for filter, minus
+   * what the server cannot deliver and the keys an extension does not
+   * authorize. -32021 for an extension's field (`taskIds`) asked without
+   * declaring the extension.
+   */
+  async listenFilter(
     requested: Readonly<Record<string, unknown>>,
     capabilities: Readonly<Record<string, unknown>>,
-  ): McpError | undefined {
-    return this.inUse.listenRefusal(requested, capabilities);
+    authorization: Authorization | undefined,
+  ): Promise<SubscriptionFilter> {
+    const refusal = this.inUse.listenRefusal(requested, capabilities);
+    if (refusal) throw refusal;
+    const resources = this.resources.size > 0 || this.templates.length > 0;
+    const offered = { tools: this.tools.size > 0, prompts: this.prompts.size > 0, resources };
+    const extensions = await this.inUse.listenFields(requested, authorization);
+    return { ...agreedCoreFilter(requested, offered), ...extensions };
   }
 
-  /** What a listen request may subscribe to on this server: the asked-for filter, minus what the server cannot deliver. */
-  agreedFilter(requested: Readonly<Record<string, unknown>>): SubscriptionFilter {
-    const agreed: Record<string, boolean | string[]> = {};
-    if (requested.toolsListChanged === true && this.tools.size > 0) agreed.toolsListChanged = true;
-    if (requested.promptsListChanged === true && this.prompts.size > 0)
-      agreed.promptsListChanged = true;
-    const hasResources = this.resources.size > 0 || this.templates.length > 0;
-    if (requested.resourcesListChanged === true && hasResources) agreed.resourcesListChanged = true;
-    if (Array.isArray(requested.resourceSubscriptions) && hasResources)
-      agreed.resourceSubscriptions = requested.resourceSubscriptions.filter(
-        (u): u is string => typeof u === "string",
+  /** Whether a change heard from another instance may reach listen streams (ExtensionsInUse.relayProblem). */
+  private relayable(change: Change): boolean {
+    const problem = change.kind === "keyed" ? this.inUse.relayProblem(change, this.protocol) : "";
+    if (problem)
+      this.onError(
+        new ForeignDataError(`a change on the change bus was dropped: ${problem}`),
+        "change bus",
       );
-    return { ...agreed, ...this.inUse.listenFields(requested) };
+    return !problem;
   }
 }

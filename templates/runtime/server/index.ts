@@ -5,25 +5,25 @@
  * transport (../transport) carries its messages.
  */
 export { McpServer } from "./server.js";
-export {
-  ServerFeatures,
-  type CompletionHandler,
-  type CompletionResult,
-  type MethodHandler,
-  type PromptDefinition,
-  type PromptHandler,
-  type PromptResult,
-  type ReadResult,
-  type ResourceDefinition,
-  type ResourceReader,
-  type ResourceTemplateDefinition,
-  type SchemaCheck,
-  type ServerOptions,
-  type ToolDefinition,
-  type ToolHandler,
-  type ToolResult,
-  type TypedMethodHandler,
-} from "./features.js";
+export { ServerFeatures } from "./features.js";
+export type {
+  CompletionHandler,
+  CompletionResult,
+  MethodHandler,
+  PromptDefinition,
+  PromptHandler,
+  PromptResult,
+  ReadResult,
+  ResourceDefinition,
+  ResourceReader,
+  ResourceTemplateDefinition,
+  SchemaCheck,
+  ServerOptions,
+  ToolDefinition,
+  ToolHandler,
+  ToolResult,
+  TypedMethodHandler,
+} from "./definitions.js";
 export type {
   ExtensionResult,
   HandlerResult,
@@ -45,7 +45,7 @@ export {
 export { NotImplemented } from "./errors.js";
 export { errorToSend, unsendableCode } from "./error-policy.js";
 export { Started, TaskStarted, type Starter, type TaskStarter } from "./context.js";
-export type { ServerExtension, ToolCallOffer } from "./extension.js";
+export type { ListenKeyRequest, ServerExtension, ToolCallOffer } from "./extension.js";
 export {
   expiresAt,
   InMemoryTaskStore,

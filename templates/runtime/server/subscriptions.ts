@@ -5,7 +5,7 @@
  * their standalone stream (spec: subscriptions).
  */
 import { META } from "../core/era.js";
-import type { Exchange } from "../core/exchange.js";
+import { principalKey, type Exchange } from "../core/exchange.js";
 import { isJsonObject, type JsonRpcId } from "../core/jsonrpc.js";
 
 /** What a listen request may ask for (SubscriptionFilter). */
@@ -44,6 +44,12 @@ export interface KeyedNotification {
    * from the shared task store), so it is not relayed to the others.
    */
   readonly relay?: false;
+  /**
+   * Whom it is for (principalKey of who created what it is about, such as
+   * a task): only listen streams acting for the same principal get it.
+   * Undefined: every stream that asked for the key.
+   */
+  readonly owner?: string;
 }
 
 /** Whether `value` is a change as this module makes them (for changes heard from other instances). */
@@ -61,7 +67,8 @@ export function isChange(value: unknown): value is Change {
         typeof value.field === "string" &&
         typeof value.key === "string" &&
         typeof value.method === "string" &&
-        isJsonObject(value.params)
+        isJsonObject(value.params) &&
+        (value.owner === undefined || typeof value.owner === "string")
       );
     default:
       return false;
@@ -105,12 +112,39 @@ export function changeNotification(
   };
 }
 
+/**
+ * The core part of the filter a listen request gets: what it asked for,
+ * minus the kinds of change the server has nothing to send of (`offered`).
+ */
+export function agreedCoreFilter(
+  requested: Readonly<Record<string, unknown>>,
+  offered: { readonly tools: boolean; readonly prompts: boolean; readonly resources: boolean },
+): Record<string, boolean | string[]> {
+  const agreed: Record<string, boolean | string[]> = {};
+  if (requested.toolsListChanged === true && offered.tools) agreed.toolsListChanged = true;
+  if (requested.promptsListChanged === true && offered.prompts) agreed.promptsListChanged = true;
+  if (requested.resourcesListChanged === true && offered.resources)
+    agreed.resourcesListChanged = true;
+  if (Array.isArray(requested.resourceSubscriptions) && offered.resources)
+    agreed.resourceSubscriptions = requested.resourceSubscriptions.filter(
+      (u): u is string => typeof u === "string",
+    );
+  return agreed;
+}
+
+/** The filter fields of the core protocol: an extension's keyed notification never goes under one. */
+const CORE_FIELDS: ReadonlySet<string> = new Set([
+  ...Object.values(FILTER_KEY),
+  "resourceSubscriptions",
+]);
+
 /** Whether a filter asks for a change. */
 export function wants(filter: SubscriptionFilter, change: Change): boolean {
   if (change.kind === "resource")
     return filter.resourceSubscriptions?.includes(change.uri) === true;
   if (change.kind === "keyed") {
-    const keys = Object.hasOwn(filter, change.field) ? filter[change.field] : undefined;
+    if (CORE_FIELDS.has(change.field) || !Object.hasOwn(filter, change.field)) return false;
+    const keys = filter[change.field];
     return Array.isArray(keys) && keys.includes(change.key);
   }
   return filter[FILTER_KEY[change.kind]] === true;
@@ -137,12 +171,16 @@ export class ChangeHub {
 
   /**
    * Relays changes through `bus`: changes published here go to the other
-   * instances too, and theirs reach the listeners here. A change marked
-   * `relay: false` is not relayed: every instance hears of it by itself.
+   * instances too, and theirs reach the listeners here once `accept` says
+   * they may (what arrives on a bus is another process's word). A change
+   * marked `relay: false` is not relayed: every instance hears of it by
+   * itself.
    */
-  relay(bus: ChangeBus): () => void {
+  relay(bus: ChangeBus, accept: (change: Change) => boolean = () => true): () => void {
     this.bus = bus;
-    return bus.receive((change) => this.deliver(change));
+    return bus.receive((change) => {
+      if (accept(change)) this.deliver(change);
+    });
   }
 
   /** Adds a listener; the function returned removes it. */
@@ -171,7 +209,8 @@ export class ChangeHub {
  * Serves one `subscriptions/listen` request: acknowledges with the filter
  * the server agreed to, then sends every matching change on the request's
  * own stream, tagged with the request's id, until the client goes away.
- * Resolves (with no response to send) when it does.
+ * Resolves (with no response to send) when it does. A change meant for one
+ * principal (a task's) reaches only a stream acting for that principal.
  */
 export function listen(
   hub: ChangeHub,
@@ -180,6 +219,7 @@ export function listen(
   id: JsonRpcId,
 ): Promise<undefined> {
   const tag = { [META.subscriptionId]: id };
+  const principal = principalKey(exchange.authorization);
   exchange.sink.notify({
     jsonrpc: "2.0",
     method: "notifications/subscriptions/acknowledged",
@@ -187,6 +227,8 @@ export function listen(
   });
   const remove = hub.add({
     deliver(change) {
+      if (change.kind === "keyed" && change.owner !== undefined && change.owner !== principal)
+        return;
       if (wants(filter, change)) exchange.sink.notify(changeNotification(change, tag));
     },
   });

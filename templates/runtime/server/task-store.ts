@@ -50,6 +50,13 @@ export interface TaskRecord {
   readonly result?: Readonly<Record<string, unknown>>;
   /** The JSON-RPC error the work ended with (status failed). */
   readonly error?: JsonRpcErrorObject;
+  /**
+   * Whom the task belongs to (principalKey of the authorization of the
+   * request that created it); never sent to clients. Absent when the
+   * server checks no authorization: the unguessable id is then the only
+   * key to the task (tasks.md lets task ids serve as bearer tokens).
+   */
+  readonly owner?: string;
 }
 
 /** A record, and whether some instance holds its task's lease. */

@@ -5,8 +5,10 @@
  * is `taskIds`, tasks/update keeps only the answers its task waits for, and
  * a tools/call of a tool whose task support allows it may become a task.
  */
+import { principalKey } from "../core/exchange.js";
 import { isJsonObject } from "../core/jsonrpc.js";
 import type { ProtocolModule } from "../core/protocol.js";
+import type { RequestContext } from "./context.js";
 import type { ServerExtension } from "./extension.js";
 import type { MethodHandler, ServerOptions } from "./definitions.js";
 import { InMemoryTaskStore } from "./task-store.js";
@@ -40,15 +42,16 @@ export function taskRunner(options: ServerOptions["tasks"], host: TaskHost): Tas
  * of its requests the revision has (a draft revision may have only some).
  */
 export function tasksExtension(runner: TaskRunner, protocol: ProtocolModule): ServerExtension {
+  // Each request reaches only the tasks of whom it acts for (tasks.md, security: auth binding).
   const methods: Record<string, MethodHandler> = {
-    "tasks/get": (params) => runner.get(String(params.taskId)),
-    "tasks/update": async (params) => {
+    "tasks/get": (params, ctx) => runner.get(String(params.taskId), askerOf(ctx)),
+    "tasks/update": async (params, ctx) => {
       const responses = isJsonObject(params.inputResponses) ? params.inputResponses : {};
-      await runner.update(String(params.taskId), responses);
+      await runner.update(String(params.taskId), responses, askerOf(ctx));
       return {};
     },
-    "tasks/cancel": async (params) => {
-      await runner.cancel(String(params.taskId));
+    "tasks/cancel": async (params, ctx) => {
+      await runner.cancel(String(params.taskId), askerOf(ctx));
       return {};
     },
   };
@@ -79,4 +82,9 @@ export function tasksExtension(runner: TaskRunner, protocol: ProtocolModule): Se
       await runner.settings.store.close();
     },
   };
+}
+
+/** Whom a task request acts for: its authorization's principal (undefined without authorization). */
+function askerOf(ctx: RequestContext): string | undefined {
+  return principalKey(ctx.authorization);
 }

@@ -14,7 +14,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { Codes, invalidParams, McpError } from "../core/errors.js";
-import type { NotificationSink } from "../core/exchange.js";
+import { principalKey, type NotificationSink } from "../core/exchange.js";
 import { checkOutgoingMeta } from "../core/meta-keys.js";
 import { declaresExtension, extensionRequired, TASKS_EXTENSION } from "../core/extensions.js";
 import {
@@ -182,6 +182,7 @@ export class TaskRunner {
     finish: (value: R) => Promise<Record<string, unknown>>,
   ): Promise<TaskStarted> {
     const now = new Date().toISOString();
+    const owner = principalKey(origin.authorization);
     const record: TaskRecord = {
       taskId: randomUUID(),
       status: "working",
@@ -189,6 +190,7 @@ export class TaskRunner {
       lastUpdatedAt: now,
       ttlMs: this.settings.ttlMs,
       pollIntervalMs: this.settings.pollIntervalMs,
+      ...(owner === undefined ? {} : { owner }),
     };
     const leaseFrom = Date.now();
     await this.settings.store.create(record, this.settings.leaseMs);
@@ -210,14 +212,22 @@ export class TaskRunner {
     return new TaskStarted(taskFields(record));
   }
 
-  /** `tasks/get`: the task with what its status inlines; -32602 for an unknown task. */
-  async get(taskId: string): Promise<Record<string, unknown>> {
-    return detailedTask(await this.existing(taskId));
+  /**
+   * `tasks/get` for `asker` (principalKey of the request's authorization):
+   * the task with what its status inlines; -32602 for an unknown task, and
+   * for another principal's task alike.
+   */
+  async get(taskId: string, asker?: string): Promise<Record<string, unknown>> {
+    return detailedTask(await this.existing(taskId, asker));
   }
 
-  /** `tasks/update`: records the answers to outstanding input requests before acknowledging. */
-  async update(taskId: string, responses: Readonly<Record<string, unknown>>): Promise<void> {
-    const record = await this.existing(taskId);
+  /** `tasks/update` for `asker`: records the answers to outstanding input requests before acknowledging. */
+  async update(
+    taskId: string,
+    responses: Readonly<Record<string, unknown>>,
+    asker?: string,
+  ): Promise<void> {
+    const record = await this.existing(taskId, asker);
     if (TERMINAL_STATUSES.has(record.status)) return;
     await this.settings.store.update(taskId, (current) => answered(current, responses));
   }
@@ -227,8 +237,8 @@ export class TaskRunner {
    * work's signal fires (on whichever instance runs it); an ended task
    * stays as it is. Both are acknowledged.
    */
-  async cancel(taskId: string): Promise<void> {
-    await this.existing(taskId);
+  async cancel(taskId: string, asker?: string): Promise<void> {
+    await this.existing(taskId, asker);
     await this.settings.store.update(taskId, (current) =>
       ended(current, { status: "cancelled", message: "Cancelled by the client" }),
     );
@@ -347,6 +357,8 @@ export class TaskRunner {
       params: detailedTask(record),
       // Every instance hears of a task's change from the shared task store.
       relay: false,
+      // Only the streams of whom the task belongs to hear of it.
+      ...(record.owner === undefined ? {} : { owner: record.owner }),
     });
     const running = this.running.get(record.taskId);
     if (!running) return;
@@ -439,16 +451,20 @@ export class TaskRunner {
   }
 
   /**
-   * The task, or -32602 for an unknown one. A task under way whose lease
+   * The task, or -32602 for an unknown one and for a task of another
+   * principal than `asker` (tasks.md: an authorization check on every
+   * task request; the same answer, so that a stranger learns nothing of
+   * it). A task under way whose lease
    * lapsed (the instance running its work stopped) is failed first, in
    * one compare-and-set that applies only while the lease is still lapsed,
    * so however many instances find it at once, one of them ends it.
    */
-  private async existing(taskId: string): Promise<TaskRecord> {
+  private async existing(taskId: string, asker: string | undefined): Promise<TaskRecord> {
     const { store } = this.settings;
     // The lease is read with the record: one round trip, on every instance alike.
     const found = await store.getWithLease(taskId);
-    if (!found) throw invalidParams(`Unknown task: ${taskId}`, { taskId });
+    if (!found || found.record.owner !== asker)
+      throw invalidParams(`Unknown task: ${taskId}`, { taskId });
     const { record, leaseHeld } = found;
     if (TERMINAL_STATUSES.has(record.status) || this.running.has(taskId) || leaseHeld)
       return record;

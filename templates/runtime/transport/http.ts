@@ -24,7 +24,7 @@
  */
 import { detectEra } from "../core/era.js";
 import { Codes, McpError } from "../core/errors.js";
-import type { Authorization, NotificationSink } from "../core/exchange.js";
+import { principalKey, type Authorization, type NotificationSink } from "../core/exchange.js";
 import { allowsBatches, batchRefused, readFrame, splitBatch } from "../core/framing.js";
 import { headerMismatch, HEADERS, nameParameterOf } from "../core/headers.js";
 import { errorResponse, isResponse, type JsonRpcMessage } from "../core/jsonrpc.js";
@@ -492,14 +492,8 @@ export class McpHttpHandler {
   }
 }
 
-/**
- * Whom a legacy session belongs to: the token's subject (its client when
- * it names no subject); undefined without authorization.
- */
-function ownerOf(authorization: Authorization | undefined): string | undefined {
-  if (authorization === undefined) return undefined;
-  return `${authorization.subject ?? ""} ${authorization.clientId ?? ""}`;
-}
+/** Whom a legacy session belongs to: the token's subject and client (principalKey); undefined without authorization. */
+const ownerOf = principalKey;
 
 /** What the access log shows of a message: its method, and the tool or prompt it names (never arguments). */
 function noteOf(message: JsonRpcMessage, note: AccessNote): void {
