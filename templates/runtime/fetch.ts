@@ -27,7 +27,7 @@ export {
   type ProtocolModule,
 } from "./core/index.js";
 export * from "./server/index.js";
-export { fetchHandler } from "./transport/fetch.js";
+export { fetchHandler, type FetchOptions } from "./transport/fetch.js";
 export {
   fetchSettingsFromEnvironment,
   SettingError,

@@ -23,6 +23,7 @@ export {
   Codes,
   declaresExtension,
   decodeHeaderValue,
+  EndedByServer,
   extensionRequired,
   headerParametersOf,
   invalidParams,

@@ -42,6 +42,20 @@ export function principalKey(authorization: Authorization | undefined): string |
   return JSON.stringify([authorization.subject ?? null, authorization.clientId ?? null]);
 }
 
+/**
+ * Why a transport aborted a long-lived request (a listen stream) that the
+ * server, not the client, ends: it was idle or open too long, or the
+ * server is stopping. Set as the reason of `Exchange.signal`; the request
+ * then answers with its closing result (spec: subscriptions, graceful
+ * closure) instead of going without one as a cancelled request does.
+ */
+export class EndedByServer extends Error {
+  constructor(readonly why: "idle" | "lifetime" | "stopping") {
+    super(`the server ended the stream (${why})`);
+    this.name = "EndedByServer";
+  }
+}
+
 /** One message's connection to the transport that carried it. */
 export interface Exchange {
   /** The request's own stream, for its notifications (progress, logs, listen notifications). */

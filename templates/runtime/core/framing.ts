@@ -12,7 +12,7 @@
 import { BATCHING_REVISIONS } from "./era.js";
 import { Codes, McpError } from "./errors.js";
 import { isJsonObject, isJsonRpcId, type JsonRpcMessage } from "./jsonrpc.js";
-import { MAX_DEPTH, nestsDeeperThan } from "./limits.js";
+import { MAX_BATCH_ITEMS, MAX_DEPTH, nestsDeeperThan } from "./limits.js";
 
 /** What a frame holds. */
 export type Frame =
@@ -58,44 +58,82 @@ export function batchRefused(): McpError {
   });
 }
 
+/** A batch split into its messages, in order, each item that is no message as the error to answer it with. */
+export interface SplitBatch {
+  readonly messages: JsonRpcMessage[];
+  readonly invalid: McpError[];
+  /** Every item in the batch's order: a message, or the error for an item that is not one. */
+  readonly entries: Array<JsonRpcMessage | McpError>;
+}
+
 /**
  * Checks a batch's shape (JSON-RPC: an empty batch is one Invalid Request;
- * `initialize` may not be part of one, per 2025-03-26) and splits it into
- * its messages and the errors to answer for the items that are not
- * messages.
+ * `initialize` may not be part of one, per 2025-03-26; at most `maxItems`
+ * messages, MAX_BATCH_ITEMS by default) and splits it into its messages
+ * and the errors to answer for the items that are not messages.
  */
 export function splitBatch(
   items: readonly unknown[],
-): { readonly messages: JsonRpcMessage[]; readonly invalid: McpError[] } | McpError {
+  maxItems: number = MAX_BATCH_ITEMS,
+): SplitBatch | McpError {
   if (items.length === 0)
     return new McpError(Codes.InvalidRequest, "Invalid Request", { reason: "the batch is empty" });
+  if (items.length > maxItems)
+    return new McpError(Codes.InvalidRequest, "Invalid Request", {
+      reason: `the batch holds ${items.length} messages, more than the ${maxItems} a batch may hold here (MCP_MAX_BATCH_ITEMS); send it in parts`,
+    });
   const messages: JsonRpcMessage[] = [];
   const invalid: McpError[] = [];
+  const entries: Array<JsonRpcMessage | McpError> = [];
   for (const item of items) {
-    if (!isJsonObject(item))
-      invalid.push(
-        new McpError(Codes.InvalidRequest, "Invalid Request", {
-          reason: "a message must be a JSON object",
-        }),
-      );
-    else if (!hasValidId(item))
-      invalid.push(
-        new McpError(Codes.InvalidRequest, "Invalid Request", {
-          reason: "an id must be a string or an integer",
-        }),
-      );
-    else if (item.method === "initialize")
+    const reason = !isJsonObject(item)
+      ? "a message must be a JSON object"
+      : !hasValidId(item)
+        ? "an id must be a string or an integer"
+        : undefined;
+    if (reason !== undefined) {
+      const error = new McpError(Codes.InvalidRequest, "Invalid Request", { reason });
+      invalid.push(error);
+      entries.push(error);
+    } else if ((item as JsonRpcMessage).method === "initialize")
       return new McpError(Codes.InvalidRequest, "Invalid Request", {
         reason: "initialize must not be part of a batch",
       });
-    else messages.push(item);
+    else {
+      messages.push(item as JsonRpcMessage);
+      entries.push(item as JsonRpcMessage);
+    }
   }
-  return { messages, invalid };
+  return { messages, invalid, entries };
 }
 
-/** The text of one message (for stdio, without its newline). */
+/**
+ * The text of one message (for stdio, without its newline). A response
+ * whose text cannot be made (JavaScript strings end near 512 MiB, where V8
+ * throws RangeError "Invalid string length") becomes an error response to
+ * the same request: a result that large is a handler's mistake the peer
+ * should hear of, not one that ends the process. Any other message that
+ * large throws, to the code that sent it.
+ */
 export function writeFrame(message: unknown): string {
-  return JSON.stringify(message);
+  try {
+    return JSON.stringify(message);
+  } catch (error) {
+    if (!(error instanceof RangeError) || !isJsonObject(message) || !isAnswer(message)) throw error;
+    return JSON.stringify({
+      jsonrpc: "2.0",
+      id: message.id ?? null,
+      error: {
+        code: Codes.InternalError,
+        message: "Internal error: the response is too large to send",
+      },
+    });
+  }
+}
+
+/** Whether a message is a response (a result or an error). */
+function isAnswer(message: JsonRpcMessage): boolean {
+  return "result" in message || "error" in message;
 }
 
 /** Whether a message's id, if it has one, is one JSON-RPC allows: a string, an integer, or null (which answers to an unreadable id). */

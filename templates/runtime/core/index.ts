@@ -48,6 +48,7 @@ export {
   type TraceContext,
 } from "./trace-context.js";
 export {
+  EndedByServer,
   principalKey,
   type Authorization,
   type Exchange,

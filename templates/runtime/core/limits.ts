@@ -16,6 +16,13 @@ export const MAX_DEPTH = 64;
 export const MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
 
 /**
+ * The most messages one JSON-RPC batch may hold (default; 2025-03-26
+ * sessions only): what a batch asks costs the server as much as that many
+ * requests sent at once, and its answers come back together.
+ */
+export const MAX_BATCH_ITEMS = 100;
+
+/**
  * Whether JSON text nests deeper than `limit` objects and arrays. Scans the
  * text once, skipping strings; the text need not be valid JSON.
  */
@@ -69,4 +76,37 @@ export function valueNestsDeeperThan(value: unknown, limit: number): boolean {
   for (const key in value)
     if (valueNestsDeeperThan((value as Record<string, unknown>)[key], limit - 1)) return true;
   return false;
+}
+
+/**
+ * The length of a JSON value's text (as JSON.stringify writes it, strings
+ * counted without their escapes), counted only until it passes `limit`:
+ * then `limit + 1`. Walks the value without building its text, and stops
+ * early, so a value of megabytes costs little to refuse.
+ */
+export function jsonLengthWithin(value: unknown, limit: number): number {
+  let length = 0;
+  const count = (node: unknown, depth: number): boolean => {
+    if (length > limit) return false;
+    if (typeof node === "string") length += node.length + 2;
+    else if (typeof node === "number" || typeof node === "boolean") length += String(node).length;
+    else if (node === null || node === undefined) length += 4;
+    else if (depth > MAX_DEPTH) length = limit + 1;
+    else if (Array.isArray(node)) {
+      length += 2 + Math.max(0, node.length - 1);
+      for (const item of node) if (!count(item, depth + 1)) return false;
+    } else if (typeof node === "object") {
+      length += 2;
+      let first = true;
+      for (const key in node) {
+        if (!Object.hasOwn(node, key)) continue;
+        length += key.length + (first ? 3 : 4);
+        first = false;
+        if (!count((node as Record<string, unknown>)[key], depth + 1)) return false;
+      }
+    }
+    return length <= limit;
+  };
+  count(value, 0);
+  return Math.min(length, limit + 1);
 }

@@ -9,6 +9,7 @@ import type { ContentBlock, Meta, PromptMessage, ResourceContents } from "./cont
 import type { RequestContext, Started } from "./context.js";
 import type { RequestStateCodec } from "./request-state.js";
 import type { ListOptions } from "./lists.js";
+import type { ServerLimits } from "./limits.js";
 import type { ChangeBus } from "./subscriptions.js";
 import type { SessionStore } from "./session-store.js";
 import type { TaskStore } from "./task-store.js";
@@ -216,4 +217,12 @@ export interface ServerOptions {
    * default: the memory of the instance that answered `initialize`.
    */
   readonly sessions?: SessionStore;
+  /**
+   * What one client may make the server keep: a listen filter's size, what
+   * a 2025-era session keeps of its client (limits.ts). Default:
+   * MCP_MAX_LISTEN_FILTER_BYTES and MCP_MAX_CLIENT_INFO_BYTES, else 64 KiB
+   * each; limits given here are taken over the defaults, and the
+   * variables are not read.
+   */
+  readonly limits?: Partial<ServerLimits>;
 }

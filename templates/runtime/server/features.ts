@@ -40,6 +40,12 @@ import { RANDOM_CURSOR_KEY_WARNING } from "./cursors.js";
 import { ListPager, listOptionsFromEnvironment } from "./lists.js";
 import { RANDOM_KEY_WARNING, RequestStateCodec } from "./request-state.js";
 import {
+  keepWithin,
+  SERVER_LIMITS,
+  serverLimitsFromEnvironment,
+  type ServerLimits,
+} from "./limits.js";
+import {
   agreedCoreFilter,
   ChangeHub,
   type Change,
@@ -97,6 +103,8 @@ export class ServerFeatures<T extends ServerTypes = UntypedServer> {
   /** Pages tools/list, resources/list, resources/templates/list and prompts/list (lists.ts). */
   readonly lists: ListPager;
   readonly changes = new ChangeHub();
+  /** What one client may make the server keep (limits.ts). */
+  readonly limits: ServerLimits;
   readonly onError: (error: unknown, where: string) => void;
   private readonly extensions: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
   private readonly tools: ServerTools;
@@ -139,6 +147,7 @@ export class ServerFeatures<T extends ServerTypes = UntypedServer> {
       inUse: this.inUse,
       onError: (error, where) => this.onError(error, where),
     });
+    this.limits = { ...SERVER_LIMITS, ...(options.limits ?? serverLimitsFromEnvironment()) };
     if (options.changeBus) {
       this.changeBus = options.changeBus;
       this.changes.relay(options.changeBus, (change) => this.relayable(change));
@@ -433,7 +442,7 @@ export class ServerFeatures<T extends ServerTypes = UntypedServer> {
    * What a listen request subscribes to here: the asked-for filter, minus
    * what the server cannot deliver and the keys an extension does not
    * authorize. -32021 for an extension's field (`taskIds`) asked without
-   * declaring the extension.
+   * declaring the extension; -32602 for a filter past maxListenFilterBytes.
    */
   async listenFilter(
     requested: Readonly<Record<string, unknown>>,
@@ -442,6 +451,7 @@ export class ServerFeatures<T extends ServerTypes = UntypedServer> {
   ): Promise<SubscriptionFilter> {
     const refusal = this.inUse.listenRefusal(requested, capabilities);
     if (refusal) throw refusal;
+    keepWithin(requested, this.limits, "maxListenFilterBytes", "the listen filter's keys");
     const resources = this.resources.size > 0 || this.templates.length > 0;
     const offered = { tools: this.tools.size > 0, prompts: this.prompts.size > 0, resources };
     const extensions = await this.inUse.listenFields(requested, authorization);

@@ -46,6 +46,7 @@ export { NotImplemented } from "./errors.js";
 export { errorToSend, unsendableCode } from "./error-policy.js";
 export { Started, TaskStarted, type Starter, type TaskStarter } from "./context.js";
 export type { ListenKeyRequest, ServerExtension, ToolCallOffer } from "./extension.js";
+export { SERVER_LIMITS, serverLimitsFromEnvironment, type ServerLimits } from "./limits.js";
 export {
   expiresAt,
   InMemoryTaskStore,

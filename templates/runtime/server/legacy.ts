@@ -30,6 +30,7 @@ import {
   type LogLevel,
 } from "./context.js";
 import { handlerError, route, type Result, type SessionControl } from "./dispatch.js";
+import { keepWithin } from "./limits.js";
 import type { ServerFeatures } from "./features.js";
 import type { SessionRecord } from "./session-store.js";
 import { changeNotification } from "./subscriptions.js";
@@ -58,6 +59,7 @@ export class LegacySession implements SessionControl {
   readonly running = new Map<JsonRpcId, AbortController>();
   /** Set once the session ended here (closed, or ended on another instance). */
   closed = false;
+  private readonly closing = new AbortController();
   /** Called after the client changed what the session keeps (log level, subscriptions): a shared session saves it. */
   onChange?: () => Promise<void>;
   /** Called once when the session ends here. */
@@ -183,18 +185,34 @@ export class LegacySession implements SessionControl {
     for (const uri of record.subscriptions) this.subscriptions.add(uri);
   }
 
+  /** Aborted when the session ends (here, or on another instance): its GET stream ends with it. */
+  get closedSignal(): AbortSignal {
+    return this.closing.signal;
+  }
+
   /** Ends the session: pending requests fail, running ones are aborted, change delivery stops. */
   close(): void {
     if (this.closed) return;
     this.closed = true;
+    this.closing.abort();
     this.onClosed?.();
     this.unlisten();
     this.pending.close("session closed");
     for (const controller of this.running.values()) controller.abort();
   }
 
-  /** `initialize`: negotiates the version, records the client, declares the server. */
+  /**
+   * `initialize`: negotiates the version, records the client, declares the
+   * server. What the session would keep of the client (its capabilities
+   * and clientInfo) past maxClientInfoBytes is refused with -32602.
+   */
   initialize(params: Readonly<Record<string, unknown>>): Result {
+    keepWithin(
+      { capabilities: params.capabilities, clientInfo: params.clientInfo },
+      this.server.limits,
+      "maxClientInfoBytes",
+      "the capabilities and clientInfo of initialize",
+    );
     const requested = params.protocolVersion as string;
     this.protocolVersion = LEGACY_REVISIONS.includes(requested)
       ? requested
@@ -218,8 +236,15 @@ export class LegacySession implements SessionControl {
     return this.onChange?.();
   }
 
-  /** `resources/subscribe`. */
+  /** `resources/subscribe`; -32602 when the session's subscriptions would pass maxListenFilterBytes. */
   subscribe(uri: string): Promise<void> | undefined {
+    if (!this.subscriptions.has(uri))
+      keepWithin(
+        [...this.subscriptions, uri],
+        this.server.limits,
+        "maxListenFilterBytes",
+        "the session's resource subscriptions",
+      );
     this.subscriptions.add(uri);
     return this.onChange?.();
   }

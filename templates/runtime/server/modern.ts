@@ -111,7 +111,7 @@ async function answer(
     });
     if (result === undefined) return {};
     return {
-      response: resultResponse(id, checkResult(server, method, shape(server, method, result))),
+      response: resultResponse(id, checkResult(server, method, shape(server, method, result, id))),
     };
   } catch (error) {
     return { response: errorResponse(id, handlerError(server, method, error)) };
@@ -122,8 +122,11 @@ function refuse(id: unknown, error: McpError): Outcome {
   return { response: errorResponse(id, error.toJSON()), refused: true };
 }
 
-/** Adds the protocol fields a handler leaves out: resultType, caching hints, serverInfo. */
-function shape(server: ServerFeatures, method: string, result: Result): Result {
+/**
+ * Adds the protocol fields a handler leaves out: resultType, caching hints,
+ * serverInfo, and the subscription id of a listen stream's closing result.
+ */
+function shape(server: ServerFeatures, method: string, result: Result, id: JsonRpcId): Result {
   // The handler's keys, checked before the runtime adds the reserved ones it owns.
   checkOutgoingMeta(result._meta, `${method} result`);
   const shaped: Result =
@@ -135,6 +138,7 @@ function shape(server: ServerFeatures, method: string, result: Result): Result {
   shaped._meta = {
     ...(isJsonObject(result._meta) ? result._meta : {}),
     [META.serverInfo]: server.info,
+    ...(method === "subscriptions/listen" ? { [META.subscriptionId]: id } : {}),
   };
   return shaped;
 }

@@ -5,7 +5,7 @@
  * their standalone stream (spec: subscriptions).
  */
 import { META } from "../core/era.js";
-import { principalKey, type Exchange } from "../core/exchange.js";
+import { EndedByServer, principalKey, type Exchange } from "../core/exchange.js";
 import { isJsonObject, type JsonRpcId } from "../core/jsonrpc.js";
 
 /** What a listen request may ask for (SubscriptionFilter). */
@@ -208,16 +208,18 @@ export class ChangeHub {
 /**
  * Serves one `subscriptions/listen` request: acknowledges with the filter
  * the server agreed to, then sends every matching change on the request's
- * own stream, tagged with the request's id, until the client goes away.
- * Resolves (with no response to send) when it does. A change meant for one
- * principal (a task's) reaches only a stream acting for that principal.
+ * own stream, tagged with the request's id, until the client goes away
+ * (resolves with no response to send) or the transport ends the stream on
+ * the server's behalf (EndedByServer: resolves with the closing result,
+ * spec: subscriptions, graceful closure). A change meant for one principal
+ * (a task's) reaches only a stream acting for that principal.
  */
 export function listen(
   hub: ChangeHub,
   filter: SubscriptionFilter,
   exchange: Exchange,
   id: JsonRpcId,
-): Promise<undefined> {
+): Promise<Record<string, unknown> | undefined> {
   const tag = { [META.subscriptionId]: id };
   const principal = principalKey(exchange.authorization);
   exchange.sink.notify({
@@ -235,7 +237,7 @@ export function listen(
   return new Promise((resolve) => {
     const end = () => {
       remove();
-      resolve(undefined);
+      resolve(exchange.signal.reason instanceof EndedByServer ? {} : undefined);
     };
     if (exchange.signal.aborted) end();
     else exchange.signal.addEventListener("abort", end, { once: true });

@@ -13,6 +13,9 @@ import { writeFrame } from "../core/framing.js";
 /** The default bound on what a stream holds for a client that does not read: 1 MiB of text. */
 export const STREAM_BUFFER_DEFAULT = 1024 * 1024;
 
+/** How often a writer waiting for room looks again. */
+const ROOM_POLL_MS = 5;
+
 /** The wire a stream is attached to. */
 export interface StreamWire {
   /** Writes a chunk. */
@@ -32,14 +35,18 @@ export class EventStream implements NotificationSink {
   private queued = 0;
   private ended = false;
   private keepAlive?: NodeJS.Timeout;
+  private readonly onEnd: Array<() => void> = [];
   /** Whether the stream was closed because its client fell too far behind. */
   overflowed = false;
+  /** When the stream last carried a message, keep-alive comments aside (ms since the epoch). */
+  lastMessageAt = Date.now();
 
   /** @param maxBuffered the most the stream holds for its client before it is closed (characters). */
   constructor(private readonly maxBuffered: number = STREAM_BUFFER_DEFAULT) {}
 
   /** Sends one message. */
   notify(message: JsonRpcMessage): void {
+    this.lastMessageAt = Date.now();
     this.push(`event: message\ndata: ${writeFrame(message)}\n\n`);
   }
 
@@ -55,6 +62,17 @@ export class EventStream implements NotificationSink {
     this.ended = true;
     clearInterval(this.keepAlive);
     this.wire?.finish();
+    this.ending();
+  }
+
+  /** Calls `callback` once the stream ends, whoever ends it (at once when it has ended). */
+  whenEnded(callback: () => void): void {
+    if (this.ended) callback();
+    else this.onEnd.push(callback);
+  }
+
+  private ending(): void {
+    for (const callback of this.onEnd.splice(0)) callback();
   }
 
   /** Connects the stream to the wire; what was sent before is flushed first. */
@@ -69,10 +87,26 @@ export class EventStream implements NotificationSink {
     if (this.ended) wire.finish();
   }
 
+  /**
+   * Resolves once what waits for the client is at most half the limit, or
+   * the stream ended: a writer of many messages (a batch's answers) waits
+   * for the client to read instead of overflowing the stream.
+   */
+  async room(): Promise<void> {
+    while (!this.ended && this.waiting() > this.maxBuffered / 2)
+      await new Promise((resolve) => setTimeout(resolve, ROOM_POLL_MS));
+  }
+
+  /** What the client has not taken yet. */
+  private waiting(): number {
+    return this.wire ? this.wire.buffered() : this.queued;
+  }
+
   private push(chunk: string): void {
     if (this.ended) return;
-    const waiting = this.wire ? this.wire.buffered() : this.queued;
-    if (waiting + chunk.length > this.maxBuffered) {
+    const waiting = this.waiting();
+    // One message larger than the limit still goes to a client that has read everything before it.
+    if (waiting > 0 && waiting + chunk.length > this.maxBuffered) {
       this.overflow();
       return;
     }
@@ -91,5 +125,6 @@ export class EventStream implements NotificationSink {
     this.queue.length = 0;
     this.queued = 0;
     this.wire?.abort();
+    this.ending();
   }
 }

@@ -16,6 +16,11 @@
  * | `MCP_SESSION_IDLE_MS`         | `sessionIdleMs`        | 600000                       |
  * | `MCP_MAX_SESSIONS`            | `maxSessions`          | 10000                        |
  * | `MCP_MAX_STREAM_BUFFER_BYTES` | `maxStreamBufferBytes` | 1048576                      |
+ * | `MCP_MAX_LISTEN_STREAMS_PER_CLIENT` | `maxListenStreamsPerClient` | 16              |
+ * | `MCP_MAX_LISTEN_STREAMS`      | `maxListenStreams`     | 500                          |
+ * | `MCP_LISTEN_IDLE_MS`          | `listenIdleMs`         | 600000                       |
+ * | `MCP_LISTEN_LIFETIME_MS`      | `listenLifetimeMs`     | 3600000                      |
+ * | `MCP_MAX_BATCH_ITEMS`         | `maxBatchItems`        | 100                          |
  */
 import { parseHostHeader, parseOrigin } from "./guards.js";
 import type { HttpOptions } from "./http.js";
@@ -59,6 +64,11 @@ export function fetchSettingsFromEnvironment(env: Env): FetchSettings {
   set("sessionIdleMs", integer(env, "MCP_SESSION_IDLE_MS", 1000, 86_400_000));
   set("maxSessions", integer(env, "MCP_MAX_SESSIONS", 1, 10_000_000));
   set("maxStreamBufferBytes", integer(env, "MCP_MAX_STREAM_BUFFER_BYTES", 1024, 1 << 30));
+  set("maxListenStreamsPerClient", integer(env, "MCP_MAX_LISTEN_STREAMS_PER_CLIENT", 1, 1_000_000));
+  set("maxListenStreams", integer(env, "MCP_MAX_LISTEN_STREAMS", 1, 1_000_000));
+  set("listenIdleMs", integer(env, "MCP_LISTEN_IDLE_MS", 1000, 86_400_000));
+  set("listenLifetimeMs", integer(env, "MCP_LISTEN_LIFETIME_MS", 1000, 604_800_000));
+  set("maxBatchItems", integer(env, "MCP_MAX_BATCH_ITEMS", 1, 100_000));
   return settings;
 }
 

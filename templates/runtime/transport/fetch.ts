@@ -9,10 +9,24 @@ import { BodyTooLarge, declaredLength, readTextWithin } from "./bounded-read.js"
 import type { HttpReply } from "./http-reply.js";
 import type { McpHttpHandler } from "./http.js";
 
+/** What a Fetch adapter may know beyond the Request. */
+export interface FetchOptions {
+  /**
+   * The client's address (Bun: `server.requestIP(request)?.address`, Deno:
+   * `info.remoteAddr.hostname`), so that the streams one client holds are
+   * bounded when authorization does not say who it is; without it only the
+   * count in all applies (MCP_MAX_LISTEN_STREAMS).
+   */
+  readonly peer?: (request: Request) => string | undefined;
+}
+
 /** A Fetch handler over the core. */
-export function fetchHandler(handler: McpHttpHandler): (request: Request) => Promise<Response> {
+export function fetchHandler(
+  handler: McpHttpHandler,
+  options: FetchOptions = {},
+): (request: Request) => Promise<Response> {
   return async (request) => {
-    const reply = await replyOf(handler, request);
+    const reply = await replyOf(handler, request, options.peer?.(request));
     try {
       return responseOf(reply);
     } catch (error) {
@@ -30,7 +44,11 @@ export function fetchHandler(handler: McpHttpHandler): (request: Request) => Pro
 }
 
 /** The core's reply to a Request, its body read within the size limit. */
-async function replyOf(handler: McpHttpHandler, request: Request): Promise<HttpReply | Response> {
+async function replyOf(
+  handler: McpHttpHandler,
+  request: Request,
+  peer: string | undefined,
+): Promise<HttpReply | Response> {
   const url = new URL(request.url);
   let text = "";
   if (request.method === "POST" && request.body !== null) {
@@ -52,6 +70,7 @@ async function replyOf(handler: McpHttpHandler, request: Request): Promise<HttpR
     header: (n) => request.headers.get(n) ?? (n === "host" ? url.host : undefined),
     body: text,
     signal: request.signal,
+    ...(peer === undefined ? {} : { peer }),
   });
 }
 

@@ -3,7 +3,7 @@
  * carries them (node.ts, fetch.ts), and the replies it builds.
  */
 import type { McpError } from "../core/errors.js";
-import { errorResponse } from "../core/jsonrpc.js";
+import { errorResponse, type JsonRpcMessage } from "../core/jsonrpc.js";
 import type { EventStream } from "./event-stream.js";
 
 /** A request as the core sees it. */
@@ -17,6 +17,11 @@ export interface HttpRequest {
   readonly body: string;
   /** Aborted when the client goes away. */
   readonly signal: AbortSignal;
+  /**
+   * The client's address, when the server knows it (node:http does), to
+   * bound what one client holds when authorization does not say who it is.
+   */
+  readonly peer?: string;
   /** Filled by the core with what an access log may show of the request (never its arguments). */
   readonly note?: AccessNote;
 }
@@ -83,4 +88,15 @@ export function streamReply(
   headers: Readonly<Record<string, string>> = {},
 ): HttpReply {
   return { kind: "stream", status: 200, headers: { ...SSE_HEADERS, ...headers }, stream };
+}
+
+/** What the access log shows of a message: its method, and the tool or prompt it names (never arguments). */
+export function noteOf(message: JsonRpcMessage, note: AccessNote): void {
+  if (typeof message.method === "string") note.method = message.method;
+  const name = (message.params as { name?: unknown } | undefined)?.name;
+  if (
+    typeof name === "string" &&
+    (message.method === "tools/call" || message.method === "prompts/get")
+  )
+    note.name = name;
 }

@@ -24,11 +24,17 @@
  */
 import { detectEra } from "../core/era.js";
 import { Codes, McpError } from "../core/errors.js";
-import { principalKey, type Authorization, type NotificationSink } from "../core/exchange.js";
+import {
+  EndedByServer,
+  principalKey,
+  type Authorization,
+  type NotificationSink,
+} from "../core/exchange.js";
 import { allowsBatches, batchRefused, readFrame, splitBatch } from "../core/framing.js";
 import { headerMismatch, HEADERS, nameParameterOf } from "../core/headers.js";
 import { errorResponse, isResponse, type JsonRpcMessage } from "../core/jsonrpc.js";
-import { MAX_MESSAGE_BYTES } from "../core/limits.js";
+import { MAX_BATCH_ITEMS, MAX_MESSAGE_BYTES } from "../core/limits.js";
+import { answerInOrder } from "./batch.js";
 import { isReply, type HttpAuthorization } from "./authorization.js";
 import { EventStream, STREAM_BUFFER_DEFAULT } from "./event-stream.js";
 import { contentTypeGuard, endpointGuard, hostGuard, LOCALHOST, type Guard } from "./guards.js";
@@ -37,7 +43,7 @@ import {
   errorReply,
   jsonReply,
   streamReply,
-  type AccessNote,
+  noteOf,
   type HttpReply,
   type HttpRequest,
 } from "./http-reply.js";
@@ -45,6 +51,7 @@ import { LazyReply } from "./lazy-reply.js";
 import type { ServedSession, ServedSide } from "./served.js";
 import { HttpSessions, SESSION_DEFAULTS } from "./sessions.js";
 import { refusalStatus, statusOf } from "./status.js";
+import { LongLivedStreams, STREAM_DEFAULTS } from "./streams.js";
 
 /** How the HTTP transport is set up. */
 export interface HttpOptions {
@@ -88,6 +95,23 @@ export interface HttpOptions {
    */
   readonly maxStreamBufferBytes?: number;
   /**
+   * The most listen streams and 2025-era GET streams one client holds at
+   * once (default 16): a client is whom its token acts for, else its
+   * address (HttpRequest.peer). Past it, a new one is refused with 429.
+   */
+  readonly maxListenStreamsPerClient?: number;
+  /**
+   * The most listen and GET streams the endpoint holds at once (default
+   * 500; serveHttp keeps it below its connection cap), 429 past it.
+   */
+  readonly maxListenStreams?: number;
+  /** A listen or GET stream that has sent no message for this long ends (default 10 minutes; keep-alive comments do not count). */
+  readonly listenIdleMs?: number;
+  /** A listen or GET stream open this long ends, whatever it sends (default one hour). */
+  readonly listenLifetimeMs?: number;
+  /** The most messages a JSON-RPC batch may hold (2025-03-26 sessions; default 100). */
+  readonly maxBatchItems?: number;
+  /**
    * The path of the health endpoint for load balancers (default
    * `/health`; null for none): GET answers 200 `{"status":"ok"}`, or 503
    * `{"status":"stopping"}` once the server is shutting down. It is
@@ -114,6 +138,9 @@ export class McpHttpHandler {
   private stopping = false;
   /** How to end each long-lived stream open now (listen subscriptions, legacy GET streams). */
   private readonly longLived = new Set<() => void>();
+  /** How many long-lived streams each client and the endpoint hold, and for how long (streams.ts). */
+  private readonly streams: LongLivedStreams;
+  private readonly maxBatchItems: number;
 
   constructor(
     readonly side: ServedSide,
@@ -132,6 +159,13 @@ export class McpHttpHandler {
     this.streamBuffer = options.maxStreamBufferBytes ?? STREAM_BUFFER_DEFAULT;
     this.healthPath = options.healthPath === undefined ? "/health" : options.healthPath;
     this.sessionIdleMs = options.sessionIdleMs ?? SESSION_DEFAULTS.idleMs;
+    this.streams = new LongLivedStreams({
+      perClient: options.maxListenStreamsPerClient ?? STREAM_DEFAULTS.perClient,
+      max: options.maxListenStreams ?? STREAM_DEFAULTS.max,
+      idleMs: options.listenIdleMs ?? STREAM_DEFAULTS.idleMs,
+      lifetimeMs: options.listenLifetimeMs ?? STREAM_DEFAULTS.lifetimeMs,
+    });
+    this.maxBatchItems = options.maxBatchItems ?? MAX_BATCH_ITEMS;
     this.sessions = new HttpSessions(side, {
       idleMs: this.sessionIdleMs,
       max: options.maxSessions ?? SESSION_DEFAULTS.max,
@@ -141,6 +175,11 @@ export class McpHttpHandler {
   /** The number of legacy sessions open now. */
   get openSessions(): number {
     return this.sessions.size;
+  }
+
+  /** The number of listen and GET streams open now. */
+  get openStreams(): number {
+    return this.streams.size;
   }
 
   /** Whether `stop` was called. */
@@ -241,10 +280,18 @@ export class McpHttpHandler {
     if (mismatch) return this.refuse(message.id, mismatch);
     const listen = message.method === "subscriptions/listen";
     const reply = new LazyReply(listen ? this.keepAliveMs : undefined, this.streamBuffer);
-    const signal = listen ? this.endedAtStop(request.signal) : request.signal;
+    const held = listen
+      ? this.holdStream(request, authorization, () => reply.lastMessageAt)
+      : undefined;
+    if (held instanceof McpError) return errorReply(429, message.id, held);
+    const signal = held?.signal ?? request.signal;
     this.side.serve(message, { sink: reply, signal, authorization }).then(
-      (outcome) => reply.finish(outcome, statusOf("modern", outcome)),
+      (outcome) => {
+        held?.release();
+        reply.finish(outcome, statusOf("modern", outcome));
+      },
       (error: unknown) => {
+        held?.release();
         this.side.onError(error, "HTTP transport");
         reply.finish(
           {
@@ -356,7 +403,7 @@ export class McpHttpHandler {
       return this.noSession(request, null);
     if (!session || !allowsBatches(session.protocolVersion))
       return this.refuse(null, batchRefused());
-    const split = splitBatch(items);
+    const split = splitBatch(items, this.maxBatchItems);
     if (split instanceof McpError) return this.refuse(null, split);
     if (authorization && this.authorization)
       for (const message of split.messages) {
@@ -364,30 +411,32 @@ export class McpHttpHandler {
         if (refusal) return refusal;
       }
     const headers = { [HEADERS.sessionId]: session.id };
-    const requests: JsonRpcMessage[] = [];
-    for (const message of split.messages) {
-      if (isResponse(message)) session.receive(message);
-      else if ("id" in message) requests.push(message);
-      else
-        void session.serve(message, {
-          sink: session.standalone ?? NOWHERE,
-          signal: request.signal,
-          authorization,
-        });
+    const answered =
+      split.invalid.length > 0 || split.messages.some((m) => "id" in m && !isResponse(m));
+    if (!answered) {
+      for (const message of split.messages)
+        if (isResponse(message)) session.receive(message);
+        else
+          void session.serve(message, {
+            sink: session.standalone ?? NOWHERE,
+            signal: request.signal,
+            authorization,
+          });
+      return emptyReply(202, headers);
     }
-    if (requests.length === 0 && split.invalid.length === 0) return emptyReply(202, headers);
     const stream = new EventStream(this.streamBuffer);
-    for (const error of split.invalid) stream.notify(errorResponse(null, error.toJSON()));
-    void Promise.all(
-      requests.map(async (message) => {
-        const outcome = await session.serve(message, {
-          sink: stream,
-          signal: request.signal,
-          authorization,
-        });
-        if (outcome.response) stream.notify(outcome.response);
-      }),
-    ).then(() => stream.end());
+    const serve = async (message: JsonRpcMessage) => {
+      if (isResponse(message)) {
+        session.receive(message);
+        return undefined;
+      }
+      const sink = "id" in message ? stream : (session.standalone ?? NOWHERE);
+      return (await session.serve(message, { sink, signal: request.signal, authorization }))
+        .response;
+    };
+    void answerInOrder(split.entries, serve, stream, request.signal)
+      .catch((error: unknown) => this.side.onError(error, "HTTP transport (a batch)"))
+      .finally(() => stream.end());
     return streamReply(stream, headers);
   }
 
@@ -446,30 +495,55 @@ export class McpHttpHandler {
         ? emptyReply(405, { allow: "POST" })
         : errorReply(404, null, new McpError(Codes.InvalidRequest, "Session not found"));
     const stream = new EventStream(this.streamBuffer);
+    const held = this.holdStream(request, authorization, () => stream.lastMessageAt);
+    if (held instanceof McpError) return errorReply(429, null, held);
     stream.keepAliveEvery(this.keepAliveMs);
+    // One GET stream per session: the one it replaces would hold its connection for nothing.
+    const replaced = session.standalone;
     session.standalone = stream;
-    this.endedAtStop(request.signal).addEventListener(
-      "abort",
-      () => {
-        if (session.standalone === stream) delete session.standalone;
-        stream.end();
-        this.sessions.get(session.id, ownerOf(authorization)); // idle from now on, not from when the stream opened
-      },
-      { once: true },
-    );
+    if (replaced instanceof EventStream) replaced.end();
+    const close = () => {
+      held.release();
+      if (session.standalone === stream) delete session.standalone;
+      stream.end();
+      this.sessions.get(session.id, ownerOf(authorization)); // idle from now on, not from when the stream opened
+    };
+    held.signal.addEventListener("abort", close, { once: true });
+    stream.whenEnded(close);
+    // DELETE here or on another instance ends the session's stream with it.
+    if (session.closedSignal?.aborted) close();
+    else session.closedSignal?.addEventListener("abort", close, { once: true });
     return streamReply(stream, { [HEADERS.sessionId]: session.id });
   }
 
-  /** A signal aborted when `signal` is, or when the server stops: for streams that would otherwise never end. */
-  private endedAtStop(signal: AbortSignal): AbortSignal {
+  /**
+   * Holds a long-lived stream of the request's client (streams.ts): a
+   * signal aborted when the client goes away, or with EndedByServer when
+   * the stream was idle or open too long or the server stops, and a
+   * release to call once the stream's request ended. The McpError says
+   * which limit refuses it.
+   */
+  private holdStream(
+    request: HttpRequest,
+    authorization: Authorization | undefined,
+    lastMessageAt: () => number,
+  ): { readonly signal: AbortSignal; readonly release: () => void } | McpError {
     const controller = new AbortController();
-    const end = () => controller.abort();
-    this.longLived.add(end);
-    const forget = () => this.longLived.delete(end);
-    controller.signal.addEventListener("abort", forget, { once: true });
-    if (signal.aborted) end();
-    else signal.addEventListener("abort", end, { once: true });
-    return controller.signal;
+    const end = (why: EndedByServer["why"]) => controller.abort(new EndedByServer(why));
+    const client = principalKey(authorization) ?? (request.peer && `peer ${request.peer}`);
+    const held = this.streams.hold(client || undefined, lastMessageAt, end);
+    if (held instanceof McpError) return held;
+    const stop = () => end("stopping");
+    this.longLived.add(stop);
+    const release = () => {
+      held.release();
+      this.longLived.delete(stop);
+    };
+    controller.signal.addEventListener("abort", release, { once: true });
+    const gone = () => controller.abort();
+    if (request.signal.aborted) gone();
+    else request.signal.addEventListener("abort", gone, { once: true });
+    return { signal: controller.signal, release };
   }
 
   /** DELETE: ends a legacy session (shared: on every instance). */
@@ -494,17 +568,6 @@ export class McpHttpHandler {
 
 /** Whom a legacy session belongs to: the token's subject and client (principalKey); undefined without authorization. */
 const ownerOf = principalKey;
-
-/** What the access log shows of a message: its method, and the tool or prompt it names (never arguments). */
-function noteOf(message: JsonRpcMessage, note: AccessNote): void {
-  if (typeof message.method === "string") note.method = message.method;
-  const name = (message.params as { name?: unknown } | undefined)?.name;
-  if (
-    typeof name === "string" &&
-    (message.method === "tools/call" || message.method === "prompts/get")
-  )
-    note.name = name;
-}
 
 /** The shared session store failed or did not answer within its deadline: 503, the client may try again. */
 class SessionStoreUnavailable extends Error {

@@ -12,6 +12,7 @@
  */
 export { EventStream, STREAM_BUFFER_DEFAULT, type StreamWire } from "./event-stream.js";
 export { HttpSessions, SESSION_DEFAULTS, type SessionLimits } from "./sessions.js";
+export { LongLivedStreams, STREAM_DEFAULTS, type StreamLimits } from "./streams.js";
 export {
   contentTypeGuard,
   endpointGuard,
@@ -25,7 +26,7 @@ export {
 export type { AccessNote, HttpReply, HttpRequest } from "./http-reply.js";
 export { McpHttpHandler, type HttpOptions } from "./http.js";
 export { isReply, type HttpAuthorization } from "./authorization.js";
-export { fetchHandler } from "./fetch.js";
+export { fetchHandler, type FetchOptions } from "./fetch.js";
 export {
   HTTP_DEFAULTS,
   nodeListener,
@@ -43,7 +44,7 @@ export {
 export { stopOnSignals, type Stoppable } from "./signals.js";
 export type { ServedSession, ServedSide } from "./served.js";
 export { refusalStatus, statusOf } from "./status.js";
-export { serveStdio, type StdioOptions } from "./stdio.js";
+export { serveStdio, stdioSettingsFromEnvironment, type StdioOptions } from "./stdio.js";
 export { connectInMemory, memoryWire, type InMemoryOptions } from "./in-memory.js";
 export {
   connectStdio,

@@ -14,6 +14,7 @@ export class LazyReply implements NotificationSink {
   /** The reply, once it is known: at the first notification, or at the outcome. */
   readonly reply = new Promise<HttpReply>((resolve) => (this.resolve = resolve));
   private stream?: EventStream;
+  private readonly createdAt = Date.now();
 
   /**
    * @param keepAliveMs keep-alive comments on the stream, for long-lived ones (listen).
@@ -32,6 +33,11 @@ export class LazyReply implements NotificationSink {
       this.resolve(streamReply(this.stream));
     }
     this.stream.notify(message);
+  }
+
+  /** When the reply last carried a message (its creation, before the first). */
+  get lastMessageAt(): number {
+    return this.stream?.lastMessageAt ?? this.createdAt;
   }
 
   /** Ends with the outcome: the last message of the stream, or the body with `status`. */

@@ -83,3 +83,21 @@ export function readLines(
 export function writeLine(output: Writable, message: unknown): void {
   output.write(`${writeFrame(message)}\n`);
 }
+
+/**
+ * Writes messages as one line holding their array, piece by piece: one
+ * text of every message joined would be as large as all of them, and past
+ * JavaScript's longest string (about 512 MiB) it cannot be made at all.
+ * The pieces are written in one go, so no other line comes between them.
+ */
+export function writeLines(output: Writable, messages: readonly unknown[]): void {
+  output.cork();
+  try {
+    messages.forEach((message, index) =>
+      output.write(`${index === 0 ? "[" : ","}${writeFrame(message)}`),
+    );
+    output.write("]\n");
+  } finally {
+    output.uncork();
+  }
+}

@@ -13,6 +13,8 @@ import { isLoopback, LOCALHOST } from "./guards.js";
 import type { AccessNote, HttpReply } from "./http-reply.js";
 import { McpHttpHandler, type HttpOptions } from "./http.js";
 import type { ServedSide } from "./served.js";
+import { SettingError } from "./fetch-settings.js";
+import { STREAM_DEFAULTS } from "./streams.js";
 
 /** How `serveHttp` listens, beyond what the HTTP core needs (every field has a default). */
 export interface ServeHttpOptions extends HttpOptions {
@@ -163,6 +165,7 @@ export function nodeListener(
           body: Buffer.concat(chunks).toString("utf8"),
           signal: controller.signal,
           note,
+          ...(req.socket.remoteAddress ? { peer: req.socket.remoteAddress } : {}),
         })
         .then((reply) => write(res, reply))
         .catch((error: unknown) => failed(handler, res, error));
@@ -241,7 +244,7 @@ export async function serveHttp(
   side: ServedSide,
   options: ServeHttpOptions = {},
 ): Promise<RunningHttpServer> {
-  const handler = new McpHttpHandler(side, options);
+  const handler = new McpHttpHandler(side, withStreamCap(options));
   const requestTimeout = options.requestTimeoutMs ?? HTTP_DEFAULTS.requestTimeoutMs;
   const headersTimeout = Math.min(
     options.headersTimeoutMs ?? HTTP_DEFAULTS.headersTimeoutMs,
@@ -308,6 +311,24 @@ export async function serveHttp(
       return finished;
     },
   };
+}
+
+/**
+ * The options with the most listen and GET streams kept below the
+ * connection cap, so that streams that never end cannot hold every
+ * connection: by default the smaller of 500 and half the cap; one given
+ * at or above the cap throws.
+ */
+export function withStreamCap(options: ServeHttpOptions): ServeHttpOptions {
+  const maxConnections = options.maxConnections ?? HTTP_DEFAULTS.maxConnections;
+  const maxListenStreams =
+    options.maxListenStreams ?? Math.min(STREAM_DEFAULTS.max, Math.floor(maxConnections / 2));
+  if (maxListenStreams >= maxConnections)
+    throw new SettingError(
+      "MCP_MAX_LISTEN_STREAMS",
+      `MCP_MAX_LISTEN_STREAMS (${maxListenStreams}) must be below MCP_MAX_CONNECTIONS (${maxConnections}): listen and GET streams never end by themselves, and must leave connections for other requests`,
+    );
+  return { ...options, maxListenStreams };
 }
 
 /** The warning for listening on `host` when other machines reach it, naming the Host check in force; undefined on loopback. */

@@ -23,6 +23,8 @@ export interface ServedSession {
   close(): void;
   /** Set once the session ended (here, or on another instance of a server sharing sessions). */
   readonly closed?: boolean;
+  /** Aborted when the session ends (here, or on another instance): the transport ends its streams. */
+  readonly closedSignal?: AbortSignal;
 }
 
 /**

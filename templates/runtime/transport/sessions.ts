@@ -101,8 +101,10 @@ export class HttpSessions {
   close(id: string, owner?: string): boolean {
     const entry = this.sessions.get(id);
     if (!entry || entry.owner !== owner) return false;
+    // Forgotten before it closes: what its close sets off (its GET stream ending) may look it up.
+    this.sessions.delete(id);
     entry.session.close();
-    return this.sessions.delete(id);
+    return true;
   }
 
   /** Closes every session (the server is stopping). */
@@ -112,8 +114,9 @@ export class HttpSessions {
 
   /** Ends a session whoever it belongs to (idle, evicted, or the server stopping). */
   private end(id: string): void {
-    this.sessions.get(id)?.session.close();
+    const entry = this.sessions.get(id);
     this.sessions.delete(id);
+    entry?.session.close();
   }
 
   private touch(id: string, entry: Entry): void {

@@ -22,10 +22,13 @@
  * | `MCP_MAX_SESSIONS`       | `maxSessions`      | 10000                       |
  * | `MCP_MAX_STREAM_BUFFER_BYTES` | `maxStreamBufferBytes` | 1048576        |
  * | `MCP_SHUTDOWN_TIMEOUT_MS` | `shutdownTimeoutMs` | 10000                     |
+ *
+ * MCP_MAX_LISTEN_STREAMS (fetch-settings.ts) must stay below
+ * MCP_MAX_CONNECTIONS (default: the smaller of 500 and half of it).
  * | `MCP_ACCESS_LOG`         | `accessLog`        | off (`1`, `true` or `on`)   |
  */
 import { fetchSettingsFromEnvironment, flag, integer } from "./fetch-settings.js";
-import type { ServeHttpOptions } from "./node.js";
+import { withStreamCap, type ServeHttpOptions } from "./node.js";
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -43,5 +46,5 @@ export function httpSettingsFromEnvironment(env: Env = process.env): ServeHttpOp
   set("maxConnections", integer(env, "MCP_MAX_CONNECTIONS", 1, 1_000_000));
   set("shutdownTimeoutMs", integer(env, "MCP_SHUTDOWN_TIMEOUT_MS", 0, 3_600_000));
   set("accessLog", flag(env, "MCP_ACCESS_LOG"));
-  return settings;
+  return withStreamCap(settings);
 }

@@ -27,7 +27,9 @@ import {
   type JsonRpcResponse,
 } from "../core/jsonrpc.js";
 import { MAX_MESSAGE_BYTES } from "../core/limits.js";
-import { readLines, writeLine } from "./lines.js";
+import { integer } from "./fetch-settings.js";
+import { readLines, writeLine, writeLines } from "./lines.js";
+import { STREAM_DEFAULTS } from "./streams.js";
 import type { ServedSession, ServedSide } from "./served.js";
 
 /** Where the stdio transport reads and writes (process.stdin / process.stdout by default). */
@@ -38,6 +40,30 @@ export interface StdioOptions {
   readonly maxLineBytes?: number;
   /** How long requests under way at the end of the input may take to finish (default 10 s); the rest are cancelled. */
   readonly drainMs?: number;
+  /** The most messages a JSON-RPC batch may hold (2025-03-26 sessions; default 100). */
+  readonly maxBatchItems?: number;
+  /** The most listen streams open at once on the connection, its one client's (default 16). */
+  readonly maxListenStreams?: number;
+}
+
+/**
+ * The stdio settings from environment variables (each optional; a value
+ * that cannot be used throws a SettingError naming the variable):
+ * `MCP_MAX_LINE_BYTES` (maxLineBytes, default 4194304),
+ * `MCP_MAX_BATCH_ITEMS` (maxBatchItems, 100) and
+ * `MCP_MAX_LISTEN_STREAMS_PER_CLIENT` (maxListenStreams, 16).
+ */
+export function stdioSettingsFromEnvironment(
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): StdioOptions {
+  const settings: Record<string, number> = {};
+  const set = (option: string, value: number | undefined) => {
+    if (value !== undefined) settings[option] = value;
+  };
+  set("maxLineBytes", integer(env, "MCP_MAX_LINE_BYTES", 1024, 1 << 30));
+  set("maxBatchItems", integer(env, "MCP_MAX_BATCH_ITEMS", 1, 100_000));
+  set("maxListenStreams", integer(env, "MCP_MAX_LISTEN_STREAMS_PER_CLIENT", 1, 1_000_000));
+  return settings;
 }
 
 /** Serves `side` (an McpServer) on stdio until the input ends. */
@@ -77,8 +103,10 @@ export function serveStdio(side: ServedSide, options: StdioOptions = {}): Promis
     }
     const controller = new AbortController();
     const id = "id" in message ? (message.id as JsonRpcId) : undefined;
-    if (id !== undefined) running.set(id, controller);
     const listen = message.method === "subscriptions/listen";
+    if (listen && listening.size >= maxListenStreams && id !== undefined)
+      return errorResponse(id, tooManyListens(maxListenStreams).toJSON());
+    if (id !== undefined) running.set(id, controller);
     if (listen) listening.add(controller);
     const exchange: Exchange = { sink, signal: controller.signal };
     try {
@@ -94,21 +122,27 @@ export function serveStdio(side: ServedSide, options: StdioOptions = {}): Promis
     }
   };
 
-  /** A batch: only in a session that negotiated 2025-03-26; the responses go back as one array. */
+  /**
+   * A batch: only in a session that negotiated 2025-03-26, of at most
+   * maxBatchItems messages; the responses go back as one array, in the
+   * batch's order.
+   */
   const serveBatch = async (items: readonly unknown[]): Promise<unknown> => {
     if (!session || !allowsBatches(session.protocolVersion))
       return errorResponse(null, batchRefused().toJSON());
-    const split = splitBatch(items);
+    const split = splitBatch(items, options.maxBatchItems);
     if (split instanceof McpError) return errorResponse(null, split.toJSON());
-    const answered = await Promise.all(split.messages.map(serve));
-    const responses = [
-      ...split.invalid.map((error) => errorResponse(null, error.toJSON())),
-      ...answered.filter((response) => response !== undefined),
-    ];
-    return responses.length > 0 ? responses : undefined;
+    const answered = await Promise.all(
+      split.entries.map(async (entry) =>
+        entry instanceof McpError ? errorResponse(null, entry.toJSON()) : serve(entry),
+      ),
+    );
+    const responses = answered.filter((response) => response !== undefined);
+    return responses.length > 0 ? new BatchAnswer(responses) : undefined;
   };
 
   const maxLineBytes = options.maxLineBytes ?? MAX_MESSAGE_BYTES;
+  const maxListenStreams = options.maxListenStreams ?? STREAM_DEFAULTS.perClient;
   const ended = readLines(
     input,
     (line) => {
@@ -121,7 +155,8 @@ export function serveStdio(side: ServedSide, options: StdioOptions = {}): Promis
             : serve(frame.message);
       const written = answer.then(
         (response) => {
-          if (response !== undefined) send(response);
+          if (response instanceof BatchAnswer) writeLines(output, response.responses);
+          else if (response !== undefined) send(response);
         },
         (error: unknown) => side.onError(error, "stdio transport"),
       );
@@ -151,6 +186,20 @@ export function serveStdio(side: ServedSide, options: StdioOptions = {}): Promis
     const flushed = new Promise<void>((resolve) => output.write("", () => resolve()));
     await drain(new Set([flushed]), 1000);
   });
+}
+
+/** The responses to a batch, written as one array. */
+class BatchAnswer {
+  constructor(readonly responses: readonly JsonRpcResponse[]) {}
+}
+
+/** -32600 for a listen request past the connection's limit. */
+function tooManyListens(limit: number): McpError {
+  return new McpError(
+    Codes.InvalidRequest,
+    `Too many open streams: this client holds ${limit} listen streams, the most one client may (MCP_MAX_LISTEN_STREAMS_PER_CLIENT); close one first`,
+    { limit },
+  );
 }
 
 /** Waits until `pending` is empty, or `ms` passed. */
