@@ -9,6 +9,7 @@
  * reconnect by themselves.
  */
 import { createHash } from "node:crypto";
+import { ForeignDataError } from "../core/errors.js";
 import type { RedisClientType } from "@redis/client";
 
 /** How a Redis-backed store or bus is set up. */
@@ -136,13 +137,21 @@ export class RedisLink {
    */
   decode(message: string, maxBytes: number, where: string): unknown {
     if (message.length > maxBytes) {
-      this.onError(new Error(`a message of ${message.length} bytes on ${where}; dropped`), where);
+      this.onError(
+        new ForeignDataError(`a message of ${message.length} bytes on ${where}; dropped`),
+        where,
+      );
       return undefined;
     }
     try {
       return JSON.parse(message) as unknown;
     } catch (error) {
-      this.onError(error, where);
+      this.onError(
+        new ForeignDataError(
+          `a message on ${where} is not JSON (${(error as Error).message}); dropped`,
+        ),
+        where,
+      );
       return undefined;
     }
   }

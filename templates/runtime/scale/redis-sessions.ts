@@ -5,10 +5,19 @@
  * session's idle time unless an instance serving it extends it, and every
  * event (state changed, ended, a client's answer for the instance whose
  * request waits for it) is published on one channel (`<prefix>sessions`).
- * Each operation is one round trip with a deadline; what is read is
- * bounded in size.
+ * Each operation is one round trip with a deadline; what is written and
+ * what is read is bounded in size, and what is read is checked for shape:
+ * a record or event that is not one is reported (what was wrong, where)
+ * and treated as absent, never served.
  */
-import type { SessionEvent, SessionRecord, SessionStore } from "../server/session-store.js";
+import { ForeignDataError } from "../core/errors.js";
+import {
+  sessionEventProblem,
+  sessionRecordProblem,
+  type SessionEvent,
+  type SessionRecord,
+  type SessionStore,
+} from "../server/session-store.js";
 import { RedisLink, RedisScript, type RedisOptions } from "./redis-link.js";
 
 /** The longest session record read from Redis; a longer one is refused, not read. */
@@ -56,9 +65,19 @@ export class RedisSessionStore implements SessionStore {
     return `${this.link.prefix}sessions`;
   }
 
+  /**
+   * Keeps a session's record; one longer than MAX_SESSION_RECORD_BYTES is
+   * refused before anything is written (no instance could read it back).
+   */
   save(id: string, record: SessionRecord, ttlMs: number): Promise<void> {
     const event = JSON.stringify({ kind: "state", id, record });
     const json = JSON.stringify(record);
+    if (json.length > MAX_SESSION_RECORD_BYTES)
+      return Promise.reject(
+        new Error(
+          `the record of session ${id} takes ${json.length} bytes, more than the ${MAX_SESSION_RECORD_BYTES} a shared session may (MAX_SESSION_RECORD_BYTES); not saved`,
+        ),
+      );
     return this.link.run(`saving session ${id}`, async (client) => {
       await SAVE.run(client, [this.key(id)], [json, String(ttlMs), event, this.channel]);
     });
@@ -66,9 +85,10 @@ export class RedisSessionStore implements SessionStore {
 
   load(id: string): Promise<SessionRecord | undefined> {
     return this.link.run(`reading session ${id}`, async (client) => {
-      const text = (await LOAD.run(client, [this.key(id)], [String(MAX_SESSION_RECORD_BYTES)])) as
-        string | null;
-      return text === null ? undefined : (JSON.parse(text) as SessionRecord);
+      const text = await LOAD.run(client, [this.key(id)], [String(MAX_SESSION_RECORD_BYTES)]).catch(
+        (error: unknown) => this.tooLong(id, error),
+      );
+      return typeof text === "string" ? this.checked(id, text) : undefined;
     });
   }
 
@@ -108,9 +128,50 @@ export class RedisSessionStore implements SessionStore {
     await this.link.close();
   }
 
+  /** A record past MAX_SESSION_RECORD_BYTES (the script refused to send it): reported, read as absent. */
+  private tooLong(id: string, error: unknown): undefined {
+    if (!(error instanceof Error) || !error.message.startsWith("TOOLONG")) throw error;
+    this.link.report(
+      new ForeignDataError(
+        `the record of session ${id} in Redis (${this.key(id)}) is longer than ${MAX_SESSION_RECORD_BYTES} bytes (${error.message}); the session is treated as absent`,
+      ),
+      "redis sessions",
+    );
+    return undefined;
+  }
+
+  /** The record a key holds, or undefined (reported) when it is not one. */
+  private checked(id: string, text: string): SessionRecord | undefined {
+    let record: unknown;
+    try {
+      record = JSON.parse(text);
+    } catch {
+      record = undefined;
+    }
+    const problem = record === undefined ? "it is not JSON" : sessionRecordProblem(record);
+    if (problem === undefined) return record as SessionRecord;
+    this.link.report(
+      new ForeignDataError(
+        `the record of session ${id} in Redis (${this.key(id)}) is not a session record: ${problem}; the session is treated as absent`,
+      ),
+      "redis sessions",
+    );
+    return undefined;
+  }
+
   private heard(message: string): void {
     const event = this.link.decode(message, MAX_SESSION_EVENT_BYTES, "redis sessions");
     if (event === undefined) return;
+    const problem = sessionEventProblem(event);
+    if (problem !== undefined) {
+      this.link.report(
+        new ForeignDataError(
+          `an event on ${this.channel} is not a session event: ${problem}; dropped`,
+        ),
+        "redis sessions",
+      );
+      return;
+    }
     for (const each of this.listeners) each(event as SessionEvent);
   }
 }

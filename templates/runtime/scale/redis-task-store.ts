@@ -14,9 +14,11 @@
  * task in between does the script hand back the current record for a
  * second try.
  */
+import { ForeignDataError } from "../core/errors.js";
 import type { RedisClientType } from "@redis/client";
 import {
   expiresAt,
+  taskRecordProblem,
   TERMINAL_STATUSES,
   type LeasedRecord,
   type TaskChange,
@@ -165,10 +167,26 @@ export class RedisTaskStore implements TaskStore {
     client: RedisClientType,
     keys: readonly string[],
   ): Promise<[string | null, number]> {
-    return (await READ.run(client, keys, [String(MAX_TASK_RECORD_BYTES)])) as [
-      string | null,
-      number,
-    ];
+    try {
+      return (await READ.run(client, keys, [String(MAX_TASK_RECORD_BYTES)])) as [
+        string | null,
+        number,
+      ];
+    } catch (error) {
+      this.tooLong(keys[0]!, error);
+      return [null, 0];
+    }
+  }
+
+  /** A record past MAX_TASK_RECORD_BYTES (a script refused to send it): reported, read as absent. */
+  private tooLong(key: string, error: unknown): void {
+    if (!(error instanceof Error) || !error.message.startsWith("TOOLONG")) throw error;
+    this.link.report(
+      new ForeignDataError(
+        `the task record in Redis (${key}) is longer than ${MAX_TASK_RECORD_BYTES} bytes (${error.message}); it is treated as absent`,
+      ),
+      "redis task store",
+    );
   }
 
   update(
@@ -196,12 +214,19 @@ export class RedisTaskStore implements TaskStore {
       const next = change(record);
       if (!next) return undefined;
       const json = JSON.stringify(next);
-      const [set, current] = (await COMPARE_AND_SET.run(client, keys, [
-        text!,
-        json,
-        this.channel,
-        String(MAX_TASK_RECORD_BYTES),
-      ])) as [number, string | null | undefined];
+      let answer: [number, string | null | undefined];
+      try {
+        answer = (await COMPARE_AND_SET.run(client, keys, [
+          text!,
+          json,
+          this.channel,
+          String(MAX_TASK_RECORD_BYTES),
+        ])) as [number, string | null | undefined];
+      } catch (error) {
+        this.tooLong(key, error);
+        return undefined;
+      }
+      const [set, current] = answer;
       if (set === 1) {
         this.remember(taskId, json);
         return next;
@@ -225,7 +250,9 @@ export class RedisTaskStore implements TaskStore {
   private heard(message: string): void {
     if (message.length > MAX_TASK_RECORD_BYTES) {
       this.link.report(
-        new Error(`a task record of ${message.length} bytes on ${this.channel}; dropped`),
+        new ForeignDataError(
+          `a task record of ${message.length} bytes on ${this.channel}; dropped`,
+        ),
         "redis task changes",
       );
       return;
@@ -235,7 +262,8 @@ export class RedisTaskStore implements TaskStore {
       ([, interested]) => taskId === undefined || !interested || interested(taskId),
     );
     if (wanted.length === 0 && (taskId === undefined || !this.seen.has(taskId))) return;
-    const record = JSON.parse(message) as TaskRecord;
+    const record = this.checked(message, `a record on ${this.channel}`);
+    if (!record) return;
     if (this.seen.has(record.taskId)) this.remember(record.taskId, message, record);
     for (const [each] of wanted) each(record);
   }
@@ -252,15 +280,45 @@ export class RedisTaskStore implements TaskStore {
     await this.link.close();
   }
 
-  /** The record a reply holds (remembered as seen), or undefined. */
+  /**
+   * The record a reply holds (remembered as seen), or undefined: none, or
+   * one that is not a task record of this task (reported, and treated as
+   * absent: never served).
+   */
   private parse(taskId: string, text: string | null | undefined): TaskRecord | undefined {
-    if (text === null || text === undefined) {
+    const record =
+      text === null || text === undefined
+        ? undefined
+        : this.checked(text, `the record of task ${taskId} in Redis (${this.key(taskId)})`, taskId);
+    if (!record) {
       this.forget(taskId);
       return undefined;
     }
-    const record = JSON.parse(text) as TaskRecord;
-    this.remember(taskId, text, record);
+    this.remember(taskId, text!, record);
     return record;
+  }
+
+  /** `text` as a task record (of `taskId`, when given), or undefined when it is not one: reported, naming `what`. */
+  private checked(text: string, what: string, taskId?: string): TaskRecord | undefined {
+    let record: unknown;
+    try {
+      record = JSON.parse(text);
+    } catch {
+      record = undefined;
+    }
+    const problem =
+      record === undefined
+        ? "it is not JSON"
+        : (taskRecordProblem(record) ??
+          (taskId !== undefined && (record as TaskRecord).taskId !== taskId
+            ? `its taskId is not ${taskId}`
+            : undefined));
+    if (problem === undefined) return record as TaskRecord;
+    this.link.report(
+      new ForeignDataError(`${what} is not a task record: ${problem}; it is treated as absent`),
+      "redis task store",
+    );
+    return undefined;
   }
 
   /**

@@ -14,6 +14,7 @@
  * then, so a task request answers -32603 instead of hanging, and the
  * error goes to `onError`.
  */
+import { ForeignDataError } from "../core/errors.js";
 import { randomUUID } from "node:crypto";
 import { isJsonObject } from "../core/jsonrpc.js";
 import { isChange, type Change, type ChangeBus } from "../server/subscriptions.js";
@@ -80,7 +81,9 @@ export class RedisChangeBus implements ChangeBus {
       if (isChange(heard.change)) deliver(heard.change);
       else
         this.link.report(
-          new Error("a malformed change on the change channel; dropped"),
+          new ForeignDataError(
+            `a malformed change on ${this.channel} (not a change of a known kind with its fields); dropped`,
+          ),
           "redis changes",
         );
     });

@@ -6,8 +6,8 @@
  * request another instance sent) travels as an event. The store knows
  * nothing of the protocol; shared-sessions.ts uses it.
  */
-import type { JsonRpcMessage } from "../core/jsonrpc.js";
-import type { LogLevel } from "./context.js";
+import { isJsonObject, type JsonRpcMessage } from "../core/jsonrpc.js";
+import { LOG_LEVELS, type LogLevel } from "./context.js";
 
 /** What a session keeps between requests: all that lets another instance serve it. */
 export interface SessionRecord {
@@ -47,4 +47,45 @@ export interface SessionStore {
   /** Resolves once events from other instances arrive here. */
   watching(): Promise<void>;
   close(): Promise<void>;
+}
+
+/**
+ * What is wrong with a session record read back from a shared store (a
+ * store is another process's word: it may hold anything), or undefined
+ * for a well-formed one.
+ */
+export function sessionRecordProblem(value: unknown): string | undefined {
+  if (!isJsonObject(value)) return "it is not a JSON object";
+  if (typeof value.protocolVersion !== "string") return "protocolVersion is not a string";
+  if (!isJsonObject(value.clientCapabilities)) return "clientCapabilities is not an object";
+  const info = value.clientInfo;
+  if (
+    info !== undefined &&
+    !(isJsonObject(info) && typeof info.name === "string" && typeof info.version === "string")
+  )
+    return "clientInfo is not an object with a name and a version";
+  if (value.logLevel !== undefined && !(LOG_LEVELS as readonly unknown[]).includes(value.logLevel))
+    return "logLevel is not a log level";
+  if (!Array.isArray(value.subscriptions) || value.subscriptions.some((u) => typeof u !== "string"))
+    return "subscriptions is not a list of strings";
+  if (value.owner !== undefined && typeof value.owner !== "string") return "owner is not a string";
+  return undefined;
+}
+
+/** What is wrong with a session event heard from another instance, or undefined for a well-formed one. */
+export function sessionEventProblem(value: unknown): string | undefined {
+  if (!isJsonObject(value)) return "it is not a JSON object";
+  if (typeof value.id !== "string") return "id is not a string";
+  switch (value.kind) {
+    case "ended":
+      return undefined;
+    case "state": {
+      const problem = sessionRecordProblem(value.record);
+      return problem && `its record: ${problem}`;
+    }
+    case "answer":
+      return isJsonObject(value.message) ? undefined : "message is not a JSON object";
+    default:
+      return "kind is not state, ended or answer";
+  }
 }

@@ -8,7 +8,7 @@
  * The in-memory store serves one process. For several instances use a
  * shared store (scale/redis-task-store.ts), chosen by `MCP_TASK_STORE`.
  */
-import type { JsonRpcErrorObject } from "../core/jsonrpc.js";
+import { isJsonObject, type JsonRpcErrorObject } from "../core/jsonrpc.js";
 
 /** A task's status (tasks.md: task status). */
 export type TaskStatus = "working" | "input_required" | "completed" | "failed" | "cancelled";
@@ -221,4 +221,42 @@ export class InMemoryTaskStore implements TaskStore {
     for (const [id, record] of this.records) if (expiresAt(record) <= now) this.records.delete(id);
     for (const [id, until] of this.leases) if (until <= now) this.leases.delete(id);
   }
+}
+
+const STATUSES: ReadonlySet<unknown> = new Set([
+  "working",
+  "input_required",
+  "completed",
+  "failed",
+  "cancelled",
+]);
+
+/**
+ * What is wrong with a task record read back from a shared store (another
+ * process's word: it may hold anything), or undefined for a well-formed
+ * one: the fields every instance reads without guarding.
+ */
+export function taskRecordProblem(value: unknown): string | undefined {
+  if (!isJsonObject(value)) return "it is not a JSON object";
+  if (typeof value.taskId !== "string") return "taskId is not a string";
+  if (!STATUSES.has(value.status)) return "status is not a task status";
+  for (const field of ["createdAt", "lastUpdatedAt"] as const)
+    if (typeof value[field] !== "string" || Number.isNaN(Date.parse(value[field])))
+      return `${field} is not a date`;
+  for (const field of ["ttlMs", "pollIntervalMs"] as const)
+    if (!Number.isSafeInteger(value[field]) || (value[field] as number) < 0)
+      return `${field} is not a whole number`;
+  for (const field of ["inputRequests", "answers", "result"] as const)
+    if (value[field] !== undefined && !isJsonObject(value[field]))
+      return `${field} is not an object`;
+  const error = value.error;
+  if (
+    error !== undefined &&
+    !(isJsonObject(error) && Number.isInteger(error.code) && typeof error.message === "string")
+  )
+    return "error is not a JSON-RPC error";
+  for (const field of ["statusMessage", "owner"] as const)
+    if (value[field] !== undefined && typeof value[field] !== "string")
+      return `${field} is not a string`;
+  return undefined;
 }

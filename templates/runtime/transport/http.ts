@@ -502,8 +502,18 @@ export class McpHttpHandler {
     const replaced = session.standalone;
     session.standalone = stream;
     if (replaced instanceof EventStream) replaced.end();
+    const shared = this.side.sharedSessions;
+    // The instance holding the stream keeps the session alive in the shared store while it is open.
+    const keeping = shared
+      ? setInterval(
+          () => shared.touch(session, (error) => this.side.onError(error, "shared session")),
+          Math.max(1000, Math.floor(this.sessionIdleMs / 4)),
+        )
+      : undefined;
+    keeping?.unref?.();
     const close = () => {
       held.release();
+      clearInterval(keeping);
       if (session.standalone === stream) delete session.standalone;
       stream.end();
       this.sessions.get(session.id, ownerOf(authorization)); // idle from now on, not from when the stream opened
