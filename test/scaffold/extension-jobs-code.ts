@@ -58,12 +58,13 @@ export const TOOLS = [
 ];
 
 /** The server's jobs: each is done at its second poll. */
-export const SERVER_JOBS = `/** Jobs kept in memory: each is done at its second poll. */
+export const SERVER_JOBS = `import { randomUUID } from "node:crypto";
+
+/** Jobs kept in memory: each is done at its second poll; their ids cannot be guessed. */
 const jobs = new Map<string, { text: string; polls: number }>();
-let next = 0;
 
 export function startJob(text: string): string {
-  const jobId = \`job-\${++next}\`;
+  const jobId = \`job-\${randomUUID()}\`;
   jobs.set(jobId, { text, polls: 0 });
   return jobId;
 }
@@ -135,8 +136,15 @@ export function promptsAndResources(server: McpServer<Types>): void {
  * ctx.runAs, jobs/get is its own method, and listen streams that ask for a
  * job under its field jobIds hear when it is done.
  */
-export const SERVER_RUNTIME = `import type { Types } from "./generated/protocol.gen.js";
-import { Started, type McpServer, type ServerExtension } from "./mcp-gen/runtime/index.js";
+export const SERVER_RUNTIME = `import { randomUUID } from "node:crypto";
+import { protocol, type Types } from "./generated/protocol.gen.js";
+import {
+  principalKey,
+  Started,
+  type Authorization,
+  type McpServer,
+  type ServerExtension,
+} from "./mcp-gen/runtime/index.js";
 
 ${docFile("src/jobs-runtime.ts")}
 export const wrongExtension: ServerExtension<Types> = {

@@ -148,12 +148,14 @@ describe("over HTTP", () => {
     expect(await use.renderFollowed(client.connectHttp(url), "a page", done)).toBe(
       "rendered a page",
     );
-    expect(done).toEqual([expect.stringMatching(/^job-\d+$/)]);
+    expect(done).toEqual([expect.stringMatching(/^job-[0-9a-f-]{36}$/)]);
   });
 
   it("without a continuation the caller gets the job handle", async () => {
-    expect(await use.renderUnfollowed(client.connectHttp(url), "b")).toMatch(/^job job-\d+$/);
-    expect(await use.callRaw(client.connectHttp(url), "c")).toMatch(/^job-\d+$/);
+    expect(await use.renderUnfollowed(client.connectHttp(url), "b")).toMatch(
+      /^job job-[0-9a-f-]{36}$/,
+    );
+    expect(await use.callRaw(client.connectHttp(url), "c")).toMatch(/^job-[0-9a-f-]{36}$/);
   });
 
   it("a client that does not declare the extension gets the core result where the handler falls back", async () => {
@@ -349,6 +351,12 @@ describe("the extension's run-time part (server.use), served as the Tasks extens
   let url: string;
   let close: () => Promise<void>;
 
+  /** Tokens and whom each acts for: authorization without an authorization server. */
+  const PEOPLE: Record<string, { subject: string }> = {
+    alice: { subject: "alice" },
+    bob: { subject: "bob" },
+  };
+
   beforeAll(async () => {
     const { runtime, protocol } = await serverModules();
     const { jobsRuntime } = await importFromProject<{
@@ -356,34 +364,56 @@ describe("the extension's run-time part (server.use), served as the Tasks extens
     }>(serverDir, "src/jobs-runtime.ts");
     const server = new runtime.McpServer({ protocol, info: { name: "rt", version: "1.0.0" } });
     jobsRuntime(server);
-    ({ url, close } = await runtime.serveHttp(server, { port: 0 }));
+    ({ url, close } = await runtime.serveHttp(server, {
+      port: 0,
+      authorization: {
+        metadata: () => undefined,
+        authenticate: (req) => {
+          const who = PEOPLE[/^Bearer (.+)$/.exec(req.header("authorization") ?? "")?.[1] ?? ""];
+          return Promise.resolve(
+            who
+              ? { ...who, scopes: [], claims: {} }
+              : { kind: "body" as const, status: 401, headers: {}, body: "" },
+          );
+        },
+        authorize: () => undefined,
+      },
+    }));
   });
   afterAll(async () => close?.());
 
-  const listen = (jobIds: string[], capabilities: Record<string, unknown>) =>
+  const as = (who: string) => ({ authorization: `Bearer ${who}` });
+  const listen = (who: string, jobIds: string[], capabilities: Record<string, unknown>, id = 5) =>
     openStream(
       url,
-      request("subscriptions/listen", { notifications: { jobIds } }, 5, capabilities),
+      request("subscriptions/listen", { notifications: { jobIds } }, id, capabilities),
+      as(who),
     );
-
-  it("a declaring client's call becomes a job: the listen stream that asked for it hears it is done, and jobs/get has its result", async () => {
-    const stream = await listen(["job-1"], DECLARES_JOBS);
-    expect(await stream.next()).toMatchObject({
-      method: "notifications/subscriptions/acknowledged",
-      params: { notifications: { jobIds: ["job-1"] } },
-    });
+  const slow = async (who: string, text: string) => {
     const call = await post(
       url,
-      request("tools/call", { name: "slow", arguments: { text: "x" } }, 1, DECLARES_JOBS),
+      request("tools/call", { name: "slow", arguments: { text, ms: 500 } }, 1, DECLARES_JOBS),
+      as(who),
     );
-    expect(call.body.result).toMatchObject({ resultType: "deferred", jobId: "job-1" });
+    expect(call.body.result).toMatchObject({ resultType: "deferred" });
+    return String((call.body.result as { jobId: string }).jobId);
+  };
+
+  it("a declaring client's call becomes a job with an id no one can guess: the listen stream that asked for it hears it is done, and jobs/get has its result", async () => {
+    const jobId = await slow("alice", "x");
+    expect(jobId).toMatch(/^[0-9a-f-]{36}$/);
+    const stream = await listen("alice", [jobId], DECLARES_JOBS);
+    expect(await stream.next()).toMatchObject({
+      method: "notifications/subscriptions/acknowledged",
+      params: { notifications: { jobIds: [jobId] } },
+    });
     expect(await stream.next(5_000)).toEqual({
       jsonrpc: "2.0",
       method: "notifications/jobs/done",
-      params: { jobId: "job-1", _meta: { "io.modelcontextprotocol/subscriptionId": 5 } },
+      params: { jobId, _meta: { "io.modelcontextprotocol/subscriptionId": 5 } },
     });
     stream.close();
-    const job = await post(url, request("jobs/get", { jobId: "job-1" }, 2, DECLARES_JOBS));
+    const job = await post(url, request("jobs/get", { jobId }, 2, DECLARES_JOBS), as("alice"));
     expect(job.body.result).toMatchObject({
       resultType: "complete",
       status: "done",
@@ -391,8 +421,31 @@ describe("the extension's run-time part (server.use), served as the Tasks extens
     });
   });
 
+  it("another client gets for the job what an unknown job gets: -31001 from jobs/get, a listen acknowledged without it that hears nothing", async () => {
+    const jobId = await slow("alice", "secret");
+    const stranger = await listen("bob", [jobId], DECLARES_JOBS, 6);
+    expect(await stranger.next()).toMatchObject({
+      method: "notifications/subscriptions/acknowledged",
+      params: { notifications: { jobIds: [] } },
+    });
+    const theirs = await post(url, request("jobs/get", { jobId }, 3, DECLARES_JOBS), as("bob"));
+    const none = await post(
+      url,
+      request("jobs/get", { jobId: "00000000-0000-4000-8000-000000000000" }, 3, DECLARES_JOBS),
+      as("bob"),
+    );
+    expect(theirs.body.error).toMatchObject({ code: -31001, data: { jobId } });
+    expect(none.body.error).toMatchObject({ code: -31001 });
+    await expect(stranger.next(1_500)).rejects.toThrow(/no message/);
+    stranger.close();
+  });
+
   it("a client without the extension: the call runs at once, and a listen for jobIds is -32021 naming it", async () => {
-    const call = await post(url, request("tools/call", { name: "slow", arguments: { text: "y" } }));
+    const call = await post(
+      url,
+      request("tools/call", { name: "slow", arguments: { text: "y" } }),
+      as("alice"),
+    );
     expect(call.body.result).toMatchObject({
       resultType: "complete",
       content: [{ type: "text", text: "slow y" }],
@@ -400,6 +453,7 @@ describe("the extension's run-time part (server.use), served as the Tasks extens
     const refused = await post(
       url,
       request("subscriptions/listen", { notifications: { jobIds: ["job-1"] } }, 6),
+      as("alice"),
     );
     expect(refused.body.error).toMatchObject({
       code: -32021,
@@ -442,7 +496,9 @@ describe("over stdio", () => {
   it(
     "without a continuation the job handle comes back",
     async () => {
-      expect(await use.renderUnfollowed(await spawnServer(), "x")).toMatch(/^job job-\d+$/);
+      expect(await use.renderUnfollowed(await spawnServer(), "x")).toMatch(
+        /^job job-[0-9a-f-]{36}$/,
+      );
     },
     MINUTE,
   );
