@@ -299,7 +299,7 @@ function reasonOf(e: ErrorObject): string {
   switch (e.keyword) {
     case "additionalProperties":
       return e.instancePath === ""
-        ? `${setting} is not a setting of mcp-gen.json (settings: targets; in a project made by mcp-gen server or mcp-gen client also kind, revision, extensions, tools, example, transport, target, auth, fromServer, fromServerFolder, lists)`
+        ? `${setting} is not a setting of mcp-gen.json (settings: targets; in a project made by mcp-gen server or mcp-gen client also kind, revision, extensions, tools, example, transport, target, auth, fromServer, fromServerFolder, lists, patterns)`
         : e.instancePath.startsWith("/auth")
           ? `${setting} is not a setting of ${e.instancePath.slice(1).replace(/\//g, ".")} (docs/auth.md)`
           : e.instancePath === "/lists"

@@ -84,6 +84,13 @@ export const SCAFFOLD_DIAGNOSTICS = {
     fix: () =>
       "the tool can still be called by name; ask the server's authors to fix its definition",
   }),
+  MCPG740: entry<{ tool: string; pattern: string; reason: string }>({
+    severity: "warning",
+    message: (p) =>
+      `tool ${p.tool}: the pattern ${p.pattern} is not checked: the linear-time engine (re2js) cannot run it (${p.reason})`,
+    fix: () =>
+      'the rest of the schema is checked. A pattern without lookaround or backreferences runs in linear time; to run every pattern with the RegExp of JavaScript instead (it backtracks: a hostile pattern can stall the process), set "patterns": "native" in mcp-gen.json',
+  }),
   MCPG730: entry<{ source: string; reason: string }>({
     severity: "error",
     message: (p) => `tool list ${p.source} holds no tools: ${p.reason}`,

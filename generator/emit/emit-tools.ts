@@ -8,6 +8,12 @@
  */
 import { createHash } from "node:crypto";
 import { FORMATS_MODULE, FORMATS_NAME, toolAjvChoices } from "../shared/ajv.js";
+import {
+  LINEAR_REGEXP_CODE,
+  LINEAR_REGEXP_MODULE,
+  LINEAR_REGEXP_NAME,
+  linearSchema,
+} from "../shared/linear-patterns.js";
 import { dialectOf } from "../check/check-tools.js";
 import { toolNamespace, toolNamespaces } from "../check/tool-rules.js";
 import {
@@ -111,10 +117,16 @@ export function emitToolsModule(
   {
     followTasks = false,
     cache,
-  }: { readonly followTasks?: boolean; readonly cache?: CompiledCodeCache } = {},
+    linearPatterns = false,
+  }: {
+    readonly followTasks?: boolean;
+    readonly cache?: CompiledCodeCache;
+    /** Run patterns in linear time (re2js), leaving out those it cannot run (check/linear-patterns.ts). */
+    readonly linearPatterns?: boolean;
+  } = {},
 ): Promise<EmittedFile[]> {
   const layout = layOutValidators(tools);
-  const validators = compileValidators(layout, protocolImport, cache);
+  const validators = compileValidators(layout, protocolImport, cache, linearPatterns);
   const file = new TsFileBuilder(TOOLS_MODULE).importValues(protocolImport, "runValidator");
   if (kind === "server") {
     file.importTypes(
@@ -408,9 +420,10 @@ function compileValidators(
   layout: ValidatorLayout,
   protocolImport: string,
   cache: CompiledCodeCache | undefined,
+  linearPatterns: boolean,
 ): ValidatorModule[] {
   return layout.modules.map((m) => ({
-    ...validatorModuleFile(m.dialect, m.path, m.entries, protocolImport, cache),
+    ...validatorModuleFile(m.dialect, m.path, m.entries, protocolImport, cache, linearPatterns),
     namespace: m.namespace,
     declarations: validatorDeclarations(m.path, m.entries, protocolImport),
   }));
@@ -442,9 +455,16 @@ function schemaId(entry: ValidatorEntry): string {
   return `mcp-gen:tool:${escapePointerSegment(entry.tool)}:${entry.kind}`;
 }
 
-/** A tool schema as ajv compiles it: its `$schema` left out (the dialect picks the ajv), own properties only, its `$id`. */
-function compiledSchema(entry: ValidatorEntry): JsonObject {
-  const { $schema: _s, ...rest } = entry.schema;
+/**
+ * A tool schema as ajv compiles it: its `$schema` left out (the dialect
+ * picks the ajv), own properties only, its `$id`; with linear patterns,
+ * without the ones re2js cannot run (the project's generation warned of
+ * them, MCPG740).
+ */
+function compiledSchema(entry: ValidatorEntry, linearPatterns: boolean): JsonObject {
+  const { $schema: _s, ...rest } = linearPatterns
+    ? linearSchema(entry.schema).schema
+    : entry.schema;
   return { ...(protoPropertiesAsPatterns(rest) as JsonObject), $id: schemaId(entry) };
 }
 
@@ -455,13 +475,14 @@ function validatorModuleFile(
   entries: readonly ValidatorEntry[],
   protocolImport: string,
   cache: CompiledCodeCache | undefined,
+  linearPatterns: boolean,
 ): EmittedFile & { readonly generation: string } {
   const code = compileStandalone(
     {
-      schemas: entries.map(compiledSchema),
+      schemas: entries.map((e) => compiledSchema(e, linearPatterns)),
       exports: Object.fromEntries(entries.map((e) => [e.id, schemaId(e)])),
     },
-    toolAjvChoices(dialect),
+    { ...toolAjvChoices(dialect), ...(linearPatterns ? { linearPatterns } : {}) },
     cache,
   );
   // Deno reads a JavaScript module's types from the file this names; tsc and Node go by the file name.
@@ -472,11 +493,15 @@ function validatorModuleFile(
   // the code, or `fullFormats["date-time"]` for a name that is no identifier.
   if (new RegExp(`\\b${FORMATS_NAME}\\b`).test(code))
     module.importValues(FORMATS_MODULE, FORMATS_NAME);
+  // Patterns run by re2js: the engine ajv's code calls, defined once per module.
+  const linear = new RegExp(`\\b${LINEAR_REGEXP_NAME}\\b`).test(code);
+  if (linear) module.importValues(LINEAR_REGEXP_MODULE, "RE2JS");
   // The stamp is the validators' code: the same tools give the same stamp, run after run.
   const generation = createHash("sha256").update(code).digest("hex").slice(0, 16);
   return {
     ...module
       .add(AJV_RUNTIME_REQUIRE)
+      .add(linear ? LINEAR_REGEXP_CODE : "")
       .add(code)
       .add(`export const GENERATION = ${literal(generation)};`)
       .build(""),

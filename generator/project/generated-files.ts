@@ -21,6 +21,7 @@ import { clientModule } from "./client-module.js";
 import { listTemplateFiles, templatesDir } from "./render.js";
 import {
   clientSignsIn,
+  linearPatternsOf,
   projectExtensions,
   REGENERATE,
   TASKS_EXTENSION_ID,
@@ -73,6 +74,7 @@ export async function generatedFiles(
       {
         followTasks: tasks,
         cache: compiledCodeCacheIn((sources ?? defaultSchemaSources()).cacheDir),
+        linearPatterns: linearPatternsOf(settings),
       },
     )
   ).map((f) => ({ ...f, path: `src/generated/${f.path}` }));

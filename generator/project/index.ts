@@ -16,13 +16,14 @@
  *   writes them into a copy of the project to typecheck and test there,
  *   then into the project.
  */
+import { droppedPatternWarnings } from "../check/tool-patterns.js";
 import type { Diagnostic } from "../diagnostics.js";
 import type { EmittedFile } from "../emit/file.js";
 import type { SchemaSources } from "../load/resolve-spec.js";
 import type { ToolSpec } from "../load/tools-file.js";
 import { generatedGroups, type GeneratedGroup } from "../write/write-project.js";
 import { generatedFiles } from "./generated-files.js";
-import { checkProjectSettings, type ProjectSettings } from "./settings.js";
+import { checkProjectSettings, linearPatternsOf, type ProjectSettings } from "./settings.js";
 import { checkProjectTools, type ToolsText } from "./tools.js";
 
 /** What {@link planProject} plans from. */
@@ -48,7 +49,7 @@ export interface ProjectPlan {
   readonly settings: ProjectSettings;
   /** The tools that passed the check. */
   readonly tools: readonly ToolSpec[];
-  /** Warnings of the tools check (a client's tools left out of its wrappers, MCPG720). */
+  /** Warnings of the tools check (a client's tools left out of its wrappers, MCPG720; patterns left out of linear-time validators). */
   readonly diagnostics: readonly Diagnostic[];
   /** Every generated file, paths relative to the project. */
   readonly files: readonly EmittedFile[];
@@ -63,5 +64,11 @@ export async function planProject(request: ProjectRequest): Promise<ProjectPlan>
   const settings = request.withTools?.(request.settings, checked.tools) ?? request.settings;
   const files = await generatedFiles(settings, request.dir, checked.tools, request.sources);
   const groups = generatedGroups(files);
-  return { settings, tools: checked.tools, diagnostics: checked.diagnostics, files, groups };
+  const diagnostics = [
+    ...checked.diagnostics,
+    ...(linearPatternsOf(settings)
+      ? droppedPatternWarnings(checked.tools, request.tools.file)
+      : []),
+  ];
+  return { settings, tools: checked.tools, diagnostics, files, groups };
 }

@@ -22,6 +22,21 @@ interface CommonSettings {
   /** The tools file, relative to the project. */
   readonly tools: string;
   readonly example: "minimal" | "everything";
+  /**
+   * How the tool validators run `pattern`: `linear` (re2js, in time linear
+   * in the input; a client's default, since its schemas come from servers)
+   * or `native` (JavaScript's RegExp, which backtracks; a server's default,
+   * since its schemas are its own).
+   */
+  readonly patterns?: "linear" | "native";
+}
+
+/** Whether a project's tool validators run their patterns in linear time (its `patterns`, else its kind's default). */
+export function linearPatternsOf(settings: {
+  readonly kind: "server" | "client";
+  readonly patterns?: "linear" | "native";
+}): boolean {
+  return (settings.patterns ?? (settings.kind === "client" ? "linear" : "native")) === "linear";
 }
 
 /** A server project's settings. */

@@ -11,6 +11,7 @@
 import { Ajv, Name, type Options } from "ajv";
 import formatsPlugin from "ajv-formats";
 import { Ajv2020 } from "ajv/dist/2020.js";
+import { linearRegExp } from "./linear-patterns.js";
 
 // ajv-formats is CommonJS with `exports.default`; imported from an ES module, the default import is the exports object.
 const addFormats = formatsPlugin as unknown as typeof formatsPlugin.default;
@@ -75,6 +76,8 @@ export interface AjvChoices {
   readonly userSchemas?: boolean;
   /** Keep no code, only compile (checking that a schema compiles): faster, unoptimized, with ajv's messages. */
   readonly compileOnly?: boolean;
+  /** Run `pattern` and `patternProperties` with re2js, in linear time (linear-patterns.ts). */
+  readonly linearPatterns?: boolean;
 }
 
 /**
@@ -93,6 +96,7 @@ export function ajvOptions(choices: AjvChoices = {}): Options {
   const code = choices.compileOnly
     ? { optimize: false }
     : { ...AJV_OPTIONS.code, ...(choices.userSchemas ? { es5: false } : {}) };
+  if (choices.linearPatterns) Object.assign(code, { regExp: linearRegExp });
   return {
     ...AJV_OPTIONS,
     allErrors: choices.allErrors ?? false,

@@ -13,6 +13,7 @@
  *   npm run bench -- python                 the Python output against its peers (python.ts; bench:python)
  *   npm run bench -- types                  mcp-gen types on the tools fixture and the reference servers (types.ts; bench:types)
  *   npm run bench -- tool-diff-corpus       the tool diff on the corpus of tool-list histories (tool-diff-corpus.ts; corpus:tool-diff)
+ *   npm run bench -- patterns               one pattern check, RegExp against re2js (pattern-engines.ts; bench:patterns)
  *
  * Each runs on its own, with its own options (see the top of its file).
  */
@@ -27,6 +28,7 @@ const ALONE: Readonly<Record<string, string>> = {
   python: "./python.js",
   "tool-diff-corpus": "./tool-diff-corpus.js",
   types: "./types.js",
+  patterns: "./pattern-engines.js",
 };
 
 const name = process.argv[2];

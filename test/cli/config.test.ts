@@ -129,7 +129,7 @@ describe("a bad mcp-gen.json", () => {
     const file = join(dir, "mcp-gen.json");
     expect([...run.stderrLines].sort()).toEqual(
       [
-        `${file}#/targts: error MCPG801: mcp-gen.json: "targts" is not a setting of mcp-gen.json (settings: targets; in a project made by mcp-gen server or mcp-gen client also kind, revision, extensions, tools, example, transport, target, auth, fromServer, fromServerFolder, lists) ${FIX_CONFIG}`,
+        `${file}#/targts: error MCPG801: mcp-gen.json: "targts" is not a setting of mcp-gen.json (settings: targets; in a project made by mcp-gen server or mcp-gen client also kind, revision, extensions, tools, example, transport, target, auth, fromServer, fromServerFolder, lists, patterns) ${FIX_CONFIG}`,
         `${file}#/transport: error MCPG801: mcp-gen.json: "transport" is a project setting, which needs "kind" (mcp-gen server or mcp-gen client writes it) ${FIX_CONFIG}`,
         `${file}#/targets/0/out: error MCPG801: mcp-gen.json: "out" must not be empty ${FIX_CONFIG}`,
         `${file}#/targets/1/out: error MCPG801: mcp-gen.json: "out" is missing ${FIX_CONFIG}`,

@@ -48,13 +48,14 @@ describe("mcp-gen server --auth", () => {
       "@redis/client": "6.4.0",
       "ajv-formats": "3.0.1",
       jose: "6.2.18",
+      re2js: "2.10.0",
     });
     expect(existsSync(join(project, "src/mcp-gen/runtime/auth/bearer.ts"))).toBe(true);
     expect(read("src/generated/auth.gen.ts")).toContain('"always": [\n      "mcp"\n    ]');
     const plain = join(cwd, "plain");
     expect(JSON.parse(readFileSync(join(plain, "package.json"), "utf8"))).toHaveProperty(
       "dependencies",
-      { "@redis/client": "6.4.0", "ajv-formats": "3.0.1" },
+      { "@redis/client": "6.4.0", "ajv-formats": "3.0.1", re2js: "2.10.0" },
     );
     expect(read("README.md")).toContain("## Authorization");
     expect(read("README.md")).toContain("MCP_AUTH_ISSUER");

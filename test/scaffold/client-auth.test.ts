@@ -43,6 +43,7 @@ describe("a client project's authorization", () => {
       "ajv-formats": OWN.dependencies["ajv-formats"],
       jose: OWN.devDependencies.jose,
       oauth4webapi: OWN.devDependencies.oauth4webapi,
+      re2js: OWN.dependencies.re2js,
     });
     expect(runtime).toEqual(
       expect.arrayContaining([
@@ -86,8 +87,11 @@ describe("a client project's authorization", () => {
   it("without it: no oauth runtime, no dependency, nothing in mcp-gen.json", async () => {
     const { settings, manifest, runtime, files } = await project({});
     expect(settings.auth).toBe(undefined);
-    // Only what every client's tool validators may need (format checks).
-    expect(manifest.dependencies).toEqual({ "ajv-formats": OWN.dependencies["ajv-formats"] });
+    // Only what every client's tool validators may need (format checks, linear-time patterns).
+    expect(manifest.dependencies).toEqual({
+      "ajv-formats": OWN.dependencies["ajv-formats"],
+      re2js: OWN.dependencies.re2js,
+    });
     expect(runtime).toEqual([]);
     expect(files.some((f) => f.contents.includes("oauth4webapi"))).toBe(false);
     expect(files.find((f) => f.path === "src/connect.ts")!.contents).not.toContain("OAuth");
