@@ -165,7 +165,7 @@ export function resolveLocalRef(document: JsonObject, ref: string): JsonValue | 
 }
 
 /** The JSON pointer segments of a local `$ref`; undefined for anything that is not a (well-encoded) pointer. */
-function pointerOfRef(ref: string): string[] | undefined {
+export function pointerOfRef(ref: string): string[] | undefined {
   let fragment: string;
   try {
     fragment = decodeURIComponent(ref.slice(1));

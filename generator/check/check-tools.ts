@@ -10,11 +10,12 @@
 import type { Ajv } from "ajv";
 import { headerParametersOf } from "../runtime/rules.js";
 import { diagnostic, McpGenError, type Diagnostic } from "../diagnostics.js";
-import { isJsonObject, jsonText, type JsonObject } from "../load/json.js";
+import { isJsonObject, jsonText, type JsonObject, type JsonValue } from "../load/json.js";
 import { DIALECT_URIS } from "../shared/json-schema-dialects.js";
 import { forEachSchema } from "../shared/schema-walk.js";
 import type { ToolSpec } from "../load/tools-file.js";
 import { createAjv, toolAjvChoices, type AjvChoices } from "../shared/ajv.js";
+import { pointerOfRef } from "./check-sources.js";
 import { headerProblems, nameCollisions, toolNamespace } from "./tool-rules.js";
 
 /** Bounds on a tool schema, so a hostile tools.json cannot make generation (or validation) explode. */
@@ -183,6 +184,8 @@ function schemaProblems(schema: JsonObject, file: string, pointer: string): Diag
     deepest = Math.max(deepest, at.split("/").length - pointer.split("/").length);
     if (typeof node.$ref === "string" && !node.$ref.startsWith("#"))
       out.push(diagnostic("MCPG704", { ref: node.$ref }, { file, pointer: `${at}/$ref` }));
+    else if (typeof node.$ref === "string" && inheritedTarget(schema, node.$ref))
+      out.push(diagnostic("MCPG741", { ref: node.$ref }, { file, pointer: `${at}/$ref` }));
   });
   if (count > LIMITS.subschemas || deepest > LIMITS.depth * 2) {
     out.push(
@@ -202,6 +205,28 @@ function schemaProblems(schema: JsonObject, file: string, pointer: string): Diag
     if (problem) out.push(diagnostic("MCPG706", { reason: problem }, { file, pointer }));
   }
   return out;
+}
+
+/**
+ * Whether a local `$ref` reaches, through a name every JavaScript object
+ * inherits (`constructor`, `__proto__`, `toString`, ...), something that is
+ * not in the schema: ajv would follow it into Object.prototype (an internal
+ * error for `#/constructor`, a validator accepting anything for
+ * `#/__proto__`). A name the schema has as its own property is followed as
+ * any other.
+ */
+function inheritedTarget(schema: JsonObject, ref: string): boolean {
+  const segments = pointerOfRef(ref);
+  if (segments === undefined) return false;
+  let node: JsonValue | undefined = schema;
+  for (const segment of segments) {
+    const own = Array.isArray(node)
+      ? /^(0|[1-9]\d*)$/.test(segment) && Number(segment) < node.length
+      : isJsonObject(node) && Object.hasOwn(node, segment);
+    if (!own) return segment === "__proto__" || segment in Object.prototype;
+    node = Array.isArray(node) ? node[Number(segment)] : (node as JsonObject)[segment];
+  }
+  return false;
 }
 
 /**

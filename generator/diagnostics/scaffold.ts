@@ -25,6 +25,12 @@ export const SCAFFOLD_DIAGNOSTICS = {
       `remote $ref "${p.ref}" in a tool schema (mcp-gen never fetches referenced schemas)`,
     fix: () => "inline the referenced schema under $defs and point the $ref at #/$defs/...",
   }),
+  MCPG741: entry<{ ref: string }>({
+    severity: "error",
+    message: (p) =>
+      `local $ref "${p.ref}" in a tool schema points to nothing the schema has: it goes through a name every JavaScript object inherits (constructor, __proto__, toString, ...), not a member of the schema`,
+    fix: () => "put the referenced schema under $defs and point the $ref at #/$defs/<its name>",
+  }),
   MCPG705: entry<{ subschemas: number; depth: number; limits: string }>({
     severity: "error",
     message: (p) =>
