@@ -136,6 +136,13 @@ export const SOURCE_DIAGNOSTICS = {
     fix: () =>
       "save the input to a regular file and point mcp-gen at that (a pipe or a device is never read)",
   }),
+  MCPG240: entry<Record<string, never>>({
+    severity: "error",
+    message: () =>
+      "a number too large for a JavaScript number (above 1.8e308): it reads as Infinity, and JSON would write it as null",
+    fix: () =>
+      "write a number within ±1.7976931348623157e308, or leave the bound out if it was meant as no bound",
+  }),
   MCPG215: entry<{ path: string; target: string; folder: string }>({
     severity: "error",
     message: (p) =>

@@ -36,7 +36,33 @@ export function parseJsonText(text: string, file: string): JsonValue {
     throw new McpGenError([diagnostic("MCPG201", { reason }, { file, line, column })]);
   }
   checkJsonDepth(value, file);
+  checkNumbers(value, file);
   return value;
+}
+
+/** The most places a problem is reported at, per file. */
+const MOST_REPORTED = 20;
+
+/**
+ * Refuses numbers JSON.parse read as Infinity (`1e400`): copied into
+ * generated code they would be `Infinity`, and into JSON `null`, so a
+ * schema's `maximum: 1e400` became `maximum: null`. Each place is reported
+ * (MCPG240), up to twenty.
+ */
+function checkNumbers(value: JsonValue, file: string): void {
+  const found: string[] = [];
+  const visit = (node: JsonValue, pointer: string): void => {
+    if (found.length >= MOST_REPORTED) return;
+    if (typeof node === "number") {
+      if (!Number.isFinite(node)) found.push(pointer);
+    } else if (Array.isArray(node)) node.forEach((item, i) => visit(item, `${pointer}/${i}`));
+    else if (isJsonObject(node))
+      for (const key of Object.keys(node))
+        visit(node[key]!, `${pointer}/${escapePointerSegment(key)}`);
+  };
+  visit(value, "");
+  if (found.length > 0)
+    throw new McpGenError(found.map((pointer) => diagnostic("MCPG240", {}, { file, pointer })));
 }
 
 /**
