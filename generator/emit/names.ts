@@ -21,12 +21,25 @@ export {
  */
 export function propertyKey(name: string): string {
   if (name === "__proto__") return '["__proto__"]';
-  return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name) ? name : JSON.stringify(name);
+  return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name) ? name : jsonString(name);
 }
 
 /** A TypeScript/JSON string literal. */
 export function literal(value: string | number | boolean): string {
-  return JSON.stringify(value);
+  return typeof value === "string" ? jsonString(value) : JSON.stringify(value);
+}
+
+/**
+ * A string as JSON, with the characters JSON.stringify leaves as they are
+ * but which are control characters (DEL, U+0080 to U+009F) or line
+ * separators (U+2028, U+2029) written as `\uXXXX` too: generated code holds
+ * them as visible escapes, never as the bytes.
+ */
+export function jsonString(value: string): string {
+  return JSON.stringify(value).replace(
+    /[\u007f-\u009f\u2028\u2029]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
 }
 
 /**
@@ -42,12 +55,27 @@ export function branchKey(branch: {
   return branch.resultType ?? (branch.markers ? branch.definition : "complete");
 }
 
+/**
+ * Text with its control characters written as `\uXXXX` escapes: what a
+ * schema or a server wrote (a NUL, an ESC that recolours a terminal)
+ * reaches generated code's comments as visible text, never as the bytes.
+ * Tab, line feed and carriage return are kept (comments lay out with them).
+ */
+export function escapeControls(text: string): string {
+  return text.replace(
+    // eslint-disable-next-line no-control-regex -- control characters are what this finds
+    /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
+}
+
 /** A JSDoc block from text (undefined or empty text gives no block). */
 export function jsDoc(...paragraphs: Array<string | undefined>): string {
   const text = paragraphs.filter((p): p is string => p !== undefined && p !== "").join("\n\n");
   if (text === "") return "";
   // Trailing spaces trimmed, as prettier reprints JSDoc lines.
-  const lines = text
+  const lines = escapeControls(text)
+    .replace(/[\u2028\u2029]/g, "\n")
     .replace(/\*\//g, "*\\/")
     .split("\n")
     .map((l) => l.trimEnd());

@@ -26,7 +26,7 @@ import {
   type Doc,
 } from "./doc.js";
 import type { JsonValue } from "../load/json.js";
-import { propertyKey } from "./names.js";
+import { jsonString, propertyKey } from "./names.js";
 import type { TsDeclaration, TsMember, TsType } from "./ts-type.js";
 
 /** The declaration, printed, with its JSDoc. */
@@ -230,7 +230,7 @@ function commentDoc(text: string): Doc {
  * need fewer escapes).
  */
 export function stringLiteral(value: string): string {
-  const json = JSON.stringify(value);
+  const json = jsonString(value);
   const doubles = value.split('"').length - 1;
   const singles = value.split("'").length - 1;
   if (doubles <= singles) return json;

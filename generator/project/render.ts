@@ -4,6 +4,7 @@
  * logic), overlaid with an example's files, plus the tools file and
  * mcp-gen.json. Written once; mcp-gen never rewrites them.
  */
+import { escapeControls } from "../emit/names.js";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import Handlebars from "handlebars";
@@ -75,5 +76,5 @@ export function render(template: string, view: object): string {
 
 /** Text that stays inside a block comment: no `*\/` to end it early, one line. */
 export function commentText(text: string): string {
-  return text.replace(/\*\//g, "*\\/").replace(/[\r\n\u2028\u2029]+/g, " ");
+  return escapeControls(text.replace(/\*\//g, "*\\/").replace(/[\r\n\u2028\u2029]+/g, " "));
 }
