@@ -68,12 +68,12 @@ export async function loadModel(options: LoadOptions): Promise<ModelResult> {
 /** Generates every file for a revision, in memory. Throws McpGenError with all input problems. */
 export async function generate(options: GenerateOptions): Promise<GenerateResult> {
   const { model, diagnostics } = await loadModel(options);
-  const { cacheDir } = options.sources ?? defaultSchemaSources();
+  const sources = options.sources ?? defaultSchemaSources();
+  const cache =
+    sources.compiledCodeCache === false ? undefined : compiledCodeCacheIn(sources.cacheDir);
   const banner = bannerOptions(options, model);
   const files = byPath(
-    options.target === "python"
-      ? emitPythonFiles(model, banner)
-      : emitFiles(model, banner, compiledCodeCacheIn(cacheDir)),
+    options.target === "python" ? emitPythonFiles(model, banner) : emitFiles(model, banner, cache),
   );
   return { files, model, diagnostics };
 }
@@ -194,7 +194,12 @@ export {
   type WriteOptions,
 } from "./write/write-output.js";
 export { McpGenError, formatDiagnostic, type Diagnostic } from "./diagnostics.js";
-export { pullRevision, defaultSchemaSources, type SchemaSources } from "./load/resolve-spec.js";
+export {
+  checkingSources,
+  pullRevision,
+  defaultSchemaSources,
+  type SchemaSources,
+} from "./load/resolve-spec.js";
 export { readRegistry, knownRevisions } from "./load/registry.js";
 export type { EmittedFile } from "./emit/file.js";
 export type { McpModel } from "./model/types.js";

@@ -119,13 +119,14 @@ async function generateOnce(args: GenerateArgs): Promise<void> {
 async function generateFolder(args: GenerateArgs & { spec: string; out: string }): Promise<void> {
   if (!args.quiet) process.stderr.write(`mcp-gen: generating ${args.spec}\n`);
   // Loaded here, not at start-up, so --help and usage errors answer at once.
-  const { checkOutput, generateFiles, staleFileDiagnostics, writeOutput } =
+  const { checkingSources, checkOutput, generateFiles, staleFileDiagnostics, writeOutput } =
     await import("../index.js");
   const result = await generateFiles({
     spec: args.spec,
     extensions: args.extension,
     out: args.out,
     target: args.target,
+    ...(args.check ? { sources: checkingSources() } : {}),
   });
   printDiagnostics(result.diagnostics, args.quiet);
   if (args.check) {

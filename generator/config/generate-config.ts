@@ -8,7 +8,7 @@ import { relative, sep } from "node:path";
 import { collectProblems, McpGenError, type Diagnostic } from "../diagnostics.js";
 import type { EmittedFile } from "../emit/file.js";
 import { generateFiles } from "../index.js";
-import type { SchemaSources } from "../load/resolve-spec.js";
+import { checkingSources, type SchemaSources } from "../load/resolve-spec.js";
 import { regenerateProject } from "../project/regenerate.js";
 import { serverDrift, type ServerDrift } from "./server-drift.js";
 import { assertCanWrite, checkOutput, writeOutput, type StaleFile } from "../write/write-output.js";
@@ -85,6 +85,8 @@ export async function generateConfig(
   config: Config,
   options: ConfigRunOptions = {},
 ): Promise<ConfigOutcome> {
+  // A check compiles for itself: what it compares with never comes from a file in the cache.
+  const sources = options.check ? checkingSources(options.sources) : options.sources;
   const problems: Diagnostic[] = [];
   const generated: Array<Omit<TargetOutcome, "stale">> = [];
   for (const target of config.targets) {
@@ -94,7 +96,7 @@ export async function generateConfig(
         extensions: target.extensions,
         out: target.out,
         regenerateCommand: targetRegenerateCommand(config, target),
-        ...(options.sources ? { sources: options.sources } : {}),
+        ...(sources ? { sources } : {}),
       }),
     );
     if (result) generated.push({ target, files: result.files, diagnostics: result.diagnostics });
@@ -112,7 +114,7 @@ export async function generateConfig(
   const project = config.project
     ? await regenerateProject(config.dir, {
         check: options.check ?? false,
-        ...(options.sources ? { sources: options.sources } : {}),
+        ...(sources ? { sources } : {}),
         ...(followServer ? { toolsText: drift.toolsText } : {}),
       })
     : undefined;

@@ -22,8 +22,9 @@ export function readCacheEntry(path: string, maxBytes: number): unknown {
 export function writeCacheEntry(path: string, value: unknown): boolean {
   const temporary = `${path}.${process.pid}.tmp`;
   try {
-    mkdirSync(dirname(path), { recursive: true });
-    writeFileSync(temporary, JSON.stringify(value));
+    // Never writable by group or others, whatever the umask: an entry is read only when no one else could write it.
+    mkdirSync(dirname(path), { recursive: true, mode: 0o755 });
+    writeFileSync(temporary, JSON.stringify(value), { mode: 0o644 });
     renameSync(temporary, path);
     return true;
   } catch {

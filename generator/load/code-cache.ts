@@ -5,8 +5,15 @@
  * code depends on). A regenerate whose schemas did not change, or a tools
  * module of which only some parts changed, skips compiling them again.
  *
- * An entry holds the code and its sha256; one whose hash does not match
- * (edited, damaged) is ignored and replaced. The folder keeps the
+ * An entry holds the code, its sha256 and the key it was written under;
+ * one whose hash or key does not match (edited, damaged, renamed) is
+ * ignored and replaced. The code is copied into generated files, so an
+ * entry is trusted only as far as its folder is: a file or folder that
+ * belongs to another user, or that another user may write (group or world
+ * writable), is never read, since anyone who could write it could plant
+ * code under any key (keys are computed from public inputs). And
+ * `--check` takes nothing from the cache (SchemaSources.compiledCodeCache):
+ * what it compares with is always its own compilation. The folder keeps the
  * {@link MAX_ENTRIES} entries used last: a read touches its entry, a write
  * removes the ones used longest ago, so `mcp-gen dev` saving a tools file
  * all day does not fill the disk.
@@ -44,16 +51,32 @@ export function compiledCodeCacheIn(cacheDir: string): CompiledCodeCache {
   return {
     get(key) {
       const path = pathOf(key);
+      if (!onlyOurs(folder) || !onlyOurs(path)) return undefined;
       const entry = readCacheEntry(path, MAX_ENTRY_BYTES);
       if (!isJsonObject(entry) || typeof entry.code !== "string") return undefined;
-      if (entry.sha256 !== sha256(entry.code)) return undefined;
+      if (entry.key !== key || entry.sha256 !== sha256(entry.code)) return undefined;
       touch(path);
       return entry.code;
     },
     set(key, code) {
-      if (writeCacheEntry(pathOf(key), { sha256: sha256(code), code })) prune(folder);
+      if (writeCacheEntry(pathOf(key), { key, sha256: sha256(code), code })) prune(folder);
     },
   };
+}
+
+/**
+ * Whether a cache file or folder can have been written by this user alone:
+ * it belongs to this user and neither its group nor others may write it.
+ * Where there are no POSIX owners (Windows), the user's profile guards it.
+ */
+function onlyOurs(path: string): boolean {
+  if (typeof process.getuid !== "function") return true;
+  try {
+    const stats = statSync(path);
+    return stats.uid === process.getuid() && (stats.mode & 0o022) === 0;
+  } catch {
+    return false;
+  }
 }
 
 function sha256(text: string): string {

@@ -26,6 +26,17 @@ export interface SchemaSources {
   readonly allowDownload: boolean;
   /** The fetch to download with; injectable for tests. */
   readonly fetch?: typeof fetch;
+  /**
+   * False: compile every validator instead of taking compiled code from the
+   * cache folder (--check does, so what it compares with is this run's own
+   * compilation, never what a file in the cache says).
+   */
+  readonly compiledCodeCache?: false;
+}
+
+/** `sources` for a --check: the same, with compiled code never taken from the cache. */
+export function checkingSources(sources: SchemaSources = defaultSchemaSources()): SchemaSources {
+  return { ...sources, compiledCodeCache: false };
 }
 
 /** The files of a resolved spec. */

@@ -73,7 +73,9 @@ export async function generatedFiles(
       settings.kind,
       {
         followTasks: tasks,
-        cache: compiledCodeCacheIn((sources ?? defaultSchemaSources()).cacheDir),
+        ...(sources?.compiledCodeCache === false
+          ? {}
+          : { cache: compiledCodeCacheIn((sources ?? defaultSchemaSources()).cacheDir) }),
         linearPatterns: linearPatternsOf(settings),
       },
     )
