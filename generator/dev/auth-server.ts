@@ -11,6 +11,10 @@
  *   `methods`, `tools`), plus openid and offline_access.
  * - Clients register themselves (dynamic client registration, RFC 7591),
  *   as the scaffolded client does; registrations are kept in `.auth-dev/`.
+ *   Since the sign-in needs no prompt, codes go only to this machine: a
+ *   redirect URI must be http(s) on 127.0.0.1, localhost or [::1], and a
+ *   request from a browser page of another origin than the server's own is
+ *   refused (403), so no page can read its answers.
  * - Access tokens are JWTs (RFC 9068, ES256) whose audience is the
  *   resource indicator (RFC 8707) the client sends: any http URL on
  *   127.0.0.1 or localhost (the server's `http://127.0.0.1:3000/mcp` and
@@ -116,7 +120,10 @@ interface Interaction {
 }
 interface OidcModule {
   readonly default: new (issuer: string, configuration: Record<string, unknown>) => Provider;
-  readonly errors?: { readonly InvalidTarget?: new (description: string) => Error };
+  readonly errors?: {
+    readonly InvalidTarget?: new (description: string) => Error;
+    readonly InvalidClientMetadata?: new (description: string) => Error;
+  };
 }
 
 /** Starts the authorization server of the server project at `options.dir`. */
@@ -135,7 +142,7 @@ export async function startDevAuthorizationServer(
   const provider = new oidc.default(
     issuer,
     withMachineFlows(
-      providerConfiguration(project, keys, devStore(dir), oidc.errors?.InvalidTarget),
+      providerConfiguration(project, keys, devStore(dir), oidc.errors ?? {}),
       machine,
     ),
   );
@@ -145,6 +152,7 @@ export async function startDevAuthorizationServer(
     issuer,
   );
   provider.use(defaultScope(project));
+  const ownOrigins = new Set([issuer, `http://localhost:${port}`]);
   provider.on("server_error", (_ctx, error) => options.log(`error: ${String(error)}`));
   // A refused grant says why on the terminal (the token endpoint's answer only names the error).
   provider.on("grant.error", (_ctx, error) =>
@@ -152,6 +160,13 @@ export async function startDevAuthorizationServer(
   );
   const callback = provider.callback();
   http.on("request", (req: IncomingMessage, res: ServerResponse) => {
+    const origin = req.headers.origin;
+    // oidc-provider reflects any Origin into CORS headers; only the server's own pages may read it.
+    if (origin !== undefined && !ownOrigins.has(origin)) {
+      res.writeHead(403, { "content-type": "text/plain" });
+      res.end(`origin ${origin} is not this development server's own (${issuer})`);
+      return;
+    }
     if (new URL(req.url ?? "/", issuer).pathname.startsWith("/interaction/"))
       signInDevUser(provider, req, res, options.log).catch((error: unknown) => {
         options.log(`sign-in failed: ${String(error)}`);
@@ -296,13 +311,25 @@ export function isDevResource(indicator: string, projectResource?: string): bool
   );
 }
 
+/** Whether a redirect URI is on this machine: http(s) on a loopback host, no fragment. */
+export function isLoopbackRedirect(uri: string): boolean {
+  if (!URL.canParse(uri)) return false;
+  const url = new URL(uri);
+  return (
+    (url.protocol === "http:" || url.protocol === "https:") &&
+    ["127.0.0.1", "localhost", "[::1]"].includes(url.hostname) &&
+    url.hash === ""
+  );
+}
+
 /** oidc-provider's configuration: see this file's comment for what each part is for. */
 function providerConfiguration(
   project: ProjectAuth,
   keys: DevKeys,
   adapter: new (model: string) => object,
-  InvalidTarget: (new (description: string) => Error) | undefined,
+  errors: NonNullable<OidcModule["errors"]>,
 ): Record<string, unknown> {
+  const { InvalidTarget, InvalidClientMetadata } = errors;
   const scope = project.scopes.join(" ");
   return {
     adapter,
@@ -326,6 +353,19 @@ function providerConfiguration(
     issueRefreshToken: (_ctx: unknown, client: { grantTypeAllowed(type: string): boolean }) =>
       client.grantTypeAllowed("refresh_token"),
     findAccount: (_ctx: unknown, sub: string) => ({ accountId: sub, claims: () => ({ sub }) }),
+    // Checked at registration and whenever a kept registration is loaded.
+    extraClientMetadata: {
+      properties: ["redirect_uris"],
+      validator: (_ctx: unknown, key: string, value: unknown) => {
+        const uris: unknown[] = key === "redirect_uris" && Array.isArray(value) ? value : [];
+        const away = uris.find((uri) => typeof uri !== "string" || !isLoopbackRedirect(uri));
+        if (away === undefined) return;
+        const description = `redirect_uris: ${JSON.stringify(away)} is not on this machine; this development server signs in without a prompt, so it sends codes only to http(s) on 127.0.0.1, localhost or [::1]`;
+        throw InvalidClientMetadata
+          ? new InvalidClientMetadata(description)
+          : new Error(description);
+      },
+    },
     interactions: {
       url: (_ctx: unknown, interaction: { uid: string }) => `/interaction/${interaction.uid}`,
     },
