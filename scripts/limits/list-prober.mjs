@@ -3,8 +3,8 @@
  * the load generator's work never delays it: calls tools/list on 127.0.0.1
  * at the port given as argv[2] every 100 ms, each call on a new connection
  * (as a client arriving while the load runs would), after one warm-up call
- * (then sends "ready"); on the message "stop" it sends { slowest, failed,
- * calls, overOneSecond } and exits.
+ * (then sends "ready"); on the message "stop" it sends { slowest, median,
+ * failed, calls, overOneSecond } and exits.
  */
 import { Agent, request } from "node:http";
 
@@ -29,7 +29,8 @@ const headers = {
   "mcp-method": "tools/list",
   "content-length": Buffer.byteLength(body),
 };
-const stats = { slowest: 0, failed: 0, calls: 0, overOneSecond: 0 };
+const stats = { slowest: 0, median: 0, failed: 0, calls: 0, overOneSecond: 0 };
+const times = [];
 
 /** One call; resolves with how long it took, or -1 when it failed. */
 function call() {
@@ -65,8 +66,11 @@ while (running) {
   if (took < 0) stats.failed++;
   const elapsed = performance.now() - started;
   stats.slowest = Math.max(stats.slowest, elapsed);
+  times.push(elapsed);
   if (elapsed > 1000) stats.overOneSecond++;
   await new Promise((resolve) => setTimeout(resolve, 100));
 }
 agent.destroy();
+times.sort((a, b) => a - b);
+stats.median = times[Math.floor(times.length / 2)] ?? 0;
 process.send(stats, () => process.exit(0));

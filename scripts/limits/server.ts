@@ -19,7 +19,8 @@
  *
  * --compare=<commit> runs the same loads against the mcp-gen of that commit
  * (archived and built in a temporary folder) first, and prints both.
- * Other options: --hold=10 --filters=300 --sessions=700 --heap=1024 --keep.
+ * Other options: --hold=10 --filters=300 --sessions=700 --heap=1024 --keep,
+ * --loads=listen,filters,capabilities (which to run).
  */
 import { execFileSync, fork, spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
@@ -39,6 +40,10 @@ const FILTERS = option("filters", 300);
 const SESSIONS = option("sessions", 700);
 const HEAP_MIB = option("heap", 1024);
 const KEEP = process.argv.includes("--keep");
+const LOADS = (
+  process.argv.find((a) => a.startsWith("--loads="))?.slice("--loads=".length) ??
+  "listen,filters,capabilities"
+).split(",");
 const COMPARE = process.argv.find((a) => a.startsWith("--compare="))?.slice("--compare=".length);
 
 const MODERN = {
@@ -54,6 +59,7 @@ interface Outcome {
   readonly refused: number;
   readonly failed: number;
   readonly listSlowestMs: number;
+  readonly listMedianMs: number;
   readonly listFailed: number;
   readonly listCalls: number;
   readonly listOverOneSecond: number;
@@ -61,6 +67,7 @@ interface Outcome {
   readonly serverCpuSeconds: number;
   readonly died: string | undefined;
   readonly seconds: number;
+  readonly listenQueueDrops: number;
 }
 
 /** A server started from a project's dist/. */
@@ -104,6 +111,22 @@ function cpuSeconds(pid: number): number {
   }
 }
 
+/**
+ * Connections the kernel dropped because a listening socket's accept queue
+ * was full (TcpExt ListenOverflows), on the whole machine: a client whose
+ * connection is dropped tries again after a second, then three.
+ */
+function listenOverflows(): number {
+  try {
+    const lines = readFileSync("/proc/net/netstat", "utf8").split("\n");
+    const names = lines.find((l) => l.startsWith("TcpExt:"))!.split(" ");
+    const values = lines.filter((l) => l.startsWith("TcpExt:"))[1]!.split(" ");
+    return Number(values[names.indexOf("ListenOverflows")]);
+  } catch {
+    return NaN;
+  }
+}
+
 /** The peak resident memory of a live process, in MiB (its VmHWM). */
 function peakRss(pid: number): number {
   try {
@@ -127,6 +150,7 @@ function modernHeaders(method: string, body: string): Record<string, string | nu
 /** What the normal client saw. */
 interface ListStats {
   readonly slowest: number;
+  readonly median: number;
   readonly failed: number;
   readonly calls: number;
   readonly overOneSecond: number;
@@ -206,6 +230,10 @@ async function measure(
   const normal = await normalClient(server.port);
   const started = performance.now();
   const cpuBefore = cpuSeconds(server.proc.pid!);
+  const overflowsBefore = listenOverflows();
+  // Read as the load runs too, so a server that dies still has its peak.
+  let peak = 0;
+  const sampler = setInterval(() => (peak = Math.max(peak, peakRss(server.proc.pid!) || 0)), 200);
   let died: string | undefined;
   void server.exited.then((how) => (died = how));
   const results = await Promise.race([
@@ -213,8 +241,10 @@ async function measure(
     server.exited.then(() => []),
   ]);
   await new Promise((r) => setTimeout(r, HOLD_S * 1000));
-  const peak = peakRss(server.proc.pid!);
+  clearInterval(sampler);
+  peak = Math.max(peak, peakRss(server.proc.pid!) || 0);
   const cpu = cpuSeconds(server.proc.pid!) - cpuBefore;
+  const listenQueueDrops = listenOverflows() - overflowsBefore;
   const list = await normal.stop();
   const diedUnderLoad = died;
   for (const stream of held) stream.destroy();
@@ -227,6 +257,7 @@ async function measure(
     refused: results.filter((r) => r === "refused").length,
     failed: results.filter((r) => r === "failed").length,
     listSlowestMs: Math.round(list.slowest),
+    listMedianMs: Math.round(list.median),
     listFailed: list.failed,
     listCalls: list.calls,
     listOverOneSecond: list.overOneSecond,
@@ -234,6 +265,7 @@ async function measure(
     serverCpuSeconds: Math.round(cpu * 10) / 10,
     died: diedUnderLoad,
     seconds: Math.round((performance.now() - started) / 100) / 10,
+    listenQueueDrops,
   };
 }
 
@@ -337,12 +369,18 @@ function buildCommit(commit: string, tmp: string): string {
 }
 
 async function runLoads(project: string): Promise<Outcome[]> {
+  const loads = {
+    listen: ["listen: 1,050 streams from one client", listenLoad],
+    filters: [`filters: ${FILTERS} listens of 1 MB`, filterLoad],
+    capabilities: [`capabilities: ${SESSIONS} initialize of 3.75 MB`, capabilitiesLoad],
+  } as const;
   const outcomes: Outcome[] = [];
-  outcomes.push(await measure(project, "listen: 1,050 streams from one client", listenLoad));
-  outcomes.push(await measure(project, `filters: ${FILTERS} listens of 1 MB`, filterLoad));
-  outcomes.push(
-    await measure(project, `capabilities: ${SESSIONS} initialize of 3.75 MB`, capabilitiesLoad),
-  );
+  for (const name of LOADS) {
+    if (!(name in loads))
+      throw new Error(`--loads: ${name} is none of ${Object.keys(loads).join(", ")}`);
+    const [label, load] = loads[name as keyof typeof loads];
+    outcomes.push(await measure(project, label, load));
+  }
   return outcomes;
 }
 
@@ -356,8 +394,10 @@ function print(label: string, outcomes: readonly Outcome[]): void {
   for (const o of outcomes)
     console.log(
       `  ${o.load}: opened ${o.opened}, refused ${o.refused}, failed ${o.failed}; ` +
-        `tools/list slowest ${o.listSlowestMs} ms, over 1 s ${o.listOverOneSecond} and failed ${o.listFailed} of ${o.listCalls}; ` +
-        `peak RSS ${o.peakRssMiB} MiB, server CPU ${o.serverCpuSeconds} s; ${o.died ? `server died (${o.died})` : "server alive"}; ${o.seconds} s`,
+        `tools/list median ${o.listMedianMs} ms, slowest ${o.listSlowestMs} ms, over 1 s ${o.listOverOneSecond} and failed ${o.listFailed} of ${o.listCalls}; ` +
+        `peak RSS ${o.peakRssMiB} MiB, server CPU ${o.serverCpuSeconds} s; ` +
+        `connections dropped by a full accept queue ${o.listenQueueDrops}; ` +
+        `${o.died ? `server died (${o.died})` : "server alive"}; ${o.seconds} s`,
     );
 }
 

@@ -250,7 +250,8 @@ export async function serveHttp(
     options.headersTimeoutMs ?? HTTP_DEFAULTS.headersTimeoutMs,
     requestTimeout,
   );
-  const connections = new ConnectionCap(options.maxConnections ?? HTTP_DEFAULTS.maxConnections);
+  const maxConnections = options.maxConnections ?? HTTP_DEFAULTS.maxConnections;
+  const connections = new ConnectionCap(maxConnections);
   const listener = nodeListener(handler, { accessLog: options.accessLog });
   const http = createServer(
     {
@@ -269,7 +270,10 @@ export async function serveHttp(
   const host = options.host ?? HTTP_DEFAULTS.host;
   await new Promise<void>((resolve, reject) => {
     http.once("error", reject);
-    http.listen(options.port ?? HTTP_DEFAULTS.port, host, () => {
+    // A burst of up to the cap's connections waits to be accepted rather than being dropped by a full
+    // accept queue (node's is 511), whose clients try again only after a second, then three.
+    const backlog = Math.max(511, maxConnections);
+    http.listen({ port: options.port ?? HTTP_DEFAULTS.port, host, backlog }, () => {
       http.off("error", reject);
       resolve();
     });
