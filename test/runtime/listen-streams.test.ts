@@ -19,6 +19,7 @@ import {
   type HttpOptions,
   type RunningHttpServer,
 } from "../../templates/runtime/index.js";
+import { withStreamCap } from "../../templates/runtime/transport/node.js";
 import {
   openRequestStream,
   openStream,
@@ -155,8 +156,12 @@ describe("how many listen streams", () => {
       httpSettingsFromEnvironment({ MCP_MAX_CONNECTIONS: "100", MCP_MAX_LISTEN_STREAMS: "99" })
         .maxListenStreams,
     ).toBe(99);
-    expect(httpSettingsFromEnvironment({}).maxListenStreams).toBe(500);
-    expect(httpSettingsFromEnvironment({ MCP_MAX_CONNECTIONS: "40" }).maxListenStreams).toBe(20);
+    // Unset, the settings leave it out, and serveHttp fills in its default.
+    expect(httpSettingsFromEnvironment({}).maxListenStreams).toBeUndefined();
+    expect(withStreamCap(httpSettingsFromEnvironment({})).maxListenStreams).toBe(500);
+    expect(
+      withStreamCap(httpSettingsFromEnvironment({ MCP_MAX_CONNECTIONS: "40" })).maxListenStreams,
+    ).toBe(20);
   });
 
   it("a client opening streams until refused never fills the connection cap: tools/list is still answered", async () => {

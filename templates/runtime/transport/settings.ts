@@ -22,10 +22,11 @@
  * | `MCP_MAX_SESSIONS`       | `maxSessions`      | 10000                       |
  * | `MCP_MAX_STREAM_BUFFER_BYTES` | `maxStreamBufferBytes` | 1048576        |
  * | `MCP_SHUTDOWN_TIMEOUT_MS` | `shutdownTimeoutMs` | 10000                     |
+ * | `MCP_ACCESS_LOG`         | `accessLog`        | off (`1`, `true` or `on`)   |
  *
  * MCP_MAX_LISTEN_STREAMS (fetch-settings.ts) must stay below
- * MCP_MAX_CONNECTIONS (default: the smaller of 500 and half of it).
- * | `MCP_ACCESS_LOG`         | `accessLog`        | off (`1`, `true` or `on`)   |
+ * MCP_MAX_CONNECTIONS (default: the smaller of 500 and half of it); a
+ * value that does not stops the start here, before serveHttp.
  */
 import { fetchSettingsFromEnvironment, flag, integer } from "./fetch-settings.js";
 import { withStreamCap, type ServeHttpOptions } from "./node.js";
@@ -46,5 +47,7 @@ export function httpSettingsFromEnvironment(env: Env = process.env): ServeHttpOp
   set("maxConnections", integer(env, "MCP_MAX_CONNECTIONS", 1, 1_000_000));
   set("shutdownTimeoutMs", integer(env, "MCP_SHUTDOWN_TIMEOUT_MS", 0, 3_600_000));
   set("accessLog", flag(env, "MCP_ACCESS_LOG"));
-  return withStreamCap(settings);
+  // Checked here so that a bad pair names its variables at once; the default is serveHttp's to fill in.
+  withStreamCap(settings);
+  return settings;
 }
