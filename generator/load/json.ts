@@ -5,7 +5,7 @@
  * here too for the modules that read JSON.
  */
 import { diagnostic, McpGenError } from "../diagnostics.js";
-import { type JsonValue } from "../shared/json-value.js";
+import { escapePointerSegment, isJsonObject, type JsonValue } from "../shared/json-value.js";
 import { checkFileSize, checkJsonDepth } from "./limits.js";
 
 export {

@@ -27,7 +27,7 @@ import { mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { Agent, request, type IncomingMessage } from "node:http";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
-import { buildProject, ensureBuilt, ROOT } from "../bench/common.js";
+import { buildProject, ensureBuilt, ROOT } from "../shared/common.js";
 
 const option = (name: string, fallback: number): number => {
   const found = process.argv.find((a) => a.startsWith(`--${name}=`));

@@ -14,9 +14,9 @@ import {
   type Change,
   type ChangeBus,
   type TaskRecord,
-} from "../../templates/runtime/index.js";
-import { SKIP_REDIS, startRedis, type RedisServer } from "../helpers/redis.js";
-import { sleep, until } from "../helpers/wait.js";
+} from "../../../templates/runtime/index.js";
+import { SKIP_REDIS, startRedis, type RedisServer } from "../../helpers/redis.js";
+import { sleep, until } from "../../helpers/wait.js";
 
 describe("redisPrefixFromEnvironment", () => {
   it("is made from the server's name, percent-encoded, and is mcp: without one", () => {

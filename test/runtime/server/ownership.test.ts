@@ -12,8 +12,8 @@
  * Real HTTP on 127.0.0.1; tokens are checked by a stand-in authorization.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import * as legacy from "../../generated/2025-11-25/index.js";
-import * as tasksProtocol from "../../generated/2026-07-28+tasks/index.js";
+import * as legacy from "../../../generated/2025-11-25/index.js";
+import * as tasksProtocol from "../../../generated/2026-07-28+tasks/index.js";
 import {
   McpServer,
   principalKey,
@@ -22,9 +22,9 @@ import {
   type ChangeBus,
   type HttpAuthorization,
   type RunningHttpServer,
-} from "../../templates/runtime/index.js";
-import { openStream, post, request, type OpenStream } from "../helpers/mcp-client.js";
-import { until } from "../helpers/wait.js";
+} from "../../../templates/runtime/index.js";
+import { openStream, post, request, type OpenStream } from "../../helpers/mcp-client.js";
+import { until } from "../../helpers/wait.js";
 
 const EXT = { extensions: { "io.modelcontextprotocol/tasks": {} } };
 const EXT_ELICIT = { elicitation: { form: {} }, ...EXT };

@@ -18,8 +18,8 @@ import {
   SettingError,
   type HttpOptions,
   type RunningHttpServer,
-} from "../../templates/runtime/index.js";
-import { withStreamCap } from "../../templates/runtime/transport/node.js";
+} from "../../../templates/runtime/index.js";
+import { withStreamCap } from "../../../templates/runtime/transport/node.js";
 import {
   openRequestStream,
   openStream,
@@ -27,8 +27,8 @@ import {
   request,
   testServer,
   type OpenStream,
-} from "../helpers/mcp-client.js";
-import { sleep, until } from "../helpers/wait.js";
+} from "../../helpers/mcp-client.js";
+import { sleep, until } from "../../helpers/wait.js";
 
 const SUBSCRIPTION = "io.modelcontextprotocol/subscriptionId";
 const running: RunningHttpServer[] = [];

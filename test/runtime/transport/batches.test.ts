@@ -12,9 +12,9 @@
 import { request as httpRequest } from "node:http";
 import { PassThrough } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { writeFrame } from "../../templates/runtime/core/framing.js";
-import { serveHttp, serveStdio, type RunningHttpServer } from "../../templates/runtime/index.js";
-import { LineReader, post, testServer } from "../helpers/mcp-client.js";
+import { writeFrame } from "../../../templates/runtime/core/framing.js";
+import { serveHttp, serveStdio, type RunningHttpServer } from "../../../templates/runtime/index.js";
+import { LineReader, post, testServer } from "../../helpers/mcp-client.js";
 
 const BIG = 100 * 1024;
 

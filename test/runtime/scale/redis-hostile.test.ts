@@ -15,8 +15,8 @@
  */
 import { createClient, type RedisClientType } from "@redis/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import * as legacy from "../../generated/2025-11-25/index.js";
-import * as tasksProtocol from "../../generated/2026-07-28+tasks/index.js";
+import * as legacy from "../../../generated/2025-11-25/index.js";
+import * as tasksProtocol from "../../../generated/2026-07-28+tasks/index.js";
 import {
   MAX_SESSION_RECORD_BYTES,
   McpServer,
@@ -25,16 +25,16 @@ import {
   RedisTaskStore,
   serveHttp,
   type RunningHttpServer,
-} from "../../templates/runtime/index.js";
+} from "../../../templates/runtime/index.js";
 import {
   openRequestStream,
   openStream,
   post,
   request,
   type OpenStream,
-} from "../helpers/mcp-client.js";
-import { SKIP_REDIS, startRedis, type RedisServer } from "../helpers/redis.js";
-import { sleep, until } from "../helpers/wait.js";
+} from "../../helpers/mcp-client.js";
+import { SKIP_REDIS, startRedis, type RedisServer } from "../../helpers/redis.js";
+import { sleep, until } from "../../helpers/wait.js";
 
 const PREFIX = "hostile:";
 const IDLE_MS = 1200;

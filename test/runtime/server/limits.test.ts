@@ -8,14 +8,14 @@
  * (maxListenFilterBytes). The limits come from the environment, checked.
  */
 import { describe, expect, it } from "vitest";
-import { jsonLengthWithin } from "../../templates/runtime/core/limits.js";
+import { jsonLengthWithin } from "../../../templates/runtime/core/limits.js";
 import {
   McpHttpHandler,
   SERVER_LIMITS,
   serverLimitsFromEnvironment,
   serveHttp,
-} from "../../templates/runtime/index.js";
-import { post, request, testServer } from "../helpers/mcp-client.js";
+} from "../../../templates/runtime/index.js";
+import { post, request, testServer } from "../../helpers/mcp-client.js";
 
 describe("jsonLengthWithin", () => {
   it.each([
