@@ -185,7 +185,7 @@ function schemaProblems(schema: JsonObject, file: string, pointer: string): Diag
     if (typeof node.$ref === "string" && !node.$ref.startsWith("#"))
       out.push(diagnostic("MCPG704", { ref: node.$ref }, { file, pointer: `${at}/$ref` }));
     else if (typeof node.$ref === "string" && inheritedTarget(schema, node.$ref))
-      out.push(diagnostic("MCPG741", { ref: node.$ref }, { file, pointer: `${at}/$ref` }));
+      out.push(diagnostic("MCPG718", { ref: node.$ref }, { file, pointer: `${at}/$ref` }));
   });
   if (count > LIMITS.subschemas || deepest > LIMITS.depth * 2) {
     out.push(

@@ -9,7 +9,7 @@ import type { JsonObject } from "../shared/json-value.js";
 import { linearSchema } from "../shared/linear-patterns.js";
 
 /**
- * The warnings (MCPG740) for the patterns of `tools` that re2js cannot run
+ * The warnings (MCPG724) for the patterns of `tools` that re2js cannot run
  * and the validators leave out, each at its tool's schema in `file`.
  */
 export function droppedPatternWarnings(
@@ -26,7 +26,7 @@ export function droppedPatternWarnings(
       if (!schema) return [];
       return linearSchema(schema).dropped.map((d) =>
         diagnostic(
-          "MCPG740",
+          "MCPG724",
           { tool: tool.name, pattern: JSON.stringify(d.pattern), reason: d.reason },
           { file, pointer: `/${i}/${kind}${d.pointer}` },
         ),

@@ -25,7 +25,7 @@ export const SCAFFOLD_DIAGNOSTICS = {
       `remote $ref "${p.ref}" in a tool schema (mcp-gen never fetches referenced schemas)`,
     fix: () => "inline the referenced schema under $defs and point the $ref at #/$defs/...",
   }),
-  MCPG741: entry<{ ref: string }>({
+  MCPG718: entry<{ ref: string }>({
     severity: "error",
     message: (p) =>
       `local $ref "${p.ref}" in a tool schema points to nothing the schema has: it goes through a name every JavaScript object inherits (constructor, __proto__, toString, ...), not a member of the schema`,
@@ -90,7 +90,7 @@ export const SCAFFOLD_DIAGNOSTICS = {
     fix: () =>
       "the tool can still be called by name; ask the server's authors to fix its definition",
   }),
-  MCPG740: entry<{ tool: string; pattern: string; reason: string }>({
+  MCPG724: entry<{ tool: string; pattern: string; reason: string }>({
     severity: "warning",
     message: (p) =>
       `tool ${p.tool}: the pattern ${p.pattern} is not checked: the linear-time engine (re2js) cannot run it (${p.reason})`,

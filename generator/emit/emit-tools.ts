@@ -459,7 +459,7 @@ function schemaId(entry: ValidatorEntry): string {
  * A tool schema as ajv compiles it: its `$schema` left out (the dialect
  * picks the ajv), own properties only, its `$id`; with linear patterns,
  * without the ones re2js cannot run (the project's generation warned of
- * them, MCPG740).
+ * them, MCPG724).
  */
 function compiledSchema(entry: ValidatorEntry, linearPatterns: boolean): JsonObject {
   const { $schema: _s, ...rest } = linearPatterns

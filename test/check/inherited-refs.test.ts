@@ -1,7 +1,7 @@
 /**
  * A tool schema's `$ref` through a name every object inherits
  * (`#/constructor` was an internal error, exit 3; `#/__proto__` compiled to
- * a validator that accepted anything) is MCPG741 at the `$ref`; one through
+ * a validator that accepted anything) is MCPG718 at the `$ref`; one through
  * an own property of that name is followed as any other.
  */
 import { writeFileSync } from "node:fs";
@@ -29,7 +29,7 @@ const tool = (schema: Record<string, unknown>) => [
 
 describe("a $ref through a name every object inherits", () => {
   it.each(["#/constructor", "#/__proto__", "#/toString", "#/properties/x/constructor"])(
-    "%s is MCPG741 at the $ref",
+    "%s is MCPG718 at the $ref",
     (ref) => {
       expect(
         problems(() =>
@@ -38,7 +38,7 @@ describe("a $ref through a name every object inherits", () => {
             "tools.json",
           ),
         ),
-      ).toEqual([["MCPG741", "/0/inputSchema/properties/y/$ref"]]);
+      ).toEqual([["MCPG718", "/0/inputSchema/properties/y/$ref"]]);
     },
   );
 
@@ -59,7 +59,7 @@ describe("a $ref through a name every object inherits", () => {
     for (const file of ["c.json", "p.json"]) {
       const run = await runCli(["server", `out-${file}`, "--tools", file, "--quiet"], { cwd });
       expect(run.code, run.stderr).toBe(2);
-      expect(run.stderr).toContain("error MCPG741");
+      expect(run.stderr).toContain("error MCPG718");
       expect(run.stderr).not.toContain("internal error");
     }
   });

@@ -5,7 +5,7 @@
  * so a result checked against `"pattern": "^(a+)+$"` (exponential for
  * JavaScript's RegExp: 31 characters took more than 100 s) is answered at
  * once. A pattern re2js cannot run (a lookahead) is left unchecked with a
- * warning naming the tool and where (MCPG740), the rest of the schema still
+ * warning naming the tool and where (MCPG724), the rest of the schema still
  * checked. A server runs its own patterns with RegExp unless mcp-gen.json
  * says `"patterns": "linear"`. The checks run in a child process killed
  * after 30 s: a stalled RegExp cannot be interrupted in the test's own.
@@ -87,7 +87,7 @@ describe("a client's tool validators", () => {
 
   it("leave a pattern re2js cannot run unchecked, warning where it is, and check the rest", async () => {
     expect(stderr).toContain(
-      'warning MCPG740: tool lookup: the pattern "^(?=x)x+$" is not checked: the linear-time engine (re2js) cannot run it',
+      'warning MCPG724: tool lookup: the pattern "^(?=x)x+$" is not checked: the linear-time engine (re2js) cannot run it',
     );
     expect(stderr).toContain("#/0/outputSchema/properties/ahead/pattern");
     expect(await checkOutputs(project, [{ ahead: "yy" }, { ahead: "yyyyyy" }])).toMatchObject([
@@ -122,7 +122,7 @@ describe("a server's tool validators", () => {
     writeFileSync(settingsFile, JSON.stringify({ ...settings, patterns: "linear" }, null, 2));
     const regenerated = await runCli(["generate", "--quiet"], { cwd: project });
     expect(regenerated.code, regenerated.stderr).toBe(0);
-    expect(regenerated.stderr).toContain("warning MCPG740");
+    expect(regenerated.stderr).toContain("warning MCPG724");
     expect(module()).toContain('import { RE2JS } from "re2js";');
     linkNodeModules(project);
     expect(await checkOutputs(project, [{ code: `${"a".repeat(40)}!` }])).toMatchObject([
