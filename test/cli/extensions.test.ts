@@ -342,7 +342,7 @@ describe.concurrent("several problems are all reported together, in one run", ()
       `${manifest("manifest-schema")}#/version: error MCPG601: extension manifest: is not a manifest field ${FIX_MANIFEST}`,
     );
     expect(lines[6]).toBe(
-      `--extension: error MCPG602: --extension "nope" is neither a known extension, a folder with mcp-extension.json, nor a manifest file (fix: name a known extension (tasks), or the folder or file of your extension's manifest)`,
+      `--extension: error MCPG602: --extension "nope" is neither a known extension, a folder with mcp-extension.json, nor a manifest file (fix: name a known extension (apps, skills, tasks), or the folder or file of your extension's manifest)`,
     );
     expectNothingWritten(result);
   });
@@ -468,7 +468,7 @@ describe.concurrent("--extension tasks", () => {
   it("an unknown --extension nope is MCPG602, listing the known extensions", async () => {
     const result = await generateWith(["nope"]);
     expect(diagnosticLines(result.run)).toEqual([
-      `--extension: error MCPG602: --extension "nope" is neither a known extension, a folder with mcp-extension.json, nor a manifest file (fix: name a known extension (tasks), or the folder or file of your extension's manifest)`,
+      `--extension: error MCPG602: --extension "nope" is neither a known extension, a folder with mcp-extension.json, nor a manifest file (fix: name a known extension (apps, skills, tasks), or the folder or file of your extension's manifest)`,
     ]);
     expectNothingWritten(result);
   });
@@ -477,7 +477,7 @@ describe.concurrent("--extension tasks", () => {
     const folder = tempDir("empty-ext");
     const result = await generateWith([folder]);
     expect(diagnosticLines(result.run)).toEqual([
-      `--extension: error MCPG602: --extension "${folder}" is neither a known extension, a folder with mcp-extension.json, nor a manifest file (fix: name a known extension (tasks), or the folder or file of your extension's manifest)`,
+      `--extension: error MCPG602: --extension "${folder}" is neither a known extension, a folder with mcp-extension.json, nor a manifest file (fix: name a known extension (apps, skills, tasks), or the folder or file of your extension's manifest)`,
     ]);
     expectNothingWritten(result);
   });

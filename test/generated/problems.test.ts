@@ -92,7 +92,7 @@ describe("parseMessage's -32602", () => {
       `Invalid params: more than ${PROBLEM_LIMIT} problems, the first ${PROBLEM_LIMIT} in data.errors; the first: /params/notifications/resourceSubscriptions/0 must be string`,
     );
     // The listing validator itself stopped: it holds one error past the limit, not 100,000.
-    const listing = problemValidators.validateSubscriptionsListenRequest as CompiledValidator;
+    const listing = problemValidators.validateSubscriptionsListenRequest;
     expect(listing.errors).toHaveLength(
       PROBLEM_LIMIT + 1,
     );
