@@ -42,7 +42,10 @@ describe("loadSources", () => {
   it("reads a folder without schema.ts as an unknown revision named after the folder, with the whole overlay", async () => {
     const sources = await loadSources({ spec: fixture("custom-schema"), sources: testSources() });
     expect(sources).toMatchObject({ revision: "custom-schema", known: false });
-    expect(sources.patches.map((p) => p.file)).toEqual(["schema/patches/upstream-defects.json"]);
+    expect(sources.patches.map((p) => p.file)).toEqual([
+      "schema/patches/extension-defects.json",
+      "schema/patches/upstream-defects.json",
+    ]);
     expect(sources.schemaTs).toBeUndefined();
   });
 

@@ -29,16 +29,36 @@ const files = new Map(
   ),
 );
 
+/** Pinned URLs of package archives (MCP Apps' npm tarball), whose pinned integrity only the published archive has. */
+const archives = new Set(
+  sets.flatMap((set) =>
+    Object.values(set.files).flatMap((pinned) => (pinned.archive ? [pinned.url] : [])),
+  ),
+);
+
+/** The published archives, fetched once from the npm registry: no local file has their integrity. */
+const published = new Map<string, Promise<Buffer>>();
+function publishedArchive(url: string): Promise<Buffer> {
+  if (!published.has(url))
+    published.set(
+      url,
+      fetch(url).then(async (r) => {
+        if (!r.ok) throw new Error(`${url}: ${r.status}`);
+        return Buffer.from(await r.arrayBuffer());
+      }),
+    );
+  return published.get(url)!;
+}
+
 /** A fetch serving the upstream files by their pinned URLs (optionally changed), recording what was asked. */
 function upstreamFetch(change: (url: string, bytes: Buffer) => Buffer = (_u, b) => b) {
   const urls: string[] = [];
-  const fake = (input: string | URL | Request): Promise<Response> => {
+  const fake = async (input: string | URL | Request): Promise<Response> => {
     const url = urlOf(input);
     urls.push(url);
+    if (archives.has(url)) return new Response(change(url, await publishedArchive(url)));
     const path = files.get(url);
-    return Promise.resolve(
-      path ? new Response(change(url, readFileSync(path))) : new Response("", { status: 404 }),
-    );
+    return path ? new Response(change(url, readFileSync(path))) : new Response("", { status: 404 });
   };
   return { fetch: fake, urls };
 }
@@ -62,6 +82,8 @@ describe("the registry's pins", () => {
       "2025-11-25",
       "2026-07-28",
       "2026-07-28/examples",
+      "extensions/apps",
+      "extensions/skills",
       "extensions/tasks",
       "extensions/tasks",
     ]);
