@@ -42,7 +42,8 @@ function publishedArchive(url: string): Promise<Buffer> {
   if (!published.has(url))
     published.set(
       url,
-      fetch(url).then(async (r) => {
+      // Bounded in time: a registry that does not answer fails the test within a minute.
+      fetch(url, { signal: AbortSignal.timeout(60_000) }).then(async (r) => {
         if (!r.ok) throw new Error(`${url}: ${r.status}`);
         return Buffer.from(await r.arrayBuffer());
       }),
