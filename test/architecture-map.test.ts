@@ -4,22 +4,33 @@
  * the runtime is named in it, so a folder added without a place on the map
  * fails here.
  */
-import { readdirSync, readFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, it } from "vitest";
 import { ROOT } from "./helpers/index.js";
 
 const MAP = readFileSync(join(ROOT, "ARCHITECTURE.md"), "utf8");
 
-/** Folders the map need not name: installed, built or the repository's own. */
-const UNMAPPED = new Set([".git", "node_modules", "dist", ".cache"]);
+/**
+ * The files git keeps. Folders made by installing, building or running
+ * tools (node_modules, .venv, caches) hold none of them, so they need no
+ * place on the map.
+ */
+const TRACKED = execFileSync("git", ["ls-files", "-z"], { cwd: ROOT, encoding: "utf8" })
+  .split("\0")
+  .filter(Boolean);
 
 /** The folders directly under `dir` (relative to the repository) that git keeps. */
 function foldersOf(dir: string): string[] {
-  return readdirSync(join(ROOT, dir), { withFileTypes: true })
-    .filter((entry) => entry.isDirectory() && !UNMAPPED.has(entry.name))
-    .map((entry) => (dir ? `${dir}/${entry.name}` : entry.name))
-    .sort();
+  const prefix = dir ? `${dir}/` : "";
+  const folders = new Set<string>();
+  for (const file of TRACKED) {
+    if (!file.startsWith(prefix)) continue;
+    const rest = file.slice(prefix.length).split("/");
+    if (rest.length > 1) folders.add(`${prefix}${rest[0]}`);
+  }
+  return [...folders].sort();
 }
 
 it.each([
