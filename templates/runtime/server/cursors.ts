@@ -29,8 +29,8 @@ const MAC_BYTES = 32;
 const HOW_TO_MAKE_A_KEY =
   "make one with `node -e \"console.log(require('crypto').randomBytes(32).toString('base64'))\"`";
 
-/** What a server whose cursor key was made at random tells at start (HTTP: several instances or a restart). */
-export const RANDOM_CURSOR_KEY_WARNING = `warning: neither ${CURSOR_KEY_VARIABLE} nor ${REQUEST_STATE_KEY_VARIABLE} is set, so list cursors are signed with a random key made at start: a client paging through a list gets -32602 when its next page reaches another instance, or this one after a restart. Set ${CURSOR_KEY_VARIABLE} to the same 32 random bytes (hex or base64) on every instance (${HOW_TO_MAKE_A_KEY}).`;
+/** What a server whose cursor key alone was made at random tells at start when it shares a store with other instances. */
+export const RANDOM_CURSOR_KEY_WARNING = `warning: ${CURSOR_KEY_VARIABLE} is not set, so list cursors fail across the instances sharing this store; set the same key on each (docs/server.md#several-instances)`;
 
 /** Where a cursor points: the list method, the offset of the next page, and the list it was issued from. */
 export interface CursorPosition {

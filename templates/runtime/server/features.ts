@@ -124,6 +124,8 @@ export class ServerFeatures<T extends ServerTypes = UntypedServer> {
   /** Runs the tasks of the Tasks extension; undefined when the protocol module lacks it. */
   readonly tasks?: TaskRunner;
   private readonly changeBus?: ChangeBus;
+  /** Whether other instances may serve this server's clients: it was given a shared task store, change bus or session store. */
+  private readonly sharesState: boolean;
 
   constructor(options: ServerOptions) {
     this.protocol = options.protocol;
@@ -135,6 +137,7 @@ export class ServerFeatures<T extends ServerTypes = UntypedServer> {
     this.validateResults = options.validateResults ?? true;
     this.lists = new ListPager(options.lists ?? listOptionsFromEnvironment());
     this.extensions = options.extensions ?? {};
+    this.sharesState = Boolean(options.tasks?.store ?? options.changeBus ?? options.sessions);
     this.onError =
       options.onError ??
       ((error, where) =>
@@ -335,15 +338,15 @@ export class ServerFeatures<T extends ServerTypes = UntypedServer> {
   }
 
   /**
-   * What a deployment where several instances, or a restart, may serve one
-   * client should know at start (the HTTP transport prints it; stdio, one
-   * client per process, does not): a requestState key made at random.
+   * What a server that shares a store with other instances (a task store,
+   * change bus or session store was given) should know at start: a key made
+   * at random, which the other instances do not have. One instance, or
+   * stdio, has nothing to hear: its tokens come back to it.
    */
   deploymentWarnings(): readonly string[] {
-    return [
-      ...(this.requestState.randomKey ? [RANDOM_KEY_WARNING] : []),
-      ...(this.lists.cursors.randomKey ? [RANDOM_CURSOR_KEY_WARNING] : []),
-    ];
+    if (!this.sharesState) return [];
+    if (this.requestState.randomKey) return [RANDOM_KEY_WARNING];
+    return this.lists.cursors.randomKey ? [RANDOM_CURSOR_KEY_WARNING] : [];
   }
 
   /** Whether a feature method is offered (methods of features nothing was registered for are "not found"). */

@@ -41,8 +41,11 @@ const TAG_BYTES = 16;
 const HOW_TO_MAKE_A_KEY =
   "make one with `node -e \"console.log(require('crypto').randomBytes(32).toString('base64'))\"`";
 
-/** What a server whose key was made at random tells at start, when several instances or a restart may serve one client (HTTP). */
-export const RANDOM_KEY_WARNING = `warning: ${KEY_VARIABLE} is not set, so requestState is sealed with a random key made at start: a multi-round request fails when its next round reaches another instance, or this one after a restart. Set ${KEY_VARIABLE} to the same 32 random bytes (hex or base64) on every instance (${HOW_TO_MAKE_A_KEY}).`;
+/**
+ * What a server whose key was made at random tells at start when it shares a
+ * store with other instances (docs/server.md, "Several instances", says more).
+ */
+export const RANDOM_KEY_WARNING = `warning: ${KEY_VARIABLE} is not set, so multi-round requests and list cursors fail across the instances sharing this store; set the same key on each (docs/server.md#several-instances)`;
 
 /** A key that cannot be used, and why; its message names MCP_REQUEST_STATE_KEY. */
 export class RequestStateKeyError extends Error {

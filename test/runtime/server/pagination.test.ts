@@ -15,6 +15,7 @@ import {
   listOptionsFromEnvironment,
   type ListOptions,
   type McpServer,
+  RequestStateCodec,
 } from "../../../templates/runtime/index.js";
 import { request, testServer } from "../../helpers/mcp-client.js";
 
@@ -218,13 +219,25 @@ describe("cursors", () => {
     expect((await call(c, "tools/list", { cursor })).error).toMatchObject({ code: -32602 });
   });
 
-  it("warns at start when cursors are signed with a key made at random", () => {
-    const random = testServer({ lists: { cursors: CursorCodec.fromEnvironment({}) } });
-    expect(random.deploymentWarnings().join("\n")).toContain(
-      "list cursors are signed with a random key",
-    );
-    const keyed = testServer({ lists: { cursors: new CursorCodec(KEY) } });
-    expect(keyed.deploymentWarnings().join("\n")).not.toContain("list cursors");
+  it("warns at start, in one line naming MCP_CURSOR_KEY, only when a random cursor key meets a shared store", () => {
+    const bus = { send: () => undefined, receive: () => () => undefined, close: async () => {} };
+    const requestState = new RequestStateCodec(KEY);
+    const shared = testServer({
+      requestState,
+      changeBus: bus,
+      lists: { cursors: CursorCodec.fromEnvironment({}) },
+    });
+    expect(shared.deploymentWarnings()).toEqual([
+      "warning: MCP_CURSOR_KEY is not set, so list cursors fail across the instances sharing this store; set the same key on each (docs/server.md#several-instances)",
+    ]);
+    const alone = testServer({ requestState, lists: { cursors: CursorCodec.fromEnvironment({}) } });
+    expect(alone.deploymentWarnings()).toEqual([]);
+    const keyed = testServer({
+      requestState,
+      changeBus: bus,
+      lists: { cursors: new CursorCodec(KEY) },
+    });
+    expect(keyed.deploymentWarnings()).toEqual([]);
   });
 
   it("refuses a key that is short or not random", () => {

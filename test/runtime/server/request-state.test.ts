@@ -219,24 +219,39 @@ describe("request-state: the key", () => {
     ).toEqual({ code: -32602, detail: "authentication" });
   });
 
-  it("over HTTP the server warns at start when its key was made at random, naming MCP_REQUEST_STATE_KEY", async () => {
-    for (const [codec, expected] of [
-      [RequestStateCodec.fromEnvironment({}), 1],
-      [new RequestStateCodec(KEY), 0],
+  it("over HTTP the server warns at start, in one line naming MCP_REQUEST_STATE_KEY, only when a random key meets a shared store", async () => {
+    const bus = { send: () => undefined, receive: () => () => undefined, close: async () => {} };
+    for (const [title, options, expected] of [
+      [
+        "random key, shared store",
+        { requestState: RequestStateCodec.fromEnvironment({}), changeBus: bus },
+        1,
+      ],
+      ["random key, one instance", { requestState: RequestStateCodec.fromEnvironment({}) }, 0],
+      [
+        "key set, shared store",
+        {
+          requestState: new RequestStateCodec(KEY),
+          changeBus: bus,
+          lists: { cursors: new CursorCodec(KEY) },
+        },
+        0,
+      ],
     ] as const) {
       const warnings: string[] = [];
-      // The cursor key is given, so the only warning possible is the request-state key's.
+      // Both keys random: the one line names MCP_REQUEST_STATE_KEY, from which the cursor key is derived.
       const server = await serveHttp(
-        testServer({ requestState: codec, lists: { cursors: new CursorCodec(KEY) } }),
-        {
-          port: 0,
-          warn: (m) => warnings.push(m),
-        },
+        testServer({ lists: { cursors: CursorCodec.fromEnvironment({}) }, ...options }),
+        { port: 0, warn: (m) => warnings.push(m) },
       );
       await server.close();
-      expect(warnings).toHaveLength(expected);
-      for (const warning of warnings)
-        expect(warning).toMatch(/MCP_REQUEST_STATE_KEY is not set.*same 32 random bytes/);
+      expect(warnings, title).toHaveLength(expected);
+      for (const warning of warnings) {
+        expect(warning).toBe(
+          "warning: MCP_REQUEST_STATE_KEY is not set, so multi-round requests and list cursors fail across the instances sharing this store; set the same key on each (docs/server.md#several-instances)",
+        );
+        expect(warning.length).toBeLessThan(200);
+      }
     }
   });
 });
