@@ -153,6 +153,8 @@ function userFiles(
     mcpGen: mcpGenDependency,
     revision: settings.revision,
     stubs: extensions.some((e) => e.requests.length > 0),
+    // Tasks are what a shared Redis store is for; without them the package is installed only on demand.
+    redis: extensions.some((e) => e.id === "io.modelcontextprotocol/tasks"),
     extensions: extensions.map((e) => ({
       id: e.id,
       name: e.name,

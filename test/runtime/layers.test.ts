@@ -39,8 +39,8 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
 };
 /** Node modules a layer other than transport/ may import. */
 const PROTOCOL_NODE_MODULES = ["node:crypto"];
-/** What scale/ may import besides: the Redis client its shared stores are built on. */
-const SCALE_MODULES = ["node:crypto", "@redis/client"];
+/** What scale/ may import besides: the Redis client its shared stores are built on (node:module finds whether it is installed). */
+const SCALE_MODULES = ["node:crypto", "node:module", "@redis/client"];
 /** What oauth/ may import besides: the OAuth library its flow is built on, and jose for DPoP proofs and keys. */
 const OAUTH_MODULES = ["node:crypto", "oauth4webapi", "jose"];
 /**

@@ -45,7 +45,6 @@ describe("mcp-gen server --auth", () => {
     expect(JSON.parse(read("mcp-gen.json"))).toHaveProperty("auth", { scopes: ["mcp"] });
     // One dependencies object: what every server needs, plus jose.
     expect(JSON.parse(read("package.json"))).toHaveProperty("dependencies", {
-      "@redis/client": "6.4.0",
       "ajv-formats": "3.0.1",
       jose: "6.2.18",
       re2js: "2.10.0",
@@ -55,7 +54,7 @@ describe("mcp-gen server --auth", () => {
     const plain = join(cwd, "plain");
     expect(JSON.parse(readFileSync(join(plain, "package.json"), "utf8"))).toHaveProperty(
       "dependencies",
-      { "@redis/client": "6.4.0", "ajv-formats": "3.0.1", re2js: "2.10.0" },
+      { "ajv-formats": "3.0.1", re2js: "2.10.0" },
     );
     expect(read("README.md")).toContain("## Authorization");
     expect(read("README.md")).toContain("MCP_AUTH_ISSUER");

@@ -9,7 +9,7 @@
  * what its shipped code (src/) imports must be a dependency, what only its
  * tests and configuration import may be a devDependency.
  */
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { builtinModules } from "node:module";
 import ts from "typescript";
@@ -17,6 +17,12 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { EmittedFile } from "../../generator/index.js";
 import { scaffoldClient } from "../../generator/scaffold/client.js";
 import { scaffoldServer } from "../../generator/scaffold/scaffold.js";
+import { templatesDir } from "../../generator/project/render.js";
+import {
+  REDIS_CLIENT_VERSION,
+  requireRedisClient,
+} from "../../templates/runtime/scale/redis-link.js";
+import { SUITE_VERSION } from "../../scripts/conformance/suite.js";
 import { tempDir, testSources } from "../helpers/index.js";
 
 /** Tools whose schemas use formats (their checks come from ajv-formats), enums, nested objects and arrays. */
@@ -134,5 +140,47 @@ describe("a scaffolded project lists every package it imports", () => {
     if (_kind.includes("formats")) expect(shipped).toContain("ajv-formats");
     expect([...shipped].filter((name) => !dependencies.has(name)).sort()).toEqual([]);
     expect([...all].filter((name) => !every.has(name)).sort()).toEqual([]);
+  });
+});
+
+describe("a scaffolded server depends on what it uses", () => {
+  /** package.json of a project of `kind`. */
+  async function manifestOf(kind: string): Promise<{
+    dependencies: Record<string, string>;
+    devDependencies: Record<string, string>;
+    peerDependencies?: Record<string, string>;
+    peerDependenciesMeta?: Record<string, { optional?: boolean }>;
+  }> {
+    const scaffold = kinds.find(([name]) => name === kind)![1];
+    const files = await scaffold(join(tempDir("deps-need"), "proj"));
+    return JSON.parse(files.find((f) => f.path === "package.json")!.contents);
+  }
+
+  it("@redis/client only with Tasks; without, an optional peer installed for a shared store", async () => {
+    const minimal = await manifestOf("server, minimal");
+    expect(minimal.dependencies).not.toHaveProperty("@redis/client");
+    expect(minimal.peerDependencies).toHaveProperty("@redis/client", "6.4.0");
+    expect(minimal.peerDependenciesMeta?.["@redis/client"]).toEqual({ optional: true });
+    const tasks = await manifestOf("server, everything with Tasks");
+    expect(tasks.dependencies).toHaveProperty("@redis/client", "6.4.0");
+    expect(tasks.peerDependencies).not.toHaveProperty("@redis/client");
+  });
+
+  it("the conformance suite is no devDependency: npm run conformance installs the version mcp-gen's own run pins", async () => {
+    const tasks = await manifestOf("server, everything with Tasks");
+    expect(tasks.devDependencies).not.toHaveProperty("@modelcontextprotocol/conformance");
+    const script = readFileSync(templatesDir("server", "scripts", "conformance.mjs"), "utf8");
+    expect(script).toContain(`const SUITE_VERSION = "${SUITE_VERSION}";`);
+    // The runtime's Redis version and the template's are one fact too.
+    expect(readFileSync(templatesDir("server", "package.json.hbs"), "utf8")).toContain(
+      `"@redis/client": "${REDIS_CLIENT_VERSION}"`,
+    );
+  });
+
+  it("a start that asks for Redis without @redis/client installed names the variable and the install", () => {
+    expect(() => requireRedisClient("MCP_TASK_STORE", "@redis/not-installed-here")).toThrow(
+      "MCP_TASK_STORE names a Redis server, but @redis/not-installed-here is not installed: run `npm install @redis/not-installed-here@",
+    );
+    expect(() => requireRedisClient("MCP_TASK_STORE")).not.toThrow();
   });
 });

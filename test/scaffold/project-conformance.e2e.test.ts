@@ -3,13 +3,13 @@
  * (templates/server/scripts/conformance.mjs): the everything example with
  * the Tasks extension, installed from the npm registry, runs the official
  * conformance suite against itself for both requirement sets and passes;
- * the suite is the devDependency pinned at the version mcp-gen's own
- * conformance run uses. The minimal example, which lacks the suite's
+ * the suite, no dependency of the project, is installed on first use at the
+ * version mcp-gen's own conformance run uses. The minimal example, which lacks the suite's
  * fixture tools, fails it with exit code 1. Slow by nature: an install,
  * a build, and the suite's scenarios.
  */
 import { spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { SUITE_VERSION } from "../../scripts/conformance/suite.js";
@@ -63,8 +63,17 @@ describe("npm run conformance in a server project", () => {
       const manifest = JSON.parse(readFileSync(join(project, "package.json"), "utf8")) as {
         devDependencies: Record<string, string>;
       };
-      expect(manifest.devDependencies["@modelcontextprotocol/conformance"]).toBe(SUITE_VERSION);
+      expect(manifest.devDependencies).not.toHaveProperty("@modelcontextprotocol/conformance");
       const run = await conformance(project);
+      expect(
+        existsSync(
+          join(
+            CACHE,
+            `conformance-${SUITE_VERSION}`,
+            "node_modules/@modelcontextprotocol/conformance",
+          ),
+        ),
+      ).toBe(true);
       process.stdout.write(run.stdout);
       expect(run.code, run.all).toBe(0);
       expect(run.stdout).toMatch(/^conformance 2026-07-28: Total: \d+ passed, 0 failed /m);

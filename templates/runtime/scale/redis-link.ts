@@ -9,8 +9,58 @@
  * reconnect by themselves.
  */
 import { createHash } from "node:crypto";
+import { createRequire } from "node:module";
 import { ForeignDataError } from "../core/errors.js";
-import type { RedisClientType } from "@redis/client";
+
+/** The package loaded when a Redis URL is used; a variable, so the compiler never needs it installed. */
+const REDIS_CLIENT: string = "@redis/client";
+/** The version of @redis/client a project with Tasks depends on, and the one to install for a shared store. */
+export const REDIS_CLIENT_VERSION = "6.4.0";
+
+/**
+ * What the stores use of a @redis/client (6.x) connection: a project
+ * without a shared store need not install the package, so its types are
+ * not imported.
+ */
+export interface RedisClientType {
+  readonly isReady: boolean;
+  readonly isOpen: boolean;
+  on(event: string, listener: (...args: never[]) => void): unknown;
+  off(event: string, listener: (...args: never[]) => void): unknown;
+  connect(): Promise<unknown>;
+  close(): Promise<unknown>;
+  destroy(): void;
+  duplicate(): RedisClientType;
+  subscribe(channel: string, listener: (message: string) => void): Promise<unknown>;
+  publish(channel: string, message: string): Promise<number>;
+  ping(): Promise<string>;
+  pExpire(key: string, ms: number): Promise<unknown>;
+  set(
+    key: string,
+    value: string,
+    options: { condition: "NX"; expiration: { type: "PX"; value: number } },
+  ): Promise<string | null>;
+  evalSha(sha: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
+  eval(script: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
+  multi(): {
+    set(key: string, value: string, options: { PX: number }): unknown;
+    execAsPipeline(): Promise<unknown>;
+  };
+}
+
+/**
+ * Stops a start that asks for Redis (`variable` holds a Redis URL) in a
+ * project without @redis/client installed, saying how to install it.
+ */
+export function requireRedisClient(variable: string, pkg: string = REDIS_CLIENT): void {
+  try {
+    createRequire(import.meta.url).resolve(pkg);
+  } catch {
+    throw new Error(
+      `${variable} names a Redis server, but ${pkg} is not installed: run \`npm install ${pkg}@${REDIS_CLIENT_VERSION}\` in the project (a project with the Tasks extension has it)`,
+    );
+  }
+}
 
 /** How a Redis-backed store or bus is set up. */
 export interface RedisOptions {
@@ -168,7 +218,9 @@ export class RedisLink {
   }
 
   private async open(): Promise<RedisClientType> {
-    const { createClient } = await import("@redis/client");
+    const { createClient } = (await import(REDIS_CLIENT)) as {
+      createClient(options: { url: string; disableOfflineQueue: boolean }): RedisClientType;
+    };
     const client = createClient({ url: this.options.url, disableOfflineQueue: true });
     client.on("error", (error: unknown) => this.onError(error, "redis"));
     client.connect().catch(() => {

@@ -15,7 +15,6 @@
  * second try.
  */
 import { ForeignDataError } from "../core/errors.js";
-import type { RedisClientType } from "@redis/client";
 import {
   expiresAt,
   taskRecordProblem,
@@ -26,7 +25,7 @@ import {
   type TaskStore,
   type UpdateOptions,
 } from "../server/task-store.js";
-import { RedisLink, RedisScript, type RedisOptions } from "./redis-link.js";
+import { RedisLink, RedisScript, type RedisClientType, type RedisOptions } from "./redis-link.js";
 
 /**
  * Creates a task (0 when its key exists already) and, with a second key,

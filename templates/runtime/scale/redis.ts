@@ -24,6 +24,7 @@ import {
   DEFAULT_REDIS_PREFIX,
   DEFAULT_REDIS_TIMEOUT_MS,
   RedisLink,
+  requireRedisClient,
   type RedisOptions,
 } from "./redis-link.js";
 import { RedisSessionStore } from "./redis-sessions.js";
@@ -185,6 +186,8 @@ export function scaleOutFromEnvironment(
     sessionValue === undefined || sessionValue === ""
       ? taskUrl
       : redisUrl(env, "MCP_SESSION_STORE");
+  if (taskUrl) requireRedisClient("MCP_TASK_STORE");
+  else if (sessionUrl) requireRedisClient("MCP_SESSION_STORE");
   return {
     ...(taskUrl
       ? {

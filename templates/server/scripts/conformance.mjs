@@ -1,7 +1,10 @@
 /**
  * `npm run conformance`: the official MCP conformance suite
- * (@modelcontextprotocol/conformance, a devDependency of this project)
- * against this server. It builds the project, starts `node dist/index.js`
+ * (@modelcontextprotocol/conformance, at the version below) against this
+ * server. The suite is installed on first use into
+ * MCP_GEN_CONFORMANCE_CACHE (default <tmpdir>/mcp-gen-conformance), the
+ * cache mcp-gen's own conformance run uses, so that a project does not
+ * carry it (and its Node >= 22 dependencies) in node_modules. It builds the project, starts `node dist/index.js`
  * on a free port of 127.0.0.1, runs the suite's server scenarios for each
  * requirement set (2026-07-28 and 2025-11-25, or those given with
  * --requirements), prints the suite's summary line for each, and stops the
@@ -29,13 +32,9 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 
 const NODE_VERSION = "22.23.3";
-const SUITE_ENTRY = join(
-  "node_modules",
-  "@modelcontextprotocol",
-  "conformance",
-  "dist",
-  "index.js",
-);
+const SUITE_PACKAGE = "@modelcontextprotocol/conformance";
+const SUITE_VERSION = "0.2.0-alpha.12";
+const CACHE = process.env.MCP_GEN_CONFORMANCE_CACHE || join(tmpdir(), "mcp-gen-conformance");
 
 const { values } = parseArgs({ options: { requirements: { type: "string", multiple: true } } });
 const SETS = values.requirements ?? ["2026-07-28", "2025-11-25"];
@@ -57,29 +56,44 @@ function probe(command) {
   return Number(version?.split(".")[0]) >= 22 ? path : undefined;
 }
 
+/**
+ * Installs `spec` into `target` of the cache once, unless `file` is there
+ * already. Installed beside the target and renamed into place, so a cut
+ * install never looks finished.
+ */
+function installOnce(spec, target, file) {
+  if (existsSync(file)) return;
+  process.stderr.write(`conformance: installing ${spec} into ${target} (once)\n`);
+  mkdirSync(CACHE, { recursive: true });
+  const scratch = mkdtempSync(join(CACHE, ".install-"));
+  writeFileSync(join(scratch, "package.json"), '{ "private": true }\n');
+  const npm = spawnSync(
+    "npm",
+    ["install", "--ignore-scripts", "--no-audit", "--no-fund", "--loglevel=error", spec],
+    { cwd: scratch, stdio: ["ignore", "ignore", "inherit"] },
+  );
+  if (npm.status === 0 && !existsSync(target)) renameSync(scratch, target);
+  rmSync(scratch, { recursive: true, force: true });
+}
+
+/** The suite's entry, installed on first use (see the file's comment). */
+function suiteEntry() {
+  const target = join(CACHE, `conformance-${SUITE_VERSION}`);
+  const entry = join(target, "node_modules", ...SUITE_PACKAGE.split("/"), "dist", "index.js");
+  installOnce(`${SUITE_PACKAGE}@${SUITE_VERSION}`, target, entry);
+  return existsSync(entry) ? entry : cannot(`${SUITE_PACKAGE}@${SUITE_VERSION} did not install`);
+}
+
 /** A Node >= 22 for the suite (see the file's comment). */
 function nodeForSuite() {
   for (const command of [process.env.CONFORMANCE_NODE, "node"]) {
     const found = command ? probe(command) : undefined;
     if (found) return found;
   }
-  const cache = process.env.MCP_GEN_CONFORMANCE_CACHE || join(tmpdir(), "mcp-gen-conformance");
   const pkg = `node-${process.platform}-${process.arch}`;
-  const target = join(cache, `node-${NODE_VERSION}`);
+  const target = join(CACHE, `node-${NODE_VERSION}`);
   const binary = join(target, "node_modules", pkg, "bin", "node");
-  if (probe(binary)) return binary;
-  process.stderr.write(`conformance: installing ${pkg}@${NODE_VERSION} into ${target} (once)\n`);
-  mkdirSync(cache, { recursive: true });
-  // Installed beside the target and renamed into place, so a cut install never looks finished.
-  const scratch = mkdtempSync(join(cache, ".install-"));
-  writeFileSync(join(scratch, "package.json"), '{ "private": true }\n');
-  const npm = spawnSync(
-    "npm",
-    ["install", "--ignore-scripts", "--no-audit", "--no-fund", `${pkg}@${NODE_VERSION}`],
-    { cwd: scratch, stdio: ["ignore", "ignore", "inherit"] },
-  );
-  if (npm.status === 0 && !existsSync(binary)) renameSync(scratch, target);
-  rmSync(scratch, { recursive: true, force: true });
+  if (!probe(binary)) installOnce(`${pkg}@${NODE_VERSION}`, target, binary);
   return probe(binary) ?? cannot(`no Node >= 22 found; set CONFORMANCE_NODE to one`);
 }
 
@@ -112,7 +126,7 @@ async function listening(port, ms, exited) {
 }
 
 /** Runs the suite against the server started for `set`; true when it passed. */
-async function runSet(node, set) {
+async function runSet(node, entry, set) {
   const port = await freePort();
   const server = spawn(process.execPath, ["dist/index.js"], {
     env: { ...process.env, HOST: "127.0.0.1", PORT: String(port) },
@@ -133,16 +147,7 @@ async function runSet(node, set) {
   const suite = await new Promise((resolve) => {
     const child = spawn(
       node,
-      [
-        SUITE_ENTRY,
-        "server",
-        "--url",
-        `http://127.0.0.1:${port}/mcp`,
-        "-o",
-        out,
-        "--requirements",
-        set,
-      ],
+      [entry, "server", "--url", `http://127.0.0.1:${port}/mcp`, "-o", out, "--requirements", set],
       { stdio: ["ignore", "pipe", "pipe"] },
     );
     let text = "";
@@ -158,10 +163,10 @@ async function runSet(node, set) {
   return suite.code === 0;
 }
 
-if (!existsSync(SUITE_ENTRY)) cannot("the suite is not installed: run npm install first");
 const built = spawnSync("npm", ["run", "-s", "build"], { stdio: ["ignore", "inherit", "inherit"] });
 if (built.status !== 0) cannot("npm run build failed");
+const entry = suiteEntry();
 const node = nodeForSuite();
 let passed = true;
-for (const set of SETS) passed = (await runSet(node, set)) && passed;
+for (const set of SETS) passed = (await runSet(node, entry, set)) && passed;
 process.exit(passed ? 0 : 1);
