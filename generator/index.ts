@@ -19,6 +19,7 @@ import type { SourceSet } from "./load/types.js";
 import { packageVersion } from "./load/package-root.js";
 import { byPath } from "./shared/emitted-file.js";
 import { buildModel } from "./model/build.js";
+import { committedModel } from "./model/committed-model.js";
 import { runPasses } from "./model/passes/index.js";
 import type { McpModel } from "./model/types.js";
 
@@ -63,6 +64,47 @@ export async function loadModel(options: LoadOptions): Promise<ModelResult> {
   const model = withPasses(built.model, sources);
   throwIfErrors(checkModel(model));
   return { model, diagnostics: [...checked, ...built.diagnostics, ...overlayNotes(model)] };
+}
+
+/**
+ * {@link loadModel}, except that when a known revision's schemas cannot be
+ * had (offline, nothing cached), the model is mcp-gen's committed one for
+ * that revision and its known extensions (generated/models/), with a note
+ * (MCPG109) saying so: what `diff` and `upgrade` compare, offline.
+ */
+export async function loadModelOrCommitted(options: LoadOptions): Promise<ModelResult> {
+  try {
+    return await loadModel(options);
+  } catch (error) {
+    if (!unavailable(error)) throw error;
+    const committed = committedModel(options.spec, options.extensions ?? []);
+    if (!committed) throw error;
+    const reason = error.diagnostics.map((d) => d.message).join("; ");
+    return {
+      model: committed.model,
+      diagnostics: [
+        diagnostic(
+          "MCPG109",
+          { revision: options.spec, file: committed.folder, reason },
+          { file: "--spec" },
+        ),
+      ],
+    };
+  }
+}
+
+/**
+ * Whether an error says only that a revision's or an extension's schemas
+ * could not be had: not cached and downloads disabled (MCPG102, MCPG603),
+ * or the download failed (MCPG105: no network). A download that arrived
+ * with the wrong sha256 is no such case: that stays an error.
+ */
+function unavailable(error: unknown): error is McpGenError {
+  return (
+    error instanceof McpGenError &&
+    error.diagnostics.length > 0 &&
+    error.diagnostics.every((d) => ["MCPG102", "MCPG105", "MCPG603"].includes(d.code))
+  );
 }
 
 /** Generates every file for a revision, in memory. Throws McpGenError with all input problems. */
@@ -122,13 +164,9 @@ export async function generateFiles(options: GenerateOptions): Promise<FilesResu
   try {
     return await generate(options);
   } catch (error) {
-    const unavailable =
-      error instanceof McpGenError &&
-      error.diagnostics.length > 0 &&
-      error.diagnostics.every((d) => d.code === "MCPG102" || d.code === "MCPG603");
     // generated/ holds TypeScript; a Python package is generated from the schemas or not at all.
     const committed =
-      unavailable &&
+      unavailable(error) &&
       options.target !== "python" &&
       committedOutput(options.spec, options.extensions ?? [], regenerateCommand(options));
     if (!committed) throw error;

@@ -49,6 +49,13 @@ export const SOURCE_DIAGNOSTICS = {
     fix: (p) =>
       `to generate from the schemas themselves, run \`mcp-gen schema pull ${p.revision}\` while online or set MCP_GEN_SCHEMA_DIR`,
   }),
+  MCPG109: entry<{ revision: string; file: string; reason: string }>({
+    severity: "note",
+    message: (p) =>
+      `${p.revision} is compared as mcp-gen's committed model ${p.file}, the one its pinned schemas build, since the schemas could not be had (${p.reason})`,
+    fix: (p) =>
+      `to load the schemas themselves, run \`mcp-gen schema pull ${p.revision}\` while online or set MCP_GEN_SCHEMA_DIR`,
+  }),
   MCPG108: entry<{ missing: readonly string[]; looked: readonly string[] }>({
     severity: "error",
     message: (p) =>

@@ -3,7 +3,7 @@
  * folder, with the same extensions), compare their models.
  */
 import { collectProblems, McpGenError, type Diagnostic } from "../diagnostics.js";
-import { loadModel } from "../index.js";
+import { loadModelOrCommitted } from "../index.js";
 import type { SchemaSources } from "../load/resolve-spec.js";
 import { diffModels, type ModelDiff } from "./diff.js";
 
@@ -33,7 +33,7 @@ export async function diffRevisions(
   const problems: Diagnostic[] = [];
   const load = (spec: string) =>
     collectProblems(problems, () =>
-      loadModel({
+      loadModelOrCommitted({
         spec,
         extensions: options.extensions ?? [],
         ...(options.sources ? { sources: options.sources } : {}),

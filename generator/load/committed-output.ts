@@ -25,16 +25,10 @@ export function committedOutput(
   extensions: readonly string[],
   regenerate: string,
 ): { folder: string; files: EmittedFile[] } | undefined {
-  const names = extensions.map(
-    (ref) =>
-      knownExtensions().find((k) => k.manifest.name === ref || k.manifest.id === ref)?.manifest
-        .name,
-  );
-  if (names.some((n) => n === undefined)) return undefined;
-  const folder = [revision, ...names].join("+");
+  const folder = committedFolder(revision, extensions);
+  if (folder === undefined) return undefined;
   const dir = join(packageRoot(), "generated", folder);
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(revision) || !existsSync(dir) || !statSync(dir).isDirectory())
-    return undefined;
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) return undefined;
   const files = readdirSync(dir)
     .sort()
     .map((path) => ({
@@ -45,4 +39,24 @@ export function committedOutput(
       ),
     }));
   return { folder: `generated/${folder}`, files };
+}
+
+/**
+ * The name generated/ gives a known revision with known extensions
+ * (`2026-07-28+tasks`); undefined for anything else (a folder, a user's
+ * extension). Whether mcp-gen ships that combination is for the caller to
+ * look up.
+ */
+export function committedFolder(
+  revision: string,
+  extensions: readonly string[],
+): string | undefined {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(revision)) return undefined;
+  const names = extensions.map(
+    (ref) =>
+      knownExtensions().find((k) => k.manifest.name === ref || k.manifest.id === ref)?.manifest
+        .name,
+  );
+  if (names.some((n) => n === undefined)) return undefined;
+  return [revision, ...names].join("+");
 }

@@ -39,7 +39,7 @@ import { resolveExtensionReference, resolveSpecReference } from "../load/referen
 import { diagnostic, McpGenError, type Diagnostic } from "../diagnostics.js";
 import { diffModels, type ModelDiff } from "../diff/diff.js";
 import type { EmittedFile } from "../emit/file.js";
-import { loadModel } from "../index.js";
+import { loadModelOrCommitted } from "../index.js";
 import type { SchemaSources } from "../load/resolve-spec.js";
 import { readToolsFile } from "../load/tools-file.js";
 import { planProject, type ProjectPlan } from "../project/index.js";
@@ -128,12 +128,12 @@ export async function planUpgrade(
   });
   const extensions = settings.extensions.map((e) => resolveExtensionReference(e, dir));
   const sources = options.sources ? { sources: options.sources } : {};
-  const before = await loadModel({
+  const before = await loadModelOrCommitted({
     spec: resolveSpecReference(settings.revision, dir),
     extensions,
     ...sources,
   });
-  const after = await loadModel({
+  const after = await loadModelOrCommitted({
     spec: resolveSpecReference(toRevision, dir),
     extensions,
     ...sources,

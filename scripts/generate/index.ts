@@ -1,7 +1,9 @@
 /**
  * Regenerates generated/ (TypeScript) and generated-python/ (a Python
  * package each): every known revision, and each known extension with the
- * revisions it targets (generated/2026-07-28+tasks/). Schemas come from
+ * revisions it targets (generated/2026-07-28+tasks/), and the model of
+ * each in generated/models/ (what `diff` and `upgrade` compare offline:
+ * generator/model/committed-model.ts). Schemas come from
  * MCP_GEN_SCHEMA_DIR, the cache, or a verified download, like any
  * `mcp-gen generate` run. Usage: `npm run generate` (add `-- --check` to
  * only report stale files, exit 1 if any).
@@ -17,6 +19,8 @@ import {
   writeOutput,
 } from "../../generator/index.js";
 import { packageRoot } from "../../generator/load/package-root.js";
+import { MODELS_FOLDER, modelFile } from "../../generator/model/committed-model.js";
+import type { EmittedFile } from "../../generator/shared/emitted-file.js";
 import { generatedTargets } from "./targets.js";
 
 /** The regenerate command banners in generated/ name. */
@@ -30,7 +34,22 @@ const check = process.argv.includes("--check");
 // Each write holds the signals until the event loop has turned twice; a dozen folders written back to back overlap.
 process.setMaxListeners(32);
 let stale = 0;
+
+/** Writes `files` to `out` of the repository, or with --check compares them. */
+function writeOrCheck(out: string, files: readonly EmittedFile[]): void {
+  const dir = join(packageRoot(), out);
+  if (check) {
+    const problems = checkOutput(dir, files);
+    stale += problems.length;
+    for (const d of staleFileDiagnostics(out, problems)) console.error(formatDiagnostic(d));
+  } else {
+    writeOutput(dir, files);
+    console.error(`${out}: ${files.length} files`);
+  }
+}
+
 try {
+  const models: EmittedFile[] = [];
   for (const target of generatedTargets(["typescript", "python"])) {
     const out = join(
       target.language === "python" ? "generated-python" : "generated",
@@ -43,16 +62,11 @@ try {
       regenerateCommand: REGENERATE,
       target: target.language,
     });
-    const dir = join(packageRoot(), out);
-    if (check) {
-      const problems = checkOutput(dir, result.files);
-      stale += problems.length;
-      for (const d of staleFileDiagnostics(out, problems)) console.error(formatDiagnostic(d));
-    } else {
-      writeOutput(dir, result.files);
-      console.error(`${out}: ${result.files.length} files`);
-    }
+    writeOrCheck(out, result.files);
+    // One model per folder: the Python package of a target is made from the same model.
+    if (target.language === "typescript") models.push(modelFile(target.folder, result.model));
   }
+  writeOrCheck(join("generated", MODELS_FOLDER), models);
 } catch (error) {
   if (!(error instanceof McpGenError)) throw error;
   for (const d of error.diagnostics) console.error(formatDiagnostic(d));

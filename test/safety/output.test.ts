@@ -10,6 +10,7 @@ import { describe, expect, it, vi } from "vitest";
 import { checkOutput, generate } from "../../generator/index.js";
 import { loadSources } from "../../generator/load/load-sources.js";
 import { buildModel } from "../../generator/model/build.js";
+import { MODELS_FOLDER, modelFile } from "../../generator/model/committed-model.js";
 import { runPasses } from "../../generator/model/passes/index.js";
 import { emitFiles } from "../../generator/emit/index.js";
 import { listFiles } from "../../generator/write/write-output.js";
@@ -20,10 +21,13 @@ import { strictErrors } from "../helpers/typecheck.js";
 const REGENERATE = "npm run generate";
 
 describe("generated/ is what the generator produces now (drift check)", () => {
-  it("holds exactly the known targets", () => {
+  it("holds exactly the known targets, and their models", () => {
     expect(readdirSync(join(ROOT, "generated")).sort()).toEqual(
+      [...generatedTargets().map((t) => t.folder), MODELS_FOLDER].sort(),
+    );
+    expect(readdirSync(join(ROOT, "generated", MODELS_FOLDER)).sort()).toEqual(
       generatedTargets()
-        .map((t) => t.folder)
+        .map((t) => `${t.folder}.json`)
         .sort(),
     );
   });
@@ -38,7 +42,12 @@ describe("generated/ is what the generator produces now (drift check)", () => {
         sources: testSources(),
         regenerateCommand: REGENERATE,
       });
-      const stale = checkOutput(join(ROOT, "generated", folder), result.files);
+      const stale = [
+        ...checkOutput(join(ROOT, "generated", folder), result.files),
+        ...checkOutput(join(ROOT, "generated", MODELS_FOLDER), [
+          modelFile(folder, result.model),
+        ]).filter((problem) => problem.path === `${folder}.json`),
+      ];
       expect(stale, "generated/ is stale: run `npm run generate` and commit the result").toEqual(
         [],
       );

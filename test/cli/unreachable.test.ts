@@ -1,0 +1,54 @@
+/**
+ * Every command that works with mcp-gen's committed output works with the
+ * network unreachable (every fetch refused), no MCP_GEN_SCHEMA_DIR, an
+ * empty cache and downloads allowed: `generate` with a known extension,
+ * `diff` between named revisions (from the committed models,
+ * generated/models/) and scaffolds with a known extension; `upgrade` is
+ * test/upgrade/unreachable.e2e.test.ts.
+ */
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { runCli, tempDir } from "../helpers/run-cli.js";
+import { runCliUnreachable as unreachable } from "../helpers/unreachable.js";
+
+const COMMITTED_MODEL =
+  /^--spec: note MCPG109: ([\d-]+) is compared as mcp-gen's committed model generated\/models\/([\d-]+)\.json, the one its pinned schemas build, since the schemas could not be had \(.*download of https:\/\/\S+ failed: fetch failed.*\) \(fix: to load the schemas themselves, run `mcp-gen schema pull [\d-]+` while online or set MCP_GEN_SCHEMA_DIR\)$/;
+
+describe("with the network unreachable and nothing cached", () => {
+  it("diff between named revisions prints what it prints from the schemas, with a note per side", async () => {
+    const online = await runCli(["diff", "2025-11-25", "2026-07-28", "--quiet"]);
+    expect(online.code).toBe(0);
+    const run = await unreachable(["diff", "2025-11-25", "2026-07-28"]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toBe(online.stdout);
+    expect(run.stderrLines).toHaveLength(2);
+    expect(run.stderrLines.map((line) => COMMITTED_MODEL.exec(line)?.[1])).toEqual([
+      "2025-11-25",
+      "2026-07-28",
+    ]);
+  });
+
+  it("generate with a known extension writes the committed output", async () => {
+    const out = join(tempDir("out"), "mcp");
+    const run = await unreachable([
+      "generate",
+      "--spec",
+      "2026-07-28",
+      "--extension",
+      "tasks",
+      "--out",
+      out,
+    ]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toContain(
+      "note MCPG107: the files are mcp-gen's committed generated/2026-07-28+tasks",
+    );
+  });
+
+  it.each([["server"], ["client"]])("%s --extension tasks scaffolds", async (kind) => {
+    const cwd = tempDir(`scaffold-${kind}`);
+    const run = await unreachable([kind, "proj", "--extension", "tasks", "--quiet"], { cwd });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toBe("");
+  });
+});
