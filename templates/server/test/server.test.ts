@@ -75,6 +75,22 @@ async function answered(call: Promise<unknown>): Promise<void> {
   }
 }
 
+/**
+ * Every item of a paged list, following nextCursor page by page as a
+ * client does (a server lists 100 items a page unless told otherwise).
+ */
+async function everyPage(mcp: McpClient, method: "tools/list" | "resources/list", field: string) {
+  const items: unknown[] = [];
+  let cursor: string | undefined;
+  for (let page = 0; page < 1000; page++) {
+    const result = await mcp.request(method, cursor === undefined ? {} : { cursor });
+    items.push(...((result as Record<string, unknown[]>)[field] ?? []));
+    cursor = (result as { nextCursor?: string }).nextCursor;
+    if (cursor === undefined) return items;
+  }
+  throw new Error(`${method} gave more than 1000 pages`);
+}
+
 describe("tools", () => {
   it("has a handler for every tool of tools.json (a tool added later gets a stub in src/tools/)", () => {
     expect(missingHandlers(tools), "tools of tools.json without a handler in src/tools.ts").toEqual(
@@ -110,8 +126,8 @@ describe.each([
     expect(await mcp.connect()).toMatchObject({ era });
   });
 
-  it("lists every tool of tools.json, in order", async () => {
-    const { tools: listed } = await mcp.request("tools/list");
+  it("lists every tool of tools.json, in order, page by page", async () => {
+    const listed = await everyPage(mcp, "tools/list", "tools");
     expect((listed as Array<{ name: string }>).map((t) => t.name)).toEqual([
       ...TOOLS.map((t) => t.name),
       ASK,
@@ -124,7 +140,7 @@ describe.each([
   );
 
   it("answers resources/read for every resource with a valid result or error", async () => {
-    const { resources } = await mcp.request("resources/list");
+    const resources = await everyPage(mcp, "resources/list", "resources");
     for (const { uri } of resources as Array<{ uri: string }>)
       await answered(mcp.request("resources/read", { uri }));
   });
