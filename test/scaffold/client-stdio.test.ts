@@ -64,6 +64,16 @@ describe("a client project made from a stdio server", () => {
     expect(JSON.parse(read.stdout)).toMatchObject({ contents: [{ text: "read me" }] });
   });
 
+  it("takes the server's command bare, as --from-server does; usage names both forms", async () => {
+    const cli = join(project, "dist", "cli.js");
+    const called = await runNode([cli, SERVER, "call", "echo", '{"text":"bare"}'], project);
+    expect(called.code, called.stderr).toBe(0);
+    expect(JSON.parse(called.stdout)).toMatchObject({ content: [{ type: "text", text: "bare" }] });
+    const usage = await runNode([cli, "--help"], project);
+    expect(usage.code).toBe(2);
+    expect(usage.stderr).toContain('usage: npm run -s mcp -- <url | "<command>"> <command>');
+  });
+
   it("a --stdio command that cannot start is exit 3, with nothing on stdout", async () => {
     const cli = join(project, "dist", "cli.js");
     const missing = await runNode(

@@ -2,12 +2,15 @@
  * This project's command line: talks to one MCP server and prints what it
  * answered as JSON on stdout; errors go to stderr.
  *
- *   npm run -s mcp -- <url | --stdio "<command>"> discover
- *   npm run -s mcp -- <url | --stdio "<command>"> list-tools
- *   npm run -s mcp -- <url | --stdio "<command>"> call <tool> [<json arguments>]
- *   npm run -s mcp -- <url | --stdio "<command>"> read <uri>
- *   npm run -s mcp -- <url | --stdio "<command>"> get-prompt <name> [<json arguments>]
+ *   npm run -s mcp -- <url | "<command>"> discover
+ *   npm run -s mcp -- <url | "<command>"> list-tools
+ *   npm run -s mcp -- <url | "<command>"> call <tool> [<json arguments>]
+ *   npm run -s mcp -- <url | "<command>"> read <uri>
+ *   npm run -s mcp -- <url | "<command>"> get-prompt <name> [<json arguments>]
  *
+ * `<command>` starts the server over stdio, in quotes
+ * (`"node ../my-server/dist/index.js --stdio"`), as `mcp-gen client
+ * --from-server` takes it; `--stdio "<command>"` works too.
  * (`-s` keeps npm's own lines off stdout.) A call the server runs as a
  * task (Tasks extension) is followed to its end and its result printed.
  * `list-tools` prints every tool of every page as one array: the shape of
@@ -32,7 +35,7 @@ import {
   RemoteError,
 } from "./mcp-gen/runtime/client.js";
 
-const USAGE = `usage: npm run -s mcp -- <url | --stdio "<command>"> <command>
+const USAGE = `usage: npm run -s mcp -- <url | "<command>"> <command>
 commands:
   discover                          what the server is and offers
   list-tools                        its tools, as one JSON array
@@ -47,21 +50,18 @@ class UsageError extends Error {}
 function parse(argv: readonly string[]): { address: ServerAddress; command: string[] } {
   const [first, ...rest] = argv;
   if (first === undefined || first === "--help" || first === "-h") throw new UsageError(USAGE);
-  if (first === "--stdio") {
-    const [line, ...command] = rest;
-    let parsed: { command: string; args: string[] };
-    try {
-      parsed = parseCommandLine(line ?? "");
-    } catch (error) {
-      throw new UsageError(
-        `--stdio needs the command that starts the server: ${(error as Error).message}\n${USAGE}`,
-      );
-    }
-    return { address: parsed, command };
+  if (/^https?:\/\//.test(first)) return { address: { url: first }, command: rest };
+  // The command that starts the server, in quotes, as mcp-gen client --from-server takes it (`--stdio "<command>"` too).
+  const [line, ...command] = first === "--stdio" ? rest : [first, ...rest];
+  let parsed: { command: string; args: string[] };
+  try {
+    parsed = parseCommandLine(line ?? "");
+  } catch (error) {
+    throw new UsageError(
+      `neither an http(s) URL nor the command that starts the server: ${(error as Error).message}\n${USAGE}`,
+    );
   }
-  if (!/^https?:\/\//.test(first))
-    throw new UsageError(`${first} is neither an http(s) URL nor --stdio\n${USAGE}`);
-  return { address: { url: first }, command: rest };
+  return { address: parsed, command };
 }
 
 /** A JSON object argument (default `{}`). */
