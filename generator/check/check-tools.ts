@@ -11,6 +11,7 @@ import type { Ajv } from "ajv";
 import { headerParametersOf } from "../runtime/rules.js";
 import { diagnostic, McpGenError, type Diagnostic } from "../diagnostics.js";
 import { isJsonObject, jsonText, type JsonObject, type JsonValue } from "../load/json.js";
+import { editDistance } from "../load/resolve-spec.js";
 import { DIALECT_URIS } from "../shared/json-schema-dialects.js";
 import { forEachSchema } from "../shared/schema-walk.js";
 import type { ToolSpec } from "../load/tools-file.js";
@@ -40,7 +41,13 @@ export function readTools(
     throw new McpGenError([
       diagnostic(
         "MCPG701",
-        { reason: "tools.json must be an array of tool definitions" },
+        isJsonObject(value) && Array.isArray(value.tools)
+          ? {
+              reason:
+                'tools.json must be an array of tool definitions; this is an object whose "tools" holds them, as a tools/list result does',
+              fix: 'keep only its "tools" array, for instance `jq .tools FILE > tools.json` (a client made with --from-server reads a running server\'s tools/list itself)',
+            }
+          : { reason: "tools.json must be an array of tool definitions" },
         where(""),
       ),
     ]);
@@ -186,6 +193,20 @@ function schemaProblems(schema: JsonObject, file: string, pointer: string): Diag
       out.push(diagnostic("MCPG704", { ref: node.$ref }, { file, pointer: `${at}/$ref` }));
     else if (typeof node.$ref === "string" && inheritedTarget(schema, node.$ref))
       out.push(diagnostic("MCPG718", { ref: node.$ref }, { file, pointer: `${at}/$ref` }));
+    for (const wrong of unknownTypes(node.type))
+      out.push(
+        diagnostic(
+          "MCPG719",
+          {
+            type:
+              typeof wrong === "string"
+                ? JSON.stringify(jsonText(wrong))
+                : jsonText(wrong as JsonValue),
+            ...typeSuggestion(wrong),
+          },
+          { file, pointer: `${at}/type` },
+        ),
+      );
   });
   if (count > LIMITS.subschemas || deepest > LIMITS.depth * 2) {
     out.push(
@@ -263,4 +284,21 @@ const checkingAjv: Partial<Record<"2020-12" | "draft-07", Ajv>> = {};
 /** The checking ajv's choices: the tool validators', but its code is thrown away, so it is not optimized. */
 function checkingChoices(dialect: "2020-12" | "draft-07"): AjvChoices {
   return { ...toolAjvChoices(dialect), compileOnly: true };
+}
+
+/** The seven types of JSON Schema. */
+const JSON_SCHEMA_TYPES = ["string", "number", "integer", "boolean", "object", "array", "null"];
+
+/** The values of a `type` keyword that name no JSON Schema type (a typo, most often). */
+function unknownTypes(type: unknown): unknown[] {
+  if (type === undefined) return [];
+  const types = Array.isArray(type) ? type : [type];
+  return types.filter((t) => typeof t !== "string" || !JSON_SCHEMA_TYPES.includes(t));
+}
+
+/** The type a mistyped `type` was most likely meant to be, when one is within two typos. */
+function typeSuggestion(type: unknown): { suggestion?: string } {
+  if (typeof type !== "string") return {};
+  const near = JSON_SCHEMA_TYPES.filter((t) => editDistance(type.toLowerCase(), t) <= 2);
+  return near.length === 1 ? { suggestion: near[0]! } : {};
 }

@@ -19,6 +19,7 @@ import { toolsCommand } from "./tools.js";
 import { typesCommand } from "./types.js";
 import { upgradeCommand } from "./upgrade.js";
 import { EXIT, reportError } from "./output.js";
+import { withFlagSuggestions } from "./flag-suggestions.js";
 import { packageVersion } from "../load/package-root.js";
 
 /** Builds the yargs program (exported so tests can run it in-process). */
@@ -47,15 +48,27 @@ export function program(argv: readonly string[]): Argv {
       // mcp-gen's own version: yargs alone would read the package.json of the current folder.
       .version(packageVersion())
       .wrap(Math.min(100, process.stdout.columns ?? 100))
-      .fail((message, error) => {
+      .fail((message, error, usage: unknown) => {
         // Errors from handlers are rethrown; yargs passes usage errors as a message, a YError, or (from .check) a string.
         if (error instanceof Error && error.name !== "YError") throw error;
         process.stderr.write(
-          `mcp-gen: ${message ?? String(error)}\nRun mcp-gen --help for usage.\n`,
+          `mcp-gen: ${withFlagSuggestions(message ?? String(error), optionsOf(usage), argv)}\nRun mcp-gen --help for usage.\n`,
         );
         process.exit(EXIT.badInput);
       })
   );
+}
+
+/**
+ * The options of the command yargs was parsing when it failed: the keys of
+ * its usage's descriptions (every option of mcp-gen has one:
+ * test/cli/usage.test.ts).
+ */
+function optionsOf(usage: unknown): string[] {
+  const descriptions = (
+    usage as { getDescriptions?: () => Record<string, unknown> }
+  )?.getDescriptions?.();
+  return descriptions ? Object.keys(descriptions) : [];
 }
 
 try {

@@ -74,7 +74,8 @@ export interface DevHandle {
 export function startDev(options: DevOptions): DevHandle {
   const configFile = join(options.dir, CONFIG_FILE);
   const project = existsSync(configFile) ? readConfig(configFile).project : undefined;
-  if (!project) throw new McpGenError([diagnostic("MCPG805", { dir: options.dir })]);
+  if (!project)
+    throw new McpGenError([diagnostic("MCPG805", { dir: options.dir, command: "dev" })]);
   const ts = projectTypeScript(options.dir);
   const authorized = project.kind === "server" && hasAuth(options.dir);
   const server = serverProcess({

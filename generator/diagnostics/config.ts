@@ -25,12 +25,12 @@ export const CONFIG_DIAGNOSTICS = {
     fix: () =>
       'add a target, e.g. "targets": [{ "spec": "2026-07-28", "extensions": ["tasks"], "out": "src/mcp" }]',
   }),
-  MCPG805: entry<{ dir: string }>({
+  MCPG805: entry<{ dir: string; command: string }>({
     severity: "error",
     message: (p) =>
       `${p.dir} is not a project made by mcp-gen server or mcp-gen client (no mcp-gen.json with "kind": "server" or "client")`,
-    fix: () =>
-      "run mcp-gen upgrade in the folder of a project made by mcp-gen server or mcp-gen client",
+    fix: (p) =>
+      `run mcp-gen ${p.command} in the folder of a project made by mcp-gen server or mcp-gen client (mcp-gen server <dir> makes one)`,
   }),
   MCPG806: entry<{ dir: string }>({
     severity: "error",

@@ -2,10 +2,11 @@
 import { entry } from "./entry.js";
 
 export const SCAFFOLD_DIAGNOSTICS = {
-  MCPG701: entry<{ reason: string }>({
+  MCPG701: entry<{ reason: string; fix?: string }>({
     severity: "error",
     message: (p) => `tools file: ${p.reason}`,
-    fix: () =>
+    fix: (p) =>
+      p.fix ??
       "tools.json is an array of tools: { name, description, inputSchema, outputSchema?, annotations? }",
   }),
   MCPG702: entry<{ name: string }>({
@@ -40,7 +41,15 @@ export const SCAFFOLD_DIAGNOSTICS = {
   MCPG706: entry<{ reason: string }>({
     severity: "error",
     message: (p) => `cannot compile a tool schema: ${p.reason}`,
-    fix: () => "simplify the schema keyword named above",
+    fix: () =>
+      "correct the keyword named above (data/… is its path in this schema) so that the schema is valid JSON Schema",
+  }),
+  MCPG719: entry<{ type: string; suggestion?: string }>({
+    severity: "error",
+    message: (p) =>
+      `"type": ${p.type} is no JSON Schema type${p.suggestion ? `; did you mean "${p.suggestion}"?` : ""}`,
+    fix: () =>
+      "use one of string, number, integer, boolean, object, array, null (or an array of them)",
   }),
   MCPG707: entry<{ dir: string; reason: string }>({
     severity: "error",

@@ -28,11 +28,19 @@ export function readToolsFile(path: string, shown = path): string {
     return readBoundedFile(path, shown).toString("utf8");
   } catch (error) {
     if (error instanceof McpGenError) throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    const reason =
+      code === "ENOENT"
+        ? "there is no such file"
+        : code === "EISDIR"
+          ? "it is a folder, not a file"
+          : `cannot read it (${code ?? (error as Error).message})`;
     throw new McpGenError([
       diagnostic(
         "MCPG701",
         {
-          reason: `cannot read it (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+          reason,
+          fix: "check the path (--tools, or mcp-gen.json's \"tools\", relative to the folder mcp-gen.json is in), or leave --tools out to start from the example's tools",
         },
         { file: shown },
       ),

@@ -216,10 +216,12 @@ export function refusals(plan: UpgradePlan): Array<{ diagnostic: Diagnostic; ski
  */
 export function projectSettings(dir: string): ProjectSettings {
   if (!existsSync(join(dir, SETTINGS_FILE)))
-    throw new McpGenError([diagnostic("MCPG805", { dir }, { file: dir })]);
+    throw new McpGenError([diagnostic("MCPG805", { dir, command: "upgrade" }, { file: dir })]);
   const settings = readSettings(dir);
   if (settings.kind !== "server" && settings.kind !== "client")
-    throw new McpGenError([diagnostic("MCPG805", { dir }, { file: join(dir, SETTINGS_FILE) })]);
+    throw new McpGenError([
+      diagnostic("MCPG805", { dir, command: "upgrade" }, { file: join(dir, SETTINGS_FILE) }),
+    ]);
   return settings;
 }
 

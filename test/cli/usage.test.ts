@@ -71,7 +71,17 @@ describe.concurrent("bad usage exits 2 with one message on stderr", () => {
     [
       "an unknown option",
       ["generate", "--spec", "2026-07-28", "--out", "/x", "--colour"],
-      "mcp-gen: Unknown argument: colour",
+      "mcp-gen: Unknown option: --colour",
+    ],
+    [
+      "a mistyped option",
+      ["server", "x", "--tool", "tools.json"],
+      "mcp-gen: Unknown option: --tool (did you mean --tools?)",
+    ],
+    [
+      "two mistyped options",
+      ["server", "x", "--exmaple", "everything", "--transprot=http"],
+      "mcp-gen: Unknown options: --exmaple (did you mean --example?), --transprot (did you mean --transport?)",
     ],
     [
       "a missing --spec",

@@ -26,7 +26,12 @@ const FIX_DIALECT =
 const FIX_REMOTE =
   "(fix: inline the referenced schema under $defs and point the $ref at #/$defs/...)";
 const FIX_SIZE = "(fix: simplify the schema, or split the tool)";
-const FIX_COMPILE = "(fix: simplify the schema keyword named above)";
+const FIX_COMPILE =
+  "(fix: correct the keyword named above (data/… is its path in this schema) so that the schema is valid JSON Schema)";
+const FIX_TYPE =
+  "(fix: use one of string, number, integer, boolean, object, array, null (or an array of them))";
+const FIX_PATH =
+  "(fix: check the path (--tools, or mcp-gen.json's \"tools\", relative to the folder mcp-gen.json is in), or leave --tools out to start from the example's tools)";
 const FIX_SPEC =
   "(fix: scaffold with --spec 2026-07-28: its server also answers 2025-11-25 clients on the same endpoint)";
 
@@ -284,9 +289,33 @@ describe.concurrent(
     const cases: Array<readonly [string, unknown, readonly string[]]> = [
       [
         "not an array",
-        { tools: [] },
+        { name: "echo" },
         [
           `tools.json#: error MCPG701: tools file: tools.json must be an array of tool definitions ${FIX_TOOLS}`,
+        ],
+      ],
+      [
+        "a tools/list result instead of its tools",
+        { tools: [{ name: "echo", inputSchema: obj }] },
+        [
+          'tools.json#: error MCPG701: tools file: tools.json must be an array of tool definitions; this is an object whose "tools" holds them, as a tools/list result does (fix: keep only its "tools" array, for instance `jq .tools FILE > tools.json` (a client made with --from-server reads a running server\'s tools/list itself))',
+        ],
+      ],
+      [
+        "a mistyped type",
+        [
+          {
+            name: "echo",
+            inputSchema: {
+              type: "object",
+              properties: { x: { type: "strng" }, y: { type: ["integer", "nul"] }, z: { type: 7 } },
+            },
+          },
+        ],
+        [
+          `tools.json#/0/inputSchema/properties/x/type: error MCPG719: "type": "strng" is no JSON Schema type; did you mean "string"? ${FIX_TYPE}`,
+          `tools.json#/0/inputSchema/properties/y/type: error MCPG719: "type": "nul" is no JSON Schema type; did you mean "null"? ${FIX_TYPE}`,
+          `tools.json#/0/inputSchema/properties/z/type: error MCPG719: "type": 7 is no JSON Schema type ${FIX_TYPE}`,
         ],
       ],
       [
@@ -491,7 +520,7 @@ describe.concurrent(
     it("a tools.json that does not exist is bad input (exit 2), not a crash", async () => {
       const cwd = tempDir("scaffold");
       expectRefused(await scaffold(cwd, "proj", "--tools", "missing.json"), [
-        `missing.json: error MCPG701: tools file: cannot read it (ENOENT) ${FIX_TOOLS}`,
+        `missing.json: error MCPG701: tools file: there is no such file ${FIX_PATH}`,
       ]);
       expect(readdirSync(cwd)).toEqual([]);
     });
