@@ -6,6 +6,7 @@
  * into a CI gate. Text for people; `--json` for programs
  * (docs/diff-upgrade.md).
  */
+import { existsSync, statSync } from "node:fs";
 import type { CommandModule } from "yargs";
 import { FAIL_ON } from "../diff/tools/fail-on.js";
 import { EXIT, printDiagnostics, usage } from "./output.js";
@@ -79,6 +80,11 @@ export const diffCommand: CommandModule<object, DiffArgs> = {
     if (args.tools) return diffTools(args);
     if (args["fail-on"] !== undefined)
       throw usage("--fail-on goes with --tools (a revision diff always exits 0)");
+    const file = [args.from, args.to].find(isFile);
+    if (file !== undefined)
+      throw usage(
+        `${file} is a file: diff compares revisions (names, or folders with schema.json); to compare two tool lists, add --tools: mcp-gen diff --tools ${args.from} ${args.to}`,
+      );
     // Loaded here, not at start-up, so --help and usage errors answer at once.
     const { diffRevisions, formatDiff } = await import("../diff/index.js");
     const { diff, diagnostics } = await diffRevisions(args.from, args.to, {
@@ -104,4 +110,9 @@ async function diffTools(args: DiffArgs): Promise<void> {
       `mcp-gen: --fail-on ${args["fail-on"]}: ${failing.length} change${failing.length === 1 ? "" : "s"} (${[...new Set(failing.map((c) => c.tool))].join(", ")})\n`,
     );
   process.exitCode = EXIT.checkFailed;
+}
+
+/** Whether `path` is an existing file (a revision is a name or a folder). */
+function isFile(path: string): boolean {
+  return existsSync(path) && statSync(path).isFile();
 }

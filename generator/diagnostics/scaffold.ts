@@ -55,7 +55,7 @@ export const SCAFFOLD_DIAGNOSTICS = {
     severity: "error",
     message: (p) => `cannot scaffold into ${p.dir}: ${p.reason}`,
     fix: () =>
-      "choose an empty folder inside the current folder or at an absolute path you own (or pass --force to refresh a project mcp-gen made: your own files are kept)",
+      "choose a new or empty folder (or pass --force to refresh a project mcp-gen made: your own files are kept)",
   }),
   MCPG708: entry<{ name: string; reason: string }>({
     severity: "error",

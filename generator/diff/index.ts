@@ -31,14 +31,18 @@ export async function diffRevisions(
   options: DiffOptions = {},
 ): Promise<DiffResult> {
   const problems: Diagnostic[] = [];
-  const load = (spec: string) =>
-    collectProblems(problems, () =>
+  const load = async (spec: string) => {
+    const side: Diagnostic[] = [];
+    const loaded = await collectProblems(side, () =>
       loadModelOrCommitted({
         spec,
         extensions: options.extensions ?? [],
         ...(options.sources ? { sources: options.sources } : {}),
       }),
     );
+    problems.push(...labelled(side, spec));
+    return loaded && { ...loaded, diagnostics: labelled(loaded.diagnostics, spec) };
+  };
   const before = await load(from);
   const after = await load(to);
   if (!before || !after) throw new McpGenError(problems);
@@ -46,6 +50,13 @@ export async function diffRevisions(
     diff: diffModels(before.model, after.model, from, to),
     diagnostics: [...before.diagnostics, ...after.diagnostics],
   };
+}
+
+/** Diagnostics of loading one side, placed at that side (`2026-07-28: ...`) rather than at the --spec of generate. */
+function labelled(diagnostics: readonly Diagnostic[], spec: string): Diagnostic[] {
+  return diagnostics.map((d) =>
+    d.location?.file === "--spec" ? { ...d, location: { ...d.location, file: spec } } : d,
+  );
 }
 
 export {

@@ -40,7 +40,7 @@ export function readToolsFile(path: string, shown = path): string {
         "MCPG701",
         {
           reason,
-          fix: "check the path (--tools, or mcp-gen.json's \"tools\", relative to the folder mcp-gen.json is in), or leave --tools out to start from the example's tools",
+          fix: "check the path (a path in mcp-gen.json's \"tools\" is relative to the project's folder)",
         },
         { file: shown },
       ),

@@ -27,7 +27,7 @@ import {
 import { readToolsFile } from "../load/tools-file.js";
 import { isUrl, listServerTools } from "../runtime/from-server.js";
 import { installSource } from "./install-source.js";
-import { checkTarget, projectExtensionRef, projectName, projectRevision } from "./new-project.js";
+import { projectExtensionRef, projectName, projectRevision } from "./new-project.js";
 import { byPath } from "../shared/emitted-file.js";
 import { FIRST_MODERN } from "../runtime/revisions.js";
 import type { ToolSpec } from "../load/tools-file.js";
@@ -69,7 +69,6 @@ function commandFolder(dir: string): string {
 
 /** Builds every file of a new client project; nothing is written. */
 export async function scaffoldClient(options: ClientScaffoldOptions): Promise<ClientScaffold> {
-  checkTarget(options.dir);
   if (options.tools !== undefined && options.fromServer !== undefined)
     throw new McpGenError([diagnostic("MCPG722", {}, { file: "--from-server" })]);
   const revision = projectRevision(options.spec, "client");

@@ -3,7 +3,7 @@
  * its package name, its revision, and how mcp-gen.json records its
  * extensions.
  */
-import { basename, isAbsolute, relative, resolve, sep } from "node:path";
+import { basename, relative, resolve, sep } from "node:path";
 import { diagnostic, McpGenError } from "../diagnostics.js";
 import { findManifest } from "../load/extensions.js";
 import { knownRevisions, readRegistry } from "../load/registry.js";
@@ -20,23 +20,6 @@ export function packageNameProblem(name: string): string | undefined {
     return "it has characters npm does not allow";
   if (["node_modules", "favicon.ico"].includes(name)) return "npm reserves it";
   return undefined;
-}
-
-/** Refuses a target outside the current folder by way of `..` (an absolute path says where it goes). */
-export function checkTarget(dir: string): void {
-  if (isAbsolute(dir)) return;
-  const inside = relative(process.cwd(), resolve(dir));
-  if (inside.startsWith("..") || isAbsolute(inside))
-    throw new McpGenError([
-      diagnostic(
-        "MCPG707",
-        {
-          dir,
-          reason: "it is outside the current folder (write the absolute path if you mean it)",
-        },
-        { file: dir },
-      ),
-    ]);
 }
 
 /**

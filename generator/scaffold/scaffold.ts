@@ -19,7 +19,7 @@ import { knownExtensions } from "../load/extensions.js";
 import type { SchemaSources } from "../load/resolve-spec.js";
 import { planProject } from "../project/index.js";
 import { installSource } from "./install-source.js";
-import { checkTarget, projectExtensionRef, projectName, projectRevision } from "./new-project.js";
+import { projectExtensionRef, projectName, projectRevision } from "./new-project.js";
 import { compilesWithTsc, copyGeneratedScript } from "../project/build-scripts.js";
 import {
   commentText,
@@ -73,7 +73,6 @@ export interface ServerScaffoldOptions {
 export async function scaffoldServer(
   options: ServerScaffoldOptions,
 ): Promise<{ files: EmittedFile[]; settings: ProjectSettings }> {
-  checkTarget(options.dir);
   const revision = projectRevision(options.spec, "server");
   const name = projectName(options.dir, options.name);
   const example = options.example ?? "minimal";

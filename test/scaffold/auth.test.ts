@@ -80,7 +80,7 @@ describe("mcp-gen server --auth", () => {
     expect(plainManifest).not.toContain("oidc-provider");
     expect(plainManifest).not.toContain("auth:dev");
     expect(readFileSync(join(plain, ".gitignore"), "utf8")).toBe(
-      "node_modules/\ndist/\n*.tsbuildinfo\n# npm run conformance: the suite's reports\n.conformance/\n",
+      "node_modules/\ndist/\n*.tsbuildinfo\n# npm pack: the project's own tarball (vendor/ holds the mcp-gen tarball to commit)\n/*.tgz\n# npm run conformance: the suite's reports\n.conformance/\n",
     );
   });
 

@@ -145,15 +145,16 @@ describe("a scaffolded project lists every package it imports", () => {
 
 describe("a scaffolded server depends on what it uses", () => {
   /** package.json of a project of `kind`. */
-  async function manifestOf(kind: string): Promise<{
+  interface Manifest {
     dependencies: Record<string, string>;
     devDependencies: Record<string, string>;
     peerDependencies?: Record<string, string>;
     peerDependenciesMeta?: Record<string, { optional?: boolean }>;
-  }> {
+  }
+  async function manifestOf(kind: string): Promise<Manifest> {
     const scaffold = kinds.find(([name]) => name === kind)![1];
     const files = await scaffold(join(tempDir("deps-need"), "proj"));
-    return JSON.parse(files.find((f) => f.path === "package.json")!.contents);
+    return JSON.parse(files.find((f) => f.path === "package.json")!.contents) as Manifest;
   }
 
   it("@redis/client only with Tasks; without, an optional peer installed for a shared store", async () => {

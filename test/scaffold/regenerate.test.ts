@@ -193,7 +193,7 @@ describe("regeneration with settings that cannot be used", () => {
     );
     const run = await runCli(["generate", "--quiet"], { cwd });
     expect(run.stderrLines).toEqual([
-      "tools.json: error MCPG701: tools file: there is no such file (fix: check the path (--tools, or mcp-gen.json's \"tools\", relative to the folder mcp-gen.json is in), or leave --tools out to start from the example's tools)",
+      "tools.json: error MCPG701: tools file: there is no such file (fix: check the path (a path in mcp-gen.json's \"tools\" is relative to the project's folder))",
     ]);
     expect(run.code).toBe(2);
   });

@@ -12,7 +12,7 @@ import { knownRevisions, readRegistry } from "../../generator/load/registry.js";
 import { leftovers, runCli, snapshotFolder, tempDir, type CliRun } from "../helpers/run-cli.js";
 
 const FIX_DIR =
-  "(fix: choose an empty folder inside the current folder or at an absolute path you own (or pass --force to refresh a project mcp-gen made: your own files are kept))";
+  "(fix: choose a new or empty folder (or pass --force to refresh a project mcp-gen made: your own files are kept))";
 const FIX_FORCE =
   "(fix: move or delete the files named to have them written again; --force only refreshes src/generated/ and src/mcp-gen/ and adds missing files)";
 const FIX_NAME =
@@ -31,7 +31,7 @@ const FIX_COMPILE =
 const FIX_TYPE =
   "(fix: use one of string, number, integer, boolean, object, array, null (or an array of them))";
 const FIX_PATH =
-  "(fix: check the path (--tools, or mcp-gen.json's \"tools\", relative to the folder mcp-gen.json is in), or leave --tools out to start from the example's tools)";
+  "(fix: check the path (a path in mcp-gen.json's \"tools\" is relative to the project's folder))";
 const FIX_SPEC =
   "(fix: scaffold with --spec 2026-07-28: its server also answers 2025-11-25 clients on the same endpoint)";
 
@@ -165,19 +165,30 @@ describe.concurrent("scaffold: where it writes", () => {
     expect(existsSync(join(cwd, "proj", "package.json"))).toBe(true);
   });
 
-  it.each(["../x", "sub/../../x", "..", "./../x"])(
-    "refuses %s: it escapes the current folder by way of ..",
+  it.each(["../x", "sub/../../x", "./../x"])(
+    "scaffolds into %s, a new folder beside the current one, as into any path given",
     async (target) => {
       const parent = tempDir("scaffold");
       const cwd = join(parent, "inside");
       mkdirSync(cwd);
-      expectRefused(await scaffold(cwd, target), [
-        `${target}: error MCPG707: cannot scaffold into ${target}: it is outside the current folder (write the absolute path if you mean it) ${FIX_DIR}`,
-      ]);
-      expect(readdirSync(parent)).toEqual(["inside"]);
-      expect(readdirSync(cwd)).toEqual([]);
+      const run = await scaffold(cwd, target);
+      expect(run.code, run.stderr).toBe(0);
+      expect(readdirSync(parent).sort()).toEqual(["inside", "x"]);
+      expect(existsSync(join(parent, "x", "package.json"))).toBe(true);
     },
   );
+
+  it("refuses .., the current folder's parent, which is not empty", async () => {
+    const parent = tempDir("scaffold");
+    const cwd = join(parent, "inside");
+    mkdirSync(cwd);
+    const run = await scaffold(cwd, "..", "--name", "proj");
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(
+      /^\.\.: error MCPG707: cannot scaffold into \.\.: the folder is not empty /m,
+    );
+    expect(readdirSync(parent)).toEqual(["inside"]);
+  });
 
   it("accepts a .. that stays inside the current folder", async () => {
     const cwd = tempDir("scaffold");

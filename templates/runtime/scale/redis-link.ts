@@ -219,7 +219,7 @@ export class RedisLink {
 
   private async open(): Promise<RedisClientType> {
     const { createClient } = (await import(REDIS_CLIENT)) as {
-      createClient(options: { url: string; disableOfflineQueue: boolean }): RedisClientType;
+      createClient: (options: { url: string; disableOfflineQueue: boolean }) => RedisClientType;
     };
     const client = createClient({ url: this.options.url, disableOfflineQueue: true });
     client.on("error", (error: unknown) => this.onError(error, "redis"));

@@ -268,13 +268,15 @@ export async function serveHttp(
   );
   http.on("connection", (socket: Socket) => connections.add(socket));
   const host = options.host ?? HTTP_DEFAULTS.host;
+  const port = options.port ?? HTTP_DEFAULTS.port;
   await new Promise<void>((resolve, reject) => {
-    http.once("error", reject);
+    const refused = (error: NodeJS.ErrnoException) => reject(listenError(error, host, port));
+    http.once("error", refused);
     // A burst of up to the cap's connections waits to be accepted rather than being dropped by a full
     // accept queue (node's is 511), whose clients try again only after a second, then three.
     const backlog = Math.max(511, maxConnections);
-    http.listen({ port: options.port ?? HTTP_DEFAULTS.port, host, backlog }, () => {
-      http.off("error", reject);
+    http.listen({ port, host, backlog }, () => {
+      http.off("error", refused);
       resolve();
     });
   });
@@ -283,9 +285,9 @@ export async function serveHttp(
   if (warning !== undefined) warn(warning);
   for (const note of side.deploymentWarnings?.() ?? []) warn(note);
   const address = http.address();
-  const port = typeof address === "object" && address ? address.port : options.port;
+  const bound = typeof address === "object" && address ? address.port : port;
   return {
-    url: `http://${host.includes(":") ? `[${host}]` : host}:${port}${handler.endpoint}`,
+    url: `http://${host.includes(":") ? `[${host}]` : host}:${bound}${handler.endpoint}`,
     http,
     close: () =>
       new Promise<void>((resolve) => {
@@ -391,4 +393,22 @@ class ConnectionCap {
       }
     return false;
   }
+}
+
+/**
+ * Why the server could not listen, said so that whoever started it can act:
+ * the port in use (EADDRINUSE) or not allowed (EACCES) names the port and
+ * the PORT variable that moves it. The error keeps node's code.
+ */
+export function listenError(error: NodeJS.ErrnoException, host: string, port: number): Error {
+  const where = `port ${port} of ${host}`;
+  const message =
+    error.code === "EADDRINUSE"
+      ? `${where} is in use (EADDRINUSE): stop what listens there, or start this server on another port (PORT=${port + 1} npm start)`
+      : error.code === "EACCES"
+        ? `${where} may not be opened by this user (EACCES): use a port above 1023 (PORT=3000)`
+        : error.code === "EADDRNOTAVAIL"
+          ? `${host} is no address of this machine (EADDRNOTAVAIL): set HOST to one of its addresses (HOST=127.0.0.1)`
+          : `cannot listen on ${where}: ${error.message}`;
+  return Object.assign(new Error(message), { code: error.code });
 }
