@@ -11,15 +11,29 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { committedFolder } from "../load/committed-output.js";
 import { packageRoot } from "../load/package-root.js";
-import type { EmittedFile } from "../shared/emitted-file.js";
+import { BANNER_MARK, type EmittedFile } from "../shared/emitted-file.js";
 import type { McpModel } from "./types.js";
 
 /** The folder of generated/ that holds the committed models. */
 export const MODELS_FOLDER = "models";
 
-/** A model as committed: one JSON document, keys in the model's own order. */
+/**
+ * A committed model file: the banner (JSON has no comments, so it is the
+ * first key, where mcp-gen looks for it before replacing the folder),
+ * then the model, keys in its own order.
+ */
+interface ModelDocument {
+  readonly $comment: string;
+  readonly model: McpModel;
+}
+
+/** A model as committed: one JSON document, the banner first. */
 export function modelFile(folder: string, model: McpModel): EmittedFile {
-  return { path: `${folder}.json`, contents: `${JSON.stringify(model)}\n` };
+  const document: ModelDocument = {
+    $comment: `${BANNER_MARK} from the MCP ${folder} schemas. Do not edit: npm run generate writes it.`,
+    model,
+  };
+  return { path: `${folder}.json`, contents: `${JSON.stringify(document)}\n` };
 }
 
 /**
@@ -36,6 +50,6 @@ export function committedModel(
   if (!existsSync(file)) return undefined;
   return {
     folder: `generated/${MODELS_FOLDER}/${folder}.json`,
-    model: JSON.parse(readFileSync(file, "utf8")) as McpModel,
+    model: (JSON.parse(readFileSync(file, "utf8")) as ModelDocument).model,
   };
 }
