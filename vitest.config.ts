@@ -8,8 +8,10 @@ import { defineConfig } from "vitest/config";
  */
 export const shared = {
   setupFiles: ["test/setup.ts"],
-  testTimeout: 60_000,
-  hookTimeout: 120_000,
+  // Generous: the suites run on shared two-core machines, where a scaffold or a compile
+  // that takes seconds when idle can take minutes.
+  testTimeout: 180_000,
+  hookTimeout: 240_000,
   pool: "forks" as const,
 };
 

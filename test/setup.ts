@@ -38,4 +38,5 @@ afterAll(async () => {
       `this test file left ${left.length} entries in its temporary folder: ${left.sort().join(", ")}. ` +
         "Make them with tempDir() from test/helpers/index.ts, or remove them in afterAll.",
     );
-});
+  // Set here as well as in the configs: test/hygiene.test.ts runs this file under vitest's defaults.
+}, 120_000);

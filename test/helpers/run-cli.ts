@@ -34,7 +34,7 @@ export interface CliOptions {
    * a run that must start from an empty cache).
    */
   readonly cacheDir?: string;
-  /** Kill the run after this many milliseconds (default 55 s: under the test timeout of 60 s, and long enough for a full generation on a machine shared with other test runs). */
+  /** Kill the run after this many milliseconds (default 170 s: under the test timeout of 180 s, and long enough for a full generation on a machine shared with other test runs). */
   readonly timeoutMs?: number;
   /** The folder to run in (default: the repository root). */
   readonly cwd?: string;
@@ -53,7 +53,7 @@ export function runCli(args: readonly string[], options: CliOptions = {}): Promi
     execFile(
       process.execPath,
       [...(options.nodeOptions ?? []), MAIN, ...args],
-      { cwd: options.cwd ?? ROOT, env, timeout: options.timeoutMs ?? 55_000 },
+      { cwd: options.cwd ?? ROOT, env, timeout: options.timeoutMs ?? 170_000 },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === "number" ? error.code : null) : 0;
         resolve({
