@@ -45,6 +45,11 @@ export const EXTENSIONS = {
     notifications: {},
     resultTypes: [],
     capability: { sides: ["server"] },
+    negotiation: {
+      "resources/directory/read": [{ declares: "server", setting: "directoryRead", equals: true }],
+      "skills/get": [{ declares: "server" }],
+      "skills/list": [{ declares: "server" }],
+    },
   },
 } as const;
 

@@ -9,6 +9,8 @@
  * - its error codes stay out of -32020..-32099;
  * - every definition the manifest names exists in its schema;
  * - every channel a message is placed on is one the manifest declares;
+ * - the negotiation rule names only the extension's messages on the MCP
+ *   connection, and "@result" only when it adds resultTypes (or returns results for core methods);
  * - each extension is given once.
  * It also passes on what loading found: the patches that repaired the
  * schema as read (a note each) and a derived schema's TypeScript errors.
@@ -39,6 +41,7 @@ export function checkExtensions(sources: SourceSet): Diagnostic[] {
       ...checkNamedDefinitions(ext),
       ...checkReturnsServed(ext),
       ...checkChannels(ext),
+      ...checkNegotiation(ext),
       ...loadNotes(ext),
     ]),
     ...checkGivenOnce(sources.extensions),
@@ -232,6 +235,28 @@ export function checkChannels(ext: ExtensionSource): Diagnostic[] {
     .filter(([channel]) => channel !== undefined && channel !== "mcp" && !known.includes(channel))
     .map(([channel, pointer]) =>
       diagnostic("MCPG623", { channel: channel!, known }, { file: ext.manifestFile, pointer }),
+    );
+}
+
+/** Rule: the negotiation rule is keyed by the extension's own messages on the MCP connection, or "@result". */
+export function checkNegotiation(ext: ExtensionSource): Diagnostic[] {
+  const m = ext.manifest;
+  const onMcp = (channel: string | undefined) => (channel ?? m.channel ?? "mcp") === "mcp";
+  const messages = [
+    ...Object.entries(m.requests ?? {}).filter(([, r]) => onMcp(r.channel)),
+    ...Object.entries(m.notifications ?? {}).filter(([, n]) => onMcp(n.channel)),
+  ].map(([method]) => method);
+  // An extension adds resultTypes through the results it returns for core methods (or documents them).
+  if (Object.keys(m.resultTypes ?? {}).length > 0 || Object.keys(m.returns ?? {}).length > 0)
+    messages.push("@result");
+  return Object.keys(m.negotiation ?? {})
+    .filter((key) => !messages.includes(key))
+    .map((key) =>
+      diagnostic(
+        "MCPG624",
+        { key, messages },
+        { file: ext.manifestFile, pointer: `/negotiation/${escapePointerSegment(key)}` },
+      ),
     );
 }
 

@@ -144,4 +144,11 @@ export const EXTENSION_DIAGNOSTICS = {
     fix: () =>
       'declare the channel under "channels" with a description, or leave channel out for the MCP connection',
   }),
+  MCPG624: entry<{ key: string; messages: readonly string[] }>({
+    severity: "error",
+    message: (p) =>
+      `the manifest's negotiation names ${p.key}, which is no message of the extension on the MCP connection${p.messages.length > 0 ? ` (its messages: ${p.messages.join(", ")})` : ""}`,
+    fix: () =>
+      'key the rule by a request or notification the manifest lists (not one on another channel), or by "@result" for the resultTypes the extension adds',
+  }),
 } as const;

@@ -78,7 +78,32 @@ function channelMessagesTable(model: McpModel): string {
   );
 }
 
-/** `{ "<id>": { id, name, requests, notifications, resultTypes, capability, names, undeclared } }` as an object literal. */
+/** A manifest's negotiation rule as a table: message → conditions, each `{ declares, setting?, equals? }`. */
+function negotiationTable(rule: NonNullable<MergedExtension["negotiation"]>): TableValue {
+  return {
+    object: Object.keys(rule)
+      .sort()
+      .map(
+        (key) =>
+          [
+            literal(key),
+            {
+              array: rule[key]!.map((c): TableValue => ({
+                object: [
+                  ["declares", literal(c.declares)],
+                  ...(c.setting !== undefined ? [["setting", literal(c.setting)] as const] : []),
+                  ...(c.setting !== undefined
+                    ? [["equals", JSON.stringify(c.equals ?? true)] as const]
+                    : []),
+                ],
+              })),
+            },
+          ] as const,
+      ),
+  };
+}
+
+/** `{ "<id>": { id, name, requests, notifications, resultTypes, capability, names, undeclared, negotiation } }` as an object literal. */
 function extensionsTable(extensions: readonly MergedExtension[]): string {
   const byMethod = (items: MergedExtension["requests"]): TableValue => ({
     object: items.map((i) => [literal(i.method), literal(i.direction)] as const),
@@ -112,6 +137,7 @@ function extensionsTable(extensions: readonly MergedExtension[]): string {
             { object: e.names.map((n) => [literal(n.method), literal(n.param)] as const) },
           ]);
         if (e.undeclared) fields.push(["undeclared", literal(e.undeclared)]);
+        if (e.negotiation) fields.push(["negotiation", negotiationTable(e.negotiation)]);
         return [literal(e.id), { object: fields }] as const;
       }),
     ),

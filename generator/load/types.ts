@@ -112,18 +112,33 @@ export interface ExtensionManifest {
   readonly capability?: {
     readonly definition?: string;
     readonly sides?: ReadonlyArray<"client" | "server">;
+    /** What a scaffolded project declares, per side, unless its mcp-gen.json says otherwise. */
+    readonly settings?: {
+      readonly client?: Readonly<Record<string, unknown>>;
+      readonly server?: Readonly<Record<string, unknown>>;
+    };
   };
   readonly augments?: Readonly<Record<string, readonly string[]>>;
   /** Members below the top level of core definitions: definition → property path (`/_meta/ui`) → extension definition. */
   readonly members?: Readonly<Record<string, Readonly<Record<string, string>>>>;
   /** What a server does for a client that did not declare the extension (default "refuse"). */
   readonly undeclared?: "refuse" | "fallback";
+  /** Which side declares what before each message may be sent: method or "@result" → conditions. */
+  readonly negotiation?: Readonly<Record<string, readonly NegotiationCondition[]>>;
   readonly errorCodes?: ReadonlyArray<{
     readonly constant: string;
     readonly code: number;
     readonly doc?: string;
     readonly definition?: string;
   }>;
+}
+
+/** One condition of a manifest's negotiation rule: the side that must declare the extension, and a setting it must give. */
+export interface NegotiationCondition {
+  readonly declares: "client" | "server";
+  readonly setting?: string;
+  /** The value `setting` must have (default true). */
+  readonly equals?: unknown;
 }
 
 /** An extension as loaded: its manifest and its parsed schema (and schema.ts facts). */

@@ -9,7 +9,7 @@
  * that only move things around.
  */
 import type { JsonObject, JsonValue } from "../load/json.js";
-import type { Dialect } from "../load/types.js";
+import type { Dialect, NegotiationCondition } from "../load/types.js";
 
 /** Where a model node came from. */
 export interface Origin {
@@ -236,6 +236,8 @@ export interface MergedExtension {
   };
   /** What a server does for a client that did not declare it, when the manifest says (default "refuse"). */
   readonly undeclared?: "refuse" | "fallback";
+  /** The manifest's negotiation rule, as written (absent: every message needs the client's declaration). */
+  readonly negotiation?: Readonly<Record<string, readonly NegotiationCondition[]>>;
 }
 
 /** A patch the passes applied, reported to the user. */

@@ -12,8 +12,15 @@ export const CLIENT_MODULE = "src/generated/client.gen.ts";
 
 const RUNTIME = "../mcp-gen/runtime/client.js";
 
-/** A client project's typed client, under `bannerText`. */
-export function clientModule(bannerText: string): EmittedFile {
+/**
+ * A client project's typed client, under `bannerText`; `settings` are what
+ * it declares for each extension (mcp-gen.json's extensionSettings, else
+ * the manifest's), by identifier.
+ */
+export function clientModule(
+  bannerText: string,
+  settings: Readonly<Record<string, Readonly<Record<string, unknown>>>>,
+): EmittedFile {
   return new TsFileBuilder(CLIENT_MODULE)
     .importValues(RUNTIME, "bindMethods", "bindTools", "declaringExtensions", "McpClient")
     .importValues(RUNTIME, "completeResultCheck", "routeNotifications")
@@ -23,6 +30,9 @@ export function clientModule(bannerText: string): EmittedFile {
     .importValues("./protocol.gen.js", "legacy", "protocol")
     .importValues("./tools.gen.js", "TOOL_CHECKS")
     .importTypes("./tools.gen.js", "ToolWrappers")
+    .add(
+      `/** What the client declares under capabilities.extensions for each extension it declares (mcp-gen.json's extensionSettings, else the extension's defaults). */\nconst EXTENSION_SETTINGS: { readonly [id: string]: Readonly<Record<string, unknown>> } = ${JSON.stringify(settings, null, 2)};`,
+    )
     .add(staticFragment("client/client-module.ts"))
     .build(bannerText);
 }

@@ -81,7 +81,17 @@ export async function generatedFiles(
     )
   ).map((f) => ({ ...f, path: `src/generated/${f.path}` }));
   const toolSchemas = emitToolSchemas(tools, banner, "./tools.gen.js", "./protocol.gen.js");
-  const typedClient = settings.kind === "client" ? [clientModule(banner)] : [];
+  const typedClient =
+    settings.kind === "client"
+      ? [
+          clientModule(
+            banner,
+            Object.fromEntries(
+              extensions.filter((e) => e.declaredBy.client).map((e) => [e.id, e.settings.client]),
+            ),
+          ),
+        ]
+      : [];
   return [
     ...protocol.map((f) => ({ ...f, path: `src/generated/${folder}/${f.path}` })),
     ...legacy.map((f) => ({ ...f, path: `src/generated/${LEGACY_REVISION}/${f.path}` })),

@@ -7,6 +7,13 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { diagnostic, McpGenError } from "../diagnostics.js";
 import { findManifest } from "../load/extensions.js";
+import type { ExtensionManifest } from "../load/types.js";
+import {
+  clientDeclares,
+  RESULT_RULE,
+  serverDeclares,
+  type ExtensionEntry,
+} from "../runtime/rules.js";
 import { parseJsonText } from "../load/json.js";
 import { resolveExtensionReference } from "../load/references.js";
 import { checkTargetParts, TARGETS, type Target } from "./targets.js";
@@ -19,6 +26,8 @@ interface CommonSettings {
   readonly revision: string;
   /** Known extensions by name; others as the path of their folder or manifest, relative to the project. */
   readonly extensions: readonly string[];
+  /** Settings declared under capabilities.extensions, by extension identifier (default: the manifest's). */
+  readonly extensionSettings?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
   /** The tools file, relative to the project. */
   readonly tools: string;
   readonly example: "minimal" | "everything";
@@ -133,6 +142,13 @@ export interface ProjectExtension {
   readonly name: string;
   readonly capability?: string;
   readonly requests: readonly string[];
+  /** Whether a server, and a client, of the project declare it: its settings type that side, or its negotiation rule needs that side's declaration. */
+  readonly declaredBy: { readonly client: boolean; readonly server: boolean };
+  /** What each side declares under capabilities.extensions[id]: mcp-gen.json's extensionSettings, else the manifest's capability.settings, else {}. */
+  readonly settings: {
+    readonly client: Readonly<Record<string, unknown>>;
+    readonly server: Readonly<Record<string, unknown>>;
+  };
 }
 
 export function projectExtensions(
@@ -146,9 +162,13 @@ export function projectExtensions(
       manifest.capability && (manifest.capability.sides ?? ["client", "server"]).includes("server");
     const requests = Object.entries(manifest.requests ?? {})
       .filter(([, r]) => (r.direction ?? "client-to-server") !== "server-to-client")
+      .filter(([, r]) => (r.channel ?? manifest.channel ?? "mcp") === "mcp")
       .filter(([method]) => !(known && SERVED_BY_RUNTIME.has(method)))
       .map(([method]) => method)
       .sort();
+    const own = settings.extensionSettings?.[manifest.id];
+    const defaults = manifest.capability?.settings;
+    const rule = negotiationEntry(manifest);
     return {
       ref,
       known,
@@ -156,8 +176,35 @@ export function projectExtensions(
       name: manifest.name,
       ...(serverSide ? { capability: manifest.capability.definition } : {}),
       requests,
+      declaredBy: { client: clientDeclares(rule), server: serverDeclares(rule) },
+      settings: {
+        client: own ?? defaults?.client ?? {},
+        server: own ?? defaults?.server ?? {},
+      },
     };
   });
+}
+
+/** What the runtime's negotiation rule reads of an extension, from its manifest (the EXTENSIONS entry it will have). */
+function negotiationEntry(manifest: ExtensionManifest): ExtensionEntry {
+  const onMcp = (channel: string | undefined) => (channel ?? manifest.channel ?? "mcp") === "mcp";
+  const messages = (all: Readonly<Record<string, { readonly channel?: string }>> = {}) =>
+    Object.fromEntries(
+      Object.entries(all)
+        .filter(([, m]) => onMcp(m.channel))
+        .map(([method]) => [method, ""]),
+    );
+  const results =
+    Object.keys(manifest.resultTypes ?? {}).length > 0 ||
+    Object.keys(manifest.returns ?? {}).length > 0;
+  return {
+    id: manifest.id,
+    requests: messages(manifest.requests),
+    notifications: messages(manifest.notifications),
+    resultTypes: results ? [RESULT_RULE] : [],
+    capability: { sides: manifest.capability?.sides ?? ["client", "server"] },
+    ...(manifest.negotiation ? { negotiation: manifest.negotiation } : {}),
+  };
 }
 
 /**

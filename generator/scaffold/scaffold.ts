@@ -154,10 +154,13 @@ function userFiles(
     stubs: extensions.some((e) => e.requests.length > 0),
     // Tasks are what a shared Redis store is for; without them the package is installed only on demand.
     redis: extensions.some((e) => e.id === "io.modelcontextprotocol/tasks"),
+    typedSettings: extensions.some((e) => e.declaredBy.server && e.capability),
     extensions: extensions.map((e) => ({
       id: e.id,
       name: e.name,
       capability: e.capability,
+      declared: e.declaredBy.server,
+      settings: e.settings.server,
       requests: e.requests.map((method) => ({ method })),
     })),
     http: settings.transport !== "stdio",

@@ -152,6 +152,7 @@ function describeMerged(
         }
       : {}),
     ...(ext.manifest.undeclared ? { undeclared: ext.manifest.undeclared } : {}),
+    ...(ext.manifest.negotiation ? { negotiation: ext.manifest.negotiation } : {}),
   };
 }
 

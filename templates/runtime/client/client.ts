@@ -26,6 +26,7 @@ import type { ClientChannel } from "../core/channel.js";
 import { FIRST_MODERN, META } from "../core/era.js";
 import { nameParameterOf } from "../core/headers.js";
 import { Codes, McpError, RemoteError } from "../core/errors.js";
+import { methodRefusal } from "../core/extensions.js";
 import { isJsonObject, paramsOf, type JsonRpcId, type JsonRpcMessage } from "../core/jsonrpc.js";
 import { mrtrResultType, requestEntry } from "../core/protocol.js";
 import { withEnvelope } from "./envelope.js";
@@ -332,6 +333,13 @@ export class McpClient<T extends InputTypes = UntypedInputs> {
         Codes.MethodNotFound,
         `${method} is not a request a client sends in ${speaking.version}`,
       );
+    // An extension's method is sent only when its negotiation rule holds, as the server will judge
+    // it: never to a server that did not declare what the method needs (core/extensions.ts).
+    const refused = methodRefusal(speaking.module, method, {
+      client: this.capabilities,
+      server: this.description?.capabilities ?? {},
+    });
+    if (refused) throw refused;
     try {
       return speaking.era === "modern" && entry.mrtr
         ? await this.rounds(speaking, method, params, options)

@@ -13,7 +13,9 @@
  * caller, and the extension results the client follows to their final
  * result (continuations.ts).
  */
+import { clientDeclares } from "../core/extensions.js";
 import { isJsonObject, type JsonRpcMessage } from "../core/jsonrpc.js";
+import type { ExtensionEntry } from "../core/protocol.js";
 import {
   checkToolOutput,
   type McpClient,
@@ -166,24 +168,24 @@ export function bindTools<Wrappers>(
 
 /**
  * The client capabilities with every extension of `extensions` that a
- * client declares (those whose settings type the client side, or that
- * have none) under `extensions`, `{}` each (support, no settings); the
- * capabilities' own entries win. Unchanged when there is nothing to add.
+ * client declares (its settings type the client side, or its negotiation
+ * rule needs the client's declaration: core/extensions.ts) under
+ * `extensions`, each with its `settings` (default `{}`: support, no
+ * settings); the capabilities' own entries win. Unchanged when there is
+ * nothing to add.
  */
 export function declaringExtensions(
   capabilities: Readonly<Record<string, unknown>> | undefined,
-  extensions: {
-    readonly [id: string]: { readonly capability?: { readonly sides?: readonly string[] } };
-  },
+  extensions: { readonly [id: string]: ExtensionEntry },
+  settings: { readonly [id: string]: Readonly<Record<string, unknown>> } = {},
 ): Readonly<Record<string, unknown>> | undefined {
-  const declared = Object.keys(extensions).filter((id) =>
-    (extensions[id]!.capability?.sides ?? ["client"]).includes("client"),
-  );
+  const declared = Object.keys(extensions).filter((id) => clientDeclares(extensions[id]!));
   if (declared.length === 0) return capabilities;
   const own = isJsonObject(capabilities?.extensions) ? capabilities.extensions : {};
+  const settingsOf = (id: string) => (Object.hasOwn(settings, id) ? settings[id]! : {});
   return {
     ...capabilities,
-    extensions: { ...Object.fromEntries(declared.map((id) => [id, {}])), ...own },
+    extensions: { ...Object.fromEntries(declared.map((id) => [id, settingsOf(id)])), ...own },
   };
 }
 

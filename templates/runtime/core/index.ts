@@ -91,19 +91,26 @@ export {
 export { MAX_DEPTH, MAX_MESSAGE_BYTES, nestsDeeperThan } from "./limits.js";
 export { PendingRequests, type PendingOptions } from "./matching.js";
 export {
+  clientDeclares,
+  conditionsOf,
   declaresExtension,
   extensionOfNotification,
   extensionOfRequest,
   extensionOfResultType,
   extensionRequired,
-  undeclaredMethodRefusal,
+  methodRefusal,
+  notificationAllowed,
+  RESULT_RULE,
+  resultRefusal,
   undeclaredPolicy,
+  type Declared,
 } from "./extensions.js";
 export {
   requestEntry,
   validateDefinition,
   type ExtensionEntry,
   type MethodEntry,
+  type NegotiationCondition,
   type ParseOutcome,
   type ProtocolModule,
   type Receiver,

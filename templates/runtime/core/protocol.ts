@@ -38,6 +38,23 @@ export interface ExtensionEntry {
   readonly names?: { readonly [method: string]: string };
   /** What a server does for a client that did not declare the extension (absent: "refuse"). */
   readonly undeclared?: string;
+  /** The settings it types, and for which sides. */
+  readonly capability?: { readonly sides?: readonly string[] };
+  /**
+   * Which side must declare the extension before each of its messages may
+   * be sent, by method, and "@result" for its resultTypes (absent, or a
+   * message not listed: the client's declaration).
+   */
+  readonly negotiation?: { readonly [message: string]: readonly NegotiationCondition[] };
+}
+
+/** One condition of an extension's negotiation rule (see core/extensions.ts). */
+export interface NegotiationCondition {
+  /** The side whose capabilities must declare the extension. */
+  readonly declares: string;
+  /** A member of its settings under `capabilities.extensions[id]` that must equal `equals`. */
+  readonly setting?: string;
+  readonly equals?: unknown;
 }
 
 /** The generated module of one revision, as the runtime uses it. */

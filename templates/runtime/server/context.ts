@@ -14,7 +14,7 @@
 import { missingCapability, McpError, Codes } from "../core/errors.js";
 import { META } from "../core/era.js";
 import type { Authorization, NotificationSink } from "../core/exchange.js";
-import { declaresExtension, extensionOfNotification, TASKS_EXTENSION } from "../core/extensions.js";
+import { declaresExtension, notificationAllowed, TASKS_EXTENSION } from "../core/extensions.js";
 import { checkOutgoingMeta } from "../core/meta-keys.js";
 import { validateDefinition, type ProtocolModule } from "../core/protocol.js";
 import { traceContextOf, withTraceContext, type TraceContext } from "../core/trace-context.js";
@@ -169,6 +169,8 @@ export interface ServerSide {
   publish(change: Change): void;
   /** The revision served, whose definitions check the notifications a handler sends. */
   readonly protocol: ProtocolModule;
+  /** What the server declares (server/discover), which an extension's rule may ask of it. */
+  capabilities(): Readonly<Record<string, unknown>>;
 }
 
 /** The input kinds, with the capability each needs and the definition its answer must match. */
@@ -275,8 +277,8 @@ export abstract class BaseContext implements RequestContext {
 
   notify(method: string, params: object): boolean {
     const protocol = this.serverSide.protocol;
-    const extension = extensionOfNotification(protocol, method);
-    if ((extension !== undefined && !this.declares(extension)) || this.signal.aborted) return false;
+    const declared = { client: this.clientCapabilities, server: this.serverSide.capabilities() };
+    if (!notificationAllowed(protocol, method, declared) || this.signal.aborted) return false;
     this.sink.notify(checkedNotification(protocol, method, params));
     return true;
   }

@@ -10,11 +10,12 @@ import { capabilitiesOf, type Era } from "../core/era.js";
 import { Codes, McpError, methodNotFound } from "../core/errors.js";
 import type { Exchange } from "../core/exchange.js";
 import {
-  declaresExtension,
-  extensionOfResultType,
+  describeCondition,
   extensionRequired,
-  undeclaredMethodRefusal,
+  methodRefusal,
+  resultRefusal,
   undeclaredPolicy,
+  type Declared,
 } from "../core/extensions.js";
 import { isJsonObject, type JsonRpcErrorObject, type JsonRpcId } from "../core/jsonrpc.js";
 import type { ProtocolModule } from "../core/protocol.js";
@@ -196,14 +197,17 @@ export async function route(call: Call): Promise<Result | undefined> {
 
 /**
  * The call with extension negotiation around its handler (spec: versioning,
- * extension negotiation): a method of an extension runs only for a client
- * whose capabilities declare it, and a result whose resultType an extension
- * adds goes only to such a client. Otherwise the request is answered -32021
- * with the extension in `requiredCapabilities.extensions`; a handler that
- * falls back to core behaviour instead asks `ctx.declares(id)` first, and
- * for an extension whose manifest says `"undeclared": "fallback"` a result
- * that reaches such a client anyway is the server's bug (-32603, logged).
- * The same rule holds for every merged extension, Tasks included.
+ * extension negotiation; the rule is the manifest's, core/extensions.ts): a
+ * method of an extension runs only when its conditions hold, and a result
+ * whose resultType an extension adds goes only where the extension's rule
+ * for results holds (by default, to a client that declared it). Otherwise
+ * the request is answered -32021 with the extension in
+ * `requiredCapabilities.extensions`; a handler that falls back to core
+ * behaviour instead asks `ctx.declares(id)` first, and for an extension
+ * whose manifest says `"undeclared": "fallback"` a result that reaches such
+ * a client anyway is the server's bug (-32603, logged), as is a result of
+ * an extension the server itself did not declare as its rule needs. The
+ * same rule holds for every merged extension, Tasks included.
  */
 function negotiating(call: Call): Call {
   const { protocol } = call.server;
@@ -211,24 +215,33 @@ function negotiating(call: Call): Call {
     ...call,
     withContext: (run) =>
       call.withContext(async (ctx) => {
-        const undeclared = undeclaredMethodRefusal(protocol, call.method, ctx.clientCapabilities);
-        if (undeclared) throw undeclared;
+        const declared: Declared = {
+          client: ctx.clientCapabilities,
+          get server() {
+            return call.server.capabilities();
+          },
+        };
+        const refused = methodRefusal(protocol, call.method, declared);
+        if (refused) throw refused;
         const result = await run(ctx);
-        const forResult = extensionOfResultType(protocol, result.resultType);
-        if (forResult === undefined || declaresExtension(ctx.clientCapabilities, forResult))
-          return result;
-        if (undeclaredPolicy(protocol, forResult) === "fallback") {
+        const refusal = resultRefusal(protocol, result.resultType, declared);
+        if (!refusal) return result;
+        const { id, unmet } = refusal;
+        const resultType = String(result.resultType);
+        if (unmet.declares === "server" || undeclaredPolicy(protocol, id) === "fallback") {
           call.server.onError(
             new Error(
-              `${call.method} returned resultType "${String(result.resultType)}" of the ${forResult} extension to a client that does not declare it; the extension falls back to core behaviour ("undeclared": "fallback"), so the handler must check ctx.declares("${forResult}") first`,
+              unmet.declares === "server"
+                ? `${call.method} returned resultType "${resultType}" of the ${id} extension, which needs the server to declare ${describeCondition(id, unmet)} (fix: declare it in the server's extensions)`
+                : `${call.method} returned resultType "${resultType}" of the ${id} extension to a client that does not declare it; the extension falls back to core behaviour ("undeclared": "fallback"), so the handler must check ctx.declares("${id}") first`,
             ),
             `${call.method} handler`,
           );
           throw new McpError(Codes.InternalError, "Internal error");
         }
         throw extensionRequired(
-          forResult,
-          `${call.method} answers with resultType "${String(result.resultType)}" of the ${forResult} extension here: declare it under capabilities.extensions in the request's client capabilities`,
+          id,
+          `${call.method} answers with resultType "${resultType}" of the ${id} extension here: declare ${describeCondition(id, unmet)} under capabilities.extensions in the request's client capabilities`,
         );
       }),
   };

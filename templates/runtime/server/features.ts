@@ -9,7 +9,7 @@
 import type { Era } from "../core/era.js";
 import type { Authorization } from "../core/exchange.js";
 import { ForeignDataError, invalidParams, type McpError } from "../core/errors.js";
-import { extensionOfNotification } from "../core/extensions.js";
+import { extensionOfNotification, extensionOfRequest } from "../core/extensions.js";
 import { nameParameterOf, type HeaderParameter } from "../core/headers.js";
 import type { JsonRpcMessage } from "../core/jsonrpc.js";
 import { validateDefinition, type ProtocolModule } from "../core/protocol.js";
@@ -160,6 +160,7 @@ export class ServerFeatures<T extends ServerTypes = UntypedServer> {
         publish: (change) => this.changes.publish(change),
         listening: () => this.changes.size > 0,
         protocol: this.protocol,
+        capabilities: () => this.capabilities(),
         checkAnswer: (method, answer) =>
           validateDefinition(this.protocol, INPUT_KINDS[method].answer, answer).ok,
         onError: (error, where) => this.onError(error, where),
@@ -351,6 +352,8 @@ export class ServerFeatures<T extends ServerTypes = UntypedServer> {
 
   /** Whether a feature method is offered (methods of features nothing was registered for are "not found"). */
   offers(method: string): boolean {
+    // An extension's method (Skills' resources/directory/read) is offered as its negotiation rule says.
+    if (extensionOfRequest(this.protocol, method) !== undefined) return true;
     if (method.startsWith("tools/")) return this.tools.size > 0;
     if (method.startsWith("resources/"))
       return this.resources.size > 0 || this.templates.length > 0;

@@ -8,7 +8,7 @@
  */
 import { capabilitiesOf, META } from "../core/era.js";
 import { Codes, McpError, methodNotFound } from "../core/errors.js";
-import { undeclaredMethodRefusal } from "../core/extensions.js";
+import { methodRefusal } from "../core/extensions.js";
 import type { Exchange, Outcome } from "../core/exchange.js";
 import {
   errorResponse,
@@ -55,11 +55,17 @@ export async function serveModern(
         requested: version,
       }),
     );
-  // A method of an extension the request's client did not declare is -32021 before anything else
-  // is looked at, its params included: the same rule for every merged extension, Tasks among them.
+  // A method of an extension whose rule does not hold is refused before anything else is looked at,
+  // its params included: -32601 when the server did not declare what it needs, -32021 when the
+  // request's client did not. The same rule for every merged extension, Tasks among them.
   const undeclared =
     "id" in message
-      ? undeclaredMethodRefusal(server.protocol, String(message.method), capabilitiesOf(meta))
+      ? methodRefusal(server.protocol, String(message.method), {
+          client: capabilitiesOf(meta),
+          get server() {
+            return server.capabilities();
+          },
+        })
       : undefined;
   if (undeclared) return refuse(id, undeclared);
   if ("id" in message) {

@@ -44,6 +44,8 @@ type ToolWrappers<Unfollowed = never> = {
   ) => Promise<TypedToolResult<protocol.CallToolResult, { readonly sum: number }> | Unfollowed>;
 };
 
+declare const EXTENSION_SETTINGS: { readonly [id: string]: Readonly<Record<string, unknown>> };
+
 // mcp-gen copies this file from here on.
 /** The params and results of the server's requests for input, as this revision types them. */
 export interface Inputs extends InputTypes {
@@ -131,12 +133,16 @@ export type Options<K extends keyof Continuations = never> = Omit<
   readonly notifications?: NotificationHandlers;
 };
 
-/** A client of the server `options.channel` reaches, declaring the revision's extensions besides `options.capabilities`. */
+/** A client of the server `options.channel` reaches, declaring the revision's extensions (those whose rule needs the client's declaration, with mcp-gen.json's settings) besides `options.capabilities`. */
 export function createClient<K extends keyof Continuations = never>(
   options: Options<K>,
 ): Client<K> {
   const { continuations, notifications, ...clientOptions } = options;
-  const capabilities = declaringExtensions(options.capabilities, protocol.EXTENSIONS);
+  const capabilities = declaringExtensions(
+    options.capabilities,
+    protocol.EXTENSIONS,
+    EXTENSION_SETTINGS,
+  );
   const raw = new McpClient<Inputs>({
     protocol,
     legacy,
