@@ -11,6 +11,7 @@ import {
   checkGivenOnce,
   checkIdentifier,
   checkNamedDefinitions,
+  checkNegotiation,
   checkReturnsServed,
   checkTargets,
 } from "../../generator/check/check-extensions.js";
@@ -370,5 +371,49 @@ describe("checkExtensions: every rule, for every extension of the run", () => {
       reserved("dev.mcp/y").replace(MANIFEST, "y/mcp-extension.json"),
       `y/mcp-extension.json#/capability/definition: error MCPG613: the manifest's capability.definition names Nope, which the extension's schema does not define ${FIX_NAMED}`,
     ]);
+  });
+});
+
+describe("rule: the negotiation rule names the extension's own messages on the MCP connection", () => {
+  const FIX =
+    '(fix: key the rule by a request or notification the manifest lists (not one on another channel), or by "@result" for the resultTypes the extension adds)';
+  const lines = (ext: ExtensionSource) => checkNegotiation(ext).map(formatDiagnostic);
+
+  it("accepts its requests, its notifications and @result for an extension with resultTypes", () => {
+    expect(
+      lines(
+        extension({
+          requests: { "x/get": {} },
+          notifications: { "notifications/x": {} },
+          resultTypes: { later: "later" },
+          negotiation: {
+            "x/get": [{ declares: "server", setting: "get", equals: true }],
+            "notifications/x": [],
+            "@result": [{ declares: "client" }],
+          },
+        }),
+      ),
+    ).toEqual([]);
+  });
+
+  it("refuses another method, a message on another channel, and @result without resultTypes, each at its pointer", () => {
+    expect(
+      lines(
+        extension({
+          requests: { "x/get": {}, "ui/open": { channel: "postMessage" } },
+          channels: { postMessage: { description: "not MCP" } },
+          negotiation: {
+            "tools/call": [{ declares: "client" }],
+            "ui/open": [{ declares: "client" }],
+            "@result": [{ declares: "client" }],
+          },
+        }),
+      ),
+    ).toEqual(
+      ["tools~1call", "ui~1open", "@result"].map(
+        (pointer) =>
+          `${MANIFEST}#/negotiation/${pointer}: error MCPG624: the manifest's negotiation names ${pointer.replace("~1", "/")}, which is no message of the extension on the MCP connection (its messages: x/get) ${FIX}`,
+      ),
+    );
   });
 });

@@ -26,7 +26,7 @@ import { createRequire } from "node:module";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { fixture, runCli, tempDir } from "../helpers/run-cli.js";
 import { importFromProject, type ProjectRuntime, type ProjectServer } from "../helpers/index.js";
 import { post, request } from "../helpers/mcp-client.js";
