@@ -43,6 +43,15 @@ export {
   type SamplingParams,
 } from "./context.js";
 export { NotImplemented } from "./errors.js";
+export {
+  digestOf,
+  serveSkills,
+  SKILL_LIMITS,
+  SKILLS_EXTENSION,
+  type Skill,
+  type SkillFile,
+  type SkillsOptions,
+} from "./skills.js";
 export { errorToSend, unsendableCode } from "./error-policy.js";
 export { Started, TaskStarted, type Starter, type TaskStarter } from "./context.js";
 export type { ListenKeyRequest, ServerExtension, ToolCallOffer } from "./extension.js";
