@@ -109,8 +109,15 @@ const projects = new Map<string, { server: string; client: string }>();
 beforeAll(async () => {
   const made = await Promise.all(
     SHAPES.flatMap((s, i) => [
-      runCli(["server", `srv${i}`, "--extension", s.extension, "--quiet"], { cwd }),
-      runCli(["client", `cli${i}`, "--extension", s.extension, "--quiet"], { cwd }),
+      // Eight scaffolds at once on a shared machine: a generous limit for each.
+      runCli(["server", `srv${i}`, "--extension", s.extension, "--quiet"], {
+        cwd,
+        timeoutMs: 3 * MINUTE,
+      }),
+      runCli(["client", `cli${i}`, "--extension", s.extension, "--quiet"], {
+        cwd,
+        timeoutMs: 3 * MINUTE,
+      }),
     ]),
   );
   for (const run of made) expect(run.code, run.stderr).toBe(0);
@@ -121,7 +128,7 @@ beforeAll(async () => {
     linkNodeModules(client);
     projects.set(s.id, { server, client });
   });
-}, 4 * MINUTE);
+}, 5 * MINUTE);
 
 /** The client project's generated client and runtime. */
 async function clientOf(shape: Shape) {
