@@ -105,7 +105,12 @@ describe("a client project made from a server whose tools run as tasks", () => {
     };
     expect(settings.extensions).toEqual(["tasks"]);
     const client = readFileSync(join(clientDir, "src", "generated", "client.gen.ts"), "utf8");
-    expect(client).toContain("declaringExtensions(options.capabilities, protocol.EXTENSIONS)");
+    expect(client).toContain(
+      'const EXTENSION_SETTINGS: { readonly [id: string]: Readonly<Record<string, unknown>> } = {\n  "io.modelcontextprotocol/tasks": {}\n};',
+    );
+    expect(client).toContain(
+      "declaringExtensions(\n    options.capabilities,\n    protocol.EXTENSIONS,\n    EXTENSION_SETTINGS,\n  )",
+    );
     // Its tool functions follow tasks because the revision module it imports has the extension.
     expect(client).toContain("followTasks: FOLLOWS_TASKS,");
     const revision = readFileSync(

@@ -209,7 +209,7 @@ function childrenOf(
   uri: string,
 ): Map<string, Record<string, unknown>> {
   let children = directories.get(uri);
-  if (!children) directories.set(uri, (children = new Map()));
+  if (!children) directories.set(uri, (children = new Map<string, Record<string, unknown>>()));
   return children;
 }
 
