@@ -403,6 +403,18 @@ describe("typed results without ceremony", () => {
   const wire: protocol.ResultOf<"skills/list"> = { skills: [], ttlMs: 0, cacheScope: "public" };
   void wire;`,
       };
+      // The scaffolded stub itself, filled in as a user would: the result without resultType.
+      const echoStubs = join(projects.get(echo.id)!.server, "src", "extensions.ts");
+      const stub = readFileSync(echoStubs, "utf8");
+      expect(stub).toContain('Promise<ResultFor<Types, "echo/say">>');
+      writeFileSync(
+        echoStubs,
+        stub.replace(
+          'throw new NotImplemented("echo/say");',
+          'if (params.text === "") throw new NotImplemented("echo/say");\n    return { text: params.text };',
+        ),
+      );
+      expect(readFileSync(echoStubs, "utf8")).toContain("return { text: params.text };");
       for (const [id, body] of Object.entries(handlers)) {
         const dir = projects.get(id)!.server;
         writeFileSync(
