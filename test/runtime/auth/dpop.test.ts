@@ -3,8 +3,9 @@
  * 9449 4.3 and 7), over real HTTP on 127.0.0.1. A stand-in authorization
  * server publishes its metadata and keys; the tests sign access tokens
  * bound to a key (`cnf.jkt`) and DPoP proofs with jose, each broken in one
- * way: a proof for another URL or method, a replayed `jti`, an `iat` far
- * in the past or the future, a proof signed by another key, a token whose
+ * way: a proof for another URL or method, a replayed `jti` (at once, or
+ * late in the proof's window), an `iat` far in the past, far in the
+ * future or missing, a proof signed by another key, a token whose
  * `cnf.jkt` matches no proof, a proof for another token, two proofs, a
  * proof that is not a dpop+jwt. Each gets 401 with a DPoP challenge saying
  * what was wrong, and nothing the server reports or answers holds the
@@ -12,7 +13,7 @@
  * 401. `required` takes bound tokens only and says so in its metadata.
  */
 import { createServer } from "node:http";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { closeServer, listenOnLoopback } from "../../helpers/loopback.js";
 import {
   bearerAuthorization,
@@ -169,6 +170,14 @@ describe("DPoP-bound tokens at the server", () => {
           "invalid_dpop_proof: the DPoP proof's iat is outside the accepted window",
         ],
         [
+          "a proof without iat",
+          {
+            authorization: `DPoP ${access}`,
+            dpop: await proof(access, { claims: { iat: undefined } }),
+          },
+          "invalid_dpop_proof: the DPoP proof's iat is outside the accepted window",
+        ],
+        [
           "an iat far in the future",
           {
             authorization: `DPoP ${access}`,
@@ -273,6 +282,29 @@ describe("DPoP-bound tokens at the server", () => {
         "401 invalid_dpop_proof: the DPoP proof was used before",
       );
     } finally {
+      await mcp.close();
+    }
+  });
+
+  it("refuses a replay for as long as the proof is in its window, however late it comes", async () => {
+    const { mcp, call } = await protectedServer();
+    // The clock moves instead of the test sleeping; timers and sockets run as they are.
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.now() });
+    try {
+      const access = await token();
+      const once = await proof(access);
+      expect((await call({ authorization: `DPoP ${access}`, dpop: once })).status).toBe(200);
+      // 80 s on: past the 60 s window, within it and the 30 s clock tolerance.
+      vi.setSystemTime(Date.now() + 80_000);
+      expect(verdict(await call({ authorization: `DPoP ${access}`, dpop: once }))).toBe(
+        "401 invalid_dpop_proof: the DPoP proof was used before",
+      );
+      // The control: a new proof at that time is accepted.
+      expect(
+        (await call({ authorization: `DPoP ${access}`, dpop: await proof(access) })).status,
+      ).toBe(200);
+    } finally {
+      vi.useRealTimers();
       await mcp.close();
     }
   });
