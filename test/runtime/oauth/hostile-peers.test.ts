@@ -2,14 +2,16 @@
  * A client without a user against broken and hostile peers, written here
  * on node:http at 127.0.0.1 (templates/runtime/oauth): an authorization
  * server and a resource server that ask for a new DPoP nonce on every
- * request (one retry, then the refusal stands), an identity provider that
- * answers the token exchange with garbage, a wrong token type or more than
- * the size limit (refused before anything reaches the authorization
- * server), an authorization server that refuses a workload's assertion
- * (reported, not retried), and assertion files that are too large, never
- * end, are not files, or are replaced between two token requests. Every
- * failure is an OAuthError that names the step and holds neither the
- * assertion, the ID token nor the client secret.
+ * request (one retry, then the refusal stands, also for a request that
+ * already carries a token), a resource server that asks for the very nonce
+ * it was sent (not retried), an identity provider that answers the token
+ * exchange with garbage, a wrong token type or more than the size limit
+ * (refused before anything reaches the authorization server), an
+ * authorization server that refuses a workload's assertion (reported, not
+ * retried), and assertion files and variables that are too large, files
+ * that never end, are not files, or are replaced between two token
+ * requests. Every failure is an OAuthError that names the step and holds
+ * neither the assertion, the ID token nor the client secret.
  */
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -21,6 +23,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { closeServer, listenOnLoopback } from "../../helpers/loopback.js";
 import {
   assertionFromFile,
+  assertionFromVariable,
   OAuthClient,
   OAuthError,
   type MachineGrant,
@@ -41,8 +44,9 @@ const SECRETS = [ASSERTION, ID_TOKEN, CLIENT_SECRET];
 
 type TokenBehaviour =
   "dpop-token" | "bearer-token" | "short-lived" | "nonce-loop" | "invalid_grant";
-type IdpBehaviour = "ok" | "garbage" | "wrong-issued-type" | "wrong-token-type" | "huge";
-type ResourceBehaviour = "ok" | "nonce-loop" | "nonce-once";
+type IdpBehaviour =
+  "ok" | "garbage" | "wrong-issued-type" | "access-token-as-n_a" | "wrong-token-type" | "huge";
+type ResourceBehaviour = "ok" | "nonce-loop" | "nonce-once" | "nonce-stale";
 
 interface World {
   token: TokenBehaviour;
@@ -148,6 +152,13 @@ async function identityProvider(req: IncomingMessage, res: ServerResponse): Prom
         issued_token_type: "urn:ietf:params:oauth:token-type:access_token",
         token_type: "Bearer",
       });
+    case "access-token-as-n_a":
+      // Only issued_token_type is wrong: an access token, not an ID-JAG.
+      return json(res, 200, {
+        access_token: jwt({}),
+        issued_token_type: "urn:ietf:params:oauth:token-type:access_token",
+        token_type: "N_A",
+      });
     case "wrong-token-type":
       return json(res, 200, {
         access_token: jwt({}),
@@ -182,9 +193,13 @@ async function resourceServer(req: IncomingMessage, res: ServerResponse): Promis
   const dpop = typeof req.headers.dpop === "string" ? req.headers.dpop : undefined;
   world.resourceRequests.push({ authorization, ...(dpop ? { dpop } : {}) });
   const asked =
-    world.resource === "nonce-loop" || (world.resource === "nonce-once" && world.nonces === 0);
+    world.resource === "nonce-loop" ||
+    world.resource === "nonce-stale" ||
+    (world.resource === "nonce-once" && world.nonces === 0);
   if (asked) {
     world.nonces++;
+    // nonce-stale asks for the same nonce every time, and never takes it.
+    const nonce = world.resource === "nonce-stale" ? "rs-stale" : `rs-nonce-${world.nonces}`;
     return json(
       res,
       401,
@@ -196,7 +211,7 @@ async function resourceServer(req: IncomingMessage, res: ServerResponse): Promis
       {
         "www-authenticate":
           'DPoP error="use_dpop_nonce", error_description="nonce required", algs="ES256"',
-        "dpop-nonce": `rs-nonce-${world.nonces}`,
+        "dpop-nonce": nonce,
       },
     );
   }
@@ -251,6 +266,17 @@ function failure(result: unknown, step: OAuthError["step"]): string {
   return error.message;
 }
 
+/** tools/list, again and again, through one client signed in by client credentials with DPoP. */
+function listWithDpop(): (id: number) => Promise<{ error?: { message: string } }> {
+  const channel = connectHttp(`${base}/mcp`, {
+    auth: new OAuthClient({ grant: credentials, dpop: true }),
+  });
+  return (id) =>
+    channel.request({ jsonrpc: "2.0", id, method: "tools/list", params: {} }) as Promise<{
+      error?: { message: string };
+    }>;
+}
+
 describe("DPoP nonces", () => {
   it("an authorization server that asks for a new nonce every time gets one retry, then the error", async () => {
     world.token = "nonce-loop";
@@ -270,6 +296,28 @@ describe("DPoP nonces", () => {
     expect(first!.nonce).toBe(undefined);
     expect(second!.nonce).toBe("rs-nonce-1");
     expect(first!.jti).not.toBe(second!.jti);
+  });
+
+  it("a request sent with a token in hand is sent at most twice, however often the nonce changes", async () => {
+    world.resource = "nonce-loop";
+    const list = listWithDpop();
+    // The first request signs in, which is one of its retries.
+    await list(1);
+    const signedIn = world.resourceRequests.length;
+    expect((await list(2)).error?.message).toBe("Unauthorized: use a DPoP nonce");
+    const sent = world.resourceRequests.slice(signedIn).map((r) => decodeJwt(r.dpop!).nonce);
+    expect(sent).toEqual(["rs-nonce-1", `rs-nonce-${world.nonces - 1}`]);
+  });
+
+  it("a nonce the server refused is not sent again for it", async () => {
+    world.resource = "nonce-stale";
+    const list = listWithDpop();
+    await list(1);
+    const signedIn = world.resourceRequests.length;
+    // The proof carries the nonce; the server asks for that same nonce: no retry with it.
+    expect((await list(2)).error?.message).toBe("Unauthorized: use a DPoP nonce");
+    const sent = world.resourceRequests.slice(signedIn).map((r) => decodeJwt(r.dpop!).nonce);
+    expect(sent).toEqual(["rs-stale"]);
   });
 
   it("a resource server that asks once gets the nonce, and the request goes through", async () => {
@@ -322,6 +370,10 @@ describe("the token exchange of enterprise-managed authorization", () => {
     [
       "wrong-issued-type",
       /answered a token of type "urn:ietf:params:oauth:token-type:access_token" \(token_type "bearer"\), not an ID-JAG/,
+    ],
+    [
+      "access-token-as-n_a",
+      /answered a token of type "urn:ietf:params:oauth:token-type:access_token" \(token_type "n_a"\), not an ID-JAG/,
     ],
     [
       "wrong-token-type",
@@ -384,6 +436,26 @@ describe("workload identity", () => {
     writeFileSync(huge, Buffer.alloc(10 * 1024 * 1024, 0x61));
     const message = failure(await call(workload(assertionFromFile(huge))), "token");
     expect(message).toMatch(/huge.jwt is larger than 65536 bytes/);
+    expect(world.tokenRequests).toEqual([]);
+  });
+
+  it("refuses a variable over the limit and accepts one at it, before any token request, never quoting it", async () => {
+    const at = `${"a".repeat(1020)}.b.c`;
+    const over = `${"a".repeat(1021)}.b.c`;
+    expect(await assertionFromVariable("TOKEN", { TOKEN: at }, 1024)()).toBe(at);
+    const error = await assertionFromVariable("TOKEN", { TOKEN: over }, 1024)().catch(
+      (e: unknown) => e,
+    );
+    expect(failure(error, "token")).toMatch(
+      /the environment variable TOKEN holds more than 1024 bytes/,
+    );
+    expect((error as Error).message).not.toContain("aaaa");
+    const huge = `${jwt({ sub: "workload" })}${"a".repeat(70_000)}`;
+    const message = failure(
+      await call(workload(assertionFromVariable("TOKEN", { TOKEN: huge }))),
+      "token",
+    );
+    expect(message).toMatch(/TOKEN holds more than 65536 bytes/);
     expect(world.tokenRequests).toEqual([]);
   });
 
