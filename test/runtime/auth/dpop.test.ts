@@ -7,7 +7,7 @@
  * late in the proof's window), an `iat` far in the past, far in the
  * future or missing, a proof signed by another key, a token whose
  * `cnf.jkt` matches no proof, a proof for another token, two proofs, a
- * proof that is not a dpop+jwt. Each gets 401 with a DPoP challenge saying
+ * proof or a `jti` past its length bound, a proof that is not a dpop+jwt. Each gets 401 with a DPoP challenge saying
  * what was wrong, and nothing the server reports or answers holds the
  * token or the proof. A replay cache that cannot answer gives 503, never
  * 401. `required` takes bound tokens only and says so in its metadata.
@@ -218,6 +218,22 @@ describe("DPoP-bound tokens at the server", () => {
             dpop: await proof(access, { claims: { jti: undefined } }),
           },
           "invalid_dpop_proof: the DPoP proof has no usable jti",
+        ],
+        [
+          "a proof with a jti longer than 256 characters",
+          {
+            authorization: `DPoP ${access}`,
+            dpop: await proof(access, { claims: { jti: "j".repeat(257) } }),
+          },
+          "invalid_dpop_proof: the DPoP proof has no usable jti",
+        ],
+        [
+          "a proof longer than 8192 characters",
+          {
+            authorization: `DPoP ${access}`,
+            dpop: await proof(access, { claims: { padding: "p".repeat(8192) } }),
+          },
+          "invalid_dpop_proof: send exactly one DPoP proof, a JWT",
         ],
         [
           "a proof typed as a JWT",
