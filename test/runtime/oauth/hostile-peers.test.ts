@@ -271,10 +271,7 @@ function listWithDpop(): (id: number) => Promise<{ error?: { message: string } }
   const channel = connectHttp(`${base}/mcp`, {
     auth: new OAuthClient({ grant: credentials, dpop: true }),
   });
-  return (id) =>
-    channel.request({ jsonrpc: "2.0", id, method: "tools/list", params: {} }) as Promise<{
-      error?: { message: string };
-    }>;
+  return (id) => channel.request({ jsonrpc: "2.0", id, method: "tools/list", params: {} });
 }
 
 describe("DPoP nonces", () => {
