@@ -9,6 +9,7 @@
  *   npm run bench -- client [OPTIONS]       client round trips against the SDK (client.ts; bench:client)
  *   npm run bench -- stdio-start [OPTIONS]  a stdio server's start (stdio-start.ts; bench:stdio-start)
  *   npm run bench -- dev                    mcp-gen dev, edit to answer (dev.ts; bench:dev)
+ *   npm run bench -- first-hour [--warm]    a fresh scaffold to its first answer (first-hour.ts; bench:first-hour)
  *   npm run bench -- generation-tools [N]   generation by number of tools (generation-tools.ts; bench:tools)
  *   npm run bench -- python                 the Python output against its peers (python.ts; bench:python)
  *   npm run bench -- types                  mcp-gen types on the tools fixture and the reference servers (types.ts; bench:types)
@@ -24,6 +25,7 @@ const ALONE: Readonly<Record<string, string>> = {
   client: "./client.js",
   "stdio-start": "./stdio-start.js",
   dev: "./dev.js",
+  "first-hour": "./first-hour.js",
   "generation-tools": "./generation-tools.js",
   python: "./python.js",
   "tool-diff-corpus": "./tool-diff-corpus.js",
