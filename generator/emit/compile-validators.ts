@@ -160,7 +160,7 @@ const INHERITED_NAMES: ReadonlySet<string> = new Set(Object.getOwnPropertyNames(
  * schemas are compiled with ajv's `ownProperties`. That option guards
  * every property read with `hasOwnProperty` and made validation of the
  * upstream schemas, which name no such property, 2.5 to 3 times slower
- * (docs/benchmarks.md).
+ * (`npm run bench -- validation --baseline=<a generation without it>`).
  */
 export function namesInheritedProperty(schema: JsonObject): boolean {
   let found = false;
