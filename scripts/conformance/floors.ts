@@ -1,10 +1,10 @@
 /**
  * What `npm run conformance` must count at least, per requirement set and
- * leg, as docs/server.md, docs/client.md and the README record it.
+ * leg, as docs/server.md and docs/client.md record it.
  */
 
 /**
- * The least each run must count, as docs/server.md, docs/client.md and the README record it: a
+ * The least each run must count, as docs/server.md and docs/client.md record it: a
  * scenario or check that quietly disappears from a run (a suite update, a scenario no longer
  * selected) fails CI like a failed check does.
  */
