@@ -10,7 +10,9 @@
  * as unscored (an extension), are counted too (--score ^tasks-).
  *
  * The client's auth/ scenarios count like the others: the everything client signs in with OAuth
- * (runtime oauth/) whenever a mock server asks.
+ * (runtime oauth/) whenever a mock server asks. The set lists the flows without a browser (client
+ * credentials, DPoP, enterprise-managed authorization, workload identity) as unscored extensions;
+ * the everything client implements them, so they are counted too (CLIENT_EXTENSIONS).
  *
  *   npm run conformance [-- --keep] [--requirements 2026-07-28] [--leg server|client]
  */
@@ -32,6 +34,9 @@ const { values } = parseArgs({
     leg: { type: "string", multiple: true },
   },
 });
+/** The client scenarios of extensions the everything client implements, counted as required ones. */
+const CLIENT_EXTENSIONS =
+  "^auth/(client-credentials-basic|client-credentials-jwt|dpop|dpop-nonce|enterprise-managed-authorization|wif-jwt-bearer)$";
 const REQUIREMENTS = values.requirements ?? ["2026-07-28", "2025-11-25"];
 const LEGS = values.leg ?? ["server", "client"];
 for (const leg of LEGS)
@@ -139,6 +144,8 @@ for (const requirements of REQUIREMENTS) {
       command,
       "--timeout",
       "120000",
+      "--score",
+      CLIENT_EXTENSIONS,
       "--out",
       join(root, `results-client-${requirements}`),
     ]);
