@@ -93,6 +93,9 @@ export interface NegotiationPeer {
 
 /** Version negotiation for one client. */
 export class Negotiation {
+  /** Whether a stdio server taken for a legacy one by its silence was probed again. */
+  private probedAgain = false;
+
   constructor(private readonly peer: NegotiationPeer) {}
 
   /** Finds the era and version to speak (see the file's comment) and describes the server. */
@@ -125,10 +128,10 @@ export class Negotiation {
         const refused =
           error instanceof ChannelError && (error.status === 401 || error.status === 403);
         if (!legacy || refused) throw error;
-        return this.initialize(
-          legacy.PROTOCOL_VERSION,
-          `server/discover failed (${(error as Error).message})`,
-        );
+        const why = `server/discover failed (${(error as Error).message})`;
+        return this.peer.channel.streamPerRequest
+          ? this.initialize(legacy.PROTOCOL_VERSION, why)
+          : this.initializeAfterSilence(legacy.PROTOCOL_VERSION, why);
       }
       const error = errorOf(response);
       if (error?.code === Codes.UnsupportedProtocolVersion) {
@@ -203,6 +206,23 @@ export class Negotiation {
   private speakUnprobed(version: string): ServerDescription {
     this.peer.speak({ era: "modern", version, module: this.peer.settings.protocol });
     return { era: "modern", protocolVersion: version, capabilities: {} };
+  }
+
+  /**
+   * On stdio, after the probe met silence: a modern server still starting
+   * (a slow interpreter, a busy machine) is silent too, and answers the
+   * probe late, then refuses `initialize` on a connection it now serves in
+   * the modern era. So an `initialize` refused with a JSON-RPC error is
+   * followed by one more probe before the error stands.
+   */
+  private async initializeAfterSilence(version: string, why: string): Promise<ServerDescription> {
+    try {
+      return await this.initialize(version, why);
+    } catch (error) {
+      if (!(error instanceof RemoteError) || this.probedAgain) throw error;
+      this.probedAgain = true;
+      return this.negotiate();
+    }
   }
 
   /** Opens a legacy session: `initialize`, then `notifications/initialized`. */
