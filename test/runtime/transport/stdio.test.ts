@@ -234,6 +234,37 @@ describe("stdio", () => {
     await done;
   });
 
+  it("holds 16 listen subscriptions (MCP_MAX_LISTEN_STREAMS_PER_CLIENT's default); the 17th is -32600, and one cancelled makes room", async () => {
+    const { reader, send, input, done } = connect();
+    const listen = (id: string) =>
+      send(request("subscriptions/listen", { notifications: { toolsListChanged: true } }, id));
+    for (let i = 0; i < 16; i++) {
+      listen(`sub-${i}`);
+      expect(await reader.next()).toMatchObject({
+        method: "notifications/subscriptions/acknowledged",
+        params: { _meta: { "io.modelcontextprotocol/subscriptionId": `sub-${i}` } },
+      });
+    }
+    listen("sub-16");
+    expect(await reader.next()).toMatchObject({
+      id: "sub-16",
+      error: {
+        code: -32600,
+        message: expect.stringContaining("MCP_MAX_LISTEN_STREAMS_PER_CLIENT") as unknown,
+      },
+    });
+    send({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: "sub-0" } });
+    send(request("server/discover", {}, "after-cancel"));
+    expect(await reader.next()).toMatchObject({ id: "after-cancel" });
+    listen("sub-17");
+    expect(await reader.next()).toMatchObject({
+      method: "notifications/subscriptions/acknowledged",
+      params: { _meta: { "io.modelcontextprotocol/subscriptionId": "sub-17" } },
+    });
+    input.end();
+    await done;
+  });
+
   it("ends when its input ends, aborting what still runs", async () => {
     const { send, input, done, cancelled } = connect();
     send(request("tools/call", { name: "wait" }, 14));
