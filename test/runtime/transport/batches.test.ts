@@ -13,6 +13,7 @@ import { request as httpRequest } from "node:http";
 import { PassThrough } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { writeFrame } from "../../../templates/runtime/core/framing.js";
+import { MAX_MESSAGE_BYTES } from "../../../templates/runtime/core/limits.js";
 import { serveHttp, serveStdio, type RunningHttpServer } from "../../../templates/runtime/index.js";
 import { LineReader, post, testServer } from "../../helpers/mcp-client.js";
 
@@ -189,8 +190,19 @@ describe("over stdio", () => {
   it("refuses a line of an 80,000-message batch and goes on serving", async () => {
     const { input, done, reader, send } = connect();
     await reader.next();
-    send(Array.from({ length: 80_000 }, (_, i) => call(i, "big")));
-    expect(await reader.next()).toMatchObject({ id: null, error: { code: -32600 } });
+    const batch = Array.from({ length: 80_000 }, (_, i) => call(i, "big"));
+    expect(JSON.stringify(batch).length).toBeGreaterThan(MAX_MESSAGE_BYTES);
+    send(batch);
+    // Refused as a line past the default line limit (4 MiB), before it is parsed as a batch.
+    expect(await reader.next()).toMatchObject({
+      id: null,
+      error: {
+        code: -32600,
+        data: {
+          reason: `the line is longer than ${MAX_MESSAGE_BYTES} bytes, the most a message may have; it was dropped`,
+        },
+      },
+    });
     send(ping(1));
     expect(await reader.next()).toEqual({ jsonrpc: "2.0", id: 1, result: {} });
     input.end();
